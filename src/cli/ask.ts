@@ -1,0 +1,45 @@
+import { answerOf, enqueue, getConversation, startConversation } from "../engine/agents/conversations.js";
+import { CLI_ACTOR, projectForActor } from "../engine/agents/projects.js";
+import { waitForItem } from "../engine/agents/waitFor.js";
+import { EngineError } from "../engine/errors.js";
+import { args, cliEngine, out } from "./context.js";
+
+/** `codexpi ask <project> <prompt> [--wait] [--conversation <id>]`: the same queue and worker as Slack. */
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = args(argv, { wait: { type: "boolean" }, conversation: { type: "string" } }, 2);
+  const { db, engine, config } = await cliEngine();
+  try {
+    const project = await projectForActor(db, CLI_ACTOR, positionals[0] as string);
+    const prompt = positionals[1] as string;
+    let conversationId: string;
+    let queueId: string;
+    if (values.conversation) {
+      const conversation = await getConversation(db, values.conversation);
+      if (conversation.project_id !== project.id) {
+        throw new EngineError("invalid", `conversation ${conversation.id} belongs to another project`);
+      }
+      conversationId = conversation.id;
+      queueId = (await enqueue(db, engine.clock, conversationId, prompt, { requestedBy: CLI_ACTOR.userId })).id;
+    } else {
+      const started = await startConversation(db, engine.clock, project, prompt, CLI_ACTOR.userId);
+      conversationId = started.conversation.id;
+      queueId = started.item.id;
+    }
+    await engine.dispatch();
+    if (!values.wait) {
+      out(`conversation ${conversationId}\nqueued ${queueId}`);
+      return 0;
+    }
+    process.stderr.write(`conversation ${conversationId}\n`);
+    // Queued work may wait for a slot: allow a whole turn plus the time to get one.
+    const item = await waitForItem(db, queueId, config.turnTimeoutMs * 2 + 60_000, 200);
+    if (item.status === "done") {
+      out((await answerOf(db, queueId))?.content ?? "");
+      return 0;
+    }
+    process.stderr.write(`${item.status}${item.error_code ? ` (${item.error_code})` : ""}: ${item.error ?? "still waiting"}\n`);
+    return 1;
+  } finally {
+    await db.destroy();
+  }
+}

@@ -1,0 +1,37 @@
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { parseConfig, type Config } from "../config.js";
+import { openDatabase, migrate, type Database } from "../engine/database.js";
+import { Engine } from "../engine/engine.js";
+import { createLogger } from "../logger.js";
+import type { Kysely } from "kysely";
+
+/** A usage mistake on the command line; main prints the usage with it. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+/** Parses a command's arguments strictly, turning parse errors into UsageError. */
+export function args<T extends ParseArgsConfig["options"]>(argv: string[], options: T, positionals: number) {
+  try {
+    const parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    if (parsed.positionals.length !== positionals) {
+      throw new UsageError(`expected ${positionals} argument(s), got ${parsed.positionals.length}`);
+    }
+    return parsed;
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError((err as Error).message);
+  }
+}
+
+/** Builds config, a migrated database and an engine for a one-off CLI command. */
+export async function cliEngine(opts: { migrate?: boolean } = {}): Promise<{ config: Config; db: Database; engine: Engine }> {
+  const config = parseConfig();
+  const logger = createLogger(config.logLevel);
+  const db = openDatabase(config.databasePath);
+  if (opts.migrate !== false) await migrate(db as unknown as Kysely<unknown>);
+  return { config, db, engine: new Engine({ config, db, logger }) };
+}
+
+/** Writes a line to stdout (the CLI's output, as opposed to logs). */
+export const out = (line: string) => process.stdout.write(`${line}\n`);

@@ -1,0 +1,92 @@
+import path from "node:path";
+import { z } from "zod";
+
+/** Validated runtime configuration, read once from the environment. */
+export type Config = ReturnType<typeof parseConfig>;
+
+/** Raised when the environment is missing or malformed; its message names the variable. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+const port = z.coerce.number().int().min(0).max(65535);
+const seconds = z.coerce.number().int().positive();
+const slackUserIds = z
+  .string()
+  .transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean))
+  .pipe(z.array(z.string().regex(/^[UW][A-Z0-9]+$/, "expected Slack user ids like U123ABC")));
+
+const schema = z.object({
+  SLACK_BOT_TOKEN: z.string().startsWith("xoxb-", "expected a bot token starting with xoxb-").optional(),
+  SLACK_APP_TOKEN: z.string().startsWith("xapp-", "expected an app-level token starting with xapp-").optional(),
+  SLACK_SIGNING_SECRET: z.string().min(1).optional(),
+  SLACK_API_URL: z.string().url().optional(),
+  SLACK_TEAM_ID: z.string().regex(/^[TE][A-Z0-9]+$/, "expected a Slack team id like T123ABC").optional(),
+  CODEXPI_ADMINS: slackUserIds.default([]),
+  CODEXPI_DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z.string().min(1).optional(),
+  CODEX_BIN: z.string().min(1).optional(),
+  CODEX_HOME: z.string().min(1).optional(),
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  HEALTH_PORT: port.default(3001),
+  HEALTH_HOST: z.string().min(1).default("127.0.0.1"),
+  CODEXPI_TICK: z.string().min(1).default("*/5 * * * * *"),
+  CODEXPI_LOCALE: z.enum(["fr", "en"]).default("fr"),
+  CODEXPI_TURN_TIMEOUT: seconds.default(30 * 60),
+  CODEXPI_IDLE_TIMEOUT: seconds.default(10 * 60),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+/** Parses an environment into a Config; throws ConfigError with one message per bad variable. */
+export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
+  // Empty strings mean "unset": shells and .env files often export VAR= to clear a value.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const result = schema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `${String(i.path[0] ?? "environment")}: ${i.message}`);
+    throw new ConfigError(`invalid configuration — ${lines.join("; ")}`);
+  }
+  const e = result.data;
+  const dataDir = path.resolve(e.CODEXPI_DATA_DIR);
+  return {
+    slack: {
+      botToken: e.SLACK_BOT_TOKEN,
+      appToken: e.SLACK_APP_TOKEN,
+      signingSecret: e.SLACK_SIGNING_SECRET,
+      apiUrl: e.SLACK_API_URL,
+      teamId: e.SLACK_TEAM_ID,
+    },
+    admins: e.CODEXPI_ADMINS,
+    dataDir,
+    databasePath: databasePathFrom(e.DATABASE_URL, dataDir),
+    codexBin: e.CODEX_BIN,
+    codexHome: e.CODEX_HOME,
+    http: { port: e.PORT, host: e.HOST },
+    health: { port: e.HEALTH_PORT, host: e.HEALTH_HOST },
+    tick: e.CODEXPI_TICK,
+    locale: e.CODEXPI_LOCALE,
+    turnTimeoutMs: e.CODEXPI_TURN_TIMEOUT * 1000,
+    idleTimeoutMs: e.CODEXPI_IDLE_TIMEOUT * 1000,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** The Slack settings `serve` needs; checked only there so that CLI commands work without Slack. */
+export function requireSlack(config: Config): void {
+  if (!config.slack.botToken) throw new ConfigError("invalid configuration — SLACK_BOT_TOKEN: required to serve");
+  if (!config.slack.appToken && !config.slack.signingSecret) {
+    throw new ConfigError(
+      "invalid configuration — SLACK_SIGNING_SECRET: required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)",
+    );
+  }
+}
+
+function databasePathFrom(url: string | undefined, dataDir: string): string {
+  if (!url) return path.join(dataDir, "codexpi.db");
+  const m = /^(?:sqlite|file):(?:\/\/)?(.+)$/.exec(url);
+  if (!m?.[1]) {
+    throw new ConfigError("invalid configuration — DATABASE_URL: only sqlite:<path> or file:<path> is supported");
+  }
+  return path.resolve(m[1]);
+}

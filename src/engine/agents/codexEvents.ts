@@ -1,0 +1,105 @@
+import { z } from "zod";
+
+/** What a worker has learnt from Codex's JSONL stream so far. Pure data, folded event by event. */
+export interface CodexState {
+  threadId: string | null;
+  lastAgentMessage: string | null;
+  usage: unknown;
+  files: string[];
+  activity: string | null;
+  turnCompleted: boolean;
+  turnFailed: string | null;
+  lastError: string | null;
+}
+
+export const initialCodexState = (): CodexState => ({
+  threadId: null,
+  lastAgentMessage: null,
+  usage: null,
+  files: [],
+  activity: null,
+  turnCompleted: false,
+  turnFailed: null,
+  lastError: null,
+});
+
+// Loose on purpose: Codex adds fields between versions; we read only what we need.
+const item = z.looseObject({
+  id: z.string().optional(),
+  type: z.string(),
+  text: z.string().optional(),
+  command: z.string().optional(),
+  changes: z.array(z.looseObject({ path: z.string(), kind: z.unknown().optional() })).optional(),
+  message: z.string().optional(),
+});
+const event = z.discriminatedUnion("type", [
+  z.looseObject({ type: z.literal("thread.started"), thread_id: z.string() }),
+  z.looseObject({ type: z.literal("turn.started") }),
+  z.looseObject({ type: z.literal("turn.completed"), usage: z.unknown().optional() }),
+  z.looseObject({ type: z.literal("turn.failed"), error: z.looseObject({ message: z.string() }).optional() }),
+  z.looseObject({ type: z.literal("error"), message: z.string().optional() }),
+  z.looseObject({ type: z.literal("item.started"), item }),
+  z.looseObject({ type: z.literal("item.updated"), item }),
+  z.looseObject({ type: z.literal("item.completed"), item }),
+]);
+
+/** Parses one JSONL line; anything unknown or malformed is ignored (null), never fatal. */
+export function parseCodexLine(line: string): z.infer<typeof event> | null {
+  const trimmed = line.trim();
+  if (!trimmed.startsWith("{")) return null;
+  try {
+    const parsed = event.safeParse(JSON.parse(trimmed));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+const oneLine = (s: string, max = 120) => {
+  const l = s.replace(/\s+/g, " ").trim();
+  return l.length > max ? `${l.slice(0, max - 1)}…` : l;
+};
+
+/** Folds one event into the state. */
+export function applyCodexEvent(state: CodexState, e: z.infer<typeof event>): CodexState {
+  switch (e.type) {
+    case "thread.started":
+      return { ...state, threadId: e.thread_id };
+    case "turn.started":
+      return { ...state, activity: "turn started" };
+    case "turn.completed":
+      return { ...state, turnCompleted: true, usage: e.usage ?? state.usage };
+    case "turn.failed":
+      return { ...state, turnFailed: e.error?.message ?? "turn failed" };
+    case "error":
+      return { ...state, lastError: e.message ?? state.lastError };
+    case "item.started":
+    case "item.updated":
+    case "item.completed":
+      return applyItem(state, e.item, e.type === "item.completed");
+  }
+}
+
+function applyItem(state: CodexState, it: z.infer<typeof item>, completed: boolean): CodexState {
+  switch (it.type) {
+    case "agent_message":
+      return completed && it.text !== undefined
+        ? { ...state, lastAgentMessage: it.text, activity: `message: ${oneLine(it.text, 80)}` }
+        : state;
+    case "command_execution":
+      return { ...state, activity: `$ ${oneLine(it.command ?? "")}` };
+    case "file_change": {
+      const paths = (it.changes ?? []).map((c) => c.path);
+      const files = completed ? [...new Set([...state.files, ...paths])] : state.files;
+      return { ...state, files, activity: `editing ${paths.map((p) => p.split("/").pop()).join(", ")}` };
+    }
+    case "reasoning":
+      return { ...state, activity: "thinking" };
+    case "todo_list":
+      return { ...state, activity: "planning" };
+    case "error":
+      return { ...state, lastError: it.message ?? state.lastError };
+    default:
+      return state;
+  }
+}

@@ -1,0 +1,175 @@
+import { sql, type Kysely } from "kysely";
+import type { Clock } from "../clock.js";
+import type { Database } from "../database.js";
+import { immediate } from "../database.js";
+import { EngineError } from "../errors.js";
+import { newId } from "../ids.js";
+import { emit } from "../outbox.js";
+import type { Conversation, DB, Project, QueueItem } from "../schema.js";
+import { priorityOf, type OriginKind } from "./priorities.js";
+
+/** Where a conversation lives in Slack, when it was started there. */
+export interface SlackThread {
+  channelId: string;
+  threadTs: string;
+}
+
+/** Creates a conversation in a project, for a user. */
+export async function createConversation(
+  db: Kysely<DB>,
+  clock: Clock,
+  projectId: string,
+  title: string,
+  userId: string | null,
+  slack?: SlackThread,
+): Promise<Conversation> {
+  const now = clock.now();
+  const row = {
+    id: newId(),
+    project_id: projectId,
+    title: title.slice(0, 200),
+    user_id: userId,
+    status: "idle" as const,
+    worker_pid: null,
+    codex_thread_id: null,
+    slack_channel_id: slack?.channelId ?? null,
+    slack_thread_ts: slack?.threadTs ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+  await db.insertInto("conversations").values(row).execute();
+  return row;
+}
+
+/** Reads one conversation or throws not_found. */
+export async function getConversation(db: Kysely<DB>, id: string): Promise<Conversation> {
+  const c = await db.selectFrom("conversations").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!c) throw new EngineError("not_found", `conversation not found: ${id}`, { name: id });
+  return c;
+}
+
+/** Options of one enqueue. */
+export interface EnqueueOptions {
+  origin?: OriginKind;
+  requestedBy?: string | null;
+  delegationDepth?: number;
+}
+
+/**
+ * Queues a prompt on a conversation, inside the caller's transaction. The sequence number is
+ * taken inside the write lock (callers use `immediate`), which keeps FIFO order across processes.
+ */
+export async function enqueueIn(
+  trx: Kysely<DB>,
+  clock: Clock,
+  conversationId: string,
+  content: string,
+  opts: EnqueueOptions = {},
+): Promise<QueueItem> {
+  if (!content.trim()) throw new EngineError("invalid", "empty prompt");
+  const origin = opts.origin ?? "user";
+  const now = clock.now();
+  const { next } = await trx
+    .selectFrom("prompt_queue")
+    .select(sql<number>`coalesce(max(seq), 0) + 1`.as("next"))
+    .executeTakeFirstOrThrow();
+  const row: QueueItem = {
+    id: newId(),
+    seq: next,
+    conversation_id: conversationId,
+    content,
+    status: "queued",
+    error: null,
+    error_code: null,
+    requested_by: opts.requestedBy ?? null,
+    created_at: now,
+    started_at: null,
+    finished_at: null,
+    priority: priorityOf(origin),
+    delegation_depth: opts.delegationDepth ?? 0,
+    origin_kind: origin,
+    slot_acquired_at: null,
+    attempt: 0,
+    worker_pid: null,
+    worker_start_time: null,
+    claimed_at: null,
+    codex_pid: null,
+    codex_start_time: null,
+    cancel_requested_at: null,
+    last_activity: null,
+    last_activity_at: null,
+    usage: null,
+    files_changed: null,
+  };
+  await trx.insertInto("prompt_queue").values(row).execute();
+  await trx
+    .insertInto("messages")
+    .values({
+      id: newId(),
+      conversation_id: conversationId,
+      role: "user",
+      content,
+      metadata: JSON.stringify({ queue_id: row.id, origin_kind: origin, requested_by: row.requested_by }),
+      queue_id: row.id,
+      created_at: now,
+    })
+    .execute();
+  await trx
+    .updateTable("conversations")
+    .set({ status: "queued", updated_at: now })
+    .where("id", "=", conversationId)
+    .where("status", "<>", "running")
+    .execute();
+  const { ahead } = await trx
+    .selectFrom("prompt_queue")
+    .select((eb) => eb.fn.countAll<number>().as("ahead"))
+    .where("status", "=", "queued")
+    .where("id", "<>", row.id)
+    .where((eb) => eb.or([eb("priority", ">", row.priority), eb("priority", "=", row.priority)]))
+    .executeTakeFirstOrThrow();
+  await emit(trx, now, { kind: "conversation.queued", conversationId, queueId: row.id, position: Number(ahead) });
+  return row;
+}
+
+/** Queues a prompt in its own write transaction. */
+export async function enqueue(
+  db: Database,
+  clock: Clock,
+  conversationId: string,
+  content: string,
+  opts: EnqueueOptions = {},
+): Promise<QueueItem> {
+  return immediate(db, (trx) => enqueueIn(trx, clock, conversationId, content, opts));
+}
+
+/** Starts a conversation in a project and queues its first prompt, atomically. */
+export async function startConversation(
+  db: Database,
+  clock: Clock,
+  project: Project,
+  prompt: string,
+  userId: string | null,
+  opts: EnqueueOptions & { title?: string; slack?: SlackThread } = {},
+): Promise<{ conversation: Conversation; item: QueueItem }> {
+  return immediate(db, async (trx) => {
+    const conversation = await createConversation(trx, clock, project.id, opts.title ?? firstLine(prompt), userId, opts.slack);
+    const item = await enqueueIn(trx, clock, conversation.id, prompt, { requestedBy: userId, ...opts });
+    return { conversation, item };
+  });
+}
+
+/** The final assistant message written for a queue item, if any. */
+export async function answerOf(db: Kysely<DB>, queueId: string) {
+  return db
+    .selectFrom("messages")
+    .selectAll()
+    .where("queue_id", "=", queueId)
+    .where("role", "=", "assistant")
+    .orderBy("created_at", "desc")
+    .executeTakeFirst();
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}

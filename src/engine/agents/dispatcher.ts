@@ -1,0 +1,142 @@
+import type { Logger } from "pino";
+import type { Clock } from "../clock.js";
+import { immediate, type Database } from "../database.js";
+import { emit } from "../outbox.js";
+import type { HostLoad } from "./hostLoad.js";
+import { finishItem, type RecordAgentOutcome } from "./outcome.js";
+import { backgroundWindowOpen, globalPolicy, projectOverrides } from "./policies.js";
+import { isBackground } from "./priorities.js";
+import { processStartTime } from "./processes.js";
+
+/** Why new work is not starting right now. */
+export type PauseReason = "concurrency" | "load" | "memory";
+
+/** Starts the worker process for a claimed item; returns its pid. */
+export type WorkerSpawner = (queueId: string, attempt: number) => Promise<{ pid: number }>;
+
+/** A queue item the dispatcher moved to running. */
+export interface Claim {
+  id: string;
+  attempt: number;
+  conversationId: string;
+}
+
+/** What one dispatch did. */
+export interface DispatchResult {
+  started: Claim[];
+  paused: PauseReason[];
+}
+
+const BATCH = 100;
+
+/**
+ * Claims as many queued items as the runtime policy allows, highest priority first and FIFO within
+ * a priority, skipping items whose conversation is busy (never blocking the ones behind them), whose
+ * project is at its limit, or that are background work outside the window. One IMMEDIATE
+ * transaction, so concurrent dispatchers in several processes never exceed the limits.
+ */
+export async function claimSlots(db: Database, clock: Clock, host: HostLoad): Promise<DispatchResult> {
+  return immediate(db, async (trx) => {
+    const now = clock.now();
+    const policy = await globalPolicy(trx);
+    const running = await trx
+      .selectFrom("prompt_queue as q")
+      .innerJoin("conversations as c", "c.id", "q.conversation_id")
+      .select(["q.conversation_id", "c.project_id"])
+      .where("q.status", "=", "running")
+      .execute();
+    const paused: PauseReason[] = [];
+    if (running.length >= policy.max_concurrent) paused.push("concurrency");
+    if (host.loadPercent() > policy.load_pause_percent) paused.push("load");
+    if (host.memoryPercent() > policy.memory_pause_percent) paused.push("memory");
+    if (paused.length > 0) return { started: [], paused };
+
+    const windowOpen = backgroundWindowOpen(policy.background_start_hour, policy.background_end_hour, host.localHour(now));
+    const overrides = await projectOverrides(trx);
+    const busy = new Set(running.map((r) => r.conversation_id));
+    const perProject = new Map<string, number>();
+    for (const r of running) perProject.set(r.project_id, (perProject.get(r.project_id) ?? 0) + 1);
+    let free = policy.max_concurrent - running.length;
+    const started: Claim[] = [];
+
+    for (let offset = 0; free > 0; offset += BATCH) {
+      const batch = await trx
+        .selectFrom("prompt_queue as q")
+        .innerJoin("conversations as c", "c.id", "q.conversation_id")
+        .select(["q.id", "q.attempt", "q.conversation_id", "q.origin_kind", "c.project_id"])
+        .where("q.status", "=", "queued")
+        .orderBy("q.priority", "desc")
+        .orderBy("q.seq", "asc")
+        .limit(BATCH)
+        .offset(offset)
+        .execute();
+      for (const item of batch) {
+        if (free === 0) break;
+        if (busy.has(item.conversation_id)) continue;
+        const limit = overrides.get(item.project_id) ?? policy.max_concurrent;
+        if ((perProject.get(item.project_id) ?? 0) >= limit) continue;
+        if (!windowOpen && isBackground(item.origin_kind)) continue;
+        const attempt = item.attempt + 1;
+        await trx
+          .updateTable("prompt_queue")
+          .set({ status: "running", attempt, slot_acquired_at: now, started_at: now, worker_pid: null, worker_start_time: null, claimed_at: null })
+          .where("id", "=", item.id)
+          .where("status", "=", "queued")
+          .execute();
+        await trx.updateTable("conversations").set({ status: "running", updated_at: now }).where("id", "=", item.conversation_id).execute();
+        await emit(trx, now, { kind: "conversation.started", conversationId: item.conversation_id, queueId: item.id });
+        busy.add(item.conversation_id);
+        perProject.set(item.project_id, (perProject.get(item.project_id) ?? 0) + 1);
+        free -= 1;
+        started.push({ id: item.id, attempt, conversationId: item.conversation_id });
+      }
+      if (batch.length < BATCH) break;
+    }
+    return { started, paused: [] };
+  });
+}
+
+/** Dependencies of the dispatcher. */
+export interface DispatcherDeps {
+  db: Database;
+  clock: Clock;
+  host: HostLoad;
+  spawn: WorkerSpawner;
+  hook: RecordAgentOutcome;
+  logger: Logger;
+}
+
+/**
+ * Claims slots, then — after commit, never inside the transaction — spawns one worker per claim
+ * and records its pid and start time. A spawn that fails finishes the item as `spawn_failed`.
+ */
+export async function dispatch(deps: DispatcherDeps): Promise<DispatchResult> {
+  const result = await claimSlots(deps.db, deps.clock, deps.host);
+  for (const claim of result.started) {
+    const log = deps.logger.child({ queueId: claim.id, attempt: claim.attempt });
+    try {
+      const { pid } = await deps.spawn(claim.id, claim.attempt);
+      await deps.db
+        .updateTable("prompt_queue")
+        .set({ worker_pid: pid, worker_start_time: processStartTime(pid) })
+        .where("id", "=", claim.id)
+        .where("attempt", "=", claim.attempt)
+        .where("status", "=", "running")
+        .where("worker_pid", "is", null)
+        .execute();
+      await deps.db.updateTable("conversations").set({ worker_pid: pid }).where("id", "=", claim.conversationId).execute();
+      log.info({ pid }, "worker spawned");
+    } catch (err) {
+      log.error({ err }, "worker spawn failed");
+      await immediate(deps.db, (trx) =>
+        finishItem(trx, deps.clock, deps.hook, claim, {
+          status: "failed",
+          content: null,
+          error: `Le worker n’a pas pu démarrer : ${(err as Error).message}`,
+          errorCode: "spawn_failed",
+        }),
+      );
+    }
+  }
+  return result;
+}

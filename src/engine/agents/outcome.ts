@@ -1,0 +1,138 @@
+import type { Kysely } from "kysely";
+import type { Clock } from "../clock.js";
+import { newId } from "../ids.js";
+import { emit } from "../outbox.js";
+import { findMarkers, type Markers } from "../protocol/markers.js";
+import type { DB, FailureCode } from "../schema.js";
+
+/** The error people read when a worker vanished mid-task; state machines match the code instead. */
+export const INTERRUPTED_WORKER_REASON = "Le worker s’est arrêté avant la fin de la tâche (processus interrompu).";
+
+/** How a queue item ended, as its worker (or the reaper, or a cancel) saw it. */
+export interface Outcome {
+  status: "done" | "failed" | "cancelled";
+  content: string | null;
+  error: string | null;
+  errorCode: FailureCode | null;
+  usage?: unknown;
+  files?: string[];
+}
+
+/** What the outcome hook tells its reactors. */
+export interface AgentOutcome {
+  conversationId: string;
+  queueId: string;
+  status: "done" | "failed" | "cancelled";
+  content: string | null;
+  error: string | null;
+  markers: Markers;
+}
+
+/**
+ * Reacts to an agent's outcome inside the transaction that records it (decisions, delegations,
+ * incidents register here). Must be idempotent: the hook may run twice for one item.
+ */
+export type OutcomeReactor = (trx: Kysely<DB>, outcome: AgentOutcome, clock: Clock) => Promise<void>;
+
+/** Announces every outcome with the markers it carried, for listeners outside the engine. */
+export const announceOutcome: OutcomeReactor = async (trx, o, clock) => {
+  const kinds = Object.entries(o.markers).filter(([, v]) => v !== null).map(([k]) => k);
+  await emit(trx, clock.now(), { kind: "agent.outcome", conversationId: o.conversationId, queueId: o.queueId, status: o.status, markers: kinds });
+};
+
+/** The outcome hook (SPEC: recordAgentOutcome), bound to the reactors the engine was composed with. */
+export function createOutcomeHook(reactors: OutcomeReactor[], clock: Clock) {
+  return async function recordAgentOutcome(
+    trx: Kysely<DB>,
+    conversationId: string,
+    queueId: string,
+    status: AgentOutcome["status"],
+    content: string | null,
+    error: string | null,
+  ): Promise<void> {
+    const markers = findMarkers(content ?? "");
+    for (const react of reactors) await react(trx, { conversationId, queueId, status, content, error, markers }, clock);
+  };
+}
+
+/** The bound outcome hook's type. */
+export type RecordAgentOutcome = ReturnType<typeof createOutcomeHook>;
+
+/**
+ * Finishes a running (or queued) item in the caller's transaction: status, the assistant message
+ * with `{queue_id, …}`, the conversation's state, the outcome hook and the outbox event, together.
+ * The write is fenced on status and attempt, so a late worker cannot overwrite a reaped item.
+ * Returns false when the fence did not match (someone else finished it).
+ */
+export async function finishItem(
+  trx: Kysely<DB>,
+  clock: Clock,
+  hook: RecordAgentOutcome,
+  item: { id: string; attempt: number; fromStatus?: "running" | "queued" },
+  outcome: Outcome,
+): Promise<boolean> {
+  const now = clock.now();
+  const row = await trx
+    .selectFrom("prompt_queue")
+    .select(["conversation_id", "status", "attempt"])
+    .where("id", "=", item.id)
+    .executeTakeFirst();
+  if (!row || row.status !== (item.fromStatus ?? "running") || row.attempt !== item.attempt) return false;
+  const updated = await trx
+    .updateTable("prompt_queue")
+    .set({
+      status: outcome.status,
+      error: outcome.error,
+      error_code: outcome.errorCode,
+      finished_at: now,
+      usage: outcome.usage === undefined ? null : JSON.stringify(outcome.usage),
+      files_changed: outcome.files?.length ? JSON.stringify(outcome.files) : null,
+    })
+    .where("id", "=", item.id)
+    .where("status", "=", row.status)
+    .where("attempt", "=", item.attempt)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) return false;
+
+  let messageId: string | null = null;
+  if (outcome.status === "done") {
+    messageId = newId();
+    await trx
+      .insertInto("messages")
+      .values({
+        id: messageId,
+        conversation_id: row.conversation_id,
+        role: "assistant",
+        content: outcome.content ?? "",
+        metadata: JSON.stringify({ queue_id: item.id, usage: outcome.usage ?? null, files: outcome.files ?? [] }),
+        queue_id: item.id,
+        created_at: now,
+      })
+      .execute();
+  }
+  const stillQueued = await trx
+    .selectFrom("prompt_queue")
+    .select("id")
+    .where("conversation_id", "=", row.conversation_id)
+    .where("status", "in", ["queued", "running"])
+    .executeTakeFirst();
+  await trx
+    .updateTable("conversations")
+    .set({
+      status: stillQueued ? "queued" : outcome.status === "done" ? "completed" : outcome.status === "failed" ? "failed" : "idle",
+      worker_pid: null,
+      updated_at: now,
+    })
+    .where("id", "=", row.conversation_id)
+    .execute();
+  await hook(trx, row.conversation_id, item.id, outcome.status, outcome.content, outcome.error);
+  await emit(trx, now, {
+    kind: "conversation.finished",
+    conversationId: row.conversation_id,
+    queueId: item.id,
+    status: outcome.status,
+    errorCode: outcome.errorCode,
+    messageId,
+  });
+  return true;
+}

@@ -1,0 +1,96 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Database } from "../database.js";
+import { EngineError } from "../errors.js";
+import { newId } from "../ids.js";
+import type { Clock } from "../clock.js";
+import { normalizeName } from "../protocol/normalizeName.js";
+import type { Project, ProjectRole } from "../schema.js";
+
+/** What an admin supplies to register a project. */
+export interface NewProject {
+  name: string;
+  path: string;
+  ownerId?: string | null;
+  fullAccess?: boolean;
+  mergeConfirmation?: boolean;
+  channelId?: string | null;
+  role?: ProjectRole;
+}
+
+/** Who is asking: a Slack user (or the local operator through the CLI) and whether they are an admin. */
+export interface Actor {
+  userId: string;
+  isAdmin: boolean;
+}
+
+/** The local operator, for CLI commands: the machine's owner is an admin. */
+export const CLI_ACTOR: Actor = { userId: "cli", isAdmin: true };
+
+const NAME_RE = /^[\p{L}\p{N}][\p{L}\p{N} ._()-]{0,79}$/u;
+
+/** A project is visible to its owner and admins; a legacy project with no owner to everyone. */
+export function canSee(actor: Actor, project: Project): boolean {
+  return actor.isAdmin || project.owner_id === null || project.owner_id === actor.userId;
+}
+
+/** Registers a project after checking its name, path and role. */
+export async function addProject(db: Database, clock: Clock, input: NewProject): Promise<Project> {
+  const name = input.name.trim();
+  if (!NAME_RE.test(name)) throw new EngineError("invalid", `invalid project name: ${input.name}`, { name: input.name });
+  const dir = path.resolve(input.path);
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
+    throw new EngineError("invalid", `project path is not a directory: ${dir}`, { path: dir });
+  }
+  const existing = await findProjectByName(db, name);
+  if (existing) throw new EngineError("conflict", `a project named ${existing.name} already exists`, { name: existing.name });
+  const role = input.role ?? "project";
+  if (role !== "project") {
+    const holder = await db.selectFrom("projects").select("name").where("role", "=", role).executeTakeFirst();
+    if (holder) throw new EngineError("conflict", `the ${role} project is already ${holder.name}`, { role, name: holder.name });
+  }
+  const row = {
+    id: newId(),
+    name,
+    path: dir,
+    owner_id: input.ownerId ?? null,
+    full_access: input.fullAccess ? 1 : 0,
+    execution_group: null,
+    merge_confirmation_required: input.mergeConfirmation ? 1 : 0,
+    slack_channel_id: input.channelId ?? null,
+    role,
+    created_at: clock.now(),
+  };
+  await db.insertInto("projects").values(row).execute();
+  return row;
+}
+
+/** Finds a project by exact name, else by normalised name ("Agent Maître" matches "agentmaitre"). */
+export async function findProjectByName(db: Database, name: string): Promise<Project | undefined> {
+  const exact = await db.selectFrom("projects").selectAll().where("name", "=", name).executeTakeFirst();
+  if (exact) return exact;
+  const key = normalizeName(name);
+  if (!key) return undefined;
+  const all = await db.selectFrom("projects").selectAll().execute();
+  return all.find((p) => normalizeName(p.name) === key);
+}
+
+/** The project an actor asked for by name; "not found" also when it exists but is not theirs. */
+export async function projectForActor(db: Database, actor: Actor, name: string): Promise<Project> {
+  const project = await findProjectByName(db, name);
+  if (!project || !canSee(actor, project)) throw new EngineError("not_found", `project not found: ${name}`, { name });
+  return project;
+}
+
+/** Projects an actor may see, by name. */
+export async function listProjects(db: Database, actor: Actor): Promise<Project[]> {
+  const all = await db.selectFrom("projects").selectAll().orderBy("name").execute();
+  return all.filter((p) => canSee(actor, p));
+}
+
+/** Reads one project by id or throws not_found. */
+export async function getProject(db: Database, id: string): Promise<Project> {
+  const p = await db.selectFrom("projects").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!p) throw new EngineError("not_found", `project not found: ${id}`, { name: id });
+  return p;
+}

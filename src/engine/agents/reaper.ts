@@ -1,0 +1,44 @@
+import type { Logger } from "pino";
+import type { Clock } from "../clock.js";
+import { immediate, type Database } from "../database.js";
+import { finishItem, INTERRUPTED_WORKER_REASON, type RecordAgentOutcome } from "./outcome.js";
+import { isSameProcessAlive, killGroup } from "./processes.js";
+
+/** How long a claimed item may wait for its worker to record itself before it counts as lost. */
+export const SPAWN_GRACE_MS = 30_000;
+
+/**
+ * Fails running items whose worker is gone (pid + start time, never a bare pid) with the
+ * `interrupted` code — or `cancelled` when a stop was asked — and kills a Codex group the dead
+ * worker left behind. Costs one indexed read of the running items plus a /proc read each.
+ */
+export async function reapLostWorkers(db: Database, clock: Clock, hook: RecordAgentOutcome, logger: Logger): Promise<string[]> {
+  const now = clock.now();
+  const running = await db
+    .selectFrom("prompt_queue")
+    .select(["id", "attempt", "worker_pid", "worker_start_time", "slot_acquired_at", "codex_pid", "codex_start_time", "cancel_requested_at"])
+    .where("status", "=", "running")
+    .execute();
+  const reaped: string[] = [];
+  for (const item of running) {
+    const lost = item.worker_pid
+      ? !isSameProcessAlive(item.worker_pid, item.worker_start_time)
+      : now - (item.slot_acquired_at ?? now) > SPAWN_GRACE_MS;
+    if (!lost) continue;
+    if (item.codex_pid && isSameProcessAlive(item.codex_pid, item.codex_start_time)) killGroup(item.codex_pid, "SIGKILL");
+    const cancelled = item.cancel_requested_at !== null;
+    const done = await immediate(db, (trx) =>
+      finishItem(trx, clock, hook, item, {
+        status: cancelled ? "cancelled" : "failed",
+        content: null,
+        error: cancelled ? "Arrêté à la demande." : INTERRUPTED_WORKER_REASON,
+        errorCode: cancelled ? "cancelled" : "interrupted",
+      }),
+    );
+    if (done) {
+      logger.warn({ queueId: item.id, pid: item.worker_pid }, "reaped a lost worker");
+      reaped.push(item.id);
+    }
+  }
+  return reaped;
+}

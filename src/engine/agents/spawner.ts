@@ -1,0 +1,65 @@
+import fs from "node:fs";
+import path from "node:path";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import type { Config } from "../../config.js";
+import type { WorkerSpawner } from "./dispatcher.js";
+
+/** The package root (holds package.json), found from this file whether it runs from src/ or dist/. */
+export function packageRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 8; i++) {
+    if (fs.existsSync(path.join(dir, "package.json")) && fs.existsSync(path.join(dir, "db"))) return dir;
+    dir = path.dirname(dir);
+  }
+  throw new Error("codexpi package root not found");
+}
+
+/** The compiled CLI entry that `codexpi worker` runs from. */
+export function cliEntry(): string {
+  return path.join(packageRoot(), "dist", "src", "main.js");
+}
+
+/** The environment a worker needs to find the same database and settings as its parent. */
+export function workerEnv(config: Config, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return {
+    ...base,
+    CODEXPI_DATA_DIR: config.dataDir,
+    DATABASE_URL: `sqlite:${config.databasePath}`,
+    CODEXPI_TURN_TIMEOUT: String(Math.ceil(config.turnTimeoutMs / 1000)),
+    CODEXPI_IDLE_TIMEOUT: String(Math.ceil(config.idleTimeoutMs / 1000)),
+    LOG_LEVEL: config.logLevel,
+    ...(config.codexBin ? { CODEX_BIN: config.codexBin } : {}),
+    ...(config.codexHome ? { CODEX_HOME: config.codexHome } : {}),
+  };
+}
+
+/** Directory of worker and Codex logs. */
+export const logsDir = (config: Config) => path.join(config.dataDir, "logs");
+
+/**
+ * Spawns `node dist/src/main.js worker <id> --attempt <n>` detached: its own process group, stdio
+ * to a file (a dead parent must not EPIPE it), unref'd so the bot can restart while it works.
+ */
+export function processSpawner(config: Config, env: NodeJS.ProcessEnv = process.env): WorkerSpawner {
+  const entry = cliEntry();
+  return async (queueId, attempt) => {
+    fs.mkdirSync(logsDir(config), { recursive: true });
+    const out = fs.openSync(path.join(logsDir(config), `worker-${queueId}.log`), "a");
+    try {
+      const child = spawn(process.execPath, [entry, "worker", queueId, "--attempt", String(attempt)], {
+        detached: true,
+        stdio: ["ignore", out, out],
+        env: workerEnv(config, env),
+      });
+      const pid = await new Promise<number>((resolve, reject) => {
+        child.once("spawn", () => (child.pid ? resolve(child.pid) : reject(new Error("no pid"))));
+        child.once("error", reject);
+      });
+      child.unref();
+      return { pid };
+    } finally {
+      fs.closeSync(out);
+    }
+  };
+}

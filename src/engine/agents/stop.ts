@@ -1,0 +1,45 @@
+import type { Engine } from "../engine.js";
+import { immediate } from "../database.js";
+import { finishItem } from "./outcome.js";
+import { signalIfSame } from "./processes.js";
+
+/** What a stop did. */
+export interface StopResult {
+  cancelledQueued: number;
+  stoppingRunning: number;
+}
+
+/**
+ * Stops a conversation: queued items are cancelled at once; a running item is flagged and its
+ * worker signalled, and the worker itself (or the reaper, if it is gone) writes `cancelled`.
+ * Idempotent: a second click finds nothing left to stop.
+ */
+export async function stopConversation(engine: Engine, conversationId: string): Promise<StopResult> {
+  const { db, clock } = engine;
+  const now = clock.now();
+  const queued = await db.selectFrom("prompt_queue").select(["id", "attempt"]).where("conversation_id", "=", conversationId).where("status", "=", "queued").execute();
+  let cancelledQueued = 0;
+  for (const q of queued) {
+    const ok = await immediate(db, (trx) =>
+      finishItem(trx, clock, engine.hook, { id: q.id, attempt: q.attempt, fromStatus: "queued" }, {
+        status: "cancelled",
+        content: null,
+        error: "Annulé avant son démarrage.",
+        errorCode: "cancelled",
+      }),
+    );
+    if (ok) cancelledQueued += 1;
+  }
+  const running = await db
+    .selectFrom("prompt_queue")
+    .select(["id", "worker_pid", "worker_start_time"])
+    .where("conversation_id", "=", conversationId)
+    .where("status", "=", "running")
+    .execute();
+  for (const r of running) {
+    await db.updateTable("prompt_queue").set({ cancel_requested_at: now }).where("id", "=", r.id).where("status", "=", "running").where("cancel_requested_at", "is", null).execute();
+    // The worker also polls the flag; the signal only makes the stop immediate.
+    signalIfSame(r.worker_pid, r.worker_start_time, "SIGTERM");
+  }
+  return { cancelledQueued, stoppingRunning: running.length };
+}

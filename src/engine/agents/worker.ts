@@ -1,0 +1,159 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Engine } from "../engine.js";
+import { immediate } from "../database.js";
+import { emit } from "../outbox.js";
+import type { CodexState } from "./codexEvents.js";
+import { codexEnv } from "./codexArgs.js";
+import { codexSupportPath, resolveCodexBinary } from "./codexBinary.js";
+import { runCodexTurn, type TurnResult } from "./codexRunner.js";
+import { finishItem, INTERRUPTED_WORKER_REASON, type Outcome } from "./outcome.js";
+import { processStartTime } from "./processes.js";
+import { logsDir } from "./spawner.js";
+
+const PROGRESS_WRITE_MS = 1_000;
+const PROGRESS_EVENT_MS = 2_000;
+const CANCEL_POLL_MS = 1_000;
+
+/** How a worker run ended; `skipped` when the item was no longer ours to run. */
+export type WorkerResult = "done" | "failed" | "cancelled" | "skipped";
+
+/**
+ * Body of `codexpi worker <queue-id>`: claims the item for this process, runs one Codex turn,
+ * and writes the outcome in one transaction — then dispatches what may start next.
+ */
+export async function runWorker(engine: Engine, queueId: string, attempt: number): Promise<WorkerResult> {
+  const { db, clock } = engine;
+  const log = engine.logger.child({ queueId, attempt });
+  const claimed = await db
+    .updateTable("prompt_queue")
+    .set({ worker_pid: process.pid, worker_start_time: processStartTime(process.pid), claimed_at: clock.now() })
+    .where("id", "=", queueId)
+    .where("attempt", "=", attempt)
+    .where("status", "=", "running")
+    .where((eb) => eb.or([eb("worker_pid", "is", null), eb("worker_pid", "=", process.pid)]))
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) {
+    log.warn("queue item is not ours to run (finished, reaped or re-attempted)");
+    return "skipped";
+  }
+  const item = await db.selectFrom("prompt_queue").selectAll().where("id", "=", queueId).executeTakeFirstOrThrow();
+  const conversation = await db.selectFrom("conversations").selectAll().where("id", "=", item.conversation_id).executeTakeFirstOrThrow();
+  const project = await db.selectFrom("projects").selectAll().where("id", "=", conversation.project_id).executeTakeFirstOrThrow();
+
+  const finish = async (outcome: Outcome): Promise<WorkerResult> => {
+    const written = await immediate(db, (trx) => finishItem(trx, clock, engine.hook, { id: queueId, attempt }, outcome));
+    if (!written) log.warn("outcome not written: the item was finished elsewhere (reaped?)");
+    await engine.dispatch().catch((err) => log.error({ err }, "dispatch after finish failed"));
+    return outcome.status;
+  };
+
+  const bin = resolveCodexBinary(engine.config.codexBin);
+  if (!bin) {
+    return finish({ status: "failed", content: null, error: "Codex introuvable : installez @openai/codex ou définissez CODEX_BIN.", errorCode: "spawn_failed" });
+  }
+
+  const abort = new AbortController();
+  let stopAsked = false; // a signal from outside: shutdown unless a cancel was requested
+  const onSignal = () => {
+    stopAsked = true;
+    abort.abort();
+  };
+  process.on("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal);
+  const poll = setInterval(() => {
+    db.selectFrom("prompt_queue")
+      .select("cancel_requested_at")
+      .where("id", "=", queueId)
+      .executeTakeFirst()
+      .then((r) => r?.cancel_requested_at && abort.abort())
+      .catch(() => undefined);
+  }, CANCEL_POLL_MS);
+
+  // Progress is written in order, at most once a second, off the stream's hot path.
+  let writes: Promise<unknown> = Promise.resolve();
+  let lastWrite = 0;
+  let lastEvent = 0;
+  let knownThread = conversation.codex_thread_id;
+  const onState = (state: CodexState) => {
+    const now = clock.now();
+    if (state.threadId && state.threadId !== knownThread) {
+      knownThread = state.threadId;
+      const threadId = state.threadId;
+      writes = writes.then(() => db.updateTable("conversations").set({ codex_thread_id: threadId, updated_at: now }).where("id", "=", conversation.id).execute());
+    }
+    if (!state.activity || now - lastWrite < PROGRESS_WRITE_MS) return;
+    lastWrite = now;
+    const activity = state.activity;
+    const announce = now - lastEvent >= PROGRESS_EVENT_MS;
+    if (announce) lastEvent = now;
+    writes = writes.then(() =>
+      db.transaction().execute(async (trx) => {
+        await trx.updateTable("prompt_queue").set({ last_activity: activity, last_activity_at: now }).where("id", "=", queueId).where("status", "=", "running").execute();
+        if (announce) await emit(trx, now, { kind: "conversation.progress", conversationId: conversation.id, queueId, activity });
+      }),
+    ).catch((err) => log.warn({ err }, "progress write failed"));
+  };
+
+  fs.mkdirSync(logsDir(engine.config), { recursive: true });
+  let result: TurnResult;
+  try {
+    const support = codexSupportPath(bin);
+    result = await runCodexTurn({
+      bin,
+      invocation: { cwd: project.path, fullAccess: project.full_access === 1, threadId: conversation.codex_thread_id },
+      prompt: item.content,
+      env: codexEnv(process.env, {
+        CODEX_HOME: engine.config.codexHome,
+        PATH: support ? `${support}${path.delimiter}${process.env.PATH ?? ""}` : process.env.PATH,
+      }),
+      turnTimeoutMs: engine.config.turnTimeoutMs,
+      idleTimeoutMs: engine.config.idleTimeoutMs,
+      stderrFile: path.join(logsDir(engine.config), `codex-${queueId}.log`),
+      signal: abort.signal,
+      onSpawn: async (pid, startTime) => {
+        await db.updateTable("prompt_queue").set({ codex_pid: pid, codex_start_time: startTime }).where("id", "=", queueId).where("attempt", "=", attempt).execute();
+        log.info({ codexPid: pid }, "codex started");
+      },
+      onState,
+    });
+  } catch (err) {
+    log.error({ err }, "codex could not run");
+    return finish({ status: "failed", content: null, error: `Codex n’a pas pu démarrer : ${(err as Error).message}`, errorCode: "spawn_failed" });
+  } finally {
+    clearInterval(poll);
+    process.off("SIGTERM", onSignal);
+    process.off("SIGINT", onSignal);
+    await writes;
+  }
+  const cancelRequested = (await db.selectFrom("prompt_queue").select("cancel_requested_at").where("id", "=", queueId).executeTakeFirst())?.cancel_requested_at;
+  return finish(outcomeOf(result, Boolean(cancelRequested) || (result.ended === "cancelled" && !stopAsked), engine.config));
+}
+
+/** Maps how a turn ended to the item's outcome; pure so that every case is tested. */
+export function outcomeOf(r: TurnResult, cancelRequested: boolean, limits: { turnTimeoutMs: number; idleTimeoutMs: number }): Outcome {
+  const base = { usage: r.state.usage ?? undefined, files: r.state.files };
+  if (r.ended === "cancelled") {
+    return cancelRequested
+      ? { ...base, status: "cancelled", content: null, error: "Arrêté à la demande.", errorCode: "cancelled" }
+      : { ...base, status: "failed", content: null, error: INTERRUPTED_WORKER_REASON, errorCode: "interrupted" };
+  }
+  if (r.ended === "watchdog") {
+    const error =
+      r.watchdog === "idle"
+        ? `Codex n’a rien émis pendant ${Math.round(limits.idleTimeoutMs / 1000)} s : tour arrêté par le chien de garde.`
+        : `Le tour a dépassé ${Math.round(limits.turnTimeoutMs / 1000)} s : arrêté par le chien de garde.`;
+    return { ...base, status: "failed", content: null, error, errorCode: "watchdog" };
+  }
+  if (r.ended === "completed") return { ...base, status: "done", content: r.state.lastAgentMessage ?? "", error: null, errorCode: null };
+  if (r.ended === "failed") return { ...base, status: "failed", content: null, error: r.state.turnFailed, errorCode: "codex_failed" };
+  if (/active writer/i.test(r.stderrTail) || /active writer/i.test(r.state.lastError ?? "")) {
+    return { ...base, status: "failed", content: null, error: "Cette conversation Codex est déjà utilisée par un autre tour.", errorCode: "thread_busy" };
+  }
+  const detail = (r.state.lastError ?? lastLine(r.stderrTail)).slice(0, 500);
+  return { ...base, status: "failed", content: null, error: detail ? `${INTERRUPTED_WORKER_REASON} (${detail})` : INTERRUPTED_WORKER_REASON, errorCode: "interrupted" };
+}
+
+function lastLine(text: string): string {
+  return text.trim().split("\n").filter(Boolean).pop() ?? "";
+}

@@ -1,0 +1,62 @@
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, Migrator, SqliteDialect, sql, type Transaction } from "kysely";
+import { migrations } from "../../db/migrations/index.js";
+import type { DB } from "./schema.js";
+
+/** The engine's database handle. */
+export type Database = Kysely<DB>;
+/** A handle usable inside a transaction (same query API). */
+export type Tx = Kysely<DB> | Transaction<DB>;
+
+/** Opens the SQLite database with the per-connection settings every process needs. */
+export function openDatabase(file: string): Database {
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  // WAL, busy timeout and foreign keys are per connection: bot, workers and CLI all set them.
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("synchronous = NORMAL");
+  return new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+/** Runs migrations up to the latest (or to `target`); throws with the failing migration named. */
+export async function migrate(db: Kysely<unknown>, target?: string): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = target ? await migrator.migrateTo(target) : await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === "Error");
+  if (error) {
+    throw new Error(`migration ${failed?.migrationName ?? "?"} failed: ${String((error as Error).message ?? error)}`, {
+      cause: error,
+    });
+  }
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+/** Opens and migrates in one step: what tests and the CLI usually want. */
+export async function openMigrated(file: string): Promise<Database> {
+  const db = openDatabase(file);
+  await migrate(db as unknown as Kysely<unknown>);
+  return db;
+}
+
+/**
+ * Runs `fn` in a `BEGIN IMMEDIATE` transaction: the write lock is taken up front, so a
+ * read-then-write across processes (slot claims, leases, outcomes) cannot interleave with
+ * another process's. Inside, use only the handle given to `fn`; never await I/O there.
+ */
+export async function immediate<T>(db: Database, fn: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+  return db.connection().execute(async (conn) => {
+    await sql`BEGIN IMMEDIATE`.execute(conn);
+    try {
+      const result = await fn(conn);
+      await sql`COMMIT`.execute(conn);
+      return result;
+    } catch (err) {
+      await sql`ROLLBACK`.execute(conn).catch(() => undefined);
+      throw err;
+    }
+  });
+}

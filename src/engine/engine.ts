@@ -1,0 +1,96 @@
+import os from "node:os";
+import { randomBytes } from "node:crypto";
+import type { Logger } from "pino";
+import type { Config } from "../config.js";
+import { silentLogger } from "../logger.js";
+import { systemClock, type Clock } from "./clock.js";
+import type { Database } from "./database.js";
+import { dispatch, type DispatchResult, type WorkerSpawner } from "./agents/dispatcher.js";
+import { systemHostLoad, type HostLoad } from "./agents/hostLoad.js";
+import { announceOutcome, createOutcomeHook, type OutcomeReactor, type RecordAgentOutcome } from "./agents/outcome.js";
+import { processSpawner } from "./agents/spawner.js";
+import { reapLostWorkers } from "./agents/reaper.js";
+import { acquireLease, COORDINATOR_LEASE, releaseLease } from "./leases.js";
+
+/** A step of the tick; later features (coordination, runs, orchestrations) register theirs. */
+export type TickHandler = (engine: Engine) => Promise<Record<string, unknown> | void>;
+
+/** The tick's answer: standby while another process coordinates, else what each handler did. */
+export type TickResult = { state: "standby" } | ({ state: "processed" } & Record<string, unknown>);
+
+/** How to build an engine; everything but config and db has a production default. */
+export interface EngineOptions {
+  config: Config;
+  db: Database;
+  clock?: Clock;
+  host?: HostLoad;
+  logger?: Logger;
+  spawner?: WorkerSpawner;
+  reactors?: OutcomeReactor[];
+  /** Lease owner id; unique per process by default. */
+  owner?: string;
+  leaseTtlMs?: number;
+}
+
+/** The composition root of the domain: one per process (bot, worker, CLI). */
+export class Engine {
+  readonly config: Config;
+  readonly db: Database;
+  readonly clock: Clock;
+  readonly host: HostLoad;
+  readonly logger: Logger;
+  readonly hook: RecordAgentOutcome;
+  readonly owner: string;
+  private readonly spawner: WorkerSpawner;
+  private readonly leaseTtlMs: number;
+  private readonly tickHandlers: Array<[string, TickHandler]> = [];
+
+  constructor(opts: EngineOptions) {
+    this.config = opts.config;
+    this.db = opts.db;
+    this.clock = opts.clock ?? systemClock;
+    this.host = opts.host ?? systemHostLoad;
+    this.logger = opts.logger ?? silentLogger;
+    this.spawner = opts.spawner ?? processSpawner(opts.config);
+    this.hook = createOutcomeHook(opts.reactors ?? [announceOutcome], this.clock);
+    this.owner = opts.owner ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+    this.leaseTtlMs = opts.leaseTtlMs ?? 30_000;
+    this.onTick("reaper", async (e) => ({ reaped: await reapLostWorkers(e.db, e.clock, e.hook, e.logger) }));
+  }
+
+  /** Adds a tick step; steps run in registration order, the dispatcher always last. */
+  onTick(name: string, handler: TickHandler): void {
+    this.tickHandlers.push([name, handler]);
+  }
+
+  /** Starts what the runtime policy allows now. */
+  dispatch(): Promise<DispatchResult> {
+    return dispatch({ db: this.db, clock: this.clock, host: this.host, spawn: this.spawner, hook: this.hook, logger: this.logger });
+  }
+
+  /**
+   * One tick: under the coordinator lease, runs every step (a failing step is logged and does not
+   * stop the others), then dispatches. Without the lease: `{state: "standby"}`.
+   */
+  async tick(): Promise<TickResult> {
+    if (!(await acquireLease(this.db, this.clock, COORDINATOR_LEASE, this.owner, this.leaseTtlMs))) {
+      return { state: "standby" };
+    }
+    const result: Record<string, unknown> = {};
+    for (const [name, handler] of this.tickHandlers) {
+      try {
+        Object.assign(result, (await handler(this)) ?? {});
+      } catch (err) {
+        this.logger.error({ err, step: name }, "tick step failed");
+        result[`${name}_error`] = (err as Error).message;
+      }
+    }
+    const dispatched = await this.dispatch();
+    return { state: "processed", ...result, started: dispatched.started.map((s) => s.id), paused: dispatched.paused };
+  }
+
+  /** Gives the coordinator lease up (on shutdown, or after a one-off CLI tick). */
+  releaseLease(): Promise<void> {
+    return releaseLease(this.db, COORDINATOR_LEASE, this.owner);
+  }
+}

@@ -1,0 +1,29 @@
+import type { Kysely } from "kysely";
+import type { DB } from "./schema.js";
+
+/**
+ * Domain events the engine emits. They are written in the same transaction as the state change
+ * that causes them; the Slack notifier (and anything else) consumes them from the outbox table.
+ */
+export type DomainEvent =
+  | { kind: "conversation.queued"; conversationId: string; queueId: string; position: number }
+  | { kind: "conversation.started"; conversationId: string; queueId: string }
+  | { kind: "conversation.progress"; conversationId: string; queueId: string; activity: string }
+  | {
+      kind: "conversation.finished";
+      conversationId: string;
+      queueId: string;
+      status: "done" | "failed" | "cancelled";
+      errorCode: string | null;
+      messageId: string | null;
+    }
+  | { kind: "agent.outcome"; conversationId: string; queueId: string; status: string; markers: string[] };
+
+/** Appends events to the outbox; call it with the transaction that made the change. */
+export async function emit(trx: Kysely<DB>, now: number, ...events: DomainEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await trx
+    .insertInto("outbox")
+    .values(events.map((e) => ({ kind: e.kind, payload: JSON.stringify(e), next_attempt_at: now, created_at: now })))
+    .execute();
+}

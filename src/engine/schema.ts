@@ -1,0 +1,136 @@
+import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+
+// Row types of the database, matching db/migrations. Times are epoch milliseconds.
+
+/** Where a project stands among codexpi's own agents. */
+export type ProjectRole = "project" | "master" | "self";
+
+export interface ProjectsTable {
+  id: string;
+  name: string;
+  path: string;
+  owner_id: string | null;
+  full_access: number;
+  execution_group: string | null;
+  merge_confirmation_required: number;
+  slack_channel_id: string | null;
+  role: Generated<ProjectRole>;
+  created_at: number;
+}
+
+export interface UsersTable {
+  id: string;
+  display_name: string | null;
+  created_at: number;
+}
+
+/** A conversation's coarse state, mirrored from its queue items for listings. */
+export type ConversationStatus = "idle" | "queued" | "running" | "completed" | "failed";
+
+export interface ConversationsTable {
+  id: string;
+  project_id: string;
+  title: string;
+  user_id: string | null;
+  status: Generated<ConversationStatus>;
+  worker_pid: number | null;
+  codex_thread_id: string | null;
+  slack_channel_id: string | null;
+  slack_thread_ts: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface MessagesTable {
+  id: string;
+  conversation_id: string;
+  role: "user" | "assistant" | "system";
+  content: string;
+  metadata: Generated<string>;
+  queue_id: string | null;
+  created_at: number;
+}
+
+/** A queue item's lifecycle. */
+export type QueueStatus = "queued" | "running" | "done" | "failed" | "cancelled";
+
+/** Machine-readable failure reasons; state machines match these, never the text. */
+export type FailureCode = "interrupted" | "watchdog" | "codex_failed" | "cancelled" | "spawn_failed" | "thread_busy";
+
+export interface PromptQueueTable {
+  id: string;
+  seq: number;
+  conversation_id: string;
+  content: string;
+  status: Generated<QueueStatus>;
+  error: string | null;
+  error_code: FailureCode | null;
+  requested_by: string | null;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  priority: Generated<number>;
+  delegation_depth: Generated<number>;
+  origin_kind: Generated<string>;
+  slot_acquired_at: number | null;
+  attempt: Generated<number>;
+  worker_pid: number | null;
+  worker_start_time: string | null;
+  claimed_at: number | null;
+  codex_pid: number | null;
+  codex_start_time: string | null;
+  cancel_requested_at: number | null;
+  last_activity: string | null;
+  last_activity_at: number | null;
+  usage: string | null;
+  files_changed: string | null;
+}
+
+export interface LeasesTable {
+  name: string;
+  owner: string;
+  expires_at: number;
+  acquired_at: number;
+}
+
+export interface OutboxTable {
+  id: Generated<number>;
+  kind: string;
+  payload: string;
+  status: Generated<"pending" | "done" | "failed">;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  last_error: string | null;
+  created_at: number;
+  done_at: number | null;
+}
+
+export interface RuntimePoliciesTable {
+  scope: string;
+  max_concurrent: number | null;
+  load_pause_percent: number | null;
+  memory_pause_percent: number | null;
+  background_start_hour: number | null;
+  background_end_hour: number | null;
+  updated_by: string | null;
+  updated_at: number;
+}
+
+/** The whole schema as kysely sees it. */
+export interface DB {
+  projects: ProjectsTable;
+  users: UsersTable;
+  conversations: ConversationsTable;
+  messages: MessagesTable;
+  prompt_queue: PromptQueueTable;
+  leases: LeasesTable;
+  outbox: OutboxTable;
+  runtime_policies: RuntimePoliciesTable;
+}
+
+export type Project = Selectable<ProjectsTable>;
+export type Conversation = Selectable<ConversationsTable>;
+export type Message = Selectable<MessagesTable>;
+export type QueueItem = Selectable<PromptQueueTable>;
+export type NewQueueItem = Insertable<PromptQueueTable>;
+export type QueueItemUpdate = Updateable<PromptQueueTable>;

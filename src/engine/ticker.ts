@@ -1,0 +1,35 @@
+import cron from "node-cron";
+import type { Logger } from "pino";
+import type { Engine } from "./engine.js";
+
+/** A running schedule of ticks; stop() waits for nothing and releases the lease. */
+export interface Ticker {
+  stop(): Promise<void>;
+}
+
+/**
+ * Drives `engine.tick()` from a node-cron expression (six fields allow seconds). noOverlap: a
+ * slow tick is never run twice at once; a failing tick is logged and the next one tries again.
+ */
+export function startTicker(engine: Engine, expression: string, logger: Logger): Ticker {
+  if (!cron.validate(expression)) throw new Error(`CODEXPI_TICK: invalid cron expression "${expression}"`);
+  const task = cron.schedule(
+    expression,
+    async () => {
+      try {
+        const result = await engine.tick();
+        if (result.state === "standby") logger.debug("tick: standby (another coordinator holds the lease)");
+      } catch (err) {
+        logger.error({ err }, "tick failed");
+      }
+    },
+    { noOverlap: true, name: "codexpi-tick" },
+  );
+  return {
+    async stop() {
+      await task.stop();
+      await task.destroy();
+      await engine.releaseLease();
+    },
+  };
+}
