@@ -1,0 +1,77 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseConfig, type Config } from "../../src/config.js";
+import { FakeClock } from "../../src/engine/clock.js";
+import { openMigrated, type Database } from "../../src/engine/database.js";
+import { Engine, type EngineOptions } from "../../src/engine/engine.js";
+import { fixedHostLoad } from "../../src/engine/agents/hostLoad.js";
+import type { WorkerSpawner } from "../../src/engine/agents/dispatcher.js";
+import { addProject, type NewProject } from "../../src/engine/agents/projects.js";
+
+/** A temp directory removed by the returned cleanup. */
+export function tempDir(prefix = "codexpi-test-"): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A config whose data dir and database live in `dir`. */
+export function testConfig(dir: string, env: Record<string, string> = {}): Config {
+  return parseConfig({ CODEXPI_DATA_DIR: path.join(dir, "data"), LOG_LEVEL: "silent", ...env });
+}
+
+/** A spawner type that remembers its calls and can kill what it started. */
+export type RecordingSpawner = WorkerSpawner & { calls: Array<{ queueId: string; attempt: number }>; killAll(): void };
+
+/**
+ * Records spawn requests and starts a stand-in process (`sleep`) per call, in its own group like a
+ * real worker: alive for the reaper, safe to signal (never the test process itself).
+ */
+export function recordingSpawner(): RecordingSpawner {
+  const calls: Array<{ queueId: string; attempt: number }> = [];
+  const children: ChildProcess[] = [];
+  const spawner = (async (queueId: string, attempt: number) => {
+    calls.push({ queueId, attempt });
+    const child = spawn("sleep", ["120"], { detached: true, stdio: "ignore" });
+    child.unref();
+    children.push(child);
+    return { pid: child.pid! };
+  }) as RecordingSpawner;
+  spawner.calls = calls;
+  spawner.killAll = () => {
+    for (const c of children.splice(0)) c.kill("SIGKILL");
+  };
+  return spawner;
+}
+
+/** A real database file with the real migrations, an engine with a fake clock and fixed load. */
+export async function testEngine(opts: Partial<EngineOptions> & { env?: Record<string, string> } = {}) {
+  const dir = tempDir();
+  const config = opts.config ?? testConfig(dir, opts.env);
+  const db: Database = opts.db ?? (await openMigrated(config.databasePath));
+  const clock = (opts.clock as FakeClock | undefined) ?? new FakeClock();
+  const spawner = recordingSpawner();
+  const engine = new Engine({ spawner, host: fixedHostLoad(), ...opts, config, db, clock });
+  const projectDir = path.join(dir, "project");
+  fs.mkdirSync(projectDir, { recursive: true });
+  const project = await addProject(db, clock, { name: "demo", path: projectDir, ownerId: "UOWNER" });
+  return {
+    dir,
+    config,
+    db,
+    clock,
+    engine,
+    spawner,
+    project,
+    async addProject(input: Partial<NewProject> & { name: string }) {
+      const p = path.join(dir, input.name.replace(/\W/g, "_"));
+      fs.mkdirSync(p, { recursive: true });
+      return addProject(db, clock, { path: p, ...input });
+    },
+    async close() {
+      spawner.killAll();
+      await db.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
