@@ -1,0 +1,36 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseConfig, requireSlack } from "../src/config.js";
+
+describe("configuration", () => {
+  it("defaults: data dir ./data, SQLite file inside it, French, tick every 5 s", () => {
+    const c = parseConfig({});
+    expect(c.dataDir).toBe(path.resolve("data"));
+    expect(c.databasePath).toBe(path.resolve("data", "codexpi.db"));
+    expect(c.locale).toBe("fr");
+    expect(c.tick).toBe("*/5 * * * * *");
+    expect(c.admins).toEqual([]);
+  });
+
+  it("a malformed variable fails with one message that names it", () => {
+    expect(() => parseConfig({ CODEXPI_ADMINS: "alice" })).toThrow(ConfigError);
+    expect(() => parseConfig({ CODEXPI_ADMINS: "alice" })).toThrow(/CODEXPI_ADMINS/);
+    expect(() => parseConfig({ PORT: "eighty" })).toThrow(/PORT/);
+    expect(() => parseConfig({ SLACK_BOT_TOKEN: "xapp-1" })).toThrow(/SLACK_BOT_TOKEN/);
+    expect(() => parseConfig({ DATABASE_URL: "postgres://x" })).toThrow(/DATABASE_URL/);
+    expect(() => parseConfig({ CODEXPI_LOCALE: "de" })).toThrow(/CODEXPI_LOCALE/);
+  });
+
+  it("parses admins, timeouts and a sqlite DATABASE_URL", () => {
+    const c = parseConfig({ CODEXPI_ADMINS: "U1, U2", CODEXPI_TURN_TIMEOUT: "90", DATABASE_URL: "sqlite:/tmp/x.db" });
+    expect(c.admins).toEqual(["U1", "U2"]);
+    expect(c.turnTimeoutMs).toBe(90_000);
+    expect(c.databasePath).toBe("/tmp/x.db");
+  });
+
+  it("serving needs a bot token and either a signing secret (HTTP) or an app token (Socket Mode)", () => {
+    expect(() => requireSlack(parseConfig({}))).toThrow(/SLACK_BOT_TOKEN/);
+    expect(() => requireSlack(parseConfig({ SLACK_BOT_TOKEN: "xoxb-1" }))).toThrow(/SLACK_SIGNING_SECRET/);
+    expect(() => requireSlack(parseConfig({ SLACK_BOT_TOKEN: "xoxb-1", SLACK_APP_TOKEN: "xapp-1" }))).not.toThrow();
+  });
+});
