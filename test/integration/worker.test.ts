@@ -1,0 +1,117 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { answerOf, enqueue, startConversation } from "../../src/engine/agents/conversations.js";
+import { processStartTime } from "../../src/engine/agents/processes.js";
+import { inputText } from "../support/fakeModel.js";
+import { codexEngine, finished, outsideDir, until } from "../support/codexEngine.js";
+
+// Real `codexpi worker` processes running the real Codex binary against a fake model.
+describe("Codex workers (real binary, fake model)", () => {
+  let env: Awaited<ReturnType<typeof codexEngine>>;
+  afterEach(async () => env?.close());
+
+  it("a new conversation gets the model's answer, with its Codex thread id and usage recorded", async () => {
+    env = await codexEngine();
+    env.fake.enqueue({ kind: "text", text: "Bonjour depuis le faux modèle" });
+    const { conversation, item } = await startConversation(env.db, env.clock, env.project, "hello", "UOWNER");
+    await env.engine.dispatch();
+    const done = await finished(env.db, item.id);
+    expect(done).toMatchObject({ status: "done", error: null });
+    expect((await answerOf(env.db, item.id))?.content).toBe("Bonjour depuis le faux modèle");
+    const conv = await env.db.selectFrom("conversations").selectAll().where("id", "=", conversation.id).executeTakeFirstOrThrow();
+    expect(conv.codex_thread_id).toMatch(/\S+/);
+    expect(conv.status).toBe("completed");
+    expect(JSON.parse(done.usage ?? "null")).toMatchObject({ input_tokens: expect.any(Number) });
+    expect(inputText(env.fake.requests[0]!)).toContain("hello");
+  });
+
+  it("a follow-up resumes the same Codex thread: the model sees the earlier turn", async () => {
+    env = await codexEngine();
+    env.fake.enqueue({ kind: "text", text: "première réponse 4417" }, { kind: "text", text: "seconde réponse" });
+    const { conversation, item } = await startConversation(env.db, env.clock, env.project, "premier message", "UOWNER");
+    await env.engine.dispatch();
+    await finished(env.db, item.id);
+    const thread = (await env.db.selectFrom("conversations").select("codex_thread_id").where("id", "=", conversation.id).executeTakeFirstOrThrow()).codex_thread_id;
+    const second = await enqueue(env.db, env.clock, conversation.id, "message suivant");
+    await env.engine.dispatch();
+    expect(await finished(env.db, second.id)).toMatchObject({ status: "done" });
+    expect((await answerOf(env.db, second.id))?.content).toBe("seconde réponse");
+    const followUp = inputText(env.fake.requests[1]!);
+    expect(followUp).toContain("première réponse 4417");
+    expect(followUp).toContain("message suivant");
+    const after = await env.db.selectFrom("conversations").select("codex_thread_id").where("id", "=", conversation.id).executeTakeFirstOrThrow();
+    expect(after.codex_thread_id).toBe(thread);
+  });
+
+  it("a failed turn fails the item with Codex's message", async () => {
+    env = await codexEngine();
+    env.fake.enqueue({ kind: "fail", message: "quota dépassé pour ce projet" });
+    const { item } = await startConversation(env.db, env.clock, env.project, "hello", "UOWNER");
+    await env.engine.dispatch();
+    const row = await finished(env.db, item.id);
+    expect(row).toMatchObject({ status: "failed", error_code: "codex_failed" });
+    expect(row.error).toContain("quota dépassé pour ce projet");
+  });
+
+  it("a worker killed mid-turn is reaped as interrupted and leaves no Codex process behind", async () => {
+    env = await codexEngine();
+    env.fake.enqueue({ kind: "hang" });
+    const { item } = await startConversation(env.db, env.clock, env.project, "hello", "UOWNER");
+    await env.engine.dispatch();
+    const running = await until(async () => {
+      const r = await env.db.selectFrom("prompt_queue").selectAll().where("id", "=", item.id).executeTakeFirst();
+      return r?.codex_pid && r.worker_pid ? r : undefined;
+    }, 30_000, "codex to start");
+    await env.fake.waitForRequests(1, 30_000);
+    expect(processStartTime(running.codex_pid!)).toBe(running.codex_start_time); // control: Codex is alive
+    process.kill(running.worker_pid!, "SIGKILL");
+    await until(async () => processStartTime(running.worker_pid!) === null, 10_000, "worker to die");
+    const tick = await env.engine.tick();
+    expect(tick).toMatchObject({ state: "processed", reaped: [item.id] });
+    expect(await finished(env.db, item.id)).toMatchObject({ status: "failed", error_code: "interrupted" });
+    await until(async () => processStartTime(running.codex_pid!) === null, 10_000, "codex to be gone");
+    expect(fs.existsSync(`/proc/${running.codex_pid}`) ? processStartTime(running.codex_pid!) : null).toBeNull();
+  });
+
+  it("a model that never answers is stopped by the watchdog, and Codex's group goes with it", async () => {
+    env = await codexEngine({ env: { CODEXPI_IDLE_TIMEOUT: "3" } });
+    env.fake.enqueue({ kind: "hang" });
+    const { item } = await startConversation(env.db, env.clock, env.project, "hello", "UOWNER");
+    await env.engine.dispatch();
+    const row = await finished(env.db, item.id, 40_000);
+    expect(row).toMatchObject({ status: "failed", error_code: "watchdog" });
+    expect(row.codex_pid).toBeGreaterThan(0);
+    expect(processStartTime(row.codex_pid!)).toBeNull();
+  });
+
+  it("a restricted project cannot write outside its workspace; the same command succeeds with full access", async () => {
+    env = await codexEngine();
+    const outside = outsideDir();
+    const target = (name: string) => path.join(outside, name);
+    const restricted = env.project;
+    const full = await env.addProject({ name: "full", ownerId: "UOWNER", fullAccess: true });
+    for (const [project, file] of [[restricted, "restricted.txt"], [full, "full.txt"]] as const) {
+      env.fake.enqueue({ kind: "shell", command: ["sh", "-c", `echo escaped > ${target(file)}`] }, { kind: "text", text: "fait" });
+      const { item } = await startConversation(env.db, env.clock, project, "écris le fichier", "UOWNER");
+      await env.engine.dispatch();
+      expect(await finished(env.db, item.id)).toMatchObject({ status: "done" });
+    }
+    expect(fs.existsSync(target("restricted.txt"))).toBe(false);
+    expect(fs.readFileSync(target("full.txt"), "utf8").trim()).toBe("escaped");
+    fs.rmSync(outside, { recursive: true, force: true });
+  });
+
+  it("two prompts queued on one conversation never run at once, and both complete", async () => {
+    env = await codexEngine();
+    env.fake.enqueue({ kind: "shell", command: ["sleep", "1"] }, { kind: "text", text: "un" }, { kind: "text", text: "deux" });
+    const { conversation, item } = await startConversation(env.db, env.clock, env.project, "premier", "UOWNER");
+    const second = await enqueue(env.db, env.clock, conversation.id, "second");
+    await Promise.all([env.engine.dispatch(), env.engine.dispatch()]);
+    const a = await finished(env.db, item.id);
+    const b = await finished(env.db, second.id); // started by the first worker's own dispatch
+    expect([a.status, b.status]).toEqual(["done", "done"]);
+    expect(b.started_at!).toBeGreaterThanOrEqual(a.finished_at!);
+    expect((await answerOf(env.db, second.id))?.content).toBe("deux");
+  });
+});
