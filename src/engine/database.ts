@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, SqliteDialect, sql, type Transaction } from "kysely";
+import { Kysely, Migrator, SqliteDialect, sql, type KyselyConfig, type Transaction } from "kysely";
 import { migrations } from "../../db/migrations/index.js";
 import type { DB } from "./schema.js";
 
@@ -11,7 +11,7 @@ export type Database = Kysely<DB>;
 export type Tx = Kysely<DB> | Transaction<DB>;
 
 /** Opens the SQLite database with the per-connection settings every process needs. */
-export function openDatabase(file: string): Database {
+export function openDatabase(file: string, opts: { log?: KyselyConfig["log"] } = {}): Database {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   // WAL, busy timeout and foreign keys are per connection: bot, workers and CLI all set them.
@@ -19,7 +19,7 @@ export function openDatabase(file: string): Database {
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
-  return new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }), log: opts.log });
 }
 
 /** Runs migrations up to the latest (or to `target`); throws with the failing migration named. */

@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 
 /** Environment variable holding the dummy API key (sent as `Authorization: Bearer <value>`). */
-export const FAKE_KEY_ENV = "CODEXPI_FAKE_OPENAI_KEY";
+export const FAKE_KEY_ENV = "FAKE_OPENAI_API_KEY";
 export const FAKE_KEY_VALUE = "sk-fake-test-key";
 /** A model from Codex's bundled catalog (`codex debug models`); unknown slugs get fallback metadata. */
 export const FAKE_MODEL = "gpt-5.5";
@@ -57,6 +57,10 @@ env_key = ${tomlString(FAKE_KEY_ENV)}
 request_max_retries = 0
 stream_max_retries = 0
 stream_idle_timeout_ms = 300000
+
+# Model-run commands inherit Codex's environment; drop *KEY*, *SECRET*, *TOKEN* variables.
+[shell_environment_policy]
+ignore_default_excludes = false
 
 # workspace-write would otherwise also allow writes to /tmp and $TMPDIR.
 [sandbox_workspace_write]

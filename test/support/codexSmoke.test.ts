@@ -7,6 +7,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { execa, type ResultPromise } from "execa";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { codexBinaryPath } from "./codexBinary.js";
@@ -34,6 +35,7 @@ interface CodexEvent {
 
 interface CodexRun {
   exitCode: number | undefined;
+  signal: string | undefined;
   events: CodexEvent[];
   stderr: string;
   ms: number;
@@ -79,14 +81,29 @@ function killQuietly(pid: number): void {
   }
 }
 
+/**
+ * SIGKILL Codex's process group and every descendant. The group alone is not enough: Codex
+ * starts each command in a new session (setsid), and with the sandbox bypassed nothing else
+ * kills a command's own children when Codex dies.
+ */
+function killTree(pid: number): void {
+  const tree = descendants(pid);
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // group already gone
+  }
+  tree.forEach(killQuietly);
+}
+
 async function tempDir(prefix: string): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
   scratch.push(dir);
   return dir;
 }
 
-/** Run `codex exec --json --skip-git-repo-check -C <workspace> <args…> -` with `prompt` on stdin. */
-async function runCodex(args: string[], prompt: string): Promise<CodexRun> {
+/** Start `codex exec --json --skip-git-repo-check -C <workspace> <args…>` with `prompt` on stdin (then EOF). */
+function startCodex(args: string[], prompt: string): { sub: ResultPromise; result: Promise<CodexRun> } {
   const started = Date.now();
   const sub = execa(codexBinaryPath(), ["exec", "--json", "--skip-git-repo-check", "-C", workspace, ...args], {
     input: prompt,
@@ -95,20 +112,29 @@ async function runCodex(args: string[], prompt: string): Promise<CodexRun> {
     cwd: workspace,
     detached: true, // own process group, so afterEach can kill the whole group
     reject: false,
-    timeout: RUN_TIMEOUT_MS,
-    killSignal: "SIGKILL",
   });
   running.add(sub);
-  try {
-    const result = await sub;
-    const events = result.stdout
-      .split("\n")
-      .filter((line) => line.trim().startsWith("{"))
-      .map((line) => JSON.parse(line) as CodexEvent);
-    return { exitCode: result.exitCode, events, stderr: result.stderr, ms: Date.now() - started };
-  } finally {
-    running.delete(sub);
-  }
+  const watchdog = setTimeout(() => {
+    if (sub.pid !== undefined) killTree(sub.pid);
+  }, RUN_TIMEOUT_MS);
+  const result = (async (): Promise<CodexRun> => {
+    try {
+      const r = await sub;
+      const events = String(r.stdout)
+        .split("\n")
+        .filter((line) => line.trim().startsWith("{"))
+        .map((line) => JSON.parse(line) as CodexEvent);
+      return { exitCode: r.exitCode, signal: r.signal, events, stderr: String(r.stderr), ms: Date.now() - started };
+    } finally {
+      clearTimeout(watchdog);
+      running.delete(sub);
+    }
+  })();
+  return { sub, result };
+}
+
+function runCodex(args: string[], prompt: string): Promise<CodexRun> {
+  return startCodex(args, prompt).result;
 }
 
 const restricted = ["--sandbox", "workspace-write"];
@@ -133,15 +159,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   for (const sub of running) {
-    if (sub.pid !== undefined) {
-      const tree = descendants(sub.pid);
-      try {
-        process.kill(-sub.pid, "SIGKILL");
-      } catch {
-        // group already gone
-      }
-      tree.forEach(killQuietly); // full-access commands run in their own session/group
-    }
+    if (sub.pid !== undefined) killTree(sub.pid);
   }
   running.clear();
   await fake.close();
@@ -230,10 +248,13 @@ describe("the real Codex binary against the fake Responses API", () => {
     const denied = await runCodex([...restricted, "-"], "Write outside");
 
     expect(denied.exitCode).toBe(0); // the turn itself completes; only the command fails
-    const [deniedCmd] = completedItems(denied.events, "command_execution");
-    expect(deniedCmd).toMatchObject({ status: "failed", exit_code: 1 });
-    expect(deniedCmd?.aggregated_output).toContain("Read-only file system");
     expect(existsSync(target)).toBe(false);
+    // Codex 0.171 emits no command_execution item at all (not even item.started) for a command
+    // whose failure looks like a sandbox denial; only the model sees what happened.
+    expect(denied.events.filter((e) => e.item?.type === "command_execution")).toEqual([]);
+    const [deniedOutput] = functionCallOutputs(fake.requests[1] ?? {});
+    expect(String(deniedOutput?.output)).toContain("Process exited with code 1");
+    expect(String(deniedOutput?.output)).toContain("Read-only file system");
 
     fake.enqueue(write, { kind: "text", text: "done" });
     const allowed = await runCodex([...fullAccess, "-"], "Write outside");
@@ -241,5 +262,19 @@ describe("the real Codex binary against the fake Responses API", () => {
     expect(allowed.exitCode).toBe(0);
     expect(completedItems(allowed.events, "command_execution")[0]).toMatchObject({ status: "completed", exit_code: 0 });
     expect(await readFile(target, "utf8")).toBe("escaped\n");
+  });
+
+  it("waits on a hung model request until it is interrupted, then exits without a turn result", async () => {
+    fake.enqueue({ kind: "hang" });
+    const { sub, result } = startCodex([...restricted, "-"], "Never answered");
+    await fake.waitForRequests(1);
+    await sleep(500);
+    expect(sub.exitCode).toBeNull(); // still waiting: only a watchdog ends this
+
+    sub.kill("SIGINT"); // Codex handles SIGINT (interrupts the turn); SIGTERM/SIGKILL just end it
+    const run = await result;
+
+    expect(run.exitCode).toBe(1);
+    expect(run.events.map((e) => e.type)).toEqual(["thread.started", "turn.started"]);
   });
 });

@@ -28,10 +28,11 @@ test("explore", async () => {
   const home = await makeCodexHome(fake.url, { extraToml: process.env.EXPLORE_TOML });
   const ws = await mkdtemp(path.join(os.tmpdir(), "ws-"));
   fake.enqueue(...steps);
+  if (process.env.EXPLORE_GIT_INIT) execFileSync("git", ["init", "-q", ws]);
   const t0 = Date.now();
-  const sub = execa(codexBinaryPath(), [...(process.env.EXPLORE_PRE ?? "").split(" ").filter(Boolean), "exec", "--json", "--skip-git-repo-check", "-C", ws, ...extra, "-"], {
+  const sub = execa(codexBinaryPath(), [...(process.env.EXPLORE_PRE ?? "").split(" ").filter(Boolean), "exec", "--json", "--skip-git-repo-check", "-C", ws, ...extra.map((a) => a.replace("WS", ws)), "-"], {
     input: process.env.EXPLORE_PROMPT ?? "hello",
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home.dir, ...home.env },
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home.dir, SLACK_BOT_TOKEN: "xoxb-secret", MY_SECRET: "s", AWS_SECRET_ACCESS_KEY: "a", ...home.env },
     extendEnv: false,
     reject: false,
     timeout: 30000,
@@ -39,6 +40,10 @@ test("explore", async () => {
   });
   let before = "";
   let after = "";
+  if (process.env.EXPLORE_CLOSE_AFTER_MS) {
+    await sleep(Number(process.env.EXPLORE_CLOSE_AFTER_MS));
+    await fake.close();
+  }
   if (killAfter > 0) {
     await sleep(killAfter);
     before = ps();

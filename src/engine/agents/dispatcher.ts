@@ -52,7 +52,13 @@ export async function claimSlots(db: Database, clock: Clock, host: HostLoad): Pr
     if (paused.length > 0) return { started: [], paused };
 
     const windowOpen = backgroundWindowOpen(policy.background_start_hour, policy.background_end_hour, host.localHour(now));
-    const overrides = await projectOverrides(trx);
+    const overrides = new Map<string, number>();
+    const knownProjects = new Set<string>();
+    const loadOverrides = async (projectIds: string[]) => {
+      const missing = [...new Set(projectIds)].filter((id) => !knownProjects.has(id));
+      for (const id of missing) knownProjects.add(id);
+      for (const [id, max] of await projectOverrides(trx, missing)) overrides.set(id, max);
+    };
     const busy = new Set(running.map((r) => r.conversation_id));
     const perProject = new Map<string, number>();
     for (const r of running) perProject.set(r.project_id, (perProject.get(r.project_id) ?? 0) + 1);
@@ -70,6 +76,7 @@ export async function claimSlots(db: Database, clock: Clock, host: HostLoad): Pr
         .limit(BATCH)
         .offset(offset)
         .execute();
+      await loadOverrides(batch.map((b) => b.project_id));
       for (const item of batch) {
         if (free === 0) break;
         if (busy.has(item.conversation_id)) continue;

@@ -53,20 +53,21 @@ export async function globalPolicy(db: Kysely<DB>): Promise<RuntimePolicy> {
   };
 }
 
-/** Per-project concurrency overrides, keyed by project id. */
-export async function projectOverrides(db: Kysely<DB>): Promise<Map<string, number>> {
-  const rows = await db
-    .selectFrom("runtime_policies")
-    .select(["scope", "max_concurrent"])
-    .where("scope", "<>", "global")
-    .where("max_concurrent", "is not", null)
-    .execute();
+/**
+ * Per-project concurrency overrides, keyed by project id: of the given projects (a primary-key
+ * lookup, for the dispatcher's hot path), or of all of them (for listings).
+ */
+export async function projectOverrides(db: Kysely<DB>, projectIds?: string[]): Promise<Map<string, number>> {
+  if (projectIds && projectIds.length === 0) return new Map();
+  let q = db.selectFrom("runtime_policies").select(["scope", "max_concurrent"]).where("max_concurrent", "is not", null);
+  q = projectIds ? q.where("scope", "in", projectIds) : q.where("scope", "<>", "global");
+  const rows = await q.execute();
   return new Map(rows.map((r) => [r.scope, r.max_concurrent as number]));
 }
 
 /** The concurrency limit that applies to a project: its override, else the global one (S-Q-02). */
 export async function concurrentAgentLimit(db: Kysely<DB>, projectId: string): Promise<number> {
-  const override = (await projectOverrides(db)).get(projectId);
+  const override = (await projectOverrides(db, [projectId])).get(projectId);
   return override ?? (await globalPolicy(db)).max_concurrent;
 }
 

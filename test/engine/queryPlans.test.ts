@@ -1,0 +1,56 @@
+import Database from "better-sqlite3";
+import type { CompiledQuery } from "kysely";
+import { afterEach, describe, expect, it } from "vitest";
+import { enqueue, startConversation } from "../../src/engine/agents/conversations.js";
+import { updateGlobalPolicy, setProjectLimit } from "../../src/engine/agents/policies.js";
+import { openDatabase } from "../../src/engine/database.js";
+import { testEngine } from "../support/engine.js";
+
+/**
+ * The tick must cost what live work costs, not what history costs: every query it runs is
+ * checked with EXPLAIN QUERY PLAN against a database holding finished history, and none may scan
+ * a whole table.
+ */
+describe("tick query plans", () => {
+  let env: Awaited<ReturnType<typeof testEngine>>;
+  afterEach(async () => env?.close());
+
+  it("no query of a tick (reaping, claiming and finishing included) scans a whole table", async () => {
+    env = await testEngine();
+    await updateGlobalPolicy(env.db, env.clock, { max_concurrent: 3, load_pause_percent: 90, memory_pause_percent: 90, background_start_hour: 0, background_end_hour: 0 }, "U");
+    const other = await env.addProject({ name: "other", ownerId: "U" });
+    await setProjectLimit(env.db, env.clock, other.id, 1, "U");
+    for (let i = 0; i < 30; i++) {
+      const { item } = await startConversation(env.db, env.clock, i % 2 ? other : env.project, `history ${i}`, "U");
+      await env.db.updateTable("prompt_queue").set({ status: "done", finished_at: env.clock.now() }).where("id", "=", item.id).execute();
+    }
+    const busy = await startConversation(env.db, env.clock, env.project, "busy", "U");
+    await enqueue(env.db, env.clock, busy.conversation.id, "waits behind busy");
+    await env.engine.dispatch(); // busy runs; its follow-up waits
+    await env.db.updateTable("prompt_queue").set({ worker_pid: 999_999_9, worker_start_time: "1" }).where("id", "=", busy.item.id).execute(); // lost
+    for (let i = 0; i < 5; i++) await startConversation(env.db, env.clock, i % 2 ? other : env.project, `queued ${i}`, "U");
+
+    const queries: CompiledQuery[] = [];
+    const logged = openDatabase(env.config.databasePath, { log: (e) => void (e.level === "query" && queries.push(e.query)) });
+    const { Engine } = await import("../../src/engine/engine.js");
+    const engine = new Engine({ config: env.config, db: logged, clock: env.clock, host: env.engine.host, spawner: env.spawner, owner: "planner" });
+    const result = await engine.tick();
+    await logged.destroy();
+    expect(result).toMatchObject({ state: "processed", reaped: [busy.item.id] }); // the reap and claim paths really ran
+    expect((result as { started: string[] }).started.length).toBeGreaterThan(0);
+
+    const raw = new Database(env.config.databasePath, { readonly: true });
+    const scans: string[] = [];
+    const statements = queries.filter((q) => /^\s*(select|update|delete|insert)/i.test(q.sql) && !/^\s*insert into "outbox"/i.test(q.sql));
+    expect(statements.length).toBeGreaterThan(10);
+    for (const q of statements) {
+      const plan = raw.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...(q.parameters as unknown[])) as Array<{ detail: string }>;
+      for (const step of plan) if (/^SCAN /.test(step.detail) && !/CONSTANT ROW/.test(step.detail)) scans.push(`${step.detail}  ←  ${q.sql}`);
+    }
+    // Positive control: the detector does see a scan of the history.
+    const control = raw.prepare(`EXPLAIN QUERY PLAN select id from prompt_queue where content = ?`).all("x") as Array<{ detail: string }>;
+    expect(control.some((s) => /^SCAN prompt_queue/.test(s.detail))).toBe(true);
+    raw.close();
+    expect(scans).toEqual([]);
+  });
+});

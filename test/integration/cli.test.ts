@@ -1,0 +1,105 @@
+import fs from "node:fs";
+import path from "node:path";
+import { execa, type ResultPromise } from "execa";
+import { afterEach, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../../src/engine/database.js";
+import { startConversation } from "../../src/engine/agents/conversations.js";
+import { systemClock } from "../../src/engine/clock.js";
+import { processStartTime } from "../../src/engine/agents/processes.js";
+import { makeCodexHome } from "../support/codexHome.js";
+import { inputText, startFakeModel, type FakeModel } from "../support/fakeModel.js";
+import { finished, killRecorded, until } from "../support/codexEngine.js";
+import { tempDir } from "../support/engine.js";
+
+const CLI = path.resolve("dist/src/main.js");
+
+describe("codexpi CLI (real binary, fake model)", () => {
+  let fake: FakeModel;
+  let dir: string;
+  let env: Record<string, string>;
+  let db: Database | undefined;
+  const servers: ResultPromise[] = [];
+
+  async function setup() {
+    fake = await startFakeModel();
+    const home = await makeCodexHome(fake.url);
+    dir = tempDir();
+    fs.mkdirSync(path.join(dir, "demo"));
+    env = { ...home.env, CODEXPI_DATA_DIR: path.join(dir, "data"), LOG_LEVEL: "warn" };
+  }
+  const cli = (...args: string[]) => execa(process.execPath, [CLI, ...args], { env, reject: false, timeout: 60_000 });
+
+  afterEach(async () => {
+    for (const s of servers.splice(0)) s.kill("SIGKILL");
+    if (db) {
+      await killRecorded(db);
+      await db.destroy();
+      db = undefined;
+    }
+    await fake?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("project add then ask --wait prints the model's answer; ask --conversation continues the same Codex thread", async () => {
+    await setup();
+    fake.enqueue({ kind: "text", text: "Réponse du modèle 7731" }, { kind: "text", text: "Suite de la conversation" });
+    const added = await cli("project", "add", "demo", path.join(dir, "demo"));
+    expect(added.exitCode).toBe(0);
+    expect(added.stdout).toContain("project demo added");
+
+    const first = await cli("ask", "demo", "hello", "--wait");
+    expect(first.stdout.trim()).toBe("Réponse du modèle 7731");
+    expect(first.exitCode).toBe(0);
+    const conversationId = /conversation (\S+)/.exec(first.stderr)?.[1];
+    expect(conversationId).toBeTruthy();
+
+    const second = await cli("ask", "demo", "et ensuite ?", "--wait", "--conversation", conversationId!);
+    expect(second.stdout.trim()).toBe("Suite de la conversation");
+    expect(inputText(fake.requests[1]!)).toContain("Réponse du modèle 7731");
+  });
+
+  it("ask --wait exits 1 with Codex's error on a failed turn; bad input gets usage and exit 2", async () => {
+    await setup();
+    fake.enqueue({ kind: "fail", message: "modèle indisponible" });
+    await cli("project", "add", "demo", path.join(dir, "demo"));
+    const failed = await cli("ask", "demo", "hello", "--wait");
+    expect(failed.exitCode).toBe(1);
+    expect(failed.stderr).toContain("modèle indisponible");
+    const unknown = await cli("ask", "nope", "hello");
+    expect(unknown.exitCode).toBe(1);
+    expect(unknown.stderr).toContain("project not found: nope");
+    const usage = await cli("ask", "demo");
+    expect(usage.exitCode).toBe(2);
+    expect(usage.stderr).toContain("usage: codexpi");
+    const badPath = await cli("project", "add", "other", path.join(dir, "missing"));
+    expect(badPath.exitCode).toBe(1);
+    expect(badPath.stderr).toContain("not a directory");
+  });
+
+  it("the bot killed while a worker runs does not stop the worker, whose outcome is recorded", async () => {
+    await setup();
+    await cli("project", "add", "demo", path.join(dir, "demo"));
+    // The agent runs a 2 s command, so the worker is mid-turn when the bot dies.
+    fake.enqueue({ kind: "shell", command: ["sleep", "2"] }, { kind: "text", text: "survived the bot" });
+    const serve = execa(process.execPath, [CLI, "serve"], { env: { ...env, CODEXPI_TICK: "*/1 * * * * *" }, reject: false });
+    servers.push(serve);
+    // Queued without dispatching, so that the bot's own tick spawns the worker.
+    db = openDatabase(path.join(dir, "data", "codexpi.db"));
+    const project = await db.selectFrom("projects").selectAll().where("name", "=", "demo").executeTakeFirstOrThrow();
+    const queueId = (await startConversation(db, systemClock, project, "long task", "cli")).item.id;
+    const running = await until(async () => {
+      // spawned by serve: the worker's parent is the bot
+
+      const r = await db!.selectFrom("prompt_queue").selectAll().where("id", "=", queueId).executeTakeFirst();
+      return r?.codex_pid ? r : undefined;
+    }, 30_000, "codex to start");
+    expect(fs.readFileSync(`/proc/${running.worker_pid}/stat`, "utf8").split(") ")[1]?.split(" ")[1]).toBe(String(serve.pid));
+    serve.kill("SIGKILL");
+    await serve;
+    expect(processStartTime(running.worker_pid!)).toBe(running.worker_start_time); // the worker outlived the bot
+    const row = await finished(db, queueId);
+    expect(row.status).toBe("done");
+    const answer = await db.selectFrom("messages").select("content").where("queue_id", "=", queueId).where("role", "=", "assistant").executeTakeFirstOrThrow();
+    expect(answer.content).toBe("survived the bot");
+  });
+});
