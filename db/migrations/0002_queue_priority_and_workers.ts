@@ -17,6 +17,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     ["claimed_at", "bigint", (c) => c],
     ["codex_pid", "integer", (c) => c],
     ["codex_start_time", "text", (c) => c],
+    ["codex_started_at", "bigint", (c) => c],
     ["cancel_requested_at", "bigint", (c) => c],
     ["last_activity", "text", (c) => c],
     ["last_activity_at", "bigint", (c) => c],

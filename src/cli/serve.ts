@@ -3,6 +3,7 @@ import { parseConfig } from "../config.js";
 import { migrate, openDatabase } from "../engine/database.js";
 import { Engine } from "../engine/engine.js";
 import { startTicker } from "../engine/ticker.js";
+import { warmSpawner } from "../engine/agents/warmSpawner.js";
 import { createLogger } from "../logger.js";
 import { args } from "./context.js";
 
@@ -16,7 +17,8 @@ export async function run(argv: string[]): Promise<number> {
   const logger = createLogger(config.logLevel);
   const db = openDatabase(config.databasePath);
   await migrate(db as unknown as Kysely<unknown>);
-  const engine = new Engine({ config, db, logger });
+  const spawner = warmSpawner(config, logger);
+  const engine = new Engine({ config, db, logger, spawner });
   const ticker = startTicker(engine, config.tick, logger);
   logger.info({ owner: engine.owner, tick: config.tick, database: config.databasePath }, "codexpi serving");
   await engine.tick().catch((err) => logger.error({ err }, "first tick failed"));
@@ -27,6 +29,7 @@ export async function run(argv: string[]): Promise<number> {
   });
   logger.info("shutting down (running agents keep working)");
   await ticker.stop();
+  spawner.close();
   await db.destroy();
   return 0;
 }

@@ -1,22 +1,54 @@
+import path from "node:path";
+import { pino } from "pino";
 import { parseConfig } from "../config.js";
 import { openDatabase } from "../engine/database.js";
 import { Engine } from "../engine/engine.js";
 import { runWorker } from "../engine/agents/worker.js";
+import { logsDir } from "../engine/agents/spawner.js";
+import type { Assignment } from "../engine/agents/warmSpawner.js";
 import { createLogger } from "../logger.js";
-import { args } from "./context.js";
+import { args, UsageError } from "./context.js";
 
-/** `codexpi worker <queue-id> --attempt <n>` (internal): never migrates; it runs what it was given. */
+/**
+ * `codexpi worker <queue-id> --attempt <n>` (internal), or `codexpi worker --standby`: loaded and
+ * connected ahead of time, it waits for its assignment on the IPC channel, then drops the channel
+ * so that it no longer depends on the bot. A worker never migrates; it runs what it was given.
+ */
 export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = args(argv, { attempt: { type: "string" } }, 1);
-  const attempt = Number(values.attempt ?? "1");
+  const { values, positionals } = args(argv, { attempt: { type: "string" }, standby: { type: "boolean" } }, argv.includes("--standby") ? 0 : 1);
   const config = parseConfig();
-  const logger = createLogger(config.logLevel, undefined).child({ role: "worker" });
   const db = openDatabase(config.databasePath);
   try {
-    const result = await runWorker(new Engine({ config, db, logger }), positionals[0] as string, attempt);
+    let assignment: Assignment | null;
+    if (values.standby) {
+      assignment = await waitForAssignment();
+    } else {
+      const attempt = Number(values.attempt ?? "1");
+      if (!Number.isInteger(attempt) || attempt < 1) throw new UsageError("--attempt must be a positive integer");
+      assignment = { queueId: positionals[0] as string, attempt };
+    }
+    if (!assignment) return 0; // the bot went away before giving us work
+    const logger = createLogger(
+      config.logLevel,
+      pino.destination({ dest: path.join(logsDir(config), `worker-${assignment.queueId}.log`), mkdir: true, sync: true }),
+    ).child({ role: "worker" });
+    const result = await runWorker(new Engine({ config, db, logger }), assignment.queueId, assignment.attempt);
     logger.info({ result }, "worker finished");
     return result === "failed" ? 1 : 0;
   } finally {
     await db.destroy();
   }
+}
+
+function waitForAssignment(): Promise<Assignment | null> {
+  return new Promise((resolve) => {
+    if (!process.send || !process.connected) return resolve(null);
+    process.once("message", (m: unknown) => {
+      const a = m as Partial<Assignment>;
+      process.disconnect();
+      resolve(typeof a?.queueId === "string" && Number.isInteger(a.attempt) ? { queueId: a.queueId, attempt: a.attempt as number } : null);
+    });
+    process.once("disconnect", () => resolve(null));
+    process.send({ type: "ready" });
+  });
 }

@@ -79,6 +79,7 @@ export interface PromptQueueTable {
   claimed_at: number | null;
   codex_pid: number | null;
   codex_start_time: string | null;
+  codex_started_at: number | null;
   cancel_requested_at: number | null;
   last_activity: string | null;
   last_activity_at: number | null;

@@ -53,7 +53,8 @@ name = "fake"
 base_url = ${tomlString(fakeUrl)}
 wire_api = "responses"
 env_key = ${tomlString(FAKE_KEY_ENV)}
-# A failed/unreachable request is not retried: response.failed becomes turn.failed at once.
+# response.failed becomes turn.failed at once (default: 5 retries, ~7 s). An unreachable
+# provider is still retried forever ("Reconnecting... waiting for network"): use a watchdog.
 request_max_retries = 0
 stream_max_retries = 0
 stream_idle_timeout_ms = 300000

@@ -102,10 +102,13 @@ async function tempDir(prefix: string): Promise<string> {
   return dir;
 }
 
-/** Start `codex exec --json --skip-git-repo-check -C <workspace> <args…>` with `prompt` on stdin (then EOF). */
+/**
+ * Start `codex exec --json --skip-git-repo-check --strict-config -C <workspace> <args…>` with `prompt` on
+ * stdin (then EOF). `--strict-config` makes a Codex upgrade that drops a config key fail loudly.
+ */
 function startCodex(args: string[], prompt: string): { sub: ResultPromise; result: Promise<CodexRun> } {
   const started = Date.now();
-  const sub = execa(codexBinaryPath(), ["exec", "--json", "--skip-git-repo-check", "-C", workspace, ...args], {
+  const sub = execa(codexBinaryPath(), ["exec", "--json", "--skip-git-repo-check", "--strict-config", "-C", workspace, ...args], {
     input: prompt,
     env: { PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin", HOME: home.dir, LANG: "C.UTF-8", ...home.env },
     extendEnv: false,

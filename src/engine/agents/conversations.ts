@@ -95,6 +95,7 @@ export async function enqueueIn(
     claimed_at: null,
     codex_pid: null,
     codex_start_time: null,
+    codex_started_at: null,
     cancel_requested_at: null,
     last_activity: null,
     last_activity_at: null,

@@ -45,7 +45,8 @@ export function processSpawner(config: Config, env: NodeJS.ProcessEnv = process.
   const entry = cliEntry();
   return async (queueId, attempt) => {
     fs.mkdirSync(logsDir(config), { recursive: true });
-    const out = fs.openSync(path.join(logsDir(config), `worker-${queueId}.log`), "a");
+    // The worker logs to worker-<id>.log itself; this file catches what it prints if it crashes.
+    const out = fs.openSync(path.join(logsDir(config), `worker-${queueId}.out`), "a");
     try {
       const child = spawn(process.execPath, [entry, "worker", queueId, "--attempt", String(attempt)], {
         detached: true,

@@ -112,7 +112,7 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
       stderrFile: path.join(logsDir(engine.config), `codex-${queueId}.log`),
       signal: abort.signal,
       onSpawn: async (pid, startTime) => {
-        await db.updateTable("prompt_queue").set({ codex_pid: pid, codex_start_time: startTime }).where("id", "=", queueId).where("attempt", "=", attempt).execute();
+        await db.updateTable("prompt_queue").set({ codex_pid: pid, codex_start_time: startTime, codex_started_at: clock.now() }).where("id", "=", queueId).where("attempt", "=", attempt).execute();
         log.info({ codexPid: pid }, "codex started");
       },
       onState,
