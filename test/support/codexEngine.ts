@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { processSpawner } from "../../src/engine/agents/spawner.js";
+import { warmSpawner } from "../../src/engine/agents/warmSpawner.js";
+import { silentLogger } from "../../src/logger.js";
 import { updateGlobalPolicy } from "../../src/engine/agents/policies.js";
 import { processStartTime, killGroup } from "../../src/engine/agents/processes.js";
 import { systemClock } from "../../src/engine/clock.js";
@@ -13,14 +15,15 @@ import { testConfig, testEngine, tempDir } from "./engine.js";
  * An engine that spawns real `codexpi worker` processes (from dist/) running the real Codex
  * binary against a fake model on 127.0.0.1. Everything it started is killed by close().
  */
-export async function codexEngine(opts: { env?: Record<string, string>; maxConcurrent?: number } = {}) {
+export async function codexEngine(opts: { env?: Record<string, string>; maxConcurrent?: number; warm?: boolean } = {}) {
   const fake = await startFakeModel();
   const home = await makeCodexHome(fake.url);
   const dir = tempDir();
   const env = { CODEX_HOME: home.dir, CODEXPI_TURN_TIMEOUT: "60", CODEXPI_IDLE_TIMEOUT: "60", ...opts.env };
   const config = testConfig(dir, env);
   const baseEnv = { ...process.env, ...home.env, ...env };
-  const t = await testEngine({ config, clock: systemClock, spawner: processSpawner(config, baseEnv) });
+  const warm = opts.warm ? warmSpawner(config, silentLogger, baseEnv) : null;
+  const t = await testEngine({ config, clock: systemClock, spawner: warm ?? processSpawner(config, baseEnv) });
   // The test machine is busy (two cores, parallel tests): never pause on load here.
   await updateGlobalPolicy(t.db, t.clock, { max_concurrent: opts.maxConcurrent ?? 4, load_pause_percent: 1000, memory_pause_percent: 100, background_start_hour: 0, background_end_hour: 0 }, "test");
   return {
@@ -28,7 +31,9 @@ export async function codexEngine(opts: { env?: Record<string, string>; maxConcu
     fake,
     home,
     baseEnv,
+    warm,
     async close() {
+      warm?.close();
       await killRecorded(t.db);
       await fake.close();
       await t.close();
