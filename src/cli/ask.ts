@@ -25,14 +25,21 @@ export async function run(argv: string[]): Promise<number> {
       conversationId = started.conversation.id;
       queueId = started.item.id;
     }
-    await engine.dispatch();
+    const first = await engine.dispatch();
+    if (first.paused.length) process.stderr.write(`queued: new work is paused (${first.paused.join(", ")})\n`);
     if (!values.wait) {
       out(`conversation ${conversationId}\nqueued ${queueId}`);
       return 0;
     }
     process.stderr.write(`conversation ${conversationId}\n`);
-    // Queued work may wait for a slot: allow a whole turn plus the time to get one.
-    const item = await waitForItem(db, queueId, config.turnTimeoutMs * 2 + 60_000, 200);
+    // Queued work may wait for a slot; without `serve` running nobody else would start it, so
+    // this process keeps dispatching while it waits.
+    const deadline = Date.now() + config.turnTimeoutMs * 2 + 60_000;
+    let item = await waitForItem(db, queueId, 0);
+    while (["queued", "running"].includes(item.status) && Date.now() < deadline) {
+      if (item.status === "queued") await engine.dispatch();
+      item = await waitForItem(db, queueId, 2_000, 200);
+    }
     if (item.status === "done") {
       out((await answerOf(db, queueId))?.content ?? "");
       return 0;

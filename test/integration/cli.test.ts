@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../src/engine/database.js";
 import { startConversation } from "../../src/engine/agents/conversations.js";
 import { systemClock } from "../../src/engine/clock.js";
+import { updateGlobalPolicy } from "../../src/engine/agents/policies.js";
 import { processStartTime } from "../../src/engine/agents/processes.js";
 import { makeCodexHome } from "../support/codexHome.js";
 import { inputText, startFakeModel, type FakeModel } from "../support/fakeModel.js";
@@ -25,7 +26,13 @@ describe("codexpi CLI (real binary, fake model)", () => {
     const home = await makeCodexHome(fake.url);
     dir = tempDir();
     fs.mkdirSync(path.join(dir, "demo"));
-    env = { ...home.env, CODEXPI_DATA_DIR: path.join(dir, "data"), LOG_LEVEL: "warn" };
+    env = { ...home.env, CODEXPI_DATA_DIR: path.join(dir, "data"), LOG_LEVEL: "warn", NO_PROXY: "127.0.0.1,localhost" };
+  }
+  /** The test machine is busy (two cores, parallel tests): never pause on load here. */
+  async function relaxPolicy() {
+    const h = openDatabase(path.join(dir, "data", "codexpi.db"));
+    await updateGlobalPolicy(h, systemClock, { max_concurrent: 4, load_pause_percent: 1000, memory_pause_percent: 100, background_start_hour: 0, background_end_hour: 0 }, "test");
+    await h.destroy();
   }
   const cli = (...args: string[]) => execa(process.execPath, [CLI, ...args], { env, reject: false, timeout: 60_000 });
 
@@ -46,6 +53,7 @@ describe("codexpi CLI (real binary, fake model)", () => {
     const added = await cli("project", "add", "demo", path.join(dir, "demo"));
     expect(added.exitCode).toBe(0);
     expect(added.stdout).toContain("project demo added");
+    await relaxPolicy();
 
     const first = await cli("ask", "demo", "hello", "--wait");
     expect(first.stdout.trim()).toBe("Réponse du modèle 7731");
@@ -62,6 +70,7 @@ describe("codexpi CLI (real binary, fake model)", () => {
     await setup();
     fake.enqueue({ kind: "fail", message: "modèle indisponible" });
     await cli("project", "add", "demo", path.join(dir, "demo"));
+    await relaxPolicy();
     const failed = await cli("ask", "demo", "hello", "--wait");
     expect(failed.exitCode).toBe(1);
     expect(failed.stderr).toContain("modèle indisponible");
@@ -79,6 +88,7 @@ describe("codexpi CLI (real binary, fake model)", () => {
   it("the bot killed while a worker runs does not stop the worker, whose outcome is recorded", async () => {
     await setup();
     await cli("project", "add", "demo", path.join(dir, "demo"));
+    await relaxPolicy();
     // The agent runs a 2 s command, so the worker is mid-turn when the bot dies.
     fake.enqueue({ kind: "shell", command: ["sleep", "2"] }, { kind: "text", text: "survived the bot" });
     const serve = execa(process.execPath, [CLI, "serve"], { env: { ...env, CODEXPI_TICK: "*/1 * * * * *" }, reject: false });
@@ -88,11 +98,11 @@ describe("codexpi CLI (real binary, fake model)", () => {
     const project = await db.selectFrom("projects").selectAll().where("name", "=", "demo").executeTakeFirstOrThrow();
     const queueId = (await startConversation(db, systemClock, project, "long task", "cli")).item.id;
     const running = await until(async () => {
-      // spawned by serve: the worker's parent is the bot
 
       const r = await db!.selectFrom("prompt_queue").selectAll().where("id", "=", queueId).executeTakeFirst();
       return r?.codex_pid ? r : undefined;
     }, 30_000, "codex to start");
+    // spawned by serve: the worker's parent is the bot
     expect(fs.readFileSync(`/proc/${running.worker_pid}/stat`, "utf8").split(") ")[1]?.split(" ")[1]).toBe(String(serve.pid));
     serve.kill("SIGKILL");
     await serve;

@@ -138,4 +138,31 @@ describe("Codex workers (real binary, fake model)", () => {
     const workerStartedAt = (bootSeconds + Number(row.worker_start_time) / 100) * 1000; // USER_HZ is 100 on Linux
     expect(workerStartedAt).toBeLessThan(row.slot_acquired_at! - 500);
   });
+
+  it("stop interrupts a running agent: the item is cancelled and Codex with its command is gone", async () => {
+    env = await codexEngine();
+    const full = await env.addProject({ name: "full", ownerId: "UOWNER", fullAccess: true });
+    const marker = `61.${process.pid}${Date.now() % 100_000}`; // a sleep duration no other process has
+    // A full-access command runs in a session of its own: stopping must reach it too.
+    env.fake.enqueue({ kind: "shell", command: ["sleep", marker] });
+    const { conversation, item } = await startConversation(env.db, env.clock, full, "long", "UOWNER");
+    await env.engine.dispatch();
+    const running = await until(async () => {
+      const r = await env.db.selectFrom("prompt_queue").selectAll().where("id", "=", item.id).executeTakeFirst();
+      return r?.codex_pid ? r : undefined;
+    }, 30_000, "codex to start");
+    const findCommand = () => fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p)).filter((p) => {
+      try {
+        return fs.readFileSync(`/proc/${p}/cmdline`, "utf8") === `sleep\0${marker}\0`;
+      } catch {
+        return false;
+      }
+    });
+    await until(async () => findCommand().length > 0, 30_000, "the agent's command to run"); // control
+    const { stopConversation } = await import("../../src/engine/agents/stop.js");
+    expect(await stopConversation(env.engine, conversation.id)).toEqual({ cancelledQueued: 0, stoppingRunning: 1 });
+    expect(await finished(env.db, item.id, 20_000)).toMatchObject({ status: "cancelled", error_code: "cancelled" });
+    expect(processStartTime(running.codex_pid!)).toBeNull();
+    await until(async () => findCommand().length === 0, 10_000, "the agent's command to be gone");
+  });
 });

@@ -21,7 +21,7 @@ export async function codexEngine(opts: { env?: Record<string, string>; maxConcu
   const dir = tempDir();
   const env = { CODEX_HOME: home.dir, CODEXPI_TURN_TIMEOUT: "60", CODEXPI_IDLE_TIMEOUT: "60", ...opts.env };
   const config = testConfig(dir, env);
-  const baseEnv = { ...process.env, ...home.env, ...env };
+  const baseEnv = { ...process.env, ...home.env, ...env, NO_PROXY: "127.0.0.1,localhost" };
   const warm = opts.warm ? warmSpawner(config, silentLogger, baseEnv) : null;
   const t = await testEngine({ config, clock: systemClock, spawner: warm ?? processSpawner(config, baseEnv) });
   // The test machine is busy (two cores, parallel tests): never pause on load here.

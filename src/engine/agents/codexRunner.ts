@@ -3,7 +3,7 @@ import readline from "node:readline";
 import { execa } from "execa";
 import { applyCodexEvent, initialCodexState, parseCodexLine, type CodexState } from "./codexEvents.js";
 import { codexExecArgs, type CodexInvocation } from "./codexArgs.js";
-import { killGroup, processStartTime } from "./processes.js";
+import { killGroup, killTree, processStartTime } from "./processes.js";
 
 /** Everything one Codex turn needs. */
 export interface TurnOptions {
@@ -19,7 +19,7 @@ export interface TurnOptions {
   signal?: AbortSignal;
   onSpawn?(pid: number, startTime: string | null): void | Promise<void>;
   onState?(state: CodexState): void;
-  /** Delay between SIGTERM and SIGKILL when stopping Codex. */
+  /** Delay between SIGINT and SIGKILL when stopping Codex. */
   killGraceMs?: number;
 }
 
@@ -35,7 +35,7 @@ export interface TurnResult {
 /**
  * Runs one `codex exec` turn in its own process group, folding its JSONL into a CodexState.
  * A wall-clock and an idle watchdog stop a turn that never ends (Codex retries an unreachable
- * provider forever); on any stop the whole group is signalled, SIGTERM then SIGKILL.
+ * provider forever); on any stop Codex gets SIGINT, then its whole tree SIGKILL.
  */
 export async function runCodexTurn(opts: TurnOptions): Promise<TurnResult> {
   const child = execa(opts.bin, codexExecArgs(opts.invocation), {
@@ -59,8 +59,13 @@ export async function runCodexTurn(opts: TurnOptions): Promise<TurnResult> {
   const stopGroup = (reason: TurnResult["ended"], watchdog: TurnResult["watchdog"] = null) => {
     if (ctl.stop || !pid) return;
     ctl.stop = { reason, watchdog };
-    killGroup(pid, "SIGTERM");
-    timers.push(setTimeout(() => killGroup(pid, "SIGKILL"), killGrace).unref());
+    // SIGINT is Codex's clean interruption: it stops its commands and exits. SIGKILL follows.
+    try {
+      process.kill(pid, "SIGINT");
+    } catch {
+      // already gone
+    }
+    timers.push(setTimeout(() => killTree(pid, "SIGKILL"), killGrace).unref());
   };
 
   if (pid) await opts.onSpawn?.(pid, processStartTime(pid));
@@ -95,7 +100,7 @@ export async function runCodexTurn(opts: TurnOptions): Promise<TurnResult> {
     clearTimeout(idleTimer);
     for (const t of timers) clearTimeout(t);
     opts.signal?.removeEventListener("abort", onAbort);
-    // Whatever Codex started in its group (shell commands) goes with it.
+    // Whatever is left of Codex's group goes with it.
     if (pid) killGroup(pid, "SIGKILL");
   }
 }

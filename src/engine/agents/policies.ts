@@ -13,10 +13,14 @@ export interface RuntimePolicy {
   background_end_hour: number;
 }
 
-/** Defaults: two agents, pause above 90 % load or memory, background window always open. */
+/**
+ * Defaults: two agents; pause when the load average is 1.5 times the cores (agents mostly wait on
+ * the model, so a busy host is not yet an overloaded one) or memory is 90 % used; the background
+ * window is always open.
+ */
 export const DEFAULT_POLICY: RuntimePolicy = {
   max_concurrent: 2,
-  load_pause_percent: 90,
+  load_pause_percent: 150,
   memory_pause_percent: 90,
   background_start_hour: 0,
   background_end_hour: 0,

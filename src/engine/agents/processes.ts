@@ -43,3 +43,50 @@ export function signalIfSame(pid: number | null, startTime: string | null, signa
     return false;
   }
 }
+
+/** Every live descendant of a process, found through /proc (children first listed last). */
+export function descendants(root: number): number[] {
+  const children = new Map<number, number[]>();
+  let entries: string[] = [];
+  try {
+    entries = fs.readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const list = children.get(ppid) ?? [];
+      list.push(Number(name));
+      children.set(ppid, list);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  const out: number[] = [];
+  const stack = [...(children.get(root) ?? [])];
+  while (stack.length) {
+    const pid = stack.pop() as number;
+    out.push(pid);
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return out;
+}
+
+/**
+ * Kills a process, its group and all its descendants. Codex starts each command in a session of
+ * its own (setsid), so signalling its group alone would leave a full-access agent's commands behind.
+ */
+export function killTree(pid: number, signal: NodeJS.Signals = "SIGKILL"): void {
+  const tree = descendants(pid);
+  killGroup(pid, signal);
+  for (const p of [pid, ...tree]) {
+    try {
+      process.kill(p, signal);
+    } catch {
+      // already gone
+    }
+  }
+}

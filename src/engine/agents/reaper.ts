@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { Clock } from "../clock.js";
 import { immediate, type Database } from "../database.js";
 import { finishItem, INTERRUPTED_WORKER_REASON, type RecordAgentOutcome } from "./outcome.js";
-import { isSameProcessAlive, killGroup } from "./processes.js";
+import { isSameProcessAlive, killTree } from "./processes.js";
 
 /** How long a claimed item may wait for its worker to record itself before it counts as lost. */
 export const SPAWN_GRACE_MS = 30_000;
@@ -25,7 +25,7 @@ export async function reapLostWorkers(db: Database, clock: Clock, hook: RecordAg
       ? !isSameProcessAlive(item.worker_pid, item.worker_start_time)
       : now - (item.slot_acquired_at ?? now) > SPAWN_GRACE_MS;
     if (!lost) continue;
-    if (item.codex_pid && isSameProcessAlive(item.codex_pid, item.codex_start_time)) killGroup(item.codex_pid, "SIGKILL");
+    if (item.codex_pid && isSameProcessAlive(item.codex_pid, item.codex_start_time)) killTree(item.codex_pid, "SIGKILL");
     const cancelled = item.cancel_requested_at !== null;
     const done = await immediate(db, (trx) =>
       finishItem(trx, clock, hook, item, {
