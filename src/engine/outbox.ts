@@ -24,6 +24,15 @@ export async function emit(trx: Kysely<DB>, now: number, ...events: DomainEvent[
   if (events.length === 0) return;
   await trx
     .insertInto("outbox")
-    .values(events.map((e) => ({ kind: e.kind, payload: JSON.stringify(e), next_attempt_at: now, created_at: now })))
+    .values(
+      events.map((e) => ({
+        kind: e.kind,
+        payload: JSON.stringify(e),
+        // Events of one conversation are delivered in order (one Slack thread).
+        ordering_key: "conversationId" in e ? `conversation:${e.conversationId}` : null,
+        next_attempt_at: now,
+        created_at: now,
+      })),
+    )
     .execute();
 }

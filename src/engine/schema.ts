@@ -37,6 +37,8 @@ export interface ConversationsTable {
   codex_thread_id: string | null;
   slack_channel_id: string | null;
   slack_thread_ts: string | null;
+  slack_status_ts: string | null;
+  slack_origin: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -99,6 +101,8 @@ export interface OutboxTable {
   kind: string;
   payload: string;
   status: Generated<"pending" | "done" | "failed">;
+  ordering_key: string | null;
+  claimed_by: string | null;
   attempts: Generated<number>;
   next_attempt_at: number;
   last_error: string | null;
@@ -117,6 +121,23 @@ export interface RuntimePoliciesTable {
   updated_at: number;
 }
 
+export interface SlackEventsTable {
+  event_id: string;
+  received_at: number;
+}
+
+export interface SlackPostsTable {
+  key: string;
+  outbox_id: number;
+  conversation_id: string | null;
+  purpose: "status" | "answer" | "notice" | "file";
+  channel_id: string;
+  thread_ts: string | null;
+  ts: string | null;
+  status: "sending" | "posted";
+  created_at: number;
+}
+
 /** The whole schema as kysely sees it. */
 export interface DB {
   projects: ProjectsTable;
@@ -127,6 +148,8 @@ export interface DB {
   leases: LeasesTable;
   outbox: OutboxTable;
   runtime_policies: RuntimePoliciesTable;
+  slack_events: SlackEventsTable;
+  slack_posts: SlackPostsTable;
 }
 
 export type Project = Selectable<ProjectsTable>;

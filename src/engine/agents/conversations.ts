@@ -8,10 +8,14 @@ import { emit } from "../outbox.js";
 import type { Conversation, DB, Project, QueueItem } from "../schema.js";
 import { priorityOf, type OriginKind } from "./priorities.js";
 
-/** Where a conversation lives in Slack, when it was started there. */
+/**
+ * Where a conversation lives in Slack, when it was started there. `threadTs` is the user's own
+ * message for a mention or a DM; for `/codex ask` it is null until the bot's root message is posted.
+ */
 export interface SlackThread {
   channelId: string;
-  threadTs: string;
+  threadTs: string | null;
+  origin: "command" | "mention" | "dm";
 }
 
 /** Creates a conversation in a project, for a user. */
@@ -34,6 +38,8 @@ export async function createConversation(
     codex_thread_id: null,
     slack_channel_id: slack?.channelId ?? null,
     slack_thread_ts: slack?.threadTs ?? null,
+    slack_status_ts: null,
+    slack_origin: slack?.origin ?? null,
     created_at: now,
     updated_at: now,
   };

@@ -4,7 +4,7 @@ import { immediate, type Database } from "../database.js";
 import { emit } from "../outbox.js";
 import type { HostLoad } from "./hostLoad.js";
 import { finishItem, type RecordAgentOutcome } from "./outcome.js";
-import { backgroundWindowOpen, globalPolicy, projectOverrides } from "./policies.js";
+import { backgroundWindowOpen, globalPolicy, projectOverrides, type RuntimePolicy } from "./policies.js";
 import { isBackground } from "./priorities.js";
 import { processStartTime } from "./processes.js";
 
@@ -29,6 +29,15 @@ export interface DispatchResult {
 
 const BATCH = 100;
 
+/** Why new work would wait now: the concurrency limit is reached, or load or memory is too high. */
+export function pauseReasons(policy: RuntimePolicy, running: number, host: HostLoad): PauseReason[] {
+  const paused: PauseReason[] = [];
+  if (running >= policy.max_concurrent) paused.push("concurrency");
+  if (host.loadPercent() > policy.load_pause_percent) paused.push("load");
+  if (host.memoryPercent() > policy.memory_pause_percent) paused.push("memory");
+  return paused;
+}
+
 /**
  * Claims as many queued items as the runtime policy allows, highest priority first and FIFO within
  * a priority, skipping items whose conversation is busy (never blocking the ones behind them), whose
@@ -45,10 +54,7 @@ export async function claimSlots(db: Database, clock: Clock, host: HostLoad): Pr
       .select(["q.conversation_id", "c.project_id"])
       .where("q.status", "=", "running")
       .execute();
-    const paused: PauseReason[] = [];
-    if (running.length >= policy.max_concurrent) paused.push("concurrency");
-    if (host.loadPercent() > policy.load_pause_percent) paused.push("load");
-    if (host.memoryPercent() > policy.memory_pause_percent) paused.push("memory");
+    const paused = pauseReasons(policy, running.length, host);
     if (paused.length > 0) return { started: [], paused };
 
     const windowOpen = backgroundWindowOpen(policy.background_start_hour, policy.background_end_hour, host.localHour(now));

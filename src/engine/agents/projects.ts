@@ -30,7 +30,7 @@ export const CLI_ACTOR: Actor = { userId: "cli", isAdmin: true };
 const NAME_RE = /^[\p{L}\p{N}][\p{L}\p{N} ._()-]{0,79}$/u;
 
 /** A project is visible to its owner and admins; a legacy project with no owner to everyone. */
-export function canSee(actor: Actor, project: Project): boolean {
+export function canSee(actor: Actor, project: Pick<Project, "owner_id">): boolean {
   return actor.isAdmin || project.owner_id === null || project.owner_id === actor.userId;
 }
 
@@ -93,4 +93,54 @@ export async function getProject(db: Database, id: string): Promise<Project> {
   const p = await db.selectFrom("projects").selectAll().where("id", "=", id).executeTakeFirst();
   if (!p) throw new EngineError("not_found", `project not found: ${id}`, { name: id });
   return p;
+}
+
+/** What an admin may change on a project; absent fields stay, null clears. */
+export interface ProjectUpdate {
+  owner?: string | null;
+  channel?: string | null;
+  fullAccess?: boolean;
+  mergeConfirmation?: boolean;
+  role?: ProjectRole;
+}
+
+/** Only admins administer projects. */
+export function assertAdmin(actor: Actor): void {
+  if (!actor.isAdmin) throw new EngineError("forbidden", "admins only", { what: "project" });
+}
+
+/** Changes a project's settings (admins). */
+export async function updateProject(db: Database, actor: Actor, name: string, changes: ProjectUpdate): Promise<Project> {
+  assertAdmin(actor);
+  const project = await projectForActor(db, actor, name);
+  if (changes.role && changes.role !== "project" && changes.role !== project.role) {
+    const holder = await db.selectFrom("projects").select("name").where("role", "=", changes.role).executeTakeFirst();
+    if (holder) throw new EngineError("conflict", `the ${changes.role} project is already ${holder.name}`, { role: changes.role, name: holder.name });
+  }
+  const set = {
+    ...(changes.owner !== undefined ? { owner_id: changes.owner } : {}),
+    ...(changes.channel !== undefined ? { slack_channel_id: changes.channel } : {}),
+    ...(changes.fullAccess !== undefined ? { full_access: changes.fullAccess ? 1 : 0 } : {}),
+    ...(changes.mergeConfirmation !== undefined ? { merge_confirmation_required: changes.mergeConfirmation ? 1 : 0 } : {}),
+    ...(changes.role !== undefined ? { role: changes.role } : {}),
+  };
+  if (Object.keys(set).length) await db.updateTable("projects").set(set).where("id", "=", project.id).execute();
+  return getProject(db, project.id);
+}
+
+/** Removes a project and its conversations (admins); refused while an agent runs in it. */
+export async function removeProject(db: Database, actor: Actor, name: string): Promise<Project> {
+  assertAdmin(actor);
+  const project = await projectForActor(db, actor, name);
+  const busy = await db
+    .selectFrom("prompt_queue as q")
+    .innerJoin("conversations as c", "c.id", "q.conversation_id")
+    .select("q.id")
+    .where("c.project_id", "=", project.id)
+    .where("q.status", "in", ["queued", "running"])
+    .executeTakeFirst();
+  if (busy) throw new EngineError("conflict", `project ${project.name} has work queued or running`, { name: project.name });
+  await db.deleteFrom("runtime_policies").where("scope", "=", project.id).execute();
+  await db.deleteFrom("projects").where("id", "=", project.id).execute();
+  return project;
 }

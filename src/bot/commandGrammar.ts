@@ -1,0 +1,139 @@
+import type { ProjectRole } from "../engine/schema.js";
+
+/** A parsed `/codex` command, or the usage topic to show when the input is malformed. */
+export type Command =
+  | { kind: "help" }
+  | { kind: "ask"; project: string; prompt: string }
+  | { kind: "projects" }
+  | { kind: "status" }
+  | { kind: "project.add"; name: string; path: string; owner: string | null; channel: string | null; fullAccess: boolean; mergeConfirmation: boolean; role: ProjectRole }
+  | { kind: "project.remove"; name: string }
+  | { kind: "project.set"; name: string; changes: ProjectChanges }
+  | { kind: "usage"; topic: UsageTopic };
+
+/** What `project set` may change; absent fields are left as they are, null clears. */
+export interface ProjectChanges {
+  owner?: string | null;
+  channel?: string | null;
+  fullAccess?: boolean;
+  mergeConfirmation?: boolean;
+  role?: ProjectRole;
+  maxConcurrent?: number | null;
+}
+
+/** The sub-commands a usage line exists for. */
+export type UsageTopic = "general" | "ask" | "project" | "project.add" | "project.remove" | "project.set";
+
+const ROLES: readonly ProjectRole[] = ["project", "master", "self"];
+
+/**
+ * Splits on whitespace, keeping "quoted strings" (straight or typographic quotes, as Slack
+ * clients autocorrect them) together.
+ */
+export function tokenize(text: string): string[] {
+  const tokens: string[] = [];
+  const re = /"([^"]*)"|“([^”]*)”|«\s*([^»]*?)\s*»|(\S+)/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) tokens.push(m[1] ?? m[2] ?? m[3] ?? m[4] ?? "");
+  return tokens;
+}
+
+/** `<@U123|alice>` or `<@U123>` → U123; a bare id is accepted too. */
+export function slackUser(token: string): string | null {
+  const m = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/.exec(token) ?? /^([UW][A-Z0-9]{2,})$/.exec(token);
+  return m?.[1] ?? null;
+}
+
+/** `<#C123|general>` or `<#C123>` → C123; a bare id is accepted too. */
+export function slackChannel(token: string): string | null {
+  const m = /^<#([CG][A-Z0-9]+)(?:\|[^>]*)?>$/.exec(token) ?? /^([CG][A-Z0-9]{2,})$/.exec(token);
+  return m?.[1] ?? null;
+}
+
+const onOff = (v: string | undefined): boolean | undefined => (v === "on" || v === "true" || v === "yes" ? true : v === "off" || v === "false" || v === "no" ? false : undefined);
+
+/** Parses the text after `/codex`. Never throws: malformed input becomes a usage topic. */
+export function parseCommand(text: string): Command {
+  const trimmed = text.trim();
+  const [sub, ...rest] = tokenize(trimmed);
+  switch ((sub ?? "help").toLowerCase()) {
+    case "help":
+    case "aide":
+      return { kind: "help" };
+    case "projects":
+    case "projets":
+      return rest.length ? { kind: "usage", topic: "general" } : { kind: "projects" };
+    case "status":
+    case "statut":
+      return rest.length ? { kind: "usage", topic: "general" } : { kind: "status" };
+    case "ask":
+    case "demande":
+      return parseAsk(trimmed);
+    case "project":
+    case "projet":
+      return parseProject(rest);
+    default:
+      return { kind: "usage", topic: "general" };
+  }
+}
+
+function parseAsk(text: string): Command {
+  // The prompt is the raw rest of the line (its quotes and spacing are the user's).
+  const afterSub = text.replace(/^\S+\s*/, "");
+  const [project] = tokenize(afterSub);
+  if (!project) return { kind: "usage", topic: "ask" };
+  const quoted = /^("[^"]*"|“[^”]*”)\s*/.exec(afterSub);
+  const prompt = (quoted ? afterSub.slice(quoted[0].length) : afterSub.replace(/^\S+\s*/, "")).trim();
+  return prompt ? { kind: "ask", project, prompt } : { kind: "usage", topic: "ask" };
+}
+
+function parseProject(args: string[]): Command {
+  const [verb, ...rest] = args;
+  if (verb === "add") return parseAdd(rest);
+  if (verb === "remove") return rest.length === 1 ? { kind: "project.remove", name: rest[0] as string } : { kind: "usage", topic: "project.remove" };
+  if (verb === "set") return parseSet(rest);
+  return { kind: "usage", topic: "project" };
+}
+
+function parseAdd(args: string[]): Command {
+  const usage: Command = { kind: "usage", topic: "project.add" };
+  const [name, path, ...flags] = args;
+  if (!name || !path || name.startsWith("--") || path.startsWith("--")) return usage;
+  const cmd = { kind: "project.add" as const, name, path, owner: null as string | null, channel: null as string | null, fullAccess: false, mergeConfirmation: false, role: "project" as ProjectRole };
+  for (let i = 0; i < flags.length; i++) {
+    const flag = flags[i];
+    const value = flags[i + 1];
+    if (flag === "--full-access") cmd.fullAccess = true;
+    else if (flag === "--merge-confirmation") cmd.mergeConfirmation = true;
+    else if (flag === "--owner" && value && slackUser(value)) (cmd.owner = slackUser(value)), i++;
+    else if (flag === "--channel" && value && slackChannel(value)) (cmd.channel = slackChannel(value)), i++;
+    else if (flag === "--role" && value && ROLES.includes(value as ProjectRole)) (cmd.role = value as ProjectRole), i++;
+    else return usage;
+  }
+  return cmd;
+}
+
+function parseSet(args: string[]): Command {
+  const usage: Command = { kind: "usage", topic: "project.set" };
+  const [name, ...flags] = args;
+  if (!name || name.startsWith("--") || flags.length === 0) return usage;
+  const changes: ProjectChanges = {};
+  for (let i = 0; i < flags.length; i += 2) {
+    const flag = flags[i];
+    const value = flags[i + 1];
+    if (value === undefined) return usage;
+    if (flag === "--owner") {
+      if (value === "none") changes.owner = null;
+      else if (slackUser(value)) changes.owner = slackUser(value);
+      else return usage;
+    } else if (flag === "--channel") {
+      if (value === "none") changes.channel = null;
+      else if (slackChannel(value)) changes.channel = slackChannel(value);
+      else return usage;
+    } else if (flag === "--full-access" && onOff(value) !== undefined) changes.fullAccess = onOff(value);
+    else if (flag === "--merge-confirmation" && onOff(value) !== undefined) changes.mergeConfirmation = onOff(value);
+    else if (flag === "--role" && ROLES.includes(value as ProjectRole)) changes.role = value as ProjectRole;
+    else if (flag === "--max-concurrent" && (value === "none" || /^\d{1,2}$/.test(value))) changes.maxConcurrent = value === "none" ? null : Number(value);
+    else return usage;
+  }
+  return { kind: "project.set", name, changes };
+}

@@ -1,0 +1,94 @@
+import type { WebClient } from "@slack/web-api";
+import type { Database } from "../../engine/database.js";
+import type { Clock } from "../../engine/clock.js";
+import type { SlackPostsTable } from "../../engine/schema.js";
+
+/** Metadata type on every message the bot posts: it carries the post's key for reconciliation. */
+export const POST_METADATA_TYPE = "codexpi_post";
+
+/** One message to post exactly once. */
+export interface PostRequest {
+  key: string;
+  outboxId: number;
+  conversationId: string | null;
+  purpose: SlackPostsTable["purpose"];
+  channel: string;
+  threadTs: string | null;
+  text: string;
+  blocks?: unknown[];
+}
+
+/**
+ * Posts messages exactly once across crashes. chat.postMessage has no idempotency key, so the
+ * intent is recorded first, the post carries the key in its metadata, and the ts is recorded
+ * right after. A post whose intent exists without a ts has an unknown outcome (we died between
+ * Slack's answer and our write): the channel or thread is searched for the key before posting again.
+ */
+export class SlackPoster {
+  constructor(
+    private readonly db: Database,
+    private readonly client: WebClient,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Posts (or finds the earlier post of) a message; returns its ts. Slack errors propagate. */
+  async postOnce(req: PostRequest): Promise<string> {
+    const existing = await this.db.selectFrom("slack_posts").selectAll().where("key", "=", req.key).executeTakeFirst();
+    if (existing?.status === "posted" && existing.ts) return existing.ts;
+    if (existing?.status === "sending") {
+      const found = await this.findPosted(req.key, existing.channel_id, existing.thread_ts, existing.created_at);
+      if (found) {
+        await this.recordPosted(req.key, found);
+        return found;
+      }
+    } else {
+      await this.db
+        .insertInto("slack_posts")
+        .values({
+          key: req.key,
+          outbox_id: req.outboxId,
+          conversation_id: req.conversationId,
+          purpose: req.purpose,
+          channel_id: req.channel,
+          thread_ts: req.threadTs,
+          ts: null,
+          status: "sending",
+          created_at: this.clock.now(),
+        })
+        .execute();
+    }
+    const res = await this.client.chat.postMessage({
+      channel: req.channel,
+      text: req.text,
+      ...(req.blocks ? { blocks: req.blocks as never } : {}),
+      ...(req.threadTs ? { thread_ts: req.threadTs } : {}),
+      unfurl_links: false,
+      unfurl_media: false,
+      metadata: { event_type: POST_METADATA_TYPE, event_payload: { key: req.key } },
+    });
+    const ts = res.ts as string;
+    await this.recordPosted(req.key, ts);
+    return ts;
+  }
+
+  /** The ts of an earlier post, if it is known. */
+  async postedTs(key: string): Promise<string | null> {
+    const row = await this.db.selectFrom("slack_posts").select(["ts", "status"]).where("key", "=", key).executeTakeFirst();
+    return row?.status === "posted" ? row.ts : null;
+  }
+
+  private async recordPosted(key: string, ts: string): Promise<void> {
+    await this.db.updateTable("slack_posts").set({ ts, status: "posted" }).where("key", "=", key).execute();
+  }
+
+  /** Looks for a message carrying `key` in its metadata, in the thread or the channel's recent history. */
+  private async findPosted(key: string, channel: string, threadTs: string | null, since: number): Promise<string | null> {
+    const matches = (m: { ts?: string; metadata?: { event_type?: string; event_payload?: Record<string, unknown> } }) =>
+      m.metadata?.event_type === POST_METADATA_TYPE && m.metadata.event_payload?.key === key;
+    const res = threadTs
+      ? await this.client.conversations.replies({ channel, ts: threadTs, include_all_metadata: true, limit: 200 })
+      : await this.client.conversations.history({ channel, oldest: String(Math.floor(since / 1000) - 60), include_all_metadata: true, limit: 200 });
+    const found = (res.messages ?? []).find((m) => matches(m as never));
+    return found?.ts ?? null;
+  }
+}

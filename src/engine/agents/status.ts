@@ -1,0 +1,54 @@
+import type { Engine } from "../engine.js";
+import { pauseReasons, type PauseReason } from "./dispatcher.js";
+import { backgroundWindowOpen, globalPolicy, type RuntimePolicy } from "./policies.js";
+import { canSee, type Actor } from "./projects.js";
+
+/** The queue as `/codex status` shows it. */
+export interface QueueStatus {
+  queued: number;
+  running: Array<{ conversationId: string; projectName: string; title: string; activity: string | null; startedAt: number | null; channelId: string | null; threadTs: string | null }>;
+  limits: RuntimePolicy;
+  host: { loadPercent: number; memoryPercent: number };
+  paused: PauseReason[];
+  backgroundWindowOpen: boolean;
+  now: number;
+}
+
+/** Reads the queue, running agents (those of projects the actor may see), limits and pause reasons. */
+export async function queueStatus(engine: Engine, actor: Actor): Promise<QueueStatus> {
+  const { db, clock, host } = engine;
+  const limits = await globalPolicy(db);
+  const rows = await db
+    .selectFrom("prompt_queue as q")
+    .innerJoin("conversations as c", "c.id", "q.conversation_id")
+    .innerJoin("projects as p", "p.id", "c.project_id")
+    .select(["q.conversation_id", "q.last_activity", "q.started_at", "c.title", "c.slack_channel_id", "c.slack_thread_ts", "p.name", "p.owner_id", "p.id as project_id"])
+    .where("q.status", "=", "running")
+    .orderBy("q.started_at")
+    .execute();
+  const { queued } = await db
+    .selectFrom("prompt_queue")
+    .select((eb) => eb.fn.countAll<number>().as("queued"))
+    .where("status", "=", "queued")
+    .executeTakeFirstOrThrow();
+  const now = clock.now();
+  return {
+    queued: Number(queued),
+    running: rows
+      .filter((r) => canSee(actor, r))
+      .map((r) => ({
+        conversationId: r.conversation_id,
+        projectName: r.name,
+        title: r.title,
+        activity: r.last_activity,
+        startedAt: r.started_at,
+        channelId: r.slack_channel_id,
+        threadTs: r.slack_thread_ts,
+      })),
+    limits,
+    host: { loadPercent: host.loadPercent(), memoryPercent: host.memoryPercent() },
+    paused: pauseReasons(limits, rows.length, host),
+    backgroundWindowOpen: backgroundWindowOpen(limits.background_start_hour, limits.background_end_hour, host.localHour(now)),
+    now,
+  };
+}
