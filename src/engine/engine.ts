@@ -10,7 +10,7 @@ import { systemHostLoad, type HostLoad } from "./agents/hostLoad.js";
 import { announceOutcome, createOutcomeHook, type OutcomeReactor, type RecordAgentOutcome } from "./agents/outcome.js";
 import { processSpawner } from "./agents/spawner.js";
 import { reapLostWorkers } from "./agents/reaper.js";
-import { acquireLease, COORDINATOR_LEASE, releaseLease } from "./leases.js";
+import { acquireLease, COORDINATOR_LEASE, leaseHolder, releaseLease } from "./leases.js";
 
 /** A step of the tick; later features (coordination, runs, orchestrations) register theirs. */
 export type TickHandler = (engine: Engine) => Promise<Record<string, unknown> | void>;
@@ -87,6 +87,11 @@ export class Engine {
     }
     const dispatched = await this.dispatch();
     return { state: "processed", ...result, started: dispatched.started.map((s) => s.id), paused: dispatched.paused };
+  }
+
+  /** Whether this process holds the coordinator lease now (only the coordinator notifies Slack). */
+  async holdsLease(): Promise<boolean> {
+    return (await leaseHolder(this.db, this.clock, COORDINATOR_LEASE))?.owner === this.owner;
   }
 
   /** Gives the coordinator lease up (on shutdown, or after a one-off CLI tick). */

@@ -91,7 +91,7 @@ describe("codexpi CLI (real binary, fake model)", () => {
     await relaxPolicy();
     // The agent runs a 2 s command, so the worker is mid-turn when the bot dies.
     fake.enqueue({ kind: "shell", command: ["sleep", "2"] }, { kind: "text", text: "survived the bot" });
-    const serve = execa(process.execPath, [CLI, "serve"], { env: { ...env, CODEXPI_TICK: "*/1 * * * * *" }, reject: false });
+    const serve = execa(process.execPath, [CLI, "serve"], { env: { ...env, CODEXPI_TICK: "*/1 * * * * *", HEALTH_PORT: "0" }, reject: false });
     servers.push(serve);
     // Queued without dispatching, so that the bot's own tick spawns the worker.
     db = openDatabase(path.join(dir, "data", "codexpi.db"));

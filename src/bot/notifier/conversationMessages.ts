@@ -68,8 +68,8 @@ export class ConversationMessages {
     if (!channel) return;
     const text =
       code === "not_in_channel" || code === "channel_not_found"
-        ? t(this.locale, "notice.notInChannel", { channel: `<#${snap.channelId}>` })
-        : t(this.locale, "notice.deliveryFailed", { code, project: snap.projectName });
+        ? t(this.locale, "notice.not_in_channel", { channel: `<#${snap.channelId}>` })
+        : t(this.locale, "notice.delivery_failed", { code, project: snap.projectName });
     // One notice per conversation and cause, however many events fail.
     await this.poster.postOnce({ key: `failure:${conversationId}:${code}`, outboxId, conversationId, purpose: "notice", channel, threadTs: null, text });
   }

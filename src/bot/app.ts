@@ -1,0 +1,133 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger as BoltLogger } from "@slack/bolt";
+import { WebClient } from "@slack/web-api";
+import type { Logger } from "pino";
+import type { Config } from "../config.js";
+import type { Engine } from "../engine/engine.js";
+import type { Locale } from "../i18n/index.js";
+import type { BotContext } from "./context.js";
+import { serveHealth, startHealthServer, type Health } from "./health.js";
+import { registerActions } from "./listeners/actions.js";
+import { registerCommands } from "./listeners/commands.js";
+import { registerEvents } from "./listeners/events.js";
+import { registerGuards } from "./listeners/guards.js";
+
+/** A started Slack app: its mode, the bound HTTP port (HTTP mode, or health in Socket Mode), and stop(). */
+export interface SlackApp {
+  app: App;
+  mode: "socket" | "http";
+  port: number | null;
+  healthPort: number | null;
+  botUserId: string;
+  client: WebClient;
+  stop(): Promise<void>;
+}
+
+/** Web API client options shared by Bolt and the notifier: our own retries, never the SDK's 30 minutes. */
+export function webClientOptions(config: Config) {
+  return {
+    ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}),
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+    timeout: 15_000,
+  };
+}
+
+/** Bolt's logger interface over pino. */
+function boltLogger(logger: Logger): BoltLogger {
+  const l = logger.child({ component: "bolt" });
+  let level = LogLevel.INFO;
+  return {
+    debug: (...m: unknown[]) => l.debug(m.map(String).join(" ")),
+    info: (...m: unknown[]) => l.info(m.map(String).join(" ")),
+    warn: (...m: unknown[]) => l.warn(m.map(String).join(" ")),
+    error: (...m: unknown[]) => l.error(m.map(String).join(" ")),
+    setLevel: (v: LogLevel) => void (level = v),
+    getLevel: () => level,
+    setName: () => undefined,
+  };
+}
+
+/**
+ * Builds and starts the Bolt app: Socket Mode when SLACK_APP_TOKEN is set (no public URL; health
+ * on its own small server), HTTP otherwise (Bolt verifies signatures; health as custom routes).
+ * `auth.test` is called first and its identity given to Bolt, so that construction never makes a
+ * network call of its own (its failure would be an unhandled rejection).
+ */
+export async function startSlackApp(opts: { config: Config; engine: Engine; logger: Logger; locale: Locale; health: Health; metrics?: () => Record<string, number> }): Promise<SlackApp> {
+  const { config, engine, logger, health } = opts;
+  const token = config.slack.botToken as string;
+  const client = new WebClient(token, webClientOptions(config));
+  const identity = await client.auth.test();
+  const botUserId = identity.user_id as string;
+  const socket = Boolean(config.slack.appToken);
+  const blogger = boltLogger(logger);
+
+  let httpReceiver: HTTPReceiver | null = null;
+  let receiver: HTTPReceiver | SocketModeReceiver;
+  if (socket) {
+    receiver = new SocketModeReceiver({
+      appToken: config.slack.appToken as string,
+      logger: blogger,
+      installerOptions: { clientOptions: webClientOptions(config) } as never,
+    });
+  } else {
+    httpReceiver = new HTTPReceiver({
+      signingSecret: config.slack.signingSecret as string,
+      endpoints: "/slack/events",
+      logger: blogger,
+      customRoutes: ["/healthz", "/metrics"].map((path) => ({
+        path,
+        method: ["GET"],
+        handler: (req, res) => void serveHealth(health, req, res, opts.metrics),
+      })),
+    });
+    receiver = httpReceiver;
+  }
+  const app = new App({
+    token,
+    receiver,
+    botId: identity.bot_id as string,
+    botUserId,
+    tokenVerificationEnabled: false,
+    clientOptions: webClientOptions(config),
+    logger: blogger,
+  });
+  app.error(async (err) => {
+    logger.error({ err }, "unhandled error in a Slack listener");
+  });
+
+  const ctx: BotContext = { engine, config, logger, locale: opts.locale, botUserId };
+  registerGuards(app, ctx);
+  registerCommands(app, ctx);
+  registerActions(app, ctx);
+  registerEvents(app, ctx);
+
+  let port: number | null = null;
+  let healthPort: number | null = null;
+  let healthServer: Server | null = null;
+  if (socket) {
+    await (receiver as SocketModeReceiver).start();
+    const h = await startHealthServer(health, config.health.host, config.health.port, opts.metrics);
+    healthServer = h.server;
+    healthPort = h.port;
+  } else {
+    const server = (await (httpReceiver as HTTPReceiver).start({ port: config.http.port, host: config.http.host })) as Server;
+    port = (server.address() as AddressInfo).port;
+    healthPort = port;
+  }
+  logger.info({ mode: socket ? "socket" : "http", port, healthPort, botUserId }, "Slack app started");
+  return {
+    app,
+    mode: socket ? "socket" : "http",
+    port,
+    healthPort,
+    botUserId,
+    client,
+    async stop() {
+      await receiver.stop().catch(() => undefined);
+      await new Promise<void>((resolve) => (healthServer ? healthServer.close(() => resolve()) : resolve()));
+    },
+  };
+}

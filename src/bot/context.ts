@@ -1,0 +1,30 @@
+import type { Logger } from "pino";
+import type { Config } from "../config.js";
+import type { Engine } from "../engine/engine.js";
+import { isEngineError } from "../engine/errors.js";
+import type { Actor } from "../engine/agents/projects.js";
+import { t, type Locale } from "../i18n/index.js";
+
+/** What every listener needs: the engine, who the admins are, the language, the bot's identity. */
+export interface BotContext {
+  engine: Engine;
+  config: Config;
+  logger: Logger;
+  locale: Locale;
+  botUserId: string;
+}
+
+/** The Slack user as the engine sees them. */
+export function actorOf(ctx: BotContext, userId: string): Actor {
+  return { userId, isAdmin: ctx.config.admins.includes(userId) };
+}
+
+/** The sentence a person reads for an error: engine errors from the catalog, anything else generic. */
+export function errorText(ctx: BotContext, err: unknown): string {
+  if (isEngineError(err)) {
+    const detail = err.code === "not_found" && err.params.name ? String(err.params.name) : err.message;
+    return t(ctx.locale, `error.${err.code}`, { detail });
+  }
+  ctx.logger.error({ err }, "unexpected error in a Slack listener");
+  return t(ctx.locale, "error.internal");
+}

@@ -1,0 +1,141 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { sql } from "kysely";
+import { execa } from "execa";
+import type { Engine } from "../engine/engine.js";
+import { leaseHolder, COORDINATOR_LEASE } from "../engine/leases.js";
+import { resolveCodexBinary } from "../engine/agents/codexBinary.js";
+
+/** Extra gauges other features add to the health report (e.g. open incidents). */
+export type HealthContributor = (engine: Engine) => Promise<Record<string, number>>;
+
+/** The health report: `ok` false names the failing checks. */
+export interface HealthReport {
+  ok: boolean;
+  failing: string[];
+  database: boolean;
+  codex: { found: boolean; path: string | null; version: string | null };
+  lease: { holder: string | null; expiresAt: number | null };
+  last_tick_at: number | null;
+  queue: { queued: number; running: number };
+  outbox: { pending: number; failed: number };
+  gauges: Record<string, number>;
+}
+
+/** Reads the installation's health; never throws (a failing check is reported, not raised). */
+export class Health {
+  private codexVersion: Promise<string | null> | null = null;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly contributors: HealthContributor[] = [],
+    private readonly leaseTtlMs = 30_000,
+  ) {}
+
+  async report(): Promise<HealthReport> {
+    const failing: string[] = [];
+    const { db, clock } = this.engine;
+    let database = true;
+    let queue = { queued: 0, running: 0 };
+    let outbox = { pending: 0, failed: 0 };
+    let lease: HealthReport["lease"] = { holder: null, expiresAt: null };
+    const gauges: Record<string, number> = {};
+    try {
+      await sql`select 1`.execute(db);
+      const counts = await db
+        .selectFrom("prompt_queue")
+        .select(["status", (eb) => eb.fn.countAll<number>().as("n")])
+        .where("status", "in", ["queued", "running"])
+        .groupBy("status")
+        .execute();
+      queue = { queued: Number(counts.find((c) => c.status === "queued")?.n ?? 0), running: Number(counts.find((c) => c.status === "running")?.n ?? 0) };
+      const ob = await db
+        .selectFrom("outbox")
+        .select(["status", (eb) => eb.fn.countAll<number>().as("n")])
+        .where("status", "in", ["pending", "failed"])
+        .groupBy("status")
+        .execute();
+      outbox = { pending: Number(ob.find((c) => c.status === "pending")?.n ?? 0), failed: Number(ob.find((c) => c.status === "failed")?.n ?? 0) };
+      const holder = await leaseHolder(db, clock, COORDINATOR_LEASE);
+      lease = { holder: holder?.owner ?? null, expiresAt: holder?.expiresAt ?? null };
+      for (const c of this.contributors) Object.assign(gauges, await c(this.engine));
+    } catch {
+      database = false;
+      failing.push("database");
+    }
+    const path = resolveCodexBinary(this.engine.config.codexBin);
+    const version = path ? await this.version(path) : null;
+    if (!path || !version) failing.push("codex");
+    if (database && !lease.holder) failing.push("tick");
+    return {
+      ok: failing.length === 0,
+      failing,
+      database,
+      codex: { found: Boolean(path), path, version },
+      lease,
+      last_tick_at: lease.expiresAt ? lease.expiresAt - this.leaseTtlMs : null,
+      queue,
+      outbox,
+      gauges,
+    };
+  }
+
+  /** Prometheus text exposition of the same figures. */
+  async metrics(extra: Record<string, number> = {}): Promise<string> {
+    const r = await this.report();
+    const lines = [
+      ["codexpi_up", r.ok ? 1 : 0],
+      ["codexpi_database_up", r.database ? 1 : 0],
+      ["codexpi_queue_queued", r.queue.queued],
+      ["codexpi_queue_running", r.queue.running],
+      ["codexpi_outbox_pending", r.outbox.pending],
+      ["codexpi_outbox_failed", r.outbox.failed],
+      ["codexpi_last_tick_age_seconds", r.last_tick_at ? (this.engine.clock.now() - r.last_tick_at) / 1000 : -1],
+      ...Object.entries({ ...r.gauges, ...extra }).map(([k, v]) => [`codexpi_${k}`, v] as const),
+    ] as const;
+    return `${lines.map(([k, v]) => `# TYPE ${k} gauge\n${k} ${v}`).join("\n")}\n`;
+  }
+
+  /** Codex's version, asked once (a process start per health probe would be wasteful). */
+  private version(path: string): Promise<string | null> {
+    this.codexVersion ??= execa(path, ["--version"], { reject: false, timeout: 10_000 }).then((r) => (r.exitCode === 0 ? r.stdout.trim() : null));
+    return this.codexVersion;
+  }
+}
+
+/** Handles GET /healthz and GET /metrics; returns false for any other request. */
+export async function serveHealth(health: Health, req: http.IncomingMessage, res: http.ServerResponse, extraMetrics?: () => Record<string, number>): Promise<boolean> {
+  const url = (req.url ?? "").split("?")[0];
+  if (req.method !== "GET" || (url !== "/healthz" && url !== "/metrics")) return false;
+  if (url === "/healthz") {
+    const report = await health.report();
+    res.writeHead(report.ok ? 200 : 503, { "content-type": "application/json" });
+    res.end(JSON.stringify(report));
+  } else {
+    res.writeHead(200, { "content-type": "text/plain; version=0.0.4" });
+    res.end(await health.metrics(extraMetrics?.()));
+  }
+  return true;
+}
+
+/** A small server for the health endpoints (Socket Mode, or no Slack at all). */
+export async function startHealthServer(health: Health, host: string, port: number, extraMetrics?: () => Record<string, number>): Promise<{ server: http.Server; port: number }> {
+  const server = http.createServer((req, res) => {
+    serveHealth(health, req, res, extraMetrics)
+      .then((handled) => {
+        if (!handled) {
+          res.writeHead(404, { "content-type": "text/plain" });
+          res.end("not found\n");
+        }
+      })
+      .catch(() => {
+        res.writeHead(500);
+        res.end();
+      });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+  return { server, port: (server.address() as AddressInfo).port };
+}

@@ -1,0 +1,21 @@
+import type { App, BlockButtonAction } from "@slack/bolt";
+import { stop } from "../../engine/agents/conversationService.js";
+import { t } from "../../i18n/index.js";
+import { ACTIONS } from "../../views/ids.js";
+import { actorOf, errorText, type BotContext } from "../context.js";
+
+/** Buttons. Every handler checks the clicking user and is idempotent (a button can be clicked twice). */
+export function registerActions(app: App, ctx: BotContext): void {
+  app.action<BlockButtonAction>(ACTIONS.conversationStop, async ({ ack, body, action, respond }) => {
+    await ack();
+    const actor = actorOf(ctx, body.user.id);
+    let text: string;
+    try {
+      const r = await stop(ctx.engine, actor, action.value ?? "");
+      text = r.stoppingRunning + r.cancelledQueued > 0 ? t(ctx.locale, "notice.stopped_by", { user: `<@${actor.userId}>` }) : t(ctx.locale, "notice.nothing_to_stop");
+    } catch (err) {
+      text = errorText(ctx, err);
+    }
+    await respond({ response_type: "ephemeral", replace_original: false, text }).catch((err) => ctx.logger.warn({ err }, "could not answer a stop"));
+  });
+}

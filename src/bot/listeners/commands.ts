@@ -1,0 +1,99 @@
+import type { App, RespondArguments } from "@slack/bolt";
+import { ask } from "../../engine/agents/conversationService.js";
+import { addProject, assertAdmin, listProjects, removeProject, updateProject } from "../../engine/agents/projects.js";
+import { setProjectLimit } from "../../engine/agents/policies.js";
+import { queueStatus } from "../../engine/agents/status.js";
+import { t } from "../../i18n/index.js";
+import { helpView, projectsView, statusView, usage } from "../../views/commands.js";
+import { parseCommand, type Command } from "../commandGrammar.js";
+import { actorOf, errorText, type BotContext } from "../context.js";
+
+type Reply = { text: string; blocks?: unknown[] };
+
+/**
+ * `/codex`: parse, ack at once (usage and help inline), then do the work and answer through the
+ * response URL, so that the 3-second ack never waits on the database or Codex.
+ */
+export function registerCommands(app: App, ctx: BotContext): void {
+  app.command("/codex", async ({ command, ack, respond }) => {
+    const parsed = parseCommand(command.text ?? "");
+    const actor = actorOf(ctx, command.user_id);
+    if (parsed.kind === "usage") return ack({ response_type: "ephemeral", text: usage(ctx.locale, parsed.topic) });
+    if (parsed.kind === "help") return ack({ response_type: "ephemeral", ...(helpView(ctx.locale, { isAdmin: actor.isAdmin }) as Reply) } as never);
+    await ack();
+    let reply: Reply;
+    try {
+      reply = await run(ctx, parsed, command.user_id, command.channel_id);
+    } catch (err) {
+      reply = { text: errorText(ctx, err) };
+    }
+    await respond({ response_type: "ephemeral", replace_original: false, ...reply } as RespondArguments).catch((err) =>
+      ctx.logger.warn({ err }, "could not answer a /codex command"),
+    );
+  });
+}
+
+async function run(ctx: BotContext, cmd: Exclude<Command, { kind: "usage" | "help" }>, userId: string, channelId: string): Promise<Reply> {
+  const { engine } = ctx;
+  const actor = actorOf(ctx, userId);
+  switch (cmd.kind) {
+    case "ask": {
+      const started = await ask(engine, actor, cmd.project, cmd.prompt, { channelId, threadTs: null, origin: "command" });
+      const ahead = await aheadOf(ctx, started.item.id);
+      return { text: ahead === null ? t(ctx.locale, "notice.working") : t(ctx.locale, "notice.queued", { n: ahead + 1 }) };
+    }
+    case "projects": {
+      const projects = await listProjects(engine.db, actor);
+      return projectsView(
+        ctx.locale,
+        projects.map((p) => ({
+          name: p.name,
+          path: p.path,
+          ownerId: p.owner_id,
+          fullAccess: p.full_access === 1,
+          mergeConfirmation: p.merge_confirmation_required === 1,
+          channelId: p.slack_channel_id,
+          role: p.role,
+        })),
+      ) as Reply;
+    }
+    case "status":
+      return statusView(ctx.locale, await queueStatus(engine, actor)) as Reply;
+    case "project.add": {
+      assertAdmin(actor);
+      const p = await addProject(engine.db, engine.clock, {
+        name: cmd.name,
+        path: cmd.path,
+        ownerId: cmd.owner,
+        channelId: cmd.channel,
+        fullAccess: cmd.fullAccess,
+        mergeConfirmation: cmd.mergeConfirmation,
+        role: cmd.role,
+      });
+      return { text: t(ctx.locale, "project.added", { name: p.name, path: p.path }) };
+    }
+    case "project.remove": {
+      const p = await removeProject(engine.db, actor, cmd.name);
+      return { text: t(ctx.locale, "project.removed", { name: p.name }) };
+    }
+    case "project.set": {
+      const { maxConcurrent, ...changes } = cmd.changes;
+      const p = await updateProject(engine.db, actor, cmd.name, changes);
+      if (maxConcurrent !== undefined) await setProjectLimit(engine.db, engine.clock, p.id, maxConcurrent, actor.userId);
+      return { text: t(ctx.locale, "project.updated", { name: p.name }) };
+    }
+  }
+}
+
+/** How many items will start before this one; null once it has started. */
+export async function aheadOf(ctx: BotContext, queueId: string): Promise<number | null> {
+  const item = await ctx.engine.db.selectFrom("prompt_queue").select(["status", "priority", "seq"]).where("id", "=", queueId).executeTakeFirst();
+  if (!item || item.status !== "queued") return null;
+  const { n } = await ctx.engine.db
+    .selectFrom("prompt_queue")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("status", "=", "queued")
+    .where((eb) => eb.or([eb("priority", ">", item.priority), eb.and([eb("priority", "=", item.priority), eb("seq", "<", item.seq)])]))
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}

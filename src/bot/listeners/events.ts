@@ -1,0 +1,101 @@
+import type { App } from "@slack/bolt";
+import type { WebClient } from "@slack/web-api";
+import { ask, conversationOfThread, followUp } from "../../engine/agents/conversationService.js";
+import { runtimePolicies } from "../../engine/agents/policies.js";
+import { canSee } from "../../engine/agents/projects.js";
+import { homeView } from "../../views/home.js";
+import { usage } from "../../views/commands.js";
+import { tokenize } from "../commandGrammar.js";
+import { actorOf, errorText, type BotContext } from "../context.js";
+
+interface MessageLike {
+  user?: string;
+  bot_id?: string;
+  subtype?: string;
+  text?: string;
+  channel: string;
+  channel_type?: string;
+  ts: string;
+  thread_ts?: string;
+}
+
+/** `<@BOT> demo do this` → { project: "demo", prompt: "do this" }. */
+export function parseMention(text: string, botUserId: string): { project: string; prompt: string } | null {
+  const stripped = text.replace(new RegExp(`<@${botUserId}(\\|[^>]*)?>`, "g"), " ").trim();
+  const [project] = tokenize(stripped);
+  if (!project) return null;
+  const prompt = stripped.replace(/^("[^"]*"|“[^”]*”|\S+)\s*/, "").trim();
+  return prompt ? { project, prompt } : null;
+}
+
+/**
+ * Mentions and DMs start conversations (the user's message is the thread); replies in a
+ * conversation's thread are follow-ups in the same Codex session. The bot's own messages and
+ * other bots' are ignored. An @mention inside a conversation thread arrives as both
+ * `app_mention` and `message`: only the `message` one is handled.
+ */
+export function registerEvents(app: App, ctx: BotContext): void {
+  app.event("app_mention", async ({ event, client }) => {
+    const e = event as unknown as MessageLike;
+    if (!e.user || e.bot_id || e.user === ctx.botUserId) return;
+    if (e.thread_ts && (await conversationOfThread(ctx.engine, e.channel, e.thread_ts))) return; // the message event handles it
+    await start(ctx, client, e, "mention");
+  });
+
+  app.message(async ({ message, client }) => {
+    const e = message as unknown as MessageLike;
+    if (e.subtype && e.subtype !== "file_share" && e.subtype !== "thread_broadcast") return;
+    if (!e.user || e.bot_id || e.user === ctx.botUserId || !e.text?.trim()) return;
+    if (e.thread_ts && e.thread_ts !== e.ts) {
+      const conversation = await conversationOfThread(ctx.engine, e.channel, e.thread_ts);
+      if (!conversation) return;
+      const prompt = e.text.replace(new RegExp(`<@${ctx.botUserId}(\\|[^>]*)?>`, "g"), "").trim();
+      if (!prompt) return;
+      try {
+        await followUp(ctx.engine, actorOf(ctx, e.user), conversation, prompt);
+      } catch (err) {
+        await ephemeral(ctx, client, e, errorText(ctx, err));
+      }
+      return;
+    }
+    if (e.channel_type === "im") await start(ctx, client, e, "dm");
+  });
+
+  app.event("app_home_opened", async ({ event, client }) => {
+    if ((event as { tab?: string }).tab && (event as { tab?: string }).tab !== "home") return;
+    const actor = actorOf(ctx, event.user);
+    const policies = await runtimePolicies(ctx.engine.db);
+    const view = homeView(ctx.locale, {
+      decisions: [],
+      incidents: [],
+      runtime_policies: { global: policies.global, projects: policies.projects.filter((p) => canSee(actor, p)).map((p) => ({ name: p.name, effective_max_concurrent: p.effective_max_concurrent })) },
+      specialists: [],
+      run: null,
+    });
+    await client.views.publish({ user_id: event.user, view: view as never });
+  });
+}
+
+async function start(ctx: BotContext, client: WebClient, e: MessageLike, origin: "mention" | "dm"): Promise<void> {
+  const parsed = parseMention(e.text ?? "", ctx.botUserId);
+  if (!parsed) {
+    await ephemeral(ctx, client, e, usage(ctx.locale, "ask"));
+    return;
+  }
+  try {
+    await ask(ctx.engine, actorOf(ctx, e.user as string), parsed.project, parsed.prompt, { channelId: e.channel, threadTs: e.thread_ts ?? e.ts, origin });
+  } catch (err) {
+    await ephemeral(ctx, client, e, errorText(ctx, err));
+  }
+}
+
+/** Answers one user only, in the thread they wrote in (a DM reply in a DM). */
+async function ephemeral(ctx: BotContext, client: WebClient, e: MessageLike, text: string): Promise<void> {
+  try {
+    if (e.channel_type === "im") await client.chat.postMessage({ channel: e.channel, thread_ts: e.thread_ts ?? e.ts, text });
+    else await client.chat.postEphemeral({ channel: e.channel, user: e.user as string, text, ...(e.thread_ts ? { thread_ts: e.thread_ts } : {}) });
+  } catch (err) {
+    ctx.logger.warn({ err }, "could not answer a message");
+  }
+}
+

@@ -1,0 +1,76 @@
+import type { Kysely } from "kysely";
+import type { Logger } from "pino";
+import { requireSlack, type Config } from "../config.js";
+import { migrate, openDatabase } from "../engine/database.js";
+import { Engine, type EngineOptions } from "../engine/engine.js";
+import { startTicker, type Ticker } from "../engine/ticker.js";
+import { warmSpawner } from "../engine/agents/warmSpawner.js";
+import { startSlackApp, type SlackApp } from "./app.js";
+import { Health, startHealthServer } from "./health.js";
+import { Notifier } from "./notifier/notifier.js";
+
+/** Everything `codexpi serve` runs, started; stop() ends it all (running agents keep working). */
+export interface RunningBot {
+  engine: Engine;
+  slack: SlackApp | null;
+  notifier: Notifier | null;
+  health: Health;
+  healthPort: number | null;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the bot: migrations, the engine with a standby worker, the Slack app and its notifier,
+ * the health endpoint and the ticker. Without SLACK_BOT_TOKEN it runs headless (engine, ticker and
+ * health only), which is what the CLI-only set-up needs.
+ */
+export async function startBot(config: Config, logger: Logger, overrides: Partial<EngineOptions> = {}): Promise<RunningBot> {
+  const db = openDatabase(config.databasePath);
+  await migrate(db as unknown as Kysely<unknown>);
+  const spawner = overrides.spawner ?? warmSpawner(config, logger);
+  const engine = new Engine({ config, db, logger, spawner, ...overrides });
+  const health = new Health(engine);
+  let slack: SlackApp | null = null;
+  let notifier: Notifier | null = null;
+  let healthPort: number | null = null;
+  let healthServer: { close(cb: () => void): void } | null = null;
+  let ticker: Ticker | null = null;
+  try {
+    // One tick before Slack starts: this process takes the lease at once if it is free.
+    await engine.tick().catch((err) => logger.error({ err }, "first tick failed"));
+    if (config.slack.botToken) {
+      requireSlack(config);
+      const failures = () => Object.fromEntries([...(notifier?.failures ?? new Map<string, number>())].map(([code, n]) => [`notifier_failures_${code.replace(/\W/g, "_")}`, n]));
+      slack = await startSlackApp({ config, engine, logger, locale: config.locale, health, metrics: failures });
+      healthPort = slack.healthPort;
+      notifier = new Notifier({ db, client: slack.client, clock: engine.clock, logger: logger.child({ component: "notifier" }), locale: config.locale, isCoordinator: () => engine.holdsLease() });
+      notifier.start();
+    } else {
+      logger.warn("SLACK_BOT_TOKEN is not set: running without Slack (CLI, dispatcher, ticker and health only)");
+      const h = await startHealthServer(health, config.health.host, config.health.port);
+      healthServer = h.server;
+      healthPort = h.port;
+    }
+    ticker = startTicker(engine, config.tick, logger);
+  } catch (err) {
+    await slack?.stop();
+    await db.destroy();
+    throw err;
+  }
+  logger.info({ owner: engine.owner, tick: config.tick, database: config.databasePath, healthPort }, "codexpi serving");
+  return {
+    engine,
+    slack,
+    notifier,
+    health,
+    healthPort,
+    async stop() {
+      await notifier?.stop();
+      await slack?.stop();
+      await ticker?.stop();
+      await new Promise<void>((resolve) => (healthServer ? healthServer.close(() => resolve()) : resolve()));
+      if ("close" in spawner && typeof spawner.close === "function") spawner.close();
+      await db.destroy();
+    },
+  };
+}
