@@ -40,6 +40,7 @@ export const en = {
   "notice.queued": "Your prompt is queued (position {n}).",
   "notice.unknown_command": "Unknown command: `{command}`. Type `/codex help` for the list.",
   "notice.usage": "Usage: {syntax}",
+  "notice.nothing_to_stop": "Nothing to stop: the agent has already finished.",
 
   "conversation.asked": "{user} in *{project}*:",
   "conversation.state.queued": "Queued",
@@ -113,6 +114,10 @@ export const en = {
   "command.orchestrate.help": "Prepares a guarded change: spec, dedicated branch, tests, merge (form).",
   "command.orchestrations.syntax": "/codex orchestrations",
   "command.orchestrations.help": "Lists orchestrations and their state.",
+
+  "project.added": "Project *{name}* registered: `{path}`.",
+  "project.removed": "Project *{name}* removed (its files stay where they are).",
+  "project.updated": "Project *{name}* updated.",
 
   "projects.title": "Projects ({n})",
   "projects.empty": "No visible project. An admin can add one with `/codex project add`.",

@@ -43,6 +43,7 @@ export const fr = {
   "notice.queued": "Ta consigne est en file d’attente (position {n}).",
   "notice.unknown_command": "Commande inconnue : `{command}`. Tape `/codex help` pour la liste.",
   "notice.usage": "Usage : {syntax}",
+  "notice.nothing_to_stop": "Rien à arrêter : l’agent a déjà fini.",
 
   "conversation.asked": "{user} dans *{project}* :",
   "conversation.state.queued": "En file d’attente",
@@ -116,6 +117,10 @@ export const fr = {
   "command.orchestrate.help": "Prépare une modification encadrée : spec, branche dédiée, tests, fusion (formulaire).",
   "command.orchestrations.syntax": "/codex orchestrations",
   "command.orchestrations.help": "Liste les orchestrations et leur état.",
+
+  "project.added": "Projet *{name}* enregistré : `{path}`.",
+  "project.removed": "Projet *{name}* retiré (ses fichiers restent en place).",
+  "project.updated": "Projet *{name}* mis à jour.",
 
   "projects.title": "Projets ({n})",
   "projects.empty": "Aucun projet visible. Un admin peut en ajouter avec `/codex project add`.",

@@ -1,4 +1,4 @@
-import type { WebClient } from "@slack/web-api";
+import { ErrorCode, type WebClient } from "@slack/web-api";
 import type { Database } from "../../engine/database.js";
 import type { Clock } from "../../engine/clock.js";
 import type { SlackPostsTable } from "../../engine/schema.js";
@@ -36,7 +36,7 @@ export class SlackPoster {
     const existing = await this.db.selectFrom("slack_posts").selectAll().where("key", "=", req.key).executeTakeFirst();
     if (existing?.status === "posted" && existing.ts) return existing.ts;
     if (existing?.status === "sending") {
-      const found = await this.findPosted(req.key, existing.channel_id, existing.thread_ts, existing.created_at);
+      const found = await this.findPosted(req.key, existing.channel_id, existing.thread_ts);
       if (found) {
         await this.recordPosted(req.key, found);
         return found;
@@ -57,7 +57,9 @@ export class SlackPoster {
         })
         .execute();
     }
-    const res = await this.client.chat.postMessage({
+    let res;
+    try {
+      res = await this.client.chat.postMessage({
       channel: req.channel,
       text: req.text,
       ...(req.blocks ? { blocks: req.blocks as never } : {}),
@@ -65,7 +67,16 @@ export class SlackPoster {
       unfurl_links: false,
       unfurl_media: false,
       metadata: { event_type: POST_METADATA_TYPE, event_payload: { key: req.key } },
-    });
+      });
+    } catch (err) {
+      // Slack answered that it did not post (an error or a rate limit): the outcome is known, so the
+      // next attempt need not search for it. A 5xx or a lost connection stays unknown.
+      const code = (err as { code?: string }).code;
+      if (code === ErrorCode.PlatformError || code === ErrorCode.RateLimitedError) {
+        await this.db.deleteFrom("slack_posts").where("key", "=", req.key).where("status", "=", "sending").execute();
+      }
+      throw err;
+    }
     const ts = res.ts as string;
     await this.recordPosted(req.key, ts);
     return ts;
@@ -82,12 +93,14 @@ export class SlackPoster {
   }
 
   /** Looks for a message carrying `key` in its metadata, in the thread or the channel's recent history. */
-  private async findPosted(key: string, channel: string, threadTs: string | null, since: number): Promise<string | null> {
+  private async findPosted(key: string, channel: string, threadTs: string | null): Promise<string | null> {
     const matches = (m: { ts?: string; metadata?: { event_type?: string; event_payload?: Record<string, unknown> } }) =>
       m.metadata?.event_type === POST_METADATA_TYPE && m.metadata.event_payload?.key === key;
     const res = threadTs
       ? await this.client.conversations.replies({ channel, ts: threadTs, include_all_metadata: true, limit: 200 })
-      : await this.client.conversations.history({ channel, oldest: String(Math.floor(since / 1000) - 60), include_all_metadata: true, limit: 200 });
+      : // Recent history only: the intent was recorded moments before the post. No `oldest`: our
+        // clock and Slack's need not agree.
+        await this.client.conversations.history({ channel, include_all_metadata: true, limit: 200 });
     const found = (res.messages ?? []).find((m) => matches(m as never));
     return found?.ts ?? null;
   }

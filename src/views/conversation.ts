@@ -1,0 +1,210 @@
+import { isMessageKey, t, type Locale } from "../i18n/index.js";
+import { actions, button, confirmDialog, context, section, type Block, type SlackMessage } from "./blocks.js";
+import { formatDuration } from "./format.js";
+import { ACTIONS, BLOCKS } from "./ids.js";
+import { MAX_MESSAGE_BLOCKS, MAX_MESSAGE_CHARS, MAX_SECTION_TEXT, splitForSlack, splitWithFences } from "./limits.js";
+import { escapeClip, markdownToMrkdwn, userMention } from "./mrkdwn.js";
+
+/** The state a conversation's root message shows (its current queue item's status). */
+export type ConversationState = "queued" | "running" | "done" | "failed" | "cancelled";
+
+/** What the thread's root message shows about a conversation. */
+export interface ConversationRootInput {
+  conversationId: string;
+  projectName: string;
+  prompt: string;
+  userId: string | null;
+  status: ConversationState;
+  activity?: string | null;
+  position?: number | null;
+  error?: string | null;
+  errorCode?: string | null;
+  startedAt?: number | null;
+  finishedAt?: number | null;
+  /** Who pressed Stop, when known. */
+  stoppedBy?: string | null;
+}
+
+const STATE_EMOJI = {
+  queued: "⏳",
+  running: "⚙️",
+  done: "✅",
+  failed: "❌",
+  cancelled: "🛑",
+} as const satisfies Record<ConversationState, string>;
+
+const PROMPT_CHARS = 1200;
+const PROMPT_LINES = 25;
+
+/** The prompt as a Slack quote, clipped (its full text is in the database and the thread). */
+function quotePrompt(prompt: string): string {
+  const lines = escapeClip(prompt.trim(), PROMPT_CHARS).split("\n");
+  const shown = lines.slice(0, PROMPT_LINES);
+  if (lines.length > PROMPT_LINES) shown.push("…");
+  return shown.map((l) => `> ${l}`.trimEnd()).join("\n");
+}
+
+function stateLine(locale: Locale, c: ConversationRootInput): string {
+  switch (c.status) {
+    case "queued":
+      return c.position != null && c.position > 0
+        ? t(locale, "conversation.state.queued_at", { n: c.position })
+        : t(locale, "conversation.state.queued");
+    case "running":
+      return c.activity?.trim()
+        ? t(locale, "conversation.state.running_activity", { activity: escapeClip(c.activity.slice(0, 1000).trim().replace(/\s+/g, " "), 300) })
+        : t(locale, "conversation.state.running");
+    case "done":
+      return c.startedAt != null && c.finishedAt != null
+        ? t(locale, "conversation.state.done_in", { duration: formatDuration(locale, c.finishedAt - c.startedAt) })
+        : t(locale, "conversation.state.done");
+    case "failed": {
+      const head = c.error?.trim()
+        ? t(locale, "conversation.state.failed_with", { error: escapeClip(c.error.trim(), 1500) })
+        : t(locale, "conversation.state.failed");
+      const key = `failure.${c.errorCode ?? ""}`;
+      return isMessageKey(key) ? `${head}\n_${t(locale, key)}_` : head;
+    }
+    case "cancelled":
+      return c.stoppedBy
+        ? `${t(locale, "conversation.state.cancelled")} · ${t(locale, "notice.stopped_by", { user: userMention(c.stoppedBy) })}`
+        : t(locale, "conversation.state.cancelled");
+  }
+}
+
+/**
+ * The thread's root message: who asked what in which project, the current state, and a Stop
+ * button (with confirmation) while the prompt is queued or running.
+ */
+export function conversationRoot(locale: Locale, c: ConversationRootInput): SlackMessage {
+  const project = escapeClip(c.projectName, 100);
+  const asked = t(locale, "conversation.asked", { user: c.userId ? userMention(c.userId) : "?", project });
+  const state = `${STATE_EMOJI[c.status]} ${stateLine(locale, c)}`;
+  const blocks: Block[] = [
+    section(c.prompt.trim() ? `${asked}\n${quotePrompt(c.prompt)}` : asked, { blockId: BLOCKS.conversationRequest }),
+    section(state, { blockId: BLOCKS.conversationState }),
+  ];
+  if (c.status === "queued" || c.status === "running") {
+    const stop = button({
+      actionId: ACTIONS.conversationStop,
+      text: `⏹ ${t(locale, "conversation.stop")}`,
+      value: c.conversationId,
+      style: "danger",
+      confirm: confirmDialog({
+        title: t(locale, "conversation.stop_confirm.title"),
+        text: t(locale, "conversation.stop_confirm.text"),
+        confirm: t(locale, "conversation.stop_confirm.confirm"),
+        deny: t(locale, "conversation.stop_confirm.deny"),
+        style: "danger",
+      }),
+    });
+    blocks.push(actions([stop], BLOCKS.conversationActions));
+  }
+  blocks.push(context([t(locale, "conversation.hint")], BLOCKS.conversationHint));
+  const text = `${STATE_EMOJI[c.status]} ${project} : ${escapeClip(c.prompt.slice(0, 400).trim().replace(/\s+/g, " "), 150)}`;
+  return { text, blocks };
+}
+
+/** A file to upload instead of (most of) a long answer. */
+export interface AnswerFile {
+  filename: string;
+  content: string;
+  title: string;
+}
+
+/** An agent's answer ready to post: messages in order, and maybe a file with the full text. */
+export interface AgentAnswer {
+  messages: SlackMessage[];
+  file: AnswerFile | null;
+}
+
+/** Options of `agentAnswer`. */
+export interface AgentAnswerOptions {
+  /** Characters of blocks per message (default 10 000, under Slack's ~12k guidance). */
+  maxMessageChars?: number;
+  /** Beyond this many characters of Markdown the answer goes into a file (default 12 000). */
+  fileThreshold?: number;
+}
+
+const DEFAULT_MESSAGE_CHARS = 10_000;
+const DEFAULT_FILE_THRESHOLD = 12_000;
+const SUMMARY_CHARS = 1_500;
+const FALLBACK_CHARS = 300;
+
+/** The start of some mrkdwn as a notification text, without a cut link or entity at the end. */
+function fallbackText(mrkdwn: string): string {
+  const flat = mrkdwn.replace(/```/g, "").replace(/\s+/g, " ").trim();
+  if (flat.length <= FALLBACK_CHARS) return flat;
+  let head = flat.slice(0, FALLBACK_CHARS - 1);
+  const lt = head.lastIndexOf("<");
+  if (lt > head.lastIndexOf(">")) head = head.slice(0, lt);
+  return `${head.replace(/&[a-z]{0,3}$/, "").replace(/[\uD800-\uDBFF]$/, "").trimEnd()}…`;
+}
+
+/**
+ * An agent's Markdown answer as Slack messages: converted to mrkdwn and split into sections of at
+ * most 3000 characters, grouped into messages of at most 50 blocks and `maxMessageChars`; code
+ * blocks stay balanced in every section. Beyond `fileThreshold` the answer is a short first
+ * message (its first lines) plus the full Markdown as a file. Nothing is ever cut silently.
+ */
+export function agentAnswer(locale: Locale, markdown: string, opts: AgentAnswerOptions = {}): AgentAnswer {
+  if (markdown.trim() === "") {
+    const text = t(locale, "answer.empty");
+    return { messages: [{ text, blocks: [section(`_${text}_`, { blockId: `${BLOCKS.answerPart}.0` })] }], file: null };
+  }
+  const mrkdwn = markdownToMrkdwn(markdown).trim();
+  const threshold = opts.fileThreshold ?? DEFAULT_FILE_THRESHOLD;
+  if (markdown.length > threshold) {
+    const first = splitWithFences(mrkdwn, SUMMARY_CHARS)[0];
+    const cut = first !== undefined && first.body.length < mrkdwn.length;
+    const summary = first ? `${first.reopen}${first.body.trimEnd()}${first.close ? `\n${first.close.trim()}` : ""}${cut ? "\n…" : ""}` : "";
+    const note = t(locale, "answer.file_note", { chars: markdown.length });
+    return {
+      messages: [
+        {
+          text: fallbackText(summary),
+          blocks: [section(summary, { blockId: `${BLOCKS.answerPart}.0` }), context([`📎 ${note}`], BLOCKS.answerNote)],
+        },
+      ],
+      file: { filename: t(locale, "answer.file_name"), content: markdown, title: t(locale, "answer.file_title") },
+    };
+  }
+  const perMessage = Math.max(500, Math.min(opts.maxMessageChars ?? DEFAULT_MESSAGE_CHARS, MAX_MESSAGE_CHARS));
+  const sectionMax = Math.min(MAX_SECTION_TEXT, perMessage);
+  const chunks = splitForSlack(mrkdwn, sectionMax).filter((c) => c.trim() !== "");
+  const groups: string[][] = [];
+  let current: string[] = [];
+  let size = 0;
+  for (const chunk of chunks) {
+    // One block is kept for the "part n/m" context line.
+    if (current.length > 0 && (size + chunk.length > perMessage || current.length >= MAX_MESSAGE_BLOCKS - 1)) {
+      groups.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(chunk);
+    size += chunk.length;
+  }
+  if (current.length > 0) groups.push(current);
+  const messages = groups.map((group, index): SlackMessage => {
+    const blocks = group.map((chunk, i) => section(chunk, { blockId: `${BLOCKS.answerPart}.${index}.${i}` }));
+    if (groups.length > 1) blocks.push(context([t(locale, "answer.part", { index: index + 1, total: groups.length })]));
+    return { text: fallbackText(group[0] ?? ""), blocks };
+  });
+  return { messages, file: null };
+}
+
+/** Options of `followUpAck`. */
+export interface FollowUpAckInput {
+  /** The reply's place in the queue (1 = next); null when not known. */
+  position?: number | null;
+}
+
+/** The short reply acknowledging a follow-up prompt written in the thread. */
+export function followUpAck(locale: Locale, ack: FollowUpAckInput = {}): SlackMessage {
+  const text =
+    ack.position != null && ack.position > 0
+      ? t(locale, "conversation.followup_queued", { n: ack.position })
+      : t(locale, "conversation.followup_received");
+  return { text, blocks: [context([`📨 ${text}`])] };
+}

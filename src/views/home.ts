@@ -1,0 +1,132 @@
+import type { RuntimePolicy } from "../engine/agents/policies.js";
+import { t, type Locale, type MessageKey } from "../i18n/index.js";
+import { button, context, divider, header, listBlocks, section, type Block } from "./blocks.js";
+import { ACTIONS, BLOCKS } from "./ids.js";
+import { MAX_SURFACE_BLOCKS } from "./limits.js";
+import { escapeClip } from "./mrkdwn.js";
+
+/** A decision waiting for the user's answer (its buttons are in the conversation's thread). */
+export interface HomeDecision {
+  id: string;
+  title: string;
+  question: string;
+  projectName: string;
+}
+
+/** An incident; `retryable` overrides the default (failed or needing the user). */
+export interface HomeIncident {
+  id: string;
+  status: string;
+  projectName: string;
+  error: string | null;
+  retryable?: boolean;
+}
+
+/** A specialist agent; a failed one gets a Rebuild button. */
+export interface HomeSpecialist {
+  id: string;
+  name: string;
+  status: string;
+  capabilities: string[];
+}
+
+/** The engine's overview (S-CO-10: exactly four parts), plus the current run when there is one. */
+export interface HomeOverview {
+  decisions: HomeDecision[];
+  incidents: HomeIncident[];
+  runtime_policies: { global: RuntimePolicy; projects: Array<{ name: string; effective_max_concurrent: number }> };
+  specialists: HomeSpecialist[];
+  run?: { status: string; stage: string; title: string } | null;
+}
+
+/** The App Home view. */
+export interface HomeView {
+  type: "home";
+  blocks: Block[];
+}
+
+/** Items shown per list; with the headers and dividers the view stays under 100 blocks. */
+export const HOME_LIST_ITEMS = 20;
+
+const RETRYABLE = new Set(["FAILED", "NEEDS_USER"]);
+
+/**
+ * The first `HOME_LIST_ITEMS` items as blocks and an "and N more" line for the rest, or the empty
+ * state when there is nothing.
+ */
+function list<T>(locale: Locale, items: T[], empty: MessageKey, render: (item: T, index: number) => Block): Block[] {
+  if (items.length === 0) return [context([t(locale, empty)])];
+  const blocks = items.slice(0, HOME_LIST_ITEMS).map(render);
+  if (items.length > HOME_LIST_ITEMS) blocks.push(context([t(locale, "common.more", { n: items.length - HOME_LIST_ITEMS })]));
+  return blocks;
+}
+
+const oneLine = (text: string, max: number): string => escapeClip(text.trim().replace(/\s+/g, " "), max);
+
+/** The App Home: the current run, decisions, incidents, runtime policies and specialists. */
+export function homeView(locale: Locale, overview: HomeOverview): HomeView {
+  const blocks: Block[] = [header(t(locale, "home.title"))];
+  if (overview.run) {
+    const r = overview.run;
+    const line = t(locale, "home.run.line", { title: oneLine(r.title, 300), status: oneLine(r.status, 40), stage: oneLine(r.stage, 40) });
+    blocks.push(section(`🚀 *${t(locale, "home.run.title")}*\n${line}`, { blockId: BLOCKS.homeRun }));
+  }
+
+  blocks.push(divider(), header(t(locale, "home.decisions.title", { n: overview.decisions.length })));
+  blocks.push(
+    ...list(locale, overview.decisions, "home.decisions.empty", (d, i) =>
+      section(`❓ *${oneLine(d.title, 200)}* · _${oneLine(d.projectName, 100)}_\n${escapeClip(d.question.trim(), 600)}`, {
+        blockId: `${BLOCKS.homeDecisions}.${i}`,
+      }),
+    ),
+  );
+
+  blocks.push(divider(), header(t(locale, "home.incidents.title", { n: overview.incidents.length })));
+  blocks.push(
+    ...list(locale, overview.incidents, "home.incidents.empty", (incident, i) => {
+      const retryable = incident.retryable ?? RETRYABLE.has(incident.status.toUpperCase());
+      const error = incident.error?.trim() ? `\n${oneLine(incident.error, 500)}` : "";
+      return section(`🚨 *${oneLine(incident.projectName, 100)}* · \`${oneLine(incident.status, 40)}\`${error}`, {
+        blockId: `${BLOCKS.homeIncidents}.${i}`,
+        ...(retryable ? { accessory: button({ actionId: ACTIONS.incidentRetry, text: t(locale, "home.incidents.retry"), value: incident.id }) } : {}),
+      });
+    }),
+  );
+
+  const policy = overview.runtime_policies.global;
+  blocks.push(divider(), header(t(locale, "home.policies.title")));
+  blocks.push(
+    section(
+      t(locale, "home.policies.global", { max: policy.max_concurrent, load: policy.load_pause_percent, memory: policy.memory_pause_percent }) +
+        "\n" +
+        (policy.background_start_hour === policy.background_end_hour
+          ? t(locale, "status.window_always")
+          : t(locale, "status.window", { start: policy.background_start_hour, end: policy.background_end_hour })),
+      { blockId: BLOCKS.homePolicies },
+    ),
+  );
+  const projects = overview.runtime_policies.projects;
+  blocks.push(
+    ...(projects.length === 0
+      ? [context([t(locale, "home.policies.no_projects")])]
+      : listBlocks(
+          projects.map((p) => `• ${t(locale, "home.policies.project", { name: oneLine(p.name, 100), n: p.effective_max_concurrent })}`),
+          { maxBlocks: 3, idPrefix: `${BLOCKS.homePolicies}.projects`, more: (n) => t(locale, "common.more", { n }) },
+        )),
+  );
+
+  blocks.push(divider(), header(t(locale, "home.specialists.title", { n: overview.specialists.length })));
+  blocks.push(
+    ...list(locale, overview.specialists, "home.specialists.empty", (s, i) => {
+      const shown = s.capabilities.slice(0, 30).map((c) => `\`${oneLine(c, 80)}\``);
+      if (s.capabilities.length > 30) shown.push(t(locale, "common.more", { n: s.capabilities.length - 30 }));
+      const capabilities = shown.length ? shown.join(" ") : `_${t(locale, "home.specialists.no_capabilities")}_`;
+      const failed = s.status.toUpperCase() === "FAILED";
+      return section(`🧩 *${oneLine(s.name, 100)}* · \`${oneLine(s.status, 40)}\`\n${capabilities}`, {
+        blockId: `${BLOCKS.homeSpecialists}.${i}`,
+        ...(failed ? { accessory: button({ actionId: ACTIONS.specialistRebuild, text: t(locale, "home.specialists.rebuild"), value: s.id }) } : {}),
+      });
+    }),
+  );
+  return { type: "home", blocks: blocks.slice(0, MAX_SURFACE_BLOCKS) };
+}

@@ -1,0 +1,59 @@
+/**
+ * Ids shared by the views and the Bolt listeners. Action ids are `<aggregate>.<verb>` (DESIGN.md,
+ * "Slack surface"); a button's `value` carries the ids it acts on.
+ */
+export const ACTIONS = {
+  decisionOption: "decision.option",
+  decisionSubmit: "decision.submit",
+  decisionCustom: "decision.custom",
+  conversationStop: "conversation.stop",
+  incidentRetry: "incident.retry",
+  specialistRebuild: "specialist.rebuild",
+  runResume: "run.resume",
+  runRevise: "run.revise",
+  orchDraftApprove: "orch.draft.approve",
+  orchDraftReject: "orch.draft.reject",
+  orchVerify: "orch.verify",
+  orchApprove: "orch.approve",
+  orchCorrections: "orch.corrections",
+  orchMergeConfirm: "orch.merge.confirm",
+  orchMergeCancel: "orch.merge.cancel",
+} as const;
+
+/** One of the action ids listeners register. */
+export type ActionId = (typeof ACTIONS)[keyof typeof ACTIONS];
+
+/** Block ids of the blocks listeners or updates need to find again. */
+export const BLOCKS = {
+  conversationRequest: "conversation.request",
+  conversationState: "conversation.state",
+  conversationActions: "conversation.actions",
+  conversationHint: "conversation.hint",
+  answerPart: "answer.part",
+  answerNote: "answer.note",
+  homeRun: "home.run",
+  homeDecisions: "home.decisions",
+  homeIncidents: "home.incidents",
+  homePolicies: "home.policies",
+  homeSpecialists: "home.specialists",
+  statusSummary: "status.summary",
+  statusPaused: "status.paused",
+  statusRunning: "status.running",
+  projectsList: "projects.list",
+  help: "help.commands",
+} as const;
+
+/** One of the block ids above (list items get `<id>.<n>` suffixes). */
+export type BlockId = (typeof BLOCKS)[keyof typeof BLOCKS];
+
+/** Callback ids of the modals (`view_submission` routing). */
+export const CALLBACKS = {
+  specialistAdd: "specialist.add",
+  runStart: "run.start",
+  policyEdit: "policy.edit",
+  orchCreate: "orch.create",
+  runRevise: "run.revise",
+} as const;
+
+/** One of the modal callback ids. */
+export type CallbackId = (typeof CALLBACKS)[keyof typeof CALLBACKS];

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { parseCommand, slackChannel, slackUser, tokenize } from "../../src/bot/commandGrammar.js";
+import { parseMention } from "../../src/bot/listeners/events.js";
+
+describe("/codex grammar", () => {
+  it("ask keeps the prompt exactly as typed after the project", () => {
+    expect(parseCommand("ask demo  fix the   build, then run `npm test`")).toEqual({ kind: "ask", project: "demo", prompt: "fix the   build, then run `npm test`" });
+    expect(parseCommand('ask "Projet source" corrige le test')).toEqual({ kind: "ask", project: "Projet source", prompt: "corrige le test" });
+    expect(parseCommand("ask “Projet source” corrige")).toEqual({ kind: "ask", project: "Projet source", prompt: "corrige" });
+  });
+
+  it("malformed input is a usage topic, never an exception", () => {
+    expect(parseCommand("ask")).toEqual({ kind: "usage", topic: "ask" });
+    expect(parseCommand("ask demo")).toEqual({ kind: "usage", topic: "ask" });
+    expect(parseCommand("dance")).toEqual({ kind: "usage", topic: "general" });
+    expect(parseCommand("status now")).toEqual({ kind: "usage", topic: "general" });
+    expect(parseCommand("project")).toEqual({ kind: "usage", topic: "project" });
+    expect(parseCommand("project add demo")).toEqual({ kind: "usage", topic: "project.add" });
+    expect(parseCommand("project add demo /srv/demo --owner bob")).toEqual({ kind: "usage", topic: "project.add" });
+    expect(parseCommand("project add demo /srv/demo --role boss")).toEqual({ kind: "usage", topic: "project.add" });
+    expect(parseCommand("project set demo")).toEqual({ kind: "usage", topic: "project.set" });
+    expect(parseCommand("project set demo --full-access maybe")).toEqual({ kind: "usage", topic: "project.set" });
+    expect(parseCommand("project remove")).toEqual({ kind: "usage", topic: "project.remove" });
+  });
+
+  it("help, projects and status; an empty command is help", () => {
+    expect(parseCommand("")).toEqual({ kind: "help" });
+    expect(parseCommand("help")).toEqual({ kind: "help" });
+    expect(parseCommand("projects")).toEqual({ kind: "projects" });
+    expect(parseCommand(" status ")).toEqual({ kind: "status" });
+  });
+
+  it("project add reads Slack's escaped users and channels and the flags", () => {
+    expect(parseCommand("project add demo /srv/demo --owner <@U123ABC|alice> --channel <#C42|dev> --full-access --merge-confirmation --role master")).toEqual({
+      kind: "project.add",
+      name: "demo",
+      path: "/srv/demo",
+      owner: "U123ABC",
+      channel: "C42",
+      fullAccess: true,
+      mergeConfirmation: true,
+      role: "master",
+    });
+  });
+
+  it("project set changes only what it names; none clears", () => {
+    expect(parseCommand("project set demo --owner none --full-access off --max-concurrent 3")).toEqual({
+      kind: "project.set",
+      name: "demo",
+      changes: { owner: null, fullAccess: false, maxConcurrent: 3 },
+    });
+  });
+
+  it("tokens, users and channels", () => {
+    expect(tokenize('a "b c" d')).toEqual(["a", "b c", "d"]);
+    expect(slackUser("<@U1AB>")).toBe("U1AB");
+    expect(slackUser("alice")).toBeNull();
+    expect(slackChannel("<#C1AB|general>")).toBe("C1AB");
+  });
+
+  it("a mention names the project then the prompt; the bot's own mention is removed", () => {
+    expect(parseMention("<@UBOT> demo fix it", "UBOT")).toEqual({ project: "demo", prompt: "fix it" });
+    expect(parseMention("hey <@UBOT|codexpi> demo please", "UBOT")).toEqual({ project: "hey", prompt: "demo please" });
+    expect(parseMention("<@UBOT> demo", "UBOT")).toBeNull();
+  });
+});

@@ -1,0 +1,165 @@
+import { WebClient } from "@slack/web-api";
+import { afterEach, describe, expect, it } from "vitest";
+import { webClientOptions } from "../../src/bot/app.js";
+import { Notifier } from "../../src/bot/notifier/notifier.js";
+import { startConversation } from "../../src/engine/agents/conversations.js";
+import { finishItem } from "../../src/engine/agents/outcome.js";
+import { immediate } from "../../src/engine/database.js";
+import { emit } from "../../src/engine/outbox.js";
+import { silentLogger } from "../../src/logger.js";
+import { startFakeSlack, type FakeSlack } from "../support/fakeSlack.js";
+import { testEngine } from "../support/engine.js";
+
+describe("notifier (outbox → Slack)", () => {
+  let env: Awaited<ReturnType<typeof testEngine>>;
+  let slack: FakeSlack;
+  afterEach(async () => {
+    await slack?.close();
+    await env?.close();
+  });
+
+  async function setup() {
+    env = await testEngine();
+    slack = await startFakeSlack();
+    const client = new WebClient("xoxb-test", webClientOptions({ slack: { apiUrl: slack.apiUrl } } as never));
+    const notifier = () => new Notifier({ db: env.db, client, clock: env.clock, logger: silentLogger, locale: "fr", backoffBaseMs: 1_000, backoffMaxMs: 8_000 });
+    return { client, notifier };
+  }
+
+  /** A conversation started from `/codex ask` in `channel` whose agent answered `answer`. */
+  async function answered(channel: string, prompt: string, answer: string) {
+    const { conversation, item } = await startConversation(env.db, env.clock, env.project, prompt, "UOWNER", { slack: { channelId: channel, threadTs: null, origin: "command" } });
+    const [claim] = (await env.engine.dispatch()).started;
+    await immediate(env.db, (trx) => finishItem(trx, env.clock, env.engine.hook, claim!, { status: "done", content: answer, error: null, errorCode: null }));
+    return { conversation, item };
+  }
+
+  async function drainUntilIdle(notifier: Notifier, maxRounds = 60) {
+    for (let i = 0; i < maxRounds; i++) {
+      await notifier.drainOnce();
+      const pending = await env.db.selectFrom("outbox").select("id").where("status", "=", "pending").execute();
+      if (pending.length === 0) return;
+      env.clock.advance(2_000);
+    }
+    throw new Error("outbox did not drain");
+  }
+
+  const rootOf = async (conversationId: string) =>
+    (await env.db.selectFrom("conversations").select(["slack_thread_ts", "slack_status_ts"]).where("id", "=", conversationId).executeTakeFirstOrThrow());
+
+  it("posts the state message as the thread root, the answer in its thread, and edits the state to done", async () => {
+    const { notifier } = await setup();
+    const { conversation } = await answered("C1", "hello", "Bonjour **toi**");
+    await drainUntilIdle(notifier());
+    const { slack_thread_ts, slack_status_ts } = await rootOf(conversation.id);
+    expect(slack_thread_ts).toBe(slack_status_ts);
+    const roots = slack.messages("C1").filter((m) => !m.thread_ts || m.thread_ts === m.ts);
+    expect(roots).toHaveLength(1);
+    const thread = slack.thread("C1", slack_thread_ts!).filter((m) => m.ts !== slack_thread_ts);
+    expect(thread.map((m) => m.text).join("\n")).toContain("Bonjour *toi*");
+    expect(JSON.stringify(roots[0]!.blocks)).not.toContain("conversation.stop"); // done: no Stop button
+    expect(roots[0]!.updates).toBeGreaterThanOrEqual(0);
+  });
+
+  it("a minute of Slack 500s loses no notification and duplicates none", async () => {
+    const { notifier } = await setup();
+    const n = notifier();
+    const convs = [];
+    for (let i = 0; i < 3; i++) convs.push(await answered("C1", `prompt ${i}`, `réponse numéro ${i}`));
+    slack.outage(true, 500);
+    for (let s = 0; s < 60; s += 2) {
+      await n.drainOnce();
+      env.clock.advance(2_000);
+    }
+    expect(slack.messages("C1")).toHaveLength(0);
+    // it kept trying (a failed post is looked for before it is posted again: its outcome is unknown)
+    expect(slack.calls.filter((c) => c.method === "chat.postMessage" || c.method === "conversations.history").length).toBeGreaterThan(10);
+    slack.outage(false);
+    await drainUntilIdle(n);
+    for (const [i, c] of convs.entries()) {
+      const { slack_thread_ts } = await rootOf(c.conversation.id);
+      const thread = slack.thread("C1", slack_thread_ts!).filter((m) => m.ts !== slack_thread_ts);
+      expect(thread.filter((m) => m.text.includes(`réponse numéro ${i}`))).toHaveLength(1);
+    }
+    expect(slack.messages("C1").filter((m) => !m.thread_ts || m.thread_ts === m.ts)).toHaveLength(3);
+    const failed = await env.db.selectFrom("outbox").select("id").where("status", "=", "failed").execute();
+    expect(failed).toHaveLength(0);
+  });
+
+  it("a crash between Slack's answer and recording the ts is reconciled through the message metadata, not posted twice", async () => {
+    const { notifier } = await setup();
+    const { conversation } = await answered("C1", "hello", "une seule fois");
+    slack.failNext("chat.postMessage", { status: 200, dropResponse: true });
+    await notifier().drainOnce(); // Slack stored the root, we never learnt its ts
+    expect(slack.messages("C1")).toHaveLength(1);
+    const intent = await env.db.selectFrom("slack_posts").selectAll().executeTakeFirstOrThrow();
+    expect(intent.status).toBe("sending");
+    env.clock.advance(10_000);
+    await drainUntilIdle(notifier()); // a new process: nothing in memory
+    const roots = slack.messages("C1").filter((m) => !m.thread_ts || m.thread_ts === m.ts);
+    expect(roots).toHaveLength(1);
+    expect((await rootOf(conversation.id)).slack_status_ts).toBe(roots[0]!.ts);
+    expect(slack.thread("C1", roots[0]!.ts).filter((m) => m.text.includes("une seule fois"))).toHaveLength(1);
+  });
+
+  it("honours 429 Retry-After before calling Slack again", async () => {
+    const { notifier } = await setup();
+    const n = notifier();
+    await answered("C1", "hello", "après la pause");
+    slack.failNext("chat.postMessage", { status: 429, retryAfter: 5 });
+    await n.drainOnce();
+    const calls = () => slack.callsTo("chat.postMessage").length;
+    expect(calls()).toBe(1);
+    env.clock.advance(3_000);
+    await n.drainOnce();
+    expect(calls()).toBe(1); // still waiting
+    env.clock.advance(2_500);
+    await drainUntilIdle(n);
+    expect(calls()).toBeGreaterThan(1);
+    expect(slack.messages("C1").some((m) => m.text.includes("après la pause"))).toBe(true);
+  });
+
+  it("not_in_channel fails visibly and tells the user by DM, once", async () => {
+    const { notifier } = await setup();
+    slack.setChannelError("C9", "not_in_channel");
+    await answered("C9", "hello", "perdu");
+    await drainUntilIdle(notifier());
+    const failed = await env.db.selectFrom("outbox").select(["last_error"]).where("status", "=", "failed").execute();
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed[0]!.last_error).toBe("not_in_channel");
+    const dm = slack.messages(slack.dmChannel("UOWNER"));
+    expect(dm).toHaveLength(1);
+    expect(dm[0]!.text).toContain("not_in_channel");
+  });
+
+  it("state edits are coalesced to at most one a second", async () => {
+    const { notifier } = await setup();
+    const n = notifier();
+    const { conversation, item } = await startConversation(env.db, env.clock, env.project, "long", "UOWNER", { slack: { channelId: "C1", threadTs: null, origin: "command" } });
+    await env.engine.dispatch();
+    await n.drainOnce(); // posts the root (queued, then started collapse)
+    for (let i = 0; i < 5; i++) {
+      await env.db.updateTable("prompt_queue").set({ last_activity: `step ${i}` }).where("id", "=", item.id).execute();
+      await immediate(env.db, (trx) => emit(trx, env.clock.now(), { kind: "conversation.progress", conversationId: conversation.id, queueId: item.id, activity: `step ${i}` }));
+    }
+    await n.drainOnce();
+    await n.drainOnce();
+    expect(slack.callsTo("chat.update")).toHaveLength(0); // the root was posted less than a second ago
+    env.clock.advance(1_100);
+    await n.drainOnce();
+    const updates = slack.callsTo("chat.update");
+    expect(updates).toHaveLength(1); // five progress events, one edit, with the latest activity
+    expect(JSON.stringify(updates[0]!.args.blocks)).toContain("step 4");
+    const pending = await env.db.selectFrom("outbox").select("id").where("status", "=", "pending").execute();
+    expect(pending).toHaveLength(0);
+  });
+
+  it("a very long answer is uploaded as a file, never cut", async () => {
+    const { notifier } = await setup();
+    const long = Array.from({ length: 800 }, (_, i) => `ligne ${i} ${"x".repeat(40)}`).join("\n");
+    await answered("C1", "long", long);
+    await drainUntilIdle(notifier());
+    expect(slack.files).toHaveLength(1);
+    expect(slack.files[0]!.content.toString("utf8")).toBe(long);
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { ACTIONS, BLOCKS, CALLBACKS } from "../../src/views/ids.js";
+import { MAX_ACTION_ID, MAX_BLOCK_ID, MAX_CALLBACK_ID } from "../../src/views/limits.js";
+
+describe("ids", () => {
+  it("action ids are exactly the ones DESIGN.md lists", () => {
+    expect(Object.values(ACTIONS).sort()).toEqual(
+      [
+        "decision.option",
+        "decision.submit",
+        "decision.custom",
+        "conversation.stop",
+        "incident.retry",
+        "specialist.rebuild",
+        "run.resume",
+        "run.revise",
+        "orch.draft.approve",
+        "orch.draft.reject",
+        "orch.verify",
+        "orch.approve",
+        "orch.corrections",
+        "orch.merge.confirm",
+        "orch.merge.cancel",
+      ].sort(),
+    );
+  });
+
+  it("modal callback ids cover the five modals", () => {
+    expect(Object.values(CALLBACKS).sort()).toEqual(["orch.create", "policy.edit", "run.revise", "run.start", "specialist.add"]);
+  });
+
+  it("ids are unique and within Slack's limits", () => {
+    for (const [ids, max] of [
+      [Object.values(ACTIONS), MAX_ACTION_ID],
+      [Object.values(BLOCKS), MAX_BLOCK_ID],
+      [Object.values(CALLBACKS), MAX_CALLBACK_ID],
+    ] as const) {
+      expect(new Set(ids).size).toBe(ids.length);
+      for (const id of ids) expect(id.length).toBeLessThanOrEqual(max);
+    }
+  });
+});
