@@ -1,0 +1,117 @@
+import fs from "node:fs";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import { startBot, type RunningBot } from "../../src/bot/server.js";
+import { parseConfig } from "../../src/config.js";
+import { addProject } from "../../src/engine/agents/projects.js";
+import { updateGlobalPolicy } from "../../src/engine/agents/policies.js";
+import { processSpawner } from "../../src/engine/agents/spawner.js";
+import { openMigrated } from "../../src/engine/database.js";
+import { fixedHostLoad } from "../../src/engine/agents/hostLoad.js";
+import { silentLogger } from "../../src/logger.js";
+import { makeCodexHome } from "./codexHome.js";
+import { killRecorded } from "./codexEngine.js";
+import { tempDir } from "./engine.js";
+import { startFakeModel } from "./fakeModel.js";
+import { startFakeSlack } from "./fakeSlack.js";
+import { blockActionPayload, eventBody, interactionBody, postSigned, slashCommandBody } from "./slackRequests.js";
+
+export const SECRET = "test-signing-secret";
+export const TEAM = "T0001";
+export const ADMIN = "UADMIN";
+export const OWNER = "UOWNER";
+export const OTHER = "UOTHER";
+
+/**
+ * The whole bot as `codexpi serve` runs it (real Bolt app over signed HTTP, notifier, ticker,
+ * real workers and the real Codex binary), with Slack and the model faked on 127.0.0.1.
+ */
+export async function slackBot(opts: { socket?: boolean; env?: Record<string, string> } = {}) {
+  const slack = await startFakeSlack({ teamId: TEAM });
+  const model = await startFakeModel();
+  const home = await makeCodexHome(model.url);
+  const dir = tempDir();
+  const env: Record<string, string> = {
+    CODEXPI_DATA_DIR: path.join(dir, "data"),
+    CODEX_HOME: home.dir,
+    SLACK_BOT_TOKEN: "xoxb-test",
+    SLACK_SIGNING_SECRET: SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    SLACK_TEAM_ID: TEAM,
+    CODEXPI_ADMINS: ADMIN,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    HEALTH_PORT: "0",
+    CODEXPI_TICK: "*/1 * * * * *",
+    CODEXPI_IDLE_TIMEOUT: "60",
+    LOG_LEVEL: "silent",
+    ...(opts.socket ? { SLACK_APP_TOKEN: "xapp-test" } : {}),
+    ...opts.env,
+  };
+  const config = parseConfig(env);
+  const db = await openMigrated(config.databasePath);
+  const projectDir = path.join(dir, "demo");
+  fs.mkdirSync(projectDir);
+  const project = await addProject(db, { now: () => Date.now() }, { name: "demo", path: projectDir, ownerId: OWNER });
+  await updateGlobalPolicy(db, { now: () => Date.now() }, { max_concurrent: 4, load_pause_percent: 1000, memory_pause_percent: 100, background_start_hour: 0, background_end_hour: 0 }, "test");
+  await db.destroy();
+  const spawner = processSpawner(config, { ...process.env, ...home.env, NO_PROXY: "127.0.0.1,localhost" });
+  const bot: RunningBot = await startBot(config, silentLogger, { spawner, host: fixedHostLoad() });
+  const base = `http://127.0.0.1:${bot.slack?.port ?? 0}`;
+  let responses = 0;
+  return {
+    slack,
+    model,
+    bot,
+    config,
+    project,
+    db: bot.engine.db,
+    base,
+    /** Sends `/codex <text>` as `user`; returns the HTTP answer and the response URL id. */
+    async command(text: string, user = OWNER, channel = "C1", extra: { timestamp?: number; signature?: string; team?: string } = {}) {
+      const id = `r${++responses}`;
+      const body = slashCommandBody({ text, user_id: user, channel_id: channel, team_id: extra.team ?? TEAM, response_url: slack.responseUrl(id) });
+      const res = await postSigned(base, "/slack/events", body, "form", SECRET, extra);
+      return { ...res, responseId: id };
+    },
+    /** Clicks a button of the message `messageTs` in `channel`. */
+    async click(actionId: string, value: string, messageTs: string, user = OWNER, channel = "C1") {
+      const id = `r${++responses}`;
+      const payload = blockActionPayload({ user, channel, message_ts: messageTs, action_id: actionId, value, response_url: slack.responseUrl(id), team: TEAM });
+      const res = await postSigned(base, "/slack/events", interactionBody(payload), "form", SECRET);
+      return { ...res, responseId: id };
+    },
+    async event(event: Record<string, unknown> & { type: string }, eventId = `Ev${randomBytes(5).toString("hex")}`) {
+      return postSigned(base, "/slack/events", eventBody({ event, event_id: eventId, team_id: TEAM, bot_user_id: slack.botUserId }), "json", SECRET);
+    },
+    /** The ephemeral answer that reached a response URL. */
+    async response(id: string, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const r = slack.responses.find((x) => x.id === id);
+        if (r) return r.body as { text?: string; blocks?: unknown[] };
+        if (Date.now() > deadline) throw new Error(`no response on ${id}`);
+        await new Promise((res) => setTimeout(res, 25));
+      }
+    },
+    async close() {
+      await killRecorded(bot.engine.db).catch(() => undefined);
+      await bot.stop();
+      await model.close();
+      await slack.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(home.dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls until `check` yields a value. */
+export async function eventually<T>(check: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 30_000, what = "condition"): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
