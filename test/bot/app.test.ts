@@ -138,3 +138,40 @@ describe("Slack app end to end", () => {
     expect(((await health.json()) as { failing: string[] }).failing).toEqual(["codex"]);
   });
 });
+
+describe("Slack app in Socket Mode", () => {
+  let bot: Awaited<ReturnType<typeof slackBot>>;
+  afterEach(async () => bot?.close());
+
+  it("receives /codex over the socket, acks the envelope, and answers in the thread; health has its own port", async () => {
+    bot = await slackBot({ socket: true });
+    bot.model.enqueue({ kind: "text", text: "réponse par socket" });
+    await bot.slack.socket.waitForConnection(10_000);
+    const { slashCommandPayload } = await import("../support/slackRequests.js");
+    const ack = await bot.slack.socket.send("slash_commands", slashCommandPayload({ text: "ask demo hello", user_id: OWNER, channel_id: "C3", team_id: "T0001", response_url: bot.slack.responseUrl("s1") }), {
+      acceptsResponsePayload: true,
+    });
+    expect(ack.envelope_id).toBeTruthy();
+    const root = await eventually(() => bot.slack.messages("C3").find((m) => !m.thread_ts || m.thread_ts === m.ts), 30_000, "root");
+    await eventually(() => bot.slack.thread("C3", root.ts).find((m) => m.text.includes("réponse par socket")), 45_000, "answer");
+    expect(bot.bot.slack?.mode).toBe("socket");
+    const health = await fetch(`http://127.0.0.1:${bot.bot.healthPort}/healthz`);
+    expect(health.status).toBe(200);
+  });
+
+  it("a DM starts a conversation in its own thread; the App Home shows the overview", async () => {
+    bot = await slackBot({ socket: true });
+    bot.model.enqueue({ kind: "text", text: "réponse en privé" });
+    await bot.slack.socket.waitForConnection(10_000);
+    const { eventPayload } = await import("../support/slackRequests.js");
+    const dm = bot.slack.dmChannel(OWNER);
+    await bot.slack.socket.send("events_api", eventPayload({ event: messageEvent({ user: OWNER, channel: dm, text: "demo liste les fichiers", ts: "1800000003.000100" }), team_id: "T0001" }));
+    await eventually(() => bot.slack.thread(dm, "1800000003.000100").find((m) => m.text.includes("réponse en privé")), 45_000, "DM answer");
+    await bot.slack.socket.send("events_api", eventPayload({ event: { type: "app_home_opened", user: OWNER, channel: dm, tab: "home" }, team_id: "T0001" }));
+    const view = await eventually(() => bot.slack.views.find((v) => v.method === "views.publish"), 10_000, "home view");
+    expect(view.user_id).toBe(OWNER);
+    const text = JSON.stringify(view.view);
+    for (const part of ["Décisions en attente", "Incidents", "Politique d’exécution", "Spécialistes"]) expect(text).toContain(part);
+    expect(text).toContain("demo"); // the owner sees their project's limit
+  });
+});
