@@ -7,6 +7,7 @@ import type { Config } from "../config.js";
 import type { Engine } from "../engine/engine.js";
 import type { Locale } from "../i18n/index.js";
 import type { BotContext } from "./context.js";
+import { AfterAck } from "./afterAck.js";
 import { serveHealth, startHealthServer, type Health } from "./health.js";
 import { registerActions } from "./listeners/actions.js";
 import { registerCommands } from "./listeners/commands.js";
@@ -98,7 +99,8 @@ export async function startSlackApp(opts: { config: Config; engine: Engine; logg
     logger.error({ err }, "unhandled error in a Slack listener");
   });
 
-  const ctx: BotContext = { engine, config, logger, locale: opts.locale, botUserId };
+  const afterAck = new AfterAck(logger);
+  const ctx: BotContext = { engine, config, logger, locale: opts.locale, botUserId, afterAck };
   registerGuards(app, ctx);
   registerCommands(app, ctx);
   registerActions(app, ctx);
@@ -127,6 +129,7 @@ export async function startSlackApp(opts: { config: Config; engine: Engine; logg
     client,
     async stop() {
       await receiver.stop().catch(() => undefined);
+      await afterAck.settled();
       await new Promise<void>((resolve) => (healthServer ? healthServer.close(() => resolve()) : resolve()));
     },
   };

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { AfterAck } from "./afterAck.js";
 import type { Config } from "../config.js";
 import type { Engine } from "../engine/engine.js";
 import { isEngineError } from "../engine/errors.js";
@@ -12,6 +13,7 @@ export interface BotContext {
   logger: Logger;
   locale: Locale;
   botUserId: string;
+  afterAck: AfterAck;
 }
 
 /** The Slack user as the engine sees them. */

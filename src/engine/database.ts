@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, SqliteDialect, sql, type KyselyConfig, type Transaction } from "kysely";
+import { Kysely, Migrator, SqliteDialect, sql, type KyselyConfig, type SqliteDatabase, type SqliteStatement, type Transaction } from "kysely";
 import { migrations } from "../../db/migrations/index.js";
 import type { DB } from "./schema.js";
 
@@ -19,7 +19,33 @@ export function openDatabase(file: string, opts: { log?: KyselyConfig["log"] } =
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
-  return new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }), log: opts.log });
+  return new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log: opts.log });
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running most of our queries. The
+ * SQL text of a query builder is stable (values are parameters), so prepared statements are kept
+ * (least recently used out first). Statements are not re-entrant while iterating, but kysely
+ * runs one query at a time per connection.
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string) {
+      let stmt = cache.get(text);
+      if (stmt) {
+        cache.delete(text); // re-inserted below: most recently used last
+      } else {
+        stmt = sqlite.prepare(text);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      }
+      cache.set(text, stmt);
+      return stmt as unknown as SqliteStatement;
+    },
+  };
 }
 
 /** Runs migrations up to the latest (or to `target`); throws with the failing migration named. */

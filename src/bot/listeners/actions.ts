@@ -9,13 +9,15 @@ export function registerActions(app: App, ctx: BotContext): void {
   app.action<BlockButtonAction>(ACTIONS.conversationStop, async ({ ack, body, action, respond }) => {
     await ack();
     const actor = actorOf(ctx, body.user.id);
-    let text: string;
-    try {
-      const r = await stop(ctx.engine, actor, action.value ?? "");
-      text = r.stoppingRunning + r.cancelledQueued > 0 ? t(ctx.locale, "notice.stopped_by", { user: `<@${actor.userId}>` }) : t(ctx.locale, "notice.nothing_to_stop");
-    } catch (err) {
-      text = errorText(ctx, err);
-    }
-    await respond({ response_type: "ephemeral", replace_original: false, text }).catch((err) => ctx.logger.warn({ err }, "could not answer a stop"));
+    ctx.afterAck.run(async () => {
+      let text: string;
+      try {
+        const r = await stop(ctx.engine, actor, action.value ?? "");
+        text = r.stoppingRunning + r.cancelledQueued > 0 ? t(ctx.locale, "notice.stopped_by", { user: `<@${actor.userId}>` }) : t(ctx.locale, "notice.nothing_to_stop");
+      } catch (err) {
+        text = errorText(ctx, err);
+      }
+      respond({ response_type: "ephemeral", replace_original: false, text }).catch((err) => ctx.logger.warn({ err }, "could not answer a stop"));
+    });
   });
 }

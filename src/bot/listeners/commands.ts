@@ -21,15 +21,18 @@ export function registerCommands(app: App, ctx: BotContext): void {
     if (parsed.kind === "usage") return ack({ response_type: "ephemeral", text: usage(ctx.locale, parsed.topic) });
     if (parsed.kind === "help") return ack({ response_type: "ephemeral", ...(helpView(ctx.locale, { isAdmin: actor.isAdmin }) as Reply) } as never);
     await ack();
-    let reply: Reply;
-    try {
-      reply = await run(ctx, parsed, command.user_id, command.channel_id);
-    } catch (err) {
-      reply = { text: errorText(ctx, err) };
-    }
-    await respond({ response_type: "ephemeral", replace_original: false, ...reply } as RespondArguments).catch((err) =>
-      ctx.logger.warn({ err }, "could not answer a /codex command"),
-    );
+    ctx.afterAck.run(async () => {
+      let reply: Reply;
+      try {
+        reply = await run(ctx, parsed, command.user_id, command.channel_id);
+      } catch (err) {
+        reply = { text: errorText(ctx, err) };
+      }
+      // Not awaited: the queue serialises database work, not round trips to Slack.
+      respond({ response_type: "ephemeral", replace_original: false, ...reply } as RespondArguments).catch((err) =>
+        ctx.logger.warn({ err }, "could not answer a /codex command"),
+      );
+    });
   });
 }
 

@@ -35,45 +35,49 @@ export function parseMention(text: string, botUserId: string): { project: string
  * `app_mention` and `message`: only the `message` one is handled.
  */
 export function registerEvents(app: App, ctx: BotContext): void {
-  app.event("app_mention", async ({ event, client }) => {
-    const e = event as unknown as MessageLike;
-    if (!e.user || e.bot_id || e.user === ctx.botUserId) return;
-    if (e.thread_ts && (await conversationOfThread(ctx.engine, e.channel, e.thread_ts))) return; // the message event handles it
-    await start(ctx, client, e, "mention");
-  });
+  // Bolt has acked events already; the work still goes behind the queue so that it never holds
+  // back the acks of commands arriving at the same time.
+  app.event("app_mention", async ({ event, client }) => ctx.afterAck.run(() => onMention(ctx, client, event as unknown as MessageLike)));
+  app.message(async ({ message, client }) => ctx.afterAck.run(() => onMessage(ctx, client, message as unknown as MessageLike)));
+  app.event("app_home_opened", async ({ event, client }) => ctx.afterAck.run(() => onHomeOpened(ctx, client, event)));
+}
 
-  app.message(async ({ message, client }) => {
-    const e = message as unknown as MessageLike;
-    if (e.subtype && e.subtype !== "file_share" && e.subtype !== "thread_broadcast") return;
-    if (!e.user || e.bot_id || e.user === ctx.botUserId || !e.text?.trim()) return;
-    if (e.thread_ts && e.thread_ts !== e.ts) {
-      const conversation = await conversationOfThread(ctx.engine, e.channel, e.thread_ts);
-      if (!conversation) return;
-      const prompt = e.text.replace(new RegExp(`<@${ctx.botUserId}(\\|[^>]*)?>`, "g"), "").trim();
-      if (!prompt) return;
-      try {
-        await followUp(ctx.engine, actorOf(ctx, e.user), conversation, prompt);
-      } catch (err) {
-        await ephemeral(ctx, client, e, errorText(ctx, err));
-      }
-      return;
+async function onMention(ctx: BotContext, client: WebClient, e: MessageLike): Promise<void> {
+  if (!e.user || e.bot_id || e.user === ctx.botUserId) return;
+  if (e.thread_ts && (await conversationOfThread(ctx.engine, e.channel, e.thread_ts))) return; // the message event handles it
+  await start(ctx, client, e, "mention");
+}
+
+async function onMessage(ctx: BotContext, client: WebClient, e: MessageLike): Promise<void> {
+  if (e.subtype && e.subtype !== "file_share" && e.subtype !== "thread_broadcast") return;
+  if (!e.user || e.bot_id || e.user === ctx.botUserId || !e.text?.trim()) return;
+  if (e.thread_ts && e.thread_ts !== e.ts) {
+    const conversation = await conversationOfThread(ctx.engine, e.channel, e.thread_ts);
+    if (!conversation) return;
+    const prompt = e.text.replace(new RegExp(`<@${ctx.botUserId}(\\|[^>]*)?>`, "g"), "").trim();
+    if (!prompt) return;
+    try {
+      await followUp(ctx.engine, actorOf(ctx, e.user), conversation, prompt);
+    } catch (err) {
+      await ephemeral(ctx, client, e, errorText(ctx, err));
     }
-    if (e.channel_type === "im") await start(ctx, client, e, "dm");
-  });
+    return;
+  }
+  if (e.channel_type === "im") await start(ctx, client, e, "dm");
+}
 
-  app.event("app_home_opened", async ({ event, client }) => {
-    if ((event as { tab?: string }).tab && (event as { tab?: string }).tab !== "home") return;
-    const actor = actorOf(ctx, event.user);
-    const policies = await runtimePolicies(ctx.engine.db);
-    const view = homeView(ctx.locale, {
-      decisions: [],
-      incidents: [],
-      runtime_policies: { global: policies.global, projects: policies.projects.filter((p) => canSee(actor, p)).map((p) => ({ name: p.name, effective_max_concurrent: p.effective_max_concurrent })) },
-      specialists: [],
-      run: null,
-    });
-    await client.views.publish({ user_id: event.user, view: view as never });
+async function onHomeOpened(ctx: BotContext, client: WebClient, event: { user: string; tab?: string }): Promise<void> {
+  if (event.tab && event.tab !== "home") return;
+  const actor = actorOf(ctx, event.user);
+  const policies = await runtimePolicies(ctx.engine.db);
+  const view = homeView(ctx.locale, {
+    decisions: [],
+    incidents: [],
+    runtime_policies: { global: policies.global, projects: policies.projects.filter((p) => canSee(actor, p)).map((p) => ({ name: p.name, effective_max_concurrent: p.effective_max_concurrent })) },
+    specialists: [],
+    run: null,
   });
+  await client.views.publish({ user_id: event.user, view: view as never });
 }
 
 async function start(ctx: BotContext, client: WebClient, e: MessageLike, origin: "mention" | "dm"): Promise<void> {

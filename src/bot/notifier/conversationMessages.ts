@@ -38,6 +38,11 @@ export class ConversationMessages {
     private readonly logger: Logger,
   ) {}
 
+  /** Whether this renderer shows events of this kind. */
+  static renders(kind: string): boolean {
+    return REFRESH_KINDS.has(kind) || kind === "conversation.finished";
+  }
+
   /** Handles one outbox event; Slack errors propagate to the notifier's retry policy. */
   async handle(outboxId: number, kind: string, payload: Record<string, unknown>): Promise<"refreshed" | "posted" | "ignored"> {
     const conversationId = typeof payload.conversationId === "string" ? payload.conversationId : null;

@@ -96,8 +96,9 @@ export class Notifier {
       .orderBy("id")
       .limit(200)
       .execute();
+    const relevant = await this.skipIrrelevant(rows);
     const blocked = new Set<string>();
-    for (const row of rows) {
+    for (const row of relevant) {
       const key = row.ordering_key ?? `event:${row.id}`;
       if (blocked.has(key)) continue;
       blocked.add(key); // later events of this thread wait for this one
@@ -105,8 +106,33 @@ export class Notifier {
       const outcome = await this.deliver(row);
       result[outcome] += 1;
       if (this.o.clock.now() < this.pausedUntil) break;
+      // Let pending Slack requests be acked between two deliveries (SQLite calls are synchronous).
+      await new Promise((resolve) => setImmediate(resolve));
     }
     return result;
+  }
+
+  /**
+   * Marks done, in one statement, the events with nothing to show in Slack: kinds the notifier
+   * does not render, and conversations not started from Slack (CLI, automated flows).
+   */
+  private async skipIrrelevant(rows: OutboxRow[]): Promise<OutboxRow[]> {
+    const conversationOf = (row: OutboxRow) => /^conversation:(.+)$/.exec(row.ordering_key ?? "")?.[1] ?? null;
+    const ids = [...new Set(rows.map(conversationOf).filter((x): x is string => x !== null))];
+    const inSlack = new Set(
+      ids.length
+        ? (await this.o.db.selectFrom("conversations").select("id").where("id", "in", ids).where("slack_channel_id", "is not", null).execute()).map((r) => r.id)
+        : [],
+    );
+    const keep: OutboxRow[] = [];
+    const skip: number[] = [];
+    for (const row of rows) {
+      const conversationId = conversationOf(row);
+      if (ConversationMessages.renders(row.kind) && conversationId && inSlack.has(conversationId)) keep.push(row);
+      else skip.push(row.id);
+    }
+    if (skip.length) await this.o.db.updateTable("outbox").set({ status: "done", done_at: this.o.clock.now() }).where("id", "in", skip).execute();
+    return keep;
   }
 
   private async deliver(row: OutboxRow): Promise<keyof DrainResult> {

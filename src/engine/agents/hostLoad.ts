@@ -11,9 +11,12 @@ export interface HostLoad {
   localHour(now: number): number;
 }
 
+// os.cpus() reads and parses every core's details: the count does not change, read it once.
+const cores = Math.max(1, os.availableParallelism?.() ?? os.cpus().length);
+
 /** Reads the real host. MemAvailable, not MemFree: page cache is reclaimable and not "used". */
 export const systemHostLoad: HostLoad = {
-  loadPercent: () => ((os.loadavg()[0] ?? 0) / Math.max(1, os.cpus().length)) * 100,
+  loadPercent: () => ((os.loadavg()[0] ?? 0) / cores) * 100,
   memoryPercent: () => {
     const total = os.totalmem();
     const available = memAvailable() ?? os.freemem();

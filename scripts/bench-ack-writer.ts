@@ -1,0 +1,42 @@
+// A stand-in for an agent finishing, used by bench-ack: in a loop, it writes a real outcome
+// (finishItem: status, assistant message, outcome hook, outbox) for its running item and claims a
+// new one in the same transaction, so the concurrency limit stays reached.
+//   node dist/scripts/bench-ack-writer.js <database> <project-id> <pause-ms>
+import { createConversation, enqueueIn } from "../src/engine/agents/conversations.js";
+import { announceOutcome, createOutcomeHook, finishItem } from "../src/engine/agents/outcome.js";
+import { processStartTime } from "../src/engine/agents/processes.js";
+import { systemClock } from "../src/engine/clock.js";
+import { immediate, openDatabase } from "../src/engine/database.js";
+
+const [file, projectId, pauseArg] = process.argv.slice(2);
+if (!file || !projectId) throw new Error("usage: bench-ack-writer <database> <project-id> <pause-ms>");
+const pause = Number(pauseArg ?? 25);
+const db = openDatabase(file);
+const hook = createOutcomeHook([announceOutcome], systemClock);
+const me = { pid: process.pid, start: processStartTime(process.pid) };
+
+async function claimNew() {
+  return immediate(db, async (trx) => {
+    const c = await createConversation(trx, systemClock, projectId as string, "bench agent", "UBENCH");
+    const item = await enqueueIn(trx, systemClock, c.id, "agent work");
+    await trx.updateTable("prompt_queue").set({ status: "running", attempt: 1, started_at: Date.now(), slot_acquired_at: Date.now(), worker_pid: me.pid, worker_start_time: me.start }).where("id", "=", item.id).execute();
+    return { id: item.id, attempt: 1 };
+  });
+}
+
+let current = await claimNew();
+let stop = false;
+process.on("SIGTERM", () => (stop = true));
+process.stdout.write("ready\n");
+while (!stop) {
+  await new Promise((r) => setTimeout(r, pause));
+  const finishing = current;
+  current = await immediate(db, async (trx) => {
+    await finishItem(trx, systemClock, hook, finishing, { status: "done", content: "agent answer ".repeat(50), error: null, errorCode: null, usage: { input_tokens: 1000 } });
+    const c = await createConversation(trx, systemClock, projectId as string, "bench agent", "UBENCH");
+    const item = await enqueueIn(trx, systemClock, c.id, "agent work");
+    await trx.updateTable("prompt_queue").set({ status: "running", attempt: 1, started_at: Date.now(), slot_acquired_at: Date.now(), worker_pid: me.pid, worker_start_time: me.start }).where("id", "=", item.id).execute();
+    return { id: item.id, attempt: 1 };
+  });
+}
+await db.destroy();

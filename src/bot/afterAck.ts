@@ -1,0 +1,39 @@
+import type { Logger } from "pino";
+
+/**
+ * Work a listener does after it has acked, run one item at a time with a turn of the event loop
+ * between items. SQLite calls are synchronous: run inline, the work of a burst of commands would
+ * hold back the acks of the commands behind them (Slack's 3 s limit); queued here, every pending
+ * request is read and acked before the next item runs.
+ */
+export class AfterAck {
+  private readonly queue: Array<() => Promise<void>> = [];
+  private running = false;
+  private idle: Array<() => void> = [];
+
+  constructor(private readonly logger: Logger) {}
+
+  /** Schedules `work`; its errors are logged (a listener has nobody left to throw to). */
+  run(work: () => Promise<void>): void {
+    this.queue.push(work);
+    if (!this.running) void this.drain();
+  }
+
+  /** Resolves once everything scheduled so far has run (shutdown, tests). */
+  async settled(): Promise<void> {
+    if (!this.running) return;
+    await new Promise<void>((resolve) => this.idle.push(resolve));
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    while (this.queue.length) {
+      // Yield first: new requests waiting on the socket are read and acked before this item.
+      await new Promise((resolve) => setImmediate(resolve));
+      const work = this.queue.shift() as () => Promise<void>;
+      await work().catch((err) => this.logger.error({ err }, "work after ack failed"));
+    }
+    this.running = false;
+    for (const resolve of this.idle.splice(0)) resolve();
+  }
+}
