@@ -9,6 +9,17 @@ import { startSlackApp, type SlackApp } from "./app.js";
 import { Health, startHealthServer } from "./health.js";
 import { Notifier } from "./notifier/notifier.js";
 
+const HOUSEKEEPING_MS = 3600_000;
+const EVENT_MEMORY_MS = 24 * 3600_000; // Slack retries within minutes; a day is plenty
+const OUTBOX_MEMORY_MS = 7 * 24 * 3600_000;
+
+/** Forgets what no longer matters: handled event ids, and delivered outbox rows after a week. */
+export async function prune(engine: Engine): Promise<void> {
+  const now = engine.clock.now();
+  await engine.db.deleteFrom("slack_events").where("received_at", "<", now - EVENT_MEMORY_MS).execute();
+  await engine.db.deleteFrom("outbox").where("status", "=", "done").where("done_at", "<", now - OUTBOX_MEMORY_MS).execute();
+}
+
 /** Everything `codexpi serve` runs, started; stop() ends it all (running agents keep working). */
 export interface RunningBot {
   engine: Engine;
@@ -35,6 +46,7 @@ export async function startBot(config: Config, logger: Logger, overrides: Partia
   let healthPort: number | null = null;
   let healthServer: { close(cb: () => void): void } | null = null;
   let ticker: Ticker | null = null;
+  let housekeeping: NodeJS.Timeout | null = null;
   try {
     // One tick before Slack starts: this process takes the lease at once if it is free.
     await engine.tick().catch((err) => logger.error({ err }, "first tick failed"));
@@ -52,6 +64,8 @@ export async function startBot(config: Config, logger: Logger, overrides: Partia
       healthPort = h.port;
     }
     ticker = startTicker(engine, config.tick, logger);
+    housekeeping = setInterval(() => void prune(engine).catch((err) => logger.warn({ err }, "housekeeping failed")), HOUSEKEEPING_MS);
+    housekeeping.unref();
   } catch (err) {
     await slack?.stop();
     await db.destroy();
@@ -65,6 +79,7 @@ export async function startBot(config: Config, logger: Logger, overrides: Partia
     health,
     healthPort,
     async stop() {
+      if (housekeeping) clearInterval(housekeeping);
       await notifier?.stop();
       await slack?.stop();
       await ticker?.stop();

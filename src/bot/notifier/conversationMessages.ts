@@ -3,7 +3,8 @@ import type { Logger } from "pino";
 import type { Clock } from "../../engine/clock.js";
 import type { Database } from "../../engine/database.js";
 import { conversationSnapshot, type ConversationSnapshot } from "../../engine/agents/snapshot.js";
-import { t, type Locale } from "../../i18n/index.js";
+import { isMessageKey, t, type Locale } from "../../i18n/index.js";
+import { escapeClip } from "../../views/mrkdwn.js";
 import { agentAnswer, conversationRoot } from "../../views/conversation.js";
 import type { SlackPoster } from "./poster.js";
 
@@ -128,10 +129,12 @@ export class ConversationMessages {
       return;
     }
     const item = typeof payload.queueId === "string" ? await this.db.selectFrom("prompt_queue").select(["error", "error_code"]).where("id", "=", payload.queueId).executeTakeFirst() : undefined;
-    const text =
-      status === "cancelled"
-        ? t(this.locale, "notice.stopped")
-        : t(this.locale, "notice.failed", { error: item?.error ?? "?", code: item?.error_code ?? "?" });
+    // The catalog explains the failure in the reader's language; Codex's own message is kept
+    // when it is the cause (it is data from the agent: escaped, never formatting).
+    const code = `failure.${item?.error_code ?? ""}`;
+    const reason = isMessageKey(code) ? t(this.locale, code) : "";
+    const detail = item?.error_code === "codex_failed" || !reason ? escapeClip(item?.error ?? "?", 1500) : "";
+    const text = status === "cancelled" ? t(this.locale, "notice.stopped") : t(this.locale, "notice.failed", { error: [reason, detail].filter(Boolean).join(" — ") });
     await this.poster.postOnce({ ...base, key: `${outboxId}:notice`, purpose: "notice", text });
   }
 
