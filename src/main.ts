@@ -2,6 +2,8 @@
 // The CLI entry. Each command's module is imported lazily: `codexpi worker` is spawned for
 // every prompt and must start fast, without loading Slack or anything it does not use.
 import { ConfigError } from "./config.js";
+import { isEngineError } from "./engine/errors.js";
+import { engineErrorText, parseLocale } from "./i18n/index.js";
 
 const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<number> }>> = {
   serve: () => import("./cli/serve.js"),
@@ -40,7 +42,7 @@ main().then(
   },
   (err: unknown) => {
     if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
-    else if (err instanceof Error && err.name === "EngineError") process.stderr.write(`error: ${err.message}\n`);
+    else if (isEngineError(err)) process.stderr.write(`${engineErrorText(parseLocale(process.env.CODEXPI_LOCALE), err)}\n`);
     else if (err instanceof Error && err.name === "UsageError") process.stderr.write(`${err.message}\n${USAGE}`);
     else process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exitCode = err instanceof Error && err.name === "UsageError" ? 2 : 1;

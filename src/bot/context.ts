@@ -4,7 +4,7 @@ import type { Config } from "../config.js";
 import type { Engine } from "../engine/engine.js";
 import { isEngineError } from "../engine/errors.js";
 import type { Actor } from "../engine/agents/projects.js";
-import { t, type Locale } from "../i18n/index.js";
+import { engineErrorText, t, type Locale } from "../i18n/index.js";
 
 /** What every listener needs: the engine, who the admins are, the language, the bot's identity. */
 export interface BotContext {
@@ -23,10 +23,7 @@ export function actorOf(ctx: BotContext, userId: string): Actor {
 
 /** The sentence a person reads for an error: engine errors from the catalog, anything else generic. */
 export function errorText(ctx: BotContext, err: unknown): string {
-  if (isEngineError(err)) {
-    const detail = err.code === "not_found" && err.params.name ? String(err.params.name) : err.message;
-    return t(ctx.locale, `error.${err.code}`, { detail });
-  }
+  if (isEngineError(err)) return engineErrorText(ctx.locale, err);
   ctx.logger.error({ err }, "unexpected error in a Slack listener");
   return t(ctx.locale, "error.internal");
 }

@@ -16,7 +16,7 @@ export async function run(argv: string[]): Promise<number> {
     if (values.conversation) {
       const conversation = await getConversation(db, values.conversation);
       if (conversation.project_id !== project.id) {
-        throw new EngineError("invalid", `conversation ${conversation.id} belongs to another project`);
+        throw new EngineError("invalid", "conversation_other_project", { name: conversation.id });
       }
       conversationId = conversation.id;
       queueId = (await enqueue(db, engine.clock, conversationId, prompt, { requestedBy: CLI_ACTOR.userId })).id;

@@ -55,7 +55,7 @@ export class Engine {
     this.hook = createOutcomeHook(opts.reactors ?? [announceOutcome], this.clock);
     this.owner = opts.owner ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
     this.leaseTtlMs = opts.leaseTtlMs ?? 30_000;
-    this.onTick("reaper", async (e) => ({ reaped: await reapLostWorkers(e.db, e.clock, e.hook, e.logger) }));
+    this.onTick("reaper", async (e) => ({ reaped: await reapLostWorkers(e.db, e.clock, e.hook, e.logger, e.config.locale) }));
   }
 
   /** Adds a tick step; steps run in registration order, the dispatcher always last. */
@@ -65,7 +65,7 @@ export class Engine {
 
   /** Starts what the runtime policy allows now. */
   dispatch(): Promise<DispatchResult> {
-    return dispatch({ db: this.db, clock: this.clock, host: this.host, spawn: this.spawner, hook: this.hook, logger: this.logger });
+    return dispatch({ db: this.db, clock: this.clock, host: this.host, spawn: this.spawner, hook: this.hook, logger: this.logger, locale: this.config.locale });
   }
 
   /**

@@ -1,16 +1,35 @@
 /** The kinds of engine failure; Slack and the CLI map each to a catalog message. */
 export type EngineErrorCode = "not_found" | "conflict" | "invalid" | "forbidden" | "unavailable";
 
-/** The one error type the engine throws for expected failures. `params` feed the catalog message. */
+/** Why exactly it failed: each reason has a sentence in the catalogs (`reason.<reason>`). */
+export type EngineErrorReason =
+  | "project_name_invalid"
+  | "project_path_invalid"
+  | "project_exists"
+  | "role_taken"
+  | "project_not_found"
+  | "admins_only"
+  | "project_busy"
+  | "conversation_not_found"
+  | "conversation_other_project"
+  | "prompt_empty"
+  | "not_allowed_to_drive"
+  | "policy_invalid"
+  | "limit_invalid";
+
+/**
+ * The one error type the engine throws for expected failures. The sentence a person reads comes
+ * from the catalog (`reason.<reason>` filled with `params`); `message` is for logs.
+ */
 export class EngineError extends Error {
   override name = "EngineError";
   constructor(
     readonly code: EngineErrorCode,
-    message: string,
+    readonly reason: EngineErrorReason,
     readonly params: Record<string, string | number> = {},
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(`${reason}${Object.keys(params).length ? ` ${JSON.stringify(params)}` : ""}`, options);
   }
 }
 

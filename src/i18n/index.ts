@@ -36,3 +36,20 @@ export function t(locale: Locale, key: MessageKey, params: Params = {}): string 
   const message = catalogs[locale][key];
   return interpolate(typeof message === "function" ? message(params) : message, params);
 }
+
+/**
+ * The sentence for an engine error: its reason from the catalog, filled with its parameters
+ * (escaped: they can be anything a user typed); the error code's generic sentence otherwise.
+ */
+export function engineErrorText(locale: Locale, err: { code: string; reason: string; params: Readonly<Record<string, string | number>> }): string {
+  const safe = Object.fromEntries(Object.entries(err.params).map(([k, v]) => [k, typeof v === "string" ? escapeText(v) : v]));
+  const reason = `reason.${err.reason}`;
+  if (isMessageKey(reason)) {
+    const text = t(locale, reason, safe);
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  }
+  const generic = `error.${err.code}`;
+  return isMessageKey(generic) ? t(locale, generic, { detail: err.reason }) : err.reason;
+}
+
+const escapeText = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");

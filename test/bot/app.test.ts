@@ -45,7 +45,7 @@ describe("Slack app end to end", () => {
     expect(JSON.stringify(root.blocks)).toContain("conversation.stop"); // the button is there while it runs
     const refused = await bot.click("conversation.stop", conversation.id, root.ts, OTHER);
     expect(refused.status).toBe(200);
-    expect((await bot.response(refused.responseId)).text).toMatch(/autoris|Introuvable/);
+    expect((await bot.response(refused.responseId)).text).toMatch(/seuls l’auteur|introuvable/i);
     expect(processStartTime(running.codex_pid!)).toBe(running.codex_start_time); // still running
 
     const stop = await bot.click("conversation.stop", conversation.id, root.ts, OWNER);
@@ -71,7 +71,7 @@ describe("Slack app end to end", () => {
   it("a private project is 'not found' for a non-owner, and works for its owner and admins", async () => {
     bot = await slackBot();
     const other = await bot.command("ask demo hello", OTHER);
-    expect((await bot.response(other.responseId)).text).toContain("Introuvable");
+    expect((await bot.response(other.responseId)).text).toMatch(/projet introuvable : demo/i);
     const projects = await bot.command("projects", OTHER);
     expect(JSON.stringify(await bot.response(projects.responseId))).not.toContain("demo");
     const owners = await bot.command("projects", OWNER);
@@ -88,11 +88,11 @@ describe("Slack app end to end", () => {
     expect((res.json as { text: string; response_type: string }).response_type).toBe("ephemeral");
     expect((res.json as { text: string }).text).toContain("/codex ask");
     const denied = await bot.command(`project add other /tmp`, OWNER);
-    expect((await bot.response(denied.responseId)).text).toMatch(/autoris|admin/i);
+    expect((await bot.response(denied.responseId)).text).toMatch(/réservé aux admins/i);
     const added = await bot.command(`project add other ${bot.project.path}`, ADMIN);
     expect((await bot.response(added.responseId)).text).toContain("other");
     const missing = await bot.command(`project add ghost /nonexistent/path`, ADMIN);
-    expect((await bot.response(missing.responseId)).text).toMatch(/invalid|Demande invalide/i);
+    expect((await bot.response(missing.responseId)).text).toContain("n’est pas un dossier");
   });
 
   it("requests from another workspace are refused", async () => {

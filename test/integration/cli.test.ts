@@ -76,13 +76,13 @@ describe("codexpi CLI (real binary, fake model)", () => {
     expect(failed.stderr).toContain("modèle indisponible");
     const unknown = await cli("ask", "nope", "hello");
     expect(unknown.exitCode).toBe(1);
-    expect(unknown.stderr).toContain("project not found: nope");
+    expect(unknown.stderr).toContain("Projet introuvable : nope");
     const usage = await cli("ask", "demo");
     expect(usage.exitCode).toBe(2);
     expect(usage.stderr).toContain("usage: codexpi");
     const badPath = await cli("project", "add", "other", path.join(dir, "missing"));
     expect(badPath.exitCode).toBe(1);
-    expect(badPath.stderr).toContain("not a directory");
+    expect(badPath.stderr).toContain("n’est pas un dossier");
   });
 
   it("the bot killed while a worker runs does not stop the worker, whose outcome is recorded", async () => {

@@ -16,17 +16,15 @@ export interface ConversationWithProject {
  * may. Anyone who cannot even see the project gets "not found", as if it did not exist.
  */
 export function assertCanDrive(actor: Actor, c: ConversationWithProject): void {
-  if (!canSee(actor, c.project)) throw new EngineError("not_found", `conversation not found`, { name: c.conversation.id });
+  if (!canSee(actor, c.project)) throw new EngineError("not_found", "conversation_not_found", { name: c.conversation.id });
   if (actor.isAdmin || c.conversation.user_id === actor.userId || c.project.owner_id === actor.userId) return;
-  throw new EngineError("forbidden", "only the conversation's author, the project's owner or an admin may do this", {
-    user: c.conversation.user_id ?? "?",
-  });
+  throw new EngineError("forbidden", "not_allowed_to_drive", { user: c.conversation.user_id ?? "?" });
 }
 
 /** Starts a conversation in a project the actor can see, and dispatches it at once. */
 export async function ask(engine: Engine, actor: Actor, projectName: string, prompt: string, slack?: SlackThread) {
   const project = await projectForActor(engine.db, actor, projectName);
-  if (!prompt.trim()) throw new EngineError("invalid", "empty prompt");
+  if (!prompt.trim()) throw new EngineError("invalid", "prompt_empty");
   const started = await startConversation(engine.db, engine.clock, project, prompt, actor.userId, { slack });
   const dispatched = await engine.dispatch();
   return { ...started, project, paused: dispatched.paused };
@@ -47,7 +45,7 @@ export async function conversationOfThread(engine: Engine, channelId: string, th
 /** Loads a conversation with its project, or not_found. */
 export async function loadConversation(engine: Engine, conversationId: string): Promise<ConversationWithProject> {
   const conversation = await engine.db.selectFrom("conversations").selectAll().where("id", "=", conversationId).executeTakeFirst();
-  if (!conversation) throw new EngineError("not_found", "conversation not found", { name: conversationId });
+  if (!conversation) throw new EngineError("not_found", "conversation_not_found", { name: conversationId });
   return { conversation, project: await getProject(engine.db, conversation.project_id) };
 }
 

@@ -50,7 +50,7 @@ export async function createConversation(
 /** Reads one conversation or throws not_found. */
 export async function getConversation(db: Kysely<DB>, id: string): Promise<Conversation> {
   const c = await db.selectFrom("conversations").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!c) throw new EngineError("not_found", `conversation not found: ${id}`, { name: id });
+  if (!c) throw new EngineError("not_found", "conversation_not_found", { name: id });
   return c;
 }
 
@@ -72,7 +72,7 @@ export async function enqueueIn(
   content: string,
   opts: EnqueueOptions = {},
 ): Promise<QueueItem> {
-  if (!content.trim()) throw new EngineError("invalid", "empty prompt");
+  if (!content.trim()) throw new EngineError("invalid", "prompt_empty");
   const origin = opts.origin ?? "user";
   const now = clock.now();
   const { next } = await trx

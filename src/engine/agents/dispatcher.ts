@@ -7,6 +7,7 @@ import { finishItem, type RecordAgentOutcome } from "./outcome.js";
 import { backgroundWindowOpen, globalPolicy, projectOverrides, type RuntimePolicy } from "./policies.js";
 import { isBackground } from "./priorities.js";
 import { processStartTime } from "./processes.js";
+import { t, type Locale } from "../../i18n/index.js";
 
 /** Why new work is not starting right now. */
 export type PauseReason = "concurrency" | "load" | "memory";
@@ -117,6 +118,7 @@ export interface DispatcherDeps {
   spawn: WorkerSpawner;
   hook: RecordAgentOutcome;
   logger: Logger;
+  locale: Locale;
 }
 
 /**
@@ -145,7 +147,7 @@ export async function dispatch(deps: DispatcherDeps): Promise<DispatchResult> {
         finishItem(trx, deps.clock, deps.hook, claim, {
           status: "failed",
           content: null,
-          error: `Le worker n’a pas pu démarrer : ${(err as Error).message}`,
+          error: t(deps.locale, "worker.spawn_failed", { detail: (err as Error).message }),
           errorCode: "spawn_failed",
         }),
       );

@@ -79,7 +79,7 @@ export async function concurrentAgentLimit(db: Kysely<DB>, projectId: string): P
 export async function updateGlobalPolicy(db: Kysely<DB>, clock: Clock, input: unknown, by: string): Promise<RuntimePolicy> {
   const parsed = runtimePolicySchema.safeParse(input);
   if (!parsed.success) {
-    throw new EngineError("invalid", `invalid runtime policy: ${parsed.error.issues.map((i) => i.path.join(".")).join(", ")}`);
+    throw new EngineError("invalid", "policy_invalid", { fields: parsed.error.issues.map((i) => i.path.join(".")).join(", ") });
   }
   const values = { ...parsed.data, updated_by: by, updated_at: clock.now() };
   await db
@@ -93,7 +93,7 @@ export async function updateGlobalPolicy(db: Kysely<DB>, clock: Clock, input: un
 /** Sets (or clears, with null) a project's concurrency override. */
 export async function setProjectLimit(db: Kysely<DB>, clock: Clock, projectId: string, max: number | null, by: string): Promise<void> {
   if (max !== null && (!Number.isInteger(max) || max < 1 || max > 64)) {
-    throw new EngineError("invalid", "max_concurrent must be an integer from 1 to 64");
+    throw new EngineError("invalid", "limit_invalid");
   }
   if (max === null) {
     await db.deleteFrom("runtime_policies").where("scope", "=", projectId).execute();

@@ -37,17 +37,17 @@ export function canSee(actor: Actor, project: Pick<Project, "owner_id">): boolea
 /** Registers a project after checking its name, path and role. */
 export async function addProject(db: Database, clock: Clock, input: NewProject): Promise<Project> {
   const name = input.name.trim();
-  if (!NAME_RE.test(name)) throw new EngineError("invalid", `invalid project name: ${input.name}`, { name: input.name });
+  if (!NAME_RE.test(name)) throw new EngineError("invalid", "project_name_invalid", { name: input.name });
   const dir = path.resolve(input.path);
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
-    throw new EngineError("invalid", `project path is not a directory: ${dir}`, { path: dir });
+    throw new EngineError("invalid", "project_path_invalid", { path: dir });
   }
   const existing = await findProjectByName(db, name);
-  if (existing) throw new EngineError("conflict", `a project named ${existing.name} already exists`, { name: existing.name });
+  if (existing) throw new EngineError("conflict", "project_exists", { name: existing.name });
   const role = input.role ?? "project";
   if (role !== "project") {
     const holder = await db.selectFrom("projects").select("name").where("role", "=", role).executeTakeFirst();
-    if (holder) throw new EngineError("conflict", `the ${role} project is already ${holder.name}`, { role, name: holder.name });
+    if (holder) throw new EngineError("conflict", "role_taken", { role, name: holder.name });
   }
   const row = {
     id: newId(),
@@ -78,7 +78,7 @@ export async function findProjectByName(db: Database, name: string): Promise<Pro
 /** The project an actor asked for by name; "not found" also when it exists but is not theirs. */
 export async function projectForActor(db: Database, actor: Actor, name: string): Promise<Project> {
   const project = await findProjectByName(db, name);
-  if (!project || !canSee(actor, project)) throw new EngineError("not_found", `project not found: ${name}`, { name });
+  if (!project || !canSee(actor, project)) throw new EngineError("not_found", "project_not_found", { name });
   return project;
 }
 
@@ -91,7 +91,7 @@ export async function listProjects(db: Database, actor: Actor): Promise<Project[
 /** Reads one project by id or throws not_found. */
 export async function getProject(db: Database, id: string): Promise<Project> {
   const p = await db.selectFrom("projects").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!p) throw new EngineError("not_found", `project not found: ${id}`, { name: id });
+  if (!p) throw new EngineError("not_found", "project_not_found", { name: id });
   return p;
 }
 
@@ -106,7 +106,7 @@ export interface ProjectUpdate {
 
 /** Only admins administer projects. */
 export function assertAdmin(actor: Actor): void {
-  if (!actor.isAdmin) throw new EngineError("forbidden", "admins only", { what: "project" });
+  if (!actor.isAdmin) throw new EngineError("forbidden", "admins_only");
 }
 
 /** Changes a project's settings (admins). */
@@ -115,7 +115,7 @@ export async function updateProject(db: Database, actor: Actor, name: string, ch
   const project = await projectForActor(db, actor, name);
   if (changes.role && changes.role !== "project" && changes.role !== project.role) {
     const holder = await db.selectFrom("projects").select("name").where("role", "=", changes.role).executeTakeFirst();
-    if (holder) throw new EngineError("conflict", `the ${changes.role} project is already ${holder.name}`, { role: changes.role, name: holder.name });
+    if (holder) throw new EngineError("conflict", "role_taken", { role: changes.role, name: holder.name });
   }
   const set = {
     ...(changes.owner !== undefined ? { owner_id: changes.owner } : {}),
@@ -139,7 +139,7 @@ export async function removeProject(db: Database, actor: Actor, name: string): P
     .where("c.project_id", "=", project.id)
     .where("q.status", "in", ["queued", "running"])
     .executeTakeFirst();
-  if (busy) throw new EngineError("conflict", `project ${project.name} has work queued or running`, { name: project.name });
+  if (busy) throw new EngineError("conflict", "project_busy", { name: project.name });
   await db.deleteFrom("runtime_policies").where("scope", "=", project.id).execute();
   await db.deleteFrom("projects").where("id", "=", project.id).execute();
   return project;

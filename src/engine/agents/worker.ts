@@ -7,7 +7,8 @@ import type { CodexState } from "./codexEvents.js";
 import { codexEnv } from "./codexArgs.js";
 import { codexSupportPath, resolveCodexBinary } from "./codexBinary.js";
 import { runCodexTurn, type TurnResult } from "./codexRunner.js";
-import { finishItem, INTERRUPTED_WORKER_REASON, type Outcome } from "./outcome.js";
+import { finishItem, type Outcome } from "./outcome.js";
+import { t, type Locale } from "../../i18n/index.js";
 import { processStartTime } from "./processes.js";
 import { logsDir } from "./spawner.js";
 
@@ -50,7 +51,7 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
 
   const bin = resolveCodexBinary(engine.config.codexBin);
   if (!bin) {
-    return finish({ status: "failed", content: null, error: "Codex introuvable : installez @openai/codex ou définissez CODEX_BIN.", errorCode: "spawn_failed" });
+    return finish({ status: "failed", content: null, error: t(engine.config.locale, "worker.codex_missing"), errorCode: "spawn_failed" });
   }
 
   const abort = new AbortController();
@@ -88,7 +89,7 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
     const announce = now - lastEvent >= PROGRESS_EVENT_MS;
     if (announce) lastEvent = now;
     writes = writes.then(() =>
-      db.transaction().execute(async (trx) => {
+      immediate(db, async (trx) => {
         await trx.updateTable("prompt_queue").set({ last_activity: activity, last_activity_at: now }).where("id", "=", queueId).where("status", "=", "running").execute();
         if (announce) await emit(trx, now, { kind: "conversation.progress", conversationId: conversation.id, queueId, activity });
       }),
@@ -119,7 +120,7 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
     });
   } catch (err) {
     log.error({ err }, "codex could not run");
-    return finish({ status: "failed", content: null, error: `Codex n’a pas pu démarrer : ${(err as Error).message}`, errorCode: "spawn_failed" });
+    return finish({ status: "failed", content: null, error: t(engine.config.locale, "worker.spawn_failed", { detail: (err as Error).message }), errorCode: "spawn_failed" });
   } finally {
     clearInterval(poll);
     process.off("SIGTERM", onSignal);
@@ -131,27 +132,28 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
 }
 
 /** Maps how a turn ended to the item's outcome; pure so that every case is tested. */
-export function outcomeOf(r: TurnResult, cancelRequested: boolean, limits: { turnTimeoutMs: number; idleTimeoutMs: number }): Outcome {
+export function outcomeOf(r: TurnResult, cancelRequested: boolean, limits: { turnTimeoutMs: number; idleTimeoutMs: number; locale: Locale }): Outcome {
+  const say = (key: Parameters<typeof t>[1], params?: Record<string, string | number>) => t(limits.locale, key, params);
   const base = { usage: r.state.usage ?? undefined, files: r.state.files };
   if (r.ended === "cancelled") {
     return cancelRequested
-      ? { ...base, status: "cancelled", content: null, error: "Arrêté à la demande.", errorCode: "cancelled" }
-      : { ...base, status: "failed", content: null, error: INTERRUPTED_WORKER_REASON, errorCode: "interrupted" };
+      ? { ...base, status: "cancelled", content: null, error: say("worker.cancelled"), errorCode: "cancelled" }
+      : { ...base, status: "failed", content: null, error: say("worker.interrupted"), errorCode: "interrupted" };
   }
   if (r.ended === "watchdog") {
     const error =
       r.watchdog === "idle"
-        ? `Codex n’a rien émis pendant ${Math.round(limits.idleTimeoutMs / 1000)} s : tour arrêté par le chien de garde.`
-        : `Le tour a dépassé ${Math.round(limits.turnTimeoutMs / 1000)} s : arrêté par le chien de garde.`;
+        ? say("worker.watchdog_idle", { s: Math.round(limits.idleTimeoutMs / 1000) })
+        : say("worker.watchdog_turn", { s: Math.round(limits.turnTimeoutMs / 1000) });
     return { ...base, status: "failed", content: null, error, errorCode: "watchdog" };
   }
   if (r.ended === "completed") return { ...base, status: "done", content: r.state.lastAgentMessage ?? "", error: null, errorCode: null };
   if (r.ended === "failed") return { ...base, status: "failed", content: null, error: r.state.turnFailed, errorCode: "codex_failed" };
   if (/active writer/i.test(r.stderrTail) || /active writer/i.test(r.state.lastError ?? "")) {
-    return { ...base, status: "failed", content: null, error: "Cette conversation Codex est déjà utilisée par un autre tour.", errorCode: "thread_busy" };
+    return { ...base, status: "failed", content: null, error: say("worker.thread_busy"), errorCode: "thread_busy" };
   }
   const detail = (r.state.lastError ?? lastLine(r.stderrTail)).slice(0, 500);
-  return { ...base, status: "failed", content: null, error: detail ? `${INTERRUPTED_WORKER_REASON} (${detail})` : INTERRUPTED_WORKER_REASON, errorCode: "interrupted" };
+  return { ...base, status: "failed", content: null, error: detail ? say("worker.interrupted_detail", { detail }) : say("worker.interrupted"), errorCode: "interrupted" };
 }
 
 function lastLine(text: string): string {

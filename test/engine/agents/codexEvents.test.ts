@@ -11,7 +11,7 @@ const fold = (lines: string[]) =>
     return e ? applyCodexEvent(s, e) : s;
   }, initialCodexState());
 
-const limits = { turnTimeoutMs: 60_000, idleTimeoutMs: 10_000 };
+const limits = { turnTimeoutMs: 60_000, idleTimeoutMs: 10_000, locale: "fr" as const };
 const turn = (over: Partial<TurnResult>): TurnResult => ({ state: initialCodexState(), ended: "exited", watchdog: null, exitCode: 0, stderrTail: "", ...over });
 
 describe("Codex JSONL", () => {
@@ -61,6 +61,14 @@ describe("turn outcome", () => {
     expect(outcomeOf(turn({ ended: "watchdog", watchdog: "turn" }), false, limits).error).toContain("60 s");
     expect(outcomeOf(turn({ ended: "cancelled" }), true, limits)).toMatchObject({ status: "cancelled", errorCode: "cancelled" });
     expect(outcomeOf(turn({ ended: "cancelled" }), false, limits)).toMatchObject({ status: "failed", errorCode: "interrupted" });
+  });
+});
+
+describe("turn outcome language", () => {
+  it("the error a person reads comes from the catalog of the configured language", () => {
+    const en = { ...limits, locale: "en" as const };
+    expect(outcomeOf(turn({ ended: "watchdog", watchdog: "idle" }), false, en).error).toBe("Codex emitted nothing for 10 s: the watchdog stopped the turn.");
+    expect(outcomeOf(turn({}), false, en).error).toBe("The worker stopped before the task was done (process interrupted).");
   });
 });
 
