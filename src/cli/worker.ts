@@ -8,6 +8,10 @@ import { logsDir } from "../engine/agents/spawner.js";
 import type { Assignment } from "../engine/agents/warmSpawner.js";
 import { createLogger } from "../logger.js";
 import { args, UsageError } from "./context.js";
+import { processSpawner } from "../engine/agents/spawner.js";
+import type { WorkerSpawner } from "../engine/agents/dispatcher.js";
+
+const MAX_ITEMS_PER_PROCESS = 50;
 
 /**
  * `codexpi worker <queue-id> --attempt <n>` (internal), or `codexpi worker --standby`: loaded and
@@ -28,12 +32,27 @@ export async function run(argv: string[]): Promise<number> {
       assignment = { queueId: positionals[0] as string, attempt };
     }
     if (!assignment) return 0; // the bot went away before giving us work
-    const logger = createLogger(
-      config.logLevel,
-      pino.destination({ dest: path.join(logsDir(config), `worker-${assignment.queueId}.log`), mkdir: true, sync: true }),
-    ).child({ role: "worker" });
-    const result = await runWorker(new Engine({ config, db, logger }), assignment.queueId, assignment.attempt);
-    logger.info({ result }, "worker finished");
+    // A finishing worker dispatches what may start next; the first item it claims it runs itself,
+    // already loaded, instead of paying for a new process. Bounded, so memory never creeps.
+    let result: Awaited<ReturnType<typeof runWorker>> = "skipped";
+    const next: { value: Assignment | null } = { value: assignment };
+    for (let runs = 0; next.value && runs < MAX_ITEMS_PER_PROCESS; runs++) {
+      const current: Assignment = next.value;
+      next.value = null;
+      const logger = createLogger(
+        config.logLevel,
+        pino.destination({ dest: path.join(logsDir(config), `worker-${current.queueId}.log`), mkdir: true, sync: true }),
+      ).child({ role: "worker" });
+      const cold = processSpawner(config);
+      const spawner: WorkerSpawner = async (queueId, attempt) => {
+        if (next.value || runs + 1 >= MAX_ITEMS_PER_PROCESS) return cold(queueId, attempt);
+        next.value = { queueId, attempt };
+        return { pid: process.pid };
+      };
+      result = await runWorker(new Engine({ config, db, logger, spawner }), current.queueId, current.attempt);
+      const chained = next.value as Assignment | null; // set by the spawner during runWorker
+      logger.info({ result, next: chained?.queueId ?? null }, "worker finished");
+    }
     return result === "failed" ? 1 : 0;
   } finally {
     await db.destroy();

@@ -112,6 +112,8 @@ describe("Codex workers (real binary, fake model)", () => {
     const b = await finished(env.db, second.id); // started by the first worker's own dispatch
     expect([a.status, b.status]).toEqual(["done", "done"]);
     expect(b.started_at!).toBeGreaterThanOrEqual(a.finished_at!);
+    // The finishing worker dispatched the follow-up and ran it itself, without a new process.
+    expect(b.worker_pid).toBe(a.worker_pid);
     expect((await answerOf(env.db, second.id))?.content).toBe("deux");
   });
 
