@@ -96,7 +96,7 @@ export const en = {
   "help.admin_badge": "admin",
   "help.admin_note": "Commands marked 🔒 are for admins only.",
   "command.general.syntax":
-    "/codex help|ask|projects|project|status|decisions|incidents|specialists|specialist|run|policy|notify|orchestrate|orchestrations …",
+    "/codex help|ask|projects|project|status …",
   "command.general.help": "The /codex sub-commands; `/codex help` describes them.",
   "command.help.syntax": "/codex help",
   "command.help.help": "Shows this help.",

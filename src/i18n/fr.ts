@@ -99,7 +99,7 @@ export const fr = {
   "help.admin_badge": "admin",
   "help.admin_note": "Les commandes marquées 🔒 sont réservées aux admins.",
   "command.general.syntax":
-    "/codex help|ask|projects|project|status|decisions|incidents|specialists|specialist|run|policy|notify|orchestrate|orchestrations …",
+    "/codex help|ask|projects|project|status …",
   "command.general.help": "Sous-commandes de /codex ; `/codex help` les décrit.",
   "command.help.syntax": "/codex help",
   "command.help.help": "Affiche cette aide.",

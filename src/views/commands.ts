@@ -32,26 +32,29 @@ export type CommandTopic =
 /** What a usage line can be shown for: a sub-command, a group (`project`), or `/codex` itself. */
 export type UsageTopic = CommandTopic | "project" | "general";
 
-/** The sub-commands in help order; `admin` marks the ones only admins may run (DESIGN.md). */
-export const COMMANDS: ReadonlyArray<{ topic: CommandTopic; admin: boolean }> = [
-  { topic: "help", admin: false },
-  { topic: "ask", admin: false },
-  { topic: "projects", admin: false },
-  { topic: "project.add", admin: true },
-  { topic: "project.remove", admin: true },
-  { topic: "project.set", admin: true },
-  { topic: "status", admin: false },
-  { topic: "decisions", admin: false },
-  { topic: "incidents", admin: false },
-  { topic: "specialists", admin: false },
-  { topic: "specialist.add", admin: false },
-  { topic: "run", admin: false },
-  { topic: "run.start", admin: false },
-  { topic: "run.resume", admin: false },
-  { topic: "policy", admin: false },
-  { topic: "notify", admin: false },
-  { topic: "orchestrate", admin: false },
-  { topic: "orchestrations", admin: false },
+/**
+ * The sub-commands in help order; `admin` marks the ones only admins may run (DESIGN.md);
+ * `live` the ones this version answers — help never advertises a command that does nothing yet.
+ */
+export const COMMANDS: ReadonlyArray<{ topic: CommandTopic; admin: boolean; live: boolean }> = [
+  { topic: "help", admin: false, live: true },
+  { topic: "ask", admin: false, live: true },
+  { topic: "projects", admin: false, live: true },
+  { topic: "project.add", admin: true, live: true },
+  { topic: "project.remove", admin: true, live: true },
+  { topic: "project.set", admin: true, live: true },
+  { topic: "status", admin: false, live: true },
+  { topic: "decisions", admin: false, live: false },
+  { topic: "incidents", admin: false, live: false },
+  { topic: "specialists", admin: false, live: false },
+  { topic: "specialist.add", admin: false, live: false },
+  { topic: "run", admin: false, live: false },
+  { topic: "run.start", admin: false, live: false },
+  { topic: "run.resume", admin: false, live: false },
+  { topic: "policy", admin: false, live: false },
+  { topic: "notify", admin: false, live: false },
+  { topic: "orchestrate", admin: false, live: false },
+  { topic: "orchestrations", admin: false, live: false },
 ];
 
 const more = (locale: Locale) => (n: number) => t(locale, "common.more", { n });
@@ -63,7 +66,7 @@ const syntax = (locale: Locale, topic: UsageTopic): string => t(locale, `command
  * admin commands too, marked 🔒; others see only what they can run.
  */
 export function helpView(locale: Locale, opts: { isAdmin: boolean }): SlackMessage {
-  const shown = COMMANDS.filter((c) => opts.isAdmin || !c.admin);
+  const shown = COMMANDS.filter((c) => c.live && (opts.isAdmin || !c.admin));
   const lines = shown.map(
     (c) => `${c.admin ? "🔒 " : "• "}\`${escapeMrkdwn(syntax(locale, c.topic))}\` — ${t(locale, `command.${c.topic}.help` as MessageKey)}`,
   );
