@@ -2,10 +2,12 @@ import type { Migration } from "kysely";
 import * as m0001 from "./0001_initial.js";
 import * as m0002 from "./0002_queue_priority_and_workers.js";
 import * as m0003 from "./0003_slack.js";
+import * as m0004 from "./0004_coordination.js";
 
 /** Every migration in order; a static list so that the same code runs from src/ and dist/. */
 export const migrations: Record<string, Migration> = {
   "0001_initial": m0001,
   "0002_queue_priority_and_workers": m0002,
   "0003_slack": m0003,
+  "0004_coordination": m0004,
 };

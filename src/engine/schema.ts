@@ -138,6 +138,97 @@ export interface SlackPostsTable {
   created_at: number;
 }
 
+/** A question an agent asked a person (CODEXPI_DECISION). */
+export type DecisionStatus = "OPEN" | "ANSWERED" | "CANCELLED";
+
+export interface DecisionsTable {
+  id: string;
+  conversation_id: string;
+  queue_id: string;
+  user_id: string | null;
+  title: string;
+  question: string;
+  options: string;
+  allow_multiple: number;
+  allow_custom: number;
+  status: DecisionStatus;
+  answer: string | null;
+  answered_by: string | null;
+  response_queue_id: string | null;
+  created_at: number;
+  answered_at: number | null;
+}
+
+/** A failed agent, and its self-repair. */
+export type IncidentStatus = "OPEN" | "REPAIRING" | "RESOLVED" | "FAILED";
+
+export interface IncidentsTable {
+  id: string;
+  conversation_id: string;
+  queue_id: string;
+  project_id: string;
+  user_id: string | null;
+  status: IncidentStatus;
+  error: string;
+  error_code: string | null;
+  auto_repair: number;
+  repair_project_id: string | null;
+  repair_conversation_id: string | null;
+  repair_queue_id: string | null;
+  resolution: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A specialist agent's life: it builds its workspace, then serves delegations. */
+export type SpecialistStatus = "BUILDING" | "ACTIVE" | "FAILED";
+
+export interface SpecialistAgentsTable {
+  id: string;
+  name: string;
+  description: string;
+  capabilities: string;
+  summary: string | null;
+  status: SpecialistStatus;
+  error: string;
+  owner_id: string | null;
+  project_id: string;
+  bootstrap_conversation_id: string | null;
+  bootstrap_queue_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A task handed to a specialist by an agent (CODEXPI_SPECIALIST_CALL). */
+export type DelegationStatus = "PENDING" | "RUNNING" | "WAITING_CHILD" | "COMPLETED" | "FAILED";
+
+export interface SpecialistDelegationsTable {
+  id: string;
+  source_conversation_id: string;
+  source_queue_id: string;
+  parent_delegation_id: string | null;
+  specialist_id: string | null;
+  capability: string;
+  task: string;
+  context: string;
+  depth: number;
+  status: DelegationStatus;
+  specialist_conversation_id: string | null;
+  queue_id: string | null;
+  result: string | null;
+  error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface NotificationPreferencesTable {
+  user_id: string;
+  task_completion: number;
+  decisions: number;
+  incidents: number;
+  updated_at: number;
+}
+
 /** The whole schema as kysely sees it. */
 export interface DB {
   projects: ProjectsTable;
@@ -150,6 +241,11 @@ export interface DB {
   runtime_policies: RuntimePoliciesTable;
   slack_events: SlackEventsTable;
   slack_posts: SlackPostsTable;
+  decisions: DecisionsTable;
+  incidents: IncidentsTable;
+  specialist_agents: SpecialistAgentsTable;
+  specialist_delegations: SpecialistDelegationsTable;
+  notification_preferences: NotificationPreferencesTable;
 }
 
 export type Project = Selectable<ProjectsTable>;
