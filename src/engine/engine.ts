@@ -10,6 +10,7 @@ import { systemHostLoad, type HostLoad } from "./agents/hostLoad.js";
 import { announceOutcome, createOutcomeHook, type OutcomeReactor, type RecordAgentOutcome } from "./agents/outcome.js";
 import { processSpawner } from "./agents/spawner.js";
 import { reapLostWorkers } from "./agents/reaper.js";
+import { coordinationReactors, registerCoordinationTicks } from "./coordination/index.js";
 import { acquireLease, COORDINATOR_LEASE, leaseHolder, releaseLease } from "./leases.js";
 
 /** A step of the tick; later features (coordination, runs, orchestrations) register theirs. */
@@ -52,10 +53,11 @@ export class Engine {
     this.host = opts.host ?? systemHostLoad;
     this.logger = opts.logger ?? silentLogger;
     this.spawner = opts.spawner ?? processSpawner(opts.config);
-    this.hook = createOutcomeHook(opts.reactors ?? [announceOutcome], this.clock);
+    this.hook = createOutcomeHook(opts.reactors ?? [...coordinationReactors(opts.config.locale), announceOutcome], this.clock);
     this.owner = opts.owner ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
     this.leaseTtlMs = opts.leaseTtlMs ?? 30_000;
     this.onTick("reaper", async (e) => ({ reaped: await reapLostWorkers(e.db, e.clock, e.hook, e.logger, e.config.locale) }));
+    registerCoordinationTicks(this);
   }
 
   /** Adds a tick step; steps run in registration order, the dispatcher always last. */

@@ -15,7 +15,17 @@ export type EngineErrorReason =
   | "prompt_empty"
   | "not_allowed_to_drive"
   | "policy_invalid"
-  | "limit_invalid";
+  | "limit_invalid"
+  | "decision_not_found"
+  | "decision_answered"
+  | "decision_option_unknown"
+  | "decision_one_option"
+  | "decision_no_custom"
+  | "decision_empty_answer"
+  | "specialist_invalid"
+  | "specialist_not_failed"
+  | "specialist_not_found"
+  | "preferences_invalid";
 
 /**
  * The one error type the engine throws for expected failures. The sentence a person reads comes

@@ -17,7 +17,11 @@ export type DomainEvent =
       errorCode: string | null;
       messageId: string | null;
     }
-  | { kind: "agent.outcome"; conversationId: string; queueId: string; status: string; markers: string[] };
+  | { kind: "agent.outcome"; conversationId: string; queueId: string; status: string; markers: string[] }
+  | { kind: "decision.opened" | "decision.answered"; conversationId: string; decisionId: string }
+  | { kind: "incident.opened" | "incident.updated"; incidentId: string; status: string }
+  | { kind: "specialist.updated"; specialistId: string; status: string }
+  | { kind: "delegation.updated"; delegationId: string; status: string };
 
 /** Appends events to the outbox; call it with the transaction that made the change. */
 export async function emit(trx: Kysely<DB>, now: number, ...events: DomainEvent[]): Promise<void> {

@@ -29,6 +29,12 @@ describe("tick query plans", () => {
     await env.engine.dispatch(); // busy runs; its follow-up waits
     await env.db.updateTable("prompt_queue").set({ worker_pid: 999_999_9, worker_start_time: "1" }).where("id", "=", busy.item.id).execute(); // lost
     for (let i = 0; i < 5; i++) await startConversation(env.db, env.clock, i % 2 ? other : env.project, `queued ${i}`, "U");
+    // Coordination's steps have work too: an open incident to send to self-repair.
+    await env.addProject({ name: "CodexPi (Self)", role: "self" });
+    await env.db
+      .insertInto("incidents")
+      .values({ id: "inc", conversation_id: busy.conversation.id, queue_id: "q-inc", project_id: env.project.id, user_id: "U", status: "OPEN", error: "boom", error_code: "codex_failed", auto_repair: 1, repair_project_id: null, repair_conversation_id: null, repair_queue_id: null, resolution: null, created_at: 0, updated_at: 0 })
+      .execute();
 
     const queries: CompiledQuery[] = [];
     const logged = openDatabase(env.config.databasePath, { log: (e) => void (e.level === "query" && queries.push(e.query)) });
@@ -36,7 +42,7 @@ describe("tick query plans", () => {
     const engine = new Engine({ config: env.config, db: logged, clock: env.clock, host: env.engine.host, spawner: env.spawner, owner: "planner" });
     const result = await engine.tick();
     await logged.destroy();
-    expect(result).toMatchObject({ state: "processed", reaped: [busy.item.id] }); // the reap and claim paths really ran
+    expect(result).toMatchObject({ state: "processed", reaped: [busy.item.id], incidents_repairing: 2 }); // reap (whose failure opens an incident), repair and claim really ran
     expect((result as { started: string[] }).started.length).toBeGreaterThan(0);
 
     const raw = new Database(env.config.databasePath, { readonly: true });

@@ -82,10 +82,10 @@ export async function projectForActor(db: Database, actor: Actor, name: string):
   return project;
 }
 
-/** Projects an actor may see, by name. */
+/** Projects an actor may see, by name (specialists' workspaces are listed with the specialists). */
 export async function listProjects(db: Database, actor: Actor): Promise<Project[]> {
   const all = await db.selectFrom("projects").selectAll().orderBy("name").execute();
-  return all.filter((p) => canSee(actor, p));
+  return all.filter((p) => canSee(actor, p) && p.execution_group !== "__specialist__");
 }
 
 /** Reads one project by id or throws not_found. */

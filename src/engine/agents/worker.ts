@@ -11,6 +11,7 @@ import { finishItem, type Outcome } from "./outcome.js";
 import { t, type Locale } from "../../i18n/index.js";
 import { processStartTime } from "./processes.js";
 import { logsDir } from "./spawner.js";
+import { SPECIALIST_GROUP } from "../coordination/incidents.js";
 
 const PROGRESS_WRITE_MS = 1_000;
 const PROGRESS_EVENT_MS = 2_000;
@@ -102,7 +103,7 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
     const support = codexSupportPath(bin);
     result = await runCodexTurn({
       bin,
-      invocation: { cwd: project.path, fullAccess: project.full_access === 1, threadId: conversation.codex_thread_id },
+      invocation: { cwd: project.path, fullAccess: mayUseFullAccess(project, item.origin_kind), threadId: conversation.codex_thread_id },
       prompt: item.content,
       env: codexEnv(process.env, {
         CODEX_HOME: engine.config.codexHome,
@@ -129,6 +130,14 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
   }
   const cancelRequested = (await db.selectFrom("prompt_queue").select("cancel_requested_at").where("id", "=", queueId).executeTakeFirst())?.cancel_requested_at;
   return finish(outcomeOf(result, Boolean(cancelRequested) || (result.ended === "cancelled" && !stopAsked), engine.config));
+}
+
+/**
+ * Full access only where an admin granted it, and never for self-repair (it works on codexpi's
+ * own source: no privilege escalation through a failure message) nor for specialists.
+ */
+export function mayUseFullAccess(project: { full_access: number; execution_group: string | null }, origin: string): boolean {
+  return project.full_access === 1 && origin !== "repair" && project.execution_group !== SPECIALIST_GROUP;
 }
 
 /** Maps how a turn ended to the item's outcome; pure so that every case is tested. */

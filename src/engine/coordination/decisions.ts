@@ -1,0 +1,159 @@
+import type { Kysely } from "kysely";
+import type { Clock } from "../clock.js";
+import { immediate, type Database } from "../database.js";
+import { EngineError } from "../errors.js";
+import { newId } from "../ids.js";
+import { emit } from "../outbox.js";
+import type { DB, DecisionsTable } from "../schema.js";
+import type { Actor } from "../agents/projects.js";
+import type { OutcomeReactor } from "../agents/outcome.js";
+import { enqueueIn } from "../agents/conversations.js";
+import type { DecisionOption } from "../protocol/markers.js";
+import { t, type Locale } from "../../i18n/index.js";
+
+/** A decision as people and views see it. */
+export interface DecisionView {
+  id: string;
+  conversation_id: string;
+  queue_id: string;
+  user_id: string | null;
+  title: string;
+  question: string;
+  options: DecisionOption[];
+  allow_multiple: boolean;
+  allow_custom: boolean;
+  status: DecisionsTable["status"];
+  answer: { option_ids: string[]; custom: string } | null;
+  response_queue_id: string | null;
+  created_at: number;
+}
+
+const view = (d: DecisionsTable): DecisionView => ({
+  id: d.id,
+  conversation_id: d.conversation_id,
+  queue_id: d.queue_id,
+  user_id: d.user_id,
+  title: d.title,
+  question: d.question,
+  options: JSON.parse(d.options) as DecisionOption[],
+  allow_multiple: d.allow_multiple === 1,
+  allow_custom: d.allow_custom === 1,
+  status: d.status,
+  answer: d.answer ? (JSON.parse(d.answer) as DecisionView["answer"]) : null,
+  response_queue_id: d.response_queue_id,
+  created_at: d.created_at,
+});
+
+/**
+ * Who answers a conversation's decisions: the person at the root of the chain. Specialist, run
+ * and orchestration conversations are created with that person as their user; the delegation
+ * chain is followed only for rows that lack one.
+ */
+export async function rootUserOf(trx: Kysely<DB>, conversationId: string): Promise<string | null> {
+  let id = conversationId;
+  for (let hop = 0; hop < 8; hop++) {
+    const c = await trx.selectFrom("conversations").select("user_id").where("id", "=", id).executeTakeFirst();
+    if (c?.user_id) return c.user_id;
+    const d = await trx.selectFrom("specialist_delegations").select("source_conversation_id").where("specialist_conversation_id", "=", id).executeTakeFirst();
+    if (!d) return null;
+    id = d.source_conversation_id;
+  }
+  return null;
+}
+
+/** Outcome hook: a CODEXPI_DECISION opens a decision (once per queue item) for the root user. */
+export const openDecisionReactor: OutcomeReactor = async (trx, o, clock) => {
+  const request = o.status === "done" ? o.markers.decision : null;
+  if (!request) return;
+  const now = clock.now();
+  const id = newId();
+  const inserted = await trx
+    .insertInto("decisions")
+    .values({
+      id,
+      conversation_id: o.conversationId,
+      queue_id: o.queueId,
+      user_id: await rootUserOf(trx, o.conversationId),
+      title: request.title,
+      question: request.question,
+      options: JSON.stringify(request.options),
+      allow_multiple: request.allow_multiple ? 1 : 0,
+      allow_custom: request.allow_custom ? 1 : 0,
+      status: "OPEN",
+      answer: null,
+      answered_by: null,
+      response_queue_id: null,
+      created_at: now,
+      answered_at: null,
+    })
+    .onConflict((oc) => oc.column("queue_id").doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return; // recorded before
+  // A specialist asking its user waits for the answer, like a delegation waits for a child.
+  await trx
+    .updateTable("specialist_delegations")
+    .set({ status: "WAITING_CHILD", updated_at: now })
+    .where("specialist_conversation_id", "=", o.conversationId)
+    .where("status", "=", "RUNNING")
+    .execute();
+  await emit(trx, now, { kind: "decision.opened", conversationId: o.conversationId, decisionId: id });
+};
+
+/** The open (or all) decisions a user has to answer. */
+export async function listDecisions(db: Kysely<DB>, actor: Actor, opts: { all?: boolean } = {}): Promise<DecisionView[]> {
+  let q = db.selectFrom("decisions").selectAll().orderBy("created_at", "desc");
+  if (!opts.all) q = q.where("status", "=", "OPEN");
+  if (!actor.isAdmin) q = q.where("user_id", "=", actor.userId);
+  return (await q.limit(200).execute()).map(view);
+}
+
+/** One decision the actor may see, or not_found. */
+export async function getDecision(db: Kysely<DB>, actor: Actor, id: string): Promise<DecisionView> {
+  const d = await db.selectFrom("decisions").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!d || (!actor.isAdmin && d.user_id !== actor.userId)) throw new EngineError("not_found", "decision_not_found", { name: id });
+  return view(d);
+}
+
+/**
+ * Answers a decision: ANSWERED once (a second answer is refused), the answer queued in the **same
+ * conversation** (same Codex thread) as a `decision_answer`, and a specialist waiting on it resumes.
+ */
+export async function answerDecision(
+  db: Database,
+  clock: Clock,
+  locale: Locale,
+  actor: Actor,
+  decisionId: string,
+  optionIds: string[],
+  custom: string,
+): Promise<DecisionView> {
+  return immediate(db, async (trx) => {
+    const d = await getDecision(trx, actor, decisionId);
+    if (d.status !== "OPEN") throw new EngineError("conflict", "decision_answered", { title: d.title });
+    const chosen = d.options.filter((o) => optionIds.includes(o.id));
+    const text = custom.trim();
+    if (chosen.length !== new Set(optionIds).size) throw new EngineError("invalid", "decision_option_unknown");
+    if (chosen.length > 1 && !d.allow_multiple) throw new EngineError("invalid", "decision_one_option");
+    if (text && !d.allow_custom) throw new EngineError("invalid", "decision_no_custom");
+    if (chosen.length === 0 && !text) throw new EngineError("invalid", "decision_empty_answer");
+    const now = clock.now();
+    const answer = [chosen.map((o) => o.label).join(", "), text].filter(Boolean).join(" — ");
+    const prompt = t(locale, "prompt.decision_answer", { title: d.title, question: d.question, answer });
+    const response = await enqueueIn(trx, clock, d.conversation_id, prompt, { origin: "decision_answer", requestedBy: actor.userId });
+    const updated = await trx
+      .updateTable("decisions")
+      .set({ status: "ANSWERED", answer: JSON.stringify({ option_ids: chosen.map((o) => o.id), custom: text }), answered_by: actor.userId, response_queue_id: response.id, answered_at: now })
+      .where("id", "=", d.id)
+      .where("status", "=", "OPEN")
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) throw new EngineError("conflict", "decision_answered", { title: d.title });
+    await trx
+      .updateTable("specialist_delegations")
+      .set({ status: "RUNNING", queue_id: response.id, updated_at: now })
+      .where("specialist_conversation_id", "=", d.conversation_id)
+      .where("status", "=", "WAITING_CHILD")
+      .execute();
+    await emit(trx, now, { kind: "decision.answered", conversationId: d.conversation_id, decisionId: d.id });
+    return getDecision(trx, actor, d.id);
+  });
+}

@@ -1,0 +1,159 @@
+import type { Kysely } from "kysely";
+import type { Engine } from "../engine.js";
+import { immediate } from "../database.js";
+import { newId } from "../ids.js";
+import { emit } from "../outbox.js";
+import type { DB, SpecialistDelegationsTable } from "../schema.js";
+import type { OutcomeReactor } from "../agents/outcome.js";
+import { answerOf, createConversation, enqueueIn } from "../agents/conversations.js";
+import { t, type Locale } from "../../i18n/index.js";
+import type { Clock } from "../clock.js";
+import { rootUserOf } from "./decisions.js";
+import { quote } from "./incidents.js";
+
+/** How deep specialists may call specialists. */
+export const MAX_DELEGATION_DEPTH = 3;
+
+/**
+ * Outcome hook: a CODEXPI_SPECIALIST_CALL creates a PENDING delegation (once per queue item). When
+ * the caller is itself a specialist working on a delegation, that delegation waits for its child.
+ */
+export function specialistCallReactor(locale: Locale): OutcomeReactor {
+  return async (trx, o, clock) => {
+    const call = o.status === "done" ? o.markers.specialistCall : null;
+    if (!call) return;
+    const now = clock.now();
+    const caller = await trx
+      .selectFrom("specialist_delegations")
+      .selectAll()
+      .where("specialist_conversation_id", "=", o.conversationId)
+      .where("status", "=", "RUNNING")
+      .executeTakeFirst();
+    const depth = (caller?.depth ?? 0) + 1;
+    const id = newId();
+    const tooDeep = depth > MAX_DELEGATION_DEPTH;
+    const inserted = await trx
+      .insertInto("specialist_delegations")
+      .values({
+        id,
+        source_conversation_id: o.conversationId,
+        source_queue_id: o.queueId,
+        parent_delegation_id: caller?.id ?? null,
+        specialist_id: null,
+        capability: call.capability,
+        task: call.task,
+        context: call.context,
+        depth,
+        status: tooDeep ? "FAILED" : "PENDING",
+        specialist_conversation_id: null,
+        queue_id: null,
+        result: null,
+        error: tooDeep ? t(locale, "delegation.too_deep", { max: MAX_DELEGATION_DEPTH }) : null,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.column("source_queue_id").doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return;
+    if (tooDeep) {
+      // The caller hears at once that nobody will take the task (and keeps running).
+      await enqueueIn(trx, clock, o.conversationId, t(locale, "prompt.delegation_failed", { capability: call.capability, task: call.task, error: quote(t(locale, "delegation.too_deep", { max: MAX_DELEGATION_DEPTH })) }), { origin: "specialist_result", delegationDepth: depth });
+      return;
+    }
+    if (caller) await trx.updateTable("specialist_delegations").set({ status: "WAITING_CHILD", updated_at: now }).where("id", "=", caller.id).where("status", "=", "RUNNING").execute();
+    await emit(trx, now, { kind: "delegation.updated", delegationId: id, status: "PENDING" });
+  };
+}
+
+/**
+ * Tick step: starts PENDING delegations in a new conversation of a matching ACTIVE specialist
+ * (the root user's own first, then shared ones), and delivers finished ones: to the parent
+ * delegation, which resumes in its own conversation, or to the source conversation as a
+ * `specialist_result`. Every transition is guarded, so a second tick changes nothing.
+ */
+export async function processDelegations(engine: Engine): Promise<{ delegations_started: number; delegations_finished: number }> {
+  const { db, clock } = engine;
+  const locale = engine.config.locale;
+  let finished = 0;
+  let started = 0;
+  const running = await db
+    .selectFrom("specialist_delegations as d")
+    .innerJoin("prompt_queue as q", "q.id", "d.queue_id")
+    .selectAll("d")
+    .select(["q.status as queue_status", "q.error as queue_error"])
+    .where("d.status", "=", "RUNNING")
+    .where("q.status", "in", ["done", "failed", "cancelled"])
+    .execute();
+  for (const d of running) {
+    const answer = d.queue_status === "done" ? ((await answerOf(db, d.queue_id as string))?.content ?? "") : null;
+    const ok = await immediate(db, (trx) => finish(trx, clock, locale, d, answer, d.queue_error));
+    if (ok) finished += 1;
+  }
+  const pending = await db.selectFrom("specialist_delegations").selectAll().where("status", "=", "PENDING").orderBy("created_at").limit(20).execute();
+  for (const d of pending) {
+    const ok = await immediate(db, (trx) => start(trx, clock, locale, d));
+    if (ok) started += 1;
+  }
+  if (started + finished > 0) await engine.dispatch();
+  return { delegations_started: started, delegations_finished: finished };
+}
+
+async function start(trx: Kysely<DB>, clock: Clock, locale: Locale, d: SpecialistDelegationsTable): Promise<boolean> {
+  const now = clock.now();
+  const user = await rootUserOf(trx, d.source_conversation_id);
+  const candidates = await trx.selectFrom("specialist_agents").selectAll().where("status", "=", "ACTIVE").orderBy("created_at").execute();
+  const able = candidates.filter((s) => (JSON.parse(s.capabilities) as string[]).includes(d.capability) && (s.owner_id === null || s.owner_id === user));
+  const specialist = able.find((s) => s.owner_id === user) ?? able[0];
+  if (!specialist) {
+    const error = t(locale, "delegation.no_specialist", { capability: d.capability });
+    const u = await trx.updateTable("specialist_delegations").set({ status: "FAILED", error, updated_at: now }).where("id", "=", d.id).where("status", "=", "PENDING").executeTakeFirst();
+    if (Number(u.numUpdatedRows) !== 1) return false;
+    await deliver(trx, clock, locale, d, null, error);
+    return true;
+  }
+  const conversation = await createConversation(trx, clock, specialist.project_id, d.task, user);
+  const prompt = t(locale, "prompt.delegation", { name: specialist.name, capability: d.capability, task: d.task, context: d.context ? quote(d.context) : "—" });
+  const item = await enqueueIn(trx, clock, conversation.id, prompt, { origin: "delegation", delegationDepth: d.depth, requestedBy: user });
+  const u = await trx
+    .updateTable("specialist_delegations")
+    .set({ status: "RUNNING", specialist_id: specialist.id, specialist_conversation_id: conversation.id, queue_id: item.id, updated_at: now })
+    .where("id", "=", d.id)
+    .where("status", "=", "PENDING")
+    .executeTakeFirst();
+  if (Number(u.numUpdatedRows) !== 1) throw new Error("delegation changed while starting"); // rolls the conversation back
+  await emit(trx, now, { kind: "delegation.updated", delegationId: d.id, status: "RUNNING" });
+  return true;
+}
+
+async function finish(trx: Kysely<DB>, clock: Clock, locale: Locale, d: SpecialistDelegationsTable, answer: string | null, error: string | null): Promise<boolean> {
+  const now = clock.now();
+  const status = answer !== null ? "COMPLETED" : "FAILED";
+  const u = await trx
+    .updateTable("specialist_delegations")
+    .set({ status, result: answer, error: answer === null ? (error ?? "") : null, updated_at: now })
+    .where("id", "=", d.id)
+    .where("status", "=", "RUNNING")
+    .where("queue_id", "=", d.queue_id)
+    .executeTakeFirst();
+  if (Number(u.numUpdatedRows) !== 1) return false;
+  await deliver(trx, clock, locale, d, answer, error);
+  await emit(trx, now, { kind: "delegation.updated", delegationId: d.id, status });
+  return true;
+}
+
+/** Hands a result (or a failure) back: to the waiting parent in its own conversation, else to the source. */
+async function deliver(trx: Kysely<DB>, clock: Clock, locale: Locale, d: SpecialistDelegationsTable, answer: string | null, error: string | null): Promise<void> {
+  const prompt =
+    answer !== null
+      ? t(locale, "prompt.delegation_result", { capability: d.capability, task: d.task, result: quote(answer) })
+      : t(locale, "prompt.delegation_failed", { capability: d.capability, task: d.task, error: quote(error ?? "?") });
+  const parent = d.parent_delegation_id
+    ? await trx.selectFrom("specialist_delegations").selectAll().where("id", "=", d.parent_delegation_id).where("status", "=", "WAITING_CHILD").executeTakeFirst()
+    : undefined;
+  if (parent?.specialist_conversation_id) {
+    const item = await enqueueIn(trx, clock, parent.specialist_conversation_id, prompt, { origin: "specialist_result", delegationDepth: parent.depth });
+    await trx.updateTable("specialist_delegations").set({ status: "RUNNING", queue_id: item.id, updated_at: clock.now() }).where("id", "=", parent.id).where("status", "=", "WAITING_CHILD").execute();
+    return;
+  }
+  await enqueueIn(trx, clock, d.source_conversation_id, prompt, { origin: "specialist_result", delegationDepth: Math.max(0, d.depth - 1) });
+}

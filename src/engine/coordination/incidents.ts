@@ -1,0 +1,186 @@
+import { sql, type Kysely } from "kysely";
+import type { Engine } from "../engine.js";
+import { immediate } from "../database.js";
+import { newId } from "../ids.js";
+import { emit } from "../outbox.js";
+import type { DB, IncidentsTable } from "../schema.js";
+import type { OutcomeReactor } from "../agents/outcome.js";
+import { createConversation, enqueueIn } from "../agents/conversations.js";
+import { canSee, type Actor } from "../agents/projects.js";
+import { parseSelfRepair } from "../protocol/markers.js";
+import { t } from "../../i18n/index.js";
+
+/** An incident as people and views see it. */
+export interface IncidentView {
+  id: string;
+  status: IncidentsTable["status"];
+  auto_repair: boolean;
+  error: string;
+  error_code: string | null;
+  conversation_id: string;
+  project_id: string;
+  project_name: string;
+  repair_project_name: string | null;
+  repair_conversation_id: string | null;
+  resolution: string | null;
+  created_at: number;
+}
+
+/** Origins whose failure is a person's failure: only plain conversations open incidents. */
+const PLAIN_ORIGINS = new Set(["user", "decision_answer", "specialist_result"]);
+
+/**
+ * Outcome hook: a failed item of a plain conversation opens an incident (once per item). Runs,
+ * orchestrations, delegations and specialists handle their own failures; a repair never opens
+ * one (no repair loops); a stop asked by a person is no incident.
+ */
+export const openIncidentReactor: OutcomeReactor = async (trx, o, clock) => {
+  if (o.status !== "failed") return;
+  const item = await trx.selectFrom("prompt_queue").select(["origin_kind", "error_code"]).where("id", "=", o.queueId).executeTakeFirst();
+  if (item && !PLAIN_ORIGINS.has(item.origin_kind)) return;
+  const c = await trx
+    .selectFrom("conversations as c")
+    .innerJoin("projects as p", "p.id", "c.project_id")
+    .select(["c.user_id", "c.project_id", "p.role", "p.execution_group"])
+    .where("c.id", "=", o.conversationId)
+    .executeTakeFirst();
+  if (!c || c.role === "self" || c.execution_group === SPECIALIST_GROUP) return;
+  const now = clock.now();
+  const id = newId();
+  const inserted = await trx
+    .insertInto("incidents")
+    .values({
+      id,
+      conversation_id: o.conversationId,
+      queue_id: o.queueId,
+      project_id: c.project_id,
+      user_id: c.user_id,
+      status: "OPEN",
+      error: o.error ?? "",
+      error_code: item?.error_code ?? null,
+      auto_repair: 1,
+      repair_project_id: null,
+      repair_conversation_id: null,
+      repair_queue_id: null,
+      resolution: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((oc) => oc.column("queue_id").doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) await emit(trx, now, { kind: "incident.opened", incidentId: id, status: "OPEN" });
+};
+
+/** The execution group of specialist workspaces (their failures are the delegation's business). */
+export const SPECIALIST_GROUP = "__specialist__";
+
+/**
+ * Tick step: sends open incidents to self-repair (a restricted agent in the self project, the
+ * failure quoted as untrusted data) and closes repairs that finished. Guarded transitions: a
+ * second tick changes nothing.
+ */
+export async function processIncidents(engine: Engine): Promise<{ incidents_repairing: number; incidents_closed: number }> {
+  const { db, clock } = engine;
+  const locale = engine.config.locale;
+  let repairing = 0;
+  let closed = 0;
+  const open = await db.selectFrom("incidents").selectAll().where("status", "=", "OPEN").where("auto_repair", "=", 1).limit(20).execute();
+  // Repeats the partial index's own condition (as a literal) so that SQLite can use that index.
+  const self = open.length
+    ? await db.selectFrom("projects").selectAll().where("role", "<>", sql.lit("project")).where("role", "=", "self").executeTakeFirst()
+    : undefined;
+  for (const incident of self ? open : []) {
+    const started = await immediate(db, async (trx) => {
+      const now = clock.now();
+      const project = await trx.selectFrom("projects").select("name").where("id", "=", incident.project_id).executeTakeFirst();
+      const conversation = await createConversation(trx, clock, self!.id, t(locale, "incident.repair_title", { project: project?.name ?? "?" }), null);
+      const prompt = t(locale, "prompt.incident_repair", { project: project?.name ?? "?", code: incident.error_code ?? "?", error: quote(incident.error) });
+      const item = await enqueueIn(trx, clock, conversation.id, prompt, { origin: "repair" });
+      const moved = await trx
+        .updateTable("incidents")
+        .set({ status: "REPAIRING", repair_project_id: self!.id, repair_conversation_id: conversation.id, repair_queue_id: item.id, updated_at: now })
+        .where("id", "=", incident.id)
+        .where("status", "=", "OPEN")
+        .executeTakeFirst();
+      if (Number(moved.numUpdatedRows) !== 1) throw new Rollback();
+      await emit(trx, now, { kind: "incident.updated", incidentId: incident.id, status: "REPAIRING" });
+      return true;
+    }).catch((err) => (err instanceof Rollback ? false : Promise.reject(err)));
+    if (started) repairing += 1;
+  }
+  const active = await db
+    .selectFrom("incidents as i")
+    .innerJoin("prompt_queue as q", "q.id", "i.repair_queue_id")
+    .select(["i.id", "q.id as queue_id", "q.status as queue_status", "q.error"])
+    .where("i.status", "=", "REPAIRING")
+    .where("q.status", "in", ["done", "failed", "cancelled"])
+    .execute();
+  for (const r of active) {
+    const answer = r.queue_status === "done" ? ((await db.selectFrom("messages").select("content").where("queue_id", "=", r.queue_id).where("role", "=", "assistant").executeTakeFirst())?.content ?? "") : null;
+    const verdict = answer !== null ? parseSelfRepair(answer) : null;
+    const status = r.queue_status === "done" && verdict?.decision !== "needs_user" ? "RESOLVED" : "FAILED";
+    const resolution = verdict?.feedback || answer || r.error || "";
+    const done = await immediate(db, async (trx) => {
+      const u = await trx.updateTable("incidents").set({ status, resolution: resolution.slice(0, 4000), updated_at: clock.now() }).where("id", "=", r.id).where("status", "=", "REPAIRING").executeTakeFirst();
+      if (Number(u.numUpdatedRows) === 1) await emit(trx, clock.now(), { kind: "incident.updated", incidentId: r.id, status });
+      return Number(u.numUpdatedRows) === 1;
+    });
+    if (done) closed += 1;
+  }
+  return { incidents_repairing: repairing, incidents_closed: closed };
+}
+
+class Rollback extends Error {}
+
+/** Failure text is written by agents and users: quoted as data, never as instructions. */
+export function quote(text: string): string {
+  return text
+    .slice(0, 4000)
+    .split("\n")
+    .map((l) => `> ${l}`)
+    .join("\n");
+}
+
+/** Incidents the actor may see: of their conversations or of projects they own; all for admins. */
+export async function listIncidents(db: Kysely<DB>, actor: Actor, opts: { all?: boolean } = {}): Promise<IncidentView[]> {
+  let q = db
+    .selectFrom("incidents as i")
+    .innerJoin("projects as p", "p.id", "i.project_id")
+    .leftJoin("projects as r", "r.id", "i.repair_project_id")
+    .select([
+      "i.id",
+      "i.status",
+      "i.auto_repair",
+      "i.error",
+      "i.error_code",
+      "i.conversation_id",
+      "i.project_id",
+      "i.user_id",
+      "i.resolution",
+      "i.created_at",
+      "p.name as project_name",
+      "p.owner_id",
+      "r.name as repair_project_name",
+      "i.repair_conversation_id",
+    ])
+    .orderBy("i.created_at", "desc")
+    .limit(200);
+  if (!opts.all) q = q.where("i.status", "in", ["OPEN", "REPAIRING", "FAILED"]);
+  const rows = await q.execute();
+  return rows
+    .filter((r) => actor.isAdmin || r.user_id === actor.userId || (r.owner_id === actor.userId && canSee(actor, r)))
+    .map((r) => ({
+      id: r.id,
+      status: r.status,
+      auto_repair: r.auto_repair === 1,
+      error: r.error,
+      error_code: r.error_code,
+      conversation_id: r.conversation_id,
+      project_id: r.project_id,
+      project_name: r.project_name,
+      repair_project_name: r.repair_project_name,
+      repair_conversation_id: r.repair_conversation_id,
+      resolution: r.resolution,
+      created_at: r.created_at,
+    }));
+}
