@@ -10,6 +10,7 @@ import type { BotContext } from "./context.js";
 import { AfterAck } from "./afterAck.js";
 import { serveHealth, startHealthServer, type Health } from "./health.js";
 import { registerActions } from "./listeners/actions.js";
+import { registerCoordinationActions } from "./listeners/coordination.js";
 import { registerCommands } from "./listeners/commands.js";
 import { registerEvents } from "./listeners/events.js";
 import { registerGuards } from "./listeners/guards.js";
@@ -104,6 +105,7 @@ export async function startSlackApp(opts: { config: Config; engine: Engine; logg
   registerGuards(app, ctx);
   registerCommands(app, ctx);
   registerActions(app, ctx);
+  registerCoordinationActions(app, ctx);
   registerEvents(app, ctx);
 
   let port: number | null = null;

@@ -9,7 +9,16 @@ export type Command =
   | { kind: "project.add"; name: string; path: string; owner: string | null; channel: string | null; fullAccess: boolean; mergeConfirmation: boolean; role: ProjectRole }
   | { kind: "project.remove"; name: string }
   | { kind: "project.set"; name: string; changes: ProjectChanges }
+  | { kind: "decisions" }
+  | { kind: "incidents" }
+  | { kind: "specialists" }
+  | { kind: "specialist.add"; shared: boolean }
+  | { kind: "notify"; change: { key: NotifyKey; on: boolean } | null }
   | { kind: "usage"; topic: UsageTopic };
+
+/** The notification preferences a user can switch. */
+export type NotifyKey = "task_completion" | "decisions" | "incidents";
+const NOTIFY_KEYS: readonly NotifyKey[] = ["task_completion", "decisions", "incidents"];
 
 /** What `project set` may change; absent fields are left as they are, null clears. */
 export interface ProjectChanges {
@@ -22,7 +31,7 @@ export interface ProjectChanges {
 }
 
 /** The sub-commands a usage line exists for. */
-export type UsageTopic = "general" | "ask" | "project" | "project.add" | "project.remove" | "project.set";
+export type UsageTopic = "general" | "ask" | "project" | "project.add" | "project.remove" | "project.set" | "specialist.add" | "notify";
 
 const ROLES: readonly ProjectRole[] = ["project", "master", "self"];
 
@@ -71,6 +80,21 @@ export function parseCommand(text: string): Command {
     case "project":
     case "projet":
       return parseProject(rest);
+    case "decisions":
+    case "décisions":
+      return rest.length ? { kind: "usage", topic: "general" } : { kind: "decisions" };
+    case "incidents":
+      return rest.length ? { kind: "usage", topic: "general" } : { kind: "incidents" };
+    case "specialists":
+    case "spécialistes":
+      return rest.length ? { kind: "usage", topic: "general" } : { kind: "specialists" };
+    case "specialist":
+    case "spécialiste":
+      if (rest[0] === "add" && rest.length === 1) return { kind: "specialist.add", shared: false };
+      if (rest[0] === "add" && rest.length === 2 && rest[1] === "--shared") return { kind: "specialist.add", shared: true };
+      return { kind: "usage", topic: "specialist.add" };
+    case "notify":
+      return parseNotify(rest);
     default:
       return { kind: "usage", topic: "general" };
   }
@@ -136,4 +160,12 @@ function parseSet(args: string[]): Command {
     else return usage;
   }
   return { kind: "project.set", name, changes };
+}
+
+function parseNotify(args: string[]): Command {
+  if (args.length === 0) return { kind: "notify", change: null };
+  const [key, value] = args;
+  const on = onOff(value);
+  if (args.length !== 2 || !NOTIFY_KEYS.includes(key as NotifyKey) || on === undefined) return { kind: "usage", topic: "notify" };
+  return { kind: "notify", change: { key: key as NotifyKey, on } };
 }

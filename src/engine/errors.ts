@@ -25,7 +25,9 @@ export type EngineErrorReason =
   | "specialist_invalid"
   | "specialist_not_failed"
   | "specialist_not_found"
-  | "preferences_invalid";
+  | "preferences_invalid"
+  | "incident_not_found"
+  | "incident_not_retryable";
 
 /**
  * The one error type the engine throws for expected failures. The sentence a person reads comes

@@ -41,6 +41,19 @@ export const BLOCKS = {
   statusRunning: "status.running",
   projectsList: "projects.list",
   help: "help.commands",
+  decisionText: "decision.text",
+  decisionChoices: "decision.choices",
+  decisionActions: "decision.actions",
+  decisionAnswer: "decision.answer",
+  decisionCustomInput: "decision.custom.input",
+  incidentText: "incident.text",
+  incidentActions: "incident.actions",
+  incidentsList: "incidents.list",
+  specialistsList: "specialists.list",
+  specialistName: "specialist.add.name",
+  specialistDescription: "specialist.add.description",
+  specialistCapabilities: "specialist.add.capabilities",
+  notifyPreferences: "notify.preferences",
 } as const;
 
 /** One of the block ids above (list items get `<id>.<n>` suffixes). */
@@ -53,6 +66,18 @@ export const CALLBACKS = {
   policyEdit: "policy.edit",
   orchCreate: "orch.create",
   runRevise: "run.revise",
+  decisionCustom: "decision.custom",
+} as const;
+
+/**
+ * Action ids of modal inputs: no listener is registered for them, `view_submission` reads them
+ * back from `view.state.values[blockId][actionId]`.
+ */
+export const INPUTS = {
+  decisionCustom: "decision.custom.text",
+  specialistName: "specialist.add.name.value",
+  specialistDescription: "specialist.add.description.value",
+  specialistCapabilities: "specialist.add.capabilities.value",
 } as const;
 
 /** One of the modal callback ids. */

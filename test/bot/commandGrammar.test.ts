@@ -64,3 +64,18 @@ describe("/codex grammar", () => {
     expect(parseMention("<@UBOT> demo", "UBOT")).toBeNull();
   });
 });
+
+describe("/codex grammar: coordination", () => {
+  it("decisions, incidents, specialists, specialist add and notify", () => {
+    expect(parseCommand("decisions")).toEqual({ kind: "decisions" });
+    expect(parseCommand("incidents")).toEqual({ kind: "incidents" });
+    expect(parseCommand("specialists")).toEqual({ kind: "specialists" });
+    expect(parseCommand("specialist add")).toEqual({ kind: "specialist.add", shared: false });
+    expect(parseCommand("specialist add --shared")).toEqual({ kind: "specialist.add", shared: true });
+    expect(parseCommand("specialist remove")).toEqual({ kind: "usage", topic: "specialist.add" });
+    expect(parseCommand("notify")).toEqual({ kind: "notify", change: null });
+    expect(parseCommand("notify decisions off")).toEqual({ kind: "notify", change: { key: "decisions", on: false } });
+    expect(parseCommand("notify everything off")).toEqual({ kind: "usage", topic: "notify" });
+    expect(parseCommand("notify decisions maybe")).toEqual({ kind: "usage", topic: "notify" });
+  });
+});

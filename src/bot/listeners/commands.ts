@@ -5,6 +5,12 @@ import { setProjectLimit } from "../../engine/agents/policies.js";
 import { queueStatus } from "../../engine/agents/status.js";
 import { t } from "../../i18n/index.js";
 import { helpView, projectsView, statusView, usage } from "../../views/commands.js";
+import { decisionsView, incidentsView, notifyView, specialistAddModal, specialistsView } from "../../views/coordination.js";
+import { listDecisions } from "../../engine/coordination/decisions.js";
+import { listIncidents } from "../../engine/coordination/incidents.js";
+import { listSpecialists } from "../../engine/coordination/specialists.js";
+import { getPreferences, setPreferences } from "../../engine/coordination/preferences.js";
+import { EngineError } from "../../engine/errors.js";
 import { parseCommand, type Command } from "../commandGrammar.js";
 import { actorOf, errorText, type BotContext } from "../context.js";
 
@@ -15,12 +21,22 @@ type Reply = { text: string; blocks?: unknown[] };
  * response URL, so that the 3-second ack never waits on the database or Codex.
  */
 export function registerCommands(app: App, ctx: BotContext): void {
-  app.command("/codex", async ({ command, ack, respond }) => {
+  app.command("/codex", async ({ command, ack, respond, client }) => {
     const parsed = parseCommand(command.text ?? "");
     const actor = actorOf(ctx, command.user_id);
     if (parsed.kind === "usage") return ack({ response_type: "ephemeral", text: usage(ctx.locale, parsed.topic) });
     if (parsed.kind === "help") return ack({ response_type: "ephemeral", ...(helpView(ctx.locale, { isAdmin: actor.isAdmin }) as Reply) } as never);
     await ack();
+    if (parsed.kind === "specialist.add") {
+      // At once, not behind the queue: the trigger_id expires after 3 seconds.
+      if (parsed.shared && !actor.isAdmin) return void (await respond({ response_type: "ephemeral", text: errorText(ctx, new EngineError("forbidden", "admins_only")) }));
+      const view = specialistAddModal(ctx.locale, { channelId: command.channel_id, shared: parsed.shared });
+      await client.views.open({ trigger_id: command.trigger_id, view: view as never }).catch(async (err) => {
+        ctx.logger.warn({ err }, "could not open the specialist modal");
+        await respond({ response_type: "ephemeral", text: errorText(ctx, err) });
+      });
+      return;
+    }
     ctx.afterAck.run(async () => {
       let reply: Reply;
       try {
@@ -36,7 +52,7 @@ export function registerCommands(app: App, ctx: BotContext): void {
   });
 }
 
-async function run(ctx: BotContext, cmd: Exclude<Command, { kind: "usage" | "help" }>, userId: string, channelId: string): Promise<Reply> {
+async function run(ctx: BotContext, cmd: Exclude<Command, { kind: "usage" | "help" | "specialist.add" }>, userId: string, channelId: string): Promise<Reply> {
   const { engine } = ctx;
   const actor = actorOf(ctx, userId);
   switch (cmd.kind) {
@@ -84,6 +100,17 @@ async function run(ctx: BotContext, cmd: Exclude<Command, { kind: "usage" | "hel
       const p = await updateProject(engine.db, actor, cmd.name, changes);
       if (maxConcurrent !== undefined) await setProjectLimit(engine.db, engine.clock, p.id, maxConcurrent, actor.userId);
       return { text: t(ctx.locale, "project.updated", { name: p.name }) };
+    }
+    case "decisions":
+      return decisionsView(ctx.locale, await listDecisions(engine.db, actor)) as Reply;
+    case "incidents":
+      return incidentsView(ctx.locale, await listIncidents(engine.db, actor)) as Reply;
+    case "specialists":
+      return specialistsView(ctx.locale, await listSpecialists(engine.db, actor)) as Reply;
+    case "notify": {
+      const current = await getPreferences(engine.db, userId);
+      const prefs = cmd.change ? await setPreferences(engine.db, engine.clock, userId, { ...current, [cmd.change.key]: cmd.change.on }) : current;
+      return notifyView(ctx.locale, prefs) as Reply;
     }
   }
 }

@@ -1,8 +1,7 @@
 import type { App } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import { ask, conversationOfThread, followUp } from "../../engine/agents/conversationService.js";
-import { runtimePolicies } from "../../engine/agents/policies.js";
-import { canSee } from "../../engine/agents/projects.js";
+import { overview } from "../../engine/coordination/overview.js";
 import { homeView } from "../../views/home.js";
 import { usage } from "../../views/commands.js";
 import { tokenize } from "../commandGrammar.js";
@@ -69,12 +68,12 @@ async function onMessage(ctx: BotContext, client: WebClient, e: MessageLike): Pr
 async function onHomeOpened(ctx: BotContext, client: WebClient, event: { user: string; tab?: string }): Promise<void> {
   if (event.tab && event.tab !== "home") return;
   const actor = actorOf(ctx, event.user);
-  const policies = await runtimePolicies(ctx.engine.db);
+  const o = await overview(ctx.engine.db, actor);
   const view = homeView(ctx.locale, {
-    decisions: [],
-    incidents: [],
-    runtime_policies: { global: policies.global, projects: policies.projects.filter((p) => canSee(actor, p)).map((p) => ({ name: p.name, effective_max_concurrent: p.effective_max_concurrent })) },
-    specialists: [],
+    decisions: o.decisions.map((d) => ({ id: d.id, title: d.title, question: d.question, projectName: d.project_name })),
+    incidents: o.incidents.map((i) => ({ id: i.id, status: i.status, projectName: i.project_name, error: i.error })),
+    runtime_policies: { global: o.runtime_policies.global, projects: o.runtime_policies.projects.map((p) => ({ name: p.name, effective_max_concurrent: p.effective_max_concurrent })) },
+    specialists: o.specialists.map((s) => ({ id: s.id, name: s.name, status: s.status, capabilities: s.capabilities })),
     run: null,
   });
   await client.views.publish({ user_id: event.user, view: view as never });

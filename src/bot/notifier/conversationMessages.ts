@@ -7,6 +7,7 @@ import { isMessageKey, t, type Locale } from "../../i18n/index.js";
 import { escapeClip } from "../../views/mrkdwn.js";
 import { agentAnswer, conversationRoot } from "../../views/conversation.js";
 import type { SlackPoster } from "./poster.js";
+import type { EventRenderer, OutboxRow, Rendered } from "./renderer.js";
 
 /** Thrown to put an event back for `ms` (the once-a-second edit limit of a message). */
 export class Defer extends Error {
@@ -27,7 +28,8 @@ const MIN_EDIT_INTERVAL_MS = 1_000;
  * Renders the current state from the database, never the event's: late or repeated events
  * cannot show stale states.
  */
-export class ConversationMessages {
+export class ConversationMessages implements EventRenderer {
+  readonly kinds: ReadonlySet<string> = new Set([...REFRESH_KINDS, "conversation.finished"]);
   private readonly lastEdit = new Map<string, number>();
 
   constructor(
@@ -39,13 +41,19 @@ export class ConversationMessages {
     private readonly logger: Logger,
   ) {}
 
-  /** Whether this renderer shows events of this kind. */
-  static renders(kind: string): boolean {
-    return REFRESH_KINDS.has(kind) || kind === "conversation.finished";
+  /** Only conversations started from Slack have a thread to show their events in. */
+  async relevant(rows: OutboxRow[]): Promise<Set<number>> {
+    const conversationOf = (row: OutboxRow) => /^conversation:(.+)$/.exec(row.ordering_key ?? "")?.[1] ?? null;
+    const ids = [...new Set(rows.map(conversationOf).filter((x): x is string => x !== null))];
+    if (!ids.length) return new Set();
+    const inSlack = new Set(
+      (await this.db.selectFrom("conversations").select("id").where("id", "in", ids).where("slack_channel_id", "is not", null).execute()).map((r) => r.id),
+    );
+    return new Set(rows.filter((row) => inSlack.has(conversationOf(row) ?? "")).map((row) => row.id));
   }
 
   /** Handles one outbox event; Slack errors propagate to the notifier's retry policy. */
-  async handle(outboxId: number, kind: string, payload: Record<string, unknown>): Promise<"refreshed" | "posted" | "ignored"> {
+  async handle(outboxId: number, kind: string, payload: Record<string, unknown>): Promise<Rendered> {
     const conversationId = typeof payload.conversationId === "string" ? payload.conversationId : null;
     if (!conversationId || !kind.startsWith("conversation.")) return "ignored";
     const snap = await conversationSnapshot(this.db, conversationId);

@@ -5,6 +5,8 @@ import type { Database } from "../../engine/database.js";
 import type { Locale } from "../../i18n/index.js";
 import { classifySlackError } from "../slackErrors.js";
 import { ConversationMessages, Defer, REFRESH_KINDS } from "./conversationMessages.js";
+import { CoordinationMessages } from "./coordinationMessages.js";
+import type { EventRenderer, OutboxRow } from "./renderer.js";
 import { SlackPoster } from "./poster.js";
 
 /** What one drain did, for tests and metrics. */
@@ -30,15 +32,6 @@ export interface NotifierOptions {
   pollMs?: number;
 }
 
-interface OutboxRow {
-  id: number;
-  kind: string;
-  payload: string;
-  ordering_key: string | null;
-  attempts: number;
-  next_attempt_at: number;
-  created_at: number;
-}
 
 /**
  * Drains the outbox into Slack, in order per thread. Honours 429 Retry-After (the whole notifier
@@ -48,7 +41,7 @@ interface OutboxRow {
  */
 export class Notifier {
   private readonly poster: SlackPoster;
-  private readonly messages: ConversationMessages;
+  private readonly renderers: EventRenderer[];
   private pausedUntil = 0;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
@@ -58,7 +51,10 @@ export class Notifier {
 
   constructor(private readonly o: NotifierOptions) {
     this.poster = new SlackPoster(o.db, o.client, o.clock);
-    this.messages = new ConversationMessages(o.db, o.client, this.poster, o.clock, o.locale, o.logger);
+    this.renderers = [
+      new ConversationMessages(o.db, o.client, this.poster, o.clock, o.locale, o.logger),
+      new CoordinationMessages(o.db, o.client, this.poster, o.locale),
+    ];
   }
 
   /** Polls the outbox until stop(); a drain never overlaps the previous one. */
@@ -113,33 +109,30 @@ export class Notifier {
   }
 
   /**
-   * Marks done, in one statement, the events with nothing to show in Slack: kinds the notifier
-   * does not render, and conversations not started from Slack (CLI, automated flows).
+   * Marks done, in one statement, the events with nothing to show in Slack: kinds no renderer
+   * handles, and those its renderer finds irrelevant (e.g. conversations not started from Slack).
    */
   private async skipIrrelevant(rows: OutboxRow[]): Promise<OutboxRow[]> {
-    const conversationOf = (row: OutboxRow) => /^conversation:(.+)$/.exec(row.ordering_key ?? "")?.[1] ?? null;
-    const ids = [...new Set(rows.map(conversationOf).filter((x): x is string => x !== null))];
-    const inSlack = new Set(
-      ids.length
-        ? (await this.o.db.selectFrom("conversations").select("id").where("id", "in", ids).where("slack_channel_id", "is not", null).execute()).map((r) => r.id)
-        : [],
-    );
-    const keep: OutboxRow[] = [];
-    const skip: number[] = [];
-    for (const row of rows) {
-      const conversationId = conversationOf(row);
-      if (ConversationMessages.renders(row.kind) && conversationId && inSlack.has(conversationId)) keep.push(row);
-      else skip.push(row.id);
+    const keepIds = new Set<number>();
+    for (const r of this.renderers) {
+      const mine = rows.filter((row) => r.kinds.has(row.kind));
+      if (mine.length) for (const id of await r.relevant(mine)) keepIds.add(id);
     }
+    const skip = rows.filter((row) => !keepIds.has(row.id)).map((row) => row.id);
     if (skip.length) await this.o.db.updateTable("outbox").set({ status: "done", done_at: this.o.clock.now() }).where("id", "in", skip).execute();
-    return keep;
+    return rows.filter((row) => keepIds.has(row.id));
+  }
+
+  private rendererOf(kind: string): EventRenderer | undefined {
+    return this.renderers.find((r) => r.kinds.has(kind));
   }
 
   private async deliver(row: OutboxRow): Promise<keyof DrainResult> {
     const log = this.o.logger.child({ outboxId: row.id, kind: row.kind });
     try {
       const payload = JSON.parse(row.payload) as Record<string, unknown>;
-      const handled = await this.messages.handle(row.id, row.kind, payload);
+      const renderer = this.rendererOf(row.kind);
+      const handled = renderer ? await renderer.handle(row.id, row.kind, payload) : "ignored";
       // Consecutive state refreshes of one thread collapse into the one just rendered.
       const done = [row.id];
       if (handled === "refreshed" && row.ordering_key) {
@@ -192,7 +185,9 @@ export class Notifier {
     this.failures.set(code, (this.failures.get(code) ?? 0) + 1);
     await this.o.db.updateTable("outbox").set({ status: "failed", attempts: row.attempts + 1, last_error: code.slice(0, 500), done_at: now }).where("id", "=", row.id).execute();
     // Tell the person concerned where we can (a DM works even where the bot is not a member).
-    await this.messages.reportFailure(row.id, JSON.parse(row.payload) as Record<string, unknown>, code).catch((e) => log.warn({ err: e }, "could not report the failure"));
+    await this.rendererOf(row.kind)
+      ?.reportFailure(row.id, JSON.parse(row.payload) as Record<string, unknown>, code)
+      .catch((e) => log.warn({ err: e }, "could not report the failure"));
     return "failed";
   }
 }

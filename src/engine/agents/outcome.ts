@@ -129,7 +129,7 @@ export async function finishItem(
     })
     .where("id", "=", row.conversation_id)
     .execute();
-  await hook(trx, row.conversation_id, item.id, outcome.status, outcome.content, outcome.error);
+  // The finished event first: in the thread, the answer comes before the decision it asks.
   await emit(trx, now, {
     kind: "conversation.finished",
     conversationId: row.conversation_id,
@@ -138,5 +138,6 @@ export async function finishItem(
     errorCode: outcome.errorCode,
     messageId,
   });
+  await hook(trx, row.conversation_id, item.id, outcome.status, outcome.content, outcome.error);
   return true;
 }

@@ -26,9 +26,10 @@ export interface DecisionView {
   answer: { option_ids: string[]; custom: string } | null;
   response_queue_id: string | null;
   created_at: number;
+  project_name: string;
 }
 
-const view = (d: DecisionsTable): DecisionView => ({
+const view = (d: DecisionsTable & { project_name: string }): DecisionView => ({
   id: d.id,
   conversation_id: d.conversation_id,
   queue_id: d.queue_id,
@@ -42,7 +43,17 @@ const view = (d: DecisionsTable): DecisionView => ({
   answer: d.answer ? (JSON.parse(d.answer) as DecisionView["answer"]) : null,
   response_queue_id: d.response_queue_id,
   created_at: d.created_at,
+  project_name: d.project_name,
 });
+
+/** Decisions with the name of the project they were asked in. */
+const decisionsWithProject = (db: Kysely<DB>) =>
+  db
+    .selectFrom("decisions as d")
+    .innerJoin("conversations as c", "c.id", "d.conversation_id")
+    .innerJoin("projects as p", "p.id", "c.project_id")
+    .selectAll("d")
+    .select("p.name as project_name");
 
 /**
  * Who answers a conversation's decisions: the person at the root of the chain. Specialist, run
@@ -101,15 +112,15 @@ export const openDecisionReactor: OutcomeReactor = async (trx, o, clock) => {
 
 /** The open (or all) decisions a user has to answer. */
 export async function listDecisions(db: Kysely<DB>, actor: Actor, opts: { all?: boolean } = {}): Promise<DecisionView[]> {
-  let q = db.selectFrom("decisions").selectAll().orderBy("created_at", "desc");
-  if (!opts.all) q = q.where("status", "=", "OPEN");
-  if (!actor.isAdmin) q = q.where("user_id", "=", actor.userId);
+  let q = decisionsWithProject(db).orderBy("d.created_at", "desc");
+  if (!opts.all) q = q.where("d.status", "=", "OPEN");
+  if (!actor.isAdmin) q = q.where("d.user_id", "=", actor.userId);
   return (await q.limit(200).execute()).map(view);
 }
 
 /** One decision the actor may see, or not_found. */
 export async function getDecision(db: Kysely<DB>, actor: Actor, id: string): Promise<DecisionView> {
-  const d = await db.selectFrom("decisions").selectAll().where("id", "=", id).executeTakeFirst();
+  const d = await decisionsWithProject(db).where("d.id", "=", id).executeTakeFirst();
   if (!d || (!actor.isAdmin && d.user_id !== actor.userId)) throw new EngineError("not_found", "decision_not_found", { name: id });
   return view(d);
 }

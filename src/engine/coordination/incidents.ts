@@ -7,6 +7,7 @@ import type { DB, IncidentsTable } from "../schema.js";
 import type { OutcomeReactor } from "../agents/outcome.js";
 import { createConversation, enqueueIn } from "../agents/conversations.js";
 import { canSee, type Actor } from "../agents/projects.js";
+import { EngineError } from "../errors.js";
 import { parseSelfRepair } from "../protocol/markers.js";
 import { t } from "../../i18n/index.js";
 
@@ -183,4 +184,33 @@ export async function listIncidents(db: Kysely<DB>, actor: Actor, opts: { all?: 
       resolution: r.resolution,
       created_at: r.created_at,
     }));
+}
+
+/**
+ * Runs the failed prompt again in its conversation (same Codex thread), for the person who asked,
+ * the project's owner or an admin; the incident is closed as retried. Idempotent: a closed
+ * incident is not retried twice.
+ */
+export async function retryIncident(engine: Engine, actor: Actor, incidentId: string): Promise<{ queueId: string }> {
+  const { db, clock } = engine;
+  const queued = await immediate(db, async (trx) => {
+    const visible = (await listIncidents(trx, actor, { all: true })).find((i) => i.id === incidentId);
+    if (!visible) throw new EngineError("not_found", "incident_not_found", { name: incidentId });
+    if (visible.status !== "FAILED" && visible.status !== "OPEN") throw new EngineError("conflict", "incident_not_retryable");
+    const row = await trx.selectFrom("incidents").select(["queue_id", "conversation_id"]).where("id", "=", incidentId).executeTakeFirstOrThrow();
+    const failed = await trx.selectFrom("prompt_queue").select("content").where("id", "=", row.queue_id).executeTakeFirst();
+    if (!failed) throw new EngineError("conflict", "incident_not_retryable");
+    const item = await enqueueIn(trx, clock, row.conversation_id, failed.content, { origin: "user", requestedBy: actor.userId });
+    const u = await trx
+      .updateTable("incidents")
+      .set({ status: "RESOLVED", resolution: t(engine.config.locale, "incident.retried"), updated_at: clock.now() })
+      .where("id", "=", incidentId)
+      .where("status", "in", ["FAILED", "OPEN"])
+      .executeTakeFirst();
+    if (Number(u.numUpdatedRows) !== 1) throw new EngineError("conflict", "incident_not_retryable");
+    await emit(trx, clock.now(), { kind: "incident.updated", incidentId, status: "RESOLVED" });
+    return item.id;
+  });
+  await engine.dispatch();
+  return { queueId: queued };
 }

@@ -99,7 +99,7 @@ describe("reaper and outcomes", () => {
     const conv = await env.db.selectFrom("conversations").select("status").where("id", "=", conversation.id).executeTakeFirstOrThrow();
     expect(conv.status).toBe("completed");
     const kinds = (await env.db.selectFrom("outbox").select("kind").orderBy("id").execute()).map((e) => e.kind);
-    expect(kinds).toEqual(["conversation.queued", "conversation.started", "agent.outcome", "conversation.finished"]);
+    expect(kinds).toEqual(["conversation.queued", "conversation.started", "conversation.finished", "agent.outcome"]);
   });
 
   it("the outcome hook reports the markers an agent wrote", async () => {

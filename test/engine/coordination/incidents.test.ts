@@ -41,3 +41,21 @@ describe("incidents and self-repair", () => {
     expect(await listIncidents(env.db, { userId: "USTRANGER", isAdmin: false }, { all: true })).toHaveLength(0);
   });
 });
+
+describe("incident retry", () => {
+  let env: Awaited<ReturnType<typeof coordinationEnv>>;
+  afterEach(async () => env?.close());
+
+  it("retrying a failed incident queues its prompt again in the same conversation, once, for allowed users only", async () => {
+    env = await coordinationEnv();
+    const { retryIncident } = await import("../../../src/engine/coordination/incidents.js");
+    const { conversation, item } = await startConversation(env.db, env.clock, env.source, "Exécute la migration", OWNER);
+    await immediate(env.db, (trx) => env.engine.hook(trx, conversation.id, item.id, "failed", null, "boom"));
+    const [incident] = await listIncidents(env.db, OWNER_ACTOR);
+    await expect(retryIncident(env.engine, { userId: "USTRANGER", isAdmin: false }, incident!.id)).rejects.toMatchObject({ code: "not_found" });
+    const { queueId } = await retryIncident(env.engine, OWNER_ACTOR, incident!.id);
+    const again = await env.db.selectFrom("prompt_queue").selectAll().where("id", "=", queueId).executeTakeFirstOrThrow();
+    expect(again).toMatchObject({ conversation_id: conversation.id, content: "Exécute la migration", origin_kind: "user" });
+    await expect(retryIncident(env.engine, OWNER_ACTOR, incident!.id)).rejects.toMatchObject({ code: "conflict" });
+  });
+});

@@ -1,0 +1,147 @@
+import type { App, BlockAction, BlockButtonAction, RespondFn } from "@slack/bolt";
+import type { WebClient } from "@slack/web-api";
+import { answerDecision, getDecision } from "../../engine/coordination/decisions.js";
+import { retryIncident } from "../../engine/coordination/incidents.js";
+import { createSpecialist, rebuildSpecialist } from "../../engine/coordination/specialists.js";
+import { isEngineError } from "../../engine/errors.js";
+import { t } from "../../i18n/index.js";
+import {
+  decisionCustomModal,
+  decisionOptionId,
+  parseDecisionOptionValue,
+  readDecisionChoices,
+  readDecisionCustom,
+  readSpecialistAdd,
+  readSpecialistAddMetadata,
+  specialistAddErrors,
+  DECISION_CUSTOM_BLOCK,
+  DECISION_OPTION_ACTION,
+  type StateValues,
+} from "../../views/coordination.js";
+import { escapeMrkdwn } from "../../views/mrkdwn.js";
+import { ACTIONS, CALLBACKS } from "../../views/ids.js";
+import { actorOf, errorText, type BotContext } from "../context.js";
+
+
+/**
+ * Decision, incident and specialist buttons, and the coordination modals. Every handler answers
+ * for the clicking user only (the engine checks they may), and is idempotent: a second click on
+ * an answered decision gets "already answered", never a second answer.
+ */
+export function registerCoordinationActions(app: App, ctx: BotContext): void {
+  const reply = (respond: RespondFn, text: string) =>
+    respond({ response_type: "ephemeral", replace_original: false, text }).catch((err) => ctx.logger.warn({ err }, "could not answer an action"));
+
+  // One action id per option button (Slack refuses duplicates in a block): matched by pattern.
+  app.action<BlockAction>(DECISION_OPTION_ACTION, async ({ ack, body, action, respond }) => {
+    await ack();
+    if (action.type !== "button") return; // a checkbox ticked: the submit button answers
+    const parsed = parseDecisionOptionValue(action.value ?? "");
+    const actor = actorOf(ctx, body.user.id);
+    ctx.afterAck.run(async () => {
+      try {
+        const decision = await getDecision(ctx.engine.db, actor, parsed?.decisionId ?? "");
+        const optionId = parsed ? decisionOptionId(decision, parsed.token) : null;
+        await answerDecision(ctx.engine.db, ctx.engine.clock, ctx.locale, actor, decision.id, [optionId ?? ""], "");
+        await ctx.engine.dispatch();
+        await reply(respond, t(ctx.locale, "decision.answered_ack"));
+      } catch (err) {
+        await reply(respond, errorText(ctx, err));
+      }
+    });
+  });
+
+  app.action<BlockButtonAction>(ACTIONS.decisionSubmit, async ({ ack, body, action, respond }) => {
+    await ack();
+    const decisionId = action.value ?? "";
+    const actor = actorOf(ctx, body.user.id);
+    const values = ((body as { state?: { values?: StateValues } }).state?.values ?? {}) as StateValues;
+    ctx.afterAck.run(async () => {
+      try {
+        const decision = await getDecision(ctx.engine.db, actor, decisionId);
+        await answerDecision(ctx.engine.db, ctx.engine.clock, ctx.locale, actor, decisionId, readDecisionChoices(decision, values), "");
+        await ctx.engine.dispatch();
+        await reply(respond, t(ctx.locale, "decision.answered_ack"));
+      } catch (err) {
+        await reply(respond, errorText(ctx, err));
+      }
+    });
+  });
+
+  app.action<BlockButtonAction>(ACTIONS.decisionCustom, async ({ ack, body, action, client, respond }) => {
+    await ack();
+    const actor = actorOf(ctx, body.user.id);
+    try {
+      // Opened at once, not behind the queue: a trigger_id expires after 3 seconds.
+      const decision = await getDecision(ctx.engine.db, actor, action.value ?? "");
+      if (decision.status !== "OPEN") return void (await reply(respond, t(ctx.locale, "decision.already_answered")));
+      await client.views.open({ trigger_id: body.trigger_id, view: decisionCustomModal(ctx.locale, decision) as never });
+    } catch (err) {
+      await reply(respond, errorText(ctx, err));
+    }
+  });
+
+  app.view(CALLBACKS.decisionCustom, async ({ ack, body, view }) => {
+    const actor = actorOf(ctx, body.user.id);
+    const text = readDecisionCustom(view.state.values as never);
+    try {
+      await answerDecision(ctx.engine.db, ctx.engine.clock, ctx.locale, actor, view.private_metadata, [], text);
+      await ack();
+      ctx.afterAck.run(async () => void (await ctx.engine.dispatch()));
+    } catch (err) {
+      await ack({ response_action: "errors", errors: { [DECISION_CUSTOM_BLOCK]: errorText(ctx, err) } });
+    }
+  });
+
+  app.action<BlockButtonAction>(ACTIONS.incidentRetry, async ({ ack, body, action, respond }) => {
+    await ack();
+    const actor = actorOf(ctx, body.user.id);
+    ctx.afterAck.run(async () => {
+      try {
+        await retryIncident(ctx.engine, actor, action.value ?? "");
+        await reply(respond, t(ctx.locale, "incident.view.retried_ack"));
+      } catch (err) {
+        await reply(respond, errorText(ctx, err));
+      }
+    });
+  });
+
+  app.action<BlockButtonAction>(ACTIONS.specialistRebuild, async ({ ack, body, action, respond }) => {
+    await ack();
+    const actor = actorOf(ctx, body.user.id);
+    ctx.afterAck.run(async () => {
+      try {
+        const s = await rebuildSpecialist(ctx.engine, actor, action.value ?? "");
+        await reply(respond, t(ctx.locale, "specialist.view.rebuilding", { name: escapeMrkdwn(s.name) }));
+      } catch (err) {
+        await reply(respond, errorText(ctx, err));
+      }
+    });
+  });
+
+  app.view(CALLBACKS.specialistAdd, async ({ ack, body, view, client }) => {
+    const actor = actorOf(ctx, body.user.id);
+    const meta = readSpecialistAddMetadata(view.private_metadata);
+    try {
+      const s = await createSpecialist(ctx.engine, actor, readSpecialistAdd(view.state.values as never), { shared: meta.shared === true });
+      await ack();
+      ctx.afterAck.run(() => tell(ctx, client, body.user.id, meta.channelId, t(ctx.locale, "specialist.view.created", { name: escapeMrkdwn(s.name) })));
+    } catch (err) {
+      if (isEngineError(err) && err.code === "invalid" && err.reason === "specialist_invalid") {
+        await ack({ response_action: "errors", errors: specialistAddErrors(ctx.locale, { fields: String(err.params.fields ?? "").split(", ") }) });
+      } else {
+        await ack({ response_action: "errors", errors: specialistAddErrors(ctx.locale, { fields: ["name"] }, errorText(ctx, err)) });
+      }
+    }
+  });
+}
+
+/** An ephemeral note in the channel the modal came from, else a DM. */
+async function tell(ctx: BotContext, client: WebClient, user: string, channel: string | undefined, text: string): Promise<void> {
+  try {
+    if (channel) await client.chat.postEphemeral({ channel, user, text });
+    else await client.chat.postMessage({ channel: user, text });
+  } catch (err) {
+    ctx.logger.warn({ err }, "could not confirm a modal");
+  }
+}
