@@ -11,6 +11,8 @@ import { announceOutcome, createOutcomeHook, type OutcomeReactor, type RecordAge
 import { processSpawner } from "./agents/spawner.js";
 import { reapLostWorkers } from "./agents/reaper.js";
 import { coordinationReactors, registerCoordinationTicks } from "./coordination/index.js";
+import { registerRunTicks } from "./runs/index.js";
+import { registerOrchestrationTicks } from "./orchestrations/index.js";
 import { acquireLease, COORDINATOR_LEASE, leaseHolder, releaseLease } from "./leases.js";
 
 /** A step of the tick; later features (coordination, runs, orchestrations) register theirs. */
@@ -58,6 +60,8 @@ export class Engine {
     this.leaseTtlMs = opts.leaseTtlMs ?? 30_000;
     this.onTick("reaper", async (e) => ({ reaped: await reapLostWorkers(e.db, e.clock, e.hook, e.logger, e.config.locale) }));
     registerCoordinationTicks(this);
+    registerRunTicks(this);
+    registerOrchestrationTicks(this);
   }
 
   /** Adds a tick step; steps run in registration order, the dispatcher always last. */
