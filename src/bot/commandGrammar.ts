@@ -14,6 +14,7 @@ export type Command =
   | { kind: "specialists" }
   | { kind: "specialist.add"; shared: boolean }
   | { kind: "notify"; change: { key: NotifyKey; on: boolean } | null }
+  | { kind: "policy" }
   | { kind: "usage"; topic: UsageTopic };
 
 /** The notification preferences a user can switch. */
@@ -95,6 +96,9 @@ export function parseCommand(text: string): Command {
       return { kind: "usage", topic: "specialist.add" };
     case "notify":
       return parseNotify(rest);
+    case "policy":
+    case "politique":
+      return rest.length ? { kind: "usage", topic: "general" } : { kind: "policy" };
     default:
       return { kind: "usage", topic: "general" };
   }

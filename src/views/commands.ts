@@ -51,7 +51,7 @@ export const COMMANDS: ReadonlyArray<{ topic: CommandTopic; admin: boolean; live
   { topic: "run", admin: false, live: false },
   { topic: "run.start", admin: false, live: false },
   { topic: "run.resume", admin: false, live: false },
-  { topic: "policy", admin: false, live: false },
+  { topic: "policy", admin: true, live: true },
   { topic: "notify", admin: false, live: true },
   { topic: "orchestrate", admin: false, live: false },
   { topic: "orchestrations", admin: false, live: false },

@@ -103,6 +103,7 @@ export function textInput(opts: {
   placeholder?: string;
   hint?: string;
   optional?: boolean;
+  initialValue?: string;
 }): InputBlock {
   return {
     type: "input",
@@ -115,6 +116,7 @@ export function textInput(opts: {
       ...(opts.minLength !== undefined ? { min_length: opts.minLength } : {}),
       ...(opts.maxLength !== undefined ? { max_length: opts.maxLength } : {}),
       ...(opts.placeholder ? { placeholder: plain(opts.placeholder, MAX_PLACEHOLDER) } : {}),
+      ...(opts.initialValue !== undefined ? { initial_value: opts.initialValue } : {}),
     },
     ...(opts.hint ? { hint: plain(opts.hint, MAX_INPUT_HINT) } : {}),
     ...(opts.optional ? { optional: true } : {}),

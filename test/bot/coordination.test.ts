@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { inputText } from "../support/fakeModel.js";
-import { OTHER, OWNER, eventually, slackBot } from "../support/slackBot.js";
+import { ADMIN, OTHER, OWNER, eventually, slackBot } from "../support/slackBot.js";
 
 const DECISION =
   'Je peux déployer.\nCODEXPI_DECISION {"title":"Déploiement","question":"Quelle cible ?","options":[{"id":"staging","label":"Staging"},{"id":"production","label":"Production"}],"allow_multiple":false,"allow_custom":true}';
@@ -66,5 +66,42 @@ describe("coordination in Slack", () => {
     expect(incident.status).toBe("OPEN"); // no self project here: it waits for one
     const list = await bot.command("incidents");
     expect(JSON.stringify(await bot.response(list.responseId))).toContain("demo");
+  });
+
+  it("/codex policy opens the form for admins only; a valid submission saves the policy, a bad one names the field", async () => {
+    bot = await slackBot();
+    const denied = await bot.command("policy", OWNER);
+    expect((await bot.response(denied.responseId)).text).toMatch(/réservé aux admins/i);
+    expect(bot.slack.views.filter((v) => v.method === "views.open")).toHaveLength(0);
+    await bot.command("policy", ADMIN);
+    const opened = await eventually(() => bot.slack.views.find((v) => v.method === "views.open"), 10_000, "modal");
+    expect(JSON.stringify(opened.view)).toContain("policy.max_concurrent");
+    const values = (v: Record<string, string>) => Object.fromEntries(Object.entries(v).map(([f, x]) => [`policy.${f}`, { [`policy.${f}.value`]: x }]));
+    const good = { max_concurrent: "3", load_pause_percent: "85", memory_pause_percent: "88", background_start_hour: "22", background_end_hour: "7" };
+    const bad = await bot.submit("policy.edit", values({ ...good, max_concurrent: "0" }), "{}", ADMIN);
+    expect(bad.json).toMatchObject({ response_action: "errors", errors: { "policy.max_concurrent": expect.any(String) } });
+    const byOwner = await bot.submit("policy.edit", values(good), "{}", OWNER);
+    expect(byOwner.json).toMatchObject({ response_action: "errors" });
+    const ok = await bot.submit("policy.edit", values(good), "{}", ADMIN);
+    expect(ok.status).toBe(200);
+    const saved = await bot.db.selectFrom("runtime_policies").selectAll().where("scope", "=", "global").executeTakeFirstOrThrow();
+    expect(saved).toMatchObject({ max_concurrent: 3, load_pause_percent: 85, background_start_hour: 22, background_end_hour: 7, updated_by: ADMIN });
+  });
+
+  it("/codex specialist add opens a form; its submission creates a BUILDING specialist, a bad description is named", async () => {
+    bot = await slackBot();
+    await bot.command("specialist add");
+    await eventually(() => bot.slack.views.find((v) => v.method === "views.open"), 10_000, "modal");
+    const form = (name: string, description: string, capabilities: string) => ({
+      "specialist.add.name": { "specialist.add.name.value": name },
+      "specialist.add.description": { "specialist.add.description.value": description },
+      "specialist.add.capabilities": { "specialist.add.capabilities.value": capabilities },
+    });
+    const bad = await bot.submit("specialist.add", form("Studio", "court", "design.interface"), JSON.stringify({ channelId: "C1" }));
+    expect(bad.json).toMatchObject({ response_action: "errors", errors: { "specialist.add.description": expect.any(String) } });
+    const ok = await bot.submit("specialist.add", form("Studio Interface", "Conçoit des interfaces PWA accessibles pour les projets.", "design.interface, design.ux"), JSON.stringify({ channelId: "C1" }));
+    expect(ok.status).toBe(200);
+    const s = await eventually(() => bot.db.selectFrom("specialist_agents").selectAll().executeTakeFirst(), 10_000, "specialist");
+    expect(s).toMatchObject({ status: "BUILDING", owner_id: OWNER, capabilities: JSON.stringify(["design.interface", "design.ux"]) });
   });
 });

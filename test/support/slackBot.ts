@@ -14,7 +14,7 @@ import { killRecorded } from "./codexEngine.js";
 import { tempDir } from "./engine.js";
 import { startFakeModel } from "./fakeModel.js";
 import { startFakeSlack } from "./fakeSlack.js";
-import { blockActionPayload, eventBody, interactionBody, postSigned, slashCommandBody } from "./slackRequests.js";
+import { blockActionPayload, eventBody, interactionBody, postSigned, slashCommandBody, viewSubmissionPayload } from "./slackRequests.js";
 
 export const SECRET = "test-signing-secret";
 export const TEAM = "T0001";
@@ -80,6 +80,12 @@ export async function slackBot(opts: { socket?: boolean; env?: Record<string, st
       const payload = blockActionPayload({ user, channel, message_ts: messageTs, action_id: actionId, value, response_url: slack.responseUrl(id), team: TEAM });
       const res = await postSigned(base, "/slack/events", interactionBody(payload), "form", SECRET);
       return { ...res, responseId: id };
+    },
+    /** Submits a modal as `user`: the values of its inputs, keyed by block then action id. */
+    async submit(callbackId: string, values: Record<string, Record<string, string>>, privateMetadata = "", user = OWNER) {
+      const state = Object.fromEntries(Object.entries(values).map(([b, actions]) => [b, Object.fromEntries(Object.entries(actions).map(([a, v]) => [a, { type: "plain_text_input", value: v }]))]));
+      const payload = viewSubmissionPayload({ user, team: TEAM, callback_id: callbackId, private_metadata: privateMetadata, values: state });
+      return postSigned(base, "/slack/events", interactionBody(payload), "form", SECRET);
     },
     async event(event: Record<string, unknown> & { type: string }, eventId = `Ev${randomBytes(5).toString("hex")}`) {
       return postSigned(base, "/slack/events", eventBody({ event, event_id: eventId, team_id: TEAM, bot_user_id: slack.botUserId }), "json", SECRET);

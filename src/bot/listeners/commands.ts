@@ -1,7 +1,8 @@
 import type { App, RespondArguments } from "@slack/bolt";
 import { ask } from "../../engine/agents/conversationService.js";
 import { addProject, assertAdmin, listProjects, removeProject, updateProject } from "../../engine/agents/projects.js";
-import { setProjectLimit } from "../../engine/agents/policies.js";
+import { globalPolicy, setProjectLimit } from "../../engine/agents/policies.js";
+import { policyModal } from "../../views/policy.js";
 import { queueStatus } from "../../engine/agents/status.js";
 import { t } from "../../i18n/index.js";
 import { helpView, projectsView, statusView, usage } from "../../views/commands.js";
@@ -27,6 +28,15 @@ export function registerCommands(app: App, ctx: BotContext): void {
     if (parsed.kind === "usage") return ack({ response_type: "ephemeral", text: usage(ctx.locale, parsed.topic) });
     if (parsed.kind === "help") return ack({ response_type: "ephemeral", ...(helpView(ctx.locale, { isAdmin: actor.isAdmin }) as Reply) } as never);
     await ack();
+    if (parsed.kind === "policy") {
+      if (!actor.isAdmin) return void (await respond({ response_type: "ephemeral", text: errorText(ctx, new EngineError("forbidden", "admins_only")) }));
+      const view = policyModal(ctx.locale, await globalPolicy(ctx.engine.db), { channelId: command.channel_id });
+      await client.views.open({ trigger_id: command.trigger_id, view: view as never }).catch(async (err) => {
+        ctx.logger.warn({ err }, "could not open the policy modal");
+        await respond({ response_type: "ephemeral", text: errorText(ctx, err) });
+      });
+      return;
+    }
     if (parsed.kind === "specialist.add") {
       // At once, not behind the queue: the trigger_id expires after 3 seconds.
       if (parsed.shared && !actor.isAdmin) return void (await respond({ response_type: "ephemeral", text: errorText(ctx, new EngineError("forbidden", "admins_only")) }));
@@ -52,7 +62,7 @@ export function registerCommands(app: App, ctx: BotContext): void {
   });
 }
 
-async function run(ctx: BotContext, cmd: Exclude<Command, { kind: "usage" | "help" | "specialist.add" }>, userId: string, channelId: string): Promise<Reply> {
+async function run(ctx: BotContext, cmd: Exclude<Command, { kind: "usage" | "help" | "specialist.add" | "policy" }>, userId: string, channelId: string): Promise<Reply> {
   const { engine } = ctx;
   const actor = actorOf(ctx, userId);
   switch (cmd.kind) {

@@ -3,7 +3,9 @@ import type { WebClient } from "@slack/web-api";
 import { answerDecision, getDecision } from "../../engine/coordination/decisions.js";
 import { retryIncident } from "../../engine/coordination/incidents.js";
 import { createSpecialist, rebuildSpecialist } from "../../engine/coordination/specialists.js";
-import { isEngineError } from "../../engine/errors.js";
+import { EngineError, isEngineError } from "../../engine/errors.js";
+import { updateGlobalPolicy } from "../../engine/agents/policies.js";
+import { policyErrors, POLICY_INPUTS, readPolicy } from "../../views/policy.js";
 import { t } from "../../i18n/index.js";
 import {
   decisionCustomModal,
@@ -117,6 +119,23 @@ export function registerCoordinationActions(app: App, ctx: BotContext): void {
         await reply(respond, errorText(ctx, err));
       }
     });
+  });
+
+  app.view(CALLBACKS.policyEdit, async ({ ack, body, view, client }) => {
+    const actor = actorOf(ctx, body.user.id);
+    try {
+      if (!actor.isAdmin) throw new EngineError("forbidden", "admins_only");
+      await updateGlobalPolicy(ctx.engine.db, ctx.engine.clock, readPolicy(view.state.values as never), actor.userId);
+      await ack();
+      const { channelId } = readSpecialistAddMetadata(view.private_metadata); // same {channelId} shape
+      ctx.afterAck.run(async () => {
+        await ctx.engine.dispatch(); // a higher limit may let queued work start now
+        await tell(ctx, client, body.user.id, channelId, t(ctx.locale, "policy.saved"));
+      });
+    } catch (err) {
+      const fields = isEngineError(err) && err.reason === "policy_invalid" ? String(err.params.fields ?? "").split(", ") : [];
+      await ack({ response_action: "errors", errors: fields.length ? policyErrors(ctx.locale, fields) : { [POLICY_INPUTS.max_concurrent.blockId]: errorText(ctx, err) } });
+    }
   });
 
   app.view(CALLBACKS.specialistAdd, async ({ ack, body, view, client }) => {
