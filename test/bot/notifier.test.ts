@@ -162,4 +162,18 @@ describe("notifier (outbox → Slack)", () => {
     expect(slack.files).toHaveLength(1);
     expect(slack.files[0]!.content.toString("utf8")).toBe(long);
   });
+
+  it("the author gets a DM when their task ends, unless they turned task_completion off", async () => {
+    const { notifier } = await setup();
+    const { setPreferences } = await import("../../src/engine/coordination/preferences.js");
+    await answered("C1", "hello", "fini");
+    await drainUntilIdle(notifier());
+    const dm = slack.messages(slack.dmChannel("UOWNER"));
+    expect(dm).toHaveLength(1);
+    expect(dm[0]!.text).toContain("terminée");
+    await setPreferences(env.db, env.clock, "UOWNER", { task_completion: false, decisions: true, incidents: true });
+    await answered("C1", "encore", "fini aussi");
+    await drainUntilIdle(notifier());
+    expect(slack.messages(slack.dmChannel("UOWNER"))).toHaveLength(1);
+  });
 });

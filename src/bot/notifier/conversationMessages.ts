@@ -5,6 +5,7 @@ import type { Database } from "../../engine/database.js";
 import { conversationSnapshot, type ConversationSnapshot } from "../../engine/agents/snapshot.js";
 import { isMessageKey, t, type Locale } from "../../i18n/index.js";
 import { escapeClip } from "../../views/mrkdwn.js";
+import { getPreferences } from "../../engine/coordination/preferences.js";
 import { agentAnswer, conversationRoot } from "../../views/conversation.js";
 import type { SlackPoster } from "./poster.js";
 import type { EventRenderer, OutboxRow, Rendered } from "./renderer.js";
@@ -65,6 +66,7 @@ export class ConversationMessages implements EventRenderer {
     if (kind === "conversation.finished") {
       const withThread = await this.ensureStateMessage(outboxId, snap);
       await this.postOutcome(outboxId, withThread, payload);
+      await this.pingAuthor(outboxId, withThread, payload);
       await this.refresh(outboxId, withThread);
       return "posted";
     }
@@ -144,6 +146,25 @@ export class ConversationMessages implements EventRenderer {
     const detail = item?.error_code === "codex_failed" || !reason ? escapeClip(item?.error ?? "?", 1500) : "";
     const text = status === "cancelled" ? t(this.locale, "notice.stopped") : t(this.locale, "notice.failed", { error: [reason, detail].filter(Boolean).join(" — ") });
     await this.poster.postOnce({ ...base, key: `${outboxId}:notice`, purpose: "notice", text });
+  }
+
+  /**
+   * A DM to the author when their task ends in a channel (never for a DM conversation, which is
+   * already theirs, nor for a stop they asked), if their preferences say so.
+   */
+  private async pingAuthor(outboxId: number, snap: ConversationSnapshot, payload: Record<string, unknown>): Promise<void> {
+    if (payload.status === "cancelled" || snap.origin === "dm" || !snap.userId || !/^[UW][A-Z0-9]+$/.test(snap.userId)) return;
+    if (!(await getPreferences(this.db, snap.userId)).task_completion) return;
+    const key = `${outboxId}:ping`;
+    if (await this.poster.postedTs(key)) return;
+    const link = await this.client.chat.getPermalink({ channel: snap.channelId as string, message_ts: snap.threadTs as string });
+    const dm = await this.client.conversations.open({ users: snap.userId });
+    if (!dm.channel?.id) return;
+    const text = t(this.locale, payload.status === "done" ? "notice.task_done" : "notice.task_failed", {
+      project: escapeClip(snap.projectName, 100),
+      link: link.permalink ? `<${link.permalink}|${t(this.locale, "notice.see_thread")}>` : "",
+    });
+    await this.poster.postOnce({ key, outboxId, conversationId: snap.conversationId, purpose: "notice", channel: dm.channel.id, threadTs: null, text });
   }
 
   /** Uploads a file once: its name carries the key, found again in the thread after a crash. */
