@@ -3,6 +3,8 @@ import * as m0001 from "./0001_initial.js";
 import * as m0002 from "./0002_queue_priority_and_workers.js";
 import * as m0003 from "./0003_slack.js";
 import * as m0004 from "./0004_coordination.js";
+import * as m0005 from "./0005_runs.js";
+import * as m0006 from "./0006_orchestrations.js";
 
 /** Every migration in order; a static list so that the same code runs from src/ and dist/. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +12,6 @@ export const migrations: Record<string, Migration> = {
   "0002_queue_priority_and_workers": m0002,
   "0003_slack": m0003,
   "0004_coordination": m0004,
+  "0005_runs": m0005,
+  "0006_orchestrations": m0006,
 };

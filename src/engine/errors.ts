@@ -27,7 +27,28 @@ export type EngineErrorReason =
   | "specialist_not_found"
   | "preferences_invalid"
   | "incident_not_found"
-  | "incident_not_retryable";
+  | "incident_not_retryable"
+  | "orch_not_found"
+  | "orch_invalid"
+  | "orch_not_a_repository"
+  | "orch_wrong_state"
+  | "orch_stale_draft"
+  | "orch_stale_revision"
+  | "orch_feedback_empty"
+  | "orch_worktree_missing"
+  | "orch_merge_unconfirmed"
+  | "orch_main_detached"
+  | "orch_main_dirty"
+  | "orch_main_moved"
+  | "orch_merge_conflict"
+  | "orch_git_failed"
+  | "run_active"
+  | "run_not_found"
+  | "run_not_blocked"
+  | "run_plan_invalid"
+  | "run_target_unknown"
+  | "run_rebase_refused"
+  | "run_no_master";
 
 /**
  * The one error type the engine throws for expected failures. The sentence a person reads comes

@@ -21,7 +21,10 @@ export type DomainEvent =
   | { kind: "decision.opened" | "decision.answered"; conversationId: string; decisionId: string }
   | { kind: "incident.opened" | "incident.updated"; incidentId: string; status: string }
   | { kind: "specialist.updated"; specialistId: string; status: string }
-  | { kind: "delegation.updated"; delegationId: string; status: string };
+  | { kind: "delegation.updated"; delegationId: string; status: string }
+  | { kind: "orchestration.updated"; orchestrationId: string; status: string }
+  | { kind: "run.updated"; runId: string; status: string; stage: string }
+  | { kind: "run.verdict"; runId: string; stepId: string | null; decision: string; feedback: string };
 
 /** Appends events to the outbox; call it with the transaction that made the change. */
 export async function emit(trx: Kysely<DB>, now: number, ...events: DomainEvent[]): Promise<void> {
@@ -33,7 +36,8 @@ export async function emit(trx: Kysely<DB>, now: number, ...events: DomainEvent[
         kind: e.kind,
         payload: JSON.stringify(e),
         // Events of one conversation are delivered in order (one Slack thread).
-        ordering_key: "conversationId" in e ? `conversation:${e.conversationId}` : null,
+        // A run's verdicts and updates too (its own Slack thread).
+        ordering_key: "conversationId" in e ? `conversation:${e.conversationId}` : "runId" in e ? `run:${e.runId}` : null,
         next_attempt_at: now,
         created_at: now,
       })),

@@ -12,6 +12,7 @@ import { t, type Locale } from "../../i18n/index.js";
 import { processStartTime } from "./processes.js";
 import { logsDir } from "./spawner.js";
 import { SPECIALIST_GROUP } from "../coordination/incidents.js";
+import { agentWorkdir } from "../orchestrations/workdir.js";
 
 const PROGRESS_WRITE_MS = 1_000;
 const PROGRESS_EVENT_MS = 2_000;
@@ -42,6 +43,8 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
   const item = await db.selectFrom("prompt_queue").selectAll().where("id", "=", queueId).executeTakeFirstOrThrow();
   const conversation = await db.selectFrom("conversations").selectAll().where("id", "=", item.conversation_id).executeTakeFirstOrThrow();
   const project = await db.selectFrom("projects").selectAll().where("id", "=", conversation.project_id).executeTakeFirstOrThrow();
+  // An orchestration's agent works in its worktree: the main checkout is touched only by the merge.
+  const workdir = await agentWorkdir(db, conversation.id, project.path);
 
   const finish = async (outcome: Outcome): Promise<WorkerResult> => {
     const written = await immediate(db, (trx) => finishItem(trx, clock, engine.hook, { id: queueId, attempt }, outcome));
@@ -50,6 +53,9 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
     return outcome.status;
   };
 
+  if (!workdir) {
+    return finish({ status: "failed", content: null, error: t(engine.config.locale, "orch.worktree_missing"), errorCode: "spawn_failed" });
+  }
   const bin = resolveCodexBinary(engine.config.codexBin);
   if (!bin) {
     return finish({ status: "failed", content: null, error: t(engine.config.locale, "worker.codex_missing"), errorCode: "spawn_failed" });
@@ -103,7 +109,7 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
     const support = codexSupportPath(bin);
     result = await runCodexTurn({
       bin,
-      invocation: { cwd: project.path, fullAccess: mayUseFullAccess(project, item.origin_kind), threadId: conversation.codex_thread_id },
+      invocation: { cwd: workdir, fullAccess: mayUseFullAccess(project, item.origin_kind), threadId: conversation.codex_thread_id },
       prompt: item.content,
       env: codexEnv(process.env, {
         CODEX_HOME: engine.config.codexHome,
@@ -134,10 +140,11 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
 
 /**
  * Full access only where an admin granted it, and never for self-repair (it works on codexpi's
- * own source: no privilege escalation through a failure message) nor for specialists.
+ * own source: no privilege escalation through a failure message), specialists, or an
+ * orchestration's agent (its worktree is the only place it may write until the merge).
  */
 export function mayUseFullAccess(project: { full_access: number; execution_group: string | null }, origin: string): boolean {
-  return project.full_access === 1 && origin !== "repair" && project.execution_group !== SPECIALIST_GROUP;
+  return project.full_access === 1 && origin !== "repair" && origin !== "orchestration" && project.execution_group !== SPECIALIST_GROUP;
 }
 
 /** Maps how a turn ended to the item's outcome; pure so that every case is tested. */

@@ -1,6 +1,14 @@
 import type { Engine } from "../engine.js";
+import { processOrchestrations } from "./tick.js";
 
-/** Orchestrations' tick steps (registered on every engine). */
-export function registerOrchestrationTicks(_engine: Engine): void {
-  // filled by the orchestrations feature
+export * from "./service.js";
+export type { OrchestrationStatus, OrchestrationAction } from "./machine.js";
+export type { OrchestrationDeps } from "./effects.js";
+export type { OrchestrationGit, MergeResult } from "./git.js";
+export type { TestResult, TestRunner, VerificationRecord } from "./verification.js";
+export { processOrchestrations } from "./tick.js";
+
+/** Orchestrations' tick step (registered on every engine): finished agents move on, stuck steps resume. */
+export function registerOrchestrationTicks(engine: Engine): void {
+  engine.onTick("orchestrations", (e) => processOrchestrations(e));
 }

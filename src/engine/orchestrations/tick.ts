@@ -1,0 +1,85 @@
+import type { Engine } from "../engine.js";
+import { immediate } from "../database.js";
+import { t } from "../../i18n/index.js";
+import { defaultDeps, runCancel, runMerge, runPrepare, type OrchestrationDeps } from "./effects.js";
+import { findOrchestration, transition, withEndedAgent, withExpiredClaim } from "./store.js";
+
+/**
+ * Moves an AGENT_RUNNING orchestration on once its agent is done with the conversation: the
+ * conversation's latest item decides (a decision answer or a follow-up may have been queued after
+ * the first), and a done item that asked a person a decision waits for the answer. One guarded
+ * transaction: however many reads and ticks race, `agent.finished` is recorded once.
+ */
+export async function advanceAgent(engine: Engine, id: string): Promise<boolean> {
+  // Reads are frequent and mostly of other states: the write lock is taken only when it may move.
+  const current = await engine.db.selectFrom("orchestrations").select("status").where("id", "=", id).executeTakeFirst();
+  if (current?.status !== "AGENT_RUNNING") return false;
+  return immediate(engine.db, async (trx) => {
+    const o = await trx.selectFrom("orchestrations").select(["id", "status", "conversation_id", "queue_id"]).where("id", "=", id).executeTakeFirst();
+    if (o?.status !== "AGENT_RUNNING" || !o.conversation_id) return false;
+    const live = await trx
+      .selectFrom("prompt_queue")
+      .select(["id"])
+      .where("conversation_id", "=", o.conversation_id)
+      .where("status", "in", ["queued", "running"])
+      .orderBy("seq", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    if (live) {
+      if (live.id !== o.queue_id) await trx.updateTable("orchestrations").set({ queue_id: live.id }).where("id", "=", id).where("status", "=", "AGENT_RUNNING").execute();
+      return false;
+    }
+    const item = o.queue_id ? await trx.selectFrom("prompt_queue").select(["id", "status", "error", "error_code"]).where("id", "=", o.queue_id).executeTakeFirst() : undefined;
+    if (!item) return false;
+    const now = engine.clock.now();
+    if (item.status === "done") {
+      const waiting = await trx.selectFrom("decisions").select("id").where("queue_id", "=", item.id).where("status", "=", "OPEN").executeTakeFirst();
+      if (waiting) return false;
+      const answer = await trx.selectFrom("messages").select("content").where("queue_id", "=", item.id).where("role", "=", "assistant").executeTakeFirst();
+      const moved = await transition(trx, now, o, "agent_finished", { event: { kind: "agent.finished", queueId: item.id, detail: { answer: (answer?.content ?? "").slice(0, 4000) } } });
+      return moved !== null;
+    }
+    const moved = await transition(trx, now, o, "agent_failed", {
+      set: { last_error: item.error ?? item.status },
+      event: { kind: "agent.failed", queueId: item.id, detail: { status: item.status, error: item.error, error_code: item.error_code } },
+    });
+    return moved !== null;
+  });
+}
+
+/**
+ * Takes over a step whose claim expired (its process died or hung): git steps run again (they
+ * are idempotent); an interrupted verification goes back to AWAITING_VERIFICATION, because tests
+ * may take minutes and the person decides when to run them again.
+ */
+export async function recoverClaim(engine: Engine, deps: OrchestrationDeps, id: string): Promise<boolean> {
+  const o = await findOrchestration(engine.db, id);
+  if (!o?.claim_token || (o.claim_expires_at ?? Infinity) >= engine.clock.now()) return false;
+  const expired = o.claim_token;
+  const now = engine.clock.now();
+  if (o.status === "VERIFYING") {
+    const error = t(engine.config.locale, "orch.verification_interrupted");
+    const moved = await immediate(engine.db, (trx) => transition(trx, now, o, "verification_interrupted", { claimToken: expired, set: { last_error: error }, event: { kind: "verification.interrupted" } }));
+    return moved !== null;
+  }
+  const taken = await immediate(engine.db, (trx) => transition(trx, now, o, "resume", { claimToken: expired, event: { kind: "step.resumed", detail: { status: o.status } } }));
+  if (!taken?.claimToken) return false;
+  const step = o.status === "PREPARING" ? runPrepare : o.status === "MERGING" ? runMerge : runCancel;
+  await step(engine, deps, id, taken.claimToken);
+  return true;
+}
+
+/** Tick step: agents that finished move on; expired claims are taken over. */
+export async function processOrchestrations(engine: Engine, deps: OrchestrationDeps = defaultDeps): Promise<{ orchestrations_advanced: number; orchestrations_recovered: number }> {
+  let advanced = 0;
+  let recovered = 0;
+  for (const { id } of await withEndedAgent(engine.db)) if (await advanceAgent(engine, id)) advanced += 1;
+  for (const { id } of await withExpiredClaim(engine.db, engine.clock.now())) {
+    try {
+      if (await recoverClaim(engine, deps, id)) recovered += 1;
+    } catch (err) {
+      engine.logger.child({ orchestrationId: id }).error({ err }, "orchestration step recovery failed");
+    }
+  }
+  return { orchestrations_advanced: advanced, orchestrations_recovered: recovered };
+}
