@@ -11,6 +11,8 @@ import { AfterAck } from "./afterAck.js";
 import { serveHealth, startHealthServer, type Health } from "./health.js";
 import { registerActions } from "./listeners/actions.js";
 import { registerCoordinationActions } from "./listeners/coordination.js";
+import { registerRunActions } from "./listeners/runs.js";
+import { registerOrchestrationActions } from "./listeners/orchestrations.js";
 import { registerCommands } from "./listeners/commands.js";
 import { registerEvents } from "./listeners/events.js";
 import { registerGuards } from "./listeners/guards.js";
@@ -106,6 +108,8 @@ export async function startSlackApp(opts: { config: Config; engine: Engine; logg
   registerCommands(app, ctx);
   registerActions(app, ctx);
   registerCoordinationActions(app, ctx);
+  registerRunActions(app, ctx);
+  registerOrchestrationActions(app, ctx);
   registerEvents(app, ctx);
 
   let port: number | null = null;

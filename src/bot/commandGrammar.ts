@@ -15,6 +15,12 @@ export type Command =
   | { kind: "specialist.add"; shared: boolean }
   | { kind: "notify"; change: { key: NotifyKey; on: boolean } | null }
   | { kind: "policy" }
+  | { kind: "run" }
+  | { kind: "run.start" }
+  | { kind: "run.resume"; revise: boolean }
+  | { kind: "run.cancel" }
+  | { kind: "orchestrate"; project: string }
+  | { kind: "orchestrations" }
   | { kind: "usage"; topic: UsageTopic };
 
 /** The notification preferences a user can switch. */
@@ -32,7 +38,7 @@ export interface ProjectChanges {
 }
 
 /** The sub-commands a usage line exists for. */
-export type UsageTopic = "general" | "ask" | "project" | "project.add" | "project.remove" | "project.set" | "specialist.add" | "notify";
+export type UsageTopic = "general" | "ask" | "project" | "project.add" | "project.remove" | "project.set" | "specialist.add" | "notify" | "run" | "run.start" | "run.resume" | "orchestrate";
 
 const ROLES: readonly ProjectRole[] = ["project", "master", "self"];
 
@@ -96,6 +102,12 @@ export function parseCommand(text: string): Command {
       return { kind: "usage", topic: "specialist.add" };
     case "notify":
       return parseNotify(rest);
+    case "run":
+      return parseRun(rest);
+    case "orchestrate":
+      return rest.length === 1 ? { kind: "orchestrate", project: rest[0] as string } : { kind: "usage", topic: "orchestrate" };
+    case "orchestrations":
+      return rest.length ? { kind: "usage", topic: "general" } : { kind: "orchestrations" };
     case "policy":
     case "politique":
       return rest.length ? { kind: "usage", topic: "general" } : { kind: "policy" };
@@ -172,4 +184,14 @@ function parseNotify(args: string[]): Command {
   const on = onOff(value);
   if (args.length !== 2 || !NOTIFY_KEYS.includes(key as NotifyKey) || on === undefined) return { kind: "usage", topic: "notify" };
   return { kind: "notify", change: { key: key as NotifyKey, on } };
+}
+
+function parseRun(args: string[]): Command {
+  const [verb, ...rest] = args;
+  if (verb === undefined) return { kind: "run" };
+  if (verb === "start" && rest.length === 0) return { kind: "run.start" };
+  if (verb === "cancel" && rest.length === 0) return { kind: "run.cancel" };
+  if (verb === "resume" && rest.length === 0) return { kind: "run.resume", revise: false };
+  if (verb === "resume" && rest.length === 1 && rest[0] === "--revise") return { kind: "run.resume", revise: true };
+  return { kind: "usage", topic: verb === "start" ? "run.start" : verb === "resume" ? "run.resume" : "run" };
 }

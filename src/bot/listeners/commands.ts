@@ -15,7 +15,8 @@ import { EngineError } from "../../engine/errors.js";
 import { parseCommand, type Command } from "../commandGrammar.js";
 import { actorOf, errorText, type BotContext } from "../context.js";
 
-type Reply = { text: string; blocks?: unknown[] };
+import { openRunModal, runCommand, type Reply } from "./runs.js";
+import { openOrchestrationModal, orchestrationCommand } from "./orchestrations.js";
 
 /**
  * `/codex`: parse, ack at once (usage and help inline), then do the work and answer through the
@@ -35,6 +36,14 @@ export function registerCommands(app: App, ctx: BotContext): void {
         ctx.logger.warn({ err }, "could not open the policy modal");
         await respond({ response_type: "ephemeral", text: errorText(ctx, err) });
       });
+      return;
+    }
+    if (parsed.kind === "run.start" || (parsed.kind === "run.resume" && parsed.revise) || parsed.kind === "orchestrate") {
+      // Modals open at once, not behind the queue: the trigger_id expires after 3 seconds.
+      const open = parsed.kind === "orchestrate"
+        ? openOrchestrationModal(ctx, client, parsed, command.trigger_id, command.channel_id, actor)
+        : openRunModal(ctx, client, parsed, command.trigger_id, command.channel_id, actor);
+      await open.catch(async (err) => void (await respond({ response_type: "ephemeral", text: errorText(ctx, err) })));
       return;
     }
     if (parsed.kind === "specialist.add") {
@@ -62,7 +71,7 @@ export function registerCommands(app: App, ctx: BotContext): void {
   });
 }
 
-async function run(ctx: BotContext, cmd: Exclude<Command, { kind: "usage" | "help" | "specialist.add" | "policy" }>, userId: string, channelId: string): Promise<Reply> {
+async function run(ctx: BotContext, cmd: Exclude<Command, { kind: "usage" | "help" | "specialist.add" | "policy" | "run.start" | "orchestrate" }>, userId: string, channelId: string): Promise<Reply> {
   const { engine } = ctx;
   const actor = actorOf(ctx, userId);
   switch (cmd.kind) {
@@ -117,6 +126,12 @@ async function run(ctx: BotContext, cmd: Exclude<Command, { kind: "usage" | "hel
       return incidentsView(ctx.locale, await listIncidents(engine.db, actor)) as Reply;
     case "specialists":
       return specialistsView(ctx.locale, await listSpecialists(engine.db, actor)) as Reply;
+    case "run":
+    case "run.resume":
+    case "run.cancel":
+      return runCommand(ctx, cmd, actor, channelId);
+    case "orchestrations":
+      return orchestrationCommand(ctx, cmd, actor, channelId);
     case "notify": {
       const current = await getPreferences(engine.db, userId);
       const prefs = cmd.change ? await setPreferences(engine.db, engine.clock, userId, { ...current, [cmd.change.key]: cmd.change.on }) : current;

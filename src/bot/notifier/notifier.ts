@@ -6,6 +6,8 @@ import type { Locale } from "../../i18n/index.js";
 import { classifySlackError } from "../slackErrors.js";
 import { ConversationMessages, Defer, REFRESH_KINDS } from "./conversationMessages.js";
 import { CoordinationMessages } from "./coordinationMessages.js";
+import { RunMessages } from "./runMessages.js";
+import { OrchestrationMessages } from "./orchestrationMessages.js";
 import type { EventRenderer, OutboxRow } from "./renderer.js";
 import { SlackPoster } from "./poster.js";
 
@@ -54,6 +56,8 @@ export class Notifier {
     this.renderers = [
       new ConversationMessages(o.db, o.client, this.poster, o.clock, o.locale, o.logger),
       new CoordinationMessages(o.db, o.client, this.poster, o.locale),
+      new RunMessages(o.db, o.client, this.poster, o.locale),
+      new OrchestrationMessages(o.db, o.client, this.poster, o.locale),
     ];
   }
 

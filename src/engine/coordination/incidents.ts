@@ -46,6 +46,12 @@ export const openIncidentReactor: OutcomeReactor = async (trx, o, clock) => {
     .where("c.id", "=", o.conversationId)
     .executeTakeFirst();
   if (!c || c.role === "self" || c.execution_group === SPECIALIST_GROUP) return;
+  // Runs and orchestrations handle their own failures, whatever the origin of the failed item.
+  const owned =
+    (await trx.selectFrom("orchestrations").select("id").where("conversation_id", "=", o.conversationId).executeTakeFirst()) ??
+    (await trx.selectFrom("remediation_step_runs").select("id").where("conversation_id", "=", o.conversationId).executeTakeFirst()) ??
+    (await trx.selectFrom("remediation_runs").select("id").where("master_conversation_id", "=", o.conversationId).executeTakeFirst());
+  if (owned) return;
   const now = clock.now();
   const id = newId();
   const inserted = await trx

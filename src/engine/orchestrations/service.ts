@@ -97,7 +97,13 @@ async function toView(engine: Engine, row: Orchestration, project: Project): Pro
  * Starts an orchestration in DRAFT_REVIEW, its draft composed from the request and criteria. The
  * project is checked first: one the actor cannot see is "not found", whatever else was sent.
  */
-export async function createOrchestration(engine: Engine, actor: Actor, input: unknown, deps: OrchestrationDeps = defaultDeps): Promise<OrchestrationView> {
+export async function createOrchestration(
+  engine: Engine,
+  actor: Actor,
+  input: unknown,
+  deps: OrchestrationDeps = defaultDeps,
+  opts: { slackChannelId?: string } = {},
+): Promise<OrchestrationView> {
   const ref = projectRefSchema.safeParse(input);
   const wanted = ref.success ? (ref.data.project_id ?? ref.data.project ?? "") : "";
   const project =
@@ -138,6 +144,8 @@ export async function createOrchestration(engine: Engine, actor: Actor, input: u
     claim_expires_at: null,
     created_at: now,
     updated_at: now,
+    slack_channel_id: opts.slackChannelId ?? null,
+    slack_thread_ts: null,
   };
   await immediate(engine.db, (trx) => insertOrchestration(trx, row));
   return toView(engine, row, project);

@@ -41,7 +41,7 @@ async function detailOrThrow(db: Kysely<DB>, runId: string): Promise<RunDetail> 
  * among the actor's projects, then the master reviews the plan in a new conversation.
  * Refused while another run is RUNNING or BLOCKED (S-RUN-02).
  */
-export async function startRun(engine: Engine, actor: Actor, plan: unknown): Promise<RunDetail> {
+export async function startRun(engine: Engine, actor: Actor, plan: unknown, opts: { slackChannelId?: string } = {}): Promise<RunDetail> {
   const { db, clock } = engine;
   const ctx = ctxOf(engine);
   const steps: ResolvedStep[] = resolveTargets(parsePlan(plan), await candidatesFor(db, actor));
@@ -54,7 +54,7 @@ export async function startRun(engine: Engine, actor: Actor, plan: unknown): Pro
     const conversation = await createConversation(trx, clock, master.id, t(ctx.locale, "run.master_title"), actor.userId);
     await trx
       .insertInto("remediation_runs")
-      .values({ id, owner_id: actor.userId, status: "RUNNING", stage: "PLAN_REVIEW", plan: JSON.stringify(steps), master_project_id: master.id, master_conversation_id: conversation.id, current_step_id: null, active_queue_id: null, self_repair_id: null, correction_round: 0, review_restarts: 0, blocked_stage: null, block_code: null, error: null, final_report: null, created_at: now, updated_at: now, finished_at: null })
+      .values({ id, owner_id: actor.userId, status: "RUNNING", stage: "PLAN_REVIEW", plan: JSON.stringify(steps), master_project_id: master.id, master_conversation_id: conversation.id, current_step_id: null, active_queue_id: null, self_repair_id: null, correction_round: 0, review_restarts: 0, blocked_stage: null, block_code: null, error: null, final_report: null, created_at: now, updated_at: now, finished_at: null, slack_channel_id: opts.slackChannelId ?? null, slack_thread_ts: null })
       .execute();
     await trx
       .insertInto("remediation_step_runs")
