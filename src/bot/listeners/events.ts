@@ -2,6 +2,7 @@ import type { App } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import { ask, conversationOfThread, followUp } from "../../engine/agents/conversationService.js";
 import { overview } from "../../engine/coordination/overview.js";
+import { runStatus } from "../../engine/runs/index.js";
 import { homeView } from "../../views/home.js";
 import { usage } from "../../views/commands.js";
 import { tokenize } from "../commandGrammar.js";
@@ -74,9 +75,17 @@ async function onHomeOpened(ctx: BotContext, client: WebClient, event: { user: s
     incidents: o.incidents.map((i) => ({ id: i.id, status: i.status, projectName: i.project_name, error: i.error })),
     runtime_policies: { global: o.runtime_policies.global, projects: o.runtime_policies.projects.map((p) => ({ name: p.name, effective_max_concurrent: p.effective_max_concurrent })) },
     specialists: o.specialists.map((s) => ({ id: s.id, name: s.name, status: s.status, capabilities: s.capabilities })),
-    run: null,
+    run: await currentRun(ctx, actor),
   });
   await client.views.publish({ user_id: event.user, view: view as never });
+}
+
+/** The run App Home shows: the actor's active (or latest) run, titled by its current step. */
+async function currentRun(ctx: BotContext, actor: ReturnType<typeof actorOf>): Promise<{ status: string; stage: string; title: string } | null> {
+  const run = await runStatus(ctx.engine, actor);
+  if (run.status === "NOT_STARTED" || !("steps" in run)) return null;
+  const step = run.steps.find((s) => s.id === run.current_step_id) ?? run.steps[0];
+  return { status: run.status, stage: run.stage, title: step?.title ?? "" };
 }
 
 async function start(ctx: BotContext, client: WebClient, e: MessageLike, origin: "mention" | "dm"): Promise<void> {
