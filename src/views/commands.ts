@@ -48,13 +48,13 @@ export const COMMANDS: ReadonlyArray<{ topic: CommandTopic; admin: boolean; live
   { topic: "incidents", admin: false, live: true },
   { topic: "specialists", admin: false, live: true },
   { topic: "specialist.add", admin: false, live: true },
-  { topic: "run", admin: false, live: false },
-  { topic: "run.start", admin: false, live: false },
-  { topic: "run.resume", admin: false, live: false },
+  { topic: "run", admin: false, live: true },
+  { topic: "run.start", admin: false, live: true },
+  { topic: "run.resume", admin: false, live: true },
   { topic: "policy", admin: true, live: true },
   { topic: "notify", admin: false, live: true },
-  { topic: "orchestrate", admin: false, live: false },
-  { topic: "orchestrations", admin: false, live: false },
+  { topic: "orchestrate", admin: false, live: true },
+  { topic: "orchestrations", admin: false, live: true },
 ];
 
 const more = (locale: Locale) => (n: number) => t(locale, "common.more", { n });

@@ -54,6 +54,30 @@ export const BLOCKS = {
   specialistDescription: "specialist.add.description",
   specialistCapabilities: "specialist.add.capabilities",
   notifyPreferences: "notify.preferences",
+  runState: "run.state",
+  runSteps: "run.steps",
+  runError: "run.error",
+  runRepair: "run.repair",
+  runReport: "run.report",
+  runActions: "run.actions",
+  runVerdict: "run.verdict",
+  runBlocked: "run.blocked",
+  runHint: "run.hint",
+  runPlan: "run.plan",
+  orchHead: "orch.head",
+  orchState: "orch.state",
+  orchError: "orch.error",
+  orchDraft: "orch.draft",
+  orchActions: "orch.actions",
+  orchStep: "orch.step",
+  orchResult: "orch.result",
+  orchList: "orch.list",
+  orchListActions: "orch.list.actions",
+  orchName: "orch.create.name",
+  orchRequest: "orch.create.request",
+  orchCriteria: "orch.create.criteria",
+  orchTests: "orch.create.tests",
+  orchFeedback: "orch.feedback",
 } as const;
 
 /** One of the block ids above (list items get `<id>.<n>` suffixes). */
@@ -67,6 +91,8 @@ export const CALLBACKS = {
   orchCreate: "orch.create",
   runRevise: "run.revise",
   decisionCustom: "decision.custom",
+  orchReject: "orch.reject",
+  orchCorrections: "orch.corrections",
 } as const;
 
 /**
@@ -78,6 +104,7 @@ export const INPUTS = {
   specialistName: "specialist.add.name.value",
   specialistDescription: "specialist.add.description.value",
   specialistCapabilities: "specialist.add.capabilities.value",
+  runPlan: "run.plan.value",
 } as const;
 
 /** One of the modal callback ids. */

@@ -30,7 +30,8 @@ describe("helpView", () => {
     for (const syntax of ["/codex ask", "/codex projects", "/codex status", "/codex help"]) {
       expect(all).toContain(`\`${syntax}`);
     }
-    expect(all).not.toContain("/codex orchestrate");
+    expect(all).toContain("`/codex orchestrate");
+    for (const c of COMMANDS.filter((x) => !x.live)) expect(all).not.toContain(`\`${usage("fr", c.topic).replace(/^[^`]*`|`$/g, "")}\``);
     expect(all).toMatch(/🔒 `\/codex project add/);
     expect(all).toMatch(/🔒 `\/codex project remove/);
     expect(all).toMatch(/🔒 `\/codex project set/);

@@ -25,8 +25,8 @@ describe("ids", () => {
     );
   });
 
-  it("modal callback ids cover the six modals", () => {
-    expect(Object.values(CALLBACKS).sort()).toEqual(["decision.custom", "orch.create", "policy.edit", "run.revise", "run.start", "specialist.add"]);
+  it("modal callback ids cover the eight modals", () => {
+    expect(Object.values(CALLBACKS).sort()).toEqual(["decision.custom", "orch.corrections", "orch.create", "orch.reject", "policy.edit", "run.revise", "run.start", "specialist.add"]);
   });
 
   it("ids are unique and within Slack's limits", () => {

@@ -1,19 +1,154 @@
-import type { App } from "@slack/bolt";
+import type { App, BlockButtonAction, RespondFn } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
-import type { Actor } from "../../engine/agents/projects.js";
+import { projectForActor, type Actor } from "../../engine/agents/projects.js";
+import { EngineError, isEngineError } from "../../engine/errors.js";
+import {
+  approveDraft,
+  approveRevision,
+  createOrchestration,
+  declineMerge,
+  getOrchestration,
+  listOrchestrations,
+  mergeOrchestration,
+  rejectDraft,
+  requestCorrections,
+  verifyOrchestration,
+} from "../../engine/orchestrations/index.js";
+import { ACTIONS, CALLBACKS } from "../../views/ids.js";
+import {
+  feedbackModal,
+  orchestrationFormErrors,
+  orchestrationModal,
+  orchestrationsView,
+  ORCH_FEEDBACK_INPUT,
+  parseOrchestrationValue,
+  readFeedback,
+  readFeedbackMetadata,
+  readOrchestrationForm,
+  readOrchestrationMetadata,
+  type FeedbackKind,
+} from "../../views/orchestrations.js";
+import type { StateValues } from "../../views/interactive.js";
 import type { Command } from "../commandGrammar.js";
-import type { BotContext } from "../context.js";
+import { actorOf, errorText, type BotContext } from "../context.js";
 import type { Reply } from "./runs.js";
 
 /** `/codex orchestrations`: answered through the response URL. */
-export async function orchestrationCommand(_ctx: BotContext, _cmd: Extract<Command, { kind: "orchestrations" }>, _actor: Actor, _channelId: string): Promise<Reply> {
-  throw new Error("not implemented yet");
+export async function orchestrationCommand(ctx: BotContext, _cmd: Extract<Command, { kind: "orchestrations" }>, actor: Actor, _channelId: string): Promise<Reply> {
+  return orchestrationsView(ctx.locale, await listOrchestrations(ctx.engine, actor)) as Reply;
 }
 
-/** `/codex orchestrate <project>`: open the creation modal at once (trigger_id lasts 3 s). */
-export async function openOrchestrationModal(_ctx: BotContext, _client: WebClient, _cmd: Extract<Command, { kind: "orchestrate" }>, _triggerId: string, _channelId: string, _actor: Actor): Promise<void> {
-  throw new Error("not implemented yet");
+/**
+ * `/codex orchestrate <project>`: open the creation modal at once (trigger_id lasts 3 s). A project
+ * the user may not see is "not found", as a missing one, and no modal opens.
+ */
+export async function openOrchestrationModal(ctx: BotContext, client: WebClient, cmd: Extract<Command, { kind: "orchestrate" }>, triggerId: string, channelId: string, actor: Actor): Promise<void> {
+  const project = await projectForActor(ctx.engine.db, actor, cmd.project);
+  const view = orchestrationModal(ctx.locale, { projectId: project.id, projectName: project.name, channelId });
+  await client.views.open({ trigger_id: triggerId, view: view as never });
 }
 
-/** Orchestration buttons (`orch.*`) and modal submissions. */
-export function registerOrchestrationActions(_app: App, _ctx: BotContext): void {}
+/**
+ * Orchestration buttons (`orch.*`) and modal submissions. The engine decides who may act (others
+ * get "not found") and whether the status allows it (a stale button or a second click gets its
+ * conflict): both are shown to the clicking user only. Verification and merges run git and tests,
+ * which can take minutes: they start behind the ack queue without holding it, and report through
+ * the orchestration's thread (the notifier) or, when refused, ephemerally.
+ */
+export function registerOrchestrationActions(app: App, ctx: BotContext): void {
+  const reply = (respond: RespondFn, text: string) =>
+    respond({ response_type: "ephemeral", replace_original: false, text }).catch((err) => ctx.logger.warn({ err }, "could not answer an orchestration action"));
+
+  /** Runs `work` after the ack; a refusal is told to the clicking user. */
+  const act = (respond: RespondFn, work: () => Promise<unknown>, opts: { long?: boolean } = {}) => {
+    const run = async () => {
+      try {
+        await work();
+      } catch (err) {
+        await reply(respond, errorText(ctx, err));
+      }
+    };
+    // A long step is started from the queue but not awaited there: the commands behind it must
+    // not wait for the tests. The engine's claim keeps a second click from running it twice.
+    ctx.afterAck.run(async () => {
+      if (opts.long) void run();
+      else await run();
+    });
+  };
+
+  app.action<BlockButtonAction>(ACTIONS.orchDraftApprove, async ({ ack, body, action, respond }) => {
+    await ack();
+    const { id, token } = parseOrchestrationValue(action.value ?? "");
+    act(respond, () => approveDraft(ctx.engine, actorOf(ctx, body.user.id), id, token));
+  });
+
+  app.action<BlockButtonAction>(ACTIONS.orchVerify, async ({ ack, body, action, respond }) => {
+    await ack();
+    const { id } = parseOrchestrationValue(action.value ?? "");
+    act(respond, () => verifyOrchestration(ctx.engine, actorOf(ctx, body.user.id), id), { long: true });
+  });
+
+  app.action<BlockButtonAction>(ACTIONS.orchApprove, async ({ ack, body, action, respond }) => {
+    await ack();
+    const { id, token } = parseOrchestrationValue(action.value ?? "");
+    // Without a required confirmation, approving merges at once.
+    act(respond, () => approveRevision(ctx.engine, actorOf(ctx, body.user.id), id, token), { long: true });
+  });
+
+  app.action<BlockButtonAction>(ACTIONS.orchMergeConfirm, async ({ ack, body, action, respond }) => {
+    await ack();
+    const { id } = parseOrchestrationValue(action.value ?? "");
+    act(respond, () => mergeOrchestration(ctx.engine, actorOf(ctx, body.user.id), id, { confirm: true }), { long: true });
+  });
+
+  app.action<BlockButtonAction>(ACTIONS.orchMergeCancel, async ({ ack, body, action, respond }) => {
+    await ack();
+    const { id } = parseOrchestrationValue(action.value ?? "");
+    act(respond, () => declineMerge(ctx.engine, actorOf(ctx, body.user.id), id));
+  });
+
+  // Reject and corrections ask for feedback first: the modal opens at once (the trigger_id
+  // expires after 3 seconds), only for someone who may act and when the status allows it.
+  const openFeedback = (kind: FeedbackKind, allowed: readonly string[]) =>
+    app.action<BlockButtonAction>(kind === "reject" ? ACTIONS.orchDraftReject : ACTIONS.orchCorrections, async ({ ack, body, action, client, respond }) => {
+      await ack();
+      try {
+        const o = await getOrchestration(ctx.engine, actorOf(ctx, body.user.id), parseOrchestrationValue(action.value ?? "").id);
+        if (!allowed.includes(o.status)) throw new EngineError("conflict", "orch_wrong_state", { status: o.status });
+        const view = feedbackModal(ctx.locale, kind, o, body.channel?.id ? { channelId: body.channel.id } : {});
+        await client.views.open({ trigger_id: body.trigger_id, view: view as never });
+      } catch (err) {
+        await reply(respond, errorText(ctx, err));
+      }
+    });
+  openFeedback("reject", ["DRAFT_REVIEW"]);
+  openFeedback("corrections", ["AGENT_FAILED", "AWAITING_VERIFICATION", "VERIFICATION_FAILED", "USER_REVIEW", "AWAITING_MERGE_CONFIRMATION"]);
+
+  const submitFeedback = (callbackId: string, apply: (actor: Actor, id: string, feedback: string) => Promise<unknown>) =>
+    app.view(callbackId, async ({ ack, body, view }) => {
+      const { id } = readFeedbackMetadata(view.private_metadata);
+      try {
+        await apply(actorOf(ctx, body.user.id), id ?? "", readFeedback(view.state.values as StateValues));
+        await ack();
+      } catch (err) {
+        await ack({ response_action: "errors", errors: { [ORCH_FEEDBACK_INPUT.blockId]: errorText(ctx, err) } });
+      }
+    });
+  submitFeedback(CALLBACKS.orchReject, (actor, id, feedback) => rejectDraft(ctx.engine, actor, id, feedback));
+  submitFeedback(CALLBACKS.orchCorrections, (actor, id, feedback) => requestCorrections(ctx.engine, actor, id, feedback));
+
+  app.view(CALLBACKS.orchCreate, async ({ ack, body, view }) => {
+    const actor = actorOf(ctx, body.user.id);
+    const meta = readOrchestrationMetadata(view.private_metadata);
+    const { form, errors } = readOrchestrationForm(ctx.locale, view.state.values as StateValues);
+    if (Object.keys(errors).length) return void (await ack({ response_action: "errors", errors }));
+    try {
+      // The thread root is posted by the notifier, in the channel the command came from.
+      await createOrchestration(ctx.engine, actor, { project_id: meta.projectId ?? "", ...form, engine: "codex" }, undefined, meta.channelId ? { slackChannelId: meta.channelId } : {});
+      await ack();
+    } catch (err) {
+      const fields = isEngineError(err) && err.reason === "orch_invalid" ? String(err.params.fields ?? "").split(", ") : [];
+      await ack({ response_action: "errors", errors: orchestrationFormErrors(ctx.locale, fields, errorText(ctx, err)) });
+    }
+  });
+}

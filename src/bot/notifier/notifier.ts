@@ -56,7 +56,7 @@ export class Notifier {
     this.renderers = [
       new ConversationMessages(o.db, o.client, this.poster, o.clock, o.locale, o.logger),
       new CoordinationMessages(o.db, o.client, this.poster, o.locale),
-      new RunMessages(o.db, o.client, this.poster, o.locale),
+      new RunMessages(o.db, o.client, this.poster, o.locale, o.clock),
       new OrchestrationMessages(o.db, o.client, this.poster, o.locale),
     ];
   }

@@ -1,12 +1,74 @@
 import type { WebClient } from "@slack/web-api";
 import type { Database } from "../../engine/database.js";
-import type { Locale } from "../../i18n/index.js";
+import type { OrchestrationView, VerificationRecord } from "../../engine/orchestrations/index.js";
+import { eventsOf, findOrchestration } from "../../engine/orchestrations/store.js";
+import { t, type Locale } from "../../i18n/index.js";
+import { channelMention, escapeClip } from "../../views/mrkdwn.js";
+import { orchestrationRoot, stepMessages } from "../../views/orchestrations.js";
+import { Defer } from "./conversationMessages.js";
 import type { SlackPoster } from "./poster.js";
 import type { EventRenderer, OutboxRow, Rendered } from "./renderer.js";
 
-/** Orchestration events in Slack (to be filled). */
+const MIN_EDIT_INTERVAL_MS = 1_000;
+const KIND = "orchestration.updated";
+
+const orchestrationIdOf = (payload: string): string | null => {
+  try {
+    const p = JSON.parse(payload) as { orchestrationId?: unknown };
+    return typeof p.orchestrationId === "string" ? p.orchestrationId : null;
+  } catch {
+    return null;
+  }
+};
+
+/** An orchestration as the views read it, straight from the database (the notifier never moves it). */
+export async function loadOrchestrationView(db: Database, id: string): Promise<{ view: OrchestrationView; channelId: string | null; threadTs: string | null } | null> {
+  const row = await findOrchestration(db, id);
+  if (!row) return null;
+  const project = await db.selectFrom("projects").selectAll().where("id", "=", row.project_id).executeTakeFirst();
+  if (!project) return null;
+  const view: OrchestrationView = {
+    id: row.id,
+    project_id: row.project_id,
+    project_name: project.name,
+    owner_id: row.owner_id,
+    name: row.name,
+    request: row.request,
+    acceptance_criteria: JSON.parse(row.acceptance_criteria) as string[],
+    tests: JSON.parse(row.tests) as string[][],
+    engine: row.engine,
+    status: row.status,
+    draft: row.draft,
+    draft_version: row.draft_version,
+    draft_hash: row.draft_hash,
+    base_branch: row.base_branch,
+    branch: row.branch,
+    worktree_path: row.worktree_path,
+    conversation_id: row.conversation_id,
+    queue_id: row.queue_id,
+    verified_revision: row.verified_revision,
+    approved_revision: row.approved_revision,
+    merged_revision: row.merged_revision,
+    merge_confirmation_required: project.merge_confirmation_required === 1,
+    verification: row.verification ? (JSON.parse(row.verification) as VerificationRecord) : null,
+    last_error: row.last_error,
+    events: await eventsOf(db, row.id),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+  return { view, channelId: row.slack_channel_id, threadTs: row.slack_thread_ts };
+}
+
+/**
+ * Orchestrations started from Slack, in their thread. The root (`orch:<id>:root`, its ts recorded
+ * as the orchestration's `slack_thread_ts`) shows the current state and the buttons it allows,
+ * edited at most once a second; each history step is posted once in the thread
+ * (`orch:<id>:step:<n>:<part>`), in order, whatever event brought the notifier here. Renders the
+ * current state from the database, never the event's: late or repeated events show no stale state.
+ */
 export class OrchestrationMessages implements EventRenderer {
-  readonly kinds: ReadonlySet<string> = new Set<string>();
+  readonly kinds: ReadonlySet<string> = new Set([KIND]);
+  private readonly lastEdit = new Map<string, number>();
 
   constructor(
     readonly db: Database,
@@ -15,13 +77,86 @@ export class OrchestrationMessages implements EventRenderer {
     readonly locale: Locale,
   ) {}
 
+  /** Only orchestrations started from Slack have a channel to show their steps in. */
   async relevant(rows: OutboxRow[]): Promise<Set<number>> {
-    return new Set(rows.map((r) => r.id));
+    const ids = [...new Set(rows.map((r) => orchestrationIdOf(r.payload)).filter((x): x is string => x !== null))];
+    if (!ids.length) return new Set();
+    const inSlack = new Set(
+      (await this.db.selectFrom("orchestrations").select("id").where("id", "in", ids).where("slack_channel_id", "is not", null).execute()).map((r) => r.id),
+    );
+    return new Set(rows.filter((r) => inSlack.has(orchestrationIdOf(r.payload) ?? "")).map((r) => r.id));
   }
 
-  async handle(): Promise<Rendered> {
-    return "ignored";
+  async handle(outboxId: number, kind: string, payload: Record<string, unknown>): Promise<Rendered> {
+    const id = typeof payload.orchestrationId === "string" ? payload.orchestrationId : null;
+    if (kind !== KIND || !id) return "ignored";
+    const loaded = await loadOrchestrationView(this.db, id);
+    if (!loaded?.channelId) return "ignored";
+    const { view: o, channelId: channel } = loaded;
+    let threadTs = loaded.threadTs;
+    let fresh = false;
+    if (!threadTs) {
+      const root = orchestrationRoot(this.locale, o);
+      threadTs = await this.poster.postOnce({ key: `orch:${id}:root`, outboxId, conversationId: null, purpose: "status", channel, threadTs: null, text: root.text, blocks: root.blocks });
+      await this.db.updateTable("orchestrations").set({ slack_thread_ts: threadTs }).where("id", "=", id).execute();
+      this.lastEdit.set(id, Date.now());
+      fresh = true;
+    }
+    await this.postSteps(outboxId, o, channel, threadTs);
+    if (fresh || (await this.laterEventPending(outboxId, id))) return "posted";
+    const wait = (this.lastEdit.get(id) ?? 0) + MIN_EDIT_INTERVAL_MS - Date.now();
+    if (wait > 0) throw new Defer(wait);
+    const root = orchestrationRoot(this.locale, o);
+    await this.client.chat.update({ channel, ts: threadTs, text: root.text, blocks: root.blocks as never });
+    this.lastEdit.set(id, Date.now());
+    return "posted";
   }
 
-  async reportFailure(): Promise<void> {}
+  /** Tells the orchestration's owner by DM that its thread could not be posted or updated. */
+  async reportFailure(outboxId: number, payload: Record<string, unknown>, code: string): Promise<void> {
+    const id = typeof payload.orchestrationId === "string" ? payload.orchestrationId : null;
+    const loaded = id ? await loadOrchestrationView(this.db, id) : null;
+    const owner = loaded?.view.owner_id;
+    if (!loaded?.channelId || !owner || !/^[UW][A-Z0-9]+$/.test(owner)) return;
+    const dm = await this.client.conversations.open({ users: owner });
+    const channel = dm.channel?.id;
+    if (!channel) return;
+    const text =
+      code === "not_in_channel" || code === "channel_not_found"
+        ? t(this.locale, "notice.not_in_channel", { channel: channelMention(loaded.channelId) })
+        : t(this.locale, "orch_view.delivery_failed", { name: escapeClip(loaded.view.name, 150), channel: channelMention(loaded.channelId), code: escapeClip(code, 100) });
+    // One notice per orchestration and cause, however many events fail.
+    await this.poster.postOnce({ key: `orch:${id}:failure:${code}`, outboxId, conversationId: null, purpose: "notice", channel, threadTs: null, text });
+  }
+
+  /** Posts, in order, every part of every history step not posted yet. */
+  private async postSteps(outboxId: number, o: OrchestrationView, channel: string, threadTs: string): Promise<void> {
+    const prefix = `orch:${o.id}:step:`;
+    // A range on the primary key (a LIKE would scan every post ever made).
+    const posted = new Set(
+      (await this.db.selectFrom("slack_posts").select("key").where("key", ">=", prefix).where("key", "<", `${prefix}\uffff`).where("status", "=", "posted").execute()).map((r) => r.key),
+    );
+    for (const [n, event] of o.events.entries()) {
+      const messages = stepMessages(this.locale, o, event);
+      for (const [part, m] of messages.entries()) {
+        const key = `${prefix}${n}:${part}`;
+        if (posted.has(key)) continue;
+        await this.poster.postOnce({ key, outboxId, conversationId: null, purpose: "notice", channel, threadTs, text: m.text, blocks: m.blocks });
+      }
+    }
+  }
+
+  /** Whether a later event of this orchestration waits: it will edit the root, this one need not. */
+  private async laterEventPending(outboxId: number, id: string): Promise<boolean> {
+    const later = await this.db
+      .selectFrom("outbox")
+      .select("id")
+      .where("status", "=", "pending")
+      .where("kind", "=", KIND)
+      .where("id", ">", outboxId)
+      .where("payload", "like", `%"orchestrationId":"${id}"%`)
+      .limit(1)
+      .executeTakeFirst();
+    return later !== undefined;
+  }
 }

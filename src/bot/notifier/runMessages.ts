@@ -1,27 +1,196 @@
 import type { WebClient } from "@slack/web-api";
+import { systemClock, type Clock } from "../../engine/clock.js";
 import type { Database } from "../../engine/database.js";
-import type { Locale } from "../../i18n/index.js";
+import { runDetail, type RunDetail } from "../../engine/runs/index.js";
+import { t, type Locale } from "../../i18n/index.js";
+import { channelMention } from "../../views/mrkdwn.js";
+import { blockedInputOf, runBlockedMessage, runFinalReport, runRootMessage, runVerdictMessages, type BlockedInput, type VerdictSubject } from "../../views/runs.js";
+import type { SlackMessage } from "../../views/blocks.js";
+import { Defer } from "./conversationMessages.js";
 import type { SlackPoster } from "./poster.js";
 import type { EventRenderer, OutboxRow, Rendered } from "./renderer.js";
 
-/** Run events in Slack (to be filled). */
+const MIN_EDIT_INTERVAL_MS = 1_000;
+const isSlackUser = (id: string | null): id is string => Boolean(id && /^[UW][A-Z0-9]+$/.test(id));
+
+/** Where a run started from Slack shows itself. */
+interface RunThread {
+  runId: string;
+  channel: string;
+  threadTs: string;
+}
+
+/**
+ * A run started from Slack, in its thread: the root message (posted on the run's first event,
+ * its ts kept as the run's `slack_thread_ts`) edited as the run moves, at most once a second; the
+ * master's verdicts as their own replies; a message with Resume / Revise buttons when it blocks
+ * (edited without them once it moves on); the final report once completed. Renders the run as
+ * the database has it now, and posts with keys, so that late, repeated or replayed events never
+ * show a stale state nor post twice.
+ */
 export class RunMessages implements EventRenderer {
-  readonly kinds: ReadonlySet<string> = new Set<string>();
+  readonly kinds: ReadonlySet<string> = new Set(["run.updated", "run.verdict"]);
+  private readonly lastEdit = new Map<string, number>();
+  /** What each edited message shows now (by post key), so that an unchanged render costs no call. */
+  private readonly shown = new Map<string, string>();
 
   constructor(
-    readonly db: Database,
-    readonly client: WebClient,
-    readonly poster: SlackPoster,
-    readonly locale: Locale,
+    private readonly db: Database,
+    private readonly client: WebClient,
+    private readonly poster: SlackPoster,
+    private readonly locale: Locale,
+    private readonly clock: Clock = systemClock,
   ) {}
 
+  /** Only runs started from Slack (with a channel) have a thread to show their events in. */
   async relevant(rows: OutboxRow[]): Promise<Set<number>> {
-    return new Set(rows.map((r) => r.id));
+    const runOf = (row: OutboxRow) => /^run:(.+)$/.exec(row.ordering_key ?? "")?.[1] ?? null;
+    const ids = [...new Set(rows.map(runOf).filter((x): x is string => x !== null))];
+    if (!ids.length) return new Set();
+    const inSlack = new Set(
+      (await this.db.selectFrom("remediation_runs").select("id").where("id", "in", ids).where("slack_channel_id", "is not", null).execute()).map((r) => r.id),
+    );
+    return new Set(rows.filter((row) => inSlack.has(runOf(row) ?? "")).map((row) => row.id));
   }
 
-  async handle(): Promise<Rendered> {
-    return "ignored";
+  async handle(outboxId: number, kind: string, payload: Record<string, unknown>): Promise<Rendered> {
+    const runId = typeof payload.runId === "string" ? payload.runId : null;
+    if (!runId || !this.kinds.has(kind)) return "ignored";
+    const row = await this.db.selectFrom("remediation_runs").select(["slack_channel_id", "slack_thread_ts"]).where("id", "=", runId).executeTakeFirst();
+    const run = await runDetail(this.db, runId);
+    if (!row?.slack_channel_id || !run) return "ignored";
+    const thread = await this.ensureRoot(outboxId, run, row.slack_channel_id, row.slack_thread_ts);
+    if (kind === "run.verdict") {
+      await this.postVerdict(outboxId, thread, run, payload);
+      return "posted";
+    }
+    // Posts follow the events that announce them, so that a late delivery keeps the thread's order.
+    const announced = typeof payload.status === "string" ? payload.status : null;
+    await this.blockedMessages(outboxId, thread, run, announced === "BLOCKED");
+    if (announced === "COMPLETED" && run.status === "COMPLETED" && run.final_report !== null) await this.postAll(`run:${runId}:final`, outboxId, thread, runFinalReport(this.locale, run.final_report));
+    await this.refreshRoot(thread, run);
+    return "posted";
   }
 
-  async reportFailure(): Promise<void> {}
+  /** Tells the run's owner by DM that its thread could not be updated (once per run and cause). */
+  async reportFailure(outboxId: number, payload: Record<string, unknown>, code: string): Promise<void> {
+    const runId = typeof payload.runId === "string" ? payload.runId : null;
+    if (!runId) return;
+    const row = await this.db.selectFrom("remediation_runs").select(["owner_id", "slack_channel_id"]).where("id", "=", runId).executeTakeFirst();
+    if (!row?.slack_channel_id || !isSlackUser(row.owner_id)) return;
+    const dm = await this.client.conversations.open({ users: row.owner_id });
+    const channel = dm.channel?.id;
+    if (!channel) return;
+    const where = channelMention(row.slack_channel_id);
+    const text = code === "not_in_channel" || code === "channel_not_found" ? t(this.locale, "notice.not_in_channel", { channel: where }) : t(this.locale, "run_view.delivery_failed", { channel: where, code });
+    await this.poster.postOnce({ key: `run-failure:${runId}:${code}`, outboxId, conversationId: null, purpose: "notice", channel, threadTs: null, text });
+  }
+
+  /** Posts the root message if the run has none yet, and records it as the run's thread. */
+  private async ensureRoot(outboxId: number, run: RunDetail, channel: string, threadTs: string | null): Promise<RunThread> {
+    if (threadTs) return { runId: run.id, channel, threadTs };
+    const view = runRootMessage(this.locale, run);
+    const key = `run:${run.id}:root`;
+    const ts = await this.poster.postOnce({ key, outboxId, conversationId: null, purpose: "status", channel, threadTs: null, text: view.text, blocks: view.blocks });
+    await this.db.updateTable("remediation_runs").set({ slack_thread_ts: ts }).where("id", "=", run.id).execute();
+    this.shown.set(key, JSON.stringify(view));
+    this.lastEdit.set(run.id, this.clock.now());
+    return { runId: run.id, channel, threadTs: ts };
+  }
+
+  /** Re-renders the root with the run's current state: only when it changed, at most once a second. */
+  private async refreshRoot(thread: RunThread, run: RunDetail): Promise<void> {
+    const view = runRootMessage(this.locale, run);
+    const key = `run:${run.id}:root`;
+    if (this.shown.get(key) === JSON.stringify(view)) return;
+    const wait = (this.lastEdit.get(run.id) ?? 0) + MIN_EDIT_INTERVAL_MS - this.clock.now();
+    if (wait > 0) throw new Defer(wait);
+    await this.client.chat.update({ channel: thread.channel, ts: thread.threadTs, text: view.text, blocks: view.blocks as never });
+    this.shown.set(key, JSON.stringify(view));
+    this.lastEdit.set(run.id, this.clock.now());
+  }
+
+  /** A master's verdict as its own reply(ies) in the thread. */
+  private async postVerdict(outboxId: number, thread: RunThread, run: RunDetail, payload: Record<string, unknown>): Promise<void> {
+    const stepId = typeof payload.stepId === "string" ? payload.stepId : null;
+    const decision = typeof payload.decision === "string" ? payload.decision : "";
+    const feedback = typeof payload.feedback === "string" ? payload.feedback : "";
+    const messages = runVerdictMessages(this.locale, { decision, feedback, subject: subjectOf(run, stepId, decision, feedback) });
+    await this.postAll(`run:${outboxId}:verdict`, outboxId, thread, messages);
+  }
+
+  /**
+   * One message per block of the run (keyed by its ordinal): posted with the event announcing the
+   * block (while the run is still blocked), edited
+   * as its self-repair moves, and edited without its buttons once the run has moved on.
+   */
+  private async blockedMessages(outboxId: number, thread: RunThread, run: RunDetail, announced: boolean): Promise<void> {
+    const blocks = blockRecords(run);
+    const keyOf = (n: number) => `run:${run.id}:blocked:${n}`;
+    if (run.status === "BLOCKED") {
+      const n = blocks.length;
+      const view = runBlockedMessage(this.locale, blockedInputOf(run));
+      const key = keyOf(n);
+      const ts = await this.poster.postedTs(key);
+      if (!ts) {
+        if (!announced) return;
+        await this.poster.postOnce({ key, outboxId, conversationId: null, purpose: "notice", channel: thread.channel, threadTs: thread.threadTs, text: view.text, blocks: view.blocks });
+        this.shown.set(key, JSON.stringify(view));
+      } else await this.edit(key, thread.channel, ts, view);
+      return;
+    }
+    // Blocks the run has left behind: their messages lose their buttons.
+    const keys = [0, ...blocks.map((_, i) => i + 1)].map(keyOf);
+    const posted = await this.db.selectFrom("slack_posts").select(["key", "ts", "channel_id"]).where("key", "in", keys).where("status", "=", "posted").execute();
+    for (const p of posted) {
+      const n = Number(p.key.slice(p.key.lastIndexOf(":") + 1));
+      const record = blocks[n - 1];
+      const input: BlockedInput = { ...(record ?? { stage: null, code: null, error: "", step: null }), runId: run.id, runStatus: run.status, selfRepair: null };
+      if (p.ts) await this.edit(p.key, p.channel_id, p.ts, runBlockedMessage(this.locale, input));
+    }
+  }
+
+  private async edit(key: string, channel: string, ts: string, view: SlackMessage): Promise<void> {
+    const json = JSON.stringify(view);
+    if (this.shown.get(key) === json) return;
+    await this.client.chat.update({ channel, ts, text: view.text, blocks: view.blocks as never });
+    this.shown.set(key, json);
+  }
+
+  /** Posts messages in order, once each (`<key>`, then `<key>:<i>` for the following ones). */
+  private async postAll(key: string, outboxId: number, thread: RunThread, messages: SlackMessage[]): Promise<void> {
+    for (const [i, m] of messages.entries()) {
+      await this.poster.postOnce({ key: i === 0 ? key : `${key}:${i}`, outboxId, conversationId: null, purpose: "notice", channel: thread.channel, threadTs: thread.threadTs, text: m.text, blocks: m.blocks });
+    }
+  }
+}
+
+/** Each block the run went through, from its history (the n-th is block number n). */
+function blockRecords(run: RunDetail): Array<Pick<BlockedInput, "stage" | "code" | "error" | "step">> {
+  return run.events
+    .filter((e) => e.kind === "run.blocked")
+    .map((e) => {
+      const d = e.details as { stage?: unknown; code?: unknown; error?: unknown };
+      const step = e.step_id ? run.steps.find((s) => s.id === e.step_id) : undefined;
+      return {
+        stage: typeof d.stage === "string" ? (d.stage as BlockedInput["stage"]) : null,
+        code: typeof d.code === "string" ? (d.code as BlockedInput["code"]) : null,
+        error: typeof d.error === "string" ? d.error : "",
+        step: step ? { order: step.order, title: step.title, projectName: step.project_name } : null,
+      };
+    });
+}
+
+/**
+ * What a verdict is about: its step, else the plan or the final report, told by the stage the
+ * run's history recorded with that verdict (or, failing that, by whether every step is approved).
+ */
+function subjectOf(run: RunDetail, stepId: string | null, decision: string, feedback: string): VerdictSubject {
+  const step = stepId ? run.steps.find((s) => s.id === stepId) : undefined;
+  if (step) return { kind: "step", order: step.order, title: step.title, projectName: step.project_name };
+  const recorded = run.events.filter((e) => e.kind === "master.verdict" && e.step_id === null && e.details.decision === decision && e.details.feedback === feedback).at(-1);
+  const stage = recorded?.details.stage;
+  if (stage === "FINAL_REVIEW") return { kind: "final" };
+  if (stage === "PLAN_REVIEW") return { kind: "plan" };
+  return run.steps.every((s) => s.status === "APPROVED") ? { kind: "final" } : { kind: "plan" };
 }

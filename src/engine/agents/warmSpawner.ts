@@ -7,7 +7,11 @@ import type { WorkerSpawner } from "./dispatcher.js";
 import { cliEntry, logsDir, processSpawner, workerEnv } from "./spawner.js";
 
 /** A spawner that keeps a standby worker; close() ends the standby (never an assigned worker). */
-export type WarmSpawner = WorkerSpawner & { close(): void };
+export type WarmSpawner = WorkerSpawner & {
+  close(): void;
+  /** Resolves true once a standby has loaded and waits for work (false after `timeoutMs`). */
+  waitReady(timeoutMs: number): Promise<boolean>;
+};
 
 /** The message a standby worker receives: the one queue item it will run. */
 export interface Assignment {
@@ -74,6 +78,15 @@ export function warmSpawner(config: Config, logger: Logger, env: NodeJS.ProcessE
     }
     return { pid: entry.child.pid as number };
   }) as WarmSpawner;
+
+  spawner.waitReady = async (timeoutMs) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!standby?.ready) {
+      if (closed || Date.now() > deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return true;
+  };
 
   spawner.close = () => {
     closed = true;
