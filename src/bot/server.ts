@@ -36,6 +36,7 @@ export interface RunningBot {
  * health only), which is what the CLI-only set-up needs.
  */
 export async function startBot(config: Config, logger: Logger, overrides: Partial<EngineOptions> = {}): Promise<RunningBot> {
+  if (config.slack.botToken) requireSlack(config); // before anything starts: a bad config changes nothing
   const db = openDatabase(config.databasePath);
   await migrate(db as unknown as Kysely<unknown>);
   const spawner = overrides.spawner ?? warmSpawner(config, logger);
@@ -51,7 +52,6 @@ export async function startBot(config: Config, logger: Logger, overrides: Partia
     // One tick before Slack starts: this process takes the lease at once if it is free.
     await engine.tick().catch((err) => logger.error({ err }, "first tick failed"));
     if (config.slack.botToken) {
-      requireSlack(config);
       const failures = () => Object.fromEntries([...(notifier?.failures ?? new Map<string, number>())].map(([code, n]) => [`notifier_failures_${code.replace(/\W/g, "_")}`, n]));
       slack = await startSlackApp({ config, engine, logger, locale: config.locale, health, metrics: failures });
       healthPort = slack.healthPort;
