@@ -1,7 +1,7 @@
 import type { WebClient } from "@slack/web-api";
 import type { Database } from "../../engine/database.js";
-import type { OrchestrationView, VerificationRecord } from "../../engine/orchestrations/index.js";
-import { eventsOf, findOrchestration } from "../../engine/orchestrations/store.js";
+import { orchestrationView, type OrchestrationView } from "../../engine/orchestrations/index.js";
+import { findOrchestration } from "../../engine/orchestrations/store.js";
 import { t, type Locale } from "../../i18n/index.js";
 import { channelMention, escapeClip } from "../../views/mrkdwn.js";
 import { orchestrationRoot, stepMessages } from "../../views/orchestrations.js";
@@ -27,35 +27,7 @@ export async function loadOrchestrationView(db: Database, id: string): Promise<{
   if (!row) return null;
   const project = await db.selectFrom("projects").selectAll().where("id", "=", row.project_id).executeTakeFirst();
   if (!project) return null;
-  const view: OrchestrationView = {
-    id: row.id,
-    project_id: row.project_id,
-    project_name: project.name,
-    owner_id: row.owner_id,
-    name: row.name,
-    request: row.request,
-    acceptance_criteria: JSON.parse(row.acceptance_criteria) as string[],
-    tests: JSON.parse(row.tests) as string[][],
-    engine: row.engine,
-    status: row.status,
-    draft: row.draft,
-    draft_version: row.draft_version,
-    draft_hash: row.draft_hash,
-    base_branch: row.base_branch,
-    branch: row.branch,
-    worktree_path: row.worktree_path,
-    conversation_id: row.conversation_id,
-    queue_id: row.queue_id,
-    verified_revision: row.verified_revision,
-    approved_revision: row.approved_revision,
-    merged_revision: row.merged_revision,
-    merge_confirmation_required: project.merge_confirmation_required === 1,
-    verification: row.verification ? (JSON.parse(row.verification) as VerificationRecord) : null,
-    last_error: row.last_error,
-    events: await eventsOf(db, row.id),
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
+  const view = await orchestrationView(db, row, project);
   return { view, channelId: row.slack_channel_id, threadTs: row.slack_thread_ts };
 }
 

@@ -61,7 +61,8 @@ export const newOrchestrationSchema = z.object({
 
 const projectRefSchema = z.object({ project_id: z.string().optional(), project: z.string().optional() });
 
-async function toView(engine: Engine, row: Orchestration, project: Project): Promise<OrchestrationView> {
+/** An orchestration as people and views see it (read only: never moves it). */
+export async function orchestrationView(db: Kysely<DB>, row: Orchestration, project: Project): Promise<OrchestrationView> {
   return {
     id: row.id,
     project_id: row.project_id,
@@ -87,7 +88,7 @@ async function toView(engine: Engine, row: Orchestration, project: Project): Pro
     merge_confirmation_required: project.merge_confirmation_required === 1,
     verification: row.verification ? (JSON.parse(row.verification) as VerificationRecord) : null,
     last_error: row.last_error,
-    events: await eventsOf(engine.db, row.id),
+    events: await eventsOf(db, row.id),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -148,7 +149,7 @@ export async function createOrchestration(
     slack_thread_ts: null,
   };
   await immediate(engine.db, (trx) => insertOrchestration(trx, row));
-  return toView(engine, row, project);
+  return orchestrationView(engine.db, row, project);
 }
 
 /** One orchestration, after moving it on if its agent has finished (a read shows the current state). */
@@ -156,7 +157,7 @@ export async function getOrchestration(engine: Engine, actor: Actor, id: string)
   await visibleOrchestration(engine.db, actor, id);
   await advanceAgent(engine, id);
   const { row, project } = await visibleOrchestration(engine.db, actor, id);
-  return toView(engine, row, project);
+  return orchestrationView(engine.db, row, project);
 }
 
 /** The orchestrations the actor may act on, newest first. */
@@ -164,7 +165,7 @@ export async function listOrchestrations(engine: Engine, actor: Actor): Promise<
   const visible = await visibleOrchestrations(engine.db, actor);
   for (const { row } of visible) if (row.status === "AGENT_RUNNING") await advanceAgent(engine, row.id);
   const fresh = await visibleOrchestrations(engine.db, actor);
-  return Promise.all(fresh.map(({ row, project }) => toView(engine, row, project)));
+  return Promise.all(fresh.map(({ row, project }) => orchestrationView(engine.db, row, project)));
 }
 
 /**
