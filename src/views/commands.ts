@@ -24,6 +24,7 @@ export type CommandTopic =
   | "run"
   | "run.start"
   | "run.resume"
+  | "run.cancel"
   | "policy"
   | "notify"
   | "orchestrate"
@@ -51,6 +52,7 @@ export const COMMANDS: ReadonlyArray<{ topic: CommandTopic; admin: boolean; live
   { topic: "run", admin: false, live: true },
   { topic: "run.start", admin: false, live: true },
   { topic: "run.resume", admin: false, live: true },
+  { topic: "run.cancel", admin: false, live: true },
   { topic: "policy", admin: true, live: true },
   { topic: "notify", admin: false, live: true },
   { topic: "orchestrate", admin: false, live: true },

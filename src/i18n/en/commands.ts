@@ -45,6 +45,8 @@ export const commands = {
   "command.run.start.help": "Starts an autonomous run from a JSON plan (form).",
   "command.run.resume.syntax": "/codex run resume [--revise]",
   "command.run.resume.help": "Resumes the blocked run, with a revised plan if you add --revise.",
+  "command.run.cancel.syntax": "/codex run cancel",
+  "command.run.cancel.help": "Stops the current run (its owner or an admin).",
   "command.policy.syntax": "/codex policy",
   "command.policy.help": "Sets the runtime policy: concurrent agents, pause thresholds, night window (form).",
   "command.notify.syntax": "/codex notify [<task_completion|decisions|incidents> <on|off>]",

@@ -44,6 +44,8 @@ export const commands = {
   "command.run.start.help": "Lance un run autonome à partir d’un plan JSON (formulaire).",
   "command.run.resume.syntax": "/codex run resume [--revise]",
   "command.run.resume.help": "Reprend le run bloqué, avec un plan révisé si tu ajoutes --revise.",
+  "command.run.cancel.syntax": "/codex run cancel",
+  "command.run.cancel.help": "Arrête le run en cours (son propriétaire ou un admin).",
   "command.policy.syntax": "/codex policy",
   "command.policy.help": "Règle la politique d’exécution : agents simultanés, seuils de pause, fenêtre de nuit (formulaire).",
   "command.notify.syntax": "/codex notify [<task_completion|decisions|incidents> <on|off>]",
