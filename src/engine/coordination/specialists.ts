@@ -1,3 +1,4 @@
+import { slugify } from "../protocol/normalizeName.js";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
@@ -78,7 +79,7 @@ export async function createSpecialist(engine: Engine, actor: Actor, input: unkn
   const { name, description } = parsed.data;
   const capabilities = [...new Set(parsed.data.capabilities)];
   const id = newId();
-  const workspace = path.join(engine.config.dataDir, "specialists", `${slug(name)}-${id.slice(0, 8)}`);
+  const workspace = path.join(engine.config.dataDir, "specialists", `${slugify(name, "specialist")}-${id.slice(0, 8)}`);
   fs.mkdirSync(workspace, { recursive: true });
   const owner = opts.shared ? null : actor.userId;
   const created = await immediate(engine.db, async (trx) => {
@@ -189,15 +190,4 @@ export async function processSpecialists(engine: Engine): Promise<{ specialists_
   return { specialists_ready: ready, specialists_failed: failed };
 }
 
-function slug(name: string): string {
-  return (
-    name
-      .normalize("NFD")
-      .replace(/\p{M}/gu, "")
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, "-")
-      .replace(/^-|-$/g, "")
-      .slice(0, 40) || "specialist"
-  );
-}
 

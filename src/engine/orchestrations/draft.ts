@@ -1,3 +1,4 @@
+import { slugify } from "../protocol/normalizeName.js";
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { t, type Locale } from "../../i18n/index.js";
@@ -40,10 +41,10 @@ export function displayArgv(argv: string[]): string {
 }
 
 /** The dedicated branch of an orchestration. */
-export const branchName = (name: string, id: string): string => `codexpi/orch-${slug(name)}-${id.slice(0, 8)}`;
+export const branchName = (name: string, id: string): string => `codexpi/orch-${slugify(name, "orchestration")}-${id.slice(0, 8)}`;
 
 /** Where an orchestration's worktree lives: under the data dir, never inside the project. */
-export const worktreePath = (dataDir: string, name: string, id: string): string => path.join(dataDir, "worktrees", `${slug(name)}-${id.slice(0, 8)}`);
+export const worktreePath = (dataDir: string, name: string, id: string): string => path.join(dataDir, "worktrees", `${slugify(name, "orchestration")}-${id.slice(0, 8)}`);
 
 /** The first prompt of the agent: the approved draft, quoted as a person's text. */
 export function startPrompt(locale: Locale, o: { name: string; branch: string; draft: string }): string {
@@ -56,14 +57,3 @@ export function correctionsPrompt(locale: Locale, o: { name: string; feedback: s
   return t(locale, "prompt.orch_corrections", { name: o.name, feedback: quote(o.feedback), verification });
 }
 
-function slug(name: string): string {
-  return (
-    name
-      .normalize("NFD")
-      .replace(/\p{M}/gu, "")
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, "-")
-      .replace(/^-|-$/g, "")
-      .slice(0, 40) || "orchestration"
-  );
-}

@@ -7,3 +7,16 @@ export function normalizeName(s: string): string {
     .replace(/\p{M}/gu, "")
     .replace(/[^\p{L}\p{N}]/gu, "");
 }
+
+/** A name as a path or branch segment: accents stripped, lower case, dashes, at most 40 characters. */
+export function slugify(name: string, fallback: string): string {
+  return (
+    name
+      .normalize("NFD")
+      .replace(/\p{M}/gu, "")
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "")
+      .slice(0, 40) || fallback
+  );
+}

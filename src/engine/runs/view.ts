@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../schema.js";
+import type { SelfRepairRow } from "./schema.js";
 import type { BlockCode, RunStage, RunStatus, SelfRepairStatus, StepStatus, WorkStage } from "./machine.js";
 import { findRepair, findRun, loadSteps } from "./store.js";
 
@@ -34,21 +35,7 @@ export interface RunEventView {
 }
 
 /** A run's self-repair as people see it. */
-export interface SelfRepairView {
-  id: string;
-  status: SelfRepairStatus;
-  step_id: string | null;
-  blocked_stage: WorkStage;
-  block_code: BlockCode;
-  error: string;
-  project_id: string;
-  conversation_id: string;
-  queue_id: string;
-  feedback: string | null;
-  prompt_addendum: string | null;
-  created_at: number;
-  finished_at: number | null;
-}
+export type SelfRepairView = Omit<SelfRepairRow, "run_id" | "updated_at">;
 
 /** A run with its steps, its history and its latest self-repair (SPEC: `detail(run)`). */
 export interface RunDetail {
