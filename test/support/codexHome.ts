@@ -6,6 +6,7 @@
  *
  * Every key below was validated against codex 0.171 with `--strict-config`.
  */
+import { mkdirSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -25,7 +26,7 @@ export interface CodexHome {
 }
 
 export interface MakeCodexHomeOptions {
-  /** Parent directory for the temp dir (default `os.tmpdir()`). */
+  /** Parent directory for the home (default `codexHomeParent()`: never the temp directory). */
   parentDir?: string;
   /** Extra TOML appended verbatim at the end of config.toml. */
   extraToml?: string;
@@ -101,8 +102,19 @@ skill_search = false
 `;
 }
 
+/**
+ * Where test Codex homes live. Codex refuses to create its helper binaries (the PATH aliases its
+ * sandbox needs) under the temp directory, and then runs no command at all when a system
+ * bubblewrap is installed: so never under os.tmpdir().
+ */
+export function codexHomeParent(): string {
+  const dir = process.env.CODEXPI_TEST_CODEX_HOMES ?? path.join(os.homedir(), ".cache", "codexpi-test-homes");
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
 export async function makeCodexHome(fakeUrl: string, options: MakeCodexHomeOptions = {}): Promise<CodexHome> {
-  const dir = await mkdtemp(path.join(options.parentDir ?? os.tmpdir(), "codexpi-codex-home-"));
+  const dir = await mkdtemp(path.join(options.parentDir ?? codexHomeParent(), "codexpi-codex-home-"));
   const toml = fakeCodexConfigToml(fakeUrl) + (options.extraToml ? `\n${options.extraToml}\n` : "");
   await writeFile(path.join(dir, "config.toml"), toml, "utf8");
   return {
