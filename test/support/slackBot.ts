@@ -9,7 +9,7 @@ import { processSpawner } from "../../src/engine/agents/spawner.js";
 import { openMigrated } from "../../src/engine/database.js";
 import { fixedHostLoad } from "../../src/engine/agents/hostLoad.js";
 import { silentLogger } from "../../src/logger.js";
-import { makeCodexHome } from "./codexHome.js";
+import { FAKE_KEY_ENV, makeCodexHome } from "./codexHome.js";
 import { killRecorded } from "./codexEngine.js";
 import { tempDir } from "./engine.js";
 import { startFakeModel } from "./fakeModel.js";
@@ -34,6 +34,7 @@ export async function slackBot(opts: { socket?: boolean; env?: Record<string, st
   const env: Record<string, string> = {
     CODEXPI_DATA_DIR: path.join(dir, "data"),
     CODEX_HOME: home.dir,
+    CODEXPI_AGENT_ENV: FAKE_KEY_ENV,
     SLACK_BOT_TOKEN: "xoxb-test",
     SLACK_SIGNING_SECRET: SECRET,
     SLACK_API_URL: slack.apiUrl,

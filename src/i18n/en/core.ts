@@ -37,6 +37,7 @@ export const core = {
   "worker.cancelled_queued": "Cancelled before it started.",
   "worker.thread_busy": "This Codex conversation is already in use by another turn.",
   "worker.codex_missing": "Codex not found: install @openai/codex or set CODEX_BIN.",
+  "worker.jail_missing": "The agent jail is unavailable: install bubblewrap (`apt install bubblewrap`) or see `codexpi doctor`.",
   "worker.spawn_failed": "The agent could not start: {detail}",
 
   "failure.interrupted": "The agent’s process stopped midway (restart or crash).",

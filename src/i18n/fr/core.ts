@@ -38,6 +38,7 @@ export const core = {
   "worker.cancelled_queued": "Annulé avant son démarrage.",
   "worker.thread_busy": "Cette conversation Codex est déjà utilisée par un autre tour.",
   "worker.codex_missing": "Codex introuvable : installe @openai/codex ou définis CODEX_BIN.",
+  "worker.jail_missing": "La prison des agents est indisponible : installe bubblewrap (`apt install bubblewrap`) ou lance `codexpi doctor`.",
   "worker.spawn_failed": "L’agent n’a pas pu démarrer : {detail}",
 
   "failure.interrupted": "Le processus de l’agent s’est arrêté en cours de route (redémarrage ou plantage).",
