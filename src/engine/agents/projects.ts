@@ -93,9 +93,8 @@ export async function findProjectByName(db: Database, name: string): Promise<Pro
 }
 
 /**
- * The project an actor asked for by name, to work in it; "not found" also when it exists but is
- * not theirs, or is a shared specialist and they are no admin (its existence is no secret, but
- * saying "forbidden" would still tell which names exist).
+ * The project an actor asked for by name, to work in it (ask, mention, DM, orchestrate); "not
+ * found" also when it exists but is not theirs, or is a shared specialist and they are no admin.
  */
 export async function projectForActor(db: Database, actor: Actor, name: string): Promise<Project> {
   const project = await findProjectByName(db, name);
