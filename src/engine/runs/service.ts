@@ -132,8 +132,9 @@ export async function revisableRun(engine: Engine, actor: Actor, runId?: string)
 }
 
 /**
- * The owner (or an admin) who sees all its projects resumes a BLOCKED run, optionally with a revised plan that may change
- * prompts only (S-RUN-04/05); a self-repair still running or waiting on the owner is superseded.
+ * The owner (or an admin) who sees all its projects resumes a BLOCKED run, optionally with a
+ * revised plan that may change prompts only (S-RUN-04/05); a self-repair still running or waiting
+ * on the owner is superseded.
  */
 export async function resumeRun(engine: Engine, actor: Actor, opts: { plan?: unknown; runId?: string } = {}): Promise<RunDetail> {
   const { db, clock } = engine;
