@@ -25,6 +25,7 @@ export type EngineErrorReason =
   | "specialist_invalid"
   | "specialist_not_failed"
   | "specialist_not_found"
+  | "specialist_shared_admins_only"
   | "preferences_invalid"
   | "incident_not_found"
   | "incident_not_retryable"
@@ -48,7 +49,8 @@ export type EngineErrorReason =
   | "run_plan_invalid"
   | "run_target_unknown"
   | "run_rebase_refused"
-  | "run_no_master";
+  | "run_no_master"
+  | "run_projects_not_found";
 
 /**
  * The one error type the engine throws for expected failures. The sentence a person reads comes

@@ -29,9 +29,26 @@ export const CLI_ACTOR: Actor = { userId: "cli", isAdmin: true };
 
 const NAME_RE = /^[\p{L}\p{N}][\p{L}\p{N} ._()-]{0,79}$/u;
 
+/** The execution group of specialist workspaces (their failures are the delegation's business). */
+export const SPECIALIST_GROUP = "__specialist__";
+
 /** A project is visible to its owner and admins; a legacy project with no owner to everyone. */
 export function canSee(actor: Actor, project: Pick<Project, "owner_id">): boolean {
   return actor.isAdmin || project.owner_id === null || project.owner_id === actor.userId;
+}
+
+/** A shared specialist's workspace: a specialist project nobody owns (DESIGN "Shared specialists"). */
+export function isSharedSpecialist(project: Pick<Project, "owner_id" | "execution_group">): boolean {
+  return project.execution_group === SPECIALIST_GROUP && project.owner_id === null;
+}
+
+/**
+ * May the actor start work in this project (ask, mention, DM, orchestrate)? They must see it, and
+ * a shared specialist takes direct prompts from admins only: it serves everyone's agents through
+ * delegations, but no one may talk it into anything on their own (DESIGN "See and prompt are distinct").
+ */
+export function canPromptProject(actor: Actor, project: Pick<Project, "owner_id" | "execution_group">): boolean {
+  return canSee(actor, project) && (actor.isAdmin || !isSharedSpecialist(project));
 }
 
 /** Registers a project after checking its name, path and role. */
@@ -75,10 +92,13 @@ export async function findProjectByName(db: Database, name: string): Promise<Pro
   return all.find((p) => normalizeName(p.name) === key);
 }
 
-/** The project an actor asked for by name; "not found" also when it exists but is not theirs. */
+/**
+ * The project an actor asked for by name, to work in it (ask, mention, DM, orchestrate); "not
+ * found" also when it exists but is not theirs, or is a shared specialist and they are no admin.
+ */
 export async function projectForActor(db: Database, actor: Actor, name: string): Promise<Project> {
   const project = await findProjectByName(db, name);
-  if (!project || !canSee(actor, project)) throw new EngineError("not_found", "project_not_found", { name });
+  if (!project || !canPromptProject(actor, project)) throw new EngineError("not_found", "project_not_found", { name });
   return project;
 }
 

@@ -6,7 +6,7 @@ import { emit } from "../outbox.js";
 import type { DB, IncidentsTable } from "../schema.js";
 import type { OutcomeReactor } from "../agents/outcome.js";
 import { createConversation, enqueueIn } from "../agents/conversations.js";
-import { canSee, type Actor } from "../agents/projects.js";
+import { canSee, SPECIALIST_GROUP, type Actor } from "../agents/projects.js";
 import { EngineError } from "../errors.js";
 import { parseSelfRepair } from "../protocol/markers.js";
 import { t } from "../../i18n/index.js";
@@ -78,8 +78,7 @@ export const openIncidentReactor: OutcomeReactor = async (trx, o, clock) => {
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) await emit(trx, now, { kind: "incident.opened", incidentId: id, status: "OPEN" });
 };
 
-/** The execution group of specialist workspaces (their failures are the delegation's business). */
-export const SPECIALIST_GROUP = "__specialist__";
+export { SPECIALIST_GROUP } from "../agents/projects.js";
 
 /**
  * Tick step: sends open incidents to self-repair (a restricted agent in the self project, the
@@ -139,10 +138,13 @@ export async function processIncidents(engine: Engine): Promise<{ incidents_repa
 
 class Rollback extends Error {}
 
-/** Failure text is written by agents and users: quoted as data, never as instructions. */
-export function quote(text: string): string {
+/**
+ * Text written by agents and users, quoted as data, never as instructions: every line starts with
+ * `> `, so nothing inside can end the quote. `max` cuts failure texts; a plan is quoted whole.
+ */
+export function quote(text: string, max = 4000): string {
   return text
-    .slice(0, 4000)
+    .slice(0, max)
     .split("\n")
     .map((l) => `> ${l}`)
     .join("\n");

@@ -12,6 +12,7 @@ export const coordination = {
   "reason.specialist_invalid": "invalid specialist ({fields}): a name, a description that is a real sentence, capabilities like design.interface",
   "reason.specialist_not_failed": "the specialist {name} has not failed: nothing to rebuild",
   "reason.specialist_not_found": "specialist not found",
+  "reason.specialist_shared_admins_only": "only admins prompt a shared specialist directly; it works for the agents that delegate to it",
   "reason.preferences_invalid": "invalid preferences: task_completion, decisions and incidents, each yes or no",
   "reason.incident_not_found": "incident not found",
   "reason.incident_not_retryable": "this incident can no longer be retried",

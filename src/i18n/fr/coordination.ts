@@ -11,6 +11,7 @@ export const coordination = {
   "reason.specialist_invalid": "spécialiste invalide ({fields}) : un nom, une description qui est une vraie phrase, des compétences comme design.interface",
   "reason.specialist_not_failed": "le spécialiste {name} n’est pas en échec : rien à reconstruire",
   "reason.specialist_not_found": "spécialiste introuvable",
+  "reason.specialist_shared_admins_only": "seuls les admins écrivent directement à un spécialiste partagé ; il travaille pour les agents qui lui délèguent",
   "reason.preferences_invalid": "préférences invalides : task_completion, decisions et incidents, chacun oui ou non",
   "reason.incident_not_found": "incident introuvable",
   "reason.incident_not_retryable": "cet incident n’est plus à relancer",
