@@ -7,6 +7,7 @@ import { parseConfig, type Config } from "../config.js";
 import { migrate, openDatabase } from "../engine/database.js";
 import { codexSupportPath, resolveCodexBinary } from "../engine/agents/codexBinary.js";
 import { args, out } from "./context.js";
+import { layoutProblemsOf } from "./layoutCheck.js";
 
 interface Check {
   name: string;
@@ -27,6 +28,7 @@ export async function run(argv: string[]): Promise<number> {
     return 1;
   }
   checks.push(await database(config));
+  checks.push(await layoutCheck(config));
   const codex = await codexCheck(config);
   checks.push(codex.check);
   if (codex.bin) checks.push(await sandboxCheck(codex.bin));
@@ -47,6 +49,16 @@ async function database(config: Config): Promise<Check> {
     }
   } catch (err) {
     return { name: "database", ok: false, detail: (err as Error).message };
+  }
+}
+
+/** No project may hold the data directory or the running install (its agents could rewrite them). */
+async function layoutCheck(config: Config): Promise<Check> {
+  try {
+    const problems = await layoutProblemsOf(config);
+    return { name: "layout", ok: problems.length === 0, detail: problems.length ? problems.join("; ") : "no project holds the data directory or the install" };
+  } catch (err) {
+    return { name: "layout", ok: false, detail: (err as Error).message };
   }
 }
 

@@ -1,4 +1,5 @@
 import { addProject, CLI_ACTOR, listProjects } from "../engine/agents/projects.js";
+import { installRoots } from "../engine/agents/layout.js";
 import type { ProjectRole } from "../engine/schema.js";
 import { args, cliEngine, out, UsageError } from "./context.js";
 
@@ -28,7 +29,7 @@ async function add(argv: string[]): Promise<number> {
   if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(", ")}`);
   if (values.owner !== undefined && !/^[UW][A-Z0-9]+$/.test(values.owner)) throw new UsageError("--owner must be a Slack user id like U123ABC");
   if (values.channel !== undefined && !/^[CGD][A-Z0-9]+$/.test(values.channel)) throw new UsageError("--channel must be a Slack channel id like C123ABC");
-  const { db, engine } = await cliEngine();
+  const { config, db, engine } = await cliEngine();
   try {
     const p = await addProject(db, engine.clock, {
       name: positionals[0] as string,
@@ -38,7 +39,7 @@ async function add(argv: string[]): Promise<number> {
       mergeConfirmation: values["merge-confirmation"] ?? false,
       channelId: values.channel ?? null,
       role,
-    });
+    }, installRoots(config));
     out(`project ${p.name} added (${p.id}) at ${p.path}${p.full_access ? " [full access]" : ""}`);
     return 0;
   } finally {

@@ -18,6 +18,10 @@ export const coordination = {
 
   "incident.retried": "prompt retried on request",
   "incident.repair_title": "Repairing an incident in {project}",
+  "repair.commit_message": "codexpi: self-repair {id} (to review, not deployed)",
+  "repair.result_branch": "Result: the branch `{branch}` of the clone `{clone}` (commit {revision}). Nothing is merged or deployed: to review it, `git fetch {clone} {branch}`.",
+  "repair.result_unchanged": "No change was left in the clone `{clone}` (branch `{branch}`); nothing is merged or deployed.",
+  "repair.result_failed": "The work in the clone `{clone}` could not be committed ({detail}); nothing is merged or deployed.",
   "incident.view.title": "Incident in *{project}*",
   "incident.view.status.open": "open",
   "incident.view.status.repairing": "being repaired",

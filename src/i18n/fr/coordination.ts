@@ -17,6 +17,10 @@ export const coordination = {
 
   "incident.retried": "consigne relancée à la demande",
   "incident.repair_title": "Réparation d’un incident dans {project}",
+  "repair.commit_message": "codexpi : auto-réparation {id} (à relire, non déployée)",
+  "repair.result_branch": "Résultat : la branche `{branch}` du clone `{clone}` (commit {revision}). Rien n’est fusionné ni déployé : pour la relire, `git fetch {clone} {branch}`.",
+  "repair.result_unchanged": "Aucune modification laissée dans le clone `{clone}` (branche `{branch}`) ; rien n’est fusionné ni déployé.",
+  "repair.result_failed": "Le travail du clone `{clone}` n’a pas pu être commité ({detail}) ; rien n’est fusionné ni déployé.",
   "incident.view.title": "Incident dans *{project}*",
   "incident.view.status.open": "ouvert",
   "incident.view.status.repairing": "en réparation",
