@@ -112,6 +112,10 @@ describe("codexpi CLI (real binary, fake model)", () => {
     const serve = await execa(process.execPath, [CLI, "serve"], { env: { ...env, HEALTH_PORT: "0" }, reject: false, timeout: 30_000 });
     expect(serve.exitCode).toBe(1);
     expect(serve.stderr).toContain(`codexpi serve refused: the data directory ${data} is inside the project "legacy" (${real})`);
+    // The way out: remove that project (its directory stays), and the layout is sound again.
+    expect((await cli("project", "remove", "legacy")).exitCode).toBe(0);
+    expect(fs.existsSync(dir)).toBe(true);
+    expect((await cli("doctor")).stdout).toMatch(/^✓ layout: /m);
   });
 
   it("the bot killed while a worker runs does not stop the worker, whose outcome is recorded", async () => {
