@@ -147,3 +147,19 @@ export function removeClone(clone: string): void {
 
 /** Whether `dir` is a clone codexpi made (it has a seal), as opposed to a legacy git worktree. */
 export const isSealedClone = (dir: string): boolean => fs.existsSync(sealPath(dir));
+
+/**
+ * Why an agent may not work in `dir` (null when it may): missing, or a clone whose `.git` changed
+ * since codexpi made it (a jail binds what its alternates list, so they must be codexpi's). A
+ * git worktree an earlier version made, without seal, is still accepted.
+ */
+export function unusableWorkdir(dir: string): string | null {
+  if (!fs.existsSync(dir)) return `${dir} does not exist`;
+  if (!isSealedClone(dir)) return fs.lstatSync(path.join(dir, ".git"), { throwIfNoEntry: false })?.isFile() ? null : `${dir} has no seal`;
+  try {
+    assertSealed(dir);
+    return null;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}

@@ -1,6 +1,6 @@
-import fs from "node:fs";
 import type { Engine } from "../engine.js";
 import type { Project } from "../schema.js";
+import { unusableWorkdir } from "../agents/clones.js";
 import { ensureSelfClone } from "../agents/selfClones.js";
 import type {} from "./schema.js"; // the orchestrations tables
 
@@ -13,7 +13,11 @@ import type {} from "./schema.js"; // the orchestrations tables
  */
 export async function agentWorkdir(engine: Pick<Engine, "db" | "config" | "logger">, conversationId: string, project: Pick<Project, "path" | "role">): Promise<string | null> {
   const o = await engine.db.selectFrom("orchestrations").select("worktree_path").where("conversation_id", "=", conversationId).executeTakeFirst();
-  if (o) return o.worktree_path && fs.existsSync(o.worktree_path) ? o.worktree_path : null;
+  if (o) {
+    const why = o.worktree_path ? unusableWorkdir(o.worktree_path) : "no clone recorded";
+    if (why) engine.logger.error({ conversationId, why }, "the orchestration's clone cannot be used; the item fails");
+    return why ? null : o.worktree_path;
+  }
   if (project.role !== "self") return project.path;
   try {
     return await ensureSelfClone(engine.config.dataDir, conversationId, project.path);

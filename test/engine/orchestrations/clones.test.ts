@@ -11,6 +11,7 @@ import {
   requestCorrections,
   verifyOrchestration,
 } from "../../../src/engine/orchestrations/index.js";
+import { agentWorkdir } from "../../../src/engine/orchestrations/workdir.js";
 import { codexEngine, finished } from "../../support/codexEngine.js";
 import { OWNER_ACTOR } from "../../support/coordination.js";
 import { APP_TEST, disposableRepository, finishAgent, git, isolateGit, read } from "./repo.js";
@@ -98,7 +99,7 @@ describe("orchestrations work in clones", () => {
     expect(await git(flow.worktree_path!, "count-objects", "-v")).toMatch(/^count: 0$/m);
   });
 
-  it("a clone whose git configuration a test command changed is refused at the next verification: its filter never runs, nothing is committed or fetched", async () => {
+  it("a clone whose git configuration a test command changed is refused at the next verification and for the next agent turn: its filter never runs, nothing is committed or fetched", async () => {
     env = await disposableRepository();
     const marker = path.join(env.dir, "filter-ran");
     const tamper = [
@@ -122,6 +123,8 @@ describe("orchestrations work in clones", () => {
     expect(fs.existsSync(marker)).toBe(false);
     expect(await git(env.root, "rev-parse", `refs/heads/${flow.branch!}`)).toBe(verified);
     expect(await git(flow.worktree_path!, "rev-parse", "HEAD")).toBe(verified);
+    // Nor does an agent run there again: its alternates and configuration are no longer codexpi's.
+    expect(await agentWorkdir(env.engine, flow.conversation_id!, { path: env.root, role: "project" })).toBeNull();
     // Control: the planted filter was armed — a plain `git add` there runs it.
     await git(flow.worktree_path!, "add", "-A");
     expect(fs.existsSync(marker)).toBe(true);
