@@ -130,6 +130,27 @@ describe("orchestrations work in clones", () => {
     expect(fs.existsSync(marker)).toBe(true);
   });
 
+  it("an orchestration an earlier version started in a git worktree finishes there after the upgrade: verified, merged, its worktree removed", async () => {
+    env = await disposableRepository({ mergeConfirmation: false });
+    let flow = await createOrchestration(env.engine, OWNER_ACTOR, { project_id: env.projectId, ...REQUEST });
+    flow = await approveDraft(env.engine, OWNER_ACTOR, flow.id, flow.draft_hash);
+    // What the earlier version left: a worktree under <data dir>/worktrees on the branch, recorded.
+    fs.rmSync(flow.worktree_path!, { recursive: true, force: true });
+    fs.rmSync(`${flow.worktree_path!}.seal`, { force: true });
+    const worktree = path.join(env.config.dataDir, "worktrees", "legacy");
+    await git(env.root, "worktree", "add", "-q", "-b", flow.branch!, worktree, "HEAD");
+    await env.db.updateTable("orchestrations").set({ worktree_path: worktree }).where("id", "=", flow.id).execute();
+    expect(await agentWorkdir(env.engine, flow.conversation_id!, { path: env.root, role: "project" })).toBe(worktree);
+    await finishAgent(env, { ...flow, worktree_path: worktree }, "approved\n");
+    flow = await verifyOrchestration(env.engine, OWNER_ACTOR, flow.id);
+    expect(flow.status).toBe("USER_REVIEW");
+    flow = await approveRevision(env.engine, OWNER_ACTOR, flow.id, flow.verified_revision!);
+    expect(flow.status).toBe("MERGED");
+    expect(read(path.join(env.root, "app.txt"))).toBe("approved\n");
+    expect(fs.existsSync(worktree)).toBe(false);
+    expect(await git(env.root, "worktree", "list")).not.toContain(worktree);
+  });
+
   it("cancelling after a verification removes the clone, its seal and the branch fetched into the project", async () => {
     env = await disposableRepository();
     let flow = await createOrchestration(env.engine, OWNER_ACTOR, { project_id: env.projectId, ...REQUEST });
