@@ -11,6 +11,7 @@ import { codexEnvironment } from "../engine/isolation/environment.js";
 import { findBwrap } from "../engine/isolation/jail.js";
 import { jailedCodex, operatorCodexHome } from "../engine/isolation/codexJail.js";
 import { probeJail } from "../engine/isolation/probe.js";
+import { layoutProblemsOf } from "./layoutCheck.js";
 
 interface Check {
   name: string;
@@ -33,6 +34,7 @@ export async function run(argv: string[]): Promise<number> {
   checks.push(await database(config));
   const jail = await probeJail(config);
   checks.push({ name: "jail", ok: jail.ok, detail: `${jail.mechanism}: ${jail.detail}` });
+  checks.push(await layoutCheck(config));
   const codex = await codexCheck(config);
   checks.push(codex.check);
   if (codex.bin) checks.push(await sandboxCheck(config, codex.bin));
@@ -53,6 +55,16 @@ async function database(config: Config): Promise<Check> {
     }
   } catch (err) {
     return { name: "database", ok: false, detail: (err as Error).message };
+  }
+}
+
+/** No project may hold the data directory or the running install (its agents could rewrite them). */
+async function layoutCheck(config: Config): Promise<Check> {
+  try {
+    const problems = await layoutProblemsOf(config);
+    return { name: "layout", ok: problems.length === 0, detail: problems.length ? problems.join("; ") : "no project holds the data directory or the install" };
+  } catch (err) {
+    return { name: "layout", ok: false, detail: (err as Error).message };
   }
 }
 

@@ -5,6 +5,8 @@ export type EngineErrorCode = "not_found" | "conflict" | "invalid" | "forbidden"
 export type EngineErrorReason =
   | "project_name_invalid"
   | "project_path_invalid"
+  | "project_holds_data"
+  | "project_holds_install"
   | "project_exists"
   | "role_taken"
   | "project_not_found"

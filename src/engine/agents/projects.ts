@@ -6,6 +6,7 @@ import { newId } from "../ids.js";
 import type { Clock } from "../clock.js";
 import { normalizeName } from "../protocol/normalizeName.js";
 import type { Project, ProjectRole } from "../schema.js";
+import { projectProblems, realPath, realRoots, type InstallRoots } from "./layout.js";
 
 /** What an admin supplies to register a project. */
 export interface NewProject {
@@ -51,14 +52,20 @@ export function canPromptProject(actor: Actor, project: Pick<Project, "owner_id"
   return canSee(actor, project) && (actor.isAdmin || !isSharedSpecialist(project));
 }
 
-/** Registers a project after checking its name, path and role. */
-export async function addProject(db: Database, clock: Clock, input: NewProject): Promise<Project> {
+/**
+ * Registers a project after checking its name, path and role; with the install's `roots` (the
+ * CLI and Slack pass them), a path holding codexpi's data or running install is refused too.
+ */
+export async function addProject(db: Database, clock: Clock, input: NewProject, roots?: InstallRoots): Promise<Project> {
   const name = input.name.trim();
   if (!NAME_RE.test(name)) throw new EngineError("invalid", "project_name_invalid", { name: input.name });
   const dir = path.resolve(input.path);
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
     throw new EngineError("invalid", "project_path_invalid", { path: dir });
   }
+  const [problem] = roots ? projectProblems(name, realPath(dir), realRoots(roots)) : [];
+  if (problem?.kind === "data_in_project") throw new EngineError("invalid", "project_holds_data", { path: problem.projectPath, other: problem.dataDir });
+  if (problem?.kind === "install_in_project") throw new EngineError("invalid", "project_holds_install", { path: problem.projectPath, other: problem.installDir });
   const existing = await findProjectByName(db, name);
   if (existing) throw new EngineError("conflict", "project_exists", { name: existing.name });
   const role = input.role ?? "project";

@@ -46,8 +46,8 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
   const item = await db.selectFrom("prompt_queue").selectAll().where("id", "=", queueId).executeTakeFirstOrThrow();
   const conversation = await db.selectFrom("conversations").selectAll().where("id", "=", item.conversation_id).executeTakeFirstOrThrow();
   const project = await db.selectFrom("projects").selectAll().where("id", "=", conversation.project_id).executeTakeFirstOrThrow();
-  // An orchestration's agent works in its worktree: the main checkout is touched only by the merge.
-  const workdir = await agentWorkdir(db, conversation.id, project.path);
+  // Orchestration and self-project agents work in their clone: never the main checkout or the install.
+  const workdir = await agentWorkdir(engine, conversation.id, project);
 
   const finish = async (outcome: Outcome): Promise<WorkerResult> => {
     const written = await immediate(db, (trx) => finishItem(trx, clock, engine.hook, { id: queueId, attempt }, outcome));

@@ -10,6 +10,7 @@ import { canSee, SPECIALIST_GROUP, type Actor } from "../agents/projects.js";
 import { EngineError } from "../errors.js";
 import { parseSelfRepair } from "../protocol/markers.js";
 import { t } from "../../i18n/index.js";
+import { finishSelfClone, withReport } from "../agents/selfClones.js";
 
 /** An incident as people and views see it. */
 export interface IncidentView {
@@ -81,9 +82,9 @@ export const openIncidentReactor: OutcomeReactor = async (trx, o, clock) => {
 export { SPECIALIST_GROUP } from "../agents/projects.js";
 
 /**
- * Tick step: sends open incidents to self-repair (a restricted agent in the self project, the
- * failure quoted as untrusted data) and closes repairs that finished. Guarded transitions: a
- * second tick changes nothing.
+ * Tick step: sends open incidents to self-repair (a restricted agent in its own clone of the self
+ * project, the failure quoted as untrusted data) and closes repairs that finished, their report
+ * naming the branch the work is on. Guarded transitions: a second tick changes nothing.
  */
 export async function processIncidents(engine: Engine): Promise<{ incidents_repairing: number; incidents_closed: number }> {
   const { db, clock } = engine;
@@ -117,7 +118,7 @@ export async function processIncidents(engine: Engine): Promise<{ incidents_repa
   const active = await db
     .selectFrom("incidents as i")
     .innerJoin("prompt_queue as q", "q.id", "i.repair_queue_id")
-    .select(["i.id", "q.id as queue_id", "q.status as queue_status", "q.error"])
+    .select(["i.id", "i.repair_conversation_id", "q.id as queue_id", "q.status as queue_status", "q.error"])
     .where("i.status", "=", "REPAIRING")
     .where("q.status", "in", ["done", "failed", "cancelled"])
     .execute();
@@ -125,9 +126,12 @@ export async function processIncidents(engine: Engine): Promise<{ incidents_repa
     const answer = r.queue_status === "done" ? ((await db.selectFrom("messages").select("content").where("queue_id", "=", r.queue_id).where("role", "=", "assistant").executeTakeFirst())?.content ?? "") : null;
     const verdict = answer !== null ? parseSelfRepair(answer) : null;
     const status = r.queue_status === "done" && verdict?.decision !== "needs_user" ? "RESOLVED" : "FAILED";
-    const resolution = verdict?.feedback || answer || r.error || "";
+    // The repair's work is committed on its clone's branch before the report names that branch
+    // (git, outside the transaction); nothing merges or deploys it.
+    const report = r.repair_conversation_id ? await finishSelfClone(engine, r.repair_conversation_id) : null;
+    const resolution = withReport(verdict?.feedback || answer || r.error || "", report);
     const done = await immediate(db, async (trx) => {
-      const u = await trx.updateTable("incidents").set({ status, resolution: resolution.slice(0, 4000), updated_at: clock.now() }).where("id", "=", r.id).where("status", "=", "REPAIRING").executeTakeFirst();
+      const u = await trx.updateTable("incidents").set({ status, resolution, updated_at: clock.now() }).where("id", "=", r.id).where("status", "=", "REPAIRING").executeTakeFirst();
       if (Number(u.numUpdatedRows) === 1) await emit(trx, clock.now(), { kind: "incident.updated", incidentId: r.id, status });
       return Number(u.numUpdatedRows) === 1;
     });
