@@ -7,7 +7,7 @@ import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import type { DB, Project } from "../schema.js";
 import { enqueueIn } from "../agents/conversations.js";
-import { canSee, findProjectByName, type Actor } from "../agents/projects.js";
+import { canPromptProject, findProjectByName, type Actor } from "../agents/projects.js";
 import { composeDraft, correctionsPrompt, draftHash } from "./draft.js";
 import { defaultDeps, GIT_CLAIM_MS, runCancel, runMerge, runPrepare, runVerify, verifyClaimMs, type OrchestrationDeps, type StepResult } from "./effects.js";
 import { nextStatus, type OrchestrationAction, type OrchestrationStatus } from "./machine.js";
@@ -110,7 +110,7 @@ export async function createOrchestration(
   const wanted = ref.success ? (ref.data.project_id ?? ref.data.project ?? "") : "";
   const project =
     (await engine.db.selectFrom("projects").selectAll().where("id", "=", wanted).executeTakeFirst()) ?? (wanted ? await findProjectByName(engine.db, wanted) : undefined);
-  if (!project || !canSee(actor, project)) throw new EngineError("not_found", "project_not_found", { name: wanted });
+  if (!project || !canPromptProject(actor, project)) throw new EngineError("not_found", "project_not_found", { name: wanted });
   const parsed = newOrchestrationSchema.safeParse(input);
   if (!parsed.success) throw new EngineError("invalid", "orch_invalid", { fields: [...new Set(parsed.error.issues.map((i) => String(i.path[0] ?? "?")))].join(", ") });
   if (!(await deps.git.isRepository(project.path))) throw new EngineError("invalid", "orch_not_a_repository", { path: project.path });
