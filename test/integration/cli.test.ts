@@ -7,6 +7,7 @@ import { startConversation } from "../../src/engine/agents/conversations.js";
 import { systemClock } from "../../src/engine/clock.js";
 import { updateGlobalPolicy } from "../../src/engine/agents/policies.js";
 import { processStartTime } from "../../src/engine/agents/processes.js";
+import { jailAvailable } from "../support/jail.js";
 import { makeCodexHome } from "../support/codexHome.js";
 import { inputText, startFakeModel, type FakeModel } from "../support/fakeModel.js";
 import { finished, killRecorded, until } from "../support/codexEngine.js";
@@ -116,6 +117,18 @@ describe("codexpi CLI (real binary, fake model)", () => {
     expect((await cli("project", "remove", "legacy")).exitCode).toBe(0);
     expect(fs.existsSync(dir)).toBe(true);
     expect((await cli("doctor")).stdout).toMatch(/^✓ layout: /m);
+  });
+
+  it("doctor reports the jail and proves it with a jailed read outside the workspace; with the jail off it says agents are not isolated", async (ctx) => {
+    if (!(await jailAvailable())) ctx.skip();
+    await setup();
+    const on = await cli("doctor");
+    expect(on.stdout).toMatch(/^✓ jail: bubblewrap [\d.]+ \(user, pid, ipc, uts namespaces; private \/tmp and \/proc\): a jailed process could not read the data directory/m);
+    expect(on.stdout).toMatch(/^✓ sandbox: restricted projects can run commands \(inside the jail\)/m);
+    env = { ...env, CODEXPI_JAIL: "off" };
+    const off = await cli("doctor");
+    expect(off.exitCode).toBe(1);
+    expect(off.stdout).toContain("✗ jail: none: CODEXPI_JAIL=off: agents and test commands are NOT isolated");
   });
 
   it("the bot killed while a worker runs does not stop the worker, whose outcome is recorded", async () => {
