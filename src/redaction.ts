@@ -1,0 +1,156 @@
+import type { Config } from "./config.js";
+
+/**
+ * The one redactor: every text that leaves the process (Slack messages, files, modals, ephemeral
+ * answers, log lines) passes through it. Known token formats keep their public prefix so that a
+ * reader knows what was removed (`xoxb-[redacted]`, `sk-proj-[redacted]`, `AKIA[redacted]`,
+ * `Bearer [redacted]`); a private key block becomes `[redacted private key]`; an exact secret value
+ * registered at start-up (the bot's own tokens) becomes `[redacted]`.
+ */
+export const REDACTED = "[redacted]";
+
+/** What a PEM private-key block is replaced with. */
+export const REDACTED_PRIVATE_KEY = "[redacted private key]";
+
+/** Registered values shorter than this are ignored: redacting them would mangle ordinary text. */
+export const MIN_SECRET_LENGTH = 8;
+
+interface Rule {
+  /** Global regex; its first group, when present, is a public prefix kept before the mark. */
+  pattern: RegExp;
+  /** The replacement for one match (`prefix` is group 1, or "" without groups). */
+  mark: (prefix: string) => string;
+}
+
+const keepPrefix = (prefix: string): string => `${prefix}${REDACTED}`;
+
+// Minimum lengths and boundaries keep ordinary words out: "task-list", "sk-learn", a short
+// "xoxb-…" placeholder in documentation, "ASIAN" are never tokens.
+const RULES: readonly Rule[] = [
+  {
+    // With its END line the whole block goes; without it (a truncated quote), the header and the
+    // base64 lines after it. `"` never occurs in a key, so a JSON log line keeps its shape; `\n`
+    // covers a block seen through JSON escaping (log lines).
+    pattern:
+      /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[^"]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|(?:(?:\\[nr]|[^\S\n]*\n|[^\S\n]+)(?:[A-Za-z-]+: [^\n"\\]*|[A-Za-z0-9+/=]{8,}))+)/g,
+    mark: () => REDACTED_PRIVATE_KEY,
+  },
+  // Slack bot, user, app-configuration and refresh tokens; app-level tokens.
+  { pattern: /(xox[abeposr]-)[A-Za-z0-9-]{10,}/g, mark: keepPrefix },
+  { pattern: /(xapp-)[A-Za-z0-9-]{10,}/g, mark: keepPrefix },
+  // OpenAI (and look-alike) keys: long, and either very long or holding a digit, so that prose
+  // such as "sk-learn-compatible-interface" stays; "task-…" is not "sk-…" (the boundary).
+  {
+    pattern: /(?<![A-Za-z0-9_-])(sk-(?:proj-|svcacct-|admin-|ant-)?)(?=[A-Za-z0-9_-]{40}|[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{20,}/g,
+    mark: keepPrefix,
+  },
+  // GitHub personal, OAuth, user-to-server, server-to-server and refresh tokens; fine-grained PATs.
+  { pattern: /(github_pat_)[A-Za-z0-9_]{30,}/g, mark: keepPrefix },
+  { pattern: /(gh[pousr]_)[A-Za-z0-9]{30,}/g, mark: keepPrefix },
+  // AWS access key ids (long-term and temporary).
+  { pattern: /(?<![A-Za-z0-9])(AKIA|ASIA)[A-Z0-9]{16}/g, mark: keepPrefix },
+  // HTTP credentials: "Authorization: Bearer …", "bearer …", "Authorization: Basic …".
+  { pattern: /\b(bearer[ \t]+)[A-Za-z0-9._~+/=-]{16,}/gi, mark: keepPrefix },
+  { pattern: /\b(authorization[ \t]*[:=][ \t]*(?:basic|token)[ \t]+)[A-Za-z0-9._~+/=-]{8,}/gi, mark: keepPrefix },
+];
+
+const registered = new Set<string>();
+let exactRule: Rule | null = null;
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * Registers exact secret values (the bot's tokens, from the configuration) for every later
+ * redaction in this process. Values shorter than MIN_SECRET_LENGTH are ignored.
+ */
+export function registerSecrets(values: Iterable<string | null | undefined>): void {
+  for (const raw of values) {
+    const v = raw?.trim() ?? "";
+    // A value found inside a mark would be "redacted" again on every pass.
+    if (v.length >= MIN_SECRET_LENGTH && ![REDACTED, REDACTED_PRIVATE_KEY].some((mark) => mark.includes(v))) registered.add(v);
+  }
+  exactRule = buildExactRule();
+}
+
+/** Forgets every registered value (tests register their own). */
+export function clearRegisteredSecrets(): void {
+  registered.clear();
+  exactRule = null;
+}
+
+/** The configuration's secret values: the Slack tokens and signing secret, a database password. */
+export function configuredSecrets(config: Pick<Config, "slack"> & { databaseUrl?: string | undefined }): string[] {
+  const password = config.databaseUrl ? /^[a-z]+:\/\/[^:/@]*:([^@]+)@/i.exec(config.databaseUrl)?.[1] : undefined;
+  return [config.slack.botToken, config.slack.appToken, config.slack.signingSecret, password].filter((v): v is string => Boolean(v));
+}
+
+function buildExactRule(): Rule | null {
+  if (registered.size === 0) return null;
+  // A value is also looked for as JSON escapes it (log lines are JSON); longest first, so that a
+  // value containing another is removed whole.
+  const forms = new Set<string>();
+  for (const v of registered) {
+    forms.add(v);
+    forms.add(JSON.stringify(v).slice(1, -1));
+  }
+  const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  return { pattern: new RegExp(alternatives.join("|"), "g"), mark: () => REDACTED };
+}
+
+interface Span {
+  start: number;
+  end: number;
+  mark: string;
+}
+
+/**
+ * `text` with every secret replaced. Matches of all rules are found on the original text and
+ * overlapping ones merged, so that no rule can leave a piece of a secret another rule cut into.
+ * Idempotent, and text without secrets comes back unchanged (the same string).
+ */
+export function redactText(text: string): string {
+  if (text.length < MIN_SECRET_LENGTH) return text;
+  // A mark can end a boundary that kept a neighbour from matching ("…XYZsk-…" after an AWS key):
+  // passes repeat until nothing changes, which is what makes redaction idempotent.
+  let current = text;
+  for (let pass = 0; pass < 4; pass++) {
+    const next = redactOnce(current);
+    if (next === current) return current;
+    current = next;
+  }
+  return current;
+}
+
+function redactOnce(text: string): string {
+  const spans: Span[] = [];
+  const rules = exactRule ? [...RULES, exactRule] : RULES;
+  for (const rule of rules) {
+    rule.pattern.lastIndex = 0;
+    for (const m of text.matchAll(rule.pattern)) spans.push({ start: m.index, end: m.index + m[0].length, mark: rule.mark(m[1] ?? "") });
+  }
+  if (spans.length === 0) return text;
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  const merged: Span[] = [];
+  for (const s of spans) {
+    const last = merged[merged.length - 1];
+    if (last && s.start < last.end) last.end = Math.max(last.end, s.end);
+    else merged.push({ ...s });
+  }
+  let out = "";
+  let pos = 0;
+  for (const s of merged) {
+    out += text.slice(pos, s.start) + s.mark;
+    pos = s.end;
+  }
+  return out + text.slice(pos);
+}
+
+/** A copy of a JSON-like value with every string (not the keys) redacted; other values as they are. */
+export function redactDeep<T>(value: T): T {
+  if (typeof value === "string") return redactText(value) as T;
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v) as unknown) as T;
+  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v)])) as T;
+  }
+  return value;
+}
