@@ -78,10 +78,9 @@ export function clearRegisteredSecrets(): void {
   exactRule = null;
 }
 
-/** The configuration's secret values: the Slack tokens and signing secret, a database password. */
-export function configuredSecrets(config: Pick<Config, "slack"> & { databaseUrl?: string | undefined }): string[] {
-  const password = config.databaseUrl ? /^[a-z]+:\/\/[^:/@]*:([^@]+)@/i.exec(config.databaseUrl)?.[1] : undefined;
-  return [config.slack.botToken, config.slack.appToken, config.slack.signingSecret, password].filter((v): v is string => Boolean(v));
+/** The configuration's secret values: the Slack bot and app tokens and the signing secret. */
+export function configuredSecrets(config: Pick<Config, "slack">): string[] {
+  return [config.slack.botToken, config.slack.appToken, config.slack.signingSecret].filter((v): v is string => Boolean(v));
 }
 
 function buildExactRule(): Rule | null {

@@ -16,6 +16,7 @@ import { registerOrchestrationActions } from "./listeners/orchestrations.js";
 import { registerCommands } from "./listeners/commands.js";
 import { registerEvents } from "./listeners/events.js";
 import { registerGuards } from "./listeners/guards.js";
+import { redactAcks, redactingFetch } from "./redactingSlack.js";
 
 /** A started Slack app: its mode, the bound HTTP port (HTTP mode, or health in Socket Mode), and stop(). */
 export interface SlackApp {
@@ -28,10 +29,14 @@ export interface SlackApp {
   stop(): Promise<void>;
 }
 
-/** Web API client options shared by Bolt and the notifier: our own retries, never the SDK's 30 minutes. */
+/**
+ * Web API client options shared by Bolt and the notifier: our own retries, never the SDK's 30
+ * minutes, and a fetch that redacts every request body (Bolt's `respond()` uses it too).
+ */
 export function webClientOptions(config: Config) {
   return {
     ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}),
+    fetch: redactingFetch(),
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
     timeout: 15_000,
@@ -98,6 +103,7 @@ export async function startSlackApp(opts: { config: Config; engine: Engine; logg
     clientOptions: webClientOptions(config),
     logger: blogger,
   });
+  redactAcks(app);
   app.error(async (err) => {
     logger.error({ err }, "unhandled error in a Slack listener");
   });

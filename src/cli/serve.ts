@@ -1,5 +1,6 @@
 import { parseConfig } from "../config.js";
 import { createLogger } from "../logger.js";
+import { configuredSecrets, registerSecrets } from "../redaction.js";
 import { args } from "./context.js";
 
 /**
@@ -9,6 +10,7 @@ import { args } from "./context.js";
 export async function run(argv: string[]): Promise<number> {
   args(argv, {}, 0);
   const config = parseConfig();
+  registerSecrets(configuredSecrets(config));
   const logger = createLogger(config.logLevel);
   const { startBot } = await import("../bot/server.js");
   const bot = await startBot(config, logger);

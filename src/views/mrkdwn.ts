@@ -1,14 +1,20 @@
+import { redactText } from "../redaction.js";
 import { clip } from "./limits.js";
 
-/** Escapes the three characters Slack reserves for its control sequences (`<@U…>`, links). */
+/**
+ * Escapes the three characters Slack reserves for its control sequences (`<@U…>`, links), and
+ * redacts secrets: every text from agents and people passes here on its way to Slack.
+ */
 export function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return redactText(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
 /** Escaped text clipped to `max`, never leaving half an entity (`&am…`) before the ellipsis. */
 export function escapeClip(text: string, max: number): string {
+  // Redacted before the cut: a secret the cut would halve is still recognised whole.
+  const clean = redactText(text);
   // Escaping only lengthens text: the first max + 1 characters decide the result.
-  const escaped = escapeMrkdwn(text.length > max + 1 ? text.slice(0, max + 1) : text);
+  const escaped = escapeMrkdwn(clean.length > max + 1 ? clean.slice(0, max + 1) : clean);
   if (escaped.length <= max) return escaped;
   return clip(escaped, max).replace(/&(?:a(?:m(?:p)?)?|l(?:t)?|g(?:t)?)?…$/, "…");
 }
@@ -43,7 +49,8 @@ const SAFE_SCHEME = /^(?:https?|mailto|ftp):/i;
  * otherwise left as they are (the fence's language tag is dropped).
  */
 export function markdownToMrkdwn(md: string): string {
-  const lines = md.replace(/\r\n?/g, "\n").replace(/\u0000/g, "").split("\n");
+  // Redacted first: conversion must never see (or split) a secret.
+  const lines = redactText(md).replace(/\r\n?/g, "\n").replace(/\u0000/g, "").split("\n");
   const out: string[] = [];
   let i = 0;
   while (i < lines.length) {
