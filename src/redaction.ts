@@ -15,43 +15,86 @@ export const REDACTED_PRIVATE_KEY = "[redacted private key]";
 /** Registered values shorter than this are ignored: redacting them would mangle ordinary text. */
 export const MIN_SECRET_LENGTH = 8;
 
-interface Rule {
-  /** Global regex; its first group, when present, is a public prefix kept before the mark. */
-  pattern: RegExp;
-  /** The replacement for one match (`prefix` is group 1, or "" without groups). */
-  mark: (prefix: string) => string;
+/** A stretch of text to replace. */
+interface Span {
+  start: number;
+  end: number;
+  mark: string;
 }
 
-const keepPrefix = (prefix: string): string => `${prefix}${REDACTED}`;
+/** Finds the secrets of one kind in a text. */
+type Rule = (text: string) => Span[];
+
+/**
+ * A rule from a global regex whose first group, when present, is a public prefix kept before the
+ * mark. Overlapping matches count too: a token's characters may swallow the start of the next
+ * secret ("…Bearer abc=bearer def"), which must still be found.
+ */
+function regexRule(pattern: RegExp, mark: (prefix: string) => string = (prefix) => `${prefix}${REDACTED}`): Rule {
+  return (text) => {
+    const spans: Span[] = [];
+    pattern.lastIndex = 0;
+    for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+      spans.push({ start: m.index, end: m.index + m[0].length, mark: mark(m[1] ?? "") });
+      pattern.lastIndex = m.index + 1;
+    }
+    return spans;
+  };
+}
+
+const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/g;
+const PEM_END = /-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/g;
+// Header lines ("Proc-Type: 4,ENCRYPTED") and base64 lines, after a real or a JSON-escaped newline.
+const PEM_LINES = /(?:(?:\\[nr]|[^\S\n]*\n|[^\S\n]+)(?:[A-Za-z-]+: [^\n"\\]*|[A-Za-z0-9+/=]{8,}))+/y;
+
+/**
+ * PEM private-key blocks: from BEGIN to the next END, the whole block; without an END (a truncated
+ * quote), or with a `"` before it (the END belongs to another string of a JSON log line), the
+ * header and the key lines after it. Linear: BEGINs find their END and quote by forward pointers.
+ */
+const pemRule: Rule = (text) => {
+  if (!text.includes("-----BEGIN ")) return [];
+  const spans: Span[] = [];
+  const ends = [...text.matchAll(PEM_END)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+  const quotes = [...text.matchAll(/"/g)].map((m) => m.index);
+  let e = 0;
+  let q = 0;
+  for (const begin of text.matchAll(PEM_BEGIN)) {
+    const headerEnd = begin.index + begin[0].length;
+    while (e < ends.length && (ends[e]?.start ?? 0) < headerEnd) e++;
+    while (q < quotes.length && (quotes[q] ?? 0) < headerEnd) q++;
+    const end = ends[e];
+    const quote = quotes[q];
+    if (end && (quote === undefined || quote > end.start)) {
+      spans.push({ start: begin.index, end: end.end, mark: REDACTED_PRIVATE_KEY });
+      continue;
+    }
+    PEM_LINES.lastIndex = headerEnd;
+    const lines = PEM_LINES.exec(text);
+    if (lines) spans.push({ start: begin.index, end: headerEnd + lines[0].length, mark: REDACTED_PRIVATE_KEY });
+  }
+  return spans;
+};
 
 // Minimum lengths and boundaries keep ordinary words out: "task-list", "sk-learn", a short
-// "xoxb-…" placeholder in documentation, "ASIAN" are never tokens.
+// "xoxb-…" placeholder in documentation, "ASIAN" are never tokens. A boundary may also be a
+// JSON escape (`\n` before a key in a log line or a serialized plan).
 const RULES: readonly Rule[] = [
-  {
-    // With its END line the whole block goes; without it (a truncated quote), the header and the
-    // base64 lines after it. `"` never occurs in a key, so a JSON log line keeps its shape; `\n`
-    // covers a block seen through JSON escaping (log lines).
-    pattern:
-      /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[^"]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|(?:(?:\\[nr]|[^\S\n]*\n|[^\S\n]+)(?:[A-Za-z-]+: [^\n"\\]*|[A-Za-z0-9+/=]{8,}))+)/g,
-    mark: () => REDACTED_PRIVATE_KEY,
-  },
+  pemRule,
   // Slack bot, user, app-configuration and refresh tokens; app-level tokens.
-  { pattern: /(xox[abeposr]-)[A-Za-z0-9-]{10,}/g, mark: keepPrefix },
-  { pattern: /(xapp-)[A-Za-z0-9-]{10,}/g, mark: keepPrefix },
+  regexRule(/(xox[abeposr]-)[A-Za-z0-9-]{10,}/g),
+  regexRule(/(xapp-)[A-Za-z0-9-]{10,}/g),
   // OpenAI (and look-alike) keys: long, and either very long or holding a digit, so that prose
   // such as "sk-learn-compatible-interface" stays; "task-…" is not "sk-…" (the boundary).
-  {
-    pattern: /(?<![A-Za-z0-9_-])(sk-(?:proj-|svcacct-|admin-|ant-)?)(?=[A-Za-z0-9_-]{40}|[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{20,}/g,
-    mark: keepPrefix,
-  },
+  regexRule(/(?<=^|[^A-Za-z0-9_-]|\\[nrt])(sk-(?:proj-|svcacct-|admin-|ant-)?)(?=[A-Za-z0-9_-]{40}|[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{20,}/g),
   // GitHub personal, OAuth, user-to-server, server-to-server and refresh tokens; fine-grained PATs.
-  { pattern: /(github_pat_)[A-Za-z0-9_]{30,}/g, mark: keepPrefix },
-  { pattern: /(gh[pousr]_)[A-Za-z0-9]{30,}/g, mark: keepPrefix },
+  regexRule(/(github_pat_)[A-Za-z0-9_]{30,}/g),
+  regexRule(/(gh[pousr]_)[A-Za-z0-9]{30,}/g),
   // AWS access key ids (long-term and temporary).
-  { pattern: /(?<![A-Za-z0-9])(AKIA|ASIA)[A-Z0-9]{16}/g, mark: keepPrefix },
+  regexRule(/(?<=^|[^A-Za-z0-9]|\\[nrt])(AKIA|ASIA)[A-Z0-9]{16}/g),
   // HTTP credentials: "Authorization: Bearer …", "bearer …", "Authorization: Basic …".
-  { pattern: /\b(bearer[ \t]+)[A-Za-z0-9._~+/=-]{16,}/gi, mark: keepPrefix },
-  { pattern: /\b(authorization[ \t]*[:=][ \t]*(?:basic|token)[ \t]+)[A-Za-z0-9._~+/=-]{8,}/gi, mark: keepPrefix },
+  regexRule(/(?<=^|[^A-Za-z0-9_]|\\[nrt])(bearer[ \t]+)[A-Za-z0-9._~+/=-]{16,}/gi),
+  regexRule(/(?<=^|[^A-Za-z0-9_]|\\[nrt])(authorization[ \t]*[:=][ \t]*(?:basic|token)[ \t]+)[A-Za-z0-9._~+/=-]{8,}/gi),
 ];
 
 const registered = new Set<string>();
@@ -93,13 +136,7 @@ function buildExactRule(): Rule | null {
     forms.add(JSON.stringify(v).slice(1, -1));
   }
   const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
-  return { pattern: new RegExp(alternatives.join("|"), "g"), mark: () => REDACTED };
-}
-
-interface Span {
-  start: number;
-  end: number;
-  mark: string;
+  return regexRule(new RegExp(alternatives.join("|"), "g"), () => REDACTED);
 }
 
 /**
@@ -121,12 +158,8 @@ export function redactText(text: string): string {
 }
 
 function redactOnce(text: string): string {
-  const spans: Span[] = [];
   const rules = exactRule ? [...RULES, exactRule] : RULES;
-  for (const rule of rules) {
-    rule.pattern.lastIndex = 0;
-    for (const m of text.matchAll(rule.pattern)) spans.push({ start: m.index, end: m.index + m[0].length, mark: rule.mark(m[1] ?? "") });
-  }
+  const spans = rules.flatMap((rule) => rule(text));
   if (spans.length === 0) return text;
   spans.sort((a, b) => a.start - b.start || b.end - a.end);
   const merged: Span[] = [];
