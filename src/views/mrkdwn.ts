@@ -1,5 +1,6 @@
 import { redactText } from "../redaction.js";
 import { clip } from "./limits.js";
+import { misleadingLabel } from "./linkLabels.js";
 
 /**
  * Escapes the three characters Slack reserves for its control sequences (`<@U…>`, links), and
@@ -43,7 +44,8 @@ const SAFE_SCHEME = /^(?:https?|mailto|ftp):/i;
 
 /**
  * GitHub Markdown (Codex's answers) to Slack mrkdwn: bold, italic, strikethrough, headings (bold
- * lines), links and images (`<url|text>`), bullets (`•`), tables (aligned, in a code block).
+ * lines), links and images (`<url|text>`, or `<url>` when the text names another address than
+ * the URL), bullets (`•`), tables (aligned, in a code block).
  * `&`, `<` and `>` are escaped everywhere, also in code, where Slack shows them unchanged: an
  * agent's text can never become a mention or a broadcast. Code spans and fenced blocks are
  * otherwise left as they are (the fence's language tag is dropped).
@@ -132,7 +134,9 @@ function inline(text: string, markers: Markers = SLACK_MARKERS): string {
   const link = (raw: string, target: string): string => {
     const url = target.replace(/^<|>$/g, "").replace(/\\(.)/g, "$1");
     const label = linkText(raw);
-    if (SAFE_SCHEME.test(url)) return hold(label ? `<${slackUrl(url)}|${label}>` : `<${slackUrl(url)}>`);
+    // A label that names another address than the target would disguise the link: the target itself is shown.
+    const disguised = label !== "" && misleadingLabel(unescapeMrkdwn(label), url);
+    if (SAFE_SCHEME.test(url)) return hold(label && !disguised ? `<${slackUrl(url)}|${label}>` : `<${slackUrl(url)}>`);
     return hold(label && label !== escapeMrkdwn(url) ? `${label} (${escapeMrkdwn(url)})` : escapeMrkdwn(url));
   };
   const target = String.raw`(<[^<>\n]*>|(?:[^\s()\\]|\\.|\((?:[^\s()\\]|\\.)*\))*)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*`;
@@ -150,6 +154,8 @@ function inline(text: string, markers: Markers = SLACK_MARKERS): string {
   s = emphasis(s, markers);
   return s.replace(/\u0000(\d+)\u0000/g, (_, n: string) => slots[Number(n)] ?? "");
 }
+
+const unescapeMrkdwn = (text: string): string => text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
 
 const slackUrl = (url: string): string => url.replace(/&/g, "&amp;").replace(/\|/g, "%7C").replace(/ /g, "%20");
 
