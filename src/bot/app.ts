@@ -67,11 +67,12 @@ function boltLogger(logger: Logger): BoltLogger {
 export async function startSlackApp(opts: { config: Config; engine: Engine; logger: Logger; locale: Locale; health: Health; metrics?: () => Record<string, number> }): Promise<SlackApp> {
   const { config, engine, logger, health } = opts;
   const token = config.slack.botToken as string;
-  const client = new WebClient(token, webClientOptions(config));
+  const blogger = boltLogger(logger);
+  // Our pino logger, not the SDK's console: whatever the client logs passes the redactor too.
+  const client = new WebClient(token, { ...webClientOptions(config), logger: blogger });
   const identity = await client.auth.test();
   const botUserId = identity.user_id as string;
   const socket = Boolean(config.slack.appToken);
-  const blogger = boltLogger(logger);
 
   let httpReceiver: HTTPReceiver | null = null;
   let receiver: HTTPReceiver | SocketModeReceiver;
