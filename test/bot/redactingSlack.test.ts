@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redactingFetch } from "../../src/bot/redactingSlack.js";
+import type { App, ReceiverEvent } from "@slack/bolt";
+import { redactAcks, redactingFetch } from "../../src/bot/redactingSlack.js";
 import { clearRegisteredSecrets, registerSecrets } from "../../src/redaction.js";
 import { startFakeSlack, type FakeSlack } from "../support/fakeSlack.js";
 import { hides, OWN_BOT_TOKEN, OWN_SIGNING_SECRET, textWithSecret } from "../support/secrets.js";
@@ -68,5 +69,25 @@ describe("the redacting fetch under the Web API client", () => {
     const res = await client.auth.test({ token: OWN_BOT_TOKEN });
     expect(res.ok).toBe(true);
     expect(slack.callsTo("auth.test").at(-1)?.token).toBe(OWN_BOT_TOKEN);
+  });
+});
+
+describe("redactAcks", () => {
+  beforeAll(() => registerSecrets([OWN_BOT_TOKEN]));
+  afterAll(() => clearRegisteredSecrets());
+
+  it("every ack body a listener sends passes the redactor; an empty ack stays empty", async () => {
+    const sent: unknown[] = [];
+    // The receivers' side of Bolt: they call app.processEvent with an ack that answers Slack.
+    const app = { processEvent: async (event: ReceiverEvent) => void (await event.ack({ response_action: "errors", errors: { plan: `cible inconnue : ${OWN_BOT_TOKEN} / xoxb-1234567890-1234567890123-AbCdEfGhIjKl` } })) };
+    redactAcks(app as unknown as App);
+    await app.processEvent({ body: {}, ack: async (response?: unknown) => void sent.push(response) });
+    expect(sent).toEqual([{ response_action: "errors", errors: { plan: "cible inconnue : [redacted] / xoxb-[redacted]" } }]);
+
+    const empty = { processEvent: async (event: ReceiverEvent) => void (await event.ack()) };
+    redactAcks(empty as unknown as App);
+    await empty.processEvent({ body: {}, ack: async (response?: unknown) => void sent.push(response) });
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toBeUndefined();
   });
 });
