@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import fc from "fast-check";
 import { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -89,5 +91,17 @@ describe("redactAcks", () => {
     await empty.processEvent({ body: {}, ack: async (response?: unknown) => void sent.push(response) });
     expect(sent).toHaveLength(2);
     expect(sent[1]).toBeUndefined();
+  });
+});
+
+describe("Web API clients", () => {
+  it("every client codexpi builds uses the redacting options (its fetch is the posting choke point)", () => {
+    const files = (dir: string): string[] =>
+      fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith(".ts") ? [path.join(dir, e.name)] : []));
+    const constructions = files(path.resolve("src")).flatMap((f) => [...fs.readFileSync(f, "utf8").matchAll(/new WebClient\(([^;]*)/g)].map((m) => ({ f, args: m[1] as string })));
+    expect(constructions.length).toBeGreaterThan(0);
+    for (const c of constructions) expect(c.args, c.f).toContain("webClientOptions(config)");
+    // Bolt builds its own clients (and respond()) from clientOptions: the App gets the same options.
+    expect(fs.readFileSync(path.resolve("src/bot/app.ts"), "utf8")).toMatch(/clientOptions: webClientOptions\(config\)/);
   });
 });
