@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { DEFAULT_AGENT_ENV, isForbiddenAgentVariable } from "./engine/isolation/environment.js";
 
 /** Validated runtime configuration, read once from the environment. */
 export type Config = ReturnType<typeof parseConfig>;
@@ -35,6 +36,12 @@ const schema = z.object({
   CODEXPI_LOCALE: z.enum(["fr", "en"]).default("fr"),
   CODEXPI_TURN_TIMEOUT: seconds.default(30 * 60),
   CODEXPI_IDLE_TIMEOUT: seconds.default(10 * 60),
+  CODEXPI_JAIL: z.enum(["bwrap", "off"]).default("bwrap"),
+  CODEXPI_AGENT_ENV: z
+    .string()
+    .transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected variable names").refine((n) => !isForbiddenAgentVariable(n), "Slack and codexpi variables are never given to agents")))
+    .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -69,6 +76,10 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     turnTimeoutMs: e.CODEXPI_TURN_TIMEOUT * 1000,
     idleTimeoutMs: e.CODEXPI_IDLE_TIMEOUT * 1000,
     logLevel: e.LOG_LEVEL,
+    /** `bwrap`: every agent process and test command runs in a bubblewrap jail; `off` is unsafe. */
+    jail: e.CODEXPI_JAIL,
+    /** Names of the variables that carry the model's credential to Codex (never to its commands). */
+    agentEnv: e.CODEXPI_AGENT_ENV ?? DEFAULT_AGENT_ENV,
   };
 }
 

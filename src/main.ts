@@ -21,6 +21,7 @@ const USAGE = `usage: codexpi <command>
   doctor                                  check configuration, database, Codex, git, sandbox, Slack
   project add <name> <path> [--owner U…] [--full-access] [--merge-confirmation] [--channel C…] [--role project|master|self]
   project list
+  project remove <name>
   ask <project> <prompt> [--wait] [--conversation <id>]
   tick                                    run one tick now
   worker <queue-id> --attempt <n>         (internal) run one queued prompt

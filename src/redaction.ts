@@ -121,9 +121,13 @@ export function clearRegisteredSecrets(): void {
   exactRule = null;
 }
 
-/** The configuration's secret values: the Slack bot and app tokens and the signing secret. */
-export function configuredSecrets(config: Pick<Config, "slack">): string[] {
-  return [config.slack.botToken, config.slack.appToken, config.slack.signingSecret].filter((v): v is string => Boolean(v));
+/**
+ * The configuration's secret values: the Slack bot and app tokens, the signing secret, and the
+ * model credentials named in CODEXPI_AGENT_ENV (read from `env`), which agents can see and echo.
+ */
+export function configuredSecrets(config: Pick<Config, "slack" | "agentEnv">, env: NodeJS.ProcessEnv = process.env): string[] {
+  const credentials = config.agentEnv.map((name) => env[name]);
+  return [config.slack.botToken, config.slack.appToken, config.slack.signingSecret, ...credentials].filter((v): v is string => Boolean(v));
 }
 
 function buildExactRule(): Rule | null {

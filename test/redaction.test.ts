@@ -36,11 +36,11 @@ describe("redactText", () => {
     expect(redactText(JSON.stringify({ msg: 'pass"word\\with-escapes' }))).toBe(`{"msg":"${REDACTED}"}`);
   });
 
-  it("ignores registered values too short to be secrets, and reads the configuration's three Slack secrets", () => {
+  it("ignores registered values too short to be secrets, and reads the configuration's Slack secrets and model credentials", () => {
     registerSecrets(["short", "", undefined, "redacted"]);
     expect(redactText("a short text, redacted or not")).toBe("a short text, redacted or not");
-    const config = parseConfig({ SLACK_BOT_TOKEN: "xoxb-a", SLACK_APP_TOKEN: "xapp-b", SLACK_SIGNING_SECRET: "c" });
-    expect(configuredSecrets(config)).toEqual(["xoxb-a", "xapp-b", "c"]);
+    const config = parseConfig({ SLACK_BOT_TOKEN: "xoxb-a", SLACK_APP_TOKEN: "xapp-b", SLACK_SIGNING_SECRET: "c", CODEXPI_AGENT_ENV: "OPENAI_API_KEY,AZURE_KEY" });
+    expect(configuredSecrets(config, { OPENAI_API_KEY: "sk-model", AZURE_KEY: "az-key", OTHER: "x" })).toEqual(["xoxb-a", "xapp-b", "c", "sk-model", "az-key"]);
   });
 
   it("leaves ordinary words alone: near-misses of every format", () => {

@@ -17,6 +17,7 @@ import { registerCommands } from "./listeners/commands.js";
 import { registerEvents } from "./listeners/events.js";
 import { registerGuards } from "./listeners/guards.js";
 import { redactAcks, redactingFetch } from "./redactingSlack.js";
+import { checkSignedRequests, SeenRequests } from "./requestChecks.js";
 
 /** A started Slack app: its mode, the bound HTTP port (HTTP mode, or health in Socket Mode), and stop(). */
 export interface SlackApp {
@@ -60,7 +61,8 @@ function boltLogger(logger: Logger): BoltLogger {
 
 /**
  * Builds and starts the Bolt app: Socket Mode when SLACK_APP_TOKEN is set (no public URL; health
- * on its own small server), HTTP otherwise (Bolt verifies signatures; health as custom routes).
+ * on its own small server), HTTP otherwise (Bolt verifies signatures, requestChecks.ts refuses
+ * replays and future timestamps first; health as custom routes).
  * `auth.test` is called first and its identity given to Bolt, so that construction never makes a
  * network call of its own (its failure would be an unhandled rejection).
  */
@@ -93,6 +95,7 @@ export async function startSlackApp(opts: { config: Config; engine: Engine; logg
         handler: (req, res) => void serveHealth(health, req, res, opts.metrics),
       })),
     });
+    checkSignedRequests(httpReceiver, { signingSecret: config.slack.signingSecret as string, seen: new SeenRequests(engine.db, engine.clock), clock: engine.clock, logger });
     receiver = httpReceiver;
   }
   const app = new App({

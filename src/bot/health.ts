@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { sql } from "kysely";
 import { execa } from "execa";
+import { codexEnvironment } from "../engine/isolation/environment.js";
 import type { Engine } from "../engine/engine.js";
 import { leaseHolder, COORDINATOR_LEASE } from "../engine/leases.js";
 import { resolveCodexBinary } from "../engine/agents/codexBinary.js";
@@ -98,7 +99,9 @@ export class Health {
 
   /** Codex's version, asked once (a process start per health probe would be wasteful). */
   private version(path: string): Promise<string | null> {
-    this.codexVersion ??= execa(path, ["--version"], { reject: false, timeout: 10_000 }).then((r) => (r.exitCode === 0 ? r.stdout.trim() : null));
+    // Allow-listed environment: the bot's Slack tokens never reach a Codex process, even this one.
+    const env = codexEnvironment(process.env, this.engine.config.agentEnv, { CODEX_HOME: this.engine.config.codexHome });
+    this.codexVersion ??= execa(path, ["--version"], { reject: false, timeout: 10_000, env, extendEnv: false }).then((r) => (r.exitCode === 0 ? r.stdout.trim() : null));
     return this.codexVersion;
   }
 }

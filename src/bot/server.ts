@@ -5,6 +5,7 @@ import { migrate, openDatabase } from "../engine/database.js";
 import { Engine, type EngineOptions } from "../engine/engine.js";
 import { startTicker, type Ticker } from "../engine/ticker.js";
 import { warmSpawner } from "../engine/agents/warmSpawner.js";
+import { pruneClones } from "../engine/agents/selfClones.js";
 import { startSlackApp, type SlackApp } from "./app.js";
 import { Health, startHealthServer } from "./health.js";
 import { Notifier } from "./notifier/notifier.js";
@@ -14,11 +15,15 @@ const HOUSEKEEPING_MS = 3600_000;
 const EVENT_MEMORY_MS = 24 * 3600_000; // Slack retries within minutes; a day is plenty
 const OUTBOX_MEMORY_MS = 7 * 24 * 3600_000;
 
-/** Forgets what no longer matters: handled event ids, and delivered outbox rows after a week. */
+/**
+ * Forgets what no longer matters: handled event ids, delivered outbox rows after a week, and
+ * agents' clones nobody needs any more (see `pruneClones`).
+ */
 export async function prune(engine: Engine): Promise<void> {
   const now = engine.clock.now();
   await engine.db.deleteFrom("slack_events").where("received_at", "<", now - EVENT_MEMORY_MS).execute();
   await engine.db.deleteFrom("outbox").where("status", "=", "done").where("done_at", "<", now - OUTBOX_MEMORY_MS).execute();
+  await pruneClones(engine);
 }
 
 /** Everything `codexpi serve` runs, started; stop() ends it all (running agents keep working). */

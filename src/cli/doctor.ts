@@ -7,6 +7,11 @@ import { parseConfig, type Config } from "../config.js";
 import { migrate, openDatabase } from "../engine/database.js";
 import { codexSupportPath, resolveCodexBinary } from "../engine/agents/codexBinary.js";
 import { args, out } from "./context.js";
+import { codexEnvironment } from "../engine/isolation/environment.js";
+import { findBwrap } from "../engine/isolation/jail.js";
+import { jailedCodex, operatorCodexHome } from "../engine/isolation/codexJail.js";
+import { probeJail } from "../engine/isolation/probe.js";
+import { layoutProblemsOf } from "./layoutCheck.js";
 
 interface Check {
   name: string;
@@ -27,9 +32,12 @@ export async function run(argv: string[]): Promise<number> {
     return 1;
   }
   checks.push(await database(config));
+  const jail = await probeJail(config);
+  checks.push({ name: "jail", ok: jail.ok, detail: `${jail.mechanism}: ${jail.detail}` });
+  checks.push(await layoutCheck(config));
   const codex = await codexCheck(config);
   checks.push(codex.check);
-  if (codex.bin) checks.push(await sandboxCheck(codex.bin));
+  if (codex.bin) checks.push(await sandboxCheck(config, codex.bin));
   checks.push(await gitCheck());
   checks.push(await slackCheck(config));
   for (const c of checks) out(`${c.ok ? "✓" : "✗"} ${c.name}: ${c.detail}`);
@@ -50,29 +58,48 @@ async function database(config: Config): Promise<Check> {
   }
 }
 
+/** No project may hold the data directory or the running install (its agents could rewrite them). */
+async function layoutCheck(config: Config): Promise<Check> {
+  try {
+    const problems = await layoutProblemsOf(config);
+    return { name: "layout", ok: problems.length === 0, detail: problems.length ? problems.join("; ") : "no project holds the data directory or the install" };
+  } catch (err) {
+    return { name: "layout", ok: false, detail: (err as Error).message };
+  }
+}
+
 async function codexCheck(config: Config): Promise<{ check: Check; bin: string | null }> {
   const bin = resolveCodexBinary(config.codexBin);
   if (!bin) return { bin, check: { name: "codex", ok: false, detail: "binary not found (npm ci installs @openai/codex; or set CODEX_BIN)" } };
-  const r = await execa(bin, ["--version"], { reject: false, timeout: 15_000 });
+  // Allow-listed environment: not even `--version` gets a Slack token.
+  const env = codexEnvironment(process.env, config.agentEnv, { CODEX_HOME: config.codexHome });
+  const r = await execa(bin, ["--version"], { reject: false, timeout: 15_000, env, extendEnv: false });
   return { bin, check: { name: "codex", ok: r.exitCode === 0, detail: r.exitCode === 0 ? `${r.stdout.trim()} (${bin})` : r.stderr.trim() } };
 }
 
-/** Restricted projects need Codex's sandbox (bubblewrap and user namespaces) to run anything. */
-async function sandboxCheck(bin: string): Promise<Check> {
+/**
+ * Restricted projects need Codex's own sandbox (nested namespaces) to run anything: checked the
+ * way agents run, inside the jail when it is on.
+ */
+async function sandboxCheck(config: Config, bin: string): Promise<Check> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "codexpi-doctor-"));
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const state = fs.mkdtempSync(path.join(config.dataDir, ".doctor-codex-"));
   try {
     const support = codexSupportPath(bin);
-    const r = await execa(bin, ["sandbox", "--", "true"], {
-      reject: false,
-      timeout: 15_000,
-      cwd: dir,
-      env: support ? { PATH: `${support}${path.delimiter}${process.env.PATH ?? ""}` } : {},
-    });
+    const argv = [bin, "sandbox", "--", "true"];
+    const bwrap = config.jail === "bwrap" ? findBwrap() : null;
+    const command = bwrap
+      ? jailedCodex({ bwrap, codexBin: bin, codexSupportDir: support, workspace: dir, allowedAlternates: [], stateDir: state, operatorHome: operatorCodexHome(config.codexHome), baseEnv: process.env, agentEnv: config.agentEnv }, argv)
+      : { file: bin, args: argv.slice(1), env: codexEnvironment(process.env, config.agentEnv, { CODEX_HOME: config.codexHome, PATH: support ? `${support}${path.delimiter}${process.env.PATH ?? ""}` : process.env.PATH }) };
+    const r = await execa(command.file, command.args, { reject: false, timeout: 15_000, cwd: dir, env: command.env, extendEnv: false });
+    const where = bwrap ? " (inside the jail)" : "";
     return r.exitCode === 0
-      ? { name: "sandbox", ok: true, detail: "restricted projects can run commands" }
-      : { name: "sandbox", ok: false, detail: `restricted projects cannot run commands here: ${(r.stderr || r.stdout).trim().split("\n").pop() ?? ""}` };
+      ? { name: "sandbox", ok: true, detail: `restricted projects can run commands${where}` }
+      : { name: "sandbox", ok: false, detail: `restricted projects cannot run commands here${where}: ${(r.stderr || r.stdout).trim().split("\n").pop() ?? ""}` };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(state, { recursive: true, force: true });
   }
 }
 

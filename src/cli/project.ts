@@ -1,14 +1,16 @@
-import { addProject, CLI_ACTOR, listProjects } from "../engine/agents/projects.js";
+import { addProject, CLI_ACTOR, listProjects, removeProject } from "../engine/agents/projects.js";
+import { installRoots } from "../engine/agents/layout.js";
 import type { ProjectRole } from "../engine/schema.js";
 import { args, cliEngine, out, UsageError } from "./context.js";
 
 const ROLES: ProjectRole[] = ["project", "master", "self"];
 
-/** `codexpi project add|list`. */
+/** `codexpi project add|list|remove`. */
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === "add") return add(rest);
   if (sub === "list") return list(rest);
+  if (sub === "remove") return remove(rest);
   throw new UsageError(`unknown project command: ${sub ?? "(none)"}`);
 }
 
@@ -28,7 +30,7 @@ async function add(argv: string[]): Promise<number> {
   if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(", ")}`);
   if (values.owner !== undefined && !/^[UW][A-Z0-9]+$/.test(values.owner)) throw new UsageError("--owner must be a Slack user id like U123ABC");
   if (values.channel !== undefined && !/^[CGD][A-Z0-9]+$/.test(values.channel)) throw new UsageError("--channel must be a Slack channel id like C123ABC");
-  const { db, engine } = await cliEngine();
+  const { config, db, engine } = await cliEngine();
   try {
     const p = await addProject(db, engine.clock, {
       name: positionals[0] as string,
@@ -38,8 +40,22 @@ async function add(argv: string[]): Promise<number> {
       mergeConfirmation: values["merge-confirmation"] ?? false,
       channelId: values.channel ?? null,
       role,
-    });
+    }, installRoots(config));
     out(`project ${p.name} added (${p.id}) at ${p.path}${p.full_access ? " [full access]" : ""}`);
+    return 0;
+  } finally {
+    await db.destroy();
+  }
+}
+
+// Also how an operator fixes a layout `serve` refuses (e.g. a self project that was the install):
+// remove it here, then add a separate checkout.
+async function remove(argv: string[]): Promise<number> {
+  const { positionals } = args(argv, {}, 1);
+  const { db } = await cliEngine();
+  try {
+    const p = await removeProject(db, CLI_ACTOR, positionals[0] as string);
+    out(`project ${p.name} removed (${p.path} itself is left as it is)`);
     return 0;
   } finally {
     await db.destroy();

@@ -22,7 +22,8 @@ const MAX_ITEMS_PER_PROCESS = 50;
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = args(argv, { attempt: { type: "string" }, standby: { type: "boolean" } }, argv.includes("--standby") ? 0 : 1);
   const config = parseConfig();
-  // Codex output and failure texts end up in this worker's log: its own secrets are redacted too.
+  // Codex output and failure texts may end up in this worker's log: the secrets it holds (the
+  // model credential; never Slack's, which workers do not get) are redacted too.
   registerSecrets(configuredSecrets(config));
   const db = openDatabase(config.databasePath);
   try {

@@ -5,6 +5,8 @@ export type EngineErrorCode = "not_found" | "conflict" | "invalid" | "forbidden"
 export type EngineErrorReason =
   | "project_name_invalid"
   | "project_path_invalid"
+  | "project_holds_data"
+  | "project_holds_install"
   | "project_exists"
   | "role_taken"
   | "project_not_found"
@@ -25,6 +27,7 @@ export type EngineErrorReason =
   | "specialist_invalid"
   | "specialist_not_failed"
   | "specialist_not_found"
+  | "specialist_shared_admins_only"
   | "preferences_invalid"
   | "incident_not_found"
   | "incident_not_retryable"
@@ -48,7 +51,8 @@ export type EngineErrorReason =
   | "run_plan_invalid"
   | "run_target_unknown"
   | "run_rebase_refused"
-  | "run_no_master";
+  | "run_no_master"
+  | "run_projects_not_found";
 
 /**
  * The one error type the engine throws for expected failures. The sentence a person reads comes

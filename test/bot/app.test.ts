@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { processStartTime } from "../../src/engine/agents/processes.js";
 import { inputText } from "../support/fakeModel.js";
@@ -93,6 +95,10 @@ describe("Slack app end to end", () => {
     expect((await bot.response(added.responseId)).text).toContain("other");
     const missing = await bot.command(`project add ghost /nonexistent/path`, ADMIN);
     expect((await bot.response(missing.responseId)).text).toContain("n’est pas un dossier");
+    // A directory holding codexpi's data directory is refused, both paths named.
+    const holder = path.dirname(bot.config.dataDir);
+    const holding = await bot.command(`project add holder ${holder}`, ADMIN);
+    expect((await bot.response(holding.responseId)).text).toContain(`contient le dossier de données de codexpi (${fs.realpathSync(bot.config.dataDir)})`);
   });
 
   it("requests from another workspace are refused", async () => {

@@ -47,7 +47,7 @@ describe("orchestrations in Slack", () => {
   const CHECK = "process.exit(require('fs').readFileSync('hello.txt','utf8').trim() === 'bonjour' ? 0 : 1)";
   const TESTS = `"${process.execPath}" -e "${CHECK}"`;
 
-  it("/codex orchestrate → modal → draft in a thread → reject → approve → agent in a worktree → verify → approve → confirmed merge", async () => {
+  it("/codex orchestrate → modal → draft in a thread → reject → approve → agent in a clone → verify → approve → confirmed merge", async () => {
     const repo = await botWithRepository();
 
     // A project the user may not see is "not found", exactly as a missing one, and no modal opens.
@@ -96,7 +96,7 @@ describe("orchestrations in Slack", () => {
     // Someone who may not act on it gets "not found".
     expect(await answer(bot.click("orch.draft.approve", `${o.id}|${v2.draft_hash}`, root.ts, OTHER))).toMatch(/introuvable/i);
 
-    // Approve: Codex writes the file in its worktree (never the main checkout), then answers.
+    // Approve: Codex writes the file in its clone (never the main checkout), then answers.
     bot.model.enqueue({ kind: "shell", command: ["sh", "-c", "printf 'bonjour\\n' > hello.txt"] }, { kind: "text", text: "J’ai écrit hello.txt." });
     await bot.click("orch.draft.approve", rootButtons(root.ts).get("orch.draft.approve")!.value!, root.ts);
     await eventually(() => rootButtons(root.ts).has("orch.verify"), 60_000, "AWAITING_VERIFICATION in the root");
@@ -155,7 +155,7 @@ describe("orchestrations in Slack", () => {
     expect(JSON.stringify(await bot.response(others.responseId))).not.toContain("Salutation");
   });
 
-  it("a failed verification shows its results; corrections through the modal rerun the agent in the same worktree; the merge can be declined", async () => {
+  it("a failed verification shows its results; corrections through the modal rerun the agent in the same clone; the merge can be declined", async () => {
     const repo = await botWithRepository();
     await bot.command("orchestrate demo");
     const modal = await eventually(() => bot.slack.views.find((v) => v.method === "views.open"), 10_000, "creation modal");
@@ -172,7 +172,7 @@ describe("orchestrations in Slack", () => {
     await eventually(() => rootButtons(root.ts).has("orch.verify") && rootButtons(root.ts).has("orch.corrections") && JSON.stringify(message(root.ts)?.blocks).includes("Vérification échouée"), 10_000, "root: verify again or correct");
     const worktree = (await bot.db.selectFrom("orchestrations").select("worktree_path").executeTakeFirstOrThrow()).worktree_path!;
 
-    // Corrections: a modal for the feedback, then the agent resumes in the same worktree.
+    // Corrections: a modal for the feedback, then the agent resumes in the same clone.
     expect(await answer(bot.click("orch.corrections", o.id, root.ts, OTHER))).toMatch(/introuvable/i);
     await bot.click("orch.corrections", o.id, root.ts);
     const correctionsModal = await eventually(() => bot.slack.views.filter((v) => v.method === "views.open")[1], 10_000, "corrections modal");

@@ -84,7 +84,7 @@ describe("text safety end to end", () => {
 
   it("finding 7: secrets in an agent's answer, a prompt and a project name reach neither Slack nor the logs; the rest of the answer does", async () => {
     const logs = captureLogs();
-    bot = await slackBot({ env: { SLACK_BOT_TOKEN: OWN_TOKEN, LOG_LEVEL: "debug" }, workerEnv: { SLACK_BOT_TOKEN: OWN_TOKEN }, logger: logs.logger });
+    bot = await slackBot({ env: { SLACK_BOT_TOKEN: OWN_TOKEN, LOG_LEVEL: "debug" }, logger: logs.logger });
     bot.model.enqueue({ kind: "text", text: ANSWER });
     const ask = await bot.command(`ask demo vérifie le dépôt avec ${GITHUB_PAT}`);
     const unknown = await bot.command(`ask ${SLACK_TOKEN} bonjour`);
@@ -124,7 +124,7 @@ describe("text safety end to end", () => {
 
   it("finding 7: a failed turn whose failure text holds the bot's token posts the failure, its incident and its DM redacted, and logs nothing of it", async () => {
     const logs = captureLogs();
-    bot = await slackBot({ env: { SLACK_BOT_TOKEN: OWN_TOKEN, LOG_LEVEL: "debug" }, workerEnv: { SLACK_BOT_TOKEN: OWN_TOKEN }, logger: logs.logger });
+    bot = await slackBot({ env: { SLACK_BOT_TOKEN: OWN_TOKEN, LOG_LEVEL: "debug" }, logger: logs.logger });
     await bot.db.updateTable("projects").set({ slack_channel_id: "CPROJ" }).where("name", "=", "demo").execute();
     bot.model.enqueue({ kind: "fail", message: `authentification refusée pour ${OWN_TOKEN} et ${SLACK_TOKEN} (clé ${OPENAI_KEY})` });
     await bot.command("ask demo déploie");

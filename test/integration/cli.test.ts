@@ -85,6 +85,39 @@ describe("codexpi CLI (real binary, fake model)", () => {
     expect(badPath.stderr).toContain("n’est pas un dossier");
   });
 
+  it("serve, doctor and project add refuse a project holding the data directory or the running install, naming both paths", async () => {
+    await setup();
+    const real = fs.realpathSync(dir);
+    const data = path.join(real, "data");
+    const install = fs.realpathSync(path.resolve("."));
+    // project add: the directory holding the data, the install, the install through a link.
+    const holder = await cli("project", "add", "holder", dir);
+    expect(holder.exitCode).toBe(1);
+    expect(holder.stderr).toContain(`Le chemin ${real} contient le dossier de données de codexpi (${data})`);
+    const installed = await cli("project", "add", "CodexPi (Self)", install, "--role", "self");
+    expect(installed.exitCode).toBe(1);
+    expect(installed.stderr).toContain(`contient l’installation de codexpi en service (${install})`);
+    fs.symlinkSync(install, path.join(dir, "install-link"));
+    expect((await cli("project", "add", "linked", path.join(dir, "install-link"))).stderr).toContain(`(${install})`);
+    // Control: a separate directory is registered, and the layout is reported sound.
+    expect((await cli("project", "add", "demo", path.join(dir, "demo"))).exitCode).toBe(0);
+    expect((await cli("doctor")).stdout).toMatch(/^✓ layout: /m);
+
+    // A project registered before these checks existed, holding the data directory.
+    db = openDatabase(path.join(dir, "data", "codexpi.db"));
+    await db.insertInto("projects").values({ id: "legacy-id", name: "legacy", path: dir, owner_id: null, full_access: 0, execution_group: null, merge_confirmation_required: 0, slack_channel_id: null, role: "project", created_at: Date.now() }).execute();
+    const doctor = await cli("doctor");
+    expect(doctor.exitCode).toBe(1);
+    expect(doctor.stdout).toContain(`✗ layout: the data directory ${data} is inside the project "legacy" (${real})`);
+    const serve = await execa(process.execPath, [CLI, "serve"], { env: { ...env, HEALTH_PORT: "0" }, reject: false, timeout: 30_000 });
+    expect(serve.exitCode).toBe(1);
+    expect(serve.stderr).toContain(`codexpi serve refused: the data directory ${data} is inside the project "legacy" (${real})`);
+    // The way out: remove that project (its directory stays), and the layout is sound again.
+    expect((await cli("project", "remove", "legacy")).exitCode).toBe(0);
+    expect(fs.existsSync(dir)).toBe(true);
+    expect((await cli("doctor")).stdout).toMatch(/^✓ layout: /m);
+  });
+
   it("the bot killed while a worker runs does not stop the worker, whose outcome is recorded", async () => {
     await setup();
     await cli("project", "add", "demo", path.join(dir, "demo"));

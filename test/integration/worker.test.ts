@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { answerOf, enqueue, startConversation } from "../../src/engine/agents/conversations.js";
 import { processStartTime } from "../../src/engine/agents/processes.js";
-import { inputText } from "../support/fakeModel.js";
+import { functionCallOutputs, inputText } from "../support/fakeModel.js";
 import { codexEngine, finished, outsideDir, until } from "../support/codexEngine.js";
 
 // Real `codexpi worker` processes running the real Codex binary against a fake model.
@@ -85,20 +85,28 @@ describe("Codex workers (real binary, fake model)", () => {
     expect(processStartTime(row.codex_pid!)).toBeNull();
   });
 
-  it("a restricted project cannot write outside its workspace; the same command succeeds with full access", async () => {
+  it("full access lifts only Codex's sandbox: it writes the jail's private /tmp, a restricted agent cannot; neither reaches the host outside its workspace", async () => {
     env = await codexEngine();
     const outside = outsideDir();
     const target = (name: string) => path.join(outside, name);
     const restricted = env.project;
     const full = await env.addProject({ name: "full", ownerId: "UOWNER", fullAccess: true });
+    const outputs: string[] = [];
     for (const [project, file] of [[restricted, "restricted.txt"], [full, "full.txt"]] as const) {
-      env.fake.enqueue({ kind: "shell", command: ["sh", "-c", `echo escaped > ${target(file)}`] }, { kind: "text", text: "fait" });
+      const before = env.fake.requests.length;
+      env.fake.enqueue({ kind: "shell", command: ["sh", "-c", `echo inner > /tmp/probe && echo TMP-WRITTEN; echo escaped > ${target(file)} && echo HOST-WRITTEN; true`] }, { kind: "text", text: "fait" });
       const { item } = await startConversation(env.db, env.clock, project, "écris le fichier", "UOWNER");
       await env.engine.dispatch();
       expect(await finished(env.db, item.id)).toMatchObject({ status: "done" });
+      outputs.push(JSON.stringify(functionCallOutputs(env.fake.requests[before + 1] ?? {})));
     }
+    // Positive control: full access did change something (Codex's own sandbox was lifted)…
+    expect(outputs[0]).not.toContain("TMP-WRITTEN");
+    expect(outputs[1]).toContain("TMP-WRITTEN");
+    // …but the jail stays: the host directory outside the workspace is out of reach for both.
+    expect(outputs.join()).not.toContain("HOST-WRITTEN");
     expect(fs.existsSync(target("restricted.txt"))).toBe(false);
-    expect(fs.readFileSync(target("full.txt"), "utf8").trim()).toBe("escaped");
+    expect(fs.existsSync(target("full.txt"))).toBe(false);
     fs.rmSync(outside, { recursive: true, force: true });
   });
 

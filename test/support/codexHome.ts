@@ -122,6 +122,8 @@ export async function makeCodexHome(fakeUrl: string, options: MakeCodexHomeOptio
     env: {
       CODEX_HOME: dir,
       [FAKE_KEY_ENV]: FAKE_KEY_VALUE,
+      // Workers and Codex get an allow-listed environment: name the fake model's key variable.
+      CODEXPI_AGENT_ENV: FAKE_KEY_ENV,
     },
   };
 }

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseConfig, type Config } from "../../src/config.js";
+import { FAKE_KEY_ENV } from "./codexHome.js";
 import { FakeClock } from "../../src/engine/clock.js";
 import { openMigrated, type Database } from "../../src/engine/database.js";
 import { Engine, type EngineOptions } from "../../src/engine/engine.js";
@@ -17,7 +18,7 @@ export function tempDir(prefix = "codexpi-test-"): string {
 
 /** A config whose data dir and database live in `dir`. */
 export function testConfig(dir: string, env: Record<string, string> = {}): Config {
-  return parseConfig({ CODEXPI_DATA_DIR: path.join(dir, "data"), LOG_LEVEL: "silent", ...env });
+  return parseConfig({ CODEXPI_DATA_DIR: path.join(dir, "data"), LOG_LEVEL: "silent", CODEXPI_AGENT_ENV: FAKE_KEY_ENV, ...env });
 }
 
 /** A spawner type that remembers its calls and can kill what it started. */

@@ -1,6 +1,7 @@
 import type { App, RespondArguments } from "@slack/bolt";
 import { ask } from "../../engine/agents/conversationService.js";
 import { addProject, assertAdmin, listProjects, removeProject, updateProject } from "../../engine/agents/projects.js";
+import { installRoots } from "../../engine/agents/layout.js";
 import { globalPolicy, setProjectLimit } from "../../engine/agents/policies.js";
 import { policyModal } from "../../views/policy.js";
 import { queueStatus } from "../../engine/agents/status.js";
@@ -107,7 +108,7 @@ async function run(ctx: BotContext, cmd: Exclude<Command, { kind: "usage" | "hel
         fullAccess: cmd.fullAccess,
         mergeConfirmation: cmd.mergeConfirmation,
         role: cmd.role,
-      });
+      }, installRoots(engine.config));
       return { text: t(ctx.locale, "project.added", { name: p.name, path: p.path }) };
     }
     case "project.remove": {

@@ -1,30 +1,64 @@
 import type { App } from "@slack/bolt";
 import type { BotContext } from "../context.js";
 
-/** The workspace (or enterprise) a request comes from, wherever its payload keeps it. */
-export function teamOf(body: Record<string, unknown>): string[] {
+/** The workspace and enterprise ids a request carries, by what they name. */
+export interface RequestTeams {
+  /** The workspace the request was sent from (`team_id`, `team.id`, `view.team_id`, authorizations). */
+  request: string[];
+  /** The workspace of the person acting (`user.team_id`, an event's `team` / `user_team` / `source_team`). */
+  user: string[];
+  /** Enterprise Grid ids (`enterprise_id`, `team.enterprise_id`, `enterprise.id`, authorizations). */
+  enterprise: string[];
+}
+
+const ids = (...values: unknown[]): string[] => values.filter((x): x is string => typeof x === "string" && x !== "");
+
+/** Every team field of a request, wherever its payload kind keeps it (commands, actions, views, events). */
+export function teamsOf(body: Record<string, unknown>): RequestTeams {
   const b = body as {
-    team_id?: string;
-    enterprise_id?: string;
-    team?: { id?: string; enterprise_id?: string };
-    user?: { team_id?: string };
-    enterprise?: { id?: string };
-    event?: { team?: string };
+    team_id?: unknown;
+    context_team_id?: unknown;
+    enterprise_id?: unknown;
+    context_enterprise_id?: unknown;
+    team?: { id?: unknown; enterprise_id?: unknown } | null;
+    user?: { team_id?: unknown } | null;
+    enterprise?: { id?: unknown } | null;
+    view?: { team_id?: unknown } | null;
+    event?: { team?: unknown; user_team?: unknown; source_team?: unknown } | null;
+    authorizations?: Array<{ team_id?: unknown; enterprise_id?: unknown }> | null;
   };
-  return [b.team_id, b.enterprise_id, b.team?.id, b.team?.enterprise_id, b.user?.team_id, b.enterprise?.id].filter((x): x is string => typeof x === "string");
+  const auths = Array.isArray(b.authorizations) ? b.authorizations : [];
+  return {
+    request: ids(b.team_id, b.context_team_id, b.team?.id, b.view?.team_id, ...auths.map((a) => a?.team_id)),
+    user: ids(b.user?.team_id, b.event?.team, b.event?.user_team, b.event?.source_team),
+    enterprise: ids(b.enterprise_id, b.context_enterprise_id, b.team?.enterprise_id, b.enterprise?.id, ...auths.map((a) => a?.enterprise_id)),
+  };
+}
+
+/**
+ * Whether a request comes from the allowed workspace: every field naming a workspace (the
+ * request's and the acting user's) must be the allowed one, and the request's must be present.
+ * Accepting when any one field matched let a foreign workspace through with one field of ours.
+ * An enterprise id (`E…`, an org-wide install) is compared with the enterprise fields instead:
+ * there, workspaces are the org's own and Slack gives no offline way to tell them apart.
+ */
+export function fromAllowedTeam(teams: RequestTeams, allowed: string): boolean {
+  if (allowed.startsWith("E")) return teams.enterprise.length > 0 && teams.enterprise.every((id) => id === allowed);
+  return teams.request.length > 0 && [...teams.request, ...teams.user].every((id) => id === allowed);
 }
 
 /**
  * Global middleware: refuses requests from another workspace than SLACK_TEAM_ID (acked, so Slack
  * does not retry, and ignored), and drops events already handled (Slack retries them, and an
  * @mention in a thread arrives twice under different ids — that case is handled by the listeners).
+ * It runs in both modes; signed HTTP requests were checked before (see requestChecks.ts).
  */
 export function registerGuards(app: App, ctx: BotContext): void {
   app.use(async (args) => {
     const body = args.body as unknown as Record<string, unknown>;
     const expected = ctx.config.slack.teamId;
-    if (expected && !teamOf(body).includes(expected)) {
-      ctx.logger.warn({ teams: teamOf(body) }, "request from another workspace refused");
+    if (expected && !fromAllowedTeam(teamsOf(body), expected)) {
+      ctx.logger.warn({ teams: teamsOf(body) }, "request from another workspace refused");
       const ack = (args as { ack?: (r?: unknown) => Promise<void> }).ack;
       if (ack) await ack();
       return;

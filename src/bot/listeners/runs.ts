@@ -1,8 +1,7 @@
 import type { App, BlockButtonAction, RespondFn } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import type { Actor } from "../../engine/agents/projects.js";
-import { EngineError } from "../../engine/errors.js";
-import { cancelRun, getRun, resumeRun, runStatus, startRun, type RunDetail } from "../../engine/runs/index.js";
+import { cancelRun, resumeRun, revisableRun, runStatus, startRun, type RunDetail } from "../../engine/runs/index.js";
 import { t } from "../../i18n/index.js";
 import { ACTIONS, CALLBACKS } from "../../views/ids.js";
 import { parsePlanText, readRunModalMetadata, readRunPlan, runDetailView, runPlanErrors, runReviseModal, runStageLabel, runStartModal } from "../../views/runs.js";
@@ -28,28 +27,22 @@ export async function runCommand(ctx: BotContext, cmd: Extract<Command, { kind: 
   }
 }
 
-/** The run the actor may revise: their active run (or any, for an admin), and it must be BLOCKED. */
-async function blockedRunOf(ctx: BotContext, actor: Actor, runId?: string): Promise<RunDetail> {
-  const run = runId ? await getRun(ctx.engine, actor, runId) : await runStatus(ctx.engine, actor);
-  if (!("id" in run)) throw new EngineError("not_found", "run_not_found");
-  if (run.status !== "BLOCKED") throw new EngineError("conflict", "run_not_blocked");
-  return run;
-}
-
 /** `/codex run start` and `run resume --revise`: open the plan modal at once (trigger_id lasts 3 s). */
 export async function openRunModal(ctx: BotContext, client: WebClient, cmd: Extract<Command, { kind: "run.start" | "run.resume" }>, triggerId: string, channelId: string, actor: Actor): Promise<void> {
   const view = cmd.kind === "run.start" ? runStartModal(ctx.locale, { channelId }) : runReviseModal(ctx.locale, { ...(await reviseTarget(ctx, actor)), channelId });
   await client.views.open({ trigger_id: triggerId, view: view as never });
 }
 
+/** The run the actor may revise (the engine checks who, and that it is BLOCKED). */
 async function reviseTarget(ctx: BotContext, actor: Actor, runId?: string) {
-  const run = await blockedRunOf(ctx, actor, runId);
+  const run = await revisableRun(ctx.engine, actor, runId);
   return { runId: run.id, steps: run.steps };
 }
 
 /**
  * Run buttons (`run.resume`, `run.revise`) and the plan modal submissions. Buttons act for the
- * clicking user only (anyone but the owner or an admin is told the run does not exist) and are
+ * clicking user only (the engine refuses anyone but the owner or an admin, and anyone who cannot
+ * see the master or a project of the plan, as "not found") and are
  * idempotent: a second Resume on a resumed run says it is not blocked.
  */
 export function registerRunActions(app: App, ctx: BotContext): void {

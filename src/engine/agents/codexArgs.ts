@@ -18,15 +18,3 @@ export function codexExecArgs(inv: CodexInvocation): string[] {
   args.push("-");
   return args;
 }
-
-const SECRET_ENV = /^(SLACK_|CODEXPI_|DATABASE_URL$|HEALTH_|PORT$|HOST$)/;
-
-/** The environment Codex gets: ours minus Slack tokens and codexpi's own settings. */
-export function codexEnv(base: NodeJS.ProcessEnv, extra: Record<string, string | undefined> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries({ ...base, ...extra })) {
-    if (v === undefined || SECRET_ENV.test(k)) continue;
-    env[k] = v;
-  }
-  return env;
-}

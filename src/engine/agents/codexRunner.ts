@@ -3,7 +3,7 @@ import readline from "node:readline";
 import { execa } from "execa";
 import { applyCodexEvent, initialCodexState, parseCodexLine, type CodexState } from "./codexEvents.js";
 import { codexExecArgs, type CodexInvocation } from "./codexArgs.js";
-import { killGroup, killTree, processStartTime } from "./processes.js";
+import { descendants, killGroup, killTree, processStartTime } from "./processes.js";
 
 /** Everything one Codex turn needs. */
 export interface TurnOptions {
@@ -21,6 +21,11 @@ export interface TurnOptions {
   onState?(state: CodexState): void;
   /** Delay between SIGINT and SIGKILL when stopping Codex. */
   killGraceMs?: number;
+  /**
+   * Puts Codex's argv (binary first) inside its jail: returns the command that really starts
+   * (bubblewrap) and its environment. Without it Codex starts directly with `env`.
+   */
+  wrap?(codexArgv: string[]): { file: string; args: string[]; env: Record<string, string> };
 }
 
 /** How a turn ended, and what Codex said on the way. */
@@ -38,9 +43,11 @@ export interface TurnResult {
  * provider forever); on any stop Codex gets SIGINT, then its whole tree SIGKILL.
  */
 export async function runCodexTurn(opts: TurnOptions): Promise<TurnResult> {
-  const child = execa(opts.bin, codexExecArgs(opts.invocation), {
+  const codexArgv = [opts.bin, ...codexExecArgs(opts.invocation)];
+  const command = opts.wrap ? opts.wrap(codexArgv) : { file: opts.bin, args: codexArgv.slice(1), env: opts.env };
+  const child = execa(command.file, command.args, {
     cwd: opts.invocation.cwd,
-    env: opts.env,
+    env: command.env,
     extendEnv: false,
     detached: true,
     input: opts.prompt,
@@ -60,10 +67,14 @@ export async function runCodexTurn(opts: TurnOptions): Promise<TurnResult> {
     if (ctl.stop || !pid) return;
     ctl.stop = { reason, watchdog };
     // SIGINT is Codex's clean interruption: it stops its commands and exits. SIGKILL follows.
-    try {
-      process.kill(pid, "SIGINT");
-    } catch {
-      // already gone
+    // The jail (bubblewrap) does not pass signals on, so Codex inside it is signalled directly.
+    // (Not bubblewrap itself: it would die at once and take Codex down with SIGKILL.)
+    for (const p of opts.wrap ? descendants(pid) : [pid]) {
+      try {
+        process.kill(p, "SIGINT");
+      } catch {
+        // already gone
+      }
     }
     timers.push(setTimeout(() => killTree(pid, "SIGKILL"), killGrace).unref());
   };

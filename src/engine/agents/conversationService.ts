@@ -1,8 +1,10 @@
 import type { Engine } from "../engine.js";
 import { EngineError } from "../errors.js";
-import type { Conversation, Project } from "../schema.js";
+import type { Kysely } from "kysely";
+import type { Conversation, DB, Project } from "../schema.js";
+import { conversationRights } from "./access.js";
 import { enqueue, startConversation, type SlackThread } from "./conversations.js";
-import { canSee, getProject, projectForActor, type Actor } from "./projects.js";
+import { getProject, isSharedSpecialist, projectForActor, type Actor } from "./projects.js";
 import { stopConversation, type StopResult } from "./stop.js";
 
 /** A conversation with the project it belongs to. */
@@ -13,15 +15,18 @@ export interface ConversationWithProject {
 
 /**
  * May `actor` drive this conversation (follow up, stop)? Its user, the project's owner and admins
- * may. Anyone who cannot even see the project gets "not found", as if it did not exist.
+ * may; a shared specialist's conversations only admins (see access.ts). Anyone who cannot even
+ * see the conversation gets "not found", as if it did not exist.
  */
-export function assertCanDrive(actor: Actor, c: ConversationWithProject): void {
-  if (!canSee(actor, c.project)) throw new EngineError("not_found", "conversation_not_found", { name: c.conversation.id });
-  if (actor.isAdmin || c.conversation.user_id === actor.userId || c.project.owner_id === actor.userId) return;
+export async function assertCanDrive(db: Kysely<DB>, actor: Actor, c: ConversationWithProject): Promise<void> {
+  const rights = await conversationRights(db, actor, c);
+  if (!rights.see) throw new EngineError("not_found", "conversation_not_found", { name: c.conversation.id });
+  if (rights.prompt) return;
+  if (isSharedSpecialist(c.project)) throw new EngineError("forbidden", "specialist_shared_admins_only");
   throw new EngineError("forbidden", "not_allowed_to_drive", { user: c.conversation.user_id ?? "?" });
 }
 
-/** Starts a conversation in a project the actor can see, and dispatches it at once. */
+/** Starts a conversation in a project the actor may prompt, and dispatches it at once. */
 export async function ask(engine: Engine, actor: Actor, projectName: string, prompt: string, slack?: SlackThread) {
   const project = await projectForActor(engine.db, actor, projectName);
   if (!prompt.trim()) throw new EngineError("invalid", "prompt_empty");
@@ -51,7 +56,7 @@ export async function loadConversation(engine: Engine, conversationId: string): 
 
 /** Queues a follow-up in an existing conversation (same Codex thread) and dispatches. */
 export async function followUp(engine: Engine, actor: Actor, c: ConversationWithProject, prompt: string) {
-  assertCanDrive(actor, c);
+  await assertCanDrive(engine.db, actor, c);
   const item = await enqueue(engine.db, engine.clock, c.conversation.id, prompt, { requestedBy: actor.userId });
   const dispatched = await engine.dispatch();
   return { item, paused: dispatched.paused };
@@ -60,6 +65,6 @@ export async function followUp(engine: Engine, actor: Actor, c: ConversationWith
 /** Stops a conversation on behalf of a user allowed to drive it. */
 export async function stop(engine: Engine, actor: Actor, conversationId: string): Promise<StopResult> {
   const c = await loadConversation(engine, conversationId);
-  assertCanDrive(actor, c);
+  await assertCanDrive(engine.db, actor, c);
   return stopConversation(engine, conversationId);
 }

@@ -6,6 +6,7 @@ import { newId } from "../ids.js";
 import type { Clock } from "../clock.js";
 import { normalizeName } from "../protocol/normalizeName.js";
 import type { Project, ProjectRole } from "../schema.js";
+import { projectProblems, realPath, realRoots, type InstallRoots } from "./layout.js";
 
 /** What an admin supplies to register a project. */
 export interface NewProject {
@@ -29,19 +30,42 @@ export const CLI_ACTOR: Actor = { userId: "cli", isAdmin: true };
 
 const NAME_RE = /^[\p{L}\p{N}][\p{L}\p{N} ._()-]{0,79}$/u;
 
+/** The execution group of specialist workspaces (their failures are the delegation's business). */
+export const SPECIALIST_GROUP = "__specialist__";
+
 /** A project is visible to its owner and admins; a legacy project with no owner to everyone. */
 export function canSee(actor: Actor, project: Pick<Project, "owner_id">): boolean {
   return actor.isAdmin || project.owner_id === null || project.owner_id === actor.userId;
 }
 
-/** Registers a project after checking its name, path and role. */
-export async function addProject(db: Database, clock: Clock, input: NewProject): Promise<Project> {
+/** A shared specialist's workspace: a specialist project nobody owns (DESIGN "Shared specialists"). */
+export function isSharedSpecialist(project: Pick<Project, "owner_id" | "execution_group">): boolean {
+  return project.execution_group === SPECIALIST_GROUP && project.owner_id === null;
+}
+
+/**
+ * May the actor start work in this project (ask, mention, DM, orchestrate)? They must see it, and
+ * a shared specialist takes direct prompts from admins only: it serves everyone's agents through
+ * delegations, but no one may talk it into anything on their own (DESIGN "See and prompt are distinct").
+ */
+export function canPromptProject(actor: Actor, project: Pick<Project, "owner_id" | "execution_group">): boolean {
+  return canSee(actor, project) && (actor.isAdmin || !isSharedSpecialist(project));
+}
+
+/**
+ * Registers a project after checking its name, path and role; with the install's `roots` (the
+ * CLI and Slack pass them), a path holding codexpi's data or running install is refused too.
+ */
+export async function addProject(db: Database, clock: Clock, input: NewProject, roots?: InstallRoots): Promise<Project> {
   const name = input.name.trim();
   if (!NAME_RE.test(name)) throw new EngineError("invalid", "project_name_invalid", { name: input.name });
   const dir = path.resolve(input.path);
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
     throw new EngineError("invalid", "project_path_invalid", { path: dir });
   }
+  const [problem] = roots ? projectProblems(name, realPath(dir), realRoots(roots)) : [];
+  if (problem?.kind === "data_in_project") throw new EngineError("invalid", "project_holds_data", { path: problem.projectPath, other: problem.dataDir });
+  if (problem?.kind === "install_in_project") throw new EngineError("invalid", "project_holds_install", { path: problem.projectPath, other: problem.installDir });
   const existing = await findProjectByName(db, name);
   if (existing) throw new EngineError("conflict", "project_exists", { name: existing.name });
   const role = input.role ?? "project";
@@ -75,10 +99,13 @@ export async function findProjectByName(db: Database, name: string): Promise<Pro
   return all.find((p) => normalizeName(p.name) === key);
 }
 
-/** The project an actor asked for by name; "not found" also when it exists but is not theirs. */
+/**
+ * The project an actor asked for by name, to work in it (ask, mention, DM, orchestrate); "not
+ * found" also when it exists but is not theirs, or is a shared specialist and they are no admin.
+ */
 export async function projectForActor(db: Database, actor: Actor, name: string): Promise<Project> {
   const project = await findProjectByName(db, name);
-  if (!project || !canSee(actor, project)) throw new EngineError("not_found", "project_not_found", { name });
+  if (!project || !canPromptProject(actor, project)) throw new EngineError("not_found", "project_not_found", { name });
   return project;
 }
 

@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { Config } from "../../config.js";
 import type { WorkerSpawner } from "./dispatcher.js";
+import { workerEnvironment } from "../isolation/environment.js";
 
 /** The package root (holds package.json), found from this file whether it runs from src/ or dist/. */
 export function packageRoot(): string {
@@ -20,18 +21,24 @@ export function cliEntry(): string {
   return path.join(packageRoot(), "dist", "src", "main.js");
 }
 
-/** The environment a worker needs to find the same database and settings as its parent. */
-export function workerEnv(config: Config, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  return {
-    ...base,
+/**
+ * The environment a worker needs to find the same database and settings as its parent, built
+ * from an allow-list: no Slack token or signing secret ever reaches a worker (an unsandboxed
+ * agent could read it from /proc/<worker>/environ).
+ */
+export function workerEnv(config: Config, base: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  return workerEnvironment(base, config.agentEnv, {
     CODEXPI_DATA_DIR: config.dataDir,
     DATABASE_URL: `sqlite:${config.databasePath}`,
     CODEXPI_TURN_TIMEOUT: String(Math.ceil(config.turnTimeoutMs / 1000)),
     CODEXPI_IDLE_TIMEOUT: String(Math.ceil(config.idleTimeoutMs / 1000)),
+    CODEXPI_LOCALE: config.locale,
+    CODEXPI_JAIL: config.jail,
+    CODEXPI_AGENT_ENV: config.agentEnv.join(","),
     LOG_LEVEL: config.logLevel,
-    ...(config.codexBin ? { CODEX_BIN: config.codexBin } : {}),
-    ...(config.codexHome ? { CODEX_HOME: config.codexHome } : {}),
-  };
+    CODEX_BIN: config.codexBin,
+    CODEX_HOME: config.codexHome,
+  });
 }
 
 /** Directory of worker and Codex logs. */

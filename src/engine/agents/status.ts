@@ -1,7 +1,8 @@
 import type { Engine } from "../engine.js";
 import { pauseReasons, type PauseReason } from "./dispatcher.js";
 import { backgroundWindowOpen, globalPolicy, type RuntimePolicy } from "./policies.js";
-import { canSee, type Actor } from "./projects.js";
+import { canSeeConversationId } from "./access.js";
+import type { Actor } from "./projects.js";
 
 /** The queue as `/codex status` shows it. */
 export interface QueueStatus {
@@ -14,7 +15,7 @@ export interface QueueStatus {
   now: number;
 }
 
-/** Reads the queue, running agents (those of projects the actor may see), limits and pause reasons. */
+/** Reads the queue, running agents (those whose conversation the actor may see), limits and pause reasons. */
 export async function queueStatus(engine: Engine, actor: Actor): Promise<QueueStatus> {
   const { db, clock, host } = engine;
   const limits = await globalPolicy(db);
@@ -22,7 +23,7 @@ export async function queueStatus(engine: Engine, actor: Actor): Promise<QueueSt
     .selectFrom("prompt_queue as q")
     .innerJoin("conversations as c", "c.id", "q.conversation_id")
     .innerJoin("projects as p", "p.id", "c.project_id")
-    .select(["q.conversation_id", "q.last_activity", "q.started_at", "c.title", "c.slack_channel_id", "c.slack_thread_ts", "p.name", "p.owner_id", "p.id as project_id"])
+    .select(["q.conversation_id", "q.last_activity", "q.started_at", "c.title", "c.slack_channel_id", "c.slack_thread_ts", "p.name"])
     .where("q.status", "=", "running")
     .orderBy("q.started_at")
     .execute();
@@ -32,19 +33,20 @@ export async function queueStatus(engine: Engine, actor: Actor): Promise<QueueSt
     .where("status", "=", "queued")
     .executeTakeFirstOrThrow();
   const now = clock.now();
+  // A conversation's title can be another person's task (a delegation to a shared specialist).
+  const visible: typeof rows = [];
+  for (const r of rows) if (await canSeeConversationId(db, actor, r.conversation_id)) visible.push(r);
   return {
     queued: Number(queued),
-    running: rows
-      .filter((r) => canSee(actor, r))
-      .map((r) => ({
-        conversationId: r.conversation_id,
-        projectName: r.name,
-        title: r.title,
-        activity: r.last_activity,
-        startedAt: r.started_at,
-        channelId: r.slack_channel_id,
-        threadTs: r.slack_thread_ts,
-      })),
+    running: visible.map((r) => ({
+      conversationId: r.conversation_id,
+      projectName: r.name,
+      title: r.title,
+      activity: r.last_activity,
+      startedAt: r.started_at,
+      channelId: r.slack_channel_id,
+      threadTs: r.slack_thread_ts,
+    })),
     limits,
     host: { loadPercent: host.loadPercent(), memoryPercent: host.memoryPercent() },
     paused: pauseReasons(limits, rows.length, host),

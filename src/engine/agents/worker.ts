@@ -4,14 +4,17 @@ import type { Engine } from "../engine.js";
 import { immediate } from "../database.js";
 import { emit } from "../outbox.js";
 import type { CodexState } from "./codexEvents.js";
-import { codexEnv } from "./codexArgs.js";
+import type { Config } from "../../config.js";
+import { codexEnvironment } from "../isolation/environment.js";
+import { findBwrap } from "../isolation/jail.js";
+import { jailedCodex, operatorCodexHome, projectCodexState } from "../isolation/codexJail.js";
+import { purposeOf, sandboxFor } from "./sandboxPolicy.js";
 import { codexSupportPath, resolveCodexBinary } from "./codexBinary.js";
 import { runCodexTurn, type TurnResult } from "./codexRunner.js";
 import { finishItem, type Outcome } from "./outcome.js";
 import { t, type Locale } from "../../i18n/index.js";
 import { processStartTime } from "./processes.js";
 import { logsDir } from "./spawner.js";
-import { SPECIALIST_GROUP } from "../coordination/incidents.js";
 import { agentWorkdir } from "../orchestrations/workdir.js";
 
 const PROGRESS_WRITE_MS = 1_000;
@@ -43,8 +46,8 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
   const item = await db.selectFrom("prompt_queue").selectAll().where("id", "=", queueId).executeTakeFirstOrThrow();
   const conversation = await db.selectFrom("conversations").selectAll().where("id", "=", item.conversation_id).executeTakeFirstOrThrow();
   const project = await db.selectFrom("projects").selectAll().where("id", "=", conversation.project_id).executeTakeFirstOrThrow();
-  // An orchestration's agent works in its worktree: the main checkout is touched only by the merge.
-  const workdir = await agentWorkdir(db, conversation.id, project.path);
+  // Orchestration and self-project agents work in their clone: never the main checkout or the install.
+  const workdir = await agentWorkdir(engine, conversation.id, project);
 
   const finish = async (outcome: Outcome): Promise<WorkerResult> => {
     const written = await immediate(db, (trx) => finishItem(trx, clock, engine.hook, { id: queueId, attempt }, outcome));
@@ -59,6 +62,12 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
   const bin = resolveCodexBinary(engine.config.codexBin);
   if (!bin) {
     return finish({ status: "failed", content: null, error: t(engine.config.locale, "worker.codex_missing"), errorCode: "spawn_failed" });
+  }
+
+  const sandbox = sandboxFor(await purposeOf(db, conversation.id, project), project.full_access === 1);
+  const launch = codexLaunch(engine.config, bin, workdir, project);
+  if (!launch) {
+    return finish({ status: "failed", content: null, error: t(engine.config.locale, "worker.jail_missing"), errorCode: "spawn_failed" });
   }
 
   const abort = new AbortController();
@@ -106,15 +115,12 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
   fs.mkdirSync(logsDir(engine.config), { recursive: true });
   let result: TurnResult;
   try {
-    const support = codexSupportPath(bin);
     result = await runCodexTurn({
       bin,
-      invocation: { cwd: workdir, fullAccess: mayUseFullAccess(project, item.origin_kind), threadId: conversation.codex_thread_id },
+      invocation: { cwd: workdir, fullAccess: sandbox === "full_access", threadId: conversation.codex_thread_id },
       prompt: item.content,
-      env: codexEnv(process.env, {
-        CODEX_HOME: engine.config.codexHome,
-        PATH: support ? `${support}${path.delimiter}${process.env.PATH ?? ""}` : process.env.PATH,
-      }),
+      env: launch.env,
+      wrap: launch.wrap,
       turnTimeoutMs: engine.config.turnTimeoutMs,
       idleTimeoutMs: engine.config.idleTimeoutMs,
       stderrFile: path.join(logsDir(engine.config), `codex-${queueId}.log`),
@@ -139,12 +145,33 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
 }
 
 /**
- * Full access only where an admin granted it, and never for self-repair (it works on codexpi's
- * own source: no privilege escalation through a failure message), specialists, or an
- * orchestration's agent (its worktree is the only place it may write until the merge).
+ * How Codex starts for this project: inside its jail (the default), or — only when the operator
+ * turned the jail off — directly, with the same allow-listed environment. Null when the jail is
+ * required and bubblewrap is missing: the item fails rather than run unjailed.
  */
-export function mayUseFullAccess(project: { full_access: number; execution_group: string | null }, origin: string): boolean {
-  return project.full_access === 1 && origin !== "repair" && origin !== "orchestration" && project.execution_group !== SPECIALIST_GROUP;
+function codexLaunch(config: Config, bin: string, workspace: string, project: { id: string; path: string }) {
+  const support = codexSupportPath(bin);
+  if (config.jail === "off") {
+    const env = codexEnvironment(process.env, config.agentEnv, {
+      CODEX_HOME: config.codexHome,
+      PATH: support ? `${support}${path.delimiter}${process.env.PATH ?? ""}` : process.env.PATH,
+    });
+    return { env, wrap: undefined };
+  }
+  const bwrap = findBwrap();
+  if (!bwrap) return null;
+  const input = {
+    bwrap,
+    codexBin: bin,
+    codexSupportDir: support,
+    workspace,
+    allowedAlternates: [path.join(project.path, ".git", "objects")],
+    stateDir: projectCodexState(config.dataDir, project.id),
+    operatorHome: operatorCodexHome(config.codexHome),
+    baseEnv: process.env,
+    agentEnv: config.agentEnv,
+  };
+  return { env: {}, wrap: (argv: string[]) => jailedCodex(input, argv) };
 }
 
 /** Maps how a turn ended to the item's outcome; pure so that every case is tested. */

@@ -6,6 +6,7 @@ import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
 import type { DB, DecisionsTable } from "../schema.js";
 import type { Actor } from "../agents/projects.js";
+import { canSeeConversationId } from "../agents/access.js";
 import type { OutcomeReactor } from "../agents/outcome.js";
 import { enqueueIn } from "../agents/conversations.js";
 import type { DecisionOption } from "../protocol/markers.js";
@@ -110,18 +111,25 @@ export const openDecisionReactor: OutcomeReactor = async (trx, o, clock) => {
   await emit(trx, now, { kind: "decision.opened", conversationId: o.conversationId, decisionId: id });
 };
 
-/** The open (or all) decisions a user has to answer. */
+/**
+ * The open (or all) decisions a user has to answer: theirs, in a conversation they can still see
+ * (a shared specialist's question may quote the task it was delegated).
+ */
 export async function listDecisions(db: Kysely<DB>, actor: Actor, opts: { all?: boolean } = {}): Promise<DecisionView[]> {
   let q = decisionsWithProject(db).orderBy("d.created_at", "desc");
   if (!opts.all) q = q.where("d.status", "=", "OPEN");
   if (!actor.isAdmin) q = q.where("d.user_id", "=", actor.userId);
-  return (await q.limit(200).execute()).map(view);
+  const rows = await q.limit(200).execute();
+  const shown: DecisionView[] = [];
+  for (const d of rows) if (await canSeeConversationId(db, actor, d.conversation_id)) shown.push(view(d));
+  return shown;
 }
 
-/** One decision the actor may see, or not_found. */
+/** One decision the actor may see (theirs, in a conversation they can see), or not_found. */
 export async function getDecision(db: Kysely<DB>, actor: Actor, id: string): Promise<DecisionView> {
   const d = await decisionsWithProject(db).where("d.id", "=", id).executeTakeFirst();
-  if (!d || (!actor.isAdmin && d.user_id !== actor.userId)) throw new EngineError("not_found", "decision_not_found", { name: id });
+  const mine = d !== undefined && (actor.isAdmin || d.user_id === actor.userId);
+  if (!d || !mine || !(await canSeeConversationId(db, actor, d.conversation_id))) throw new EngineError("not_found", "decision_not_found", { name: id });
   return view(d);
 }
 

@@ -6,10 +6,11 @@ import { emit } from "../outbox.js";
 import type { DB, IncidentsTable } from "../schema.js";
 import type { OutcomeReactor } from "../agents/outcome.js";
 import { createConversation, enqueueIn } from "../agents/conversations.js";
-import { canSee, type Actor } from "../agents/projects.js";
+import { canSee, SPECIALIST_GROUP, type Actor } from "../agents/projects.js";
 import { EngineError } from "../errors.js";
 import { parseSelfRepair } from "../protocol/markers.js";
 import { t } from "../../i18n/index.js";
+import { finishSelfClone, withReport } from "../agents/selfClones.js";
 
 /** An incident as people and views see it. */
 export interface IncidentView {
@@ -78,13 +79,12 @@ export const openIncidentReactor: OutcomeReactor = async (trx, o, clock) => {
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) await emit(trx, now, { kind: "incident.opened", incidentId: id, status: "OPEN" });
 };
 
-/** The execution group of specialist workspaces (their failures are the delegation's business). */
-export const SPECIALIST_GROUP = "__specialist__";
+export { SPECIALIST_GROUP } from "../agents/projects.js";
 
 /**
- * Tick step: sends open incidents to self-repair (a restricted agent in the self project, the
- * failure quoted as untrusted data) and closes repairs that finished. Guarded transitions: a
- * second tick changes nothing.
+ * Tick step: sends open incidents to self-repair (a restricted agent in its own clone of the self
+ * project, the failure quoted as untrusted data) and closes repairs that finished, their report
+ * naming the branch the work is on. Guarded transitions: a second tick changes nothing.
  */
 export async function processIncidents(engine: Engine): Promise<{ incidents_repairing: number; incidents_closed: number }> {
   const { db, clock } = engine;
@@ -118,7 +118,7 @@ export async function processIncidents(engine: Engine): Promise<{ incidents_repa
   const active = await db
     .selectFrom("incidents as i")
     .innerJoin("prompt_queue as q", "q.id", "i.repair_queue_id")
-    .select(["i.id", "q.id as queue_id", "q.status as queue_status", "q.error"])
+    .select(["i.id", "i.repair_conversation_id", "q.id as queue_id", "q.status as queue_status", "q.error"])
     .where("i.status", "=", "REPAIRING")
     .where("q.status", "in", ["done", "failed", "cancelled"])
     .execute();
@@ -126,9 +126,12 @@ export async function processIncidents(engine: Engine): Promise<{ incidents_repa
     const answer = r.queue_status === "done" ? ((await db.selectFrom("messages").select("content").where("queue_id", "=", r.queue_id).where("role", "=", "assistant").executeTakeFirst())?.content ?? "") : null;
     const verdict = answer !== null ? parseSelfRepair(answer) : null;
     const status = r.queue_status === "done" && verdict?.decision !== "needs_user" ? "RESOLVED" : "FAILED";
-    const resolution = verdict?.feedback || answer || r.error || "";
+    // The repair's work is committed on its clone's branch before the report names that branch
+    // (git, outside the transaction); nothing merges or deploys it.
+    const report = r.repair_conversation_id ? await finishSelfClone(engine, r.repair_conversation_id) : null;
+    const resolution = withReport(verdict?.feedback || answer || r.error || "", report);
     const done = await immediate(db, async (trx) => {
-      const u = await trx.updateTable("incidents").set({ status, resolution: resolution.slice(0, 4000), updated_at: clock.now() }).where("id", "=", r.id).where("status", "=", "REPAIRING").executeTakeFirst();
+      const u = await trx.updateTable("incidents").set({ status, resolution, updated_at: clock.now() }).where("id", "=", r.id).where("status", "=", "REPAIRING").executeTakeFirst();
       if (Number(u.numUpdatedRows) === 1) await emit(trx, clock.now(), { kind: "incident.updated", incidentId: r.id, status });
       return Number(u.numUpdatedRows) === 1;
     });
@@ -139,10 +142,13 @@ export async function processIncidents(engine: Engine): Promise<{ incidents_repa
 
 class Rollback extends Error {}
 
-/** Failure text is written by agents and users: quoted as data, never as instructions. */
-export function quote(text: string): string {
+/**
+ * Text written by agents and users, quoted as data, never as instructions: every line starts with
+ * `> `, so nothing inside can end the quote. `max` cuts failure texts; a plan is quoted whole.
+ */
+export function quote(text: string, max = 4000): string {
   return text
-    .slice(0, 4000)
+    .slice(0, max)
     .split("\n")
     .map((l) => `> ${l}`)
     .join("\n");

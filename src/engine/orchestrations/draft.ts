@@ -43,8 +43,8 @@ export function displayArgv(argv: string[]): string {
 /** The dedicated branch of an orchestration. */
 export const branchName = (name: string, id: string): string => `codexpi/orch-${slugify(name, "orchestration")}-${id.slice(0, 8)}`;
 
-/** Where an orchestration's worktree lives: under the data dir, never inside the project. */
-export const worktreePath = (dataDir: string, name: string, id: string): string => path.join(dataDir, "worktrees", `${slugify(name, "orchestration")}-${id.slice(0, 8)}`);
+/** Where an orchestration's clone lives: under the data dir, never inside the project. */
+export const clonePath = (dataDir: string, name: string, id: string): string => path.join(dataDir, "clones", "orch", `${slugify(name, "orchestration")}-${id.slice(0, 8)}`);
 
 /** The first prompt of the agent: the approved draft, quoted as a person's text. */
 export function startPrompt(locale: Locale, o: { name: string; branch: string; draft: string }): string {

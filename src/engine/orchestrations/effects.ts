@@ -1,11 +1,12 @@
 import fs from "node:fs";
+import path from "node:path";
 import type { Engine } from "../engine.js";
 import { immediate } from "../database.js";
 import { createConversation, enqueueIn } from "../agents/conversations.js";
 import { stopConversation } from "../agents/stop.js";
 import type { EngineErrorReason } from "../errors.js";
 import { t } from "../../i18n/index.js";
-import { branchName, startPrompt, worktreePath } from "./draft.js";
+import { branchName, clonePath, startPrompt } from "./draft.js";
 import { simpleGitPort, type MergeResult, type OrchestrationGit } from "./git.js";
 import { findOrchestration, transition } from "./store.js";
 import { failureSummary, runTests, type TestRunner, type VerificationRecord } from "./verification.js";
@@ -48,20 +49,21 @@ async function claimed(engine: Engine, id: string, status: Orchestration["status
 const projectOf = (engine: Engine, o: Orchestration) => engine.db.selectFrom("projects").selectAll().where("id", "=", o.project_id).executeTakeFirstOrThrow();
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
 
-/** PREPARING: the branch and worktree, then (in one transaction) the agent's conversation and item. */
+/** PREPARING: the clone on its branch, then (in one transaction) the agent's conversation and item. */
 export async function runPrepare(engine: Engine, deps: OrchestrationDeps, id: string, token: string): Promise<StepResult> {
   const o = await claimed(engine, id, "PREPARING", token);
   if (!o) return LOST;
   const project = await projectOf(engine, o);
   const locale = engine.config.locale;
   const branch = o.branch ?? branchName(o.name, o.id);
-  const worktree = o.worktree_path ?? worktreePath(engine.config.dataDir, o.name, o.id);
+  // `worktree_path` keeps its name (migrations are frozen once landed): it holds the clone's path.
+  const worktree = o.worktree_path ?? clonePath(engine.config.dataDir, o.name, o.id);
   let base: { branch: string; revision: string };
   try {
     const head = o.base_branch && o.base_revision ? { branch: o.base_branch, revision: o.base_revision } : await deps.git.head(project.path);
     if (!head.branch) return failPrepare(engine, o, token, "orch_main_detached", project.path);
     base = { branch: head.branch, revision: head.revision };
-    await deps.git.addWorktree(project.path, worktree, branch, base.revision);
+    await deps.git.addClone(project.path, worktree, branch, base.revision);
   } catch (err) {
     return failPrepare(engine, o, token, "orch_git_failed", message(err));
   }
@@ -94,17 +96,25 @@ async function failPrepare(engine: Engine, o: Orchestration, token: string, reas
   return moved ? { ok: false, reason, params } : LOST;
 }
 
-/** VERIFYING: commit the worktree's changes on the branch, then run every acceptance test on it. */
+/**
+ * VERIFYING: commit the clone's changes on its branch, bring that branch into the project (where
+ * approval and merge find the exact revision), then run every acceptance test in the clone.
+ */
 export async function runVerify(engine: Engine, deps: OrchestrationDeps, id: string, token: string): Promise<StepResult> {
   const o = await claimed(engine, id, "VERIFYING", token);
-  if (!o?.worktree_path) return LOST;
+  if (!o?.worktree_path || !o.branch) return LOST;
   const tests = JSON.parse(o.tests) as string[][];
   let record: VerificationRecord | null = null;
   let error = "";
   try {
-    // Commit first: the revision recorded is exactly the content the tests ran on.
+    // Commit first: the revision recorded is exactly the content the tests ran on. Fetched before
+    // the tests run: what they may leave in the clone's `.git` never reaches the project.
     const revision = await deps.git.commitAll(o.worktree_path, t(engine.config.locale, "orch.commit_message", { name: o.name, id: o.id.slice(0, 8) }));
-    const results = await deps.runTests(o.worktree_path, tests, deps.testTimeoutMs);
+    const project = await projectOf(engine, o);
+    const fetched = await deps.git.fetchBranch(project.path, o.worktree_path, o.branch);
+    if (fetched !== revision) throw new Error(`the branch ${o.branch} is at ${fetched} in ${project.path}, not at the committed ${revision}`);
+    // Each test runs jailed in the clone; git inside it may read the project's objects, nothing else.
+    const results = await deps.runTests(o.worktree_path, tests, deps.testTimeoutMs, { jail: engine.config.jail, allowedAlternates: [path.join(project.path, ".git", "objects")] });
     record = { revision, passed: results.every((r) => r.passed), results };
     if (!record.passed) error = failureSummary(results);
   } catch (err) {
@@ -122,7 +132,7 @@ export async function runVerify(engine: Engine, deps: OrchestrationDeps, id: str
   return moved ? { ok: true } : LOST;
 }
 
-/** MERGING: the approved revision into the main checkout, then the worktree and branch go. */
+/** MERGING: the approved revision into the main checkout, then the clone and branch go. */
 export async function runMerge(engine: Engine, deps: OrchestrationDeps, id: string, token: string): Promise<StepResult> {
   const o = await claimed(engine, id, "MERGING", token);
   if (!o?.approved_revision || !o.base_branch) return LOST;
@@ -134,10 +144,10 @@ export async function runMerge(engine: Engine, deps: OrchestrationDeps, id: stri
     .catch((err: unknown) => ({ ok: false, reason: "conflict", detail: message(err) }) as const);
   let cleanup: string | null = null;
   if (result.ok && o.worktree_path) {
-    // Merged is merged: a worktree that will not go away is logged, never a reason to un-merge.
-    await deps.git.removeWorktree(project.path, o.worktree_path, o.branch).catch((err: unknown) => {
+    // Merged is merged: a clone that will not go away is logged, never a reason to un-merge.
+    await deps.git.removeClone(project.path, o.worktree_path, o.branch).catch((err: unknown) => {
       cleanup = message(err);
-      log.warn({ err }, "worktree cleanup after merge failed");
+      log.warn({ err }, "clone cleanup after merge failed");
     });
   }
   const moved = await immediate(engine.db, (trx) =>
@@ -151,20 +161,20 @@ export async function runMerge(engine: Engine, deps: OrchestrationDeps, id: stri
   return result.ok ? { ok: true } : { ok: false, reason: MERGE_REASONS[result.reason], params: { branch: mainBranch, detail: result.detail } };
 }
 
-/** CANCELLING: the agent is stopped, then the worktree and branch are removed. */
+/** CANCELLING: the agent is stopped, then the clone and the branch are removed. */
 export async function runCancel(engine: Engine, deps: OrchestrationDeps, id: string, token: string): Promise<StepResult> {
   const o = await claimed(engine, id, "CANCELLING", token);
   if (!o) return LOST;
   if (o.conversation_id) await stopConversation(engine, o.conversation_id);
   // A preparation that failed half-way recorded no path: the computed one is checked too.
-  const worktree = o.worktree_path ?? worktreePath(engine.config.dataDir, o.name, o.id);
-  if (o.worktree_path || fs.existsSync(worktree)) {
+  const clone = o.worktree_path ?? clonePath(engine.config.dataDir, o.name, o.id);
+  if (o.worktree_path || fs.existsSync(clone)) {
     const project = await projectOf(engine, o);
     try {
-      await deps.git.removeWorktree(project.path, worktree, o.branch ?? branchName(o.name, o.id));
+      await deps.git.removeClone(project.path, clone, o.branch ?? branchName(o.name, o.id));
     } catch (err) {
       // Stays CANCELLING: when the claim expires, the tick tries the cleanup again.
-      engine.logger.child({ orchestrationId: o.id }).warn({ err }, "worktree cleanup failed");
+      engine.logger.child({ orchestrationId: o.id }).warn({ err }, "clone cleanup failed");
       return { ok: false, reason: "orch_git_failed", params: { detail: message(err) } };
     }
   }

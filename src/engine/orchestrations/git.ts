@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { simpleGit, type SimpleGit } from "simple-git";
+import { commitClone, fetchFromClone, isSealedClone, makeClone, removeClone } from "../agents/clones.js";
 
 /** How a merge into the main checkout ended. */
 export type MergeResult =
@@ -9,21 +10,26 @@ export type MergeResult =
 
 /**
  * The git operations an orchestration needs (a port: tests may inject one that fails on purpose).
- * Every operation is idempotent, so that a step interrupted by a crash can simply run again.
+ * The agent works in a local clone of the project (never a worktree: a worktree's `.git` points
+ * into the main checkout, which a jail must not show); the engine brings the clone's branch back
+ * into the project for approval and merge. Every operation is idempotent, so that a step
+ * interrupted by a crash can simply run again.
  */
 export interface OrchestrationGit {
   /** Whether `dir` is the top of a git work tree. */
   isRepository(dir: string): Promise<boolean>;
   /** The branch checked out in `dir` (null when detached) and its HEAD. */
   head(dir: string): Promise<{ branch: string | null; revision: string }>;
-  /** A worktree at `worktree` on `branch` (created from `base` when new); reused when present. */
-  addWorktree(repo: string, worktree: string, branch: string, base: string): Promise<void>;
-  /** Commits everything in `worktree` (if anything changed) and returns its HEAD. */
-  commitAll(worktree: string, message: string): Promise<string>;
+  /** A clone of `repo` at `clone` on `branch` (created from `base` when new); reused when present. */
+  addClone(repo: string, clone: string, branch: string, base: string): Promise<void>;
+  /** Commits everything in the clone (if anything changed) and returns its HEAD. */
+  commitAll(clone: string, message: string): Promise<string>;
+  /** Brings the clone's `branch` into `repo` (its working tree and HEAD untouched); returns the branch's revision there. */
+  fetchBranch(repo: string, clone: string, branch: string): Promise<string>;
   /** Brings `revision` into `branch` checked out in `repo`: fast-forward, else a merge commit. */
   merge(repo: string, opts: { branch: string; revision: string; message: string }): Promise<MergeResult>;
-  /** Removes the worktree and its branch; nothing to remove is not an error. */
-  removeWorktree(repo: string, worktree: string, branch: string | null): Promise<void>;
+  /** Removes the clone and the branch from `repo`; nothing to remove is not an error. */
+  removeClone(repo: string, clone: string, branch: string | null): Promise<void>;
 }
 
 // Commits are made unattended by codexpi: an explicit identity (the host may have none) and no
@@ -69,25 +75,23 @@ export const simpleGitPort: OrchestrationGit = {
     return { branch: await currentBranch(g), revision: (await g.raw(["rev-parse", "HEAD"])).trim() };
   },
 
-  async addWorktree(repo, worktree, branch, base) {
-    const g = git(repo);
-    if (fs.existsSync(worktree)) {
-      const there = await currentBranch(git(worktree)).catch(() => null);
-      if (there === branch) return; // already made by an earlier, interrupted attempt
-      throw new Error(`${worktree} exists and is not the worktree of ${branch}`);
-    }
-    fs.mkdirSync(path.dirname(worktree), { recursive: true });
-    await g.raw(["worktree", "prune"]); // forgets worktrees whose directory vanished
-    if (await branchExists(g, branch)) await g.raw(["worktree", "add", worktree, branch]);
-    else await g.raw(["worktree", "add", "-b", branch, worktree, base]);
+  async addClone(repo, clone, branch, base) {
+    await makeClone(repo, clone, branch, base);
   },
 
-  async commitAll(worktree, message) {
-    const g = git(worktree);
+  async commitAll(clone, message) {
+    if (!isLegacyWorktree(clone)) return commitClone(clone, message);
+    const g = git(clone);
     await g.raw(["add", "-A"]);
     const staged = (await g.raw(["diff", "--cached", "--name-only"])).trim();
     if (staged) await g.raw(["commit", "--no-verify", "-q", "-m", message]);
     return (await g.raw(["rev-parse", "HEAD"])).trim();
+  },
+
+  async fetchBranch(repo, clone, branch) {
+    // A legacy worktree's branch already lives in the project's repository.
+    if (isLegacyWorktree(clone)) return (await git(repo).raw(["rev-parse", `refs/heads/${branch}`])).trim();
+    return fetchFromClone(repo, clone, branch);
   },
 
   async merge(repo, { branch, revision, message }) {
@@ -110,12 +114,21 @@ export const simpleGitPort: OrchestrationGit = {
     return { ok: true, revision: (await g.raw(["rev-parse", "HEAD"])).trim(), how: fastForward ? "fast-forward" : "merge-commit" };
   },
 
-  async removeWorktree(repo, worktree, branch) {
+  async removeClone(repo, clone, branch) {
     const g = git(repo);
-    if (fs.existsSync(worktree)) {
-      await g.raw(["worktree", "remove", "--force", worktree]).catch(() => fs.rmSync(worktree, { recursive: true, force: true }));
+    if (isLegacyWorktree(clone)) {
+      await g.raw(["worktree", "remove", "--force", clone]).catch(() => fs.rmSync(clone, { recursive: true, force: true }));
+      await g.raw(["worktree", "prune"]);
     }
-    await g.raw(["worktree", "prune"]);
+    removeClone(clone);
     if (branch && (await branchExists(g, branch))) await g.raw(["branch", "-D", branch]);
   },
 };
+
+/**
+ * A git worktree made by an earlier version under `<data dir>/worktrees/` (its `.git` is a file):
+ * an orchestration started before the upgrade finishes there.
+ */
+function isLegacyWorktree(dir: string): boolean {
+  return !isSealedClone(dir) && fs.lstatSync(path.join(dir, ".git"), { throwIfNoEntry: false })?.isFile() === true;
+}

@@ -43,7 +43,7 @@ export type OrchestrationAction =
 type Moves = Partial<Record<OrchestrationAction, OrchestrationStatus>>;
 
 // Corrections and cancel are open wherever no git or test step holds the orchestration: a person
-// can always change their mind, but never under a running worktree/merge operation.
+// can always change their mind, but never under a running clone/merge operation.
 const CORRECTABLE: Moves = { corrections: "AGENT_RUNNING", cancel: "CANCELLING" };
 
 /** The transition table; `satisfies` makes a status without its row a compile error. */

@@ -4,7 +4,7 @@ import type { OrchestrationStatus } from "./machine.js";
 // Row types of db/migrations/0006_orchestrations. Times are epoch milliseconds; JSON columns
 // hold arrays (criteria, tests as argv lists, draft feedback) or objects (verification).
 
-/** One orchestration: a change drafted, worked in a worktree, verified, approved and merged. */
+/** One orchestration: a change drafted, worked in a clone, verified, approved and merged. */
 export interface OrchestrationsTable {
   id: string;
   project_id: string;
@@ -22,6 +22,10 @@ export interface OrchestrationsTable {
   base_branch: string | null;
   base_revision: string | null;
   branch: string | null;
+  /**
+   * The agent's clone under `<data dir>/clones/orch/`. Named when agents worked in git worktrees;
+   * not renamed, because landed migrations are frozen (an older row may still hold a worktree).
+   */
   worktree_path: string | null;
   conversation_id: string | null;
   queue_id: string | null;

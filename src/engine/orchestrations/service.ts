@@ -7,7 +7,7 @@ import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import type { DB, Project } from "../schema.js";
 import { enqueueIn } from "../agents/conversations.js";
-import { canSee, findProjectByName, type Actor } from "../agents/projects.js";
+import { canPromptProject, findProjectByName, type Actor } from "../agents/projects.js";
 import { composeDraft, correctionsPrompt, draftHash } from "./draft.js";
 import { defaultDeps, GIT_CLAIM_MS, runCancel, runMerge, runPrepare, runVerify, verifyClaimMs, type OrchestrationDeps, type StepResult } from "./effects.js";
 import { nextStatus, type OrchestrationAction, type OrchestrationStatus } from "./machine.js";
@@ -33,6 +33,7 @@ export interface OrchestrationView {
   draft_hash: string;
   base_branch: string | null;
   branch: string | null;
+  /** The agent's clone (the column kept its name from when it was a git worktree). */
   worktree_path: string | null;
   conversation_id: string | null;
   queue_id: string | null;
@@ -109,7 +110,7 @@ export async function createOrchestration(
   const wanted = ref.success ? (ref.data.project_id ?? ref.data.project ?? "") : "";
   const project =
     (await engine.db.selectFrom("projects").selectAll().where("id", "=", wanted).executeTakeFirst()) ?? (wanted ? await findProjectByName(engine.db, wanted) : undefined);
-  if (!project || !canSee(actor, project)) throw new EngineError("not_found", "project_not_found", { name: wanted });
+  if (!project || !canPromptProject(actor, project)) throw new EngineError("not_found", "project_not_found", { name: wanted });
   const parsed = newOrchestrationSchema.safeParse(input);
   if (!parsed.success) throw new EngineError("invalid", "orch_invalid", { fields: [...new Set(parsed.error.issues.map((i) => String(i.path[0] ?? "?")))].join(", ") });
   if (!(await deps.git.isRepository(project.path))) throw new EngineError("invalid", "orch_not_a_repository", { path: project.path });
@@ -223,7 +224,7 @@ export async function rejectDraft(engine: Engine, actor: Actor, id: string, feed
   return getOrchestration(engine, actor, id);
 }
 
-/** Approves the draft the person read (its hash): branch, worktree, then the agent starts there. */
+/** Approves the draft the person read (its hash): clone and branch, then the agent starts there. */
 export async function approveDraft(engine: Engine, actor: Actor, id: string, hash: string, deps: OrchestrationDeps = defaultDeps): Promise<OrchestrationView> {
   const { claimToken } = await act(engine, actor, id, "approve_draft", {
     check: (row) => {
@@ -234,7 +235,7 @@ export async function approveDraft(engine: Engine, actor: Actor, id: string, has
   return after(engine, actor, id, await runPrepare(engine, deps, id, claimToken!));
 }
 
-/** Runs the acceptance tests on the worktree's content, committed on the branch. */
+/** Runs the acceptance tests in the clone, on its content committed on the branch. */
 export async function verifyOrchestration(engine: Engine, actor: Actor, id: string, deps: OrchestrationDeps = defaultDeps): Promise<OrchestrationView> {
   await visibleOrchestration(engine.db, actor, id);
   await advanceAgent(engine, id);
@@ -242,7 +243,7 @@ export async function verifyOrchestration(engine: Engine, actor: Actor, id: stri
   return after(engine, actor, id, await runVerify(engine, deps, id, claimToken!));
 }
 
-/** Asks the agent for corrections: a new item in the same conversation, in the same worktree. */
+/** Asks the agent for corrections: a new item in the same conversation, in the same clone. */
 export async function requestCorrections(engine: Engine, actor: Actor, id: string, feedback: string): Promise<OrchestrationView> {
   const text = feedbackOf(feedback);
   await visibleOrchestration(engine.db, actor, id);
@@ -296,7 +297,7 @@ export async function declineMerge(engine: Engine, actor: Actor, id: string): Pr
   return getOrchestration(engine, actor, id);
 }
 
-/** Cancels at any stage a person can act in: the agent is stopped, the worktree and branch removed. */
+/** Cancels at any stage a person can act in: the agent is stopped, the clone and branch removed. */
 export async function cancelOrchestration(engine: Engine, actor: Actor, id: string, deps: OrchestrationDeps = defaultDeps): Promise<OrchestrationView> {
   const { claimToken } = await act(engine, actor, id, "cancel", { within: async () => ({ event: { kind: "cancel.requested", detail: { by: actor.userId } } }) });
   // A cleanup that fails stays CANCELLING; the tick tries again when the claim expires.

@@ -1,5 +1,6 @@
 import { execa } from "execa";
-import { codexEnv } from "../agents/codexArgs.js";
+import { testCommandEnvironment } from "../isolation/environment.js";
+import { findBwrap, jailArgs, workspaceMounts } from "../isolation/jail.js";
 import { displayArgv } from "./draft.js";
 
 /** One acceptance test's result. */
@@ -20,23 +21,41 @@ export interface VerificationRecord {
   results: TestResult[];
 }
 
+/** How acceptance tests are isolated: jailed (default) unless the operator turned the jail off. */
+export interface TestIsolation {
+  jail: "bwrap" | "off";
+  /** Object stores the workspace may borrow from (the project's `.git/objects` for a shared clone). */
+  allowedAlternates?: readonly string[];
+}
+
 /** Runs acceptance tests (a port: tests may inject a fake). */
-export type TestRunner = (cwd: string, tests: string[][], timeoutMs: number) => Promise<TestResult[]>;
+export type TestRunner = (cwd: string, tests: string[][], timeoutMs: number, isolation?: TestIsolation) => Promise<TestResult[]>;
 
 const OUTPUT_LIMIT = 4000;
 
 /**
- * Runs each test's argv in `cwd`, one after another: no shell (an argument is never parsed as
- * a command line), the environment without codexpi's secrets, stdin closed, and a wall-clock
- * limit. The test leads its own process group so that a timeout kills what it started too.
+ * Runs each test's argv in `cwd`, one after another, each in its own jail: it sees the workspace
+ * (read-write), the system read-only, a private /tmp and /proc, no network and no codexpi data
+ * or process; no shell (an argument is never parsed as a command line), an allow-listed
+ * environment with no secret, stdin closed, and a wall-clock limit. The jail leads its own process
+ * group and its PID namespace dies with it, so a timeout kills what the test started too.
  */
-export const runTests: TestRunner = async (cwd, tests, timeoutMs) => {
+export const runTests: TestRunner = async (cwd, tests, timeoutMs, isolation = { jail: "bwrap" }) => {
   const results: TestResult[] = [];
+  const bwrap = isolation.jail === "off" ? null : findBwrap();
   for (const argv of tests) {
-    const [file, ...args] = argv;
+    const [first] = argv;
     const started = Date.now();
-    if (!file) continue;
-    const child = execa(file, args, { cwd, env: codexEnv(process.env), extendEnv: false, stdin: "ignore", all: true, reject: false, detached: true, shell: false, stripFinalNewline: false });
+    if (!first) continue;
+    if (isolation.jail !== "off" && !bwrap) {
+      results.push({ command: displayArgv(argv), exitCode: null, timedOut: false, passed: false, output: "bubblewrap (bwrap) is not installed: acceptance tests run only inside the jail", durationMs: 0 });
+      continue;
+    }
+    const env = testCommandEnvironment(process.env, { HOME: "/tmp" });
+    const [file, ...args] = bwrap
+      ? [bwrap, ...jailArgs({ mounts: workspaceMounts(cwd, true, isolation.allowedAlternates ?? []), cwd, network: false, nestedSandbox: false }, argv)]
+      : argv;
+    const child = execa(file as string, args, { cwd, env, extendEnv: false, stdin: "ignore", all: true, reject: false, detached: true, shell: false, stripFinalNewline: false });
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;

@@ -1,16 +1,28 @@
-import fs from "node:fs";
-import type { Kysely } from "kysely";
-import type { DB } from "../schema.js";
+import type { Engine } from "../engine.js";
+import type { Project } from "../schema.js";
+import { unusableWorkdir } from "../agents/clones.js";
+import { ensureSelfClone } from "../agents/selfClones.js";
 import type {} from "./schema.js"; // the orchestrations tables
 
 /**
- * Where the agent of a conversation works (the worker's hook). An orchestration's conversation
- * works in its git worktree, never in the project's main checkout, which only the merge touches;
- * any other conversation works in its project's directory. Null when the orchestration has no
- * worktree on disk: the item must then fail, not fall back to the main checkout.
+ * Where the agent of a conversation works (the worker's hook): an orchestration's conversation in
+ * its clone, never in the project's main checkout, which only the merge touches; a conversation
+ * of the self project (self-repairs) in its own clone of codexpi's source, never in the running
+ * install; any other conversation in its project's directory. Null when the clone is missing or
+ * cannot be made: the item must then fail, never fall back to the main checkout.
  */
-export async function agentWorkdir(db: Kysely<DB>, conversationId: string, projectPath: string): Promise<string | null> {
-  const o = await db.selectFrom("orchestrations").select("worktree_path").where("conversation_id", "=", conversationId).executeTakeFirst();
-  if (!o) return projectPath;
-  return o.worktree_path && fs.existsSync(o.worktree_path) ? o.worktree_path : null;
+export async function agentWorkdir(engine: Pick<Engine, "db" | "config" | "logger">, conversationId: string, project: Pick<Project, "path" | "role">): Promise<string | null> {
+  const o = await engine.db.selectFrom("orchestrations").select("worktree_path").where("conversation_id", "=", conversationId).executeTakeFirst();
+  if (o) {
+    const why = o.worktree_path ? unusableWorkdir(o.worktree_path) : "no clone recorded";
+    if (why) engine.logger.error({ conversationId, why }, "the orchestration's clone cannot be used; the item fails");
+    return why ? null : o.worktree_path;
+  }
+  if (project.role !== "self") return project.path;
+  try {
+    return await ensureSelfClone(engine.config.dataDir, conversationId, project.path);
+  } catch (err) {
+    engine.logger.error({ err, conversationId, selfPath: project.path }, "the self project's clone could not be made; the item fails");
+    return null;
+  }
 }

@@ -4,15 +4,16 @@ import { emit } from "../outbox.js";
 import { answerOf, createConversation, enqueueIn } from "../agents/conversations.js";
 import { parseSelfRepair, type Supervision } from "../protocol/markers.js";
 import { t } from "../../i18n/index.js";
+import { withReport } from "../agents/selfClones.js";
 import { MAX_CORRECTION_ROUNDS, MAX_SELF_REPAIRS, type BlockCode, type WorkStage } from "./machine.js";
 import { selfRepairPrompt, type StepWithProject } from "./prompts.js";
 import { announce, findSelfProject, insertRepair, moveRepair, moveRun, moveStep, recordEvent, repairCount, LostRace, type ItemState } from "./store.js";
 import { blockedStageOf, resumeIn, type RunCtx } from "./transitions.js";
 import type { RunRow, SelfRepairRow } from "./schema.js";
 
-// Blocking a run and its self-repair: an agent of the self project, in a new conversation,
-// restricted (repair origin), told the block as untrusted data. Its verdict resumes the run
-// (fixed) or leaves it to the owner (needs_user).
+// Blocking a run and its self-repair: an agent of the self project, in a new conversation (and
+// its own clone of the project), restricted (repair origin), told the block as untrusted data.
+// Its verdict resumes the run (fixed) or leaves it to the owner (needs_user).
 
 /** Why and where a run blocks. */
 export interface Block {
@@ -96,23 +97,25 @@ export async function dispatchRepair(trx: Kysely<DB>, ctx: RunCtx, run: RunRow, 
 /**
  * A finished self-repair: `fixed` appends its addendum to the step's prompt and resumes the run;
  * `needs_user` leaves it BLOCKED for the owner; anything else is a failed repair (still BLOCKED).
+ * `report` (the branch its clone's work was committed on) follows the feedback people read.
  */
-export async function settleRepairIn(trx: Kysely<DB>, ctx: RunCtx, run: RunRow, steps: StepWithProject[], repair: SelfRepairRow, item: ItemState): Promise<void> {
+export async function settleRepairIn(trx: Kysely<DB>, ctx: RunCtx, run: RunRow, steps: StepWithProject[], repair: SelfRepairRow, item: ItemState, report: string | null = null): Promise<void> {
   const now = ctx.clock.now();
   const answer = item.status === "done" ? ((await answerOf(trx, item.id))?.content ?? "") : null;
   const verdict = answer !== null ? parseSelfRepair(answer) : null;
   if (!verdict) {
     const error = answer !== null ? t(ctx.locale, "run.error.repair_no_verdict") : (item.error ?? item.status);
-    if (!(await moveRepair(trx, repair.id, "RUNNING", { status: "FAILED", error, finished_at: now }, now))) throw new LostRace(`repair ${repair.id}`);
-    await recordEvent(trx, now, run.id, repair.step_id, "self_repair.failed", { self_repair_id: repair.id, error });
+    if (!(await moveRepair(trx, repair.id, "RUNNING", { status: "FAILED", error, finished_at: now, ...(report ? { feedback: report } : {}) }, now))) throw new LostRace(`repair ${repair.id}`);
+    await recordEvent(trx, now, run.id, repair.step_id, "self_repair.failed", { self_repair_id: repair.id, error, report });
     await announce(trx, now, run.id, "BLOCKED", "IDLE");
     return;
   }
   const status = verdict.decision === "fixed" ? "SUCCEEDED" : "NEEDS_USER";
-  const settled = { status, feedback: verdict.feedback, prompt_addendum: verdict.prompt_addendum, finished_at: now } as const;
+  const feedback = report ? withReport(verdict.feedback, report) : verdict.feedback;
+  const settled = { status, feedback, prompt_addendum: verdict.prompt_addendum, finished_at: now } as const;
   if (!(await moveRepair(trx, repair.id, "RUNNING", settled, now))) throw new LostRace(`repair ${repair.id}`);
   if (verdict.decision === "needs_user") {
-    await recordEvent(trx, now, run.id, repair.step_id, "self_repair.needs_user", { self_repair_id: repair.id, feedback: verdict.feedback });
+    await recordEvent(trx, now, run.id, repair.step_id, "self_repair.needs_user", { self_repair_id: repair.id, feedback, report });
     await announce(trx, now, run.id, "BLOCKED", "IDLE");
     return;
   }
@@ -123,7 +126,7 @@ export async function settleRepairIn(trx: Kysely<DB>, ctx: RunCtx, run: RunRow, 
     await trx.updateTable("remediation_step_runs").set({ prompt, updated_at: now }).where("id", "=", step.id).execute();
     rebased = steps.map((s) => (s.id === step.id ? { ...s, prompt } : s));
   }
-  await resumeIn(trx, ctx, run, rebased, { kind: "self_repair.resumed", details: { self_repair_id: repair.id, feedback: verdict.feedback, prompt_addendum: verdict.prompt_addendum } });
+  await resumeIn(trx, ctx, run, rebased, { kind: "self_repair.resumed", details: { self_repair_id: repair.id, feedback: verdict.feedback, prompt_addendum: verdict.prompt_addendum, report } });
 }
 
 /**

@@ -1,13 +1,12 @@
 import type { Kysely } from "kysely";
 import type { Engine } from "../engine.js";
-import type { DB } from "../schema.js";
+import type { DB, Project } from "../schema.js";
 import { immediate } from "../database.js";
 import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import { createConversation, enqueueIn } from "../agents/conversations.js";
-import { canSee, type Actor } from "../agents/projects.js";
+import { canSee, SPECIALIST_GROUP, type Actor } from "../agents/projects.js";
 import { stopConversation } from "../agents/stop.js";
-import { SPECIALIST_GROUP } from "../coordination/incidents.js";
 import { t } from "../../i18n/index.js";
 import type { BlockCode } from "./machine.js";
 import { checkRebase, parsePlan, resolveTargets, type Candidate, type ResolvedStep } from "./plan.js";
@@ -19,13 +18,31 @@ import { resumeIn, type RunCtx } from "./transitions.js";
 import { runDetail, type RunDetail, type RunStatusView } from "./view.js";
 
 // The run's use cases as the user interface (Slack, CLI) calls them. The owner (who started it)
-// and admins may act on a run; anyone else is told it does not exist.
+// and admins may act on a run; anyone else is told it does not exist. Starting, resuming, revising
+// and cancelling also need to see the master and every project of the plan (DESIGN "Runs"): the
+// master agent, often with full access, works from the run's text.
 
 const ctxOf = (engine: Engine): RunCtx => ({ clock: engine.clock, locale: engine.config.locale });
 const canDrive = (actor: Actor, run: Pick<RunRow, "owner_id">) => actor.isAdmin || run.owner_id === actor.userId;
 
+/** Refuses unless the actor sees every one of these projects (or is an admin); never names one. */
+function assertSeesAll(actor: Actor, projects: ReadonlyArray<Pick<Project, "owner_id"> | undefined>): void {
+  if (actor.isAdmin) return;
+  if (projects.every((p) => p !== undefined && canSee(actor, p))) return;
+  throw new EngineError("not_found", "run_projects_not_found");
+}
+
+/** The master and every project the run's steps target, as they are now (owners may have changed). */
+async function projectsOfRun(db: Kysely<DB>, run: Pick<RunRow, "id" | "master_project_id">): Promise<Array<Pick<Project, "owner_id"> | undefined>> {
+  const steps = await db.selectFrom("remediation_step_runs").select("project_id").where("run_id", "=", run.id).execute();
+  const ids = [...new Set([run.master_project_id, ...steps.map((s) => s.project_id)])];
+  const rows = await db.selectFrom("projects").select(["id", "owner_id"]).where("id", "in", ids).execute();
+  // A project removed since the run started counts as one the actor cannot see.
+  return ids.map((id) => rows.find((r) => r.id === id));
+}
+
 /** Projects a plan may target for this person: theirs (or shared), never the master, self or specialists. */
-async function candidatesFor(db: Kysely<DB>, actor: Actor): Promise<Candidate[]> {
+async function candidatesFor(db: Kysely<DB>, actor: Actor): Promise<Array<Candidate & Pick<Project, "owner_id">>> {
   const all = await db.selectFrom("projects").select(["id", "name", "owner_id", "role", "execution_group"]).execute();
   return all.filter((p) => p.role === "project" && p.execution_group !== "__global_agent__" && p.execution_group !== SPECIALIST_GROUP && canSee(actor, p));
 }
@@ -44,9 +61,13 @@ async function detailOrThrow(db: Kysely<DB>, runId: string): Promise<RunDetail> 
 export async function startRun(engine: Engine, actor: Actor, plan: unknown, opts: { slackChannelId?: string } = {}): Promise<RunDetail> {
   const { db, clock } = engine;
   const ctx = ctxOf(engine);
-  const steps: ResolvedStep[] = resolveTargets(parsePlan(plan), await candidatesFor(db, actor));
   const master = await findMasterProject(db);
   if (!master) throw new EngineError("unavailable", "run_no_master");
+  // Before the plan is even read: its text goes to the master's agent.
+  assertSeesAll(actor, [master]);
+  const candidates = await candidatesFor(db, actor);
+  const steps: ResolvedStep[] = resolveTargets(parsePlan(plan), candidates);
+  assertSeesAll(actor, steps.map((s) => candidates.find((c) => c.id === s.projectId)));
   const runId = await immediate(db, async (trx) => {
     if ((await activeRuns(trx)).length > 0) throw new EngineError("conflict", "run_active");
     const now = clock.now();
@@ -96,14 +117,29 @@ async function activeRunFor(db: Kysely<DB>, actor: Actor, runId?: string): Promi
   return run;
 }
 
+/** The active run the actor may act on: theirs (any, for an admin), and they see all its projects. */
+async function drivableRun(db: Kysely<DB>, actor: Actor, runId?: string): Promise<RunRow> {
+  const run = await activeRunFor(db, actor, runId);
+  assertSeesAll(actor, await projectsOfRun(db, run));
+  return run;
+}
+
+/** The BLOCKED run the actor may revise (the revise form shows its plan), after the same checks as resumeRun. */
+export async function revisableRun(engine: Engine, actor: Actor, runId?: string): Promise<RunDetail> {
+  const run = await drivableRun(engine.db, actor, runId);
+  if (run.status !== "BLOCKED") throw new EngineError("conflict", "run_not_blocked");
+  return detailOrThrow(engine.db, run.id);
+}
+
 /**
- * The owner (or an admin) resumes a BLOCKED run, optionally with a revised plan that may change
- * prompts only (S-RUN-04/05); a self-repair still running or waiting on the owner is superseded.
+ * The owner (or an admin) who sees all its projects resumes a BLOCKED run, optionally with a
+ * revised plan that may change prompts only (S-RUN-04/05); a self-repair still running or waiting
+ * on the owner is superseded.
  */
 export async function resumeRun(engine: Engine, actor: Actor, opts: { plan?: unknown; runId?: string } = {}): Promise<RunDetail> {
   const { db, clock } = engine;
   const ctx = ctxOf(engine);
-  const run = await activeRunFor(db, actor, opts.runId);
+  const run = await drivableRun(db, actor, opts.runId);
   if (run.status !== "BLOCKED") throw new EngineError("conflict", "run_not_blocked");
   const revised = opts.plan === undefined ? null : resolveTargets(parsePlan(opts.plan), await candidatesFor(db, { userId: run.owner_id, isAdmin: false }));
   const stopRepair = await immediate(db, async (trx) => {
@@ -134,10 +170,10 @@ export async function resumeRun(engine: Engine, actor: Actor, opts: { plan?: unk
   return detailOrThrow(db, run.id);
 }
 
-/** The owner (or an admin) cancels the active run; its agents are stopped. */
+/** The owner (or an admin) who sees all its projects cancels the active run; its agents are stopped. */
 export async function cancelRun(engine: Engine, actor: Actor, runId?: string): Promise<RunDetail> {
   const { db, clock } = engine;
-  const run = await activeRunFor(db, actor, runId);
+  const run = await drivableRun(db, actor, runId);
   const toStop = await immediate(db, async (trx) => {
     const fresh = await activeRunFor(trx, actor, run.id);
     const now = clock.now();

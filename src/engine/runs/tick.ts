@@ -1,5 +1,6 @@
 import type { Engine } from "../engine.js";
 import { t } from "../../i18n/index.js";
+import { finishSelfClone } from "../agents/selfClones.js";
 import { decide, type WorkStage } from "./machine.js";
 import { blockIn, catchUpIn, settleRepairIn } from "./repair.js";
 import type { RunRow } from "./schema.js";
@@ -102,6 +103,8 @@ async function processBlocked(engine: Engine, run: RunRow): Promise<RunTickResul
   if (!repair || repair.status !== "RUNNING") return IDLE;
   const item = await itemState(db, repair.queue_id);
   if (!item || item.status === "queued" || item.status === "running") return IDLE;
-  await lockRun(db, run, async (trx, fresh) => settleRepairIn(trx, ctxOf(engine), fresh, await loadSteps(trx, run.id), repair, item));
+  // The repair's work is committed on its clone's branch first (git, never inside the transaction).
+  const report = await finishSelfClone(engine, repair.conversation_id);
+  await lockRun(db, run, async (trx, fresh) => settleRepairIn(trx, ctxOf(engine), fresh, await loadSteps(trx, run.id), repair, item, report));
   return { state: "self_repair_processed", run_id: run.id };
 }

@@ -17,6 +17,8 @@ export const core = {
 
   "reason.project_name_invalid": "invalid project name: {name} (letters, digits, spaces, . _ ( ) -, at most 80 characters)",
   "reason.project_path_invalid": "the path {path} is not a directory on this machine",
+  "reason.project_holds_data": "the path {path} contains codexpi’s data directory ({other}): its agents could rewrite the database; choose a directory outside it",
+  "reason.project_holds_install": "the path {path} contains the running codexpi install ({other}): its agents could rewrite the code codexpi runs; register a separate checkout",
   "reason.project_exists": "a project named {name} already exists",
   "reason.role_taken": "the {role} role is already held by the project {name}",
   "reason.project_not_found": "project not found: {name}",
@@ -37,6 +39,7 @@ export const core = {
   "worker.cancelled_queued": "Cancelled before it started.",
   "worker.thread_busy": "This Codex conversation is already in use by another turn.",
   "worker.codex_missing": "Codex not found: install @openai/codex or set CODEX_BIN.",
+  "worker.jail_missing": "The agent jail is unavailable: install bubblewrap (`apt install bubblewrap`) or see `codexpi doctor`.",
   "worker.spawn_failed": "The agent could not start: {detail}",
 
   "failure.interrupted": "The agent’s process stopped midway (restart or crash).",

@@ -18,6 +18,8 @@ export const core = {
 
   "reason.project_name_invalid": "nom de projet invalide : {name} (lettres, chiffres, espaces, . _ ( ) -, 80 caractères au plus)",
   "reason.project_path_invalid": "le chemin {path} n’est pas un dossier de cette machine",
+  "reason.project_holds_data": "le chemin {path} contient le dossier de données de codexpi ({other}) : ses agents pourraient réécrire la base ; choisis un dossier en dehors",
+  "reason.project_holds_install": "le chemin {path} contient l’installation de codexpi en service ({other}) : ses agents pourraient réécrire le code que codexpi exécute ; enregistre une copie séparée",
   "reason.project_exists": "un projet nommé {name} existe déjà",
   "reason.role_taken": "le rôle {role} est déjà tenu par le projet {name}",
   "reason.project_not_found": "projet introuvable : {name}",
@@ -38,6 +40,7 @@ export const core = {
   "worker.cancelled_queued": "Annulé avant son démarrage.",
   "worker.thread_busy": "Cette conversation Codex est déjà utilisée par un autre tour.",
   "worker.codex_missing": "Codex introuvable : installe @openai/codex ou définis CODEX_BIN.",
+  "worker.jail_missing": "La prison des agents est indisponible : installe bubblewrap (`apt install bubblewrap`) ou lance `codexpi doctor`.",
   "worker.spawn_failed": "L’agent n’a pas pu démarrer : {detail}",
 
   "failure.interrupted": "Le processus de l’agent s’est arrêté en cours de route (redémarrage ou plantage).",

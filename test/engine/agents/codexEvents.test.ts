@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { applyCodexEvent, initialCodexState, parseCodexLine } from "../../../src/engine/agents/codexEvents.js";
-import { codexEnv, codexExecArgs } from "../../../src/engine/agents/codexArgs.js";
+import { codexExecArgs } from "../../../src/engine/agents/codexArgs.js";
+import { codexEnvironment } from "../../../src/engine/isolation/environment.js";
 import { outcomeOf } from "../../../src/engine/agents/worker.js";
 import { INTERRUPTED_WORKER_REASON } from "../../../src/engine/agents/outcome.js";
 import type { TurnResult } from "../../../src/engine/agents/codexRunner.js";
@@ -83,8 +84,12 @@ describe("Codex command line", () => {
     ]);
   });
 
-  it("Codex never sees Slack tokens or codexpi's settings", () => {
-    const env = codexEnv({ PATH: "/bin", SLACK_BOT_TOKEN: "xoxb-secret", SLACK_SIGNING_SECRET: "s", CODEXPI_ADMINS: "U1", DATABASE_URL: "sqlite:x", OPENAI_API_KEY: "k" }, { CODEX_HOME: "/h" });
-    expect(env).toEqual({ PATH: "/bin", OPENAI_API_KEY: "k", CODEX_HOME: "/h" });
+  it("Codex never sees Slack tokens or codexpi's settings, only allow-listed variables", () => {
+    const env = codexEnvironment(
+      { PATH: "/bin", LC_ALL: "C", SLACK_BOT_TOKEN: "xoxb-secret", SLACK_SIGNING_SECRET: "s", CODEXPI_ADMINS: "U1", DATABASE_URL: "sqlite:x", OPENAI_API_KEY: "k", AWS_SECRET_ACCESS_KEY: "a", GITHUB_TOKEN: "g" },
+      ["OPENAI_API_KEY", "SLACK_BOT_TOKEN"],
+      { CODEX_HOME: "/h" },
+    );
+    expect(env).toEqual({ PATH: "/bin", LC_ALL: "C", OPENAI_API_KEY: "k", CODEX_HOME: "/h" });
   });
 });

@@ -28,7 +28,7 @@ describe("orchestrations: the complete flow", () => {
   let env: Env;
   afterEach(async () => env?.close());
 
-  it("S-OR-01: draft → refusal → approval → agent in a worktree → verification → corrections → new revision → approval → confirmed merge", async () => {
+  it("S-OR-01: draft → refusal → approval → agent in a clone → verification → corrections → new revision → approval → confirmed merge", async () => {
     env = await disposableRepository();
     const { engine, root } = env;
     const mainHead = await git(root, "rev-parse", "HEAD");
@@ -45,10 +45,10 @@ describe("orchestrations: the complete flow", () => {
 
     flow = await approveDraft(engine, OWNER_ACTOR, flow.id, flow.draft_hash);
     expect(flow.status).toBe("AGENT_RUNNING");
-    expect(flow.worktree_path!.startsWith(path.join(env.config.dataDir, "worktrees"))).toBe(true);
+    expect(flow.worktree_path!.startsWith(path.join(env.config.dataDir, "clones", "orch"))).toBe(true);
     expect(flow.conversation_id).toBeTruthy();
     expect(flow.queue_id).toBeTruthy();
-    // A dedicated branch, checked out in the worktree; the agent's item runs in that conversation.
+    // A dedicated branch, checked out in the clone; the agent's item runs in that conversation.
     expect(await git(flow.worktree_path!, "symbolic-ref", "--short", "HEAD")).toBe(flow.branch);
     const item = await env.db.selectFrom("prompt_queue").selectAll().where("id", "=", flow.queue_id!).executeTakeFirstOrThrow();
     expect(item).toMatchObject({ conversation_id: flow.conversation_id, origin_kind: "orchestration" });
@@ -73,6 +73,7 @@ describe("orchestrations: the complete flow", () => {
     expect(firstRevision).toMatch(/^[0-9a-f]{40}$/);
     // The verified revision is a commit on the dedicated branch holding the agent's work; main has not moved.
     expect(await git(worktree, "rev-parse", flow.branch!)).toBe(firstRevision);
+    expect(await git(root, "rev-parse", flow.branch!)).toBe(firstRevision); // fetched back into the project
     expect(await git(root, "show", `${firstRevision}:app.txt`)).toBe("draft");
     expect(await git(root, "rev-parse", "HEAD")).toBe(mainHead);
     expect(flow.verification).toMatchObject({ revision: firstRevision, passed: true });
@@ -105,7 +106,7 @@ describe("orchestrations: the complete flow", () => {
     expect(read(path.join(root, "app.txt"))).toBe("approved\n");
     expect(await git(root, "rev-parse", "HEAD")).toBe(merged.merged_revision);
     expect(await git(root, "merge-base", "--is-ancestor", flow.verified_revision!, "HEAD").then(() => true)).toBe(true);
-    // The worktree and its branch are gone; the main checkout is clean.
+    // The clone and its branch are gone; the main checkout is clean.
     expect(fs.existsSync(worktree)).toBe(false);
     expect(await git(root, "branch", "--list", flow.branch!)).toBe("");
     expect(await git(root, "status", "--porcelain")).toBe("");

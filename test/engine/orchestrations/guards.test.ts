@@ -73,7 +73,7 @@ describe("orchestrations: access and guards", () => {
     await expect(approveDraft(env.engine, OWNER_ACTOR, v1.id, v1.draft_hash)).rejects.toMatchObject({ code: "conflict", reason: "orch_stale_draft" });
     const after = await getOrchestration(env.engine, OWNER_ACTOR, v1.id);
     expect(after).toMatchObject({ status: "DRAFT_REVIEW", draft_version: 2, worktree_path: null, conversation_id: null });
-    expect(fs.existsSync(path.join(env.config.dataDir, "worktrees"))).toBe(false);
+    expect(fs.existsSync(path.join(env.config.dataDir, "clones"))).toBe(false);
     // Approving twice: the second click finds nothing to approve.
     await approveDraft(env.engine, OWNER_ACTOR, v1.id, v2.draft_hash);
     await expect(approveDraft(env.engine, OWNER_ACTOR, v1.id, v2.draft_hash)).rejects.toMatchObject({ code: "conflict", reason: "orch_wrong_state" });
@@ -126,7 +126,7 @@ describe("orchestrations: access and guards", () => {
     expect(again).toMatchObject({ status: "AGENT_RUNNING", conversation_id: flow.conversation_id });
   });
 
-  it("cancel stops the agent and removes the worktree and its branch; the main checkout is untouched", async () => {
+  it("cancel stops the agent and removes the clone and its branch; the main checkout is untouched", async () => {
     env = await disposableRepository();
     const head = await git(env.root, "rev-parse", "HEAD");
     const flow = await running(env);
@@ -136,7 +136,7 @@ describe("orchestrations: access and guards", () => {
     expect(cancelled.status).toBe("CANCELLED");
     expect(fs.existsSync(flow.worktree_path!)).toBe(false);
     expect(await git(env.root, "branch", "--list", flow.branch!)).toBe("");
-    expect(await git(env.root, "worktree", "list")).not.toContain(flow.worktree_path!);
+    expect(fs.existsSync(`${flow.worktree_path!}.seal`)).toBe(false);
     expect(await git(env.root, "rev-parse", "HEAD")).toBe(head);
     expect(read(path.join(env.root, "app.txt"))).toBe("base\n");
     const item = await env.db.selectFrom("prompt_queue").select(["status", "cancel_requested_at"]).where("id", "=", flow.queue_id!).executeTakeFirstOrThrow();

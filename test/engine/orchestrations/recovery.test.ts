@@ -11,7 +11,8 @@ import {
   verifyOrchestration,
 } from "../../../src/engine/orchestrations/index.js";
 import { defaultDeps, GIT_CLAIM_MS } from "../../../src/engine/orchestrations/effects.js";
-import { branchName, worktreePath } from "../../../src/engine/orchestrations/draft.js";
+import { branchName, clonePath } from "../../../src/engine/orchestrations/draft.js";
+import { makeClone } from "../../../src/engine/agents/clones.js";
 import { agentWorkdir } from "../../../src/engine/orchestrations/workdir.js";
 import { startConversation } from "../../../src/engine/agents/conversations.js";
 import { OWNER_ACTOR } from "../../support/coordination.js";
@@ -66,11 +67,12 @@ describe("orchestrations: crash recovery", () => {
     expect(await git(env.root, "rev-parse", "HEAD")).toBe(head);
   });
 
-  it("a worktree made by a process that died before recording is reused by the tick, with one conversation", async () => {
+  it("a clone made by a process that died before recording is reused by the tick, with one conversation", async () => {
     env = await disposableRepository();
     const flow = await createOrchestration(env.engine, OWNER_ACTOR, { project_id: env.projectId, ...REQUEST });
-    const worktree = worktreePath(env.config.dataDir, flow.name, flow.id);
-    await git(env.root, "worktree", "add", "-q", "-b", branchName(flow.name, flow.id), worktree, "HEAD");
+    const worktree = clonePath(env.config.dataDir, flow.name, flow.id);
+    await makeClone(env.root, worktree, branchName(flow.name, flow.id), await git(env.root, "rev-parse", "HEAD"));
+    fs.writeFileSync(path.join(worktree, "app.txt"), "work of the first attempt\n");
     await diedHolding(env, flow.id, "PREPARING");
     env.clock.advance(GIT_CLAIM_MS + 1);
     await processOrchestrations(env.engine);
@@ -78,6 +80,7 @@ describe("orchestrations: crash recovery", () => {
     expect(running).toMatchObject({ status: "AGENT_RUNNING", worktree_path: worktree, branch: branchName(flow.name, flow.id) });
     const conversations = await env.db.selectFrom("conversations").select("id").where("project_id", "=", env.projectId).execute();
     expect(conversations.map((c) => c.id)).toEqual([running.conversation_id]);
+    expect(read(path.join(worktree, "app.txt"))).toBe("work of the first attempt\n");
   });
 
   it("an interrupted verification goes back to AWAITING_VERIFICATION, and a late result of the lost claim records nothing", async () => {
@@ -109,16 +112,17 @@ describe("the worker's working directory", () => {
   let env: Env;
   afterEach(async () => env?.close());
 
-  it("an orchestration's agent works in its worktree, any other in its project; a missing worktree fails the item instead of using the main checkout", async () => {
+  it("an orchestration's agent works in its clone, any other in its project; a missing clone fails the item instead of using the main checkout", async () => {
     env = await disposableRepository();
     let flow = await createOrchestration(env.engine, OWNER_ACTOR, { project_id: env.projectId, ...REQUEST });
     flow = await approveDraft(env.engine, OWNER_ACTOR, flow.id, flow.draft_hash);
-    expect(await agentWorkdir(env.db, flow.conversation_id!, env.root)).toBe(flow.worktree_path);
+    const repoProject = { path: env.root, role: "project" as const };
+    expect(await agentWorkdir(env.engine, flow.conversation_id!, repoProject)).toBe(flow.worktree_path);
     const plain = await startConversation(env.db, env.clock, env.project, "bonjour", "UOWNER");
-    expect(await agentWorkdir(env.db, plain.conversation.id, env.project.path)).toBe(env.project.path);
+    expect(await agentWorkdir(env.engine, plain.conversation.id, env.project)).toBe(env.project.path);
 
-    await git(env.root, "worktree", "remove", "--force", flow.worktree_path!);
-    expect(await agentWorkdir(env.db, flow.conversation_id!, env.root)).toBeNull();
+    fs.rmSync(flow.worktree_path!, { recursive: true, force: true });
+    expect(await agentWorkdir(env.engine, flow.conversation_id!, repoProject)).toBeNull();
     const item = await env.db.selectFrom("prompt_queue").selectAll().where("id", "=", flow.queue_id!).executeTakeFirstOrThrow();
     expect(item.status).toBe("running");
     await env.db.updateTable("prompt_queue").set({ worker_pid: null }).where("id", "=", item.id).execute();

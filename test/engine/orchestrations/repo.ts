@@ -47,7 +47,7 @@ export async function disposableRepository(opts: { mergeConfirmation?: boolean }
   return { ...env, root, projectId: project.id };
 }
 
-/** The seed's finish_agent: the agent wrote app.txt in its worktree, and its item is done. */
+/** The seed's finish_agent: the agent wrote app.txt in its clone, and its item is done. */
 export async function finishAgent(env: { db: Parameters<typeof completedOutput>[0]; clock: { now(): number } }, flow: { worktree_path: string | null; conversation_id: string | null; queue_id: string | null }, content: string): Promise<string> {
   const worktree = flow.worktree_path!;
   fs.writeFileSync(path.join(worktree, "app.txt"), content, "utf8");

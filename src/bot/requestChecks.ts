@@ -1,0 +1,117 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import { HTTPModuleFunctions, verifySlackRequest, type HTTPReceiver } from "@slack/bolt";
+import type { Logger } from "pino";
+import type { Clock } from "../engine/clock.js";
+import type { Database } from "../engine/database.js";
+
+// What Bolt's HTTP receiver does not check: a signed request replayed within its five minutes
+// (one slash command, two conversations), and a timestamp in the future (Bolt refuses only the
+// past). Both are refused here, before Bolt parses the request and any listener runs.
+
+/** Bolt's window for a request's timestamp; a seen signature is kept this long plus a margin. */
+export const SIGNATURE_WINDOW_MS = 5 * 60_000;
+const KEEP_MS = SIGNATURE_WINDOW_MS + 2 * 60_000;
+const PRUNE_EVERY_MS = 60_000;
+const KEY_PREFIX = "sig:";
+
+/**
+ * The signed requests already accepted, by `x-slack-request-timestamp` and `x-slack-signature`.
+ * They live in `slack_events` (Slack's keys already handled, under their own prefix) rather than in
+ * memory: a restart within the window, or a second bot instance on the same database, must not
+ * accept them again. The durable intake table planned in DESIGN.md will carry this key instead.
+ */
+export class SeenRequests {
+  private lastPrune = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Records a request's key; false when it was recorded before (a replay). */
+  async firstTime(timestamp: string, signature: string): Promise<boolean> {
+    const now = this.clock.now();
+    await this.pruneNow(now);
+    const inserted = await this.db
+      .insertInto("slack_events")
+      .values({ event_id: `${KEY_PREFIX}${timestamp}:${signature}`, received_at: now })
+      .onConflict((oc) => oc.column("event_id").doNothing())
+      .executeTakeFirst();
+    return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+  }
+
+  /** Forgets keys whose requests Bolt would refuse as stale anyway (at most once a minute). */
+  async pruneNow(now = this.clock.now()): Promise<void> {
+    if (now - this.lastPrune < PRUNE_EVERY_MS) return;
+    this.lastPrune = now;
+    await this.db.deleteFrom("slack_events").where("received_at", "<", now - KEEP_MS).where("event_id", "like", `${KEY_PREFIX}%`).execute();
+  }
+}
+
+/** Why a signed request is refused before Bolt sees it; null when it may go on. */
+export type Refusal = "future" | "replay" | null;
+
+/** What the check needs: the signing secret, the seen-requests store, a clock. */
+export interface RequestCheckOptions {
+  signingSecret: string;
+  seen: SeenRequests;
+  clock: Clock;
+  logger: Logger;
+  endpoints?: string[];
+}
+
+const header = (req: IncomingMessage, name: string): string | null => {
+  const v = req.headers[name];
+  return typeof v === "string" ? v : null;
+};
+
+/**
+ * Checks one request to the events endpoint. The body is buffered here (Bolt reuses the buffer).
+ * A future timestamp is refused at once; a replay only once the signature is known good, so that
+ * forged requests can neither fill the store nor block a genuine request in advance. Anything
+ * else Bolt verifies as usual (bad or stale signatures, `ssl_check`).
+ */
+export async function refusalOf(req: IncomingMessage, opts: RequestCheckOptions): Promise<Refusal> {
+  const buffered = await HTTPModuleFunctions.bufferIncomingMessage(req, HTTPModuleFunctions.defaultBodyLimit);
+  const timestamp = header(req, "x-slack-request-timestamp");
+  const signature = header(req, "x-slack-signature");
+  if (!timestamp || !signature || !/^\d{1,12}$/.test(timestamp)) return null;
+  if (Number(timestamp) * 1000 > opts.clock.now() + SIGNATURE_WINDOW_MS) return "future";
+  try {
+    verifySlackRequest({ signingSecret: opts.signingSecret, body: buffered.rawBody.toString(), headers: { "x-slack-signature": signature, "x-slack-request-timestamp": Number(timestamp) } });
+  } catch {
+    return null; // Bolt answers 401 itself
+  }
+  return (await opts.seen.firstTime(timestamp, signature)) ? null : "replay";
+}
+
+/**
+ * Puts the checks in front of an HTTP receiver's request listener: requests to the events
+ * endpoint are checked first and a refusal is a 401 without a body, like Bolt's own for a bad
+ * signature; other paths (health) go straight through.
+ */
+export function checkSignedRequests(receiver: HTTPReceiver, opts: RequestCheckOptions): void {
+  const endpoints = opts.endpoints ?? ["/slack/events"];
+  const next: RequestListener = receiver.requestListener;
+  receiver.requestListener = (req: IncomingMessage, res: ServerResponse) => {
+    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    if (req.method?.toUpperCase() !== "POST" || !endpoints.includes(path)) return next(req, res);
+    void (async () => {
+      let refusal: Refusal;
+      try {
+        refusal = await refusalOf(req, opts);
+      } catch (err) {
+        // An unreadable or oversized body (Bolt would refuse it too), or the store failing.
+        const status = HTTPModuleFunctions.isRawBodyError(err) ? ((err as { statusCode?: number }).statusCode === 413 ? 413 : 400) : 500;
+        opts.logger.warn({ err, status }, "Slack request not checked");
+        if (!res.headersSent) res.writeHead(status);
+        res.end();
+        return;
+      }
+      if (!refusal) return next(req, res);
+      opts.logger.warn({ refusal, timestamp: header(req, "x-slack-request-timestamp") }, "signed Slack request refused");
+      res.writeHead(401);
+      res.end();
+    })().catch((err: unknown) => opts.logger.error({ err }, "Slack request handling failed"));
+  };
+}

@@ -1,0 +1,59 @@
+import type { Kysely } from "kysely";
+import type { Conversation, DB, Project } from "../schema.js";
+import { canSee, isSharedSpecialist, type Actor } from "./projects.js";
+
+// Who may see and who may prompt a conversation: the one rule (DESIGN "See and prompt are
+// distinct", "Shared specialists"). A shared specialist serves every conversation, so its own
+// conversations carry other people's task texts: they are visible only to those who can see the
+// conversation that delegated the task (and admins), and only admins prompt them.
+
+/** What one actor may do with one conversation. */
+export interface ConversationRights {
+  /** Read it: its title, messages, delegation texts, in any listing. */
+  see: boolean;
+  /** Prompt it: follow up, stop. */
+  prompt: boolean;
+}
+
+/** A conversation with the project fields the rule reads. */
+export interface ConversationRef {
+  conversation: Pick<Conversation, "id" | "user_id">;
+  project: Pick<Project, "owner_id" | "execution_group">;
+}
+
+/** Delegation chains are at most three deep; this bounds a corrupt (cyclic) chain. */
+const MAX_HOPS = 8;
+
+/** The rights of `actor` on a conversation. */
+export async function conversationRights(db: Kysely<DB>, actor: Actor, c: ConversationRef): Promise<ConversationRights> {
+  if (!(await canSeeConversation(db, actor, c))) return { see: false, prompt: false };
+  const prompt = actor.isAdmin || (!isSharedSpecialist(c.project) && (c.conversation.user_id === actor.userId || c.project.owner_id === actor.userId));
+  return { see: true, prompt };
+}
+
+/** Whether `actor` may see the conversation with this id (false when there is none). */
+export async function canSeeConversationId(db: Kysely<DB>, actor: Actor, conversationId: string): Promise<boolean> {
+  const ref = await refOf(db, conversationId);
+  return ref !== undefined && canSeeConversation(db, actor, ref);
+}
+
+async function canSeeConversation(db: Kysely<DB>, actor: Actor, c: ConversationRef, hops = 0): Promise<boolean> {
+  if (actor.isAdmin) return true;
+  if (!isSharedSpecialist(c.project)) return canSee(actor, c.project);
+  if (hops >= MAX_HOPS) return false;
+  // A shared specialist's conversation is as visible as the one that delegated to it; one that no
+  // delegation started (its bootstrap, an admin's own prompt) is for admins only.
+  const delegation = await db.selectFrom("specialist_delegations").select("source_conversation_id").where("specialist_conversation_id", "=", c.conversation.id).executeTakeFirst();
+  const source = delegation ? await refOf(db, delegation.source_conversation_id) : undefined;
+  return source !== undefined && canSeeConversation(db, actor, source, hops + 1);
+}
+
+async function refOf(db: Kysely<DB>, conversationId: string): Promise<ConversationRef | undefined> {
+  const row = await db
+    .selectFrom("conversations as c")
+    .innerJoin("projects as p", "p.id", "c.project_id")
+    .select(["c.id", "c.user_id", "p.owner_id", "p.execution_group"])
+    .where("c.id", "=", conversationId)
+    .executeTakeFirst();
+  return row && { conversation: { id: row.id, user_id: row.user_id }, project: { owner_id: row.owner_id, execution_group: row.execution_group } };
+}

@@ -1,0 +1,165 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { execa } from "execa";
+
+// The local clones agents work in (orchestrations, self-repair). A clone is made with
+// `git clone --shared`: it reads the source's objects through `.git/objects/info/alternates`
+// (which a jail can bind read-only) and copies or hardlinks none of them, so nothing the agent
+// does in its clone can reach a file of the source repository.
+//
+// The engine later runs git in the clone (commit, and the source's fetch from it). By then
+// programs the engine does not control have run there: Codex keeps `.git` read-only for the agent,
+// but acceptance tests run in the clone without that sandbox. So every engine command in a clone
+// first checks the clone's seal (its git configuration, alternates and layout as the engine made
+// them, recorded next to the clone, outside what a jail shows), and runs with hooks, fsmonitor and
+// signing off: a configuration, hook or symlink planted in `.git` never runs or writes as codexpi.
+
+/** Git configuration every engine command in a clone runs with (overrides the clone's own). */
+const HARDENED = [
+  "core.hooksPath=/dev/null",
+  "core.fsmonitor=false",
+  "core.untrackedCache=false",
+  "core.attributesFile=/dev/null",
+  "commit.gpgsign=false",
+  "gc.auto=0",
+  "user.name=codexpi",
+  "user.email=codexpi@localhost",
+].flatMap((kv) => ["-c", kv]);
+
+// Only the operator's choice of global and system configuration passes; any other GIT_* variable
+// of this process (GIT_DIR, GIT_INDEX_FILE, …) would redirect git elsewhere.
+const PASSED_ENV = new Set(["GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM"]);
+
+function gitEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && (!k.startsWith("GIT_") || PASSED_ENV.has(k))) env[k] = v;
+  return { ...env, GIT_TERMINAL_PROMPT: "0" };
+}
+
+/** Runs git (an argv, never a shell line) in `cwd` with the hardened configuration; returns stdout. */
+export async function cloneGit(cwd: string, args: string[]): Promise<string> {
+  const r = await execa("git", [...HARDENED, ...args], { cwd, env: gitEnv(), extendEnv: false, stdin: "ignore", reject: false, timeout: 300_000 });
+  if (r.exitCode !== 0) throw new Error(`git ${args[0] ?? ""} failed: ${String(r.stderr || r.stdout || r.shortMessage || "").trim().slice(0, 2000)}`);
+  return String(r.stdout ?? "").trim();
+}
+
+/** Where a clone's seal lives: beside the clone, never inside it. */
+const sealPath = (clone: string) => `${clone}.seal`;
+
+/** The files of `.git` that decide what git runs and where it reads or writes. */
+function sealOf(clone: string): string {
+  const gitDir = path.join(clone, ".git");
+  const st = fs.lstatSync(gitDir, { throwIfNoEntry: false });
+  if (!st?.isDirectory()) throw new Error(`${gitDir} is not a directory`);
+  if (fs.existsSync(path.join(gitDir, "commondir"))) throw new Error(`${gitDir} points to another repository (commondir)`);
+  const link = firstSymlink(gitDir);
+  if (link) throw new Error(`${link} is a symbolic link`);
+  const read = (f: string) => (fs.existsSync(f) ? fs.readFileSync(f) : Buffer.alloc(0));
+  return createHash("sha256")
+    .update(read(path.join(gitDir, "config")))
+    .update("\0")
+    .update(read(path.join(gitDir, "objects", "info", "alternates")))
+    .digest("hex");
+}
+
+function firstSymlink(dir: string): string | null {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isSymbolicLink()) return p;
+    if (entry.isDirectory()) {
+      const found = firstSymlink(p);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/** The seal's lines: the hash of what decides git's behaviour, then the revision the clone was made at. */
+function readSeal(clone: string): { hash: string; base: string } | null {
+  if (!fs.existsSync(sealPath(clone))) return null;
+  const [hash = "", base = ""] = fs.readFileSync(sealPath(clone), "utf8").split("\n");
+  return hash ? { hash, base } : null;
+}
+
+/** The revision a clone was made at (its branch's starting point), if it is a sealed clone. */
+export const cloneBase = (clone: string): string | null => readSeal(clone)?.base || null;
+
+/** Whether the clone is as the engine sealed it; throws, naming what changed, when it is not. */
+export function assertSealed(clone: string): void {
+  const expected = readSeal(clone)?.hash;
+  if (!expected) throw new Error(`${clone} has no seal: it was not made by codexpi, or not completely`);
+  if (sealOf(clone) !== expected) throw new Error(`the git configuration of ${clone} changed since codexpi made it: nothing is run there`);
+}
+
+/** The branch checked out in a sealed clone (null when detached). */
+async function branchOf(clone: string): Promise<string | null> {
+  return cloneGit(clone, ["symbolic-ref", "--short", "-q", "HEAD"]).catch(() => null);
+}
+
+/**
+ * A clone of `source` at `dest`, on a new `branch` made at `base`. An existing sealed clone on
+ * that branch is reused (an interrupted attempt made it); an unsealed one is an incomplete
+ * attempt, made again; anything else at `dest` is an error.
+ */
+export async function makeClone(source: string, dest: string, branch: string, base: string): Promise<void> {
+  if (fs.existsSync(dest)) {
+    if (fs.existsSync(sealPath(dest))) {
+      assertSealed(dest);
+      if ((await branchOf(dest)) === branch) return;
+      throw new Error(`${dest} exists and is not the clone of ${branch}`);
+    }
+    fs.rmSync(dest, { recursive: true, force: true });
+  }
+  fs.mkdirSync(path.dirname(dest), { recursive: true });
+  // --shared: objects through alternates (no copy, no hardlink); --no-checkout, then the branch
+  // at `base` exactly (the source's HEAD may have moved since `base` was read).
+  await cloneGit(path.dirname(dest), ["clone", "--shared", "--no-checkout", "--quiet", "--", source, dest]);
+  await cloneGit(dest, ["checkout", "-q", "-b", branch, base, "--"]);
+  fs.writeFileSync(sealPath(dest), `${sealOf(dest)}\n${base}\n`, { mode: 0o600 });
+}
+
+/** Commits everything in a sealed clone (if anything changed) and returns its HEAD. */
+export async function commitClone(clone: string, message: string): Promise<string> {
+  assertSealed(clone);
+  await cloneGit(clone, ["add", "-A"]);
+  const staged = await cloneGit(clone, ["diff", "--cached", "--name-only"]);
+  if (staged) await cloneGit(clone, ["commit", "--no-verify", "-q", "-m", message]);
+  return cloneGit(clone, ["rev-parse", "HEAD"]);
+}
+
+/**
+ * Brings `branch` of a sealed clone into the repository `repo` under the same name (forced: the
+ * branch is codexpi's own), without touching the repository's working tree, index or HEAD —
+ * git refuses to fetch into the branch a checkout has out.
+ */
+export async function fetchFromClone(repo: string, clone: string, branch: string): Promise<string> {
+  assertSealed(clone);
+  await cloneGit(repo, ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--", clone, `+refs/heads/${branch}:refs/heads/${branch}`]);
+  return cloneGit(repo, ["rev-parse", `refs/heads/${branch}`]);
+}
+
+/** Removes a clone and its seal (never following a link out of it); nothing there is not an error. */
+export function removeClone(clone: string): void {
+  fs.rmSync(clone, { recursive: true, force: true });
+  fs.rmSync(sealPath(clone), { force: true });
+}
+
+/** Whether `dir` is a clone codexpi made (it has a seal), as opposed to a legacy git worktree. */
+export const isSealedClone = (dir: string): boolean => fs.existsSync(sealPath(dir));
+
+/**
+ * Why an agent may not work in `dir` (null when it may): missing, or a clone whose `.git` changed
+ * since codexpi made it (a jail binds what its alternates list, so they must be codexpi's). A
+ * git worktree an earlier version made, without seal, is still accepted.
+ */
+export function unusableWorkdir(dir: string): string | null {
+  if (!fs.existsSync(dir)) return `${dir} does not exist`;
+  if (!isSealedClone(dir)) return fs.lstatSync(path.join(dir, ".git"), { throwIfNoEntry: false })?.isFile() ? null : `${dir} has no seal`;
+  try {
+    assertSealed(dir);
+    return null;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}

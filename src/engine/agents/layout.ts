@@ -1,0 +1,76 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Database } from "../database.js";
+import { packageRoot } from "./spawner.js";
+
+// Where things may live on the host. An agent may write anywhere in its project's directory, so a
+// project must hold neither codexpi's data (the database, other agents' workspaces) nor the
+// running install (the code every new worker loads): otherwise an agent could change who owns
+// what, or what codexpi runs next. The rules are pure functions over real paths (symlinks
+// resolved by `realPath`), so that a link cannot hide one directory inside another.
+
+/** The directories no project may contain: codexpi's data and the install it runs from. */
+export interface InstallRoots {
+  dataDir: string;
+  installDir: string;
+}
+
+/** The running install's roots: its data directory and the package it runs from. */
+export const installRoots = (config: { dataDir: string }): InstallRoots => ({ dataDir: config.dataDir, installDir: packageRoot() });
+
+/** One way a layout is unsafe; the paths are real paths. */
+export type LayoutProblem =
+  | { kind: "data_in_project"; project: string; projectPath: string; dataDir: string }
+  | { kind: "install_in_project"; project: string; projectPath: string; installDir: string };
+
+/** Whether `inner` is `outer` or below it (both real, absolute paths). */
+export function isWithin(inner: string, outer: string): boolean {
+  const rel = path.relative(outer, inner);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+/** What is wrong with a project at `projectPath` (real) given the install's roots (real). */
+export function projectProblems(project: string, projectPath: string, roots: InstallRoots): LayoutProblem[] {
+  const problems: LayoutProblem[] = [];
+  if (isWithin(roots.dataDir, projectPath)) problems.push({ kind: "data_in_project", project, projectPath, dataDir: roots.dataDir });
+  if (isWithin(roots.installDir, projectPath)) problems.push({ kind: "install_in_project", project, projectPath, installDir: roots.installDir });
+  return problems;
+}
+
+/** Every problem of a set of registered projects (real paths). */
+export function layoutProblems(projects: Array<{ name: string; path: string }>, roots: InstallRoots): LayoutProblem[] {
+  return projects.flatMap((p) => projectProblems(p.name, p.path, roots));
+}
+
+/** One sentence naming both paths and what to do, for the CLI and logs (English, like them). */
+export function describeProblem(p: LayoutProblem): string {
+  return p.kind === "data_in_project"
+    ? `the data directory ${p.dataDir} is inside the project "${p.project}" (${p.projectPath}): its agents could rewrite codexpi's database; move CODEXPI_DATA_DIR outside every project`
+    : `the project "${p.project}" (${p.projectPath}) contains the running codexpi install (${p.installDir}): its agents could rewrite the code codexpi runs; register a separate checkout`;
+}
+
+/**
+ * The real path of `p`, symlinks resolved; for a path that does not exist yet (a data directory
+ * made at first start), its nearest existing ancestor's real path with the rest appended.
+ */
+export function realPath(p: string): string {
+  const abs = path.resolve(p);
+  try {
+    return fs.realpathSync(abs);
+  } catch {
+    const parent = path.dirname(abs);
+    return parent === abs ? abs : path.join(realPath(parent), path.basename(abs));
+  }
+}
+
+/** The install's roots as real paths. */
+export const realRoots = (roots: InstallRoots): InstallRoots => ({ dataDir: realPath(roots.dataDir), installDir: realPath(roots.installDir) });
+
+/** The problems of every registered project (specialists' workspaces, under the data dir, included). */
+export async function installLayoutProblems(db: Database, roots: InstallRoots): Promise<LayoutProblem[]> {
+  const projects = await db.selectFrom("projects").select(["name", "path"]).execute();
+  return layoutProblems(
+    projects.map((p) => ({ name: p.name, path: realPath(p.path) })),
+    realRoots(roots),
+  );
+}

@@ -1,0 +1,139 @@
+import fs from "node:fs";
+import path from "node:path";
+
+/**
+ * The outer isolation layer: a bubblewrap jail around every Codex process and every acceptance
+ * test. It shows the system read-only (/usr and a short list of /etc entries: no /etc/shadow,
+ * no /home, /root, /srv, /opt, /var or /run), a private /tmp, /proc and /dev, and exactly the
+ * directories the caller binds — never codexpi's data directory, another project, or the bot.
+ * Codex's own sandbox (workspace-write) runs nested inside it; full access lifts only that one.
+ */
+
+/** One extra directory or file shown inside the jail. */
+export interface JailMount {
+  /** Path on the host. */
+  source: string;
+  /** Path inside the jail (default: the same as on the host). */
+  target?: string;
+  writable: boolean;
+}
+
+/** What a jailed process may see and do. */
+export interface JailSpec {
+  /** Mounted in this order, after the system and the private /tmp (so /tmp paths work). */
+  mounts: JailMount[];
+  /** Working directory inside the jail. */
+  cwd: string;
+  /** Share the host's network (Codex must reach its model); otherwise only a private loopback. */
+  network: boolean;
+  /** Codex's inner sandbox creates namespaces of its own; a test command never needs to. */
+  nestedSandbox: boolean;
+}
+
+/** /etc entries a program needs (users, name resolution, TLS roots, time zone, dynamic linker). */
+const ETC = [
+  "passwd", "group", "hosts", "hostname", "resolv.conf", "nsswitch.conf", "host.conf", "gai.conf", "protocols", "services",
+  "ssl", "ca-certificates", "ca-certificates.conf", "pki", "localtime", "timezone", "alternatives", "ld.so.cache", "ld.so.conf",
+  "ld.so.conf.d", "os-release", "debian_version", "mime.types", "gitconfig", "inputrc", "bash.bashrc", "profile", "environment", "locale.alias",
+];
+/** Top-level system directories, often symlinks into /usr (merged /usr). */
+const SYSTEM_DIRS = ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
+
+/** The bwrap binary, or null when bubblewrap is not installed. */
+export function findBwrap(pathVar = process.env.PATH ?? ""): string | null {
+  for (const dir of [...pathVar.split(path.delimiter), "/usr/bin", "/usr/local/bin"]) {
+    if (!dir) continue;
+    const candidate = path.join(dir, "bwrap");
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+/** The system part of the jail: read-only /usr, the top-level links into it, a curated /etc. */
+function systemArgs(): string[] {
+  const args = ["--ro-bind", "/usr", "/usr"];
+  for (const dir of SYSTEM_DIRS) {
+    let st: fs.Stats;
+    try {
+      st = fs.lstatSync(dir);
+    } catch {
+      continue;
+    }
+    if (st.isSymbolicLink()) args.push("--symlink", fs.readlinkSync(dir), dir);
+    else if (st.isDirectory()) args.push("--ro-bind", dir, dir);
+  }
+  for (const name of ETC) {
+    const p = path.join("/etc", name);
+    // Follow links (resolv.conf often points into /run): the jail gets the content, not the link.
+    let real: string;
+    try {
+      real = fs.realpathSync(p);
+    } catch {
+      continue;
+    }
+    args.push("--ro-bind", real, p);
+  }
+  return args;
+}
+
+/** The bwrap argv (without the binary) that runs `command` inside the jail described by `spec`. */
+export function jailArgs(spec: JailSpec, command: string[]): string[] {
+  const uid = process.getuid?.() ?? 0;
+  const gid = process.getgid?.() ?? 0;
+  const args = [
+    // A user namespace even for root: without it a root-started jail keeps every capability.
+    "--unshare-user", "--uid", String(uid), "--gid", String(gid),
+    "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+    ...(spec.network ? [] : ["--unshare-net"]),
+    "--hostname", "codexpi-agent",
+    // The jail ends with the worker, and has no terminal of ours to push keystrokes into.
+    "--die-with-parent", "--new-session",
+    ...systemArgs(),
+    "--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev",
+  ];
+  if (!spec.nestedSandbox) args.push("--cap-drop", "ALL", "--disable-userns");
+  for (const m of spec.mounts) args.push(m.writable ? "--bind" : "--ro-bind", m.source, m.target ?? m.source);
+  args.push("--chdir", spec.cwd, "--", ...command);
+  return args;
+}
+
+/**
+ * Git object stores a clone borrows from (`git clone --shared`): shown read-only, so that git
+ * works inside the jail while the project's objects stay untouchable. The alternates file is
+ * written by the agent's own workspace, so only stores the caller expects (`allowed`, e.g. the
+ * project's own `.git/objects`) are ever mounted: an agent cannot mount `/` by listing it.
+ */
+export function alternateObjectDirs(workspace: string, allowed: readonly string[]): string[] {
+  const ok = new Set(allowed.map(realOrSelf));
+  const file = path.join(workspace, ".git", "objects", "info", "alternates");
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch {
+    return [];
+  }
+  return text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith("#"))
+    .map((l) => realOrSelf(path.resolve(path.join(workspace, ".git", "objects"), l)))
+    .filter((d) => ok.has(d) && fs.existsSync(d));
+}
+
+function realOrSelf(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+/** The workspace mount and the expected object stores it borrows (alternates), as jail mounts. */
+export function workspaceMounts(workspace: string, writable: boolean, allowedAlternates: readonly string[] = []): JailMount[] {
+  return [{ source: workspace, writable }, ...alternateObjectDirs(workspace, allowedAlternates).map((d) => ({ source: d, writable: false }))];
+}
