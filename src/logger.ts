@@ -1,9 +1,14 @@
 import { pino, type Logger } from "pino";
+import { redactText } from "./redaction.js";
 
 /** The project's logger type: always a pino logger, scoped with child() per run/queue item. */
 export type { Logger };
 
-/** Creates the root logger; secrets are redacted wherever they might be logged by accident. */
+/**
+ * Creates the root logger. Known secret fields are censored by path, and every serialized line
+ * passes the redactor, since a token can hide in any message or error text (an agent's answer, a
+ * failure, a Slack error echoing its request).
+ */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino(
     {
@@ -12,6 +17,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
         paths: ["token", "*.token", "botToken", "appToken", "signingSecret", "*.botToken", "*.signingSecret", "headers.authorization"],
         censor: "[redacted]",
       },
+      hooks: { streamWrite: redactText },
     },
     destination ?? pino.destination(2),
   );

@@ -16,6 +16,7 @@ import { registerOrchestrationActions } from "./listeners/orchestrations.js";
 import { registerCommands } from "./listeners/commands.js";
 import { registerEvents } from "./listeners/events.js";
 import { registerGuards } from "./listeners/guards.js";
+import { redactAcks, redactingFetch } from "./redactingSlack.js";
 import { checkSignedRequests, SeenRequests } from "./requestChecks.js";
 
 /** A started Slack app: its mode, the bound HTTP port (HTTP mode, or health in Socket Mode), and stop(). */
@@ -29,10 +30,14 @@ export interface SlackApp {
   stop(): Promise<void>;
 }
 
-/** Web API client options shared by Bolt and the notifier: our own retries, never the SDK's 30 minutes. */
+/**
+ * Web API client options shared by Bolt and the notifier: our own retries, never the SDK's 30
+ * minutes, and a fetch that redacts every request body (Bolt's `respond()` uses it too).
+ */
 export function webClientOptions(config: Config) {
   return {
     ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}),
+    fetch: redactingFetch(),
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
     timeout: 15_000,
@@ -64,11 +69,12 @@ function boltLogger(logger: Logger): BoltLogger {
 export async function startSlackApp(opts: { config: Config; engine: Engine; logger: Logger; locale: Locale; health: Health; metrics?: () => Record<string, number> }): Promise<SlackApp> {
   const { config, engine, logger, health } = opts;
   const token = config.slack.botToken as string;
-  const client = new WebClient(token, webClientOptions(config));
+  const blogger = boltLogger(logger);
+  // Our pino logger, not the SDK's console: whatever the client logs passes the redactor too.
+  const client = new WebClient(token, { ...webClientOptions(config), logger: blogger });
   const identity = await client.auth.test();
   const botUserId = identity.user_id as string;
   const socket = Boolean(config.slack.appToken);
-  const blogger = boltLogger(logger);
 
   let httpReceiver: HTTPReceiver | null = null;
   let receiver: HTTPReceiver | SocketModeReceiver;
@@ -101,6 +107,7 @@ export async function startSlackApp(opts: { config: Config; engine: Engine; logg
     clientOptions: webClientOptions(config),
     logger: blogger,
   });
+  redactAcks(app);
   app.error(async (err) => {
     logger.error({ err }, "unhandled error in a Slack listener");
   });

@@ -9,6 +9,7 @@ import { pruneClones } from "../engine/agents/selfClones.js";
 import { startSlackApp, type SlackApp } from "./app.js";
 import { Health, startHealthServer } from "./health.js";
 import { Notifier } from "./notifier/notifier.js";
+import { configuredSecrets, registerSecrets } from "../redaction.js";
 
 const HOUSEKEEPING_MS = 3600_000;
 const EVENT_MEMORY_MS = 24 * 3600_000; // Slack retries within minutes; a day is plenty
@@ -42,6 +43,8 @@ export interface RunningBot {
  */
 export async function startBot(config: Config, logger: Logger, overrides: Partial<EngineOptions> = {}): Promise<RunningBot> {
   if (config.slack.botToken) requireSlack(config); // before anything starts: a bad config changes nothing
+  // Before anything is logged or posted: the bot's own tokens are redacted wherever they appear.
+  registerSecrets(configuredSecrets(config));
   const db = openDatabase(config.databasePath);
   await migrate(db as unknown as Kysely<unknown>);
   const spawner = overrides.spawner ?? warmSpawner(config, logger);

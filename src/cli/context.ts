@@ -3,6 +3,7 @@ import { parseConfig, type Config } from "../config.js";
 import { openDatabase, migrate, type Database } from "../engine/database.js";
 import { Engine } from "../engine/engine.js";
 import { createLogger } from "../logger.js";
+import { configuredSecrets, registerSecrets } from "../redaction.js";
 import type { Kysely } from "kysely";
 
 /** A usage mistake on the command line; main prints the usage with it. */
@@ -27,6 +28,7 @@ export function args<T extends ParseArgsConfig["options"]>(argv: string[], optio
 /** Builds config, a migrated database and an engine for a one-off CLI command. */
 export async function cliEngine(opts: { migrate?: boolean } = {}): Promise<{ config: Config; db: Database; engine: Engine }> {
   const config = parseConfig();
+  registerSecrets(configuredSecrets(config));
   const logger = createLogger(config.logLevel);
   const db = openDatabase(config.databasePath);
   if (opts.migrate !== false) await migrate(db as unknown as Kysely<unknown>);

@@ -1,5 +1,6 @@
 import { parseConfig } from "../config.js";
 import { createLogger } from "../logger.js";
+import { configuredSecrets, registerSecrets } from "../redaction.js";
 import { args } from "./context.js";
 import { layoutProblemsOf } from "./layoutCheck.js";
 
@@ -10,6 +11,7 @@ import { layoutProblemsOf } from "./layoutCheck.js";
 export async function run(argv: string[]): Promise<number> {
   args(argv, {}, 0);
   const config = parseConfig();
+  registerSecrets(configuredSecrets(config));
   const logger = createLogger(config.logLevel);
   // Before anything starts: an agent able to write codexpi's data or code must never run.
   const problems = await layoutProblemsOf(config);

@@ -7,6 +7,7 @@ import { runWorker } from "../engine/agents/worker.js";
 import { logsDir } from "../engine/agents/spawner.js";
 import type { Assignment } from "../engine/agents/warmSpawner.js";
 import { createLogger } from "../logger.js";
+import { configuredSecrets, registerSecrets } from "../redaction.js";
 import { args, UsageError } from "./context.js";
 import { processSpawner } from "../engine/agents/spawner.js";
 import type { WorkerSpawner } from "../engine/agents/dispatcher.js";
@@ -21,6 +22,9 @@ const MAX_ITEMS_PER_PROCESS = 50;
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = args(argv, { attempt: { type: "string" }, standby: { type: "boolean" } }, argv.includes("--standby") ? 0 : 1);
   const config = parseConfig();
+  // Codex output and failure texts may end up in this worker's log: the secrets it holds (the
+  // model credential; never Slack's, which workers do not get) are redacted too.
+  registerSecrets(configuredSecrets(config));
   const db = openDatabase(config.databasePath);
   try {
     let assignment: Assignment | null;

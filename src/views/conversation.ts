@@ -4,6 +4,7 @@ import { formatDuration } from "./format.js";
 import { ACTIONS, BLOCKS } from "./ids.js";
 import { MAX_MESSAGE_BLOCKS, MAX_MESSAGE_CHARS, MAX_SECTION_TEXT, splitForSlack, splitWithFences } from "./limits.js";
 import { escapeClip, markdownToMrkdwn, userMention } from "./mrkdwn.js";
+import { redactText } from "../redaction.js";
 
 /** The state a conversation's root message shows (its current queue item's status). */
 export type ConversationState = "queued" | "running" | "done" | "failed" | "cancelled";
@@ -52,7 +53,7 @@ function stateLine(locale: Locale, c: ConversationRootInput): string {
         : t(locale, "conversation.state.queued");
     case "running":
       return c.activity?.trim()
-        ? t(locale, "conversation.state.running_activity", { activity: escapeClip(c.activity.slice(0, 1000).trim().replace(/\s+/g, " "), 300) })
+        ? t(locale, "conversation.state.running_activity", { activity: escapeClip(redactText(c.activity).slice(0, 1000).trim().replace(/\s+/g, " "), 300) })
         : t(locale, "conversation.state.running");
     case "done":
       return c.startedAt != null && c.finishedAt != null
@@ -101,7 +102,7 @@ export function conversationRoot(locale: Locale, c: ConversationRootInput): Slac
     blocks.push(actions([stop], BLOCKS.conversationActions));
   }
   blocks.push(context([t(locale, "conversation.hint")], BLOCKS.conversationHint));
-  const text = `${STATE_EMOJI[c.status]} ${project} : ${escapeClip(c.prompt.slice(0, 400).trim().replace(/\s+/g, " "), 150)}`;
+  const text = `${STATE_EMOJI[c.status]} ${project} : ${escapeClip(redactText(c.prompt).slice(0, 400).trim().replace(/\s+/g, " "), 150)}`;
   return { text, blocks };
 }
 
@@ -147,7 +148,9 @@ function fallbackText(mrkdwn: string): string {
  * blocks stay balanced in every section. Beyond `fileThreshold` the answer is a short first
  * message (its first lines) plus the full Markdown as a file. Nothing is ever cut silently.
  */
-export function agentAnswer(locale: Locale, markdown: string, opts: AgentAnswerOptions = {}): AgentAnswer {
+export function agentAnswer(locale: Locale, answer: string, opts: AgentAnswerOptions = {}): AgentAnswer {
+  // Redacted before splitting, so that a secret across two messages is caught, and in the file too.
+  const markdown = redactText(answer);
   if (markdown.trim() === "") {
     const text = t(locale, "answer.empty");
     return { messages: [{ text, blocks: [section(`_${text}_`, { blockId: `${BLOCKS.answerPart}.0` })] }], file: null };

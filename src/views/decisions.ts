@@ -5,6 +5,7 @@ import { BLOCKS, CALLBACKS, ACTIONS, INPUTS } from "./ids.js";
 import { checkboxOption, fitItems, inputValue, MAX_CHECKBOX_OPTIONS, modal, textInput, type CheckboxesElement, type InteractiveBlock, type InteractiveMessage, type ModalView, type StateValues } from "./interactive.js";
 import { MAX_ACTIONS_ELEMENTS, MAX_BLOCK_ID, MAX_BUTTON_TEXT, MAX_OPTION_TEXT, MAX_OPTION_VALUE } from "./limits.js";
 import { escapeClip, userMention } from "./mrkdwn.js";
+import { redactText } from "../redaction.js";
 
 /** The input of the free-text answer modal (`view.state.values[blockId][actionId].value`). */
 export const DECISION_CUSTOM_INPUT = { blockId: BLOCKS.decisionCustomInput, actionId: INPUTS.decisionCustom } as const;
@@ -49,13 +50,14 @@ export function decisionIdOfBlock(id: string): string | null {
 
 /**
  * What each option's button value or checkbox value names it by: its id, or `#<index>` for an id
- * too long for Slack (150), made unique against the other ids. `decisionOptionId` reverses it.
+ * too long for Slack (150) or holding a secret (which must not be posted, and would come back
+ * redacted), made unique against the other ids. `decisionOptionId` reverses it.
  */
 export function decisionOptionTokens(d: DecisionView): string[] {
   const ids = new Set(d.options.map((o) => o.id));
   const limit = Math.min(MAX_OPTION_VALUE, 1999 - d.id.length);
   return d.options.map((o, i) => {
-    if (o.id.length <= limit) return o.id;
+    if (o.id.length <= limit && redactText(o.id) === o.id) return o.id;
     let token = `#${i}`;
     while (ids.has(token)) token += "#";
     return token;

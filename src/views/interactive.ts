@@ -1,3 +1,4 @@
+import { redactText } from "../redaction.js";
 import { context, plain, type Block, type ButtonElement, type PlainText } from "./blocks.js";
 import { MAX_BLOCK_ID, MAX_MESSAGE_BLOCKS, MAX_MESSAGE_CHARS, MAX_MODAL_BUTTON, MAX_MODAL_TITLE, MAX_OPTION_TEXT, MAX_OPTION_VALUE, MAX_PRIVATE_METADATA } from "./limits.js";
 
@@ -116,7 +117,8 @@ export function textInput(opts: {
       ...(opts.minLength !== undefined ? { min_length: opts.minLength } : {}),
       ...(opts.maxLength !== undefined ? { max_length: opts.maxLength } : {}),
       ...(opts.placeholder ? { placeholder: plain(opts.placeholder, MAX_PLACEHOLDER) } : {}),
-      ...(opts.initialValue !== undefined ? { initial_value: opts.initialValue } : {}),
+      // A prefilled value (a plan to revise) is posted to Slack like any text: its secrets too are redacted.
+      ...(opts.initialValue !== undefined ? { initial_value: redactText(opts.initialValue) } : {}),
     },
     ...(opts.hint ? { hint: plain(opts.hint, MAX_INPUT_HINT) } : {}),
     ...(opts.optional ? { optional: true } : {}),

@@ -1,3 +1,5 @@
+import { redactText } from "../redaction.js";
+
 /** Block Kit limits (checked against Slack's reference); views clip or split to stay within them. */
 export const MAX_MESSAGE_BLOCKS = 50;
 /** Blocks in a modal or the App Home. */
@@ -41,9 +43,11 @@ function safeCut(text: string, index: number): number {
 
 /**
  * `text` if it fits in `max` UTF-16 units (Slack's counting is never stricter), else its start
- * followed by an ellipsis, never separating a surrogate pair.
+ * followed by an ellipsis, never separating a surrogate pair. Secrets are redacted (before the
+ * cut, so that half a token is never shown): every text of a block passes here.
  */
-export function clip(text: string, max: number): string {
+export function clip(raw: string, max: number): string {
+  const text = redactText(raw);
   if (text.length <= max) return text;
   if (max <= 0) return "";
   if (max === 1) return ELLIPSIS;
@@ -200,8 +204,9 @@ export function splitWithFences(text: string, max: number): FencedChunk[] {
 /**
  * Splits long text into chunks of at most `max` characters for Slack, on paragraph or line
  * boundaries when possible, keeping ``` code blocks balanced in every chunk; nothing of the
- * content is dropped (`splitWithFences` gives the exact slices). Empty text gives no chunk.
+ * content is dropped (`splitWithFences` gives the exact slices) but secrets, redacted before the
+ * split so that one cut in two is still caught. Empty text gives no chunk.
  */
 export function splitForSlack(text: string, max: number): string[] {
-  return splitWithFences(text, max).map((c) => c.reopen + c.body + c.close);
+  return splitWithFences(redactText(text), max).map((c) => c.reopen + c.body + c.close);
 }

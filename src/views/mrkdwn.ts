@@ -1,14 +1,21 @@
+import { redactText } from "../redaction.js";
 import { clip } from "./limits.js";
+import { misleadingLabel } from "./linkLabels.js";
 
-/** Escapes the three characters Slack reserves for its control sequences (`<@U…>`, links). */
+/**
+ * Escapes the three characters Slack reserves for its control sequences (`<@U…>`, links), and
+ * redacts secrets: every text from agents and people passes here on its way to Slack.
+ */
 export function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return redactText(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
 /** Escaped text clipped to `max`, never leaving half an entity (`&am…`) before the ellipsis. */
 export function escapeClip(text: string, max: number): string {
+  // Redacted before the cut: a secret the cut would halve is still recognised whole.
+  const clean = redactText(text);
   // Escaping only lengthens text: the first max + 1 characters decide the result.
-  const escaped = escapeMrkdwn(text.length > max + 1 ? text.slice(0, max + 1) : text);
+  const escaped = escapeMrkdwn(clean.length > max + 1 ? clean.slice(0, max + 1) : clean);
   if (escaped.length <= max) return escaped;
   return clip(escaped, max).replace(/&(?:a(?:m(?:p)?)?|l(?:t)?|g(?:t)?)?…$/, "…");
 }
@@ -37,13 +44,15 @@ const SAFE_SCHEME = /^(?:https?|mailto|ftp):/i;
 
 /**
  * GitHub Markdown (Codex's answers) to Slack mrkdwn: bold, italic, strikethrough, headings (bold
- * lines), links and images (`<url|text>`), bullets (`•`), tables (aligned, in a code block).
+ * lines), links and images (`<url|text>`, or `<url>` when the text names another address than
+ * the URL), bullets (`•`), tables (aligned, in a code block).
  * `&`, `<` and `>` are escaped everywhere, also in code, where Slack shows them unchanged: an
  * agent's text can never become a mention or a broadcast. Code spans and fenced blocks are
  * otherwise left as they are (the fence's language tag is dropped).
  */
 export function markdownToMrkdwn(md: string): string {
-  const lines = md.replace(/\r\n?/g, "\n").replace(/\u0000/g, "").split("\n");
+  // Redacted first: conversion must never see (or split) a secret.
+  const lines = redactText(md).replace(/\r\n?/g, "\n").replace(/\u0000/g, "").split("\n");
   const out: string[] = [];
   let i = 0;
   while (i < lines.length) {
@@ -125,7 +134,9 @@ function inline(text: string, markers: Markers = SLACK_MARKERS): string {
   const link = (raw: string, target: string): string => {
     const url = target.replace(/^<|>$/g, "").replace(/\\(.)/g, "$1");
     const label = linkText(raw);
-    if (SAFE_SCHEME.test(url)) return hold(label ? `<${slackUrl(url)}|${label}>` : `<${slackUrl(url)}>`);
+    // A label that names another address than the target would disguise the link: the target itself is shown.
+    const disguised = label !== "" && misleadingLabel(unescapeMrkdwn(label), url);
+    if (SAFE_SCHEME.test(url)) return hold(label && !disguised ? `<${slackUrl(url)}|${label}>` : `<${slackUrl(url)}>`);
     return hold(label && label !== escapeMrkdwn(url) ? `${label} (${escapeMrkdwn(url)})` : escapeMrkdwn(url));
   };
   const target = String.raw`(<[^<>\n]*>|(?:[^\s()\\]|\\.|\((?:[^\s()\\]|\\.)*\))*)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*`;
@@ -143,6 +154,8 @@ function inline(text: string, markers: Markers = SLACK_MARKERS): string {
   s = emphasis(s, markers);
   return s.replace(/\u0000(\d+)\u0000/g, (_, n: string) => slots[Number(n)] ?? "");
 }
+
+const unescapeMrkdwn = (text: string): string => text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
 
 const slackUrl = (url: string): string => url.replace(/&/g, "&amp;").replace(/\|/g, "%7C").replace(/ /g, "%20");
 

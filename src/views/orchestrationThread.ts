@@ -6,6 +6,7 @@ import { formatDuration } from "./format.js";
 import { BLOCKS } from "./ids.js";
 import { clip, MAX_MESSAGE_BLOCKS, splitForSlack } from "./limits.js";
 import { escapeClip, escapeMrkdwn, markdownToMrkdwn } from "./mrkdwn.js";
+import { redactText } from "../redaction.js";
 
 // An orchestration's thread: one message group per history step (the full draft, the agent's
 // answer, a verification's results), and the text pieces the root message shares. Pure.
@@ -29,7 +30,9 @@ export function codeBlock(escaped: string): string {
 }
 
 /** The end of `text`, escaped, at most `max` characters (the end is where failures show). */
-export function escapedTail(text: string, max: number): { text: string; cut: boolean } {
+export function escapedTail(raw: string, max: number): { text: string; cut: boolean } {
+  // Redacted before the cut: the tail must not begin with the second half of a token.
+  const text = redactText(raw);
   let n = Math.min(text.length, max);
   for (;;) {
     let tail = text.slice(text.length - n);

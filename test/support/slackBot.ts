@@ -8,7 +8,7 @@ import { updateGlobalPolicy } from "../../src/engine/agents/policies.js";
 import { processSpawner } from "../../src/engine/agents/spawner.js";
 import { openMigrated } from "../../src/engine/database.js";
 import { fixedHostLoad } from "../../src/engine/agents/hostLoad.js";
-import { silentLogger } from "../../src/logger.js";
+import { silentLogger, type Logger } from "../../src/logger.js";
 import { FAKE_KEY_ENV, makeCodexHome } from "./codexHome.js";
 import { killRecorded } from "./codexEngine.js";
 import { tempDir } from "./engine.js";
@@ -26,7 +26,7 @@ export const OTHER = "UOTHER";
  * The whole bot as `codexpi serve` runs it (real Bolt app over signed HTTP, notifier, ticker,
  * real workers and the real Codex binary), with Slack and the model faked on 127.0.0.1.
  */
-export async function slackBot(opts: { socket?: boolean; env?: Record<string, string> } = {}) {
+export async function slackBot(opts: { socket?: boolean; env?: Record<string, string>; logger?: Logger } = {}) {
   const slack = await startFakeSlack({ teamId: TEAM });
   const model = await startFakeModel();
   const home = await makeCodexHome(model.url);
@@ -57,7 +57,7 @@ export async function slackBot(opts: { socket?: boolean; env?: Record<string, st
   await updateGlobalPolicy(db, { now: () => Date.now() }, { max_concurrent: 4, load_pause_percent: 1000, memory_pause_percent: 100, background_start_hour: 0, background_end_hour: 0 }, "test");
   await db.destroy();
   const spawner = processSpawner(config, { ...process.env, ...home.env, NO_PROXY: "127.0.0.1,localhost" });
-  const bot: RunningBot = await startBot(config, silentLogger, { spawner, host: fixedHostLoad() });
+  const bot: RunningBot = await startBot(config, opts.logger ?? silentLogger, { spawner, host: fixedHostLoad() });
   const base = `http://127.0.0.1:${bot.slack?.port ?? 0}`;
   let responses = 0;
   return {

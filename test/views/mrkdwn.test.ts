@@ -96,6 +96,51 @@ describe("markdownToMrkdwn: links", () => {
   });
 });
 
+describe("markdownToMrkdwn: disguised links (security finding 11)", () => {
+  it("a link whose text is another URL shows its real target", () => {
+    expect(conv("[https://good.example](https://evil.example)")).toBe("<https://evil.example>");
+    expect(conv("[https://good.example/login](https://evil.example/login)")).toBe("<https://evil.example/login>");
+    expect(conv("![https://good.example/logo.png](https://evil.example/x.png)")).toBe("<https://evil.example/x.png>");
+    expect(conv("[**https://good.example**](https://evil.example)")).toBe("<https://evil.example>");
+  });
+
+  it("a link whose text is a domain, a www address or an e-mail address of elsewhere shows its real target", () => {
+    expect(conv("[good.example](https://evil.example)")).toBe("<https://evil.example>");
+    expect(conv("[www.good.example](http://evil.example)")).toBe("<http://evil.example>");
+    expect(conv("[good.example](https://good.example.evil.example/)")).toBe("<https://good.example.evil.example/>");
+    expect(conv("[good.example](https://good.example@evil.example/)")).toBe("<https://good.example@evil.example/>");
+    expect(conv("[support@good.example](mailto:thief@evil.example)")).toBe("<mailto:thief@evil.example>");
+    expect(conv("[good.example:8443](https://good.example)")).toBe("<https://good.example>");
+  });
+
+  it("words around a URL do not hide it", () => {
+    expect(conv("[télécharger depuis https://good.example](https://evil.example/setup)")).toBe("<https://evil.example/setup>");
+  });
+
+  it("an honest address stays a normal link: same host, a path the target continues", () => {
+    expect(conv("[https://good.example](https://good.example/)")).toBe("<https://good.example/|https://good.example>");
+    expect(conv("[good.example/docs](https://good.example/docs/intro)")).toBe("<https://good.example/docs/intro|good.example/docs>");
+    expect(conv("[HTTP://Good.Example](https://good.example)")).toBe("<https://good.example|HTTP://Good.Example>");
+    expect(conv("[bob@good.example](mailto:bob@good.example)")).toBe("<mailto:bob@good.example|bob@good.example>");
+  });
+
+  it("ordinary words stay a normal link", () => {
+    expect(conv("[la documentation](https://evil.example)")).toBe("<https://evil.example|la documentation>");
+    expect(conv("[voir le ticket 42](https://tracker.example/42)")).toBe("<https://tracker.example/42|voir le ticket 42>");
+    expect(conv("[éditer config.yaml ici](https://github.com/o/r/edit/main/config.yaml)")).toBe("<https://github.com/o/r/edit/main/config.yaml|éditer config.yaml ici>");
+  });
+
+  it("a Slack-syntax link written by an agent is never a disguised link", () => {
+    const out = conv("Cliquez <https://evil.example|https://good.example> ou <https://evil.example|la banque> ou <!here|x>");
+    expect(out).not.toMatch(/<https:\/\/evil\.example\|/);
+    expect(out).toContain("<https://evil.example%7Chttps://good.example>"); // one visible URL: exactly the link
+    expect(out).toContain("&lt;https://evil.example%7Cla banque&gt;"); // a bare URL, then escaped text
+    expect(out).toContain("&lt;!here|x&gt;");
+    expect(conv("`<https://evil.example|good>`")).toBe("`&lt;https://evil.example|good&gt;`");
+    expect(conv("&lt;https://evil.example|good&gt;")).toBe("&amp;lt;https://evil.example%7Cgood&amp;gt;");
+  });
+});
+
 describe("markdownToMrkdwn: escaping and code", () => {
   it("escapes &, < and > in text so that no mention, broadcast or HTML gets through", () => {
     expect(conv("a & b <b>html</b> <@U123> <!channel>")).toBe("a &amp; b &lt;b&gt;html&lt;/b&gt; &lt;@U123&gt; &lt;!channel&gt;");

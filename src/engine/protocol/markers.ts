@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { quotedOrCode } from "./quotedText.js";
 
 /** The kinds of request an agent can make by ending its message with a marker. */
 export type MarkerKind = "supervision" | "selfRepair" | "decision" | "specialistCall" | "specialistReady";
@@ -147,9 +148,14 @@ export function parseMarker<K extends MarkerKind>(text: string, kind: K): Marker
 // Occurrences not followed by a well-formed JSON object are dropped here, before any schema check.
 function markerPayloads(text: string, keyword: string): Record<string, unknown>[] {
   const payloads: Record<string, unknown>[] = [];
+  let quoted: ((start: number, end: number) => boolean) | null = null;
   for (let at = text.indexOf(keyword); at !== -1; at = text.indexOf(keyword, at + keyword.length)) {
     // A longer identifier containing the keyword (e.g. "MY_CODEXPI_DECISION") is not the marker.
     if (isWordChar(text[at - 1]) || isWordChar(text[at + keyword.length])) continue;
+    // A keyword the agent quotes (a file, a failure, another agent's answer) in a code block, a
+    // code span or a `>` quote is text: only its own words ask for a decision or a delegation.
+    quoted ??= quotedOrCode(text);
+    if (quoted(at, at + keyword.length)) continue;
     const start = skipToObject(text, at + keyword.length);
     if (start === null) continue;
     const end = matchingBrace(text, start);
@@ -166,7 +172,7 @@ function isWordChar(c: string | undefined): boolean {
   return c !== undefined && /[A-Za-z0-9_]/.test(c);
 }
 
-// Agents often wrap the marker or just its JSON in markdown code ("`KEYWORD` {…}" or
+// Agents often wrap the keyword or just its JSON in markdown code ("`KEYWORD` {…}" or
 // "KEYWORD\n```json\n{…}\n```"), so backticks, a fence's info string and whitespace may sit between.
 function skipToObject(text: string, from: number): number | null {
   let i = from;
@@ -176,7 +182,7 @@ function skipToObject(text: string, from: number): number | null {
     if (c === "{") return i;
     if (/\s/.test(c)) {
       i++;
-    } else if (text.startsWith("```", i)) {
+    } else if (text.startsWith("```", i) || text.startsWith("~~~", i)) {
       i += 3;
       while (i < text.length && /[A-Za-z0-9_+-]/.test(text[i] ?? "")) i++;
     } else if (c === "`") {
