@@ -12,6 +12,7 @@ import { projectCodexState } from "../../src/engine/isolation/codexJail.js";
 import { codexEngine, finished, until } from "../support/codexEngine.js";
 import { functionCallOutputs } from "../support/fakeModel.js";
 import { jailAvailable } from "../support/jail.js";
+import { tempDir } from "../support/engine.js";
 
 const SLACK_TOKEN = `xoxb-${"7".repeat(12)}-${"8".repeat(13)}-isolationtesttoken`;
 const SIGNING_SECRET = "c0ffee".repeat(6);
@@ -114,6 +115,29 @@ describe("isolation between agents, projects and codexpi (real Codex in the jail
     expect(count).toBeGreaterThan(0); // positive control: it can list its own
     expect(count).toBeLessThan(20);
     expect(out).not.toContain("SAW-TEST-RUNNER");
+  });
+});
+
+describe("logs of a Codex turn", () => {
+  it("finding 7: what Codex writes to its stderr log is redacted once the turn ends; the rest of the line stays", async (ctx) => {
+    if (!jail) ctx.skip();
+    const dir = tempDir("codexpi-stand-in-");
+    const standIn = path.join(dir, "codex");
+    fs.writeFileSync(
+      standIn,
+      `#!/bin/sh\necho "provider said: ${SLACK_TOKEN} and Bearer abcdefghijklmnop1234" >&2\necho '{"type":"thread.started","thread_id":"th-1"}'\necho '{"type":"turn.started"}'\necho '{"type":"item.completed","item":{"id":"i1","type":"agent_message","text":"fait"}}'\necho '{"type":"turn.completed","usage":{"input_tokens":1,"output_tokens":1}}'\n`,
+      { mode: 0o755 },
+    );
+    env = await codexEngine({ env: { CODEX_BIN: standIn } });
+    const { item } = await startConversation(env.db, env.clock, env.project, "go", "UOWNER");
+    await env.engine.dispatch();
+    expect(await finished(env.db, item.id)).toMatchObject({ status: "done" });
+    const logFile = path.join(env.config.dataDir, "logs", `codex-${item.id}.log`);
+    const text = fs.readFileSync(logFile, "utf8");
+    expect(text).toContain("provider said:"); // positive control: the stand-in's stderr was logged
+    expect(text).not.toContain(SLACK_TOKEN);
+    expect(text).not.toContain("abcdefghijklmnop1234");
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });
 

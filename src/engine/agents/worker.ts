@@ -9,6 +9,7 @@ import { codexEnvironment } from "../isolation/environment.js";
 import { findBwrap } from "../isolation/jail.js";
 import { jailedCodex, operatorCodexHome, projectCodexState } from "../isolation/codexJail.js";
 import { purposeOf, sandboxFor } from "./sandboxPolicy.js";
+import { redactText } from "../../redaction.js";
 import { codexSupportPath, resolveCodexBinary } from "./codexBinary.js";
 import { runCodexTurn, type TurnResult } from "./codexRunner.js";
 import { finishItem, type Outcome } from "./outcome.js";
@@ -113,6 +114,7 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
   };
 
   fs.mkdirSync(logsDir(engine.config), { recursive: true });
+  const stderrFile = path.join(logsDir(engine.config), `codex-${queueId}.log`);
   let result: TurnResult;
   try {
     result = await runCodexTurn({
@@ -123,7 +125,7 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
       wrap: launch.wrap,
       turnTimeoutMs: engine.config.turnTimeoutMs,
       idleTimeoutMs: engine.config.idleTimeoutMs,
-      stderrFile: path.join(logsDir(engine.config), `codex-${queueId}.log`),
+      stderrFile,
       signal: abort.signal,
       onSpawn: async (pid, startTime) => {
         await db.updateTable("prompt_queue").set({ codex_pid: pid, codex_start_time: startTime, codex_started_at: clock.now() }).where("id", "=", queueId).where("attempt", "=", attempt).execute();
@@ -139,6 +141,8 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
     process.off("SIGTERM", onSignal);
     process.off("SIGINT", onSignal);
     await writes;
+    // Codex writes its stderr straight to this file (never a pipe): redact it once the turn is over.
+    redactFileInPlace(stderrFile, log);
   }
   const cancelRequested = (await db.selectFrom("prompt_queue").select("cancel_requested_at").where("id", "=", queueId).executeTakeFirst())?.cancel_requested_at;
   return finish(outcomeOf(result, Boolean(cancelRequested) || (result.ended === "cancelled" && !stopAsked), engine.config));
@@ -197,6 +201,17 @@ export function outcomeOf(r: TurnResult, cancelRequested: boolean, limits: { tur
   }
   const detail = (r.state.lastError ?? lastLine(r.stderrTail)).slice(0, 500);
   return { ...base, status: "failed", content: null, error: detail ? say("worker.interrupted_detail", { detail }) : say("worker.interrupted"), errorCode: "interrupted" };
+}
+
+/** Rewrites a log file with every secret redacted (the same redactor as every other log line). */
+function redactFileInPlace(file: string, log: { warn(obj: object, msg: string): void }): void {
+  try {
+    const text = fs.readFileSync(file, "utf8");
+    const clean = redactText(text);
+    if (clean !== text) fs.writeFileSync(file, clean);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") log.warn({ err }, "could not redact the Codex log");
+  }
 }
 
 function lastLine(text: string): string {
