@@ -176,4 +176,22 @@ describe("notifier (outbox → Slack)", () => {
     await drainUntilIdle(notifier());
     expect(slack.messages(slack.dmChannel("UOWNER"))).toHaveLength(1);
   });
+
+  it("a malformed outbox row is logged and marked failed, and the notifier goes on delivering its thread", async () => {
+    const { notifier } = await setup();
+    const now = env.clock.now();
+    const { conversation } = await answered("C1", "hello", "toujours livré");
+    // A damaged row at the head of the conversation's thread: it must not hold the thread back.
+    await env.db.insertInto("outbox").values({ id: 0, kind: "conversation.finished", payload: '{"kind":"conversation.finished"', ordering_key: `conversation:${conversation.id}`, next_attempt_at: now, created_at: now }).execute();
+    const logged: unknown[] = [];
+    const logger = Object.assign(Object.create(silentLogger) as typeof silentLogger, { error: (obj: unknown) => void logged.push(obj) });
+    const n = new Notifier({ db: env.db, client: new WebClient("xoxb-test", webClientOptions({ slack: { apiUrl: slack.apiUrl } } as never)), clock: env.clock, logger, locale: "fr" });
+    await drainUntilIdle(n);
+    const bad = await env.db.selectFrom("outbox").select(["status", "last_error"]).where("id", "=", 0).executeTakeFirstOrThrow();
+    expect(bad.status).toBe("failed");
+    expect(bad.last_error).toMatch(/^malformed/);
+    expect(logged).toEqual([expect.objectContaining({ outboxId: 0, kind: "conversation.finished" })]);
+    expect(n.failures.get("malformed_event")).toBe(1);
+    expect(slack.messages("C1").flatMap((m) => slack.thread("C1", m.ts)).some((m) => m.text.includes("toujours livré"))).toBe(true);
+  });
 });

@@ -7,6 +7,8 @@ import { RunMessages } from "../../src/bot/notifier/runMessages.js";
 import { SlackPoster } from "../../src/bot/notifier/poster.js";
 import { newId } from "../../src/engine/ids.js";
 import { startRun } from "../../src/engine/runs/index.js";
+import type { EventOf } from "../../src/engine/outbox.js";
+import { pendingEvents, type OutboxEntry } from "../../src/engine/outboxQueue.js";
 import type { FakeSlackMessage } from "../support/fakeSlack.js";
 import { startFakeSlack, type FakeSlack } from "../support/fakeSlack.js";
 import { inputText } from "../support/fakeModel.js";
@@ -197,12 +199,13 @@ describe("run messages (outbox → the run's thread)", () => {
 
   /** Hands every pending run event to the renderer, in order (what the notifier does), and marks it done. */
   async function deliver(renderer: RunMessages) {
-    const rows = await env.db.selectFrom("outbox").select(["id", "kind", "payload", "ordering_key", "attempts", "next_attempt_at", "created_at"]).where("status", "=", "pending").orderBy("id").execute();
-    const relevant = await renderer.relevant(rows.filter((r) => renderer.kinds.has(r.kind)));
+    const { entries: rows } = await pendingEvents(env.db);
+    const isRunEntry = (r: OutboxEntry): r is OutboxEntry<EventOf<"run.updated" | "run.verdict">> => r.event.kind === "run.updated" || r.event.kind === "run.verdict";
+    const relevant = await renderer.relevant(rows.filter(isRunEntry));
     for (const row of rows) {
-      if (relevant.has(row.id)) {
+      if (relevant.has(row.id) && isRunEntry(row)) {
         env.clock.advance(1_000); // the root is edited at most once a second
-        await renderer.handle(row.id, row.kind, JSON.parse(row.payload) as Record<string, unknown>);
+        await renderer.handle(row);
       }
       await env.db.updateTable("outbox").set({ status: "done" }).where("id", "=", row.id).execute();
     }

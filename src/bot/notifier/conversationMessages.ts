@@ -7,8 +7,12 @@ import { isMessageKey, t, type Locale } from "../../i18n/index.js";
 import { escapeClip } from "../../views/mrkdwn.js";
 import { getPreferences } from "../../engine/coordination/preferences.js";
 import { agentAnswer, conversationRoot } from "../../views/conversation.js";
+import type { EventOf } from "../../engine/outbox.js";
 import type { SlackPoster } from "./poster.js";
-import type { EventRenderer, OutboxRow, Rendered } from "./renderer.js";
+import type { EntryOf, Renderer, Rendered } from "./renderer.js";
+
+/** The events that show in a conversation's thread. */
+type ConversationKind = "conversation.queued" | "conversation.started" | "conversation.progress" | "conversation.finished";
 
 /** Thrown to put an event back for `ms` (the once-a-second edit limit of a message). */
 export class Defer extends Error {
@@ -18,7 +22,7 @@ export class Defer extends Error {
 }
 
 /** Events that only re-render a conversation's state message (so consecutive ones collapse). */
-export const REFRESH_KINDS = new Set(["conversation.queued", "conversation.started", "conversation.progress"]);
+export const REFRESH_KINDS: ReadonlySet<string> = new Set<ConversationKind>(["conversation.queued", "conversation.started", "conversation.progress"]);
 
 const MIN_EDIT_INTERVAL_MS = 1_000;
 
@@ -29,8 +33,7 @@ const MIN_EDIT_INTERVAL_MS = 1_000;
  * Renders the current state from the database, never the event's: late or repeated events
  * cannot show stale states.
  */
-export class ConversationMessages implements EventRenderer {
-  readonly kinds: ReadonlySet<string> = new Set([...REFRESH_KINDS, "conversation.finished"]);
+export class ConversationMessages implements Renderer<ConversationKind> {
   private readonly lastEdit = new Map<string, number>();
 
   constructor(
@@ -43,40 +46,33 @@ export class ConversationMessages implements EventRenderer {
   ) {}
 
   /** Only conversations started from Slack have a thread to show their events in. */
-  async relevant(rows: OutboxRow[]): Promise<Set<number>> {
-    const conversationOf = (row: OutboxRow) => /^conversation:(.+)$/.exec(row.ordering_key ?? "")?.[1] ?? null;
-    const ids = [...new Set(rows.map(conversationOf).filter((x): x is string => x !== null))];
+  async relevant(entries: Array<EntryOf<ConversationKind>>): Promise<Set<number>> {
+    const ids = [...new Set(entries.map((e) => e.event.conversationId))];
     if (!ids.length) return new Set();
     const inSlack = new Set(
       (await this.db.selectFrom("conversations").select("id").where("id", "in", ids).where("slack_channel_id", "is not", null).execute()).map((r) => r.id),
     );
-    return new Set(rows.filter((row) => inSlack.has(conversationOf(row) ?? "")).map((row) => row.id));
+    return new Set(entries.filter((e) => inSlack.has(e.event.conversationId)).map((e) => e.id));
   }
 
   /** Handles one outbox event; Slack errors propagate to the notifier's retry policy. */
-  async handle(outboxId: number, kind: string, payload: Record<string, unknown>): Promise<Rendered> {
-    const conversationId = typeof payload.conversationId === "string" ? payload.conversationId : null;
-    if (!conversationId || !kind.startsWith("conversation.")) return "ignored";
-    const snap = await conversationSnapshot(this.db, conversationId);
+  async handle({ id: outboxId, event }: EntryOf<ConversationKind>): Promise<Rendered> {
+    const snap = await conversationSnapshot(this.db, event.conversationId);
     if (!snap?.channelId) return "ignored"; // not a Slack conversation (CLI)
-    if (REFRESH_KINDS.has(kind)) {
+    if (event.kind !== "conversation.finished") {
       await this.refresh(outboxId, snap);
       return "refreshed";
     }
-    if (kind === "conversation.finished") {
-      const withThread = await this.ensureStateMessage(outboxId, snap);
-      await this.postOutcome(outboxId, withThread, payload);
-      await this.pingAuthor(outboxId, withThread, payload);
-      await this.refresh(outboxId, withThread);
-      return "posted";
-    }
-    return "ignored";
+    const withThread = await this.ensureStateMessage(outboxId, snap);
+    await this.postOutcome(outboxId, withThread, event);
+    await this.pingAuthor(outboxId, withThread, event);
+    await this.refresh(outboxId, withThread);
+    return "posted";
   }
 
   /** Tells the conversation's user by DM that a notification could not be delivered. */
-  async reportFailure(outboxId: number, payload: Record<string, unknown>, code: string): Promise<void> {
-    const conversationId = typeof payload.conversationId === "string" ? payload.conversationId : null;
-    if (!conversationId) return;
+  async reportFailure({ id: outboxId, event }: EntryOf<ConversationKind>, code: string): Promise<void> {
+    const conversationId = event.conversationId;
     const snap = await conversationSnapshot(this.db, conversationId);
     if (!snap?.userId || !snap.channelId || !/^[UW]/.test(snap.userId)) return;
     const dm = await this.client.conversations.open({ users: snap.userId });
@@ -125,11 +121,11 @@ export class ConversationMessages implements EventRenderer {
   }
 
   /** The answer (done), or a notice (failed, cancelled), in the thread. */
-  private async postOutcome(outboxId: number, snap: ConversationSnapshot, payload: Record<string, unknown>): Promise<void> {
+  private async postOutcome(outboxId: number, snap: ConversationSnapshot, event: EventOf<"conversation.finished">): Promise<void> {
     const base = { outboxId, conversationId: snap.conversationId, channel: snap.channelId as string, threadTs: snap.threadTs };
-    const status = payload.status;
+    const status = event.status;
     if (status === "done") {
-      const messageId = typeof payload.messageId === "string" ? payload.messageId : null;
+      const messageId = event.messageId;
       const message = messageId ? await this.db.selectFrom("messages").select("content").where("id", "=", messageId).executeTakeFirst() : undefined;
       const answer = agentAnswer(this.locale, message?.content ?? "");
       for (const [i, m] of answer.messages.entries()) {
@@ -138,7 +134,7 @@ export class ConversationMessages implements EventRenderer {
       if (answer.file) await this.uploadOnce(`${outboxId}:file`, base, answer.file);
       return;
     }
-    const item = typeof payload.queueId === "string" ? await this.db.selectFrom("prompt_queue").select(["error", "error_code"]).where("id", "=", payload.queueId).executeTakeFirst() : undefined;
+    const item = await this.db.selectFrom("prompt_queue").select(["error", "error_code"]).where("id", "=", event.queueId).executeTakeFirst();
     // The catalog explains the failure in the reader's language; Codex's own message is kept
     // when it is the cause (it is data from the agent: escaped, never formatting).
     const code = `failure.${item?.error_code ?? ""}`;
@@ -152,15 +148,15 @@ export class ConversationMessages implements EventRenderer {
    * A DM to the author when their task ends in a channel (never for a DM conversation, which is
    * already theirs, nor for a stop they asked), if their preferences say so.
    */
-  private async pingAuthor(outboxId: number, snap: ConversationSnapshot, payload: Record<string, unknown>): Promise<void> {
-    if (payload.status === "cancelled" || snap.origin === "dm" || !snap.userId || !/^[UW][A-Z0-9]+$/.test(snap.userId)) return;
+  private async pingAuthor(outboxId: number, snap: ConversationSnapshot, event: EventOf<"conversation.finished">): Promise<void> {
+    if (event.status === "cancelled" || snap.origin === "dm" || !snap.userId || !/^[UW][A-Z0-9]+$/.test(snap.userId)) return;
     if (!(await getPreferences(this.db, snap.userId)).task_completion) return;
     const key = `${outboxId}:ping`;
     if (await this.poster.postedTs(key)) return;
     const link = await this.client.chat.getPermalink({ channel: snap.channelId as string, message_ts: snap.threadTs as string });
     const dm = await this.client.conversations.open({ users: snap.userId });
     if (!dm.channel?.id) return;
-    const text = t(this.locale, payload.status === "done" ? "notice.task_done" : "notice.task_failed", {
+    const text = t(this.locale, event.status === "done" ? "notice.task_done" : "notice.task_failed", {
       project: escapeClip(snap.projectName, 100),
       link: link.permalink ? `<${link.permalink}|${t(this.locale, "notice.see_thread")}>` : "",
     });

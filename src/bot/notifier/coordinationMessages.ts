@@ -6,7 +6,10 @@ import { getPreferences } from "../../engine/coordination/preferences.js";
 import type { Locale } from "../../i18n/index.js";
 import { decisionMessage, incidentMessage } from "../../views/coordination.js";
 import type { SlackPoster } from "./poster.js";
-import type { EventRenderer, OutboxRow, Rendered } from "./renderer.js";
+import type { EntryOf, Renderer, Rendered } from "./renderer.js";
+
+/** The events of decisions and incidents. */
+type CoordinationKind = "decision.opened" | "decision.answered" | "incident.opened" | "incident.updated";
 
 const SYSTEM = { userId: "system", isAdmin: true };
 const isSlackUser = (id: string | null): id is string => Boolean(id && /^[UW][A-Z0-9]+$/.test(id));
@@ -17,8 +20,7 @@ const isSlackUser = (id: string | null): id is string => Boolean(id && /^[UW][A-
  * wants decisions by DM; once answered, the message is edited so it can't be clicked again. An
  * incident is posted in the project's channel and, if the user wants it, by DM; updates edit them.
  */
-export class CoordinationMessages implements EventRenderer {
-  readonly kinds: ReadonlySet<string> = new Set(["decision.opened", "decision.answered", "incident.opened", "incident.updated"]);
+export class CoordinationMessages implements Renderer<CoordinationKind> {
 
   constructor(
     private readonly db: Database,
@@ -27,14 +29,13 @@ export class CoordinationMessages implements EventRenderer {
     private readonly locale: Locale,
   ) {}
 
-  async relevant(rows: OutboxRow[]): Promise<Set<number>> {
-    return new Set(rows.map((r) => r.id));
+  async relevant(entries: Array<EntryOf<CoordinationKind>>): Promise<Set<number>> {
+    return new Set(entries.map((e) => e.id));
   }
 
-  async handle(outboxId: number, kind: string, payload: Record<string, unknown>): Promise<Rendered> {
-    if (kind.startsWith("decision.") && typeof payload.decisionId === "string") return this.decision(outboxId, kind, payload.decisionId);
-    if (kind.startsWith("incident.") && typeof payload.incidentId === "string") return this.incident(outboxId, kind, payload.incidentId);
-    return "ignored";
+  async handle({ id: outboxId, event }: EntryOf<CoordinationKind>): Promise<Rendered> {
+    if (event.kind === "decision.opened" || event.kind === "decision.answered") return this.decision(outboxId, event.kind, event.decisionId);
+    return this.incident(outboxId, event.kind, event.incidentId);
   }
 
   async reportFailure(): Promise<void> {

@@ -7,19 +7,11 @@ import { channelMention, escapeClip } from "../../views/mrkdwn.js";
 import { orchestrationRoot, stepMessages } from "../../views/orchestrations.js";
 import { Defer } from "./conversationMessages.js";
 import type { SlackPoster } from "./poster.js";
-import type { EventRenderer, OutboxRow, Rendered } from "./renderer.js";
+import { laterPendingKinds } from "../../engine/outboxQueue.js";
+import type { EntryOf, Renderer, Rendered } from "./renderer.js";
 
 const MIN_EDIT_INTERVAL_MS = 1_000;
-const KIND = "orchestration.updated";
-
-const orchestrationIdOf = (payload: string): string | null => {
-  try {
-    const p = JSON.parse(payload) as { orchestrationId?: unknown };
-    return typeof p.orchestrationId === "string" ? p.orchestrationId : null;
-  } catch {
-    return null;
-  }
-};
+type OrchestrationKind = "orchestration.updated";
 
 /** An orchestration as the views read it, straight from the database (the notifier never moves it). */
 export async function loadOrchestrationView(db: Database, id: string): Promise<{ view: OrchestrationView; channelId: string | null; threadTs: string | null } | null> {
@@ -38,8 +30,7 @@ export async function loadOrchestrationView(db: Database, id: string): Promise<{
  * (`orch:<id>:step:<n>:<part>`), in order, whatever event brought the notifier here. Renders the
  * current state from the database, never the event's: late or repeated events show no stale state.
  */
-export class OrchestrationMessages implements EventRenderer {
-  readonly kinds: ReadonlySet<string> = new Set([KIND]);
+export class OrchestrationMessages implements Renderer<OrchestrationKind> {
   private readonly lastEdit = new Map<string, number>();
 
   constructor(
@@ -50,18 +41,17 @@ export class OrchestrationMessages implements EventRenderer {
   ) {}
 
   /** Only orchestrations started from Slack have a channel to show their steps in. */
-  async relevant(rows: OutboxRow[]): Promise<Set<number>> {
-    const ids = [...new Set(rows.map((r) => orchestrationIdOf(r.payload)).filter((x): x is string => x !== null))];
+  async relevant(entries: Array<EntryOf<OrchestrationKind>>): Promise<Set<number>> {
+    const ids = [...new Set(entries.map((e) => e.event.orchestrationId))];
     if (!ids.length) return new Set();
     const inSlack = new Set(
       (await this.db.selectFrom("orchestrations").select("id").where("id", "in", ids).where("slack_channel_id", "is not", null).execute()).map((r) => r.id),
     );
-    return new Set(rows.filter((r) => inSlack.has(orchestrationIdOf(r.payload) ?? "")).map((r) => r.id));
+    return new Set(entries.filter((e) => inSlack.has(e.event.orchestrationId)).map((e) => e.id));
   }
 
-  async handle(outboxId: number, kind: string, payload: Record<string, unknown>): Promise<Rendered> {
-    const id = typeof payload.orchestrationId === "string" ? payload.orchestrationId : null;
-    if (kind !== KIND || !id) return "ignored";
+  async handle({ id: outboxId, event, orderingKey }: EntryOf<OrchestrationKind>): Promise<Rendered> {
+    const id = event.orchestrationId;
     const loaded = await loadOrchestrationView(this.db, id);
     if (!loaded?.channelId) return "ignored";
     const { view: o, channelId: channel } = loaded;
@@ -75,7 +65,8 @@ export class OrchestrationMessages implements EventRenderer {
       fresh = true;
     }
     await this.postSteps(outboxId, o, channel, threadTs);
-    if (fresh || (await this.laterEventPending(outboxId, id))) return "posted";
+    // A later event of this orchestration waits: it will edit the root, this one need not.
+    if (fresh || (await laterPendingKinds(this.db, orderingKey, outboxId, 1)).length > 0) return "posted";
     const wait = (this.lastEdit.get(id) ?? 0) + MIN_EDIT_INTERVAL_MS - Date.now();
     if (wait > 0) throw new Defer(wait);
     const root = orchestrationRoot(this.locale, o);
@@ -85,9 +76,9 @@ export class OrchestrationMessages implements EventRenderer {
   }
 
   /** Tells the orchestration's owner by DM that its thread could not be posted or updated. */
-  async reportFailure(outboxId: number, payload: Record<string, unknown>, code: string): Promise<void> {
-    const id = typeof payload.orchestrationId === "string" ? payload.orchestrationId : null;
-    const loaded = id ? await loadOrchestrationView(this.db, id) : null;
+  async reportFailure({ id: outboxId, event }: EntryOf<OrchestrationKind>, code: string): Promise<void> {
+    const id = event.orchestrationId;
+    const loaded = await loadOrchestrationView(this.db, id);
     const owner = loaded?.view.owner_id;
     if (!loaded?.channelId || !owner || !/^[UW][A-Z0-9]+$/.test(owner)) return;
     const dm = await this.client.conversations.open({ users: owner });
@@ -116,19 +107,5 @@ export class OrchestrationMessages implements EventRenderer {
         await this.poster.postOnce({ key, outboxId, conversationId: null, purpose: "notice", channel, threadTs, text: m.text, blocks: m.blocks });
       }
     }
-  }
-
-  /** Whether a later event of this orchestration waits: it will edit the root, this one need not. */
-  private async laterEventPending(outboxId: number, id: string): Promise<boolean> {
-    const later = await this.db
-      .selectFrom("outbox")
-      .select("id")
-      .where("status", "=", "pending")
-      .where("kind", "=", KIND)
-      .where("id", ">", outboxId)
-      .where("payload", "like", `%"orchestrationId":"${id}"%`)
-      .limit(1)
-      .executeTakeFirst();
-    return later !== undefined;
   }
 }

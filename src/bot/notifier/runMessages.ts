@@ -8,7 +8,11 @@ import { blockedInputOf, runBlockedMessage, runFinalReport, runRootMessage, runV
 import type { SlackMessage } from "../../views/blocks.js";
 import { Defer } from "./conversationMessages.js";
 import type { SlackPoster } from "./poster.js";
-import type { EventRenderer, OutboxRow, Rendered } from "./renderer.js";
+import type { EventOf } from "../../engine/outbox.js";
+import type { EntryOf, Renderer, Rendered } from "./renderer.js";
+
+/** The events of a run's thread. */
+type RunKind = "run.updated" | "run.verdict";
 
 const MIN_EDIT_INTERVAL_MS = 1_000;
 const isSlackUser = (id: string | null): id is string => Boolean(id && /^[UW][A-Z0-9]+$/.test(id));
@@ -28,8 +32,7 @@ interface RunThread {
  * the database has it now, and posts with keys, so that late, repeated or replayed events never
  * show a stale state nor post twice.
  */
-export class RunMessages implements EventRenderer {
-  readonly kinds: ReadonlySet<string> = new Set(["run.updated", "run.verdict"]);
+export class RunMessages implements Renderer<RunKind> {
   private readonly lastEdit = new Map<string, number>();
   /** What each edited message shows now (by post key), so that an unchanged render costs no call. */
   private readonly shown = new Map<string, string>();
@@ -43,29 +46,27 @@ export class RunMessages implements EventRenderer {
   ) {}
 
   /** Only runs started from Slack (with a channel) have a thread to show their events in. */
-  async relevant(rows: OutboxRow[]): Promise<Set<number>> {
-    const runOf = (row: OutboxRow) => /^run:(.+)$/.exec(row.ordering_key ?? "")?.[1] ?? null;
-    const ids = [...new Set(rows.map(runOf).filter((x): x is string => x !== null))];
+  async relevant(entries: Array<EntryOf<RunKind>>): Promise<Set<number>> {
+    const ids = [...new Set(entries.map((e) => e.event.runId))];
     if (!ids.length) return new Set();
     const inSlack = new Set(
       (await this.db.selectFrom("remediation_runs").select("id").where("id", "in", ids).where("slack_channel_id", "is not", null).execute()).map((r) => r.id),
     );
-    return new Set(rows.filter((row) => inSlack.has(runOf(row) ?? "")).map((row) => row.id));
+    return new Set(entries.filter((e) => inSlack.has(e.event.runId)).map((e) => e.id));
   }
 
-  async handle(outboxId: number, kind: string, payload: Record<string, unknown>): Promise<Rendered> {
-    const runId = typeof payload.runId === "string" ? payload.runId : null;
-    if (!runId || !this.kinds.has(kind)) return "ignored";
+  async handle({ id: outboxId, event }: EntryOf<RunKind>): Promise<Rendered> {
+    const runId = event.runId;
     const row = await this.db.selectFrom("remediation_runs").select(["slack_channel_id", "slack_thread_ts"]).where("id", "=", runId).executeTakeFirst();
     const run = await runDetail(this.db, runId);
     if (!row?.slack_channel_id || !run) return "ignored";
     const thread = await this.ensureRoot(outboxId, run, row.slack_channel_id, row.slack_thread_ts);
-    if (kind === "run.verdict") {
-      await this.postVerdict(outboxId, thread, run, payload);
+    if (event.kind === "run.verdict") {
+      await this.postVerdict(outboxId, thread, run, event);
       return "posted";
     }
     // Posts follow the events that announce them, so that a late delivery keeps the thread's order.
-    const announced = typeof payload.status === "string" ? payload.status : null;
+    const announced = event.status;
     await this.blockedMessages(outboxId, thread, run, announced === "BLOCKED");
     if (announced === "COMPLETED" && run.status === "COMPLETED" && run.final_report !== null) await this.postAll(`run:${runId}:final`, outboxId, thread, runFinalReport(this.locale, run.final_report));
     await this.refreshRoot(thread, run);
@@ -73,9 +74,8 @@ export class RunMessages implements EventRenderer {
   }
 
   /** Tells the run's owner by DM that its thread could not be updated (once per run and cause). */
-  async reportFailure(outboxId: number, payload: Record<string, unknown>, code: string): Promise<void> {
-    const runId = typeof payload.runId === "string" ? payload.runId : null;
-    if (!runId) return;
+  async reportFailure({ id: outboxId, event }: EntryOf<RunKind>, code: string): Promise<void> {
+    const runId = event.runId;
     const row = await this.db.selectFrom("remediation_runs").select(["owner_id", "slack_channel_id"]).where("id", "=", runId).executeTakeFirst();
     if (!row?.slack_channel_id || !isSlackUser(row.owner_id)) return;
     const dm = await this.client.conversations.open({ users: row.owner_id });
@@ -111,10 +111,7 @@ export class RunMessages implements EventRenderer {
   }
 
   /** A master's verdict as its own reply(ies) in the thread. */
-  private async postVerdict(outboxId: number, thread: RunThread, run: RunDetail, payload: Record<string, unknown>): Promise<void> {
-    const stepId = typeof payload.stepId === "string" ? payload.stepId : null;
-    const decision = typeof payload.decision === "string" ? payload.decision : "";
-    const feedback = typeof payload.feedback === "string" ? payload.feedback : "";
+  private async postVerdict(outboxId: number, thread: RunThread, run: RunDetail, { stepId, decision, feedback }: EventOf<"run.verdict">): Promise<void> {
     const messages = runVerdictMessages(this.locale, { decision, feedback, subject: subjectOf(run, stepId, decision, feedback) });
     await this.postAll(`run:${outboxId}:verdict`, outboxId, thread, messages);
   }
