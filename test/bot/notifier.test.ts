@@ -45,7 +45,8 @@ describe("notifier (outbox → Slack)", () => {
   }
 
   const rootOf = async (conversationId: string) =>
-    (await env.db.selectFrom("conversations").select(["slack_thread_ts", "slack_status_ts"]).where("id", "=", conversationId).executeTakeFirstOrThrow());
+    // The bot's own record of where the conversation lives in Slack (never the engine's tables).
+    (await env.db.selectFrom("slack_addresses").select(["thread_ts as slack_thread_ts", "status_ts as slack_status_ts"]).where("subject_kind", "=", "conversation").where("subject_id", "=", conversationId).executeTakeFirstOrThrow());
 
   it("posts the state message as the thread root, the answer in its thread, and edits the state to done", async () => {
     const { notifier } = await setup();

@@ -2,12 +2,13 @@ import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
 import type { Clock } from "../../engine/clock.js";
 import type { Database } from "../../engine/database.js";
-import { conversationSnapshot, type ConversationSnapshot } from "../../engine/agents/snapshot.js";
+import { answerText, conversationsFromSlack, conversationView, turnFailure, type ConversationView } from "../../engine/read/conversations.js";
 import { isMessageKey, t, type Locale } from "../../i18n/index.js";
 import { escapeClip } from "../../views/mrkdwn.js";
 import { getPreferences } from "../../engine/coordination/preferences.js";
 import { agentAnswer, conversationRoot } from "../../views/conversation.js";
 import type { EventOf } from "../../engine/outbox.js";
+import type { SlackAddresses } from "../store/addresses.js";
 import type { SlackPoster } from "./poster.js";
 import type { EntryOf, Renderer, Rendered } from "./renderer.js";
 
@@ -26,6 +27,9 @@ export const REFRESH_KINDS: ReadonlySet<string> = new Set<ConversationKind>(["co
 
 const MIN_EDIT_INTERVAL_MS = 1_000;
 
+/** A conversation with where it lives in Slack: its thread and its state message, once posted. */
+type SlackConversation = ConversationView & { channelId: string; threadTs: string | null; statusTs: string | null };
+
 /**
  * Turns conversation events into Slack messages: the state message (thread root for
  * `/codex ask`, first reply for a mention or DM) edited in place, the agent's answer in the
@@ -40,6 +44,7 @@ export class ConversationMessages implements Renderer<ConversationKind> {
     private readonly db: Database,
     private readonly client: WebClient,
     private readonly poster: SlackPoster,
+    private readonly addresses: SlackAddresses,
     private readonly clock: Clock,
     private readonly locale: Locale,
     private readonly logger: Logger,
@@ -49,16 +54,14 @@ export class ConversationMessages implements Renderer<ConversationKind> {
   async relevant(entries: Array<EntryOf<ConversationKind>>): Promise<Set<number>> {
     const ids = [...new Set(entries.map((e) => e.event.conversationId))];
     if (!ids.length) return new Set();
-    const inSlack = new Set(
-      (await this.db.selectFrom("conversations").select("id").where("id", "in", ids).where("slack_channel_id", "is not", null).execute()).map((r) => r.id),
-    );
+    const inSlack = await conversationsFromSlack(this.db, ids);
     return new Set(entries.filter((e) => inSlack.has(e.event.conversationId)).map((e) => e.id));
   }
 
   /** Handles one outbox event; Slack errors propagate to the notifier's retry policy. */
   async handle({ id: outboxId, event }: EntryOf<ConversationKind>): Promise<Rendered> {
-    const snap = await conversationSnapshot(this.db, event.conversationId);
-    if (!snap?.channelId) return "ignored"; // not a Slack conversation (CLI)
+    const snap = await this.load(event.conversationId);
+    if (!snap) return "ignored"; // not a Slack conversation (CLI)
     if (event.kind !== "conversation.finished") {
       await this.refresh(outboxId, snap);
       return "refreshed";
@@ -73,8 +76,8 @@ export class ConversationMessages implements Renderer<ConversationKind> {
   /** Tells the conversation's user by DM that a notification could not be delivered. */
   async reportFailure({ id: outboxId, event }: EntryOf<ConversationKind>, code: string): Promise<void> {
     const conversationId = event.conversationId;
-    const snap = await conversationSnapshot(this.db, conversationId);
-    if (!snap?.userId || !snap.channelId || !/^[UW]/.test(snap.userId)) return;
+    const snap = await this.load(conversationId);
+    if (!snap?.userId || !/^[UW]/.test(snap.userId)) return;
     const dm = await this.client.conversations.open({ users: snap.userId });
     const channel = dm.channel?.id;
     if (!channel) return;
@@ -86,8 +89,16 @@ export class ConversationMessages implements Renderer<ConversationKind> {
     await this.poster.postOnce({ key: `failure:${conversationId}:${code}`, outboxId, conversationId, purpose: "notice", channel, threadTs: null, text });
   }
 
-  /** Posts the state message if it does not exist yet; returns the snapshot with its thread. */
-  private async ensureStateMessage(outboxId: number, snap: ConversationSnapshot): Promise<ConversationSnapshot> {
+  /** The conversation's state with its Slack address (recorded by the bot, else where it was asked); null outside Slack. */
+  private async load(conversationId: string): Promise<SlackConversation | null> {
+    const view = await conversationView(this.db, conversationId);
+    if (!view?.channelId) return null;
+    const address = await this.addresses.get("conversation", conversationId);
+    return { ...view, channelId: address?.channel ?? view.channelId, threadTs: address?.threadTs ?? view.originThreadTs, statusTs: address?.statusTs ?? null };
+  }
+
+  /** Posts the state message if it does not exist yet; returns the conversation with its thread. */
+  private async ensureStateMessage(outboxId: number, snap: SlackConversation): Promise<SlackConversation> {
     if (snap.statusTs) return snap;
     const view = conversationRoot(this.locale, snap);
     const ts = await this.poster.postOnce({
@@ -95,19 +106,19 @@ export class ConversationMessages implements Renderer<ConversationKind> {
       outboxId,
       conversationId: snap.conversationId,
       purpose: "status",
-      channel: snap.channelId as string,
+      channel: snap.channelId,
       threadTs: snap.threadTs, // null for /codex ask: the state message is the thread's root
       text: view.text,
       blocks: view.blocks,
     });
     const threadTs = snap.threadTs ?? ts;
-    await this.db.updateTable("conversations").set({ slack_status_ts: ts, slack_thread_ts: threadTs }).where("id", "=", snap.conversationId).execute();
+    await this.addresses.record("conversation", snap.conversationId, { channel: snap.channelId, threadTs, statusTs: ts });
     this.lastEdit.set(snap.conversationId, this.clock.now());
     return { ...snap, statusTs: ts, threadTs };
   }
 
   /** Re-renders the state message, at most once a second. */
-  private async refresh(outboxId: number, snap: ConversationSnapshot): Promise<void> {
+  private async refresh(outboxId: number, snap: SlackConversation): Promise<void> {
     if (!snap.statusTs) {
       await this.ensureStateMessage(outboxId, snap);
       return;
@@ -116,30 +127,30 @@ export class ConversationMessages implements Renderer<ConversationKind> {
     const wait = last + MIN_EDIT_INTERVAL_MS - this.clock.now();
     if (wait > 0) throw new Defer(wait);
     const view = conversationRoot(this.locale, snap);
-    await this.client.chat.update({ channel: snap.channelId as string, ts: snap.statusTs, text: view.text, blocks: view.blocks as never });
+    await this.client.chat.update({ channel: snap.channelId, ts: snap.statusTs, text: view.text, blocks: view.blocks as never });
     this.lastEdit.set(snap.conversationId, this.clock.now());
   }
 
   /** The answer (done), or a notice (failed, cancelled), in the thread. */
-  private async postOutcome(outboxId: number, snap: ConversationSnapshot, event: EventOf<"conversation.finished">): Promise<void> {
-    const base = { outboxId, conversationId: snap.conversationId, channel: snap.channelId as string, threadTs: snap.threadTs };
+  private async postOutcome(outboxId: number, snap: SlackConversation, event: EventOf<"conversation.finished">): Promise<void> {
+    const base = { outboxId, conversationId: snap.conversationId, channel: snap.channelId, threadTs: snap.threadTs };
     const status = event.status;
     if (status === "done") {
       const messageId = event.messageId;
-      const message = messageId ? await this.db.selectFrom("messages").select("content").where("id", "=", messageId).executeTakeFirst() : undefined;
-      const answer = agentAnswer(this.locale, message?.content ?? "");
+      const content = messageId ? await answerText(this.db, messageId) : null;
+      const answer = agentAnswer(this.locale, content ?? "");
       for (const [i, m] of answer.messages.entries()) {
         await this.poster.postOnce({ ...base, key: `${outboxId}:answer:${i}`, purpose: "answer", text: m.text, blocks: m.blocks });
       }
       if (answer.file) await this.uploadOnce(`${outboxId}:file`, base, answer.file);
       return;
     }
-    const item = await this.db.selectFrom("prompt_queue").select(["error", "error_code"]).where("id", "=", event.queueId).executeTakeFirst();
+    const item = await turnFailure(this.db, event.queueId);
     // The catalog explains the failure in the reader's language; Codex's own message is kept
     // when it is the cause (it is data from the agent: escaped, never formatting).
-    const code = `failure.${item?.error_code ?? ""}`;
+    const code = `failure.${item?.errorCode ?? ""}`;
     const reason = isMessageKey(code) ? t(this.locale, code) : "";
-    const detail = item?.error_code === "codex_failed" || !reason ? escapeClip(item?.error ?? "?", 1500) : "";
+    const detail = item?.errorCode === "codex_failed" || !reason ? escapeClip(item?.error ?? "?", 1500) : "";
     const text = status === "cancelled" ? t(this.locale, "notice.stopped") : t(this.locale, "notice.failed", { error: [reason, detail].filter(Boolean).join(" — ") });
     await this.poster.postOnce({ ...base, key: `${outboxId}:notice`, purpose: "notice", text });
   }
@@ -148,12 +159,12 @@ export class ConversationMessages implements Renderer<ConversationKind> {
    * A DM to the author when their task ends in a channel (never for a DM conversation, which is
    * already theirs, nor for a stop they asked), if their preferences say so.
    */
-  private async pingAuthor(outboxId: number, snap: ConversationSnapshot, event: EventOf<"conversation.finished">): Promise<void> {
+  private async pingAuthor(outboxId: number, snap: SlackConversation, event: EventOf<"conversation.finished">): Promise<void> {
     if (event.status === "cancelled" || snap.origin === "dm" || !snap.userId || !/^[UW][A-Z0-9]+$/.test(snap.userId)) return;
     if (!(await getPreferences(this.db, snap.userId)).task_completion) return;
     const key = `${outboxId}:ping`;
     if (await this.poster.postedTs(key)) return;
-    const link = await this.client.chat.getPermalink({ channel: snap.channelId as string, message_ts: snap.threadTs as string });
+    const link = await this.client.chat.getPermalink({ channel: snap.channelId, message_ts: snap.threadTs as string });
     const dm = await this.client.conversations.open({ users: snap.userId });
     if (!dm.channel?.id) return;
     const text = t(this.locale, event.status === "done" ? "notice.task_done" : "notice.task_failed", {
@@ -187,11 +198,7 @@ export class ConversationMessages implements Renderer<ConversationKind> {
   }
 
   private async markFilePosted(key: string, base: { outboxId: number; conversationId: string; channel: string; threadTs: string | null }) {
-    await this.db
-      .insertInto("slack_posts")
-      .values({ key, outbox_id: base.outboxId, conversation_id: base.conversationId, purpose: "file", channel_id: base.channel, thread_ts: base.threadTs, ts: "file", status: "posted", created_at: this.clock.now() })
-      .onConflict((oc) => oc.column("key").doUpdateSet({ status: "posted", ts: "file" }))
-      .execute();
+    await this.poster.posts.recordFile({ key, ...base });
     this.logger.debug({ key }, "file uploaded");
   }
 }

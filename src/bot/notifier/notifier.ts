@@ -13,6 +13,8 @@ import type { EventKind } from "../../engine/outbox.js";
 import { laterPendingKinds, markDelivered, markFailed, pendingEvents, postpone, type MalformedEntry, type OutboxEntry } from "../../engine/outboxQueue.js";
 import type { Renderer, RendererMap } from "./renderer.js";
 import { SlackPoster } from "./poster.js";
+import { SlackAddresses } from "../store/addresses.js";
+import { SlackPosts } from "../store/posts.js";
 
 /** What one drain did, for tests and metrics. */
 export interface DrainResult {
@@ -55,12 +57,13 @@ export class Notifier {
   readonly failures = new Map<string, number>();
 
   constructor(private readonly o: NotifierOptions) {
-    this.poster = new SlackPoster(o.db, o.client, o.clock);
+    this.poster = new SlackPoster(new SlackPosts(o.db, o.clock), o.client);
+    const addresses = new SlackAddresses(o.db, o.clock);
     this.renderers = renderersOf({
-      conversations: new ConversationMessages(o.db, o.client, this.poster, o.clock, o.locale, o.logger),
-      coordination: new CoordinationMessages(o.db, o.client, this.poster, o.locale),
-      runs: new RunMessages(o.db, o.client, this.poster, o.locale, o.clock),
-      orchestrations: new OrchestrationMessages(o.db, o.client, this.poster, o.locale),
+      conversations: new ConversationMessages(o.db, o.client, this.poster, addresses, o.clock, o.locale, o.logger),
+      coordination: new CoordinationMessages(o.db, o.client, this.poster, addresses, o.locale),
+      runs: new RunMessages(o.db, o.client, this.poster, addresses, o.locale, o.clock),
+      orchestrations: new OrchestrationMessages(o.db, o.client, this.poster, addresses, o.locale),
     });
   }
 

@@ -1,11 +1,12 @@
 import type { WebClient } from "@slack/web-api";
 import type { Database } from "../../engine/database.js";
-import { orchestrationView, type OrchestrationView } from "../../engine/orchestrations/index.js";
-import { findOrchestration } from "../../engine/orchestrations/store.js";
+import type { OrchestrationView } from "../../engine/orchestrations/index.js";
+import { orchestrationsFromSlack, orchestrationThreadView } from "../../engine/read/orchestrations.js";
 import { t, type Locale } from "../../i18n/index.js";
 import { channelMention, escapeClip } from "../../views/mrkdwn.js";
 import { orchestrationRoot, stepMessages } from "../../views/orchestrations.js";
 import { Defer } from "./conversationMessages.js";
+import type { SlackAddresses } from "../store/addresses.js";
 import type { SlackPoster } from "./poster.js";
 import { laterPendingKinds } from "../../engine/outboxQueue.js";
 import type { EntryOf, Renderer, Rendered } from "./renderer.js";
@@ -13,19 +14,9 @@ import type { EntryOf, Renderer, Rendered } from "./renderer.js";
 const MIN_EDIT_INTERVAL_MS = 1_000;
 type OrchestrationKind = "orchestration.updated";
 
-/** An orchestration as the views read it, straight from the database (the notifier never moves it). */
-export async function loadOrchestrationView(db: Database, id: string): Promise<{ view: OrchestrationView; channelId: string | null; threadTs: string | null } | null> {
-  const row = await findOrchestration(db, id);
-  if (!row) return null;
-  const project = await db.selectFrom("projects").selectAll().where("id", "=", row.project_id).executeTakeFirst();
-  if (!project) return null;
-  const view = await orchestrationView(db, row, project);
-  return { view, channelId: row.slack_channel_id, threadTs: row.slack_thread_ts };
-}
-
 /**
  * Orchestrations started from Slack, in their thread. The root (`orch:<id>:root`, its ts recorded
- * as the orchestration's `slack_thread_ts`) shows the current state and the buttons it allows,
+ * as the orchestration's Slack address) shows the current state and the buttons it allows,
  * edited at most once a second; each history step is posted once in the thread
  * (`orch:<id>:step:<n>:<part>`), in order, whatever event brought the notifier here. Renders the
  * current state from the database, never the event's: late or repeated events show no stale state.
@@ -37,6 +28,7 @@ export class OrchestrationMessages implements Renderer<OrchestrationKind> {
     readonly db: Database,
     readonly client: WebClient,
     readonly poster: SlackPoster,
+    readonly addresses: SlackAddresses,
     readonly locale: Locale,
   ) {}
 
@@ -44,23 +36,23 @@ export class OrchestrationMessages implements Renderer<OrchestrationKind> {
   async relevant(entries: Array<EntryOf<OrchestrationKind>>): Promise<Set<number>> {
     const ids = [...new Set(entries.map((e) => e.event.orchestrationId))];
     if (!ids.length) return new Set();
-    const inSlack = new Set(
-      (await this.db.selectFrom("orchestrations").select("id").where("id", "in", ids).where("slack_channel_id", "is not", null).execute()).map((r) => r.id),
-    );
+    const inSlack = await orchestrationsFromSlack(this.db, ids);
     return new Set(entries.filter((e) => inSlack.has(e.event.orchestrationId)).map((e) => e.id));
   }
 
   async handle({ id: outboxId, event, orderingKey }: EntryOf<OrchestrationKind>): Promise<Rendered> {
     const id = event.orchestrationId;
-    const loaded = await loadOrchestrationView(this.db, id);
+    const loaded = await orchestrationThreadView(this.db, id);
     if (!loaded?.channelId) return "ignored";
-    const { view: o, channelId: channel } = loaded;
-    let threadTs = loaded.threadTs;
+    const address = await this.addresses.get("orchestration", id);
+    const o = loaded.view;
+    const channel = address?.channel ?? loaded.channelId;
+    let threadTs = address?.threadTs ?? null;
     let fresh = false;
     if (!threadTs) {
       const root = orchestrationRoot(this.locale, o);
       threadTs = await this.poster.postOnce({ key: `orch:${id}:root`, outboxId, conversationId: null, purpose: "status", channel, threadTs: null, text: root.text, blocks: root.blocks });
-      await this.db.updateTable("orchestrations").set({ slack_thread_ts: threadTs }).where("id", "=", id).execute();
+      await this.addresses.record("orchestration", id, { channel, threadTs, statusTs: threadTs });
       this.lastEdit.set(id, Date.now());
       fresh = true;
     }
@@ -78,7 +70,7 @@ export class OrchestrationMessages implements Renderer<OrchestrationKind> {
   /** Tells the orchestration's owner by DM that its thread could not be posted or updated. */
   async reportFailure({ id: outboxId, event }: EntryOf<OrchestrationKind>, code: string): Promise<void> {
     const id = event.orchestrationId;
-    const loaded = await loadOrchestrationView(this.db, id);
+    const loaded = await orchestrationThreadView(this.db, id);
     const owner = loaded?.view.owner_id;
     if (!loaded?.channelId || !owner || !/^[UW][A-Z0-9]+$/.test(owner)) return;
     const dm = await this.client.conversations.open({ users: owner });
@@ -95,10 +87,7 @@ export class OrchestrationMessages implements Renderer<OrchestrationKind> {
   /** Posts, in order, every part of every history step not posted yet. */
   private async postSteps(outboxId: number, o: OrchestrationView, channel: string, threadTs: string): Promise<void> {
     const prefix = `orch:${o.id}:step:`;
-    // A range on the primary key (a LIKE would scan every post ever made).
-    const posted = new Set(
-      (await this.db.selectFrom("slack_posts").select("key").where("key", ">=", prefix).where("key", "<", `${prefix}\uffff`).where("status", "=", "posted").execute()).map((r) => r.key),
-    );
+    const posted = await this.poster.posts.postedKeysWithPrefix(prefix);
     for (const [n, event] of o.events.entries()) {
       const messages = stepMessages(this.locale, o, event);
       for (const [part, m] of messages.entries()) {

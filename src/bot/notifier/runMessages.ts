@@ -2,11 +2,13 @@ import type { WebClient } from "@slack/web-api";
 import { systemClock, type Clock } from "../../engine/clock.js";
 import type { Database } from "../../engine/database.js";
 import { runDetail, type RunDetail } from "../../engine/runs/index.js";
+import { runOrigin, runsFromSlack } from "../../engine/read/runs.js";
 import { t, type Locale } from "../../i18n/index.js";
 import { channelMention } from "../../views/mrkdwn.js";
 import { blockedInputOf, runBlockedMessage, runFinalReport, runRootMessage, runVerdictMessages, type BlockedInput, type VerdictSubject } from "../../views/runs.js";
 import type { SlackMessage } from "../../views/blocks.js";
 import { Defer } from "./conversationMessages.js";
+import type { SlackAddresses } from "../store/addresses.js";
 import type { SlackPoster } from "./poster.js";
 import type { EventOf } from "../../engine/outbox.js";
 import type { EntryOf, Renderer, Rendered } from "./renderer.js";
@@ -26,7 +28,7 @@ interface RunThread {
 
 /**
  * A run started from Slack, in its thread: the root message (posted on the run's first event,
- * its ts kept as the run's `slack_thread_ts`) edited as the run moves, at most once a second; the
+ * its ts kept as the run's Slack address) edited as the run moves, at most once a second; the
  * master's verdicts as their own replies; a message with Resume / Revise buttons when it blocks
  * (edited without them once it moves on); the final report once completed. Renders the run as
  * the database has it now, and posts with keys, so that late, repeated or replayed events never
@@ -41,6 +43,7 @@ export class RunMessages implements Renderer<RunKind> {
     private readonly db: Database,
     private readonly client: WebClient,
     private readonly poster: SlackPoster,
+    private readonly addresses: SlackAddresses,
     private readonly locale: Locale,
     private readonly clock: Clock = systemClock,
   ) {}
@@ -49,18 +52,17 @@ export class RunMessages implements Renderer<RunKind> {
   async relevant(entries: Array<EntryOf<RunKind>>): Promise<Set<number>> {
     const ids = [...new Set(entries.map((e) => e.event.runId))];
     if (!ids.length) return new Set();
-    const inSlack = new Set(
-      (await this.db.selectFrom("remediation_runs").select("id").where("id", "in", ids).where("slack_channel_id", "is not", null).execute()).map((r) => r.id),
-    );
+    const inSlack = await runsFromSlack(this.db, ids);
     return new Set(entries.filter((e) => inSlack.has(e.event.runId)).map((e) => e.id));
   }
 
   async handle({ id: outboxId, event }: EntryOf<RunKind>): Promise<Rendered> {
     const runId = event.runId;
-    const row = await this.db.selectFrom("remediation_runs").select(["slack_channel_id", "slack_thread_ts"]).where("id", "=", runId).executeTakeFirst();
+    const origin = await runOrigin(this.db, runId);
     const run = await runDetail(this.db, runId);
-    if (!row?.slack_channel_id || !run) return "ignored";
-    const thread = await this.ensureRoot(outboxId, run, row.slack_channel_id, row.slack_thread_ts);
+    if (!origin?.channelId || !run) return "ignored";
+    const address = await this.addresses.get("run", runId);
+    const thread = await this.ensureRoot(outboxId, run, address?.channel ?? origin.channelId, address?.threadTs ?? null);
     if (event.kind === "run.verdict") {
       await this.postVerdict(outboxId, thread, run, event);
       return "posted";
@@ -76,8 +78,9 @@ export class RunMessages implements Renderer<RunKind> {
   /** Tells the run's owner by DM that its thread could not be updated (once per run and cause). */
   async reportFailure({ id: outboxId, event }: EntryOf<RunKind>, code: string): Promise<void> {
     const runId = event.runId;
-    const row = await this.db.selectFrom("remediation_runs").select(["owner_id", "slack_channel_id"]).where("id", "=", runId).executeTakeFirst();
-    if (!row?.slack_channel_id || !isSlackUser(row.owner_id)) return;
+    const origin = await runOrigin(this.db, runId);
+    if (!origin?.channelId || !isSlackUser(origin.ownerId)) return;
+    const row = { owner_id: origin.ownerId, slack_channel_id: origin.channelId };
     const dm = await this.client.conversations.open({ users: row.owner_id });
     const channel = dm.channel?.id;
     if (!channel) return;
@@ -86,13 +89,13 @@ export class RunMessages implements Renderer<RunKind> {
     await this.poster.postOnce({ key: `run-failure:${runId}:${code}`, outboxId, conversationId: null, purpose: "notice", channel, threadTs: null, text });
   }
 
-  /** Posts the root message if the run has none yet, and records it as the run's thread. */
+  /** Posts the root message if the run has none yet, and records it as the run's Slack address. */
   private async ensureRoot(outboxId: number, run: RunDetail, channel: string, threadTs: string | null): Promise<RunThread> {
     if (threadTs) return { runId: run.id, channel, threadTs };
     const view = runRootMessage(this.locale, run);
     const key = `run:${run.id}:root`;
     const ts = await this.poster.postOnce({ key, outboxId, conversationId: null, purpose: "status", channel, threadTs: null, text: view.text, blocks: view.blocks });
-    await this.db.updateTable("remediation_runs").set({ slack_thread_ts: ts }).where("id", "=", run.id).execute();
+    await this.addresses.record("run", run.id, { channel, threadTs: ts, statusTs: ts });
     this.shown.set(key, JSON.stringify(view));
     this.lastEdit.set(run.id, this.clock.now());
     return { runId: run.id, channel, threadTs: ts };
@@ -138,12 +141,12 @@ export class RunMessages implements Renderer<RunKind> {
     }
     // Blocks the run has left behind: their messages lose their buttons.
     const keys = [0, ...blocks.map((_, i) => i + 1)].map(keyOf);
-    const posted = await this.db.selectFrom("slack_posts").select(["key", "ts", "channel_id"]).where("key", "in", keys).where("status", "=", "posted").execute();
+    const posted = await this.poster.posts.postedAmong(keys);
     for (const p of posted) {
       const n = Number(p.key.slice(p.key.lastIndexOf(":") + 1));
       const record = blocks[n - 1];
       const input: BlockedInput = { ...(record ?? { stage: null, code: null, error: "", step: null }), runId: run.id, runStatus: run.status, selfRepair: null };
-      if (p.ts) await this.edit(p.key, p.channel_id, p.ts, runBlockedMessage(this.locale, input));
+      if (p.ts) await this.edit(p.key, p.channel, p.ts, runBlockedMessage(this.locale, input));
     }
   }
 
