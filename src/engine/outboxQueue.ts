@@ -1,5 +1,5 @@
 import type { Database } from "./database.js";
-import { parseEvent, type DomainEvent, type EventKind } from "./outbox.js";
+import { parseEvent, type DomainEvent } from "./outbox.js";
 
 /** A pending outbox event, parsed, as a consumer (the notifier) sees it. */
 export interface OutboxEntry<E extends DomainEvent = DomainEvent> {
@@ -43,7 +43,7 @@ export async function pendingEvents(db: Database, limit = 200): Promise<{ entrie
 }
 
 /** Kinds of the pending events after `afterId` with the same ordering key, oldest first. */
-export async function laterPendingKinds(db: Database, orderingKey: string, afterId: number, limit = 50): Promise<Array<{ id: number; kind: EventKind | string }>> {
+export async function laterPendingKinds(db: Database, orderingKey: string, afterId: number, limit = 50): Promise<Array<{ id: number; kind: string }>> {
   return db
     .selectFrom("outbox")
     .select(["id", "kind"])

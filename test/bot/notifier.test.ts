@@ -195,4 +195,14 @@ describe("notifier (outbox → Slack)", () => {
     expect(n.failures.get("malformed_event")).toBe(1);
     expect(slack.messages("C1").flatMap((m) => slack.thread("C1", m.ts)).some((m) => m.text.includes("toujours livré"))).toBe(true);
   });
+
+  it("records where a conversation lives in Slack in the bot's own table, never in the engine's", async () => {
+    const { notifier } = await setup();
+    const { conversation } = await answered("C1", "hello", "réponse");
+    await drainUntilIdle(notifier());
+    const root = slack.messages("C1").find((m) => !m.thread_ts || m.thread_ts === m.ts)!;
+    expect(await rootOf(conversation.id)).toEqual({ slack_thread_ts: root.ts, slack_status_ts: root.ts });
+    const domain = await env.db.selectFrom("conversations").select(["slack_channel_id", "slack_thread_ts", "slack_status_ts"]).where("id", "=", conversation.id).executeTakeFirstOrThrow();
+    expect(domain).toEqual({ slack_channel_id: "C1", slack_thread_ts: null, slack_status_ts: null }); // the request's origin only
+  });
 });

@@ -67,14 +67,12 @@ export class CoordinationMessages implements Renderer<CoordinationKind> {
   private async incident(outboxId: number, kind: string, id: string): Promise<Rendered> {
     const notice = await incidentNotice(this.db, id);
     if (!notice) return "ignored";
-    const { incident } = notice;
+    const { incident, userId, projectChannelId } = notice;
     const view = incidentMessage(this.locale, incident);
-    const row = { user_id: notice.userId, slack_channel_id: notice.projectChannelId };
     const targets: Array<{ key: string; channel: () => Promise<string> }> = [];
-    if (row.slack_channel_id) targets.push({ key: `incident:${id}`, channel: async () => row.slack_channel_id as string });
-    if (isSlackUser(row.user_id) && (await getPreferences(this.db, row.user_id)).incidents) {
-      const user = row.user_id;
-      targets.push({ key: `incident-dm:${id}`, channel: () => this.dm(user) });
+    if (projectChannelId) targets.push({ key: `incident:${id}`, channel: async () => projectChannelId });
+    if (isSlackUser(userId) && (await getPreferences(this.db, userId)).incidents) {
+      targets.push({ key: `incident-dm:${id}`, channel: () => this.dm(userId) });
     }
     let rendered: Rendered = "ignored";
     for (const target of targets) {

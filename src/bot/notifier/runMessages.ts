@@ -80,11 +80,10 @@ export class RunMessages implements Renderer<RunKind> {
     const runId = event.runId;
     const origin = await runOrigin(this.db, runId);
     if (!origin?.channelId || !isSlackUser(origin.ownerId)) return;
-    const row = { owner_id: origin.ownerId, slack_channel_id: origin.channelId };
-    const dm = await this.client.conversations.open({ users: row.owner_id });
+    const dm = await this.client.conversations.open({ users: origin.ownerId });
     const channel = dm.channel?.id;
     if (!channel) return;
-    const where = channelMention(row.slack_channel_id);
+    const where = channelMention(origin.channelId);
     const text = code === "not_in_channel" || code === "channel_not_found" ? t(this.locale, "notice.not_in_channel", { channel: where }) : t(this.locale, "run_view.delivery_failed", { channel: where, code });
     await this.poster.postOnce({ key: `run-failure:${runId}:${code}`, outboxId, conversationId: null, purpose: "notice", channel, threadTs: null, text });
   }
