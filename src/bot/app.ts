@@ -18,6 +18,8 @@ import { registerEvents } from "./listeners/events.js";
 import { registerGuards } from "./listeners/guards.js";
 import { redactAcks, redactingFetch } from "./redactingSlack.js";
 import { checkSignedRequests, SeenRequests } from "./requestChecks.js";
+import { SlackAddresses } from "./store/addresses.js";
+import { HandledEvents } from "./store/events.js";
 
 /** A started Slack app: its mode, the bound HTTP port (HTTP mode, or health in Socket Mode), and stop(). */
 export interface SlackApp {
@@ -113,7 +115,16 @@ export async function startSlackApp(opts: { config: Config; engine: Engine; logg
   });
 
   const afterAck = new AfterAck(logger);
-  const ctx: BotContext = { engine, config, logger, locale: opts.locale, botUserId, afterAck };
+  const ctx: BotContext = {
+    engine,
+    config,
+    logger,
+    locale: opts.locale,
+    botUserId,
+    afterAck,
+    addresses: new SlackAddresses(engine.db, engine.clock),
+    handledEvents: new HandledEvents(engine.db),
+  };
   registerGuards(app, ctx);
   registerCommands(app, ctx);
   registerActions(app, ctx);

@@ -1,4 +1,7 @@
-import type { ProjectRole } from "../engine/schema.js";
+import type { NewProject } from "../engine/agents/projects.js";
+
+/** A project's role, as the engine's command takes it. */
+type ProjectRole = NonNullable<NewProject["role"]>;
 
 /** A parsed `/codex` command, or the usage topic to show when the input is malformed. */
 export type Command =

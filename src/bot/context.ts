@@ -1,5 +1,7 @@
 import type { Logger } from "pino";
 import type { AfterAck } from "./afterAck.js";
+import type { SlackAddresses } from "./store/addresses.js";
+import type { HandledEvents } from "./store/events.js";
 import type { Config } from "../config.js";
 import type { Engine } from "../engine/engine.js";
 import { isEngineError } from "../engine/errors.js";
@@ -14,6 +16,10 @@ export interface BotContext {
   locale: Locale;
   botUserId: string;
   afterAck: AfterAck;
+  /** Where conversations, runs and orchestrations live in Slack (the bot's own rows). */
+  addresses: SlackAddresses;
+  /** Slack events already handled (retries and double deliveries are dropped). */
+  handledEvents: HandledEvents;
 }
 
 /** The Slack user as the engine sees them. */

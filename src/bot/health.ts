@@ -1,6 +1,7 @@
 import http from "node:http";
+import { outboxCounts, pingDatabase } from "../engine/read/health.js";
+import { queueCounts } from "../engine/read/queue.js";
 import type { AddressInfo } from "node:net";
-import { sql } from "kysely";
 import { execa } from "execa";
 import { codexEnvironment } from "../engine/isolation/environment.js";
 import type { Engine } from "../engine/engine.js";
@@ -42,21 +43,9 @@ export class Health {
     let lease: HealthReport["lease"] = { holder: null, expiresAt: null };
     const gauges: Record<string, number> = {};
     try {
-      await sql`select 1`.execute(db);
-      const counts = await db
-        .selectFrom("prompt_queue")
-        .select(["status", (eb) => eb.fn.countAll<number>().as("n")])
-        .where("status", "in", ["queued", "running"])
-        .groupBy("status")
-        .execute();
-      queue = { queued: Number(counts.find((c) => c.status === "queued")?.n ?? 0), running: Number(counts.find((c) => c.status === "running")?.n ?? 0) };
-      const ob = await db
-        .selectFrom("outbox")
-        .select(["status", (eb) => eb.fn.countAll<number>().as("n")])
-        .where("status", "in", ["pending", "failed"])
-        .groupBy("status")
-        .execute();
-      outbox = { pending: Number(ob.find((c) => c.status === "pending")?.n ?? 0), failed: Number(ob.find((c) => c.status === "failed")?.n ?? 0) };
+      await pingDatabase(db);
+      queue = await queueCounts(db);
+      outbox = await outboxCounts(db);
       const holder = await leaseHolder(db, clock, COORDINATOR_LEASE);
       lease = { holder: holder?.owner ?? null, expiresAt: holder?.expiresAt ?? null };
       for (const c of this.contributors) Object.assign(gauges, await c(this.engine));

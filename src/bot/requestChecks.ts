@@ -1,4 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import { HandledEvents } from "./store/events.js";
 import { HTTPModuleFunctions, verifySlackRequest, type HTTPReceiver } from "@slack/bolt";
 import type { Logger } from "pino";
 import type { Clock } from "../engine/clock.js";
@@ -23,28 +24,27 @@ const KEY_PREFIX = "sig:";
 export class SeenRequests {
   private lastPrune = 0;
 
+  private readonly events: HandledEvents;
+
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.events = new HandledEvents(db);
+  }
 
   /** Records a request's key; false when it was recorded before (a replay). */
   async firstTime(timestamp: string, signature: string): Promise<boolean> {
     const now = this.clock.now();
     await this.pruneNow(now);
-    const inserted = await this.db
-      .insertInto("slack_events")
-      .values({ event_id: `${KEY_PREFIX}${timestamp}:${signature}`, received_at: now })
-      .onConflict((oc) => oc.column("event_id").doNothing())
-      .executeTakeFirst();
-    return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+    return this.events.firstTime(`${KEY_PREFIX}${timestamp}:${signature}`, now);
   }
 
   /** Forgets keys whose requests Bolt would refuse as stale anyway (at most once a minute). */
   async pruneNow(now = this.clock.now()): Promise<void> {
     if (now - this.lastPrune < PRUNE_EVERY_MS) return;
     this.lastPrune = now;
-    await this.db.deleteFrom("slack_events").where("received_at", "<", now - KEEP_MS).where("event_id", "like", `${KEY_PREFIX}%`).execute();
+    await this.events.forget(now - KEEP_MS, KEY_PREFIX);
   }
 }
 

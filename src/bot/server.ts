@@ -1,7 +1,8 @@
-import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import { requireSlack, type Config } from "../config.js";
-import { migrate, openDatabase } from "../engine/database.js";
+import { openMigrated } from "../engine/database.js";
+import { pruneDelivered } from "../engine/outboxQueue.js";
+import { HandledEvents } from "./store/events.js";
 import { Engine, type EngineOptions } from "../engine/engine.js";
 import { startTicker, type Ticker } from "../engine/ticker.js";
 import { warmSpawner } from "../engine/agents/warmSpawner.js";
@@ -21,8 +22,8 @@ const OUTBOX_MEMORY_MS = 7 * 24 * 3600_000;
  */
 export async function prune(engine: Engine): Promise<void> {
   const now = engine.clock.now();
-  await engine.db.deleteFrom("slack_events").where("received_at", "<", now - EVENT_MEMORY_MS).execute();
-  await engine.db.deleteFrom("outbox").where("status", "=", "done").where("done_at", "<", now - OUTBOX_MEMORY_MS).execute();
+  await new HandledEvents(engine.db).forget(now - EVENT_MEMORY_MS);
+  await pruneDelivered(engine.db, now - OUTBOX_MEMORY_MS);
   await pruneClones(engine);
 }
 
@@ -45,8 +46,7 @@ export async function startBot(config: Config, logger: Logger, overrides: Partia
   if (config.slack.botToken) requireSlack(config); // before anything starts: a bad config changes nothing
   // Before anything is logged or posted: the bot's own tokens are redacted wherever they appear.
   registerSecrets(configuredSecrets(config));
-  const db = openDatabase(config.databasePath);
-  await migrate(db as unknown as Kysely<unknown>);
+  const db = await openMigrated(config.databasePath);
   const spawner = overrides.spawner ?? warmSpawner(config, logger);
   const engine = new Engine({ config, db, logger, spawner, ...overrides });
   const health = new Health(engine);

@@ -1,30 +1,84 @@
 import type { Kysely } from "kysely";
+import { z } from "zod";
 import type { DB } from "./schema.js";
+
+const turn = { conversationId: z.string(), queueId: z.string() };
+
+/**
+ * Every domain event the engine emits, one zod schema per kind: the same schemas type the events
+ * when they are emitted and parse the rows when they are read, so both ends agree on one shape.
+ */
+export const eventSchemas = {
+  "conversation.queued": z.object({ kind: z.literal("conversation.queued"), ...turn, position: z.number() }),
+  "conversation.started": z.object({ kind: z.literal("conversation.started"), ...turn }),
+  "conversation.progress": z.object({ kind: z.literal("conversation.progress"), ...turn, activity: z.string() }),
+  "conversation.finished": z.object({
+    kind: z.literal("conversation.finished"),
+    ...turn,
+    status: z.enum(["done", "failed", "cancelled"]),
+    errorCode: z.string().nullable(),
+    messageId: z.string().nullable(),
+  }),
+  "agent.outcome": z.object({ kind: z.literal("agent.outcome"), ...turn, status: z.string(), markers: z.array(z.string()) }),
+  "decision.opened": z.object({ kind: z.literal("decision.opened"), conversationId: z.string(), decisionId: z.string() }),
+  "decision.answered": z.object({ kind: z.literal("decision.answered"), conversationId: z.string(), decisionId: z.string() }),
+  "incident.opened": z.object({ kind: z.literal("incident.opened"), incidentId: z.string(), status: z.string() }),
+  "incident.updated": z.object({ kind: z.literal("incident.updated"), incidentId: z.string(), status: z.string() }),
+  "specialist.updated": z.object({ kind: z.literal("specialist.updated"), specialistId: z.string(), status: z.string() }),
+  "delegation.updated": z.object({ kind: z.literal("delegation.updated"), delegationId: z.string(), status: z.string() }),
+  "orchestration.updated": z.object({ kind: z.literal("orchestration.updated"), orchestrationId: z.string(), status: z.string() }),
+  "run.updated": z.object({ kind: z.literal("run.updated"), runId: z.string(), status: z.string(), stage: z.string() }),
+  "run.verdict": z.object({ kind: z.literal("run.verdict"), runId: z.string(), stepId: z.string().nullable(), decision: z.string(), feedback: z.string() }),
+} as const;
+
+/** The kind of a domain event. */
+export type EventKind = keyof typeof eventSchemas;
+
+/** The event of one kind. */
+export type EventOf<K extends EventKind> = z.infer<(typeof eventSchemas)[K]>;
 
 /**
  * Domain events the engine emits. They are written in the same transaction as the state change
  * that causes them; the Slack notifier (and anything else) consumes them from the outbox table.
  */
-export type DomainEvent =
-  | { kind: "conversation.queued"; conversationId: string; queueId: string; position: number }
-  | { kind: "conversation.started"; conversationId: string; queueId: string }
-  | { kind: "conversation.progress"; conversationId: string; queueId: string; activity: string }
-  | {
-      kind: "conversation.finished";
-      conversationId: string;
-      queueId: string;
-      status: "done" | "failed" | "cancelled";
-      errorCode: string | null;
-      messageId: string | null;
-    }
-  | { kind: "agent.outcome"; conversationId: string; queueId: string; status: string; markers: string[] }
-  | { kind: "decision.opened" | "decision.answered"; conversationId: string; decisionId: string }
-  | { kind: "incident.opened" | "incident.updated"; incidentId: string; status: string }
-  | { kind: "specialist.updated"; specialistId: string; status: string }
-  | { kind: "delegation.updated"; delegationId: string; status: string }
-  | { kind: "orchestration.updated"; orchestrationId: string; status: string }
-  | { kind: "run.updated"; runId: string; status: string; stage: string }
-  | { kind: "run.verdict"; runId: string; stepId: string | null; decision: string; feedback: string };
+export type DomainEvent = { [K in EventKind]: EventOf<K> }[EventKind];
+
+/** Every kind, in declaration order (tests walk them all). */
+export const EVENT_KINDS = Object.keys(eventSchemas) as EventKind[];
+
+/**
+ * The aggregate each kind belongs to: its events are delivered in order (one Slack thread each).
+ * Decisions go with their conversation: the card follows the answer that asked it.
+ */
+const aggregateOf: { [K in EventKind]: (e: EventOf<K>) => string } = {
+  "conversation.queued": (e) => `conversation:${e.conversationId}`,
+  "conversation.started": (e) => `conversation:${e.conversationId}`,
+  "conversation.progress": (e) => `conversation:${e.conversationId}`,
+  "conversation.finished": (e) => `conversation:${e.conversationId}`,
+  "agent.outcome": (e) => `conversation:${e.conversationId}`,
+  "decision.opened": (e) => `conversation:${e.conversationId}`,
+  "decision.answered": (e) => `conversation:${e.conversationId}`,
+  "incident.opened": (e) => `incident:${e.incidentId}`,
+  "incident.updated": (e) => `incident:${e.incidentId}`,
+  "specialist.updated": (e) => `specialist:${e.specialistId}`,
+  "delegation.updated": (e) => `delegation:${e.delegationId}`,
+  "orchestration.updated": (e) => `orchestration:${e.orchestrationId}`,
+  "run.updated": (e) => `run:${e.runId}`,
+  "run.verdict": (e) => `run:${e.runId}`,
+};
+
+/** The ordering key of an event (`aggregate:id`). */
+export function orderingKeyOf(e: DomainEvent): string {
+  return (aggregateOf[e.kind] as (e: DomainEvent) => string)(e);
+}
+
+/** Reads an outbox row's kind and payload as a domain event; throws (zod) when it is malformed. */
+export function parseEvent(kind: string, payload: string): DomainEvent {
+  if (!Object.hasOwn(eventSchemas, kind)) throw new Error(`unknown event kind: ${kind}`);
+  const event = eventSchemas[kind as EventKind].parse(JSON.parse(payload));
+  if (event.kind !== kind) throw new Error(`event kind ${event.kind} in a row of kind ${kind}`);
+  return event;
+}
 
 /** Appends events to the outbox; call it with the transaction that made the change. */
 export async function emit(trx: Kysely<DB>, now: number, ...events: DomainEvent[]): Promise<void> {
@@ -35,9 +89,7 @@ export async function emit(trx: Kysely<DB>, now: number, ...events: DomainEvent[
       events.map((e) => ({
         kind: e.kind,
         payload: JSON.stringify(e),
-        // Events of one conversation are delivered in order (one Slack thread).
-        // A run's verdicts and updates too (its own Slack thread).
-        ordering_key: "conversationId" in e ? `conversation:${e.conversationId}` : "runId" in e ? `run:${e.runId}` : null,
+        ordering_key: orderingKeyOf(e),
         next_attempt_at: now,
         created_at: now,
       })),

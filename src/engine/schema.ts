@@ -126,6 +126,16 @@ export interface SlackEventsTable {
   received_at: number;
 }
 
+/** Where a subject (conversation, run, orchestration) lives in Slack: the Slack adapter's own rows. */
+export interface SlackAddressesTable {
+  subject_kind: "conversation" | "run" | "orchestration";
+  subject_id: string;
+  channel_id: string;
+  thread_ts: string | null;
+  status_ts: string | null;
+  updated_at: number;
+}
+
 export interface SlackPostsTable {
   key: string;
   outbox_id: number;
@@ -241,6 +251,7 @@ export interface DB {
   runtime_policies: RuntimePoliciesTable;
   slack_events: SlackEventsTable;
   slack_posts: SlackPostsTable;
+  slack_addresses: SlackAddressesTable;
   decisions: DecisionsTable;
   incidents: IncidentsTable;
   specialist_agents: SpecialistAgentsTable;

@@ -45,7 +45,8 @@ describe("notifier (outbox → Slack)", () => {
   }
 
   const rootOf = async (conversationId: string) =>
-    (await env.db.selectFrom("conversations").select(["slack_thread_ts", "slack_status_ts"]).where("id", "=", conversationId).executeTakeFirstOrThrow());
+    // The bot's own record of where the conversation lives in Slack (never the engine's tables).
+    (await env.db.selectFrom("slack_addresses").select(["thread_ts as slack_thread_ts", "status_ts as slack_status_ts"]).where("subject_kind", "=", "conversation").where("subject_id", "=", conversationId).executeTakeFirstOrThrow());
 
   it("posts the state message as the thread root, the answer in its thread, and edits the state to done", async () => {
     const { notifier } = await setup();
@@ -175,5 +176,33 @@ describe("notifier (outbox → Slack)", () => {
     await answered("C1", "encore", "fini aussi");
     await drainUntilIdle(notifier());
     expect(slack.messages(slack.dmChannel("UOWNER"))).toHaveLength(1);
+  });
+
+  it("a malformed outbox row is logged and marked failed, and the notifier goes on delivering its thread", async () => {
+    const { notifier } = await setup();
+    const now = env.clock.now();
+    const { conversation } = await answered("C1", "hello", "toujours livré");
+    // A damaged row at the head of the conversation's thread: it must not hold the thread back.
+    await env.db.insertInto("outbox").values({ id: 0, kind: "conversation.finished", payload: '{"kind":"conversation.finished"', ordering_key: `conversation:${conversation.id}`, next_attempt_at: now, created_at: now }).execute();
+    const logged: unknown[] = [];
+    const logger = Object.assign(Object.create(silentLogger) as typeof silentLogger, { error: (obj: unknown) => void logged.push(obj) });
+    const n = new Notifier({ db: env.db, client: new WebClient("xoxb-test", webClientOptions({ slack: { apiUrl: slack.apiUrl } } as never)), clock: env.clock, logger, locale: "fr" });
+    await drainUntilIdle(n);
+    const bad = await env.db.selectFrom("outbox").select(["status", "last_error"]).where("id", "=", 0).executeTakeFirstOrThrow();
+    expect(bad.status).toBe("failed");
+    expect(bad.last_error).toMatch(/^malformed/);
+    expect(logged).toEqual([expect.objectContaining({ outboxId: 0, kind: "conversation.finished" })]);
+    expect(n.failures.get("malformed_event")).toBe(1);
+    expect(slack.messages("C1").flatMap((m) => slack.thread("C1", m.ts)).some((m) => m.text.includes("toujours livré"))).toBe(true);
+  });
+
+  it("records where a conversation lives in Slack in the bot's own table, never in the engine's", async () => {
+    const { notifier } = await setup();
+    const { conversation } = await answered("C1", "hello", "réponse");
+    await drainUntilIdle(notifier());
+    const root = slack.messages("C1").find((m) => !m.thread_ts || m.thread_ts === m.ts)!;
+    expect(await rootOf(conversation.id)).toEqual({ slack_thread_ts: root.ts, slack_status_ts: root.ts });
+    const domain = await env.db.selectFrom("conversations").select(["slack_channel_id", "slack_thread_ts", "slack_status_ts"]).where("id", "=", conversation.id).executeTakeFirstOrThrow();
+    expect(domain).toEqual({ slack_channel_id: "C1", slack_thread_ts: null, slack_status_ts: null }); // the request's origin only
   });
 });

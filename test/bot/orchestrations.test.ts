@@ -74,7 +74,7 @@ describe("orchestrations in Slack", () => {
     expect(JSON.parse(o.tests)).toEqual([[process.execPath, "-e", CHECK]]); // an argv, never a shell line
     const root = await eventually(() => bot.slack.messages("C1").find((m) => !m.thread_ts && buttonsOf(m.blocks).has("orch.draft.approve")), 15_000, "thread root");
     expect(rootButtons(root.ts).get("orch.draft.approve")?.value).toBe(`${o.id}|${o.draft_hash}`);
-    await eventually(async () => (await bot.db.selectFrom("orchestrations").select("slack_thread_ts").executeTakeFirstOrThrow()).slack_thread_ts === root.ts, 5_000, "thread recorded");
+    await eventually(async () => (await bot.db.selectFrom("slack_addresses").select("thread_ts").where("subject_kind", "=", "orchestration").executeTakeFirst())?.thread_ts === root.ts, 5_000, "thread recorded");
     await eventually(() => threadText(root.ts).includes("Brouillon v1 à relire"), 10_000, "draft in the thread");
 
     // Reject through the feedback modal: version 2, with the feedback, replaces the buttons' hash.
@@ -201,7 +201,7 @@ describe("orchestrations in Slack", () => {
     const outside = await createOrchestration(bot.bot.engine, { userId: OWNER, isAdmin: false }, { project_id: bot.project.id, name: "Hors Slack", request: "Rien", acceptance_criteria: [], tests: [] });
     await eventually(async () => (await bot.db.selectFrom("outbox").select("status").where("kind", "=", "orchestration.updated").execute()).every((r) => r.status === "done"), 10_000, "event skipped");
     expect(bot.slack.callsTo("chat.postMessage")).toHaveLength(0);
-    expect((await bot.db.selectFrom("orchestrations").select("slack_thread_ts").where("id", "=", outside.id).executeTakeFirstOrThrow()).slack_thread_ts).toBeNull();
+    expect(await bot.db.selectFrom("slack_addresses").select("thread_ts").where("subject_kind", "=", "orchestration").where("subject_id", "=", outside.id).executeTakeFirst()).toBeUndefined();
 
     bot.slack.setChannelError("C99", "not_in_channel");
     await bot.command("orchestrate demo", OWNER, "C99");

@@ -5,8 +5,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { webClientOptions } from "../../src/bot/app.js";
 import { RunMessages } from "../../src/bot/notifier/runMessages.js";
 import { SlackPoster } from "../../src/bot/notifier/poster.js";
+import { SlackAddresses } from "../../src/bot/store/addresses.js";
+import { SlackPosts } from "../../src/bot/store/posts.js";
 import { newId } from "../../src/engine/ids.js";
 import { startRun } from "../../src/engine/runs/index.js";
+import type { EventOf } from "../../src/engine/outbox.js";
+import { pendingEvents, type OutboxEntry } from "../../src/engine/outboxQueue.js";
 import type { FakeSlackMessage } from "../support/fakeSlack.js";
 import { startFakeSlack, type FakeSlack } from "../support/fakeSlack.js";
 import { inputText } from "../support/fakeModel.js";
@@ -72,7 +76,8 @@ describe("autonomous runs in Slack", () => {
 
     const root = await eventually(() => rootIn("C1")[0], 30_000, "root message");
     expect(root.text + JSON.stringify(root.blocks)).toContain("Réduire la charge");
-    await eventually(async () => (await runRow()).slack_thread_ts === root.ts, 10_000, "thread recorded");
+    const runAddress = async () => bot.db.selectFrom("slack_addresses").select("thread_ts").where("subject_kind", "=", "run").where("subject_id", "=", (await runRow()).id).executeTakeFirst();
+    await eventually(async () => (await runAddress())?.thread_ts === root.ts, 10_000, "thread recorded");
     await eventually(async () => (await runRow()).status === "COMPLETED", 90_000, "run completed");
     await eventually(() => JSON.stringify(current(root.ts)?.blocks).includes("terminé"), 15_000, "root shows COMPLETED");
     const thread = await eventually(() => {
@@ -191,18 +196,19 @@ describe("run messages (outbox → the run's thread)", () => {
     env = await runEnv();
     slack = await startFakeSlack();
     const client = new WebClient("xoxb-test", webClientOptions({ slack: { apiUrl: slack.apiUrl } } as never));
-    const renderer = () => new RunMessages(env.db, client, new SlackPoster(env.db, client, env.clock), "fr", env.clock);
+    const renderer = () => new RunMessages(env.db, client, new SlackPoster(new SlackPosts(env.db, env.clock), client), new SlackAddresses(env.db, env.clock), "fr", env.clock);
     return { renderer };
   }
 
   /** Hands every pending run event to the renderer, in order (what the notifier does), and marks it done. */
   async function deliver(renderer: RunMessages) {
-    const rows = await env.db.selectFrom("outbox").select(["id", "kind", "payload", "ordering_key", "attempts", "next_attempt_at", "created_at"]).where("status", "=", "pending").orderBy("id").execute();
-    const relevant = await renderer.relevant(rows.filter((r) => renderer.kinds.has(r.kind)));
+    const { entries: rows } = await pendingEvents(env.db);
+    const isRunEntry = (r: OutboxEntry): r is OutboxEntry<EventOf<"run.updated" | "run.verdict">> => r.event.kind === "run.updated" || r.event.kind === "run.verdict";
+    const relevant = await renderer.relevant(rows.filter(isRunEntry));
     for (const row of rows) {
-      if (relevant.has(row.id)) {
+      if (relevant.has(row.id) && isRunEntry(row)) {
         env.clock.advance(1_000); // the root is edited at most once a second
-        await renderer.handle(row.id, row.kind, JSON.parse(row.payload) as Record<string, unknown>);
+        await renderer.handle(row);
       }
       await env.db.updateTable("outbox").set({ status: "done" }).where("id", "=", row.id).execute();
     }
@@ -238,6 +244,6 @@ describe("run messages (outbox → the run's thread)", () => {
     await env.db.updateTable("outbox").set({ status: "pending" }).where("id", "in", events.map((e) => e.id)).execute();
     await deliver(renderer());
     expect(slack.callsTo("chat.postMessage")).toHaveLength(posted);
-    expect((await env.db.selectFrom("remediation_runs").select("slack_thread_ts").executeTakeFirstOrThrow()).slack_thread_ts).toBe(root[0]!.ts);
+    expect((await env.db.selectFrom("slack_addresses").select("thread_ts").where("subject_kind", "=", "run").executeTakeFirstOrThrow()).thread_ts).toBe(root[0]!.ts);
   });
 });

@@ -5,6 +5,7 @@ import { installRoots } from "../../engine/agents/layout.js";
 import { globalPolicy, setProjectLimit } from "../../engine/agents/policies.js";
 import { policyModal } from "../../views/policy.js";
 import { queueStatus } from "../../engine/agents/status.js";
+import { queuePosition } from "../../engine/read/queue.js";
 import { t } from "../../i18n/index.js";
 import { helpView, projectsView, statusView, usage } from "../../views/commands.js";
 import { decisionsView, incidentsView, notifyView, specialistAddModal, specialistsView } from "../../views/coordination.js";
@@ -78,8 +79,8 @@ async function run(ctx: BotContext, cmd: Exclude<Command, { kind: "usage" | "hel
   switch (cmd.kind) {
     case "ask": {
       const started = await ask(engine, actor, cmd.project, cmd.prompt, { channelId, threadTs: null, origin: "command" });
-      const ahead = await aheadOf(ctx, started.item.id);
-      return { text: ahead === null ? t(ctx.locale, "notice.working") : t(ctx.locale, "notice.queued", { n: ahead + 1 }) };
+      const position = await queuePosition(engine.db, started.item.id);
+      return { text: position === null ? t(ctx.locale, "notice.working") : t(ctx.locale, "notice.queued", { n: position }) };
     }
     case "projects": {
       const projects = await listProjects(engine.db, actor);
@@ -141,15 +142,3 @@ async function run(ctx: BotContext, cmd: Exclude<Command, { kind: "usage" | "hel
   }
 }
 
-/** How many items will start before this one; null once it has started. */
-export async function aheadOf(ctx: BotContext, queueId: string): Promise<number | null> {
-  const item = await ctx.engine.db.selectFrom("prompt_queue").select(["status", "priority", "seq"]).where("id", "=", queueId).executeTakeFirst();
-  if (!item || item.status !== "queued") return null;
-  const { n } = await ctx.engine.db
-    .selectFrom("prompt_queue")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("status", "=", "queued")
-    .where((eb) => eb.or([eb("priority", ">", item.priority), eb.and([eb("priority", "=", item.priority), eb("seq", "<", item.seq)])]))
-    .executeTakeFirstOrThrow();
-  return Number(n);
-}

@@ -1,6 +1,6 @@
 import type { App } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
-import { ask, conversationOfThread, followUp } from "../../engine/agents/conversationService.js";
+import { ask, conversationOfThread, followUp, loadConversation, type ConversationWithProject } from "../../engine/agents/conversationService.js";
 import { overview } from "../../engine/coordination/overview.js";
 import { runStatus } from "../../engine/runs/index.js";
 import { homeView } from "../../views/home.js";
@@ -42,9 +42,16 @@ export function registerEvents(app: App, ctx: BotContext): void {
   app.event("app_home_opened", async ({ event, client }) => ctx.afterAck.run(() => onHomeOpened(ctx, client, event)));
 }
 
+/** The conversation of a thread: one the bot started (its own address), else one asked in that thread. */
+async function conversationOfSlackThread(ctx: BotContext, channel: string, threadTs: string): Promise<ConversationWithProject | null> {
+  const id = await ctx.addresses.subjectOfThread("conversation", channel, threadTs);
+  if (id) return loadConversation(ctx.engine, id);
+  return conversationOfThread(ctx.engine, channel, threadTs);
+}
+
 async function onMention(ctx: BotContext, client: WebClient, e: MessageLike): Promise<void> {
   if (!e.user || e.bot_id || e.user === ctx.botUserId) return;
-  if (e.thread_ts && (await conversationOfThread(ctx.engine, e.channel, e.thread_ts))) return; // the message event handles it
+  if (e.thread_ts && (await conversationOfSlackThread(ctx, e.channel, e.thread_ts))) return; // the message event handles it
   await start(ctx, client, e, "mention");
 }
 
@@ -52,7 +59,7 @@ async function onMessage(ctx: BotContext, client: WebClient, e: MessageLike): Pr
   if (e.subtype && e.subtype !== "file_share" && e.subtype !== "thread_broadcast") return;
   if (!e.user || e.bot_id || e.user === ctx.botUserId || !e.text?.trim()) return;
   if (e.thread_ts && e.thread_ts !== e.ts) {
-    const conversation = await conversationOfThread(ctx.engine, e.channel, e.thread_ts);
+    const conversation = await conversationOfSlackThread(ctx, e.channel, e.thread_ts);
     if (!conversation) return;
     const prompt = e.text.replace(new RegExp(`<@${ctx.botUserId}(\\|[^>]*)?>`, "g"), "").trim();
     if (!prompt) return;

@@ -65,12 +65,7 @@ export function registerGuards(app: App, ctx: BotContext): void {
     }
     const eventId = typeof body.event_id === "string" ? body.event_id : null;
     if (eventId) {
-      const inserted = await ctx.engine.db
-        .insertInto("slack_events")
-        .values({ event_id: eventId, received_at: ctx.engine.clock.now() })
-        .onConflict((oc) => oc.column("event_id").doNothing())
-        .executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
+      if (!(await ctx.handledEvents.firstTime(eventId, ctx.engine.clock.now()))) {
         ctx.logger.debug({ eventId }, "duplicate event ignored");
         return;
       }

@@ -2,13 +2,18 @@ import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
 import type { Clock } from "../../engine/clock.js";
 import type { Database } from "../../engine/database.js";
-import { conversationSnapshot, type ConversationSnapshot } from "../../engine/agents/snapshot.js";
+import { answerText, conversationsFromSlack, conversationView, turnFailure, type ConversationView } from "../../engine/read/conversations.js";
 import { isMessageKey, t, type Locale } from "../../i18n/index.js";
 import { escapeClip } from "../../views/mrkdwn.js";
 import { getPreferences } from "../../engine/coordination/preferences.js";
 import { agentAnswer, conversationRoot } from "../../views/conversation.js";
+import type { EventOf } from "../../engine/outbox.js";
+import type { SlackAddresses } from "../store/addresses.js";
 import type { SlackPoster } from "./poster.js";
-import type { EventRenderer, OutboxRow, Rendered } from "./renderer.js";
+import type { EntryOf, Renderer, Rendered } from "./renderer.js";
+
+/** The events that show in a conversation's thread. */
+type ConversationKind = "conversation.queued" | "conversation.started" | "conversation.progress" | "conversation.finished";
 
 /** Thrown to put an event back for `ms` (the once-a-second edit limit of a message). */
 export class Defer extends Error {
@@ -18,9 +23,12 @@ export class Defer extends Error {
 }
 
 /** Events that only re-render a conversation's state message (so consecutive ones collapse). */
-export const REFRESH_KINDS = new Set(["conversation.queued", "conversation.started", "conversation.progress"]);
+export const REFRESH_KINDS: ReadonlySet<string> = new Set<ConversationKind>(["conversation.queued", "conversation.started", "conversation.progress"]);
 
 const MIN_EDIT_INTERVAL_MS = 1_000;
+
+/** A conversation with where it lives in Slack: its thread and its state message, once posted. */
+type SlackConversation = ConversationView & { channelId: string; threadTs: string | null; statusTs: string | null };
 
 /**
  * Turns conversation events into Slack messages: the state message (thread root for
@@ -29,56 +37,47 @@ const MIN_EDIT_INTERVAL_MS = 1_000;
  * Renders the current state from the database, never the event's: late or repeated events
  * cannot show stale states.
  */
-export class ConversationMessages implements EventRenderer {
-  readonly kinds: ReadonlySet<string> = new Set([...REFRESH_KINDS, "conversation.finished"]);
+export class ConversationMessages implements Renderer<ConversationKind> {
   private readonly lastEdit = new Map<string, number>();
 
   constructor(
     private readonly db: Database,
     private readonly client: WebClient,
     private readonly poster: SlackPoster,
+    private readonly addresses: SlackAddresses,
     private readonly clock: Clock,
     private readonly locale: Locale,
     private readonly logger: Logger,
   ) {}
 
   /** Only conversations started from Slack have a thread to show their events in. */
-  async relevant(rows: OutboxRow[]): Promise<Set<number>> {
-    const conversationOf = (row: OutboxRow) => /^conversation:(.+)$/.exec(row.ordering_key ?? "")?.[1] ?? null;
-    const ids = [...new Set(rows.map(conversationOf).filter((x): x is string => x !== null))];
+  async relevant(entries: Array<EntryOf<ConversationKind>>): Promise<Set<number>> {
+    const ids = [...new Set(entries.map((e) => e.event.conversationId))];
     if (!ids.length) return new Set();
-    const inSlack = new Set(
-      (await this.db.selectFrom("conversations").select("id").where("id", "in", ids).where("slack_channel_id", "is not", null).execute()).map((r) => r.id),
-    );
-    return new Set(rows.filter((row) => inSlack.has(conversationOf(row) ?? "")).map((row) => row.id));
+    const inSlack = await conversationsFromSlack(this.db, ids);
+    return new Set(entries.filter((e) => inSlack.has(e.event.conversationId)).map((e) => e.id));
   }
 
   /** Handles one outbox event; Slack errors propagate to the notifier's retry policy. */
-  async handle(outboxId: number, kind: string, payload: Record<string, unknown>): Promise<Rendered> {
-    const conversationId = typeof payload.conversationId === "string" ? payload.conversationId : null;
-    if (!conversationId || !kind.startsWith("conversation.")) return "ignored";
-    const snap = await conversationSnapshot(this.db, conversationId);
-    if (!snap?.channelId) return "ignored"; // not a Slack conversation (CLI)
-    if (REFRESH_KINDS.has(kind)) {
+  async handle({ id: outboxId, event }: EntryOf<ConversationKind>): Promise<Rendered> {
+    const snap = await this.load(event.conversationId);
+    if (!snap) return "ignored"; // not a Slack conversation (CLI)
+    if (event.kind !== "conversation.finished") {
       await this.refresh(outboxId, snap);
       return "refreshed";
     }
-    if (kind === "conversation.finished") {
-      const withThread = await this.ensureStateMessage(outboxId, snap);
-      await this.postOutcome(outboxId, withThread, payload);
-      await this.pingAuthor(outboxId, withThread, payload);
-      await this.refresh(outboxId, withThread);
-      return "posted";
-    }
-    return "ignored";
+    const withThread = await this.ensureStateMessage(outboxId, snap);
+    await this.postOutcome(outboxId, withThread, event);
+    await this.pingAuthor(outboxId, withThread, event);
+    await this.refresh(outboxId, withThread);
+    return "posted";
   }
 
   /** Tells the conversation's user by DM that a notification could not be delivered. */
-  async reportFailure(outboxId: number, payload: Record<string, unknown>, code: string): Promise<void> {
-    const conversationId = typeof payload.conversationId === "string" ? payload.conversationId : null;
-    if (!conversationId) return;
-    const snap = await conversationSnapshot(this.db, conversationId);
-    if (!snap?.userId || !snap.channelId || !/^[UW]/.test(snap.userId)) return;
+  async reportFailure({ id: outboxId, event }: EntryOf<ConversationKind>, code: string): Promise<void> {
+    const conversationId = event.conversationId;
+    const snap = await this.load(conversationId);
+    if (!snap?.userId || !/^[UW]/.test(snap.userId)) return;
     const dm = await this.client.conversations.open({ users: snap.userId });
     const channel = dm.channel?.id;
     if (!channel) return;
@@ -90,8 +89,16 @@ export class ConversationMessages implements EventRenderer {
     await this.poster.postOnce({ key: `failure:${conversationId}:${code}`, outboxId, conversationId, purpose: "notice", channel, threadTs: null, text });
   }
 
-  /** Posts the state message if it does not exist yet; returns the snapshot with its thread. */
-  private async ensureStateMessage(outboxId: number, snap: ConversationSnapshot): Promise<ConversationSnapshot> {
+  /** The conversation's state with its Slack address (recorded by the bot, else where it was asked); null outside Slack. */
+  private async load(conversationId: string): Promise<SlackConversation | null> {
+    const view = await conversationView(this.db, conversationId);
+    if (!view?.channelId) return null;
+    const address = await this.addresses.get("conversation", conversationId);
+    return { ...view, channelId: address?.channel ?? view.channelId, threadTs: address?.threadTs ?? view.originThreadTs, statusTs: address?.statusTs ?? null };
+  }
+
+  /** Posts the state message if it does not exist yet; returns the conversation with its thread. */
+  private async ensureStateMessage(outboxId: number, snap: SlackConversation): Promise<SlackConversation> {
     if (snap.statusTs) return snap;
     const view = conversationRoot(this.locale, snap);
     const ts = await this.poster.postOnce({
@@ -99,19 +106,19 @@ export class ConversationMessages implements EventRenderer {
       outboxId,
       conversationId: snap.conversationId,
       purpose: "status",
-      channel: snap.channelId as string,
+      channel: snap.channelId,
       threadTs: snap.threadTs, // null for /codex ask: the state message is the thread's root
       text: view.text,
       blocks: view.blocks,
     });
     const threadTs = snap.threadTs ?? ts;
-    await this.db.updateTable("conversations").set({ slack_status_ts: ts, slack_thread_ts: threadTs }).where("id", "=", snap.conversationId).execute();
+    await this.addresses.record("conversation", snap.conversationId, { channel: snap.channelId, threadTs, statusTs: ts });
     this.lastEdit.set(snap.conversationId, this.clock.now());
     return { ...snap, statusTs: ts, threadTs };
   }
 
   /** Re-renders the state message, at most once a second. */
-  private async refresh(outboxId: number, snap: ConversationSnapshot): Promise<void> {
+  private async refresh(outboxId: number, snap: SlackConversation): Promise<void> {
     if (!snap.statusTs) {
       await this.ensureStateMessage(outboxId, snap);
       return;
@@ -120,30 +127,30 @@ export class ConversationMessages implements EventRenderer {
     const wait = last + MIN_EDIT_INTERVAL_MS - this.clock.now();
     if (wait > 0) throw new Defer(wait);
     const view = conversationRoot(this.locale, snap);
-    await this.client.chat.update({ channel: snap.channelId as string, ts: snap.statusTs, text: view.text, blocks: view.blocks as never });
+    await this.client.chat.update({ channel: snap.channelId, ts: snap.statusTs, text: view.text, blocks: view.blocks as never });
     this.lastEdit.set(snap.conversationId, this.clock.now());
   }
 
   /** The answer (done), or a notice (failed, cancelled), in the thread. */
-  private async postOutcome(outboxId: number, snap: ConversationSnapshot, payload: Record<string, unknown>): Promise<void> {
-    const base = { outboxId, conversationId: snap.conversationId, channel: snap.channelId as string, threadTs: snap.threadTs };
-    const status = payload.status;
+  private async postOutcome(outboxId: number, snap: SlackConversation, event: EventOf<"conversation.finished">): Promise<void> {
+    const base = { outboxId, conversationId: snap.conversationId, channel: snap.channelId, threadTs: snap.threadTs };
+    const status = event.status;
     if (status === "done") {
-      const messageId = typeof payload.messageId === "string" ? payload.messageId : null;
-      const message = messageId ? await this.db.selectFrom("messages").select("content").where("id", "=", messageId).executeTakeFirst() : undefined;
-      const answer = agentAnswer(this.locale, message?.content ?? "");
+      const messageId = event.messageId;
+      const content = messageId ? await answerText(this.db, messageId) : null;
+      const answer = agentAnswer(this.locale, content ?? "");
       for (const [i, m] of answer.messages.entries()) {
         await this.poster.postOnce({ ...base, key: `${outboxId}:answer:${i}`, purpose: "answer", text: m.text, blocks: m.blocks });
       }
       if (answer.file) await this.uploadOnce(`${outboxId}:file`, base, answer.file);
       return;
     }
-    const item = typeof payload.queueId === "string" ? await this.db.selectFrom("prompt_queue").select(["error", "error_code"]).where("id", "=", payload.queueId).executeTakeFirst() : undefined;
+    const item = await turnFailure(this.db, event.queueId);
     // The catalog explains the failure in the reader's language; Codex's own message is kept
     // when it is the cause (it is data from the agent: escaped, never formatting).
-    const code = `failure.${item?.error_code ?? ""}`;
+    const code = `failure.${item?.errorCode ?? ""}`;
     const reason = isMessageKey(code) ? t(this.locale, code) : "";
-    const detail = item?.error_code === "codex_failed" || !reason ? escapeClip(item?.error ?? "?", 1500) : "";
+    const detail = item?.errorCode === "codex_failed" || !reason ? escapeClip(item?.error ?? "?", 1500) : "";
     const text = status === "cancelled" ? t(this.locale, "notice.stopped") : t(this.locale, "notice.failed", { error: [reason, detail].filter(Boolean).join(" — ") });
     await this.poster.postOnce({ ...base, key: `${outboxId}:notice`, purpose: "notice", text });
   }
@@ -152,15 +159,15 @@ export class ConversationMessages implements EventRenderer {
    * A DM to the author when their task ends in a channel (never for a DM conversation, which is
    * already theirs, nor for a stop they asked), if their preferences say so.
    */
-  private async pingAuthor(outboxId: number, snap: ConversationSnapshot, payload: Record<string, unknown>): Promise<void> {
-    if (payload.status === "cancelled" || snap.origin === "dm" || !snap.userId || !/^[UW][A-Z0-9]+$/.test(snap.userId)) return;
+  private async pingAuthor(outboxId: number, snap: SlackConversation, event: EventOf<"conversation.finished">): Promise<void> {
+    if (event.status === "cancelled" || snap.origin === "dm" || !snap.userId || !/^[UW][A-Z0-9]+$/.test(snap.userId)) return;
     if (!(await getPreferences(this.db, snap.userId)).task_completion) return;
     const key = `${outboxId}:ping`;
     if (await this.poster.postedTs(key)) return;
-    const link = await this.client.chat.getPermalink({ channel: snap.channelId as string, message_ts: snap.threadTs as string });
+    const link = await this.client.chat.getPermalink({ channel: snap.channelId, message_ts: snap.threadTs as string });
     const dm = await this.client.conversations.open({ users: snap.userId });
     if (!dm.channel?.id) return;
-    const text = t(this.locale, payload.status === "done" ? "notice.task_done" : "notice.task_failed", {
+    const text = t(this.locale, event.status === "done" ? "notice.task_done" : "notice.task_failed", {
       project: escapeClip(snap.projectName, 100),
       link: link.permalink ? `<${link.permalink}|${t(this.locale, "notice.see_thread")}>` : "",
     });
@@ -191,11 +198,7 @@ export class ConversationMessages implements EventRenderer {
   }
 
   private async markFilePosted(key: string, base: { outboxId: number; conversationId: string; channel: string; threadTs: string | null }) {
-    await this.db
-      .insertInto("slack_posts")
-      .values({ key, outbox_id: base.outboxId, conversation_id: base.conversationId, purpose: "file", channel_id: base.channel, thread_ts: base.threadTs, ts: "file", status: "posted", created_at: this.clock.now() })
-      .onConflict((oc) => oc.column("key").doUpdateSet({ status: "posted", ts: "file" }))
-      .execute();
+    await this.poster.posts.recordFile({ key, ...base });
     this.logger.debug({ key }, "file uploaded");
   }
 }

@@ -1,14 +1,17 @@
 import type { WebClient } from "@slack/web-api";
 import type { Database } from "../../engine/database.js";
-import { getDecision } from "../../engine/coordination/decisions.js";
-import { listIncidents } from "../../engine/coordination/incidents.js";
 import { getPreferences } from "../../engine/coordination/preferences.js";
+import { decisionCard, incidentNotice } from "../../engine/read/coordination.js";
+import { conversationView } from "../../engine/read/conversations.js";
 import type { Locale } from "../../i18n/index.js";
 import { decisionMessage, incidentMessage } from "../../views/coordination.js";
+import type { SlackAddresses } from "../store/addresses.js";
 import type { SlackPoster } from "./poster.js";
-import type { EventRenderer, OutboxRow, Rendered } from "./renderer.js";
+import type { EntryOf, Renderer, Rendered } from "./renderer.js";
 
-const SYSTEM = { userId: "system", isAdmin: true };
+/** The events of decisions and incidents. */
+type CoordinationKind = "decision.opened" | "decision.answered" | "incident.opened" | "incident.updated";
+
 const isSlackUser = (id: string | null): id is string => Boolean(id && /^[UW][A-Z0-9]+$/.test(id));
 
 /**
@@ -17,24 +20,23 @@ const isSlackUser = (id: string | null): id is string => Boolean(id && /^[UW][A-
  * wants decisions by DM; once answered, the message is edited so it can't be clicked again. An
  * incident is posted in the project's channel and, if the user wants it, by DM; updates edit them.
  */
-export class CoordinationMessages implements EventRenderer {
-  readonly kinds: ReadonlySet<string> = new Set(["decision.opened", "decision.answered", "incident.opened", "incident.updated"]);
+export class CoordinationMessages implements Renderer<CoordinationKind> {
 
   constructor(
     private readonly db: Database,
     private readonly client: WebClient,
     private readonly poster: SlackPoster,
+    private readonly addresses: SlackAddresses,
     private readonly locale: Locale,
   ) {}
 
-  async relevant(rows: OutboxRow[]): Promise<Set<number>> {
-    return new Set(rows.map((r) => r.id));
+  async relevant(entries: Array<EntryOf<CoordinationKind>>): Promise<Set<number>> {
+    return new Set(entries.map((e) => e.id));
   }
 
-  async handle(outboxId: number, kind: string, payload: Record<string, unknown>): Promise<Rendered> {
-    if (kind.startsWith("decision.") && typeof payload.decisionId === "string") return this.decision(outboxId, kind, payload.decisionId);
-    if (kind.startsWith("incident.") && typeof payload.incidentId === "string") return this.incident(outboxId, kind, payload.incidentId);
-    return "ignored";
+  async handle({ id: outboxId, event }: EntryOf<CoordinationKind>): Promise<Rendered> {
+    if (event.kind === "decision.opened" || event.kind === "decision.answered") return this.decision(outboxId, event.kind, event.decisionId);
+    return this.incident(outboxId, event.kind, event.incidentId);
   }
 
   async reportFailure(): Promise<void> {
@@ -42,24 +44,17 @@ export class CoordinationMessages implements EventRenderer {
   }
 
   private async decision(outboxId: number, kind: string, id: string): Promise<Rendered> {
-    const d = await getDecision(this.db, SYSTEM, id);
-    const c = await this.db
-      .selectFrom("conversations as c")
-      .innerJoin("projects as p", "p.id", "c.project_id")
-      .select(["c.slack_channel_id", "c.slack_thread_ts", "p.name"])
-      .where("c.id", "=", d.conversation_id)
-      .executeTakeFirstOrThrow();
-    const answeredBy = d.status === "ANSWERED" ? ((await this.db.selectFrom("decisions").select("answered_by").where("id", "=", id).executeTakeFirst())?.answered_by ?? undefined) : undefined;
-    const view = decisionMessage(this.locale, d, { projectName: c.name, answeredBy });
+    const { decision: d, projectName, channelId, answeredBy } = await decisionCard(this.db, id);
+    const view = decisionMessage(this.locale, d, { projectName, answeredBy });
     const key = `decision:${id}`;
     if (kind === "decision.answered") {
-      const posted = await this.db.selectFrom("slack_posts").select(["channel_id", "ts", "status"]).where("key", "=", key).executeTakeFirst();
+      const posted = await this.poster.posts.find(key);
       if (posted?.status !== "posted" || !posted.ts) return "ignored";
-      await this.client.chat.update({ channel: posted.channel_id, ts: posted.ts, text: view.text, blocks: view.blocks as never });
+      await this.client.chat.update({ channel: posted.channel, ts: posted.ts, text: view.text, blocks: view.blocks as never });
       return "posted";
     }
-    let channel = c.slack_channel_id;
-    let threadTs = c.slack_thread_ts;
+    let channel = channelId;
+    let threadTs = channel ? await this.threadOf(d.conversation_id) : null;
     if (!channel) {
       if (!isSlackUser(d.user_id) || !(await getPreferences(this.db, d.user_id)).decisions) return "ignored";
       channel = await this.dm(d.user_id);
@@ -70,32 +65,33 @@ export class CoordinationMessages implements EventRenderer {
   }
 
   private async incident(outboxId: number, kind: string, id: string): Promise<Rendered> {
-    const incident = (await listIncidents(this.db, SYSTEM, { all: true })).find((i) => i.id === id);
-    if (!incident) return "ignored";
+    const notice = await incidentNotice(this.db, id);
+    if (!notice) return "ignored";
+    const { incident, userId, projectChannelId } = notice;
     const view = incidentMessage(this.locale, incident);
-    const row = await this.db
-      .selectFrom("incidents as i")
-      .innerJoin("projects as p", "p.id", "i.project_id")
-      .select(["i.user_id", "p.slack_channel_id"])
-      .where("i.id", "=", id)
-      .executeTakeFirstOrThrow();
     const targets: Array<{ key: string; channel: () => Promise<string> }> = [];
-    if (row.slack_channel_id) targets.push({ key: `incident:${id}`, channel: async () => row.slack_channel_id as string });
-    if (isSlackUser(row.user_id) && (await getPreferences(this.db, row.user_id)).incidents) {
-      const user = row.user_id;
-      targets.push({ key: `incident-dm:${id}`, channel: () => this.dm(user) });
+    if (projectChannelId) targets.push({ key: `incident:${id}`, channel: async () => projectChannelId });
+    if (isSlackUser(userId) && (await getPreferences(this.db, userId)).incidents) {
+      targets.push({ key: `incident-dm:${id}`, channel: () => this.dm(userId) });
     }
     let rendered: Rendered = "ignored";
     for (const target of targets) {
-      const posted = await this.db.selectFrom("slack_posts").select(["channel_id", "ts", "status"]).where("key", "=", target.key).executeTakeFirst();
+      const posted = await this.poster.posts.find(target.key);
       if (posted?.status === "posted" && posted.ts) {
-        await this.client.chat.update({ channel: posted.channel_id, ts: posted.ts, text: view.text, blocks: view.blocks as never });
+        await this.client.chat.update({ channel: posted.channel, ts: posted.ts, text: view.text, blocks: view.blocks as never });
       } else if (kind === "incident.opened" || posted) {
         await this.poster.postOnce({ key: target.key, outboxId, conversationId: incident.conversation_id, purpose: "notice", channel: await target.channel(), threadTs: null, text: view.text, blocks: view.blocks });
       } else continue;
       rendered = "posted";
     }
     return rendered;
+  }
+
+  /** The thread of a decision's conversation: the one the bot posted, else the one it was asked in. */
+  private async threadOf(conversationId: string): Promise<string | null> {
+    const address = await this.addresses.get("conversation", conversationId);
+    if (address?.threadTs) return address.threadTs;
+    return (await conversationView(this.db, conversationId))?.originThreadTs ?? null;
   }
 
   private async dm(userId: string): Promise<string> {

@@ -8,8 +8,13 @@ import { ConversationMessages, Defer, REFRESH_KINDS } from "./conversationMessag
 import { CoordinationMessages } from "./coordinationMessages.js";
 import { RunMessages } from "./runMessages.js";
 import { OrchestrationMessages } from "./orchestrationMessages.js";
-import type { EventRenderer, OutboxRow } from "./renderer.js";
+import { renderersOf } from "./renderers.js";
+import type { EventKind } from "../../engine/outbox.js";
+import { laterPendingKinds, markDelivered, markFailed, pendingEvents, postpone, type MalformedEntry, type OutboxEntry } from "../../engine/outboxQueue.js";
+import type { Renderer, RendererMap } from "./renderer.js";
 import { SlackPoster } from "./poster.js";
+import { SlackAddresses } from "../store/addresses.js";
+import { SlackPosts } from "../store/posts.js";
 
 /** What one drain did, for tests and metrics. */
 export interface DrainResult {
@@ -43,7 +48,7 @@ export interface NotifierOptions {
  */
 export class Notifier {
   private readonly poster: SlackPoster;
-  private readonly renderers: EventRenderer[];
+  private readonly renderers: RendererMap;
   private pausedUntil = 0;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
@@ -52,13 +57,14 @@ export class Notifier {
   readonly failures = new Map<string, number>();
 
   constructor(private readonly o: NotifierOptions) {
-    this.poster = new SlackPoster(o.db, o.client, o.clock);
-    this.renderers = [
-      new ConversationMessages(o.db, o.client, this.poster, o.clock, o.locale, o.logger),
-      new CoordinationMessages(o.db, o.client, this.poster, o.locale),
-      new RunMessages(o.db, o.client, this.poster, o.locale, o.clock),
-      new OrchestrationMessages(o.db, o.client, this.poster, o.locale),
-    ];
+    this.poster = new SlackPoster(new SlackPosts(o.db, o.clock), o.client);
+    const addresses = new SlackAddresses(o.db, o.clock);
+    this.renderers = renderersOf({
+      conversations: new ConversationMessages(o.db, o.client, this.poster, addresses, o.clock, o.locale, o.logger),
+      coordination: new CoordinationMessages(o.db, o.client, this.poster, addresses, o.locale),
+      runs: new RunMessages(o.db, o.client, this.poster, addresses, o.locale, o.clock),
+      orchestrations: new OrchestrationMessages(o.db, o.client, this.poster, addresses, o.locale),
+    });
   }
 
   /** Polls the outbox until stop(); a drain never overlaps the previous one. */
@@ -89,21 +95,15 @@ export class Notifier {
     const result: DrainResult = { delivered: 0, failed: 0, deferred: 0 };
     const now = this.o.clock.now();
     if (now < this.pausedUntil) return result;
-    const rows = await this.o.db
-      .selectFrom("outbox")
-      .select(["id", "kind", "payload", "ordering_key", "attempts", "next_attempt_at", "created_at"])
-      .where("status", "=", "pending")
-      .orderBy("id")
-      .limit(200)
-      .execute();
-    const relevant = await this.skipIrrelevant(rows);
+    const { entries, malformed } = await pendingEvents(this.o.db, 200);
+    for (const m of malformed) result.failed += await this.rejectMalformed(m);
+    const relevant = await this.skipIrrelevant(entries);
     const blocked = new Set<string>();
-    for (const row of relevant) {
-      const key = row.ordering_key ?? `event:${row.id}`;
-      if (blocked.has(key)) continue;
-      blocked.add(key); // later events of this thread wait for this one
-      if (row.next_attempt_at > this.o.clock.now()) continue;
-      const outcome = await this.deliver(row);
+    for (const entry of relevant) {
+      if (blocked.has(entry.orderingKey)) continue;
+      blocked.add(entry.orderingKey); // later events of this thread wait for this one
+      if (entry.nextAttemptAt > this.o.clock.now()) continue;
+      const outcome = await this.deliver(entry);
       result[outcome] += 1;
       if (this.o.clock.now() < this.pausedUntil) break;
       // Let pending Slack requests be acked between two deliveries (SQLite calls are synchronous).
@@ -112,85 +112,81 @@ export class Notifier {
     return result;
   }
 
+  /** A row that does not parse can never be delivered: retrying it would only block its thread. */
+  private async rejectMalformed(m: MalformedEntry): Promise<number> {
+    this.o.logger.error({ outboxId: m.id, kind: m.kind, error: m.error }, "malformed outbox event: marked failed");
+    this.failures.set("malformed_event", (this.failures.get("malformed_event") ?? 0) + 1);
+    await markFailed(this.o.db, m.id, 1, `malformed: ${m.error}`, this.o.clock.now());
+    return 1;
+  }
+
   /**
-   * Marks done, in one statement, the events with nothing to show in Slack: kinds no renderer
-   * handles, and those its renderer finds irrelevant (e.g. conversations not started from Slack).
+   * Marks done, in one statement, the events with nothing to show in Slack: kinds the map
+   * ignores, and those their renderer finds irrelevant (e.g. conversations not started from Slack).
    */
-  private async skipIrrelevant(rows: OutboxRow[]): Promise<OutboxRow[]> {
-    const keepIds = new Set<number>();
-    for (const r of this.renderers) {
-      const mine = rows.filter((row) => r.kinds.has(row.kind));
-      if (mine.length) for (const id of await r.relevant(mine)) keepIds.add(id);
+  private async skipIrrelevant(entries: OutboxEntry[]): Promise<OutboxEntry[]> {
+    const byRenderer = new Map<Renderer<EventKind>, OutboxEntry[]>();
+    for (const entry of entries) {
+      const r = this.rendererOf(entry.event.kind);
+      if (r) byRenderer.set(r, [...(byRenderer.get(r) ?? []), entry]);
     }
-    const skip = rows.filter((row) => !keepIds.has(row.id)).map((row) => row.id);
-    if (skip.length) await this.o.db.updateTable("outbox").set({ status: "done", done_at: this.o.clock.now() }).where("id", "in", skip).execute();
-    return rows.filter((row) => keepIds.has(row.id));
+    const keepIds = new Set<number>();
+    for (const [r, mine] of byRenderer) for (const id of await r.relevant(mine)) keepIds.add(id);
+    await markDelivered(this.o.db, entries.filter((e) => !keepIds.has(e.id)).map((e) => e.id), this.o.clock.now());
+    return entries.filter((e) => keepIds.has(e.id));
   }
 
-  private rendererOf(kind: string): EventRenderer | undefined {
-    return this.renderers.find((r) => r.kinds.has(kind));
+  private rendererOf(kind: EventKind): Renderer<EventKind> | undefined {
+    const r = this.renderers[kind];
+    return r === "ignored" ? undefined : (r as Renderer<EventKind>);
   }
 
-  private async deliver(row: OutboxRow): Promise<keyof DrainResult> {
-    const log = this.o.logger.child({ outboxId: row.id, kind: row.kind });
+  private async deliver(entry: OutboxEntry): Promise<keyof DrainResult> {
+    const log = this.o.logger.child({ outboxId: entry.id, kind: entry.event.kind });
     try {
-      const payload = JSON.parse(row.payload) as Record<string, unknown>;
-      const renderer = this.rendererOf(row.kind);
-      const handled = renderer ? await renderer.handle(row.id, row.kind, payload) : "ignored";
+      const renderer = this.rendererOf(entry.event.kind);
+      const handled = renderer ? await renderer.handle(entry) : "ignored";
       // Consecutive state refreshes of one thread collapse into the one just rendered.
-      const done = [row.id];
-      if (handled === "refreshed" && row.ordering_key) {
-        const next = await this.o.db
-          .selectFrom("outbox")
-          .select(["id", "kind"])
-          .where("status", "=", "pending")
-          .where("ordering_key", "=", row.ordering_key)
-          .where("id", ">", row.id)
-          .orderBy("id")
-          .limit(50)
-          .execute();
-        for (const n of next) {
+      const done = [entry.id];
+      if (handled === "refreshed") {
+        for (const n of await laterPendingKinds(this.o.db, entry.orderingKey, entry.id)) {
           if (!REFRESH_KINDS.has(n.kind)) break;
           done.push(n.id);
         }
       }
-      await this.o.db.updateTable("outbox").set({ status: "done", done_at: this.o.clock.now(), last_error: null }).where("id", "in", done).execute();
+      await markDelivered(this.o.db, done, this.o.clock.now());
       return "delivered";
     } catch (err) {
       if (err instanceof Defer) {
-        await this.o.db.updateTable("outbox").set({ next_attempt_at: this.o.clock.now() + err.ms }).where("id", "=", row.id).execute();
+        await postpone(this.o.db, entry.id, this.o.clock.now() + err.ms);
         return "deferred";
       }
-      return this.fail(row, err, log);
+      return this.fail(entry, err, log);
     }
   }
 
-  private async fail(row: OutboxRow, err: unknown, log: Logger): Promise<keyof DrainResult> {
+  private async fail(entry: OutboxEntry, err: unknown, log: Logger): Promise<keyof DrainResult> {
     const now = this.o.clock.now();
     const failure = classifySlackError(err);
     if (failure.kind === "rate_limited") {
       this.pausedUntil = now + failure.retryAfterMs;
       log.warn({ retryAfterMs: failure.retryAfterMs }, "Slack rate limit: waiting");
-      await this.o.db.updateTable("outbox").set({ next_attempt_at: this.pausedUntil, last_error: "ratelimited" }).where("id", "=", row.id).execute();
+      await postpone(this.o.db, entry.id, this.pausedUntil, { lastError: "ratelimited" });
       return "deferred";
     }
-    if (failure.kind === "transient" && now - row.created_at < (this.o.giveUpAfterMs ?? 24 * 3600_000)) {
-      const delay = Math.min(this.o.backoffMaxMs ?? 60_000, (this.o.backoffBaseMs ?? 1_000) * 2 ** Math.min(row.attempts, 16));
-      log.warn({ detail: failure.detail, attempt: row.attempts + 1, retryInMs: delay }, "Slack call failed: will retry");
-      await this.o.db
-        .updateTable("outbox")
-        .set({ attempts: row.attempts + 1, next_attempt_at: now + delay, last_error: failure.detail.slice(0, 500) })
-        .where("id", "=", row.id)
-        .execute();
+    if (failure.kind === "transient" && now - entry.createdAt < (this.o.giveUpAfterMs ?? 24 * 3600_000)) {
+      const delay = Math.min(this.o.backoffMaxMs ?? 60_000, (this.o.backoffBaseMs ?? 1_000) * 2 ** Math.min(entry.attempts, 16));
+      log.warn({ detail: failure.detail, attempt: entry.attempts + 1, retryInMs: delay }, "Slack call failed: will retry");
+      await postpone(this.o.db, entry.id, now + delay, { attempts: entry.attempts + 1, lastError: failure.detail });
       return "deferred";
     }
     const code = failure.kind === "permanent" ? failure.code : `gave_up: ${failure.detail}`;
     log.error({ code }, "Slack delivery failed permanently");
     this.failures.set(code, (this.failures.get(code) ?? 0) + 1);
-    await this.o.db.updateTable("outbox").set({ status: "failed", attempts: row.attempts + 1, last_error: code.slice(0, 500), done_at: now }).where("id", "=", row.id).execute();
+    await markFailed(this.o.db, entry.id, entry.attempts + 1, code, now);
     // Tell the person concerned where we can (a DM works even where the bot is not a member).
-    await this.rendererOf(row.kind)
-      ?.reportFailure(row.id, JSON.parse(row.payload) as Record<string, unknown>, code)
+    await this.rendererOf(entry.event.kind)
+      ?.reportFailure(entry, code)
       .catch((e) => log.warn({ err: e }, "could not report the failure"));
     return "failed";
   }

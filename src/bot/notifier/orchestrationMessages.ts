@@ -1,81 +1,64 @@
 import type { WebClient } from "@slack/web-api";
 import type { Database } from "../../engine/database.js";
-import { orchestrationView, type OrchestrationView } from "../../engine/orchestrations/index.js";
-import { findOrchestration } from "../../engine/orchestrations/store.js";
+import type { OrchestrationView } from "../../engine/orchestrations/index.js";
+import { orchestrationsFromSlack, orchestrationThreadView } from "../../engine/read/orchestrations.js";
 import { t, type Locale } from "../../i18n/index.js";
 import { channelMention, escapeClip } from "../../views/mrkdwn.js";
 import { orchestrationRoot, stepMessages } from "../../views/orchestrations.js";
 import { Defer } from "./conversationMessages.js";
+import type { SlackAddresses } from "../store/addresses.js";
 import type { SlackPoster } from "./poster.js";
-import type { EventRenderer, OutboxRow, Rendered } from "./renderer.js";
+import { laterPendingKinds } from "../../engine/outboxQueue.js";
+import type { EntryOf, Renderer, Rendered } from "./renderer.js";
 
 const MIN_EDIT_INTERVAL_MS = 1_000;
-const KIND = "orchestration.updated";
-
-const orchestrationIdOf = (payload: string): string | null => {
-  try {
-    const p = JSON.parse(payload) as { orchestrationId?: unknown };
-    return typeof p.orchestrationId === "string" ? p.orchestrationId : null;
-  } catch {
-    return null;
-  }
-};
-
-/** An orchestration as the views read it, straight from the database (the notifier never moves it). */
-export async function loadOrchestrationView(db: Database, id: string): Promise<{ view: OrchestrationView; channelId: string | null; threadTs: string | null } | null> {
-  const row = await findOrchestration(db, id);
-  if (!row) return null;
-  const project = await db.selectFrom("projects").selectAll().where("id", "=", row.project_id).executeTakeFirst();
-  if (!project) return null;
-  const view = await orchestrationView(db, row, project);
-  return { view, channelId: row.slack_channel_id, threadTs: row.slack_thread_ts };
-}
+type OrchestrationKind = "orchestration.updated";
 
 /**
  * Orchestrations started from Slack, in their thread. The root (`orch:<id>:root`, its ts recorded
- * as the orchestration's `slack_thread_ts`) shows the current state and the buttons it allows,
+ * as the orchestration's Slack address) shows the current state and the buttons it allows,
  * edited at most once a second; each history step is posted once in the thread
  * (`orch:<id>:step:<n>:<part>`), in order, whatever event brought the notifier here. Renders the
  * current state from the database, never the event's: late or repeated events show no stale state.
  */
-export class OrchestrationMessages implements EventRenderer {
-  readonly kinds: ReadonlySet<string> = new Set([KIND]);
+export class OrchestrationMessages implements Renderer<OrchestrationKind> {
   private readonly lastEdit = new Map<string, number>();
 
   constructor(
     readonly db: Database,
     readonly client: WebClient,
     readonly poster: SlackPoster,
+    readonly addresses: SlackAddresses,
     readonly locale: Locale,
   ) {}
 
   /** Only orchestrations started from Slack have a channel to show their steps in. */
-  async relevant(rows: OutboxRow[]): Promise<Set<number>> {
-    const ids = [...new Set(rows.map((r) => orchestrationIdOf(r.payload)).filter((x): x is string => x !== null))];
+  async relevant(entries: Array<EntryOf<OrchestrationKind>>): Promise<Set<number>> {
+    const ids = [...new Set(entries.map((e) => e.event.orchestrationId))];
     if (!ids.length) return new Set();
-    const inSlack = new Set(
-      (await this.db.selectFrom("orchestrations").select("id").where("id", "in", ids).where("slack_channel_id", "is not", null).execute()).map((r) => r.id),
-    );
-    return new Set(rows.filter((r) => inSlack.has(orchestrationIdOf(r.payload) ?? "")).map((r) => r.id));
+    const inSlack = await orchestrationsFromSlack(this.db, ids);
+    return new Set(entries.filter((e) => inSlack.has(e.event.orchestrationId)).map((e) => e.id));
   }
 
-  async handle(outboxId: number, kind: string, payload: Record<string, unknown>): Promise<Rendered> {
-    const id = typeof payload.orchestrationId === "string" ? payload.orchestrationId : null;
-    if (kind !== KIND || !id) return "ignored";
-    const loaded = await loadOrchestrationView(this.db, id);
+  async handle({ id: outboxId, event, orderingKey }: EntryOf<OrchestrationKind>): Promise<Rendered> {
+    const id = event.orchestrationId;
+    const loaded = await orchestrationThreadView(this.db, id);
     if (!loaded?.channelId) return "ignored";
-    const { view: o, channelId: channel } = loaded;
-    let threadTs = loaded.threadTs;
+    const address = await this.addresses.get("orchestration", id);
+    const o = loaded.view;
+    const channel = address?.channel ?? loaded.channelId;
+    let threadTs = address?.threadTs ?? null;
     let fresh = false;
     if (!threadTs) {
       const root = orchestrationRoot(this.locale, o);
       threadTs = await this.poster.postOnce({ key: `orch:${id}:root`, outboxId, conversationId: null, purpose: "status", channel, threadTs: null, text: root.text, blocks: root.blocks });
-      await this.db.updateTable("orchestrations").set({ slack_thread_ts: threadTs }).where("id", "=", id).execute();
+      await this.addresses.record("orchestration", id, { channel, threadTs, statusTs: threadTs });
       this.lastEdit.set(id, Date.now());
       fresh = true;
     }
     await this.postSteps(outboxId, o, channel, threadTs);
-    if (fresh || (await this.laterEventPending(outboxId, id))) return "posted";
+    // A later event of this orchestration waits: it will edit the root, this one need not.
+    if (fresh || (await laterPendingKinds(this.db, orderingKey, outboxId, 1)).length > 0) return "posted";
     const wait = (this.lastEdit.get(id) ?? 0) + MIN_EDIT_INTERVAL_MS - Date.now();
     if (wait > 0) throw new Defer(wait);
     const root = orchestrationRoot(this.locale, o);
@@ -85,9 +68,9 @@ export class OrchestrationMessages implements EventRenderer {
   }
 
   /** Tells the orchestration's owner by DM that its thread could not be posted or updated. */
-  async reportFailure(outboxId: number, payload: Record<string, unknown>, code: string): Promise<void> {
-    const id = typeof payload.orchestrationId === "string" ? payload.orchestrationId : null;
-    const loaded = id ? await loadOrchestrationView(this.db, id) : null;
+  async reportFailure({ id: outboxId, event }: EntryOf<OrchestrationKind>, code: string): Promise<void> {
+    const id = event.orchestrationId;
+    const loaded = await orchestrationThreadView(this.db, id);
     const owner = loaded?.view.owner_id;
     if (!loaded?.channelId || !owner || !/^[UW][A-Z0-9]+$/.test(owner)) return;
     const dm = await this.client.conversations.open({ users: owner });
@@ -104,10 +87,7 @@ export class OrchestrationMessages implements EventRenderer {
   /** Posts, in order, every part of every history step not posted yet. */
   private async postSteps(outboxId: number, o: OrchestrationView, channel: string, threadTs: string): Promise<void> {
     const prefix = `orch:${o.id}:step:`;
-    // A range on the primary key (a LIKE would scan every post ever made).
-    const posted = new Set(
-      (await this.db.selectFrom("slack_posts").select("key").where("key", ">=", prefix).where("key", "<", `${prefix}\uffff`).where("status", "=", "posted").execute()).map((r) => r.key),
-    );
+    const posted = await this.poster.posts.postedKeysWithPrefix(prefix);
     for (const [n, event] of o.events.entries()) {
       const messages = stepMessages(this.locale, o, event);
       for (const [part, m] of messages.entries()) {
@@ -116,19 +96,5 @@ export class OrchestrationMessages implements EventRenderer {
         await this.poster.postOnce({ key, outboxId, conversationId: null, purpose: "notice", channel, threadTs, text: m.text, blocks: m.blocks });
       }
     }
-  }
-
-  /** Whether a later event of this orchestration waits: it will edit the root, this one need not. */
-  private async laterEventPending(outboxId: number, id: string): Promise<boolean> {
-    const later = await this.db
-      .selectFrom("outbox")
-      .select("id")
-      .where("status", "=", "pending")
-      .where("kind", "=", KIND)
-      .where("id", ">", outboxId)
-      .where("payload", "like", `%"orchestrationId":"${id}"%`)
-      .limit(1)
-      .executeTakeFirst();
-    return later !== undefined;
   }
 }

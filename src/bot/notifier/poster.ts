@@ -1,7 +1,5 @@
 import { ErrorCode, type WebClient } from "@slack/web-api";
-import type { Database } from "../../engine/database.js";
-import type { Clock } from "../../engine/clock.js";
-import type { SlackPostsTable } from "../../engine/schema.js";
+import type { PostPurpose, SlackPosts } from "../store/posts.js";
 
 /** Metadata type on every message the bot posts: it carries the post's key for reconciliation. */
 export const POST_METADATA_TYPE = "codexpi_post";
@@ -11,7 +9,7 @@ export interface PostRequest {
   key: string;
   outboxId: number;
   conversationId: string | null;
-  purpose: SlackPostsTable["purpose"];
+  purpose: PostPurpose;
   channel: string;
   threadTs: string | null;
   text: string;
@@ -26,36 +24,23 @@ export interface PostRequest {
  */
 export class SlackPoster {
   constructor(
-    private readonly db: Database,
+    /** The record of every post (the bot's own table). */
+    readonly posts: SlackPosts,
     private readonly client: WebClient,
-    private readonly clock: Clock,
   ) {}
 
   /** Posts (or finds the earlier post of) a message; returns its ts. Slack errors propagate. */
   async postOnce(req: PostRequest): Promise<string> {
-    const existing = await this.db.selectFrom("slack_posts").selectAll().where("key", "=", req.key).executeTakeFirst();
+    const existing = await this.posts.find(req.key);
     if (existing?.status === "posted" && existing.ts) return existing.ts;
     if (existing?.status === "sending") {
-      const found = await this.findPosted(req.key, existing.channel_id, existing.thread_ts);
+      const found = await this.findPosted(req.key, existing.channel, existing.threadTs);
       if (found) {
-        await this.recordPosted(req.key, found);
+        await this.posts.markPosted(req.key, found);
         return found;
       }
     } else {
-      await this.db
-        .insertInto("slack_posts")
-        .values({
-          key: req.key,
-          outbox_id: req.outboxId,
-          conversation_id: req.conversationId,
-          purpose: req.purpose,
-          channel_id: req.channel,
-          thread_ts: req.threadTs,
-          ts: null,
-          status: "sending",
-          created_at: this.clock.now(),
-        })
-        .execute();
+      await this.posts.intend({ key: req.key, outboxId: req.outboxId, conversationId: req.conversationId, purpose: req.purpose, channel: req.channel, threadTs: req.threadTs });
     }
     let res;
     try {
@@ -73,23 +58,19 @@ export class SlackPoster {
       // next attempt need not search for it. A 5xx or a lost connection stays unknown.
       const code = (err as { code?: string }).code;
       if (code === ErrorCode.PlatformError || code === ErrorCode.RateLimitedError) {
-        await this.db.deleteFrom("slack_posts").where("key", "=", req.key).where("status", "=", "sending").execute();
+        await this.posts.forgetIntent(req.key);
       }
       throw err;
     }
     const ts = res.ts as string;
-    await this.recordPosted(req.key, ts);
+    await this.posts.markPosted(req.key, ts);
     return ts;
   }
 
   /** The ts of an earlier post, if it is known. */
   async postedTs(key: string): Promise<string | null> {
-    const row = await this.db.selectFrom("slack_posts").select(["ts", "status"]).where("key", "=", key).executeTakeFirst();
+    const row = await this.posts.find(key);
     return row?.status === "posted" ? row.ts : null;
-  }
-
-  private async recordPosted(key: string, ts: string): Promise<void> {
-    await this.db.updateTable("slack_posts").set({ ts, status: "posted" }).where("key", "=", key).execute();
   }
 
   /** Looks for a message carrying `key` in its metadata, in the thread or the channel's recent history. */

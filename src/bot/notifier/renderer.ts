@@ -1,23 +1,23 @@
-/** An outbox row as renderers see it. */
-export interface OutboxRow {
-  id: number;
-  kind: string;
-  payload: string;
-  ordering_key: string | null;
-  attempts: number;
-  next_attempt_at: number;
-  created_at: number;
-}
+import type { EventKind, EventOf } from "../../engine/outbox.js";
+import type { OutboxEntry } from "../../engine/outboxQueue.js";
+
+/** A parsed outbox entry of some kinds. */
+export type EntryOf<K extends EventKind> = OutboxEntry<EventOf<K>>;
 
 /** What handling an event did: `refreshed` lets consecutive refreshes of one thread collapse. */
 export type Rendered = "refreshed" | "posted" | "ignored";
 
-/** Turns some kinds of domain events into Slack messages. Slack errors propagate to the notifier. */
-export interface EventRenderer {
-  readonly kinds: ReadonlySet<string>;
-  /** Of these rows (all of kinds this renderer handles), the ids with something to show in Slack. */
-  relevant(rows: OutboxRow[]): Promise<Set<number>>;
-  handle(outboxId: number, kind: string, payload: Record<string, unknown>): Promise<Rendered>;
+/** Turns the events of kinds `K` into Slack messages. Slack errors propagate to the notifier. */
+export interface Renderer<K extends EventKind> {
+  /** Of these entries, the ids with something to show in Slack. */
+  relevant(entries: Array<EntryOf<K>>): Promise<Set<number>>;
+  handle(entry: EntryOf<K>): Promise<Rendered>;
   /** Tells the person concerned that a message could not be delivered, where possible. */
-  reportFailure(outboxId: number, payload: Record<string, unknown>, code: string): Promise<void>;
+  reportFailure(entry: EntryOf<K>, code: string): Promise<void>;
 }
+
+/**
+ * What the notifier does with each kind: a renderer, or `"ignored"` (said explicitly, with the
+ * reason beside it). A kind added to the engine fails to compile here until it is one or the other.
+ */
+export type RendererMap = { [K in EventKind]: Renderer<K> | "ignored" };

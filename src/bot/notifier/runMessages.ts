@@ -2,13 +2,19 @@ import type { WebClient } from "@slack/web-api";
 import { systemClock, type Clock } from "../../engine/clock.js";
 import type { Database } from "../../engine/database.js";
 import { runDetail, type RunDetail } from "../../engine/runs/index.js";
+import { runOrigin, runsFromSlack } from "../../engine/read/runs.js";
 import { t, type Locale } from "../../i18n/index.js";
 import { channelMention } from "../../views/mrkdwn.js";
 import { blockedInputOf, runBlockedMessage, runFinalReport, runRootMessage, runVerdictMessages, type BlockedInput, type VerdictSubject } from "../../views/runs.js";
 import type { SlackMessage } from "../../views/blocks.js";
 import { Defer } from "./conversationMessages.js";
+import type { SlackAddresses } from "../store/addresses.js";
 import type { SlackPoster } from "./poster.js";
-import type { EventRenderer, OutboxRow, Rendered } from "./renderer.js";
+import type { EventOf } from "../../engine/outbox.js";
+import type { EntryOf, Renderer, Rendered } from "./renderer.js";
+
+/** The events of a run's thread. */
+type RunKind = "run.updated" | "run.verdict";
 
 const MIN_EDIT_INTERVAL_MS = 1_000;
 const isSlackUser = (id: string | null): id is string => Boolean(id && /^[UW][A-Z0-9]+$/.test(id));
@@ -22,14 +28,13 @@ interface RunThread {
 
 /**
  * A run started from Slack, in its thread: the root message (posted on the run's first event,
- * its ts kept as the run's `slack_thread_ts`) edited as the run moves, at most once a second; the
+ * its ts kept as the run's Slack address) edited as the run moves, at most once a second; the
  * master's verdicts as their own replies; a message with Resume / Revise buttons when it blocks
  * (edited without them once it moves on); the final report once completed. Renders the run as
  * the database has it now, and posts with keys, so that late, repeated or replayed events never
  * show a stale state nor post twice.
  */
-export class RunMessages implements EventRenderer {
-  readonly kinds: ReadonlySet<string> = new Set(["run.updated", "run.verdict"]);
+export class RunMessages implements Renderer<RunKind> {
   private readonly lastEdit = new Map<string, number>();
   /** What each edited message shows now (by post key), so that an unchanged render costs no call. */
   private readonly shown = new Map<string, string>();
@@ -38,34 +43,32 @@ export class RunMessages implements EventRenderer {
     private readonly db: Database,
     private readonly client: WebClient,
     private readonly poster: SlackPoster,
+    private readonly addresses: SlackAddresses,
     private readonly locale: Locale,
     private readonly clock: Clock = systemClock,
   ) {}
 
   /** Only runs started from Slack (with a channel) have a thread to show their events in. */
-  async relevant(rows: OutboxRow[]): Promise<Set<number>> {
-    const runOf = (row: OutboxRow) => /^run:(.+)$/.exec(row.ordering_key ?? "")?.[1] ?? null;
-    const ids = [...new Set(rows.map(runOf).filter((x): x is string => x !== null))];
+  async relevant(entries: Array<EntryOf<RunKind>>): Promise<Set<number>> {
+    const ids = [...new Set(entries.map((e) => e.event.runId))];
     if (!ids.length) return new Set();
-    const inSlack = new Set(
-      (await this.db.selectFrom("remediation_runs").select("id").where("id", "in", ids).where("slack_channel_id", "is not", null).execute()).map((r) => r.id),
-    );
-    return new Set(rows.filter((row) => inSlack.has(runOf(row) ?? "")).map((row) => row.id));
+    const inSlack = await runsFromSlack(this.db, ids);
+    return new Set(entries.filter((e) => inSlack.has(e.event.runId)).map((e) => e.id));
   }
 
-  async handle(outboxId: number, kind: string, payload: Record<string, unknown>): Promise<Rendered> {
-    const runId = typeof payload.runId === "string" ? payload.runId : null;
-    if (!runId || !this.kinds.has(kind)) return "ignored";
-    const row = await this.db.selectFrom("remediation_runs").select(["slack_channel_id", "slack_thread_ts"]).where("id", "=", runId).executeTakeFirst();
+  async handle({ id: outboxId, event }: EntryOf<RunKind>): Promise<Rendered> {
+    const runId = event.runId;
+    const origin = await runOrigin(this.db, runId);
     const run = await runDetail(this.db, runId);
-    if (!row?.slack_channel_id || !run) return "ignored";
-    const thread = await this.ensureRoot(outboxId, run, row.slack_channel_id, row.slack_thread_ts);
-    if (kind === "run.verdict") {
-      await this.postVerdict(outboxId, thread, run, payload);
+    if (!origin?.channelId || !run) return "ignored";
+    const address = await this.addresses.get("run", runId);
+    const thread = await this.ensureRoot(outboxId, run, address?.channel ?? origin.channelId, address?.threadTs ?? null);
+    if (event.kind === "run.verdict") {
+      await this.postVerdict(outboxId, thread, run, event);
       return "posted";
     }
     // Posts follow the events that announce them, so that a late delivery keeps the thread's order.
-    const announced = typeof payload.status === "string" ? payload.status : null;
+    const announced = event.status;
     await this.blockedMessages(outboxId, thread, run, announced === "BLOCKED");
     if (announced === "COMPLETED" && run.status === "COMPLETED" && run.final_report !== null) await this.postAll(`run:${runId}:final`, outboxId, thread, runFinalReport(this.locale, run.final_report));
     await this.refreshRoot(thread, run);
@@ -73,26 +76,25 @@ export class RunMessages implements EventRenderer {
   }
 
   /** Tells the run's owner by DM that its thread could not be updated (once per run and cause). */
-  async reportFailure(outboxId: number, payload: Record<string, unknown>, code: string): Promise<void> {
-    const runId = typeof payload.runId === "string" ? payload.runId : null;
-    if (!runId) return;
-    const row = await this.db.selectFrom("remediation_runs").select(["owner_id", "slack_channel_id"]).where("id", "=", runId).executeTakeFirst();
-    if (!row?.slack_channel_id || !isSlackUser(row.owner_id)) return;
-    const dm = await this.client.conversations.open({ users: row.owner_id });
+  async reportFailure({ id: outboxId, event }: EntryOf<RunKind>, code: string): Promise<void> {
+    const runId = event.runId;
+    const origin = await runOrigin(this.db, runId);
+    if (!origin?.channelId || !isSlackUser(origin.ownerId)) return;
+    const dm = await this.client.conversations.open({ users: origin.ownerId });
     const channel = dm.channel?.id;
     if (!channel) return;
-    const where = channelMention(row.slack_channel_id);
+    const where = channelMention(origin.channelId);
     const text = code === "not_in_channel" || code === "channel_not_found" ? t(this.locale, "notice.not_in_channel", { channel: where }) : t(this.locale, "run_view.delivery_failed", { channel: where, code });
     await this.poster.postOnce({ key: `run-failure:${runId}:${code}`, outboxId, conversationId: null, purpose: "notice", channel, threadTs: null, text });
   }
 
-  /** Posts the root message if the run has none yet, and records it as the run's thread. */
+  /** Posts the root message if the run has none yet, and records it as the run's Slack address. */
   private async ensureRoot(outboxId: number, run: RunDetail, channel: string, threadTs: string | null): Promise<RunThread> {
     if (threadTs) return { runId: run.id, channel, threadTs };
     const view = runRootMessage(this.locale, run);
     const key = `run:${run.id}:root`;
     const ts = await this.poster.postOnce({ key, outboxId, conversationId: null, purpose: "status", channel, threadTs: null, text: view.text, blocks: view.blocks });
-    await this.db.updateTable("remediation_runs").set({ slack_thread_ts: ts }).where("id", "=", run.id).execute();
+    await this.addresses.record("run", run.id, { channel, threadTs: ts, statusTs: ts });
     this.shown.set(key, JSON.stringify(view));
     this.lastEdit.set(run.id, this.clock.now());
     return { runId: run.id, channel, threadTs: ts };
@@ -111,10 +113,7 @@ export class RunMessages implements EventRenderer {
   }
 
   /** A master's verdict as its own reply(ies) in the thread. */
-  private async postVerdict(outboxId: number, thread: RunThread, run: RunDetail, payload: Record<string, unknown>): Promise<void> {
-    const stepId = typeof payload.stepId === "string" ? payload.stepId : null;
-    const decision = typeof payload.decision === "string" ? payload.decision : "";
-    const feedback = typeof payload.feedback === "string" ? payload.feedback : "";
+  private async postVerdict(outboxId: number, thread: RunThread, run: RunDetail, { stepId, decision, feedback }: EventOf<"run.verdict">): Promise<void> {
     const messages = runVerdictMessages(this.locale, { decision, feedback, subject: subjectOf(run, stepId, decision, feedback) });
     await this.postAll(`run:${outboxId}:verdict`, outboxId, thread, messages);
   }
@@ -141,12 +140,12 @@ export class RunMessages implements EventRenderer {
     }
     // Blocks the run has left behind: their messages lose their buttons.
     const keys = [0, ...blocks.map((_, i) => i + 1)].map(keyOf);
-    const posted = await this.db.selectFrom("slack_posts").select(["key", "ts", "channel_id"]).where("key", "in", keys).where("status", "=", "posted").execute();
+    const posted = await this.poster.posts.postedAmong(keys);
     for (const p of posted) {
       const n = Number(p.key.slice(p.key.lastIndexOf(":") + 1));
       const record = blocks[n - 1];
       const input: BlockedInput = { ...(record ?? { stage: null, code: null, error: "", step: null }), runId: run.id, runStatus: run.status, selfRepair: null };
-      if (p.ts) await this.edit(p.key, p.channel_id, p.ts, runBlockedMessage(this.locale, input));
+      if (p.ts) await this.edit(p.key, p.channel, p.ts, runBlockedMessage(this.locale, input));
     }
   }
 

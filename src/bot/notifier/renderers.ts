@@ -1,0 +1,37 @@
+import type { ConversationMessages } from "./conversationMessages.js";
+import type { CoordinationMessages } from "./coordinationMessages.js";
+import type { OrchestrationMessages } from "./orchestrationMessages.js";
+import type { RendererMap } from "./renderer.js";
+import type { RunMessages } from "./runMessages.js";
+
+/** The notifier's renderers, one per family of events. */
+export interface Renderers {
+  conversations: ConversationMessages;
+  coordination: CoordinationMessages;
+  runs: RunMessages;
+  orchestrations: OrchestrationMessages;
+}
+
+/** What the notifier does with each kind of event: checked at compile time to cover every kind. */
+export function renderersOf(r: Renderers): RendererMap {
+  return {
+    "conversation.queued": r.conversations,
+    "conversation.started": r.conversations,
+    "conversation.progress": r.conversations,
+    "conversation.finished": r.conversations,
+    // The end of a turn is shown by conversation.finished; this one feeds the engine's own hooks.
+    "agent.outcome": "ignored",
+    "decision.opened": r.coordination,
+    "decision.answered": r.coordination,
+    "incident.opened": r.coordination,
+    "incident.updated": r.coordination,
+    // A specialist's state is listed by /codex specialists and App Home; it has no thread of its own.
+    "specialist.updated": "ignored",
+    // A delegation shows in Slack through its conversations: the specialist's answer comes back to
+    // the caller's conversation as a turn of its own, rendered by the conversation events.
+    "delegation.updated": "ignored",
+    "orchestration.updated": r.orchestrations,
+    "run.updated": r.runs,
+    "run.verdict": r.runs,
+  } satisfies RendererMap;
+}

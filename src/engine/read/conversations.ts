@@ -1,0 +1,87 @@
+import type { Tx } from "../database.js";
+import { itemsAhead } from "./queue.js";
+
+/**
+ * A conversation as a view shows it: its current state (from its latest queue item, never an
+ * event's) and where it was asked from. Where the bot posted it is the bot's own business.
+ */
+export interface ConversationView {
+  conversationId: string;
+  projectName: string;
+  userId: string | null;
+  prompt: string;
+  /** The Slack channel the request came from; null when it did not come from Slack (CLI). */
+  channelId: string | null;
+  /** The thread the request was made in (a mention's, a DM's); null for `/codex ask`, whose thread the bot starts. */
+  originThreadTs: string | null;
+  origin: string | null;
+  status: "queued" | "running" | "done" | "failed" | "cancelled";
+  activity: string | null;
+  position: number | null;
+  error: string | null;
+  errorCode: string | null;
+  startedAt: number | null;
+  finishedAt: number | null;
+  queueId: string | null;
+}
+
+/** Reads a conversation's current state; null when it does not exist. */
+export async function conversationView(db: Tx, conversationId: string): Promise<ConversationView | null> {
+  const c = await db
+    .selectFrom("conversations as c")
+    .innerJoin("projects as p", "p.id", "c.project_id")
+    .select(["c.id", "c.title", "c.user_id", "c.slack_channel_id", "c.slack_thread_ts", "c.slack_origin", "p.name as project_name"])
+    .where("c.id", "=", conversationId)
+    .executeTakeFirst();
+  if (!c) return null;
+  const first = await db
+    .selectFrom("messages")
+    .select("content")
+    .where("conversation_id", "=", conversationId)
+    .where("role", "=", "user")
+    .orderBy("created_at", "asc")
+    .limit(1)
+    .executeTakeFirst();
+  // The item that describes the conversation now: a running one, else the latest.
+  const item =
+    (await db.selectFrom("prompt_queue").selectAll().where("conversation_id", "=", conversationId).where("status", "=", "running").executeTakeFirst()) ??
+    (await db.selectFrom("prompt_queue").selectAll().where("conversation_id", "=", conversationId).orderBy("seq", "desc").limit(1).executeTakeFirst());
+  return {
+    conversationId,
+    projectName: c.project_name,
+    userId: c.user_id,
+    prompt: first?.content ?? c.title,
+    channelId: c.slack_channel_id,
+    // A /codex ask conversation has no thread of its own when asked; rows written before the bot
+    // kept its addresses apart may hold the thread it posted, which the bot has copied.
+    originThreadTs: c.slack_origin === "command" ? null : c.slack_thread_ts,
+    origin: c.slack_origin,
+    status: item?.status ?? "queued",
+    activity: item?.last_activity ?? null,
+    position: item?.status === "queued" ? (await itemsAhead(db, item)) + 1 : null,
+    error: item?.error ?? null,
+    errorCode: item?.error_code ?? null,
+    startedAt: item?.started_at ?? null,
+    finishedAt: item?.finished_at ?? null,
+    queueId: item?.id ?? null,
+  };
+}
+
+/** Of these conversations, those asked from Slack. */
+export async function conversationsFromSlack(db: Tx, ids: string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const rows = await db.selectFrom("conversations").select("id").where("id", "in", ids).where("slack_channel_id", "is not", null).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** The text of an agent's answer (a message of the conversation); null when there is none. */
+export async function answerText(db: Tx, messageId: string): Promise<string | null> {
+  const row = await db.selectFrom("messages").select("content").where("id", "=", messageId).executeTakeFirst();
+  return row?.content ?? null;
+}
+
+/** Why a turn failed (its error text and code); null when the item does not exist. */
+export async function turnFailure(db: Tx, queueId: string): Promise<{ error: string | null; errorCode: string | null } | null> {
+  const row = await db.selectFrom("prompt_queue").select(["error", "error_code"]).where("id", "=", queueId).executeTakeFirst();
+  return row ? { error: row.error, errorCode: row.error_code } : null;
+}

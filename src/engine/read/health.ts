@@ -1,0 +1,18 @@
+import { sql } from "kysely";
+import type { Tx } from "../database.js";
+
+/** Throws when the database does not answer (health). */
+export async function pingDatabase(db: Tx): Promise<void> {
+  await sql`select 1`.execute(db);
+}
+
+/** Pending and failed outbox events (health). */
+export async function outboxCounts(db: Tx): Promise<{ pending: number; failed: number }> {
+  const ob = await db
+    .selectFrom("outbox")
+    .select(["status", (eb) => eb.fn.countAll<number>().as("n")])
+    .where("status", "in", ["pending", "failed"])
+    .groupBy("status")
+    .execute();
+  return { pending: Number(ob.find((c) => c.status === "pending")?.n ?? 0), failed: Number(ob.find((c) => c.status === "failed")?.n ?? 0) };
+}

@@ -1,0 +1,33 @@
+import type { Tx } from "../database.js";
+
+/**
+ * The queue's one order rule (higher priority first, then insertion sequence): how many queued
+ * items start before an item of this priority and sequence.
+ */
+export async function itemsAhead(db: Tx, item: { priority: number; seq: number }): Promise<number> {
+  const { n } = await db
+    .selectFrom("prompt_queue")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("status", "=", "queued")
+    .where((eb) => eb.or([eb("priority", ">", item.priority), eb.and([eb("priority", "=", item.priority), eb("seq", "<", item.seq)])]))
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+/** An item's place in the queue (1: it starts next); null once it has started (or does not exist). */
+export async function queuePosition(db: Tx, queueId: string): Promise<number | null> {
+  const item = await db.selectFrom("prompt_queue").select(["status", "priority", "seq"]).where("id", "=", queueId).executeTakeFirst();
+  if (!item || item.status !== "queued") return null;
+  return (await itemsAhead(db, item)) + 1;
+}
+
+/** Queued and running items (health). */
+export async function queueCounts(db: Tx): Promise<{ queued: number; running: number }> {
+  const counts = await db
+    .selectFrom("prompt_queue")
+    .select(["status", (eb) => eb.fn.countAll<number>().as("n")])
+    .where("status", "in", ["queued", "running"])
+    .groupBy("status")
+    .execute();
+  return { queued: Number(counts.find((c) => c.status === "queued")?.n ?? 0), running: Number(counts.find((c) => c.status === "running")?.n ?? 0) };
+}

@@ -1,0 +1,76 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { EVENT_KINDS, emit, orderingKeyOf, type EventKind, type EventOf } from "../../src/engine/outbox.js";
+import { markFailed, pendingEvents } from "../../src/engine/outboxQueue.js";
+import { testEngine } from "../support/engine.js";
+
+/** One event of every kind (a kind added without a sample fails to compile here). */
+const SAMPLES: { [K in EventKind]: EventOf<K> } = {
+  "conversation.queued": { kind: "conversation.queued", conversationId: "c1", queueId: "q1", position: 2 },
+  "conversation.started": { kind: "conversation.started", conversationId: "c1", queueId: "q1" },
+  "conversation.progress": { kind: "conversation.progress", conversationId: "c1", queueId: "q1", activity: "reading" },
+  "conversation.finished": { kind: "conversation.finished", conversationId: "c1", queueId: "q1", status: "failed", errorCode: "codex_failed", messageId: null },
+  "agent.outcome": { kind: "agent.outcome", conversationId: "c1", queueId: "q1", status: "done", markers: ["decision"] },
+  "decision.opened": { kind: "decision.opened", conversationId: "c1", decisionId: "d1" },
+  "decision.answered": { kind: "decision.answered", conversationId: "c1", decisionId: "d1" },
+  "incident.opened": { kind: "incident.opened", incidentId: "i1", status: "OPEN" },
+  "incident.updated": { kind: "incident.updated", incidentId: "i1", status: "RESOLVED" },
+  "specialist.updated": { kind: "specialist.updated", specialistId: "s1", status: "ACTIVE" },
+  "delegation.updated": { kind: "delegation.updated", delegationId: "g1", status: "RUNNING" },
+  "orchestration.updated": { kind: "orchestration.updated", orchestrationId: "o1", status: "DRAFT" },
+  "run.updated": { kind: "run.updated", runId: "r1", status: "RUNNING", stage: "PLAN_REVIEW" },
+  "run.verdict": { kind: "run.verdict", runId: "r1", stepId: null, decision: "approve", feedback: "ok" },
+};
+
+const AGGREGATES: Record<EventKind, string> = {
+  "conversation.queued": "conversation:c1",
+  "conversation.started": "conversation:c1",
+  "conversation.progress": "conversation:c1",
+  "conversation.finished": "conversation:c1",
+  "agent.outcome": "conversation:c1",
+  "decision.opened": "conversation:c1",
+  "decision.answered": "conversation:c1",
+  "incident.opened": "incident:i1",
+  "incident.updated": "incident:i1",
+  "specialist.updated": "specialist:s1",
+  "delegation.updated": "delegation:g1",
+  "orchestration.updated": "orchestration:o1",
+  "run.updated": "run:r1",
+  "run.verdict": "run:r1",
+};
+
+describe("outbox (typed both ways)", () => {
+  let env: Awaited<ReturnType<typeof testEngine>>;
+  afterEach(async () => env?.close());
+
+  it("every kind written by emit reads back as the same event, with its aggregate's ordering key", async () => {
+    env = await testEngine();
+    await env.db.deleteFrom("outbox").execute();
+    await emit(env.db, env.clock.now(), ...EVENT_KINDS.map((k) => SAMPLES[k]));
+    const { entries, malformed } = await pendingEvents(env.db);
+    expect(malformed).toEqual([]);
+    expect(entries.map((e) => e.event)).toEqual(EVENT_KINDS.map((k) => SAMPLES[k]));
+    expect(entries.map((e) => e.orderingKey)).toEqual(EVENT_KINDS.map((k) => AGGREGATES[k]));
+    expect(EVENT_KINDS.map((k) => orderingKeyOf(SAMPLES[k]))).toEqual(EVENT_KINDS.map((k) => AGGREGATES[k]));
+  });
+
+  it("a malformed row (bad JSON, a missing field, an unknown kind, a kind the payload contradicts) is set apart, the others still read", async () => {
+    env = await testEngine();
+    await env.db.deleteFrom("outbox").execute();
+    const now = env.clock.now();
+    await env.db
+      .insertInto("outbox")
+      .values([
+        { kind: "run.updated", payload: "{not json", ordering_key: "run:r1", next_attempt_at: now, created_at: now },
+        { kind: "run.updated", payload: JSON.stringify({ kind: "run.updated", runId: "r1" }), ordering_key: "run:r1", next_attempt_at: now, created_at: now },
+        { kind: "run.exploded", payload: JSON.stringify({ kind: "run.exploded", runId: "r1" }), ordering_key: "run:r1", next_attempt_at: now, created_at: now },
+        { kind: "run.updated", payload: JSON.stringify(SAMPLES["run.verdict"]), ordering_key: "run:r1", next_attempt_at: now, created_at: now },
+      ])
+      .execute();
+    await emit(env.db, now, SAMPLES["incident.opened"]);
+    const { entries, malformed } = await pendingEvents(env.db);
+    expect(malformed.map((m) => m.kind)).toEqual(["run.updated", "run.updated", "run.exploded", "run.updated"]);
+    expect(entries.map((e) => e.event)).toEqual([SAMPLES["incident.opened"]]);
+    await markFailed(env.db, malformed[0]!.id, 1, "malformed", now);
+    expect((await pendingEvents(env.db)).malformed).toHaveLength(3);
+  });
+});

@@ -1,0 +1,36 @@
+// Compiled by test/bot/rendererMap.test.ts (never run): the renderer map covers every event kind.
+import type { Renderer, RendererMap } from "../../src/bot/notifier/renderer.js";
+
+declare const conversations: Renderer<"conversation.queued" | "conversation.started" | "conversation.progress" | "conversation.finished">;
+declare const coordination: Renderer<"decision.opened" | "decision.answered" | "incident.opened" | "incident.updated">;
+declare const runs: Renderer<"run.updated" | "run.verdict">;
+declare const orchestrations: Renderer<"orchestration.updated">;
+
+/** Positive control: a map naming every kind compiles. */
+export const complete = {
+  "conversation.queued": conversations,
+  "conversation.started": conversations,
+  "conversation.progress": conversations,
+  "conversation.finished": conversations,
+  "agent.outcome": "ignored",
+  "decision.opened": coordination,
+  "decision.answered": coordination,
+  "incident.opened": coordination,
+  "incident.updated": coordination,
+  "specialist.updated": "ignored",
+  "delegation.updated": "ignored",
+  "orchestration.updated": orchestrations,
+  "run.updated": runs,
+  "run.verdict": runs,
+} satisfies RendererMap;
+
+const { "run.verdict": _verdict, ...withoutVerdict } = complete;
+
+// @ts-expect-error a kind neither rendered nor ignored does not compile
+export const missing = withoutVerdict satisfies RendererMap;
+
+// @ts-expect-error a renderer of other kinds cannot stand for a kind
+export const misplaced = { ...complete, "incident.opened": runs } satisfies RendererMap;
+
+// @ts-expect-error a misspelt kind does not compile
+export const misspelt = { ...complete, "run.verdit": runs } satisfies RendererMap;
