@@ -65,11 +65,10 @@ export async function finishSelfClone(engine: Pick<Engine, "config" | "logger">,
   return result ? selfCloneReport(locale, result) : null;
 }
 
-/** `text` followed by the report, the whole within `limit` characters (the report is never cut). */
-export function withReport(text: string, report: string | null, limit = 4000): string {
-  if (!report) return text.slice(0, limit);
-  const room = Math.max(0, limit - report.length - 2);
-  return text.trim() ? `${text.slice(0, room)}\n\n${report}` : report;
+/** `text` followed by the report; neither is cut (views fit long texts to Slack with a mark). */
+export function withReport(text: string, report: string | null): string {
+  if (!report) return text;
+  return text.trim() ? `${text}\n\n${report}` : report;
 }
 
 const CLONE_MEMORY_MS = 30 * 24 * 3600_000;

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { capText } from "./inbox.js";
 import path from "node:path";
 import type { Engine } from "../engine.js";
 import { immediate } from "../database.js";
@@ -195,7 +196,7 @@ export function outcomeOf(r: TurnResult, cancelRequested: boolean, limits: { tur
   if (/active writer/i.test(r.stderrTail) || /active writer/i.test(r.state.lastError ?? "")) {
     return { ...base, status: "failed", content: null, error: say("worker.thread_busy"), errorCode: "thread_busy" };
   }
-  const detail = (r.state.lastError ?? lastLine(r.stderrTail)).slice(0, 500);
+  const detail = capText(r.state.lastError ?? lastLine(r.stderrTail), 500);
   return { ...base, status: "failed", content: null, error: detail ? say("worker.interrupted_detail", { detail }) : say("worker.interrupted"), errorCode: "interrupted" };
 }
 

@@ -11,6 +11,7 @@ import { EngineError } from "../errors.js";
 import { parseSelfRepair } from "../protocol/markers.js";
 import { t } from "../../i18n/index.js";
 import { finishSelfClone, withReport } from "../agents/selfClones.js";
+import { passText } from "../agents/inbox.js";
 
 /** An incident as people and views see it. */
 export interface IncidentView {
@@ -101,7 +102,8 @@ export async function processIncidents(engine: Engine): Promise<{ incidents_repa
       const now = clock.now();
       const project = await trx.selectFrom("projects").select("name").where("id", "=", incident.project_id).executeTakeFirst();
       const conversation = await createConversation(trx, clock, self!.id, t(locale, "incident.repair_title", { project: project?.name ?? "?" }), null);
-      const prompt = t(locale, "prompt.incident_repair", { project: project?.name ?? "?", code: incident.error_code ?? "?", error: quote(incident.error) });
+      const error = passText({ locale, dataDir: engine.config.dataDir }, conversation.id, incident.error);
+      const prompt = t(locale, "prompt.incident_repair", { project: project?.name ?? "?", code: incident.error_code ?? "?", error: quote(error) });
       const item = await enqueueIn(trx, clock, conversation.id, prompt, { origin: "repair" });
       const moved = await trx
         .updateTable("incidents")
@@ -144,11 +146,12 @@ class Rollback extends Error {}
 
 /**
  * Text written by agents and users, quoted as data, never as instructions: every line starts with
- * `> `, so nothing inside can end the quote. `max` cuts failure texts; a plan is quoted whole.
+ * `> `, so nothing inside can end the quote. Quoted whole unless `max` is given, and then a cut
+ * says so (long texts for agents go through `passText`, which saves the whole text).
  */
-export function quote(text: string, max = 4000): string {
-  return text
-    .slice(0, max)
+export function quote(text: string, max = Number.POSITIVE_INFINITY): string {
+  const shown = text.length > max ? `${text.slice(0, max)}\n[… ${text.length - max} / ${text.length}]` : text;
+  return shown
     .split("\n")
     .map((l) => `> ${l}`)
     .join("\n");

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { capText } from "../agents/inbox.js";
 import path from "node:path";
 import type { Engine } from "../engine.js";
 import { immediate } from "../database.js";
@@ -47,7 +48,7 @@ async function claimed(engine: Engine, id: string, status: Orchestration["status
 }
 
 const projectOf = (engine: Engine, o: Orchestration) => engine.db.selectFrom("projects").selectAll().where("id", "=", o.project_id).executeTakeFirstOrThrow();
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+const message = (err: unknown) => capText(err instanceof Error ? err.message : String(err), 2000);
 
 /** PREPARING: the clone on its branch, then (in one transaction) the agent's conversation and item. */
 export async function runPrepare(engine: Engine, deps: OrchestrationDeps, id: string, token: string): Promise<StepResult> {
@@ -124,8 +125,8 @@ export async function runVerify(engine: Engine, deps: OrchestrationDeps, id: str
   const moved = await immediate(engine.db, (trx) =>
     transition(trx, engine.clock.now(), o, passed ? "verified" : "verification_failed", {
       claimToken: token,
-      set: { verification: record ? JSON.stringify(record) : null, verified_revision: passed ? record!.revision : null, last_error: passed ? null : error.slice(0, 8000) },
-      event: { kind: passed ? "verification.passed" : "verification.failed", detail: { revision: record?.revision ?? null, ...(passed ? {} : { output: error.slice(0, 4000) }) } },
+      set: { verification: record ? JSON.stringify(record) : null, verified_revision: passed ? record!.revision : null, last_error: passed ? null : capText(error, 8000) },
+      event: { kind: passed ? "verification.passed" : "verification.failed", detail: { revision: record?.revision ?? null, ...(passed ? {} : { output: capText(error, 4000) }) } },
     }),
   );
   // A failed verification is a result like a pass: recorded, and shown by the status.

@@ -36,7 +36,8 @@ export async function advanceAgent(engine: Engine, id: string): Promise<boolean>
       const waiting = await trx.selectFrom("decisions").select("id").where("queue_id", "=", item.id).where("status", "=", "OPEN").executeTakeFirst();
       if (waiting) return false;
       const answer = await trx.selectFrom("messages").select("content").where("queue_id", "=", item.id).where("role", "=", "assistant").executeTakeFirst();
-      const moved = await transition(trx, now, o, "agent_finished", { event: { kind: "agent.finished", queueId: item.id, detail: { answer: (answer?.content ?? "").slice(0, 4000) } } });
+      // Whole: the thread view splits a long answer across messages, never cuts it.
+      const moved = await transition(trx, now, o, "agent_finished", { event: { kind: "agent.finished", queueId: item.id, detail: { answer: answer?.content ?? "" } } });
       return moved !== null;
     }
     const moved = await transition(trx, now, o, "agent_failed", {

@@ -6,6 +6,7 @@ import { parseSelfRepair, type Supervision } from "../protocol/markers.js";
 import { t } from "../../i18n/index.js";
 import { withReport } from "../agents/selfClones.js";
 import { MAX_CORRECTION_ROUNDS, MAX_SELF_REPAIRS, type BlockCode, type WorkStage } from "./machine.js";
+import { passText } from "../agents/inbox.js";
 import { selfRepairPrompt, type StepWithProject } from "./prompts.js";
 import { announce, findSelfProject, insertRepair, moveRepair, moveRun, moveStep, recordEvent, repairCount, LostRace, type ItemState } from "./store.js";
 import { blockedStageOf, resumeIn, type RunCtx } from "./transitions.js";
@@ -28,7 +29,8 @@ export interface Block {
 function blockText(ctx: RunCtx, b: Block): string {
   if (b.code === "no_verdict") return t(ctx.locale, "run.error.no_verdict");
   if (b.code === "corrections_exhausted") return t(ctx.locale, "run.error.corrections_exhausted", { max: MAX_CORRECTION_ROUNDS, feedback: b.error });
-  return b.error.slice(0, 8000);
+  // Kept whole (views cut it for Slack with a mark; prompts pass it through the inbox).
+  return b.error;
 }
 
 /**
@@ -69,7 +71,7 @@ export async function dispatchRepair(trx: Kysely<DB>, ctx: RunCtx, run: RunRow, 
   }
   const code = run.block_code ?? "legacy";
   const conversation = await createConversation(trx, ctx.clock, self.id, t(ctx.locale, "run.repair_title", { stage }), run.owner_id);
-  const prompt = selfRepairPrompt(ctx.locale, { stage, code, error: run.error ?? "", step });
+  const prompt = selfRepairPrompt(ctx.locale, { stage, code, error: passText(ctx, conversation.id, run.error ?? ""), step });
   const item = await enqueueIn(trx, ctx.clock, conversation.id, prompt, { origin: "repair", requestedBy: run.owner_id });
   const id = await insertRepair(trx, {
     run_id: run.id,

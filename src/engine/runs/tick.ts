@@ -44,7 +44,7 @@ export async function runTick(engine: Engine, options: RunOptions = optionsByEng
 }
 
 const lostRaceIsIdle = (p: Promise<RunTickResult>): Promise<RunTickResult> => p.catch((err: unknown) => (err instanceof LostRace ? IDLE : Promise.reject(err)));
-const ctxOf = (engine: Engine): RunCtx => ({ clock: engine.clock, locale: engine.config.locale });
+const ctxOf = (engine: Engine): RunCtx => ({ clock: engine.clock, locale: engine.config.locale, dataDir: engine.config.dataDir });
 
 /**
  * A RUNNING run: anything unexpected while advancing it (the processor's own defect, a bad row)

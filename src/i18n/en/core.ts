@@ -95,6 +95,8 @@ export const core = {
   "answer.file_title": "Agent’s answer",
   "answer.file_name": "agent-answer.md",
 
+  "text.cut": "[… {omitted} characters cut here; the whole text ({total} characters) is in the file {path} of your working directory …]",
+
   "duration.seconds": "{s} s",
   "duration.minutes": "{m} min {s} s",
   "duration.hours": "{h} h {m} min",

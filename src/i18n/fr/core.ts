@@ -96,6 +96,8 @@ export const core = {
   "answer.file_title": "Réponse de l’agent",
   "answer.file_name": "reponse-agent.md",
 
+  "text.cut": "[… {omitted} caractères coupés ici ; le texte entier ({total} caractères) est dans le fichier {path} de ton dossier de travail …]",
+
   "duration.seconds": "{s} s",
   "duration.minutes": "{m} min {s} s",
   "duration.hours": "{h} h {m} min",
