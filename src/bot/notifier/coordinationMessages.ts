@@ -1,7 +1,7 @@
 import type { WebClient } from "@slack/web-api";
 import type { Database } from "../../engine/database.js";
 import { getDecision } from "../../engine/coordination/decisions.js";
-import { listIncidents } from "../../engine/coordination/incidents.js";
+import { findIncident } from "../../engine/coordination/incidents.js";
 import { getPreferences } from "../../engine/coordination/preferences.js";
 import type { Locale } from "../../i18n/index.js";
 import { decisionMessage, incidentMessage } from "../../views/coordination.js";
@@ -70,7 +70,7 @@ export class CoordinationMessages implements EventRenderer {
   }
 
   private async incident(outboxId: number, kind: string, id: string): Promise<Rendered> {
-    const incident = (await listIncidents(this.db, SYSTEM, { all: true })).find((i) => i.id === id);
+    const incident = await findIncident(this.db, SYSTEM, id);
     if (!incident) return "ignored";
     const view = incidentMessage(this.locale, incident);
     const row = await this.db
