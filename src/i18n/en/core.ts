@@ -21,6 +21,7 @@ export const core = {
   "reason.project_holds_install": "the path {path} contains the running codexpi install ({other}): its agents could rewrite the code codexpi runs; register a separate checkout",
   "reason.project_exists": "a project named {name} already exists",
   "reason.role_taken": "the {role} role is already held by the project {name}",
+  "reason.project_clash": "the project {name} clashes with another project (name or role {role}); try again",
   "reason.project_not_found": "project not found: {name}",
   "reason.admins_only": "admins only",
   "reason.project_busy": "the project {name} still has work queued or running",

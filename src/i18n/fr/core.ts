@@ -22,6 +22,7 @@ export const core = {
   "reason.project_holds_install": "le chemin {path} contient l’installation de codexpi en service ({other}) : ses agents pourraient réécrire le code que codexpi exécute ; enregistre une copie séparée",
   "reason.project_exists": "un projet nommé {name} existe déjà",
   "reason.role_taken": "le rôle {role} est déjà tenu par le projet {name}",
+  "reason.project_clash": "le projet {name} entre en conflit avec un autre projet (nom ou rôle {role}) : réessaie",
   "reason.project_not_found": "projet introuvable : {name}",
   "reason.admins_only": "réservé aux admins",
   "reason.project_busy": "le projet {name} a encore du travail en file ou en cours",
