@@ -1,8 +1,7 @@
 import fs from "node:fs";
-import { capText } from "./inbox.js";
 import path from "node:path";
 import type { Engine } from "../engine.js";
-import { immediate } from "../database.js";
+import { immediate, type Database } from "../database.js";
 import { emit } from "../outbox.js";
 import type { CodexState } from "./codexEvents.js";
 import type { Config } from "../../config.js";
@@ -17,6 +16,7 @@ import { t, type Locale } from "../../i18n/index.js";
 import { processStartTime } from "./processes.js";
 import { logsDir } from "./spawner.js";
 import { agentWorkdir } from "../orchestrations/workdir.js";
+import { capText } from "./inbox.js";
 
 const PROGRESS_WRITE_MS = 1_000;
 const PROGRESS_EVENT_MS = 2_000;
@@ -24,6 +24,11 @@ const CANCEL_POLL_MS = 1_000;
 
 /** How a worker run ended; `skipped` when the item was no longer ours to run. */
 export type WorkerResult = "done" | "failed" | "cancelled" | "skipped";
+
+/** Records the Codex process of an attempt (the reaper checks its PID and start time before signalling). */
+export async function recordCodexStart(db: Database, now: number, queueId: string, attempt: number, pid: number, startTime: string | null): Promise<void> {
+  await db.updateTable("prompt_queue").set({ codex_pid: pid, codex_start_time: startTime, codex_started_at: now }).where("id", "=", queueId).where("attempt", "=", attempt).execute();
+}
 
 /**
  * Body of `codexpi worker <queue-id>`: claims the item for this process, runs one Codex turn,
@@ -127,7 +132,7 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
       stderrFile: path.join(logsDir(engine.config), `codex-${queueId}.log`),
       signal: abort.signal,
       onSpawn: async (pid, startTime) => {
-        await db.updateTable("prompt_queue").set({ codex_pid: pid, codex_start_time: startTime, codex_started_at: clock.now() }).where("id", "=", queueId).where("attempt", "=", attempt).execute();
+        await recordCodexStart(db, clock.now(), queueId, attempt, pid, startTime);
         log.info({ codexPid: pid }, "codex started");
       },
       onState,

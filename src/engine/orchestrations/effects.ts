@@ -1,9 +1,9 @@
 import fs from "node:fs";
-import { capText } from "../agents/inbox.js";
 import path from "node:path";
 import type { Engine } from "../engine.js";
 import { immediate } from "../database.js";
 import { createConversation, enqueueIn } from "../agents/conversations.js";
+import { capText } from "../agents/inbox.js";
 import { stopConversation } from "../agents/stop.js";
 import type { EngineErrorReason } from "../errors.js";
 import { t } from "../../i18n/index.js";
