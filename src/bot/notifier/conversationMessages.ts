@@ -9,6 +9,7 @@ import { getPreferences } from "../../engine/coordination/preferences.js";
 import { agentAnswer, conversationRoot } from "../../views/conversation.js";
 import type { SlackPoster } from "./poster.js";
 import type { EventRenderer, OutboxRow, Rendered } from "./renderer.js";
+import { failureText } from "../../i18n/failures.js";
 
 /** Thrown to put an event back for `ms` (the once-a-second edit limit of a message). */
 export class Defer extends Error {
@@ -143,7 +144,7 @@ export class ConversationMessages implements EventRenderer {
     // when it is the cause (it is data from the agent: escaped, never formatting).
     const code = `failure.${item?.error_code ?? ""}`;
     const reason = isMessageKey(code) ? t(this.locale, code) : "";
-    const detail = item?.error_code === "codex_failed" || !reason ? escapeClip(item?.error ?? "?", 1500) : "";
+    const detail = item?.error_code === "codex_failed" || !reason ? escapeClip(failureText(this.locale, item?.error) ?? "?", 1500) : "";
     const text = status === "cancelled" ? t(this.locale, "notice.stopped") : t(this.locale, "notice.failed", { error: [reason, detail].filter(Boolean).join(" — ") });
     await this.poster.postOnce({ ...base, key: `${outboxId}:notice`, purpose: "notice", text });
   }

@@ -12,7 +12,7 @@ import { purposeOf, sandboxFor } from "./sandboxPolicy.js";
 import { codexSupportPath, resolveCodexBinary } from "./codexBinary.js";
 import { runCodexTurn, type TurnResult } from "./codexRunner.js";
 import { finishItem, type Outcome } from "./outcome.js";
-import { t, type Locale } from "../../i18n/index.js";
+import { failureNote } from "../../i18n/failures.js";
 import { processStartTime } from "./processes.js";
 import { logsDir } from "./spawner.js";
 import { agentWorkdir } from "../orchestrations/workdir.js";
@@ -63,17 +63,17 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
   };
 
   if (!workdir) {
-    return finish({ status: "failed", content: null, error: t(engine.config.locale, "orch.worktree_missing"), errorCode: "spawn_failed" });
+    return finish({ status: "failed", content: null, error: failureNote("orch.worktree_missing"), errorCode: "spawn_failed" });
   }
   const bin = resolveCodexBinary(engine.config.codexBin);
   if (!bin) {
-    return finish({ status: "failed", content: null, error: t(engine.config.locale, "worker.codex_missing"), errorCode: "spawn_failed" });
+    return finish({ status: "failed", content: null, error: failureNote("worker.codex_missing"), errorCode: "spawn_failed" });
   }
 
   const sandbox = sandboxFor(await purposeOf(db, conversation.id, project), project.full_access === 1);
   const launch = codexLaunch(engine.config, bin, workdir, project);
   if (!launch) {
-    return finish({ status: "failed", content: null, error: t(engine.config.locale, "worker.jail_missing"), errorCode: "spawn_failed" });
+    return finish({ status: "failed", content: null, error: failureNote("worker.jail_missing"), errorCode: "spawn_failed" });
   }
 
   const abort = new AbortController();
@@ -139,7 +139,7 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
     });
   } catch (err) {
     log.error({ err }, "codex could not run");
-    return finish({ status: "failed", content: null, error: t(engine.config.locale, "worker.spawn_failed", { detail: (err as Error).message }), errorCode: "spawn_failed" });
+    return finish({ status: "failed", content: null, error: failureNote("worker.spawn_failed", { detail: (err as Error).message }), errorCode: "spawn_failed" });
   } finally {
     clearInterval(poll);
     process.off("SIGTERM", onSignal);
@@ -180,9 +180,12 @@ function codexLaunch(config: Config, bin: string, workspace: string, project: { 
   return { env: {}, wrap: (argv: string[]) => jailedCodex(input, argv) };
 }
 
-/** Maps how a turn ended to the item's outcome; pure so that every case is tested. */
-export function outcomeOf(r: TurnResult, cancelRequested: boolean, limits: { turnTimeoutMs: number; idleTimeoutMs: number; locale: Locale }): Outcome {
-  const say = (key: Parameters<typeof t>[1], params?: Record<string, string | number>) => t(limits.locale, key, params);
+/**
+ * Maps how a turn ended to the item's outcome; pure so that every case is tested. The failures it
+ * describes are notes (key and parameters, no language): readers render them (`failureText`).
+ */
+export function outcomeOf(r: TurnResult, cancelRequested: boolean, limits: { turnTimeoutMs: number; idleTimeoutMs: number }): Outcome {
+  const say = failureNote;
   const base = { usage: r.state.usage ?? undefined, files: r.state.files };
   if (r.ended === "cancelled") {
     return cancelRequested

@@ -11,6 +11,7 @@ import type { Clock } from "../clock.js";
 import { rootUserOf } from "./decisions.js";
 import { quote } from "./incidents.js";
 import { passText, type TextCtx } from "../agents/inbox.js";
+import { failureText } from "../../i18n/failures.js";
 
 /** How deep specialists may call specialists. */
 export const MAX_DELEGATION_DEPTH = 3;
@@ -153,7 +154,7 @@ async function deliver(trx: Kysely<DB>, clock: Clock, text: TextCtx, d: Speciali
   const prompt =
     answer !== null
       ? t(text.locale, "prompt.delegation_result", { capability: d.capability, task: d.task, result: quote(passText(text, receiver, answer)) })
-      : t(text.locale, "prompt.delegation_failed", { capability: d.capability, task: d.task, error: quote(passText(text, receiver, error ?? "?")) });
+      : t(text.locale, "prompt.delegation_failed", { capability: d.capability, task: d.task, error: quote(passText(text, receiver, failureText(text.locale, error) ?? "?")) });
   if (parent?.specialist_conversation_id) {
     const item = await enqueueIn(trx, clock, parent.specialist_conversation_id, prompt, { origin: "specialist_result", delegationDepth: parent.depth });
     await trx.updateTable("specialist_delegations").set({ status: "RUNNING", queue_id: item.id, updated_at: clock.now() }).where("id", "=", parent.id).where("status", "=", "WAITING_CHILD").execute();

@@ -12,6 +12,7 @@ import { parseSelfRepair } from "../protocol/markers.js";
 import { t } from "../../i18n/index.js";
 import { finishSelfClone, withReport } from "../agents/selfClones.js";
 import { passText } from "../agents/inbox.js";
+import { failureText } from "../../i18n/failures.js";
 
 /** An incident as people and views see it. */
 export interface IncidentView {
@@ -102,7 +103,7 @@ export async function processIncidents(engine: Engine): Promise<{ incidents_repa
       const now = clock.now();
       const project = await trx.selectFrom("projects").select("name").where("id", "=", incident.project_id).executeTakeFirst();
       const conversation = await createConversation(trx, clock, self!.id, t(locale, "incident.repair_title", { project: project?.name ?? "?" }), null);
-      const error = passText({ locale, dataDir: engine.config.dataDir }, conversation.id, incident.error);
+      const error = passText({ locale, dataDir: engine.config.dataDir }, conversation.id, failureText(locale, incident.error));
       const prompt = t(locale, "prompt.incident_repair", { project: project?.name ?? "?", code: incident.error_code ?? "?", error: quote(error) });
       const item = await enqueueIn(trx, clock, conversation.id, prompt, { origin: "repair" });
       const moved = await trx

@@ -3,6 +3,7 @@ import { immediate } from "../database.js";
 import { t } from "../../i18n/index.js";
 import { defaultDeps, runCancel, runMerge, runPrepare, type OrchestrationDeps } from "./effects.js";
 import { findOrchestration, transition, withEndedAgent, withExpiredClaim } from "./store.js";
+import { failureText } from "../../i18n/failures.js";
 
 /**
  * Moves an AGENT_RUNNING orchestration on once its agent is done with the conversation: the
@@ -41,8 +42,8 @@ export async function advanceAgent(engine: Engine, id: string): Promise<boolean>
       return moved !== null;
     }
     const moved = await transition(trx, now, o, "agent_failed", {
-      set: { last_error: item.error ?? item.status },
-      event: { kind: "agent.failed", queueId: item.id, detail: { status: item.status, error: item.error, error_code: item.error_code } },
+      set: { last_error: failureText(engine.config.locale, item.error) ?? item.status },
+      event: { kind: "agent.failed", queueId: item.id, detail: { status: item.status, error: failureText(engine.config.locale, item.error), error_code: item.error_code } },
     });
     return moved !== null;
   });

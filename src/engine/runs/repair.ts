@@ -11,6 +11,7 @@ import { selfRepairPrompt, type StepWithProject } from "./prompts.js";
 import { announce, findSelfProject, insertRepair, moveRepair, moveRun, moveStep, recordEvent, repairCount, LostRace, type ItemState } from "./store.js";
 import { blockedStageOf, resumeIn, type RunCtx } from "./transitions.js";
 import type { RunRow, SelfRepairRow } from "./schema.js";
+import { failureText } from "../../i18n/failures.js";
 
 // Blocking a run and its self-repair: an agent of the self project, in a new conversation (and
 // its own clone of the project), restricted (repair origin), told the block as untrusted data.
@@ -106,7 +107,7 @@ export async function settleRepairIn(trx: Kysely<DB>, ctx: RunCtx, run: RunRow, 
   const answer = item.status === "done" ? ((await answerOf(trx, item.id))?.content ?? "") : null;
   const verdict = answer !== null ? parseSelfRepair(answer) : null;
   if (!verdict) {
-    const error = answer !== null ? t(ctx.locale, "run.error.repair_no_verdict") : (item.error ?? item.status);
+    const error = answer !== null ? t(ctx.locale, "run.error.repair_no_verdict") : (failureText(ctx.locale, item.error) ?? item.status);
     if (!(await moveRepair(trx, repair.id, "RUNNING", { status: "FAILED", error, finished_at: now, ...(report ? { feedback: report } : {}) }, now))) throw new LostRace(`repair ${repair.id}`);
     await recordEvent(trx, now, run.id, repair.step_id, "self_repair.failed", { self_repair_id: repair.id, error, report });
     await announce(trx, now, run.id, "BLOCKED", "IDLE");
