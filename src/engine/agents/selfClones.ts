@@ -4,6 +4,7 @@ import type { Engine } from "../engine.js";
 import { t, type Locale } from "../../i18n/index.js";
 import type {} from "../orchestrations/schema.js"; // the orchestrations table
 import { cloneBase, cloneGit, commitClone, isSealedClone, makeClone, removeClone } from "./clones.js";
+import { capText } from "./inbox.js";
 
 // The self project is codexpi's own source. Its agents (incident and run self-repairs, and any
 // conversation of the project) never work in that checkout: each conversation gets a clone of the
@@ -46,7 +47,7 @@ export async function commitSelfClone(dataDir: string, conversationId: string, m
     const revision = await commitClone(clone, message);
     return { clone, branch, revision, changed: revision !== cloneBase(clone) };
   } catch (err) {
-    return { clone, branch, error: (err instanceof Error ? err.message : String(err)).slice(0, 500) };
+    return { clone, branch, error: capText(err instanceof Error ? err.message : String(err), 500) };
   }
 }
 
