@@ -1,7 +1,7 @@
 import { t, type Locale } from "./index.js";
 import type { Params } from "./message.js";
 
-// A queue item's failure text is read in many languages (each Slack reader's, the engine's for
+// A queue item's (or an orchestration's) failure text is read in many languages (each Slack reader's, the engine's for
 // prompts) long after it was written, so the engine stores the failures it describes itself as a
 // note: the catalog key and its parameters, no language. Readers render the note with
 // `failureText`; any other text (Codex's own message, rows written before notes existed) is data
@@ -19,7 +19,13 @@ export type FailureKey =
   | "worker.codex_missing"
   | "worker.jail_missing"
   | "worker.spawn_failed"
-  | "orch.worktree_missing";
+  | "orch.worktree_missing"
+  | "orch.verification_interrupted"
+  | "reason.orch_main_detached"
+  | "reason.orch_git_failed"
+  | "reason.orch_main_dirty"
+  | "reason.orch_main_moved"
+  | "reason.orch_merge_conflict";
 
 const KEYS: ReadonlySet<string> = new Set<FailureKey>([
   "worker.interrupted",
@@ -33,6 +39,12 @@ const KEYS: ReadonlySet<string> = new Set<FailureKey>([
   "worker.jail_missing",
   "worker.spawn_failed",
   "orch.worktree_missing",
+  "orch.verification_interrupted",
+  "reason.orch_main_detached",
+  "reason.orch_git_failed",
+  "reason.orch_main_dirty",
+  "reason.orch_main_moved",
+  "reason.orch_merge_conflict",
 ]);
 
 const PREFIX = "codexpi:";

@@ -12,6 +12,7 @@ import { simpleGitPort, type MergeResult, type OrchestrationGit } from "./git.js
 import { findOrchestration, transition } from "./store.js";
 import { failureSummary, runTests, type TestRunner, type VerificationRecord } from "./verification.js";
 import type { Orchestration } from "./schema.js";
+import { failureNote } from "../../i18n/failures.js";
 
 // The steps that touch git or run tests. Each runs after its claim committed (a claimed status
 // with a token), does its work outside any transaction, then records the result guarded on that
@@ -90,7 +91,7 @@ export async function runPrepare(engine: Engine, deps: OrchestrationDeps, id: st
 
 async function failPrepare(engine: Engine, o: Orchestration, token: string, reason: "orch_main_detached" | "orch_git_failed", detail: string): Promise<StepResult> {
   const params = { path: detail, detail };
-  const error = t(engine.config.locale, `reason.${reason}`, params);
+  const error = failureNote(`reason.${reason}`, params); // no language: views render it
   const moved = await immediate(engine.db, (trx) =>
     transition(trx, engine.clock.now(), o, "prepare_failed", { claimToken: token, set: { last_error: error }, event: { kind: "prepare.failed", detail: { reason, detail } } }),
   );
@@ -154,7 +155,7 @@ export async function runMerge(engine: Engine, deps: OrchestrationDeps, id: stri
   const moved = await immediate(engine.db, (trx) =>
     transition(trx, engine.clock.now(), o, result.ok ? "merged" : "merge_failed", {
       claimToken: token,
-      set: result.ok ? { merged_revision: result.revision, last_error: null } : { last_error: t(engine.config.locale, `reason.${MERGE_REASONS[result.reason]}`, { branch: mainBranch, detail: result.detail }) },
+      set: result.ok ? { merged_revision: result.revision, last_error: null } : { last_error: failureNote(`reason.${MERGE_REASONS[result.reason]}`, { branch: mainBranch, detail: result.detail }) },
       event: result.ok ? { kind: "merged", detail: { revision: result.revision, how: result.how, cleanup_error: cleanup } } : { kind: "merge.failed", detail: { reason: result.reason, detail: result.detail } },
     }),
   );
