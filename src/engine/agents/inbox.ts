@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import type { Engine } from "../engine.js";
 import { newId } from "../ids.js";
 import { t, type Locale } from "../../i18n/index.js";
 
@@ -84,4 +85,24 @@ function writeNoFollow(file: string, data: string | Buffer): void {
  */
 export function capText(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}\n[… +${text.length - max}]`;
+}
+
+/**
+ * Housekeeping: forgets the engine's copy of the inboxes of conversations idle for `maxAgeMs`
+ * with no work queued or running (their texts were delivered to their workspaces, or never will
+ * be). Returns how many inboxes were removed.
+ */
+export async function pruneInboxes(engine: Pick<Engine, "db" | "clock" | "config">, maxAgeMs: number): Promise<number> {
+  const root = path.join(engine.config.dataDir, "inbox");
+  if (!fs.existsSync(root)) return 0;
+  let removed = 0;
+  for (const name of fs.readdirSync(root)) {
+    const conversation = await engine.db.selectFrom("conversations").select("updated_at").where("id", "=", name).executeTakeFirst();
+    if (conversation && conversation.updated_at >= engine.clock.now() - maxAgeMs) continue;
+    const busy = await engine.db.selectFrom("prompt_queue").select("id").where("conversation_id", "=", name).where("status", "in", ["queued", "running"]).executeTakeFirst();
+    if (busy) continue;
+    fs.rmSync(path.join(root, name), { recursive: true, force: true });
+    removed += 1;
+  }
+  return removed;
 }

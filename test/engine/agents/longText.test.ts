@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startConversation } from "../../../src/engine/agents/conversations.js";
-import { capText, deliverInbox, passText } from "../../../src/engine/agents/inbox.js";
+import { capText, deliverInbox, inboxStore, passText, pruneInboxes } from "../../../src/engine/agents/inbox.js";
 import { createSpecialist } from "../../../src/engine/coordination/specialists.js";
 import { immediate } from "../../../src/engine/database.js";
 import { agentWorkdir } from "../../../src/engine/orchestrations/workdir.js";
@@ -104,6 +104,23 @@ describe("long agent output reaches its receiver", () => {
     fs.unlinkSync(path.join(workspace, ".codexpi"));
     expect(deliverInbox(dataDir, "c1", workspace)).toBe(1);
     expect(fs.readFileSync(path.join(workspace, ".codexpi", ".gitignore"), "utf8")).toBe("*\n");
+  });
+
+  it("housekeeping forgets the inboxes of conversations idle for a month, and keeps busy or recent ones", async () => {
+    const env = await coordinationEnv();
+    closers.push(env.close);
+    const idle = await startConversation(env.db, env.clock, env.source, "vieux", OWNER);
+    const busy = await startConversation(env.db, env.clock, env.source, "occupé", OWNER);
+    await env.db.updateTable("prompt_queue").set({ status: "done" }).where("id", "=", idle.item.id).execute();
+    for (const c of [idle, busy]) passText({ locale: "fr", dataDir: env.config.dataDir }, c.conversation.id, LONG);
+    env.clock.advance(31 * 24 * 3600_000);
+    const recent = await startConversation(env.db, env.clock, env.source, "récent", OWNER);
+    passText({ locale: "fr", dataDir: env.config.dataDir }, recent.conversation.id, LONG);
+
+    expect(await pruneInboxes(env.engine, 30 * 24 * 3600_000)).toBe(1);
+    expect(fs.existsSync(inboxStore(env.config.dataDir, idle.conversation.id))).toBe(false);
+    expect(fs.existsSync(inboxStore(env.config.dataDir, busy.conversation.id))).toBe(true);
+    expect(fs.existsSync(inboxStore(env.config.dataDir, recent.conversation.id))).toBe(true);
   });
 
   it("a capped column says it was cut", () => {
