@@ -6,6 +6,7 @@ import * as m0004 from "./0004_coordination.js";
 import * as m0005 from "./0005_runs.js";
 import * as m0006 from "./0006_orchestrations.js";
 import * as m0007 from "./0007_flow_threads.js";
+import * as m0008 from "./0008_repair_missing_columns.js";
 import * as m0009 from "./0009_slack_addresses.js";
 
 /** Every migration in order; a static list so that the same code runs from src/ and dist/. */
@@ -17,5 +18,6 @@ export const migrations: Record<string, Migration> = {
   "0005_runs": m0005,
   "0006_orchestrations": m0006,
   "0007_flow_threads": m0007,
+  "0008_repair_missing_columns": m0008,
   "0009_slack_addresses": m0009,
 };

@@ -3,6 +3,7 @@ import { CLI_ACTOR, projectForActor } from "../engine/agents/projects.js";
 import { waitForItem } from "../engine/agents/waitFor.js";
 import { EngineError } from "../engine/errors.js";
 import { args, cliEngine, out } from "./context.js";
+import { failureText } from "../i18n/failures.js";
 
 /** `codexpi ask <project> <prompt> [--wait] [--conversation <id>]`: the same queue and worker as Slack. */
 export async function run(argv: string[]): Promise<number> {
@@ -44,7 +45,7 @@ export async function run(argv: string[]): Promise<number> {
       out((await answerOf(db, queueId))?.content ?? "");
       return 0;
     }
-    process.stderr.write(`${item.status}${item.error_code ? ` (${item.error_code})` : ""}: ${item.error ?? "still waiting"}\n`);
+    process.stderr.write(`${item.status}${item.error_code ? ` (${item.error_code})` : ""}: ${failureText(config.locale, item.error) ?? "still waiting"}\n`);
     return 1;
   } finally {
     await db.destroy();

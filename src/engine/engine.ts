@@ -58,7 +58,7 @@ export class Engine {
     this.hook = createOutcomeHook(opts.reactors ?? [...coordinationReactors(opts.config.locale), announceOutcome], this.clock);
     this.owner = opts.owner ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
     this.leaseTtlMs = opts.leaseTtlMs ?? 30_000;
-    this.onTick("reaper", async (e) => ({ reaped: await reapLostWorkers(e.db, e.clock, e.hook, e.logger, e.config.locale) }));
+    this.onTick("reaper", async (e) => ({ reaped: await reapLostWorkers(e.db, e.clock, e.hook, e.logger) }));
     registerCoordinationTicks(this);
     registerRunTicks(this);
     registerOrchestrationTicks(this);

@@ -9,6 +9,7 @@ export type EngineErrorReason =
   | "project_holds_install"
   | "project_exists"
   | "role_taken"
+  | "project_clash"
   | "project_not_found"
   | "admins_only"
   | "project_busy"

@@ -5,6 +5,7 @@ import { ACTIONS, BLOCKS } from "./ids.js";
 import { MAX_MESSAGE_BLOCKS, MAX_MESSAGE_CHARS, MAX_SECTION_TEXT, splitForSlack, splitWithFences } from "./limits.js";
 import { escapeClip, markdownToMrkdwn, userMention } from "./mrkdwn.js";
 import { redactText } from "../redaction.js";
+import { failureText } from "../i18n/failures.js";
 
 /** The state a conversation's root message shows (its current queue item's status). */
 export type ConversationState = "queued" | "running" | "done" | "failed" | "cancelled";
@@ -60,8 +61,9 @@ function stateLine(locale: Locale, c: ConversationRootInput): string {
         ? t(locale, "conversation.state.done_in", { duration: formatDuration(locale, c.finishedAt - c.startedAt) })
         : t(locale, "conversation.state.done");
     case "failed": {
-      const head = c.error?.trim()
-        ? t(locale, "conversation.state.failed_with", { error: escapeClip(c.error.trim(), 1500) })
+      const failure = failureText(locale, c.error)?.trim();
+      const head = failure
+        ? t(locale, "conversation.state.failed_with", { error: escapeClip(failure, 1500) })
         : t(locale, "conversation.state.failed");
       const key = `failure.${c.errorCode ?? ""}`;
       return isMessageKey(key) ? `${head}\n_${t(locale, key)}_` : head;

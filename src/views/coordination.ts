@@ -7,6 +7,7 @@ import { ACTIONS, BLOCKS, CALLBACKS, INPUTS } from "./ids.js";
 import { fitItems, inputValue, modal, textInput, type ModalView, type StateValues } from "./interactive.js";
 import { clip, MAX_BLOCK_ID } from "./limits.js";
 import { escapeClip } from "./mrkdwn.js";
+import { failureText } from "../i18n/failures.js";
 
 export * from "./decisions.js";
 export type { CheckboxesElement, InputBlock, InteractiveBlock, InteractiveMessage, ModalView, StateValues } from "./interactive.js";
@@ -52,7 +53,8 @@ const retry = (locale: Locale, i: IncidentView) => button({ actionId: ACTIONS.in
  */
 export function incidentMessage(locale: Locale, i: IncidentView): SlackMessage {
   const blocks: Block[] = [];
-  const error = i.error.trim() ? `\n${quote(i.error, 1500, 20)}` : "";
+  const failure = failureText(locale, i.error).trim();
+  const error = failure ? `\n${quote(failure, 1500, 20)}` : "";
   blocks.push(section(`${incidentHead(locale, i)}${error}`, { blockId: id(BLOCKS.incidentText, i.id) }));
   const facts = incidentFacts(locale, i);
   if (facts.length) blocks.push(context([facts.join(" · ")]));
@@ -70,7 +72,8 @@ export function incidentsView(locale: Locale, incidents: IncidentView[]): SlackM
   if (incidents.length === 0) return { text: t(locale, "incidents.empty"), blocks: [header(title), section(t(locale, "incidents.empty"))] };
   const items = incidents.map((i, n): Block[] => {
     const lines = [incidentHead(locale, i)];
-    if (i.error.trim()) lines.push(`> ${oneLine(i.error, 300)}`);
+    const failure = failureText(locale, i.error).trim();
+    if (failure) lines.push(`> ${oneLine(failure, 300)}`);
     const facts = incidentFacts(locale, i);
     if ((i.status === "RESOLVED" || i.status === "FAILED") && i.resolution?.trim()) facts.push(t(locale, "incident.view.resolution", { resolution: oneLine(i.resolution, 300) }));
     if (facts.length) lines.push(facts.join(" · "));

@@ -4,6 +4,7 @@ import { button, context, divider, header, listBlocks, section, type Block } fro
 import { ACTIONS, BLOCKS } from "./ids.js";
 import { MAX_SURFACE_BLOCKS } from "./limits.js";
 import { escapeClip } from "./mrkdwn.js";
+import { failureText } from "../i18n/failures.js";
 
 /** A decision waiting for the user's answer (its buttons are in the conversation's thread). */
 export interface HomeDecision {
@@ -85,7 +86,8 @@ export function homeView(locale: Locale, overview: HomeOverview): HomeView {
   blocks.push(
     ...list(locale, overview.incidents, "home.incidents.empty", (incident, i) => {
       const retryable = incident.retryable ?? RETRYABLE.has(incident.status.toUpperCase());
-      const error = incident.error?.trim() ? `\n${oneLine(incident.error, 500)}` : "";
+      const failure = failureText(locale, incident.error)?.trim();
+      const error = failure ? `\n${oneLine(failure, 500)}` : "";
       return section(`🚨 *${oneLine(incident.projectName, 100)}* · \`${oneLine(incident.status, 40)}\`${error}`, {
         blockId: `${BLOCKS.homeIncidents}.${i}`,
         ...(retryable ? { accessory: button({ actionId: ACTIONS.incidentRetry, text: t(locale, "home.incidents.retry"), value: incident.id }) } : {}),

@@ -7,6 +7,7 @@ import { BLOCKS } from "./ids.js";
 import { clip, MAX_MESSAGE_BLOCKS, splitForSlack } from "./limits.js";
 import { escapeClip, escapeMrkdwn, markdownToMrkdwn } from "./mrkdwn.js";
 import { redactText } from "../redaction.js";
+import { failureText } from "../i18n/failures.js";
 
 // An orchestration's thread: one message group per history step (the full draft, the agent's
 // answer, a verification's results), and the text pieces the root message shares. Pure.
@@ -149,7 +150,7 @@ export function stepMessages(locale: Locale, o: OrchestrationView, event: Orches
       return chunkMessages(head, splitForSlack(markdownToMrkdwn(answer).trim(), CHUNK), { idPrefix: BLOCKS.orchStep });
     }
     case "agent.failed":
-      return line(t(locale, "orch_view.step.agent_failed", { error: escapeClip(detailString(d, "error") || detailString(d, "status") || "?", 1500) }));
+      return line(t(locale, "orch_view.step.agent_failed", { error: escapeClip(failureText(locale, detailString(d, "error")) || detailString(d, "status") || "?", 1500) }));
     case "corrections.requested":
       return line(t(locale, "orch_view.step.corrections", { feedback: escapeClip(detailString(d, "feedback").trim(), 2500) }));
     case "verification.passed":

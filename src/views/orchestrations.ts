@@ -27,6 +27,7 @@ export {
   type OrchestrationField,
   type OrchestrationForm,
 } from "./orchestrationModals.js";
+import { failureText } from "../i18n/failures.js";
 export { draftMessages, stepMessages, verificationMessages } from "./orchestrationThread.js";
 
 /** Characters of the draft shown in the root message before pointing at the thread. */
@@ -146,8 +147,9 @@ function hintLine(locale: Locale, o: OrchestrationView): string {
  */
 export function orchestrationRoot(locale: Locale, o: OrchestrationView): SlackMessage {
   const blocks: Block[] = [section(headLine(locale, o), { blockId: BLOCKS.orchHead }), context([metaLine(locale, o)]), section(hintLine(locale, o), { blockId: BLOCKS.orchState })];
-  if (o.last_error?.trim() && o.status !== "MERGED" && o.status !== "CANCELLED") {
-    const tail = escapedTail(o.last_error.trim(), 1200);
+  const lastError = failureText(locale, o.last_error)?.trim();
+  if (lastError && o.status !== "MERGED" && o.status !== "CANCELLED") {
+    const tail = escapedTail(lastError, 1200);
     blocks.push(section(`${t(locale, "orch_view.last_error", { error: "" }).trim()}\n${codeBlock(tail.cut ? `…${tail.text}` : tail.text)}`, { blockId: BLOCKS.orchError }));
   }
   if (o.status === "DRAFT_REVIEW") {

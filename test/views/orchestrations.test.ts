@@ -26,6 +26,7 @@ import {
   verificationMessages,
 } from "../../src/views/orchestrations.js";
 import { buttons, expectWithinBlockKit, texts } from "./blockKit.js";
+import { failureNote } from "../../src/i18n/failures.js";
 
 const HASH = "a".repeat(64);
 const REV = "0123456789abcdef0123456789abcdef01234567";
@@ -218,6 +219,16 @@ describe("the root message", () => {
     expect(review).toContain(REV.slice(0, 10));
     const failed = all(orchestrationRoot("en", orchestration({ status: "VERIFICATION_FAILED", last_error: "$ x\n(exit 1)\n<b>boom</b>" })).blocks);
     expect(failed).toContain("&lt;b&gt;boom&lt;/b&gt;");
+  });
+
+  it("a stored failure note reads in the reader's language, whatever the engine's", () => {
+    const last_error = failureNote("reason.orch_main_dirty", { branch: "main", detail: " M app.txt" });
+    const en = all(orchestrationRoot("en", orchestration({ status: "AWAITING_MERGE_CONFIRMATION", last_error })).blocks);
+    const fr = all(orchestrationRoot("fr", orchestration({ status: "AWAITING_MERGE_CONFIRMATION", last_error })).blocks);
+    expect(en).toContain("has uncommitted changes, merge refused");
+    expect(en).toContain("M app.txt");
+    expect(fr).not.toContain("has uncommitted changes");
+    expect(en).not.toContain("codexpi:");
   });
 });
 

@@ -14,6 +14,7 @@ import type { EntryOf, Renderer, Rendered } from "./renderer.js";
 
 /** The events that show in a conversation's thread. */
 type ConversationKind = "conversation.queued" | "conversation.started" | "conversation.progress" | "conversation.finished";
+import { failureText } from "../../i18n/failures.js";
 
 /** Thrown to put an event back for `ms` (the once-a-second edit limit of a message). */
 export class Defer extends Error {
@@ -150,7 +151,7 @@ export class ConversationMessages implements Renderer<ConversationKind> {
     // when it is the cause (it is data from the agent: escaped, never formatting).
     const code = `failure.${item?.errorCode ?? ""}`;
     const reason = isMessageKey(code) ? t(this.locale, code) : "";
-    const detail = item?.errorCode === "codex_failed" || !reason ? escapeClip(item?.error ?? "?", 1500) : "";
+    const detail = item?.errorCode === "codex_failed" || !reason ? escapeClip(failureText(this.locale, item?.error) ?? "?", 1500) : "";
     const text = status === "cancelled" ? t(this.locale, "notice.stopped") : t(this.locale, "notice.failed", { error: [reason, detail].filter(Boolean).join(" — ") });
     await this.poster.postOnce({ ...base, key: `${outboxId}:notice`, purpose: "notice", text });
   }

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { execa } from "execa";
+import { capText } from "./inbox.js";
 
 // The local clones agents work in (orchestrations, self-repair). A clone is made with
 // `git clone --shared`: it reads the source's objects through `.git/objects/info/alternates`
@@ -40,7 +41,7 @@ function gitEnv(): Record<string, string> {
 /** Runs git (an argv, never a shell line) in `cwd` with the hardened configuration; returns stdout. */
 export async function cloneGit(cwd: string, args: string[]): Promise<string> {
   const r = await execa("git", [...HARDENED, ...args], { cwd, env: gitEnv(), extendEnv: false, stdin: "ignore", reject: false, timeout: 300_000 });
-  if (r.exitCode !== 0) throw new Error(`git ${args[0] ?? ""} failed: ${String(r.stderr || r.stdout || r.shortMessage || "").trim().slice(0, 2000)}`);
+  if (r.exitCode !== 0) throw new Error(`git ${args[0] ?? ""} failed: ${capText(String(r.stderr || r.stdout || r.shortMessage || "").trim(), 2000)}`);
   return String(r.stdout ?? "").trim();
 }
 

@@ -31,7 +31,7 @@ export async function createConversation(
   const row = {
     id: newId(),
     project_id: projectId,
-    title: title.slice(0, 200),
+    title: title.length > 200 ? `${title.slice(0, 199)}…` : title, // a label: the whole prompt is the item's
     user_id: userId,
     status: "idle" as const,
     worker_pid: null,

@@ -7,7 +7,8 @@ import { finishItem, type RecordAgentOutcome } from "./outcome.js";
 import { backgroundWindowOpen, globalPolicy, projectOverrides, type RuntimePolicy } from "./policies.js";
 import { isBackground } from "./priorities.js";
 import { processStartTime } from "./processes.js";
-import { t, type Locale } from "../../i18n/index.js";
+import type { Locale } from "../../i18n/index.js";
+import { failureNote } from "../../i18n/failures.js";
 
 /** Why new work is not starting right now. */
 export type PauseReason = "concurrency" | "load" | "memory";
@@ -147,7 +148,7 @@ export async function dispatch(deps: DispatcherDeps): Promise<DispatchResult> {
         finishItem(trx, deps.clock, deps.hook, claim, {
           status: "failed",
           content: null,
-          error: t(deps.locale, "worker.spawn_failed", { detail: (err as Error).message }),
+          error: failureNote("worker.spawn_failed", { detail: (err as Error).message }),
           errorCode: "spawn_failed",
         }),
       );

@@ -3,14 +3,14 @@ import type { Clock } from "../clock.js";
 import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
 import { findMarkers, type Markers } from "../protocol/markers.js";
-import { t } from "../../i18n/index.js";
+import { failureNote } from "../../i18n/failures.js";
 import type { DB, FailureCode } from "../schema.js";
 
 /**
- * The error people read when a worker vanished mid-task (in the default language, as the seeds
- * name it); state machines match the `interrupted` code instead, never this text.
+ * The error stored when a worker vanished mid-task: a note with no language, which each reader
+ * renders in theirs (`failureText`); state machines match the `interrupted` code, never this text.
  */
-export const INTERRUPTED_WORKER_REASON = t("fr", "worker.interrupted");
+export const INTERRUPTED_WORKER_REASON = failureNote("worker.interrupted");
 
 /** How a queue item ended, as its worker (or the reaper, or a cancel) saw it. */
 export interface Outcome {

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Database } from "../database.js";
+import { immediate, type Database } from "../database.js";
 import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import type { Clock } from "../clock.js";
@@ -66,13 +66,7 @@ export async function addProject(db: Database, clock: Clock, input: NewProject, 
   const [problem] = roots ? projectProblems(name, realPath(dir), realRoots(roots)) : [];
   if (problem?.kind === "data_in_project") throw new EngineError("invalid", "project_holds_data", { path: problem.projectPath, other: problem.dataDir });
   if (problem?.kind === "install_in_project") throw new EngineError("invalid", "project_holds_install", { path: problem.projectPath, other: problem.installDir });
-  const existing = await findProjectByName(db, name);
-  if (existing) throw new EngineError("conflict", "project_exists", { name: existing.name });
   const role = input.role ?? "project";
-  if (role !== "project") {
-    const holder = await db.selectFrom("projects").select("name").where("role", "=", role).executeTakeFirst();
-    if (holder) throw new EngineError("conflict", "role_taken", { role, name: holder.name });
-  }
   const row = {
     id: newId(),
     name,
@@ -85,9 +79,37 @@ export async function addProject(db: Database, clock: Clock, input: NewProject, 
     role,
     created_at: clock.now(),
   };
-  await db.insertInto("projects").values(row).execute();
+  // Checks and write under one write lock: a project added meanwhile by another process cannot
+  // slip in between (and surface as a raw constraint error).
+  await immediate(db, async (trx) => {
+    const existing = await findProjectByName(trx, name);
+    if (existing) throw new EngineError("conflict", "project_exists", { name: existing.name });
+    if (role !== "project") await assertRoleFree(trx, role);
+    await trx.insertInto("projects").values(row).execute().catch(clash({ name, role }));
+  });
   return row;
 }
+
+/** Refuses a master or self role another project already holds. */
+async function assertRoleFree(trx: Database, role: ProjectRole, except?: string): Promise<void> {
+  let q = trx.selectFrom("projects").select("name").where("role", "=", role);
+  if (except) q = q.where("id", "<>", except);
+  const holder = await q.executeTakeFirst();
+  if (holder) throw new EngineError("conflict", "role_taken", { role, name: holder.name });
+}
+
+/**
+ * A unique constraint the checks above should have caught (a name differing only in a way they
+ * do not see) is a conflict like theirs, never a raw database error.
+ */
+const clash =
+  (what: { name: string; role: ProjectRole }) =>
+  (err: unknown): never => {
+    const message = err instanceof Error ? err.message : "";
+    if (!/UNIQUE constraint failed/i.test(message)) throw err;
+    if (/projects\.name/.test(message)) throw new EngineError("conflict", "project_exists", { name: what.name }, { cause: err });
+    throw new EngineError("conflict", "project_clash", { name: what.name, role: what.role }, { cause: err });
+  };
 
 /** Finds a project by exact name, else by normalised name ("Agent Maître" matches "agentmaitre"). */
 export async function findProjectByName(db: Database, name: string): Promise<Project | undefined> {
@@ -139,11 +161,6 @@ export function assertAdmin(actor: Actor): void {
 /** Changes a project's settings (admins). */
 export async function updateProject(db: Database, actor: Actor, name: string, changes: ProjectUpdate): Promise<Project> {
   assertAdmin(actor);
-  const project = await projectForActor(db, actor, name);
-  if (changes.role && changes.role !== "project" && changes.role !== project.role) {
-    const holder = await db.selectFrom("projects").select("name").where("role", "=", changes.role).executeTakeFirst();
-    if (holder) throw new EngineError("conflict", "role_taken", { role: changes.role, name: holder.name });
-  }
   const set = {
     ...(changes.owner !== undefined ? { owner_id: changes.owner } : {}),
     ...(changes.channel !== undefined ? { slack_channel_id: changes.channel } : {}),
@@ -151,23 +168,32 @@ export async function updateProject(db: Database, actor: Actor, name: string, ch
     ...(changes.mergeConfirmation !== undefined ? { merge_confirmation_required: changes.mergeConfirmation ? 1 : 0 } : {}),
     ...(changes.role !== undefined ? { role: changes.role } : {}),
   };
-  if (Object.keys(set).length) await db.updateTable("projects").set(set).where("id", "=", project.id).execute();
-  return getProject(db, project.id);
+  // Check and write under one write lock: a role given to another project meanwhile is seen.
+  return immediate(db, async (trx) => {
+    const project = await projectForActor(trx, actor, name);
+    if (changes.role && changes.role !== "project" && changes.role !== project.role) await assertRoleFree(trx, changes.role, project.id);
+    if (Object.keys(set).length) await trx.updateTable("projects").set(set).where("id", "=", project.id).execute().catch(clash({ name: project.name, role: changes.role ?? project.role }));
+    return getProject(trx, project.id);
+  });
 }
 
 /** Removes a project and its conversations (admins); refused while an agent runs in it. */
 export async function removeProject(db: Database, actor: Actor, name: string): Promise<Project> {
   assertAdmin(actor);
-  const project = await projectForActor(db, actor, name);
-  const busy = await db
-    .selectFrom("prompt_queue as q")
-    .innerJoin("conversations as c", "c.id", "q.conversation_id")
-    .select("q.id")
-    .where("c.project_id", "=", project.id)
-    .where("q.status", "in", ["queued", "running"])
-    .executeTakeFirst();
-  if (busy) throw new EngineError("conflict", "project_busy", { name: project.name });
-  await db.deleteFrom("runtime_policies").where("scope", "=", project.id).execute();
-  await db.deleteFrom("projects").where("id", "=", project.id).execute();
-  return project;
+  // Check and delete under one write lock: work enqueued by another process between them would
+  // be deleted with the project (conversations and queue items cascade).
+  return immediate(db, async (trx) => {
+    const project = await projectForActor(trx, actor, name);
+    const busy = await trx
+      .selectFrom("prompt_queue as q")
+      .innerJoin("conversations as c", "c.id", "q.conversation_id")
+      .select("q.id")
+      .where("c.project_id", "=", project.id)
+      .where("q.status", "in", ["queued", "running"])
+      .executeTakeFirst();
+    if (busy) throw new EngineError("conflict", "project_busy", { name: project.name });
+    await trx.deleteFrom("runtime_policies").where("scope", "=", project.id).execute();
+    await trx.deleteFrom("projects").where("id", "=", project.id).execute();
+    return project;
+  });
 }

@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { Clock } from "../clock.js";
 import { immediate, type Database } from "../database.js";
 import { finishItem, type RecordAgentOutcome } from "./outcome.js";
-import { t, type Locale } from "../../i18n/index.js";
+import { failureNote } from "../../i18n/failures.js";
 import { isSameProcessAlive, killTree } from "./processes.js";
 
 /** How long a claimed item may wait for its worker to record itself before it counts as lost. */
@@ -13,7 +13,7 @@ export const SPAWN_GRACE_MS = 30_000;
  * `interrupted` code — or `cancelled` when a stop was asked — and kills a Codex group the dead
  * worker left behind. Costs one indexed read of the running items plus a /proc read each.
  */
-export async function reapLostWorkers(db: Database, clock: Clock, hook: RecordAgentOutcome, logger: Logger, locale: Locale = "fr"): Promise<string[]> {
+export async function reapLostWorkers(db: Database, clock: Clock, hook: RecordAgentOutcome, logger: Logger): Promise<string[]> {
   const now = clock.now();
   const running = await db
     .selectFrom("prompt_queue")
@@ -32,7 +32,7 @@ export async function reapLostWorkers(db: Database, clock: Clock, hook: RecordAg
       finishItem(trx, clock, hook, item, {
         status: cancelled ? "cancelled" : "failed",
         content: null,
-        error: t(locale, cancelled ? "worker.cancelled" : "worker.interrupted"),
+        error: failureNote(cancelled ? "worker.cancelled" : "worker.interrupted"),
         errorCode: cancelled ? "cancelled" : "interrupted",
       }),
     );

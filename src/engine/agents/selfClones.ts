@@ -4,6 +4,7 @@ import type { Engine } from "../engine.js";
 import { t, type Locale } from "../../i18n/index.js";
 import type {} from "../orchestrations/schema.js"; // the orchestrations table
 import { cloneBase, cloneGit, commitClone, isSealedClone, makeClone, removeClone } from "./clones.js";
+import { capText, pruneInboxes } from "./inbox.js";
 
 // The self project is codexpi's own source. Its agents (incident and run self-repairs, and any
 // conversation of the project) never work in that checkout: each conversation gets a clone of the
@@ -46,7 +47,7 @@ export async function commitSelfClone(dataDir: string, conversationId: string, m
     const revision = await commitClone(clone, message);
     return { clone, branch, revision, changed: revision !== cloneBase(clone) };
   } catch (err) {
-    return { clone, branch, error: (err instanceof Error ? err.message : String(err)).slice(0, 500) };
+    return { clone, branch, error: capText(err instanceof Error ? err.message : String(err), 500) };
   }
 }
 
@@ -65,11 +66,10 @@ export async function finishSelfClone(engine: Pick<Engine, "config" | "logger">,
   return result ? selfCloneReport(locale, result) : null;
 }
 
-/** `text` followed by the report, the whole within `limit` characters (the report is never cut). */
-export function withReport(text: string, report: string | null, limit = 4000): string {
-  if (!report) return text.slice(0, limit);
-  const room = Math.max(0, limit - report.length - 2);
-  return text.trim() ? `${text.slice(0, room)}\n\n${report}` : report;
+/** `text` followed by the report; neither is cut (views fit long texts to Slack with a mark). */
+export function withReport(text: string, report: string | null): string {
+  if (!report) return text;
+  return text.trim() ? `${text}\n\n${report}` : report;
 }
 
 const CLONE_MEMORY_MS = 30 * 24 * 3600_000;
@@ -77,7 +77,8 @@ const CLONE_MEMORY_MS = 30 * 24 * 3600_000;
 /**
  * Housekeeping: removes the clones of self conversations idle for a month (their branch was
  * reported; whoever wanted it fetched it) and the clones of finished orchestrations whose cleanup
- * failed. A conversation with work queued or running keeps its clone.
+ * failed. A conversation with work queued or running keeps its clone. The inboxes of idle
+ * conversations go too (`pruneInboxes`; not counted in the result, which counts clones).
  */
 export async function pruneClones(engine: Pick<Engine, "db" | "clock" | "config" | "logger">, maxAgeMs = CLONE_MEMORY_MS): Promise<number> {
   let removed = 0;
@@ -98,6 +99,8 @@ export async function pruneClones(engine: Pick<Engine, "db" | "clock" | "config"
     removeClone(clone);
     removed += 1;
   }
+  const inboxes = await pruneInboxes(engine, maxAgeMs);
+  if (inboxes) engine.logger.info({ inboxes }, "old inboxes removed");
   if (removed) engine.logger.info({ removed }, "old clones removed");
   return removed;
 }

@@ -2,7 +2,7 @@ import type { Engine } from "../engine.js";
 import { immediate } from "../database.js";
 import { finishItem } from "./outcome.js";
 import { signalIfSame } from "./processes.js";
-import { t } from "../../i18n/index.js";
+import { failureNote } from "../../i18n/failures.js";
 
 /** What a stop did. */
 export interface StopResult {
@@ -25,7 +25,7 @@ export async function stopConversation(engine: Engine, conversationId: string): 
       finishItem(trx, clock, engine.hook, { id: q.id, attempt: q.attempt, fromStatus: "queued" }, {
         status: "cancelled",
         content: null,
-        error: t(engine.config.locale, "worker.cancelled_queued"),
+        error: failureNote("worker.cancelled_queued"),
         errorCode: "cancelled",
       }),
     );

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Engine } from "../engine.js";
-import { immediate } from "../database.js";
+import { immediate, type Database } from "../database.js";
 import { emit } from "../outbox.js";
 import type { CodexState } from "./codexEvents.js";
 import type { Config } from "../../config.js";
@@ -13,10 +13,11 @@ import { redactText } from "../../redaction.js";
 import { codexSupportPath, resolveCodexBinary } from "./codexBinary.js";
 import { runCodexTurn, type TurnResult } from "./codexRunner.js";
 import { finishItem, type Outcome } from "./outcome.js";
-import { t, type Locale } from "../../i18n/index.js";
+import { failureNote } from "../../i18n/failures.js";
 import { processStartTime } from "./processes.js";
 import { logsDir } from "./spawner.js";
 import { agentWorkdir } from "../orchestrations/workdir.js";
+import { capText } from "./inbox.js";
 
 const PROGRESS_WRITE_MS = 1_000;
 const PROGRESS_EVENT_MS = 2_000;
@@ -24,6 +25,11 @@ const CANCEL_POLL_MS = 1_000;
 
 /** How a worker run ended; `skipped` when the item was no longer ours to run. */
 export type WorkerResult = "done" | "failed" | "cancelled" | "skipped";
+
+/** Records the Codex process of an attempt (the reaper checks its PID and start time before signalling). */
+export async function recordCodexStart(db: Database, now: number, queueId: string, attempt: number, pid: number, startTime: string | null): Promise<void> {
+  await db.updateTable("prompt_queue").set({ codex_pid: pid, codex_start_time: startTime, codex_started_at: now }).where("id", "=", queueId).where("attempt", "=", attempt).execute();
+}
 
 /**
  * Body of `codexpi worker <queue-id>`: claims the item for this process, runs one Codex turn,
@@ -58,17 +64,17 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
   };
 
   if (!workdir) {
-    return finish({ status: "failed", content: null, error: t(engine.config.locale, "orch.worktree_missing"), errorCode: "spawn_failed" });
+    return finish({ status: "failed", content: null, error: failureNote("orch.worktree_missing"), errorCode: "spawn_failed" });
   }
   const bin = resolveCodexBinary(engine.config.codexBin);
   if (!bin) {
-    return finish({ status: "failed", content: null, error: t(engine.config.locale, "worker.codex_missing"), errorCode: "spawn_failed" });
+    return finish({ status: "failed", content: null, error: failureNote("worker.codex_missing"), errorCode: "spawn_failed" });
   }
 
   const sandbox = sandboxFor(await purposeOf(db, conversation.id, project), project.full_access === 1);
   const launch = codexLaunch(engine.config, bin, workdir, project);
   if (!launch) {
-    return finish({ status: "failed", content: null, error: t(engine.config.locale, "worker.jail_missing"), errorCode: "spawn_failed" });
+    return finish({ status: "failed", content: null, error: failureNote("worker.jail_missing"), errorCode: "spawn_failed" });
   }
 
   const abort = new AbortController();
@@ -128,14 +134,14 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
       stderrFile,
       signal: abort.signal,
       onSpawn: async (pid, startTime) => {
-        await db.updateTable("prompt_queue").set({ codex_pid: pid, codex_start_time: startTime, codex_started_at: clock.now() }).where("id", "=", queueId).where("attempt", "=", attempt).execute();
+        await recordCodexStart(db, clock.now(), queueId, attempt, pid, startTime);
         log.info({ codexPid: pid }, "codex started");
       },
       onState,
     });
   } catch (err) {
     log.error({ err }, "codex could not run");
-    return finish({ status: "failed", content: null, error: t(engine.config.locale, "worker.spawn_failed", { detail: (err as Error).message }), errorCode: "spawn_failed" });
+    return finish({ status: "failed", content: null, error: failureNote("worker.spawn_failed", { detail: (err as Error).message }), errorCode: "spawn_failed" });
   } finally {
     clearInterval(poll);
     process.off("SIGTERM", onSignal);
@@ -178,9 +184,12 @@ function codexLaunch(config: Config, bin: string, workspace: string, project: { 
   return { env: {}, wrap: (argv: string[]) => jailedCodex(input, argv) };
 }
 
-/** Maps how a turn ended to the item's outcome; pure so that every case is tested. */
-export function outcomeOf(r: TurnResult, cancelRequested: boolean, limits: { turnTimeoutMs: number; idleTimeoutMs: number; locale: Locale }): Outcome {
-  const say = (key: Parameters<typeof t>[1], params?: Record<string, string | number>) => t(limits.locale, key, params);
+/**
+ * Maps how a turn ended to the item's outcome; pure so that every case is tested. The failures it
+ * describes are notes (key and parameters, no language): readers render them (`failureText`).
+ */
+export function outcomeOf(r: TurnResult, cancelRequested: boolean, limits: { turnTimeoutMs: number; idleTimeoutMs: number }): Outcome {
+  const say = failureNote;
   const base = { usage: r.state.usage ?? undefined, files: r.state.files };
   if (r.ended === "cancelled") {
     return cancelRequested
@@ -199,7 +208,7 @@ export function outcomeOf(r: TurnResult, cancelRequested: boolean, limits: { tur
   if (/active writer/i.test(r.stderrTail) || /active writer/i.test(r.state.lastError ?? "")) {
     return { ...base, status: "failed", content: null, error: say("worker.thread_busy"), errorCode: "thread_busy" };
   }
-  const detail = (r.state.lastError ?? lastLine(r.stderrTail)).slice(0, 500);
+  const detail = capText(r.state.lastError ?? lastLine(r.stderrTail), 500);
   return { ...base, status: "failed", content: null, error: detail ? say("worker.interrupted_detail", { detail }) : say("worker.interrupted"), errorCode: "interrupted" };
 }
 

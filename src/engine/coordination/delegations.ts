@@ -10,6 +10,8 @@ import { t, type Locale } from "../../i18n/index.js";
 import type { Clock } from "../clock.js";
 import { rootUserOf } from "./decisions.js";
 import { quote } from "./incidents.js";
+import { passText, type TextCtx } from "../agents/inbox.js";
+import { failureText } from "../../i18n/failures.js";
 
 /** How deep specialists may call specialists. */
 export const MAX_DELEGATION_DEPTH = 3;
@@ -73,7 +75,7 @@ export function specialistCallReactor(locale: Locale): OutcomeReactor {
  */
 export async function processDelegations(engine: Engine): Promise<{ delegations_started: number; delegations_finished: number }> {
   const { db, clock } = engine;
-  const locale = engine.config.locale;
+  const text: TextCtx = { locale: engine.config.locale, dataDir: engine.config.dataDir };
   let finished = 0;
   let started = 0;
   const running = await db
@@ -86,19 +88,20 @@ export async function processDelegations(engine: Engine): Promise<{ delegations_
     .execute();
   for (const d of running) {
     const answer = d.queue_status === "done" ? ((await answerOf(db, d.queue_id as string))?.content ?? "") : null;
-    const ok = await immediate(db, (trx) => finish(trx, clock, locale, d, answer, d.queue_error));
+    const ok = await immediate(db, (trx) => finish(trx, clock, text, d, answer, d.queue_error));
     if (ok) finished += 1;
   }
   const pending = await db.selectFrom("specialist_delegations").selectAll().where("status", "=", "PENDING").orderBy("created_at").limit(20).execute();
   for (const d of pending) {
-    const ok = await immediate(db, (trx) => start(trx, clock, locale, d));
+    const ok = await immediate(db, (trx) => start(trx, clock, text, d));
     if (ok) started += 1;
   }
   if (started + finished > 0) await engine.dispatch();
   return { delegations_started: started, delegations_finished: finished };
 }
 
-async function start(trx: Kysely<DB>, clock: Clock, locale: Locale, d: SpecialistDelegationsTable): Promise<boolean> {
+async function start(trx: Kysely<DB>, clock: Clock, text: TextCtx, d: SpecialistDelegationsTable): Promise<boolean> {
+  const locale = text.locale;
   const now = clock.now();
   const user = await rootUserOf(trx, d.source_conversation_id);
   const candidates = await trx.selectFrom("specialist_agents").selectAll().where("status", "=", "ACTIVE").orderBy("created_at").execute();
@@ -108,11 +111,11 @@ async function start(trx: Kysely<DB>, clock: Clock, locale: Locale, d: Specialis
     const error = t(locale, "delegation.no_specialist", { capability: d.capability });
     const u = await trx.updateTable("specialist_delegations").set({ status: "FAILED", error, updated_at: now }).where("id", "=", d.id).where("status", "=", "PENDING").executeTakeFirst();
     if (Number(u.numUpdatedRows) !== 1) return false;
-    await deliver(trx, clock, locale, d, null, error);
+    await deliver(trx, clock, text, d, null, error);
     return true;
   }
   const conversation = await createConversation(trx, clock, specialist.project_id, d.task, user);
-  const prompt = t(locale, "prompt.delegation", { name: specialist.name, capability: d.capability, task: d.task, context: d.context ? quote(d.context) : "—" });
+  const prompt = t(locale, "prompt.delegation", { name: specialist.name, capability: d.capability, task: d.task, context: d.context ? quote(passText(text, conversation.id, d.context)) : "—" });
   const item = await enqueueIn(trx, clock, conversation.id, prompt, { origin: "delegation", delegationDepth: d.depth, requestedBy: user });
   const u = await trx
     .updateTable("specialist_delegations")
@@ -125,7 +128,7 @@ async function start(trx: Kysely<DB>, clock: Clock, locale: Locale, d: Specialis
   return true;
 }
 
-async function finish(trx: Kysely<DB>, clock: Clock, locale: Locale, d: SpecialistDelegationsTable, answer: string | null, error: string | null): Promise<boolean> {
+async function finish(trx: Kysely<DB>, clock: Clock, text: TextCtx, d: SpecialistDelegationsTable, answer: string | null, error: string | null): Promise<boolean> {
   const now = clock.now();
   const status = answer !== null ? "COMPLETED" : "FAILED";
   const u = await trx
@@ -136,20 +139,22 @@ async function finish(trx: Kysely<DB>, clock: Clock, locale: Locale, d: Speciali
     .where("queue_id", "=", d.queue_id)
     .executeTakeFirst();
   if (Number(u.numUpdatedRows) !== 1) return false;
-  await deliver(trx, clock, locale, d, answer, error);
+  await deliver(trx, clock, text, d, answer, error);
   await emit(trx, now, { kind: "delegation.updated", delegationId: d.id, status });
   return true;
 }
 
 /** Hands a result (or a failure) back: to the waiting parent in its own conversation, else to the source. */
-async function deliver(trx: Kysely<DB>, clock: Clock, locale: Locale, d: SpecialistDelegationsTable, answer: string | null, error: string | null): Promise<void> {
-  const prompt =
-    answer !== null
-      ? t(locale, "prompt.delegation_result", { capability: d.capability, task: d.task, result: quote(answer) })
-      : t(locale, "prompt.delegation_failed", { capability: d.capability, task: d.task, error: quote(error ?? "?") });
+async function deliver(trx: Kysely<DB>, clock: Clock, text: TextCtx, d: SpecialistDelegationsTable, answer: string | null, error: string | null): Promise<void> {
   const parent = d.parent_delegation_id
     ? await trx.selectFrom("specialist_delegations").selectAll().where("id", "=", d.parent_delegation_id).where("status", "=", "WAITING_CHILD").executeTakeFirst()
     : undefined;
+  // The receiving conversation's inbox holds the whole result when the prompt has to cut it.
+  const receiver = parent?.specialist_conversation_id ?? d.source_conversation_id;
+  const prompt =
+    answer !== null
+      ? t(text.locale, "prompt.delegation_result", { capability: d.capability, task: d.task, result: quote(passText(text, receiver, answer)) })
+      : t(text.locale, "prompt.delegation_failed", { capability: d.capability, task: d.task, error: quote(passText(text, receiver, failureText(text.locale, error) ?? "?")) });
   if (parent?.specialist_conversation_id) {
     const item = await enqueueIn(trx, clock, parent.specialist_conversation_id, prompt, { origin: "specialist_result", delegationDepth: parent.depth });
     await trx.updateTable("specialist_delegations").set({ status: "RUNNING", queue_id: item.id, updated_at: clock.now() }).where("id", "=", parent.id).where("status", "=", "WAITING_CHILD").execute();

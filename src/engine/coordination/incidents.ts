@@ -6,11 +6,13 @@ import { emit } from "../outbox.js";
 import type { DB, IncidentsTable } from "../schema.js";
 import type { OutcomeReactor } from "../agents/outcome.js";
 import { createConversation, enqueueIn } from "../agents/conversations.js";
-import { canSee, SPECIALIST_GROUP, type Actor } from "../agents/projects.js";
+import { SPECIALIST_GROUP, type Actor } from "../agents/projects.js";
 import { EngineError } from "../errors.js";
 import { parseSelfRepair } from "../protocol/markers.js";
 import { t } from "../../i18n/index.js";
 import { finishSelfClone, withReport } from "../agents/selfClones.js";
+import { passText } from "../agents/inbox.js";
+import { failureText } from "../../i18n/failures.js";
 
 /** An incident as people and views see it. */
 export interface IncidentView {
@@ -101,7 +103,8 @@ export async function processIncidents(engine: Engine): Promise<{ incidents_repa
       const now = clock.now();
       const project = await trx.selectFrom("projects").select("name").where("id", "=", incident.project_id).executeTakeFirst();
       const conversation = await createConversation(trx, clock, self!.id, t(locale, "incident.repair_title", { project: project?.name ?? "?" }), null);
-      const prompt = t(locale, "prompt.incident_repair", { project: project?.name ?? "?", code: incident.error_code ?? "?", error: quote(incident.error) });
+      const error = passText({ locale, dataDir: engine.config.dataDir }, conversation.id, failureText(locale, incident.error));
+      const prompt = t(locale, "prompt.incident_repair", { project: project?.name ?? "?", code: incident.error_code ?? "?", error: quote(error) });
       const item = await enqueueIn(trx, clock, conversation.id, prompt, { origin: "repair" });
       const moved = await trx
         .updateTable("incidents")
@@ -144,19 +147,20 @@ class Rollback extends Error {}
 
 /**
  * Text written by agents and users, quoted as data, never as instructions: every line starts with
- * `> `, so nothing inside can end the quote. `max` cuts failure texts; a plan is quoted whole.
+ * `> `, so nothing inside can end the quote. Quoted whole unless `max` is given, and then a cut
+ * says so (long texts for agents go through `passText`, which saves the whole text).
  */
-export function quote(text: string, max = 4000): string {
-  return text
-    .slice(0, max)
+export function quote(text: string, max = Number.POSITIVE_INFINITY): string {
+  const shown = text.length > max ? `${text.slice(0, max)}\n[… ${text.length - max} / ${text.length}]` : text;
+  return shown
     .split("\n")
     .map((l) => `> ${l}`)
     .join("\n");
 }
 
-/** Incidents the actor may see: of their conversations or of projects they own; all for admins. */
-export async function listIncidents(db: Kysely<DB>, actor: Actor, opts: { all?: boolean } = {}): Promise<IncidentView[]> {
-  let q = db
+/** Incidents with what their views need, restricted in SQL to those the actor may see. */
+function visibleIncidents(db: Kysely<DB>, actor: Actor) {
+  const q = db
     .selectFrom("incidents as i")
     .innerJoin("projects as p", "p.id", "i.project_id")
     .leftJoin("projects as r", "r.id", "i.repair_project_id")
@@ -168,34 +172,39 @@ export async function listIncidents(db: Kysely<DB>, actor: Actor, opts: { all?: 
       "i.error_code",
       "i.conversation_id",
       "i.project_id",
-      "i.user_id",
       "i.resolution",
       "i.created_at",
       "p.name as project_name",
-      "p.owner_id",
       "r.name as repair_project_name",
       "i.repair_conversation_id",
-    ])
-    .orderBy("i.created_at", "desc")
-    .limit(200);
+    ]);
+  // Theirs, or of a project they own (which they always see); all for admins. In the WHERE, not
+  // after a LIMIT: a filter applied to the newest rows loses older visible ones.
+  return actor.isAdmin ? q : q.where((eb) => eb.or([eb("i.user_id", "=", actor.userId), eb("p.owner_id", "=", actor.userId)]));
+}
+
+type IncidentRow = Awaited<ReturnType<ReturnType<typeof visibleIncidents>["executeTakeFirstOrThrow"]>>;
+
+const incidentView = (r: IncidentRow): IncidentView => ({ ...r, auto_repair: r.auto_repair === 1 });
+
+/** Incidents the actor may see: of their conversations or of projects they own; all for admins. */
+export async function listIncidents(db: Kysely<DB>, actor: Actor, opts: { all?: boolean } = {}): Promise<IncidentView[]> {
+  let q = visibleIncidents(db, actor).orderBy("i.created_at", "desc").limit(200);
   if (!opts.all) q = q.where("i.status", "in", ["OPEN", "REPAIRING", "FAILED"]);
-  const rows = await q.execute();
-  return rows
-    .filter((r) => actor.isAdmin || r.user_id === actor.userId || (r.owner_id === actor.userId && canSee(actor, r)))
-    .map((r) => ({
-      id: r.id,
-      status: r.status,
-      auto_repair: r.auto_repair === 1,
-      error: r.error,
-      error_code: r.error_code,
-      conversation_id: r.conversation_id,
-      project_id: r.project_id,
-      project_name: r.project_name,
-      repair_project_name: r.repair_project_name,
-      repair_conversation_id: r.repair_conversation_id,
-      resolution: r.resolution,
-      created_at: r.created_at,
-    }));
+  return (await q.execute()).map(incidentView);
+}
+
+/** One incident the actor may see, by id (however old), or undefined. */
+export async function findIncident(db: Kysely<DB>, actor: Actor, id: string): Promise<IncidentView | undefined> {
+  const row = await visibleIncidents(db, actor).where("i.id", "=", id).executeTakeFirst();
+  return row && incidentView(row);
+}
+
+/** One incident the actor may see, by id, or not_found. */
+export async function getIncident(db: Kysely<DB>, actor: Actor, id: string): Promise<IncidentView> {
+  const incident = await findIncident(db, actor, id);
+  if (!incident) throw new EngineError("not_found", "incident_not_found", { name: id });
+  return incident;
 }
 
 /**
@@ -206,8 +215,7 @@ export async function listIncidents(db: Kysely<DB>, actor: Actor, opts: { all?: 
 export async function retryIncident(engine: Engine, actor: Actor, incidentId: string): Promise<{ queueId: string }> {
   const { db, clock } = engine;
   const queued = await immediate(db, async (trx) => {
-    const visible = (await listIncidents(trx, actor, { all: true })).find((i) => i.id === incidentId);
-    if (!visible) throw new EngineError("not_found", "incident_not_found", { name: incidentId });
+    const visible = await getIncident(trx, actor, incidentId);
     if (visible.status !== "FAILED" && visible.status !== "OPEN") throw new EngineError("conflict", "incident_not_retryable");
     const row = await trx.selectFrom("incidents").select(["queue_id", "conversation_id"]).where("id", "=", incidentId).executeTakeFirstOrThrow();
     const failed = await trx.selectFrom("prompt_queue").select("content").where("id", "=", row.queue_id).executeTakeFirst();

@@ -14,6 +14,7 @@ import type { Actor } from "../agents/projects.js";
 import { parseSpecialistReady } from "../protocol/markers.js";
 import { t } from "../../i18n/index.js";
 import { SPECIALIST_GROUP } from "./incidents.js";
+import { failureText } from "../../i18n/failures.js";
 
 /** A specialist as people and views see it. */
 export interface SpecialistView {
@@ -178,7 +179,7 @@ export async function processSpecialists(engine: Engine): Promise<{ specialists_
     const now = clock.now();
     const next = readyMarker
       ? { status: "ACTIVE" as const, capabilities: JSON.stringify([...new Set([...(JSON.parse(s.capabilities) as string[]), ...readyMarker.capabilities])]), summary: readyMarker.summary, error: "" }
-      : { status: "FAILED" as const, error: answer !== null ? t(engine.config.locale, "specialist.not_ready") : (s.error ?? s.queue_status) };
+      : { status: "FAILED" as const, error: answer !== null ? t(engine.config.locale, "specialist.not_ready") : (failureText(engine.config.locale, s.error) ?? s.queue_status) };
     const moved = await immediate(db, async (trx) => {
       const u = await trx.updateTable("specialist_agents").set({ ...next, updated_at: now }).where("id", "=", s.id).where("status", "=", "BUILDING").where("bootstrap_queue_id", "=", s.bootstrap_queue_id).executeTakeFirst();
       if (Number(u.numUpdatedRows) === 1) await emit(trx, now, { kind: "specialist.updated", specialistId: s.id, status: next.status });

@@ -3,6 +3,7 @@ import path from "node:path";
 import type { Engine } from "../engine.js";
 import { immediate } from "../database.js";
 import { createConversation, enqueueIn } from "../agents/conversations.js";
+import { capText } from "../agents/inbox.js";
 import { stopConversation } from "../agents/stop.js";
 import type { EngineErrorReason } from "../errors.js";
 import { t } from "../../i18n/index.js";
@@ -11,6 +12,7 @@ import { simpleGitPort, type MergeResult, type OrchestrationGit } from "./git.js
 import { findOrchestration, transition } from "./store.js";
 import { failureSummary, runTests, type TestRunner, type VerificationRecord } from "./verification.js";
 import type { Orchestration } from "./schema.js";
+import { failureNote } from "../../i18n/failures.js";
 
 // The steps that touch git or run tests. Each runs after its claim committed (a claimed status
 // with a token), does its work outside any transaction, then records the result guarded on that
@@ -47,7 +49,7 @@ async function claimed(engine: Engine, id: string, status: Orchestration["status
 }
 
 const projectOf = (engine: Engine, o: Orchestration) => engine.db.selectFrom("projects").selectAll().where("id", "=", o.project_id).executeTakeFirstOrThrow();
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+const message = (err: unknown) => capText(err instanceof Error ? err.message : String(err), 2000);
 
 /** PREPARING: the clone on its branch, then (in one transaction) the agent's conversation and item. */
 export async function runPrepare(engine: Engine, deps: OrchestrationDeps, id: string, token: string): Promise<StepResult> {
@@ -89,7 +91,7 @@ export async function runPrepare(engine: Engine, deps: OrchestrationDeps, id: st
 
 async function failPrepare(engine: Engine, o: Orchestration, token: string, reason: "orch_main_detached" | "orch_git_failed", detail: string): Promise<StepResult> {
   const params = { path: detail, detail };
-  const error = t(engine.config.locale, `reason.${reason}`, params);
+  const error = failureNote(`reason.${reason}`, params); // no language: views render it
   const moved = await immediate(engine.db, (trx) =>
     transition(trx, engine.clock.now(), o, "prepare_failed", { claimToken: token, set: { last_error: error }, event: { kind: "prepare.failed", detail: { reason, detail } } }),
   );
@@ -124,8 +126,8 @@ export async function runVerify(engine: Engine, deps: OrchestrationDeps, id: str
   const moved = await immediate(engine.db, (trx) =>
     transition(trx, engine.clock.now(), o, passed ? "verified" : "verification_failed", {
       claimToken: token,
-      set: { verification: record ? JSON.stringify(record) : null, verified_revision: passed ? record!.revision : null, last_error: passed ? null : error.slice(0, 8000) },
-      event: { kind: passed ? "verification.passed" : "verification.failed", detail: { revision: record?.revision ?? null, ...(passed ? {} : { output: error.slice(0, 4000) }) } },
+      set: { verification: record ? JSON.stringify(record) : null, verified_revision: passed ? record!.revision : null, last_error: passed ? null : capText(error, 8000) },
+      event: { kind: passed ? "verification.passed" : "verification.failed", detail: { revision: record?.revision ?? null, ...(passed ? {} : { output: capText(error, 4000) }) } },
     }),
   );
   // A failed verification is a result like a pass: recorded, and shown by the status.
@@ -153,7 +155,7 @@ export async function runMerge(engine: Engine, deps: OrchestrationDeps, id: stri
   const moved = await immediate(engine.db, (trx) =>
     transition(trx, engine.clock.now(), o, result.ok ? "merged" : "merge_failed", {
       claimToken: token,
-      set: result.ok ? { merged_revision: result.revision, last_error: null } : { last_error: t(engine.config.locale, `reason.${MERGE_REASONS[result.reason]}`, { branch: mainBranch, detail: result.detail }) },
+      set: result.ok ? { merged_revision: result.revision, last_error: null } : { last_error: failureNote(`reason.${MERGE_REASONS[result.reason]}`, { branch: mainBranch, detail: result.detail }) },
       event: result.ok ? { kind: "merged", detail: { revision: result.revision, how: result.how, cleanup_error: cleanup } } : { kind: "merge.failed", detail: { reason: result.reason, detail: result.detail } },
     }),
   );

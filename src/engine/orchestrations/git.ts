@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { simpleGit, type SimpleGit } from "simple-git";
 import { commitClone, fetchFromClone, isSealedClone, makeClone, removeClone } from "../agents/clones.js";
+import { capText } from "../agents/inbox.js";
 
 /** How a merge into the main checkout ended. */
 export type MergeResult =
@@ -102,14 +103,14 @@ export const simpleGitPort: OrchestrationGit = {
     // Checked before "dirty": a retry after a crash that followed a successful merge is a success.
     if ((await g.raw(["merge-base", revision, head])).trim() === revision) return { ok: true, revision: head, how: "already-merged" };
     const dirty = (await g.raw(["status", "--porcelain", "--untracked-files=no"])).trim();
-    if (dirty) return { ok: false, reason: "main_dirty", detail: dirty.split("\n").slice(0, 10).join("\n") };
+    if (dirty) return { ok: false, reason: "main_dirty", detail: capLines(dirty, 10) };
     const fastForward = (await g.raw(["merge-base", head, revision])).trim() === head;
     try {
       if (fastForward) await g.raw(["merge", "--ff-only", "-q", revision]);
       else await g.raw(["merge", "--no-ff", "--no-verify", "--no-edit", "-q", "-m", message, revision]);
     } catch (err) {
       await g.raw(["merge", "--abort"]).catch(() => undefined);
-      return { ok: false, reason: "conflict", detail: (err as Error).message.slice(0, 2000) };
+      return { ok: false, reason: "conflict", detail: capText((err as Error).message, 2000) };
     }
     return { ok: true, revision: (await g.raw(["rev-parse", "HEAD"])).trim(), how: fastForward ? "fast-forward" : "merge-commit" };
   },
@@ -131,4 +132,10 @@ export const simpleGitPort: OrchestrationGit = {
  */
 function isLegacyWorktree(dir: string): boolean {
   return !isSealedClone(dir) && fs.lstatSync(path.join(dir, ".git"), { throwIfNoEntry: false })?.isFile() === true;
+}
+
+/** The first `max` lines, and how many more there are (a list of files people read, not data). */
+function capLines(text: string, max: number): string {
+  const lines = text.split("\n");
+  return lines.length <= max ? text : `${lines.slice(0, max).join("\n")}\n[… +${lines.length - max}]`;
 }

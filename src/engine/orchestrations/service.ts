@@ -207,7 +207,7 @@ async function after(engine: Engine, actor: Actor, id: string, step?: StepResult
 const feedbackOf = (feedback: string): string => {
   const f = feedback.trim();
   if (!f) throw new EngineError("invalid", "orch_feedback_empty");
-  return f.slice(0, 8_000);
+  return f; // whole: it becomes part of the draft and of the agent's prompt (Slack's modal caps it)
 };
 
 /** Refuses the draft with feedback: the next version includes it (and gets a new hash). */

@@ -103,15 +103,13 @@ export async function eventsOf(db: Kysely<DB>, id: string): Promise<Orchestratio
 
 /** The orchestrations an actor may act on, newest first. */
 export async function visibleOrchestrations(db: Kysely<DB>, actor: Actor, opts: { limit?: number } = {}): Promise<Array<{ row: Orchestration; project: Project }>> {
-  const rows = await db
-    .selectFrom("orchestrations as o")
-    .innerJoin("projects as p", "p.id", "o.project_id")
-    .selectAll("o")
-    .select(["p.owner_id as project_owner_id"])
-    .orderBy("o.created_at", "desc")
-    .limit(500)
-    .execute();
-  const mine = rows.filter((r) => canAct(actor, r, { owner_id: r.project_owner_id })).slice(0, opts.limit ?? 50);
+  let q = db.selectFrom("orchestrations as o").innerJoin("projects as p", "p.id", "o.project_id").selectAll("o").select(["p.owner_id as project_owner_id"]);
+  // `canAct` in SQL, before the LIMIT: filtering the newest rows afterwards loses older visible ones.
+  if (!actor.isAdmin) {
+    q = q.where((eb) => eb.or([eb("p.owner_id", "=", actor.userId), eb.and([eb("p.owner_id", "is", null), eb("o.owner_id", "=", actor.userId)])]));
+  }
+  const rows = await q.orderBy("o.created_at", "desc").limit(opts.limit ?? 50).execute();
+  const mine = rows.filter((r) => canAct(actor, r, { owner_id: r.project_owner_id }));
   const projects = new Map<string, Project>();
   for (const r of mine) {
     if (!projects.has(r.project_id)) projects.set(r.project_id, await db.selectFrom("projects").selectAll().where("id", "=", r.project_id).executeTakeFirstOrThrow());

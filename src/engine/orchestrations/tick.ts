@@ -1,8 +1,8 @@
 import type { Engine } from "../engine.js";
 import { immediate } from "../database.js";
-import { t } from "../../i18n/index.js";
 import { defaultDeps, runCancel, runMerge, runPrepare, type OrchestrationDeps } from "./effects.js";
 import { findOrchestration, transition, withEndedAgent, withExpiredClaim } from "./store.js";
+import { failureNote } from "../../i18n/failures.js";
 
 /**
  * Moves an AGENT_RUNNING orchestration on once its agent is done with the conversation: the
@@ -36,10 +36,12 @@ export async function advanceAgent(engine: Engine, id: string): Promise<boolean>
       const waiting = await trx.selectFrom("decisions").select("id").where("queue_id", "=", item.id).where("status", "=", "OPEN").executeTakeFirst();
       if (waiting) return false;
       const answer = await trx.selectFrom("messages").select("content").where("queue_id", "=", item.id).where("role", "=", "assistant").executeTakeFirst();
-      const moved = await transition(trx, now, o, "agent_finished", { event: { kind: "agent.finished", queueId: item.id, detail: { answer: (answer?.content ?? "").slice(0, 4000) } } });
+      // Whole: the thread view splits a long answer across messages, never cuts it.
+      const moved = await transition(trx, now, o, "agent_finished", { event: { kind: "agent.finished", queueId: item.id, detail: { answer: answer?.content ?? "" } } });
       return moved !== null;
     }
     const moved = await transition(trx, now, o, "agent_failed", {
+      // The item's failure as stored (a note has no language): views render it for their reader.
       set: { last_error: item.error ?? item.status },
       event: { kind: "agent.failed", queueId: item.id, detail: { status: item.status, error: item.error, error_code: item.error_code } },
     });
@@ -58,7 +60,7 @@ export async function recoverClaim(engine: Engine, deps: OrchestrationDeps, id: 
   const expired = o.claim_token;
   const now = engine.clock.now();
   if (o.status === "VERIFYING") {
-    const error = t(engine.config.locale, "orch.verification_interrupted");
+    const error = failureNote("orch.verification_interrupted");
     const moved = await immediate(engine.db, (trx) => transition(trx, now, o, "verification_interrupted", { claimToken: expired, set: { last_error: error }, event: { kind: "verification.interrupted" } }));
     return moved !== null;
   }

@@ -2,6 +2,7 @@ import type { Engine } from "../engine.js";
 import type { Project } from "../schema.js";
 import { unusableWorkdir } from "../agents/clones.js";
 import { ensureSelfClone } from "../agents/selfClones.js";
+import { deliverInbox } from "../agents/inbox.js";
 import type {} from "./schema.js"; // the orchestrations tables
 
 /**
@@ -9,9 +10,23 @@ import type {} from "./schema.js"; // the orchestrations tables
  * its clone, never in the project's main checkout, which only the merge touches; a conversation
  * of the self project (self-repairs) in its own clone of codexpi's source, never in the running
  * install; any other conversation in its project's directory. Null when the clone is missing or
- * cannot be made: the item must then fail, never fall back to the main checkout.
+ * cannot be made: the item must then fail, never fall back to the main checkout. The
+ * conversation's inbox is delivered there first.
  */
 export async function agentWorkdir(engine: Pick<Engine, "db" | "config" | "logger">, conversationId: string, project: Pick<Project, "path" | "role">): Promise<string | null> {
+  const dir = await workdirOf(engine, conversationId, project);
+  if (!dir) return null;
+  // The whole texts its prompts name (see inbox.ts) must be there before the agent reads them.
+  try {
+    deliverInbox(engine.config.dataDir, conversationId, dir);
+  } catch (err) {
+    engine.logger.error({ err, conversationId, dir }, "the conversation's inbox could not be delivered; the item fails");
+    return null;
+  }
+  return dir;
+}
+
+async function workdirOf(engine: Pick<Engine, "db" | "config" | "logger">, conversationId: string, project: Pick<Project, "path" | "role">): Promise<string | null> {
   const o = await engine.db.selectFrom("orchestrations").select("worktree_path").where("conversation_id", "=", conversationId).executeTakeFirst();
   if (o) {
     const why = o.worktree_path ? unusableWorkdir(o.worktree_path) : "no clone recorded";

@@ -6,10 +6,12 @@ import { parseSelfRepair, type Supervision } from "../protocol/markers.js";
 import { t } from "../../i18n/index.js";
 import { withReport } from "../agents/selfClones.js";
 import { MAX_CORRECTION_ROUNDS, MAX_SELF_REPAIRS, type BlockCode, type WorkStage } from "./machine.js";
+import { passText } from "../agents/inbox.js";
 import { selfRepairPrompt, type StepWithProject } from "./prompts.js";
 import { announce, findSelfProject, insertRepair, moveRepair, moveRun, moveStep, recordEvent, repairCount, LostRace, type ItemState } from "./store.js";
 import { blockedStageOf, resumeIn, type RunCtx } from "./transitions.js";
 import type { RunRow, SelfRepairRow } from "./schema.js";
+import { failureText } from "../../i18n/failures.js";
 
 // Blocking a run and its self-repair: an agent of the self project, in a new conversation (and
 // its own clone of the project), restricted (repair origin), told the block as untrusted data.
@@ -28,7 +30,8 @@ export interface Block {
 function blockText(ctx: RunCtx, b: Block): string {
   if (b.code === "no_verdict") return t(ctx.locale, "run.error.no_verdict");
   if (b.code === "corrections_exhausted") return t(ctx.locale, "run.error.corrections_exhausted", { max: MAX_CORRECTION_ROUNDS, feedback: b.error });
-  return b.error.slice(0, 8000);
+  // Kept whole (views cut it for Slack with a mark; prompts pass it through the inbox).
+  return b.error;
 }
 
 /**
@@ -69,7 +72,7 @@ export async function dispatchRepair(trx: Kysely<DB>, ctx: RunCtx, run: RunRow, 
   }
   const code = run.block_code ?? "legacy";
   const conversation = await createConversation(trx, ctx.clock, self.id, t(ctx.locale, "run.repair_title", { stage }), run.owner_id);
-  const prompt = selfRepairPrompt(ctx.locale, { stage, code, error: run.error ?? "", step });
+  const prompt = selfRepairPrompt(ctx.locale, { stage, code, error: passText(ctx, conversation.id, run.error ?? ""), step });
   const item = await enqueueIn(trx, ctx.clock, conversation.id, prompt, { origin: "repair", requestedBy: run.owner_id });
   const id = await insertRepair(trx, {
     run_id: run.id,
@@ -104,7 +107,7 @@ export async function settleRepairIn(trx: Kysely<DB>, ctx: RunCtx, run: RunRow, 
   const answer = item.status === "done" ? ((await answerOf(trx, item.id))?.content ?? "") : null;
   const verdict = answer !== null ? parseSelfRepair(answer) : null;
   if (!verdict) {
-    const error = answer !== null ? t(ctx.locale, "run.error.repair_no_verdict") : (item.error ?? item.status);
+    const error = answer !== null ? t(ctx.locale, "run.error.repair_no_verdict") : (failureText(ctx.locale, item.error) ?? item.status);
     if (!(await moveRepair(trx, repair.id, "RUNNING", { status: "FAILED", error, finished_at: now, ...(report ? { feedback: report } : {}) }, now))) throw new LostRace(`repair ${repair.id}`);
     await recordEvent(trx, now, run.id, repair.step_id, "self_repair.failed", { self_repair_id: repair.id, error, report });
     await announce(trx, now, run.id, "BLOCKED", "IDLE");

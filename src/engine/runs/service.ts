@@ -22,7 +22,7 @@ import { runDetail, type RunDetail, type RunStatusView } from "./view.js";
 // and cancelling also need to see the master and every project of the plan (DESIGN "Runs"): the
 // master agent, often with full access, works from the run's text.
 
-const ctxOf = (engine: Engine): RunCtx => ({ clock: engine.clock, locale: engine.config.locale });
+const ctxOf = (engine: Engine): RunCtx => ({ clock: engine.clock, locale: engine.config.locale, dataDir: engine.config.dataDir });
 const canDrive = (actor: Actor, run: Pick<RunRow, "owner_id">) => actor.isAdmin || run.owner_id === actor.userId;
 
 /** Refuses unless the actor sees every one of these projects (or is an admin); never names one. */

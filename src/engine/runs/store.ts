@@ -186,11 +186,11 @@ export async function waitsOnOthers(db: Kysely<DB>, queueId: string): Promise<bo
 }
 
 /** What an item came to, with the master's verdict when it answered. */
-export async function observe(db: Kysely<DB>, item: ItemState | undefined, errorText: (status: string) => string): Promise<Observation> {
+export async function observe(db: Kysely<DB>, item: ItemState | undefined, errorText: (item: ItemState) => string): Promise<Observation> {
   if (!item || item.status === "queued" || item.status === "running") return { state: "pending" };
   if (item.status === "done") {
     const answer = (await answerOf(db, item.id))?.content ?? "";
     return { state: "done", answer, verdict: parseSupervision(answer) };
   }
-  return { state: "failed", interrupted: item.error_code === "interrupted", error: item.error || errorText(item.status) };
+  return { state: "failed", interrupted: item.error_code === "interrupted", error: errorText(item) };
 }

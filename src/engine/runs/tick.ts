@@ -6,6 +6,7 @@ import { blockIn, catchUpIn, settleRepairIn } from "./repair.js";
 import type { RunRow } from "./schema.js";
 import { activeRuns, findRepair, itemState, laterItem, loadSteps, lockRun, LostRace, observe, recordEvent, waitsOnOthers } from "./store.js";
 import { applyAction, type RunCtx } from "./transitions.js";
+import { failureText } from "../../i18n/failures.js";
 
 // The runs' tick step: advances the active run by what its active item came to, settles its
 // self-repair, and catches up runs an older version blocked. With no active run it costs one
@@ -44,7 +45,7 @@ export async function runTick(engine: Engine, options: RunOptions = optionsByEng
 }
 
 const lostRaceIsIdle = (p: Promise<RunTickResult>): Promise<RunTickResult> => p.catch((err: unknown) => (err instanceof LostRace ? IDLE : Promise.reject(err)));
-const ctxOf = (engine: Engine): RunCtx => ({ clock: engine.clock, locale: engine.config.locale });
+const ctxOf = (engine: Engine): RunCtx => ({ clock: engine.clock, locale: engine.config.locale, dataDir: engine.config.dataDir });
 
 /**
  * A RUNNING run: anything unexpected while advancing it (the processor's own defect, a bad row)
@@ -67,7 +68,8 @@ async function processRunning(engine: Engine, run: RunRow, options: RunOptions):
 async function advance(engine: Engine, run: RunRow): Promise<RunTickResult> {
   const { db } = engine;
   const item = await itemState(db, run.active_queue_id);
-  const obs = await observe(db, item, (status) => t(engine.config.locale, "run.error.item_failed", { status }));
+  const locale = engine.config.locale;
+  const obs = await observe(db, item, (i) => failureText(locale, i.error) || t(locale, "run.error.item_failed", { status: i.status }));
   if (obs.state === "done" && item) {
     // The agent asked a person or a specialist: the conversation goes on, and the run follows it.
     const later = await laterItem(db, item.conversation_id, item.seq);

@@ -4,7 +4,8 @@ import type { DB } from "../schema.js";
 import { emit } from "../outbox.js";
 import { answerOf, createConversation, enqueueIn } from "../agents/conversations.js";
 import type { Supervision } from "../protocol/markers.js";
-import { t, type Locale } from "../../i18n/index.js";
+import { t } from "../../i18n/index.js";
+import { passText, type TextCtx } from "../agents/inbox.js";
 import { inferBlockedStage, resumePoint, stepStatusAt, type RunAction, type WorkStage } from "./machine.js";
 import { correctionPrompt, finalReviewPrompt, planReviewPrompt, resumeStepPrompt, reviewPrompt, reviewRestartPrompt, stepPrompt, type StepWithProject } from "./prompts.js";
 import { announce, itemState, moveRun, moveStep, recordEvent } from "./store.js";
@@ -14,10 +15,9 @@ import type { RunRow } from "./schema.js";
 // each one moves the run and its step under guards, queues the next prompt, and records the
 // run's event and the outbox event together.
 
-/** What transitions need from the engine. */
-export interface RunCtx {
+/** What transitions need from the engine (`dataDir`: where long texts for agents are kept, see inbox.ts). */
+export interface RunCtx extends TextCtx {
   clock: Clock;
-  locale: Locale;
 }
 
 const queue = (trx: Kysely<DB>, ctx: RunCtx, run: RunRow, conversationId: string, prompt: string) =>
@@ -52,7 +52,7 @@ export async function applyAction(trx: Kysely<DB>, ctx: RunCtx, run: RunRow, ste
       if (!step) throw new Error(`run ${run.id}: no current step to review`);
       const answer = (await answerOf(trx, run.active_queue_id as string))?.content ?? "";
       await moveStep(trx, step.id, ["WORKING", "CORRECTING"], { status: "REVIEWING" }, now);
-      const item = await queue(trx, ctx, run, masterConversation, reviewPrompt(ctx.locale, step, steps.length, answer));
+      const item = await queue(trx, ctx, run, masterConversation, reviewPrompt(ctx.locale, step, steps.length, passText(ctx, masterConversation, answer)));
       await moveRun(trx, run, { stage: "SUPERVISOR", active_queue_id: item.id, review_restarts: 0 }, now);
       await recordEvent(trx, now, run.id, step.step_id, "step.submitted", { queue_id: run.active_queue_id, attempts: step.attempts });
       await announce(trx, now, run.id, "RUNNING", "SUPERVISOR");
@@ -62,7 +62,7 @@ export async function applyAction(trx: Kysely<DB>, ctx: RunCtx, run: RunRow, ste
       if (!step?.conversation_id) throw new Error(`run ${run.id}: no step conversation to correct in`);
       const round = run.correction_round + 1;
       await verdictEvent(trx, now, run, step.step_id, action.verdict);
-      const item = await queue(trx, ctx, run, step.conversation_id, correctionPrompt(ctx.locale, step, round, action.verdict.feedback));
+      const item = await queue(trx, ctx, run, step.conversation_id, correctionPrompt(ctx.locale, step, round, passText(ctx, step.conversation_id, action.verdict.feedback)));
       await moveStep(trx, step.id, ["REVIEWING"], { status: "CORRECTING", attempts: step.attempts + 1, feedback: action.verdict.feedback, queue_id: item.id }, now);
       await moveRun(trx, run, { stage: "AGENT", active_queue_id: item.id, correction_round: round, review_restarts: 0 }, now);
       await recordEvent(trx, now, run.id, step.step_id, "step.correction_requested", { round, feedback: action.verdict.feedback });
@@ -86,7 +86,7 @@ export async function applyAction(trx: Kysely<DB>, ctx: RunCtx, run: RunRow, ste
       break;
     }
     case "restart_review": {
-      const item = await queue(trx, ctx, run, masterConversation, await masterPrompt(trx, ctx, run.stage as WorkStage, step, steps));
+      const item = await queue(trx, ctx, run, masterConversation, await masterPrompt(trx, ctx, run, run.stage as WorkStage, step, steps));
       await moveRun(trx, run, { active_queue_id: item.id, review_restarts: run.review_restarts + 1 }, now);
       await recordEvent(trx, now, run.id, step?.step_id ?? null, "master.review_restarted", { stage: run.stage, interrupted_queue_id: run.active_queue_id });
       await announce(trx, now, run.id, "RUNNING", run.stage);
@@ -112,10 +112,10 @@ async function startStep(trx: Kysely<DB>, ctx: RunCtx, run: RunRow, step: StepWi
 }
 
 /** The master's prompt for a (re)started stage; a step review restarts as an inspection only. */
-async function masterPrompt(trx: Kysely<DB>, ctx: RunCtx, stage: WorkStage, step: StepWithProject | undefined, steps: StepWithProject[]): Promise<string> {
+async function masterPrompt(trx: Kysely<DB>, ctx: RunCtx, run: RunRow, stage: WorkStage, step: StepWithProject | undefined, steps: StepWithProject[]): Promise<string> {
   if (stage === "SUPERVISOR" && step) {
     const answer = step.queue_id ? ((await answerOf(trx, step.queue_id))?.content ?? "") : "";
-    return reviewRestartPrompt(ctx.locale, step, answer);
+    return reviewRestartPrompt(ctx.locale, step, passText(ctx, run.master_conversation_id as string, answer));
   }
   return stage === "FINAL_REVIEW" ? finalReviewPrompt(ctx.locale, steps) : planReviewPrompt(ctx.locale, steps);
 }
@@ -151,12 +151,12 @@ export async function resumeIn(trx: Kysely<DB>, ctx: RunCtx, run: RunRow, steps:
   } else if (point.stage === "AGENT" && step && !step.conversation_id) {
     await startStep(trx, ctx, run, step, steps.length, base);
   } else if (point.stage === "AGENT" && step?.conversation_id) {
-    const item = await queue(trx, ctx, run, step.conversation_id, resumeStepPrompt(ctx.locale, step, run.error ?? ""));
+    const item = await queue(trx, ctx, run, step.conversation_id, resumeStepPrompt(ctx.locale, step, passText(ctx, step.conversation_id, run.error ?? "")));
     await moveStep(trx, step.id, notApproved, { status: "CORRECTING", attempts: step.attempts + 1, queue_id: item.id, finished_at: null }, now);
     await moveRun(trx, run, { ...base, active_queue_id: item.id }, now);
   } else {
     if (step) await moveStep(trx, step.id, notApproved, { status: "REVIEWING" }, now);
-    const item = await queue(trx, ctx, run, run.master_conversation_id as string, await masterPrompt(trx, ctx, point.stage, step, steps));
+    const item = await queue(trx, ctx, run, run.master_conversation_id as string, await masterPrompt(trx, ctx, run, point.stage, step, steps));
     await moveRun(trx, run, { ...base, active_queue_id: item.id }, now);
   }
   await recordEvent(trx, now, run.id, step?.step_id ?? null, event.kind, { ...event.details, stage: point.stage });

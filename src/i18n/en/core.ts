@@ -21,6 +21,7 @@ export const core = {
   "reason.project_holds_install": "the path {path} contains the running codexpi install ({other}): its agents could rewrite the code codexpi runs; register a separate checkout",
   "reason.project_exists": "a project named {name} already exists",
   "reason.role_taken": "the {role} role is already held by the project {name}",
+  "reason.project_clash": "the project {name} clashes with another project (name or role {role}); try again",
   "reason.project_not_found": "project not found: {name}",
   "reason.admins_only": "admins only",
   "reason.project_busy": "the project {name} still has work queued or running",
@@ -94,6 +95,8 @@ export const core = {
   "answer.file_note": "Long answer ({chars} characters): the full text is in the attached file.",
   "answer.file_title": "Agent’s answer",
   "answer.file_name": "agent-answer.md",
+
+  "text.cut": "[… {omitted} characters cut here; the whole text ({total} characters) is in the file {path} of your working directory …]",
 
   "duration.seconds": "{s} s",
   "duration.minutes": "{m} min {s} s",

@@ -22,6 +22,7 @@ export const core = {
   "reason.project_holds_install": "le chemin {path} contient l’installation de codexpi en service ({other}) : ses agents pourraient réécrire le code que codexpi exécute ; enregistre une copie séparée",
   "reason.project_exists": "un projet nommé {name} existe déjà",
   "reason.role_taken": "le rôle {role} est déjà tenu par le projet {name}",
+  "reason.project_clash": "le projet {name} entre en conflit avec un autre projet (nom ou rôle {role}) : réessaie",
   "reason.project_not_found": "projet introuvable : {name}",
   "reason.admins_only": "réservé aux admins",
   "reason.project_busy": "le projet {name} a encore du travail en file ou en cours",
@@ -95,6 +96,8 @@ export const core = {
   "answer.file_note": "Réponse longue ({chars} caractères) : le texte complet est dans le fichier joint.",
   "answer.file_title": "Réponse de l’agent",
   "answer.file_name": "reponse-agent.md",
+
+  "text.cut": "[… {omitted} caractères coupés ici ; le texte entier ({total} caractères) est dans le fichier {path} de ton dossier de travail …]",
 
   "duration.seconds": "{s} s",
   "duration.minutes": "{m} min {s} s",

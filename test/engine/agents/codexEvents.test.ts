@@ -5,6 +5,7 @@ import { codexEnvironment } from "../../../src/engine/isolation/environment.js";
 import { outcomeOf } from "../../../src/engine/agents/worker.js";
 import { INTERRUPTED_WORKER_REASON } from "../../../src/engine/agents/outcome.js";
 import type { TurnResult } from "../../../src/engine/agents/codexRunner.js";
+import { failureText } from "../../../src/i18n/failures.js";
 
 const fold = (lines: string[]) =>
   lines.reduce((s, l) => {
@@ -58,18 +59,29 @@ describe("turn outcome", () => {
 
   it("watchdog says which limit; a stop asked by a user is cancelled, a signal otherwise interrupted", () => {
     expect(outcomeOf(turn({ ended: "watchdog", watchdog: "idle" }), false, limits)).toMatchObject({ errorCode: "watchdog" });
-    expect(outcomeOf(turn({ ended: "watchdog", watchdog: "idle" }), false, limits).error).toContain("10 s");
-    expect(outcomeOf(turn({ ended: "watchdog", watchdog: "turn" }), false, limits).error).toContain("60 s");
+    expect(failureText("fr", outcomeOf(turn({ ended: "watchdog", watchdog: "idle" }), false, limits).error)).toContain("10 s");
+    expect(failureText("fr", outcomeOf(turn({ ended: "watchdog", watchdog: "turn" }), false, limits).error)).toContain("60 s");
     expect(outcomeOf(turn({ ended: "cancelled" }), true, limits)).toMatchObject({ status: "cancelled", errorCode: "cancelled" });
     expect(outcomeOf(turn({ ended: "cancelled" }), false, limits)).toMatchObject({ status: "failed", errorCode: "interrupted" });
   });
 });
 
 describe("turn outcome language", () => {
-  it("the error a person reads comes from the catalog of the configured language", () => {
-    const en = { ...limits, locale: "en" as const };
-    expect(outcomeOf(turn({ ended: "watchdog", watchdog: "idle" }), false, en).error).toBe("Codex emitted nothing for 10 s: the watchdog stopped the turn.");
-    expect(outcomeOf(turn({}), false, en).error).toBe("The worker stopped before the task was done (process interrupted).");
+  it("the stored error has no language; the error a person reads comes from the catalog of their language", () => {
+    const watchdog = outcomeOf(turn({ ended: "watchdog", watchdog: "idle" }), false, limits).error;
+    const interrupted = outcomeOf(turn({}), false, limits).error;
+    expect(failureText("en", watchdog)).toBe("Codex emitted nothing for 10 s: the watchdog stopped the turn.");
+    expect(failureText("fr", watchdog)).toBe("Codex n’a rien émis pendant 10 s : tour arrêté par le chien de garde.");
+    expect(failureText("en", interrupted)).toBe("The worker stopped before the task was done (process interrupted).");
+    expect(failureText("fr", interrupted)).toBe("Le worker s’est arrêté avant la fin de la tâche (processus interrompu).");
+    expect(failureText("en", outcomeOf(turn({ stderrTail: "fatal: boom" }), false, limits).error)).toBe("The worker stopped before the task was done (process interrupted): fatal: boom");
+  });
+
+  it("Codex's own message and rows written before notes pass through unchanged", () => {
+    expect(failureText("en", "quota exceeded")).toBe("quota exceeded");
+    expect(failureText("en", "Le worker s’est arrêté avant la fin de la tâche (processus interrompu).")).toBe("Le worker s’est arrêté avant la fin de la tâche (processus interrompu).");
+    expect(failureText("en", "codexpi:not.a.failure")).toBe("codexpi:not.a.failure");
+    expect(failureText("en", null)).toBeNull();
   });
 });
 

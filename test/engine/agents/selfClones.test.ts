@@ -12,6 +12,7 @@ import type { Project } from "../../../src/engine/schema.js";
 import { completedOutput, coordinationEnv, OWNER, OWNER_ACTOR } from "../../support/coordination.js";
 import { git, isolateGit, read } from "../orchestrations/repo.js";
 import { APPROVE_PLAN, planStep, runEnv, type RunEnv } from "../runs/runEnv.js";
+import { failureText } from "../../../src/i18n/failures.js";
 
 const MAIN_JS = "console.log('codexpi');\n";
 
@@ -141,7 +142,7 @@ describe("the self project's agents work in clones", () => {
     expect(await runWorker(env.engine, item.id, running.attempt)).toBe("failed");
     const failed = await env.db.selectFrom("prompt_queue").selectAll().where("id", "=", item.id).executeTakeFirstOrThrow();
     expect(failed).toMatchObject({ status: "failed", error_code: "spawn_failed", codex_pid: null });
-    expect(failed.error).toContain("clone");
+    expect(failureText("fr", failed.error)).toContain("clone"); // what a person reads; the row holds a note
     expect(fs.readdirSync(self.path)).toEqual([]);
   });
 

@@ -1,0 +1,76 @@
+import { t, type Locale } from "./index.js";
+import type { Params } from "./message.js";
+
+// A queue item's (or an orchestration's) failure text is read in many languages (each Slack reader's, the engine's for
+// prompts) long after it was written, so the engine stores the failures it describes itself as a
+// note: the catalog key and its parameters, no language. Readers render the note with
+// `failureText`; any other text (Codex's own message, rows written before notes existed) is data
+// and passes through unchanged.
+
+/** The failures the engine describes itself (catalog keys). */
+export type FailureKey =
+  | "worker.interrupted"
+  | "worker.interrupted_detail"
+  | "worker.watchdog_idle"
+  | "worker.watchdog_turn"
+  | "worker.cancelled"
+  | "worker.cancelled_queued"
+  | "worker.thread_busy"
+  | "worker.codex_missing"
+  | "worker.jail_missing"
+  | "worker.spawn_failed"
+  | "orch.worktree_missing"
+  | "orch.verification_interrupted"
+  | "reason.orch_main_detached"
+  | "reason.orch_git_failed"
+  | "reason.orch_main_dirty"
+  | "reason.orch_main_moved"
+  | "reason.orch_merge_conflict";
+
+const KEYS: ReadonlySet<string> = new Set<FailureKey>([
+  "worker.interrupted",
+  "worker.interrupted_detail",
+  "worker.watchdog_idle",
+  "worker.watchdog_turn",
+  "worker.cancelled",
+  "worker.cancelled_queued",
+  "worker.thread_busy",
+  "worker.codex_missing",
+  "worker.jail_missing",
+  "worker.spawn_failed",
+  "orch.worktree_missing",
+  "orch.verification_interrupted",
+  "reason.orch_main_detached",
+  "reason.orch_git_failed",
+  "reason.orch_main_dirty",
+  "reason.orch_main_moved",
+  "reason.orch_merge_conflict",
+]);
+
+const PREFIX = "codexpi:";
+const NOTE = /^codexpi:([a-z_.]+)(?: (\{.*\}))?$/s;
+
+/** The stored, language-free form of a failure the engine describes: `codexpi:<key> {params}`. */
+export function failureNote(key: FailureKey, params: Params = {}): string {
+  return Object.keys(params).length ? `${PREFIX}${key} ${JSON.stringify(params)}` : `${PREFIX}${key}`;
+}
+
+/** A stored failure in `locale`: a note rendered from the catalog, any other text unchanged. */
+export function failureText(locale: Locale, stored: string): string;
+export function failureText(locale: Locale, stored: string | null | undefined): string | null;
+export function failureText(locale: Locale, stored: string | null | undefined): string | null {
+  if (stored == null) return null;
+  const m = NOTE.exec(stored);
+  if (!m || !KEYS.has(m[1] as string)) return stored;
+  return t(locale, m[1] as FailureKey, m[2] ? paramsOf(m[2]) : {});
+}
+
+function paramsOf(json: string): Params {
+  try {
+    const value = JSON.parse(json) as unknown;
+    if (!value || typeof value !== "object") return {};
+    return Object.fromEntries(Object.entries(value).filter((e): e is [string, string | number] => typeof e[1] === "string" || typeof e[1] === "number"));
+  } catch {
+    return {};
+  }
+}

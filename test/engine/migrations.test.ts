@@ -1,0 +1,107 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Migrator, sql, type Kysely } from "kysely";
+import { afterEach, describe, expect, it } from "vitest";
+import { migrations } from "../../db/migrations/index.js";
+import { up as repair } from "../../db/migrations/0008_repair_missing_columns.js";
+import { recordCodexStart } from "../../src/engine/agents/worker.js";
+import { migrate, openDatabase, type Database } from "../../src/engine/database.js";
+import * as first0002 from "./fixtures/0002_as_first_landed.js";
+import { tempDir } from "../support/engine.js";
+
+const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../db/migrations");
+
+/**
+ * Landed migrations, frozen: a database that ran one never runs it again, so an edit reaches only
+ * new databases (0002 was edited once; 0008 repairs it). A change is a new migration. When a new
+ * migration lands, record its hash here.
+ */
+const LANDED: Record<string, string> = {
+  "0001_initial.ts": "2303282d4f60d91d306c60827eee27d36027f9ac9d7961b03a52c98903030e88",
+  "0002_queue_priority_and_workers.ts": "c7f5f613325b6cbec7f8986c88c731f856f911ed53b106a8a829c12d76468546",
+  "0003_slack.ts": "6a3cbfae5c5664ed4fc05bb28eca2cfb0e4e0ea66b2fc70e9840e1205f9c14d1",
+  "0004_coordination.ts": "30f4d130dcdf74822473bcd92497e1f92922904fb02a90b1c758401ec12033bc",
+  "0005_runs.ts": "67d1a0b51dc61fe12c48a97da48148f878cd6c3adb1af1290639e2c3d806495e",
+  "0006_orchestrations.ts": "1067e443b33bfaaf0cddd9c7a35dd9c0914a668d853cf068e7626859ad1834bc",
+  "0007_flow_threads.ts": "22b510ae7550d4568792748266b2ea770697c10454b6d0bd006ce6d70aa83c0e",
+  "0008_repair_missing_columns.ts": "47081736cb57990094067af0b1154c94a5649e09d96badd8793658bf61886b40",
+};
+
+const sha256 = (file: string) => createHash("sha256").update(fs.readFileSync(file)).digest("hex");
+const asUnknown = (db: Database) => db as unknown as Kysely<unknown>;
+const columnsOf = async (db: Database, table: string) => (await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db)).rows.map((r) => r.name);
+
+describe("migrations stay frozen", () => {
+  it("a landed migration file never changes", () => {
+    const changed = Object.entries(LANDED)
+      .filter(([file, hash]) => !fs.existsSync(path.join(MIGRATIONS_DIR, file)) || sha256(path.join(MIGRATIONS_DIR, file)) !== hash)
+      .map(([file]) => file);
+    expect(changed, "landed migrations are frozen: write a new migration instead").toEqual([]);
+  });
+
+  it("no migration file slips in among the landed ones unrecorded", () => {
+    const last = Math.max(...Object.keys(LANDED).map((f) => Number(f.slice(0, 4))));
+    const files = fs.readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{4}_.*\.ts$/.test(f) && Number(f.slice(0, 4)) <= last);
+    expect(files.sort()).toEqual(Object.keys(LANDED).sort());
+    expect(Object.keys(migrations)).toEqual(expect.arrayContaining(Object.keys(LANDED).map((f) => f.replace(/\.ts$/, ""))));
+  });
+});
+
+describe("migration 0008 repairs columns an edited migration left out", () => {
+  let db: Database | undefined;
+  afterEach(async () => {
+    await db?.destroy();
+    db = undefined;
+  });
+
+  /** A database migrated up to 0007 while 0002 was still as it first landed. */
+  async function migratedInBetween(): Promise<Database> {
+    const opened = openDatabase(path.join(tempDir(), "between.db"));
+    const then = { ...migrations, "0002_queue_priority_and_workers": first0002 };
+    delete (then as Record<string, unknown>)["0008_repair_missing_columns"];
+    const { error } = await new Migrator({ db: asUnknown(opened), provider: { getMigrations: async () => then } }).migrateTo("0007_flow_threads");
+    if (error) throw error;
+    return opened;
+  }
+
+  async function queuedItem(db: Database): Promise<string> {
+    await sql`insert into projects(id,name,path,owner_id,full_access,merge_confirmation_required,role,created_at) values ('p1','Projet','/tmp','U1',0,0,'project',1)`.execute(db);
+    await sql`insert into conversations(id,project_id,title,user_id,status,created_at,updated_at) values ('c1','p1','Travail','U1','idle',1,1)`.execute(db);
+    await sql`insert into prompt_queue(id,seq,conversation_id,content,status,created_at,attempt) values ('q1',1,'c1','prompt','running',1,1)`.execute(db);
+    return "q1";
+  }
+
+  it("a database migrated with the first 0002 upgrades, and the worker's record of Codex's start works", async () => {
+    db = await migratedInBetween();
+    expect(await columnsOf(db, "prompt_queue")).not.toContain("codex_started_at");
+    const queueId = await queuedItem(db);
+    await expect(recordCodexStart(db, 1234, queueId, 1, 4242, "99")).rejects.toThrow(/codex_started_at/); // the bug, before the repair
+
+    expect(await migrate(asUnknown(db))).toEqual(["0008_repair_missing_columns"]);
+
+    await recordCodexStart(db, 1234, queueId, 1, 4242, "99");
+    const row = await db.selectFrom("prompt_queue").select(["codex_pid", "codex_start_time", "codex_started_at", "content"]).where("id", "=", queueId).executeTakeFirstOrThrow();
+    expect(row).toEqual({ codex_pid: 4242, codex_start_time: "99", codex_started_at: 1234, content: "prompt" });
+  });
+
+  it("the repair adds nothing to a complete database and can run again", async () => {
+    db = openDatabase(path.join(tempDir(), "fresh.db"));
+    await migrate(asUnknown(db), "0007_flow_threads");
+    const tables = ["prompt_queue", "conversations", "projects", "incidents", "orchestrations", "remediation_runs"];
+    const before = await Promise.all(tables.map((t) => columnsOf(db!, t)));
+    await migrate(asUnknown(db));
+    await repair(asUnknown(db));
+    expect(await Promise.all(tables.map((t) => columnsOf(db!, t)))).toEqual(before);
+  });
+
+  it("a missing NOT NULL column comes back with its default, and existing rows keep their values", async () => {
+    db = await migratedInBetween();
+    await queuedItem(db);
+    await sql`alter table prompt_queue drop column origin_kind`.execute(db);
+    await migrate(asUnknown(db));
+    const row = await db.selectFrom("prompt_queue").select(["id", "origin_kind", "content"]).executeTakeFirstOrThrow();
+    expect(row).toEqual({ id: "q1", origin_kind: "user", content: "prompt" });
+  });
+});
