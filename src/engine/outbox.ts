@@ -18,7 +18,7 @@ export type DomainEvent =
       messageId: string | null;
     }
   | { kind: "agent.outcome"; conversationId: string; queueId: string; status: string; markers: string[] }
-  | { kind: "decision.opened" | "decision.answered"; conversationId: string; decisionId: string }
+  | { kind: "decision.opened" | "decision.answered" | "decision.cancelled"; conversationId: string; decisionId: string }
   | { kind: "incident.opened" | "incident.updated"; incidentId: string; status: string }
   | { kind: "specialist.updated"; specialistId: string; status: string }
   | { kind: "delegation.updated"; delegationId: string; status: string }
