@@ -14,11 +14,11 @@ const isSlackUser = (id: string | null): id is string => Boolean(id && /^[UW][A-
 /**
  * Decisions and incidents in Slack. A decision goes into its conversation's thread (its buttons
  * under the answer that asked it), or by DM when the conversation is not in Slack and the user
- * wants decisions by DM; once answered, the message is edited so it can't be clicked again. An
+ * wants decisions by DM; once answered or cancelled, the message is edited so it can't be clicked again. An
  * incident is posted in the project's channel and, if the user wants it, by DM; updates edit them.
  */
 export class CoordinationMessages implements EventRenderer {
-  readonly kinds: ReadonlySet<string> = new Set(["decision.opened", "decision.answered", "incident.opened", "incident.updated"]);
+  readonly kinds: ReadonlySet<string> = new Set(["decision.opened", "decision.answered", "decision.cancelled", "incident.opened", "incident.updated"]);
 
   constructor(
     private readonly db: Database,
@@ -52,7 +52,8 @@ export class CoordinationMessages implements EventRenderer {
     const answeredBy = d.status === "ANSWERED" ? ((await this.db.selectFrom("decisions").select("answered_by").where("id", "=", id).executeTakeFirst())?.answered_by ?? undefined) : undefined;
     const view = decisionMessage(this.locale, d, { projectName: c.name, answeredBy });
     const key = `decision:${id}`;
-    if (kind === "decision.answered") {
+    // Answered or cancelled: the card is edited to its closed form, without buttons.
+    if (kind === "decision.answered" || kind === "decision.cancelled") {
       const posted = await this.db.selectFrom("slack_posts").select(["channel_id", "ts", "status"]).where("key", "=", key).executeTakeFirst();
       if (posted?.status !== "posted" || !posted.ts) return "ignored";
       await this.client.chat.update({ channel: posted.channel_id, ts: posted.ts, text: view.text, blocks: view.blocks as never });

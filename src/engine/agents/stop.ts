@@ -3,16 +3,20 @@ import { immediate } from "../database.js";
 import { finishItem } from "./outcome.js";
 import { signalIfSame } from "./processes.js";
 import { t } from "../../i18n/index.js";
+import { cancelOpenDecisions } from "../coordination/decisionStore.js";
 
 /** What a stop did. */
 export interface StopResult {
   cancelledQueued: number;
   stoppingRunning: number;
+  /** Decisions the conversation had left open, cancelled by this stop. */
+  cancelledDecisions: number;
 }
 
 /**
  * Stops a conversation: queued items are cancelled at once; a running item is flagged and its
- * worker signalled, and the worker itself (or the reaper, if it is gone) writes `cancelled`.
+ * worker signalled, and the worker itself (or the reaper, if it is gone) writes `cancelled`; a
+ * decision it left open is cancelled with the flag (nobody waits for its answer any more).
  * Idempotent: a second click finds nothing left to stop.
  */
 export async function stopConversation(engine: Engine, conversationId: string): Promise<StopResult> {
@@ -37,10 +41,13 @@ export async function stopConversation(engine: Engine, conversationId: string): 
     .where("conversation_id", "=", conversationId)
     .where("status", "=", "running")
     .execute();
-  for (const r of running) {
-    await db.updateTable("prompt_queue").set({ cancel_requested_at: now }).where("id", "=", r.id).where("status", "=", "running").where("cancel_requested_at", "is", null).execute();
-    // The worker also polls the flag; the signal only makes the stop immediate.
-    signalIfSame(r.worker_pid, r.worker_start_time, "SIGTERM");
-  }
-  return { cancelledQueued, stoppingRunning: running.length };
+  const cancelledDecisions = await immediate(db, async (trx) => {
+    for (const r of running) {
+      await trx.updateTable("prompt_queue").set({ cancel_requested_at: now }).where("id", "=", r.id).where("status", "=", "running").where("cancel_requested_at", "is", null).execute();
+    }
+    return (await cancelOpenDecisions(trx, now, conversationId)).length;
+  });
+  // The worker also polls the flag; the signal only makes the stop immediate (after commit).
+  for (const r of running) signalIfSame(r.worker_pid, r.worker_start_time, "SIGTERM");
+  return { cancelledQueued, stoppingRunning: running.length, cancelledDecisions };
 }

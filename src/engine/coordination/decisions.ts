@@ -135,6 +135,11 @@ export async function getDecision(db: Kysely<DB>, actor: Actor, id: string): Pro
 const closed = (d: Pick<DecisionView, "status" | "title">): EngineError =>
   new EngineError("conflict", d.status === "CANCELLED" ? "decision_cancelled" : "decision_answered", { title: d.title });
 
+/** Throws the conflict a person reads when the decision no longer takes an answer (answered or cancelled). */
+export function assertAnswerable(d: Pick<DecisionView, "status" | "title">): void {
+  if (!canDecision(d.status, "answer")) throw closed(d);
+}
+
 /**
  * Answers a decision: ANSWERED once (a second answer is refused), the answer queued in the **same
  * conversation** (same Codex thread) as a `decision_answer`, and a specialist waiting on it resumes.
@@ -150,7 +155,7 @@ export async function answerDecision(
 ): Promise<DecisionView> {
   return immediate(db, async (trx) => {
     const d = await getDecision(trx, actor, decisionId);
-    if (!canDecision(d.status, "answer")) throw closed(d);
+    assertAnswerable(d);
     const chosen = d.options.filter((o) => optionIds.includes(o.id));
     const text = custom.trim();
     if (chosen.length !== new Set(optionIds).size) throw new EngineError("invalid", "decision_option_unknown");

@@ -8,7 +8,7 @@ import { createConversation, enqueueIn } from "../agents/conversations.js";
 import { canSee, SPECIALIST_GROUP, type Actor } from "../agents/projects.js";
 import { stopConversation } from "../agents/stop.js";
 import { t } from "../../i18n/index.js";
-import type { BlockCode } from "./machine.js";
+import { canSelfRepair, type BlockCode } from "./machine.js";
 import { checkRebase, parsePlan, resolveTargets, type Candidate, type ResolvedStep } from "./plan.js";
 import { planReviewPrompt } from "./prompts.js";
 import { blockIn } from "./repair.js";
@@ -157,7 +157,7 @@ export async function resumeRun(engine: Engine, actor: Actor, opts: { plan?: unk
     }
     const repair = await findRepair(trx, fresh.self_repair_id);
     let superseded: string | null = null;
-    if (repair && (repair.status === "RUNNING" || repair.status === "NEEDS_USER") && (await moveRepair(trx, repair.id, repair.status, { status: "SUPERSEDED", finished_at: now }, now))) {
+    if (repair && canSelfRepair(repair.status, "supersede") && (await moveRepair(trx, repair.id, repair.status, { status: "SUPERSEDED", finished_at: now }, now))) {
       await recordEvent(trx, now, run.id, repair.step_id, "self_repair.owner_resolved", { self_repair_id: repair.id, by: actor.userId });
       if (repair.status === "RUNNING") superseded = repair.conversation_id;
     }
@@ -179,7 +179,7 @@ export async function cancelRun(engine: Engine, actor: Actor, runId?: string): P
     const now = clock.now();
     const repair = await findRepair(trx, fresh.self_repair_id);
     const stops: string[] = [];
-    if (repair && (repair.status === "RUNNING" || repair.status === "NEEDS_USER") && (await moveRepair(trx, repair.id, repair.status, { status: "SUPERSEDED", finished_at: now }, now))) {
+    if (repair && canSelfRepair(repair.status, "supersede") && (await moveRepair(trx, repair.id, repair.status, { status: "SUPERSEDED", finished_at: now }, now))) {
       if (repair.status === "RUNNING") stops.push(repair.conversation_id);
     }
     const active = await itemState(trx, fresh.active_queue_id);
