@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { startConversation, enqueue } from "../../../src/engine/agents/conversations.js";
+import { stopConversation } from "../../../src/engine/agents/stop.js";
+import { finishItem } from "../../../src/engine/agents/outcome.js";
+import { answerDecision, listDecisions } from "../../../src/engine/coordination/decisions.js";
+import { immediate } from "../../../src/engine/database.js";
+import { engineErrorText } from "../../../src/i18n/index.js";
+import { completedOutput, coordinationEnv, OWNER, OWNER_ACTOR } from "../../support/coordination.js";
+
+const MARKER =
+  'CODEXPI_DECISION {"title":"Choix","question":"Quelle option ?","options":[{"id":"a","label":"Option A"},{"id":"b","label":"Option B"}],"allow_multiple":false,"allow_custom":false}';
+
+// The decision's cancel edge: a conversation stopped, failed or cancelled leaves no open decision.
+describe("decision cancel edge", () => {
+  let env: Awaited<ReturnType<typeof coordinationEnv>>;
+  afterEach(async () => env?.close());
+
+  async function openDecision() {
+    const { conversation, item } = await startConversation(env.db, env.clock, env.source, "Prépare le changement", OWNER);
+    await completedOutput(env.db, conversation.id, item.id, "Réponse provisoire");
+    await immediate(env.db, (trx) => env.engine.hook(trx, conversation.id, item.id, "done", MARKER, null));
+    const decision = await env.db.selectFrom("decisions").selectAll().where("conversation_id", "=", conversation.id).executeTakeFirstOrThrow();
+    return { conversation, decision };
+  }
+
+  const outboxKinds = async () => (await env.db.selectFrom("outbox").select(["kind", "payload"]).orderBy("id").execute()).map((r) => r.kind);
+
+  it("stopping a conversation that waits on a decision cancels it with a decision.cancelled event; the stop counts it", async () => {
+    env = await coordinationEnv();
+    const { conversation, decision } = await openDecision();
+    expect(decision.status).toBe("OPEN");
+    const stopped = await stopConversation(env.engine, conversation.id);
+    expect(stopped).toEqual({ cancelledQueued: 0, stoppingRunning: 0, cancelledDecisions: 1 });
+    const row = await env.db.selectFrom("decisions").selectAll().where("id", "=", decision.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: "CANCELLED", answer: null, answered_by: null, response_queue_id: null });
+    expect(await outboxKinds()).toContain("decision.cancelled");
+    expect(await listDecisions(env.db, OWNER_ACTOR)).toEqual([]); // no longer waiting for anyone
+    // A second stop finds nothing left: idempotent, one event only.
+    expect((await stopConversation(env.engine, conversation.id)).cancelledDecisions).toBe(0);
+    expect((await outboxKinds()).filter((k) => k === "decision.cancelled")).toHaveLength(1);
+  });
+
+  it("a cancelled decision refuses an answer with a cancelled reason and queues nothing (control: an open one is answered)", async () => {
+    env = await coordinationEnv();
+    const control = await openDecision();
+    const answered = await answerDecision(env.db, env.clock, "fr", OWNER_ACTOR, control.decision.id, ["a"], "");
+    expect(answered.status).toBe("ANSWERED");
+
+    const { conversation, decision } = await openDecision();
+    await stopConversation(env.engine, conversation.id);
+    const before = await env.db.selectFrom("prompt_queue").select("id").where("conversation_id", "=", conversation.id).execute();
+    const err = await answerDecision(env.db, env.clock, "fr", OWNER_ACTOR, decision.id, ["a"], "").catch((e) => e);
+    expect(err).toMatchObject({ code: "conflict", reason: "decision_cancelled" });
+    expect(engineErrorText("fr", err)).toMatch(/annulée/);
+    expect(engineErrorText("en", err)).toMatch(/cancelled/);
+    const after = await env.db.selectFrom("prompt_queue").select("id").where("conversation_id", "=", conversation.id).execute();
+    expect(after).toHaveLength(before.length);
+    expect((await env.db.selectFrom("decisions").select("status").where("id", "=", decision.id).executeTakeFirstOrThrow()).status).toBe("CANCELLED");
+  });
+
+  it("a failed or cancelled turn of the conversation cancels its open decision in the transaction that records it; a done turn does not", async () => {
+    env = await coordinationEnv();
+    const { conversation, decision } = await openDecision();
+    // A follow-up that ends well leaves the question open (control).
+    const ok = await enqueue(env.db, env.clock, conversation.id, "et ensuite ?", { requestedBy: OWNER });
+    await env.db.updateTable("prompt_queue").set({ status: "running", attempt: 1 }).where("id", "=", ok.id).execute();
+    expect(await immediate(env.db, (trx) => finishItem(trx, env.clock, env.engine.hook, { id: ok.id, attempt: 1 }, { status: "done", content: "Toujours là.", error: null, errorCode: null }))).toBe(true);
+    expect((await env.db.selectFrom("decisions").select("status").where("id", "=", decision.id).executeTakeFirstOrThrow()).status).toBe("OPEN");
+
+    const bad = await enqueue(env.db, env.clock, conversation.id, "encore ?", { requestedBy: OWNER });
+    await env.db.updateTable("prompt_queue").set({ status: "running", attempt: 1 }).where("id", "=", bad.id).execute();
+    expect(await immediate(env.db, (trx) => finishItem(trx, env.clock, env.engine.hook, { id: bad.id, attempt: 1 }, { status: "failed", content: null, error: "panne", errorCode: "codex_failed" }))).toBe(true);
+    expect((await env.db.selectFrom("decisions").select("status").where("id", "=", decision.id).executeTakeFirstOrThrow()).status).toBe("CANCELLED");
+    expect(await outboxKinds()).toContain("decision.cancelled");
+  });
+
+  it("stopping a conversation whose queued item waits cancels the item and the decision together", async () => {
+    env = await coordinationEnv();
+    const { conversation, decision } = await openDecision();
+    await enqueue(env.db, env.clock, conversation.id, "attends", { requestedBy: OWNER });
+    const stopped = await stopConversation(env.engine, conversation.id);
+    expect(stopped.cancelledQueued).toBe(1);
+    expect((await env.db.selectFrom("decisions").select("status").where("id", "=", decision.id).executeTakeFirstOrThrow()).status).toBe("CANCELLED");
+    const conv = await env.db.selectFrom("conversations").select("status").where("id", "=", conversation.id).executeTakeFirstOrThrow();
+    expect(conv.status).toBe("idle");
+  });
+});
