@@ -5,6 +5,7 @@ import { ACTIONS, BLOCKS } from "./ids.js";
 import { MAX_MESSAGE_BLOCKS, MAX_MESSAGE_CHARS, MAX_SECTION_TEXT, splitForSlack, splitWithFences } from "./limits.js";
 import { escapeClip, markdownToMrkdwn, userMention } from "./mrkdwn.js";
 import { redactText } from "../redaction.js";
+import { canQueueItem } from "../engine/agents/queueMachine.js";
 
 /** The state a conversation's root message shows (its current queue item's status). */
 export type ConversationState = "queued" | "running" | "done" | "failed" | "cancelled";
@@ -85,7 +86,7 @@ export function conversationRoot(locale: Locale, c: ConversationRootInput): Slac
     section(c.prompt.trim() ? `${asked}\n${quotePrompt(c.prompt)}` : asked, { blockId: BLOCKS.conversationRequest }),
     section(state, { blockId: BLOCKS.conversationState }),
   ];
-  if (c.status === "queued" || c.status === "running") {
+  if (canQueueItem(c.status, "stop")) {
     const stop = button({
       actionId: ACTIONS.conversationStop,
       text: `⏹ ${t(locale, "conversation.stop")}`,

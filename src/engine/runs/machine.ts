@@ -81,6 +81,23 @@ export const canSelfRepair = (status: SelfRepairStatus, action: SelfRepairAction
 /** The actions a self-repair in `status` allows. */
 export const selfRepairActions = (status: SelfRepairStatus): SelfRepairAction[] => actionsAt(SELF_REPAIR_ACTIONS, status);
 
+/** What a person (or the engine's internal block) does to a run. */
+export type RunCommand = "resume" | "revise" | "cancel" | "block";
+
+/** The statuses each run command needs: a blocked run is resumed or revised, an active one cancelled. */
+export const RUN_ACTIONS = {
+  resume: ["BLOCKED"],
+  revise: ["BLOCKED"],
+  cancel: ["RUNNING", "BLOCKED"],
+  block: ["RUNNING"],
+} as const satisfies ActionTable<RunStatus, RunCommand>;
+
+/** Whether a run in `status` allows `command` (e.g. whether its message shows Resume and Revise). */
+export const canRun = (status: RunStatus, command: RunCommand): boolean => allows(RUN_ACTIONS, status, command);
+
+/** The commands a run in `status` allows. */
+export const runActions = (status: RunStatus): RunCommand[] => actionsAt(RUN_ACTIONS, status);
+
 /** Statuses that hold the installation's single run slot. */
 export const ACTIVE_STATUSES = ["RUNNING", "BLOCKED"] as const satisfies readonly RunStatus[];
 

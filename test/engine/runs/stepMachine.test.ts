@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canSelfRepair, canStep, SELF_REPAIR_TRANSITIONS, selfRepairActions, STEP_ACTIONS, STEP_TRANSITIONS } from "../../../src/engine/runs/machine.js";
+import { canRun, canSelfRepair, canStep, runActions, SELF_REPAIR_TRANSITIONS, selfRepairActions, STEP_ACTIONS, STEP_TRANSITIONS } from "../../../src/engine/runs/machine.js";
 import { guardFor } from "../../../src/engine/stateMachine.js";
 
 describe("run step and self-repair machines (pure)", () => {
@@ -36,5 +36,12 @@ describe("run step and self-repair machines (pure)", () => {
     expect(selfRepairActions("NEEDS_USER")).toEqual(["supersede"]);
     expect(canSelfRepair("SUCCEEDED", "supersede")).toBe(false);
     expect(() => guardFor("self-repair", SELF_REPAIR_TRANSITIONS, "SUCCEEDED", ["NEEDS_USER"])).toThrow("not a transition");
+  });
+
+  it("a blocked run is resumed or revised, an active one cancelled, only a running one blocked", () => {
+    expect(runActions("BLOCKED")).toEqual(["resume", "revise", "cancel"]);
+    expect(runActions("RUNNING")).toEqual(["cancel", "block"]);
+    expect(runActions("COMPLETED")).toEqual([]);
+    expect(canRun("CANCELLED", "resume")).toBe(false);
   });
 });
