@@ -4,6 +4,7 @@ import type { DB, DecisionsTable } from "../schema.js";
 import { guardFor } from "../stateMachine.js";
 import type { OutcomeReactor } from "../agents/outcome.js";
 import { DECISION_TRANSITIONS, type DecisionStatus } from "./decisionMachine.js";
+import { moveDelegation } from "./coordinationStore.js";
 
 // Every change of a decision's status goes through `moveDecision`: the from-states the table
 // allows are in the WHERE, so a second click, a second tick or a stop racing an answer moves it
@@ -32,13 +33,14 @@ export async function moveDecision(
 /**
  * Cancels the conversation's open decisions (its agent was stopped or failed: nobody waits for
  * the answer any more), each with its `decision.cancelled` event, in the caller's transaction.
- * Returns the ids it cancelled.
+ * `endedQueueId` names the item whose failure or cancel caused it, if any. Returns the ids it
+ * cancelled.
  */
-export async function cancelOpenDecisions(trx: Kysely<DB>, now: number, conversationId: string): Promise<string[]> {
+export async function cancelOpenDecisions(trx: Kysely<DB>, now: number, conversationId: string, endedQueueId?: string): Promise<string[]> {
   // Through the conversation's items: decisions are indexed by the item that asked them.
   const open = await trx
     .selectFrom("decisions")
-    .select("id")
+    .select(["id", "queue_id"])
     .where("queue_id", "in", (eb) => eb.selectFrom("prompt_queue").select("id").where("conversation_id", "=", conversationId))
     .where("status", "=", "OPEN")
     .execute();
@@ -47,6 +49,9 @@ export async function cancelOpenDecisions(trx: Kysely<DB>, now: number, conversa
     if (!(await moveDecision(trx, d.id, "CANCELLED"))) continue;
     await emit(trx, now, { kind: "decision.cancelled", conversationId, decisionId: d.id });
     cancelled.push(d.id);
+    // A specialist waiting on this decision would wait forever: it resumes on the item that
+    // ended (or the one that asked), and the delegation tick hands that ending to its caller.
+    await moveDelegation(trx, { specialistConversationId: conversationId }, "RUNNING", { queue_id: endedQueueId ?? d.queue_id, updated_at: now }, ["WAITING_CHILD"]);
   }
   return cancelled;
 }
@@ -54,5 +59,5 @@ export async function cancelOpenDecisions(trx: Kysely<DB>, now: number, conversa
 /** Outcome hook: a failed or cancelled turn cancels the decisions its conversation left open. */
 export const cancelDecisionsReactor: OutcomeReactor = async (trx, o, clock) => {
   if (o.status === "done") return;
-  await cancelOpenDecisions(trx, clock.now(), o.conversationId);
+  await cancelOpenDecisions(trx, clock.now(), o.conversationId, o.queueId);
 };

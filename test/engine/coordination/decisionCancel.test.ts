@@ -3,6 +3,7 @@ import { startConversation, enqueue } from "../../../src/engine/agents/conversat
 import { stopConversation } from "../../../src/engine/agents/stop.js";
 import { finishItem } from "../../../src/engine/agents/outcome.js";
 import { answerDecision, listDecisions } from "../../../src/engine/coordination/decisions.js";
+import { createSpecialist } from "../../../src/engine/coordination/specialists.js";
 import { immediate } from "../../../src/engine/database.js";
 import { engineErrorText } from "../../../src/i18n/index.js";
 import { completedOutput, coordinationEnv, OWNER, OWNER_ACTOR } from "../../support/coordination.js";
@@ -83,5 +84,33 @@ describe("decision cancel edge", () => {
     expect((await env.db.selectFrom("decisions").select("status").where("id", "=", decision.id).executeTakeFirstOrThrow()).status).toBe("CANCELLED");
     const conv = await env.db.selectFrom("conversations").select("status").where("id", "=", conversation.id).executeTakeFirstOrThrow();
     expect(conv.status).toBe("idle");
+  });
+
+  it("a specialist whose decision is cancelled by a failed turn does not wait forever: its delegation fails and the caller hears it", async () => {
+    env = await coordinationEnv();
+    const s = await createSpecialist(env.engine, OWNER_ACTOR, { name: "Studio Interface", description: "Conçoit les interfaces mobiles et leurs règles d’intégration.", capabilities: ["design.interface"] });
+    await completedOutput(env.db, s.bootstrap_conversation_id!, s.bootstrap_queue_id!, 'CODEXPI_SPECIALIST_READY {"summary":"Prêt","capabilities":["design.interface"]}');
+    await env.engine.tick();
+    const call = 'CODEXPI_SPECIALIST_CALL {"capability":"design.interface","task":"Préparer deux directions","context":"PWA"}';
+    const { conversation: source, item: calling } = await startConversation(env.db, env.clock, env.source, "Refonds la page", OWNER);
+    await completedOutput(env.db, source.id, calling.id, call);
+    await immediate(env.db, (trx) => env.engine.hook(trx, source.id, calling.id, "done", call, null));
+    await env.engine.tick();
+    const delegation = await env.db.selectFrom("specialist_delegations").selectAll().where("source_queue_id", "=", calling.id).executeTakeFirstOrThrow();
+    const specialistConversation = delegation.specialist_conversation_id!;
+    await completedOutput(env.db, specialistConversation, delegation.queue_id!, MARKER);
+    await immediate(env.db, (trx) => env.engine.hook(trx, specialistConversation, delegation.queue_id!, "done", MARKER, null));
+    const waiting = await env.db.selectFrom("specialist_delegations").select("status").where("id", "=", delegation.id).executeTakeFirstOrThrow();
+    expect(waiting.status).toBe("WAITING_CHILD");
+
+    const extra = await enqueue(env.db, env.clock, specialistConversation, "relance", { requestedBy: OWNER });
+    await env.db.updateTable("prompt_queue").set({ status: "running", attempt: 1 }).where("id", "=", extra.id).execute();
+    await immediate(env.db, (trx) => finishItem(trx, env.clock, env.engine.hook, { id: extra.id, attempt: 1 }, { status: "failed", content: null, error: "panne du modèle", errorCode: "codex_failed" }));
+    expect((await env.db.selectFrom("decisions").select("status").where("conversation_id", "=", specialistConversation).executeTakeFirstOrThrow()).status).toBe("CANCELLED");
+    await env.engine.tick();
+    const ended = await env.db.selectFrom("specialist_delegations").selectAll().where("id", "=", delegation.id).executeTakeFirstOrThrow();
+    expect(ended).toMatchObject({ status: "FAILED", error: "panne du modèle" });
+    const told = await env.db.selectFrom("prompt_queue").selectAll().where("conversation_id", "=", source.id).where("origin_kind", "=", "specialist_result").executeTakeFirst();
+    expect(told?.content).toContain("panne du modèle");
   });
 });
