@@ -5,10 +5,14 @@ import { signalIfSame } from "./processes.js";
 import { t } from "../../i18n/index.js";
 import { cancelOpenDecisions } from "../coordination/decisionStore.js";
 
-/** What a stop did. */
+/** What a stop did to the conversation's items. */
 export interface StopResult {
   cancelledQueued: number;
   stoppingRunning: number;
+}
+
+/** What a stop did, with the decisions it cancelled (what the person who pressed Stop is told). */
+export interface StopReport extends StopResult {
   /** Decisions the conversation had left open, cancelled by this stop. */
   cancelledDecisions: number;
 }
@@ -20,6 +24,12 @@ export interface StopResult {
  * Idempotent: a second click finds nothing left to stop.
  */
 export async function stopConversation(engine: Engine, conversationId: string): Promise<StopResult> {
+  const { cancelledQueued, stoppingRunning } = await stopAndReport(engine, conversationId);
+  return { cancelledQueued, stoppingRunning };
+}
+
+/** `stopConversation`, also counting the open decisions it cancelled. */
+export async function stopAndReport(engine: Engine, conversationId: string): Promise<StopReport> {
   const { db, clock } = engine;
   const now = clock.now();
   const queued = await db.selectFrom("prompt_queue").select(["id", "attempt"]).where("conversation_id", "=", conversationId).where("status", "=", "queued").execute();

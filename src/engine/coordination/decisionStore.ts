@@ -33,7 +33,7 @@ export async function moveDecision(
 /**
  * Cancels the conversation's open decisions (its agent was stopped or failed: nobody waits for
  * the answer any more), each with its `decision.cancelled` event, in the caller's transaction.
- * `endedQueueId` names the item whose failure or cancel caused it, if any. Returns the ids it
+ * `endedQueueId` names the cancelled item that caused it, if any. Returns the ids it
  * cancelled.
  */
 export async function cancelOpenDecisions(trx: Kysely<DB>, now: number, conversationId: string, endedQueueId?: string): Promise<string[]> {
@@ -56,8 +56,12 @@ export async function cancelOpenDecisions(trx: Kysely<DB>, now: number, conversa
   return cancelled;
 }
 
-/** Outcome hook: a failed or cancelled turn cancels the decisions its conversation left open. */
+/**
+ * Outcome hook: a cancelled turn (a stop, a run or orchestration cancelled) cancels the decisions
+ * its conversation left open. A failed turn does not: the question still stands, and answering it
+ * resumes the same thread (S-CO-10 lists a decision next to a failure of its conversation).
+ */
 export const cancelDecisionsReactor: OutcomeReactor = async (trx, o, clock) => {
-  if (o.status === "done") return;
+  if (o.status !== "cancelled") return;
   await cancelOpenDecisions(trx, clock.now(), o.conversationId, o.queueId);
 };

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startConversation, enqueue } from "../../../src/engine/agents/conversations.js";
-import { stopConversation } from "../../../src/engine/agents/stop.js";
+import { stopAndReport, stopConversation } from "../../../src/engine/agents/stop.js";
 import { finishItem } from "../../../src/engine/agents/outcome.js";
 import { answerDecision, listDecisions } from "../../../src/engine/coordination/decisions.js";
 import { createSpecialist } from "../../../src/engine/coordination/specialists.js";
@@ -30,14 +30,14 @@ describe("decision cancel edge", () => {
     env = await coordinationEnv();
     const { conversation, decision } = await openDecision();
     expect(decision.status).toBe("OPEN");
-    const stopped = await stopConversation(env.engine, conversation.id);
+    const stopped = await stopAndReport(env.engine, conversation.id);
     expect(stopped).toEqual({ cancelledQueued: 0, stoppingRunning: 0, cancelledDecisions: 1 });
     const row = await env.db.selectFrom("decisions").selectAll().where("id", "=", decision.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: "CANCELLED", answer: null, answered_by: null, response_queue_id: null });
     expect(await outboxKinds()).toContain("decision.cancelled");
     expect(await listDecisions(env.db, OWNER_ACTOR)).toEqual([]); // no longer waiting for anyone
     // A second stop finds nothing left: idempotent, one event only.
-    expect((await stopConversation(env.engine, conversation.id)).cancelledDecisions).toBe(0);
+    expect((await stopAndReport(env.engine, conversation.id)).cancelledDecisions).toBe(0);
     expect((await outboxKinds()).filter((k) => k === "decision.cancelled")).toHaveLength(1);
   });
 
@@ -59,19 +59,25 @@ describe("decision cancel edge", () => {
     expect((await env.db.selectFrom("decisions").select("status").where("id", "=", decision.id).executeTakeFirstOrThrow()).status).toBe("CANCELLED");
   });
 
-  it("a failed or cancelled turn of the conversation cancels its open decision in the transaction that records it; a done turn does not", async () => {
+  it("a cancelled turn of the conversation cancels its open decision in the transaction that records it; a done or failed turn does not (S-CO-10)", async () => {
     env = await coordinationEnv();
     const { conversation, decision } = await openDecision();
-    // A follow-up that ends well leaves the question open (control).
-    const ok = await enqueue(env.db, env.clock, conversation.id, "et ensuite ?", { requestedBy: OWNER });
-    await env.db.updateTable("prompt_queue").set({ status: "running", attempt: 1 }).where("id", "=", ok.id).execute();
-    expect(await immediate(env.db, (trx) => finishItem(trx, env.clock, env.engine.hook, { id: ok.id, attempt: 1 }, { status: "done", content: "Toujours là.", error: null, errorCode: null }))).toBe(true);
-    expect((await env.db.selectFrom("decisions").select("status").where("id", "=", decision.id).executeTakeFirstOrThrow()).status).toBe("OPEN");
-
-    const bad = await enqueue(env.db, env.clock, conversation.id, "encore ?", { requestedBy: OWNER });
-    await env.db.updateTable("prompt_queue").set({ status: "running", attempt: 1 }).where("id", "=", bad.id).execute();
-    expect(await immediate(env.db, (trx) => finishItem(trx, env.clock, env.engine.hook, { id: bad.id, attempt: 1 }, { status: "failed", content: null, error: "panne", errorCode: "codex_failed" }))).toBe(true);
-    expect((await env.db.selectFrom("decisions").select("status").where("id", "=", decision.id).executeTakeFirstOrThrow()).status).toBe("CANCELLED");
+    const status = async () => (await env.db.selectFrom("decisions").select("status").where("id", "=", decision.id).executeTakeFirstOrThrow()).status;
+    const turn = async (outcome: "done" | "failed" | "cancelled") => {
+      const item = await enqueue(env.db, env.clock, conversation.id, `tour ${outcome}`, { requestedBy: OWNER });
+      await env.db.updateTable("prompt_queue").set({ status: "running", attempt: 1 }).where("id", "=", item.id).execute();
+      const written = await immediate(env.db, (trx) =>
+        finishItem(trx, env.clock, env.engine.hook, { id: item.id, attempt: 1 }, { status: outcome, content: outcome === "done" ? "Toujours là." : null, error: outcome === "done" ? null : "fin", errorCode: outcome === "failed" ? "codex_failed" : outcome === "cancelled" ? "cancelled" : null }),
+      );
+      expect(written).toBe(true);
+    };
+    await turn("done");
+    expect(await status()).toBe("OPEN");
+    await turn("failed"); // the question still stands: answering it resumes the thread
+    expect(await status()).toBe("OPEN");
+    expect(await outboxKinds()).not.toContain("decision.cancelled");
+    await turn("cancelled");
+    expect(await status()).toBe("CANCELLED");
     expect(await outboxKinds()).toContain("decision.cancelled");
   });
 
@@ -86,7 +92,7 @@ describe("decision cancel edge", () => {
     expect(conv.status).toBe("idle");
   });
 
-  it("a specialist whose decision is cancelled by a failed turn does not wait forever: its delegation fails and the caller hears it", async () => {
+  it("a specialist whose decision is cancelled by a stopped turn does not wait forever: its delegation fails and the caller hears it", async () => {
     env = await coordinationEnv();
     const s = await createSpecialist(env.engine, OWNER_ACTOR, { name: "Studio Interface", description: "Conçoit les interfaces mobiles et leurs règles d’intégration.", capabilities: ["design.interface"] });
     await completedOutput(env.db, s.bootstrap_conversation_id!, s.bootstrap_queue_id!, 'CODEXPI_SPECIALIST_READY {"summary":"Prêt","capabilities":["design.interface"]}');
@@ -105,12 +111,12 @@ describe("decision cancel edge", () => {
 
     const extra = await enqueue(env.db, env.clock, specialistConversation, "relance", { requestedBy: OWNER });
     await env.db.updateTable("prompt_queue").set({ status: "running", attempt: 1 }).where("id", "=", extra.id).execute();
-    await immediate(env.db, (trx) => finishItem(trx, env.clock, env.engine.hook, { id: extra.id, attempt: 1 }, { status: "failed", content: null, error: "panne du modèle", errorCode: "codex_failed" }));
+    await immediate(env.db, (trx) => finishItem(trx, env.clock, env.engine.hook, { id: extra.id, attempt: 1 }, { status: "cancelled", content: null, error: "arrêté par la personne", errorCode: "cancelled" }));
     expect((await env.db.selectFrom("decisions").select("status").where("conversation_id", "=", specialistConversation).executeTakeFirstOrThrow()).status).toBe("CANCELLED");
     await env.engine.tick();
     const ended = await env.db.selectFrom("specialist_delegations").selectAll().where("id", "=", delegation.id).executeTakeFirstOrThrow();
-    expect(ended).toMatchObject({ status: "FAILED", error: "panne du modèle" });
+    expect(ended).toMatchObject({ status: "FAILED", error: "arrêté par la personne" });
     const told = await env.db.selectFrom("prompt_queue").selectAll().where("conversation_id", "=", source.id).where("origin_kind", "=", "specialist_result").executeTakeFirst();
-    expect(told?.content).toContain("panne du modèle");
+    expect(told?.content).toContain("arrêté par la personne");
   });
 });
