@@ -102,9 +102,9 @@ export function specialistsView(locale: Locale, specialists: SpecialistView[]): 
     ];
     const about = s.summary?.trim() || s.description.trim();
     if (about) lines.push(`_${oneLine(about, 500)}_`);
-    const rebuildable = canSpecialist(s.status, "rebuild");
-    if (rebuildable && s.error.trim()) lines.push(t(locale, "specialist.view.error", { error: oneLine(s.error, 800) }));
+    if (s.status === "FAILED" && s.error.trim()) lines.push(t(locale, "specialist.view.error", { error: oneLine(s.error, 800) }));
     const rebuild = button({ actionId: ACTIONS.specialistRebuild, text: t(locale, "specialist.view.rebuild"), value: s.id });
+    const rebuildable = canSpecialist(s.status, "rebuild");
     return [section(lines.join("\n"), { blockId: `${BLOCKS.specialistsList}.${n}`, ...(rebuildable ? { accessory: rebuild } : {}) })];
   });
   return { text: title, blocks: fitItems([header(title)], items, more(locale)) as Block[] };

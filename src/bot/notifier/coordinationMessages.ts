@@ -14,8 +14,9 @@ const isSlackUser = (id: string | null): id is string => Boolean(id && /^[UW][A-
 /**
  * Decisions and incidents in Slack. A decision goes into its conversation's thread (its buttons
  * under the answer that asked it), or by DM when the conversation is not in Slack and the user
- * wants decisions by DM; once answered or cancelled, the message is edited so it can't be clicked again. An
- * incident is posted in the project's channel and, if the user wants it, by DM; updates edit them.
+ * wants decisions by DM; once answered or cancelled, the message is edited so it can't be clicked
+ * again. An incident is posted in the project's channel and, if the user wants it, by DM; updates
+ * edit them.
  */
 export class CoordinationMessages implements EventRenderer {
   readonly kinds: ReadonlySet<string> = new Set(["decision.opened", "decision.answered", "decision.cancelled", "incident.opened", "incident.updated"]);
