@@ -9,6 +9,7 @@ export type DomainEvent =
   | { kind: "conversation.queued"; conversationId: string; queueId: string; position: number }
   | { kind: "conversation.started"; conversationId: string; queueId: string }
   | { kind: "conversation.progress"; conversationId: string; queueId: string; activity: string }
+  | { kind: "conversation.stopped"; conversationId: string }
   | {
       kind: "conversation.finished";
       conversationId: string;

@@ -5,7 +5,7 @@ import { ACTIONS, BLOCKS } from "./ids.js";
 import { MAX_MESSAGE_BLOCKS, MAX_MESSAGE_CHARS, MAX_SECTION_TEXT, splitForSlack, splitWithFences } from "./limits.js";
 import { escapeClip, markdownToMrkdwn, userMention } from "./mrkdwn.js";
 import { redactText } from "../redaction.js";
-import { canQueueItem } from "../engine/agents/queueMachine.js";
+import { canStop } from "../engine/agents/conversationMachine.js";
 
 /** The state a conversation's root message shows (its current queue item's status). */
 export type ConversationState = "queued" | "running" | "done" | "failed" | "cancelled";
@@ -25,6 +25,8 @@ export interface ConversationRootInput {
   finishedAt?: number | null;
   /** Who pressed Stop, when known. */
   stoppedBy?: string | null;
+  /** A decision the agent asked still waits: Stop is offered (it cancels the decision). */
+  decisionOpen?: boolean;
 }
 
 const STATE_EMOJI = {
@@ -76,7 +78,7 @@ function stateLine(locale: Locale, c: ConversationRootInput): string {
 
 /**
  * The thread's root message: who asked what in which project, the current state, and a Stop
- * button (with confirmation) while the prompt is queued or running.
+ * button (with confirmation) while the prompt is queued or running, or a decision waits.
  */
 export function conversationRoot(locale: Locale, c: ConversationRootInput): SlackMessage {
   const project = escapeClip(c.projectName, 100);
@@ -86,7 +88,7 @@ export function conversationRoot(locale: Locale, c: ConversationRootInput): Slac
     section(c.prompt.trim() ? `${asked}\n${quotePrompt(c.prompt)}` : asked, { blockId: BLOCKS.conversationRequest }),
     section(state, { blockId: BLOCKS.conversationState }),
   ];
-  if (canQueueItem(c.status, "stop")) {
+  if (canStop(c.status, c.decisionOpen === true)) {
     const stop = button({
       actionId: ACTIONS.conversationStop,
       text: `⏹ ${t(locale, "conversation.stop")}`,

@@ -74,4 +74,30 @@ describe("a stopped conversation's decision in Slack", () => {
     expect(await bot.db.selectFrom("prompt_queue").select("id").where("conversation_id", "=", conversation.id).execute()).toHaveLength(itemsBefore.length);
     expect(bot.model.requests.length).toBe(requestsBefore);
   });
+
+  it("while a decision waits the root offers Stop; pressing it cancels the decision: the card's update has no buttons left, the root loses Stop, and a late click changes nothing", async () => {
+    bot = await slackBot();
+    bot.model.enqueue({ kind: "text", text: ASK("Cible", "Quelle cible ?") });
+    await bot.command("ask demo déploie la branche");
+    const root = await eventually(() => rootIn("C1")[0], 30_000, "root");
+    const card = await eventually(() => bot.slack.thread("C1", root.ts).find((m) => JSON.stringify(m.blocks ?? []).includes("Quelle cible ?") && elementsOf(m.blocks).length > 0), 45_000, "card");
+    const decision = await bot.db.selectFrom("decisions").selectAll().executeTakeFirstOrThrow();
+    const staging = elementsOf(card.blocks).find((e) => e.value === `${decision.id}|staging`)!;
+    // The agent's turn is over (done), but the conversation waits on its person: Stop is offered.
+    await eventually(async () => (await bot.db.selectFrom("conversations").select("status").executeTakeFirstOrThrow()).status === "completed", 15_000, "turn over");
+    const stopButton = await eventually(() => elementsOf(bot.slack.messages("C1").find((m) => m.ts === root.ts)?.blocks).find((e) => e.action_id === "conversation.stop"), 15_000, "Stop on the root");
+
+    const stop = await bot.click(stopButton.action_id, stopButton.value!, root.ts, OWNER);
+    expect((await bot.response(stop.responseId)).text).toMatch(/arrêté/i);
+    const update = await eventually(() => bot.slack.callsTo("chat.update").find((c) => c.args.ts === card.ts), 20_000, "the card's update");
+    expect(elementsOf(update.args.blocks as unknown[])).toEqual([]);
+    expect(JSON.stringify(update.args.blocks)).toContain("Décision annulée");
+    await eventually(() => { const r = bot.slack.messages("C1").find((m) => m.ts === root.ts); return r && !elementsOf(r.blocks).some((e) => e.action_id === "conversation.stop"); }, 20_000, "Stop gone from the root");
+
+    const late = await bot.click(staging.action_id, staging.value!, card.ts, OWNER);
+    expect((await bot.response(late.responseId)).text).toMatch(/annulée/);
+    expect(await bot.db.selectFrom("decisions").selectAll().where("id", "=", decision.id).executeTakeFirstOrThrow()).toMatchObject({ status: "CANCELLED", answer: null, response_queue_id: null });
+    expect(await bot.db.selectFrom("prompt_queue").select("id").where("origin_kind", "=", "decision_answer").execute()).toEqual([]);
+    expect(bot.model.requests).toHaveLength(1);
+  });
 });

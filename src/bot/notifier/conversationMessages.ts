@@ -18,7 +18,7 @@ export class Defer extends Error {
 }
 
 /** Events that only re-render a conversation's state message (so consecutive ones collapse). */
-export const REFRESH_KINDS = new Set(["conversation.queued", "conversation.started", "conversation.progress"]);
+export const REFRESH_KINDS = new Set(["conversation.queued", "conversation.started", "conversation.progress", "conversation.stopped"]);
 
 const MIN_EDIT_INTERVAL_MS = 1_000;
 

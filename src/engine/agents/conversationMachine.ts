@@ -1,5 +1,6 @@
 import type { ConversationStatus } from "../schema.js";
 import { actionsAt, allows, type ActionTable, type TransitionTable } from "../stateMachine.js";
+import { canQueueItem, type QueueStatus } from "./queueMachine.js";
 
 // A conversation's state machine, pure. Its status mirrors its queue items for listings: queued
 // while an item waits, running while one runs, then how the last one ended (idle after a stop).
@@ -33,6 +34,12 @@ export const canConversation = (status: ConversationStatus, action: Conversation
 
 /** The actions a conversation in `status` allows. */
 export const conversationActions = (status: ConversationStatus): ConversationAction[] => actionsAt(CONVERSATION_ACTIONS, status);
+
+/**
+ * Whether a conversation's Stop has something to stop: its current item is queued or running, or
+ * a decision it asked still waits (a stop cancels it).
+ */
+export const canStop = (current: QueueStatus, decisionOpen: boolean): boolean => canQueueItem(current, "stop") || decisionOpen;
 
 /** The status the mirror takes when an item ends: queued while others wait, else the item's ending. */
 export function statusAfterItem(ended: "done" | "failed" | "cancelled", othersWaiting: boolean): ConversationStatus {

@@ -19,6 +19,8 @@ export interface ConversationSnapshot {
   startedAt: number | null;
   finishedAt: number | null;
   queueId: string | null;
+  /** Whether a decision the agent asked still waits for its answer (Stop would cancel it). */
+  decisionOpen: boolean;
 }
 
 /** Reads a conversation's current state, from its latest queue item. */
@@ -52,6 +54,14 @@ export async function conversationSnapshot(db: Kysely<DB>, conversationId: strin
       .executeTakeFirstOrThrow();
     position = Number(ahead.n) + 1;
   }
+  // Through the conversation's items: decisions are indexed by the item that asked them.
+  const decision = await db
+    .selectFrom("decisions")
+    .select("id")
+    .where("queue_id", "in", (eb) => eb.selectFrom("prompt_queue").select("id").where("conversation_id", "=", conversationId))
+    .where("status", "=", "OPEN")
+    .limit(1)
+    .executeTakeFirst();
   return {
     conversationId,
     projectName: c.project_name,
@@ -69,5 +79,6 @@ export async function conversationSnapshot(db: Kysely<DB>, conversationId: strin
     startedAt: item?.started_at ?? null,
     finishedAt: item?.finished_at ?? null,
     queueId: item?.id ?? null,
+    decisionOpen: decision !== undefined,
   };
 }

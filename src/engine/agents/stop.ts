@@ -4,6 +4,7 @@ import { finishItem } from "./outcome.js";
 import { signalIfSame } from "./processes.js";
 import { t } from "../../i18n/index.js";
 import { cancelOpenDecisions } from "../coordination/decisionStore.js";
+import { emit } from "../outbox.js";
 
 /** What a stop did to the conversation's items. */
 export interface StopResult {
@@ -55,7 +56,10 @@ export async function stopAndReport(engine: Engine, conversationId: string): Pro
     for (const r of running) {
       await trx.updateTable("prompt_queue").set({ cancel_requested_at: now }).where("id", "=", r.id).where("status", "=", "running").where("cancel_requested_at", "is", null).execute();
     }
-    return (await cancelOpenDecisions(trx, now, conversationId)).length;
+    const cancelled = (await cancelOpenDecisions(trx, now, conversationId)).length;
+    // Its state message offered Stop for the decision: shown again without it.
+    if (cancelled > 0) await emit(trx, now, { kind: "conversation.stopped", conversationId });
+    return cancelled;
   });
   // The worker also polls the flag; the signal only makes the stop immediate (after commit).
   for (const r of running) signalIfSame(r.worker_pid, r.worker_start_time, "SIGTERM");
