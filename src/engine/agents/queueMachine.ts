@@ -30,6 +30,3 @@ export const canQueueItem = (status: QueueStatus, action: QueueAction): boolean 
 
 /** The actions an item in `status` allows. */
 export const queueItemActions = (status: QueueStatus): QueueAction[] => actionsAt(QUEUE_ACTIONS, status);
-
-/** Statuses of items that are over (done, failed or cancelled). */
-export const ENDED_STATUSES = ["done", "failed", "cancelled"] as const satisfies readonly QueueStatus[];
