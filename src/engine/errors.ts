@@ -21,6 +21,7 @@ export type EngineErrorReason =
   | "limit_invalid"
   | "decision_not_found"
   | "decision_answered"
+  | "decision_cancelled"
   | "decision_option_unknown"
   | "decision_one_option"
   | "decision_no_custom"

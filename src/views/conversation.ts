@@ -6,6 +6,7 @@ import { MAX_MESSAGE_BLOCKS, MAX_MESSAGE_CHARS, MAX_SECTION_TEXT, splitForSlack,
 import { escapeClip, markdownToMrkdwn, userMention } from "./mrkdwn.js";
 import { redactText } from "../redaction.js";
 import { failureText } from "../i18n/failures.js";
+import { canStop } from "../engine/agents/conversationMachine.js";
 
 /** The state a conversation's root message shows (its current queue item's status). */
 export type ConversationState = "queued" | "running" | "done" | "failed" | "cancelled";
@@ -25,6 +26,8 @@ export interface ConversationRootInput {
   finishedAt?: number | null;
   /** Who pressed Stop, when known. */
   stoppedBy?: string | null;
+  /** A decision the agent asked still waits: Stop is offered (it cancels the decision). */
+  decisionOpen?: boolean;
 }
 
 const STATE_EMOJI = {
@@ -77,7 +80,7 @@ function stateLine(locale: Locale, c: ConversationRootInput): string {
 
 /**
  * The thread's root message: who asked what in which project, the current state, and a Stop
- * button (with confirmation) while the prompt is queued or running.
+ * button (with confirmation) while the prompt is queued or running, or a decision waits.
  */
 export function conversationRoot(locale: Locale, c: ConversationRootInput): SlackMessage {
   const project = escapeClip(c.projectName, 100);
@@ -87,7 +90,7 @@ export function conversationRoot(locale: Locale, c: ConversationRootInput): Slac
     section(c.prompt.trim() ? `${asked}\n${quotePrompt(c.prompt)}` : asked, { blockId: BLOCKS.conversationRequest }),
     section(state, { blockId: BLOCKS.conversationState }),
   ];
-  if (c.status === "queued" || c.status === "running") {
+  if (canStop(c.status, c.decisionOpen === true)) {
     const stop = button({
       actionId: ACTIONS.conversationStop,
       text: `⏹ ${t(locale, "conversation.stop")}`,

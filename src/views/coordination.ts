@@ -8,6 +8,8 @@ import { fitItems, inputValue, modal, textInput, type ModalView, type StateValue
 import { clip, MAX_BLOCK_ID } from "./limits.js";
 import { escapeClip } from "./mrkdwn.js";
 import { failureText } from "../i18n/failures.js";
+import { canIncident } from "../engine/coordination/incidentMachine.js";
+import { canSpecialist } from "../engine/coordination/specialistMachine.js";
 
 export * from "./decisions.js";
 export type { CheckboxesElement, InputBlock, InteractiveBlock, InteractiveMessage, ModalView, StateValues } from "./interactive.js";
@@ -49,7 +51,8 @@ const retry = (locale: Locale, i: IncidentView) => button({ actionId: ACTIONS.in
 
 /**
  * An incident, for the project's channel or a DM: the project, its state, the error (quoted,
- * clipped), who repairs it and the resolution once closed; an `incident.retry` button when FAILED.
+ * clipped), who repairs it and the resolution once closed; an `incident.retry` button when its
+ * state offers a retry (FAILED).
  */
 export function incidentMessage(locale: Locale, i: IncidentView): SlackMessage {
   const blocks: Block[] = [];
@@ -61,7 +64,7 @@ export function incidentMessage(locale: Locale, i: IncidentView): SlackMessage {
   if ((i.status === "RESOLVED" || i.status === "FAILED") && i.resolution?.trim()) {
     blocks.push(section(t(locale, "incident.view.resolution", { resolution: escapeClip(i.resolution.trim(), 2000) })));
   }
-  if (i.status === "FAILED") blocks.push(actions([retry(locale, i)], id(BLOCKS.incidentActions, i.id)));
+  if (canIncident(i.status, "offer_retry")) blocks.push(actions([retry(locale, i)], id(BLOCKS.incidentActions, i.id)));
   const text = `${INCIDENT_EMOJI[i.status]} ${t(locale, "incident.view.fallback", { project: oneLine(i.project_name, 100), status: t(locale, INCIDENT_STATUS[i.status]) })}`;
   return { text, blocks };
 }
@@ -77,7 +80,7 @@ export function incidentsView(locale: Locale, incidents: IncidentView[]): SlackM
     const facts = incidentFacts(locale, i);
     if ((i.status === "RESOLVED" || i.status === "FAILED") && i.resolution?.trim()) facts.push(t(locale, "incident.view.resolution", { resolution: oneLine(i.resolution, 300) }));
     if (facts.length) lines.push(facts.join(" · "));
-    return [section(lines.join("\n"), { blockId: `${BLOCKS.incidentsList}.${n}`, ...(i.status === "FAILED" ? { accessory: retry(locale, i) } : {}) })];
+    return [section(lines.join("\n"), { blockId: `${BLOCKS.incidentsList}.${n}`, ...(canIncident(i.status, "offer_retry") ? { accessory: retry(locale, i) } : {}) })];
   });
   return { text: title, blocks: fitItems([header(title)], items, more(locale)) as Block[] };
 }
@@ -102,10 +105,10 @@ export function specialistsView(locale: Locale, specialists: SpecialistView[]): 
     ];
     const about = s.summary?.trim() || s.description.trim();
     if (about) lines.push(`_${oneLine(about, 500)}_`);
-    const failed = s.status === "FAILED";
-    if (failed && s.error.trim()) lines.push(t(locale, "specialist.view.error", { error: oneLine(s.error, 800) }));
+    if (s.status === "FAILED" && s.error.trim()) lines.push(t(locale, "specialist.view.error", { error: oneLine(s.error, 800) }));
     const rebuild = button({ actionId: ACTIONS.specialistRebuild, text: t(locale, "specialist.view.rebuild"), value: s.id });
-    return [section(lines.join("\n"), { blockId: `${BLOCKS.specialistsList}.${n}`, ...(failed ? { accessory: rebuild } : {}) })];
+    const rebuildable = canSpecialist(s.status, "rebuild");
+    return [section(lines.join("\n"), { blockId: `${BLOCKS.specialistsList}.${n}`, ...(rebuildable ? { accessory: rebuild } : {}) })];
   });
   return { text: title, blocks: fitItems([header(title)], items, more(locale)) as Block[] };
 }

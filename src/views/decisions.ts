@@ -6,6 +6,7 @@ import { checkboxOption, fitItems, inputValue, MAX_CHECKBOX_OPTIONS, modal, text
 import { MAX_ACTIONS_ELEMENTS, MAX_BLOCK_ID, MAX_BUTTON_TEXT, MAX_OPTION_TEXT, MAX_OPTION_VALUE } from "./limits.js";
 import { escapeClip, userMention } from "./mrkdwn.js";
 import { redactText } from "../redaction.js";
+import { canDecision } from "../engine/coordination/decisionMachine.js";
 
 /** The input of the free-text answer modal (`view.state.values[blockId][actionId].value`). */
 export const DECISION_CUSTOM_INPUT = { blockId: BLOCKS.decisionCustomInput, actionId: INPUTS.decisionCustom } as const;
@@ -124,7 +125,7 @@ function decisionBlocks(locale: Locale, d: DecisionView, opts: { projectName?: s
   const projectName = opts.projectName ?? projectOf(d);
   if (projectName) facts.push(t(locale, "decision.project", { project: oneLine(projectName, 100) }));
 
-  if (d.status !== "OPEN") {
+  if (!canDecision(d.status, "answer")) {
     if (facts.length) blocks.push(context(facts));
     const line =
       d.status === "CANCELLED"
@@ -185,7 +186,7 @@ function decisionBlocks(locale: Locale, d: DecisionView, opts: { projectName?: s
  */
 export function decisionMessage(locale: Locale, d: DecisionView, opts: { projectName?: string; answeredBy?: string } = {}): InteractiveMessage {
   const title = oneLine(d.title.trim() || d.question, 150);
-  const text = t(locale, d.status === "OPEN" ? "decision.fallback_open" : "decision.fallback_closed", { title });
+  const text = t(locale, canDecision(d.status, "answer") ? "decision.fallback_open" : "decision.fallback_closed", { title });
   return { text, blocks: decisionBlocks(locale, d, opts) };
 }
 
@@ -220,7 +221,7 @@ export function decisionCustomModal(locale: Locale, d: DecisionView): ModalView 
  * one message; the ones that do not fit are counted, and an empty list says so.
  */
 export function decisionsView(locale: Locale, decisions: DecisionView[]): InteractiveMessage {
-  const open = decisions.filter((d) => d.status === "OPEN").length;
+  const open = decisions.filter((d) => canDecision(d.status, "answer")).length;
   const title = t(locale, "decisions.title", { n: open });
   if (decisions.length === 0) return { text: t(locale, "decisions.empty"), blocks: [header(title), section(t(locale, "decisions.empty"))] };
   const items = decisions.map((d, i) => {

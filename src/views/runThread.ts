@@ -5,6 +5,7 @@ import { BLOCKS } from "./ids.js";
 import { clip, MAX_MESSAGE_BLOCKS, MAX_MESSAGE_CHARS, MAX_SECTION_TEXT, splitForSlack } from "./limits.js";
 import { escapeClip, escapeMrkdwn, markdownToMrkdwn } from "./mrkdwn.js";
 import { blockedButtons, compactStep, fitLines, more, oneLine, RUN_EMOJI, runStageLabel, runStatusLabel, size, stateText, stepRef, subjectText, type StepRef, type VerdictSubject } from "./runParts.js";
+import { canRun } from "../engine/runs/machine.js";
 
 // The run's thread: its root (edited as the run moves), the blocked message, the master's
 // verdicts and its final report. Pure.
@@ -74,7 +75,7 @@ export function runBlockedMessage(locale: Locale, b: BlockedInput): SlackMessage
     const feedback = b.selfRepair.feedback?.trim() ? `\n> ${oneLine(b.selfRepair.feedback, 1000)}` : "";
     blocks.push(section(`🔧 *${t(locale, "run_view.repair_title")}* : ${t(locale, `run_view.repair.${b.selfRepair.status}`)}${feedback}`, { blockId: BLOCKS.runRepair }));
   }
-  if (b.runStatus === "BLOCKED") {
+  if (canRun(b.runStatus, "resume")) {
     blocks.push(context([t(locale, "run_view.blocked_help")]));
     blocks.push(blockedButtons(locale, b.runId));
   } else {

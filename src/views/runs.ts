@@ -6,6 +6,7 @@ import { MAX_MESSAGE_BLOCKS, MAX_MESSAGE_CHARS } from "./limits.js";
 import { escapeMrkdwn, markdownToMrkdwn, userMention } from "./mrkdwn.js";
 import { blockedButtons, code, detailedStep, fitLines, more, oneLine, RUN_EMOJI, runStatusLabel, size, stateText, textSections } from "./runParts.js";
 import { blockedInputOf } from "./runThread.js";
+import { canRun } from "../engine/runs/machine.js";
 
 // The autonomous run in Slack, and the public entry of its views: `/codex run` here; the thread's
 // root, the master's verdicts, the blocked message and the final report in runThread.ts; the plan
@@ -50,7 +51,7 @@ export function runDetailView(locale: Locale, view: RunStatusView): SlackMessage
       }),
     );
   }
-  if (run.status === "BLOCKED") tail.push(blockedButtons(locale, run.id));
+  if (canRun(run.status, "resume")) tail.push(blockedButtons(locale, run.id));
   tail.push(context([t(locale, "run_view.run_id", { id: code(run.id, 100), user: userMention(run.owner_id) })]));
   const title = section(`*${t(locale, "run_view.steps_title")}*`);
   const budget = MAX_MESSAGE_CHARS - 1000 - size(head) - size(tail) - size([title]);

@@ -27,6 +27,7 @@ const LANDED: Record<string, string> = {
   "0006_orchestrations.ts": "1067e443b33bfaaf0cddd9c7a35dd9c0914a668d853cf068e7626859ad1834bc",
   "0007_flow_threads.ts": "22b510ae7550d4568792748266b2ea770697c10454b6d0bd006ce6d70aa83c0e",
   "0008_repair_missing_columns.ts": "47081736cb57990094067af0b1154c94a5649e09d96badd8793658bf61886b40",
+  "0009_slack_addresses.ts": "250c3dda6e8634c7e6a60370af1a0d3344057ce4def478342a0afcaac9906cfc",
 };
 
 const sha256 = (file: string) => createHash("sha256").update(fs.readFileSync(file)).digest("hex");
@@ -79,7 +80,8 @@ describe("migration 0008 repairs columns an edited migration left out", () => {
     const queueId = await queuedItem(db);
     await expect(recordCodexStart(db, 1234, queueId, 1, 4242, "99")).rejects.toThrow(/codex_started_at/); // the bug, before the repair
 
-    expect(await migrate(asUnknown(db))).toEqual(["0008_repair_missing_columns"]);
+    // The repair runs first; later migrations follow it.
+    expect((await migrate(asUnknown(db)))[0]).toBe("0008_repair_missing_columns");
 
     await recordCodexStart(db, 1234, queueId, 1, 4242, "99");
     const row = await db.selectFrom("prompt_queue").select(["codex_pid", "codex_start_time", "codex_started_at", "content"]).where("id", "=", queueId).executeTakeFirstOrThrow();

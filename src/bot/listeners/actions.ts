@@ -13,7 +13,7 @@ export function registerActions(app: App, ctx: BotContext): void {
       let text: string;
       try {
         const r = await stop(ctx.engine, actor, action.value ?? "");
-        text = r.stoppingRunning + r.cancelledQueued > 0 ? t(ctx.locale, "notice.stopped_by", { user: `<@${actor.userId}>` }) : t(ctx.locale, "notice.nothing_to_stop");
+        text = r.stoppingRunning + r.cancelledQueued + r.cancelledDecisions > 0 ? t(ctx.locale, "notice.stopped_by", { user: `<@${actor.userId}>` }) : t(ctx.locale, "notice.nothing_to_stop");
       } catch (err) {
         text = errorText(ctx, err);
       }

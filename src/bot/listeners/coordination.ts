@@ -1,6 +1,6 @@
 import type { App, BlockAction, BlockButtonAction, RespondFn } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
-import { answerDecision, getDecision } from "../../engine/coordination/decisions.js";
+import { answerDecision, assertAnswerable, getDecision } from "../../engine/coordination/decisions.js";
 import { retryIncident } from "../../engine/coordination/incidents.js";
 import { createSpecialist, rebuildSpecialist } from "../../engine/coordination/specialists.js";
 import { EngineError, isEngineError } from "../../engine/errors.js";
@@ -76,7 +76,7 @@ export function registerCoordinationActions(app: App, ctx: BotContext): void {
     try {
       // Opened at once, not behind the queue: a trigger_id expires after 3 seconds.
       const decision = await getDecision(ctx.engine.db, actor, action.value ?? "");
-      if (decision.status !== "OPEN") return void (await reply(respond, t(ctx.locale, "decision.already_answered")));
+      assertAnswerable(decision); // answered or cancelled: the refusal says which
       await client.views.open({ trigger_id: body.trigger_id, view: decisionCustomModal(ctx.locale, decision) as never });
     } catch (err) {
       await reply(respond, errorText(ctx, err));

@@ -7,6 +7,7 @@ import { homeView } from "../../views/home.js";
 import { usage } from "../../views/commands.js";
 import { tokenize } from "../commandGrammar.js";
 import { actorOf, errorText, type BotContext } from "../context.js";
+import { canIncident } from "../../engine/coordination/incidentMachine.js";
 
 interface MessageLike {
   user?: string;
@@ -79,7 +80,7 @@ async function onHomeOpened(ctx: BotContext, client: WebClient, event: { user: s
   const o = await overview(ctx.engine.db, actor);
   const view = homeView(ctx.locale, {
     decisions: o.decisions.map((d) => ({ id: d.id, title: d.title, question: d.question, projectName: d.project_name })),
-    incidents: o.incidents.map((i) => ({ id: i.id, status: i.status, projectName: i.project_name, error: i.error })),
+    incidents: o.incidents.map((i) => ({ id: i.id, status: i.status, projectName: i.project_name, error: i.error, retryable: canIncident(i.status, "offer_retry") })),
     runtime_policies: { global: o.runtime_policies.global, projects: o.runtime_policies.projects.map((p) => ({ name: p.name, effective_max_concurrent: p.effective_max_concurrent })) },
     specialists: o.specialists.map((s) => ({ id: s.id, name: s.name, status: s.status, capabilities: s.capabilities })),
     run: await currentRun(ctx, actor),

@@ -13,7 +13,7 @@ import type { SlackPoster } from "./poster.js";
 import type { EntryOf, Renderer, Rendered } from "./renderer.js";
 
 /** The events that show in a conversation's thread. */
-type ConversationKind = "conversation.queued" | "conversation.started" | "conversation.progress" | "conversation.finished";
+type ConversationKind = "conversation.queued" | "conversation.started" | "conversation.progress" | "conversation.stopped" | "conversation.finished";
 import { failureText } from "../../i18n/failures.js";
 
 /** Thrown to put an event back for `ms` (the once-a-second edit limit of a message). */
@@ -24,7 +24,7 @@ export class Defer extends Error {
 }
 
 /** Events that only re-render a conversation's state message (so consecutive ones collapse). */
-export const REFRESH_KINDS: ReadonlySet<string> = new Set<ConversationKind>(["conversation.queued", "conversation.started", "conversation.progress"]);
+export const REFRESH_KINDS: ReadonlySet<string> = new Set<ConversationKind>(["conversation.queued", "conversation.started", "conversation.progress", "conversation.stopped"]);
 
 const MIN_EDIT_INTERVAL_MS = 1_000;
 

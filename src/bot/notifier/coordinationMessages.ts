@@ -10,15 +10,16 @@ import type { SlackPoster } from "./poster.js";
 import type { EntryOf, Renderer, Rendered } from "./renderer.js";
 
 /** The events of decisions and incidents. */
-type CoordinationKind = "decision.opened" | "decision.answered" | "incident.opened" | "incident.updated";
+type CoordinationKind = "decision.opened" | "decision.answered" | "decision.cancelled" | "incident.opened" | "incident.updated";
 
 const isSlackUser = (id: string | null): id is string => Boolean(id && /^[UW][A-Z0-9]+$/.test(id));
 
 /**
  * Decisions and incidents in Slack. A decision goes into its conversation's thread (its buttons
  * under the answer that asked it), or by DM when the conversation is not in Slack and the user
- * wants decisions by DM; once answered, the message is edited so it can't be clicked again. An
- * incident is posted in the project's channel and, if the user wants it, by DM; updates edit them.
+ * wants decisions by DM; once answered or cancelled, the message is edited so it can't be clicked
+ * again. An incident is posted in the project's channel and, if the user wants it, by DM; updates
+ * edit them.
  */
 export class CoordinationMessages implements Renderer<CoordinationKind> {
 
@@ -35,7 +36,7 @@ export class CoordinationMessages implements Renderer<CoordinationKind> {
   }
 
   async handle({ id: outboxId, event }: EntryOf<CoordinationKind>): Promise<Rendered> {
-    if (event.kind === "decision.opened" || event.kind === "decision.answered") return this.decision(outboxId, event.kind, event.decisionId);
+    if (event.kind === "decision.opened" || event.kind === "decision.answered" || event.kind === "decision.cancelled") return this.decision(outboxId, event.kind, event.decisionId);
     return this.incident(outboxId, event.kind, event.incidentId);
   }
 
@@ -47,7 +48,8 @@ export class CoordinationMessages implements Renderer<CoordinationKind> {
     const { decision: d, projectName, channelId, answeredBy } = await decisionCard(this.db, id);
     const view = decisionMessage(this.locale, d, { projectName, answeredBy });
     const key = `decision:${id}`;
-    if (kind === "decision.answered") {
+    // Answered or cancelled: the card is edited to its closed form, without buttons.
+    if (kind === "decision.answered" || kind === "decision.cancelled") {
       const posted = await this.poster.posts.find(key);
       if (posted?.status !== "posted" || !posted.ts) return "ignored";
       await this.client.chat.update({ channel: posted.channel, ts: posted.ts, text: view.text, blocks: view.blocks as never });

@@ -18,11 +18,13 @@ export function renderersOf(r: Renderers): RendererMap {
     "conversation.queued": r.conversations,
     "conversation.started": r.conversations,
     "conversation.progress": r.conversations,
+    "conversation.stopped": r.conversations,
     "conversation.finished": r.conversations,
     // The end of a turn is shown by conversation.finished; this one feeds the engine's own hooks.
     "agent.outcome": "ignored",
     "decision.opened": r.coordination,
     "decision.answered": r.coordination,
+    "decision.cancelled": r.coordination,
     "incident.opened": r.coordination,
     "incident.updated": r.coordination,
     // A specialist's state is listed by /codex specialists and App Home; it has no thread of its own.

@@ -5,7 +5,7 @@ import type { Conversation, DB, Project } from "../schema.js";
 import { conversationRights } from "./access.js";
 import { enqueue, startConversation, type SlackThread } from "./conversations.js";
 import { getProject, isSharedSpecialist, projectForActor, type Actor } from "./projects.js";
-import { stopConversation, type StopResult } from "./stop.js";
+import { stopAndReport, type StopReport } from "./stop.js";
 
 /** A conversation with the project it belongs to. */
 export interface ConversationWithProject {
@@ -63,8 +63,8 @@ export async function followUp(engine: Engine, actor: Actor, c: ConversationWith
 }
 
 /** Stops a conversation on behalf of a user allowed to drive it. */
-export async function stop(engine: Engine, actor: Actor, conversationId: string): Promise<StopResult> {
+export async function stop(engine: Engine, actor: Actor, conversationId: string): Promise<StopReport> {
   const c = await loadConversation(engine, conversationId);
   await assertCanDrive(engine.db, actor, c);
-  return stopConversation(engine, conversationId);
+  return stopAndReport(engine, conversationId);
 }

@@ -7,6 +7,8 @@ import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
 import type { Conversation, DB, Project, QueueItem } from "../schema.js";
 import { priorityOf, type OriginKind } from "./priorities.js";
+import { ENQUEUE_FROM } from "./conversationMachine.js";
+import { moveConversation } from "./conversationStore.js";
 
 /**
  * Where a conversation lives in Slack, when it was started there. `threadTs` is the user's own
@@ -121,12 +123,8 @@ export async function enqueueIn(
       created_at: now,
     })
     .execute();
-  await trx
-    .updateTable("conversations")
-    .set({ status: "queued", updated_at: now })
-    .where("id", "=", conversationId)
-    .where("status", "<>", "running")
-    .execute();
+  // A running conversation stays running: its mirror moves to queued when that item ends.
+  await moveConversation(trx, conversationId, "queued", { updated_at: now }, ENQUEUE_FROM);
   const { ahead } = await trx
     .selectFrom("prompt_queue")
     .select((eb) => eb.fn.countAll<number>().as("ahead"))

@@ -7,8 +7,10 @@ import { finishItem, type RecordAgentOutcome } from "./outcome.js";
 import { backgroundWindowOpen, globalPolicy, projectOverrides, type RuntimePolicy } from "./policies.js";
 import { isBackground } from "./priorities.js";
 import { processStartTime } from "./processes.js";
-import type { Locale } from "../../i18n/index.js";
+import { t, type Locale } from "../../i18n/index.js";
 import { failureNote } from "../../i18n/failures.js";
+import { moveConversation } from "./conversationStore.js";
+import { moveItem } from "./queueStore.js";
 
 /** Why new work is not starting right now. */
 export type PauseReason = "concurrency" | "load" | "memory";
@@ -92,13 +94,9 @@ export async function claimSlots(db: Database, clock: Clock, host: HostLoad): Pr
         if ((perProject.get(item.project_id) ?? 0) >= limit) continue;
         if (!windowOpen && isBackground(item.origin_kind)) continue;
         const attempt = item.attempt + 1;
-        await trx
-          .updateTable("prompt_queue")
-          .set({ status: "running", attempt, slot_acquired_at: now, started_at: now, worker_pid: null, worker_start_time: null, claimed_at: null })
-          .where("id", "=", item.id)
-          .where("status", "=", "queued")
-          .execute();
-        await trx.updateTable("conversations").set({ status: "running", updated_at: now }).where("id", "=", item.conversation_id).execute();
+        const claimed = await moveItem(trx, item.id, "running", { attempt, slot_acquired_at: now, started_at: now, worker_pid: null, worker_start_time: null, claimed_at: null });
+        if (!claimed) continue;
+        await moveConversation(trx, item.conversation_id, "running", { updated_at: now });
         await emit(trx, now, { kind: "conversation.started", conversationId: item.conversation_id, queueId: item.id });
         busy.add(item.conversation_id);
         perProject.set(item.project_id, (perProject.get(item.project_id) ?? 0) + 1);

@@ -5,6 +5,9 @@ import { emit } from "../outbox.js";
 import { findMarkers, type Markers } from "../protocol/markers.js";
 import { failureNote } from "../../i18n/failures.js";
 import type { DB, FailureCode } from "../schema.js";
+import { statusAfterItem } from "./conversationMachine.js";
+import { moveConversation } from "./conversationStore.js";
+import { moveItem } from "./queueStore.js";
 
 /**
  * The error stored when a worker vanished mid-task: a note with no language, which each reader
@@ -82,21 +85,20 @@ export async function finishItem(
     .where("id", "=", item.id)
     .executeTakeFirst();
   if (!row || row.status !== (item.fromStatus ?? "running") || row.attempt !== item.attempt) return false;
-  const updated = await trx
-    .updateTable("prompt_queue")
-    .set({
-      status: outcome.status,
+  const moved = await moveItem(
+    trx,
+    item.id,
+    outcome.status,
+    {
       error: outcome.error,
       error_code: outcome.errorCode,
       finished_at: now,
       usage: outcome.usage === undefined ? null : JSON.stringify(outcome.usage),
       files_changed: outcome.files?.length ? JSON.stringify(outcome.files) : null,
-    })
-    .where("id", "=", item.id)
-    .where("status", "=", row.status)
-    .where("attempt", "=", item.attempt)
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) return false;
+    },
+    { from: [row.status], attempt: item.attempt },
+  );
+  if (!moved) return false;
 
   let messageId: string | null = null;
   if (outcome.status === "done") {
@@ -120,15 +122,11 @@ export async function finishItem(
     .where("conversation_id", "=", row.conversation_id)
     .where("status", "in", ["queued", "running"])
     .executeTakeFirst();
-  await trx
-    .updateTable("conversations")
-    .set({
-      status: stillQueued ? "queued" : outcome.status === "done" ? "completed" : outcome.status === "failed" ? "failed" : "idle",
-      worker_pid: null,
-      updated_at: now,
-    })
-    .where("id", "=", row.conversation_id)
-    .execute();
+  const mirror = statusAfterItem(outcome.status, stillQueued !== undefined);
+  if (!(await moveConversation(trx, row.conversation_id, mirror, { worker_pid: null, updated_at: now }))) {
+    // The mirror cannot go there from where it stands (it already says so): the worker is gone all the same.
+    await trx.updateTable("conversations").set({ worker_pid: null, updated_at: now }).where("id", "=", row.conversation_id).execute();
+  }
   // The finished event first: in the thread, the answer comes before the decision it asks.
   await emit(trx, now, {
     kind: "conversation.finished",

@@ -3,19 +3,35 @@ import { immediate } from "../database.js";
 import { finishItem } from "./outcome.js";
 import { signalIfSame } from "./processes.js";
 import { failureNote } from "../../i18n/failures.js";
+import { t } from "../../i18n/index.js";
+import { cancelOpenDecisions } from "../coordination/decisionStore.js";
+import { emit } from "../outbox.js";
 
-/** What a stop did. */
+/** What a stop did to the conversation's items. */
 export interface StopResult {
   cancelledQueued: number;
   stoppingRunning: number;
 }
 
+/** What a stop did, with the decisions it cancelled (what the person who pressed Stop is told). */
+export interface StopReport extends StopResult {
+  /** Decisions the conversation had left open, cancelled by this stop. */
+  cancelledDecisions: number;
+}
+
 /**
  * Stops a conversation: queued items are cancelled at once; a running item is flagged and its
- * worker signalled, and the worker itself (or the reaper, if it is gone) writes `cancelled`.
+ * worker signalled, and the worker itself (or the reaper, if it is gone) writes `cancelled`; a
+ * decision it left open is cancelled with the flag (nobody waits for its answer any more).
  * Idempotent: a second click finds nothing left to stop.
  */
 export async function stopConversation(engine: Engine, conversationId: string): Promise<StopResult> {
+  const { cancelledQueued, stoppingRunning } = await stopAndReport(engine, conversationId);
+  return { cancelledQueued, stoppingRunning };
+}
+
+/** `stopConversation`, also counting the open decisions it cancelled. */
+export async function stopAndReport(engine: Engine, conversationId: string): Promise<StopReport> {
   const { db, clock } = engine;
   const now = clock.now();
   const queued = await db.selectFrom("prompt_queue").select(["id", "attempt"]).where("conversation_id", "=", conversationId).where("status", "=", "queued").execute();
@@ -37,10 +53,16 @@ export async function stopConversation(engine: Engine, conversationId: string): 
     .where("conversation_id", "=", conversationId)
     .where("status", "=", "running")
     .execute();
-  for (const r of running) {
-    await db.updateTable("prompt_queue").set({ cancel_requested_at: now }).where("id", "=", r.id).where("status", "=", "running").where("cancel_requested_at", "is", null).execute();
-    // The worker also polls the flag; the signal only makes the stop immediate.
-    signalIfSame(r.worker_pid, r.worker_start_time, "SIGTERM");
-  }
-  return { cancelledQueued, stoppingRunning: running.length };
+  const cancelledDecisions = await immediate(db, async (trx) => {
+    for (const r of running) {
+      await trx.updateTable("prompt_queue").set({ cancel_requested_at: now }).where("id", "=", r.id).where("status", "=", "running").where("cancel_requested_at", "is", null).execute();
+    }
+    const cancelled = (await cancelOpenDecisions(trx, now, conversationId)).length;
+    // Its state message offered Stop for the decision: shown again without it.
+    if (cancelled > 0) await emit(trx, now, { kind: "conversation.stopped", conversationId });
+    return cancelled;
+  });
+  // The worker also polls the flag; the signal only makes the stop immediate (after commit).
+  for (const r of running) signalIfSame(r.worker_pid, r.worker_start_time, "SIGTERM");
+  return { cancelledQueued, stoppingRunning: running.length, cancelledDecisions };
 }

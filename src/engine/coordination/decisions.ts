@@ -11,6 +11,9 @@ import type { OutcomeReactor } from "../agents/outcome.js";
 import { enqueueIn } from "../agents/conversations.js";
 import type { DecisionOption } from "../protocol/markers.js";
 import { t, type Locale } from "../../i18n/index.js";
+import { canDecision } from "./decisionMachine.js";
+import { moveDecision } from "./decisionStore.js";
+import { moveDelegation } from "./coordinationStore.js";
 
 /** A decision as people and views see it. */
 export interface DecisionView {
@@ -102,12 +105,7 @@ export const openDecisionReactor: OutcomeReactor = async (trx, o, clock) => {
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return; // recorded before
   // A specialist asking its user waits for the answer, like a delegation waits for a child.
-  await trx
-    .updateTable("specialist_delegations")
-    .set({ status: "WAITING_CHILD", updated_at: now })
-    .where("specialist_conversation_id", "=", o.conversationId)
-    .where("status", "=", "RUNNING")
-    .execute();
+  await moveDelegation(trx, { specialistConversationId: o.conversationId }, "WAITING_CHILD", { updated_at: now });
   await emit(trx, now, { kind: "decision.opened", conversationId: o.conversationId, decisionId: id });
 };
 
@@ -133,6 +131,15 @@ export async function getDecision(db: Kysely<DB>, actor: Actor, id: string): Pro
   return view(d);
 }
 
+/** Why a decision that is no longer open cannot be answered: it has its answer, or it was cancelled. */
+const closed = (d: Pick<DecisionView, "status" | "title">): EngineError =>
+  new EngineError("conflict", d.status === "CANCELLED" ? "decision_cancelled" : "decision_answered", { title: d.title });
+
+/** Throws the conflict a person reads when the decision no longer takes an answer (answered or cancelled). */
+export function assertAnswerable(d: Pick<DecisionView, "status" | "title">): void {
+  if (!canDecision(d.status, "answer")) throw closed(d);
+}
+
 /**
  * Answers a decision: ANSWERED once (a second answer is refused), the answer queued in the **same
  * conversation** (same Codex thread) as a `decision_answer`, and a specialist waiting on it resumes.
@@ -148,7 +155,7 @@ export async function answerDecision(
 ): Promise<DecisionView> {
   return immediate(db, async (trx) => {
     const d = await getDecision(trx, actor, decisionId);
-    if (d.status !== "OPEN") throw new EngineError("conflict", "decision_answered", { title: d.title });
+    assertAnswerable(d);
     const chosen = d.options.filter((o) => optionIds.includes(o.id));
     const text = custom.trim();
     if (chosen.length !== new Set(optionIds).size) throw new EngineError("invalid", "decision_option_unknown");
@@ -159,19 +166,10 @@ export async function answerDecision(
     const answer = [chosen.map((o) => o.label).join(", "), text].filter(Boolean).join(" — ");
     const prompt = t(locale, "prompt.decision_answer", { title: d.title, question: d.question, answer });
     const response = await enqueueIn(trx, clock, d.conversation_id, prompt, { origin: "decision_answer", requestedBy: actor.userId });
-    const updated = await trx
-      .updateTable("decisions")
-      .set({ status: "ANSWERED", answer: JSON.stringify({ option_ids: chosen.map((o) => o.id), custom: text }), answered_by: actor.userId, response_queue_id: response.id, answered_at: now })
-      .where("id", "=", d.id)
-      .where("status", "=", "OPEN")
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) throw new EngineError("conflict", "decision_answered", { title: d.title });
-    await trx
-      .updateTable("specialist_delegations")
-      .set({ status: "RUNNING", queue_id: response.id, updated_at: now })
-      .where("specialist_conversation_id", "=", d.conversation_id)
-      .where("status", "=", "WAITING_CHILD")
-      .execute();
+    const answered = { answer: JSON.stringify({ option_ids: chosen.map((o) => o.id), custom: text }), answered_by: actor.userId, response_queue_id: response.id, answered_at: now };
+    // Moved by someone else since it was read (answered, or cancelled by a stop): the transaction rolls back.
+    if (!(await moveDecision(trx, d.id, "ANSWERED", answered))) throw closed(await getDecision(trx, actor, d.id));
+    await moveDelegation(trx, { specialistConversationId: d.conversation_id }, "RUNNING", { queue_id: response.id, updated_at: now }, ["WAITING_CHILD"]);
     await emit(trx, now, { kind: "decision.answered", conversationId: d.conversation_id, decisionId: d.id });
     return getDecision(trx, actor, d.id);
   });

@@ -12,6 +12,7 @@ import { rootUserOf } from "./decisions.js";
 import { quote } from "./incidents.js";
 import { passText, type TextCtx } from "../agents/inbox.js";
 import { failureText } from "../../i18n/failures.js";
+import { moveDelegation } from "./coordinationStore.js";
 
 /** How deep specialists may call specialists. */
 export const MAX_DELEGATION_DEPTH = 3;
@@ -62,7 +63,7 @@ export function specialistCallReactor(locale: Locale): OutcomeReactor {
       await enqueueIn(trx, clock, o.conversationId, t(locale, "prompt.delegation_failed", { capability: call.capability, task: call.task, error: quote(t(locale, "delegation.too_deep", { max: MAX_DELEGATION_DEPTH })) }), { origin: "specialist_result", delegationDepth: depth });
       return;
     }
-    if (caller) await trx.updateTable("specialist_delegations").set({ status: "WAITING_CHILD", updated_at: now }).where("id", "=", caller.id).where("status", "=", "RUNNING").execute();
+    if (caller) await moveDelegation(trx, { id: caller.id }, "WAITING_CHILD", { updated_at: now });
     await emit(trx, now, { kind: "delegation.updated", delegationId: id, status: "PENDING" });
   };
 }
@@ -109,21 +110,15 @@ async function start(trx: Kysely<DB>, clock: Clock, text: TextCtx, d: Specialist
   const specialist = able.find((s) => s.owner_id === user) ?? able[0];
   if (!specialist) {
     const error = t(locale, "delegation.no_specialist", { capability: d.capability });
-    const u = await trx.updateTable("specialist_delegations").set({ status: "FAILED", error, updated_at: now }).where("id", "=", d.id).where("status", "=", "PENDING").executeTakeFirst();
-    if (Number(u.numUpdatedRows) !== 1) return false;
+    if ((await moveDelegation(trx, { id: d.id }, "FAILED", { error, updated_at: now }, ["PENDING"])) !== 1) return false;
     await deliver(trx, clock, text, d, null, error);
     return true;
   }
   const conversation = await createConversation(trx, clock, specialist.project_id, d.task, user);
   const prompt = t(locale, "prompt.delegation", { name: specialist.name, capability: d.capability, task: d.task, context: d.context ? quote(passText(text, conversation.id, d.context)) : "—" });
   const item = await enqueueIn(trx, clock, conversation.id, prompt, { origin: "delegation", delegationDepth: d.depth, requestedBy: user });
-  const u = await trx
-    .updateTable("specialist_delegations")
-    .set({ status: "RUNNING", specialist_id: specialist.id, specialist_conversation_id: conversation.id, queue_id: item.id, updated_at: now })
-    .where("id", "=", d.id)
-    .where("status", "=", "PENDING")
-    .executeTakeFirst();
-  if (Number(u.numUpdatedRows) !== 1) throw new Error("delegation changed while starting"); // rolls the conversation back
+  const startedIt = await moveDelegation(trx, { id: d.id }, "RUNNING", { specialist_id: specialist.id, specialist_conversation_id: conversation.id, queue_id: item.id, updated_at: now }, ["PENDING"]);
+  if (startedIt !== 1) throw new Error("delegation changed while starting"); // rolls the conversation back
   await emit(trx, now, { kind: "delegation.updated", delegationId: d.id, status: "RUNNING" });
   return true;
 }
@@ -131,14 +126,8 @@ async function start(trx: Kysely<DB>, clock: Clock, text: TextCtx, d: Specialist
 async function finish(trx: Kysely<DB>, clock: Clock, text: TextCtx, d: SpecialistDelegationsTable, answer: string | null, error: string | null): Promise<boolean> {
   const now = clock.now();
   const status = answer !== null ? "COMPLETED" : "FAILED";
-  const u = await trx
-    .updateTable("specialist_delegations")
-    .set({ status, result: answer, error: answer === null ? (error ?? "") : null, updated_at: now })
-    .where("id", "=", d.id)
-    .where("status", "=", "RUNNING")
-    .where("queue_id", "=", d.queue_id)
-    .executeTakeFirst();
-  if (Number(u.numUpdatedRows) !== 1) return false;
+  const ended = await moveDelegation(trx, { id: d.id, queueId: d.queue_id }, status, { result: answer, error: answer === null ? (error ?? "") : null, updated_at: now }, ["RUNNING"]);
+  if (ended !== 1) return false;
   await deliver(trx, clock, text, d, answer, error);
   await emit(trx, now, { kind: "delegation.updated", delegationId: d.id, status });
   return true;
@@ -157,7 +146,7 @@ async function deliver(trx: Kysely<DB>, clock: Clock, text: TextCtx, d: Speciali
       : t(text.locale, "prompt.delegation_failed", { capability: d.capability, task: d.task, error: quote(passText(text, receiver, failureText(text.locale, error) ?? "?")) });
   if (parent?.specialist_conversation_id) {
     const item = await enqueueIn(trx, clock, parent.specialist_conversation_id, prompt, { origin: "specialist_result", delegationDepth: parent.depth });
-    await trx.updateTable("specialist_delegations").set({ status: "RUNNING", queue_id: item.id, updated_at: clock.now() }).where("id", "=", parent.id).where("status", "=", "WAITING_CHILD").execute();
+    await moveDelegation(trx, { id: parent.id }, "RUNNING", { queue_id: item.id, updated_at: clock.now() }, ["WAITING_CHILD"]);
     return;
   }
   await enqueueIn(trx, clock, d.source_conversation_id, prompt, { origin: "specialist_result", delegationDepth: Math.max(0, d.depth - 1) });

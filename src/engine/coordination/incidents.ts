@@ -13,6 +13,8 @@ import { t } from "../../i18n/index.js";
 import { finishSelfClone, withReport } from "../agents/selfClones.js";
 import { passText } from "../agents/inbox.js";
 import { failureText } from "../../i18n/failures.js";
+import { canIncident, INCIDENT_ACTIONS } from "./incidentMachine.js";
+import { moveIncident } from "./coordinationStore.js";
 
 /** An incident as people and views see it. */
 export interface IncidentView {
@@ -106,13 +108,8 @@ export async function processIncidents(engine: Engine): Promise<{ incidents_repa
       const error = passText({ locale, dataDir: engine.config.dataDir }, conversation.id, failureText(locale, incident.error));
       const prompt = t(locale, "prompt.incident_repair", { project: project?.name ?? "?", code: incident.error_code ?? "?", error: quote(error) });
       const item = await enqueueIn(trx, clock, conversation.id, prompt, { origin: "repair" });
-      const moved = await trx
-        .updateTable("incidents")
-        .set({ status: "REPAIRING", repair_project_id: self!.id, repair_conversation_id: conversation.id, repair_queue_id: item.id, updated_at: now })
-        .where("id", "=", incident.id)
-        .where("status", "=", "OPEN")
-        .executeTakeFirst();
-      if (Number(moved.numUpdatedRows) !== 1) throw new Rollback();
+      const moved = await moveIncident(trx, incident.id, "REPAIRING", { repair_project_id: self!.id, repair_conversation_id: conversation.id, repair_queue_id: item.id, updated_at: now });
+      if (!moved) throw new Rollback();
       await emit(trx, now, { kind: "incident.updated", incidentId: incident.id, status: "REPAIRING" });
       return true;
     }).catch((err) => (err instanceof Rollback ? false : Promise.reject(err)));
@@ -134,9 +131,9 @@ export async function processIncidents(engine: Engine): Promise<{ incidents_repa
     const report = r.repair_conversation_id ? await finishSelfClone(engine, r.repair_conversation_id) : null;
     const resolution = withReport(verdict?.feedback || answer || r.error || "", report);
     const done = await immediate(db, async (trx) => {
-      const u = await trx.updateTable("incidents").set({ status, resolution, updated_at: clock.now() }).where("id", "=", r.id).where("status", "=", "REPAIRING").executeTakeFirst();
-      if (Number(u.numUpdatedRows) === 1) await emit(trx, clock.now(), { kind: "incident.updated", incidentId: r.id, status });
-      return Number(u.numUpdatedRows) === 1;
+      const moved = await moveIncident(trx, r.id, status, { resolution, updated_at: clock.now() }, ["REPAIRING"]);
+      if (moved) await emit(trx, clock.now(), { kind: "incident.updated", incidentId: r.id, status });
+      return moved;
     });
     if (done) closed += 1;
   }
@@ -216,18 +213,13 @@ export async function retryIncident(engine: Engine, actor: Actor, incidentId: st
   const { db, clock } = engine;
   const queued = await immediate(db, async (trx) => {
     const visible = await getIncident(trx, actor, incidentId);
-    if (visible.status !== "FAILED" && visible.status !== "OPEN") throw new EngineError("conflict", "incident_not_retryable");
+    if (!canIncident(visible.status, "retry")) throw new EngineError("conflict", "incident_not_retryable");
     const row = await trx.selectFrom("incidents").select(["queue_id", "conversation_id"]).where("id", "=", incidentId).executeTakeFirstOrThrow();
     const failed = await trx.selectFrom("prompt_queue").select("content").where("id", "=", row.queue_id).executeTakeFirst();
     if (!failed) throw new EngineError("conflict", "incident_not_retryable");
     const item = await enqueueIn(trx, clock, row.conversation_id, failed.content, { origin: "user", requestedBy: actor.userId });
-    const u = await trx
-      .updateTable("incidents")
-      .set({ status: "RESOLVED", resolution: t(engine.config.locale, "incident.retried"), updated_at: clock.now() })
-      .where("id", "=", incidentId)
-      .where("status", "in", ["FAILED", "OPEN"])
-      .executeTakeFirst();
-    if (Number(u.numUpdatedRows) !== 1) throw new EngineError("conflict", "incident_not_retryable");
+    const retried = await moveIncident(trx, incidentId, "RESOLVED", { resolution: t(engine.config.locale, "incident.retried"), updated_at: clock.now() }, INCIDENT_ACTIONS.retry);
+    if (!retried) throw new EngineError("conflict", "incident_not_retryable");
     await emit(trx, clock.now(), { kind: "incident.updated", incidentId, status: "RESOLVED" });
     return item.id;
   });

@@ -15,6 +15,8 @@ import { parseSpecialistReady } from "../protocol/markers.js";
 import { t } from "../../i18n/index.js";
 import { SPECIALIST_GROUP } from "./incidents.js";
 import { failureText } from "../../i18n/failures.js";
+import { canSpecialist, SPECIALIST_ACTIONS } from "./specialistMachine.js";
+import { moveSpecialist } from "./coordinationStore.js";
 
 /** A specialist as people and views see it. */
 export interface SpecialistView {
@@ -116,9 +118,9 @@ export async function createSpecialist(engine: Engine, actor: Actor, input: unkn
 export async function rebuildSpecialist(engine: Engine, actor: Actor, id: string): Promise<SpecialistView> {
   const rebuilt = await immediate(engine.db, async (trx) => {
     const s = await findSpecialist(trx, actor, id);
-    if (s.status !== "FAILED") throw new EngineError("conflict", "specialist_not_failed", { name: s.name });
-    const moved = await trx.updateTable("specialist_agents").set({ status: "BUILDING", error: "", updated_at: engine.clock.now() }).where("id", "=", id).where("status", "=", "FAILED").executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) throw new EngineError("conflict", "specialist_not_failed", { name: s.name });
+    if (!canSpecialist(s.status, "rebuild")) throw new EngineError("conflict", "specialist_not_failed", { name: s.name });
+    const moved = await moveSpecialist(trx, id, "BUILDING", { error: "", updated_at: engine.clock.now() }, { from: SPECIALIST_ACTIONS.rebuild });
+    if (!moved) throw new EngineError("conflict", "specialist_not_failed", { name: s.name });
     await startBootstrap(engine, trx, id);
     return trx.selectFrom("specialist_agents").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
   });
@@ -181,9 +183,10 @@ export async function processSpecialists(engine: Engine): Promise<{ specialists_
       ? { status: "ACTIVE" as const, capabilities: JSON.stringify([...new Set([...(JSON.parse(s.capabilities) as string[]), ...readyMarker.capabilities])]), summary: readyMarker.summary, error: "" }
       : { status: "FAILED" as const, error: answer !== null ? t(engine.config.locale, "specialist.not_ready") : (failureText(engine.config.locale, s.error) ?? s.queue_status) };
     const moved = await immediate(db, async (trx) => {
-      const u = await trx.updateTable("specialist_agents").set({ ...next, updated_at: now }).where("id", "=", s.id).where("status", "=", "BUILDING").where("bootstrap_queue_id", "=", s.bootstrap_queue_id).executeTakeFirst();
-      if (Number(u.numUpdatedRows) === 1) await emit(trx, now, { kind: "specialist.updated", specialistId: s.id, status: next.status });
-      return Number(u.numUpdatedRows) === 1;
+      const { status, ...set } = next;
+      const moved = await moveSpecialist(trx, s.id, status, { ...set, updated_at: now }, { from: ["BUILDING"], bootstrapQueueId: s.bootstrap_queue_id });
+      if (moved) await emit(trx, now, { kind: "specialist.updated", specialistId: s.id, status });
+      return moved;
     });
     if (moved && next.status === "ACTIVE") ready += 1;
     else if (moved) failed += 1;

@@ -23,6 +23,8 @@ export interface ConversationView {
   startedAt: number | null;
   finishedAt: number | null;
   queueId: string | null;
+  /** Whether a decision the agent asked still waits for its answer (Stop would cancel it). */
+  decisionOpen: boolean;
 }
 
 /** Reads a conversation's current state; null when it does not exist. */
@@ -46,6 +48,14 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
   const item =
     (await db.selectFrom("prompt_queue").selectAll().where("conversation_id", "=", conversationId).where("status", "=", "running").executeTakeFirst()) ??
     (await db.selectFrom("prompt_queue").selectAll().where("conversation_id", "=", conversationId).orderBy("seq", "desc").limit(1).executeTakeFirst());
+  // Through the conversation's items: decisions are indexed by the item that asked them.
+  const decision = await db
+    .selectFrom("decisions")
+    .select("id")
+    .where("queue_id", "in", (eb) => eb.selectFrom("prompt_queue").select("id").where("conversation_id", "=", conversationId))
+    .where("status", "=", "OPEN")
+    .limit(1)
+    .executeTakeFirst();
   return {
     conversationId,
     projectName: c.project_name,
@@ -64,6 +74,7 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
     startedAt: item?.started_at ?? null,
     finishedAt: item?.finished_at ?? null,
     queueId: item?.id ?? null,
+    decisionOpen: decision !== undefined,
   };
 }
 

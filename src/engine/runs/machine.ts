@@ -1,4 +1,5 @@
 import type { Supervision } from "../protocol/markers.js";
+import { actionsAt, allows, type ActionTable, type TransitionTable } from "../stateMachine.js";
 
 // The autonomous run's state machine, without I/O: given what the run is waiting on and what
 // came back, which transition to take. The service carries the transitions out (guarded writes).
@@ -26,7 +27,76 @@ export const RUN_TRANSITIONS = {
   BLOCKED: ["RUNNING", "CANCELLED"],
   COMPLETED: [],
   CANCELLED: [],
-} as const satisfies Record<RunStatus, readonly RunStatus[]>;
+} as const satisfies TransitionTable<RunStatus>;
+
+/**
+ * Allowed step status changes; a missing status fails to compile. A block or a resume puts any
+ * step not yet approved where the run stops or starts again (a reprocessed step may keep its status).
+ */
+export const STEP_TRANSITIONS = {
+  PENDING: ["PENDING", "WORKING", "REVIEWING", "CORRECTING", "BLOCKED"],
+  WORKING: ["PENDING", "WORKING", "REVIEWING", "CORRECTING", "BLOCKED"],
+  REVIEWING: ["PENDING", "WORKING", "REVIEWING", "CORRECTING", "APPROVED", "BLOCKED"],
+  CORRECTING: ["PENDING", "WORKING", "REVIEWING", "CORRECTING", "BLOCKED"],
+  APPROVED: [],
+  BLOCKED: ["PENDING", "WORKING", "REVIEWING", "CORRECTING", "BLOCKED"],
+} as const satisfies TransitionTable<StepStatus>;
+
+/** What happens to a step, and the statuses that allow it. */
+export const STEP_ACTIONS = {
+  start: ["PENDING", "BLOCKED"],
+  submit_for_review: ["WORKING", "CORRECTING"],
+  review_verdict: ["REVIEWING"],
+  block: ["PENDING", "WORKING", "REVIEWING", "CORRECTING", "BLOCKED"],
+  resume: ["PENDING", "WORKING", "REVIEWING", "CORRECTING", "BLOCKED"],
+} as const satisfies ActionTable<StepStatus, StepAction>;
+
+/** What happens to a step (the run's processor and resumes drive it; no person acts on a step directly). */
+export type StepAction = "start" | "submit_for_review" | "review_verdict" | "block" | "resume";
+
+/** Whether a step in `status` allows `action`. */
+export const canStep = (status: StepStatus, action: StepAction): boolean => allows(STEP_ACTIONS, status, action);
+
+/** Allowed self-repair status changes; the owner's resume supersedes a repair still running or waiting for them. */
+export const SELF_REPAIR_TRANSITIONS = {
+  RUNNING: ["SUCCEEDED", "NEEDS_USER", "SUPERSEDED", "FAILED"],
+  SUCCEEDED: [],
+  NEEDS_USER: ["SUPERSEDED"],
+  SUPERSEDED: [],
+  FAILED: [],
+} as const satisfies TransitionTable<SelfRepairStatus>;
+
+/** What happens to a self-repair. */
+export type SelfRepairAction = "settle" | "supersede";
+
+/** The statuses each self-repair action needs. */
+export const SELF_REPAIR_ACTIONS = {
+  settle: ["RUNNING"],
+  supersede: ["RUNNING", "NEEDS_USER"],
+} as const satisfies ActionTable<SelfRepairStatus, SelfRepairAction>;
+
+/** Whether a self-repair in `status` allows `action`. */
+export const canSelfRepair = (status: SelfRepairStatus, action: SelfRepairAction): boolean => allows(SELF_REPAIR_ACTIONS, status, action);
+
+/** The actions a self-repair in `status` allows. */
+export const selfRepairActions = (status: SelfRepairStatus): SelfRepairAction[] => actionsAt(SELF_REPAIR_ACTIONS, status);
+
+/** What a person (or the engine's internal block) does to a run. */
+export type RunCommand = "resume" | "revise" | "cancel" | "block";
+
+/** The statuses each run command needs: a blocked run is resumed or revised, an active one cancelled. */
+export const RUN_ACTIONS = {
+  resume: ["BLOCKED"],
+  revise: ["BLOCKED"],
+  cancel: ["RUNNING", "BLOCKED"],
+  block: ["RUNNING"],
+} as const satisfies ActionTable<RunStatus, RunCommand>;
+
+/** Whether a run in `status` allows `command` (e.g. whether its message shows Resume and Revise). */
+export const canRun = (status: RunStatus, command: RunCommand): boolean => allows(RUN_ACTIONS, status, command);
+
+/** The commands a run in `status` allows. */
+export const runActions = (status: RunStatus): RunCommand[] => actionsAt(RUN_ACTIONS, status);
 
 /** Statuses that hold the installation's single run slot. */
 export const ACTIVE_STATUSES = ["RUNNING", "BLOCKED"] as const satisfies readonly RunStatus[];

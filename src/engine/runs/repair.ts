@@ -5,7 +5,7 @@ import { answerOf, createConversation, enqueueIn } from "../agents/conversations
 import { parseSelfRepair, type Supervision } from "../protocol/markers.js";
 import { t } from "../../i18n/index.js";
 import { withReport } from "../agents/selfClones.js";
-import { MAX_CORRECTION_ROUNDS, MAX_SELF_REPAIRS, type BlockCode, type WorkStage } from "./machine.js";
+import { MAX_CORRECTION_ROUNDS, MAX_SELF_REPAIRS, STEP_ACTIONS, type BlockCode, type WorkStage } from "./machine.js";
 import { passText } from "../agents/inbox.js";
 import { selfRepairPrompt, type StepWithProject } from "./prompts.js";
 import { announce, findSelfProject, insertRepair, moveRepair, moveRun, moveStep, recordEvent, repairCount, LostRace, type ItemState } from "./store.js";
@@ -49,7 +49,7 @@ export async function blockIn(trx: Kysely<DB>, ctx: RunCtx, run: RunRow, steps: 
     await recordEvent(trx, now, run.id, step?.step_id ?? null, "master.verdict", { stage, decision: b.verdict.decision, feedback: b.verdict.feedback });
     await emit(trx, now, { kind: "run.verdict", runId: run.id, stepId: step?.step_id ?? null, decision: b.verdict.decision, feedback: b.verdict.feedback });
   }
-  if (step) await moveStep(trx, step.id, ["PENDING", "WORKING", "REVIEWING", "CORRECTING", "BLOCKED"], { status: "BLOCKED", feedback: error }, now);
+  if (step) await moveStep(trx, step.id, STEP_ACTIONS.block, { status: "BLOCKED", feedback: error }, now);
   await moveRun(trx, run, { status: "BLOCKED", stage: "IDLE", current_step_id: step?.step_id ?? run.current_step_id, blocked_stage: stage, block_code: b.code, error, self_repair_id: null }, now);
   await recordEvent(trx, now, run.id, step?.step_id ?? null, "run.blocked", { stage, code: b.code, error });
   await announce(trx, now, run.id, "BLOCKED", "IDLE");

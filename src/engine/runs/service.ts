@@ -8,7 +8,7 @@ import { createConversation, enqueueIn } from "../agents/conversations.js";
 import { canSee, SPECIALIST_GROUP, type Actor } from "../agents/projects.js";
 import { stopConversation } from "../agents/stop.js";
 import { t } from "../../i18n/index.js";
-import type { BlockCode } from "./machine.js";
+import { canRun, canSelfRepair, type BlockCode } from "./machine.js";
 import { checkRebase, parsePlan, resolveTargets, type Candidate, type ResolvedStep } from "./plan.js";
 import { planReviewPrompt } from "./prompts.js";
 import { blockIn } from "./repair.js";
@@ -127,7 +127,7 @@ async function drivableRun(db: Kysely<DB>, actor: Actor, runId?: string): Promis
 /** The BLOCKED run the actor may revise (the revise form shows its plan), after the same checks as resumeRun. */
 export async function revisableRun(engine: Engine, actor: Actor, runId?: string): Promise<RunDetail> {
   const run = await drivableRun(engine.db, actor, runId);
-  if (run.status !== "BLOCKED") throw new EngineError("conflict", "run_not_blocked");
+  if (!canRun(run.status, "revise")) throw new EngineError("conflict", "run_not_blocked");
   return detailOrThrow(engine.db, run.id);
 }
 
@@ -140,11 +140,11 @@ export async function resumeRun(engine: Engine, actor: Actor, opts: { plan?: unk
   const { db, clock } = engine;
   const ctx = ctxOf(engine);
   const run = await drivableRun(db, actor, opts.runId);
-  if (run.status !== "BLOCKED") throw new EngineError("conflict", "run_not_blocked");
+  if (!canRun(run.status, "resume")) throw new EngineError("conflict", "run_not_blocked");
   const revised = opts.plan === undefined ? null : resolveTargets(parsePlan(opts.plan), await candidatesFor(db, { userId: run.owner_id, isAdmin: false }));
   const stopRepair = await immediate(db, async (trx) => {
     const fresh = await activeRunFor(trx, actor, run.id);
-    if (fresh.status !== "BLOCKED") throw new EngineError("conflict", "run_not_blocked");
+    if (!canRun(fresh.status, "resume")) throw new EngineError("conflict", "run_not_blocked");
     const now = clock.now();
     let steps = await loadSteps(trx, run.id);
     if (revised) {
@@ -157,7 +157,7 @@ export async function resumeRun(engine: Engine, actor: Actor, opts: { plan?: unk
     }
     const repair = await findRepair(trx, fresh.self_repair_id);
     let superseded: string | null = null;
-    if (repair && (repair.status === "RUNNING" || repair.status === "NEEDS_USER") && (await moveRepair(trx, repair.id, repair.status, { status: "SUPERSEDED", finished_at: now }, now))) {
+    if (repair && canSelfRepair(repair.status, "supersede") && (await moveRepair(trx, repair.id, repair.status, { status: "SUPERSEDED", finished_at: now }, now))) {
       await recordEvent(trx, now, run.id, repair.step_id, "self_repair.owner_resolved", { self_repair_id: repair.id, by: actor.userId });
       if (repair.status === "RUNNING") superseded = repair.conversation_id;
     }
@@ -179,7 +179,7 @@ export async function cancelRun(engine: Engine, actor: Actor, runId?: string): P
     const now = clock.now();
     const repair = await findRepair(trx, fresh.self_repair_id);
     const stops: string[] = [];
-    if (repair && (repair.status === "RUNNING" || repair.status === "NEEDS_USER") && (await moveRepair(trx, repair.id, repair.status, { status: "SUPERSEDED", finished_at: now }, now))) {
+    if (repair && canSelfRepair(repair.status, "supersede") && (await moveRepair(trx, repair.id, repair.status, { status: "SUPERSEDED", finished_at: now }, now))) {
       if (repair.status === "RUNNING") stops.push(repair.conversation_id);
     }
     const active = await itemState(trx, fresh.active_queue_id);
@@ -200,7 +200,7 @@ export async function cancelRun(engine: Engine, actor: Actor, runId?: string): P
 export async function blockRun(engine: Engine, runId: string, error: string, opts: { code?: BlockCode; stepId?: string } = {}): Promise<RunDetail> {
   await immediate(engine.db, async (trx) => {
     const run = (await activeRuns(trx)).find((r) => r.id === runId);
-    if (!run || run.status !== "RUNNING") throw new EngineError("not_found", "run_not_found");
+    if (!run || !canRun(run.status, "block")) throw new EngineError("not_found", "run_not_found");
     await blockIn(trx, ctxOf(engine), run, await loadSteps(trx, runId), { code: opts.code ?? "item_failed", error, stepId: opts.stepId ?? null });
   });
   await engine.dispatch();

@@ -5,7 +5,8 @@ import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
 import { answerOf } from "../agents/conversations.js";
 import { parseSupervision } from "../protocol/markers.js";
-import { ACTIVE_STATUSES, canMove, type Observation, type RunStatus, type StepStatus } from "./machine.js";
+import { ACTIVE_STATUSES, canMove, SELF_REPAIR_TRANSITIONS, STEP_TRANSITIONS, type Observation, type RunStatus, type SelfRepairStatus, type StepStatus } from "./machine.js";
+import { guardFor } from "../stateMachine.js";
 import type { StepWithProject } from "./prompts.js";
 import type { RemediationRunsTable, RemediationSelfRepairsTable, RemediationStepRunsTable, RunRow, SelfRepairRow } from "./schema.js";
 
@@ -65,24 +66,30 @@ export async function moveRun(trx: Kysely<DB>, run: Pick<RunRow, "id" | "status"
   if (Number(u.numUpdatedRows) !== 1) throw new LostRace(`run ${run.id}`);
 }
 
-/** Moves a step, guarded on the statuses it may leave. */
-export async function moveStep(trx: Kysely<DB>, stepRowId: string, from: readonly StepStatus[], set: Updateable<RemediationStepRunsTable>, now: number): Promise<void> {
+/** Moves a step, guarded on the statuses it may leave (checked against the step's table). */
+export async function moveStep(trx: Kysely<DB>, stepRowId: string, from: readonly StepStatus[], set: Updateable<RemediationStepRunsTable> & { status: StepStatus }, now: number): Promise<void> {
   const u = await trx
     .updateTable("remediation_step_runs")
     .set({ ...set, updated_at: now })
     .where("id", "=", stepRowId)
-    .where("status", "in", [...from])
+    .where("status", "in", guardFor("step", STEP_TRANSITIONS, set.status, from))
     .executeTakeFirst();
   if (Number(u.numUpdatedRows) !== 1) throw new LostRace(`step ${stepRowId}`);
 }
 
-/** Moves a self-repair, guarded on its current status. */
-export async function moveRepair(trx: Kysely<DB>, id: string, from: RemediationSelfRepairsTable["status"], set: Updateable<RemediationSelfRepairsTable>, now: number): Promise<boolean> {
+/** Moves a self-repair, guarded on its current status (checked against the self-repair's table). */
+export async function moveRepair(
+  trx: Kysely<DB>,
+  id: string,
+  from: SelfRepairStatus,
+  set: Updateable<RemediationSelfRepairsTable> & { status: SelfRepairStatus },
+  now: number,
+): Promise<boolean> {
   const u = await trx
     .updateTable("remediation_self_repairs")
     .set({ ...set, updated_at: now })
     .where("id", "=", id)
-    .where("status", "=", from)
+    .where("status", "in", guardFor("self-repair", SELF_REPAIR_TRANSITIONS, set.status, [from]))
     .executeTakeFirst();
   return Number(u.numUpdatedRows) === 1;
 }

@@ -4,9 +4,9 @@ import type { DB } from "../schema.js";
 import { emit } from "../outbox.js";
 import { answerOf, createConversation, enqueueIn } from "../agents/conversations.js";
 import type { Supervision } from "../protocol/markers.js";
-import { t } from "../../i18n/index.js";
+import { t, type Locale } from "../../i18n/index.js";
 import { passText, type TextCtx } from "../agents/inbox.js";
-import { inferBlockedStage, resumePoint, stepStatusAt, type RunAction, type WorkStage } from "./machine.js";
+import { inferBlockedStage, resumePoint, STEP_ACTIONS, stepStatusAt, type RunAction, type WorkStage } from "./machine.js";
 import { correctionPrompt, finalReviewPrompt, planReviewPrompt, resumeStepPrompt, reviewPrompt, reviewRestartPrompt, stepPrompt, type StepWithProject } from "./prompts.js";
 import { announce, itemState, moveRun, moveStep, recordEvent } from "./store.js";
 import type { RunRow } from "./schema.js";
@@ -51,7 +51,7 @@ export async function applyAction(trx: Kysely<DB>, ctx: RunCtx, run: RunRow, ste
     case "request_review": {
       if (!step) throw new Error(`run ${run.id}: no current step to review`);
       const answer = (await answerOf(trx, run.active_queue_id as string))?.content ?? "";
-      await moveStep(trx, step.id, ["WORKING", "CORRECTING"], { status: "REVIEWING" }, now);
+      await moveStep(trx, step.id, STEP_ACTIONS.submit_for_review, { status: "REVIEWING" }, now);
       const item = await queue(trx, ctx, run, masterConversation, reviewPrompt(ctx.locale, step, steps.length, passText(ctx, masterConversation, answer)));
       await moveRun(trx, run, { stage: "SUPERVISOR", active_queue_id: item.id, review_restarts: 0 }, now);
       await recordEvent(trx, now, run.id, step.step_id, "step.submitted", { queue_id: run.active_queue_id, attempts: step.attempts });
@@ -63,7 +63,7 @@ export async function applyAction(trx: Kysely<DB>, ctx: RunCtx, run: RunRow, ste
       const round = run.correction_round + 1;
       await verdictEvent(trx, now, run, step.step_id, action.verdict);
       const item = await queue(trx, ctx, run, step.conversation_id, correctionPrompt(ctx.locale, step, round, passText(ctx, step.conversation_id, action.verdict.feedback)));
-      await moveStep(trx, step.id, ["REVIEWING"], { status: "CORRECTING", attempts: step.attempts + 1, feedback: action.verdict.feedback, queue_id: item.id }, now);
+      await moveStep(trx, step.id, STEP_ACTIONS.review_verdict, { status: "CORRECTING", attempts: step.attempts + 1, feedback: action.verdict.feedback, queue_id: item.id }, now);
       await moveRun(trx, run, { stage: "AGENT", active_queue_id: item.id, correction_round: round, review_restarts: 0 }, now);
       await recordEvent(trx, now, run.id, step.step_id, "step.correction_requested", { round, feedback: action.verdict.feedback });
       await announce(trx, now, run.id, "RUNNING", "AGENT");
@@ -96,7 +96,7 @@ export async function applyAction(trx: Kysely<DB>, ctx: RunCtx, run: RunRow, ste
 }
 
 async function approveStep(trx: Kysely<DB>, now: number, run: RunRow, step: StepWithProject, v: Supervision | null): Promise<void> {
-  await moveStep(trx, step.id, ["REVIEWING"], { status: "APPROVED", feedback: v?.feedback ?? null, finished_at: now }, now);
+  await moveStep(trx, step.id, STEP_ACTIONS.review_verdict, { status: "APPROVED", feedback: v?.feedback ?? null, finished_at: now }, now);
   await recordEvent(trx, now, run.id, step.step_id, "step.approved", { feedback: v?.feedback ?? "", attempts: step.attempts });
 }
 
@@ -105,7 +105,7 @@ async function startStep(trx: Kysely<DB>, ctx: RunCtx, run: RunRow, step: StepWi
   const now = ctx.clock.now();
   const conversation = await createConversation(trx, ctx.clock, step.project_id, t(ctx.locale, "run.step_title", { order: step.position, title: step.title }), run.owner_id);
   const item = await queue(trx, ctx, run, conversation.id, stepPrompt(ctx.locale, step, total));
-  await moveStep(trx, step.id, ["PENDING", "BLOCKED"], { status: "WORKING", conversation_id: conversation.id, queue_id: item.id, attempts: 1, feedback: null }, now);
+  await moveStep(trx, step.id, STEP_ACTIONS.start, { status: "WORKING", conversation_id: conversation.id, queue_id: item.id, attempts: 1, feedback: null }, now);
   await moveRun(trx, run, { ...runSet, current_step_id: step.step_id, active_queue_id: item.id }, now);
   await recordEvent(trx, now, run.id, step.step_id, "step.started", { project_id: step.project_id, conversation_id: conversation.id });
   await announce(trx, now, run.id, "RUNNING", "AGENT");
@@ -143,7 +143,7 @@ export async function resumeIn(trx: Kysely<DB>, ctx: RunCtx, run: RunRow, steps:
   const onStep = point.stage === "AGENT" || point.stage === "SUPERVISOR";
   const step = onStep ? (steps.find((s) => s.step_id === blocked.stepId) ?? steps.find((s) => s.status !== "APPROVED")) : undefined;
   const base = { status: "RUNNING" as const, stage: point.stage, current_step_id: step?.step_id ?? null, correction_round: 0, review_restarts: 0, blocked_stage: null, block_code: null, error: null, finished_at: null };
-  const notApproved = ["PENDING", "WORKING", "REVIEWING", "CORRECTING", "BLOCKED"] as const;
+  const notApproved = STEP_ACTIONS.resume;
   if (point.mode === "reprocess") {
     // The active item is read again by the next tick: its result, if any, is not lost.
     if (step) await moveStep(trx, step.id, notApproved, { status: step.conversation_id ? stepStatusAt(point.stage, step.attempts) : "PENDING", feedback: null }, now);

@@ -5,6 +5,7 @@ import type { Message } from "../message.js";
 export const coordination = {
   "reason.decision_not_found": "decision not found",
   "reason.decision_answered": "the decision “{title}” was already answered",
+  "reason.decision_cancelled": "the decision “{title}” was cancelled: its conversation was stopped or failed, nothing to answer any more",
   "reason.decision_option_unknown": "this option is not one of the decision’s",
   "reason.decision_one_option": "only one option may be chosen",
   "reason.decision_no_custom": "this decision takes no free-text answer",

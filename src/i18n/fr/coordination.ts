@@ -4,6 +4,7 @@ import type { Message } from "../message.js";
 export const coordination = {
   "reason.decision_not_found": "décision introuvable",
   "reason.decision_answered": "tu as déjà répondu à la décision « {title} »",
+  "reason.decision_cancelled": "la décision « {title} » a été annulée : sa conversation a été arrêtée ou a échoué, plus besoin de répondre",
   "reason.decision_option_unknown": "cette option n’existe pas dans la décision",
   "reason.decision_one_option": "une seule option peut être choisie",
   "reason.decision_no_custom": "cette décision n’accepte pas de réponse libre",

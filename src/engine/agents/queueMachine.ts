@@ -1,0 +1,32 @@
+import type { QueueStatus } from "../schema.js";
+import { actionsAt, allows, type ActionTable, type TransitionTable } from "../stateMachine.js";
+
+// A queue item's state machine, pure. An item is claimed once per attempt and finished once: by
+// its worker, the reaper (worker gone) or a stop (still queued). Finished items never move again.
+
+export type { QueueStatus };
+
+/** What can happen to a queue item. */
+export type QueueAction = "claim" | "finish" | "stop";
+
+/** The transition table; a missing status fails to compile. */
+export const QUEUE_TRANSITIONS = {
+  queued: ["running", "cancelled"],
+  running: ["done", "failed", "cancelled"],
+  done: [],
+  failed: [],
+  cancelled: [],
+} as const satisfies TransitionTable<QueueStatus>;
+
+/** The statuses each action needs (a stop cancels a queued item, and flags a running one). */
+export const QUEUE_ACTIONS = {
+  claim: ["queued"],
+  finish: ["running"],
+  stop: ["queued", "running"],
+} as const satisfies ActionTable<QueueStatus, QueueAction>;
+
+/** Whether an item in `status` allows `action`. */
+export const canQueueItem = (status: QueueStatus, action: QueueAction): boolean => allows(QUEUE_ACTIONS, status, action);
+
+/** The actions an item in `status` allows. */
+export const queueItemActions = (status: QueueStatus): QueueAction[] => actionsAt(QUEUE_ACTIONS, status);
