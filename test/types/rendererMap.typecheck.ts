@@ -1,8 +1,8 @@
 // Compiled by test/bot/rendererMap.test.ts (never run): the renderer map covers every event kind.
 import type { Renderer, RendererMap } from "../../src/bot/notifier/renderer.js";
 
-declare const conversations: Renderer<"conversation.queued" | "conversation.started" | "conversation.progress" | "conversation.finished">;
-declare const coordination: Renderer<"decision.opened" | "decision.answered" | "incident.opened" | "incident.updated">;
+declare const conversations: Renderer<"conversation.queued" | "conversation.started" | "conversation.progress" | "conversation.stopped" | "conversation.finished">;
+declare const coordination: Renderer<"decision.opened" | "decision.answered" | "decision.cancelled" | "incident.opened" | "incident.updated">;
 declare const runs: Renderer<"run.updated" | "run.verdict">;
 declare const orchestrations: Renderer<"orchestration.updated">;
 
@@ -11,10 +11,12 @@ export const complete = {
   "conversation.queued": conversations,
   "conversation.started": conversations,
   "conversation.progress": conversations,
+  "conversation.stopped": conversations,
   "conversation.finished": conversations,
   "agent.outcome": "ignored",
   "decision.opened": coordination,
   "decision.answered": coordination,
+  "decision.cancelled": coordination,
   "incident.opened": coordination,
   "incident.updated": coordination,
   "specialist.updated": "ignored",

@@ -8,6 +8,7 @@ import { emit } from "../outbox.js";
 import type { Conversation, DB, Project, QueueItem } from "../schema.js";
 import { priorityOf, type OriginKind } from "./priorities.js";
 import { ENQUEUE_FROM } from "./conversationMachine.js";
+import { itemsAhead } from "../read/queue.js";
 import { moveConversation } from "./conversationStore.js";
 
 /**
@@ -125,14 +126,8 @@ export async function enqueueIn(
     .execute();
   // A running conversation stays running: its mirror moves to queued when that item ends.
   await moveConversation(trx, conversationId, "queued", { updated_at: now }, ENQUEUE_FROM);
-  const { ahead } = await trx
-    .selectFrom("prompt_queue")
-    .select((eb) => eb.fn.countAll<number>().as("ahead"))
-    .where("status", "=", "queued")
-    .where("id", "<>", row.id)
-    .where((eb) => eb.or([eb("priority", ">", row.priority), eb("priority", "=", row.priority)]))
-    .executeTakeFirstOrThrow();
-  await emit(trx, now, { kind: "conversation.queued", conversationId, queueId: row.id, position: Number(ahead) });
+  // The one queue rule (read/queue.ts) — the same count the listener and the state message show.
+  await emit(trx, now, { kind: "conversation.queued", conversationId, queueId: row.id, position: await itemsAhead(trx, row) });
   return row;
 }
 

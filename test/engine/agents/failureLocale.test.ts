@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { startConversation } from "../../../src/engine/agents/conversations.js";
-import { conversationSnapshot } from "../../../src/engine/agents/snapshot.js";
+import { conversationView } from "../../../src/engine/read/conversations.js";
 import { listIncidents } from "../../../src/engine/coordination/incidents.js";
 import { processStartTime } from "../../../src/engine/agents/processes.js";
 import { conversationRoot } from "../../../src/views/conversation.js";
@@ -33,7 +33,7 @@ describe("failure rows hold no language", () => {
     expect(row.error_code).toBe("interrupted");
     expect(row.error).not.toContain(FR);
 
-    const snap = await conversationSnapshot(env.db, conversation.id);
+    const snap = (await conversationView(env.db, conversation.id))!;
     const root = (locale: "en" | "fr") => JSON.stringify(conversationRoot(locale, { conversationId: conversation.id, projectName: "demo", prompt: "work", userId: "UOWNER", status: "failed", error: snap!.error, errorCode: snap!.errorCode }).blocks);
     expect(root("en")).toContain(EN);
     expect(root("en")).not.toContain(FR);
