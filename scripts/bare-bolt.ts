@@ -3,8 +3,19 @@
 import { App, HTTPReceiver, LogLevel } from "@slack/bolt";
 
 const [port, secret] = process.argv.slice(2);
-const receiver = new HTTPReceiver({ signingSecret: secret as string, endpoints: "/slack/events", logLevel: LogLevel.ERROR });
-const app = new App({ token: "xoxb-bare", receiver, botId: "BBARE", botUserId: "UBARE", tokenVerificationEnabled: false, logLevel: LogLevel.ERROR });
+const receiver = new HTTPReceiver({
+  signingSecret: secret as string,
+  endpoints: "/slack/events",
+  logLevel: LogLevel.ERROR,
+});
+const app = new App({
+  token: "xoxb-bare",
+  receiver,
+  botId: "BBARE",
+  botUserId: "UBARE",
+  tokenVerificationEnabled: false,
+  logLevel: LogLevel.ERROR,
+});
 app.command("/codex", async ({ ack }) => {
   await ack();
 });

@@ -19,7 +19,18 @@ async function claimNew() {
   return immediate(db, async (trx) => {
     const c = await createConversation(trx, systemClock, projectId as string, "bench agent", "UBENCH");
     const item = await enqueueIn(trx, systemClock, c.id, "agent work");
-    await trx.updateTable("prompt_queue").set({ status: "running", attempt: 1, started_at: Date.now(), slot_acquired_at: Date.now(), worker_pid: me.pid, worker_start_time: me.start }).where("id", "=", item.id).execute();
+    await trx
+      .updateTable("prompt_queue")
+      .set({
+        status: "running",
+        attempt: 1,
+        started_at: Date.now(),
+        slot_acquired_at: Date.now(),
+        worker_pid: me.pid,
+        worker_start_time: me.start,
+      })
+      .where("id", "=", item.id)
+      .execute();
     return { id: item.id, attempt: 1 };
   });
 }
@@ -32,10 +43,27 @@ while (!stop) {
   await new Promise((r) => setTimeout(r, pause));
   const finishing = current;
   current = await immediate(db, async (trx) => {
-    await finishItem(trx, systemClock, hook, finishing, { status: "done", content: "agent answer ".repeat(50), error: null, errorCode: null, usage: { input_tokens: 1000 } });
+    await finishItem(trx, systemClock, hook, finishing, {
+      status: "done",
+      content: "agent answer ".repeat(50),
+      error: null,
+      errorCode: null,
+      usage: { input_tokens: 1000 },
+    });
     const c = await createConversation(trx, systemClock, projectId as string, "bench agent", "UBENCH");
     const item = await enqueueIn(trx, systemClock, c.id, "agent work");
-    await trx.updateTable("prompt_queue").set({ status: "running", attempt: 1, started_at: Date.now(), slot_acquired_at: Date.now(), worker_pid: me.pid, worker_start_time: me.start }).where("id", "=", item.id).execute();
+    await trx
+      .updateTable("prompt_queue")
+      .set({
+        status: "running",
+        attempt: 1,
+        started_at: Date.now(),
+        slot_acquired_at: Date.now(),
+        worker_pid: me.pid,
+        worker_start_time: me.start,
+      })
+      .where("id", "=", item.id)
+      .execute();
     return { id: item.id, attempt: 1 };
   });
 }

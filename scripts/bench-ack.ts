@@ -77,13 +77,42 @@ try {
   const db = await openMigrated(config.databasePath);
   fs.mkdirSync(path.join(dir, "demo"));
   const project = await addProject(db, systemClock, { name: "demo", path: path.join(dir, "demo") });
-  await updateGlobalPolicy(db, systemClock, { max_concurrent: 4, load_pause_percent: 1000, memory_pause_percent: 100, background_start_hour: 0, background_end_hour: 0 }, "bench");
+  await updateGlobalPolicy(
+    db,
+    systemClock,
+    {
+      max_concurrent: 4,
+      load_pause_percent: 1000,
+      memory_pause_percent: 100,
+      background_start_hour: 0,
+      background_end_hour: 0,
+    },
+    "bench",
+  );
   await db.destroy();
 
   const appPort = await freePort();
   const barePort = await freePort();
-  for (let i = 0; i < Number(process.env.BENCH_WRITERS ?? 4); i++) await start([path.join(root, "dist/scripts/bench-ack-writer.js"), config.databasePath, project.id, process.env.BENCH_WRITER_PAUSE ?? "25"], env, /ready/);
-  await start([...(process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir=/tmp/prof"] : []), path.join(root, "dist/src/main.js"), "serve"], { ...env, PORT: String(appPort), HEALTH_PORT: "0" }, null);
+  for (let i = 0; i < Number(process.env.BENCH_WRITERS ?? 4); i++)
+    await start(
+      [
+        path.join(root, "dist/scripts/bench-ack-writer.js"),
+        config.databasePath,
+        project.id,
+        process.env.BENCH_WRITER_PAUSE ?? "25",
+      ],
+      env,
+      /ready/,
+    );
+  await start(
+    [
+      ...(process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir=/tmp/prof"] : []),
+      path.join(root, "dist/src/main.js"),
+      "serve",
+    ],
+    { ...env, PORT: String(appPort), HEALTH_PORT: "0" },
+    null,
+  );
   await start([path.join(root, "dist/scripts/bare-bolt.js"), String(barePort), SECRET], env, /ready/);
   await waitHttp(`http://127.0.0.1:${appPort}/healthz`);
 
@@ -93,7 +122,13 @@ try {
   const fire = async (base: string) => {
     const requests = Array.from({ length: 50 }, (_, i) => {
       const text = i % 2 ? "status" : `ask demo benchmark prompt ${++n}`;
-      const body = slashCommandBody({ text, user_id: "UBENCH", channel_id: "CBENCH", team_id: "T0001", response_url: slack.responseUrl(`b${n}-${i}`) });
+      const body = slashCommandBody({
+        text,
+        user_id: "UBENCH",
+        channel_id: "CBENCH",
+        team_id: "T0001",
+        response_url: slack.responseUrl(`b${n}-${i}`),
+      });
       return postSigned(base, "/slack/events", body, "form", SECRET);
     });
     const results = await Promise.all(requests);

@@ -27,7 +27,13 @@ const iterations = Number(process.argv[2] ?? 30);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "codexpi-bench-dispatch-"));
 const fake = await startFakeModel();
 const home = await makeCodexHome(fake.url);
-const config = parseConfig({ CODEXPI_DATA_DIR: path.join(dir, "data"), CODEX_HOME: home.dir, CODEXPI_AGENT_ENV: "FAKE_OPENAI_API_KEY", CODEXPI_JAIL: process.env.CODEXPI_JAIL ?? "bwrap", LOG_LEVEL: "silent" });
+const config = parseConfig({
+  CODEXPI_DATA_DIR: path.join(dir, "data"),
+  CODEX_HOME: home.dir,
+  CODEXPI_AGENT_ENV: "FAKE_OPENAI_API_KEY",
+  CODEXPI_JAIL: process.env.CODEXPI_JAIL ?? "bwrap",
+  LOG_LEVEL: "silent",
+});
 const db = await openMigrated(config.databasePath);
 const benchEnv = { ...process.env, ...home.env };
 const warm = warmSpawner(config, silentLogger, benchEnv);
@@ -40,8 +46,21 @@ const engines = {
 try {
   fs.mkdirSync(path.join(dir, "demo"));
   const project = await addProject(db, systemClock, { name: "demo", path: path.join(dir, "demo") });
-  await updateGlobalPolicy(db, systemClock, { max_concurrent: 4, load_pause_percent: 1000, memory_pause_percent: 100, background_start_hour: 0, background_end_hour: 0 }, "bench");
-  const lines = [`enqueue-to-spawn latency, ${iterations} prompts per path (real worker processes, real Codex 0.171.0, fake model, jail ${config.jail})`];
+  await updateGlobalPolicy(
+    db,
+    systemClock,
+    {
+      max_concurrent: 4,
+      load_pause_percent: 1000,
+      memory_pause_percent: 100,
+      background_start_hour: 0,
+      background_end_hour: 0,
+    },
+    "bench",
+  );
+  const lines = [
+    `enqueue-to-spawn latency, ${iterations} prompts per path (real worker processes, real Codex 0.171.0, fake model, jail ${config.jail})`,
+  ];
   for (const [name, engine] of Object.entries(engines)) {
     const latencies: number[] = [];
     const claims: number[] = [];
@@ -53,10 +72,12 @@ try {
       const before = fake.requests.length;
       await engine.dispatch();
       const deadline = Date.now() + 60_000;
-      while (fake.requests.length <= before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+      while (fake.requests.length <= before && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 2));
       const requested = Date.now();
       const done = await waitForItem(db, item.id, 60_000, 20);
-      if (done.status !== "done" || !done.codex_started_at || !done.claimed_at) throw new Error(`item ${i} ended ${done.status}: ${done.error}`);
+      if (done.status !== "done" || !done.codex_started_at || !done.claimed_at)
+        throw new Error(`item ${i} ended ${done.status}: ${done.error}`);
       if (i < 2) continue; // warm-up: page cache, first Codex start
       latencies.push(done.codex_started_at - committed);
       claims.push(done.claimed_at - committed);

@@ -30,7 +30,18 @@ async function scenario(history: number) {
     fs.mkdirSync(path.join(dir, `p${p}`));
     projects.push(await addProject(db, systemClock, { name: `p${p}`, path: path.join(dir, `p${p}`) }));
   }
-  await updateGlobalPolicy(db, systemClock, { max_concurrent: 50, load_pause_percent: 1000, memory_pause_percent: 100, background_start_hour: 0, background_end_hour: 0 }, "bench");
+  await updateGlobalPolicy(
+    db,
+    systemClock,
+    {
+      max_concurrent: 50,
+      load_pause_percent: 1000,
+      memory_pause_percent: 100,
+      background_start_hour: 0,
+      background_end_hour: 0,
+    },
+    "bench",
+  );
   await db.destroy();
 
   // Bulk fill with plain prepared statements: the engine's code paths are measured, not the fill.
@@ -38,38 +49,88 @@ async function scenario(history: number) {
   raw.pragma("journal_mode = WAL");
   const now = Date.now();
   let seq = 0;
-  const conv = raw.prepare("insert into conversations(id,project_id,title,user_id,status,created_at,updated_at) values (?,?,?,?,?,?,?)");
+  const conv = raw.prepare(
+    "insert into conversations(id,project_id,title,user_id,status,created_at,updated_at) values (?,?,?,?,?,?,?)",
+  );
   const item = raw.prepare(
     "insert into prompt_queue(id,seq,conversation_id,content,status,created_at,started_at,finished_at,priority,origin_kind,attempt,worker_pid,worker_start_time) values (?,?,?,?,?,?,?,?,?,?,?,?,?)",
   );
-  const msg = raw.prepare("insert into messages(id,conversation_id,role,content,metadata,queue_id,created_at) values (?,?,?,?,?,?,?)");
+  const msg = raw.prepare(
+    "insert into messages(id,conversation_id,role,content,metadata,queue_id,created_at) values (?,?,?,?,?,?,?)",
+  );
   raw.transaction(() => {
     // history: finished items in 1 conversation per 10 items, with both messages
     for (let i = 0; i < history; i++) {
       const c = `hc${Math.floor(i / 10)}`;
       if (i % 10 === 0) conv.run(c, projects[i % 5]!.id, "history", "U1", "completed", now, now);
-      item.run(`h${i}`, ++seq, c, `prompt ${i}`, i % 7 ? "done" : "failed", now, now, now, 60, "user", 1, null, null);
+      item.run(
+        `h${i}`,
+        ++seq,
+        c,
+        `prompt ${i}`,
+        i % 7 ? "done" : "failed",
+        now,
+        now,
+        now,
+        60,
+        "user",
+        1,
+        null,
+        null,
+      );
       msg.run(`hu${i}`, c, "user", `prompt ${i}`, JSON.stringify({ queue_id: `h${i}` }), `h${i}`, now);
-      msg.run(`ha${i}`, c, "assistant", `answer ${i} `.repeat(20), JSON.stringify({ queue_id: `h${i}` }), `h${i}`, now);
+      msg.run(
+        `ha${i}`,
+        c,
+        "assistant",
+        `answer ${i} `.repeat(20),
+        JSON.stringify({ queue_id: `h${i}` }),
+        `h${i}`,
+        now,
+      );
     }
     // live: 200 conversations, 50 of them running (live workers), 1,000 queued items over all 200
-    for (let c = 0; c < 200; c++) conv.run(`lc${c}`, projects[c % 5]!.id, "live", "U1", c < 50 ? "running" : "queued", now, now);
+    for (let c = 0; c < 200; c++)
+      conv.run(`lc${c}`, projects[c % 5]!.id, "live", "U1", c < 50 ? "running" : "queued", now, now);
     for (let r = 0; r < 50; r++) {
       const s = spawn("sleep", ["600"], { detached: true, stdio: "ignore" });
       s.unref();
       sleepers.push(s);
       item.run(`r${r}`, ++seq, `lc${r}`, "running", "running", now, now, null, 60, "user", 1, s.pid, null);
     }
-    for (let q = 0; q < 1000; q++) item.run(`q${q}`, ++seq, `lc${q % 200}`, `queued ${q}`, "queued", now, null, null, 60, "user", 0, null, null);
+    for (let q = 0; q < 1000; q++)
+      item.run(
+        `q${q}`,
+        ++seq,
+        `lc${q % 200}`,
+        `queued ${q}`,
+        "queued",
+        now,
+        null,
+        null,
+        60,
+        "user",
+        0,
+        null,
+        null,
+      );
   })();
   // start times read once the stand-in workers exist
   const setStart = raw.prepare("update prompt_queue set worker_start_time=? where id=?");
-  for (let r = 0; r < 50; r++) setStart.run(processStartTime(sleepers[sleepers.length - 50 + r]!.pid!), `r${r}`);
+  for (let r = 0; r < 50; r++)
+    setStart.run(processStartTime(sleepers[sleepers.length - 50 + r]!.pid!), `r${r}`);
   raw.pragma("wal_checkpoint(TRUNCATE)");
   raw.close();
 
   const db2 = await openMigrated(config.databasePath);
-  const engine = new Engine({ config, db: db2, host: fixedHostLoad(), spawner: async () => { throw new Error("nothing may start: the limit is reached"); } });
+  const engine = new Engine({
+    config,
+    db: db2,
+    host: fixedHostLoad(),
+    spawner: async () => {
+      throw new Error("nothing may start: the limit is reached");
+    },
+  });
   const durations: number[] = [];
   for (let i = 0; i < ticks + 10; i++) {
     const t0 = performance.now();

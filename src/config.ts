@@ -14,15 +14,26 @@ const port = z.coerce.number().int().min(0).max(65535);
 const seconds = z.coerce.number().int().positive();
 const slackUserIds = z
   .string()
-  .transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean))
+  .transform((s) =>
+    s
+      .split(",")
+      .map((x) => x.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(z.string().regex(/^[UW][A-Z0-9]+$/, "expected Slack user ids like U123ABC")));
 
 const schema = z.object({
   SLACK_BOT_TOKEN: z.string().startsWith("xoxb-", "expected a bot token starting with xoxb-").optional(),
-  SLACK_APP_TOKEN: z.string().startsWith("xapp-", "expected an app-level token starting with xapp-").optional(),
+  SLACK_APP_TOKEN: z
+    .string()
+    .startsWith("xapp-", "expected an app-level token starting with xapp-")
+    .optional(),
   SLACK_SIGNING_SECRET: z.string().min(1).optional(),
   SLACK_API_URL: z.string().url().optional(),
-  SLACK_TEAM_ID: z.string().regex(/^[TE][A-Z0-9]+$/, "expected a Slack team id like T123ABC").optional(),
+  SLACK_TEAM_ID: z
+    .string()
+    .regex(/^[TE][A-Z0-9]+$/, "expected a Slack team id like T123ABC")
+    .optional(),
   CODEXPI_ADMINS: slackUserIds.default([]),
   CODEXPI_DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: z.string().min(1).optional(),
@@ -39,8 +50,23 @@ const schema = z.object({
   CODEXPI_JAIL: z.enum(["bwrap", "off"]).default("bwrap"),
   CODEXPI_AGENT_ENV: z
     .string()
-    .transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean))
-    .pipe(z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected variable names").refine((n) => !isForbiddenAgentVariable(n), "Slack and codexpi variables are never given to agents")))
+    .transform((s) =>
+      s
+        .split(",")
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z
+          .string()
+          .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected variable names")
+          .refine(
+            (n) => !isForbiddenAgentVariable(n),
+            "Slack and codexpi variables are never given to agents",
+          ),
+      ),
+    )
     .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
@@ -85,7 +111,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
 
 /** The Slack settings `serve` needs; checked only there so that CLI commands work without Slack. */
 export function requireSlack(config: Config): void {
-  if (!config.slack.botToken) throw new ConfigError("invalid configuration — SLACK_BOT_TOKEN: required to serve");
+  if (!config.slack.botToken)
+    throw new ConfigError("invalid configuration — SLACK_BOT_TOKEN: required to serve");
   if (!config.slack.appToken && !config.slack.signingSecret) {
     throw new ConfigError(
       "invalid configuration — SLACK_SIGNING_SECRET: required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)",
@@ -97,7 +124,9 @@ function databasePathFrom(url: string | undefined, dataDir: string): string {
   if (!url) return path.join(dataDir, "codexpi.db");
   const m = /^(?:sqlite|file):(?:\/\/)?(.+)$/.exec(url);
   if (!m?.[1]) {
-    throw new ConfigError("invalid configuration — DATABASE_URL: only sqlite:<path> or file:<path> is supported");
+    throw new ConfigError(
+      "invalid configuration — DATABASE_URL: only sqlite:<path> or file:<path> is supported",
+    );
   }
   return path.resolve(m[1]);
 }

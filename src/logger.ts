@@ -14,7 +14,16 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     {
       level,
       redact: {
-        paths: ["token", "*.token", "botToken", "appToken", "signingSecret", "*.botToken", "*.signingSecret", "headers.authorization"],
+        paths: [
+          "token",
+          "*.token",
+          "botToken",
+          "appToken",
+          "signingSecret",
+          "*.botToken",
+          "*.signingSecret",
+          "headers.authorization",
+        ],
         censor: "[redacted]",
       },
       hooks: { streamWrite: redactText },

@@ -31,7 +31,11 @@ async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
   const load = command ? COMMANDS[command] : undefined;
   if (!load) {
-    process.stderr.write(command && !["-h", "--help", "help"].includes(command) ? `unknown command: ${command}\n${USAGE}` : USAGE);
+    process.stderr.write(
+      command && !["-h", "--help", "help"].includes(command)
+        ? `unknown command: ${command}\n${USAGE}`
+        : USAGE,
+    );
     return command && !["-h", "--help", "help"].includes(command) ? 2 : 0;
   }
   return (await load()).run(rest);
@@ -43,8 +47,10 @@ main().then(
   },
   (err: unknown) => {
     if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
-    else if (isEngineError(err)) process.stderr.write(`${engineErrorText(parseLocale(process.env.CODEXPI_LOCALE), err)}\n`);
-    else if (err instanceof Error && err.name === "UsageError") process.stderr.write(`${err.message}\n${USAGE}`);
+    else if (isEngineError(err))
+      process.stderr.write(`${engineErrorText(parseLocale(process.env.CODEXPI_LOCALE), err)}\n`);
+    else if (err instanceof Error && err.name === "UsageError")
+      process.stderr.write(`${err.message}\n${USAGE}`);
     else process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exitCode = err instanceof Error && err.name === "UsageError" ? 2 : 1;
   },

@@ -30,7 +30,10 @@ type Rule = (text: string) => Span[];
  * mark. Overlapping matches count too: a token's characters may swallow the start of the next
  * secret ("…Bearer abc=bearer def"), which must still be found.
  */
-function regexRule(pattern: RegExp, mark: (prefix: string) => string = (prefix) => `${prefix}${REDACTED}`): Rule {
+function regexRule(
+  pattern: RegExp,
+  mark: (prefix: string) => string = (prefix) => `${prefix}${REDACTED}`,
+): Rule {
   return (text) => {
     const spans: Span[] = [];
     pattern.lastIndex = 0;
@@ -71,7 +74,8 @@ const pemRule: Rule = (text) => {
     }
     PEM_LINES.lastIndex = headerEnd;
     const lines = PEM_LINES.exec(text);
-    if (lines) spans.push({ start: begin.index, end: headerEnd + lines[0].length, mark: REDACTED_PRIVATE_KEY });
+    if (lines)
+      spans.push({ start: begin.index, end: headerEnd + lines[0].length, mark: REDACTED_PRIVATE_KEY });
   }
   return spans;
 };
@@ -86,7 +90,9 @@ const RULES: readonly Rule[] = [
   regexRule(/(xapp-)[A-Za-z0-9-]{10,}/g),
   // OpenAI (and look-alike) keys: long, and either very long or holding a digit, so that prose
   // such as "sk-learn-compatible-interface" stays; "task-…" is not "sk-…" (the boundary).
-  regexRule(/(?<=^|[^A-Za-z0-9_-]|\\[nrt])(sk-(?:proj-|svcacct-|admin-|ant-)?)(?=[A-Za-z0-9_-]{40}|[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{20,}/g),
+  regexRule(
+    /(?<=^|[^A-Za-z0-9_-]|\\[nrt])(sk-(?:proj-|svcacct-|admin-|ant-)?)(?=[A-Za-z0-9_-]{40}|[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{20,}/g,
+  ),
   // GitHub personal, OAuth, user-to-server, server-to-server and refresh tokens; fine-grained PATs.
   regexRule(/(github_pat_)[A-Za-z0-9_]{30,}/g),
   regexRule(/(gh[pousr]_)[A-Za-z0-9]{30,}/g),
@@ -94,7 +100,9 @@ const RULES: readonly Rule[] = [
   regexRule(/(?<=^|[^A-Za-z0-9]|\\[nrt])(AKIA|ASIA)[A-Z0-9]{16}/g),
   // HTTP credentials: "Authorization: Bearer …", "bearer …", "Authorization: Basic …".
   regexRule(/(?<=^|[^A-Za-z0-9_]|\\[nrt])(bearer[ \t]+)[A-Za-z0-9._~+/=-]{16,}/gi),
-  regexRule(/(?<=^|[^A-Za-z0-9_]|\\[nrt])(authorization[ \t]*[:=][ \t]*(?:basic|token)[ \t]+)[A-Za-z0-9._~+/=-]{8,}/gi),
+  regexRule(
+    /(?<=^|[^A-Za-z0-9_]|\\[nrt])(authorization[ \t]*[:=][ \t]*(?:basic|token)[ \t]+)[A-Za-z0-9._~+/=-]{8,}/gi,
+  ),
 ];
 
 const registered = new Set<string>();
@@ -110,7 +118,8 @@ export function registerSecrets(values: Iterable<string | null | undefined>): vo
   for (const raw of values) {
     const v = raw?.trim() ?? "";
     // A value found inside a mark would be "redacted" again on every pass.
-    if (v.length >= MIN_SECRET_LENGTH && ![REDACTED, REDACTED_PRIVATE_KEY].some((mark) => mark.includes(v))) registered.add(v);
+    if (v.length >= MIN_SECRET_LENGTH && ![REDACTED, REDACTED_PRIVATE_KEY].some((mark) => mark.includes(v)))
+      registered.add(v);
   }
   exactRule = buildExactRule();
 }
@@ -125,9 +134,14 @@ export function clearRegisteredSecrets(): void {
  * The configuration's secret values: the Slack bot and app tokens, the signing secret, and the
  * model credentials named in CODEXPI_AGENT_ENV (read from `env`), which agents can see and echo.
  */
-export function configuredSecrets(config: Pick<Config, "slack" | "agentEnv">, env: NodeJS.ProcessEnv = process.env): string[] {
+export function configuredSecrets(
+  config: Pick<Config, "slack" | "agentEnv">,
+  env: NodeJS.ProcessEnv = process.env,
+): string[] {
   const credentials = config.agentEnv.map((name) => env[name]);
-  return [config.slack.botToken, config.slack.appToken, config.slack.signingSecret, ...credentials].filter((v): v is string => Boolean(v));
+  return [config.slack.botToken, config.slack.appToken, config.slack.signingSecret, ...credentials].filter(
+    (v): v is string => Boolean(v),
+  );
 }
 
 function buildExactRule(): Rule | null {

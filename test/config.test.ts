@@ -22,7 +22,11 @@ describe("configuration", () => {
   });
 
   it("parses admins, timeouts and a sqlite DATABASE_URL", () => {
-    const c = parseConfig({ CODEXPI_ADMINS: "U1, U2", CODEXPI_TURN_TIMEOUT: "90", DATABASE_URL: "sqlite:/tmp/x.db" });
+    const c = parseConfig({
+      CODEXPI_ADMINS: "U1, U2",
+      CODEXPI_TURN_TIMEOUT: "90",
+      DATABASE_URL: "sqlite:/tmp/x.db",
+    });
     expect(c.admins).toEqual(["U1", "U2"]);
     expect(c.turnTimeoutMs).toBe(90_000);
     expect(c.databasePath).toBe("/tmp/x.db");
@@ -31,6 +35,8 @@ describe("configuration", () => {
   it("serving needs a bot token and either a signing secret (HTTP) or an app token (Socket Mode)", () => {
     expect(() => requireSlack(parseConfig({}))).toThrow(/SLACK_BOT_TOKEN/);
     expect(() => requireSlack(parseConfig({ SLACK_BOT_TOKEN: "xoxb-1" }))).toThrow(/SLACK_SIGNING_SECRET/);
-    expect(() => requireSlack(parseConfig({ SLACK_BOT_TOKEN: "xoxb-1", SLACK_APP_TOKEN: "xapp-1" }))).not.toThrow();
+    expect(() =>
+      requireSlack(parseConfig({ SLACK_BOT_TOKEN: "xoxb-1", SLACK_APP_TOKEN: "xapp-1" })),
+    ).not.toThrow();
   });
 });

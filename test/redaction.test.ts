@@ -1,25 +1,57 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clearRegisteredSecrets, configuredSecrets, redactDeep, redactText, registerSecrets, REDACTED, REDACTED_PRIVATE_KEY } from "../src/redaction.js";
+import {
+  clearRegisteredSecrets,
+  configuredSecrets,
+  redactDeep,
+  redactText,
+  registerSecrets,
+  REDACTED,
+  REDACTED_PRIVATE_KEY,
+} from "../src/redaction.js";
 import { parseConfig } from "../src/config.js";
-import { anySecret, hides, OWN_BOT_TOKEN, OWN_SIGNING_SECRET, separator, textWithSecret } from "./support/secrets.js";
+import {
+  anySecret,
+  hides,
+  OWN_BOT_TOKEN,
+  OWN_SIGNING_SECRET,
+  separator,
+  textWithSecret,
+} from "./support/secrets.js";
 
-const PEM = ["-----BEGIN RSA PRIVATE KEY-----", "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun", "VTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK", "-----END RSA PRIVATE KEY-----"].join("\n");
+const PEM = [
+  "-----BEGIN RSA PRIVATE KEY-----",
+  "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun",
+  "VTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK",
+  "-----END RSA PRIVATE KEY-----",
+].join("\n");
 
 describe("redactText", () => {
   beforeAll(() => registerSecrets([OWN_BOT_TOKEN, OWN_SIGNING_SECRET]));
   afterAll(() => clearRegisteredSecrets());
 
   it("replaces each known token format, keeping its public prefix", () => {
-    expect(redactText("bot xoxb-1234567890-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx.")).toBe(`bot xoxb-${REDACTED}.`);
+    expect(redactText("bot xoxb-1234567890-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx.")).toBe(
+      `bot xoxb-${REDACTED}.`,
+    );
     expect(redactText("app=xapp-1-A0123456789-1234567890123-abcdef0123456789")).toBe(`app=xapp-${REDACTED}`);
-    expect(redactText("OPENAI_API_KEY=sk-proj-Ab3dEfGhIjKlMnOpQrStUvWxYz_0123-456789")).toBe(`OPENAI_API_KEY=sk-proj-${REDACTED}`);
+    expect(redactText("OPENAI_API_KEY=sk-proj-Ab3dEfGhIjKlMnOpQrStUvWxYz_0123-456789")).toBe(
+      `OPENAI_API_KEY=sk-proj-${REDACTED}`,
+    );
     expect(redactText("sk-0123456789abcdefghijABCDEFGHIJ0123456789abcdef")).toBe(`sk-${REDACTED}`);
     expect(redactText("(ghp_0123456789abcdefghijABCDEFGHIJ012345)")).toBe(`(ghp_${REDACTED})`);
-    expect(redactText("github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz0123456789")).toBe(`github_pat_${REDACTED}`);
-    expect(redactText("aws AKIAIOSFODNN7EXAMPLE / ASIAY34FZKBOKMUTVV7A")).toBe(`aws AKIA${REDACTED} / ASIA${REDACTED}`);
-    expect(redactText("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig")).toBe(`Authorization: Bearer ${REDACTED}`);
-    expect(redactText("curl -H 'authorization: basic dXNlcjpwYXNzd29yZA=='")).toBe(`curl -H 'authorization: basic ${REDACTED}'`);
+    expect(redactText("github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz0123456789")).toBe(
+      `github_pat_${REDACTED}`,
+    );
+    expect(redactText("aws AKIAIOSFODNN7EXAMPLE / ASIAY34FZKBOKMUTVV7A")).toBe(
+      `aws AKIA${REDACTED} / ASIA${REDACTED}`,
+    );
+    expect(redactText("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig")).toBe(
+      `Authorization: Bearer ${REDACTED}`,
+    );
+    expect(redactText("curl -H 'authorization: basic dXNlcjpwYXNzd29yZA=='")).toBe(
+      `curl -H 'authorization: basic ${REDACTED}'`,
+    );
   });
 
   it("replaces a PEM private key block whole, with or without its END line, also inside a JSON log line", () => {
@@ -31,7 +63,9 @@ describe("redactText", () => {
   });
 
   it("replaces the exact values registered from the configuration, also as JSON escapes them", () => {
-    expect(redactText(`token ${OWN_BOT_TOKEN} and ${OWN_SIGNING_SECRET}`)).toBe(`token ${REDACTED} and ${REDACTED}`);
+    expect(redactText(`token ${OWN_BOT_TOKEN} and ${OWN_SIGNING_SECRET}`)).toBe(
+      `token ${REDACTED} and ${REDACTED}`,
+    );
     registerSecrets(['pass"word\\with-escapes']);
     expect(redactText(JSON.stringify({ msg: 'pass"word\\with-escapes' }))).toBe(`{"msg":"${REDACTED}"}`);
   });
@@ -39,8 +73,15 @@ describe("redactText", () => {
   it("ignores registered values too short to be secrets, and reads the configuration's Slack secrets and model credentials", () => {
     registerSecrets(["short", "", undefined, "redacted"]);
     expect(redactText("a short text, redacted or not")).toBe("a short text, redacted or not");
-    const config = parseConfig({ SLACK_BOT_TOKEN: "xoxb-a", SLACK_APP_TOKEN: "xapp-b", SLACK_SIGNING_SECRET: "c", CODEXPI_AGENT_ENV: "OPENAI_API_KEY,AZURE_KEY" });
-    expect(configuredSecrets(config, { OPENAI_API_KEY: "sk-model", AZURE_KEY: "az-key", OTHER: "x" })).toEqual(["xoxb-a", "xapp-b", "c", "sk-model", "az-key"]);
+    const config = parseConfig({
+      SLACK_BOT_TOKEN: "xoxb-a",
+      SLACK_APP_TOKEN: "xapp-b",
+      SLACK_SIGNING_SECRET: "c",
+      CODEXPI_AGENT_ENV: "OPENAI_API_KEY,AZURE_KEY",
+    });
+    expect(
+      configuredSecrets(config, { OPENAI_API_KEY: "sk-model", AZURE_KEY: "az-key", OTHER: "x" }),
+    ).toEqual(["xoxb-a", "xapp-b", "c", "sk-model", "az-key"]);
   });
 
   it("leaves ordinary words alone: near-misses of every format", () => {
@@ -58,7 +99,10 @@ describe("redactText", () => {
   });
 
   it("catches any generated secret embedded in arbitrary text", () => {
-    fc.assert(fc.property(textWithSecret(), ({ secret, text }) => hides(redactText(text), secret)), { numRuns: 500 });
+    fc.assert(
+      fc.property(textWithSecret(), ({ secret, text }) => hides(redactText(text), secret)),
+      { numRuns: 500 },
+    );
   });
 
   it("catches several secrets in one text, adjacent or not", () => {
@@ -74,10 +118,16 @@ describe("redactText", () => {
 
   it("is idempotent", () => {
     fc.assert(
-      fc.property(fc.oneof(textWithSecret().map((x) => x.text), fc.string({ maxLength: 300 })), (text) => {
-        const once = redactText(text);
-        return redactText(once) === once;
-      }),
+      fc.property(
+        fc.oneof(
+          textWithSecret().map((x) => x.text),
+          fc.string({ maxLength: 300 }),
+        ),
+        (text) => {
+          const once = redactText(text);
+          return redactText(once) === once;
+        },
+      ),
       { numRuns: 500 },
     );
     // Adjacent tokens where a first redaction opens a boundary for the next.
@@ -86,15 +136,49 @@ describe("redactText", () => {
   });
 
   it("leaves secret-free text unchanged: arbitrary strings and prose made of near-miss words", () => {
-    const word = fc.constantFrom("task-list", "sk-learn", "bearer", "AKIA", "ASIAN", "ghp_", "xoxb-", "xapp", "BEGIN", "PRIVATE KEY", "-----", "token", "Authorization:", "sk-", "github_pat_", "hello", "monde", "é", "🙂");
-    const prose = fc.array(fc.tuple(word, separator), { maxLength: 40 }).map((ws) => ws.map(([w, s]) => w + s).join(""));
-    fc.assert(fc.property(fc.oneof(fc.string({ maxLength: 400 }), fc.string({ unit: "grapheme", maxLength: 200 }), prose), (text) => redactText(text) === text), { numRuns: 500 });
+    const word = fc.constantFrom(
+      "task-list",
+      "sk-learn",
+      "bearer",
+      "AKIA",
+      "ASIAN",
+      "ghp_",
+      "xoxb-",
+      "xapp",
+      "BEGIN",
+      "PRIVATE KEY",
+      "-----",
+      "token",
+      "Authorization:",
+      "sk-",
+      "github_pat_",
+      "hello",
+      "monde",
+      "é",
+      "🙂",
+    );
+    const prose = fc
+      .array(fc.tuple(word, separator), { maxLength: 40 })
+      .map((ws) => ws.map(([w, s]) => w + s).join(""));
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string({ maxLength: 400 }), fc.string({ unit: "grapheme", maxLength: 200 }), prose),
+        (text) => redactText(text) === text,
+      ),
+      { numRuns: 500 },
+    );
   });
 });
 
 describe("redactDeep", () => {
   it("redacts every string of a JSON-like value and keeps its shape", () => {
-    const value = { text: "xoxb-1234567890-1234567890123-AbCdEfGhIjKl", blocks: [{ type: "section", text: { type: "mrkdwn", text: "ok" } }], n: 3, flag: true, none: null };
+    const value = {
+      text: "xoxb-1234567890-1234567890123-AbCdEfGhIjKl",
+      blocks: [{ type: "section", text: { type: "mrkdwn", text: "ok" } }],
+      n: 3,
+      flag: true,
+      none: null,
+    };
     expect(redactDeep(value)).toEqual({ ...value, text: `xoxb-${REDACTED}` });
   });
 });

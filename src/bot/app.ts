@@ -55,7 +55,9 @@ function boltLogger(logger: Logger): BoltLogger {
     info: (...m: unknown[]) => l.info(m.map(String).join(" ")),
     warn: (...m: unknown[]) => l.warn(m.map(String).join(" ")),
     error: (...m: unknown[]) => l.error(m.map(String).join(" ")),
-    setLevel: (v: LogLevel) => void (level = v),
+    setLevel: (v: LogLevel) => {
+      level = v;
+    },
     getLevel: () => level,
     setName: () => undefined,
   };
@@ -68,7 +70,14 @@ function boltLogger(logger: Logger): BoltLogger {
  * `auth.test` is called first and its identity given to Bolt, so that construction never makes a
  * network call of its own (its failure would be an unhandled rejection).
  */
-export async function startSlackApp(opts: { config: Config; engine: Engine; logger: Logger; locale: Locale; health: Health; metrics?: () => Record<string, number> }): Promise<SlackApp> {
+export async function startSlackApp(opts: {
+  config: Config;
+  engine: Engine;
+  logger: Logger;
+  locale: Locale;
+  health: Health;
+  metrics?: () => Record<string, number>;
+}): Promise<SlackApp> {
   const { config, engine, logger, health } = opts;
   const token = config.slack.botToken as string;
   const blogger = boltLogger(logger);
@@ -97,7 +106,12 @@ export async function startSlackApp(opts: { config: Config; engine: Engine; logg
         handler: (req, res) => void serveHealth(health, req, res, opts.metrics),
       })),
     });
-    checkSignedRequests(httpReceiver, { signingSecret: config.slack.signingSecret as string, seen: new SeenRequests(engine.db, engine.clock), clock: engine.clock, logger });
+    checkSignedRequests(httpReceiver, {
+      signingSecret: config.slack.signingSecret as string,
+      seen: new SeenRequests(engine.db, engine.clock),
+      clock: engine.clock,
+      logger,
+    });
     receiver = httpReceiver;
   }
   const app = new App({
@@ -142,7 +156,10 @@ export async function startSlackApp(opts: { config: Config; engine: Engine; logg
     healthServer = h.server;
     healthPort = h.port;
   } else {
-    const server = (await (httpReceiver as HTTPReceiver).start({ port: config.http.port, host: config.http.host })) as Server;
+    const server = (await (httpReceiver as HTTPReceiver).start({
+      port: config.http.port,
+      host: config.http.host,
+    })) as Server;
     port = (server.address() as AddressInfo).port;
     healthPort = port;
   }

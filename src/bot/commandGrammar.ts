@@ -9,7 +9,16 @@ export type Command =
   | { kind: "ask"; project: string; prompt: string }
   | { kind: "projects" }
   | { kind: "status" }
-  | { kind: "project.add"; name: string; path: string; owner: string | null; channel: string | null; fullAccess: boolean; mergeConfirmation: boolean; role: ProjectRole }
+  | {
+      kind: "project.add";
+      name: string;
+      path: string;
+      owner: string | null;
+      channel: string | null;
+      fullAccess: boolean;
+      mergeConfirmation: boolean;
+      role: ProjectRole;
+    }
   | { kind: "project.remove"; name: string }
   | { kind: "project.set"; name: string; changes: ProjectChanges }
   | { kind: "decisions" }
@@ -41,7 +50,19 @@ export interface ProjectChanges {
 }
 
 /** The sub-commands a usage line exists for. */
-export type UsageTopic = "general" | "ask" | "project" | "project.add" | "project.remove" | "project.set" | "specialist.add" | "notify" | "run" | "run.start" | "run.resume" | "orchestrate";
+export type UsageTopic =
+  | "general"
+  | "ask"
+  | "project"
+  | "project.add"
+  | "project.remove"
+  | "project.set"
+  | "specialist.add"
+  | "notify"
+  | "run"
+  | "run.start"
+  | "run.resume"
+  | "orchestrate";
 
 const ROLES: readonly ProjectRole[] = ["project", "master", "self"];
 
@@ -68,7 +89,12 @@ export function slackChannel(token: string): string | null {
   return m?.[1] ?? null;
 }
 
-const onOff = (v: string | undefined): boolean | undefined => (v === "on" || v === "true" || v === "yes" ? true : v === "off" || v === "false" || v === "no" ? false : undefined);
+const onOff = (v: string | undefined): boolean | undefined =>
+  v === "on" || v === "true" || v === "yes"
+    ? true
+    : v === "off" || v === "false" || v === "no"
+      ? false
+      : undefined;
 
 /** Parses the text after `/codex`. Never throws: malformed input becomes a usage topic. */
 export function parseCommand(text: string): Command {
@@ -101,14 +127,17 @@ export function parseCommand(text: string): Command {
     case "specialist":
     case "spécialiste":
       if (rest[0] === "add" && rest.length === 1) return { kind: "specialist.add", shared: false };
-      if (rest[0] === "add" && rest.length === 2 && rest[1] === "--shared") return { kind: "specialist.add", shared: true };
+      if (rest[0] === "add" && rest.length === 2 && rest[1] === "--shared")
+        return { kind: "specialist.add", shared: true };
       return { kind: "usage", topic: "specialist.add" };
     case "notify":
       return parseNotify(rest);
     case "run":
       return parseRun(rest);
     case "orchestrate":
-      return rest.length === 1 ? { kind: "orchestrate", project: rest[0] as string } : { kind: "usage", topic: "orchestrate" };
+      return rest.length === 1
+        ? { kind: "orchestrate", project: rest[0] as string }
+        : { kind: "usage", topic: "orchestrate" };
     case "orchestrations":
       return rest.length ? { kind: "usage", topic: "general" } : { kind: "orchestrations" };
     case "policy":
@@ -132,7 +161,10 @@ function parseAsk(text: string): Command {
 function parseProject(args: string[]): Command {
   const [verb, ...rest] = args;
   if (verb === "add") return parseAdd(rest);
-  if (verb === "remove") return rest.length === 1 ? { kind: "project.remove", name: rest[0] as string } : { kind: "usage", topic: "project.remove" };
+  if (verb === "remove")
+    return rest.length === 1
+      ? { kind: "project.remove", name: rest[0] as string }
+      : { kind: "usage", topic: "project.remove" };
   if (verb === "set") return parseSet(rest);
   return { kind: "usage", topic: "project" };
 }
@@ -141,16 +173,31 @@ function parseAdd(args: string[]): Command {
   const usage: Command = { kind: "usage", topic: "project.add" };
   const [name, path, ...flags] = args;
   if (!name || !path || name.startsWith("--") || path.startsWith("--")) return usage;
-  const cmd = { kind: "project.add" as const, name, path, owner: null as string | null, channel: null as string | null, fullAccess: false, mergeConfirmation: false, role: "project" as ProjectRole };
+  const cmd = {
+    kind: "project.add" as const,
+    name,
+    path,
+    owner: null as string | null,
+    channel: null as string | null,
+    fullAccess: false,
+    mergeConfirmation: false,
+    role: "project" as ProjectRole,
+  };
   for (let i = 0; i < flags.length; i++) {
     const flag = flags[i];
     const value = flags[i + 1];
     if (flag === "--full-access") cmd.fullAccess = true;
     else if (flag === "--merge-confirmation") cmd.mergeConfirmation = true;
-    else if (flag === "--owner" && value && slackUser(value)) (cmd.owner = slackUser(value)), i++;
-    else if (flag === "--channel" && value && slackChannel(value)) (cmd.channel = slackChannel(value)), i++;
-    else if (flag === "--role" && value && ROLES.includes(value as ProjectRole)) (cmd.role = value as ProjectRole), i++;
-    else return usage;
+    else if (flag === "--owner" && value && slackUser(value)) {
+      cmd.owner = slackUser(value);
+      i++;
+    } else if (flag === "--channel" && value && slackChannel(value)) {
+      cmd.channel = slackChannel(value);
+      i++;
+    } else if (flag === "--role" && value && ROLES.includes(value as ProjectRole)) {
+      cmd.role = value as ProjectRole;
+      i++;
+    } else return usage;
   }
   return cmd;
 }
@@ -173,9 +220,11 @@ function parseSet(args: string[]): Command {
       else if (slackChannel(value)) changes.channel = slackChannel(value);
       else return usage;
     } else if (flag === "--full-access" && onOff(value) !== undefined) changes.fullAccess = onOff(value);
-    else if (flag === "--merge-confirmation" && onOff(value) !== undefined) changes.mergeConfirmation = onOff(value);
+    else if (flag === "--merge-confirmation" && onOff(value) !== undefined)
+      changes.mergeConfirmation = onOff(value);
     else if (flag === "--role" && ROLES.includes(value as ProjectRole)) changes.role = value as ProjectRole;
-    else if (flag === "--max-concurrent" && (value === "none" || /^\d{1,2}$/.test(value))) changes.maxConcurrent = value === "none" ? null : Number(value);
+    else if (flag === "--max-concurrent" && (value === "none" || /^\d{1,2}$/.test(value)))
+      changes.maxConcurrent = value === "none" ? null : Number(value);
     else return usage;
   }
   return { kind: "project.set", name, changes };
@@ -185,7 +234,8 @@ function parseNotify(args: string[]): Command {
   if (args.length === 0) return { kind: "notify", change: null };
   const [key, value] = args;
   const on = onOff(value);
-  if (args.length !== 2 || !NOTIFY_KEYS.includes(key as NotifyKey) || on === undefined) return { kind: "usage", topic: "notify" };
+  if (args.length !== 2 || !NOTIFY_KEYS.includes(key as NotifyKey) || on === undefined)
+    return { kind: "usage", topic: "notify" };
   return { kind: "notify", change: { key: key as NotifyKey, on } };
 }
 
@@ -195,6 +245,7 @@ function parseRun(args: string[]): Command {
   if (verb === "start" && rest.length === 0) return { kind: "run.start" };
   if (verb === "cancel" && rest.length === 0) return { kind: "run.cancel" };
   if (verb === "resume" && rest.length === 0) return { kind: "run.resume", revise: false };
-  if (verb === "resume" && rest.length === 1 && rest[0] === "--revise") return { kind: "run.resume", revise: true };
+  if (verb === "resume" && rest.length === 1 && rest[0] === "--revise")
+    return { kind: "run.resume", revise: true };
   return { kind: "usage", topic: verb === "start" ? "run.start" : verb === "resume" ? "run.resume" : "run" };
 }

@@ -80,7 +80,10 @@ export class Health {
       ["codexpi_queue_running", r.queue.running],
       ["codexpi_outbox_pending", r.outbox.pending],
       ["codexpi_outbox_failed", r.outbox.failed],
-      ["codexpi_last_tick_age_seconds", r.last_tick_at ? (this.engine.clock.now() - r.last_tick_at) / 1000 : -1],
+      [
+        "codexpi_last_tick_age_seconds",
+        r.last_tick_at ? (this.engine.clock.now() - r.last_tick_at) / 1000 : -1,
+      ],
       ...Object.entries({ ...r.gauges, ...extra }).map(([k, v]) => [`codexpi_${k}`, v] as const),
     ] as const;
     return `${lines.map(([k, v]) => `# TYPE ${k} gauge\n${k} ${v}`).join("\n")}\n`;
@@ -89,14 +92,26 @@ export class Health {
   /** Codex's version, asked once (a process start per health probe would be wasteful). */
   private version(path: string): Promise<string | null> {
     // Allow-listed environment: the bot's Slack tokens never reach a Codex process, even this one.
-    const env = codexEnvironment(process.env, this.engine.config.agentEnv, { CODEX_HOME: this.engine.config.codexHome });
-    this.codexVersion ??= execa(path, ["--version"], { reject: false, timeout: 10_000, env, extendEnv: false }).then((r) => (r.exitCode === 0 ? r.stdout.trim() : null));
+    const env = codexEnvironment(process.env, this.engine.config.agentEnv, {
+      CODEX_HOME: this.engine.config.codexHome,
+    });
+    this.codexVersion ??= execa(path, ["--version"], {
+      reject: false,
+      timeout: 10_000,
+      env,
+      extendEnv: false,
+    }).then((r) => (r.exitCode === 0 ? r.stdout.trim() : null));
     return this.codexVersion;
   }
 }
 
 /** Handles GET /healthz and GET /metrics; returns false for any other request. */
-export async function serveHealth(health: Health, req: http.IncomingMessage, res: http.ServerResponse, extraMetrics?: () => Record<string, number>): Promise<boolean> {
+export async function serveHealth(
+  health: Health,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  extraMetrics?: () => Record<string, number>,
+): Promise<boolean> {
   const url = (req.url ?? "").split("?")[0];
   if (req.method !== "GET" || (url !== "/healthz" && url !== "/metrics")) return false;
   if (url === "/healthz") {
@@ -111,7 +126,12 @@ export async function serveHealth(health: Health, req: http.IncomingMessage, res
 }
 
 /** A small server for the health endpoints (Socket Mode, or no Slack at all). */
-export async function startHealthServer(health: Health, host: string, port: number, extraMetrics?: () => Record<string, number>): Promise<{ server: http.Server; port: number }> {
+export async function startHealthServer(
+  health: Health,
+  host: string,
+  port: number,
+  extraMetrics?: () => Record<string, number>,
+): Promise<{ server: http.Server; port: number }> {
   const server = http.createServer((req, res) => {
     serveHealth(health, req, res, extraMetrics)
       .then((handled) => {

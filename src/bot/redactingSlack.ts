@@ -14,7 +14,9 @@ const CREDENTIAL_FIELDS = new Set(["token"]);
  * posted (messages, edits, ephemerals, modals, App Home, files, response URLs); views redact
  * too, before they clip or split, so that a secret cut in two is caught whole.
  */
-export function redactingFetch(inner: FetchFunction = globalThis.fetch as unknown as FetchFunction): FetchFunction {
+export function redactingFetch(
+  inner: FetchFunction = globalThis.fetch as unknown as FetchFunction,
+): FetchFunction {
   return async (url, init) => {
     if (init?.body === undefined) return inner(url, init);
     return inner(url, { ...init, body: await redactBody(init.body, contentType(init)) });
@@ -28,7 +30,8 @@ function contentType(init: FetchRequestInit): string {
 
 /** A request body with its secrets redacted; the same body when it holds none. */
 async function redactBody(body: string | FormData, type: string): Promise<string | FormData> {
-  if (typeof body === "string") return type.startsWith("application/x-www-form-urlencoded") ? redactForm(body) : redactText(body);
+  if (typeof body === "string")
+    return type.startsWith("application/x-www-form-urlencoded") ? redactForm(body) : redactText(body);
   return redactFormData(body);
 }
 
@@ -76,5 +79,6 @@ function decodeUtf8(bytes: ArrayBuffer): string | null {
  */
 export function redactAcks(app: App): void {
   const processEvent = app.processEvent.bind(app);
-  app.processEvent = (event: ReceiverEvent) => processEvent({ ...event, ack: (response?: unknown) => event.ack(redactDeep(response)) });
+  app.processEvent = (event: ReceiverEvent) =>
+    processEvent({ ...event, ack: (response?: unknown) => event.ack(redactDeep(response)) });
 }

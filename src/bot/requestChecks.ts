@@ -78,7 +78,11 @@ export async function refusalOf(req: IncomingMessage, opts: RequestCheckOptions)
   if (!timestamp || !signature || !/^\d{1,12}$/.test(timestamp)) return null;
   if (Number(timestamp) * 1000 > opts.clock.now() + SIGNATURE_WINDOW_MS) return "future";
   try {
-    verifySlackRequest({ signingSecret: opts.signingSecret, body: buffered.rawBody.toString(), headers: { "x-slack-signature": signature, "x-slack-request-timestamp": Number(timestamp) } });
+    verifySlackRequest({
+      signingSecret: opts.signingSecret,
+      body: buffered.rawBody.toString(),
+      headers: { "x-slack-signature": signature, "x-slack-request-timestamp": Number(timestamp) },
+    });
   } catch {
     return null; // Bolt answers 401 itself
   }
@@ -102,14 +106,21 @@ export function checkSignedRequests(receiver: HTTPReceiver, opts: RequestCheckOp
         refusal = await refusalOf(req, opts);
       } catch (err) {
         // An unreadable or oversized body (Bolt would refuse it too), or the store failing.
-        const status = HTTPModuleFunctions.isRawBodyError(err) ? ((err as { statusCode?: number }).statusCode === 413 ? 413 : 400) : 500;
+        const status = HTTPModuleFunctions.isRawBodyError(err)
+          ? (err as { statusCode?: number }).statusCode === 413
+            ? 413
+            : 400
+          : 500;
         opts.logger.warn({ err, status }, "Slack request not checked");
         if (!res.headersSent) res.writeHead(status);
         res.end();
         return;
       }
       if (!refusal) return next(req, res);
-      opts.logger.warn({ refusal, timestamp: header(req, "x-slack-request-timestamp") }, "signed Slack request refused");
+      opts.logger.warn(
+        { refusal, timestamp: header(req, "x-slack-request-timestamp") },
+        "signed Slack request refused",
+      );
       res.writeHead(401);
       res.end();
     })().catch((err: unknown) => opts.logger.error({ err }, "Slack request handling failed"));

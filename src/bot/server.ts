@@ -42,7 +42,11 @@ export interface RunningBot {
  * the health endpoint and the ticker. Without SLACK_BOT_TOKEN it runs headless (engine, ticker and
  * health only), which is what the CLI-only set-up needs.
  */
-export async function startBot(config: Config, logger: Logger, overrides: Partial<EngineOptions> = {}): Promise<RunningBot> {
+export async function startBot(
+  config: Config,
+  logger: Logger,
+  overrides: Partial<EngineOptions> = {},
+): Promise<RunningBot> {
   if (config.slack.botToken) requireSlack(config); // before anything starts: a bad config changes nothing
   // Before anything is logged or posted: the bot's own tokens are redacted wherever they appear.
   registerSecrets(configuredSecrets(config));
@@ -60,26 +64,54 @@ export async function startBot(config: Config, logger: Logger, overrides: Partia
     // One tick before Slack starts: this process takes the lease at once if it is free.
     await engine.tick().catch((err) => logger.error({ err }, "first tick failed"));
     if (config.slack.botToken) {
-      const failures = () => Object.fromEntries([...(notifier?.failures ?? new Map<string, number>())].map(([code, n]) => [`notifier_failures_${code.replace(/\W/g, "_")}`, n]));
-      slack = await startSlackApp({ config, engine, logger, locale: config.locale, health, metrics: failures });
+      const failures = () =>
+        Object.fromEntries(
+          [...(notifier?.failures ?? new Map<string, number>())].map(([code, n]) => [
+            `notifier_failures_${code.replace(/\W/g, "_")}`,
+            n,
+          ]),
+        );
+      slack = await startSlackApp({
+        config,
+        engine,
+        logger,
+        locale: config.locale,
+        health,
+        metrics: failures,
+      });
       healthPort = slack.healthPort;
-      notifier = new Notifier({ db, client: slack.client, clock: engine.clock, logger: logger.child({ component: "notifier" }), locale: config.locale, isCoordinator: () => engine.holdsLease() });
+      notifier = new Notifier({
+        db,
+        client: slack.client,
+        clock: engine.clock,
+        logger: logger.child({ component: "notifier" }),
+        locale: config.locale,
+        isCoordinator: () => engine.holdsLease(),
+      });
       notifier.start();
     } else {
-      logger.warn("SLACK_BOT_TOKEN is not set: running without Slack (CLI, dispatcher, ticker and health only)");
+      logger.warn(
+        "SLACK_BOT_TOKEN is not set: running without Slack (CLI, dispatcher, ticker and health only)",
+      );
       const h = await startHealthServer(health, config.health.host, config.health.port);
       healthServer = h.server;
       healthPort = h.port;
     }
     ticker = startTicker(engine, config.tick, logger);
-    housekeeping = setInterval(() => void prune(engine).catch((err) => logger.warn({ err }, "housekeeping failed")), HOUSEKEEPING_MS);
+    housekeeping = setInterval(
+      () => void prune(engine).catch((err) => logger.warn({ err }, "housekeeping failed")),
+      HOUSEKEEPING_MS,
+    );
     housekeeping.unref();
   } catch (err) {
     await slack?.stop();
     await db.destroy();
     throw err;
   }
-  logger.info({ owner: engine.owner, tick: config.tick, database: config.databasePath, healthPort }, "codexpi serving");
+  logger.info(
+    { owner: engine.owner, tick: config.tick, database: config.databasePath, healthPort },
+    "codexpi serving",
+  );
   return {
     engine,
     slack,

@@ -7,12 +7,20 @@ export type SlackFailure =
   | { kind: "permanent"; code: string };
 
 // Platform errors that a retry can fix; every other platform error is permanent.
-const TRANSIENT_PLATFORM = new Set(["internal_error", "fatal_error", "service_unavailable", "request_timeout", "ratelimited", "team_added_to_org"]);
+const TRANSIENT_PLATFORM = new Set([
+  "internal_error",
+  "fatal_error",
+  "service_unavailable",
+  "request_timeout",
+  "ratelimited",
+  "team_added_to_org",
+]);
 
 /** Classifies an error thrown by @slack/web-api. Network errors and 5xx are transient. */
 export function classifySlackError(err: unknown): SlackFailure {
   const e = err as { code?: string; retryAfter?: number; statusCode?: number; data?: { error?: string } };
-  if (e?.code === ErrorCode.RateLimitedError) return { kind: "rate_limited", retryAfterMs: Math.max(1, e.retryAfter ?? 1) * 1000 };
+  if (e?.code === ErrorCode.RateLimitedError)
+    return { kind: "rate_limited", retryAfterMs: Math.max(1, e.retryAfter ?? 1) * 1000 };
   if (e?.code === ErrorCode.HTTPError) {
     if (e.statusCode === 429) return { kind: "rate_limited", retryAfterMs: 1000 };
     return (e.statusCode ?? 500) >= 500 || e.statusCode === 408

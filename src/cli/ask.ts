@@ -7,7 +7,11 @@ import { failureText } from "../i18n/failures.js";
 
 /** `codexpi ask <project> <prompt> [--wait] [--conversation <id>]`: the same queue and worker as Slack. */
 export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = args(argv, { wait: { type: "boolean" }, conversation: { type: "string" } }, 2);
+  const { values, positionals } = args(
+    argv,
+    { wait: { type: "boolean" }, conversation: { type: "string" } },
+    2,
+  );
   const { db, engine, config } = await cliEngine();
   try {
     const project = await projectForActor(db, CLI_ACTOR, positionals[0] as string);
@@ -20,14 +24,16 @@ export async function run(argv: string[]): Promise<number> {
         throw new EngineError("invalid", "conversation_other_project", { name: conversation.id });
       }
       conversationId = conversation.id;
-      queueId = (await enqueue(db, engine.clock, conversationId, prompt, { requestedBy: CLI_ACTOR.userId })).id;
+      queueId = (await enqueue(db, engine.clock, conversationId, prompt, { requestedBy: CLI_ACTOR.userId }))
+        .id;
     } else {
       const started = await startConversation(db, engine.clock, project, prompt, CLI_ACTOR.userId);
       conversationId = started.conversation.id;
       queueId = started.item.id;
     }
     const first = await engine.dispatch();
-    if (first.paused.length) process.stderr.write(`queued: new work is paused (${first.paused.join(", ")})\n`);
+    if (first.paused.length)
+      process.stderr.write(`queued: new work is paused (${first.paused.join(", ")})\n`);
     if (!values.wait) {
       out(`conversation ${conversationId}\nqueued ${queueId}`);
       return 0;
@@ -45,7 +51,9 @@ export async function run(argv: string[]): Promise<number> {
       out((await answerOf(db, queueId))?.content ?? "");
       return 0;
     }
-    process.stderr.write(`${item.status}${item.error_code ? ` (${item.error_code})` : ""}: ${failureText(config.locale, item.error) ?? "still waiting"}\n`);
+    process.stderr.write(
+      `${item.status}${item.error_code ? ` (${item.error_code})` : ""}: ${failureText(config.locale, item.error) ?? "still waiting"}\n`,
+    );
     return 1;
   } finally {
     await db.destroy();

@@ -26,7 +26,9 @@ export function args<T extends ParseArgsConfig["options"]>(argv: string[], optio
 }
 
 /** Builds config, a migrated database and an engine for a one-off CLI command. */
-export async function cliEngine(opts: { migrate?: boolean } = {}): Promise<{ config: Config; db: Database; engine: Engine }> {
+export async function cliEngine(
+  opts: { migrate?: boolean } = {},
+): Promise<{ config: Config; db: Database; engine: Engine }> {
   const config = parseConfig();
   registerSecrets(configuredSecrets(config));
   const logger = createLogger(config.logLevel);

@@ -62,7 +62,11 @@ async function database(config: Config): Promise<Check> {
 async function layoutCheck(config: Config): Promise<Check> {
   try {
     const problems = await layoutProblemsOf(config);
-    return { name: "layout", ok: problems.length === 0, detail: problems.length ? problems.join("; ") : "no project holds the data directory or the install" };
+    return {
+      name: "layout",
+      ok: problems.length === 0,
+      detail: problems.length ? problems.join("; ") : "no project holds the data directory or the install",
+    };
   } catch (err) {
     return { name: "layout", ok: false, detail: (err as Error).message };
   }
@@ -70,11 +74,26 @@ async function layoutCheck(config: Config): Promise<Check> {
 
 async function codexCheck(config: Config): Promise<{ check: Check; bin: string | null }> {
   const bin = resolveCodexBinary(config.codexBin);
-  if (!bin) return { bin, check: { name: "codex", ok: false, detail: "binary not found (npm ci installs @openai/codex; or set CODEX_BIN)" } };
+  if (!bin)
+    return {
+      bin,
+      check: {
+        name: "codex",
+        ok: false,
+        detail: "binary not found (npm ci installs @openai/codex; or set CODEX_BIN)",
+      },
+    };
   // Allow-listed environment: not even `--version` gets a Slack token.
   const env = codexEnvironment(process.env, config.agentEnv, { CODEX_HOME: config.codexHome });
   const r = await execa(bin, ["--version"], { reject: false, timeout: 15_000, env, extendEnv: false });
-  return { bin, check: { name: "codex", ok: r.exitCode === 0, detail: r.exitCode === 0 ? `${r.stdout.trim()} (${bin})` : r.stderr.trim() } };
+  return {
+    bin,
+    check: {
+      name: "codex",
+      ok: r.exitCode === 0,
+      detail: r.exitCode === 0 ? `${r.stdout.trim()} (${bin})` : r.stderr.trim(),
+    },
+  };
 }
 
 /**
@@ -90,13 +109,43 @@ async function sandboxCheck(config: Config, bin: string): Promise<Check> {
     const argv = [bin, "sandbox", "--", "true"];
     const bwrap = config.jail === "bwrap" ? findBwrap() : null;
     const command = bwrap
-      ? jailedCodex({ bwrap, codexBin: bin, codexSupportDir: support, workspace: dir, allowedAlternates: [], stateDir: state, operatorHome: operatorCodexHome(config.codexHome), baseEnv: process.env, agentEnv: config.agentEnv }, argv)
-      : { file: bin, args: argv.slice(1), env: codexEnvironment(process.env, config.agentEnv, { CODEX_HOME: config.codexHome, PATH: support ? `${support}${path.delimiter}${process.env.PATH ?? ""}` : process.env.PATH }) };
-    const r = await execa(command.file, command.args, { reject: false, timeout: 15_000, cwd: dir, env: command.env, extendEnv: false });
+      ? jailedCodex(
+          {
+            bwrap,
+            codexBin: bin,
+            codexSupportDir: support,
+            workspace: dir,
+            allowedAlternates: [],
+            stateDir: state,
+            operatorHome: operatorCodexHome(config.codexHome),
+            baseEnv: process.env,
+            agentEnv: config.agentEnv,
+          },
+          argv,
+        )
+      : {
+          file: bin,
+          args: argv.slice(1),
+          env: codexEnvironment(process.env, config.agentEnv, {
+            CODEX_HOME: config.codexHome,
+            PATH: support ? `${support}${path.delimiter}${process.env.PATH ?? ""}` : process.env.PATH,
+          }),
+        };
+    const r = await execa(command.file, command.args, {
+      reject: false,
+      timeout: 15_000,
+      cwd: dir,
+      env: command.env,
+      extendEnv: false,
+    });
     const where = bwrap ? " (inside the jail)" : "";
     return r.exitCode === 0
       ? { name: "sandbox", ok: true, detail: `restricted projects can run commands${where}` }
-      : { name: "sandbox", ok: false, detail: `restricted projects cannot run commands here${where}: ${(r.stderr || r.stdout).trim().split("\n").pop() ?? ""}` };
+      : {
+          name: "sandbox",
+          ok: false,
+          detail: `restricted projects cannot run commands here${where}: ${(r.stderr || r.stdout).trim().split("\n").pop() ?? ""}`,
+        };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.rmSync(state, { recursive: true, force: true });
@@ -105,7 +154,11 @@ async function sandboxCheck(config: Config, bin: string): Promise<Check> {
 
 async function gitCheck(): Promise<Check> {
   const r = await execa("git", ["--version"], { reject: false });
-  return { name: "git", ok: r.exitCode === 0, detail: r.exitCode === 0 ? r.stdout.trim() : "git not found on PATH" };
+  return {
+    name: "git",
+    ok: r.exitCode === 0,
+    detail: r.exitCode === 0 ? r.stdout.trim() : "git not found on PATH",
+  };
 }
 
 async function slackCheck(config: Config): Promise<Check> {

@@ -28,19 +28,26 @@ async function add(argv: string[]): Promise<number> {
   );
   const role = (values.role ?? "project") as ProjectRole;
   if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(", ")}`);
-  if (values.owner !== undefined && !/^[UW][A-Z0-9]+$/.test(values.owner)) throw new UsageError("--owner must be a Slack user id like U123ABC");
-  if (values.channel !== undefined && !/^[CGD][A-Z0-9]+$/.test(values.channel)) throw new UsageError("--channel must be a Slack channel id like C123ABC");
+  if (values.owner !== undefined && !/^[UW][A-Z0-9]+$/.test(values.owner))
+    throw new UsageError("--owner must be a Slack user id like U123ABC");
+  if (values.channel !== undefined && !/^[CGD][A-Z0-9]+$/.test(values.channel))
+    throw new UsageError("--channel must be a Slack channel id like C123ABC");
   const { config, db, engine } = await cliEngine();
   try {
-    const p = await addProject(db, engine.clock, {
-      name: positionals[0] as string,
-      path: positionals[1] as string,
-      ownerId: values.owner ?? null,
-      fullAccess: values["full-access"] ?? false,
-      mergeConfirmation: values["merge-confirmation"] ?? false,
-      channelId: values.channel ?? null,
-      role,
-    }, installRoots(config));
+    const p = await addProject(
+      db,
+      engine.clock,
+      {
+        name: positionals[0] as string,
+        path: positionals[1] as string,
+        ownerId: values.owner ?? null,
+        fullAccess: values["full-access"] ?? false,
+        mergeConfirmation: values["merge-confirmation"] ?? false,
+        channelId: values.channel ?? null,
+        role,
+      },
+      installRoots(config),
+    );
     out(`project ${p.name} added (${p.id}) at ${p.path}${p.full_access ? " [full access]" : ""}`);
     return 0;
   } finally {
@@ -69,7 +76,13 @@ async function list(argv: string[]): Promise<number> {
     const projects = await listProjects(db, CLI_ACTOR);
     if (projects.length === 0) out("no projects yet: codexpi project add <name> <path>");
     for (const p of projects) {
-      const flags = [p.role !== "project" ? p.role : null, p.full_access ? "full-access" : "restricted", p.merge_confirmation_required ? "merge-confirmation" : null, p.owner_id ? `owner ${p.owner_id}` : "shared", p.slack_channel_id ? `channel ${p.slack_channel_id}` : null].filter(Boolean);
+      const flags = [
+        p.role !== "project" ? p.role : null,
+        p.full_access ? "full-access" : "restricted",
+        p.merge_confirmation_required ? "merge-confirmation" : null,
+        p.owner_id ? `owner ${p.owner_id}` : "shared",
+        p.slack_channel_id ? `channel ${p.slack_channel_id}` : null,
+      ].filter(Boolean);
       out(`${p.name}\t${p.path}\t${flags.join(", ")}`);
     }
     return 0;

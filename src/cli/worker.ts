@@ -20,7 +20,11 @@ const MAX_ITEMS_PER_PROCESS = 50;
  * so that it no longer depends on the bot. A worker never migrates; it runs what it was given.
  */
 export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = args(argv, { attempt: { type: "string" }, standby: { type: "boolean" } }, argv.includes("--standby") ? 0 : 1);
+  const { values, positionals } = args(
+    argv,
+    { attempt: { type: "string" }, standby: { type: "boolean" } },
+    argv.includes("--standby") ? 0 : 1,
+  );
   const config = parseConfig();
   // Codex output and failure texts may end up in this worker's log: the secrets it holds (the
   // model credential; never Slack's, which workers do not get) are redacted too.
@@ -32,7 +36,8 @@ export async function run(argv: string[]): Promise<number> {
       assignment = await waitForAssignment();
     } else {
       const attempt = Number(values.attempt ?? "1");
-      if (!Number.isInteger(attempt) || attempt < 1) throw new UsageError("--attempt must be a positive integer");
+      if (!Number.isInteger(attempt) || attempt < 1)
+        throw new UsageError("--attempt must be a positive integer");
       assignment = { queueId: positionals[0] as string, attempt };
     }
     if (!assignment) return 0; // the bot went away before giving us work
@@ -45,7 +50,11 @@ export async function run(argv: string[]): Promise<number> {
       next.value = null;
       const logger = createLogger(
         config.logLevel,
-        pino.destination({ dest: path.join(logsDir(config), `worker-${current.queueId}.log`), mkdir: true, sync: true }),
+        pino.destination({
+          dest: path.join(logsDir(config), `worker-${current.queueId}.log`),
+          mkdir: true,
+          sync: true,
+        }),
       ).child({ role: "worker" });
       const cold = processSpawner(config);
       const spawner: WorkerSpawner = async (queueId, attempt) => {
@@ -69,7 +78,11 @@ function waitForAssignment(): Promise<Assignment | null> {
     process.once("message", (m: unknown) => {
       const a = m as Partial<Assignment>;
       process.disconnect();
-      resolve(typeof a?.queueId === "string" && Number.isInteger(a.attempt) ? { queueId: a.queueId, attempt: a.attempt as number } : null);
+      resolve(
+        typeof a?.queueId === "string" && Number.isInteger(a.attempt)
+          ? { queueId: a.queueId, attempt: a.attempt as number }
+          : null,
+      );
     });
     process.once("disconnect", () => resolve(null));
     process.send({ type: "ready" });

@@ -1,7 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, SqliteDialect, sql, type KyselyConfig, type SqliteDatabase, type SqliteStatement, type Transaction } from "kysely";
+import {
+  Kysely,
+  Migrator,
+  SqliteDialect,
+  sql,
+  type KyselyConfig,
+  type SqliteDatabase,
+  type SqliteStatement,
+  type Transaction,
+} from "kysely";
 import { migrations } from "../../db/migrations/index.js";
 import type { DB } from "./schema.js";
 
@@ -19,7 +28,10 @@ export function openDatabase(file: string, opts: { log?: KyselyConfig["log"] } =
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
-  return new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log: opts.log });
+  return new Kysely<DB>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    log: opts.log,
+  });
 }
 
 const STATEMENT_CACHE_SIZE = 500;
@@ -54,9 +66,12 @@ export async function migrate(db: Kysely<unknown>, target?: string): Promise<str
   const { error, results } = target ? await migrator.migrateTo(target) : await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error) {
-    throw new Error(`migration ${failed?.migrationName ?? "?"} failed: ${String((error as Error).message ?? error)}`, {
-      cause: error,
-    });
+    throw new Error(
+      `migration ${failed?.migrationName ?? "?"} failed: ${String((error as Error).message ?? error)}`,
+      {
+        cause: error,
+      },
+    );
   }
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }

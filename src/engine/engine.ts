@@ -7,7 +7,12 @@ import { systemClock, type Clock } from "./clock.js";
 import type { Database } from "./database.js";
 import { dispatch, type DispatchResult, type WorkerSpawner } from "./agents/dispatcher.js";
 import { systemHostLoad, type HostLoad } from "./agents/hostLoad.js";
-import { announceOutcome, createOutcomeHook, type OutcomeReactor, type RecordAgentOutcome } from "./agents/outcome.js";
+import {
+  announceOutcome,
+  createOutcomeHook,
+  type OutcomeReactor,
+  type RecordAgentOutcome,
+} from "./agents/outcome.js";
 import { processSpawner } from "./agents/spawner.js";
 import { reapLostWorkers } from "./agents/reaper.js";
 import { coordinationReactors, registerCoordinationTicks } from "./coordination/index.js";
@@ -16,7 +21,7 @@ import { registerOrchestrationTicks } from "./orchestrations/index.js";
 import { acquireLease, COORDINATOR_LEASE, leaseHolder, releaseLease } from "./leases.js";
 
 /** A step of the tick; later features (coordination, runs, orchestrations) register theirs. */
-export type TickHandler = (engine: Engine) => Promise<Record<string, unknown> | void>;
+export type TickHandler = (engine: Engine) => Promise<Record<string, unknown> | undefined>;
 
 /** The tick's answer: standby while another process coordinates, else what each handler did. */
 export type TickResult = { state: "standby" } | ({ state: "processed" } & Record<string, unknown>);
@@ -55,7 +60,10 @@ export class Engine {
     this.host = opts.host ?? systemHostLoad;
     this.logger = opts.logger ?? silentLogger;
     this.spawner = opts.spawner ?? processSpawner(opts.config);
-    this.hook = createOutcomeHook(opts.reactors ?? [...coordinationReactors(opts.config.locale), announceOutcome], this.clock);
+    this.hook = createOutcomeHook(
+      opts.reactors ?? [...coordinationReactors(opts.config.locale), announceOutcome],
+      this.clock,
+    );
     this.owner = opts.owner ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
     this.leaseTtlMs = opts.leaseTtlMs ?? 30_000;
     this.onTick("reaper", async (e) => ({ reaped: await reapLostWorkers(e.db, e.clock, e.hook, e.logger) }));
@@ -71,7 +79,15 @@ export class Engine {
 
   /** Starts what the runtime policy allows now. */
   dispatch(): Promise<DispatchResult> {
-    return dispatch({ db: this.db, clock: this.clock, host: this.host, spawn: this.spawner, hook: this.hook, logger: this.logger, locale: this.config.locale });
+    return dispatch({
+      db: this.db,
+      clock: this.clock,
+      host: this.host,
+      spawn: this.spawner,
+      hook: this.hook,
+      logger: this.logger,
+      locale: this.config.locale,
+    });
   }
 
   /**
@@ -92,7 +108,12 @@ export class Engine {
       }
     }
     const dispatched = await this.dispatch();
-    return { state: "processed", ...result, started: dispatched.started.map((s) => s.id), paused: dispatched.paused };
+    return {
+      state: "processed",
+      ...result,
+      started: dispatched.started.map((s) => s.id),
+      paused: dispatched.paused,
+    };
   }
 
   /** Whether this process holds the coordinator lease now (only the coordinator notifies Slack). */

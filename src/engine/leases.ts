@@ -9,7 +9,13 @@ export const COORDINATOR_LEASE = "coordinator";
  * unexpired one. The read and the write share one IMMEDIATE transaction, so two processes cannot
  * both win.
  */
-export async function acquireLease(db: Database, clock: Clock, name: string, owner: string, ttlMs: number): Promise<boolean> {
+export async function acquireLease(
+  db: Database,
+  clock: Clock,
+  name: string,
+  owner: string,
+  ttlMs: number,
+): Promise<boolean> {
   const now = clock.now();
   return immediate(db, async (trx) => {
     const row = await trx.selectFrom("leases").selectAll().where("name", "=", name).executeTakeFirst();
@@ -21,7 +27,10 @@ export async function acquireLease(db: Database, clock: Clock, name: string, own
         .where("name", "=", name)
         .execute();
     } else {
-      await trx.insertInto("leases").values({ name, owner, expires_at: now + ttlMs, acquired_at: now }).execute();
+      await trx
+        .insertInto("leases")
+        .values({ name, owner, expires_at: now + ttlMs, acquired_at: now })
+        .execute();
     }
     return true;
   });
@@ -33,7 +42,11 @@ export async function releaseLease(db: Database, name: string, owner: string): P
 }
 
 /** Who holds a lease now, if anyone (for health and status). */
-export async function leaseHolder(db: Database, clock: Clock, name: string): Promise<{ owner: string; expiresAt: number } | null> {
+export async function leaseHolder(
+  db: Database,
+  clock: Clock,
+  name: string,
+): Promise<{ owner: string; expiresAt: number } | null> {
   const row = await db.selectFrom("leases").selectAll().where("name", "=", name).executeTakeFirst();
   if (!row || row.expires_at <= clock.now()) return null;
   return { owner: row.owner, expiresAt: row.expires_at };

@@ -11,7 +11,11 @@ const turn = { conversationId: z.string(), queueId: z.string() };
 export const eventSchemas = {
   "conversation.queued": z.object({ kind: z.literal("conversation.queued"), ...turn, position: z.number() }),
   "conversation.started": z.object({ kind: z.literal("conversation.started"), ...turn }),
-  "conversation.progress": z.object({ kind: z.literal("conversation.progress"), ...turn, activity: z.string() }),
+  "conversation.progress": z.object({
+    kind: z.literal("conversation.progress"),
+    ...turn,
+    activity: z.string(),
+  }),
   "conversation.stopped": z.object({ kind: z.literal("conversation.stopped"), conversationId: z.string() }),
   "conversation.finished": z.object({
     kind: z.literal("conversation.finished"),
@@ -20,17 +24,65 @@ export const eventSchemas = {
     errorCode: z.string().nullable(),
     messageId: z.string().nullable(),
   }),
-  "agent.outcome": z.object({ kind: z.literal("agent.outcome"), ...turn, status: z.string(), markers: z.array(z.string()) }),
-  "decision.opened": z.object({ kind: z.literal("decision.opened"), conversationId: z.string(), decisionId: z.string() }),
-  "decision.answered": z.object({ kind: z.literal("decision.answered"), conversationId: z.string(), decisionId: z.string() }),
-  "decision.cancelled": z.object({ kind: z.literal("decision.cancelled"), conversationId: z.string(), decisionId: z.string() }),
-  "incident.opened": z.object({ kind: z.literal("incident.opened"), incidentId: z.string(), status: z.string() }),
-  "incident.updated": z.object({ kind: z.literal("incident.updated"), incidentId: z.string(), status: z.string() }),
-  "specialist.updated": z.object({ kind: z.literal("specialist.updated"), specialistId: z.string(), status: z.string() }),
-  "delegation.updated": z.object({ kind: z.literal("delegation.updated"), delegationId: z.string(), status: z.string() }),
-  "orchestration.updated": z.object({ kind: z.literal("orchestration.updated"), orchestrationId: z.string(), status: z.string() }),
-  "run.updated": z.object({ kind: z.literal("run.updated"), runId: z.string(), status: z.string(), stage: z.string() }),
-  "run.verdict": z.object({ kind: z.literal("run.verdict"), runId: z.string(), stepId: z.string().nullable(), decision: z.string(), feedback: z.string() }),
+  "agent.outcome": z.object({
+    kind: z.literal("agent.outcome"),
+    ...turn,
+    status: z.string(),
+    markers: z.array(z.string()),
+  }),
+  "decision.opened": z.object({
+    kind: z.literal("decision.opened"),
+    conversationId: z.string(),
+    decisionId: z.string(),
+  }),
+  "decision.answered": z.object({
+    kind: z.literal("decision.answered"),
+    conversationId: z.string(),
+    decisionId: z.string(),
+  }),
+  "decision.cancelled": z.object({
+    kind: z.literal("decision.cancelled"),
+    conversationId: z.string(),
+    decisionId: z.string(),
+  }),
+  "incident.opened": z.object({
+    kind: z.literal("incident.opened"),
+    incidentId: z.string(),
+    status: z.string(),
+  }),
+  "incident.updated": z.object({
+    kind: z.literal("incident.updated"),
+    incidentId: z.string(),
+    status: z.string(),
+  }),
+  "specialist.updated": z.object({
+    kind: z.literal("specialist.updated"),
+    specialistId: z.string(),
+    status: z.string(),
+  }),
+  "delegation.updated": z.object({
+    kind: z.literal("delegation.updated"),
+    delegationId: z.string(),
+    status: z.string(),
+  }),
+  "orchestration.updated": z.object({
+    kind: z.literal("orchestration.updated"),
+    orchestrationId: z.string(),
+    status: z.string(),
+  }),
+  "run.updated": z.object({
+    kind: z.literal("run.updated"),
+    runId: z.string(),
+    status: z.string(),
+    stage: z.string(),
+  }),
+  "run.verdict": z.object({
+    kind: z.literal("run.verdict"),
+    runId: z.string(),
+    stepId: z.string().nullable(),
+    decision: z.string(),
+    feedback: z.string(),
+  }),
 } as const;
 
 /** The kind of a domain event. */

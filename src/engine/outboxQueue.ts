@@ -20,7 +20,10 @@ export interface MalformedEntry {
 }
 
 /** The oldest pending events (at most `limit`), parsed; rows that do not parse are set apart. */
-export async function pendingEvents(db: Database, limit = 200): Promise<{ entries: OutboxEntry[]; malformed: MalformedEntry[] }> {
+export async function pendingEvents(
+  db: Database,
+  limit = 200,
+): Promise<{ entries: OutboxEntry[]; malformed: MalformedEntry[] }> {
   const rows = await db
     .selectFrom("outbox")
     .select(["id", "kind", "payload", "ordering_key", "attempts", "next_attempt_at", "created_at"])
@@ -34,7 +37,14 @@ export async function pendingEvents(db: Database, limit = 200): Promise<{ entrie
     try {
       const event = parseEvent(row.kind, row.payload);
       // Rows written before every kind had a key keep their delivery order by id alone.
-      entries.push({ id: row.id, event, orderingKey: row.ordering_key ?? `event:${row.id}`, attempts: row.attempts, nextAttemptAt: row.next_attempt_at, createdAt: row.created_at });
+      entries.push({
+        id: row.id,
+        event,
+        orderingKey: row.ordering_key ?? `event:${row.id}`,
+        attempts: row.attempts,
+        nextAttemptAt: row.next_attempt_at,
+        createdAt: row.created_at,
+      });
     } catch (err) {
       malformed.push({ id: row.id, kind: row.kind, error: err instanceof Error ? err.message : String(err) });
     }
@@ -43,7 +53,12 @@ export async function pendingEvents(db: Database, limit = 200): Promise<{ entrie
 }
 
 /** Kinds of the pending events after `afterId` with the same ordering key, oldest first. */
-export async function laterPendingKinds(db: Database, orderingKey: string, afterId: number, limit = 50): Promise<Array<{ id: number; kind: string }>> {
+export async function laterPendingKinds(
+  db: Database,
+  orderingKey: string,
+  afterId: number,
+  limit = 50,
+): Promise<Array<{ id: number; kind: string }>> {
   return db
     .selectFrom("outbox")
     .select(["id", "kind"])
@@ -58,21 +73,44 @@ export async function laterPendingKinds(db: Database, orderingKey: string, after
 /** Records events as delivered (or as having nothing to deliver). */
 export async function markDelivered(db: Database, ids: number[], now: number): Promise<void> {
   if (!ids.length) return;
-  await db.updateTable("outbox").set({ status: "done", done_at: now, last_error: null }).where("id", "in", ids).execute();
+  await db
+    .updateTable("outbox")
+    .set({ status: "done", done_at: now, last_error: null })
+    .where("id", "in", ids)
+    .execute();
 }
 
 /** Puts an event back until `at`; `attempts` and `lastError` when a failed attempt caused it. */
-export async function postpone(db: Database, id: number, at: number, failure?: { attempts?: number; lastError: string }): Promise<void> {
+export async function postpone(
+  db: Database,
+  id: number,
+  at: number,
+  failure?: { attempts?: number; lastError: string },
+): Promise<void> {
   await db
     .updateTable("outbox")
-    .set({ next_attempt_at: at, ...(failure ? { last_error: failure.lastError.slice(0, 500) } : {}), ...(failure?.attempts !== undefined ? { attempts: failure.attempts } : {}) })
+    .set({
+      next_attempt_at: at,
+      ...(failure ? { last_error: failure.lastError.slice(0, 500) } : {}),
+      ...(failure?.attempts !== undefined ? { attempts: failure.attempts } : {}),
+    })
     .where("id", "=", id)
     .execute();
 }
 
 /** Gives an event up for good (health counts it). */
-export async function markFailed(db: Database, id: number, attempts: number, error: string, now: number): Promise<void> {
-  await db.updateTable("outbox").set({ status: "failed", attempts, last_error: error.slice(0, 500), done_at: now }).where("id", "=", id).execute();
+export async function markFailed(
+  db: Database,
+  id: number,
+  attempts: number,
+  error: string,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable("outbox")
+    .set({ status: "failed", attempts, last_error: error.slice(0, 500), done_at: now })
+    .where("id", "=", id)
+    .execute();
 }
 
 /** Forgets delivered events older than `before`; pending and failed ones stay. */

@@ -57,7 +57,13 @@ export interface MessagesTable {
 export type QueueStatus = "queued" | "running" | "done" | "failed" | "cancelled";
 
 /** Machine-readable failure reasons; state machines match these, never the text. */
-export type FailureCode = "interrupted" | "watchdog" | "codex_failed" | "cancelled" | "spawn_failed" | "thread_busy";
+export type FailureCode =
+  | "interrupted"
+  | "watchdog"
+  | "codex_failed"
+  | "cancelled"
+  | "spawn_failed"
+  | "thread_busy";
 
 export interface PromptQueueTable {
   id: string;

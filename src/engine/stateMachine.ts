@@ -23,7 +23,12 @@ export function sourcesOf<S extends string>(table: TransitionTable<S>, to: S): S
  * against the table, or every status the table lets into `to`. A caller naming a move the table
  * does not have is a defect of the code, not a lost race: it throws.
  */
-export function guardFor<S extends string>(name: string, table: TransitionTable<S>, to: S, from?: readonly S[]): S[] {
+export function guardFor<S extends string>(
+  name: string,
+  table: TransitionTable<S>,
+  to: S,
+  from?: readonly S[],
+): S[] {
   if (!from) return sourcesOf(table, to);
   const illegal = from.filter((s) => !allowsMove(table, s, to));
   if (illegal.length) throw new Error(`${name}: ${illegal.join("|")} → ${to} is not a transition`);
@@ -31,7 +36,11 @@ export function guardFor<S extends string>(name: string, table: TransitionTable<
 }
 
 /** Whether `status` allows `action`. */
-export function allows<S extends string, A extends string>(actions: ActionTable<S, A>, status: S, action: A): boolean {
+export function allows<S extends string, A extends string>(
+  actions: ActionTable<S, A>,
+  status: S,
+  action: A,
+): boolean {
   return actions[action].includes(status);
 }
 

@@ -10,4 +10,7 @@ import type { Message } from "./message.js";
  * The English catalog: exactly the French keys (a missing or extra key fails to compile, here or
  * in its area's file `en/*.ts`).
  */
-export const en = { ...core, ...commands, ...coordination, ...runs, ...orchestrations } satisfies Record<MessageKey, Message>;
+export const en = { ...core, ...commands, ...coordination, ...runs, ...orchestrations } satisfies Record<
+  MessageKey,
+  Message
+>;

@@ -69,7 +69,11 @@ function paramsOf(json: string): Params {
   try {
     const value = JSON.parse(json) as unknown;
     if (!value || typeof value !== "object") return {};
-    return Object.fromEntries(Object.entries(value).filter((e): e is [string, string | number] => typeof e[1] === "string" || typeof e[1] === "number"));
+    return Object.fromEntries(
+      Object.entries(value).filter(
+        (e): e is [string, string | number] => typeof e[1] === "string" || typeof e[1] === "number",
+      ),
+    );
   } catch {
     return {};
   }

@@ -12,13 +12,20 @@ import { runs } from "./fr/runs.js";
 export const fr = { ...core, ...commands, ...coordination, ...runs, ...orchestrations };
 
 /** Keys defined in more than one area. */
-type SharedKeys<Areas extends readonly object[], Seen extends PropertyKey = never> = Areas extends readonly [infer Area extends object, ...infer Rest extends readonly object[]]
+type SharedKeys<Areas extends readonly object[], Seen extends PropertyKey = never> = Areas extends readonly [
+  infer Area extends object,
+  ...infer Rest extends readonly object[],
+]
   ? (keyof Area & Seen) | SharedKeys<Rest, Seen | keyof Area>
   : never;
-type NoSharedKeys<Areas extends readonly object[]> = [SharedKeys<Areas>] extends [never] ? true : { sharedKeys: SharedKeys<Areas> };
+type NoSharedKeys<Areas extends readonly object[]> = [SharedKeys<Areas>] extends [never]
+  ? true
+  : { sharedKeys: SharedKeys<Areas> };
 type Assert<T extends true> = T;
 // A spread silently keeps the last of two equal keys: this fails to compile instead, naming them.
-type _AreasAreDisjoint = Assert<NoSharedKeys<[typeof core, typeof commands, typeof coordination, typeof runs, typeof orchestrations]>>;
+type _AreasAreDisjoint = Assert<
+  NoSharedKeys<[typeof core, typeof commands, typeof coordination, typeof runs, typeof orchestrations]>
+>;
 
 /** Every message key, taken from the French catalog. */
 export type MessageKey = keyof typeof fr;

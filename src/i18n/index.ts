@@ -41,8 +41,13 @@ export function t(locale: Locale, key: MessageKey, params: Params = {}): string 
  * The sentence for an engine error: its reason from the catalog, filled with its parameters
  * (escaped: they can be anything a user typed); the error code's generic sentence otherwise.
  */
-export function engineErrorText(locale: Locale, err: { code: string; reason: string; params: Readonly<Record<string, string | number>> }): string {
-  const safe = Object.fromEntries(Object.entries(err.params).map(([k, v]) => [k, typeof v === "string" ? escapeText(v) : v]));
+export function engineErrorText(
+  locale: Locale,
+  err: { code: string; reason: string; params: Readonly<Record<string, string | number>> },
+): string {
+  const safe = Object.fromEntries(
+    Object.entries(err.params).map(([k, v]) => [k, typeof v === "string" ? escapeText(v) : v]),
+  );
   const reason = `reason.${err.reason}`;
   if (isMessageKey(reason)) {
     const text = t(locale, reason, safe);

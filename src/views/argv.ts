@@ -25,7 +25,8 @@ export function splitArgv(line: string): ArgvResult {
     }
     if (quote) {
       if (c === quote) quote = null;
-      else if (c === "\\" && quote === '"' && (line[i + 1] === '"' || line[i + 1] === "\\")) current += line[++i];
+      else if (c === "\\" && quote === '"' && (line[i + 1] === '"' || line[i + 1] === "\\"))
+        current += line[++i];
       else current += c;
       continue;
     }

@@ -64,7 +64,11 @@ export interface SlackMessage {
 const blockId = (id: string | undefined) => (id === undefined ? {} : { block_id: id.slice(0, MAX_BLOCK_ID) });
 
 /** A plain-text object clipped to `max` (emoji shortcodes rendered). */
-export const plain = (text: string, max: number): PlainText => ({ type: "plain_text", text: clip(text, max), emoji: true });
+export const plain = (text: string, max: number): PlainText => ({
+  type: "plain_text",
+  text: clip(text, max),
+  emoji: true,
+});
 
 /** A section of mrkdwn text; the text must already fit (views split or clip before). */
 export function section(text: string, opts: { blockId?: string; accessory?: ButtonElement } = {}): Block {
@@ -78,23 +82,46 @@ export function section(text: string, opts: { blockId?: string; accessory?: Butt
 
 /** A section of mrkdwn fields (two columns). */
 export function fields(texts: string[], id?: string): Block {
-  return { type: "section", ...blockId(id), fields: texts.slice(0, MAX_SECTION_FIELDS).map((t) => ({ type: "mrkdwn" as const, text: clip(t, MAX_FIELD_TEXT) })) };
+  return {
+    type: "section",
+    ...blockId(id),
+    fields: texts
+      .slice(0, MAX_SECTION_FIELDS)
+      .map((t) => ({ type: "mrkdwn" as const, text: clip(t, MAX_FIELD_TEXT) })),
+  };
 }
 
 /** A context block of small mrkdwn lines. */
 export function context(texts: string[], id?: string): Block {
-  return { type: "context", ...blockId(id), elements: texts.slice(0, MAX_CONTEXT_ELEMENTS).map((t) => ({ type: "mrkdwn" as const, text: clip(t, MAX_CONTEXT_TEXT) })) };
+  return {
+    type: "context",
+    ...blockId(id),
+    elements: texts
+      .slice(0, MAX_CONTEXT_ELEMENTS)
+      .map((t) => ({ type: "mrkdwn" as const, text: clip(t, MAX_CONTEXT_TEXT) })),
+  };
 }
 
 /** A header block (plain text, clipped to 150). */
-export const header = (text: string, id?: string): Block => ({ type: "header", ...blockId(id), text: plain(text, MAX_HEADER_TEXT) });
+export const header = (text: string, id?: string): Block => ({
+  type: "header",
+  ...blockId(id),
+  text: plain(text, MAX_HEADER_TEXT),
+});
 
 /** A divider block. */
 export const divider = (): Block => ({ type: "divider" });
 
 /** A button; a value that would not fit is a bug in the caller, not something to cut silently. */
-export function button(opts: { actionId: string; text: string; value: string; style?: "primary" | "danger"; confirm?: ConfirmDialog }): ButtonElement {
-  if (opts.value.length > MAX_BUTTON_VALUE) throw new RangeError(`button value for ${opts.actionId} is ${opts.value.length} characters`);
+export function button(opts: {
+  actionId: string;
+  text: string;
+  value: string;
+  style?: "primary" | "danger";
+  confirm?: ConfirmDialog;
+}): ButtonElement {
+  if (opts.value.length > MAX_BUTTON_VALUE)
+    throw new RangeError(`button value for ${opts.actionId} is ${opts.value.length} characters`);
   return {
     type: "button",
     action_id: opts.actionId,
@@ -106,7 +133,13 @@ export function button(opts: { actionId: string; text: string; value: string; st
 }
 
 /** A confirmation dialog, clipped to its limits. */
-export function confirmDialog(opts: { title: string; text: string; confirm: string; deny: string; style?: "primary" | "danger" }): ConfirmDialog {
+export function confirmDialog(opts: {
+  title: string;
+  text: string;
+  confirm: string;
+  deny: string;
+  style?: "primary" | "danger";
+}): ConfirmDialog {
   return {
     title: plain(opts.title, MAX_CONFIRM_TITLE),
     text: plain(opts.text, MAX_CONFIRM_TEXT),
@@ -117,7 +150,11 @@ export function confirmDialog(opts: { title: string; text: string; confirm: stri
 }
 
 /** An actions block. */
-export const actions = (elements: ButtonElement[], id?: string): Block => ({ type: "actions", ...blockId(id), elements });
+export const actions = (elements: ButtonElement[], id?: string): Block => ({
+  type: "actions",
+  ...blockId(id),
+  elements,
+});
 
 /**
  * Lines packed into as few texts of at most `max` characters as possible (a line longer than
@@ -157,7 +194,8 @@ export function listBlocks(
       last.count++;
     } else texts.push({ text: line, count: 1 });
   }
-  const toBlock = (x: { text: string }, i: number): Block => section(x.text, { blockId: `${opts.idPrefix}.${i}` });
+  const toBlock = (x: { text: string }, i: number): Block =>
+    section(x.text, { blockId: `${opts.idPrefix}.${i}` });
   if (texts.length <= opts.maxBlocks) return texts.map(toBlock);
   const kept = texts.slice(0, Math.max(0, opts.maxBlocks - 1));
   const shown = kept.reduce((n, x) => n + x.count, 0);

@@ -2,7 +2,16 @@ import type { PauseReason } from "../engine/agents/dispatcher.js";
 import type { RuntimePolicy } from "../engine/agents/policies.js";
 import type { ProjectRole } from "../engine/schema.js";
 import { isMessageKey, t, type Locale, type MessageKey } from "../i18n/index.js";
-import { context, fields, header, listBlocks, packLines, section, type Block, type SlackMessage } from "./blocks.js";
+import {
+  context,
+  fields,
+  header,
+  listBlocks,
+  packLines,
+  section,
+  type Block,
+  type SlackMessage,
+} from "./blocks.js";
 import { formatDuration, percent } from "./format.js";
 import { BLOCKS } from "./ids.js";
 import { MAX_MESSAGE_BLOCKS } from "./limits.js";
@@ -61,7 +70,8 @@ export const COMMANDS: ReadonlyArray<{ topic: CommandTopic; admin: boolean; live
 
 const more = (locale: Locale) => (n: number) => t(locale, "common.more", { n });
 
-const syntax = (locale: Locale, topic: UsageTopic): string => t(locale, `command.${topic}.syntax` as MessageKey);
+const syntax = (locale: Locale, topic: UsageTopic): string =>
+  t(locale, `command.${topic}.syntax` as MessageKey);
 
 /**
  * The `/codex help` message: every sub-command with its one-line description. Admins see the
@@ -70,7 +80,8 @@ const syntax = (locale: Locale, topic: UsageTopic): string => t(locale, `command
 export function helpView(locale: Locale, opts: { isAdmin: boolean }): SlackMessage {
   const shown = COMMANDS.filter((c) => c.live && (opts.isAdmin || !c.admin));
   const lines = shown.map(
-    (c) => `${c.admin ? "🔒 " : "• "}\`${escapeMrkdwn(syntax(locale, c.topic))}\` — ${t(locale, `command.${c.topic}.help` as MessageKey)}`,
+    (c) =>
+      `${c.admin ? "🔒 " : "• "}\`${escapeMrkdwn(syntax(locale, c.topic))}\` — ${t(locale, `command.${c.topic}.help` as MessageKey)}`,
   );
   const blocks: Block[] = [header(t(locale, "help.title")), context([t(locale, "help.intro")])];
   packLines(lines).forEach((text, i) => blocks.push(section(text, { blockId: `${BLOCKS.help}.${i}` })));
@@ -97,7 +108,11 @@ export interface ProjectListItem {
 /** The `/codex projects` message. */
 export function projectsView(locale: Locale, projects: ProjectListItem[]): SlackMessage {
   const title = t(locale, "projects.title", { n: projects.length });
-  if (projects.length === 0) return { text: t(locale, "projects.empty"), blocks: [header(title), section(t(locale, "projects.empty"))] };
+  if (projects.length === 0)
+    return {
+      text: t(locale, "projects.empty"),
+      blocks: [header(title), section(t(locale, "projects.empty"))],
+    };
   const entries = projects.map((p) => {
     const facts = [
       ...(p.role === "project" ? [] : [`*${t(locale, `projects.role.${p.role}`)}*`]),
@@ -108,7 +123,18 @@ export function projectsView(locale: Locale, projects: ProjectListItem[]): Slack
     ];
     return `*${escapeClip(p.name, 200)}* · \`${escapeClip(p.path, 400)}\`\n${facts.join(" · ")}`;
   });
-  return { text: title, blocks: [header(title), ...listBlocks(entries, { maxBlocks: MAX_MESSAGE_BLOCKS - 1, idPrefix: BLOCKS.projectsList, more: more(locale), separator: "\n\n" })] };
+  return {
+    text: title,
+    blocks: [
+      header(title),
+      ...listBlocks(entries, {
+        maxBlocks: MAX_MESSAGE_BLOCKS - 1,
+        idPrefix: BLOCKS.projectsList,
+        more: more(locale),
+        separator: "\n\n",
+      }),
+    ],
+  };
 }
 
 /** An agent running now, for `/codex status`. */
@@ -162,11 +188,18 @@ export function statusView(locale: Locale, s: StatusInput): SlackMessage {
     const entries = s.running.map((r) => {
       const parts = [`*${escapeClip(r.projectName, 100)}*`, escapeClip(r.title.replace(/\s+/g, " "), 150)];
       if (r.activity?.trim()) parts.push(`_${escapeClip(r.activity.trim().replace(/\s+/g, " "), 200)}_`);
-      if (r.startedAt != null) parts.push(t(locale, "status.since", { duration: formatDuration(locale, s.now - r.startedAt) }));
+      if (r.startedAt != null)
+        parts.push(t(locale, "status.since", { duration: formatDuration(locale, s.now - r.startedAt) }));
       if (r.conversationLink) parts.push(slackLink(r.conversationLink, t(locale, "status.open")));
       return `• ${parts.join(" — ")}`;
     });
-    blocks.push(...listBlocks(entries, { maxBlocks: MAX_MESSAGE_BLOCKS - blocks.length, idPrefix: BLOCKS.statusRunning, more: more(locale) }));
+    blocks.push(
+      ...listBlocks(entries, {
+        maxBlocks: MAX_MESSAGE_BLOCKS - blocks.length,
+        idPrefix: BLOCKS.statusRunning,
+        more: more(locale),
+      }),
+    );
   }
   return { text: t(locale, "status.title"), blocks };
 }
@@ -185,7 +218,8 @@ export interface ErrorInput {
 export function errorView(locale: Locale, error: ErrorInput): string {
   const key = `error.${error.code}`;
   const params: Record<string, string | number> = {};
-  for (const [k, v] of Object.entries(error.params ?? {})) params[k] = typeof v === "string" ? escapeClip(v, 500) : v;
+  for (const [k, v] of Object.entries(error.params ?? {}))
+    params[k] = typeof v === "string" ? escapeClip(v, 500) : v;
   const detail = error.params?.detail ?? error.message;
   params.detail = escapeClip(String(detail), 1500);
   return `⚠️ ${t(locale, isMessageKey(key) ? key : "error.internal", params)}`;

@@ -2,7 +2,13 @@ import { isMessageKey, t, type Locale } from "../i18n/index.js";
 import { actions, button, confirmDialog, context, section, type Block, type SlackMessage } from "./blocks.js";
 import { formatDuration } from "./format.js";
 import { ACTIONS, BLOCKS } from "./ids.js";
-import { MAX_MESSAGE_BLOCKS, MAX_MESSAGE_CHARS, MAX_SECTION_TEXT, splitForSlack, splitWithFences } from "./limits.js";
+import {
+  MAX_MESSAGE_BLOCKS,
+  MAX_MESSAGE_CHARS,
+  MAX_SECTION_TEXT,
+  splitForSlack,
+  splitWithFences,
+} from "./limits.js";
 import { escapeClip, markdownToMrkdwn, userMention } from "./mrkdwn.js";
 import { redactText } from "../redaction.js";
 import { failureText } from "../i18n/failures.js";
@@ -57,11 +63,15 @@ function stateLine(locale: Locale, c: ConversationRootInput): string {
         : t(locale, "conversation.state.queued");
     case "running":
       return c.activity?.trim()
-        ? t(locale, "conversation.state.running_activity", { activity: escapeClip(redactText(c.activity).slice(0, 1000).trim().replace(/\s+/g, " "), 300) })
+        ? t(locale, "conversation.state.running_activity", {
+            activity: escapeClip(redactText(c.activity).slice(0, 1000).trim().replace(/\s+/g, " "), 300),
+          })
         : t(locale, "conversation.state.running");
     case "done":
       return c.startedAt != null && c.finishedAt != null
-        ? t(locale, "conversation.state.done_in", { duration: formatDuration(locale, c.finishedAt - c.startedAt) })
+        ? t(locale, "conversation.state.done_in", {
+            duration: formatDuration(locale, c.finishedAt - c.startedAt),
+          })
         : t(locale, "conversation.state.done");
     case "failed": {
       const failure = failureText(locale, c.error)?.trim();
@@ -87,7 +97,9 @@ export function conversationRoot(locale: Locale, c: ConversationRootInput): Slac
   const asked = t(locale, "conversation.asked", { user: c.userId ? userMention(c.userId) : "?", project });
   const state = `${STATE_EMOJI[c.status]} ${stateLine(locale, c)}`;
   const blocks: Block[] = [
-    section(c.prompt.trim() ? `${asked}\n${quotePrompt(c.prompt)}` : asked, { blockId: BLOCKS.conversationRequest }),
+    section(c.prompt.trim() ? `${asked}\n${quotePrompt(c.prompt)}` : asked, {
+      blockId: BLOCKS.conversationRequest,
+    }),
     section(state, { blockId: BLOCKS.conversationState }),
   ];
   if (canStop(c.status, c.decisionOpen === true)) {
@@ -144,7 +156,10 @@ function fallbackText(mrkdwn: string): string {
   let head = flat.slice(0, FALLBACK_CHARS - 1);
   const lt = head.lastIndexOf("<");
   if (lt > head.lastIndexOf(">")) head = head.slice(0, lt);
-  return `${head.replace(/&[a-z]{0,3}$/, "").replace(/[\uD800-\uDBFF]$/, "").trimEnd()}…`;
+  return `${head
+    .replace(/&[a-z]{0,3}$/, "")
+    .replace(/[\uD800-\uDBFF]$/, "")
+    .trimEnd()}…`;
 }
 
 /**
@@ -158,26 +173,41 @@ export function agentAnswer(locale: Locale, answer: string, opts: AgentAnswerOpt
   const markdown = redactText(answer);
   if (markdown.trim() === "") {
     const text = t(locale, "answer.empty");
-    return { messages: [{ text, blocks: [section(`_${text}_`, { blockId: `${BLOCKS.answerPart}.0` })] }], file: null };
+    return {
+      messages: [{ text, blocks: [section(`_${text}_`, { blockId: `${BLOCKS.answerPart}.0` })] }],
+      file: null,
+    };
   }
   const mrkdwn = markdownToMrkdwn(markdown).trim();
   const threshold = opts.fileThreshold ?? DEFAULT_FILE_THRESHOLD;
   if (markdown.length > threshold) {
     const first = splitWithFences(mrkdwn, SUMMARY_CHARS)[0];
     const cut = first !== undefined && first.body.length < mrkdwn.length;
-    const summary = first ? `${first.reopen}${first.body.trimEnd()}${first.close ? `\n${first.close.trim()}` : ""}${cut ? "\n…" : ""}` : "";
+    const summary = first
+      ? `${first.reopen}${first.body.trimEnd()}${first.close ? `\n${first.close.trim()}` : ""}${cut ? "\n…" : ""}`
+      : "";
     const note = t(locale, "answer.file_note", { chars: markdown.length });
     return {
       messages: [
         {
           text: fallbackText(summary),
-          blocks: [section(summary, { blockId: `${BLOCKS.answerPart}.0` }), context([`📎 ${note}`], BLOCKS.answerNote)],
+          blocks: [
+            section(summary, { blockId: `${BLOCKS.answerPart}.0` }),
+            context([`📎 ${note}`], BLOCKS.answerNote),
+          ],
         },
       ],
-      file: { filename: t(locale, "answer.file_name"), content: markdown, title: t(locale, "answer.file_title") },
+      file: {
+        filename: t(locale, "answer.file_name"),
+        content: markdown,
+        title: t(locale, "answer.file_title"),
+      },
     };
   }
-  const perMessage = Math.max(500, Math.min(opts.maxMessageChars ?? DEFAULT_MESSAGE_CHARS, MAX_MESSAGE_CHARS));
+  const perMessage = Math.max(
+    500,
+    Math.min(opts.maxMessageChars ?? DEFAULT_MESSAGE_CHARS, MAX_MESSAGE_CHARS),
+  );
   const sectionMax = Math.min(MAX_SECTION_TEXT, perMessage);
   const chunks = splitForSlack(mrkdwn, sectionMax).filter((c) => c.trim() !== "");
   const groups: string[][] = [];
@@ -185,7 +215,10 @@ export function agentAnswer(locale: Locale, answer: string, opts: AgentAnswerOpt
   let size = 0;
   for (const chunk of chunks) {
     // One block is kept for the "part n/m" context line.
-    if (current.length > 0 && (size + chunk.length > perMessage || current.length >= MAX_MESSAGE_BLOCKS - 1)) {
+    if (
+      current.length > 0 &&
+      (size + chunk.length > perMessage || current.length >= MAX_MESSAGE_BLOCKS - 1)
+    ) {
       groups.push(current);
       current = [];
       size = 0;
@@ -196,7 +229,8 @@ export function agentAnswer(locale: Locale, answer: string, opts: AgentAnswerOpt
   if (current.length > 0) groups.push(current);
   const messages = groups.map((group, index): SlackMessage => {
     const blocks = group.map((chunk, i) => section(chunk, { blockId: `${BLOCKS.answerPart}.${index}.${i}` }));
-    if (groups.length > 1) blocks.push(context([t(locale, "answer.part", { index: index + 1, total: groups.length })]));
+    if (groups.length > 1)
+      blocks.push(context([t(locale, "answer.part", { index: index + 1, total: groups.length })]));
     return { text: fallbackText(group[0] ?? ""), blocks };
   });
   return { messages, file: null };

@@ -2,7 +2,16 @@ import type { IncidentView } from "../engine/coordination/incidents.js";
 import type { NotificationPreferences } from "../engine/coordination/preferences.js";
 import type { SpecialistView } from "../engine/coordination/specialists.js";
 import { t, type Locale, type MessageKey } from "../i18n/index.js";
-import { actions, button, context, divider, header, section, type Block, type SlackMessage } from "./blocks.js";
+import {
+  actions,
+  button,
+  context,
+  divider,
+  header,
+  section,
+  type Block,
+  type SlackMessage,
+} from "./blocks.js";
 import { ACTIONS, BLOCKS, CALLBACKS, INPUTS } from "./ids.js";
 import { fitItems, inputValue, modal, textInput, type ModalView, type StateValues } from "./interactive.js";
 import { clip, MAX_BLOCK_ID } from "./limits.js";
@@ -12,7 +21,14 @@ import { canIncident } from "../engine/coordination/incidentMachine.js";
 import { canSpecialist } from "../engine/coordination/specialistMachine.js";
 
 export * from "./decisions.js";
-export type { CheckboxesElement, InputBlock, InteractiveBlock, InteractiveMessage, ModalView, StateValues } from "./interactive.js";
+export type {
+  CheckboxesElement,
+  InputBlock,
+  InteractiveBlock,
+  InteractiveMessage,
+  ModalView,
+  StateValues,
+} from "./interactive.js";
 
 const oneLine = (text: string, max: number): string => escapeClip(text.trim().replace(/\s+/g, " "), max);
 const more = (locale: Locale) => (n: number) => t(locale, "common.more", { n });
@@ -26,7 +42,12 @@ function quote(text: string, max: number, lines: number): string {
   return shown.map((l) => `> ${l}`.trimEnd()).join("\n");
 }
 
-const INCIDENT_EMOJI = { OPEN: "🚨", REPAIRING: "🔧", RESOLVED: "✅", FAILED: "❌" } as const satisfies Record<IncidentView["status"], string>;
+const INCIDENT_EMOJI = {
+  OPEN: "🚨",
+  REPAIRING: "🔧",
+  RESOLVED: "✅",
+  FAILED: "❌",
+} as const satisfies Record<IncidentView["status"], string>;
 const INCIDENT_STATUS = {
   OPEN: "incident.view.status.open",
   REPAIRING: "incident.view.status.repairing",
@@ -42,12 +63,14 @@ function incidentHead(locale: Locale, i: IncidentView): string {
 function incidentFacts(locale: Locale, i: IncidentView): string[] {
   const facts: string[] = [];
   if (i.error_code) facts.push(t(locale, "incident.view.code", { code: oneLine(i.error_code, 80) }));
-  if (i.repair_project_name) facts.push(t(locale, "incident.view.repair", { project: oneLine(i.repair_project_name, 100) }));
+  if (i.repair_project_name)
+    facts.push(t(locale, "incident.view.repair", { project: oneLine(i.repair_project_name, 100) }));
   else if (!i.auto_repair) facts.push(t(locale, "incident.view.no_auto_repair"));
   return facts;
 }
 
-const retry = (locale: Locale, i: IncidentView) => button({ actionId: ACTIONS.incidentRetry, text: t(locale, "incident.view.retry"), value: i.id });
+const retry = (locale: Locale, i: IncidentView) =>
+  button({ actionId: ACTIONS.incidentRetry, text: t(locale, "incident.view.retry"), value: i.id });
 
 /**
  * An incident, for the project's channel or a DM: the project, its state, the error (quoted,
@@ -62,9 +85,12 @@ export function incidentMessage(locale: Locale, i: IncidentView): SlackMessage {
   const facts = incidentFacts(locale, i);
   if (facts.length) blocks.push(context([facts.join(" · ")]));
   if ((i.status === "RESOLVED" || i.status === "FAILED") && i.resolution?.trim()) {
-    blocks.push(section(t(locale, "incident.view.resolution", { resolution: escapeClip(i.resolution.trim(), 2000) })));
+    blocks.push(
+      section(t(locale, "incident.view.resolution", { resolution: escapeClip(i.resolution.trim(), 2000) })),
+    );
   }
-  if (canIncident(i.status, "offer_retry")) blocks.push(actions([retry(locale, i)], id(BLOCKS.incidentActions, i.id)));
+  if (canIncident(i.status, "offer_retry"))
+    blocks.push(actions([retry(locale, i)], id(BLOCKS.incidentActions, i.id)));
   const text = `${INCIDENT_EMOJI[i.status]} ${t(locale, "incident.view.fallback", { project: oneLine(i.project_name, 100), status: t(locale, INCIDENT_STATUS[i.status]) })}`;
   return { text, blocks };
 }
@@ -72,20 +98,33 @@ export function incidentMessage(locale: Locale, i: IncidentView): SlackMessage {
 /** `/codex incidents`: one entry per incident (Retry on the failed ones), or the empty state. */
 export function incidentsView(locale: Locale, incidents: IncidentView[]): SlackMessage {
   const title = t(locale, "incidents.title", { n: incidents.length });
-  if (incidents.length === 0) return { text: t(locale, "incidents.empty"), blocks: [header(title), section(t(locale, "incidents.empty"))] };
+  if (incidents.length === 0)
+    return {
+      text: t(locale, "incidents.empty"),
+      blocks: [header(title), section(t(locale, "incidents.empty"))],
+    };
   const items = incidents.map((i, n): Block[] => {
     const lines = [incidentHead(locale, i)];
     const failure = failureText(locale, i.error).trim();
     if (failure) lines.push(`> ${oneLine(failure, 300)}`);
     const facts = incidentFacts(locale, i);
-    if ((i.status === "RESOLVED" || i.status === "FAILED") && i.resolution?.trim()) facts.push(t(locale, "incident.view.resolution", { resolution: oneLine(i.resolution, 300) }));
+    if ((i.status === "RESOLVED" || i.status === "FAILED") && i.resolution?.trim())
+      facts.push(t(locale, "incident.view.resolution", { resolution: oneLine(i.resolution, 300) }));
     if (facts.length) lines.push(facts.join(" · "));
-    return [section(lines.join("\n"), { blockId: `${BLOCKS.incidentsList}.${n}`, ...(canIncident(i.status, "offer_retry") ? { accessory: retry(locale, i) } : {}) })];
+    return [
+      section(lines.join("\n"), {
+        blockId: `${BLOCKS.incidentsList}.${n}`,
+        ...(canIncident(i.status, "offer_retry") ? { accessory: retry(locale, i) } : {}),
+      }),
+    ];
   });
   return { text: title, blocks: fitItems([header(title)], items, more(locale)) as Block[] };
 }
 
-const SPECIALIST_EMOJI = { BUILDING: "🏗️", ACTIVE: "🧩", FAILED: "❌" } as const satisfies Record<SpecialistView["status"], string>;
+const SPECIALIST_EMOJI = { BUILDING: "🏗️", ACTIVE: "🧩", FAILED: "❌" } as const satisfies Record<
+  SpecialistView["status"],
+  string
+>;
 const SPECIALIST_STATUS = {
   BUILDING: "specialist.view.status.building",
   ACTIVE: "specialist.view.status.active",
@@ -95,7 +134,11 @@ const SPECIALIST_STATUS = {
 /** `/codex specialists`: name, state, capabilities, what it does; Rebuild on the failed ones. */
 export function specialistsView(locale: Locale, specialists: SpecialistView[]): SlackMessage {
   const title = t(locale, "specialists.title", { n: specialists.length });
-  if (specialists.length === 0) return { text: t(locale, "specialists.empty"), blocks: [header(title), section(t(locale, "specialists.empty"))] };
+  if (specialists.length === 0)
+    return {
+      text: t(locale, "specialists.empty"),
+      blocks: [header(title), section(t(locale, "specialists.empty"))],
+    };
   const items = specialists.map((s, n): Block[] => {
     const shown = s.capabilities.slice(0, 20).map((c) => `\`${oneLine(c, 80)}\``);
     if (s.capabilities.length > 20) shown.push(t(locale, "common.more", { n: s.capabilities.length - 20 }));
@@ -105,10 +148,20 @@ export function specialistsView(locale: Locale, specialists: SpecialistView[]): 
     ];
     const about = s.summary?.trim() || s.description.trim();
     if (about) lines.push(`_${oneLine(about, 500)}_`);
-    if (s.status === "FAILED" && s.error.trim()) lines.push(t(locale, "specialist.view.error", { error: oneLine(s.error, 800) }));
-    const rebuild = button({ actionId: ACTIONS.specialistRebuild, text: t(locale, "specialist.view.rebuild"), value: s.id });
+    if (s.status === "FAILED" && s.error.trim())
+      lines.push(t(locale, "specialist.view.error", { error: oneLine(s.error, 800) }));
+    const rebuild = button({
+      actionId: ACTIONS.specialistRebuild,
+      text: t(locale, "specialist.view.rebuild"),
+      value: s.id,
+    });
     const rebuildable = canSpecialist(s.status, "rebuild");
-    return [section(lines.join("\n"), { blockId: `${BLOCKS.specialistsList}.${n}`, ...(rebuildable ? { accessory: rebuild } : {}) })];
+    return [
+      section(lines.join("\n"), {
+        blockId: `${BLOCKS.specialistsList}.${n}`,
+        ...(rebuildable ? { accessory: rebuild } : {}),
+      }),
+    ];
   });
   return { text: title, blocks: fitItems([header(title)], items, more(locale)) as Block[] };
 }
@@ -133,17 +186,30 @@ export type SpecialistField = keyof typeof SPECIALIST_ADD_INPUTS;
  * private_metadata as JSON `{ channelId }` (and `shared: true` for an admin's shared specialist),
  * since a view submission carries no channel.
  */
-export function specialistAddModal(locale: Locale, opts: { channelId?: string; shared?: boolean } = {}): ModalView {
+export function specialistAddModal(
+  locale: Locale,
+  opts: { channelId?: string; shared?: boolean } = {},
+): ModalView {
   const k = (key: ModalKey) => t(locale, `specialist_modal.${key}`);
   return modal({
     callbackId: CALLBACKS.specialistAdd,
-    metadata: JSON.stringify({ ...(opts.channelId ? { channelId: opts.channelId } : {}), ...(opts.shared ? { shared: true } : {}) }),
+    metadata: JSON.stringify({
+      ...(opts.channelId ? { channelId: opts.channelId } : {}),
+      ...(opts.shared ? { shared: true } : {}),
+    }),
     title: k("title"),
     submit: k("submit"),
     close: k("close"),
     blocks: [
       context([k("intro")]),
-      textInput({ ...SPECIALIST_ADD_INPUTS.name, label: k("name.label"), minLength: 2, maxLength: 60, placeholder: k("name.placeholder"), hint: k("name.hint") }),
+      textInput({
+        ...SPECIALIST_ADD_INPUTS.name,
+        label: k("name.label"),
+        minLength: 2,
+        maxLength: 60,
+        placeholder: k("name.placeholder"),
+        hint: k("name.hint"),
+      }),
       textInput({
         ...SPECIALIST_ADD_INPUTS.description,
         label: k("description.label"),
@@ -153,7 +219,13 @@ export function specialistAddModal(locale: Locale, opts: { channelId?: string; s
         placeholder: k("description.placeholder"),
         hint: k("description.hint"),
       }),
-      textInput({ ...SPECIALIST_ADD_INPUTS.capabilities, label: k("capabilities.label"), maxLength: 1000, placeholder: k("capabilities.placeholder"), hint: k("capabilities.hint") }),
+      textInput({
+        ...SPECIALIST_ADD_INPUTS.capabilities,
+        label: k("capabilities.label"),
+        maxLength: 1000,
+        placeholder: k("capabilities.placeholder"),
+        hint: k("capabilities.hint"),
+      }),
     ],
   });
 }
@@ -168,12 +240,20 @@ export function readSpecialistAddMetadata(privateMetadata: string): { channelId?
   }
   if (typeof parsed !== "object" || parsed === null) return {};
   const { channelId, shared } = parsed as { channelId?: unknown; shared?: unknown };
-  return { ...(typeof channelId === "string" && channelId ? { channelId } : {}), ...(shared === true ? { shared: true } : {}) };
+  return {
+    ...(typeof channelId === "string" && channelId ? { channelId } : {}),
+    ...(shared === true ? { shared: true } : {}),
+  };
 }
 
 /** The specialist form's values: trimmed texts, capabilities split on commas and whitespace. */
-export function readSpecialistAdd(values: StateValues): { name: string; description: string; capabilities: string[] } {
-  const read = (field: SpecialistField) => inputValue(values, SPECIALIST_ADD_INPUTS[field].blockId, SPECIALIST_ADD_INPUTS[field].actionId);
+export function readSpecialistAdd(values: StateValues): {
+  name: string;
+  description: string;
+  capabilities: string[];
+} {
+  const read = (field: SpecialistField) =>
+    inputValue(values, SPECIALIST_ADD_INPUTS[field].blockId, SPECIALIST_ADD_INPUTS[field].actionId);
   return {
     name: read("name").trim(),
     description: read("description").trim(),
@@ -189,27 +269,46 @@ export function readSpecialistAdd(values: StateValues): { name: string; descript
  * `capabilities.0`): each named field's block gets what to fix, or `message` when given (already
  * written for Slack); other paths are ignored.
  */
-export function specialistAddErrors(locale: Locale, issue: { fields: string[] }, message?: string): Record<string, string> {
+export function specialistAddErrors(
+  locale: Locale,
+  issue: { fields: string[] },
+  message?: string,
+): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const path of issue.fields) {
     const field = path.trim().split(".")[0];
     if (field === "name" || field === "description" || field === "capabilities") {
-      errors[SPECIALIST_ADD_INPUTS[field].blockId] = clip(message ?? t(locale, `specialist_modal.${field}.error` as const), MAX_ERROR_TEXT);
+      errors[SPECIALIST_ADD_INPUTS[field].blockId] = clip(
+        message ?? t(locale, `specialist_modal.${field}.error` as const),
+        MAX_ERROR_TEXT,
+      );
     }
   }
   return errors;
 }
 
-const PREFERENCES = ["task_completion", "decisions", "incidents"] as const satisfies ReadonlyArray<keyof NotificationPreferences>;
+const PREFERENCES = ["task_completion", "decisions", "incidents"] as const satisfies ReadonlyArray<
+  keyof NotificationPreferences
+>;
 
 /** `/codex notify`: each preference on or off, and how to change it. */
 export function notifyView(locale: Locale, prefs: NotificationPreferences): SlackMessage {
   const lines = PREFERENCES.map((key) =>
-    t(locale, "notify.line", { emoji: prefs[key] ? "🔔" : "🔕", label: t(locale, `notify.${key}` as const), key, state: t(locale, prefs[key] ? "notify.on" : "notify.off") }),
+    t(locale, "notify.line", {
+      emoji: prefs[key] ? "🔔" : "🔕",
+      label: t(locale, `notify.${key}` as const),
+      key,
+      state: t(locale, prefs[key] ? "notify.on" : "notify.off"),
+    }),
   );
   const title = t(locale, "notify.title");
   return {
     text: title,
-    blocks: [header(title), section(lines.join("\n"), { blockId: BLOCKS.notifyPreferences }), divider(), context([t(locale, "notify.change")])],
+    blocks: [
+      header(title),
+      section(lines.join("\n"), { blockId: BLOCKS.notifyPreferences }),
+      divider(),
+      context([t(locale, "notify.change")]),
+    ],
   };
 }

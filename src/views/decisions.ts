@@ -2,14 +2,35 @@ import type { DecisionView } from "../engine/coordination/decisions.js";
 import { t, type Locale } from "../i18n/index.js";
 import { button, context, divider, header, section } from "./blocks.js";
 import { BLOCKS, CALLBACKS, ACTIONS, INPUTS } from "./ids.js";
-import { checkboxOption, fitItems, inputValue, MAX_CHECKBOX_OPTIONS, modal, textInput, type CheckboxesElement, type InteractiveBlock, type InteractiveMessage, type ModalView, type StateValues } from "./interactive.js";
-import { MAX_ACTIONS_ELEMENTS, MAX_BLOCK_ID, MAX_BUTTON_TEXT, MAX_OPTION_TEXT, MAX_OPTION_VALUE } from "./limits.js";
+import {
+  checkboxOption,
+  fitItems,
+  inputValue,
+  MAX_CHECKBOX_OPTIONS,
+  modal,
+  textInput,
+  type CheckboxesElement,
+  type InteractiveBlock,
+  type InteractiveMessage,
+  type ModalView,
+  type StateValues,
+} from "./interactive.js";
+import {
+  MAX_ACTIONS_ELEMENTS,
+  MAX_BLOCK_ID,
+  MAX_BUTTON_TEXT,
+  MAX_OPTION_TEXT,
+  MAX_OPTION_VALUE,
+} from "./limits.js";
 import { escapeClip, userMention } from "./mrkdwn.js";
 import { redactText } from "../redaction.js";
 import { canDecision } from "../engine/coordination/decisionMachine.js";
 
 /** The input of the free-text answer modal (`view.state.values[blockId][actionId].value`). */
-export const DECISION_CUSTOM_INPUT = { blockId: BLOCKS.decisionCustomInput, actionId: INPUTS.decisionCustom } as const;
+export const DECISION_CUSTOM_INPUT = {
+  blockId: BLOCKS.decisionCustomInput,
+  actionId: INPUTS.decisionCustom,
+} as const;
 /** The block id of the free-text input (the key of `response_action: "errors"`). */
 export const DECISION_CUSTOM_BLOCK = BLOCKS.decisionCustomInput;
 /** The action id of the free-text input. */
@@ -35,17 +56,21 @@ export const DECISION_OPTION_ACTION = /^decision\.option(?:\.\d+)?$/;
 export const decisionOptionActionId = (index: number): string => `${ACTIONS.decisionOption}.${index}`;
 
 /** The block id of the n-th block of option buttons or checkboxes of a decision. */
-export const decisionChoicesBlockId = (decisionId: string, n: number): string => blockId(`${BLOCKS.decisionChoices}.${n}`, decisionId);
+export const decisionChoicesBlockId = (decisionId: string, n: number): string =>
+  blockId(`${BLOCKS.decisionChoices}.${n}`, decisionId);
 
 /** The block id of a decision's Submit / Answer-in-my-own-words buttons. */
-export const decisionActionsBlockId = (decisionId: string): string => blockId(BLOCKS.decisionActions, decisionId);
+export const decisionActionsBlockId = (decisionId: string): string =>
+  blockId(BLOCKS.decisionActions, decisionId);
 
 /** The decision id a block id of `decisionMessage` carries, or null for another block. */
 export function decisionIdOfBlock(id: string): string | null {
   for (const prefix of [BLOCKS.decisionActions, BLOCKS.decisionText, BLOCKS.decisionAnswer]) {
     if (id.startsWith(`${prefix}.`) && id.length > prefix.length + 1) return id.slice(prefix.length + 1);
   }
-  const m = /^(\d+)\.(.+)$/.exec(id.startsWith(`${BLOCKS.decisionChoices}.`) ? id.slice(BLOCKS.decisionChoices.length + 1) : "");
+  const m = /^(\d+)\.(.+)$/.exec(
+    id.startsWith(`${BLOCKS.decisionChoices}.`) ? id.slice(BLOCKS.decisionChoices.length + 1) : "",
+  );
   return m?.[2] ?? null;
 }
 
@@ -85,7 +110,8 @@ export function parseDecisionOptionValue(value: string): { decisionId: string; t
 export function readDecisionChoices(d: DecisionView, values: StateValues): string[] {
   const chosen: string[] = [];
   for (let n = 0; n * MAX_CHECKBOX_OPTIONS < d.options.length; n++) {
-    for (const option of values[decisionChoicesBlockId(d.id, n)]?.[ACTIONS.decisionOption]?.selected_options ?? []) {
+    for (const option of values[decisionChoicesBlockId(d.id, n)]?.[ACTIONS.decisionOption]
+      ?.selected_options ?? []) {
       const id = decisionOptionId(d, option.value);
       if (id !== null && !chosen.includes(id)) chosen.push(id);
     }
@@ -94,7 +120,8 @@ export function readDecisionChoices(d: DecisionView, values: StateValues): strin
 }
 
 /** The free-text answer typed in `decisionCustomModal`, trimmed. */
-export const readDecisionCustom = (values: StateValues): string => inputValue(values, DECISION_CUSTOM_INPUT.blockId, DECISION_CUSTOM_INPUT.actionId).trim();
+export const readDecisionCustom = (values: StateValues): string =>
+  inputValue(values, DECISION_CUSTOM_INPUT.blockId, DECISION_CUSTOM_INPUT.actionId).trim();
 
 function chunks<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
@@ -103,23 +130,33 @@ function chunks<T>(items: T[], size: number): T[][] {
 }
 
 /** The project the decision was asked in, when the engine's view carries it. */
-const projectOf = (d: DecisionView): string | undefined => ("project_name" in d && typeof d.project_name === "string" && d.project_name ? d.project_name : undefined);
+const projectOf = (d: DecisionView): string | undefined =>
+  "project_name" in d && typeof d.project_name === "string" && d.project_name ? d.project_name : undefined;
 
 /** The answer as people read it: the chosen labels, then the free text. */
 function answerText(d: DecisionView): string {
   const a = d.answer;
   if (!a) return "—";
-  const labels = a.option_ids.map((id) => `*${oneLine(d.options.find((o) => o.id === id)?.label ?? id, 200)}*`);
+  const labels = a.option_ids.map(
+    (id) => `*${oneLine(d.options.find((o) => o.id === id)?.label ?? id, 200)}*`,
+  );
   const custom = a.custom.trim() ? `« ${escapeClip(a.custom.trim(), 1500)} »` : "";
   return [labels.join(", "), custom].filter(Boolean).join(" — ") || "—";
 }
 
 /** The blocks of one decision; `compact` (the list) shortens the question and the option list. */
-function decisionBlocks(locale: Locale, d: DecisionView, opts: { projectName?: string; answeredBy?: string; compact?: boolean }): InteractiveBlock[] {
+function decisionBlocks(
+  locale: Locale,
+  d: DecisionView,
+  opts: { projectName?: string; answeredBy?: string; compact?: boolean },
+): InteractiveBlock[] {
   const question = d.question.trim();
   const title = d.title.trim();
   const questionMax = opts.compact ? 400 : 1200;
-  const head = title && title !== question ? `❓ *${oneLine(title, 200)}*\n${escapeClip(question, questionMax)}` : `❓ *${escapeClip(question, questionMax)}*`;
+  const head =
+    title && title !== question
+      ? `❓ *${oneLine(title, 200)}*\n${escapeClip(question, questionMax)}`
+      : `❓ *${escapeClip(question, questionMax)}*`;
   const blocks: InteractiveBlock[] = [section(head, { blockId: blockId(BLOCKS.decisionText, d.id) })];
   const facts: string[] = [];
   const projectName = opts.projectName ?? projectOf(d);
@@ -144,17 +181,25 @@ function decisionBlocks(locale: Locale, d: DecisionView, opts: { projectName?: s
   if (numbered) {
     // Labels too long for a button are listed in full (within one section) and numbered.
     const each = Math.floor(OPTION_LIST_CHARS / options.length) - 5;
-    const lines = options.map((o, i) => `${i + 1}. ${oneLine(o.label, opts.compact ? Math.min(each, 150) : each)}`);
+    const lines = options.map(
+      (o, i) => `${i + 1}. ${oneLine(o.label, opts.compact ? Math.min(each, 150) : each)}`,
+    );
     blocks.push(section(lines.join("\n")));
   }
-  const label = (i: number): string => (numbered ? `${i + 1}. ` : "") + (options[i]?.label.trim().replace(/\s+/g, " ") ?? "");
-  if (options.length > 0) facts.push(t(locale, d.allow_multiple ? "decision.pick_many" : "decision.pick_one"));
+  const label = (i: number): string =>
+    (numbered ? `${i + 1}. ` : "") + (options[i]?.label.trim().replace(/\s+/g, " ") ?? "");
+  if (options.length > 0)
+    facts.push(t(locale, d.allow_multiple ? "decision.pick_many" : "decision.pick_one"));
   if (d.allow_custom) facts.push(t(locale, "decision.custom_allowed"));
-  if (d.options.length > MAX_OPTIONS) facts.push(t(locale, "common.more", { n: d.options.length - MAX_OPTIONS }));
+  if (d.options.length > MAX_OPTIONS)
+    facts.push(t(locale, "common.more", { n: d.options.length - MAX_OPTIONS }));
   if (facts.length) blocks.push(context(facts));
 
   if (d.allow_multiple) {
-    chunks(options.map((_, i) => i), MAX_CHECKBOX_OPTIONS).forEach((group, n) => {
+    chunks(
+      options.map((_, i) => i),
+      MAX_CHECKBOX_OPTIONS,
+    ).forEach((group, n) => {
       const element: CheckboxesElement = {
         type: "checkboxes",
         action_id: ACTIONS.decisionOption,
@@ -163,14 +208,34 @@ function decisionBlocks(locale: Locale, d: DecisionView, opts: { projectName?: s
       blocks.push({ type: "actions", block_id: decisionChoicesBlockId(d.id, n), elements: [element] });
     });
   } else {
-    chunks(options.map((_, i) => i), MAX_ACTIONS_ELEMENTS).forEach((group, n) => {
-      const elements = group.map((i) => button({ actionId: decisionOptionActionId(i), text: label(i), value: `${d.id}|${tokens[i] as string}` }));
+    chunks(
+      options.map((_, i) => i),
+      MAX_ACTIONS_ELEMENTS,
+    ).forEach((group, n) => {
+      const elements = group.map((i) =>
+        button({
+          actionId: decisionOptionActionId(i),
+          text: label(i),
+          value: `${d.id}|${tokens[i] as string}`,
+        }),
+      );
       blocks.push({ type: "actions", block_id: decisionChoicesBlockId(d.id, n), elements });
     });
   }
   const final = [
-    ...(d.allow_multiple && options.length > 0 ? [button({ actionId: ACTIONS.decisionSubmit, text: t(locale, "decision.submit"), value: d.id, style: "primary" })] : []),
-    ...(d.allow_custom ? [button({ actionId: ACTIONS.decisionCustom, text: t(locale, "decision.custom"), value: d.id })] : []),
+    ...(d.allow_multiple && options.length > 0
+      ? [
+          button({
+            actionId: ACTIONS.decisionSubmit,
+            text: t(locale, "decision.submit"),
+            value: d.id,
+            style: "primary",
+          }),
+        ]
+      : []),
+    ...(d.allow_custom
+      ? [button({ actionId: ACTIONS.decisionCustom, text: t(locale, "decision.custom"), value: d.id })]
+      : []),
   ];
   if (final.length) blocks.push({ type: "actions", block_id: decisionActionsBlockId(d.id), elements: final });
   return blocks;
@@ -184,9 +249,17 @@ function decisionBlocks(locale: Locale, d: DecisionView, opts: { projectName?: s
  * id); a `decision.custom` button when a free answer is allowed. Once answered or cancelled nothing
  * is clickable: the answer and who gave it are shown.
  */
-export function decisionMessage(locale: Locale, d: DecisionView, opts: { projectName?: string; answeredBy?: string } = {}): InteractiveMessage {
+export function decisionMessage(
+  locale: Locale,
+  d: DecisionView,
+  opts: { projectName?: string; answeredBy?: string } = {},
+): InteractiveMessage {
   const title = oneLine(d.title.trim() || d.question, 150);
-  const text = t(locale, canDecision(d.status, "answer") ? "decision.fallback_open" : "decision.fallback_closed", { title });
+  const text = t(
+    locale,
+    canDecision(d.status, "answer") ? "decision.fallback_open" : "decision.fallback_closed",
+    { title },
+  );
   return { text, blocks: decisionBlocks(locale, d, opts) };
 }
 
@@ -194,7 +267,10 @@ export function decisionMessage(locale: Locale, d: DecisionView, opts: { project
 export function decisionCustomModal(locale: Locale, d: DecisionView): ModalView {
   const title = d.title.trim();
   const question = d.question.trim();
-  const head = title && title !== question ? `*${oneLine(title, 200)}*\n${escapeClip(question, 2500)}` : `*${escapeClip(question, 2500)}*`;
+  const head =
+    title && title !== question
+      ? `*${oneLine(title, 200)}*\n${escapeClip(question, 2500)}`
+      : `*${escapeClip(question, 2500)}*`;
   return modal({
     callbackId: CALLBACKS.decisionCustom,
     metadata: d.id,
@@ -223,7 +299,11 @@ export function decisionCustomModal(locale: Locale, d: DecisionView): ModalView 
 export function decisionsView(locale: Locale, decisions: DecisionView[]): InteractiveMessage {
   const open = decisions.filter((d) => canDecision(d.status, "answer")).length;
   const title = t(locale, "decisions.title", { n: open });
-  if (decisions.length === 0) return { text: t(locale, "decisions.empty"), blocks: [header(title), section(t(locale, "decisions.empty"))] };
+  if (decisions.length === 0)
+    return {
+      text: t(locale, "decisions.empty"),
+      blocks: [header(title), section(t(locale, "decisions.empty"))],
+    };
   const items = decisions.map((d, i) => {
     const blocks = decisionBlocks(locale, d, { compact: true });
     return i === 0 ? blocks : [divider(), ...blocks];

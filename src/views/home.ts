@@ -35,7 +35,10 @@ export interface HomeSpecialist {
 export interface HomeOverview {
   decisions: HomeDecision[];
   incidents: HomeIncident[];
-  runtime_policies: { global: RuntimePolicy; projects: Array<{ name: string; effective_max_concurrent: number }> };
+  runtime_policies: {
+    global: RuntimePolicy;
+    projects: Array<{ name: string; effective_max_concurrent: number }>;
+  };
   specialists: HomeSpecialist[];
   run?: { status: string; stage: string; title: string } | null;
 }
@@ -55,10 +58,16 @@ const RETRYABLE = new Set(["FAILED", "NEEDS_USER"]);
  * The first `HOME_LIST_ITEMS` items as blocks and an "and N more" line for the rest, or the empty
  * state when there is nothing.
  */
-function list<T>(locale: Locale, items: T[], empty: MessageKey, render: (item: T, index: number) => Block): Block[] {
+function list<T>(
+  locale: Locale,
+  items: T[],
+  empty: MessageKey,
+  render: (item: T, index: number) => Block,
+): Block[] {
   if (items.length === 0) return [context([t(locale, empty)])];
   const blocks = items.slice(0, HOME_LIST_ITEMS).map(render);
-  if (items.length > HOME_LIST_ITEMS) blocks.push(context([t(locale, "common.more", { n: items.length - HOME_LIST_ITEMS })]));
+  if (items.length > HOME_LIST_ITEMS)
+    blocks.push(context([t(locale, "common.more", { n: items.length - HOME_LIST_ITEMS })]));
   return blocks;
 }
 
@@ -69,16 +78,23 @@ export function homeView(locale: Locale, overview: HomeOverview): HomeView {
   const blocks: Block[] = [header(t(locale, "home.title"))];
   if (overview.run) {
     const r = overview.run;
-    const line = t(locale, "home.run.line", { title: oneLine(r.title, 300), status: oneLine(r.status, 40), stage: oneLine(r.stage, 40) });
+    const line = t(locale, "home.run.line", {
+      title: oneLine(r.title, 300),
+      status: oneLine(r.status, 40),
+      stage: oneLine(r.stage, 40),
+    });
     blocks.push(section(`🚀 *${t(locale, "home.run.title")}*\n${line}`, { blockId: BLOCKS.homeRun }));
   }
 
   blocks.push(divider(), header(t(locale, "home.decisions.title", { n: overview.decisions.length })));
   blocks.push(
     ...list(locale, overview.decisions, "home.decisions.empty", (d, i) =>
-      section(`❓ *${oneLine(d.title, 200)}* · _${oneLine(d.projectName, 100)}_\n${escapeClip(d.question.trim(), 600)}`, {
-        blockId: `${BLOCKS.homeDecisions}.${i}`,
-      }),
+      section(
+        `❓ *${oneLine(d.title, 200)}* · _${oneLine(d.projectName, 100)}_\n${escapeClip(d.question.trim(), 600)}`,
+        {
+          blockId: `${BLOCKS.homeDecisions}.${i}`,
+        },
+      ),
     ),
   );
 
@@ -88,10 +104,21 @@ export function homeView(locale: Locale, overview: HomeOverview): HomeView {
       const retryable = incident.retryable ?? RETRYABLE.has(incident.status.toUpperCase());
       const failure = failureText(locale, incident.error)?.trim();
       const error = failure ? `\n${oneLine(failure, 500)}` : "";
-      return section(`🚨 *${oneLine(incident.projectName, 100)}* · \`${oneLine(incident.status, 40)}\`${error}`, {
-        blockId: `${BLOCKS.homeIncidents}.${i}`,
-        ...(retryable ? { accessory: button({ actionId: ACTIONS.incidentRetry, text: t(locale, "home.incidents.retry"), value: incident.id }) } : {}),
-      });
+      return section(
+        `🚨 *${oneLine(incident.projectName, 100)}* · \`${oneLine(incident.status, 40)}\`${error}`,
+        {
+          blockId: `${BLOCKS.homeIncidents}.${i}`,
+          ...(retryable
+            ? {
+                accessory: button({
+                  actionId: ACTIONS.incidentRetry,
+                  text: t(locale, "home.incidents.retry"),
+                  value: incident.id,
+                }),
+              }
+            : {}),
+        },
+      );
     }),
   );
 
@@ -99,11 +126,18 @@ export function homeView(locale: Locale, overview: HomeOverview): HomeView {
   blocks.push(divider(), header(t(locale, "home.policies.title")));
   blocks.push(
     section(
-      t(locale, "home.policies.global", { max: policy.max_concurrent, load: policy.load_pause_percent, memory: policy.memory_pause_percent }) +
+      t(locale, "home.policies.global", {
+        max: policy.max_concurrent,
+        load: policy.load_pause_percent,
+        memory: policy.memory_pause_percent,
+      }) +
         "\n" +
         (policy.background_start_hour === policy.background_end_hour
           ? t(locale, "status.window_always")
-          : t(locale, "status.window", { start: policy.background_start_hour, end: policy.background_end_hour })),
+          : t(locale, "status.window", {
+              start: policy.background_start_hour,
+              end: policy.background_end_hour,
+            })),
       { blockId: BLOCKS.homePolicies },
     ),
   );
@@ -112,8 +146,15 @@ export function homeView(locale: Locale, overview: HomeOverview): HomeView {
     ...(projects.length === 0
       ? [context([t(locale, "home.policies.no_projects")])]
       : listBlocks(
-          projects.map((p) => `• ${t(locale, "home.policies.project", { name: oneLine(p.name, 100), n: p.effective_max_concurrent })}`),
-          { maxBlocks: 3, idPrefix: `${BLOCKS.homePolicies}.projects`, more: (n) => t(locale, "common.more", { n }) },
+          projects.map(
+            (p) =>
+              `• ${t(locale, "home.policies.project", { name: oneLine(p.name, 100), n: p.effective_max_concurrent })}`,
+          ),
+          {
+            maxBlocks: 3,
+            idPrefix: `${BLOCKS.homePolicies}.projects`,
+            more: (n) => t(locale, "common.more", { n }),
+          },
         )),
   );
 
@@ -122,11 +163,21 @@ export function homeView(locale: Locale, overview: HomeOverview): HomeView {
     ...list(locale, overview.specialists, "home.specialists.empty", (s, i) => {
       const shown = s.capabilities.slice(0, 30).map((c) => `\`${oneLine(c, 80)}\``);
       if (s.capabilities.length > 30) shown.push(t(locale, "common.more", { n: s.capabilities.length - 30 }));
-      const capabilities = shown.length ? shown.join(" ") : `_${t(locale, "home.specialists.no_capabilities")}_`;
+      const capabilities = shown.length
+        ? shown.join(" ")
+        : `_${t(locale, "home.specialists.no_capabilities")}_`;
       const failed = s.status.toUpperCase() === "FAILED";
       return section(`🧩 *${oneLine(s.name, 100)}* · \`${oneLine(s.status, 40)}\`\n${capabilities}`, {
         blockId: `${BLOCKS.homeSpecialists}.${i}`,
-        ...(failed ? { accessory: button({ actionId: ACTIONS.specialistRebuild, text: t(locale, "home.specialists.rebuild"), value: s.id }) } : {}),
+        ...(failed
+          ? {
+              accessory: button({
+                actionId: ACTIONS.specialistRebuild,
+                text: t(locale, "home.specialists.rebuild"),
+                value: s.id,
+              }),
+            }
+          : {}),
       });
     }),
   );

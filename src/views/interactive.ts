@@ -1,6 +1,15 @@
 import { redactText } from "../redaction.js";
 import { context, plain, type Block, type ButtonElement, type PlainText } from "./blocks.js";
-import { MAX_BLOCK_ID, MAX_MESSAGE_BLOCKS, MAX_MESSAGE_CHARS, MAX_MODAL_BUTTON, MAX_MODAL_TITLE, MAX_OPTION_TEXT, MAX_OPTION_VALUE, MAX_PRIVATE_METADATA } from "./limits.js";
+import {
+  MAX_BLOCK_ID,
+  MAX_MESSAGE_BLOCKS,
+  MAX_MESSAGE_CHARS,
+  MAX_MODAL_BUTTON,
+  MAX_MODAL_TITLE,
+  MAX_OPTION_TEXT,
+  MAX_OPTION_VALUE,
+  MAX_PRIVATE_METADATA,
+} from "./limits.js";
 
 /** Characters of a label, hint or placeholder of an input (Slack: 2000, 2000, 150). */
 const MAX_INPUT_LABEL = 2000;
@@ -71,7 +80,10 @@ export interface ModalView {
 }
 
 /** `view.state.values` (modal) or `body.state.values` (message): block id → action id → state. */
-export type StateValues = Record<string, Record<string, { value?: string | null; selected_options?: Array<{ value: string }> | null }>>;
+export type StateValues = Record<
+  string,
+  Record<string, { value?: string | null; selected_options?: Array<{ value: string }> | null }>
+>;
 
 /** A checkbox option; a value that would not fit is a bug in the caller. */
 export function checkboxOption(text: string, value: string): CheckboxOption {
@@ -80,8 +92,16 @@ export function checkboxOption(text: string, value: string): CheckboxOption {
 }
 
 /** A modal; its metadata must fit (3000), titles are clipped to 24. */
-export function modal(opts: { callbackId: string; metadata: string; title: string; submit: string; close: string; blocks: InteractiveBlock[] }): ModalView {
-  if (opts.metadata.length > MAX_PRIVATE_METADATA) throw new RangeError(`private_metadata is ${opts.metadata.length} characters`);
+export function modal(opts: {
+  callbackId: string;
+  metadata: string;
+  title: string;
+  submit: string;
+  close: string;
+  blocks: InteractiveBlock[];
+}): ModalView {
+  if (opts.metadata.length > MAX_PRIVATE_METADATA)
+    throw new RangeError(`private_metadata is ${opts.metadata.length} characters`);
   return {
     type: "modal",
     callback_id: opts.callbackId,
@@ -126,7 +146,8 @@ export function textInput(opts: {
 }
 
 /** The text typed in an input ("" when absent). */
-export const inputValue = (values: StateValues, blockId: string, actionId: string): string => values[blockId]?.[actionId]?.value ?? "";
+export const inputValue = (values: StateValues, blockId: string, actionId: string): string =>
+  values[blockId]?.[actionId]?.value ?? "";
 
 /** Characters of blocks a list message may use, leaving room for what Slack adds. */
 const LIST_CHARS = MAX_MESSAGE_CHARS - 1000;
@@ -138,14 +159,22 @@ const size = (blocks: InteractiveBlock[]): number => JSON.stringify(blocks).leng
  * about 11k characters — and a context line counting the items left out, never dropped silently.
  * The first item is always shown (each item fits a message on its own).
  */
-export function fitItems(head: InteractiveBlock[], items: InteractiveBlock[][], more: (n: number) => string, maxBlocks: number = MAX_MESSAGE_BLOCKS): InteractiveBlock[] {
+export function fitItems(
+  head: InteractiveBlock[],
+  items: InteractiveBlock[][],
+  more: (n: number) => string,
+  maxBlocks: number = MAX_MESSAGE_BLOCKS,
+): InteractiveBlock[] {
   const out = [...head];
   let chars = size(out);
   for (const [index, item] of items.entries()) {
     const left = items.length - index - 1;
     const reserve = left > 0 ? 1 : 0;
     const itemChars = size(item);
-    if (index > 0 && (out.length + item.length + reserve > maxBlocks || chars + itemChars + (reserve ? 200 : 0) > LIST_CHARS)) {
+    if (
+      index > 0 &&
+      (out.length + item.length + reserve > maxBlocks || chars + itemChars + (reserve ? 200 : 0) > LIST_CHARS)
+    ) {
       out.push(context([more(items.length - index)]));
       return out;
     }

@@ -38,7 +38,9 @@ const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdf
 /** Moves a cut index back by one if it would separate a surrogate pair. */
 function safeCut(text: string, index: number): number {
   if (index <= 0 || index >= text.length) return Math.max(0, Math.min(index, text.length));
-  return isHighSurrogate(text.charCodeAt(index - 1)) && isLowSurrogate(text.charCodeAt(index)) ? index - 1 : index;
+  return isHighSurrogate(text.charCodeAt(index - 1)) && isLowSurrogate(text.charCodeAt(index))
+    ? index - 1
+    : index;
 }
 
 /**
@@ -120,7 +122,8 @@ function openAt(marks: FenceMark[], at: number): FenceMark | null {
 }
 
 /** The fence line that `at` falls strictly inside of, if any. */
-const markAround = (marks: FenceMark[], at: number): FenceMark | undefined => marks.find((m) => m.start < at && at < m.end);
+const markAround = (marks: FenceMark[], at: number): FenceMark | undefined =>
+  marks.find((m) => m.start < at && at < m.end);
 
 /** Where to cut `text` between `from` and `limit`: a paragraph, a line, a space, else anywhere. */
 function chooseCut(text: string, from: number, limit: number): number {
@@ -133,7 +136,8 @@ function chooseCut(text: string, from: number, limit: number): number {
   ];
   for (const minShare of [0.5, 0.3, 0.1]) {
     for (const [index, len] of candidates) {
-      if (index >= 0 && index + len > span * minShare) return avoidInsideTokens(text, from, from + index + len);
+      if (index >= 0 && index + len > span * minShare)
+        return avoidInsideTokens(text, from, from + index + len);
     }
   }
   return avoidInsideTokens(text, from, safeCut(text, limit));
@@ -144,9 +148,11 @@ function avoidInsideTokens(text: string, from: number, cut: number): number {
   const lineStart = Math.max(from, text.lastIndexOf("\n", cut - 1) + 1);
   const before = text.slice(lineStart, cut);
   const lt = before.lastIndexOf("<");
-  if (lt >= 0 && !before.slice(lt).includes(">") && text.indexOf(">", cut) !== -1 && lineStart + lt > from) return lineStart + lt;
+  if (lt >= 0 && !before.slice(lt).includes(">") && text.indexOf(">", cut) !== -1 && lineStart + lt > from)
+    return lineStart + lt;
   const amp = before.lastIndexOf("&");
-  if (amp >= 0 && cut - (lineStart + amp) <= 5 && !before.slice(amp).includes(";") && lineStart + amp > from) return lineStart + amp;
+  if (amp >= 0 && cut - (lineStart + amp) <= 5 && !before.slice(amp).includes(";") && lineStart + amp > from)
+    return lineStart + amp;
   return cut;
 }
 
@@ -157,7 +163,8 @@ function avoidInsideTokens(text: string, from: number, cut: number): number {
  * (with its info string) at the start of the next, so each chunk renders on its own.
  */
 export function splitWithFences(text: string, max: number): FencedChunk[] {
-  if (!Number.isInteger(max) || max < 64) throw new RangeError(`splitForSlack: max must be an integer ≥ 64, got ${max}`);
+  if (!Number.isInteger(max) || max < 64)
+    throw new RangeError(`splitForSlack: max must be an integer ≥ 64, got ${max}`);
   if (text === "") return [];
   const marks = scanFences(text);
   const reserve = marks.length === 0 ? 0 : 1 + Math.max(...marks.map((m) => m.marker.length));

@@ -15,7 +15,8 @@ export function misleadingLabel(label: string, target: string): boolean {
   const text = label.trim();
   const targetUrl = parse(target);
   if (!targetUrl) return false;
-  if (EMAIL.test(text)) return targetUrl.protocol !== "mailto:" || targetUrl.pathname.toLowerCase() !== text.toLowerCase();
+  if (EMAIL.test(text))
+    return targetUrl.protocol !== "mailto:" || targetUrl.pathname.toLowerCase() !== text.toLowerCase();
   const addresses = [...text.matchAll(URL_IN_TEXT)].map((m) => m[0].replace(/[.,;:!?'"]+$/, ""));
   if (addresses.length === 0 && WHOLE_HOST.test(text)) addresses.push(text);
   return addresses.some((address) => !leadsTo(address, targetUrl));
@@ -24,8 +25,9 @@ export function misleadingLabel(label: string, target: string): boolean {
 /** Whether an address shown to people is where `target` leads: same host and port, and a path the target continues. */
 function leadsTo(address: string, target: URL): boolean {
   const shown = parse(/^[a-z][a-z0-9+.-]*:/i.test(address) ? address : `https://${address}`);
-  if (!shown || !shown.hostname) return false;
-  if (shown.hostname.toLowerCase() !== target.hostname.toLowerCase() || shown.port !== target.port) return false;
+  if (!shown?.hostname) return false;
+  if (shown.hostname.toLowerCase() !== target.hostname.toLowerCase() || shown.port !== target.port)
+    return false;
   const path = shown.pathname.replace(/\/+$/, "");
   return path === "" || target.pathname === path || target.pathname.startsWith(`${path}/`);
 }

@@ -21,14 +21,21 @@ export function escapeClip(text: string, max: number): string {
 }
 
 /** A user mention for a Slack user id; anything else is shown as escaped text. */
-export const userMention = (id: string): string => (/^[UW][A-Z0-9]{2,}$/.test(id) ? `<@${id}>` : escapeMrkdwn(id));
+export const userMention = (id: string): string =>
+  /^[UW][A-Z0-9]{2,}$/.test(id) ? `<@${id}>` : escapeMrkdwn(id);
 
 /** A channel mention for a Slack channel id; anything else is shown as escaped text. */
-export const channelMention = (id: string): string => (/^[CGD][A-Z0-9]{2,}$/.test(id) ? `<#${id}>` : escapeMrkdwn(id));
+export const channelMention = (id: string): string =>
+  /^[CGD][A-Z0-9]{2,}$/.test(id) ? `<#${id}>` : escapeMrkdwn(id);
 
 /** A Slack link; the text is escaped, the URL made safe inside `<…|…>`. */
 export function slackLink(url: string, text?: string): string {
-  const safeUrl = url.replace(/&/g, "&amp;").replace(/</g, "%3C").replace(/>/g, "%3E").replace(/\|/g, "%7C").replace(/ /g, "%20");
+  const safeUrl = url
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "%3C")
+    .replace(/>/g, "%3E")
+    .replace(/\|/g, "%7C")
+    .replace(/ /g, "%20");
   return text ? `<${safeUrl}|${escapeMrkdwn(text)}>` : `<${safeUrl}>`;
 }
 
@@ -52,7 +59,10 @@ const SAFE_SCHEME = /^(?:https?|mailto|ftp):/i;
  */
 export function markdownToMrkdwn(md: string): string {
   // Redacted first: conversion must never see (or split) a secret.
-  const lines = redactText(md).replace(/\r\n?/g, "\n").replace(/\u0000/g, "").split("\n");
+  const lines = redactText(md)
+    .replace(/\r\n?/g, "\n")
+    .replace(/\u0000/g, "")
+    .split("\n");
   const out: string[] = [];
   let i = 0;
   while (i < lines.length) {
@@ -65,16 +75,22 @@ export function markdownToMrkdwn(md: string): string {
       const body: string[] = [];
       for (; j < lines.length; j++) {
         const close = FENCE_CLOSE.exec(lines[j] as string);
-        if (close && (close[1] as string)[0] === marker[0] && (close[1] as string).length >= marker.length) break;
+        if (close && (close[1] as string)[0] === marker[0] && (close[1] as string).length >= marker.length)
+          break;
         body.push(lines[j] as string);
       }
       out.push("```", ...body.map((l) => codeLine(dedent(l, indent))), "```");
       i = j + 1;
       continue;
     }
-    if (line.includes("|") && TABLE_DELIMITER.test(lines[i + 1] ?? "") && (lines[i + 1] as string).includes("|")) {
+    if (
+      line.includes("|") &&
+      TABLE_DELIMITER.test(lines[i + 1] ?? "") &&
+      (lines[i + 1] as string).includes("|")
+    ) {
       let j = i + 2;
-      while (j < lines.length && (lines[j] as string).includes("|") && (lines[j] as string).trim() !== "") j++;
+      while (j < lines.length && (lines[j] as string).includes("|") && (lines[j] as string).trim() !== "")
+        j++;
       out.push("```", ...renderTable(line, lines[i + 1] as string, lines.slice(i + 2, j)), "```");
       i = j;
       continue;
@@ -92,7 +108,8 @@ function dedent(line: string, indent: number): string {
 }
 
 /** A code line: escaped, and with any ``` broken up so that it cannot end Slack's block early. */
-const codeLine = (line: string): string => escapeMrkdwn(line).replace(/`{3,}/g, (run) => run.split("").join("\u200b"));
+const codeLine = (line: string): string =>
+  escapeMrkdwn(line).replace(/`{3,}/g, (run) => run.split("").join("\u200b"));
 
 function convertLine(line: string): string {
   if (line.trim() === "") return "";
@@ -107,7 +124,9 @@ function convertLine(line: string): string {
   const bullet = BULLET.exec(line);
   if (bullet) {
     const task = /^\[([ xX])\][ \t]+(.*)$/.exec(bullet[2] as string);
-    const rest = task ? `${task[1] === " " ? "☐" : "☑"} ${inline(task[2] as string)}` : inline(bullet[2] as string);
+    const rest = task
+      ? `${task[1] === " " ? "☐" : "☑"} ${inline(task[2] as string)}`
+      : inline(bullet[2] as string);
     return `${bullet[1]}• ${rest}`;
   }
   const ordered = ORDERED.exec(line);
@@ -130,21 +149,30 @@ function inline(text: string, markers: Markers = SLACK_MARKERS): string {
   let s = text.replace(/(?<!`)(`+)([\s\S]*?[^`])\1(?!`)/g, (span) => hold(escapeMrkdwn(span)));
   s = s.replace(/\\([!-/:-@[-`{-~])/g, (_, c: string) => hold(escapeMrkdwn(c)));
   const linkText = (raw: string): string =>
-    emphasis(escapeMrkdwn(raw), NO_MARKERS).replace(/\u0000(\d+)\u0000/g, (_, n: string) => (slots[Number(n)] ?? "").replace(/^`+|`+$/g, ""));
+    emphasis(escapeMrkdwn(raw), NO_MARKERS).replace(/\u0000(\d+)\u0000/g, (_, n: string) =>
+      (slots[Number(n)] ?? "").replace(/^`+|`+$/g, ""),
+    );
   const link = (raw: string, target: string): string => {
     const url = target.replace(/^<|>$/g, "").replace(/\\(.)/g, "$1");
     const label = linkText(raw);
     // A label that names another address than the target would disguise the link: the target itself is shown.
     const disguised = label !== "" && misleadingLabel(unescapeMrkdwn(label), url);
-    if (SAFE_SCHEME.test(url)) return hold(label && !disguised ? `<${slackUrl(url)}|${label}>` : `<${slackUrl(url)}>`);
+    if (SAFE_SCHEME.test(url))
+      return hold(label && !disguised ? `<${slackUrl(url)}|${label}>` : `<${slackUrl(url)}>`);
     return hold(label && label !== escapeMrkdwn(url) ? `${label} (${escapeMrkdwn(url)})` : escapeMrkdwn(url));
   };
   const target = String.raw`(<[^<>\n]*>|(?:[^\s()\\]|\\.|\((?:[^\s()\\]|\\.)*\))*)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*`;
   const label = String.raw`((?:[^\[\]\\]|\\.|\[[^\[\]]*\])*)`;
-  s = s.replace(new RegExp(String.raw`!\[${label}\]\(\s*${target}\)`, "g"), (_, alt: string, url: string) => link(alt, url));
-  s = s.replace(new RegExp(String.raw`\[${label}\]\(\s*${target}\)`, "g"), (_, txt: string, url: string) => link(txt, url));
+  s = s.replace(new RegExp(String.raw`!\[${label}\]\(\s*${target}\)`, "g"), (_, alt: string, url: string) =>
+    link(alt, url),
+  );
+  s = s.replace(new RegExp(String.raw`\[${label}\]\(\s*${target}\)`, "g"), (_, txt: string, url: string) =>
+    link(txt, url),
+  );
   s = s.replace(/<((?:https?|mailto|ftp):[^\s<>]+)>/gi, (_, url: string) => hold(`<${slackUrl(url)}>`));
-  s = s.replace(/<([^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)>/g, (_, mail: string) => hold(`<mailto:${slackUrl(mail)}|${escapeMrkdwn(mail)}>`));
+  s = s.replace(/<([^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)>/g, (_, mail: string) =>
+    hold(`<mailto:${slackUrl(mail)}|${escapeMrkdwn(mail)}>`),
+  );
   s = s.replace(/\bhttps?:\/\/[^\s<>"`\u0000]+/g, (url) => {
     const kept = trimUrl(url);
     return hold(slackUrl(kept)) + url.slice(kept.length);
@@ -155,9 +183,11 @@ function inline(text: string, markers: Markers = SLACK_MARKERS): string {
   return s.replace(/\u0000(\d+)\u0000/g, (_, n: string) => slots[Number(n)] ?? "");
 }
 
-const unescapeMrkdwn = (text: string): string => text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+const unescapeMrkdwn = (text: string): string =>
+  text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
 
-const slackUrl = (url: string): string => url.replace(/&/g, "&amp;").replace(/\|/g, "%7C").replace(/ /g, "%20");
+const slackUrl = (url: string): string =>
+  url.replace(/&/g, "&amp;").replace(/\|/g, "%7C").replace(/ /g, "%20");
 
 /** Drops trailing punctuation that ends a sentence rather than the URL (a `)` only if unbalanced). */
 function trimUrl(url: string): string {
@@ -165,7 +195,8 @@ function trimUrl(url: string): string {
   for (;;) {
     const last = u[u.length - 1];
     if (last && ".,;:!?'\"]*_".includes(last)) u = u.slice(0, -1);
-    else if (last === ")" && (u.match(/\)/g) ?? []).length > (u.match(/\(/g) ?? []).length) u = u.slice(0, -1);
+    else if (last === ")" && (u.match(/\)/g) ?? []).length > (u.match(/\(/g) ?? []).length)
+      u = u.slice(0, -1);
     else return u;
   }
 }
@@ -201,7 +232,17 @@ function emphasis(text: string, markers: Markers): string {
     const char = m[0][0] as "*" | "_";
     const canOpen = char === "*" ? left : left && (!right || isPunct(before));
     const canClose = char === "*" ? right : right && (!left || isPunct(after));
-    delims.push({ char, start, length, remaining: length, canOpen, canClose, active: true, openMarkup: "", closeMarkup: "" });
+    delims.push({
+      char,
+      start,
+      length,
+      remaining: length,
+      canOpen,
+      canClose,
+      active: true,
+      openMarkup: "",
+      closeMarkup: "",
+    });
   }
   for (let c = 0; c < delims.length; c++) {
     const closer = delims[c] as Delimiter;
@@ -211,7 +252,10 @@ function emphasis(text: string, markers: Markers): string {
       for (; o >= 0; o--) {
         const d = delims[o] as Delimiter;
         if (!d.active || d.char !== closer.char || !d.canOpen || d.remaining === 0) continue;
-        const blocked = (d.canClose || closer.canOpen) && (d.length + closer.length) % 3 === 0 && !(d.length % 3 === 0 && closer.length % 3 === 0);
+        const blocked =
+          (d.canClose || closer.canOpen) &&
+          (d.length + closer.length) % 3 === 0 &&
+          !(d.length % 3 === 0 && closer.length % 3 === 0);
         if (!blocked) break;
       }
       if (o < 0) break;
@@ -255,9 +299,13 @@ const width = (s: string): number => Array.from(s).length;
 /** A Markdown table as aligned monospace rows (escaped for Slack). */
 function renderTable(header: string, delimiter: string, rows: string[]): string[] {
   const grid = [header, ...rows].map((r) => splitRow(r).map(plainCell));
-  const aligns = splitRow(delimiter).map((d) => (d.endsWith(":") ? (d.startsWith(":") ? "center" : "right") : "left"));
+  const aligns = splitRow(delimiter).map((d) =>
+    d.endsWith(":") ? (d.startsWith(":") ? "center" : "right") : "left",
+  );
   const columns = Math.max(...grid.map((r) => r.length));
-  const widths = Array.from({ length: columns }, (_, c) => Math.max(3, ...grid.map((r) => width(r[c] ?? ""))));
+  const widths = Array.from({ length: columns }, (_, c) =>
+    Math.max(3, ...grid.map((r) => width(r[c] ?? ""))),
+  );
   const pad = (text: string, c: number): string => {
     const room = (widths[c] as number) - width(text);
     const align = aligns[c] ?? "left";

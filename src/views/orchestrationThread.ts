@@ -18,10 +18,12 @@ const MESSAGE_BUDGET = 9_000;
 const CHUNK = 2_900;
 
 /** Text on one line, escaped and clipped. */
-export const oneLine = (text: string, max: number): string => escapeClip(text.trim().replace(/\s+/g, " "), max);
+export const oneLine = (text: string, max: number): string =>
+  escapeClip(text.trim().replace(/\s+/g, " "), max);
 const code = (text: string): string => `\`${text.replace(/`/g, "ˋ")}\``;
 /** A revision, shortened, in inline code. */
-export const shortRev = (revision: string | null | undefined): string => code(escapeMrkdwn((revision ?? "?").slice(0, 10)));
+export const shortRev = (revision: string | null | undefined): string =>
+  code(escapeMrkdwn((revision ?? "?").slice(0, 10)));
 /** A branch name in inline code. */
 export const branchOf = (branch: string | null | undefined): string => code(oneLine(branch ?? "?", 200));
 
@@ -51,13 +53,20 @@ export const escapedDraft = (draft: string): string => escapeMrkdwn(draft.trim()
  * Messages made of a head line and chunks of text, each chunk a section: as many messages as
  * needed (within the block and character budgets), each numbered when there are several.
  */
-function chunkMessages(head: string, chunks: string[], opts: { idPrefix: string; part?: (index: number, total: number) => string }): SlackMessage[] {
+function chunkMessages(
+  head: string,
+  chunks: string[],
+  opts: { idPrefix: string; part?: (index: number, total: number) => string },
+): SlackMessage[] {
   const groups: string[][] = [];
   let current: string[] = [];
   let size = head.length;
   for (const chunk of chunks) {
     // Two blocks are kept: the head (first message) and the "part n of m" line.
-    if (current.length > 0 && (size + chunk.length > MESSAGE_BUDGET || current.length >= MAX_MESSAGE_BLOCKS - 2)) {
+    if (
+      current.length > 0 &&
+      (size + chunk.length > MESSAGE_BUDGET || current.length >= MAX_MESSAGE_BLOCKS - 2)
+    ) {
       groups.push(current);
       current = [];
       size = 0;
@@ -77,20 +86,35 @@ function chunkMessages(head: string, chunks: string[], opts: { idPrefix: string;
 }
 
 /** The full draft of a version, split across sections and messages: never cut. */
-export function draftMessages(locale: Locale, o: Pick<OrchestrationView, "draft" | "draft_version">, head = t(locale, "orch_view.step.draft", { version: o.draft_version })): SlackMessage[] {
+export function draftMessages(
+  locale: Locale,
+  o: Pick<OrchestrationView, "draft" | "draft_version">,
+  head = t(locale, "orch_view.step.draft", { version: o.draft_version }),
+): SlackMessage[] {
   const chunks = splitForSlack(escapedDraft(o.draft), CHUNK).filter((c) => c.trim() !== "");
-  return chunkMessages(head, chunks, { idPrefix: BLOCKS.orchDraft, part: (index, total) => t(locale, "orch_view.step.draft_part", { version: o.draft_version, index, total }) });
+  return chunkMessages(head, chunks, {
+    idPrefix: BLOCKS.orchDraft,
+    part: (index, total) =>
+      t(locale, "orch_view.step.draft_part", { version: o.draft_version, index, total }),
+  });
 }
 
 function resultSection(locale: Locale, r: TestResult, index: number): string {
   const passed = r.passed ? "✅" : "❌";
   const exit = r.timedOut ? t(locale, "orch_view.results.timeout") : String(r.exitCode ?? "?");
-  const line = t(locale, "orch_view.results.test", { emoji: passed, index, code: exit, duration: formatDuration(locale, r.durationMs) });
+  const line = t(locale, "orch_view.results.test", {
+    emoji: passed,
+    index,
+    code: exit,
+    duration: formatDuration(locale, r.durationMs),
+  });
   const command = `$ ${escapeClip(r.command, 400)}`;
   const output = r.output.trim();
   const tail = escapedTail(output, 2_900 - line.length - command.length - 200);
   const clipped = tail.cut || output.startsWith("…");
-  const body = output ? `${command}\n${tail.cut ? "…" : ""}${tail.text}` : `${command}\n${t(locale, "orch_view.results.no_output")}`;
+  const body = output
+    ? `${command}\n${tail.cut ? "…" : ""}${tail.text}`
+    : `${command}\n${t(locale, "orch_view.results.no_output")}`;
   return `${line}\n${codeBlock(body)}${clipped ? `\n_${t(locale, "orch_view.results.tail", { chars: tail.text.length })}_` : ""}`;
 }
 
@@ -99,18 +123,28 @@ function resultSection(locale: Locale, r: TestResult, index: number): string {
  * argv as a shell would read it), exit code, duration and the end of its output, escaped; split
  * across messages when long.
  */
-export function verificationMessages(locale: Locale, record: VerificationRecord, head: string): SlackMessage[] {
+export function verificationMessages(
+  locale: Locale,
+  record: VerificationRecord,
+  head: string,
+): SlackMessage[] {
   const passed = record.results.filter((r) => r.passed).length;
   const title = record.results.length
     ? t(locale, "orch_view.results.title", { passed, total: record.results.length })
     : t(locale, "orch_view.results.none");
   const chunks = record.results.map((r, i) => resultSection(locale, r, i + 1));
-  return chunkMessages(`${head}\n${title}`, chunks, { idPrefix: BLOCKS.orchResult, part: (index, total) => t(locale, "orch_view.results.part", { index, total }) });
+  return chunkMessages(`${head}\n${title}`, chunks, {
+    idPrefix: BLOCKS.orchResult,
+    part: (index, total) => t(locale, "orch_view.results.part", { index, total }),
+  });
 }
 
-const line = (text: string): SlackMessage[] => [{ text: clip(text.replace(/\s+/g, " "), 300), blocks: [section(text, { blockId: BLOCKS.orchStep })] }];
+const line = (text: string): SlackMessage[] => [
+  { text: clip(text.replace(/\s+/g, " "), 300), blocks: [section(text, { blockId: BLOCKS.orchStep })] },
+];
 
-const detailString = (d: Record<string, unknown>, key: string): string => (typeof d[key] === "string" ? (d[key] as string) : "");
+const detailString = (d: Record<string, unknown>, key: string): string =>
+  typeof d[key] === "string" ? (d[key] as string) : "";
 
 /** A refusal's sentence from the catalog (`reason.<reason>`), its parameters escaped. */
 function reasonText(locale: Locale, reason: string, params: Record<string, string>): string {
@@ -119,66 +153,138 @@ function reasonText(locale: Locale, reason: string, params: Record<string, strin
   return isMessageKey(key) ? t(locale, key, safe) : escapeClip(params.detail ?? reason, 1500);
 }
 
-const MERGE_REASONS: Record<string, string> = { main_dirty: "orch_main_dirty", main_moved: "orch_main_moved", conflict: "orch_merge_conflict" };
+const MERGE_REASONS: Record<string, string> = {
+  main_dirty: "orch_main_dirty",
+  main_moved: "orch_main_moved",
+  conflict: "orch_merge_conflict",
+};
 
 /**
  * What one history event shows in the thread (none for internal ones). A draft's full text is
  * shown only for the current version (`o` is the orchestration as it is now); a verification's
  * results when `o` still holds that verification's record.
  */
-export function stepMessages(locale: Locale, o: OrchestrationView, event: OrchestrationEvent): SlackMessage[] {
+export function stepMessages(
+  locale: Locale,
+  o: OrchestrationView,
+  event: OrchestrationEvent,
+): SlackMessage[] {
   const d = event.detail;
   const draftOf = (version: number): SlackMessage[] =>
-    version === o.draft_version ? draftMessages(locale, o) : line(t(locale, "orch_view.step.draft_old", { version }));
+    version === o.draft_version
+      ? draftMessages(locale, o)
+      : line(t(locale, "orch_view.step.draft_old", { version }));
   switch (event.kind) {
     case "created":
       return draftOf(Number(d.draft_version ?? 1));
     case "draft.rejected": {
       const version = Number(d.version ?? 0);
-      return [...line(t(locale, "orch_view.step.rejected", { version, feedback: escapeClip(detailString(d, "feedback").trim(), 2500) })), ...draftOf(version + 1)];
+      return [
+        ...line(
+          t(locale, "orch_view.step.rejected", {
+            version,
+            feedback: escapeClip(detailString(d, "feedback").trim(), 2500),
+          }),
+        ),
+        ...draftOf(version + 1),
+      ];
     }
     case "draft.approved":
-      return line(t(locale, "orch_view.step.approved_draft", { version: Number(d.version ?? o.draft_version) }));
+      return line(
+        t(locale, "orch_view.step.approved_draft", { version: Number(d.version ?? o.draft_version) }),
+      );
     case "prepare.failed":
-      return line(t(locale, "orch_view.step.prepare_failed", { error: reasonText(locale, detailString(d, "reason"), { path: detailString(d, "detail"), detail: detailString(d, "detail") }) }));
+      return line(
+        t(locale, "orch_view.step.prepare_failed", {
+          error: reasonText(locale, detailString(d, "reason"), {
+            path: detailString(d, "detail"),
+            detail: detailString(d, "detail"),
+          }),
+        }),
+      );
     case "agent.started":
-      return line(t(locale, "orch_view.step.agent_started", { branch: branchOf(detailString(d, "branch") || o.branch) }));
+      return line(
+        t(locale, "orch_view.step.agent_started", {
+          branch: branchOf(detailString(d, "branch") || o.branch),
+        }),
+      );
     case "agent.finished": {
       const answer = detailString(d, "answer").trim();
       const head = t(locale, "orch_view.step.agent_finished");
       if (!answer) return line(head);
-      return chunkMessages(head, splitForSlack(markdownToMrkdwn(answer).trim(), CHUNK), { idPrefix: BLOCKS.orchStep });
+      return chunkMessages(head, splitForSlack(markdownToMrkdwn(answer).trim(), CHUNK), {
+        idPrefix: BLOCKS.orchStep,
+      });
     }
     case "agent.failed":
-      return line(t(locale, "orch_view.step.agent_failed", { error: escapeClip(failureText(locale, detailString(d, "error")) || detailString(d, "status") || "?", 1500) }));
+      return line(
+        t(locale, "orch_view.step.agent_failed", {
+          error: escapeClip(
+            failureText(locale, detailString(d, "error")) || detailString(d, "status") || "?",
+            1500,
+          ),
+        }),
+      );
     case "corrections.requested":
-      return line(t(locale, "orch_view.step.corrections", { feedback: escapeClip(detailString(d, "feedback").trim(), 2500) }));
+      return line(
+        t(locale, "orch_view.step.corrections", {
+          feedback: escapeClip(detailString(d, "feedback").trim(), 2500),
+        }),
+      );
     case "verification.passed":
     case "verification.failed": {
       const passed = event.kind === "verification.passed";
       const revision = typeof d.revision === "string" ? d.revision : null;
-      if (!revision) return line(t(locale, "orch_view.step.verification_error", { error: escapeClip(detailString(d, "output") || "?", 1500) }));
-      const head = t(locale, passed ? "orch_view.step.verified" : "orch_view.step.verification_failed", { revision: shortRev(revision) });
+      if (!revision)
+        return line(
+          t(locale, "orch_view.step.verification_error", {
+            error: escapeClip(detailString(d, "output") || "?", 1500),
+          }),
+        );
+      const head = t(locale, passed ? "orch_view.step.verified" : "orch_view.step.verification_failed", {
+        revision: shortRev(revision),
+      });
       const record = o.verification;
-      if (record && record.revision === revision && record.passed === passed) return verificationMessages(locale, record, head);
+      if (record && record.revision === revision && record.passed === passed)
+        return verificationMessages(locale, record, head);
       const output = detailString(d, "output").trim();
-      return output ? chunkMessages(head, [codeBlock(escapedTail(output, CHUNK - 10).text)], { idPrefix: BLOCKS.orchResult }) : line(head);
+      return output
+        ? chunkMessages(head, [codeBlock(escapedTail(output, CHUNK - 10).text)], {
+            idPrefix: BLOCKS.orchResult,
+          })
+        : line(head);
     }
     case "verification.interrupted":
       return line(t(locale, "orch_view.step.verification_interrupted"));
     case "revision.approved": {
-      const approved = t(locale, "orch_view.step.revision_approved", { revision: shortRev(detailString(d, "revision")) });
-      return line(o.merge_confirmation_required ? `${approved}\n${t(locale, "orch_view.step.merge_asked")}` : approved);
+      const approved = t(locale, "orch_view.step.revision_approved", {
+        revision: shortRev(detailString(d, "revision")),
+      });
+      return line(
+        o.merge_confirmation_required ? `${approved}\n${t(locale, "orch_view.step.merge_asked")}` : approved,
+      );
     }
     case "merge.confirmed":
       return line(t(locale, "orch_view.step.merge_confirmed"));
     case "merge.declined":
       return line(t(locale, "orch_view.step.merge_declined"));
     case "merged":
-      return line(t(locale, "orch_view.step.merged", { branch: branchOf(o.base_branch), revision: shortRev(detailString(d, "revision")) }));
+      return line(
+        t(locale, "orch_view.step.merged", {
+          branch: branchOf(o.base_branch),
+          revision: shortRev(detailString(d, "revision")),
+        }),
+      );
     case "merge.failed": {
       const reason = MERGE_REASONS[detailString(d, "reason")] ?? "orch_merge_conflict";
-      return line(t(locale, "orch_view.step.merge_failed", { error: reasonText(locale, reason, { branch: o.base_branch ?? "?", detail: detailString(d, "detail") }) }));
+      return line(
+        t(locale, "orch_view.step.merge_failed", {
+          error: reasonText(locale, reason, {
+            branch: o.base_branch ?? "?",
+            detail: detailString(d, "detail"),
+          }),
+        }),
+      );
     }
     case "cancel.requested":
       return line(t(locale, "orch_view.step.cancel_requested"));

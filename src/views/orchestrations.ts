@@ -1,6 +1,17 @@
 import type { OrchestrationStatus, OrchestrationView } from "../engine/orchestrations/index.js";
 import { t, type Locale, type MessageKey } from "../i18n/index.js";
-import { actions, button, confirmDialog, context, divider, header, section, type Block, type ButtonElement, type SlackMessage } from "./blocks.js";
+import {
+  actions,
+  button,
+  confirmDialog,
+  context,
+  divider,
+  header,
+  section,
+  type Block,
+  type ButtonElement,
+  type SlackMessage,
+} from "./blocks.js";
 import { ACTIONS, BLOCKS } from "./ids.js";
 import { fitItems, type InteractiveBlock } from "./interactive.js";
 import { splitForSlack } from "./limits.js";
@@ -66,7 +77,8 @@ const STATUS_EMOJI = {
 } as const satisfies Record<OrchestrationStatus, string>;
 
 /** The status as people read it. */
-export const statusLabel = (locale: Locale, status: OrchestrationStatus): string => t(locale, `orch_view.status.${STATUS_KEY[status]}`);
+export const statusLabel = (locale: Locale, status: OrchestrationStatus): string =>
+  t(locale, `orch_view.status.${STATUS_KEY[status]}`);
 
 // ---------------------------------------------------------------------------------------------
 // Buttons
@@ -83,18 +95,31 @@ export function parseOrchestrationValue(value: string): { id: string; token: str
  * approve (the exact verified revision) and corrections in review; confirm or cancel the merge;
  * corrections after a failed agent. None while a step runs, nor once it is over.
  */
-export function orchestrationButtons(locale: Locale, o: Pick<OrchestrationView, "id" | "status" | "draft_hash" | "verified_revision">): ButtonElement[] {
+export function orchestrationButtons(
+  locale: Locale,
+  o: Pick<OrchestrationView, "id" | "status" | "draft_hash" | "verified_revision">,
+): ButtonElement[] {
   const b = (actionId: string, key: string, value: string, style?: "primary" | "danger") =>
-    button({ actionId, text: t(locale, `orch_view.button.${key}` as MessageKey), value, ...(style ? { style } : {}) });
+    button({
+      actionId,
+      text: t(locale, `orch_view.button.${key}` as MessageKey),
+      value,
+      ...(style ? { style } : {}),
+    });
   const corrections = b(ACTIONS.orchCorrections, "corrections", o.id);
   switch (o.status) {
     case "DRAFT_REVIEW":
-      return [b(ACTIONS.orchDraftApprove, "approve_draft", `${o.id}|${o.draft_hash}`, "primary"), b(ACTIONS.orchDraftReject, "reject_draft", o.id)];
+      return [
+        b(ACTIONS.orchDraftApprove, "approve_draft", `${o.id}|${o.draft_hash}`, "primary"),
+        b(ACTIONS.orchDraftReject, "reject_draft", o.id),
+      ];
     case "AWAITING_VERIFICATION":
     case "VERIFICATION_FAILED":
       return [b(ACTIONS.orchVerify, "verify", o.id, "primary"), corrections];
     case "USER_REVIEW":
-      return o.verified_revision ? [b(ACTIONS.orchApprove, "approve", `${o.id}|${o.verified_revision}`, "primary"), corrections] : [corrections];
+      return o.verified_revision
+        ? [b(ACTIONS.orchApprove, "approve", `${o.id}|${o.verified_revision}`, "primary"), corrections]
+        : [corrections];
     case "AWAITING_MERGE_CONFIRMATION": {
       const confirm = button({
         actionId: ACTIONS.orchMergeConfirm,
@@ -131,13 +156,26 @@ function headLine(locale: Locale, o: Pick<OrchestrationView, "name" | "status">)
 }
 
 function metaLine(locale: Locale, o: OrchestrationView): string {
-  const meta = t(locale, "orch_view.meta", { project: oneLine(o.project_name, 100), user: o.owner_id ? userMention(o.owner_id) : "?", version: o.draft_version });
+  const meta = t(locale, "orch_view.meta", {
+    project: oneLine(o.project_name, 100),
+    user: o.owner_id ? userMention(o.owner_id) : "?",
+    version: o.draft_version,
+  });
   return o.branch ? `${meta} · ${t(locale, "orch_view.meta_branch", { branch: branchOf(o.branch) })}` : meta;
 }
 
 function hintLine(locale: Locale, o: OrchestrationView): string {
-  const revision = shortRev(o.status === "USER_REVIEW" ? o.verified_revision : o.status === "MERGED" ? o.merged_revision : o.approved_revision);
-  return t(locale, `orch_view.hint.${STATUS_KEY[o.status]}`, { branch: branchOf(o.status === "AGENT_RUNNING" ? o.branch : o.base_branch), revision });
+  const revision = shortRev(
+    o.status === "USER_REVIEW"
+      ? o.verified_revision
+      : o.status === "MERGED"
+        ? o.merged_revision
+        : o.approved_revision,
+  );
+  return t(locale, `orch_view.hint.${STATUS_KEY[o.status]}`, {
+    branch: branchOf(o.status === "AGENT_RUNNING" ? o.branch : o.base_branch),
+    revision,
+  });
 }
 
 /**
@@ -146,18 +184,29 @@ function hintLine(locale: Locale, o: OrchestrationView): string {
  * the buttons the status allows (block `orch.actions`).
  */
 export function orchestrationRoot(locale: Locale, o: OrchestrationView): SlackMessage {
-  const blocks: Block[] = [section(headLine(locale, o), { blockId: BLOCKS.orchHead }), context([metaLine(locale, o)]), section(hintLine(locale, o), { blockId: BLOCKS.orchState })];
+  const blocks: Block[] = [
+    section(headLine(locale, o), { blockId: BLOCKS.orchHead }),
+    context([metaLine(locale, o)]),
+    section(hintLine(locale, o), { blockId: BLOCKS.orchState }),
+  ];
   const lastError = failureText(locale, o.last_error)?.trim();
   if (lastError && o.status !== "MERGED" && o.status !== "CANCELLED") {
     const tail = escapedTail(lastError, 1200);
-    blocks.push(section(`${t(locale, "orch_view.last_error", { error: "" }).trim()}\n${codeBlock(tail.cut ? `…${tail.text}` : tail.text)}`, { blockId: BLOCKS.orchError }));
+    blocks.push(
+      section(
+        `${t(locale, "orch_view.last_error", { error: "" }).trim()}\n${codeBlock(tail.cut ? `…${tail.text}` : tail.text)}`,
+        { blockId: BLOCKS.orchError },
+      ),
+    );
   }
   if (o.status === "DRAFT_REVIEW") {
     const draft = escapedDraft(o.draft);
     const [first = ""] = splitForSlack(draft, ROOT_DRAFT);
     const shortened = first.length < draft.length;
-    if (first.trim()) blocks.push(section(shortened ? `${first.trimEnd()}\n…` : first, { blockId: BLOCKS.orchDraft }));
-    if (shortened) blocks.push(context([t(locale, "orch_view.draft_more", { chars: o.draft.trim().length })]));
+    if (first.trim())
+      blocks.push(section(shortened ? `${first.trimEnd()}\n…` : first, { blockId: BLOCKS.orchDraft }));
+    if (shortened)
+      blocks.push(context([t(locale, "orch_view.draft_more", { chars: o.draft.trim().length })]));
   }
   const buttons = orchestrationButtons(locale, o);
   if (buttons.length) blocks.push(actions(buttons, BLOCKS.orchActions));
@@ -171,13 +220,24 @@ export function orchestrationRoot(locale: Locale, o: OrchestrationView): SlackMe
 /** `/codex orchestrations`: each orchestration with its status and the buttons it allows. */
 export function orchestrationsView(locale: Locale, list: OrchestrationView[]): SlackMessage {
   const title = t(locale, "orch_view.list.title", { n: list.length });
-  if (list.length === 0) return { text: t(locale, "orch_view.list.empty"), blocks: [header(title), section(t(locale, "orch_view.list.empty"))] };
+  if (list.length === 0)
+    return {
+      text: t(locale, "orch_view.list.empty"),
+      blocks: [header(title), section(t(locale, "orch_view.list.empty"))],
+    };
   const items = list.map((o, i): InteractiveBlock[] => {
     const blocks: InteractiveBlock[] = i === 0 ? [] : [divider()];
-    blocks.push(section(`${headLine(locale, o)}\n${metaLine(locale, o)}\n${hintLine(locale, o)}`, { blockId: `${BLOCKS.orchList}.${i}` }));
+    blocks.push(
+      section(`${headLine(locale, o)}\n${metaLine(locale, o)}\n${hintLine(locale, o)}`, {
+        blockId: `${BLOCKS.orchList}.${i}`,
+      }),
+    );
     const buttons = orchestrationButtons(locale, o);
     if (buttons.length) blocks.push(actions(buttons, `${BLOCKS.orchListActions}.${i}`));
     return blocks;
   });
-  return { text: title, blocks: fitItems([header(title)], items, (n) => t(locale, "common.more", { n })) as Block[] };
+  return {
+    text: title,
+    blocks: fitItems([header(title)], items, (n) => t(locale, "common.more", { n })) as Block[],
+  };
 }

@@ -5,14 +5,26 @@ import { CALLBACKS } from "./ids.js";
 import { inputValue, modal, textInput, type ModalView, type StateValues } from "./interactive.js";
 
 /** The fields of the runtime policy form, in order. */
-export const POLICY_FIELDS = ["max_concurrent", "load_pause_percent", "memory_pause_percent", "background_start_hour", "background_end_hour"] as const;
+export const POLICY_FIELDS = [
+  "max_concurrent",
+  "load_pause_percent",
+  "memory_pause_percent",
+  "background_start_hour",
+  "background_end_hour",
+] as const;
 type PolicyField = (typeof POLICY_FIELDS)[number];
 
 /** Block and action ids of the form's inputs. */
-export const POLICY_INPUTS = Object.fromEntries(POLICY_FIELDS.map((f) => [f, { blockId: `policy.${f}`, actionId: `policy.${f}.value` }])) as Record<PolicyField, { blockId: string; actionId: string }>;
+export const POLICY_INPUTS = Object.fromEntries(
+  POLICY_FIELDS.map((f) => [f, { blockId: `policy.${f}`, actionId: `policy.${f}.value` }]),
+) as Record<PolicyField, { blockId: string; actionId: string }>;
 
 /** `/codex policy`: the global runtime policy, filled with its current values (admins submit it). */
-export function policyModal(locale: Locale, policy: RuntimePolicy, opts: { channelId?: string } = {}): ModalView {
+export function policyModal(
+  locale: Locale,
+  policy: RuntimePolicy,
+  opts: { channelId?: string } = {},
+): ModalView {
   return modal({
     callbackId: CALLBACKS.policyEdit,
     metadata: JSON.stringify(opts.channelId ? { channelId: opts.channelId } : {}),
@@ -47,7 +59,10 @@ export function readPolicy(values: StateValues): Record<PolicyField, number | st
 /** `response_action: "errors"` for the fields validation named (e.g. "max_concurrent"). */
 export function policyErrors(locale: Locale, fields: string[]): Record<string, string> {
   const errors: Record<string, string> = {};
-  for (const f of POLICY_FIELDS) if (fields.includes(f)) errors[POLICY_INPUTS[f].blockId] = t(locale, `policy_modal.${f}.error` as MessageKey);
-  if (Object.keys(errors).length === 0) errors[POLICY_INPUTS.max_concurrent.blockId] = t(locale, "policy_modal.max_concurrent.error");
+  for (const f of POLICY_FIELDS)
+    if (fields.includes(f))
+      errors[POLICY_INPUTS[f].blockId] = t(locale, `policy_modal.${f}.error` as MessageKey);
+  if (Object.keys(errors).length === 0)
+    errors[POLICY_INPUTS.max_concurrent.blockId] = t(locale, "policy_modal.max_concurrent.error");
   return errors;
 }

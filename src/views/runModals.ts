@@ -2,7 +2,14 @@ import type { RunStepView } from "../engine/runs/index.js";
 import { t, type Locale } from "../i18n/index.js";
 import { context } from "./blocks.js";
 import { BLOCKS, CALLBACKS, INPUTS } from "./ids.js";
-import { inputValue, modal, textInput, type InteractiveBlock, type ModalView, type StateValues } from "./interactive.js";
+import {
+  inputValue,
+  modal,
+  textInput,
+  type InteractiveBlock,
+  type ModalView,
+  type StateValues,
+} from "./interactive.js";
 import { clip } from "./limits.js";
 import { code, fitLines, more, oneLine } from "./runParts.js";
 
@@ -46,7 +53,11 @@ export interface RunModalMetadata {
   runId?: string;
 }
 
-const metadata = (m: RunModalMetadata): string => JSON.stringify({ ...(m.channelId ? { channelId: m.channelId } : {}), ...(m.runId ? { runId: m.runId } : {}) });
+const metadata = (m: RunModalMetadata): string =>
+  JSON.stringify({
+    ...(m.channelId ? { channelId: m.channelId } : {}),
+    ...(m.runId ? { runId: m.runId } : {}),
+  });
 
 /** `/codex run start`: a multiline input for the plan JSON. */
 export function runStartModal(locale: Locale, opts: { channelId?: string } = {}): ModalView {
@@ -74,12 +85,19 @@ export function runStartModal(locale: Locale, opts: { channelId?: string } = {})
  * `/codex run resume --revise` and the Revise button: the run's plan to edit, prefilled when its
  * JSON fits the input (else empty, with a hint and the steps that must not change).
  */
-export function runReviseModal(locale: Locale, opts: { runId: string; channelId?: string; steps: readonly RunStepView[] }): ModalView {
+export function runReviseModal(
+  locale: Locale,
+  opts: { runId: string; channelId?: string; steps: readonly RunStepView[] },
+): ModalView {
   const json = planJson(opts.steps);
   const blocks: InteractiveBlock[] = [context([t(locale, "run_modal.revise_intro")])];
   if (json === null) {
-    const lines = opts.steps.map((s) => `\`${code(s.id, 60)}\` · ${s.order} · ${oneLine(s.target, 60)} · \`${code(s.risk, 50)}\``);
-    blocks.push(...fitLines(lines, { chars: 8000, blocks: 5, idPrefix: BLOCKS.runSteps, more: more(locale) }));
+    const lines = opts.steps.map(
+      (s) => `\`${code(s.id, 60)}\` · ${s.order} · ${oneLine(s.target, 60)} · \`${code(s.risk, 50)}\``,
+    );
+    blocks.push(
+      ...fitLines(lines, { chars: 8000, blocks: 5, idPrefix: BLOCKS.runSteps, more: more(locale) }),
+    );
   }
   blocks.push(
     textInput({
@@ -87,7 +105,10 @@ export function runReviseModal(locale: Locale, opts: { runId: string; channelId?
       label: t(locale, "run_modal.plan_label"),
       multiline: true,
       maxLength: MAX_PLAN_INPUT,
-      hint: json === null ? t(locale, "run_modal.plan_too_long", { max: MAX_PLAN_INPUT }) : t(locale, "run_modal.plan_hint", { max: MAX_PLAN_INPUT }),
+      hint:
+        json === null
+          ? t(locale, "run_modal.plan_too_long", { max: MAX_PLAN_INPUT })
+          : t(locale, "run_modal.plan_hint", { max: MAX_PLAN_INPUT }),
       ...(json === null ? { placeholder: t(locale, "run_modal.plan_placeholder") } : { initialValue: json }),
     }),
   );
@@ -102,7 +123,8 @@ export function runReviseModal(locale: Locale, opts: { runId: string; channelId?
 }
 
 /** The plan text typed in either modal. */
-export const readRunPlan = (values: StateValues): string => inputValue(values, RUN_PLAN_INPUT.blockId, RUN_PLAN_INPUT.actionId);
+export const readRunPlan = (values: StateValues): string =>
+  inputValue(values, RUN_PLAN_INPUT.blockId, RUN_PLAN_INPUT.actionId);
 
 /** The plan modals' metadata read back (`{}` when missing or malformed). */
 export function readRunModalMetadata(privateMetadata: string): RunModalMetadata {
@@ -114,17 +136,30 @@ export function readRunModalMetadata(privateMetadata: string): RunModalMetadata 
   }
   if (typeof parsed !== "object" || parsed === null) return {};
   const { channelId, runId } = parsed as { channelId?: unknown; runId?: unknown };
-  return { ...(typeof channelId === "string" && channelId ? { channelId } : {}), ...(typeof runId === "string" && runId ? { runId } : {}) };
+  return {
+    ...(typeof channelId === "string" && channelId ? { channelId } : {}),
+    ...(typeof runId === "string" && runId ? { runId } : {}),
+  };
 }
 
 /** The plan text as JSON, or the sentence saying why it is not JSON. */
-export function parsePlanText(locale: Locale, text: string): { ok: true; plan: unknown } | { ok: false; error: string } {
+export function parsePlanText(
+  locale: Locale,
+  text: string,
+): { ok: true; plan: unknown } | { ok: false; error: string } {
   try {
     return { ok: true, plan: JSON.parse(text) as unknown };
   } catch (err) {
-    return { ok: false, error: t(locale, "run_modal.plan_invalid_json", { detail: clip(err instanceof Error ? err.message : String(err), 300) }) };
+    return {
+      ok: false,
+      error: t(locale, "run_modal.plan_invalid_json", {
+        detail: clip(err instanceof Error ? err.message : String(err), 300),
+      }),
+    };
   }
 }
 
 /** `response_action: "errors"` naming the plan field with `message`. */
-export const runPlanErrors = (message: string): Record<string, string> => ({ [RUN_PLAN_INPUT.blockId]: clip(message, MAX_ERROR_TEXT) });
+export const runPlanErrors = (message: string): Record<string, string> => ({
+  [RUN_PLAN_INPUT.blockId]: clip(message, MAX_ERROR_TEXT),
+});

@@ -13,11 +13,24 @@ import { escapeClip, userMention } from "./mrkdwn.js";
 const MAX_ROUNDS = 3;
 
 /** Emoji of a run's status. */
-export const RUN_EMOJI = { RUNNING: "⚙️", BLOCKED: "⛔", COMPLETED: "✅", CANCELLED: "🛑" } as const satisfies Record<RunStatus, string>;
-const STEP_EMOJI = { PENDING: "▫️", WORKING: "⚙️", REVIEWING: "🔎", CORRECTING: "✏️", APPROVED: "✅", BLOCKED: "⛔" } as const satisfies Record<StepStatus, string>;
+export const RUN_EMOJI = {
+  RUNNING: "⚙️",
+  BLOCKED: "⛔",
+  COMPLETED: "✅",
+  CANCELLED: "🛑",
+} as const satisfies Record<RunStatus, string>;
+const STEP_EMOJI = {
+  PENDING: "▫️",
+  WORKING: "⚙️",
+  REVIEWING: "🔎",
+  CORRECTING: "✏️",
+  APPROVED: "✅",
+  BLOCKED: "⛔",
+} as const satisfies Record<StepStatus, string>;
 
 /** Text on one line, escaped and clipped. */
-export const oneLine = (text: string, max: number): string => escapeClip(text.trim().replace(/\s+/g, " "), max);
+export const oneLine = (text: string, max: number): string =>
+  escapeClip(text.trim().replace(/\s+/g, " "), max);
 /** An identifier or a risk in inline code (a backtick inside would end it). */
 export const code = (text: string, max: number): string => oneLine(text, max).replace(/`/g, "'");
 /** The "… and n more" line closing a list cut short. */
@@ -26,9 +39,11 @@ export const more = (locale: Locale) => (n: number) => t(locale, "common.more", 
 export const size = (blocks: readonly InteractiveBlock[]): number => JSON.stringify(blocks).length;
 
 /** A run's status in words. */
-export const runStatusLabel = (locale: Locale, status: RunStatus): string => t(locale, `run_view.status.${status}`);
+export const runStatusLabel = (locale: Locale, status: RunStatus): string =>
+  t(locale, `run_view.status.${status}`);
 /** A run's stage in words (who holds the ball). */
-export const runStageLabel = (locale: Locale, stage: RunStage): string => t(locale, `run_view.stage.${stage}`);
+export const runStageLabel = (locale: Locale, stage: RunStage): string =>
+  t(locale, `run_view.stage.${stage}`);
 const stepStatusLabel = (locale: Locale, status: StepStatus): string => t(locale, `run_view.step.${status}`);
 
 /** The step a verdict or a block is about, as people read it. */
@@ -42,13 +57,21 @@ export interface StepRef {
 export type VerdictSubject = { kind: "plan" } | { kind: "final" } | ({ kind: "step" } & StepRef);
 
 /** The step a verdict or a block is about, from a run's step. */
-export const stepRef = (s: RunStepView): StepRef => ({ order: s.order, title: s.title, projectName: s.project_name });
+export const stepRef = (s: RunStepView): StepRef => ({
+  order: s.order,
+  title: s.title,
+  projectName: s.project_name,
+});
 
 /** What a verdict is about, in words. */
 export function subjectText(locale: Locale, s: VerdictSubject): string {
   if (s.kind === "plan") return t(locale, "run_view.subject.plan");
   if (s.kind === "final") return t(locale, "run_view.subject.final");
-  return t(locale, "run_view.subject.step", { order: s.order, title: oneLine(s.title, 150), project: oneLine(s.projectName, 80) });
+  return t(locale, "run_view.subject.step", {
+    order: s.order,
+    title: oneLine(s.title, 150),
+    project: oneLine(s.projectName, 80),
+  });
 }
 
 /** The run's state in a few lines: who started it, where it stands, the step at work. */
@@ -58,8 +81,17 @@ export function stateText(locale: Locale, run: RunDetail): string {
   lines.push(run.status === "RUNNING" ? `${status} · ${runStageLabel(locale, run.stage)}` : status);
   const current = run.steps.find((s) => s.id === run.current_step_id);
   if (current && (run.status === "RUNNING" || run.status === "BLOCKED")) {
-    const step = t(locale, "run_view.current_step", { order: current.order, total: run.steps.length, title: oneLine(current.title, 150), project: oneLine(current.project_name, 80) });
-    lines.push(run.status === "RUNNING" && run.correction_round > 0 ? `${step} · ${t(locale, "run_view.correction_round", { n: run.correction_round, max: MAX_ROUNDS })}` : step);
+    const step = t(locale, "run_view.current_step", {
+      order: current.order,
+      total: run.steps.length,
+      title: oneLine(current.title, 150),
+      project: oneLine(current.project_name, 80),
+    });
+    lines.push(
+      run.status === "RUNNING" && run.correction_round > 0
+        ? `${step} · ${t(locale, "run_view.correction_round", { n: run.correction_round, max: MAX_ROUNDS })}`
+        : step,
+    );
   }
   return lines.join("\n");
 }
@@ -84,7 +116,10 @@ export function detailedStep(locale: Locale, s: RunStepView): string {
  * Lines packed into sections within a budget of characters and blocks; lines that do not fit are
  * counted in a final context line, never dropped silently.
  */
-export function fitLines(lines: string[], o: { chars: number; blocks: number; idPrefix: string; more: (n: number) => string }): Block[] {
+export function fitLines(
+  lines: string[],
+  o: { chars: number; blocks: number; idPrefix: string; more: (n: number) => string },
+): Block[] {
   const out: Block[] = [];
   let current = "";
   let used = 0;
@@ -111,13 +146,23 @@ export function fitLines(lines: string[], o: { chars: number; blocks: number; id
 }
 
 /** Escaped text in at most `sections` sections; when longer, the last one ends with "…" and a note says how long it was. */
-export function textSections(locale: Locale, escaped: string, o: { sections: number; idPrefix: string; title?: string; note?: (chars: number) => string; chars: number }): Block[] {
+export function textSections(
+  locale: Locale,
+  escaped: string,
+  o: { sections: number; idPrefix: string; title?: string; note?: (chars: number) => string; chars: number },
+): Block[] {
   const prefix = o.title ? `*${o.title}*\n` : "";
   const chunks = splitForSlack(escaped, MAX_SECTION_TEXT - prefix.length).filter((c) => c.trim() !== "");
   const kept = chunks.slice(0, o.sections);
   const cut = chunks.length > kept.length;
-  if (cut && kept.length) kept[kept.length - 1] = clip(kept[kept.length - 1] as string, MAX_SECTION_TEXT - prefix.length - 2).replace(/…?$/, "…");
-  const blocks = kept.map((c, i) => section(`${i === 0 ? prefix : ""}${c}`, { blockId: `${o.idPrefix}.${i}` }));
+  if (cut && kept.length)
+    kept[kept.length - 1] = clip(
+      kept[kept.length - 1] as string,
+      MAX_SECTION_TEXT - prefix.length - 2,
+    ).replace(/…?$/, "…");
+  const blocks = kept.map((c, i) =>
+    section(`${i === 0 ? prefix : ""}${c}`, { blockId: `${o.idPrefix}.${i}` }),
+  );
   if (cut) blocks.push(context([(o.note ?? ((n) => t(locale, "run_view.clipped", { chars: n })))(o.chars)]));
   return blocks;
 }
@@ -126,7 +171,12 @@ export function textSections(locale: Locale, escaped: string, o: { sections: num
 export function blockedButtons(locale: Locale, runId: string): Block {
   return actions(
     [
-      button({ actionId: ACTIONS.runResume, text: t(locale, "run_view.resume"), value: runId, style: "primary" }),
+      button({
+        actionId: ACTIONS.runResume,
+        text: t(locale, "run_view.resume"),
+        value: runId,
+        style: "primary",
+      }),
       button({ actionId: ACTIONS.runRevise, text: t(locale, "run_view.revise"), value: runId }),
     ],
     BLOCKS.runActions,

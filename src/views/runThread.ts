@@ -4,7 +4,22 @@ import { context, section, type Block, type SlackMessage } from "./blocks.js";
 import { BLOCKS } from "./ids.js";
 import { clip, MAX_MESSAGE_BLOCKS, MAX_MESSAGE_CHARS, MAX_SECTION_TEXT, splitForSlack } from "./limits.js";
 import { escapeClip, escapeMrkdwn, markdownToMrkdwn } from "./mrkdwn.js";
-import { blockedButtons, compactStep, fitLines, more, oneLine, RUN_EMOJI, runStageLabel, runStatusLabel, size, stateText, stepRef, subjectText, type StepRef, type VerdictSubject } from "./runParts.js";
+import {
+  blockedButtons,
+  compactStep,
+  fitLines,
+  more,
+  oneLine,
+  RUN_EMOJI,
+  runStageLabel,
+  runStatusLabel,
+  size,
+  stateText,
+  stepRef,
+  subjectText,
+  type StepRef,
+  type VerdictSubject,
+} from "./runParts.js";
 import { canRun } from "../engine/runs/machine.js";
 
 // The run's thread: its root (edited as the run moves), the blocked message, the master's
@@ -26,9 +41,17 @@ export function runRootMessage(locale: Locale, run: RunDetail): SlackMessage {
   const budget = MAX_MESSAGE_CHARS - 1000 - size(head) - size(tail);
   const steps = fitLines(
     run.steps.map((s) => compactStep(locale, s)),
-    { chars: budget, blocks: MAX_MESSAGE_BLOCKS - head.length - tail.length, idPrefix: BLOCKS.runSteps, more: more(locale) },
+    {
+      chars: budget,
+      blocks: MAX_MESSAGE_BLOCKS - head.length - tail.length,
+      idPrefix: BLOCKS.runSteps,
+      more: more(locale),
+    },
   );
-  return { text: `${RUN_EMOJI[run.status]} ${t(locale, "run_view.title")} · ${runStatusLabel(locale, run.status)}`, blocks: [...head, ...steps, ...tail] };
+  return {
+    text: `${RUN_EMOJI[run.status]} ${t(locale, "run_view.title")} · ${runStatusLabel(locale, run.status)}`,
+    blocks: [...head, ...steps, ...tail],
+  };
 }
 
 /** The run's current block as the blocked message shows it. */
@@ -54,7 +77,9 @@ export function blockedInputOf(run: RunDetail): BlockedInput {
     code: run.block_code,
     error: run.error ?? "",
     step: step && onStep ? stepRef(step) : null,
-    selfRepair: run.self_repair ? { status: run.self_repair.status, feedback: run.self_repair.feedback } : null,
+    selfRepair: run.self_repair
+      ? { status: run.self_repair.status, feedback: run.self_repair.feedback }
+      : null,
   };
 }
 
@@ -64,22 +89,36 @@ export function blockedInputOf(run: RunDetail): BlockedInput {
  * the run is still BLOCKED; once it moved on, the same message says so, without buttons.
  */
 export function runBlockedMessage(locale: Locale, b: BlockedInput): SlackMessage {
-  const where = b.step ? subjectText(locale, { kind: "step", ...b.step }) : b.stage ? runStageLabel(locale, b.stage) : runStatusLabel(locale, "BLOCKED");
+  const where = b.step
+    ? subjectText(locale, { kind: "step", ...b.step })
+    : b.stage
+      ? runStageLabel(locale, b.stage)
+      : runStatusLabel(locale, "BLOCKED");
   const lines = [t(locale, "run_view.blocked_title", { where })];
   if (b.code) lines.push(t(locale, `run_view.block_code.${b.code}`));
   const error = b.error.trim();
   if (error) lines.push(`> ${escapeClip(error, 1500).split("\n").slice(0, 25).join("\n> ")}`);
   const blocks: Block[] = [section(lines.join("\n"), { blockId: BLOCKS.runBlocked })];
-  if (error.length > 1500 || error.split("\n").length > 25) blocks.push(context([t(locale, "run_view.full_text", { chars: error.length })]));
+  if (error.length > 1500 || error.split("\n").length > 25)
+    blocks.push(context([t(locale, "run_view.full_text", { chars: error.length })]));
   if (b.selfRepair) {
     const feedback = b.selfRepair.feedback?.trim() ? `\n> ${oneLine(b.selfRepair.feedback, 1000)}` : "";
-    blocks.push(section(`🔧 *${t(locale, "run_view.repair_title")}* : ${t(locale, `run_view.repair.${b.selfRepair.status}`)}${feedback}`, { blockId: BLOCKS.runRepair }));
+    blocks.push(
+      section(
+        `🔧 *${t(locale, "run_view.repair_title")}* : ${t(locale, `run_view.repair.${b.selfRepair.status}`)}${feedback}`,
+        { blockId: BLOCKS.runRepair },
+      ),
+    );
   }
   if (canRun(b.runStatus, "resume")) {
     blocks.push(context([t(locale, "run_view.blocked_help")]));
     blocks.push(blockedButtons(locale, b.runId));
   } else {
-    blocks.push(context([`${RUN_EMOJI[b.runStatus]} ${t(locale, "run_view.blocked_resolved", { status: runStatusLabel(locale, b.runStatus) })}`]));
+    blocks.push(
+      context([
+        `${RUN_EMOJI[b.runStatus]} ${t(locale, "run_view.blocked_resolved", { status: runStatusLabel(locale, b.runStatus) })}`,
+      ]),
+    );
   }
   const text = `⛔ ${t(locale, "run_view.title")} · ${runStatusLabel(locale, "BLOCKED")}${error ? ` : ${oneLine(error, 200)}` : ""}`;
   return { text, blocks };
@@ -90,19 +129,33 @@ export function runBlockedMessage(locale: Locale, b: BlockedInput): SlackMessage
  * characters and 50 blocks each), at most `maxMessages`; beyond, the last section ends with "…"
  * and a context line says so (`note`). Code blocks stay balanced in every section.
  */
-function splitMessages(locale: Locale, head: Block[], mrkdwn: string, o: { idPrefix: string; fallback: string; maxMessages: number; note: (chars: number) => string; chars: number }): SlackMessage[] {
+function splitMessages(
+  locale: Locale,
+  head: Block[],
+  mrkdwn: string,
+  o: {
+    idPrefix: string;
+    fallback: string;
+    maxMessages: number;
+    note: (chars: number) => string;
+    chars: number;
+  },
+): SlackMessage[] {
   const chunks = splitForSlack(mrkdwn, MAX_SECTION_TEXT).filter((c) => c.trim() !== "");
   const max = o.maxMessages * SECTIONS_PER_MESSAGE;
   const cut = chunks.length > max;
   const kept = chunks.slice(0, max);
-  if (cut) kept[kept.length - 1] = clip(kept[kept.length - 1] as string, MAX_SECTION_TEXT - 2).replace(/…?$/, "…");
+  if (cut)
+    kept[kept.length - 1] = clip(kept[kept.length - 1] as string, MAX_SECTION_TEXT - 2).replace(/…?$/, "…");
   const groups: string[][] = [];
-  for (let i = 0; i < kept.length; i += SECTIONS_PER_MESSAGE) groups.push(kept.slice(i, i + SECTIONS_PER_MESSAGE));
+  for (let i = 0; i < kept.length; i += SECTIONS_PER_MESSAGE)
+    groups.push(kept.slice(i, i + SECTIONS_PER_MESSAGE));
   if (groups.length === 0) groups.push([]);
   return groups.map((group, index) => {
     const blocks: Block[] = index === 0 ? [...head] : [];
     group.forEach((chunk, i) => blocks.push(section(chunk, { blockId: `${o.idPrefix}.${index}.${i}` })));
-    if (index > 0) blocks.push(context([t(locale, "run_view.part", { index: index + 1, total: groups.length })]));
+    if (index > 0)
+      blocks.push(context([t(locale, "run_view.part", { index: index + 1, total: groups.length })]));
     if (cut && index === groups.length - 1) blocks.push(context([o.note(o.chars)]));
     return { text: index === 0 ? o.fallback : `${o.fallback} (${index + 1}/${groups.length})`, blocks };
   });
@@ -128,7 +181,9 @@ export function runVerdictMessages(locale: Locale, v: VerdictInput): SlackMessag
   const feedback = v.feedback.trim();
   const head = [section(headText, { blockId: BLOCKS.runVerdict })];
   const fallback = `${headText.replace(/\*/g, "")}${feedback ? ` : ${oneLine(feedback, 200)}` : ""}`;
-  const body = feedback ? markdownToMrkdwn(feedback).trim() : `_${t(locale, "run_view.verdict.no_feedback")}_`;
+  const body = feedback
+    ? markdownToMrkdwn(feedback).trim()
+    : `_${t(locale, "run_view.verdict.no_feedback")}_`;
   return splitMessages(locale, head, body || escapeMrkdwn(feedback), {
     idPrefix: `${BLOCKS.runVerdict}.part`,
     fallback,

@@ -4,7 +4,19 @@ import { context, header, section, type Block, type SlackMessage } from "./block
 import { BLOCKS } from "./ids.js";
 import { MAX_MESSAGE_BLOCKS, MAX_MESSAGE_CHARS } from "./limits.js";
 import { escapeMrkdwn, markdownToMrkdwn, userMention } from "./mrkdwn.js";
-import { blockedButtons, code, detailedStep, fitLines, more, oneLine, RUN_EMOJI, runStatusLabel, size, stateText, textSections } from "./runParts.js";
+import {
+  blockedButtons,
+  code,
+  detailedStep,
+  fitLines,
+  more,
+  oneLine,
+  RUN_EMOJI,
+  runStatusLabel,
+  size,
+  stateText,
+  textSections,
+} from "./runParts.js";
 import { blockedInputOf } from "./runThread.js";
 import { canRun } from "../engine/runs/machine.js";
 
@@ -12,9 +24,29 @@ import { canRun } from "../engine/runs/machine.js";
 // root, the master's verdicts, the blocked message and the final report in runThread.ts; the plan
 // modals in runModals.ts; the pieces they share in runParts.ts. Pure.
 
-export { MAX_PLAN_INPUT, parsePlanText, planJson, planOf, readRunModalMetadata, readRunPlan, RUN_PLAN_INPUT, runPlanErrors, runReviseModal, runStartModal, type RunModalMetadata } from "./runModals.js";
+export {
+  MAX_PLAN_INPUT,
+  parsePlanText,
+  planJson,
+  planOf,
+  readRunModalMetadata,
+  readRunPlan,
+  RUN_PLAN_INPUT,
+  runPlanErrors,
+  runReviseModal,
+  runStartModal,
+  type RunModalMetadata,
+} from "./runModals.js";
 export { runStageLabel, runStatusLabel, type StepRef, type VerdictSubject } from "./runParts.js";
-export { blockedInputOf, runBlockedMessage, runFinalReport, runRootMessage, runVerdictMessages, type BlockedInput, type VerdictInput } from "./runThread.js";
+export {
+  blockedInputOf,
+  runBlockedMessage,
+  runFinalReport,
+  runRootMessage,
+  runVerdictMessages,
+  type BlockedInput,
+  type VerdictInput,
+} from "./runThread.js";
 
 /**
  * `/codex run`: the run with every step (state, risk, attempts, latest feedback), why it is
@@ -27,17 +59,33 @@ export function runDetailView(locale: Locale, view: RunStatusView): SlackMessage
     return { text: none, blocks: [section(none, { blockId: BLOCKS.runState })] };
   }
   const run = view;
-  const head: Block[] = [header(`${t(locale, "run_view.title")} · ${runStatusLabel(locale, run.status)}`), section(stateText(locale, run), { blockId: BLOCKS.runState })];
+  const head: Block[] = [
+    header(`${t(locale, "run_view.title")} · ${runStatusLabel(locale, run.status)}`),
+    section(stateText(locale, run), { blockId: BLOCKS.runState }),
+  ];
   const tail: Block[] = [];
   if (run.status === "BLOCKED") {
     const b = blockedInputOf(run);
     if (b.code) tail.push(context([t(locale, `run_view.block_code.${b.code}`)]));
-    if (b.error.trim()) tail.push(...textSections(locale, escapeMrkdwn(b.error.trim()), { sections: 2, idPrefix: BLOCKS.runError, title: t(locale, "run_view.error_title"), chars: b.error.length }));
+    if (b.error.trim())
+      tail.push(
+        ...textSections(locale, escapeMrkdwn(b.error.trim()), {
+          sections: 2,
+          idPrefix: BLOCKS.runError,
+          title: t(locale, "run_view.error_title"),
+          chars: b.error.length,
+        }),
+      );
   }
   if (run.self_repair && (run.status === "BLOCKED" || run.self_repair.status === "RUNNING")) {
     const r = run.self_repair;
     const feedback = r.feedback?.trim() ? `\n> ${oneLine(r.feedback, 1000)}` : "";
-    tail.push(section(`🔧 *${t(locale, "run_view.repair_title")}* : ${t(locale, `run_view.repair.${r.status}`)}${feedback}`, { blockId: BLOCKS.runRepair }));
+    tail.push(
+      section(
+        `🔧 *${t(locale, "run_view.repair_title")}* : ${t(locale, `run_view.repair.${r.status}`)}${feedback}`,
+        { blockId: BLOCKS.runRepair },
+      ),
+    );
   }
   if (run.status === "COMPLETED" && run.final_report?.trim()) {
     const report = markdownToMrkdwn(run.final_report).trim();
@@ -52,12 +100,22 @@ export function runDetailView(locale: Locale, view: RunStatusView): SlackMessage
     );
   }
   if (canRun(run.status, "resume")) tail.push(blockedButtons(locale, run.id));
-  tail.push(context([t(locale, "run_view.run_id", { id: code(run.id, 100), user: userMention(run.owner_id) })]));
+  tail.push(
+    context([t(locale, "run_view.run_id", { id: code(run.id, 100), user: userMention(run.owner_id) })]),
+  );
   const title = section(`*${t(locale, "run_view.steps_title")}*`);
   const budget = MAX_MESSAGE_CHARS - 1000 - size(head) - size(tail) - size([title]);
   const steps = fitLines(
     run.steps.map((s) => detailedStep(locale, s)),
-    { chars: budget, blocks: MAX_MESSAGE_BLOCKS - head.length - tail.length - 1, idPrefix: BLOCKS.runSteps, more: more(locale) },
+    {
+      chars: budget,
+      blocks: MAX_MESSAGE_BLOCKS - head.length - tail.length - 1,
+      idPrefix: BLOCKS.runSteps,
+      more: more(locale),
+    },
   );
-  return { text: `${RUN_EMOJI[run.status]} ${t(locale, "run_view.title")} · ${runStatusLabel(locale, run.status)}`, blocks: [...head, title, ...steps, ...tail] };
+  return {
+    text: `${RUN_EMOJI[run.status]} ${t(locale, "run_view.title")} · ${runStatusLabel(locale, run.status)}`,
+    blocks: [...head, title, ...steps, ...tail],
+  };
 }

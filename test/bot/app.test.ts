@@ -12,23 +12,49 @@ describe("Slack app end to end", () => {
   let bot: Awaited<ReturnType<typeof slackBot>>;
   afterEach(async () => bot?.close());
 
-  const rootIn = (channel: string) => bot.slack.messages(channel).filter((m) => !m.thread_ts || m.thread_ts === m.ts);
+  const rootIn = (channel: string) =>
+    bot.slack.messages(channel).filter((m) => !m.thread_ts || m.thread_ts === m.ts);
 
   it("/codex ask demo hello → ephemeral ack, root message, the answer in its thread; a thread reply continues the same Codex thread", async () => {
     bot = await slackBot();
-    bot.model.enqueue({ kind: "text", text: "Bonjour depuis Codex 5521" }, { kind: "text", text: "Deuxième réponse" });
+    bot.model.enqueue(
+      { kind: "text", text: "Bonjour depuis Codex 5521" },
+      { kind: "text", text: "Deuxième réponse" },
+    );
     const res = await bot.command("ask demo hello");
     expect(res.status).toBe(200);
     const ack = await bot.response(res.responseId);
     expect(ack.text).toMatch(/occupe|file/);
     const root = await eventually(() => rootIn("C1")[0], 30_000, "root message");
-    const answer = await eventually(() => bot.slack.thread("C1", root.ts).find((m) => m.text.includes("Bonjour depuis Codex 5521")), 45_000, "answer in thread");
+    const answer = await eventually(
+      () => bot.slack.thread("C1", root.ts).find((m) => m.text.includes("Bonjour depuis Codex 5521")),
+      45_000,
+      "answer in thread",
+    );
     expect(answer.thread_ts).toBe(root.ts);
-    await eventually(() => JSON.stringify(bot.slack.messages("C1").find((m) => m.ts === root.ts)?.blocks ?? "").includes("✅") || bot.slack.messages("C1").find((m) => m.ts === root.ts)!.updates > 0, 10_000, "root edited");
+    await eventually(
+      () =>
+        JSON.stringify(bot.slack.messages("C1").find((m) => m.ts === root.ts)?.blocks ?? "").includes("✅") ||
+        bot.slack.messages("C1").find((m) => m.ts === root.ts)!.updates > 0,
+      10_000,
+      "root edited",
+    );
 
-    const reply = await bot.event(messageEvent({ user: OWNER, channel: "C1", text: "et ensuite ?", ts: "1800000000.000100", thread_ts: root.ts }));
+    const reply = await bot.event(
+      messageEvent({
+        user: OWNER,
+        channel: "C1",
+        text: "et ensuite ?",
+        ts: "1800000000.000100",
+        thread_ts: root.ts,
+      }),
+    );
     expect(reply.status).toBe(200);
-    await eventually(() => bot.slack.thread("C1", root.ts).find((m) => m.text.includes("Deuxième réponse")), 45_000, "second answer");
+    await eventually(
+      () => bot.slack.thread("C1", root.ts).find((m) => m.text.includes("Deuxième réponse")),
+      45_000,
+      "second answer",
+    );
     expect(inputText(bot.model.requests[1]!)).toContain("Bonjour depuis Codex 5521");
     expect(rootIn("C1")).toHaveLength(1);
   });
@@ -37,9 +63,18 @@ describe("Slack app end to end", () => {
     bot = await slackBot();
     bot.model.enqueue({ kind: "hang" });
     await bot.command("ask demo long task");
-    const conversation = await eventually(async () => bot.db.selectFrom("conversations").selectAll().executeTakeFirst(), 10_000, "conversation");
+    const conversation = await eventually(
+      async () => bot.db.selectFrom("conversations").selectAll().executeTakeFirst(),
+      10_000,
+      "conversation",
+    );
     const running = await eventually(
-      async () => (await bot.db.selectFrom("prompt_queue").selectAll().where("codex_pid", "is not", null).executeTakeFirst()) ?? null,
+      async () =>
+        (await bot.db
+          .selectFrom("prompt_queue")
+          .selectAll()
+          .where("codex_pid", "is not", null)
+          .executeTakeFirst()) ?? null,
       30_000,
       "codex to start",
     );
@@ -52,15 +87,33 @@ describe("Slack app end to end", () => {
 
     const stop = await bot.click("conversation.stop", conversation.id, root.ts, OWNER);
     expect(stop.status).toBe(200);
-    await eventually(async () => (await bot.db.selectFrom("prompt_queue").select("status").where("id", "=", running.id).executeTakeFirst())?.status === "cancelled", 20_000, "cancelled");
+    await eventually(
+      async () =>
+        (
+          await bot.db
+            .selectFrom("prompt_queue")
+            .select("status")
+            .where("id", "=", running.id)
+            .executeTakeFirst()
+        )?.status === "cancelled",
+      20_000,
+      "cancelled",
+    );
     await eventually(() => processStartTime(running.codex_pid!) === null, 10_000, "codex gone");
-    await eventually(() => bot.slack.thread("C1", root.ts).find((m) => m.text.includes("arrêté") || m.text.includes("Arrêté")), 15_000, "stop notice");
+    await eventually(
+      () =>
+        bot.slack.thread("C1", root.ts).find((m) => m.text.includes("arrêté") || m.text.includes("Arrêté")),
+      15_000,
+      "stop notice",
+    );
   });
 
   it("bad and stale signatures get 401 and change nothing", async () => {
     bot = await slackBot();
     const bad = await bot.command("ask demo hello", OWNER, "C1", { signature: "v0=deadbeef" });
-    const stale = await bot.command("ask demo hello", OWNER, "C1", { timestamp: Math.floor(Date.now() / 1000) - 6 * 60 });
+    const stale = await bot.command("ask demo hello", OWNER, "C1", {
+      timestamp: Math.floor(Date.now() / 1000) - 6 * 60,
+    });
     expect([bad.status, stale.status]).toEqual([401, 401]);
     const ok = await bot.command("status"); // positive control: a good signature passes
     expect(ok.status).toBe(200);
@@ -98,7 +151,9 @@ describe("Slack app end to end", () => {
     // A directory holding codexpi's data directory is refused, both paths named.
     const holder = path.dirname(bot.config.dataDir);
     const holding = await bot.command(`project add holder ${holder}`, ADMIN);
-    expect((await bot.response(holding.responseId)).text).toContain(`contient le dossier de données de codexpi (${fs.realpathSync(bot.config.dataDir)})`);
+    expect((await bot.response(holding.responseId)).text).toContain(
+      `contient le dossier de données de codexpi (${fs.realpathSync(bot.config.dataDir)})`,
+    );
   });
 
   it("requests from another workspace are refused", async () => {
@@ -113,14 +168,32 @@ describe("Slack app end to end", () => {
   it("a mention starts a conversation in the user's thread; a retried event is handled once", async () => {
     bot = await slackBot();
     bot.model.enqueue({ kind: "text", text: "réponse à la mention" });
-    const event = appMentionEvent({ user: OWNER, channel: "C2", text: `<@${bot.slack.botUserId}> demo regarde ça`, ts: "1800000001.000100" });
+    const event = appMentionEvent({
+      user: OWNER,
+      channel: "C2",
+      text: `<@${bot.slack.botUserId}> demo regarde ça`,
+      ts: "1800000001.000100",
+    });
     await bot.event(event, "EvSAME");
     await bot.event(event, "EvSAME"); // Slack's retry
-    const answer = await eventually(() => bot.slack.thread("C2", "1800000001.000100").find((m) => m.text.includes("réponse à la mention")), 45_000, "answer");
+    const answer = await eventually(
+      () => bot.slack.thread("C2", "1800000001.000100").find((m) => m.text.includes("réponse à la mention")),
+      45_000,
+      "answer",
+    );
     expect(answer.thread_ts).toBe("1800000001.000100");
     expect(await bot.db.selectFrom("conversations").select("id").execute()).toHaveLength(1);
     // The bot's own messages never start anything.
-    await bot.event({ ...messageEvent({ user: bot.slack.botUserId, channel: "C2", text: "demo again", ts: "1800000002.000100", thread_ts: "1800000001.000100" }), bot_id: bot.slack.botId });
+    await bot.event({
+      ...messageEvent({
+        user: bot.slack.botUserId,
+        channel: "C2",
+        text: "demo again",
+        ts: "1800000002.000100",
+        thread_ts: "1800000001.000100",
+      }),
+      bot_id: bot.slack.botId,
+    });
     await new Promise((r) => setTimeout(r, 300));
     expect(await bot.db.selectFrom("prompt_queue").select("id").execute()).toHaveLength(1);
   });
@@ -130,7 +203,12 @@ describe("Slack app end to end", () => {
     const health = await fetch(`${bot.base}/healthz`);
     expect(health.status).toBe(200);
     const body = (await health.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ ok: true, database: true, codex: { found: true }, queue: { queued: 0, running: 0 } });
+    expect(body).toMatchObject({
+      ok: true,
+      database: true,
+      codex: { found: true },
+      queue: { queued: 0, running: 0 },
+    });
     expect((body.codex as { version: string }).version).toContain("0.171.0");
     expect((body.lease as { holder: string }).holder).toBe(bot.bot.engine.owner);
     const metrics = await (await fetch(`${bot.base}/metrics`)).text();
@@ -154,12 +232,30 @@ describe("Slack app in Socket Mode", () => {
     bot.model.enqueue({ kind: "text", text: "réponse par socket" });
     await bot.slack.socket.waitForConnection(10_000);
     const { slashCommandPayload } = await import("../support/slackRequests.js");
-    const ack = await bot.slack.socket.send("slash_commands", slashCommandPayload({ text: "ask demo hello", user_id: OWNER, channel_id: "C3", team_id: "T0001", response_url: bot.slack.responseUrl("s1") }), {
-      acceptsResponsePayload: true,
-    });
+    const ack = await bot.slack.socket.send(
+      "slash_commands",
+      slashCommandPayload({
+        text: "ask demo hello",
+        user_id: OWNER,
+        channel_id: "C3",
+        team_id: "T0001",
+        response_url: bot.slack.responseUrl("s1"),
+      }),
+      {
+        acceptsResponsePayload: true,
+      },
+    );
     expect(ack.envelope_id).toBeTruthy();
-    const root = await eventually(() => bot.slack.messages("C3").find((m) => !m.thread_ts || m.thread_ts === m.ts), 30_000, "root");
-    await eventually(() => bot.slack.thread("C3", root.ts).find((m) => m.text.includes("réponse par socket")), 45_000, "answer");
+    const root = await eventually(
+      () => bot.slack.messages("C3").find((m) => !m.thread_ts || m.thread_ts === m.ts),
+      30_000,
+      "root",
+    );
+    await eventually(
+      () => bot.slack.thread("C3", root.ts).find((m) => m.text.includes("réponse par socket")),
+      45_000,
+      "answer",
+    );
     expect(bot.bot.slack?.mode).toBe("socket");
     const health = await fetch(`http://127.0.0.1:${bot.bot.healthPort}/healthz`);
     expect(health.status).toBe(200);
@@ -171,13 +267,39 @@ describe("Slack app in Socket Mode", () => {
     await bot.slack.socket.waitForConnection(10_000);
     const { eventPayload } = await import("../support/slackRequests.js");
     const dm = bot.slack.dmChannel(OWNER);
-    await bot.slack.socket.send("events_api", eventPayload({ event: messageEvent({ user: OWNER, channel: dm, text: "demo liste les fichiers", ts: "1800000003.000100" }), team_id: "T0001" }));
-    await eventually(() => bot.slack.thread(dm, "1800000003.000100").find((m) => m.text.includes("réponse en privé")), 45_000, "DM answer");
-    await bot.slack.socket.send("events_api", eventPayload({ event: { type: "app_home_opened", user: OWNER, channel: dm, tab: "home" }, team_id: "T0001" }));
-    const view = await eventually(() => bot.slack.views.find((v) => v.method === "views.publish"), 10_000, "home view");
+    await bot.slack.socket.send(
+      "events_api",
+      eventPayload({
+        event: messageEvent({
+          user: OWNER,
+          channel: dm,
+          text: "demo liste les fichiers",
+          ts: "1800000003.000100",
+        }),
+        team_id: "T0001",
+      }),
+    );
+    await eventually(
+      () => bot.slack.thread(dm, "1800000003.000100").find((m) => m.text.includes("réponse en privé")),
+      45_000,
+      "DM answer",
+    );
+    await bot.slack.socket.send(
+      "events_api",
+      eventPayload({
+        event: { type: "app_home_opened", user: OWNER, channel: dm, tab: "home" },
+        team_id: "T0001",
+      }),
+    );
+    const view = await eventually(
+      () => bot.slack.views.find((v) => v.method === "views.publish"),
+      10_000,
+      "home view",
+    );
     expect(view.user_id).toBe(OWNER);
     const text = JSON.stringify(view.view);
-    for (const part of ["Décisions en attente", "Incidents", "Politique d’exécution", "Spécialistes"]) expect(text).toContain(part);
+    for (const part of ["Décisions en attente", "Incidents", "Politique d’exécution", "Spécialistes"])
+      expect(text).toContain(part);
     expect(text).toContain("demo"); // the owner sees their project's limit
   });
 });

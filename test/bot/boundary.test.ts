@@ -8,16 +8,27 @@ const BOT_TABLES = new Set(["slack_posts", "slack_events", "slack_addresses"]);
 
 /** Every .ts file under a directory. */
 function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : e.name.endsWith(".ts") ? [path.join(dir, e.name)] : []));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory()
+        ? filesUnder(path.join(dir, e.name))
+        : e.name.endsWith(".ts")
+          ? [path.join(dir, e.name)]
+          : [],
+    );
 }
 
 /** What crosses the boundary in one source file: imports of kysely or the engine's schema, queries of tables not the bot's. */
 export function boundaryViolations(source: string, opts: { store: boolean }): string[] {
   const found: string[] = [];
-  for (const m of source.matchAll(/(?:import|export)\s[^;]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)) {
+  for (const m of source.matchAll(
+    /(?:import|export)\s[^;]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g,
+  )) {
     const spec = m[1] ?? m[2] ?? "";
     if (spec === "kysely" || spec.startsWith("kysely/")) found.push(`imports ${spec}`);
-    if (/(^|\/)engine\/schema(\.js)?$/.test(spec) || /(^|\/)db\/migrations\//.test(spec)) found.push(`imports ${spec}`);
+    if (/(^|\/)engine\/schema(\.js)?$/.test(spec) || /(^|\/)db\/migrations\//.test(spec))
+      found.push(`imports ${spec}`);
   }
   for (const m of source.matchAll(/\.(selectFrom|updateTable|insertInto|deleteFrom)\(\s*["'`]([^"'`\s]+)/g)) {
     const table = m[2]!;
@@ -30,7 +41,9 @@ describe("the boundary between the engine and Slack", () => {
   it("src/bot imports neither kysely nor the engine's schema, and queries only its own tables, in src/bot/store alone", () => {
     const violations = filesUnder(BOT).flatMap((file) => {
       const store = path.relative(BOT, file).startsWith(`store${path.sep}`);
-      return boundaryViolations(fs.readFileSync(file, "utf8"), { store }).map((v) => `${path.relative(".", file)}: ${v}`);
+      return boundaryViolations(fs.readFileSync(file, "utf8"), { store }).map(
+        (v) => `${path.relative(".", file)}: ${v}`,
+      );
     });
     expect(violations).toEqual([]);
   });

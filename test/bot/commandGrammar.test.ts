@@ -4,9 +4,21 @@ import { parseMention } from "../../src/bot/listeners/events.js";
 
 describe("/codex grammar", () => {
   it("ask keeps the prompt exactly as typed after the project", () => {
-    expect(parseCommand("ask demo  fix the   build, then run `npm test`")).toEqual({ kind: "ask", project: "demo", prompt: "fix the   build, then run `npm test`" });
-    expect(parseCommand('ask "Projet source" corrige le test')).toEqual({ kind: "ask", project: "Projet source", prompt: "corrige le test" });
-    expect(parseCommand("ask “Projet source” corrige")).toEqual({ kind: "ask", project: "Projet source", prompt: "corrige" });
+    expect(parseCommand("ask demo  fix the   build, then run `npm test`")).toEqual({
+      kind: "ask",
+      project: "demo",
+      prompt: "fix the   build, then run `npm test`",
+    });
+    expect(parseCommand('ask "Projet source" corrige le test')).toEqual({
+      kind: "ask",
+      project: "Projet source",
+      prompt: "corrige le test",
+    });
+    expect(parseCommand("ask “Projet source” corrige")).toEqual({
+      kind: "ask",
+      project: "Projet source",
+      prompt: "corrige",
+    });
   });
 
   it("malformed input is a usage topic, never an exception", () => {
@@ -16,10 +28,19 @@ describe("/codex grammar", () => {
     expect(parseCommand("status now")).toEqual({ kind: "usage", topic: "general" });
     expect(parseCommand("project")).toEqual({ kind: "usage", topic: "project" });
     expect(parseCommand("project add demo")).toEqual({ kind: "usage", topic: "project.add" });
-    expect(parseCommand("project add demo /srv/demo --owner bob")).toEqual({ kind: "usage", topic: "project.add" });
-    expect(parseCommand("project add demo /srv/demo --role boss")).toEqual({ kind: "usage", topic: "project.add" });
+    expect(parseCommand("project add demo /srv/demo --owner bob")).toEqual({
+      kind: "usage",
+      topic: "project.add",
+    });
+    expect(parseCommand("project add demo /srv/demo --role boss")).toEqual({
+      kind: "usage",
+      topic: "project.add",
+    });
     expect(parseCommand("project set demo")).toEqual({ kind: "usage", topic: "project.set" });
-    expect(parseCommand("project set demo --full-access maybe")).toEqual({ kind: "usage", topic: "project.set" });
+    expect(parseCommand("project set demo --full-access maybe")).toEqual({
+      kind: "usage",
+      topic: "project.set",
+    });
     expect(parseCommand("project remove")).toEqual({ kind: "usage", topic: "project.remove" });
   });
 
@@ -31,7 +52,11 @@ describe("/codex grammar", () => {
   });
 
   it("project add reads Slack's escaped users and channels and the flags", () => {
-    expect(parseCommand("project add demo /srv/demo --owner <@U123ABC|alice> --channel <#C42|dev> --full-access --merge-confirmation --role master")).toEqual({
+    expect(
+      parseCommand(
+        "project add demo /srv/demo --owner <@U123ABC|alice> --channel <#C42|dev> --full-access --merge-confirmation --role master",
+      ),
+    ).toEqual({
       kind: "project.add",
       name: "demo",
       path: "/srv/demo",
@@ -60,7 +85,10 @@ describe("/codex grammar", () => {
 
   it("a mention names the project then the prompt; the bot's own mention is removed", () => {
     expect(parseMention("<@UBOT> demo fix it", "UBOT")).toEqual({ project: "demo", prompt: "fix it" });
-    expect(parseMention("hey <@UBOT|codexpi> demo please", "UBOT")).toEqual({ project: "hey", prompt: "demo please" });
+    expect(parseMention("hey <@UBOT|codexpi> demo please", "UBOT")).toEqual({
+      project: "hey",
+      prompt: "demo please",
+    });
     expect(parseMention("<@UBOT> demo", "UBOT")).toBeNull();
   });
 });
@@ -74,7 +102,10 @@ describe("/codex grammar: coordination", () => {
     expect(parseCommand("specialist add --shared")).toEqual({ kind: "specialist.add", shared: true });
     expect(parseCommand("specialist remove")).toEqual({ kind: "usage", topic: "specialist.add" });
     expect(parseCommand("notify")).toEqual({ kind: "notify", change: null });
-    expect(parseCommand("notify decisions off")).toEqual({ kind: "notify", change: { key: "decisions", on: false } });
+    expect(parseCommand("notify decisions off")).toEqual({
+      kind: "notify",
+      change: { key: "decisions", on: false },
+    });
     expect(parseCommand("notify everything off")).toEqual({ kind: "usage", topic: "notify" });
     expect(parseCommand("notify decisions maybe")).toEqual({ kind: "usage", topic: "notify" });
   });

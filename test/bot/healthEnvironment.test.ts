@@ -16,7 +16,10 @@ const saved = { token: process.env.SLACK_BOT_TOKEN, secret: process.env.SLACK_SI
 afterEach(async () => {
   await bot?.close();
   bot = undefined;
-  for (const [k, v] of [["SLACK_BOT_TOKEN", saved.token], ["SLACK_SIGNING_SECRET", saved.secret]] as const) {
+  for (const [k, v] of [
+    ["SLACK_BOT_TOKEN", saved.token],
+    ["SLACK_SIGNING_SECRET", saved.secret],
+  ] as const) {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
   }
@@ -32,7 +35,9 @@ describe("the health check's Codex process", () => {
     process.env.SLACK_BOT_TOKEN = TOKEN;
     process.env.SLACK_SIGNING_SECRET = "healthcheck-signing-secret";
     bot = await slackBot({ env: { CODEX_BIN: fakeCodex } });
-    const health = (await (await fetch(`${bot.base}/healthz`)).json()) as { codex: { version: string | null } };
+    const health = (await (await fetch(`${bot.base}/healthz`)).json()) as {
+      codex: { version: string | null };
+    };
     expect(health.codex.version).toBe("codex-cli 0.0.0-probe"); // positive control: our stand-in ran
     const seen = fs.readFileSync(dump, "utf8");
     expect(seen).toContain("PATH=");

@@ -22,22 +22,44 @@ describe("notifier (outbox → Slack)", () => {
     env = await testEngine();
     slack = await startFakeSlack();
     const client = new WebClient("xoxb-test", webClientOptions({ slack: { apiUrl: slack.apiUrl } } as never));
-    const notifier = () => new Notifier({ db: env.db, client, clock: env.clock, logger: silentLogger, locale: "fr", backoffBaseMs: 1_000, backoffMaxMs: 8_000 });
+    const notifier = () =>
+      new Notifier({
+        db: env.db,
+        client,
+        clock: env.clock,
+        logger: silentLogger,
+        locale: "fr",
+        backoffBaseMs: 1_000,
+        backoffMaxMs: 8_000,
+      });
     return { client, notifier };
   }
 
   /** A conversation started from `/codex ask` in `channel` whose agent answered `answer`. */
   async function answered(channel: string, prompt: string, answer: string) {
-    const { conversation, item } = await startConversation(env.db, env.clock, env.project, prompt, "UOWNER", { slack: { channelId: channel, threadTs: null, origin: "command" } });
+    const { conversation, item } = await startConversation(env.db, env.clock, env.project, prompt, "UOWNER", {
+      slack: { channelId: channel, threadTs: null, origin: "command" },
+    });
     const [claim] = (await env.engine.dispatch()).started;
-    await immediate(env.db, (trx) => finishItem(trx, env.clock, env.engine.hook, claim!, { status: "done", content: answer, error: null, errorCode: null }));
+    await immediate(env.db, (trx) =>
+      finishItem(trx, env.clock, env.engine.hook, claim!, {
+        status: "done",
+        content: answer,
+        error: null,
+        errorCode: null,
+      }),
+    );
     return { conversation, item };
   }
 
   async function drainUntilIdle(notifier: Notifier, maxRounds = 60) {
     for (let i = 0; i < maxRounds; i++) {
       await notifier.drainOnce();
-      const pending = await env.db.selectFrom("outbox").select("id").where("status", "=", "pending").execute();
+      const pending = await env.db
+        .selectFrom("outbox")
+        .select("id")
+        .where("status", "=", "pending")
+        .execute();
       if (pending.length === 0) return;
       env.clock.advance(2_000);
     }
@@ -46,7 +68,12 @@ describe("notifier (outbox → Slack)", () => {
 
   const rootOf = async (conversationId: string) =>
     // The bot's own record of where the conversation lives in Slack (never the engine's tables).
-    (await env.db.selectFrom("slack_addresses").select(["thread_ts as slack_thread_ts", "status_ts as slack_status_ts"]).where("subject_kind", "=", "conversation").where("subject_id", "=", conversationId).executeTakeFirstOrThrow());
+    await env.db
+      .selectFrom("slack_addresses")
+      .select(["thread_ts as slack_thread_ts", "status_ts as slack_status_ts"])
+      .where("subject_kind", "=", "conversation")
+      .where("subject_id", "=", conversationId)
+      .executeTakeFirstOrThrow();
 
   it("posts the state message as the thread root, the answer in its thread, and edits the state to done", async () => {
     const { notifier } = await setup();
@@ -74,7 +101,10 @@ describe("notifier (outbox → Slack)", () => {
     }
     expect(slack.messages("C1")).toHaveLength(0);
     // it kept trying (a failed post is looked for before it is posted again: its outcome is unknown)
-    expect(slack.calls.filter((c) => c.method === "chat.postMessage" || c.method === "conversations.history").length).toBeGreaterThan(10);
+    expect(
+      slack.calls.filter((c) => c.method === "chat.postMessage" || c.method === "conversations.history")
+        .length,
+    ).toBeGreaterThan(10);
     slack.outage(false);
     await drainUntilIdle(n);
     for (const [i, c] of convs.entries()) {
@@ -125,7 +155,11 @@ describe("notifier (outbox → Slack)", () => {
     slack.setChannelError("C9", "not_in_channel");
     await answered("C9", "hello", "perdu");
     await drainUntilIdle(notifier());
-    const failed = await env.db.selectFrom("outbox").select(["last_error"]).where("status", "=", "failed").execute();
+    const failed = await env.db
+      .selectFrom("outbox")
+      .select(["last_error"])
+      .where("status", "=", "failed")
+      .execute();
     expect(failed.length).toBeGreaterThan(0);
     expect(failed[0]!.last_error).toBe("not_in_channel");
     const dm = slack.messages(slack.dmChannel("UOWNER"));
@@ -136,12 +170,25 @@ describe("notifier (outbox → Slack)", () => {
   it("state edits are coalesced to at most one a second", async () => {
     const { notifier } = await setup();
     const n = notifier();
-    const { conversation, item } = await startConversation(env.db, env.clock, env.project, "long", "UOWNER", { slack: { channelId: "C1", threadTs: null, origin: "command" } });
+    const { conversation, item } = await startConversation(env.db, env.clock, env.project, "long", "UOWNER", {
+      slack: { channelId: "C1", threadTs: null, origin: "command" },
+    });
     await env.engine.dispatch();
     await n.drainOnce(); // posts the root (queued, then started collapse)
     for (let i = 0; i < 5; i++) {
-      await env.db.updateTable("prompt_queue").set({ last_activity: `step ${i}` }).where("id", "=", item.id).execute();
-      await immediate(env.db, (trx) => emit(trx, env.clock.now(), { kind: "conversation.progress", conversationId: conversation.id, queueId: item.id, activity: `step ${i}` }));
+      await env.db
+        .updateTable("prompt_queue")
+        .set({ last_activity: `step ${i}` })
+        .where("id", "=", item.id)
+        .execute();
+      await immediate(env.db, (trx) =>
+        emit(trx, env.clock.now(), {
+          kind: "conversation.progress",
+          conversationId: conversation.id,
+          queueId: item.id,
+          activity: `step ${i}`,
+        }),
+      );
     }
     await n.drainOnce();
     await n.drainOnce();
@@ -172,28 +219,59 @@ describe("notifier (outbox → Slack)", () => {
     const dm = slack.messages(slack.dmChannel("UOWNER"));
     expect(dm).toHaveLength(1);
     expect(dm[0]!.text).toContain("terminée");
-    await setPreferences(env.db, env.clock, "UOWNER", { task_completion: false, decisions: true, incidents: true });
+    await setPreferences(env.db, env.clock, "UOWNER", {
+      task_completion: false,
+      decisions: true,
+      incidents: true,
+    });
     await answered("C1", "encore", "fini aussi");
     await drainUntilIdle(notifier());
     expect(slack.messages(slack.dmChannel("UOWNER"))).toHaveLength(1);
   });
 
   it("a malformed outbox row is logged and marked failed, and the notifier goes on delivering its thread", async () => {
-    const { notifier } = await setup();
+    await setup();
     const now = env.clock.now();
     const { conversation } = await answered("C1", "hello", "toujours livré");
     // A damaged row at the head of the conversation's thread: it must not hold the thread back.
-    await env.db.insertInto("outbox").values({ id: 0, kind: "conversation.finished", payload: '{"kind":"conversation.finished"', ordering_key: `conversation:${conversation.id}`, next_attempt_at: now, created_at: now }).execute();
+    await env.db
+      .insertInto("outbox")
+      .values({
+        id: 0,
+        kind: "conversation.finished",
+        payload: '{"kind":"conversation.finished"',
+        ordering_key: `conversation:${conversation.id}`,
+        next_attempt_at: now,
+        created_at: now,
+      })
+      .execute();
     const logged: unknown[] = [];
-    const logger = Object.assign(Object.create(silentLogger) as typeof silentLogger, { error: (obj: unknown) => void logged.push(obj) });
-    const n = new Notifier({ db: env.db, client: new WebClient("xoxb-test", webClientOptions({ slack: { apiUrl: slack.apiUrl } } as never)), clock: env.clock, logger, locale: "fr" });
+    const logger = Object.assign(Object.create(silentLogger) as typeof silentLogger, {
+      error: (obj: unknown) => void logged.push(obj),
+    });
+    const n = new Notifier({
+      db: env.db,
+      client: new WebClient("xoxb-test", webClientOptions({ slack: { apiUrl: slack.apiUrl } } as never)),
+      clock: env.clock,
+      logger,
+      locale: "fr",
+    });
     await drainUntilIdle(n);
-    const bad = await env.db.selectFrom("outbox").select(["status", "last_error"]).where("id", "=", 0).executeTakeFirstOrThrow();
+    const bad = await env.db
+      .selectFrom("outbox")
+      .select(["status", "last_error"])
+      .where("id", "=", 0)
+      .executeTakeFirstOrThrow();
     expect(bad.status).toBe("failed");
     expect(bad.last_error).toMatch(/^malformed/);
     expect(logged).toEqual([expect.objectContaining({ outboxId: 0, kind: "conversation.finished" })]);
     expect(n.failures.get("malformed_event")).toBe(1);
-    expect(slack.messages("C1").flatMap((m) => slack.thread("C1", m.ts)).some((m) => m.text.includes("toujours livré"))).toBe(true);
+    expect(
+      slack
+        .messages("C1")
+        .flatMap((m) => slack.thread("C1", m.ts))
+        .some((m) => m.text.includes("toujours livré")),
+    ).toBe(true);
   });
 
   it("records where a conversation lives in Slack in the bot's own table, never in the engine's", async () => {
@@ -202,7 +280,11 @@ describe("notifier (outbox → Slack)", () => {
     await drainUntilIdle(notifier());
     const root = slack.messages("C1").find((m) => !m.thread_ts || m.thread_ts === m.ts)!;
     expect(await rootOf(conversation.id)).toEqual({ slack_thread_ts: root.ts, slack_status_ts: root.ts });
-    const domain = await env.db.selectFrom("conversations").select(["slack_channel_id", "slack_thread_ts", "slack_status_ts"]).where("id", "=", conversation.id).executeTakeFirstOrThrow();
+    const domain = await env.db
+      .selectFrom("conversations")
+      .select(["slack_channel_id", "slack_thread_ts", "slack_status_ts"])
+      .where("id", "=", conversation.id)
+      .executeTakeFirstOrThrow();
     expect(domain).toEqual({ slack_channel_id: "C1", slack_thread_ts: null, slack_status_ts: null }); // the request's origin only
   });
 });

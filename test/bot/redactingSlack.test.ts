@@ -20,7 +20,11 @@ describe("the redacting fetch under the Web API client", () => {
   beforeAll(async () => {
     registerSecrets([OWN_BOT_TOKEN, OWN_SIGNING_SECRET]);
     slack = await startFakeSlack({ teamId: "T0001" });
-    client = new WebClient(OWN_BOT_TOKEN, { slackApiUrl: slack.apiUrl, fetch: fetchFn, retryConfig: { retries: 0 } });
+    client = new WebClient(OWN_BOT_TOKEN, {
+      slackApiUrl: slack.apiUrl,
+      fetch: fetchFn,
+      retryConfig: { retries: 0 },
+    });
   });
   afterAll(async () => {
     clearRegisteredSecrets();
@@ -29,7 +33,11 @@ describe("the redacting fetch under the Web API client", () => {
 
   /** Everything the fake Slack received as content: call arguments, uploaded files, response-URL bodies. */
   const received = (): string =>
-    JSON.stringify({ calls: slack.calls.map((c) => c.args), files: slack.files.map((f) => ({ ...f, content: f.content.toString("utf8") })), responses: slack.responses });
+    JSON.stringify({
+      calls: slack.calls.map((c) => c.args),
+      files: slack.files.map((f) => ({ ...f, content: f.content.toString("utf8") })),
+      responses: slack.responses,
+    });
 
   /** Posts `text` every way the bot posts content. */
   async function postEveryWay(text: string): Promise<void> {
@@ -38,10 +46,17 @@ describe("the redacting fetch under the Web API client", () => {
     await client.chat.update({ channel: "C1", ts: posted.ts as string, text, blocks });
     await client.chat.postEphemeral({ channel: "C1", user: "U1", text, blocks });
     await client.views.publish({ user_id: "U1", view: { type: "home", blocks } });
-    await client.views.open({ trigger_id: "trigger", view: { type: "modal", title: { type: "plain_text", text: "T" }, blocks } });
+    await client.views.open({
+      trigger_id: "trigger",
+      view: { type: "modal", title: { type: "plain_text", text: "T" }, blocks },
+    });
     await client.filesUploadV2({ channel_id: "C1", filename: "answer.md", title: "answer", content: text });
     // Bolt's respond(): a JSON POST to the response URL through the same fetch.
-    const res = await fetchFn(slack.responseUrl(`r${++responses}`), { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text, blocks }) });
+    const res = await fetchFn(slack.responseUrl(`r${++responses}`), {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ text, blocks }),
+    });
     expect(res.ok).toBe(true);
   }
 
@@ -49,7 +64,14 @@ describe("the redacting fetch under the Web API client", () => {
     const text = "Résumé : 3 fichiers <changés> & `task-list` OK — CANARY5521";
     await postEveryWay(text);
     const all = received();
-    for (const method of ["chat.postMessage", "chat.update", "chat.postEphemeral", "views.publish", "views.open", "files.completeUploadExternal"]) {
+    for (const method of [
+      "chat.postMessage",
+      "chat.update",
+      "chat.postEphemeral",
+      "views.publish",
+      "views.open",
+      "files.completeUploadExternal",
+    ]) {
       expect(slack.callsTo(method).length, method).toBeGreaterThan(0);
     }
     expect(all.split("CANARY5521").length - 1).toBeGreaterThanOrEqual(12);
@@ -81,10 +103,18 @@ describe("redactAcks", () => {
   it("every ack body a listener sends passes the redactor; an empty ack stays empty", async () => {
     const sent: unknown[] = [];
     // The receivers' side of Bolt: they call app.processEvent with an ack that answers Slack.
-    const app = { processEvent: async (event: ReceiverEvent) => void (await event.ack({ response_action: "errors", errors: { plan: `cible inconnue : ${OWN_BOT_TOKEN} / xoxb-1234567890-1234567890123-AbCdEfGhIjKl` } })) };
+    const app = {
+      processEvent: async (event: ReceiverEvent) =>
+        void (await event.ack({
+          response_action: "errors",
+          errors: { plan: `cible inconnue : ${OWN_BOT_TOKEN} / xoxb-1234567890-1234567890123-AbCdEfGhIjKl` },
+        })),
+    };
     redactAcks(app as unknown as App);
     await app.processEvent({ body: {}, ack: async (response?: unknown) => void sent.push(response) });
-    expect(sent).toEqual([{ response_action: "errors", errors: { plan: "cible inconnue : [redacted] / xoxb-[redacted]" } }]);
+    expect(sent).toEqual([
+      { response_action: "errors", errors: { plan: "cible inconnue : [redacted] / xoxb-[redacted]" } },
+    ]);
 
     const empty = { processEvent: async (event: ReceiverEvent) => void (await event.ack()) };
     redactAcks(empty as unknown as App);
@@ -97,11 +127,26 @@ describe("redactAcks", () => {
 describe("Web API clients", () => {
   it("every client codexpi builds uses the redacting options (its fetch is the posting choke point)", () => {
     const files = (dir: string): string[] =>
-      fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith(".ts") ? [path.join(dir, e.name)] : []));
-    const constructions = files(path.resolve("src")).flatMap((f) => [...fs.readFileSync(f, "utf8").matchAll(/new WebClient\(([^;]*)/g)].map((m) => ({ f, args: m[1] as string })));
+      fs
+        .readdirSync(dir, { withFileTypes: true })
+        .flatMap((e) =>
+          e.isDirectory()
+            ? files(path.join(dir, e.name))
+            : e.name.endsWith(".ts")
+              ? [path.join(dir, e.name)]
+              : [],
+        );
+    const constructions = files(path.resolve("src")).flatMap((f) =>
+      [...fs.readFileSync(f, "utf8").matchAll(/new WebClient\(([^;]*)/g)].map((m) => ({
+        f,
+        args: m[1] as string,
+      })),
+    );
     expect(constructions.length).toBeGreaterThan(0);
     for (const c of constructions) expect(c.args, c.f).toContain("webClientOptions(config)");
     // Bolt builds its own clients (and respond()) from clientOptions: the App gets the same options.
-    expect(fs.readFileSync(path.resolve("src/bot/app.ts"), "utf8")).toMatch(/clientOptions: webClientOptions\(config\)/);
+    expect(fs.readFileSync(path.resolve("src/bot/app.ts"), "utf8")).toMatch(
+      /clientOptions: webClientOptions\(config\)/,
+    );
   });
 });

@@ -27,11 +27,16 @@ describe("the notifier's renderer map (compile time)", () => {
   });
 
   it("positive control: the same file without its @ts-expect-error lines fails on each of the three maps", async () => {
-    const source = fs.readFileSync(path.join(TYPES, "rendererMap.typecheck.ts"), "utf8").replace(/^\/\/ @ts-expect-error.*$/gm, "");
+    const source = fs
+      .readFileSync(path.join(TYPES, "rendererMap.typecheck.ts"), "utf8")
+      .replace(/^\/\/ @ts-expect-error.*$/gm, "");
     const file = path.join(TYPES, `control-${process.pid}.ts`);
     const project = path.join(TYPES, `control-${process.pid}.tsconfig.json`);
     fs.writeFileSync(file, source);
-    fs.writeFileSync(project, JSON.stringify({ extends: "./tsconfig.json", include: [], files: [path.basename(file)] }));
+    fs.writeFileSync(
+      project,
+      JSON.stringify({ extends: "./tsconfig.json", include: [], files: [path.basename(file)] }),
+    );
     try {
       const { code, output } = await tsc(project);
       expect(code).not.toBe(0);

@@ -3,7 +3,15 @@ import { startSlackApp } from "../../src/bot/app.js";
 import { SeenRequests, SIGNATURE_WINDOW_MS } from "../../src/bot/requestChecks.js";
 import { silentLogger } from "../../src/logger.js";
 import { testEngine } from "../support/engine.js";
-import { appMentionEvent, eventBody, interactionBody, postSigned, signSlackRequest, slashCommandBody, viewSubmissionPayload } from "../support/slackRequests.js";
+import {
+  appMentionEvent,
+  eventBody,
+  interactionBody,
+  postSigned,
+  signSlackRequest,
+  slashCommandBody,
+  viewSubmissionPayload,
+} from "../support/slackRequests.js";
 import { OWNER, SECRET, TEAM, eventually, slackBot } from "../support/slackBot.js";
 
 const FOREIGN = "T9999";
@@ -19,8 +27,15 @@ function specialistSubmission(name: string, teams: { team: string; userTeam: str
     private_metadata: JSON.stringify({ channelId: "C1" }),
     values: {
       "specialist.add.name": { "specialist.add.name.value": { type: "plain_text_input", value: name } },
-      "specialist.add.description": { "specialist.add.description.value": { type: "plain_text_input", value: "Audite le code des projets qui lui délèguent une tâche." } },
-      "specialist.add.capabilities": { "specialist.add.capabilities.value": { type: "plain_text_input", value: "code.audit" } },
+      "specialist.add.description": {
+        "specialist.add.description.value": {
+          type: "plain_text_input",
+          value: "Audite le code des projets qui lui délèguent une tâche.",
+        },
+      },
+      "specialist.add.capabilities": {
+        "specialist.add.capabilities.value": { type: "plain_text_input", value: "code.audit" },
+      },
     },
   }) as { team: { id: string }; user: { team_id: string } };
   payload.team.id = teams.team;
@@ -34,19 +49,33 @@ describe("requests: workspace, replays and timestamps", () => {
   let bot: Awaited<ReturnType<typeof slackBot>>;
   afterEach(async () => bot?.close());
 
-  const specialists = async () => (await bot.db.selectFrom("specialist_agents").select("name").execute()).map((s) => s.name);
+  const specialists = async () =>
+    (await bot.db.selectFrom("specialist_agents").select("name").execute()).map((s) => s.name);
   const conversations = async () => (await bot.db.selectFrom("conversations").select("id").execute()).length;
 
   it("finding 10a: a request is refused when its team or its user's team is foreign, even with the other one ours; both ours is accepted", async () => {
     bot = await slackBot();
-    const send = (payload: unknown) => postSigned(bot.base, "/slack/events", interactionBody(payload), "form", SECRET);
+    const send = (payload: unknown) =>
+      postSigned(bot.base, "/slack/events", interactionBody(payload), "form", SECRET);
     const foreignTeam = await send(specialistSubmission("Studio Un", { team: FOREIGN, userTeam: TEAM }));
     const foreignUser = await send(specialistSubmission("Studio Deux", { team: TEAM, userTeam: FOREIGN }));
     expect([foreignTeam.status, foreignUser.status]).toEqual([200, 200]); // acked so that Slack does not retry, and ignored
 
     // An event from our workspace whose author belongs to another one (a shared channel).
-    const mention = appMentionEvent({ user: OWNER, channel: "C2", text: `<@${bot.slack.botUserId}> demo lis les secrets`, ts: "1800000020.000100", team: FOREIGN });
-    await postSigned(bot.base, "/slack/events", eventBody({ event: mention, team_id: TEAM, bot_user_id: bot.slack.botUserId }), "json", SECRET);
+    const mention = appMentionEvent({
+      user: OWNER,
+      channel: "C2",
+      text: `<@${bot.slack.botUserId}> demo lis les secrets`,
+      ts: "1800000020.000100",
+      team: FOREIGN,
+    });
+    await postSigned(
+      bot.base,
+      "/slack/events",
+      eventBody({ event: mention, team_id: TEAM, bot_user_id: bot.slack.botUserId }),
+      "json",
+      SECRET,
+    );
     await pause(500);
     expect(await specialists()).toEqual([]);
     expect(await conversations()).toBe(0);
@@ -56,25 +85,50 @@ describe("requests: workspace, replays and timestamps", () => {
     expect(ours.status).toBe(200);
     await eventually(async () => (await specialists()).length > 0, 10_000, "specialist created");
     expect(await specialists()).toEqual(["Studio Trois"]);
-    await postSigned(bot.base, "/slack/events", eventBody({ event: { ...mention, team: TEAM, ts: "1800000021.000100" }, team_id: TEAM, bot_user_id: bot.slack.botUserId }), "json", SECRET);
+    await postSigned(
+      bot.base,
+      "/slack/events",
+      eventBody({
+        event: { ...mention, team: TEAM, ts: "1800000021.000100" },
+        team_id: TEAM,
+        bot_user_id: bot.slack.botUserId,
+      }),
+      "json",
+      SECRET,
+    );
     await eventually(async () => (await conversations()) === 1, 10_000, "mention accepted");
   });
 
   it("finding 10a in Socket Mode: mixed teams are refused there too, and a correctly teamed payload is accepted", async () => {
     bot = await slackBot({ socket: true });
     await bot.slack.socket.waitForConnection(10_000);
-    await bot.slack.socket.send("interactive", specialistSubmission("Studio Un", { team: FOREIGN, userTeam: TEAM }));
-    await bot.slack.socket.send("interactive", specialistSubmission("Studio Deux", { team: TEAM, userTeam: FOREIGN }));
+    await bot.slack.socket.send(
+      "interactive",
+      specialistSubmission("Studio Un", { team: FOREIGN, userTeam: TEAM }),
+    );
+    await bot.slack.socket.send(
+      "interactive",
+      specialistSubmission("Studio Deux", { team: TEAM, userTeam: FOREIGN }),
+    );
     await pause(500);
     expect(await specialists()).toEqual([]);
-    await bot.slack.socket.send("interactive", specialistSubmission("Studio Trois", { team: TEAM, userTeam: TEAM }));
+    await bot.slack.socket.send(
+      "interactive",
+      specialistSubmission("Studio Trois", { team: TEAM, userTeam: TEAM }),
+    );
     await eventually(async () => (await specialists()).length === 1, 10_000, "accepted");
     expect(await specialists()).toEqual(["Studio Trois"]);
   });
 
   it("finding 10b: a replayed slash command is refused with 401 and starts no second conversation; its first delivery did start one", async () => {
     bot = await slackBot();
-    const body = slashCommandBody({ text: "ask demo hello", user_id: OWNER, channel_id: "C1", team_id: TEAM, response_url: bot.slack.responseUrl("first") });
+    const body = slashCommandBody({
+      text: "ask demo hello",
+      user_id: OWNER,
+      channel_id: "C1",
+      team_id: TEAM,
+      response_url: bot.slack.responseUrl("first"),
+    });
     const timestamp = nowSeconds();
     const first = await postSigned(bot.base, "/slack/events", body, "form", SECRET, { timestamp });
     expect(first.status).toBe(200);
@@ -87,27 +141,54 @@ describe("requests: workspace, replays and timestamps", () => {
     expect(await bot.db.selectFrom("prompt_queue").select("id").execute()).toHaveLength(1);
 
     // A forged signature is Bolt's 401 and is not remembered (it could not block anything).
-    const forged = await postSigned(bot.base, "/slack/events", body, "form", SECRET, { timestamp: timestamp + 1, signature: "v0=deadbeef" });
+    const forged = await postSigned(bot.base, "/slack/events", body, "form", SECRET, {
+      timestamp: timestamp + 1,
+      signature: "v0=deadbeef",
+    });
     expect(forged.status).toBe(401);
-    const seen = await bot.db.selectFrom("slack_events").select("event_id").where("event_id", "like", "sig:%").execute();
-    expect(seen.map((r) => r.event_id)).toEqual([`sig:${timestamp}:${signSlackRequest(SECRET, body, timestamp)["x-slack-signature"]}`]);
+    const seen = await bot.db
+      .selectFrom("slack_events")
+      .select("event_id")
+      .where("event_id", "like", "sig:%")
+      .execute();
+    expect(seen.map((r) => r.event_id)).toEqual([
+      `sig:${timestamp}:${signSlackRequest(SECRET, body, timestamp)["x-slack-signature"]}`,
+    ]);
   });
 
   it("finding 10b: a replay is still refused after the bot restarts within the window; a new request is accepted", async () => {
     bot = await slackBot();
-    const body = slashCommandBody({ text: "ask demo hello", user_id: OWNER, channel_id: "C1", team_id: TEAM });
+    const body = slashCommandBody({
+      text: "ask demo hello",
+      user_id: OWNER,
+      channel_id: "C1",
+      team_id: TEAM,
+    });
     const timestamp = nowSeconds();
-    expect((await postSigned(bot.base, "/slack/events", body, "form", SECRET, { timestamp })).status).toBe(200);
+    expect((await postSigned(bot.base, "/slack/events", body, "form", SECRET, { timestamp })).status).toBe(
+      200,
+    );
     await eventually(async () => (await conversations()) === 1, 10_000, "first conversation");
 
     await bot.bot.slack!.stop();
-    const restarted = await startSlackApp({ config: bot.config, engine: bot.bot.engine, logger: silentLogger, locale: "fr", health: bot.bot.health });
+    const restarted = await startSlackApp({
+      config: bot.config,
+      engine: bot.bot.engine,
+      logger: silentLogger,
+      locale: "fr",
+      health: bot.bot.health,
+    });
     try {
       const base = `http://127.0.0.1:${restarted.port}`;
       expect((await postSigned(base, "/slack/events", body, "form", SECRET, { timestamp })).status).toBe(401);
       await pause(500);
       expect(await conversations()).toBe(1);
-      const fresh = slashCommandBody({ text: "ask demo again", user_id: OWNER, channel_id: "C1", team_id: TEAM });
+      const fresh = slashCommandBody({
+        text: "ask demo again",
+        user_id: OWNER,
+        channel_id: "C1",
+        team_id: TEAM,
+      });
       expect((await postSigned(base, "/slack/events", fresh, "form", SECRET)).status).toBe(200);
       await eventually(async () => (await conversations()) === 2, 10_000, "new conversation");
     } finally {
@@ -135,7 +216,10 @@ describe("seen signed requests", () => {
   it("a key is new once; keys older than the window and its margin are forgotten, event ids are kept", async () => {
     env = await testEngine();
     const seen = new SeenRequests(env.db, env.clock);
-    await env.db.insertInto("slack_events").values({ event_id: "Ev1", received_at: env.clock.now() }).execute();
+    await env.db
+      .insertInto("slack_events")
+      .values({ event_id: "Ev1", received_at: env.clock.now() })
+      .execute();
     expect(await seen.firstTime("1700000000", "v0=aa")).toBe(true);
     expect(await seen.firstTime("1700000000", "v0=aa")).toBe(false);
     env.clock.advance(SIGNATURE_WINDOW_MS); // still within the window's margin
@@ -143,7 +227,9 @@ describe("seen signed requests", () => {
     expect(await seen.firstTime("1700000000", "v0=aa")).toBe(false);
     env.clock.advance(3 * 60_000); // the first key is now older than the window plus its margin
     await seen.pruneNow();
-    const keys = (await env.db.selectFrom("slack_events").select("event_id").orderBy("event_id").execute()).map((r) => r.event_id);
+    const keys = (
+      await env.db.selectFrom("slack_events").select("event_id").orderBy("event_id").execute()
+    ).map((r) => r.event_id);
     expect(keys).toEqual(["Ev1", "sig:1700000300:v0=bb"]);
   });
 });

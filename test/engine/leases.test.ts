@@ -9,7 +9,14 @@ describe("coordinator lease", () => {
 
   it("S-Q-04: while one coordinator holds the lease another answers standby; once released it processes", async () => {
     env = await testEngine({ owner: "blue" });
-    const green = new Engine({ config: env.config, db: env.db, clock: env.clock, host: fixedHostLoad(), spawner: recordingSpawner(), owner: "green" });
+    const green = new Engine({
+      config: env.config,
+      db: env.db,
+      clock: env.clock,
+      host: fixedHostLoad(),
+      spawner: recordingSpawner(),
+      owner: "green",
+    });
     const first = await env.engine.tick();
     expect(first.state).toBe("processed");
     expect(await green.tick()).toEqual({ state: "standby" });
@@ -21,7 +28,14 @@ describe("coordinator lease", () => {
 
   it("an expired lease is taken over by the other coordinator", async () => {
     env = await testEngine({ owner: "blue", leaseTtlMs: 10_000 });
-    const green = new Engine({ config: env.config, db: env.db, clock: env.clock, host: fixedHostLoad(), spawner: recordingSpawner(), owner: "green" });
+    const green = new Engine({
+      config: env.config,
+      db: env.db,
+      clock: env.clock,
+      host: fixedHostLoad(),
+      spawner: recordingSpawner(),
+      owner: "green",
+    });
     await env.engine.tick();
     expect(await green.tick()).toEqual({ state: "standby" });
     env.clock.advance(10_001);

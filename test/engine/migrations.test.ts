@@ -32,21 +32,31 @@ const LANDED: Record<string, string> = {
 
 const sha256 = (file: string) => createHash("sha256").update(fs.readFileSync(file)).digest("hex");
 const asUnknown = (db: Database) => db as unknown as Kysely<unknown>;
-const columnsOf = async (db: Database, table: string) => (await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db)).rows.map((r) => r.name);
+const columnsOf = async (db: Database, table: string) =>
+  (await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db)).rows.map(
+    (r) => r.name,
+  );
 
 describe("migrations stay frozen", () => {
   it("a landed migration file never changes", () => {
     const changed = Object.entries(LANDED)
-      .filter(([file, hash]) => !fs.existsSync(path.join(MIGRATIONS_DIR, file)) || sha256(path.join(MIGRATIONS_DIR, file)) !== hash)
+      .filter(
+        ([file, hash]) =>
+          !fs.existsSync(path.join(MIGRATIONS_DIR, file)) || sha256(path.join(MIGRATIONS_DIR, file)) !== hash,
+      )
       .map(([file]) => file);
     expect(changed, "landed migrations are frozen: write a new migration instead").toEqual([]);
   });
 
   it("no migration file slips in among the landed ones unrecorded", () => {
     const last = Math.max(...Object.keys(LANDED).map((f) => Number(f.slice(0, 4))));
-    const files = fs.readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{4}_.*\.ts$/.test(f) && Number(f.slice(0, 4)) <= last);
+    const files = fs
+      .readdirSync(MIGRATIONS_DIR)
+      .filter((f) => /^\d{4}_.*\.ts$/.test(f) && Number(f.slice(0, 4)) <= last);
     expect(files.sort()).toEqual(Object.keys(LANDED).sort());
-    expect(Object.keys(migrations)).toEqual(expect.arrayContaining(Object.keys(LANDED).map((f) => f.replace(/\.ts$/, ""))));
+    expect(Object.keys(migrations)).toEqual(
+      expect.arrayContaining(Object.keys(LANDED).map((f) => f.replace(/\.ts$/, ""))),
+    );
   });
 });
 
@@ -62,15 +72,24 @@ describe("migration 0008 repairs columns an edited migration left out", () => {
     const opened = openDatabase(path.join(tempDir(), "between.db"));
     const then = { ...migrations, "0002_queue_priority_and_workers": first0002 };
     delete (then as Record<string, unknown>)["0008_repair_missing_columns"];
-    const { error } = await new Migrator({ db: asUnknown(opened), provider: { getMigrations: async () => then } }).migrateTo("0007_flow_threads");
+    const { error } = await new Migrator({
+      db: asUnknown(opened),
+      provider: { getMigrations: async () => then },
+    }).migrateTo("0007_flow_threads");
     if (error) throw error;
     return opened;
   }
 
   async function queuedItem(db: Database): Promise<string> {
-    await sql`insert into projects(id,name,path,owner_id,full_access,merge_confirmation_required,role,created_at) values ('p1','Projet','/tmp','U1',0,0,'project',1)`.execute(db);
-    await sql`insert into conversations(id,project_id,title,user_id,status,created_at,updated_at) values ('c1','p1','Travail','U1','idle',1,1)`.execute(db);
-    await sql`insert into prompt_queue(id,seq,conversation_id,content,status,created_at,attempt) values ('q1',1,'c1','prompt','running',1,1)`.execute(db);
+    await sql`insert into projects(id,name,path,owner_id,full_access,merge_confirmation_required,role,created_at) values ('p1','Projet','/tmp','U1',0,0,'project',1)`.execute(
+      db,
+    );
+    await sql`insert into conversations(id,project_id,title,user_id,status,created_at,updated_at) values ('c1','p1','Travail','U1','idle',1,1)`.execute(
+      db,
+    );
+    await sql`insert into prompt_queue(id,seq,conversation_id,content,status,created_at,attempt) values ('q1',1,'c1','prompt','running',1,1)`.execute(
+      db,
+    );
     return "q1";
   }
 
@@ -84,14 +103,30 @@ describe("migration 0008 repairs columns an edited migration left out", () => {
     expect((await migrate(asUnknown(db)))[0]).toBe("0008_repair_missing_columns");
 
     await recordCodexStart(db, 1234, queueId, 1, 4242, "99");
-    const row = await db.selectFrom("prompt_queue").select(["codex_pid", "codex_start_time", "codex_started_at", "content"]).where("id", "=", queueId).executeTakeFirstOrThrow();
-    expect(row).toEqual({ codex_pid: 4242, codex_start_time: "99", codex_started_at: 1234, content: "prompt" });
+    const row = await db
+      .selectFrom("prompt_queue")
+      .select(["codex_pid", "codex_start_time", "codex_started_at", "content"])
+      .where("id", "=", queueId)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({
+      codex_pid: 4242,
+      codex_start_time: "99",
+      codex_started_at: 1234,
+      content: "prompt",
+    });
   });
 
   it("the repair adds nothing to a complete database and can run again", async () => {
     db = openDatabase(path.join(tempDir(), "fresh.db"));
     await migrate(asUnknown(db), "0007_flow_threads");
-    const tables = ["prompt_queue", "conversations", "projects", "incidents", "orchestrations", "remediation_runs"];
+    const tables = [
+      "prompt_queue",
+      "conversations",
+      "projects",
+      "incidents",
+      "orchestrations",
+      "remediation_runs",
+    ];
     const before = await Promise.all(tables.map((t) => columnsOf(db!, t)));
     await migrate(asUnknown(db));
     await repair(asUnknown(db));
@@ -103,7 +138,10 @@ describe("migration 0008 repairs columns an edited migration left out", () => {
     await queuedItem(db);
     await sql`alter table prompt_queue drop column origin_kind`.execute(db);
     await migrate(asUnknown(db));
-    const row = await db.selectFrom("prompt_queue").select(["id", "origin_kind", "content"]).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom("prompt_queue")
+      .select(["id", "origin_kind", "content"])
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ id: "q1", origin_kind: "user", content: "prompt" });
   });
 });

@@ -7,10 +7,28 @@ import { testEngine } from "../support/engine.js";
 const SAMPLES: { [K in EventKind]: EventOf<K> } = {
   "conversation.queued": { kind: "conversation.queued", conversationId: "c1", queueId: "q1", position: 2 },
   "conversation.started": { kind: "conversation.started", conversationId: "c1", queueId: "q1" },
-  "conversation.progress": { kind: "conversation.progress", conversationId: "c1", queueId: "q1", activity: "reading" },
+  "conversation.progress": {
+    kind: "conversation.progress",
+    conversationId: "c1",
+    queueId: "q1",
+    activity: "reading",
+  },
   "conversation.stopped": { kind: "conversation.stopped", conversationId: "c1" },
-  "conversation.finished": { kind: "conversation.finished", conversationId: "c1", queueId: "q1", status: "failed", errorCode: "codex_failed", messageId: null },
-  "agent.outcome": { kind: "agent.outcome", conversationId: "c1", queueId: "q1", status: "done", markers: ["decision"] },
+  "conversation.finished": {
+    kind: "conversation.finished",
+    conversationId: "c1",
+    queueId: "q1",
+    status: "failed",
+    errorCode: "codex_failed",
+    messageId: null,
+  },
+  "agent.outcome": {
+    kind: "agent.outcome",
+    conversationId: "c1",
+    queueId: "q1",
+    status: "done",
+    markers: ["decision"],
+  },
   "decision.opened": { kind: "decision.opened", conversationId: "c1", decisionId: "d1" },
   "decision.answered": { kind: "decision.answered", conversationId: "c1", decisionId: "d1" },
   "decision.cancelled": { kind: "decision.cancelled", conversationId: "c1", decisionId: "d1" },
@@ -64,15 +82,44 @@ describe("outbox (typed both ways)", () => {
     await env.db
       .insertInto("outbox")
       .values([
-        { kind: "run.updated", payload: "{not json", ordering_key: "run:r1", next_attempt_at: now, created_at: now },
-        { kind: "run.updated", payload: JSON.stringify({ kind: "run.updated", runId: "r1" }), ordering_key: "run:r1", next_attempt_at: now, created_at: now },
-        { kind: "run.exploded", payload: JSON.stringify({ kind: "run.exploded", runId: "r1" }), ordering_key: "run:r1", next_attempt_at: now, created_at: now },
-        { kind: "run.updated", payload: JSON.stringify(SAMPLES["run.verdict"]), ordering_key: "run:r1", next_attempt_at: now, created_at: now },
+        {
+          kind: "run.updated",
+          payload: "{not json",
+          ordering_key: "run:r1",
+          next_attempt_at: now,
+          created_at: now,
+        },
+        {
+          kind: "run.updated",
+          payload: JSON.stringify({ kind: "run.updated", runId: "r1" }),
+          ordering_key: "run:r1",
+          next_attempt_at: now,
+          created_at: now,
+        },
+        {
+          kind: "run.exploded",
+          payload: JSON.stringify({ kind: "run.exploded", runId: "r1" }),
+          ordering_key: "run:r1",
+          next_attempt_at: now,
+          created_at: now,
+        },
+        {
+          kind: "run.updated",
+          payload: JSON.stringify(SAMPLES["run.verdict"]),
+          ordering_key: "run:r1",
+          next_attempt_at: now,
+          created_at: now,
+        },
       ])
       .execute();
     await emit(env.db, now, SAMPLES["incident.opened"]);
     const { entries, malformed } = await pendingEvents(env.db);
-    expect(malformed.map((m) => m.kind)).toEqual(["run.updated", "run.updated", "run.exploded", "run.updated"]);
+    expect(malformed.map((m) => m.kind)).toEqual([
+      "run.updated",
+      "run.updated",
+      "run.exploded",
+      "run.updated",
+    ]);
     expect(entries.map((e) => e.event)).toEqual([SAMPLES["incident.opened"]]);
     await markFailed(env.db, malformed[0]!.id, 1, "malformed", now);
     expect((await pendingEvents(env.db)).malformed).toHaveLength(3);

@@ -17,29 +17,80 @@ describe("tick query plans", () => {
 
   it("no query of a tick (reaping, claiming and finishing included) scans a whole table", async () => {
     env = await testEngine();
-    await updateGlobalPolicy(env.db, env.clock, { max_concurrent: 3, load_pause_percent: 90, memory_pause_percent: 90, background_start_hour: 0, background_end_hour: 0 }, "U");
+    await updateGlobalPolicy(
+      env.db,
+      env.clock,
+      {
+        max_concurrent: 3,
+        load_pause_percent: 90,
+        memory_pause_percent: 90,
+        background_start_hour: 0,
+        background_end_hour: 0,
+      },
+      "U",
+    );
     const other = await env.addProject({ name: "other", ownerId: "U" });
     await setProjectLimit(env.db, env.clock, other.id, 1, "U");
     for (let i = 0; i < 30; i++) {
-      const { item } = await startConversation(env.db, env.clock, i % 2 ? other : env.project, `history ${i}`, "U");
-      await env.db.updateTable("prompt_queue").set({ status: "done", finished_at: env.clock.now() }).where("id", "=", item.id).execute();
+      const { item } = await startConversation(
+        env.db,
+        env.clock,
+        i % 2 ? other : env.project,
+        `history ${i}`,
+        "U",
+      );
+      await env.db
+        .updateTable("prompt_queue")
+        .set({ status: "done", finished_at: env.clock.now() })
+        .where("id", "=", item.id)
+        .execute();
     }
     const busy = await startConversation(env.db, env.clock, env.project, "busy", "U");
     await enqueue(env.db, env.clock, busy.conversation.id, "waits behind busy");
     await env.engine.dispatch(); // busy runs; its follow-up waits
-    await env.db.updateTable("prompt_queue").set({ worker_pid: 999_999_9, worker_start_time: "1" }).where("id", "=", busy.item.id).execute(); // lost
-    for (let i = 0; i < 5; i++) await startConversation(env.db, env.clock, i % 2 ? other : env.project, `queued ${i}`, "U");
+    await env.db
+      .updateTable("prompt_queue")
+      .set({ worker_pid: 999_999_9, worker_start_time: "1" })
+      .where("id", "=", busy.item.id)
+      .execute(); // lost
+    for (let i = 0; i < 5; i++)
+      await startConversation(env.db, env.clock, i % 2 ? other : env.project, `queued ${i}`, "U");
     // Coordination's steps have work too: an open incident to send to self-repair.
     await env.addProject({ name: "CodexPi (Self)", role: "self" });
     await env.db
       .insertInto("incidents")
-      .values({ id: "inc", conversation_id: busy.conversation.id, queue_id: "q-inc", project_id: env.project.id, user_id: "U", status: "OPEN", error: "boom", error_code: "codex_failed", auto_repair: 1, repair_project_id: null, repair_conversation_id: null, repair_queue_id: null, resolution: null, created_at: 0, updated_at: 0 })
+      .values({
+        id: "inc",
+        conversation_id: busy.conversation.id,
+        queue_id: "q-inc",
+        project_id: env.project.id,
+        user_id: "U",
+        status: "OPEN",
+        error: "boom",
+        error_code: "codex_failed",
+        auto_repair: 1,
+        repair_project_id: null,
+        repair_conversation_id: null,
+        repair_queue_id: null,
+        resolution: null,
+        created_at: 0,
+        updated_at: 0,
+      })
       .execute();
 
     const queries: CompiledQuery[] = [];
-    const logged = openDatabase(env.config.databasePath, { log: (e) => void (e.level === "query" && queries.push(e.query)) });
+    const logged = openDatabase(env.config.databasePath, {
+      log: (e) => void (e.level === "query" && queries.push(e.query)),
+    });
     const { Engine } = await import("../../src/engine/engine.js");
-    const engine = new Engine({ config: env.config, db: logged, clock: env.clock, host: env.engine.host, spawner: env.spawner, owner: "planner" });
+    const engine = new Engine({
+      config: env.config,
+      db: logged,
+      clock: env.clock,
+      host: env.engine.host,
+      spawner: env.spawner,
+      owner: "planner",
+    });
     const result = await engine.tick();
     await logged.destroy();
     expect(result).toMatchObject({ state: "processed", reaped: [busy.item.id], incidents_repairing: 2 }); // reap (whose failure opens an incident), repair and claim really ran
@@ -47,14 +98,22 @@ describe("tick query plans", () => {
 
     const raw = new Database(env.config.databasePath, { readonly: true });
     const scans: string[] = [];
-    const statements = queries.filter((q) => /^\s*(select|update|delete|insert)/i.test(q.sql) && !/^\s*insert into "outbox"/i.test(q.sql));
+    const statements = queries.filter(
+      (q) => /^\s*(select|update|delete|insert)/i.test(q.sql) && !/^\s*insert into "outbox"/i.test(q.sql),
+    );
     expect(statements.length).toBeGreaterThan(10);
     for (const q of statements) {
-      const plan = raw.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...(q.parameters as unknown[])) as Array<{ detail: string }>;
-      for (const step of plan) if (/^SCAN /.test(step.detail) && !/CONSTANT ROW/.test(step.detail)) scans.push(`${step.detail}  ←  ${q.sql}`);
+      const plan = raw.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...(q.parameters as unknown[])) as Array<{
+        detail: string;
+      }>;
+      for (const step of plan)
+        if (/^SCAN /.test(step.detail) && !/CONSTANT ROW/.test(step.detail))
+          scans.push(`${step.detail}  ←  ${q.sql}`);
     }
     // Positive control: the detector does see a scan of the history.
-    const control = raw.prepare(`EXPLAIN QUERY PLAN select id from prompt_queue where content = ?`).all("x") as Array<{ detail: string }>;
+    const control = raw
+      .prepare(`EXPLAIN QUERY PLAN select id from prompt_queue where content = ?`)
+      .all("x") as Array<{ detail: string }>;
     expect(control.some((s) => /^SCAN prompt_queue/.test(s.detail))).toBe(true);
     raw.close();
     expect(scans).toEqual([]);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { actionsAt, allows, allowsMove, guardFor, sourcesOf, terminalStatuses } from "../../src/engine/stateMachine.js";
+import {
+  actionsAt,
+  allows,
+  allowsMove,
+  guardFor,
+  sourcesOf,
+  terminalStatuses,
+} from "../../src/engine/stateMachine.js";
 
 type S = "A" | "B" | "C";
 const TABLE = { A: ["B", "C"], B: ["C"], C: [] } as const;

@@ -19,7 +19,18 @@ function typeErrors(body: string): string[] {
       `import type { DecisionStatus } from ${JSON.stringify(path.join(SRC, "coordination/decisionMachine.js"))};`,
     ].join("\n");
     fs.writeFileSync(file, `${head}\n${body}\n`);
-    const config = { compilerOptions: { strict: true, noEmit: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", skipLibCheck: true, types: [] }, files: ["table.mts"] };
+    const config = {
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        target: "ES2022",
+        skipLibCheck: true,
+        types: [],
+      },
+      files: ["table.mts"],
+    };
     fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(config));
     // The project's own compiler (the one `npm run build` uses), on a project of one file.
     const run = spawnSync(process.execPath, [TSC, "-p", dir], { encoding: "utf8" });
@@ -34,12 +45,22 @@ function typeErrors(body: string): string[] {
 // status, does not compile. Proven here with the compiler itself, with a table that does (control).
 describe("transition tables are checked at compile time", () => {
   it("a table missing a status or naming an unknown one fails to compile; the complete table compiles", () => {
-    expect(typeErrors(`export const T = { OPEN: ["ANSWERED", "CANCELLED"], ANSWERED: [], CANCELLED: [] } as const satisfies TransitionTable<DecisionStatus>;`)).toEqual([]);
-    const missing = typeErrors(`export const T = { OPEN: ["ANSWERED", "CANCELLED"], ANSWERED: [] } as const satisfies TransitionTable<DecisionStatus>;`);
+    expect(
+      typeErrors(
+        `export const T = { OPEN: ["ANSWERED", "CANCELLED"], ANSWERED: [], CANCELLED: [] } as const satisfies TransitionTable<DecisionStatus>;`,
+      ),
+    ).toEqual([]);
+    const missing = typeErrors(
+      `export const T = { OPEN: ["ANSWERED", "CANCELLED"], ANSWERED: [] } as const satisfies TransitionTable<DecisionStatus>;`,
+    );
     expect(missing.join("\n")).toMatch(/CANCELLED/);
-    const unknown = typeErrors(`export const T = { OPEN: ["CLOSED"], ANSWERED: [], CANCELLED: [] } as const satisfies TransitionTable<DecisionStatus>;`);
+    const unknown = typeErrors(
+      `export const T = { OPEN: ["CLOSED"], ANSWERED: [], CANCELLED: [] } as const satisfies TransitionTable<DecisionStatus>;`,
+    );
     expect(unknown.join("\n")).toMatch(/CLOSED/);
-    const action = typeErrors(`export const A = { answer: ["OPEN"] } as const satisfies ActionTable<DecisionStatus, "answer" | "cancel">;`);
+    const action = typeErrors(
+      `export const A = { answer: ["OPEN"] } as const satisfies ActionTable<DecisionStatus, "answer" | "cancel">;`,
+    );
     expect(action.join("\n")).toMatch(/cancel/);
   }, 60_000);
 });

@@ -1,10 +1,26 @@
 import { describe, expect, it } from "vitest";
 import { en } from "../../src/i18n/en.js";
 import { fr } from "../../src/i18n/fr.js";
-import { DEFAULT_LOCALE, isMessageKey, LOCALES, messageKeys, parseLocale, t, type MessageKey } from "../../src/i18n/index.js";
+import {
+  DEFAULT_LOCALE,
+  isMessageKey,
+  LOCALES,
+  messageKeys,
+  parseLocale,
+  t,
+  type MessageKey,
+} from "../../src/i18n/index.js";
 import type { Message } from "../../src/i18n/message.js";
 
-const SAMPLE = { n: 3, name: "demo", detail: "détail", user: "<@U1>", project: "demo", command: "/codex x", syntax: "s" };
+const SAMPLE = {
+  n: 3,
+  name: "demo",
+  detail: "détail",
+  user: "<@U1>",
+  project: "demo",
+  command: "/codex x",
+  syntax: "s",
+};
 
 /** Every rendering a message can take: a string, or a function tried with a few counts. */
 function renderings(message: Message): string[] {
@@ -12,7 +28,8 @@ function renderings(message: Message): string[] {
   return [0, 1, 2, 5].map((n) => message({ ...SAMPLE, n, max: n, channel: "<#C1>" }));
 }
 
-const placeholders = (text: string): string[] => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string).sort();
+const placeholders = (text: string): string[] =>
+  [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string).sort();
 
 describe("message catalogs", () => {
   it("French and English have exactly the same keys", () => {
@@ -45,11 +62,20 @@ describe("message catalogs", () => {
   });
 
   it("covers every engine error code, queue failure code and pause reason", () => {
-    for (const code of ["not_found", "conflict", "invalid", "forbidden", "unavailable"]) expect(isMessageKey(`error.${code}`)).toBe(true);
-    for (const code of ["interrupted", "watchdog", "codex_failed", "cancelled", "spawn_failed", "thread_busy"]) {
+    for (const code of ["not_found", "conflict", "invalid", "forbidden", "unavailable"])
+      expect(isMessageKey(`error.${code}`)).toBe(true);
+    for (const code of [
+      "interrupted",
+      "watchdog",
+      "codex_failed",
+      "cancelled",
+      "spawn_failed",
+      "thread_busy",
+    ]) {
       expect(isMessageKey(`failure.${code}`)).toBe(true);
     }
-    for (const reason of ["concurrency", "load", "memory"]) expect(isMessageKey(`pause.${reason}`)).toBe(true);
+    for (const reason of ["concurrency", "load", "memory"])
+      expect(isMessageKey(`pause.${reason}`)).toBe(true);
   });
 });
 
@@ -81,8 +107,12 @@ describe("t", () => {
 
   it("names the channel in the not-in-channel notice only when it is given", () => {
     expect(t("fr", "notice.not_in_channel")).toContain("ce canal (not_in_channel)");
-    expect(t("fr", "notice.not_in_channel", { channel: "<#C1>" })).toContain("le canal <#C1> (not_in_channel)");
-    expect(t("en", "notice.not_in_channel")).toBe("The bot is not in this channel (not_in_channel): invite it with `/invite @codexpi`.");
+    expect(t("fr", "notice.not_in_channel", { channel: "<#C1>" })).toContain(
+      "le canal <#C1> (not_in_channel)",
+    );
+    expect(t("en", "notice.not_in_channel")).toBe(
+      "The bot is not in this channel (not_in_channel): invite it with `/invite @codexpi`.",
+    );
   });
 
   it("leaves a placeholder visible when its param is missing", () => {

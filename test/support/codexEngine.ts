@@ -15,7 +15,9 @@ import { testConfig, testEngine, tempDir } from "./engine.js";
  * An engine that spawns real `codexpi worker` processes (from dist/) running the real Codex
  * binary against a fake model on 127.0.0.1. Everything it started is killed by close().
  */
-export async function codexEngine(opts: { env?: Record<string, string>; maxConcurrent?: number; warm?: boolean } = {}) {
+export async function codexEngine(
+  opts: { env?: Record<string, string>; maxConcurrent?: number; warm?: boolean } = {},
+) {
   const fake = await startFakeModel();
   const home = await makeCodexHome(fake.url);
   const dir = tempDir();
@@ -23,9 +25,24 @@ export async function codexEngine(opts: { env?: Record<string, string>; maxConcu
   const config = testConfig(dir, env);
   const baseEnv = { ...process.env, ...home.env, ...env, NO_PROXY: "127.0.0.1,localhost" };
   const warm = opts.warm ? warmSpawner(config, silentLogger, baseEnv) : null;
-  const t = await testEngine({ config, clock: systemClock, spawner: warm ?? processSpawner(config, baseEnv) });
+  const t = await testEngine({
+    config,
+    clock: systemClock,
+    spawner: warm ?? processSpawner(config, baseEnv),
+  });
   // The test machine is busy (two cores, parallel tests): never pause on load here.
-  await updateGlobalPolicy(t.db, t.clock, { max_concurrent: opts.maxConcurrent ?? 4, load_pause_percent: 1000, memory_pause_percent: 100, background_start_hour: 0, background_end_hour: 0 }, "test");
+  await updateGlobalPolicy(
+    t.db,
+    t.clock,
+    {
+      max_concurrent: opts.maxConcurrent ?? 4,
+      load_pause_percent: 1000,
+      memory_pause_percent: 100,
+      background_start_hour: 0,
+      background_end_hour: 0,
+    },
+    "test",
+  );
   return {
     ...t,
     fake,
@@ -45,16 +62,27 @@ export async function codexEngine(opts: { env?: Record<string, string>; maxConcu
 
 /** Kills every worker and Codex group a test's database knows of (afterEach hygiene). */
 export async function killRecorded(db: Database): Promise<void> {
-  const rows = await db.selectFrom("prompt_queue").select(["worker_pid", "worker_start_time", "codex_pid", "codex_start_time"]).execute().catch(() => []);
+  const rows = await db
+    .selectFrom("prompt_queue")
+    .select(["worker_pid", "worker_start_time", "codex_pid", "codex_start_time"])
+    .execute()
+    .catch(() => []);
   for (const r of rows) {
-    for (const [pid, start] of [[r.worker_pid, r.worker_start_time], [r.codex_pid, r.codex_start_time]] as const) {
+    for (const [pid, start] of [
+      [r.worker_pid, r.worker_start_time],
+      [r.codex_pid, r.codex_start_time],
+    ] as const) {
       if (pid && start && processStartTime(pid) === start) killGroup(pid, "SIGKILL");
     }
   }
 }
 
 /** Polls until `check` returns a value (not undefined/false) or the time runs out. */
-export async function until<T>(check: () => Promise<T | undefined | false | null>, timeoutMs = 30_000, what = "condition"): Promise<T> {
+export async function until<T>(
+  check: () => Promise<T | undefined | false | null>,
+  timeoutMs = 30_000,
+  what = "condition",
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();
@@ -68,7 +96,11 @@ export async function until<T>(check: () => Promise<T | undefined | false | null
 export function finished(db: Database, queueId: string, timeoutMs = 45_000) {
   return until(
     async () => {
-      const row = await db.selectFrom("prompt_queue").selectAll().where("id", "=", queueId).executeTakeFirst();
+      const row = await db
+        .selectFrom("prompt_queue")
+        .selectAll()
+        .where("id", "=", queueId)
+        .executeTakeFirst();
       return row && !["queued", "running"].includes(row.status) ? row : undefined;
     },
     timeoutMs,

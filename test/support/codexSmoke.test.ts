@@ -108,14 +108,23 @@ async function tempDir(prefix: string): Promise<string> {
  */
 function startCodex(args: string[], prompt: string): { sub: ResultPromise; result: Promise<CodexRun> } {
   const started = Date.now();
-  const sub = execa(codexBinaryPath(), ["exec", "--json", "--skip-git-repo-check", "--strict-config", "-C", workspace, ...args], {
-    input: prompt,
-    env: { PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin", HOME: home.dir, LANG: "C.UTF-8", ...home.env },
-    extendEnv: false,
-    cwd: workspace,
-    detached: true, // own process group, so afterEach can kill the whole group
-    reject: false,
-  });
+  const sub = execa(
+    codexBinaryPath(),
+    ["exec", "--json", "--skip-git-repo-check", "--strict-config", "-C", workspace, ...args],
+    {
+      input: prompt,
+      env: {
+        PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+        HOME: home.dir,
+        LANG: "C.UTF-8",
+        ...home.env,
+      },
+      extendEnv: false,
+      cwd: workspace,
+      detached: true, // own process group, so afterEach can kill the whole group
+      reject: false,
+    },
+  );
   running.add(sub);
   const watchdog = setTimeout(() => {
     if (sub.pid !== undefined) killTree(sub.pid);
@@ -127,7 +136,13 @@ function startCodex(args: string[], prompt: string): { sub: ResultPromise; resul
         .split("\n")
         .filter((line) => line.trim().startsWith("{"))
         .map((line) => JSON.parse(line) as CodexEvent);
-      return { exitCode: r.exitCode, signal: r.signal, events, stderr: String(r.stderr), ms: Date.now() - started };
+      return {
+        exitCode: r.exitCode,
+        signal: r.signal,
+        events,
+        stderr: String(r.stderr),
+        ms: Date.now() - started,
+      };
     } finally {
       clearTimeout(watchdog);
       running.delete(sub);
@@ -179,11 +194,18 @@ describe("the real Codex binary against the fake Responses API", () => {
     const started = ofType(run.events, "thread.started");
     expect(started).toHaveLength(1);
     expect(started[0]?.thread_id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(completedItems(run.events, "agent_message").map((i) => i.text)).toEqual(["Hello from the fake model"]);
+    expect(completedItems(run.events, "agent_message").map((i) => i.text)).toEqual([
+      "Hello from the fake model",
+    ]);
     const completed = ofType(run.events, "turn.completed");
     expect(completed).toHaveLength(1);
     expect(completed[0]?.usage).toMatchObject({ input_tokens: 10, output_tokens: 5 });
-    expect(run.events.map((e) => e.type)).toEqual(["thread.started", "turn.started", "item.completed", "turn.completed"]);
+    expect(run.events.map((e) => e.type)).toEqual([
+      "thread.started",
+      "turn.started",
+      "item.completed",
+      "turn.completed",
+    ]);
     expect(fake.requests).toHaveLength(1);
     expect(inputText(fake.requests[0] ?? {})).toContain("Say hello");
     expect(fake.requests[0]?.model).toBe("gpt-5.5");
@@ -202,7 +224,10 @@ describe("the real Codex binary against the fake Responses API", () => {
     expect(second.exitCode).toBe(0);
     expect(ofType(second.events, "thread.started")[0]?.thread_id).toBe(threadId);
     expect(completedItems(second.events, "agent_message").map((i) => i.text)).toEqual(["Second answer"]);
-    expect(ofType(second.events, "turn.completed")[0]?.usage).toMatchObject({ input_tokens: 20, output_tokens: 10 });
+    expect(ofType(second.events, "turn.completed")[0]?.usage).toMatchObject({
+      input_tokens: 20,
+      output_tokens: 10,
+    });
     const resumed = inputText(fake.requests[1] ?? {});
     expect(resumed).toContain("First question about the universe");
     expect(resumed).toContain("First answer: 42");
@@ -270,7 +295,10 @@ describe("the real Codex binary against the fake Responses API", () => {
     const allowed = await runCodex([...fullAccess, "-"], "Write outside");
 
     expect(allowed.exitCode).toBe(0);
-    expect(completedItems(allowed.events, "command_execution")[0]).toMatchObject({ status: "completed", exit_code: 0 });
+    expect(completedItems(allowed.events, "command_execution")[0]).toMatchObject({
+      status: "completed",
+      exit_code: 0,
+    });
     expect(await readFile(target, "utf8")).toBe("escaped\n");
   });
 

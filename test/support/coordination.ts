@@ -18,17 +18,50 @@ export async function coordinationEnv() {
   fs.mkdirSync(selfDir);
   await env.db
     .insertInto("projects")
-    .values({ id: newId(), name: "CodexPi (Self)", path: selfDir, owner_id: OWNER, full_access: 1, execution_group: "__global_agent__", merge_confirmation_required: 0, slack_channel_id: null, role: "self", created_at: env.clock.now() })
+    .values({
+      id: newId(),
+      name: "CodexPi (Self)",
+      path: selfDir,
+      owner_id: OWNER,
+      full_access: 1,
+      execution_group: "__global_agent__",
+      merge_confirmation_required: 0,
+      slack_channel_id: null,
+      role: "self",
+      created_at: env.clock.now(),
+    })
     .execute();
   return { ...env, source };
 }
 
 /** Finishes an item the way the seeds do: status done and the assistant message only (no hook). */
-export async function completedOutput(db: Database, conversationId: string, queueId: string, content: string, now = Date.now()): Promise<void> {
-  await db.updateTable("prompt_queue").set({ status: "done", finished_at: now }).where("id", "=", queueId).execute();
-  await db.updateTable("conversations").set({ status: "completed", worker_pid: null, updated_at: now }).where("id", "=", conversationId).execute();
+export async function completedOutput(
+  db: Database,
+  conversationId: string,
+  queueId: string,
+  content: string,
+  now = Date.now(),
+): Promise<void> {
+  await db
+    .updateTable("prompt_queue")
+    .set({ status: "done", finished_at: now })
+    .where("id", "=", queueId)
+    .execute();
+  await db
+    .updateTable("conversations")
+    .set({ status: "completed", worker_pid: null, updated_at: now })
+    .where("id", "=", conversationId)
+    .execute();
   await db
     .insertInto("messages")
-    .values({ id: newId(), conversation_id: conversationId, role: "assistant", content, metadata: JSON.stringify({ queue_id: queueId }), queue_id: queueId, created_at: now })
+    .values({
+      id: newId(),
+      conversation_id: conversationId,
+      role: "assistant",
+      content,
+      metadata: JSON.stringify({ queue_id: queueId }),
+      queue_id: queueId,
+      created_at: now,
+    })
     .execute();
 }

@@ -18,11 +18,19 @@ export function tempDir(prefix = "codexpi-test-"): string {
 
 /** A config whose data dir and database live in `dir`. */
 export function testConfig(dir: string, env: Record<string, string> = {}): Config {
-  return parseConfig({ CODEXPI_DATA_DIR: path.join(dir, "data"), LOG_LEVEL: "silent", CODEXPI_AGENT_ENV: FAKE_KEY_ENV, ...env });
+  return parseConfig({
+    CODEXPI_DATA_DIR: path.join(dir, "data"),
+    LOG_LEVEL: "silent",
+    CODEXPI_AGENT_ENV: FAKE_KEY_ENV,
+    ...env,
+  });
 }
 
 /** A spawner type that remembers its calls and can kill what it started. */
-export type RecordingSpawner = WorkerSpawner & { calls: Array<{ queueId: string; attempt: number }>; killAll(): void };
+export type RecordingSpawner = WorkerSpawner & {
+  calls: Array<{ queueId: string; attempt: number }>;
+  killAll(): void;
+};
 
 /**
  * Records spawn requests and starts a stand-in process (`sleep`) per call, in its own group like a

@@ -81,7 +81,7 @@ const SHELL_TOOL_NAMES = ["exec_command", "shell", "shell_command"] as const;
 
 /** POSIX single-quote one argument (safe for `bash -c`). */
 export function shellQuote(arg: string): string {
-  if (arg !== "" && /^[A-Za-z0-9_\/.,:=+@%-]+$/.test(arg)) return arg;
+  if (arg !== "" && /^[A-Za-z0-9_/.,:=+@%-]+$/.test(arg)) return arg;
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
@@ -236,7 +236,12 @@ export async function startFakeModel(): Promise<FakeModel> {
   };
 }
 
-function answerResponses(body: ResponsesRequestBody, step: FakeStep, res: http.ServerResponse, n: number): void {
+function answerResponses(
+  body: ResponsesRequestBody,
+  step: FakeStep,
+  res: http.ServerResponse,
+  n: number,
+): void {
   if (step.kind === "hang") return; // keep the socket; close() destroys it
   if (step.kind === "shell") {
     try {
@@ -280,8 +285,18 @@ function answerResponses(body: ResponsesRequestBody, step: FakeStep, res: http.S
       status: "completed",
       content: [{ type: "output_text", text: step.text, annotations: [] }],
     };
-    send({ type: "response.output_item.added", output_index: 0, item: { ...done, status: "in_progress", content: [] } });
-    send({ type: "response.output_text.delta", item_id: itemId, output_index: 0, content_index: 0, delta: step.text });
+    send({
+      type: "response.output_item.added",
+      output_index: 0,
+      item: { ...done, status: "in_progress", content: [] },
+    });
+    send({
+      type: "response.output_text.delta",
+      item_id: itemId,
+      output_index: 0,
+      content_index: 0,
+      delta: step.text,
+    });
     send({ type: "response.output_item.done", output_index: 0, item: done });
     usage = step.usage ?? usage;
   } else {
@@ -311,7 +326,9 @@ function shellCallItem(
   step: Extract<FakeStep, { kind: "shell" }>,
   n: number,
 ): Record<string, unknown> {
-  const names = new Set((body.tools ?? []).map((t) => t.name).filter((x): x is string => typeof x === "string"));
+  const names = new Set(
+    (body.tools ?? []).map((t) => t.name).filter((x): x is string => typeof x === "string"),
+  );
   const tool = SHELL_TOOL_NAMES.find((t) => names.has(t));
   if (!tool) {
     throw new Error(`fakeModel: no shell tool in request tools: ${[...names].join(", ")}`);
@@ -319,7 +336,8 @@ function shellCallItem(
   const joined = step.command.map(shellQuote).join(" ");
   let args: Record<string, unknown>;
   if (tool === "exec_command") args = { cmd: joined, ...(step.workdir ? { workdir: step.workdir } : {}) };
-  else if (tool === "shell") args = { command: step.command, ...(step.workdir ? { workdir: step.workdir } : {}) };
+  else if (tool === "shell")
+    args = { command: step.command, ...(step.workdir ? { workdir: step.workdir } : {}) };
   else args = { command: joined, ...(step.workdir ? { workdir: step.workdir } : {}) };
   return {
     type: "function_call",

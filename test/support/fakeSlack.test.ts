@@ -106,9 +106,17 @@ describe("fake Slack Web API with the real WebClient", () => {
     const histNoMd = await c.conversations.history({ channel: "C1" });
     expect(histNoMd.messages?.[0]?.metadata).toBeUndefined();
 
-    const replies = await c.conversations.replies({ channel: "C1", ts: parent.ts as string, include_all_metadata: true });
+    const replies = await c.conversations.replies({
+      channel: "C1",
+      ts: parent.ts as string,
+      include_all_metadata: true,
+    });
     expect(replies.messages?.map((m) => m.text)).toEqual(["edited", "reply"]);
-    const newer = await c.conversations.replies({ channel: "C1", ts: parent.ts as string, oldest: reply.ts as string });
+    const newer = await c.conversations.replies({
+      channel: "C1",
+      ts: parent.ts as string,
+      oldest: reply.ts as string,
+    });
     expect(newer.messages?.map((m) => m.ts)).toEqual([parent.ts]); // parent always first; oldest is exclusive
 
     await c.chat.delete({ channel: "C1", ts: reply.ts as string });
@@ -119,11 +127,17 @@ describe("fake Slack Web API with the real WebClient", () => {
     const f = await newFake();
     const c = client(f);
     const ts: string[] = [];
-    for (let i = 0; i < 5; i++) ts.push((await c.chat.postMessage({ channel: "C2", text: `m${i}` })).ts as string);
+    for (let i = 0; i < 5; i++)
+      ts.push((await c.chat.postMessage({ channel: "C2", text: `m${i}` })).ts as string);
     const res = await c.conversations.history({ channel: "C2", oldest: ts[1], limit: 2 });
     expect(res.messages?.map((m) => m.text)).toEqual(["m4", "m3"]);
     expect(res.has_more).toBe(true);
-    const next = await c.conversations.history({ channel: "C2", oldest: ts[1], limit: 2, cursor: res.response_metadata?.next_cursor });
+    const next = await c.conversations.history({
+      channel: "C2",
+      oldest: ts[1],
+      limit: 2,
+      cursor: res.response_metadata?.next_cursor,
+    });
     expect(next.messages?.map((m) => m.text)).toEqual(["m2"]);
   });
 
@@ -142,7 +156,10 @@ describe("fake Slack Web API with the real WebClient", () => {
     const user = await c.users.info({ user: "U42" });
     expect(user.user).toMatchObject({ id: "U42", tz: "Europe/Paris", is_admin: true });
 
-    const home = await c.views.publish({ user_id: "U42", view: { type: "home", blocks: [{ type: "divider" }] } });
+    const home = await c.views.publish({
+      user_id: "U42",
+      view: { type: "home", blocks: [{ type: "divider" }] },
+    });
     expect(home.view?.id).toMatch(/^V/);
     const modal = await c.views.open({
       trigger_id: "1.2.abc",
@@ -152,27 +169,47 @@ describe("fake Slack Web API with the real WebClient", () => {
         private_metadata: "C1",
         title: { type: "plain_text", text: "Policy" },
         submit: { type: "plain_text", text: "Save" },
-        blocks: [{ type: "input", block_id: "b", label: { type: "plain_text", text: "L" }, element: { type: "plain_text_input", action_id: "a" } }],
+        blocks: [
+          {
+            type: "input",
+            block_id: "b",
+            label: { type: "plain_text", text: "L" },
+            element: { type: "plain_text_input", action_id: "a" },
+          },
+        ],
       },
     });
-    await c.views.update({ view_id: modal.view?.id as string, view: { type: "modal", title: { type: "plain_text", text: "Done" }, blocks: [] } });
+    await c.views.update({
+      view_id: modal.view?.id as string,
+      view: { type: "modal", title: { type: "plain_text", text: "Done" }, blocks: [] },
+    });
     expect(f.views.map((v) => v.method)).toEqual(["views.publish", "views.open", "views.update"]);
 
     const tooLongTitle = await errorOf(
-      c.views.open({ trigger_id: "t", view: { type: "modal", title: { type: "plain_text", text: "x".repeat(25) }, blocks: [] } }),
+      c.views.open({
+        trigger_id: "t",
+        view: { type: "modal", title: { type: "plain_text", text: "x".repeat(25) }, blocks: [] },
+      }),
     );
     expect(tooLongTitle.data?.error).toBe("invalid_arguments");
     const noBlocks = await errorOf(c.apiCall("views.publish", { user_id: "U1", view: { type: "home" } }));
     expect(noBlocks.data?.error).toBe("invalid_arguments");
 
     const tooMany = await errorOf(
-      c.chat.postMessage({ channel: "C1", text: "x", blocks: Array.from({ length: 51 }, () => ({ type: "divider" })) }),
+      c.chat.postMessage({
+        channel: "C1",
+        text: "x",
+        blocks: Array.from({ length: 51 }, () => ({ type: "divider" })),
+      }),
     );
     expect(tooMany.data?.error).toBe("invalid_blocks");
 
     const posted = await c.chat.postMessage({ channel: "U42", text: "dm by user id" });
     expect(posted.channel).toBe(f.dmChannel("U42"));
-    const link = await c.chat.getPermalink({ channel: posted.channel as string, message_ts: posted.ts as string });
+    const link = await c.chat.getPermalink({
+      channel: posted.channel as string,
+      message_ts: posted.ts as string,
+    });
     expect(link.permalink).toContain(posted.channel as string);
 
     const unknown = await errorOf(c.apiCall("bogus.method", {}));
@@ -210,7 +247,9 @@ describe("fake Slack Web API with the real WebClient", () => {
     await c.chat.postMessage({ channel: "C9", text: "x" });
 
     f.setChannelError("C8", "channel_not_found");
-    expect((await errorOf(c.chat.postMessage({ channel: "C8", text: "x" }))).data?.error).toBe("channel_not_found");
+    expect((await errorOf(c.chat.postMessage({ channel: "C8", text: "x" }))).data?.error).toBe(
+      "channel_not_found",
+    );
 
     f.outage(true);
     expect((await errorOf(c.auth.test())).code).toBe(ErrorCode.HTTPError);
@@ -242,11 +281,26 @@ describe("fake Slack Web API with the real WebClient", () => {
     expect(res.ok).toBe(true);
     expect(f.files).toHaveLength(1);
     const file = f.files[0];
-    expect(file).toMatchObject({ channel: "C1", thread_ts: parent.ts, initial_comment: "full output", filename: "output.md", title: "Output", completed: true });
+    expect(file).toMatchObject({
+      channel: "C1",
+      thread_ts: parent.ts,
+      initial_comment: "full output",
+      filename: "output.md",
+      title: "Output",
+      completed: true,
+    });
     expect(file?.content.toString("utf8")).toBe("# long output\n".repeat(100));
-    expect(f.calls.map((call) => call.method)).toEqual(["chat.postMessage", "files.getUploadURLExternal", "upload", "files.completeUploadExternal"]);
+    expect(f.calls.map((call) => call.method)).toEqual([
+      "chat.postMessage",
+      "files.getUploadURLExternal",
+      "upload",
+      "files.completeUploadExternal",
+    ]);
     // Like Slack, the shared file shows up as a message in the thread.
-    expect(f.thread("C1", parent.ts as string).map((m) => m.files?.[0]?.name)).toEqual([undefined, "output.md"]);
+    expect(f.thread("C1", parent.ts as string).map((m) => m.files?.[0]?.name)).toEqual([
+      undefined,
+      "output.md",
+    ]);
   });
 
   it("waitFor resolves on a later call and times out with context", async () => {
@@ -275,10 +329,18 @@ describe("fake Slack lifecycle", () => {
 
   it("records response_url posts and can fail them", async () => {
     const f = await newFake();
-    const ok = await fetch(f.responseUrl("r1"), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "a" }) });
+    const ok = await fetch(f.responseUrl("r1"), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ text: "a" }),
+    });
     expect(ok.status).toBe(200);
     f.failNext("response_url", { status: 404 });
-    const gone = await fetch(f.responseUrl("r2"), { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const gone = await fetch(f.responseUrl("r2"), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(gone.status).toBe(404);
     expect(f.responses).toEqual([expect.objectContaining({ id: "r1", body: { text: "a" } })]);
   });
@@ -323,13 +385,22 @@ describe("Bolt App in HTTP mode against the fake", () => {
     // auth.test runs from the constructor (tokenVerificationEnabled defaults to true).
     expect(f.callsTo("auth.test")).toHaveLength(1);
 
-    const body = slashCommandBody({ text: "help", user_id: "U1", team_id: "T1", channel_id: "C1", response_url: f.responseUrl("cmd1") });
+    const body = slashCommandBody({
+      text: "help",
+      user_id: "U1",
+      team_id: "T1",
+      channel_id: "C1",
+      response_url: f.responseUrl("cmd1"),
+    });
     const res = await postSigned(baseUrl, "/slack/events", body, "form", SIGNING_SECRET);
     expect(res.status).toBe(200);
     expect(res.text).toBe("");
     expect(seen).toEqual(["command:help"]);
     await f.waitFor(() => f.responses.length > 0);
-    expect(f.responses[0]).toMatchObject({ id: "cmd1", body: { response_type: "ephemeral", text: "got help" } });
+    expect(f.responses[0]).toMatchObject({
+      id: "cmd1",
+      body: { response_type: "ephemeral", text: "got help" },
+    });
 
     const bad = await postSigned(baseUrl, "/slack/events", body, "form", "wrong-secret");
     expect(bad.status).toBe(401);
@@ -352,17 +423,35 @@ describe("Bolt App in HTTP mode against the fake", () => {
       value: "d1:o2",
       response_url: f.responseUrl("act1"),
     });
-    expect((await postSigned(baseUrl, "/slack/events", interactionBody(action), "form", SIGNING_SECRET)).status).toBe(200);
+    expect(
+      (await postSigned(baseUrl, "/slack/events", interactionBody(action), "form", SIGNING_SECRET)).status,
+    ).toBe(200);
 
-    const view = viewSubmissionPayload({ user: "U1", team: "T1", callback_id: "policy", private_metadata: "C7" });
-    expect((await postSigned(baseUrl, "/slack/events", interactionBody(view), "form", SIGNING_SECRET)).status).toBe(200);
+    const view = viewSubmissionPayload({
+      user: "U1",
+      team: "T1",
+      callback_id: "policy",
+      private_metadata: "C7",
+    });
+    expect(
+      (await postSigned(baseUrl, "/slack/events", interactionBody(view), "form", SIGNING_SECRET)).status,
+    ).toBe(200);
 
-    const ev = eventBody({ team_id: "T1", event: messageEvent({ user: "U1", channel: "C1", text: "hi bot", ts: "1700000001.000100" }) });
+    const ev = eventBody({
+      team_id: "T1",
+      event: messageEvent({ user: "U1", channel: "C1", text: "hi bot", ts: "1700000001.000100" }),
+    });
     expect((await postSigned(baseUrl, "/slack/events", ev, "json", SIGNING_SECRET)).status).toBe(200);
     await expect.poll(() => seen).toEqual(["action:block_actions", "view:C7", "message:hi bot"]);
 
     // Bolt 5.1 compares the content type exactly: with a charset suffix it parses the form as JSON (400).
-    const charset = await postSigned(baseUrl, "/slack/events", interactionBody(action), "application/x-www-form-urlencoded; charset=utf-8", SIGNING_SECRET);
+    const charset = await postSigned(
+      baseUrl,
+      "/slack/events",
+      interactionBody(action),
+      "application/x-www-form-urlencoded; charset=utf-8",
+      SIGNING_SECRET,
+    );
     expect(charset.status).toBe(400);
   });
 
@@ -371,7 +460,9 @@ describe("Bolt App in HTTP mode against the fake", () => {
     const body =
       "token=xyzz0WbapA4vBCDEFasx0q6G&team_id=T1DC2JH3J&team_domain=testteamnow&channel_id=G8PSS9T3V&channel_name=foobar&user_id=U2CERLKJA&user_name=roadrunner&command=%2Fwebhook-collect&text=&response_url=https%3A%2F%2Fhooks.slack.com%2Fcommands%2FT1DC2JH3J%2F397700885554%2F96rGlfmibIGlgcZRskXaIFfN&trigger_id=398738663015.47445629121.803a0bc887a14d10d2c447fce8b6703c";
     const headers = signSlackRequest("8f742231b10e8888abcd99yyyzzz85a5", body, 1531420618);
-    expect(headers["x-slack-signature"]).toBe("v0=a2114d57b48eac39b9ad189dd8316235a7b4a8d21a10bd27519666489c69b503");
+    expect(headers["x-slack-signature"]).toBe(
+      "v0=a2114d57b48eac39b9ad189dd8316235a7b4a8d21a10bd27519666489c69b503",
+    );
     expect(headers["x-slack-request-timestamp"]).toBe("1531420618");
   });
 });
@@ -403,13 +494,23 @@ describe("Bolt App in Socket Mode against the fake", () => {
     expect(f.socket.connected()).toBe(true);
     expect(f.callsTo("apps.connections.open")[0]).toMatchObject({ token: "xapp-test", ok: true });
 
-    const ack = await f.socket.send("slash_commands", slashCommandPayload({ text: "bogus", user_id: "U1", team_id: "T1", channel_id: "C1" }));
+    const ack = await f.socket.send(
+      "slash_commands",
+      slashCommandPayload({ text: "bogus", user_id: "U1", team_id: "T1", channel_id: "C1" }),
+    );
     expect(seen).toEqual(["bogus"]);
     expect(ack.payload).toEqual({ response_type: "ephemeral", text: "usage for bogus" });
 
     const emptyAck = await f.socket.send(
       "interactive",
-      blockActionPayload({ user: "U1", team: "T1", channel: "C1", message_ts: "1700000000.000100", action_id: "decision.option", value: "v" }),
+      blockActionPayload({
+        user: "U1",
+        team: "T1",
+        channel: "C1",
+        message_ts: "1700000000.000100",
+        action_id: "decision.option",
+        value: "v",
+      }),
     );
     expect(emptyAck.payload).toEqual({});
   });
@@ -437,7 +538,13 @@ describe("Bolt App in Socket Mode against the fake", () => {
     f.socket.disconnect("refresh_requested");
     await f.waitFor(() => f.socket.connectionsAccepted() === 2 && f.socket.connected(), 5000);
     expect(f.callsTo("apps.connections.open")).toHaveLength(2);
-    const ack = await f.socket.send("events_api", eventPayload({ team_id: "T1", event: messageEvent({ user: "U1", channel: "D1", text: "hi", ts: "1700000001.000100" }) }));
+    const ack = await f.socket.send(
+      "events_api",
+      eventPayload({
+        team_id: "T1",
+        event: messageEvent({ user: "U1", channel: "D1", text: "hi", ts: "1700000001.000100" }),
+      }),
+    );
     expect(ack.payload).toEqual({});
   });
 });

@@ -160,7 +160,13 @@ export interface FakeSlackSocket {
   send(
     type: SocketEnvelopeType,
     payload: unknown,
-    opts?: { acceptsResponsePayload?: boolean; timeoutMs?: number; retryAttempt?: number; retryReason?: string; envelopeId?: string },
+    opts?: {
+      acceptsResponsePayload?: boolean;
+      timeoutMs?: number;
+      retryAttempt?: number;
+      retryReason?: string;
+      envelopeId?: string;
+    },
   ): Promise<FakeSlackAck>;
   connected(): boolean;
   /** Number of open connections. */
@@ -213,16 +219,32 @@ export interface FakeSlack {
    * Resolves with the predicate's first truthy result, evaluated over `calls` now and after each
    * recorded call, response or ack; rejects after `timeoutMs` (default 5000).
    */
-  waitFor<T>(predicate: (calls: readonly FakeSlackCall[]) => T | undefined | null | false, timeoutMs?: number): Promise<T>;
+  waitFor<T>(
+    predicate: (calls: readonly FakeSlackCall[]) => T | undefined | null | false,
+    timeoutMs?: number,
+  ): Promise<T>;
   /** Resolves with the first call to `method` (at index >= `fromIndex` of `calls`) matching `match`. */
-  waitForCall(method: string, match?: (call: FakeSlackCall) => boolean, timeoutMs?: number, fromIndex?: number): Promise<FakeSlackCall>;
+  waitForCall(
+    method: string,
+    match?: (call: FakeSlackCall) => boolean,
+    timeoutMs?: number,
+    fromIndex?: number,
+  ): Promise<FakeSlackCall>;
   readonly socket: FakeSlackSocket;
   /** Closes sockets, WebSocket server and http server; idempotent. */
   close(): Promise<void>;
 }
 
 /** Fields that Slack decodes from JSON when sent form-encoded (WebClient JSON-encodes nested values). */
-const JSON_FIELDS = new Set(["blocks", "attachments", "metadata", "view", "files", "user_auth_blocks", "unfurls"]);
+const JSON_FIELDS = new Set([
+  "blocks",
+  "attachments",
+  "metadata",
+  "view",
+  "files",
+  "user_auth_blocks",
+  "unfurls",
+]);
 
 interface ApiResult {
   body: Record<string, unknown>;
@@ -265,7 +287,8 @@ function bool(v: unknown): boolean {
 }
 
 function int(v: unknown, dflt: number): number {
-  const n = typeof v === "number" ? v : typeof v === "string" && v !== "" ? Number.parseInt(v, 10) : Number.NaN;
+  const n =
+    typeof v === "number" ? v : typeof v === "string" && v !== "" ? Number.parseInt(v, 10) : Number.NaN;
   return Number.isFinite(n) ? n : dflt;
 }
 
@@ -292,11 +315,14 @@ function textOf(obj: unknown): string | undefined {
 function validateBlocks(blocks: unknown, maxBlocks: number, where: string): string[] {
   const errors: string[] = [];
   if (!Array.isArray(blocks)) return [`[ERROR] must be an array [json-pointer:${where}]`];
-  if (blocks.length > maxBlocks) errors.push(`[ERROR] no more than ${maxBlocks} items allowed [json-pointer:${where}]`);
+  if (blocks.length > maxBlocks)
+    errors.push(`[ERROR] no more than ${maxBlocks} items allowed [json-pointer:${where}]`);
   const limit = (value: string | undefined, max: number, ptr: string, min = 0): void => {
     if (value === undefined) return;
-    if (value.length > max) errors.push(`[ERROR] must be less than ${max + 1} characters [json-pointer:${ptr}]`);
-    if (value.length < min) errors.push(`[ERROR] must be more than ${min - 1} characters [json-pointer:${ptr}]`);
+    if (value.length > max)
+      errors.push(`[ERROR] must be less than ${max + 1} characters [json-pointer:${ptr}]`);
+    if (value.length < min)
+      errors.push(`[ERROR] must be more than ${min - 1} characters [json-pointer:${ptr}]`);
   };
   const element = (el: unknown, ptr: string): void => {
     if (!isRecord(el) || typeof el.type !== "string") {
@@ -327,7 +353,8 @@ function validateBlocks(blocks: unknown, maxBlocks: number, where: string): stri
         }
         limit(t, 3000, `${ptr}/text/text`, 1);
         if (Array.isArray(block.fields)) {
-          if (block.fields.length > 10) errors.push(`[ERROR] no more than 10 items allowed [json-pointer:${ptr}/fields]`);
+          if (block.fields.length > 10)
+            errors.push(`[ERROR] no more than 10 items allowed [json-pointer:${ptr}/fields]`);
           block.fields.forEach((f, j) => limit(textOf(f), 2000, `${ptr}/fields/${j}/text`, 1));
         }
         if (block.accessory !== undefined) element(block.accessory, `${ptr}/accessory`);
@@ -347,7 +374,8 @@ function validateBlocks(blocks: unknown, maxBlocks: number, where: string): stri
           errors.push(`[ERROR] must provide at least 1 element [json-pointer:${ptr}/elements]`);
           break;
         }
-        if (block.elements.length > 25) errors.push(`[ERROR] no more than 25 items allowed [json-pointer:${ptr}/elements]`);
+        if (block.elements.length > 25)
+          errors.push(`[ERROR] no more than 25 items allowed [json-pointer:${ptr}/elements]`);
         block.elements.forEach((el, j) => element(el, `${ptr}/elements/${j}`));
         break;
       }
@@ -361,7 +389,8 @@ function validateBlocks(blocks: unknown, maxBlocks: number, where: string): stri
       }
       case "input": {
         limit(textOf(block.label), 2000, `${ptr}/label/text`, 1);
-        if (block.element === undefined) errors.push(`[ERROR] missing required field: element [json-pointer:${ptr}/element]`);
+        if (block.element === undefined)
+          errors.push(`[ERROR] missing required field: element [json-pointer:${ptr}/element]`);
         else element(block.element, `${ptr}/element`);
         break;
       }
@@ -379,16 +408,20 @@ function validateBlocks(blocks: unknown, maxBlocks: number, where: string): stri
 function validateView(view: unknown): string[] {
   if (!isRecord(view)) return ["[ERROR] missing required field: view"];
   const errors: string[] = [];
-  if (view.type !== "modal" && view.type !== "home") errors.push("[ERROR] type must be modal or home [json-pointer:/view/type]");
-  if (!Array.isArray(view.blocks)) errors.push("[ERROR] missing required field: blocks [json-pointer:/view/blocks]");
+  if (view.type !== "modal" && view.type !== "home")
+    errors.push("[ERROR] type must be modal or home [json-pointer:/view/type]");
+  if (!Array.isArray(view.blocks))
+    errors.push("[ERROR] missing required field: blocks [json-pointer:/view/blocks]");
   else errors.push(...validateBlocks(view.blocks, 100, "/view/blocks"));
   if (view.type === "modal") {
     const title = textOf(view.title);
     if (title === undefined) errors.push("[ERROR] missing required field: title [json-pointer:/view/title]");
-    else if (title.length > 24 || title.length === 0) errors.push("[ERROR] must be less than 25 characters [json-pointer:/view/title/text]");
+    else if (title.length > 24 || title.length === 0)
+      errors.push("[ERROR] must be less than 25 characters [json-pointer:/view/title/text]");
     for (const key of ["submit", "close"] as const) {
       const t = textOf(view[key]);
-      if (t !== undefined && t.length > 24) errors.push(`[ERROR] must be less than 25 characters [json-pointer:/view/${key}/text]`);
+      if (t !== undefined && t.length > 24)
+        errors.push(`[ERROR] must be less than 25 characters [json-pointer:/view/${key}/text]`);
     }
     const hasInput = Array.isArray(view.blocks) && view.blocks.some((b) => isRecord(b) && b.type === "input");
     if (hasInput && view.submit === undefined) {
@@ -396,9 +429,11 @@ function validateView(view: unknown): string[] {
     }
   }
   const pm = str(view.private_metadata);
-  if (pm !== undefined && pm.length > 3000) errors.push("[ERROR] must be less than 3001 characters [json-pointer:/view/private_metadata]");
+  if (pm !== undefined && pm.length > 3000)
+    errors.push("[ERROR] must be less than 3001 characters [json-pointer:/view/private_metadata]");
   const cb = str(view.callback_id);
-  if (cb !== undefined && cb.length > 255) errors.push("[ERROR] must be less than 256 characters [json-pointer:/view/callback_id]");
+  if (cb !== undefined && cb.length > 255)
+    errors.push("[ERROR] must be less than 256 characters [json-pointer:/view/callback_id]");
   return errors;
 }
 
@@ -472,7 +507,10 @@ class FakeSlackServer implements FakeSlack {
   private readonly failures = new Map<string, FailureSlot[]>();
   private readonly channelErrors = new Map<string, string>();
   private readonly users = new Map<string, Record<string, unknown>>();
-  private readonly currentViews = new Map<string, { view: Record<string, unknown>; hash: string; user_id?: string }>();
+  private readonly currentViews = new Map<
+    string,
+    { view: Record<string, unknown>; hash: string; user_id?: string }
+  >();
   private readonly homeViewIds = new Map<string, string>();
   private readonly waiters = new Set<{ check: () => void; cancel: (err: Error) => void }>();
   private readonly abort = new AbortController();
@@ -510,21 +548,20 @@ class FakeSlackServer implements FakeSlack {
       this.wss.handleUpgrade(req, sock, head, (ws) => this.onWsConnection(ws));
     });
     this.handlers = this.buildHandlers();
-    const self = this;
     this.socket = {
-      send: (type, payload, o) => self.socketSend(type, payload, o ?? {}),
-      connected: () => self.openClients().length > 0,
-      connectionCount: () => self.openClients().length,
-      connectionsAccepted: () => self.wsAccepted,
+      send: (type, payload, o) => this.socketSend(type, payload, o ?? {}),
+      connected: () => this.openClients().length > 0,
+      connectionCount: () => this.openClients().length,
+      connectionsAccepted: () => this.wsAccepted,
       waitForConnection: (timeoutMs = 5000) =>
-        self.waitFor(() => self.openClients().length > 0 || undefined, timeoutMs).then(() => undefined),
+        this.waitFor(() => this.openClients().length > 0 || undefined, timeoutMs).then(() => undefined),
       disconnect: (reason = "refresh_requested") => {
-        for (const ws of self.openClients()) {
+        for (const ws of this.openClients()) {
           ws.send(JSON.stringify({ type: "disconnect", reason, debug_info: { host: "applink-fake" } }));
         }
       },
       dropConnections: () => {
-        for (const ws of self.wsClients) ws.terminate();
+        for (const ws of this.wsClients) ws.terminate();
       },
       acks: this.acks,
       received: this.wsReceived,
@@ -557,7 +594,9 @@ class FakeSlackServer implements FakeSlack {
   }
 
   messages(channel?: string): FakeSlackMessage[] {
-    return this.store.filter((m) => !m.deleted && (channel === undefined || m.channel === channel)).map((m) => this.publicMessage(m));
+    return this.store
+      .filter((m) => !m.deleted && (channel === undefined || m.channel === channel))
+      .map((m) => this.publicMessage(m));
   }
 
   thread(channel: string, threadTs: string): FakeSlackMessage[] {
@@ -594,7 +633,10 @@ class FakeSlackServer implements FakeSlack {
     this.outageStatus = on ? status : undefined;
   }
 
-  waitFor<T>(predicate: (calls: readonly FakeSlackCall[]) => T | undefined | null | false, timeoutMs = 5000): Promise<T> {
+  waitFor<T>(
+    predicate: (calls: readonly FakeSlackCall[]) => T | undefined | null | false,
+    timeoutMs = 5000,
+  ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const check = (): boolean => {
         let value: T | undefined | null | false;
@@ -642,7 +684,12 @@ class FakeSlackServer implements FakeSlack {
     });
   }
 
-  waitForCall(method: string, match?: (call: FakeSlackCall) => boolean, timeoutMs = 5000, fromIndex = 0): Promise<FakeSlackCall> {
+  waitForCall(
+    method: string,
+    match?: (call: FakeSlackCall) => boolean,
+    timeoutMs = 5000,
+    fromIndex = 0,
+  ): Promise<FakeSlackCall> {
     return this.waitFor(
       (calls) => calls.slice(fromIndex).find((c) => c.method === method && (match === undefined || match(c))),
       timeoutMs,
@@ -667,7 +714,11 @@ class FakeSlackServer implements FakeSlack {
       let graceTimer: NodeJS.Timeout | undefined;
       await Promise.race([
         Promise.all(
-          open.map((ws) => (ws.readyState === WebSocket.CLOSED ? undefined : new Promise<void>((r) => ws.once("close", () => r())))),
+          open.map((ws) =>
+            ws.readyState === WebSocket.CLOSED
+              ? undefined
+              : new Promise<void>((r) => ws.once("close", () => r())),
+          ),
         ),
         new Promise<void>((r) => {
           graceTimer = setTimeout(r, 500);
@@ -734,7 +785,13 @@ class FakeSlackServer implements FakeSlack {
     } else if (url.pathname.startsWith("/upload/") && req.method === "POST") {
       await this.handleUpload(decodeURIComponent(url.pathname.slice("/upload/".length)), req, res, raw, at);
     } else if (url.pathname.startsWith("/response/") && req.method === "POST") {
-      await this.handleResponseUrl(decodeURIComponent(url.pathname.slice("/response/".length)), req, res, raw, at);
+      await this.handleResponseUrl(
+        decodeURIComponent(url.pathname.slice("/response/".length)),
+        req,
+        res,
+        raw,
+        at,
+      );
     } else {
       res.writeHead(404, { "content-type": "text/plain" });
       res.end("not found");
@@ -779,7 +836,10 @@ class FakeSlackServer implements FakeSlack {
     const status = f.status ?? 200;
     if (status === 429) {
       const body = { ok: false, error: "ratelimited" };
-      res.writeHead(429, { "content-type": "application/json; charset=utf-8", "retry-after": String(f.retryAfter ?? 1) });
+      res.writeHead(429, {
+        "content-type": "application/json; charset=utf-8",
+        "retry-after": String(f.retryAfter ?? 1),
+      });
       res.end(JSON.stringify(body));
       this.record({ ...base, status, ok: false, error: "ratelimited", dropped: false, injected: true });
     } else if (status !== 200) {
@@ -808,7 +868,17 @@ class FakeSlackServer implements FakeSlack {
     } catch {
       res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
       res.end(JSON.stringify({ ok: false, error: "invalid_form_data" }));
-      this.record({ method, args: {}, token: undefined, at, status: 200, ok: false, error: "invalid_form_data", dropped: false, injected: false });
+      this.record({
+        method,
+        args: {},
+        token: undefined,
+        at,
+        status: 200,
+        ok: false,
+        error: "invalid_form_data",
+        dropped: false,
+        injected: false,
+      });
       return;
     }
     const auth = req.headers.authorization;
@@ -840,7 +910,11 @@ class FakeSlackServer implements FakeSlack {
     this.record(call);
   }
 
-  private async perform(method: string, args: Record<string, unknown>, token: string | undefined): Promise<ApiResult> {
+  private async perform(
+    method: string,
+    args: Record<string, unknown>,
+    token: string | undefined,
+  ): Promise<ApiResult> {
     const handler = this.handlers[method];
     if (!handler) return fail("unknown_method");
     if (!token) return fail("not_authed");
@@ -864,7 +938,12 @@ class FakeSlackServer implements FakeSlack {
     raw: Buffer,
     at: number,
   ): Promise<void> {
-    const base = { method: "upload", args: { file_id: fileId, bytes: raw.length } as Record<string, unknown>, token: undefined, at };
+    const base = {
+      method: "upload",
+      args: { file_id: fileId, bytes: raw.length } as Record<string, unknown>,
+      token: undefined,
+      at,
+    };
     const outcome = await this.applyFailure("upload", res, base);
     if (outcome === "answered" || outcome === "closed") return;
     const file = this.files.find((f) => f.id === fileId);
@@ -993,7 +1072,13 @@ class FakeSlackServer implements FakeSlack {
   private socketSend(
     type: SocketEnvelopeType,
     payload: unknown,
-    o: { acceptsResponsePayload?: boolean; timeoutMs?: number; retryAttempt?: number; retryReason?: string; envelopeId?: string },
+    o: {
+      acceptsResponsePayload?: boolean;
+      timeoutMs?: number;
+      retryAttempt?: number;
+      retryReason?: string;
+      envelopeId?: string;
+    },
   ): Promise<FakeSlackAck> {
     const clients = this.openClients();
     const ws = clients[clients.length - 1];
@@ -1013,7 +1098,11 @@ class FakeSlackServer implements FakeSlack {
     return new Promise<FakeSlackAck>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pendingAcks.delete(envelopeId);
-        reject(new Error(`fakeSlack.socket.send: no ack for ${type} envelope ${envelopeId} within ${timeoutMs} ms`));
+        reject(
+          new Error(
+            `fakeSlack.socket.send: no ack for ${type} envelope ${envelopeId} within ${timeoutMs} ms`,
+          ),
+        );
       }, timeoutMs);
       this.pendingAcks.set(envelopeId, { resolve, reject, timer });
       ws.send(JSON.stringify(envelope), (err) => {
@@ -1045,7 +1134,9 @@ class FakeSlackServer implements FakeSlack {
     if (m.files !== undefined) out.files = m.files;
     if (m.reply_broadcast) out.subtype = "thread_broadcast";
     if (includeMetadata && m.metadata !== undefined) out.metadata = m.metadata;
-    const replies = this.store.filter((r) => !r.deleted && r.channel === m.channel && r.thread_ts === m.ts && r.ts !== m.ts);
+    const replies = this.store.filter(
+      (r) => !r.deleted && r.channel === m.channel && r.thread_ts === m.ts && r.ts !== m.ts,
+    );
     if (replies.length > 0) {
       out.thread_ts = m.ts;
       out.reply_count = replies.length;
@@ -1056,7 +1147,10 @@ class FakeSlackServer implements FakeSlack {
     return out;
   }
 
-  private findMessage(channel: string | undefined, ts: string | undefined): (FakeSlackMessage & { deleted: boolean }) | undefined {
+  private findMessage(
+    channel: string | undefined,
+    ts: string | undefined,
+  ): (FakeSlackMessage & { deleted: boolean }) | undefined {
     if (channel === undefined || ts === undefined) return undefined;
     return this.store.find((m) => !m.deleted && m.channel === channel && m.ts === ts);
   }
@@ -1072,8 +1166,14 @@ class FakeSlackServer implements FakeSlack {
       const errors = validateBlocks(args.blocks, 50, "/blocks");
       if (errors.length > 0) return fail("invalid_blocks", errors);
     }
-    if (args.attachments !== undefined && !Array.isArray(args.attachments)) return fail("invalid_attachments");
-    if (requireContent && (text === undefined || text === "") && args.blocks === undefined && args.attachments === undefined) {
+    if (args.attachments !== undefined && !Array.isArray(args.attachments))
+      return fail("invalid_attachments");
+    if (
+      requireContent &&
+      (text === undefined || text === "") &&
+      args.blocks === undefined &&
+      args.attachments === undefined
+    ) {
       return fail("no_text");
     }
     if (text !== undefined && text.length > 40_000) return fail("msg_too_long");
@@ -1179,17 +1279,29 @@ class FakeSlackServer implements FakeSlack {
         const channel = str(args.channel);
         const msg = this.findMessage(channel, str(args.message_ts));
         if (!msg || channel === undefined) return fail("message_not_found");
-        return ok({ channel, permalink: `https://fake.slack.test/archives/${channel}/p${msg.ts.replace(".", "")}` });
+        return ok({
+          channel,
+          permalink: `https://fake.slack.test/archives/${channel}/p${msg.ts.replace(".", "")}`,
+        });
       },
 
       "conversations.open": (args) => {
-        const users = (str(args.users) ?? "").split(",").map((u) => u.trim()).filter(Boolean);
+        const users = (str(args.users) ?? "")
+          .split(",")
+          .map((u) => u.trim())
+          .filter(Boolean);
         if (users.length === 0) {
           const channel = str(args.channel);
           if (channel) return ok({ channel: { id: channel } });
           return fail("users_list_not_supplied");
         }
-        const id = users.length === 1 && users[0] !== undefined ? this.dmChannel(users[0]) : `G${users.map((u) => u.slice(1)).sort().join("")}`.slice(0, 21);
+        const id =
+          users.length === 1 && users[0] !== undefined
+            ? this.dmChannel(users[0])
+            : `G${users
+                .map((u) => u.slice(1))
+                .sort()
+                .join("")}`.slice(0, 21);
         return ok({ no_op: false, already_open: false, channel: { id } });
       },
 
@@ -1198,7 +1310,14 @@ class FakeSlackServer implements FakeSlack {
         if (!channel) return fail("channel_not_found");
         const isIm = channel.startsWith("D");
         return ok({
-          channel: { id: channel, name: isIm ? undefined : channel.toLowerCase(), is_channel: !isIm, is_im: isIm, is_member: true, is_archived: false },
+          channel: {
+            id: channel,
+            name: isIm ? undefined : channel.toLowerCase(),
+            is_channel: !isIm,
+            is_im: isIm,
+            is_member: true,
+            is_archived: false,
+          },
         });
       },
 
@@ -1210,7 +1329,10 @@ class FakeSlackServer implements FakeSlack {
         const oldest = str(args.oldest);
         const latest = str(args.latest);
         let list = this.store.filter(
-          (m) => !m.deleted && m.channel === channel && (m.thread_ts === undefined || m.thread_ts === m.ts || m.reply_broadcast),
+          (m) =>
+            !m.deleted &&
+            m.channel === channel &&
+            (m.thread_ts === undefined || m.thread_ts === m.ts || m.reply_broadcast),
         );
         list = list.filter((m) => {
           if (oldest !== undefined && oldest !== "" && oldest !== "0") {
@@ -1288,7 +1410,8 @@ class FakeSlackServer implements FakeSlack {
         const errors = validateView(args.view);
         if (errors.length > 0) return fail("invalid_arguments", errors);
         const view = args.view as Record<string, unknown>;
-        if (view.type !== "home") return fail("invalid_arguments", ["[ERROR] views.publish only accepts home views"]);
+        if (view.type !== "home")
+          return fail("invalid_arguments", ["[ERROR] views.publish only accepts home views"]);
         const id = this.homeViewIds.get(user) ?? this.nextId("V");
         this.homeViewIds.set(user, id);
         return this.storeView("views.publish", id, view, user, undefined, str(args.hash));
@@ -1299,7 +1422,14 @@ class FakeSlackServer implements FakeSlack {
         if (!trigger) return fail("invalid_arguments", ["[ERROR] missing required field: trigger_id"]);
         const errors = validateView(args.view);
         if (errors.length > 0) return fail("invalid_arguments", errors);
-        return this.storeView("views.open", this.nextId("V"), args.view as Record<string, unknown>, undefined, trigger, undefined);
+        return this.storeView(
+          "views.open",
+          this.nextId("V"),
+          args.view as Record<string, unknown>,
+          undefined,
+          trigger,
+          undefined,
+        );
       },
 
       "views.push": (args) => {
@@ -1307,7 +1437,14 @@ class FakeSlackServer implements FakeSlack {
         if (!trigger) return fail("invalid_arguments", ["[ERROR] missing required field: trigger_id"]);
         const errors = validateView(args.view);
         if (errors.length > 0) return fail("invalid_arguments", errors);
-        return this.storeView("views.push", this.nextId("V"), args.view as Record<string, unknown>, undefined, trigger, undefined);
+        return this.storeView(
+          "views.push",
+          this.nextId("V"),
+          args.view as Record<string, unknown>,
+          undefined,
+          trigger,
+          undefined,
+        );
       },
 
       "views.update": (args) => {
@@ -1350,12 +1487,13 @@ class FakeSlackServer implements FakeSlack {
 
       "files.completeUploadExternal": (args) => {
         const list = args.files;
-        if (!Array.isArray(list) || list.length === 0) return fail("invalid_arguments", ["[ERROR] missing required field: files"]);
+        if (!Array.isArray(list) || list.length === 0)
+          return fail("invalid_arguments", ["[ERROR] missing required field: files"]);
         const found: FakeSlackFile[] = [];
         for (const entry of list) {
           const id = isRecord(entry) ? str(entry.id) : undefined;
           const file = this.files.find((f) => f.id === id);
-          if (!file || !file.uploaded) return fail("file_not_found");
+          if (!file?.uploaded) return fail("file_not_found");
           if (isRecord(entry) && typeof entry.title === "string") file.title = entry.title;
           found.push(file);
         }
@@ -1409,7 +1547,7 @@ class FakeSlackServer implements FakeSlack {
   ): ApiResult {
     const limit = Math.max(1, Math.min(int(args.limit, defaultLimit) || defaultLimit, 1000));
     const cursor = str(args.cursor);
-    const offset = cursor && cursor.startsWith("off:") ? int(cursor.slice(4), 0) : 0;
+    const offset = cursor?.startsWith("off:") ? int(cursor.slice(4), 0) : 0;
     const slice = list.slice(offset, offset + limit);
     const hasMore = offset + limit < list.length;
     return ok({

@@ -8,9 +8,13 @@ import { probeJail } from "../../src/engine/isolation/probe.js";
  * unless CODEXPI_REQUIRE_JAIL=1 (CI sets it), where a jail that does not work fails the run.
  */
 export async function jailAvailable(): Promise<boolean> {
-  const probe = await probeJail({ jail: "bwrap", dataDir: path.join(os.tmpdir(), "codexpi-jail-probe-data") });
+  const probe = await probeJail({
+    jail: "bwrap",
+    dataDir: path.join(os.tmpdir(), "codexpi-jail-probe-data"),
+  });
   if (probe.ok) return true;
-  if (process.env.CODEXPI_REQUIRE_JAIL === "1") throw new Error(`the jail does not work here and CODEXPI_REQUIRE_JAIL=1: ${probe.detail}`);
+  if (process.env.CODEXPI_REQUIRE_JAIL === "1")
+    throw new Error(`the jail does not work here and CODEXPI_REQUIRE_JAIL=1: ${probe.detail}`);
   process.stderr.write(`jail tests skipped: ${probe.mechanism}: ${probe.detail}\n`);
   return false;
 }

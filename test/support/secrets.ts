@@ -24,7 +24,12 @@ const sample = (format: string, prefix: string, body: fc.Arbitrary<string>): fc.
 
 /** A Slack token (`xoxb-`, `xoxp-`, … as Slack shapes them: team, user and random parts). */
 export const slackToken = fc
-  .tuple(fc.constantFrom("xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxo-"), chars(DIGITS, 10, 13), chars(DIGITS, 10, 13), chars(ALNUM, 24, 32))
+  .tuple(
+    fc.constantFrom("xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxo-"),
+    chars(DIGITS, 10, 13),
+    chars(DIGITS, 10, 13),
+    chars(ALNUM, 24, 32),
+  )
   .map(([p, a, b, c]) => ({ format: "slack", text: `${p}${a}-${b}-${c}`, needles: [`${a}-${b}-${c}`] }));
 
 /** A Slack app-level token (`xapp-1-A…-…-<hex>`). */
@@ -34,15 +39,27 @@ export const slackAppToken = fc
 
 /** An OpenAI key: a project, service-account or legacy key. */
 export const openAiKey = fc.oneof(
-  sample("openai-project", "sk-proj-", fc.tuple(chars(`${ALNUM}_-`, 60, 160), chars(DIGITS, 1, 3)).map(([a, d]) => `${d}${a}`)),
-  sample("openai-service", "sk-svcacct-", chars(`${ALNUM}_-`, 60, 120).map((a) => `T3Blbk${a}`)),
+  sample(
+    "openai-project",
+    "sk-proj-",
+    fc.tuple(chars(`${ALNUM}_-`, 60, 160), chars(DIGITS, 1, 3)).map(([a, d]) => `${d}${a}`),
+  ),
+  sample(
+    "openai-service",
+    "sk-svcacct-",
+    chars(`${ALNUM}_-`, 60, 120).map((a) => `T3Blbk${a}`),
+  ),
   sample("openai-legacy", "sk-", chars(ALNUM, 48, 48)),
 );
 
 /** A GitHub token: classic personal, OAuth, server-to-server, or fine-grained. */
 export const gitHubToken = fc.oneof(
-  fc.tuple(fc.constantFrom("ghp_", "gho_", "ghs_", "ghu_", "ghr_"), chars(ALNUM, 36, 36)).map(([p, b]) => ({ format: "github", text: `${p}${b}`, needles: [b] })),
-  fc.tuple(chars(ALNUM, 22, 22), chars(ALNUM, 59, 59)).map(([a, b]) => ({ format: "github-pat", text: `github_pat_${a}_${b}`, needles: [`${a}_${b}`] })),
+  fc
+    .tuple(fc.constantFrom("ghp_", "gho_", "ghs_", "ghu_", "ghr_"), chars(ALNUM, 36, 36))
+    .map(([p, b]) => ({ format: "github", text: `${p}${b}`, needles: [b] })),
+  fc
+    .tuple(chars(ALNUM, 22, 22), chars(ALNUM, 59, 59))
+    .map(([a, b]) => ({ format: "github-pat", text: `github_pat_${a}_${b}`, needles: [`${a}_${b}`] })),
 );
 
 /** An AWS access key id (long-term or temporary). */
@@ -52,20 +69,40 @@ export const awsKeyId = fc
 
 /** A PEM private key block: every line of its body is a needle. */
 export const pemPrivateKey = fc
-  .tuple(fc.constantFrom("", "RSA ", "EC ", "OPENSSH ", "ENCRYPTED "), fc.array(chars(BASE64, 64, 64), { minLength: 2, maxLength: 6 }), chars(BASE64, 16, 40))
+  .tuple(
+    fc.constantFrom("", "RSA ", "EC ", "OPENSSH ", "ENCRYPTED "),
+    fc.array(chars(BASE64, 64, 64), { minLength: 2, maxLength: 6 }),
+    chars(BASE64, 16, 40),
+  )
   .map(([kind, lines, last]) => ({
     format: "pem",
-    text: [`-----BEGIN ${kind}PRIVATE KEY-----`, ...lines, `${last}==`, `-----END ${kind}PRIVATE KEY-----`].join("\n"),
+    text: [
+      `-----BEGIN ${kind}PRIVATE KEY-----`,
+      ...lines,
+      `${last}==`,
+      `-----END ${kind}PRIVATE KEY-----`,
+    ].join("\n"),
     needles: [...lines, `${last}==`],
   }));
 
 /** An HTTP credential header or a bare bearer token. */
 export const bearerCredential = fc
-  .tuple(fc.constantFrom("Authorization: Bearer ", "authorization: bearer ", "Bearer ", "bearer "), chars(`${ALNUM}._-`, 20, 80))
+  .tuple(
+    fc.constantFrom("Authorization: Bearer ", "authorization: bearer ", "Bearer ", "bearer "),
+    chars(`${ALNUM}._-`, 20, 80),
+  )
   .map(([p, b]) => ({ format: "bearer", text: `${p}${b}`, needles: [b] }));
 
 /** Every pattern-recognised format. */
-export const anyFormattedSecret: fc.Arbitrary<SecretSample> = fc.oneof(slackToken, slackAppToken, openAiKey, gitHubToken, awsKeyId, pemPrivateKey, bearerCredential);
+export const anyFormattedSecret: fc.Arbitrary<SecretSample> = fc.oneof(
+  slackToken,
+  slackAppToken,
+  openAiKey,
+  gitHubToken,
+  awsKeyId,
+  pemPrivateKey,
+  bearerCredential,
+);
 
 /**
  * The bot's own configured secrets in tests: a bot token with no token shape beyond its prefix,
@@ -83,11 +120,35 @@ export const ownSecret: fc.Arbitrary<SecretSample> = fc.constantFrom(
 export const anySecret: fc.Arbitrary<SecretSample> = fc.oneof(anyFormattedSecret, ownSecret);
 
 /** What may stand right before or after a secret in real text: spaces, quotes, punctuation, markup. */
-export const separator = fc.constantFrom(" ", "\n", "\t", "\n\n", ": ", "=", "'", '"', "`", "(", ")", ", ", "> ", "* ", "[", "]", "|");
+export const separator = fc.constantFrom(
+  " ",
+  "\n",
+  "\t",
+  "\n\n",
+  ": ",
+  "=",
+  "'",
+  '"',
+  "`",
+  "(",
+  ")",
+  ", ",
+  "> ",
+  "* ",
+  "[",
+  "]",
+  "|",
+);
 
 /** Some text with a secret inside, delimited as secrets are in real text. */
-export const textWithSecret = (secret: fc.Arbitrary<SecretSample> = anySecret, surrounding: fc.Arbitrary<string> = fc.string({ maxLength: 120 })) =>
-  fc.tuple(surrounding, separator, secret, separator, surrounding).map(([before, s1, s, s2, after]) => ({ secret: s, text: `${before}${s1}${s.text}${s2}${after}` }));
+export const textWithSecret = (
+  secret: fc.Arbitrary<SecretSample> = anySecret,
+  surrounding: fc.Arbitrary<string> = fc.string({ maxLength: 120 }),
+) =>
+  fc
+    .tuple(surrounding, separator, secret, separator, surrounding)
+    .map(([before, s1, s, s2, after]) => ({ secret: s, text: `${before}${s1}${s.text}${s2}${after}` }));
 
 /** True when none of the sample's needles occurs in `output`. */
-export const hides = (output: string, s: SecretSample): boolean => s.needles.every((n) => !output.includes(n));
+export const hides = (output: string, s: SecretSample): boolean =>
+  s.needles.every((n) => !output.includes(n));

@@ -14,7 +14,14 @@ import { killRecorded } from "./codexEngine.js";
 import { tempDir } from "./engine.js";
 import { startFakeModel } from "./fakeModel.js";
 import { startFakeSlack } from "./fakeSlack.js";
-import { blockActionPayload, eventBody, interactionBody, postSigned, slashCommandBody, viewSubmissionPayload } from "./slackRequests.js";
+import {
+  blockActionPayload,
+  eventBody,
+  interactionBody,
+  postSigned,
+  slashCommandBody,
+  viewSubmissionPayload,
+} from "./slackRequests.js";
 
 export const SECRET = "test-signing-secret";
 export const TEAM = "T0001";
@@ -26,7 +33,9 @@ export const OTHER = "UOTHER";
  * The whole bot as `codexpi serve` runs it (real Bolt app over signed HTTP, notifier, ticker,
  * real workers and the real Codex binary), with Slack and the model faked on 127.0.0.1.
  */
-export async function slackBot(opts: { socket?: boolean; env?: Record<string, string>; logger?: Logger } = {}) {
+export async function slackBot(
+  opts: { socket?: boolean; env?: Record<string, string>; logger?: Logger } = {},
+) {
   const slack = await startFakeSlack({ teamId: TEAM });
   const model = await startFakeModel();
   const home = await makeCodexHome(model.url);
@@ -53,11 +62,29 @@ export async function slackBot(opts: { socket?: boolean; env?: Record<string, st
   const db = await openMigrated(config.databasePath);
   const projectDir = path.join(dir, "demo");
   fs.mkdirSync(projectDir);
-  const project = await addProject(db, { now: () => Date.now() }, { name: "demo", path: projectDir, ownerId: OWNER });
-  await updateGlobalPolicy(db, { now: () => Date.now() }, { max_concurrent: 4, load_pause_percent: 1000, memory_pause_percent: 100, background_start_hour: 0, background_end_hour: 0 }, "test");
+  const project = await addProject(
+    db,
+    { now: () => Date.now() },
+    { name: "demo", path: projectDir, ownerId: OWNER },
+  );
+  await updateGlobalPolicy(
+    db,
+    { now: () => Date.now() },
+    {
+      max_concurrent: 4,
+      load_pause_percent: 1000,
+      memory_pause_percent: 100,
+      background_start_hour: 0,
+      background_end_hour: 0,
+    },
+    "test",
+  );
   await db.destroy();
   const spawner = processSpawner(config, { ...process.env, ...home.env, NO_PROXY: "127.0.0.1,localhost" });
-  const bot: RunningBot = await startBot(config, opts.logger ?? silentLogger, { spawner, host: fixedHostLoad() });
+  const bot: RunningBot = await startBot(config, opts.logger ?? silentLogger, {
+    spawner,
+    host: fixedHostLoad(),
+  });
   const base = `http://127.0.0.1:${bot.slack?.port ?? 0}`;
   let responses = 0;
   return {
@@ -69,27 +96,73 @@ export async function slackBot(opts: { socket?: boolean; env?: Record<string, st
     db: bot.engine.db,
     base,
     /** Sends `/codex <text>` as `user`; returns the HTTP answer and the response URL id. */
-    async command(text: string, user = OWNER, channel = "C1", extra: { timestamp?: number; signature?: string; team?: string } = {}) {
+    async command(
+      text: string,
+      user = OWNER,
+      channel = "C1",
+      extra: { timestamp?: number; signature?: string; team?: string } = {},
+    ) {
       const id = `r${++responses}`;
-      const body = slashCommandBody({ text, user_id: user, channel_id: channel, team_id: extra.team ?? TEAM, response_url: slack.responseUrl(id) });
+      const body = slashCommandBody({
+        text,
+        user_id: user,
+        channel_id: channel,
+        team_id: extra.team ?? TEAM,
+        response_url: slack.responseUrl(id),
+      });
       const res = await postSigned(base, "/slack/events", body, "form", SECRET, extra);
       return { ...res, responseId: id };
     },
     /** Clicks a button of the message `messageTs` in `channel`. */
     async click(actionId: string, value: string, messageTs: string, user = OWNER, channel = "C1") {
       const id = `r${++responses}`;
-      const payload = blockActionPayload({ user, channel, message_ts: messageTs, action_id: actionId, value, response_url: slack.responseUrl(id), team: TEAM });
+      const payload = blockActionPayload({
+        user,
+        channel,
+        message_ts: messageTs,
+        action_id: actionId,
+        value,
+        response_url: slack.responseUrl(id),
+        team: TEAM,
+      });
       const res = await postSigned(base, "/slack/events", interactionBody(payload), "form", SECRET);
       return { ...res, responseId: id };
     },
     /** Submits a modal as `user`: the values of its inputs, keyed by block then action id. */
-    async submit(callbackId: string, values: Record<string, Record<string, string>>, privateMetadata = "", user = OWNER) {
-      const state = Object.fromEntries(Object.entries(values).map(([b, actions]) => [b, Object.fromEntries(Object.entries(actions).map(([a, v]) => [a, { type: "plain_text_input", value: v }]))]));
-      const payload = viewSubmissionPayload({ user, team: TEAM, callback_id: callbackId, private_metadata: privateMetadata, values: state });
+    async submit(
+      callbackId: string,
+      values: Record<string, Record<string, string>>,
+      privateMetadata = "",
+      user = OWNER,
+    ) {
+      const state = Object.fromEntries(
+        Object.entries(values).map(([b, actions]) => [
+          b,
+          Object.fromEntries(
+            Object.entries(actions).map(([a, v]) => [a, { type: "plain_text_input", value: v }]),
+          ),
+        ]),
+      );
+      const payload = viewSubmissionPayload({
+        user,
+        team: TEAM,
+        callback_id: callbackId,
+        private_metadata: privateMetadata,
+        values: state,
+      });
       return postSigned(base, "/slack/events", interactionBody(payload), "form", SECRET);
     },
-    async event(event: Record<string, unknown> & { type: string }, eventId = `Ev${randomBytes(5).toString("hex")}`) {
-      return postSigned(base, "/slack/events", eventBody({ event, event_id: eventId, team_id: TEAM, bot_user_id: slack.botUserId }), "json", SECRET);
+    async event(
+      event: Record<string, unknown> & { type: string },
+      eventId = `Ev${randomBytes(5).toString("hex")}`,
+    ) {
+      return postSigned(
+        base,
+        "/slack/events",
+        eventBody({ event, event_id: eventId, team_id: TEAM, bot_user_id: slack.botUserId }),
+        "json",
+        SECRET,
+      );
     },
     /** The ephemeral answer that reached a response URL. */
     async response(id: string, timeoutMs = 15_000) {
@@ -113,7 +186,11 @@ export async function slackBot(opts: { socket?: boolean; env?: Record<string, st
 }
 
 /** Polls until `check` yields a value. */
-export async function eventually<T>(check: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 30_000, what = "condition"): Promise<T> {
+export async function eventually<T>(
+  check: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  timeoutMs = 30_000,
+  what = "condition",
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();

@@ -62,7 +62,9 @@ export function slashCommandPayload(input: SlashCommandInput): Record<string, st
     team_id: input.team_id ?? DEFAULT_TEAM_ID,
     team_domain: input.team_domain ?? "fake-team",
     channel_id: input.channel_id,
-    channel_name: input.channel_name ?? (input.channel_id.startsWith("D") ? "directmessage" : `chan-${input.channel_id.toLowerCase()}`),
+    channel_name:
+      input.channel_name ??
+      (input.channel_id.startsWith("D") ? "directmessage" : `chan-${input.channel_id.toLowerCase()}`),
     user_id: input.user_id,
     user_name: input.user_name ?? input.user_id.toLowerCase(),
     command: input.command ?? "/codex",
@@ -134,7 +136,12 @@ export function blockActionPayload(input: BlockActionInput): Record<string, unkn
 
   const payload: Record<string, unknown> = {
     type: "block_actions",
-    user: { id: input.user, username: input.user_name ?? input.user.toLowerCase(), name: input.user_name ?? input.user.toLowerCase(), team_id: team },
+    user: {
+      id: input.user,
+      username: input.user_name ?? input.user.toLowerCase(),
+      name: input.user_name ?? input.user.toLowerCase(),
+      team_id: team,
+    },
     api_app_id: input.api_app_id ?? DEFAULT_APP_ID,
     token: "fake-verification-token",
     trigger_id: input.trigger_id ?? fakeTriggerId(),
@@ -158,7 +165,10 @@ export function blockActionPayload(input: BlockActionInput): Record<string, unkn
       is_ephemeral: input.is_ephemeral ?? false,
       ...(input.thread_ts !== undefined ? { thread_ts: input.thread_ts } : {}),
     };
-    payload.channel = { id: input.channel, name: input.channel.startsWith("D") ? "directmessage" : input.channel.toLowerCase() };
+    payload.channel = {
+      id: input.channel,
+      name: input.channel.startsWith("D") ? "directmessage" : input.channel.toLowerCase(),
+    };
     payload.message = input.message ?? {
       type: "message",
       user: input.bot_user_id ?? "UBOT0001",
@@ -198,7 +208,12 @@ export function viewSubmissionPayload(input: ViewSubmissionInput): Record<string
   return {
     type: "view_submission",
     team: { id: team, domain: "fake-team" },
-    user: { id: input.user, username: input.user_name ?? input.user.toLowerCase(), name: input.user_name ?? input.user.toLowerCase(), team_id: team },
+    user: {
+      id: input.user,
+      username: input.user_name ?? input.user.toLowerCase(),
+      name: input.user_name ?? input.user.toLowerCase(),
+      team_id: team,
+    },
     api_app_id: appId,
     token: "fake-verification-token",
     trigger_id: input.trigger_id ?? fakeTriggerId(),
@@ -253,7 +268,13 @@ export function eventPayload(input: EventInput): Record<string, unknown> {
     event_id: input.event_id ?? `Ev${randomBytes(5).toString("hex").toUpperCase()}`,
     event_time: input.event_time ?? Math.floor(Date.now() / 1000),
     authorizations: [
-      { enterprise_id: null, team_id: team, user_id: input.bot_user_id ?? "UBOT0001", is_bot: true, is_enterprise_install: false },
+      {
+        enterprise_id: null,
+        team_id: team,
+        user_id: input.bot_user_id ?? "UBOT0001",
+        is_bot: true,
+        is_enterprise_install: false,
+      },
     ],
     is_ext_shared_channel: false,
     event_context: `4-fake-${randomBytes(6).toString("hex")}`,
@@ -345,7 +366,11 @@ export async function postSigned(
   opts: PostSignedOptions = {},
 ): Promise<PostSignedResult> {
   const ct =
-    contentType === "form" ? "application/x-www-form-urlencoded" : contentType === "json" ? "application/json" : contentType;
+    contentType === "form"
+      ? "application/x-www-form-urlencoded"
+      : contentType === "json"
+        ? "application/json"
+        : contentType;
   const signed = signSlackRequest(secret, body, opts.timestamp);
   const headers: Record<string, string> = {
     "content-type": ct,
@@ -353,13 +378,21 @@ export async function postSigned(
     ...signed,
     ...(opts.signature !== undefined ? { "x-slack-signature": opts.signature } : {}),
     ...(opts.retryNum !== undefined
-      ? { "x-slack-retry-num": String(opts.retryNum), "x-slack-retry-reason": opts.retryReason ?? "http_timeout" }
+      ? {
+          "x-slack-retry-num": String(opts.retryNum),
+          "x-slack-retry-reason": opts.retryReason ?? "http_timeout",
+        }
       : {}),
     ...(opts.headers ?? {}),
   };
   const url = `${baseUrl.replace(/\/$/, "")}${path.startsWith("/") ? path : `/${path}`}`;
   const started = performance.now();
-  const res = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000) });
+  const res = await fetch(url, {
+    method: "POST",
+    headers,
+    body,
+    signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000),
+  });
   const text = await res.text();
   const elapsedMs = performance.now() - started;
   let json: unknown;

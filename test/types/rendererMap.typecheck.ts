@@ -1,8 +1,16 @@
 // Compiled by test/bot/rendererMap.test.ts (never run): the renderer map covers every event kind.
 import type { Renderer, RendererMap } from "../../src/bot/notifier/renderer.js";
 
-declare const conversations: Renderer<"conversation.queued" | "conversation.started" | "conversation.progress" | "conversation.stopped" | "conversation.finished">;
-declare const coordination: Renderer<"decision.opened" | "decision.answered" | "decision.cancelled" | "incident.opened" | "incident.updated">;
+declare const conversations: Renderer<
+  | "conversation.queued"
+  | "conversation.started"
+  | "conversation.progress"
+  | "conversation.stopped"
+  | "conversation.finished"
+>;
+declare const coordination: Renderer<
+  "decision.opened" | "decision.answered" | "decision.cancelled" | "incident.opened" | "incident.updated"
+>;
 declare const runs: Renderer<"run.updated" | "run.verdict">;
 declare const orchestrations: Renderer<"orchestration.updated">;
 

@@ -54,7 +54,13 @@ export function expectWithinBlockKit(blocks: Block[], maxBlocks: number = L.MAX_
 
 /** Every button in some blocks (actions elements and section accessories). */
 export function buttons(blocks: Block[]): ButtonElement[] {
-  return blocks.flatMap((b) => (b.type === "actions" ? b.elements : b.type === "section" && "text" in b && b.accessory ? [b.accessory] : []));
+  return blocks.flatMap((b) =>
+    b.type === "actions"
+      ? b.elements
+      : b.type === "section" && "text" in b && b.accessory
+        ? [b.accessory]
+        : [],
+  );
 }
 
 /** The mrkdwn or plain text of every text-bearing block, in order. */

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { agentAnswer, conversationRoot, followUpAck, type ConversationRootInput } from "../../src/views/conversation.js";
+import {
+  agentAnswer,
+  conversationRoot,
+  followUpAck,
+  type ConversationRootInput,
+} from "../../src/views/conversation.js";
 import { ACTIONS, BLOCKS } from "../../src/views/ids.js";
 import { MAX_MESSAGE_BLOCKS, MAX_SECTION_TEXT } from "../../src/views/limits.js";
 import { markdownToMrkdwn } from "../../src/views/mrkdwn.js";
@@ -62,13 +67,22 @@ describe("conversationRoot", () => {
   });
 
   it("shows how long a finished turn took", () => {
-    expect(stateText({ ...base, status: "done", startedAt: 1_000, finishedAt: 126_000 })).toBe("✅ Terminé en 2 min 5 s");
+    expect(stateText({ ...base, status: "done", startedAt: 1_000, finishedAt: 126_000 })).toBe(
+      "✅ Terminé en 2 min 5 s",
+    );
     expect(stateText({ ...base, status: "done" }, "en")).toBe("✅ Done");
   });
 
   it("shows a failure's text and the explanation of its code", () => {
-    const text = stateText({ ...base, status: "failed", error: "turn timed out after 600 s", errorCode: "watchdog" });
-    expect(text).toBe("❌ Échec : turn timed out after 600 s\n_L’agent a dépassé le temps autorisé et a été arrêté._");
+    const text = stateText({
+      ...base,
+      status: "failed",
+      error: "turn timed out after 600 s",
+      errorCode: "watchdog",
+    });
+    expect(text).toBe(
+      "❌ Échec : turn timed out after 600 s\n_L’agent a dépassé le temps autorisé et a été arrêté._",
+    );
     expect(stateText({ ...base, status: "failed", error: null, errorCode: "interrupted" }, "en")).toBe(
       "❌ Failed\n_The agent’s process stopped midway (restart or crash)._",
     );
@@ -77,11 +91,18 @@ describe("conversationRoot", () => {
 
   it("shows who stopped a cancelled conversation when known", () => {
     expect(stateText({ ...base, status: "cancelled" })).toBe("🛑 Annulé");
-    expect(stateText({ ...base, status: "cancelled", stoppedBy: "U0BOB" })).toBe("🛑 Annulé · Arrêté par <@U0BOB>");
+    expect(stateText({ ...base, status: "cancelled", stoppedBy: "U0BOB" })).toBe(
+      "🛑 Annulé · Arrêté par <@U0BOB>",
+    );
   });
 
   it("escapes what users and agents wrote", () => {
-    const view = conversationRoot("fr", { ...base, prompt: "ping <!channel> & co", status: "failed", error: "<@U0EVE>" });
+    const view = conversationRoot("fr", {
+      ...base,
+      prompt: "ping <!channel> & co",
+      status: "failed",
+      error: "<@U0EVE>",
+    });
     const all = texts(view.blocks).join("\n");
     expect(all).not.toContain("<!channel>");
     expect(all).not.toContain("<@U0EVE>");
@@ -92,7 +113,14 @@ describe("conversationRoot", () => {
   it("clips a huge prompt, activity and error within Block Kit limits", () => {
     const huge = "ligne très longue ".repeat(2000);
     for (const status of ["running", "failed"] as const) {
-      const view = conversationRoot("fr", { ...base, status, prompt: `${huge}\n`.repeat(50), activity: huge, error: huge, projectName: "p".repeat(500) });
+      const view = conversationRoot("fr", {
+        ...base,
+        status,
+        prompt: `${huge}\n`.repeat(50),
+        activity: huge,
+        error: huge,
+        projectName: "p".repeat(500),
+      });
       expectWithinBlockKit(view.blocks);
     }
   });
@@ -100,7 +128,9 @@ describe("conversationRoot", () => {
 
 /** Section texts of all messages, in order. */
 const sectionTexts = (answer: ReturnType<typeof agentAnswer>): string[] =>
-  answer.messages.flatMap((m) => m.blocks.flatMap((b) => (b.type === "section" && "text" in b ? [b.text.text] : [])));
+  answer.messages.flatMap((m) =>
+    m.blocks.flatMap((b) => (b.type === "section" && "text" in b ? [b.text.text] : [])),
+  );
 
 /** Text without fence lines and blank-line differences: what is left once re-openings are ignored. */
 const content = (s: string): string =>
@@ -161,7 +191,10 @@ describe("agentAnswer", () => {
   });
 
   it("respects a smaller message size", () => {
-    const answer = agentAnswer("en", longAnswer(20_000), { maxMessageChars: 4_000, fileThreshold: Number.POSITIVE_INFINITY });
+    const answer = agentAnswer("en", longAnswer(20_000), {
+      maxMessageChars: 4_000,
+      fileThreshold: Number.POSITIVE_INFINITY,
+    });
     for (const m of answer.messages) {
       const sections = m.blocks.flatMap((b) => (b.type === "section" && "text" in b ? [b.text.text] : []));
       expect(sections.reduce((n, s) => n + s.length, 0)).toBeLessThanOrEqual(4_000);
@@ -171,7 +204,10 @@ describe("agentAnswer", () => {
 
   it("keeps many short sections under 50 blocks per message", () => {
     const md = Array.from({ length: 400 }, (_, i) => `${"x".repeat(2990)}${i}`).join("\n\n");
-    const answer = agentAnswer("fr", md, { fileThreshold: Number.POSITIVE_INFINITY, maxMessageChars: 12_000 });
+    const answer = agentAnswer("fr", md, {
+      fileThreshold: Number.POSITIVE_INFINITY,
+      maxMessageChars: 12_000,
+    });
     for (const m of answer.messages) expectWithinBlockKit(m.blocks);
   });
 

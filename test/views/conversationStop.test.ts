@@ -3,7 +3,13 @@ import { conversationRoot, type ConversationRootInput } from "../../src/views/co
 import { ACTIONS } from "../../src/views/ids.js";
 import { buttons } from "./blockKit.js";
 
-const base: ConversationRootInput = { conversationId: "conv-1", projectName: "nasflix", prompt: "Déploie", userId: "U0ALICE", status: "done" };
+const base: ConversationRootInput = {
+  conversationId: "conv-1",
+  projectName: "nasflix",
+  prompt: "Déploie",
+  userId: "U0ALICE",
+  status: "done",
+};
 
 describe("conversationRoot's Stop and decisions", () => {
   it("offers Stop on a finished turn while a decision it asked waits, and not once none does (control)", () => {

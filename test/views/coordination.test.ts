@@ -56,7 +56,10 @@ const decision = (over: Partial<DecisionView> = {}): DecisionView => ({
 });
 
 const manyOptions = (n: number, labelLength = 10) =>
-  Array.from({ length: n }, (_, i) => ({ id: `opt-${i}`, label: `${i}:${"x".repeat(Math.max(0, labelLength - String(i).length - 1))}` }));
+  Array.from({ length: n }, (_, i) => ({
+    id: `opt-${i}`,
+    label: `${i}:${"x".repeat(Math.max(0, labelLength - String(i).length - 1))}`,
+  }));
 
 const incident = (over: Partial<IncidentView> = {}): IncidentView => ({
   id: "inc-1",
@@ -91,14 +94,23 @@ const specialist = (over: Partial<SpecialistView> = {}): SpecialistView => ({
   ...over,
 });
 
-const isCheckboxes = (e: ButtonElement | CheckboxesElement): e is CheckboxesElement => e.type === "checkboxes";
+const isCheckboxes = (e: ButtonElement | CheckboxesElement): e is CheckboxesElement =>
+  e.type === "checkboxes";
 const actionBlocks = (blocks: InteractiveBlock[]) => blocks.filter((b) => b.type === "actions");
-const checkboxes = (blocks: InteractiveBlock[]): CheckboxesElement[] => actionBlocks(blocks).flatMap((b) => b.elements.filter(isCheckboxes));
+const checkboxes = (blocks: InteractiveBlock[]): CheckboxesElement[] =>
+  actionBlocks(blocks).flatMap((b) => b.elements.filter(isCheckboxes));
 const allButtons = (blocks: InteractiveBlock[]): ButtonElement[] =>
-  buttons(blocks.filter((b): b is Block => b.type !== "input" && !(b.type === "actions" && b.elements.some(isCheckboxes)))).concat(
-    actionBlocks(blocks).flatMap((b) => (b.elements.some(isCheckboxes) ? b.elements.filter((e): e is ButtonElement => e.type === "button") : [])),
+  buttons(
+    blocks.filter(
+      (b): b is Block => b.type !== "input" && !(b.type === "actions" && b.elements.some(isCheckboxes)),
+    ),
+  ).concat(
+    actionBlocks(blocks).flatMap((b) =>
+      b.elements.some(isCheckboxes) ? b.elements.filter((e): e is ButtonElement => e.type === "button") : [],
+    ),
   );
-const allTexts = (blocks: InteractiveBlock[]): string[] => texts(blocks.filter((b): b is Block => b.type !== "input" && b.type !== "actions"));
+const allTexts = (blocks: InteractiveBlock[]): string[] =>
+  texts(blocks.filter((b): b is Block => b.type !== "input" && b.type !== "actions"));
 
 /** Block Kit limits for blocks that may hold checkboxes and inputs, plus the ~12k characters guidance. */
 function expectWithinLimits(blocks: InteractiveBlock[], maxBlocks: number = L.MAX_MESSAGE_BLOCKS): void {
@@ -127,10 +139,16 @@ function expectWithinLimits(blocks: InteractiveBlock[], maxBlocks: number = L.MA
       expect(block.element.placeholder?.text.length ?? 0).toBeLessThanOrEqual(150);
     }
   }
-  const plainBlocks = blocks.map((b): Block => (b.type === "input" || (b.type === "actions" && b.elements.some(isCheckboxes)) ? { type: "divider" } : (b as Block)));
+  const plainBlocks = blocks.map(
+    (b): Block =>
+      b.type === "input" || (b.type === "actions" && b.elements.some(isCheckboxes))
+        ? { type: "divider" }
+        : (b as Block),
+  );
   expectWithinBlockKit(plainBlocks, maxBlocks);
   for (const b of allButtons(blocks)) expect(b.text.text.length).toBeLessThanOrEqual(L.MAX_BUTTON_TEXT);
-  if (maxBlocks === L.MAX_MESSAGE_BLOCKS) expect(JSON.stringify(blocks).length).toBeLessThanOrEqual(L.MAX_MESSAGE_CHARS);
+  if (maxBlocks === L.MAX_MESSAGE_BLOCKS)
+    expect(JSON.stringify(blocks).length).toBeLessThanOrEqual(L.MAX_MESSAGE_CHARS);
 }
 
 function expectModalWithinLimits(view: ModalView): void {
@@ -142,18 +160,24 @@ function expectModalWithinLimits(view: ModalView): void {
   expectWithinLimits(view.blocks, L.MAX_SURFACE_BLOCKS);
 }
 
-const inputs = (view: ModalView): InputBlock[] => view.blocks.filter((b): b is InputBlock => b.type === "input");
+const inputs = (view: ModalView): InputBlock[] =>
+  view.blocks.filter((b): b is InputBlock => b.type === "input");
 
 describe("decisionMessage", () => {
   it("offers one decision.option button per option, valued with the decision and option ids", () => {
     const view = decisionMessage("fr", decision());
     const all = buttons(view.blocks as Block[]);
-    expect(all.map((b) => b.action_id)).toEqual(["decision.option.0", "decision.option.1", "decision.option.2"]);
+    expect(all.map((b) => b.action_id)).toEqual([
+      "decision.option.0",
+      "decision.option.1",
+      "decision.option.2",
+    ]);
     for (const b of all) expect(b.action_id).toMatch(DECISION_OPTION_ACTION);
     expect(all.map((b) => b.value)).toEqual(["dec-1|sqlite", "dec-1|redis", "dec-1|none"]);
     expect(all.map((b) => b.text.text)).toEqual(["SQLite", "Redis", "Pas de cache"]);
     expect(checkboxes(view.blocks)).toEqual([]);
-    for (const block of actionBlocks(view.blocks)) expect(decisionIdOfBlock(block.block_id ?? "")).toBe("dec-1");
+    for (const block of actionBlocks(view.blocks))
+      expect(decisionIdOfBlock(block.block_id ?? "")).toBe("dec-1");
     expect(allTexts(view.blocks).join("\n")).toContain("*Base de données*\nQuelle base pour le cache ?");
     expect(view.text).toContain("Base de données");
     expectWithinLimits(view.blocks);
@@ -194,9 +218,13 @@ describe("decisionMessage", () => {
     const values: StateValues = {};
     blocks.forEach((b, n) => {
       const picked = n === 0 ? ["opt-3"] : n === 2 ? ["opt-24", "opt-20"] : [];
-      values[b.block_id ?? ""] = { [ACTIONS.decisionOption]: { selected_options: picked.map((value) => ({ value })) } };
+      values[b.block_id ?? ""] = {
+        [ACTIONS.decisionOption]: { selected_options: picked.map((value) => ({ value })) },
+      };
     });
-    values["decision.choices.0.other"] = { [ACTIONS.decisionOption]: { selected_options: [{ value: "opt-1" }] } };
+    values["decision.choices.0.other"] = {
+      [ACTIONS.decisionOption]: { selected_options: [{ value: "opt-1" }] },
+    };
     expect(readDecisionChoices(d, values)).toEqual(["opt-3", "opt-24", "opt-20"]);
     expect(readDecisionChoices(d, {})).toEqual([]);
     expectWithinLimits(view.blocks);
@@ -211,10 +239,20 @@ describe("decisionMessage", () => {
 
   it("stays within Block Kit limits with 25 options of 200-character labels and lists the labels in full", () => {
     for (const allow_multiple of [false, true]) {
-      const d = decision({ allow_multiple, allow_custom: true, title: "T".repeat(500), question: "Q ".repeat(3000), options: manyOptions(25, 200) });
+      const d = decision({
+        allow_multiple,
+        allow_custom: true,
+        title: "T".repeat(500),
+        question: "Q ".repeat(3000),
+        options: manyOptions(25, 200),
+      });
       const view = decisionMessage("fr", d);
       expectWithinLimits(view.blocks);
-      const labels = allow_multiple ? checkboxes(view.blocks).flatMap((c) => c.options.map((o) => o.text.text)) : buttons(view.blocks as Block[]).filter((b) => DECISION_OPTION_ACTION.test(b.action_id)).map((b) => b.text.text);
+      const labels = allow_multiple
+        ? checkboxes(view.blocks).flatMap((c) => c.options.map((o) => o.text.text))
+        : buttons(view.blocks as Block[])
+            .filter((b) => DECISION_OPTION_ACTION.test(b.action_id))
+            .map((b) => b.text.text);
       expect(labels).toHaveLength(25);
       expect(labels[0]).toMatch(/^1\. 0:x+…$/);
       const list = allTexts(view.blocks).find((t) => t.startsWith("1. "));
@@ -226,15 +264,24 @@ describe("decisionMessage", () => {
 
   it("shows the answer and who gave it once answered, with nothing left to click", () => {
     for (const flags of [{}, { allow_multiple: true, allow_custom: true }]) {
-      const d = decision({ ...flags, status: "ANSWERED", answer: { option_ids: ["redis", "none"], custom: "mais garde un TTL court" } });
+      const d = decision({
+        ...flags,
+        status: "ANSWERED",
+        answer: { option_ids: ["redis", "none"], custom: "mais garde un TTL court" },
+      });
       const view = decisionMessage("fr", d, { answeredBy: "U0BOB" });
       expect(view.blocks.some((b) => b.type === "actions")).toBe(false);
       expect(allButtons(view.blocks)).toEqual([]);
       const answer = view.blocks.find((b) => b.block_id === "decision.answer.dec-1");
-      expect(answer && "text" in answer ? answer.text.text : "").toBe("✅ <@U0BOB> a répondu : *Redis*, *Pas de cache* — « mais garde un TTL court »");
+      expect(answer && "text" in answer ? answer.text.text : "").toBe(
+        "✅ <@U0BOB> a répondu : *Redis*, *Pas de cache* — « mais garde un TTL court »",
+      );
       expectWithinLimits(view.blocks);
     }
-    const anonymous = decisionMessage("en", decision({ status: "ANSWERED", answer: { option_ids: [], custom: "Postgres" } }));
+    const anonymous = decisionMessage(
+      "en",
+      decision({ status: "ANSWERED", answer: { option_ids: [], custom: "Postgres" } }),
+    );
     expect(allTexts(anonymous.blocks)).toContain("✅ Answer: « Postgres »");
   });
 
@@ -245,13 +292,24 @@ describe("decisionMessage", () => {
   });
 
   it("names the project it was asked in", () => {
-    expect(allTexts(decisionMessage("fr", decision(), { projectName: "nasflix" }).blocks).join("\n")).toContain("Projet *nasflix*");
+    expect(
+      allTexts(decisionMessage("fr", decision(), { projectName: "nasflix" }).blocks).join("\n"),
+    ).toContain("Projet *nasflix*");
   });
 
   it("escapes what the agent and the user wrote", () => {
-    const d = decision({ title: "<!channel> & co", question: "<!here> ?", options: [{ id: "a", label: "<!everyone>" }], allow_custom: true });
+    const d = decision({
+      title: "<!channel> & co",
+      question: "<!here> ?",
+      options: [{ id: "a", label: "<!everyone>" }],
+      allow_custom: true,
+    });
     const open = decisionMessage("fr", d, { projectName: "<@U0EVE>" });
-    const answered = decisionMessage("fr", { ...d, status: "ANSWERED", answer: { option_ids: ["a"], custom: "<!subteam^S1>" } }, { answeredBy: "<!channel>" });
+    const answered = decisionMessage(
+      "fr",
+      { ...d, status: "ANSWERED", answer: { option_ids: ["a"], custom: "<!subteam^S1>" } },
+      { answeredBy: "<!channel>" },
+    );
     for (const view of [open, answered]) {
       const all = [...allTexts(view.blocks), view.text].join("\n");
       expect(all).not.toMatch(/<[!@#]/);
@@ -262,7 +320,12 @@ describe("decisionMessage", () => {
 
   it("names an option by a short token when its id is too long for Slack, and resolves it back", () => {
     const long = "z".repeat(300);
-    const d = decision({ options: [{ id: long, label: "Long" }, { id: "#0", label: "Dièse" }] });
+    const d = decision({
+      options: [
+        { id: long, label: "Long" },
+        { id: "#0", label: "Dièse" },
+      ],
+    });
     const values = buttons(decisionMessage("fr", d).blocks as Block[]).map((b) => b.value ?? "");
     expect(values[1]).toBe("dec-1|#0");
     const parsed = parseDecisionOptionValue(values[0] ?? "");
@@ -288,12 +351,20 @@ describe("decisionCustomModal", () => {
     expect(input?.element.multiline).toBe(true);
     expect(allTexts(view.blocks).join("\n")).toContain("&lt;!here&gt; ?");
     expectModalWithinLimits(view);
-    expectModalWithinLimits(decisionCustomModal("en", decision({ title: "t".repeat(5000), question: "q".repeat(5000) })));
+    expectModalWithinLimits(
+      decisionCustomModal("en", decision({ title: "t".repeat(5000), question: "q".repeat(5000) })),
+    );
   });
 
   it("reads the typed answer back, trimmed", () => {
-    expect(readDecisionCustom({ [DECISION_CUSTOM_BLOCK]: { [DECISION_CUSTOM_ACTION]: { value: "  Postgres, en fait \n" } } })).toBe("Postgres, en fait");
-    expect(readDecisionCustom({ [DECISION_CUSTOM_BLOCK]: { [DECISION_CUSTOM_ACTION]: { value: null } } })).toBe("");
+    expect(
+      readDecisionCustom({
+        [DECISION_CUSTOM_BLOCK]: { [DECISION_CUSTOM_ACTION]: { value: "  Postgres, en fait \n" } },
+      }),
+    ).toBe("Postgres, en fait");
+    expect(
+      readDecisionCustom({ [DECISION_CUSTOM_BLOCK]: { [DECISION_CUSTOM_ACTION]: { value: null } } }),
+    ).toBe("");
     expect(readDecisionCustom({})).toBe("");
   });
 });
@@ -306,17 +377,28 @@ describe("decisionsView", () => {
   });
 
   it("lists each open decision with its buttons", () => {
-    const view = decisionsView("en", [decision(), decision({ id: "dec-2", allow_multiple: true, allow_custom: true })]);
+    const view = decisionsView("en", [
+      decision(),
+      decision({ id: "dec-2", allow_multiple: true, allow_custom: true }),
+    ]);
     expect(allTexts(view.blocks)[0]).toBe("Pending decisions (2)");
     const values = allButtons(view.blocks).map((b) => `${b.action_id} ${b.value}`);
-    expect(values).toEqual(["decision.option.0 dec-1|sqlite", "decision.option.1 dec-1|redis", "decision.option.2 dec-1|none", "decision.submit dec-2", "decision.custom dec-2"]);
+    expect(values).toEqual([
+      "decision.option.0 dec-1|sqlite",
+      "decision.option.1 dec-1|redis",
+      "decision.option.2 dec-1|none",
+      "decision.submit dec-2",
+      "decision.custom dec-2",
+    ]);
     expect(checkboxes(view.blocks)).toHaveLength(1);
     expectWithinLimits(view.blocks);
   });
 
   it("stays within 50 blocks and 12k characters for 100 decisions and counts the ones left out", () => {
     for (const options of [manyOptions(3), manyOptions(25, 200)]) {
-      const decisions = Array.from({ length: 100 }, (_, i) => decision({ id: `dec-${i}`, question: "q".repeat(3000), options, allow_custom: true }));
+      const decisions = Array.from({ length: 100 }, (_, i) =>
+        decision({ id: `dec-${i}`, question: "q".repeat(3000), options, allow_custom: true }),
+      );
       const view = decisionsView("fr", decisions);
       expectWithinLimits(view.blocks);
       const shown = view.blocks.filter((b) => b.block_id?.startsWith(`${BLOCKS.decisionText}.`)).length;
@@ -343,18 +425,35 @@ describe("incidentMessage", () => {
   });
 
   it("shows the error, the repair project and, once closed, the resolution", () => {
-    const repairing = texts(incidentMessage("fr", incident({ status: "REPAIRING", repair_project_name: "CodexPi (Self)", resolution: "pas encore" })).blocks).join("\n");
+    const repairing = texts(
+      incidentMessage(
+        "fr",
+        incident({ status: "REPAIRING", repair_project_name: "CodexPi (Self)", resolution: "pas encore" }),
+      ).blocks,
+    ).join("\n");
     expect(repairing).toContain("> npm test a échoué");
     expect(repairing).toContain("réparation confiée à *CodexPi (Self)*");
     expect(repairing).toContain("code `codex_failed`");
     expect(repairing).not.toContain("pas encore");
-    const resolved = texts(incidentMessage("en", incident({ status: "RESOLVED", resolution: "Fixed the test runner." })).blocks).join("\n");
+    const resolved = texts(
+      incidentMessage("en", incident({ status: "RESOLVED", resolution: "Fixed the test runner." })).blocks,
+    ).join("\n");
     expect(resolved).toContain("*Resolution*: Fixed the test runner.");
-    expect(texts(incidentMessage("en", incident({ auto_repair: false })).blocks).join("\n")).toContain("no automatic repair");
+    expect(texts(incidentMessage("en", incident({ auto_repair: false })).blocks).join("\n")).toContain(
+      "no automatic repair",
+    );
   });
 
   it("clips and escapes a 5000-character error", () => {
-    const view = incidentMessage("fr", incident({ status: "FAILED", error: `<!channel> ${"e".repeat(5000)}`, resolution: "r".repeat(5000), project_name: "<!here>" }));
+    const view = incidentMessage(
+      "fr",
+      incident({
+        status: "FAILED",
+        error: `<!channel> ${"e".repeat(5000)}`,
+        resolution: "r".repeat(5000),
+        project_name: "<!here>",
+      }),
+    );
     expectWithinBlockKit(view.blocks);
     const all = [...texts(view.blocks), view.text].join("\n");
     expect(all).not.toMatch(/<!/);
@@ -370,13 +469,20 @@ describe("incidentsView", () => {
 
   it("lists incidents with Retry on the failed ones only", () => {
     const view = incidentsView("fr", [incident(), incident({ id: "inc-2", status: "FAILED" })]);
-    expect(buttons(view.blocks).map((b) => [b.action_id, b.value])).toEqual([[ACTIONS.incidentRetry, "inc-2"]]);
+    expect(buttons(view.blocks).map((b) => [b.action_id, b.value])).toEqual([
+      [ACTIONS.incidentRetry, "inc-2"],
+    ]);
     expect(texts(view.blocks)[0]).toBe("Incidents (2)");
     expectWithinBlockKit(view.blocks);
   });
 
   it("stays within limits for 100 incidents with 5000-character errors", () => {
-    const view = incidentsView("fr", Array.from({ length: 100 }, (_, i) => incident({ id: `inc-${i}`, status: "FAILED", error: "e".repeat(5000), resolution: "r".repeat(5000) })));
+    const view = incidentsView(
+      "fr",
+      Array.from({ length: 100 }, (_, i) =>
+        incident({ id: `inc-${i}`, status: "FAILED", error: "e".repeat(5000), resolution: "r".repeat(5000) }),
+      ),
+    );
     expectWithinBlockKit(view.blocks);
     expect(JSON.stringify(view.blocks).length).toBeLessThanOrEqual(L.MAX_MESSAGE_CHARS);
     const shown = buttons(view.blocks).length;
@@ -386,7 +492,12 @@ describe("incidentsView", () => {
 
 describe("specialistsView", () => {
   it("shows each specialist's name, status, capabilities and what it does", () => {
-    const all = texts(specialistsView("fr", [specialist({ summary: "Maquettes et revues d’ergonomie." }), specialist({ id: "spec-2", name: "Relecteur", status: "BUILDING", capabilities: [], owner_id: null })]).blocks).join("\n");
+    const all = texts(
+      specialistsView("fr", [
+        specialist({ summary: "Maquettes et revues d’ergonomie." }),
+        specialist({ id: "spec-2", name: "Relecteur", status: "BUILDING", capabilities: [], owner_id: null }),
+      ]).blocks,
+    ).join("\n");
     expect(all).toContain("🧩 *Designer* · actif");
     expect(all).toContain("`design.interface` `design.ux`");
     expect(all).toContain("_Maquettes et revues d’ergonomie._");
@@ -396,8 +507,13 @@ describe("specialistsView", () => {
   });
 
   it("shows the error of a failed specialist with a Rebuild button carrying its id", () => {
-    const view = specialistsView("en", [specialist(), specialist({ id: "spec-2", status: "FAILED", error: "no READY marker" })]);
-    expect(buttons(view.blocks).map((b) => [b.action_id, b.value])).toEqual([[ACTIONS.specialistRebuild, "spec-2"]]);
+    const view = specialistsView("en", [
+      specialist(),
+      specialist({ id: "spec-2", status: "FAILED", error: "no READY marker" }),
+    ]);
+    expect(buttons(view.blocks).map((b) => [b.action_id, b.value])).toEqual([
+      [ACTIONS.specialistRebuild, "spec-2"],
+    ]);
     expect(texts(view.blocks).join("\n")).toContain("*Error*: no READY marker");
   });
 
@@ -407,7 +523,14 @@ describe("specialistsView", () => {
 
   it("stays within limits for 100 specialists with long texts, escaping them", () => {
     const many = Array.from({ length: 100 }, (_, i) =>
-      specialist({ id: `spec-${i}`, name: `<!channel> ${i}`, status: "FAILED", description: "d".repeat(5000), error: "e".repeat(5000), capabilities: Array.from({ length: 40 }, (_, c) => `cap.${c}`) }),
+      specialist({
+        id: `spec-${i}`,
+        name: `<!channel> ${i}`,
+        status: "FAILED",
+        description: "d".repeat(5000),
+        error: "e".repeat(5000),
+        capabilities: Array.from({ length: 40 }, (_, c) => `cap.${c}`),
+      }),
     );
     const view = specialistsView("en", many);
     expectWithinBlockKit(view.blocks);
@@ -438,33 +561,57 @@ describe("specialistAddModal", () => {
   });
 
   it("reads its metadata back, ignoring anything malformed", () => {
-    expect(readSpecialistAddMetadata(specialistAddModal("fr", { channelId: "C1", shared: true }).private_metadata)).toEqual({ channelId: "C1", shared: true });
+    expect(
+      readSpecialistAddMetadata(specialistAddModal("fr", { channelId: "C1", shared: true }).private_metadata),
+    ).toEqual({ channelId: "C1", shared: true });
     expect(readSpecialistAddMetadata("not json")).toEqual({});
     expect(readSpecialistAddMetadata('{"channelId":42}')).toEqual({});
   });
 
   it("reads the form back with capabilities split on commas and whitespace", () => {
     const values: StateValues = {
-      [SPECIALIST_ADD_INPUTS.name.blockId]: { [SPECIALIST_ADD_INPUTS.name.actionId]: { value: "  Designer " } },
-      [SPECIALIST_ADD_INPUTS.description.blockId]: { [SPECIALIST_ADD_INPUTS.description.actionId]: { value: "Conçoit des interfaces sobres.\n" } },
-      [SPECIALIST_ADD_INPUTS.capabilities.blockId]: { [SPECIALIST_ADD_INPUTS.capabilities.actionId]: { value: " design.interface,design.ux ,, \n code.review " } },
+      [SPECIALIST_ADD_INPUTS.name.blockId]: {
+        [SPECIALIST_ADD_INPUTS.name.actionId]: { value: "  Designer " },
+      },
+      [SPECIALIST_ADD_INPUTS.description.blockId]: {
+        [SPECIALIST_ADD_INPUTS.description.actionId]: { value: "Conçoit des interfaces sobres.\n" },
+      },
+      [SPECIALIST_ADD_INPUTS.capabilities.blockId]: {
+        [SPECIALIST_ADD_INPUTS.capabilities.actionId]: {
+          value: " design.interface,design.ux ,, \n code.review ",
+        },
+      },
     };
-    expect(readSpecialistAdd(values)).toEqual({ name: "Designer", description: "Conçoit des interfaces sobres.", capabilities: ["design.interface", "design.ux", "code.review"] });
+    expect(readSpecialistAdd(values)).toEqual({
+      name: "Designer",
+      description: "Conçoit des interfaces sobres.",
+      capabilities: ["design.interface", "design.ux", "code.review"],
+    });
     expect(readSpecialistAdd({})).toEqual({ name: "", description: "", capabilities: [] });
   });
 
   it("maps the engine's invalid fields to errors under the matching inputs", () => {
-    const errors = specialistAddErrors("fr", { fields: ["name", "capabilities.0", "capabilities.1", "shared"] });
-    expect(Object.keys(errors).sort()).toEqual([SPECIALIST_ADD_INPUTS.capabilities.blockId, SPECIALIST_ADD_INPUTS.name.blockId].sort());
+    const errors = specialistAddErrors("fr", {
+      fields: ["name", "capabilities.0", "capabilities.1", "shared"],
+    });
+    expect(Object.keys(errors).sort()).toEqual(
+      [SPECIALIST_ADD_INPUTS.capabilities.blockId, SPECIALIST_ADD_INPUTS.name.blockId].sort(),
+    );
     expect(errors[SPECIALIST_ADD_INPUTS.capabilities.blockId]).toContain("design.interface");
-    expect(specialistAddErrors("en", { fields: ["description"] })[SPECIALIST_ADD_INPUTS.description.blockId]).toContain("sentence");
-    expect(specialistAddErrors("en", { fields: ["name"] }, "Taken")).toEqual({ [SPECIALIST_ADD_INPUTS.name.blockId]: "Taken" });
+    expect(
+      specialistAddErrors("en", { fields: ["description"] })[SPECIALIST_ADD_INPUTS.description.blockId],
+    ).toContain("sentence");
+    expect(specialistAddErrors("en", { fields: ["name"] }, "Taken")).toEqual({
+      [SPECIALIST_ADD_INPUTS.name.blockId]: "Taken",
+    });
   });
 });
 
 describe("notifyView", () => {
   it("shows each preference on or off and how to change it", () => {
-    const all = texts(notifyView("fr", { task_completion: true, decisions: false, incidents: true }).blocks).join("\n");
+    const all = texts(
+      notifyView("fr", { task_completion: true, decisions: false, incidents: true }).blocks,
+    ).join("\n");
     expect(all).toContain("🔔 *Fin de tes tâches* (`task_completion`) : activé");
     expect(all).toContain("🔕 *Décisions à prendre* (`decisions`) : désactivé");
     expect(all).toContain("🔔 *Incidents* (`incidents`) : activé");

@@ -5,17 +5,46 @@ import { MAX_SURFACE_BLOCKS } from "../../src/views/limits.js";
 import { buttons, expectWithinBlockKit, texts } from "./blockKit.js";
 
 const policies = {
-  global: { max_concurrent: 2, load_pause_percent: 150, memory_pause_percent: 90, background_start_hour: 22, background_end_hour: 7 },
+  global: {
+    max_concurrent: 2,
+    load_pause_percent: 150,
+    memory_pause_percent: 90,
+    background_start_hour: 22,
+    background_end_hour: 7,
+  },
   projects: [{ name: "nasflix", effective_max_concurrent: 1 }],
 };
 
-const empty: HomeOverview = { decisions: [], incidents: [], runtime_policies: { ...policies, projects: [] }, specialists: [] };
+const empty: HomeOverview = {
+  decisions: [],
+  incidents: [],
+  runtime_policies: { ...policies, projects: [] },
+  specialists: [],
+};
 
 const overview = (n: number): HomeOverview => ({
-  decisions: Array.from({ length: n }, (_, i) => ({ id: `d${i}`, title: `Choix ${i}`, question: "Quelle base ? ".repeat(100), projectName: "nasflix" })),
-  incidents: Array.from({ length: n }, (_, i) => ({ id: `i${i}`, status: i % 2 ? "OPEN" : "FAILED", projectName: "nasflix", error: "boom ".repeat(500) })),
-  runtime_policies: { global: policies.global, projects: Array.from({ length: n }, (_, i) => ({ name: `projet-${i}`, effective_max_concurrent: 2 })) },
-  specialists: Array.from({ length: n }, (_, i) => ({ id: `s${i}`, name: `Spécialiste ${i}`, status: i % 2 ? "ACTIVE" : "FAILED", capabilities: Array.from({ length: 50 }, (_, j) => `cap.${j}`) })),
+  decisions: Array.from({ length: n }, (_, i) => ({
+    id: `d${i}`,
+    title: `Choix ${i}`,
+    question: "Quelle base ? ".repeat(100),
+    projectName: "nasflix",
+  })),
+  incidents: Array.from({ length: n }, (_, i) => ({
+    id: `i${i}`,
+    status: i % 2 ? "OPEN" : "FAILED",
+    projectName: "nasflix",
+    error: "boom ".repeat(500),
+  })),
+  runtime_policies: {
+    global: policies.global,
+    projects: Array.from({ length: n }, (_, i) => ({ name: `projet-${i}`, effective_max_concurrent: 2 })),
+  },
+  specialists: Array.from({ length: n }, (_, i) => ({
+    id: `s${i}`,
+    name: `Spécialiste ${i}`,
+    status: i % 2 ? "ACTIVE" : "FAILED",
+    capabilities: Array.from({ length: 50 }, (_, j) => `cap.${j}`),
+  })),
   run: { status: "RUNNING", stage: "AGENT", title: "Migration" },
 });
 
@@ -24,12 +53,20 @@ describe("homeView", () => {
     const view = homeView("fr", overview(2));
     expect(view.type).toBe("home");
     const headers = view.blocks.flatMap((b) => (b.type === "header" ? [b.text.text] : []));
-    expect(headers).toEqual(["codexpi", "Décisions en attente (2)", "Incidents (2)", "Politique d’exécution", "Spécialistes (2)"]);
+    expect(headers).toEqual([
+      "codexpi",
+      "Décisions en attente (2)",
+      "Incidents (2)",
+      "Politique d’exécution",
+      "Spécialistes (2)",
+    ]);
     expectWithinBlockKit(view.blocks, MAX_SURFACE_BLOCKS);
   });
 
   it("shows the current run when there is one, and nothing about it otherwise", () => {
-    expect(texts(homeView("fr", overview(1)).blocks).join("\n")).toContain("*Migration* · état `RUNNING` · étape `AGENT`");
+    expect(texts(homeView("fr", overview(1)).blocks).join("\n")).toContain(
+      "*Migration* · état `RUNNING` · étape `AGENT`",
+    );
     expect(texts(homeView("fr", empty).blocks).join("\n")).not.toContain("Run autonome");
   });
 
@@ -44,7 +81,9 @@ describe("homeView", () => {
 
   it("shows the global policy and each project's effective limit", () => {
     const all = texts(homeView("fr", { ...empty, runtime_policies: policies }).blocks).join("\n");
-    expect(all).toContain("*Global* : 2 agents simultanés · pause si charge au-dessus de 150 % ou mémoire au-dessus de 90 %");
+    expect(all).toContain(
+      "*Global* : 2 agents simultanés · pause si charge au-dessus de 150 % ou mémoire au-dessus de 90 %",
+    );
     expect(all).toContain("de 22 h à 7 h");
     expect(all).toContain("• nasflix : 1 agent max");
   });
@@ -59,7 +98,10 @@ describe("homeView", () => {
   });
 
   it("lets an incident say itself whether it can be retried", () => {
-    const view = homeView("fr", { ...empty, incidents: [{ id: "i9", status: "OPEN", projectName: "p", error: null, retryable: true }] });
+    const view = homeView("fr", {
+      ...empty,
+      incidents: [{ id: "i9", status: "OPEN", projectName: "p", error: null, retryable: true }],
+    });
     expect(buttons(view.blocks).map((b) => b.value)).toEqual(["i9"]);
   });
 
@@ -72,7 +114,10 @@ describe("homeView", () => {
   });
 
   it("escapes what agents and users wrote", () => {
-    const view = homeView("fr", { ...empty, decisions: [{ id: "d", title: "<!channel>", question: "a & b", projectName: "p" }] });
+    const view = homeView("fr", {
+      ...empty,
+      decisions: [{ id: "d", title: "<!channel>", question: "a & b", projectName: "p" }],
+    });
     const all = texts(view.blocks).join("\n");
     expect(all).not.toContain("<!channel>");
     expect(all).toContain("a &amp; b");

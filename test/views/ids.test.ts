@@ -26,7 +26,16 @@ describe("ids", () => {
   });
 
   it("modal callback ids cover the eight modals", () => {
-    expect(Object.values(CALLBACKS).sort()).toEqual(["decision.custom", "orch.corrections", "orch.create", "orch.reject", "policy.edit", "run.revise", "run.start", "specialist.add"]);
+    expect(Object.values(CALLBACKS).sort()).toEqual([
+      "decision.custom",
+      "orch.corrections",
+      "orch.create",
+      "orch.reject",
+      "policy.edit",
+      "run.revise",
+      "run.start",
+      "specialist.add",
+    ]);
   });
 
   it("ids are unique and within Slack's limits", () => {

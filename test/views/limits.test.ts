@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { clip, splitForSlack, splitWithFences } from "../../src/views/limits.js";
 
 /** No lone surrogate (String.prototype.isWellFormed is newer than the project's lib). */
-const wellFormed = (s: string): boolean => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
+const wellFormed = (s: string): boolean =>
+  !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
 const fenceLines = (s: string): number => s.split("\n").filter((l) => /^\s*(```|~~~)/.test(l)).length;
 
 describe("clip", () => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { channelMention, escapeClip, escapeMrkdwn, markdownToMrkdwn, slackLink, userMention } from "../../src/views/mrkdwn.js";
+import {
+  channelMention,
+  escapeClip,
+  escapeMrkdwn,
+  markdownToMrkdwn,
+  slackLink,
+  userMention,
+} from "../../src/views/mrkdwn.js";
 
 const conv = markdownToMrkdwn;
 
@@ -43,7 +50,9 @@ describe("markdownToMrkdwn: blocks", () => {
   });
 
   it("converts emphasis inside list items and shows task boxes", () => {
-    expect(conv("* item **important**\n- [ ] à faire\n- [x] fait")).toBe("• item *important*\n• ☐ à faire\n• ☑ fait");
+    expect(conv("* item **important**\n- [ ] à faire\n- [x] fait")).toBe(
+      "• item *important*\n• ☐ à faire\n• ☑ fait",
+    );
   });
 
   it("keeps ordered lists numbered", () => {
@@ -61,7 +70,15 @@ describe("markdownToMrkdwn: blocks", () => {
   it("keeps a table as an aligned code block", () => {
     const md = "| Nom | Valeur |\n|:----|-------:|\n| a | **1** |\n| long nom | 22 |\nAprès";
     expect(conv(md)).toBe(
-      ["```", "| Nom      | Valeur |", "|----------|--------|", "| a        |      1 |", "| long nom |     22 |", "```", "Après"].join("\n"),
+      [
+        "```",
+        "| Nom      | Valeur |",
+        "|----------|--------|",
+        "| a        |      1 |",
+        "| long nom |     22 |",
+        "```",
+        "Après",
+      ].join("\n"),
     );
   });
 });
@@ -72,7 +89,9 @@ describe("markdownToMrkdwn: links", () => {
   });
 
   it("turns images into links to the image", () => {
-    expect(conv("![schéma](https://ex.com/s.png) ![](https://ex.com/t.png)")).toBe("<https://ex.com/s.png|schéma> <https://ex.com/t.png>");
+    expect(conv("![schéma](https://ex.com/s.png) ![](https://ex.com/t.png)")).toBe(
+      "<https://ex.com/s.png|schéma> <https://ex.com/t.png>",
+    );
   });
 
   it("drops formatting inside link text, which Slack cannot show", () => {
@@ -88,7 +107,9 @@ describe("markdownToMrkdwn: links", () => {
   });
 
   it("keeps autolinks and bare URLs intact, even with underscores or stars in them", () => {
-    expect(conv("<https://auto.link/x> et https://ex.com/__init__.py.")).toBe("<https://auto.link/x> et https://ex.com/__init__.py.");
+    expect(conv("<https://auto.link/x> et https://ex.com/__init__.py.")).toBe(
+      "<https://auto.link/x> et https://ex.com/__init__.py.",
+    );
   });
 
   it("does not let a link's URL carry a pipe or angle bracket into Slack's syntax", () => {
@@ -99,39 +120,63 @@ describe("markdownToMrkdwn: links", () => {
 describe("markdownToMrkdwn: disguised links (security finding 11)", () => {
   it("a link whose text is another URL shows its real target", () => {
     expect(conv("[https://good.example](https://evil.example)")).toBe("<https://evil.example>");
-    expect(conv("[https://good.example/login](https://evil.example/login)")).toBe("<https://evil.example/login>");
-    expect(conv("![https://good.example/logo.png](https://evil.example/x.png)")).toBe("<https://evil.example/x.png>");
+    expect(conv("[https://good.example/login](https://evil.example/login)")).toBe(
+      "<https://evil.example/login>",
+    );
+    expect(conv("![https://good.example/logo.png](https://evil.example/x.png)")).toBe(
+      "<https://evil.example/x.png>",
+    );
     expect(conv("[**https://good.example**](https://evil.example)")).toBe("<https://evil.example>");
   });
 
   it("a link whose text is a domain, a www address or an e-mail address of elsewhere shows its real target", () => {
     expect(conv("[good.example](https://evil.example)")).toBe("<https://evil.example>");
     expect(conv("[www.good.example](http://evil.example)")).toBe("<http://evil.example>");
-    expect(conv("[good.example](https://good.example.evil.example/)")).toBe("<https://good.example.evil.example/>");
-    expect(conv("[good.example](https://good.example@evil.example/)")).toBe("<https://good.example@evil.example/>");
+    expect(conv("[good.example](https://good.example.evil.example/)")).toBe(
+      "<https://good.example.evil.example/>",
+    );
+    expect(conv("[good.example](https://good.example@evil.example/)")).toBe(
+      "<https://good.example@evil.example/>",
+    );
     expect(conv("[support@good.example](mailto:thief@evil.example)")).toBe("<mailto:thief@evil.example>");
     expect(conv("[good.example:8443](https://good.example)")).toBe("<https://good.example>");
   });
 
   it("words around a URL do not hide it", () => {
-    expect(conv("[télécharger depuis https://good.example](https://evil.example/setup)")).toBe("<https://evil.example/setup>");
+    expect(conv("[télécharger depuis https://good.example](https://evil.example/setup)")).toBe(
+      "<https://evil.example/setup>",
+    );
   });
 
   it("an honest address stays a normal link: same host, a path the target continues", () => {
-    expect(conv("[https://good.example](https://good.example/)")).toBe("<https://good.example/|https://good.example>");
-    expect(conv("[good.example/docs](https://good.example/docs/intro)")).toBe("<https://good.example/docs/intro|good.example/docs>");
-    expect(conv("[HTTP://Good.Example](https://good.example)")).toBe("<https://good.example|HTTP://Good.Example>");
-    expect(conv("[bob@good.example](mailto:bob@good.example)")).toBe("<mailto:bob@good.example|bob@good.example>");
+    expect(conv("[https://good.example](https://good.example/)")).toBe(
+      "<https://good.example/|https://good.example>",
+    );
+    expect(conv("[good.example/docs](https://good.example/docs/intro)")).toBe(
+      "<https://good.example/docs/intro|good.example/docs>",
+    );
+    expect(conv("[HTTP://Good.Example](https://good.example)")).toBe(
+      "<https://good.example|HTTP://Good.Example>",
+    );
+    expect(conv("[bob@good.example](mailto:bob@good.example)")).toBe(
+      "<mailto:bob@good.example|bob@good.example>",
+    );
   });
 
   it("ordinary words stay a normal link", () => {
     expect(conv("[la documentation](https://evil.example)")).toBe("<https://evil.example|la documentation>");
-    expect(conv("[voir le ticket 42](https://tracker.example/42)")).toBe("<https://tracker.example/42|voir le ticket 42>");
-    expect(conv("[éditer config.yaml ici](https://github.com/o/r/edit/main/config.yaml)")).toBe("<https://github.com/o/r/edit/main/config.yaml|éditer config.yaml ici>");
+    expect(conv("[voir le ticket 42](https://tracker.example/42)")).toBe(
+      "<https://tracker.example/42|voir le ticket 42>",
+    );
+    expect(conv("[éditer config.yaml ici](https://github.com/o/r/edit/main/config.yaml)")).toBe(
+      "<https://github.com/o/r/edit/main/config.yaml|éditer config.yaml ici>",
+    );
   });
 
   it("a Slack-syntax link written by an agent is never a disguised link", () => {
-    const out = conv("Cliquez <https://evil.example|https://good.example> ou <https://evil.example|la banque> ou <!here|x>");
+    const out = conv(
+      "Cliquez <https://evil.example|https://good.example> ou <https://evil.example|la banque> ou <!here|x>",
+    );
     expect(out).not.toMatch(/<https:\/\/evil\.example\|/);
     expect(out).toContain("<https://evil.example%7Chttps://good.example>"); // one visible URL: exactly the link
     expect(out).toContain("&lt;https://evil.example%7Cla banque&gt;"); // a bare URL, then escaped text
@@ -143,7 +188,9 @@ describe("markdownToMrkdwn: disguised links (security finding 11)", () => {
 
 describe("markdownToMrkdwn: escaping and code", () => {
   it("escapes &, < and > in text so that no mention, broadcast or HTML gets through", () => {
-    expect(conv("a & b <b>html</b> <@U123> <!channel>")).toBe("a &amp; b &lt;b&gt;html&lt;/b&gt; &lt;@U123&gt; &lt;!channel&gt;");
+    expect(conv("a & b <b>html</b> <@U123> <!channel>")).toBe(
+      "a &amp; b &lt;b&gt;html&lt;/b&gt; &lt;@U123&gt; &lt;!channel&gt;",
+    );
   });
 
   it("leaves inline code untouched apart from escaping", () => {
@@ -152,8 +199,11 @@ describe("markdownToMrkdwn: escaping and code", () => {
   });
 
   it("leaves fenced code untouched, drops the language tag and escapes for Slack", () => {
-    const md = "Avant\n```ts\nconst x = **a** < b; // _pas_ converti\n  # pas un titre\n- pas une puce\n```\nAprès";
-    expect(conv(md)).toBe("Avant\n```\nconst x = **a** &lt; b; // _pas_ converti\n  # pas un titre\n- pas une puce\n```\nAprès");
+    const md =
+      "Avant\n```ts\nconst x = **a** < b; // _pas_ converti\n  # pas un titre\n- pas une puce\n```\nAprès";
+    expect(conv(md)).toBe(
+      "Avant\n```\nconst x = **a** &lt; b; // _pas_ converti\n  # pas un titre\n- pas une puce\n```\nAprès",
+    );
   });
 
   it("converts tilde fences and closes an unclosed fence at the end", () => {

@@ -27,13 +27,28 @@ import {
   stepMessages,
   verificationMessages,
 } from "../../src/views/orchestrations.js";
-import { blockedInputOf, runBlockedMessage, runDetailView, runFinalReport, runPlanErrors, runReviseModal, runRootMessage, runVerdictMessages } from "../../src/views/runs.js";
+import {
+  blockedInputOf,
+  runBlockedMessage,
+  runDetailView,
+  runFinalReport,
+  runPlanErrors,
+  runReviseModal,
+  runRootMessage,
+  runVerdictMessages,
+} from "../../src/views/runs.js";
 import { hides, OWN_BOT_TOKEN, OWN_SIGNING_SECRET, textWithSecret } from "../support/secrets.js";
 
 // Every view that shows text written by an agent or a person, fed a secret in each such field: the
 // secret must not be anywhere in what would be posted (texts, blocks, values, files, modals).
 
-const root: ConversationRootInput = { conversationId: "c1", projectName: "demo", prompt: "hello", userId: "U0OWNER", status: "queued" };
+const root: ConversationRootInput = {
+  conversationId: "c1",
+  projectName: "demo",
+  prompt: "hello",
+  userId: "U0OWNER",
+  status: "queued",
+};
 
 const decision = (x: string): DecisionView => ({
   id: "dec-1",
@@ -88,7 +103,13 @@ const specialist = (x: string): SpecialistView => ({
 const status = (x: string): StatusInput => ({
   queued: 0,
   running: [{ projectName: "demo", title: x, activity: x, startedAt: 1 }],
-  limits: { max_concurrent: 2, load_pause_percent: 150, memory_pause_percent: 90, background_start_hour: 0, background_end_hour: 0 },
+  limits: {
+    max_concurrent: 2,
+    load_pause_percent: 150,
+    memory_pause_percent: 90,
+    background_start_hour: 0,
+    background_end_hour: 0,
+  },
   host: { loadPercent: 1, memoryPercent: 1 },
   paused: [],
   now: 10,
@@ -135,7 +156,21 @@ const run = (x: string, over: Partial<RunDetail> = {}): RunDetail => ({
   finished_at: null,
   steps: [step(x)],
   events: [],
-  self_repair: { id: "sr", status: "NEEDS_USER", step_id: "step-1", blocked_stage: "SUPERVISOR", block_code: "master_block", error: x, project_id: "s", conversation_id: "c", queue_id: "q", feedback: x, prompt_addendum: x, created_at: 1, finished_at: 2 },
+  self_repair: {
+    id: "sr",
+    status: "NEEDS_USER",
+    step_id: "step-1",
+    blocked_stage: "SUPERVISOR",
+    block_code: "master_block",
+    error: x,
+    project_id: "s",
+    conversation_id: "c",
+    queue_id: "q",
+    feedback: x,
+    prompt_addendum: x,
+    created_at: 1,
+    finished_at: 2,
+  },
   ...over,
 });
 
@@ -173,22 +208,59 @@ const orchestration = (x: string, over: Partial<OrchestrationView> = {}): Orches
 const record = (x: string): VerificationRecord => ({
   revision: "0123456789abcdef0123456789abcdef01234567",
   passed: false,
-  results: [{ command: `node -e ${x}`, exitCode: 1, timedOut: false, passed: false, output: `${"log line\n".repeat(50)}${x}\n`, durationMs: 120 }],
+  results: [
+    {
+      command: `node -e ${x}`,
+      exitCode: 1,
+      timedOut: false,
+      passed: false,
+      output: `${"log line\n".repeat(50)}${x}\n`,
+      durationMs: 120,
+    },
+  ],
 });
 
-const event = (kind: string, x: string) => ({ kind, queue_id: null, detail: { version: 1, draft_version: 1, feedback: x, answer: x, error: x, output: x, reason: "conflict", detail: x }, created_at: 1 });
+const event = (kind: string, x: string) => ({
+  kind,
+  queue_id: null,
+  detail: {
+    version: 1,
+    draft_version: 1,
+    feedback: x,
+    answer: x,
+    error: x,
+    output: x,
+    reason: "conflict",
+    detail: x,
+  },
+  created_at: 1,
+});
 
 /** Each view fed `x` in every field an agent or a person writes. */
 const VIEWS: Record<string, (x: string) => unknown> = {
   "conversation root: the prompt": (x) => conversationRoot("fr", { ...root, prompt: x }),
-  "conversation root: the activity": (x) => conversationRoot("fr", { ...root, status: "running", activity: x }),
-  "conversation root: the failure": (x) => conversationRoot("en", { ...root, status: "failed", error: x, errorCode: "codex_failed" }),
+  "conversation root: the activity": (x) =>
+    conversationRoot("fr", { ...root, status: "running", activity: x }),
+  "conversation root: the failure": (x) =>
+    conversationRoot("en", { ...root, status: "failed", error: x, errorCode: "codex_failed" }),
   "conversation answer": (x) => agentAnswer("fr", x),
-  "conversation answer split over messages": (x) => agentAnswer("fr", `${"un mot ".repeat(300)}\n${x}\n${"fin ".repeat(300)}`, { maxMessageChars: 500 }),
+  "conversation answer split over messages": (x) =>
+    agentAnswer("fr", `${"un mot ".repeat(300)}\n${x}\n${"fin ".repeat(300)}`, { maxMessageChars: 500 }),
   "conversation answer uploaded as a file": (x) => agentAnswer("en", `${"line of text\n".repeat(1100)}${x}`),
   "error text": (x) => errorView("fr", { code: "invalid", message: x, params: { detail: x } }),
   "status: running agents": (x) => statusView("fr", status(x)),
-  "project list": (x) => projectsView("fr", [{ name: "demo", path: `/srv/${x}`, ownerId: "U0OWNER", fullAccess: false, mergeConfirmation: false, channelId: null, role: "project" }]),
+  "project list": (x) =>
+    projectsView("fr", [
+      {
+        name: "demo",
+        path: `/srv/${x}`,
+        ownerId: "U0OWNER",
+        fullAccess: false,
+        mergeConfirmation: false,
+        channelId: null,
+        role: "project",
+      },
+    ]),
   "incident message": (x) => incidentMessage("fr", incident(x)),
   "incident list": (x) => incidentsView("en", [incident(x)]),
   "decision message": (x) => decisionMessage("fr", decision(x), { projectName: "demo" }),
@@ -207,10 +279,19 @@ const VIEWS: Record<string, (x: string) => unknown> = {
     }),
   "run root": (x) => runRootMessage("fr", run(x)),
   "run blocked": (x) => runBlockedMessage("fr", blockedInputOf(run(x))),
-  "run verdict": (x) => runVerdictMessages("fr", { decision: "correct", feedback: x, subject: { kind: "step", order: 1, title: x, projectName: "demo" } }),
+  "run verdict": (x) =>
+    runVerdictMessages("fr", {
+      decision: "correct",
+      feedback: x,
+      subject: { kind: "step", order: 1, title: x, projectName: "demo" },
+    }),
   "run final report": (x) => runFinalReport("en", x),
   "run detail": (x) => runDetailView("fr", run(x)),
-  "run completed detail": (x) => runDetailView("en", run(x, { status: "COMPLETED", stage: "IDLE", blocked_stage: null, block_code: null })),
+  "run completed detail": (x) =>
+    runDetailView(
+      "en",
+      run(x, { status: "COMPLETED", stage: "IDLE", blocked_stage: null, block_code: null }),
+    ),
   "run revise modal": (x) => runReviseModal("fr", { runId: "run-1", steps: [step(x)] }),
   "run plan errors": (x) => runPlanErrors(x),
   "orchestration root": (x) => orchestrationRoot("fr", orchestration(x)),
@@ -220,7 +301,15 @@ const VIEWS: Record<string, (x: string) => unknown> = {
   "orchestration feedback modal": (x) => feedbackModal("fr", "reject", orchestration(x)),
   "orchestration form errors": (x) => orchestrationFormErrors("fr", [], x),
   ...Object.fromEntries(
-    ["draft.rejected", "agent.finished", "agent.failed", "corrections.requested", "verification.failed", "merge.failed", "prepare.failed"].map((kind) => [
+    [
+      "draft.rejected",
+      "agent.finished",
+      "agent.failed",
+      "corrections.requested",
+      "verification.failed",
+      "merge.failed",
+      "prepare.failed",
+    ].map((kind) => [
       `orchestration step ${kind}`,
       (x: string) => stepMessages("fr", orchestration(x, { draft_version: 2 }), event(kind, x)),
     ]),
@@ -249,7 +338,9 @@ describe("views never show a secret", () => {
   it("a secret anywhere in a long answer is caught, also where the answer is split into sections or messages", () => {
     fc.assert(
       fc.property(fc.nat({ max: 9000 }), textWithSecret(), (pad, { secret, text }) => {
-        const answer = agentAnswer("fr", `${"x".repeat(pad)}${text}${"\ny".repeat(200)}`, { maxMessageChars: 700 });
+        const answer = agentAnswer("fr", `${"x".repeat(pad)}${text}${"\ny".repeat(200)}`, {
+          maxMessageChars: 700,
+        });
         return hides(JSON.stringify(answer), secret);
       }),
       { numRuns: 150 },

@@ -69,15 +69,35 @@ const run = (over: Partial<RunDetail> = {}): RunDetail => ({
 });
 
 const blocked = (over: Partial<RunDetail> = {}) =>
-  run({ status: "BLOCKED", stage: "IDLE", blocked_stage: "SUPERVISOR", block_code: "master_block", error: "Il faut l’accord du propriétaire.", steps: [step(1, { status: "BLOCKED", attempts: 1 }), step(2)], ...over });
+  run({
+    status: "BLOCKED",
+    stage: "IDLE",
+    blocked_stage: "SUPERVISOR",
+    block_code: "master_block",
+    error: "Il faut l’accord du propriétaire.",
+    steps: [step(1, { status: "BLOCKED", attempts: 1 }), step(2)],
+    ...over,
+  });
 
 const all = (blocks: readonly unknown[]) => texts(blocks as Block[]).join("\n");
 const longPlan = (n: number, promptLength: number) =>
-  Array.from({ length: n }, (_, i) => step(i + 1, { title: "T".repeat(400), project_name: "P".repeat(200), prompt: "x".repeat(promptLength), feedback: "f".repeat(2000), status: "APPROVED", attempts: 3 }));
+  Array.from({ length: n }, (_, i) =>
+    step(i + 1, {
+      title: "T".repeat(400),
+      project_name: "P".repeat(200),
+      prompt: "x".repeat(promptLength),
+      feedback: "f".repeat(2000),
+      status: "APPROVED",
+      attempts: 3,
+    }),
+  );
 
 describe("the run thread's root message", () => {
   it("shows the owner, the status and stage, the step at work and every step's state", () => {
-    const view = runRootMessage("fr", run({ correction_round: 1, steps: [step(1, { status: "CORRECTING", attempts: 2 }), step(2)] }));
+    const view = runRootMessage(
+      "fr",
+      run({ correction_round: 1, steps: [step(1, { status: "CORRECTING", attempts: 2 }), step(2)] }),
+    );
     expectWithinBlockKit(view.blocks);
     const text = all(view.blocks);
     expect(text).toContain("<@U0OWNER>");
@@ -92,14 +112,25 @@ describe("the run thread's root message", () => {
   });
 
   it("a completed run says so; English works too", () => {
-    const view = runRootMessage("en", run({ status: "COMPLETED", stage: "IDLE", current_step_id: null, steps: [step(1, { status: "APPROVED" })] }));
+    const view = runRootMessage(
+      "en",
+      run({
+        status: "COMPLETED",
+        stage: "IDLE",
+        current_step_id: null,
+        steps: [step(1, { status: "APPROVED" })],
+      }),
+    );
     expect(view.text).toContain("completed");
     expect(all(view.blocks)).toContain("✅ 1. Réduire la charge 1");
     expect(all(view.blocks)).not.toContain("Step 1");
   });
 
   it("escapes what the owner wrote", () => {
-    const view = runRootMessage("fr", run({ steps: [step(1, { title: "<!channel> & co", project_name: "<@U1>" })] }));
+    const view = runRootMessage(
+      "fr",
+      run({ steps: [step(1, { title: "<!channel> & co", project_name: "<@U1>" })] }),
+    );
     const text = all(view.blocks);
     expect(text).toContain("&lt;!channel&gt; &amp; co");
     expect(text).not.toContain("<!channel>");
@@ -122,14 +153,22 @@ describe("a master's verdict", () => {
     const [approve] = runVerdictMessages("fr", { decision: "approve", feedback: "plan ok", subject });
     expect(all(approve!.blocks)).toContain("✅ *Agent maître : approuvé* · étape 2 « Migrer » (api)");
     expect(all(approve!.blocks)).toContain("plan ok");
-    const [correct] = runVerdictMessages("fr", { decision: "correct", feedback: "Ajoute <@U1> & la mesure", subject });
+    const [correct] = runVerdictMessages("fr", {
+      decision: "correct",
+      feedback: "Ajoute <@U1> & la mesure",
+      subject,
+    });
     expect(all(correct!.blocks)).toContain("correction demandée");
     expect(all(correct!.blocks)).toContain("Ajoute &lt;@U1&gt; &amp; la mesure");
     expect(correct!.text).not.toContain("<@U1>");
     const [block] = runVerdictMessages("en", { decision: "block", feedback: "", subject: { kind: "plan" } });
     expect(all(block!.blocks)).toContain("⛔ *Master agent: blocked* · the plan");
     expect(all(block!.blocks)).toContain("No comment.");
-    const [final] = runVerdictMessages("fr", { decision: "block", feedback: "x", subject: { kind: "final" } });
+    const [final] = runVerdictMessages("fr", {
+      decision: "block",
+      feedback: "x",
+      subject: { kind: "final" },
+    });
     expect(all(final!.blocks)).toContain("la synthèse finale");
     for (const m of [approve!, correct!, block!, final!]) {
       expectWithinBlockKit(m.blocks);
@@ -182,7 +221,21 @@ describe("the blocked message", () => {
 
   it("shows the self-repair's state and its feedback", () => {
     const r = blocked({
-      self_repair: { id: "sr", status: "NEEDS_USER", step_id: "step-1", blocked_stage: "SUPERVISOR", block_code: "master_block", error: "e", project_id: "s", conversation_id: "c", queue_id: "q", feedback: "Valide le déploiement <ici>", prompt_addendum: "", created_at: 1, finished_at: 2 },
+      self_repair: {
+        id: "sr",
+        status: "NEEDS_USER",
+        step_id: "step-1",
+        blocked_stage: "SUPERVISOR",
+        block_code: "master_block",
+        error: "e",
+        project_id: "s",
+        conversation_id: "c",
+        queue_id: "q",
+        feedback: "Valide le déploiement <ici>",
+        prompt_addendum: "",
+        created_at: 1,
+        finished_at: 2,
+      },
     });
     const text = all(runBlockedMessage("fr", blockedInputOf(r)).blocks);
     expect(text).toContain("l’auto-réparation a besoin de toi");
@@ -213,7 +266,10 @@ describe("/codex run", () => {
   });
 
   it("a running run lists its steps with state, risk and attempts, and has no buttons", () => {
-    const view = runDetailView("fr", run({ steps: [step(1, { status: "REVIEWING", attempts: 2, feedback: "Ajouter la mesure" }), step(2)] }));
+    const view = runDetailView(
+      "fr",
+      run({ steps: [step(1, { status: "REVIEWING", attempts: 2, feedback: "Ajouter la mesure" }), step(2)] }),
+    );
     expectWithinBlockKit(view.blocks);
     const text = all(view.blocks);
     expect(view.blocks[0]!.type).toBe("header");
@@ -237,9 +293,25 @@ describe("/codex run", () => {
   });
 
   it("a completed run shows its final report, clipped with a note when long", () => {
-    const short = runDetailView("fr", run({ status: "COMPLETED", stage: "IDLE", final_report: "Tout est **fait**.", steps: [step(1, { status: "APPROVED" })] }));
+    const short = runDetailView(
+      "fr",
+      run({
+        status: "COMPLETED",
+        stage: "IDLE",
+        final_report: "Tout est **fait**.",
+        steps: [step(1, { status: "APPROVED" })],
+      }),
+    );
     expect(all(short.blocks)).toContain("Tout est *fait*.");
-    const long = runDetailView("fr", run({ status: "COMPLETED", stage: "IDLE", final_report: "para ".repeat(3000), steps: [step(1, { status: "APPROVED" })] }));
+    const long = runDetailView(
+      "fr",
+      run({
+        status: "COMPLETED",
+        stage: "IDLE",
+        final_report: "para ".repeat(3000),
+        steps: [step(1, { status: "APPROVED" })],
+      }),
+    );
     expectWithinBlockKit(long.blocks);
     expect(all(long.blocks)).toContain("Synthèse complète dans le fil du run (15000 caractères).");
   });
@@ -275,7 +347,11 @@ describe("the plan modals", () => {
     expect(JSON.parse(view.private_metadata)).toEqual({ channelId: "C1" });
     const plan = input(view.blocks);
     expect(plan.block_id).toBe(BLOCKS.runPlan);
-    expect(plan.element).toMatchObject({ action_id: INPUTS.runPlan, multiline: true, max_length: MAX_PLAN_INPUT });
+    expect(plan.element).toMatchObject({
+      action_id: INPUTS.runPlan,
+      multiline: true,
+      max_length: MAX_PLAN_INPUT,
+    });
     expect(plan.element.initial_value).toBeUndefined();
     expect(view.title.text.length).toBeLessThanOrEqual(L.MAX_MODAL_TITLE);
     expect(view.submit.text.length).toBeLessThanOrEqual(L.MAX_MODAL_BUTTON);
@@ -290,7 +366,18 @@ describe("the plan modals", () => {
     expect(value.length).toBeLessThanOrEqual(MAX_PLAN_INPUT);
     const parsed = JSON.parse(value) as Array<Record<string, unknown>>;
     expect(parsed).toHaveLength(2);
-    expect(parsed[0]).toEqual({ id: "step-1", order: 1, phase: 1, phaseLabel: "Mesurer", target: "NASflix", aliases: ["NASFLIX"], title: "Réduire la charge 1", summary: "Mesurer puis corriger.", risk: "code", prompt: "Inspecter les traitements de fond." });
+    expect(parsed[0]).toEqual({
+      id: "step-1",
+      order: 1,
+      phase: 1,
+      phaseLabel: "Mesurer",
+      target: "NASflix",
+      aliases: ["NASFLIX"],
+      title: "Réduire la charge 1",
+      summary: "Mesurer puis corriger.",
+      risk: "code",
+      prompt: "Inspecter les traitements de fond.",
+    });
   });
 
   it("revise: a plan too long for the input is left empty, with a hint and the steps that must not change", () => {
@@ -313,7 +400,9 @@ describe("the plan modals", () => {
   });
 
   it("reads the plan back, says what is wrong with bad JSON, and names the field in errors", () => {
-    expect(readRunPlan({ [RUN_PLAN_INPUT.blockId]: { [RUN_PLAN_INPUT.actionId]: { value: "[1]" } } })).toBe("[1]");
+    expect(readRunPlan({ [RUN_PLAN_INPUT.blockId]: { [RUN_PLAN_INPUT.actionId]: { value: "[1]" } } })).toBe(
+      "[1]",
+    );
     expect(readRunPlan({})).toBe("");
     expect(parsePlanText("fr", "[1]")).toEqual({ ok: true, plan: [1] });
     const bad = parsePlanText("fr", "[{");

@@ -13,11 +13,16 @@ export function registerActions(app: App, ctx: BotContext): void {
       let text: string;
       try {
         const r = await stop(ctx.engine, actor, action.value ?? "");
-        text = r.stoppingRunning + r.cancelledQueued + r.cancelledDecisions > 0 ? t(ctx.locale, "notice.stopped_by", { user: `<@${actor.userId}>` }) : t(ctx.locale, "notice.nothing_to_stop");
+        text =
+          r.stoppingRunning + r.cancelledQueued + r.cancelledDecisions > 0
+            ? t(ctx.locale, "notice.stopped_by", { user: `<@${actor.userId}>` })
+            : t(ctx.locale, "notice.nothing_to_stop");
       } catch (err) {
         text = errorText(ctx, err);
       }
-      respond({ response_type: "ephemeral", replace_original: false, text }).catch((err) => ctx.logger.warn({ err }, "could not answer a stop"));
+      respond({ response_type: "ephemeral", replace_original: false, text }).catch((err) =>
+        ctx.logger.warn({ err }, "could not answer a stop"),
+      );
     });
   });
 }

@@ -1,6 +1,12 @@
 import type { App, RespondArguments } from "@slack/bolt";
 import { ask } from "../../engine/agents/conversationService.js";
-import { addProject, assertAdmin, listProjects, removeProject, updateProject } from "../../engine/agents/projects.js";
+import {
+  addProject,
+  assertAdmin,
+  listProjects,
+  removeProject,
+  updateProject,
+} from "../../engine/agents/projects.js";
 import { installRoots } from "../../engine/agents/layout.js";
 import { globalPolicy, setProjectLimit } from "../../engine/agents/policies.js";
 import { policyModal } from "../../views/policy.js";
@@ -8,7 +14,13 @@ import { queueStatus } from "../../engine/agents/status.js";
 import { queuePosition } from "../../engine/read/queue.js";
 import { t } from "../../i18n/index.js";
 import { helpView, projectsView, statusView, usage } from "../../views/commands.js";
-import { decisionsView, incidentsView, notifyView, specialistAddModal, specialistsView } from "../../views/coordination.js";
+import {
+  decisionsView,
+  incidentsView,
+  notifyView,
+  specialistAddModal,
+  specialistsView,
+} from "../../views/coordination.js";
 import { listDecisions } from "../../engine/coordination/decisions.js";
 import { listIncidents } from "../../engine/coordination/incidents.js";
 import { listSpecialists } from "../../engine/coordination/specialists.js";
@@ -28,29 +40,51 @@ export function registerCommands(app: App, ctx: BotContext): void {
   app.command("/codex", async ({ command, ack, respond, client }) => {
     const parsed = parseCommand(command.text ?? "");
     const actor = actorOf(ctx, command.user_id);
-    if (parsed.kind === "usage") return ack({ response_type: "ephemeral", text: usage(ctx.locale, parsed.topic) });
-    if (parsed.kind === "help") return ack({ response_type: "ephemeral", ...(helpView(ctx.locale, { isAdmin: actor.isAdmin }) as Reply) } as never);
+    if (parsed.kind === "usage")
+      return ack({ response_type: "ephemeral", text: usage(ctx.locale, parsed.topic) });
+    if (parsed.kind === "help")
+      return ack({
+        response_type: "ephemeral",
+        ...(helpView(ctx.locale, { isAdmin: actor.isAdmin }) as Reply),
+      } as never);
     await ack();
     if (parsed.kind === "policy") {
-      if (!actor.isAdmin) return void (await respond({ response_type: "ephemeral", text: errorText(ctx, new EngineError("forbidden", "admins_only")) }));
-      const view = policyModal(ctx.locale, await globalPolicy(ctx.engine.db), { channelId: command.channel_id });
+      if (!actor.isAdmin)
+        return void (await respond({
+          response_type: "ephemeral",
+          text: errorText(ctx, new EngineError("forbidden", "admins_only")),
+        }));
+      const view = policyModal(ctx.locale, await globalPolicy(ctx.engine.db), {
+        channelId: command.channel_id,
+      });
       await client.views.open({ trigger_id: command.trigger_id, view: view as never }).catch(async (err) => {
         ctx.logger.warn({ err }, "could not open the policy modal");
         await respond({ response_type: "ephemeral", text: errorText(ctx, err) });
       });
       return;
     }
-    if (parsed.kind === "run.start" || (parsed.kind === "run.resume" && parsed.revise) || parsed.kind === "orchestrate") {
+    if (
+      parsed.kind === "run.start" ||
+      (parsed.kind === "run.resume" && parsed.revise) ||
+      parsed.kind === "orchestrate"
+    ) {
       // Modals open at once, not behind the queue: the trigger_id expires after 3 seconds.
-      const open = parsed.kind === "orchestrate"
-        ? openOrchestrationModal(ctx, client, parsed, command.trigger_id, command.channel_id, actor)
-        : openRunModal(ctx, client, parsed, command.trigger_id, command.channel_id, actor);
-      await open.catch(async (err) => void (await respond({ response_type: "ephemeral", text: errorText(ctx, err) })));
+      const open =
+        parsed.kind === "orchestrate"
+          ? openOrchestrationModal(ctx, client, parsed, command.trigger_id, command.channel_id, actor)
+          : openRunModal(ctx, client, parsed, command.trigger_id, command.channel_id, actor);
+      await open.catch(
+        async (err) => void (await respond({ response_type: "ephemeral", text: errorText(ctx, err) })),
+      );
       return;
     }
     if (parsed.kind === "specialist.add") {
       // At once, not behind the queue: the trigger_id expires after 3 seconds.
-      if (parsed.shared && !actor.isAdmin) return void (await respond({ response_type: "ephemeral", text: errorText(ctx, new EngineError("forbidden", "admins_only")) }));
+      if (parsed.shared && !actor.isAdmin)
+        return void (await respond({
+          response_type: "ephemeral",
+          text: errorText(ctx, new EngineError("forbidden", "admins_only")),
+        }));
       const view = specialistAddModal(ctx.locale, { channelId: command.channel_id, shared: parsed.shared });
       await client.views.open({ trigger_id: command.trigger_id, view: view as never }).catch(async (err) => {
         ctx.logger.warn({ err }, "could not open the specialist modal");
@@ -66,21 +100,38 @@ export function registerCommands(app: App, ctx: BotContext): void {
         reply = { text: errorText(ctx, err) };
       }
       // Not awaited: the queue serialises database work, not round trips to Slack.
-      respond({ response_type: "ephemeral", replace_original: false, ...reply } as RespondArguments).catch((err) =>
-        ctx.logger.warn({ err }, "could not answer a /codex command"),
+      respond({ response_type: "ephemeral", replace_original: false, ...reply } as RespondArguments).catch(
+        (err) => ctx.logger.warn({ err }, "could not answer a /codex command"),
       );
     });
   });
 }
 
-async function run(ctx: BotContext, cmd: Exclude<Command, { kind: "usage" | "help" | "specialist.add" | "policy" | "run.start" | "orchestrate" }>, userId: string, channelId: string): Promise<Reply> {
+async function run(
+  ctx: BotContext,
+  cmd: Exclude<
+    Command,
+    { kind: "usage" | "help" | "specialist.add" | "policy" | "run.start" | "orchestrate" }
+  >,
+  userId: string,
+  channelId: string,
+): Promise<Reply> {
   const { engine } = ctx;
   const actor = actorOf(ctx, userId);
   switch (cmd.kind) {
     case "ask": {
-      const started = await ask(engine, actor, cmd.project, cmd.prompt, { channelId, threadTs: null, origin: "command" });
+      const started = await ask(engine, actor, cmd.project, cmd.prompt, {
+        channelId,
+        threadTs: null,
+        origin: "command",
+      });
       const position = await queuePosition(engine.db, started.item.id);
-      return { text: position === null ? t(ctx.locale, "notice.working") : t(ctx.locale, "notice.queued", { n: position }) };
+      return {
+        text:
+          position === null
+            ? t(ctx.locale, "notice.working")
+            : t(ctx.locale, "notice.queued", { n: position }),
+      };
     }
     case "projects": {
       const projects = await listProjects(engine.db, actor);
@@ -101,15 +152,20 @@ async function run(ctx: BotContext, cmd: Exclude<Command, { kind: "usage" | "hel
       return statusView(ctx.locale, await queueStatus(engine, actor)) as Reply;
     case "project.add": {
       assertAdmin(actor);
-      const p = await addProject(engine.db, engine.clock, {
-        name: cmd.name,
-        path: cmd.path,
-        ownerId: cmd.owner,
-        channelId: cmd.channel,
-        fullAccess: cmd.fullAccess,
-        mergeConfirmation: cmd.mergeConfirmation,
-        role: cmd.role,
-      }, installRoots(engine.config));
+      const p = await addProject(
+        engine.db,
+        engine.clock,
+        {
+          name: cmd.name,
+          path: cmd.path,
+          ownerId: cmd.owner,
+          channelId: cmd.channel,
+          fullAccess: cmd.fullAccess,
+          mergeConfirmation: cmd.mergeConfirmation,
+          role: cmd.role,
+        },
+        installRoots(engine.config),
+      );
       return { text: t(ctx.locale, "project.added", { name: p.name, path: p.path }) };
     }
     case "project.remove": {
@@ -119,7 +175,8 @@ async function run(ctx: BotContext, cmd: Exclude<Command, { kind: "usage" | "hel
     case "project.set": {
       const { maxConcurrent, ...changes } = cmd.changes;
       const p = await updateProject(engine.db, actor, cmd.name, changes);
-      if (maxConcurrent !== undefined) await setProjectLimit(engine.db, engine.clock, p.id, maxConcurrent, actor.userId);
+      if (maxConcurrent !== undefined)
+        await setProjectLimit(engine.db, engine.clock, p.id, maxConcurrent, actor.userId);
       return { text: t(ctx.locale, "project.updated", { name: p.name }) };
     }
     case "decisions":
@@ -136,9 +193,13 @@ async function run(ctx: BotContext, cmd: Exclude<Command, { kind: "usage" | "hel
       return orchestrationCommand(ctx, cmd, actor, channelId);
     case "notify": {
       const current = await getPreferences(engine.db, userId);
-      const prefs = cmd.change ? await setPreferences(engine.db, engine.clock, userId, { ...current, [cmd.change.key]: cmd.change.on }) : current;
+      const prefs = cmd.change
+        ? await setPreferences(engine.db, engine.clock, userId, {
+            ...current,
+            [cmd.change.key]: cmd.change.on,
+          })
+        : current;
       return notifyView(ctx.locale, prefs) as Reply;
     }
   }
 }
-

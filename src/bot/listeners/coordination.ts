@@ -24,7 +24,6 @@ import { escapeMrkdwn } from "../../views/mrkdwn.js";
 import { ACTIONS, CALLBACKS } from "../../views/ids.js";
 import { actorOf, errorText, type BotContext } from "../context.js";
 
-
 /**
  * Decision, incident and specialist buttons, and the coordination modals. Every handler answers
  * for the clicking user only (the engine checks they may), and is idempotent: a second click on
@@ -32,7 +31,9 @@ import { actorOf, errorText, type BotContext } from "../context.js";
  */
 export function registerCoordinationActions(app: App, ctx: BotContext): void {
   const reply = (respond: RespondFn, text: string) =>
-    respond({ response_type: "ephemeral", replace_original: false, text }).catch((err) => ctx.logger.warn({ err }, "could not answer an action"));
+    respond({ response_type: "ephemeral", replace_original: false, text }).catch((err) =>
+      ctx.logger.warn({ err }, "could not answer an action"),
+    );
 
   // One action id per option button (Slack refuses duplicates in a block): matched by pattern.
   app.action<BlockAction>(DECISION_OPTION_ACTION, async ({ ack, body, action, respond }) => {
@@ -44,7 +45,15 @@ export function registerCoordinationActions(app: App, ctx: BotContext): void {
       try {
         const decision = await getDecision(ctx.engine.db, actor, parsed?.decisionId ?? "");
         const optionId = parsed ? decisionOptionId(decision, parsed.token) : null;
-        await answerDecision(ctx.engine.db, ctx.engine.clock, ctx.locale, actor, decision.id, [optionId ?? ""], "");
+        await answerDecision(
+          ctx.engine.db,
+          ctx.engine.clock,
+          ctx.locale,
+          actor,
+          decision.id,
+          [optionId ?? ""],
+          "",
+        );
         await ctx.engine.dispatch();
         await reply(respond, t(ctx.locale, "decision.answered_ack"));
       } catch (err) {
@@ -61,7 +70,15 @@ export function registerCoordinationActions(app: App, ctx: BotContext): void {
     ctx.afterAck.run(async () => {
       try {
         const decision = await getDecision(ctx.engine.db, actor, decisionId);
-        await answerDecision(ctx.engine.db, ctx.engine.clock, ctx.locale, actor, decisionId, readDecisionChoices(decision, values), "");
+        await answerDecision(
+          ctx.engine.db,
+          ctx.engine.clock,
+          ctx.locale,
+          actor,
+          decisionId,
+          readDecisionChoices(decision, values),
+          "",
+        );
         await ctx.engine.dispatch();
         await reply(respond, t(ctx.locale, "decision.answered_ack"));
       } catch (err) {
@@ -77,7 +94,10 @@ export function registerCoordinationActions(app: App, ctx: BotContext): void {
       // Opened at once, not behind the queue: a trigger_id expires after 3 seconds.
       const decision = await getDecision(ctx.engine.db, actor, action.value ?? "");
       assertAnswerable(decision); // answered or cancelled: the refusal says which
-      await client.views.open({ trigger_id: body.trigger_id, view: decisionCustomModal(ctx.locale, decision) as never });
+      await client.views.open({
+        trigger_id: body.trigger_id,
+        view: decisionCustomModal(ctx.locale, decision) as never,
+      });
     } catch (err) {
       await reply(respond, errorText(ctx, err));
     }
@@ -87,7 +107,15 @@ export function registerCoordinationActions(app: App, ctx: BotContext): void {
     const actor = actorOf(ctx, body.user.id);
     const text = readDecisionCustom(view.state.values as never);
     try {
-      await answerDecision(ctx.engine.db, ctx.engine.clock, ctx.locale, actor, view.private_metadata, [], text);
+      await answerDecision(
+        ctx.engine.db,
+        ctx.engine.clock,
+        ctx.locale,
+        actor,
+        view.private_metadata,
+        [],
+        text,
+      );
       await ack();
       ctx.afterAck.run(async () => void (await ctx.engine.dispatch()));
     } catch (err) {
@@ -125,7 +153,12 @@ export function registerCoordinationActions(app: App, ctx: BotContext): void {
     const actor = actorOf(ctx, body.user.id);
     try {
       if (!actor.isAdmin) throw new EngineError("forbidden", "admins_only");
-      await updateGlobalPolicy(ctx.engine.db, ctx.engine.clock, readPolicy(view.state.values as never), actor.userId);
+      await updateGlobalPolicy(
+        ctx.engine.db,
+        ctx.engine.clock,
+        readPolicy(view.state.values as never),
+        actor.userId,
+      );
       await ack();
       const { channelId } = readSpecialistAddMetadata(view.private_metadata); // same {channelId} shape
       ctx.afterAck.run(async () => {
@@ -133,8 +166,16 @@ export function registerCoordinationActions(app: App, ctx: BotContext): void {
         await tell(ctx, client, body.user.id, channelId, t(ctx.locale, "policy.saved"));
       });
     } catch (err) {
-      const fields = isEngineError(err) && err.reason === "policy_invalid" ? String(err.params.fields ?? "").split(", ") : [];
-      await ack({ response_action: "errors", errors: fields.length ? policyErrors(ctx.locale, fields) : { [POLICY_INPUTS.max_concurrent.blockId]: errorText(ctx, err) } });
+      const fields =
+        isEngineError(err) && err.reason === "policy_invalid"
+          ? String(err.params.fields ?? "").split(", ")
+          : [];
+      await ack({
+        response_action: "errors",
+        errors: fields.length
+          ? policyErrors(ctx.locale, fields)
+          : { [POLICY_INPUTS.max_concurrent.blockId]: errorText(ctx, err) },
+      });
     }
   });
 
@@ -142,21 +183,43 @@ export function registerCoordinationActions(app: App, ctx: BotContext): void {
     const actor = actorOf(ctx, body.user.id);
     const meta = readSpecialistAddMetadata(view.private_metadata);
     try {
-      const s = await createSpecialist(ctx.engine, actor, readSpecialistAdd(view.state.values as never), { shared: meta.shared === true });
+      const s = await createSpecialist(ctx.engine, actor, readSpecialistAdd(view.state.values as never), {
+        shared: meta.shared === true,
+      });
       await ack();
-      ctx.afterAck.run(() => tell(ctx, client, body.user.id, meta.channelId, t(ctx.locale, "specialist.view.created", { name: escapeMrkdwn(s.name) })));
+      ctx.afterAck.run(() =>
+        tell(
+          ctx,
+          client,
+          body.user.id,
+          meta.channelId,
+          t(ctx.locale, "specialist.view.created", { name: escapeMrkdwn(s.name) }),
+        ),
+      );
     } catch (err) {
       if (isEngineError(err) && err.code === "invalid" && err.reason === "specialist_invalid") {
-        await ack({ response_action: "errors", errors: specialistAddErrors(ctx.locale, { fields: String(err.params.fields ?? "").split(", ") }) });
+        await ack({
+          response_action: "errors",
+          errors: specialistAddErrors(ctx.locale, { fields: String(err.params.fields ?? "").split(", ") }),
+        });
       } else {
-        await ack({ response_action: "errors", errors: specialistAddErrors(ctx.locale, { fields: ["name"] }, errorText(ctx, err)) });
+        await ack({
+          response_action: "errors",
+          errors: specialistAddErrors(ctx.locale, { fields: ["name"] }, errorText(ctx, err)),
+        });
       }
     }
   });
 }
 
 /** An ephemeral note in the channel the modal came from, else a DM. */
-async function tell(ctx: BotContext, client: WebClient, user: string, channel: string | undefined, text: string): Promise<void> {
+async function tell(
+  ctx: BotContext,
+  client: WebClient,
+  user: string,
+  channel: string | undefined,
+  text: string,
+): Promise<void> {
   try {
     if (channel) await client.chat.postEphemeral({ channel, user, text });
     else await client.chat.postMessage({ channel: user, text });

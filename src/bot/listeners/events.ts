@@ -1,6 +1,12 @@
 import type { App } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
-import { ask, conversationOfThread, followUp, loadConversation, type ConversationWithProject } from "../../engine/agents/conversationService.js";
+import {
+  ask,
+  conversationOfThread,
+  followUp,
+  loadConversation,
+  type ConversationWithProject,
+} from "../../engine/agents/conversationService.js";
 import { overview } from "../../engine/coordination/overview.js";
 import { runStatus } from "../../engine/runs/index.js";
 import { homeView } from "../../views/home.js";
@@ -38,13 +44,23 @@ export function parseMention(text: string, botUserId: string): { project: string
 export function registerEvents(app: App, ctx: BotContext): void {
   // Bolt has acked events already; the work still goes behind the queue so that it never holds
   // back the acks of commands arriving at the same time.
-  app.event("app_mention", async ({ event, client }) => ctx.afterAck.run(() => onMention(ctx, client, event as unknown as MessageLike)));
-  app.message(async ({ message, client }) => ctx.afterAck.run(() => onMessage(ctx, client, message as unknown as MessageLike)));
-  app.event("app_home_opened", async ({ event, client }) => ctx.afterAck.run(() => onHomeOpened(ctx, client, event)));
+  app.event("app_mention", async ({ event, client }) =>
+    ctx.afterAck.run(() => onMention(ctx, client, event as unknown as MessageLike)),
+  );
+  app.message(async ({ message, client }) =>
+    ctx.afterAck.run(() => onMessage(ctx, client, message as unknown as MessageLike)),
+  );
+  app.event("app_home_opened", async ({ event, client }) =>
+    ctx.afterAck.run(() => onHomeOpened(ctx, client, event)),
+  );
 }
 
 /** The conversation of a thread: one the bot started (its own address), else one asked in that thread. */
-async function conversationOfSlackThread(ctx: BotContext, channel: string, threadTs: string): Promise<ConversationWithProject | null> {
+async function conversationOfSlackThread(
+  ctx: BotContext,
+  channel: string,
+  threadTs: string,
+): Promise<ConversationWithProject | null> {
   const id = await ctx.addresses.subjectOfThread("conversation", channel, threadTs);
   if (id) return loadConversation(ctx.engine, id);
   return conversationOfThread(ctx.engine, channel, threadTs);
@@ -74,36 +90,74 @@ async function onMessage(ctx: BotContext, client: WebClient, e: MessageLike): Pr
   if (e.channel_type === "im") await start(ctx, client, e, "dm");
 }
 
-async function onHomeOpened(ctx: BotContext, client: WebClient, event: { user: string; tab?: string }): Promise<void> {
+async function onHomeOpened(
+  ctx: BotContext,
+  client: WebClient,
+  event: { user: string; tab?: string },
+): Promise<void> {
   if (event.tab && event.tab !== "home") return;
   const actor = actorOf(ctx, event.user);
   const o = await overview(ctx.engine.db, actor);
   const view = homeView(ctx.locale, {
-    decisions: o.decisions.map((d) => ({ id: d.id, title: d.title, question: d.question, projectName: d.project_name })),
-    incidents: o.incidents.map((i) => ({ id: i.id, status: i.status, projectName: i.project_name, error: i.error, retryable: canIncident(i.status, "offer_retry") })),
-    runtime_policies: { global: o.runtime_policies.global, projects: o.runtime_policies.projects.map((p) => ({ name: p.name, effective_max_concurrent: p.effective_max_concurrent })) },
-    specialists: o.specialists.map((s) => ({ id: s.id, name: s.name, status: s.status, capabilities: s.capabilities })),
+    decisions: o.decisions.map((d) => ({
+      id: d.id,
+      title: d.title,
+      question: d.question,
+      projectName: d.project_name,
+    })),
+    incidents: o.incidents.map((i) => ({
+      id: i.id,
+      status: i.status,
+      projectName: i.project_name,
+      error: i.error,
+      retryable: canIncident(i.status, "offer_retry"),
+    })),
+    runtime_policies: {
+      global: o.runtime_policies.global,
+      projects: o.runtime_policies.projects.map((p) => ({
+        name: p.name,
+        effective_max_concurrent: p.effective_max_concurrent,
+      })),
+    },
+    specialists: o.specialists.map((s) => ({
+      id: s.id,
+      name: s.name,
+      status: s.status,
+      capabilities: s.capabilities,
+    })),
     run: await currentRun(ctx, actor),
   });
   await client.views.publish({ user_id: event.user, view: view as never });
 }
 
 /** The run App Home shows: the actor's active (or latest) run, titled by its current step. */
-async function currentRun(ctx: BotContext, actor: ReturnType<typeof actorOf>): Promise<{ status: string; stage: string; title: string } | null> {
+async function currentRun(
+  ctx: BotContext,
+  actor: ReturnType<typeof actorOf>,
+): Promise<{ status: string; stage: string; title: string } | null> {
   const run = await runStatus(ctx.engine, actor);
   if (run.status === "NOT_STARTED" || !("steps" in run)) return null;
   const step = run.steps.find((s) => s.id === run.current_step_id) ?? run.steps[0];
   return { status: run.status, stage: run.stage, title: step?.title ?? "" };
 }
 
-async function start(ctx: BotContext, client: WebClient, e: MessageLike, origin: "mention" | "dm"): Promise<void> {
+async function start(
+  ctx: BotContext,
+  client: WebClient,
+  e: MessageLike,
+  origin: "mention" | "dm",
+): Promise<void> {
   const parsed = parseMention(e.text ?? "", ctx.botUserId);
   if (!parsed) {
     await ephemeral(ctx, client, e, usage(ctx.locale, "ask"));
     return;
   }
   try {
-    await ask(ctx.engine, actorOf(ctx, e.user as string), parsed.project, parsed.prompt, { channelId: e.channel, threadTs: e.thread_ts ?? e.ts, origin });
+    await ask(ctx.engine, actorOf(ctx, e.user as string), parsed.project, parsed.prompt, {
+      channelId: e.channel,
+      threadTs: e.thread_ts ?? e.ts,
+      origin,
+    });
   } catch (err) {
     await ephemeral(ctx, client, e, errorText(ctx, err));
   }
@@ -112,10 +166,16 @@ async function start(ctx: BotContext, client: WebClient, e: MessageLike, origin:
 /** Answers one user only, in the thread they wrote in (a DM reply in a DM). */
 async function ephemeral(ctx: BotContext, client: WebClient, e: MessageLike, text: string): Promise<void> {
   try {
-    if (e.channel_type === "im") await client.chat.postMessage({ channel: e.channel, thread_ts: e.thread_ts ?? e.ts, text });
-    else await client.chat.postEphemeral({ channel: e.channel, user: e.user as string, text, ...(e.thread_ts ? { thread_ts: e.thread_ts } : {}) });
+    if (e.channel_type === "im")
+      await client.chat.postMessage({ channel: e.channel, thread_ts: e.thread_ts ?? e.ts, text });
+    else
+      await client.chat.postEphemeral({
+        channel: e.channel,
+        user: e.user as string,
+        text,
+        ...(e.thread_ts ? { thread_ts: e.thread_ts } : {}),
+      });
   } catch (err) {
     ctx.logger.warn({ err }, "could not answer a message");
   }
 }
-

@@ -11,7 +11,8 @@ export interface RequestTeams {
   enterprise: string[];
 }
 
-const ids = (...values: unknown[]): string[] => values.filter((x): x is string => typeof x === "string" && x !== "");
+const ids = (...values: unknown[]): string[] =>
+  values.filter((x): x is string => typeof x === "string" && x !== "");
 
 /** Every team field of a request, wherever its payload kind keeps it (commands, actions, views, events). */
 export function teamsOf(body: Record<string, unknown>): RequestTeams {
@@ -31,7 +32,13 @@ export function teamsOf(body: Record<string, unknown>): RequestTeams {
   return {
     request: ids(b.team_id, b.context_team_id, b.team?.id, b.view?.team_id, ...auths.map((a) => a?.team_id)),
     user: ids(b.user?.team_id, b.event?.team, b.event?.user_team, b.event?.source_team),
-    enterprise: ids(b.enterprise_id, b.context_enterprise_id, b.team?.enterprise_id, b.enterprise?.id, ...auths.map((a) => a?.enterprise_id)),
+    enterprise: ids(
+      b.enterprise_id,
+      b.context_enterprise_id,
+      b.team?.enterprise_id,
+      b.enterprise?.id,
+      ...auths.map((a) => a?.enterprise_id),
+    ),
   };
 }
 
@@ -43,7 +50,8 @@ export function teamsOf(body: Record<string, unknown>): RequestTeams {
  * there, workspaces are the org's own and Slack gives no offline way to tell them apart.
  */
 export function fromAllowedTeam(teams: RequestTeams, allowed: string): boolean {
-  if (allowed.startsWith("E")) return teams.enterprise.length > 0 && teams.enterprise.every((id) => id === allowed);
+  if (allowed.startsWith("E"))
+    return teams.enterprise.length > 0 && teams.enterprise.every((id) => id === allowed);
   return teams.request.length > 0 && [...teams.request, ...teams.user].every((id) => id === allowed);
 }
 

@@ -34,7 +34,12 @@ import { actorOf, errorText, type BotContext } from "../context.js";
 import type { Reply } from "./runs.js";
 
 /** `/codex orchestrations`: answered through the response URL. */
-export async function orchestrationCommand(ctx: BotContext, _cmd: Extract<Command, { kind: "orchestrations" }>, actor: Actor, _channelId: string): Promise<Reply> {
+export async function orchestrationCommand(
+  ctx: BotContext,
+  _cmd: Extract<Command, { kind: "orchestrations" }>,
+  actor: Actor,
+  _channelId: string,
+): Promise<Reply> {
   return orchestrationsView(ctx.locale, await listOrchestrations(ctx.engine, actor)) as Reply;
 }
 
@@ -42,9 +47,20 @@ export async function orchestrationCommand(ctx: BotContext, _cmd: Extract<Comman
  * `/codex orchestrate <project>`: open the creation modal at once (trigger_id lasts 3 s). A project
  * the user may not see is "not found", as a missing one, and no modal opens.
  */
-export async function openOrchestrationModal(ctx: BotContext, client: WebClient, cmd: Extract<Command, { kind: "orchestrate" }>, triggerId: string, channelId: string, actor: Actor): Promise<void> {
+export async function openOrchestrationModal(
+  ctx: BotContext,
+  client: WebClient,
+  cmd: Extract<Command, { kind: "orchestrate" }>,
+  triggerId: string,
+  channelId: string,
+  actor: Actor,
+): Promise<void> {
   const project = await projectForActor(ctx.engine.db, actor, cmd.project);
-  const view = orchestrationModal(ctx.locale, { projectId: project.id, projectName: project.name, channelId });
+  const view = orchestrationModal(ctx.locale, {
+    projectId: project.id,
+    projectName: project.name,
+    channelId,
+  });
   await client.views.open({ trigger_id: triggerId, view: view as never });
 }
 
@@ -57,7 +73,9 @@ export async function openOrchestrationModal(ctx: BotContext, client: WebClient,
  */
 export function registerOrchestrationActions(app: App, ctx: BotContext): void {
   const reply = (respond: RespondFn, text: string) =>
-    respond({ response_type: "ephemeral", replace_original: false, text }).catch((err) => ctx.logger.warn({ err }, "could not answer an orchestration action"));
+    respond({ response_type: "ephemeral", replace_original: false, text }).catch((err) =>
+      ctx.logger.warn({ err }, "could not answer an orchestration action"),
+    );
 
   /** Runs `work` after the ack; a refusal is told to the clicking user. */
   const act = (respond: RespondFn, work: () => Promise<unknown>, opts: { long?: boolean } = {}) => {
@@ -98,7 +116,9 @@ export function registerOrchestrationActions(app: App, ctx: BotContext): void {
   app.action<BlockButtonAction>(ACTIONS.orchMergeConfirm, async ({ ack, body, action, respond }) => {
     await ack();
     const { id } = parseOrchestrationValue(action.value ?? "");
-    act(respond, () => mergeOrchestration(ctx.engine, actorOf(ctx, body.user.id), id, { confirm: true }), { long: true });
+    act(respond, () => mergeOrchestration(ctx.engine, actorOf(ctx, body.user.id), id, { confirm: true }), {
+      long: true,
+    });
   });
 
   app.action<BlockButtonAction>(ACTIONS.orchMergeCancel, async ({ ack, body, action, respond }) => {
@@ -110,32 +130,59 @@ export function registerOrchestrationActions(app: App, ctx: BotContext): void {
   // Reject and corrections ask for feedback first: the modal opens at once (the trigger_id
   // expires after 3 seconds), only for someone who may act and when the status allows it.
   const openFeedback = (kind: FeedbackKind, allowed: readonly string[]) =>
-    app.action<BlockButtonAction>(kind === "reject" ? ACTIONS.orchDraftReject : ACTIONS.orchCorrections, async ({ ack, body, action, client, respond }) => {
-      await ack();
-      try {
-        const o = await getOrchestration(ctx.engine, actorOf(ctx, body.user.id), parseOrchestrationValue(action.value ?? "").id);
-        if (!allowed.includes(o.status)) throw new EngineError("conflict", "orch_wrong_state", { status: o.status });
-        const view = feedbackModal(ctx.locale, kind, o, body.channel?.id ? { channelId: body.channel.id } : {});
-        await client.views.open({ trigger_id: body.trigger_id, view: view as never });
-      } catch (err) {
-        await reply(respond, errorText(ctx, err));
-      }
-    });
+    app.action<BlockButtonAction>(
+      kind === "reject" ? ACTIONS.orchDraftReject : ACTIONS.orchCorrections,
+      async ({ ack, body, action, client, respond }) => {
+        await ack();
+        try {
+          const o = await getOrchestration(
+            ctx.engine,
+            actorOf(ctx, body.user.id),
+            parseOrchestrationValue(action.value ?? "").id,
+          );
+          if (!allowed.includes(o.status))
+            throw new EngineError("conflict", "orch_wrong_state", { status: o.status });
+          const view = feedbackModal(
+            ctx.locale,
+            kind,
+            o,
+            body.channel?.id ? { channelId: body.channel.id } : {},
+          );
+          await client.views.open({ trigger_id: body.trigger_id, view: view as never });
+        } catch (err) {
+          await reply(respond, errorText(ctx, err));
+        }
+      },
+    );
   openFeedback("reject", ["DRAFT_REVIEW"]);
-  openFeedback("corrections", ["AGENT_FAILED", "AWAITING_VERIFICATION", "VERIFICATION_FAILED", "USER_REVIEW", "AWAITING_MERGE_CONFIRMATION"]);
+  openFeedback("corrections", [
+    "AGENT_FAILED",
+    "AWAITING_VERIFICATION",
+    "VERIFICATION_FAILED",
+    "USER_REVIEW",
+    "AWAITING_MERGE_CONFIRMATION",
+  ]);
 
-  const submitFeedback = (callbackId: string, apply: (actor: Actor, id: string, feedback: string) => Promise<unknown>) =>
+  const submitFeedback = (
+    callbackId: string,
+    apply: (actor: Actor, id: string, feedback: string) => Promise<unknown>,
+  ) =>
     app.view(callbackId, async ({ ack, body, view }) => {
       const { id } = readFeedbackMetadata(view.private_metadata);
       try {
         await apply(actorOf(ctx, body.user.id), id ?? "", readFeedback(view.state.values as StateValues));
         await ack();
       } catch (err) {
-        await ack({ response_action: "errors", errors: { [ORCH_FEEDBACK_INPUT.blockId]: errorText(ctx, err) } });
+        await ack({
+          response_action: "errors",
+          errors: { [ORCH_FEEDBACK_INPUT.blockId]: errorText(ctx, err) },
+        });
       }
     });
   submitFeedback(CALLBACKS.orchReject, (actor, id, feedback) => rejectDraft(ctx.engine, actor, id, feedback));
-  submitFeedback(CALLBACKS.orchCorrections, (actor, id, feedback) => requestCorrections(ctx.engine, actor, id, feedback));
+  submitFeedback(CALLBACKS.orchCorrections, (actor, id, feedback) =>
+    requestCorrections(ctx.engine, actor, id, feedback),
+  );
 
   app.view(CALLBACKS.orchCreate, async ({ ack, body, view }) => {
     const actor = actorOf(ctx, body.user.id);
@@ -144,11 +191,23 @@ export function registerOrchestrationActions(app: App, ctx: BotContext): void {
     if (Object.keys(errors).length) return void (await ack({ response_action: "errors", errors }));
     try {
       // The thread root is posted by the notifier, in the channel the command came from.
-      await createOrchestration(ctx.engine, actor, { project_id: meta.projectId ?? "", ...form, engine: "codex" }, undefined, meta.channelId ? { slackChannelId: meta.channelId } : {});
+      await createOrchestration(
+        ctx.engine,
+        actor,
+        { project_id: meta.projectId ?? "", ...form, engine: "codex" },
+        undefined,
+        meta.channelId ? { slackChannelId: meta.channelId } : {},
+      );
       await ack();
     } catch (err) {
-      const fields = isEngineError(err) && err.reason === "orch_invalid" ? String(err.params.fields ?? "").split(", ") : [];
-      await ack({ response_action: "errors", errors: orchestrationFormErrors(ctx.locale, fields, errorText(ctx, err)) });
+      const fields =
+        isEngineError(err) && err.reason === "orch_invalid"
+          ? String(err.params.fields ?? "").split(", ")
+          : [];
+      await ack({
+        response_action: "errors",
+        errors: orchestrationFormErrors(ctx.locale, fields, errorText(ctx, err)),
+      });
     }
   });
 }

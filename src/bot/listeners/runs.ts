@@ -1,10 +1,26 @@
 import type { App, BlockButtonAction, RespondFn } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import type { Actor } from "../../engine/agents/projects.js";
-import { cancelRun, resumeRun, revisableRun, runStatus, startRun, type RunDetail } from "../../engine/runs/index.js";
+import {
+  cancelRun,
+  resumeRun,
+  revisableRun,
+  runStatus,
+  startRun,
+  type RunDetail,
+} from "../../engine/runs/index.js";
 import { t } from "../../i18n/index.js";
 import { ACTIONS, CALLBACKS } from "../../views/ids.js";
-import { parsePlanText, readRunModalMetadata, readRunPlan, runDetailView, runPlanErrors, runReviseModal, runStageLabel, runStartModal } from "../../views/runs.js";
+import {
+  parsePlanText,
+  readRunModalMetadata,
+  readRunPlan,
+  runDetailView,
+  runPlanErrors,
+  runReviseModal,
+  runStageLabel,
+  runStartModal,
+} from "../../views/runs.js";
 import type { StateValues } from "../../views/interactive.js";
 import type { Command } from "../commandGrammar.js";
 import { actorOf, errorText, type BotContext } from "../context.js";
@@ -12,10 +28,16 @@ import { actorOf, errorText, type BotContext } from "../context.js";
 /** A reply to a `/codex` command (ephemeral). */
 export type Reply = { text: string; blocks?: unknown[] };
 
-const resumedText = (ctx: BotContext, run: RunDetail, key: "run_view.resumed_ack" | "run_view.revised_ack") => t(ctx.locale, key, { stage: runStageLabel(ctx.locale, run.stage) });
+const resumedText = (ctx: BotContext, run: RunDetail, key: "run_view.resumed_ack" | "run_view.revised_ack") =>
+  t(ctx.locale, key, { stage: runStageLabel(ctx.locale, run.stage) });
 
 /** `/codex run`, `run resume`, `run cancel`: answered through the response URL. */
-export async function runCommand(ctx: BotContext, cmd: Extract<Command, { kind: "run" | "run.resume" | "run.cancel" }>, actor: Actor, _channelId: string): Promise<Reply> {
+export async function runCommand(
+  ctx: BotContext,
+  cmd: Extract<Command, { kind: "run" | "run.resume" | "run.cancel" }>,
+  actor: Actor,
+  _channelId: string,
+): Promise<Reply> {
   switch (cmd.kind) {
     case "run":
       return runDetailView(ctx.locale, await runStatus(ctx.engine, actor)) as Reply;
@@ -28,8 +50,18 @@ export async function runCommand(ctx: BotContext, cmd: Extract<Command, { kind: 
 }
 
 /** `/codex run start` and `run resume --revise`: open the plan modal at once (trigger_id lasts 3 s). */
-export async function openRunModal(ctx: BotContext, client: WebClient, cmd: Extract<Command, { kind: "run.start" | "run.resume" }>, triggerId: string, channelId: string, actor: Actor): Promise<void> {
-  const view = cmd.kind === "run.start" ? runStartModal(ctx.locale, { channelId }) : runReviseModal(ctx.locale, { ...(await reviseTarget(ctx, actor)), channelId });
+export async function openRunModal(
+  ctx: BotContext,
+  client: WebClient,
+  cmd: Extract<Command, { kind: "run.start" | "run.resume" }>,
+  triggerId: string,
+  channelId: string,
+  actor: Actor,
+): Promise<void> {
+  const view =
+    cmd.kind === "run.start"
+      ? runStartModal(ctx.locale, { channelId })
+      : runReviseModal(ctx.locale, { ...(await reviseTarget(ctx, actor)), channelId });
   await client.views.open({ trigger_id: triggerId, view: view as never });
 }
 
@@ -47,14 +79,23 @@ async function reviseTarget(ctx: BotContext, actor: Actor, runId?: string) {
  */
 export function registerRunActions(app: App, ctx: BotContext): void {
   const reply = (respond: RespondFn, text: string) =>
-    respond({ response_type: "ephemeral", replace_original: false, text }).catch((err) => ctx.logger.warn({ err }, "could not answer a run action"));
+    respond({ response_type: "ephemeral", replace_original: false, text }).catch((err) =>
+      ctx.logger.warn({ err }, "could not answer a run action"),
+    );
 
   app.action<BlockButtonAction>(ACTIONS.runResume, async ({ ack, body, action, respond }) => {
     await ack();
     const actor = actorOf(ctx, body.user.id);
     ctx.afterAck.run(async () => {
       try {
-        await reply(respond, resumedText(ctx, await resumeRun(ctx.engine, actor, { runId: action.value ?? "" }), "run_view.resumed_ack"));
+        await reply(
+          respond,
+          resumedText(
+            ctx,
+            await resumeRun(ctx.engine, actor, { runId: action.value ?? "" }),
+            "run_view.resumed_ack",
+          ),
+        );
       } catch (err) {
         await reply(respond, errorText(ctx, err));
       }
@@ -68,7 +109,10 @@ export function registerRunActions(app: App, ctx: BotContext): void {
       // Opened at once, not behind the queue: a trigger_id expires after 3 seconds.
       const target = await reviseTarget(ctx, actor, action.value ?? "");
       const channelId = (body as { channel?: { id?: string } }).channel?.id;
-      await client.views.open({ trigger_id: body.trigger_id, view: runReviseModal(ctx.locale, { ...target, ...(channelId ? { channelId } : {}) }) as never });
+      await client.views.open({
+        trigger_id: body.trigger_id,
+        view: runReviseModal(ctx.locale, { ...target, ...(channelId ? { channelId } : {}) }) as never,
+      });
     } catch (err) {
       await reply(respond, errorText(ctx, err));
     }
@@ -78,34 +122,54 @@ export function registerRunActions(app: App, ctx: BotContext): void {
     const actor = actorOf(ctx, body.user.id);
     const meta = readRunModalMetadata(view.private_metadata);
     const parsed = parsePlanText(ctx.locale, readRunPlan(view.state.values as StateValues));
-    if (!parsed.ok) return void (await ack({ response_action: "errors", errors: runPlanErrors(parsed.error) }));
+    if (!parsed.ok)
+      return void (await ack({ response_action: "errors", errors: runPlanErrors(parsed.error) }));
     try {
-      await startRun(ctx.engine, actor, parsed.plan, meta.channelId ? { slackChannelId: meta.channelId } : {});
+      await startRun(
+        ctx.engine,
+        actor,
+        parsed.plan,
+        meta.channelId ? { slackChannelId: meta.channelId } : {},
+      );
     } catch (err) {
       return void (await ack({ response_action: "errors", errors: runPlanErrors(errorText(ctx, err)) }));
     }
     await ack();
-    ctx.afterAck.run(() => tell(ctx, client, actor.userId, meta.channelId, t(ctx.locale, "run_view.started_ack")));
+    ctx.afterAck.run(() =>
+      tell(ctx, client, actor.userId, meta.channelId, t(ctx.locale, "run_view.started_ack")),
+    );
   });
 
   app.view(CALLBACKS.runRevise, async ({ ack, body, view, client }) => {
     const actor = actorOf(ctx, body.user.id);
     const meta = readRunModalMetadata(view.private_metadata);
     const parsed = parsePlanText(ctx.locale, readRunPlan(view.state.values as StateValues));
-    if (!parsed.ok) return void (await ack({ response_action: "errors", errors: runPlanErrors(parsed.error) }));
+    if (!parsed.ok)
+      return void (await ack({ response_action: "errors", errors: runPlanErrors(parsed.error) }));
     let run: RunDetail;
     try {
-      run = await resumeRun(ctx.engine, actor, { plan: parsed.plan, ...(meta.runId ? { runId: meta.runId } : {}) });
+      run = await resumeRun(ctx.engine, actor, {
+        plan: parsed.plan,
+        ...(meta.runId ? { runId: meta.runId } : {}),
+      });
     } catch (err) {
       return void (await ack({ response_action: "errors", errors: runPlanErrors(errorText(ctx, err)) }));
     }
     await ack();
-    ctx.afterAck.run(() => tell(ctx, client, actor.userId, meta.channelId, resumedText(ctx, run, "run_view.revised_ack")));
+    ctx.afterAck.run(() =>
+      tell(ctx, client, actor.userId, meta.channelId, resumedText(ctx, run, "run_view.revised_ack")),
+    );
   });
 }
 
 /** An ephemeral note in the channel the modal came from, else a DM. */
-async function tell(ctx: BotContext, client: WebClient, user: string, channel: string | undefined, text: string): Promise<void> {
+async function tell(
+  ctx: BotContext,
+  client: WebClient,
+  user: string,
+  channel: string | undefined,
+  text: string,
+): Promise<void> {
   try {
     if (channel) await client.chat.postEphemeral({ channel, user, text });
     else await client.chat.postMessage({ channel: user, text });

@@ -2,7 +2,13 @@ import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
 import type { Clock } from "../../engine/clock.js";
 import type { Database } from "../../engine/database.js";
-import { answerText, conversationsFromSlack, conversationView, turnFailure, type ConversationView } from "../../engine/read/conversations.js";
+import {
+  answerText,
+  conversationsFromSlack,
+  conversationView,
+  turnFailure,
+  type ConversationView,
+} from "../../engine/read/conversations.js";
 import { isMessageKey, t, type Locale } from "../../i18n/index.js";
 import { escapeClip } from "../../views/mrkdwn.js";
 import { getPreferences } from "../../engine/coordination/preferences.js";
@@ -13,7 +19,12 @@ import type { SlackPoster } from "./poster.js";
 import type { EntryOf, Renderer, Rendered } from "./renderer.js";
 
 /** The events that show in a conversation's thread. */
-type ConversationKind = "conversation.queued" | "conversation.started" | "conversation.progress" | "conversation.stopped" | "conversation.finished";
+type ConversationKind =
+  | "conversation.queued"
+  | "conversation.started"
+  | "conversation.progress"
+  | "conversation.stopped"
+  | "conversation.finished";
 import { failureText } from "../../i18n/failures.js";
 
 /** Thrown to put an event back for `ms` (the once-a-second edit limit of a message). */
@@ -24,12 +35,21 @@ export class Defer extends Error {
 }
 
 /** Events that only re-render a conversation's state message (so consecutive ones collapse). */
-export const REFRESH_KINDS: ReadonlySet<string> = new Set<ConversationKind>(["conversation.queued", "conversation.started", "conversation.progress", "conversation.stopped"]);
+export const REFRESH_KINDS: ReadonlySet<string> = new Set<ConversationKind>([
+  "conversation.queued",
+  "conversation.started",
+  "conversation.progress",
+  "conversation.stopped",
+]);
 
 const MIN_EDIT_INTERVAL_MS = 1_000;
 
 /** A conversation with where it lives in Slack: its thread and its state message, once posted. */
-type SlackConversation = ConversationView & { channelId: string; threadTs: string | null; statusTs: string | null };
+type SlackConversation = ConversationView & {
+  channelId: string;
+  threadTs: string | null;
+  statusTs: string | null;
+};
 
 /**
  * Turns conversation events into Slack messages: the state message (thread root for
@@ -87,7 +107,15 @@ export class ConversationMessages implements Renderer<ConversationKind> {
         ? t(this.locale, "notice.not_in_channel", { channel: `<#${snap.channelId}>` })
         : t(this.locale, "notice.delivery_failed", { code, project: snap.projectName });
     // One notice per conversation and cause, however many events fail.
-    await this.poster.postOnce({ key: `failure:${conversationId}:${code}`, outboxId, conversationId, purpose: "notice", channel, threadTs: null, text });
+    await this.poster.postOnce({
+      key: `failure:${conversationId}:${code}`,
+      outboxId,
+      conversationId,
+      purpose: "notice",
+      channel,
+      threadTs: null,
+      text,
+    });
   }
 
   /** The conversation's state with its Slack address (recorded by the bot, else where it was asked); null outside Slack. */
@@ -95,7 +123,12 @@ export class ConversationMessages implements Renderer<ConversationKind> {
     const view = await conversationView(this.db, conversationId);
     if (!view?.channelId) return null;
     const address = await this.addresses.get("conversation", conversationId);
-    return { ...view, channelId: address?.channel ?? view.channelId, threadTs: address?.threadTs ?? view.originThreadTs, statusTs: address?.statusTs ?? null };
+    return {
+      ...view,
+      channelId: address?.channel ?? view.channelId,
+      threadTs: address?.threadTs ?? view.originThreadTs,
+      statusTs: address?.statusTs ?? null,
+    };
   }
 
   /** Posts the state message if it does not exist yet; returns the conversation with its thread. */
@@ -113,7 +146,11 @@ export class ConversationMessages implements Renderer<ConversationKind> {
       blocks: view.blocks,
     });
     const threadTs = snap.threadTs ?? ts;
-    await this.addresses.record("conversation", snap.conversationId, { channel: snap.channelId, threadTs, statusTs: ts });
+    await this.addresses.record("conversation", snap.conversationId, {
+      channel: snap.channelId,
+      threadTs,
+      statusTs: ts,
+    });
     this.lastEdit.set(snap.conversationId, this.clock.now());
     return { ...snap, statusTs: ts, threadTs };
   }
@@ -128,20 +165,40 @@ export class ConversationMessages implements Renderer<ConversationKind> {
     const wait = last + MIN_EDIT_INTERVAL_MS - this.clock.now();
     if (wait > 0) throw new Defer(wait);
     const view = conversationRoot(this.locale, snap);
-    await this.client.chat.update({ channel: snap.channelId, ts: snap.statusTs, text: view.text, blocks: view.blocks as never });
+    await this.client.chat.update({
+      channel: snap.channelId,
+      ts: snap.statusTs,
+      text: view.text,
+      blocks: view.blocks as never,
+    });
     this.lastEdit.set(snap.conversationId, this.clock.now());
   }
 
   /** The answer (done), or a notice (failed, cancelled), in the thread. */
-  private async postOutcome(outboxId: number, snap: SlackConversation, event: EventOf<"conversation.finished">): Promise<void> {
-    const base = { outboxId, conversationId: snap.conversationId, channel: snap.channelId, threadTs: snap.threadTs };
+  private async postOutcome(
+    outboxId: number,
+    snap: SlackConversation,
+    event: EventOf<"conversation.finished">,
+  ): Promise<void> {
+    const base = {
+      outboxId,
+      conversationId: snap.conversationId,
+      channel: snap.channelId,
+      threadTs: snap.threadTs,
+    };
     const status = event.status;
     if (status === "done") {
       const messageId = event.messageId;
       const content = messageId ? await answerText(this.db, messageId) : null;
       const answer = agentAnswer(this.locale, content ?? "");
       for (const [i, m] of answer.messages.entries()) {
-        await this.poster.postOnce({ ...base, key: `${outboxId}:answer:${i}`, purpose: "answer", text: m.text, blocks: m.blocks });
+        await this.poster.postOnce({
+          ...base,
+          key: `${outboxId}:answer:${i}`,
+          purpose: "answer",
+          text: m.text,
+          blocks: m.blocks,
+        });
       }
       if (answer.file) await this.uploadOnce(`${outboxId}:file`, base, answer.file);
       return;
@@ -151,8 +208,14 @@ export class ConversationMessages implements Renderer<ConversationKind> {
     // when it is the cause (it is data from the agent: escaped, never formatting).
     const code = `failure.${item?.errorCode ?? ""}`;
     const reason = isMessageKey(code) ? t(this.locale, code) : "";
-    const detail = item?.errorCode === "codex_failed" || !reason ? escapeClip(failureText(this.locale, item?.error) ?? "?", 1500) : "";
-    const text = status === "cancelled" ? t(this.locale, "notice.stopped") : t(this.locale, "notice.failed", { error: [reason, detail].filter(Boolean).join(" — ") });
+    const detail =
+      item?.errorCode === "codex_failed" || !reason
+        ? escapeClip(failureText(this.locale, item?.error) ?? "?", 1500)
+        : "";
+    const text =
+      status === "cancelled"
+        ? t(this.locale, "notice.stopped")
+        : t(this.locale, "notice.failed", { error: [reason, detail].filter(Boolean).join(" — ") });
     await this.poster.postOnce({ ...base, key: `${outboxId}:notice`, purpose: "notice", text });
   }
 
@@ -160,19 +223,40 @@ export class ConversationMessages implements Renderer<ConversationKind> {
    * A DM to the author when their task ends in a channel (never for a DM conversation, which is
    * already theirs, nor for a stop they asked), if their preferences say so.
    */
-  private async pingAuthor(outboxId: number, snap: SlackConversation, event: EventOf<"conversation.finished">): Promise<void> {
-    if (event.status === "cancelled" || snap.origin === "dm" || !snap.userId || !/^[UW][A-Z0-9]+$/.test(snap.userId)) return;
+  private async pingAuthor(
+    outboxId: number,
+    snap: SlackConversation,
+    event: EventOf<"conversation.finished">,
+  ): Promise<void> {
+    if (
+      event.status === "cancelled" ||
+      snap.origin === "dm" ||
+      !snap.userId ||
+      !/^[UW][A-Z0-9]+$/.test(snap.userId)
+    )
+      return;
     if (!(await getPreferences(this.db, snap.userId)).task_completion) return;
     const key = `${outboxId}:ping`;
     if (await this.poster.postedTs(key)) return;
-    const link = await this.client.chat.getPermalink({ channel: snap.channelId, message_ts: snap.threadTs as string });
+    const link = await this.client.chat.getPermalink({
+      channel: snap.channelId,
+      message_ts: snap.threadTs as string,
+    });
     const dm = await this.client.conversations.open({ users: snap.userId });
     if (!dm.channel?.id) return;
     const text = t(this.locale, event.status === "done" ? "notice.task_done" : "notice.task_failed", {
       project: escapeClip(snap.projectName, 100),
       link: link.permalink ? `<${link.permalink}|${t(this.locale, "notice.see_thread")}>` : "",
     });
-    await this.poster.postOnce({ key, outboxId, conversationId: snap.conversationId, purpose: "notice", channel: dm.channel.id, threadTs: null, text });
+    await this.poster.postOnce({
+      key,
+      outboxId,
+      conversationId: snap.conversationId,
+      purpose: "notice",
+      channel: dm.channel.id,
+      threadTs: null,
+      text,
+    });
   }
 
   /** Uploads a file once: its name carries the key, found again in the thread after a crash. */
@@ -184,7 +268,11 @@ export class ConversationMessages implements Renderer<ConversationKind> {
     if (await this.poster.postedTs(key)) return;
     const filename = `${key.replace(/[^\w.-]/g, "-")}-${file.filename}`;
     if (base.threadTs) {
-      const replies = await this.client.conversations.replies({ channel: base.channel, ts: base.threadTs, limit: 200 });
+      const replies = await this.client.conversations.replies({
+        channel: base.channel,
+        ts: base.threadTs,
+        limit: 200,
+      });
       const already = (replies.messages ?? []).some((m) => (m.files ?? []).some((f) => f.name === filename));
       if (already) return this.markFilePosted(key, base);
     }
@@ -198,7 +286,10 @@ export class ConversationMessages implements Renderer<ConversationKind> {
     await this.markFilePosted(key, base);
   }
 
-  private async markFilePosted(key: string, base: { outboxId: number; conversationId: string; channel: string; threadTs: string | null }) {
+  private async markFilePosted(
+    key: string,
+    base: { outboxId: number; conversationId: string; channel: string; threadTs: string | null },
+  ) {
     await this.poster.posts.recordFile({ key, ...base });
     this.logger.debug({ key }, "file uploaded");
   }

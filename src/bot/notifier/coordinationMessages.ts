@@ -10,7 +10,12 @@ import type { SlackPoster } from "./poster.js";
 import type { EntryOf, Renderer, Rendered } from "./renderer.js";
 
 /** The events of decisions and incidents. */
-type CoordinationKind = "decision.opened" | "decision.answered" | "decision.cancelled" | "incident.opened" | "incident.updated";
+type CoordinationKind =
+  | "decision.opened"
+  | "decision.answered"
+  | "decision.cancelled"
+  | "incident.opened"
+  | "incident.updated";
 
 const isSlackUser = (id: string | null): id is string => Boolean(id && /^[UW][A-Z0-9]+$/.test(id));
 
@@ -22,7 +27,6 @@ const isSlackUser = (id: string | null): id is string => Boolean(id && /^[UW][A-
  * edit them.
  */
 export class CoordinationMessages implements Renderer<CoordinationKind> {
-
   constructor(
     private readonly db: Database,
     private readonly client: WebClient,
@@ -36,7 +40,12 @@ export class CoordinationMessages implements Renderer<CoordinationKind> {
   }
 
   async handle({ id: outboxId, event }: EntryOf<CoordinationKind>): Promise<Rendered> {
-    if (event.kind === "decision.opened" || event.kind === "decision.answered" || event.kind === "decision.cancelled") return this.decision(outboxId, event.kind, event.decisionId);
+    if (
+      event.kind === "decision.opened" ||
+      event.kind === "decision.answered" ||
+      event.kind === "decision.cancelled"
+    )
+      return this.decision(outboxId, event.kind, event.decisionId);
     return this.incident(outboxId, event.kind, event.incidentId);
   }
 
@@ -52,7 +61,12 @@ export class CoordinationMessages implements Renderer<CoordinationKind> {
     if (kind === "decision.answered" || kind === "decision.cancelled") {
       const posted = await this.poster.posts.find(key);
       if (posted?.status !== "posted" || !posted.ts) return "ignored";
-      await this.client.chat.update({ channel: posted.channel, ts: posted.ts, text: view.text, blocks: view.blocks as never });
+      await this.client.chat.update({
+        channel: posted.channel,
+        ts: posted.ts,
+        text: view.text,
+        blocks: view.blocks as never,
+      });
       return "posted";
     }
     let channel = channelId;
@@ -62,7 +76,16 @@ export class CoordinationMessages implements Renderer<CoordinationKind> {
       channel = await this.dm(d.user_id);
       threadTs = null;
     }
-    await this.poster.postOnce({ key, outboxId, conversationId: d.conversation_id, purpose: "notice", channel, threadTs, text: view.text, blocks: view.blocks });
+    await this.poster.postOnce({
+      key,
+      outboxId,
+      conversationId: d.conversation_id,
+      purpose: "notice",
+      channel,
+      threadTs,
+      text: view.text,
+      blocks: view.blocks,
+    });
     return "posted";
   }
 
@@ -80,9 +103,23 @@ export class CoordinationMessages implements Renderer<CoordinationKind> {
     for (const target of targets) {
       const posted = await this.poster.posts.find(target.key);
       if (posted?.status === "posted" && posted.ts) {
-        await this.client.chat.update({ channel: posted.channel, ts: posted.ts, text: view.text, blocks: view.blocks as never });
+        await this.client.chat.update({
+          channel: posted.channel,
+          ts: posted.ts,
+          text: view.text,
+          blocks: view.blocks as never,
+        });
       } else if (kind === "incident.opened" || posted) {
-        await this.poster.postOnce({ key: target.key, outboxId, conversationId: incident.conversation_id, purpose: "notice", channel: await target.channel(), threadTs: null, text: view.text, blocks: view.blocks });
+        await this.poster.postOnce({
+          key: target.key,
+          outboxId,
+          conversationId: incident.conversation_id,
+          purpose: "notice",
+          channel: await target.channel(),
+          threadTs: null,
+          text: view.text,
+          blocks: view.blocks,
+        });
       } else continue;
       rendered = "posted";
     }

@@ -10,7 +10,15 @@ import { RunMessages } from "./runMessages.js";
 import { OrchestrationMessages } from "./orchestrationMessages.js";
 import { renderersOf } from "./renderers.js";
 import type { EventKind } from "../../engine/outbox.js";
-import { laterPendingKinds, markDelivered, markFailed, pendingEvents, postpone, type MalformedEntry, type OutboxEntry } from "../../engine/outboxQueue.js";
+import {
+  laterPendingKinds,
+  markDelivered,
+  markFailed,
+  pendingEvents,
+  postpone,
+  type MalformedEntry,
+  type OutboxEntry,
+} from "../../engine/outboxQueue.js";
 import type { Renderer, RendererMap } from "./renderer.js";
 import { SlackPoster } from "./poster.js";
 import { SlackAddresses } from "../store/addresses.js";
@@ -39,7 +47,6 @@ export interface NotifierOptions {
   pollMs?: number;
 }
 
-
 /**
  * Drains the outbox into Slack, in order per thread. Honours 429 Retry-After (the whole notifier
  * waits), retries transient failures with exponential backoff, and records permanent ones
@@ -60,7 +67,15 @@ export class Notifier {
     this.poster = new SlackPoster(new SlackPosts(o.db, o.clock), o.client);
     const addresses = new SlackAddresses(o.db, o.clock);
     this.renderers = renderersOf({
-      conversations: new ConversationMessages(o.db, o.client, this.poster, addresses, o.clock, o.locale, o.logger),
+      conversations: new ConversationMessages(
+        o.db,
+        o.client,
+        this.poster,
+        addresses,
+        o.clock,
+        o.locale,
+        o.logger,
+      ),
       coordination: new CoordinationMessages(o.db, o.client, this.poster, addresses, o.locale),
       runs: new RunMessages(o.db, o.client, this.poster, addresses, o.locale, o.clock),
       orchestrations: new OrchestrationMessages(o.db, o.client, this.poster, addresses, o.locale),
@@ -72,7 +87,9 @@ export class Notifier {
     this.stopped = false;
     const loop = async () => {
       if (this.stopped) return;
-      this.running = this.drainIfCoordinator().catch((err) => this.o.logger.error({ err }, "notifier drain failed"));
+      this.running = this.drainIfCoordinator().catch((err) =>
+        this.o.logger.error({ err }, "notifier drain failed"),
+      );
       await this.running;
       if (!this.stopped) this.timer = setTimeout(loop, this.o.pollMs ?? 250);
     };
@@ -114,7 +131,10 @@ export class Notifier {
 
   /** A row that does not parse can never be delivered: retrying it would only block its thread. */
   private async rejectMalformed(m: MalformedEntry): Promise<number> {
-    this.o.logger.error({ outboxId: m.id, kind: m.kind, error: m.error }, "malformed outbox event: marked failed");
+    this.o.logger.error(
+      { outboxId: m.id, kind: m.kind, error: m.error },
+      "malformed outbox event: marked failed",
+    );
     this.failures.set("malformed_event", (this.failures.get("malformed_event") ?? 0) + 1);
     await markFailed(this.o.db, m.id, 1, `malformed: ${m.error}`, this.o.clock.now());
     return 1;
@@ -132,7 +152,11 @@ export class Notifier {
     }
     const keepIds = new Set<number>();
     for (const [r, mine] of byRenderer) for (const id of await r.relevant(mine)) keepIds.add(id);
-    await markDelivered(this.o.db, entries.filter((e) => !keepIds.has(e.id)).map((e) => e.id), this.o.clock.now());
+    await markDelivered(
+      this.o.db,
+      entries.filter((e) => !keepIds.has(e.id)).map((e) => e.id),
+      this.o.clock.now(),
+    );
     return entries.filter((e) => keepIds.has(e.id));
   }
 
@@ -175,9 +199,18 @@ export class Notifier {
       return "deferred";
     }
     if (failure.kind === "transient" && now - entry.createdAt < (this.o.giveUpAfterMs ?? 24 * 3600_000)) {
-      const delay = Math.min(this.o.backoffMaxMs ?? 60_000, (this.o.backoffBaseMs ?? 1_000) * 2 ** Math.min(entry.attempts, 16));
-      log.warn({ detail: failure.detail, attempt: entry.attempts + 1, retryInMs: delay }, "Slack call failed: will retry");
-      await postpone(this.o.db, entry.id, now + delay, { attempts: entry.attempts + 1, lastError: failure.detail });
+      const delay = Math.min(
+        this.o.backoffMaxMs ?? 60_000,
+        (this.o.backoffBaseMs ?? 1_000) * 2 ** Math.min(entry.attempts, 16),
+      );
+      log.warn(
+        { detail: failure.detail, attempt: entry.attempts + 1, retryInMs: delay },
+        "Slack call failed: will retry",
+      );
+      await postpone(this.o.db, entry.id, now + delay, {
+        attempts: entry.attempts + 1,
+        lastError: failure.detail,
+      });
       return "deferred";
     }
     const code = failure.kind === "permanent" ? failure.code : `gave_up: ${failure.detail}`;

@@ -51,7 +51,16 @@ export class OrchestrationMessages implements Renderer<OrchestrationKind> {
     let fresh = false;
     if (!threadTs) {
       const root = orchestrationRoot(this.locale, o);
-      threadTs = await this.poster.postOnce({ key: `orch:${id}:root`, outboxId, conversationId: null, purpose: "status", channel, threadTs: null, text: root.text, blocks: root.blocks });
+      threadTs = await this.poster.postOnce({
+        key: `orch:${id}:root`,
+        outboxId,
+        conversationId: null,
+        purpose: "status",
+        channel,
+        threadTs: null,
+        text: root.text,
+        blocks: root.blocks,
+      });
       await this.addresses.record("orchestration", id, { channel, threadTs, statusTs: threadTs });
       this.lastEdit.set(id, Date.now());
       fresh = true;
@@ -79,13 +88,30 @@ export class OrchestrationMessages implements Renderer<OrchestrationKind> {
     const text =
       code === "not_in_channel" || code === "channel_not_found"
         ? t(this.locale, "notice.not_in_channel", { channel: channelMention(loaded.channelId) })
-        : t(this.locale, "orch_view.delivery_failed", { name: escapeClip(loaded.view.name, 150), channel: channelMention(loaded.channelId), code: escapeClip(code, 100) });
+        : t(this.locale, "orch_view.delivery_failed", {
+            name: escapeClip(loaded.view.name, 150),
+            channel: channelMention(loaded.channelId),
+            code: escapeClip(code, 100),
+          });
     // One notice per orchestration and cause, however many events fail.
-    await this.poster.postOnce({ key: `orch:${id}:failure:${code}`, outboxId, conversationId: null, purpose: "notice", channel, threadTs: null, text });
+    await this.poster.postOnce({
+      key: `orch:${id}:failure:${code}`,
+      outboxId,
+      conversationId: null,
+      purpose: "notice",
+      channel,
+      threadTs: null,
+      text,
+    });
   }
 
   /** Posts, in order, every part of every history step not posted yet. */
-  private async postSteps(outboxId: number, o: OrchestrationView, channel: string, threadTs: string): Promise<void> {
+  private async postSteps(
+    outboxId: number,
+    o: OrchestrationView,
+    channel: string,
+    threadTs: string,
+  ): Promise<void> {
     const prefix = `orch:${o.id}:step:`;
     const posted = await this.poster.posts.postedKeysWithPrefix(prefix);
     for (const [n, event] of o.events.entries()) {
@@ -93,7 +119,16 @@ export class OrchestrationMessages implements Renderer<OrchestrationKind> {
       for (const [part, m] of messages.entries()) {
         const key = `${prefix}${n}:${part}`;
         if (posted.has(key)) continue;
-        await this.poster.postOnce({ key, outboxId, conversationId: null, purpose: "notice", channel, threadTs, text: m.text, blocks: m.blocks });
+        await this.poster.postOnce({
+          key,
+          outboxId,
+          conversationId: null,
+          purpose: "notice",
+          channel,
+          threadTs,
+          text: m.text,
+          blocks: m.blocks,
+        });
       }
     }
   }

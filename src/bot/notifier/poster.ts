@@ -40,18 +40,25 @@ export class SlackPoster {
         return found;
       }
     } else {
-      await this.posts.intend({ key: req.key, outboxId: req.outboxId, conversationId: req.conversationId, purpose: req.purpose, channel: req.channel, threadTs: req.threadTs });
+      await this.posts.intend({
+        key: req.key,
+        outboxId: req.outboxId,
+        conversationId: req.conversationId,
+        purpose: req.purpose,
+        channel: req.channel,
+        threadTs: req.threadTs,
+      });
     }
-    let res;
+    let res: Awaited<ReturnType<WebClient["chat"]["postMessage"]>>;
     try {
       res = await this.client.chat.postMessage({
-      channel: req.channel,
-      text: req.text,
-      ...(req.blocks ? { blocks: req.blocks as never } : {}),
-      ...(req.threadTs ? { thread_ts: req.threadTs } : {}),
-      unfurl_links: false,
-      unfurl_media: false,
-      metadata: { event_type: POST_METADATA_TYPE, event_payload: { key: req.key } },
+        channel: req.channel,
+        text: req.text,
+        ...(req.blocks ? { blocks: req.blocks as never } : {}),
+        ...(req.threadTs ? { thread_ts: req.threadTs } : {}),
+        unfurl_links: false,
+        unfurl_media: false,
+        metadata: { event_type: POST_METADATA_TYPE, event_payload: { key: req.key } },
       });
     } catch (err) {
       // Slack answered that it did not post (an error or a rate limit): the outcome is known, so the
@@ -75,10 +82,17 @@ export class SlackPoster {
 
   /** Looks for a message carrying `key` in its metadata, in the thread or the channel's recent history. */
   private async findPosted(key: string, channel: string, threadTs: string | null): Promise<string | null> {
-    const matches = (m: { ts?: string; metadata?: { event_type?: string; event_payload?: Record<string, unknown> } }) =>
-      m.metadata?.event_type === POST_METADATA_TYPE && m.metadata.event_payload?.key === key;
+    const matches = (m: {
+      ts?: string;
+      metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
+    }) => m.metadata?.event_type === POST_METADATA_TYPE && m.metadata.event_payload?.key === key;
     const res = threadTs
-      ? await this.client.conversations.replies({ channel, ts: threadTs, include_all_metadata: true, limit: 200 })
+      ? await this.client.conversations.replies({
+          channel,
+          ts: threadTs,
+          include_all_metadata: true,
+          limit: 200,
+        })
       : // Recent history only: the intent was recorded moments before the post. No `oldest`: our
         // clock and Slack's need not agree.
         await this.client.conversations.history({ channel, include_all_metadata: true, limit: 200 });

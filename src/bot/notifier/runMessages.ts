@@ -5,7 +5,15 @@ import { runDetail, type RunDetail } from "../../engine/runs/index.js";
 import { runOrigin, runsFromSlack } from "../../engine/read/runs.js";
 import { t, type Locale } from "../../i18n/index.js";
 import { channelMention } from "../../views/mrkdwn.js";
-import { blockedInputOf, runBlockedMessage, runFinalReport, runRootMessage, runVerdictMessages, type BlockedInput, type VerdictSubject } from "../../views/runs.js";
+import {
+  blockedInputOf,
+  runBlockedMessage,
+  runFinalReport,
+  runRootMessage,
+  runVerdictMessages,
+  type BlockedInput,
+  type VerdictSubject,
+} from "../../views/runs.js";
 import type { SlackMessage } from "../../views/blocks.js";
 import { Defer } from "./conversationMessages.js";
 import type { SlackAddresses } from "../store/addresses.js";
@@ -62,7 +70,12 @@ export class RunMessages implements Renderer<RunKind> {
     const run = await runDetail(this.db, runId);
     if (!origin?.channelId || !run) return "ignored";
     const address = await this.addresses.get("run", runId);
-    const thread = await this.ensureRoot(outboxId, run, address?.channel ?? origin.channelId, address?.threadTs ?? null);
+    const thread = await this.ensureRoot(
+      outboxId,
+      run,
+      address?.channel ?? origin.channelId,
+      address?.threadTs ?? null,
+    );
     if (event.kind === "run.verdict") {
       await this.postVerdict(outboxId, thread, run, event);
       return "posted";
@@ -70,7 +83,13 @@ export class RunMessages implements Renderer<RunKind> {
     // Posts follow the events that announce them, so that a late delivery keeps the thread's order.
     const announced = event.status;
     await this.blockedMessages(outboxId, thread, run, announced === "BLOCKED");
-    if (announced === "COMPLETED" && run.status === "COMPLETED" && run.final_report !== null) await this.postAll(`run:${runId}:final`, outboxId, thread, runFinalReport(this.locale, run.final_report));
+    if (announced === "COMPLETED" && run.status === "COMPLETED" && run.final_report !== null)
+      await this.postAll(
+        `run:${runId}:final`,
+        outboxId,
+        thread,
+        runFinalReport(this.locale, run.final_report),
+      );
     await this.refreshRoot(thread, run);
     return "posted";
   }
@@ -84,16 +103,41 @@ export class RunMessages implements Renderer<RunKind> {
     const channel = dm.channel?.id;
     if (!channel) return;
     const where = channelMention(origin.channelId);
-    const text = code === "not_in_channel" || code === "channel_not_found" ? t(this.locale, "notice.not_in_channel", { channel: where }) : t(this.locale, "run_view.delivery_failed", { channel: where, code });
-    await this.poster.postOnce({ key: `run-failure:${runId}:${code}`, outboxId, conversationId: null, purpose: "notice", channel, threadTs: null, text });
+    const text =
+      code === "not_in_channel" || code === "channel_not_found"
+        ? t(this.locale, "notice.not_in_channel", { channel: where })
+        : t(this.locale, "run_view.delivery_failed", { channel: where, code });
+    await this.poster.postOnce({
+      key: `run-failure:${runId}:${code}`,
+      outboxId,
+      conversationId: null,
+      purpose: "notice",
+      channel,
+      threadTs: null,
+      text,
+    });
   }
 
   /** Posts the root message if the run has none yet, and records it as the run's Slack address. */
-  private async ensureRoot(outboxId: number, run: RunDetail, channel: string, threadTs: string | null): Promise<RunThread> {
+  private async ensureRoot(
+    outboxId: number,
+    run: RunDetail,
+    channel: string,
+    threadTs: string | null,
+  ): Promise<RunThread> {
     if (threadTs) return { runId: run.id, channel, threadTs };
     const view = runRootMessage(this.locale, run);
     const key = `run:${run.id}:root`;
-    const ts = await this.poster.postOnce({ key, outboxId, conversationId: null, purpose: "status", channel, threadTs: null, text: view.text, blocks: view.blocks });
+    const ts = await this.poster.postOnce({
+      key,
+      outboxId,
+      conversationId: null,
+      purpose: "status",
+      channel,
+      threadTs: null,
+      text: view.text,
+      blocks: view.blocks,
+    });
     await this.addresses.record("run", run.id, { channel, threadTs: ts, statusTs: ts });
     this.shown.set(key, JSON.stringify(view));
     this.lastEdit.set(run.id, this.clock.now());
@@ -107,14 +151,28 @@ export class RunMessages implements Renderer<RunKind> {
     if (this.shown.get(key) === JSON.stringify(view)) return;
     const wait = (this.lastEdit.get(run.id) ?? 0) + MIN_EDIT_INTERVAL_MS - this.clock.now();
     if (wait > 0) throw new Defer(wait);
-    await this.client.chat.update({ channel: thread.channel, ts: thread.threadTs, text: view.text, blocks: view.blocks as never });
+    await this.client.chat.update({
+      channel: thread.channel,
+      ts: thread.threadTs,
+      text: view.text,
+      blocks: view.blocks as never,
+    });
     this.shown.set(key, JSON.stringify(view));
     this.lastEdit.set(run.id, this.clock.now());
   }
 
   /** A master's verdict as its own reply(ies) in the thread. */
-  private async postVerdict(outboxId: number, thread: RunThread, run: RunDetail, { stepId, decision, feedback }: EventOf<"run.verdict">): Promise<void> {
-    const messages = runVerdictMessages(this.locale, { decision, feedback, subject: subjectOf(run, stepId, decision, feedback) });
+  private async postVerdict(
+    outboxId: number,
+    thread: RunThread,
+    run: RunDetail,
+    { stepId, decision, feedback }: EventOf<"run.verdict">,
+  ): Promise<void> {
+    const messages = runVerdictMessages(this.locale, {
+      decision,
+      feedback,
+      subject: subjectOf(run, stepId, decision, feedback),
+    });
     await this.postAll(`run:${outboxId}:verdict`, outboxId, thread, messages);
   }
 
@@ -123,7 +181,12 @@ export class RunMessages implements Renderer<RunKind> {
    * block (while the run is still blocked), edited
    * as its self-repair moves, and edited without its buttons once the run has moved on.
    */
-  private async blockedMessages(outboxId: number, thread: RunThread, run: RunDetail, announced: boolean): Promise<void> {
+  private async blockedMessages(
+    outboxId: number,
+    thread: RunThread,
+    run: RunDetail,
+    announced: boolean,
+  ): Promise<void> {
     const blocks = blockRecords(run);
     const keyOf = (n: number) => `run:${run.id}:blocked:${n}`;
     if (run.status === "BLOCKED") {
@@ -133,7 +196,16 @@ export class RunMessages implements Renderer<RunKind> {
       const ts = await this.poster.postedTs(key);
       if (!ts) {
         if (!announced) return;
-        await this.poster.postOnce({ key, outboxId, conversationId: null, purpose: "notice", channel: thread.channel, threadTs: thread.threadTs, text: view.text, blocks: view.blocks });
+        await this.poster.postOnce({
+          key,
+          outboxId,
+          conversationId: null,
+          purpose: "notice",
+          channel: thread.channel,
+          threadTs: thread.threadTs,
+          text: view.text,
+          blocks: view.blocks,
+        });
         this.shown.set(key, JSON.stringify(view));
       } else await this.edit(key, thread.channel, ts, view);
       return;
@@ -144,7 +216,12 @@ export class RunMessages implements Renderer<RunKind> {
     for (const p of posted) {
       const n = Number(p.key.slice(p.key.lastIndexOf(":") + 1));
       const record = blocks[n - 1];
-      const input: BlockedInput = { ...(record ?? { stage: null, code: null, error: "", step: null }), runId: run.id, runStatus: run.status, selfRepair: null };
+      const input: BlockedInput = {
+        ...(record ?? { stage: null, code: null, error: "", step: null }),
+        runId: run.id,
+        runStatus: run.status,
+        selfRepair: null,
+      };
       if (p.ts) await this.edit(p.key, p.channel, p.ts, runBlockedMessage(this.locale, input));
     }
   }
@@ -157,9 +234,23 @@ export class RunMessages implements Renderer<RunKind> {
   }
 
   /** Posts messages in order, once each (`<key>`, then `<key>:<i>` for the following ones). */
-  private async postAll(key: string, outboxId: number, thread: RunThread, messages: SlackMessage[]): Promise<void> {
+  private async postAll(
+    key: string,
+    outboxId: number,
+    thread: RunThread,
+    messages: SlackMessage[],
+  ): Promise<void> {
     for (const [i, m] of messages.entries()) {
-      await this.poster.postOnce({ key: i === 0 ? key : `${key}:${i}`, outboxId, conversationId: null, purpose: "notice", channel: thread.channel, threadTs: thread.threadTs, text: m.text, blocks: m.blocks });
+      await this.poster.postOnce({
+        key: i === 0 ? key : `${key}:${i}`,
+        outboxId,
+        conversationId: null,
+        purpose: "notice",
+        channel: thread.channel,
+        threadTs: thread.threadTs,
+        text: m.text,
+        blocks: m.blocks,
+      });
     }
   }
 }
@@ -184,10 +275,23 @@ function blockRecords(run: RunDetail): Array<Pick<BlockedInput, "stage" | "code"
  * What a verdict is about: its step, else the plan or the final report, told by the stage the
  * run's history recorded with that verdict (or, failing that, by whether every step is approved).
  */
-function subjectOf(run: RunDetail, stepId: string | null, decision: string, feedback: string): VerdictSubject {
+function subjectOf(
+  run: RunDetail,
+  stepId: string | null,
+  decision: string,
+  feedback: string,
+): VerdictSubject {
   const step = stepId ? run.steps.find((s) => s.id === stepId) : undefined;
   if (step) return { kind: "step", order: step.order, title: step.title, projectName: step.project_name };
-  const recorded = run.events.filter((e) => e.kind === "master.verdict" && e.step_id === null && e.details.decision === decision && e.details.feedback === feedback).at(-1);
+  const recorded = run.events
+    .filter(
+      (e) =>
+        e.kind === "master.verdict" &&
+        e.step_id === null &&
+        e.details.decision === decision &&
+        e.details.feedback === feedback,
+    )
+    .at(-1);
   const stage = recorded?.details.stage;
   if (stage === "FINAL_REVIEW") return { kind: "final" };
   if (stage === "PLAN_REVIEW") return { kind: "plan" };

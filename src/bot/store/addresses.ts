@@ -23,13 +23,23 @@ export class SlackAddresses {
 
   /** The address of one subject, if the bot recorded one. */
   async get(kind: SubjectKind, id: string): Promise<SlackAddress | null> {
-    const row = await this.db.selectFrom("slack_addresses").select(["channel_id", "thread_ts", "status_ts"]).where("subject_kind", "=", kind).where("subject_id", "=", id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom("slack_addresses")
+      .select(["channel_id", "thread_ts", "status_ts"])
+      .where("subject_kind", "=", kind)
+      .where("subject_id", "=", id)
+      .executeTakeFirst();
     return row ? { channel: row.channel_id, threadTs: row.thread_ts, statusTs: row.status_ts } : null;
   }
 
   /** Records (or replaces) a subject's address. */
   async record(kind: SubjectKind, id: string, address: SlackAddress): Promise<void> {
-    const values = { channel_id: address.channel, thread_ts: address.threadTs, status_ts: address.statusTs, updated_at: this.clock.now() };
+    const values = {
+      channel_id: address.channel,
+      thread_ts: address.threadTs,
+      status_ts: address.statusTs,
+      updated_at: this.clock.now(),
+    };
     await this.db
       .insertInto("slack_addresses")
       .values({ subject_kind: kind, subject_id: id, ...values })

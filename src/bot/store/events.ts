@@ -9,7 +9,11 @@ export class HandledEvents {
 
   /** Records a key; false when it was recorded before. */
   async firstTime(key: string, now: number): Promise<boolean> {
-    const inserted = await this.db.insertInto("slack_events").values({ event_id: key, received_at: now }).onConflict((oc) => oc.column("event_id").doNothing()).executeTakeFirst();
+    const inserted = await this.db
+      .insertInto("slack_events")
+      .values({ event_id: key, received_at: now })
+      .onConflict((oc) => oc.column("event_id").doNothing())
+      .executeTakeFirst();
     return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
   }
 

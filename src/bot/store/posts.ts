@@ -32,20 +32,49 @@ export class SlackPosts {
 
   /** The post of a key, if any. */
   async find(key: string): Promise<PostRecord | null> {
-    const row = await this.db.selectFrom("slack_posts").select(["key", "channel_id", "thread_ts", "ts", "status"]).where("key", "=", key).executeTakeFirst();
-    return row ? { key: row.key, channel: row.channel_id, threadTs: row.thread_ts, ts: row.ts, status: row.status === "posted" ? "posted" : "sending" } : null;
+    const row = await this.db
+      .selectFrom("slack_posts")
+      .select(["key", "channel_id", "thread_ts", "ts", "status"])
+      .where("key", "=", key)
+      .executeTakeFirst();
+    return row
+      ? {
+          key: row.key,
+          channel: row.channel_id,
+          threadTs: row.thread_ts,
+          ts: row.ts,
+          status: row.status === "posted" ? "posted" : "sending",
+        }
+      : null;
   }
 
   /** The posted messages among these keys. */
   async postedAmong(keys: string[]): Promise<PostRecord[]> {
     if (!keys.length) return [];
-    const rows = await this.db.selectFrom("slack_posts").select(["key", "channel_id", "thread_ts", "ts"]).where("key", "in", keys).where("status", "=", "posted").execute();
-    return rows.map((r) => ({ key: r.key, channel: r.channel_id, threadTs: r.thread_ts, ts: r.ts, status: "posted" }));
+    const rows = await this.db
+      .selectFrom("slack_posts")
+      .select(["key", "channel_id", "thread_ts", "ts"])
+      .where("key", "in", keys)
+      .where("status", "=", "posted")
+      .execute();
+    return rows.map((r) => ({
+      key: r.key,
+      channel: r.channel_id,
+      threadTs: r.thread_ts,
+      ts: r.ts,
+      status: "posted",
+    }));
   }
 
   /** The keys posted under a prefix (a range on the primary key: a LIKE would scan every post ever made). */
   async postedKeysWithPrefix(prefix: string): Promise<Set<string>> {
-    const rows = await this.db.selectFrom("slack_posts").select("key").where("key", ">=", prefix).where("key", "<", `${prefix}\uffff`).where("status", "=", "posted").execute();
+    const rows = await this.db
+      .selectFrom("slack_posts")
+      .select("key")
+      .where("key", ">=", prefix)
+      .where("key", "<", `${prefix}\uffff`)
+      .where("status", "=", "posted")
+      .execute();
     return new Set(rows.map((r) => r.key));
   }
 
@@ -53,7 +82,17 @@ export class SlackPosts {
   async intend(p: PostIntent): Promise<void> {
     await this.db
       .insertInto("slack_posts")
-      .values({ key: p.key, outbox_id: p.outboxId, conversation_id: p.conversationId, purpose: p.purpose, channel_id: p.channel, thread_ts: p.threadTs, ts: null, status: "sending", created_at: this.clock.now() })
+      .values({
+        key: p.key,
+        outbox_id: p.outboxId,
+        conversation_id: p.conversationId,
+        purpose: p.purpose,
+        channel_id: p.channel,
+        thread_ts: p.threadTs,
+        ts: null,
+        status: "sending",
+        created_at: this.clock.now(),
+      })
       .execute();
   }
 
@@ -71,7 +110,17 @@ export class SlackPosts {
   async recordFile(p: Omit<PostIntent, "purpose">): Promise<void> {
     await this.db
       .insertInto("slack_posts")
-      .values({ key: p.key, outbox_id: p.outboxId, conversation_id: p.conversationId, purpose: "file", channel_id: p.channel, thread_ts: p.threadTs, ts: "file", status: "posted", created_at: this.clock.now() })
+      .values({
+        key: p.key,
+        outbox_id: p.outboxId,
+        conversation_id: p.conversationId,
+        purpose: "file",
+        channel_id: p.channel,
+        thread_ts: p.threadTs,
+        ts: "file",
+        status: "posted",
+        created_at: this.clock.now(),
+      })
       .onConflict((oc) => oc.column("key").doUpdateSet({ status: "posted", ts: "file" }))
       .execute();
   }

@@ -25,25 +25,45 @@ export interface ConversationRef {
 const MAX_HOPS = 8;
 
 /** The rights of `actor` on a conversation. */
-export async function conversationRights(db: Kysely<DB>, actor: Actor, c: ConversationRef): Promise<ConversationRights> {
+export async function conversationRights(
+  db: Kysely<DB>,
+  actor: Actor,
+  c: ConversationRef,
+): Promise<ConversationRights> {
   if (!(await canSeeConversation(db, actor, c))) return { see: false, prompt: false };
-  const prompt = actor.isAdmin || (!isSharedSpecialist(c.project) && (c.conversation.user_id === actor.userId || c.project.owner_id === actor.userId));
+  const prompt =
+    actor.isAdmin ||
+    (!isSharedSpecialist(c.project) &&
+      (c.conversation.user_id === actor.userId || c.project.owner_id === actor.userId));
   return { see: true, prompt };
 }
 
 /** Whether `actor` may see the conversation with this id (false when there is none). */
-export async function canSeeConversationId(db: Kysely<DB>, actor: Actor, conversationId: string): Promise<boolean> {
+export async function canSeeConversationId(
+  db: Kysely<DB>,
+  actor: Actor,
+  conversationId: string,
+): Promise<boolean> {
   const ref = await refOf(db, conversationId);
   return ref !== undefined && canSeeConversation(db, actor, ref);
 }
 
-async function canSeeConversation(db: Kysely<DB>, actor: Actor, c: ConversationRef, hops = 0): Promise<boolean> {
+async function canSeeConversation(
+  db: Kysely<DB>,
+  actor: Actor,
+  c: ConversationRef,
+  hops = 0,
+): Promise<boolean> {
   if (actor.isAdmin) return true;
   if (!isSharedSpecialist(c.project)) return canSee(actor, c.project);
   if (hops >= MAX_HOPS) return false;
   // A shared specialist's conversation is as visible as the one that delegated to it; one that no
   // delegation started (its bootstrap, an admin's own prompt) is for admins only.
-  const delegation = await db.selectFrom("specialist_delegations").select("source_conversation_id").where("specialist_conversation_id", "=", c.conversation.id).executeTakeFirst();
+  const delegation = await db
+    .selectFrom("specialist_delegations")
+    .select("source_conversation_id")
+    .where("specialist_conversation_id", "=", c.conversation.id)
+    .executeTakeFirst();
   const source = delegation ? await refOf(db, delegation.source_conversation_id) : undefined;
   return source !== undefined && canSeeConversation(db, actor, source, hops + 1);
 }
@@ -55,5 +75,10 @@ async function refOf(db: Kysely<DB>, conversationId: string): Promise<Conversati
     .select(["c.id", "c.user_id", "p.owner_id", "p.execution_group"])
     .where("c.id", "=", conversationId)
     .executeTakeFirst();
-  return row && { conversation: { id: row.id, user_id: row.user_id }, project: { owner_id: row.owner_id, execution_group: row.execution_group } };
+  return (
+    row && {
+      conversation: { id: row.id, user_id: row.user_id },
+      project: { owner_id: row.owner_id, execution_group: row.execution_group },
+    }
+  );
 }

@@ -34,14 +34,25 @@ const PASSED_ENV = new Set(["GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM"]);
 
 function gitEnv(): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && (!k.startsWith("GIT_") || PASSED_ENV.has(k))) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && (!k.startsWith("GIT_") || PASSED_ENV.has(k))) env[k] = v;
   return { ...env, GIT_TERMINAL_PROMPT: "0" };
 }
 
 /** Runs git (an argv, never a shell line) in `cwd` with the hardened configuration; returns stdout. */
 export async function cloneGit(cwd: string, args: string[]): Promise<string> {
-  const r = await execa("git", [...HARDENED, ...args], { cwd, env: gitEnv(), extendEnv: false, stdin: "ignore", reject: false, timeout: 300_000 });
-  if (r.exitCode !== 0) throw new Error(`git ${args[0] ?? ""} failed: ${capText(String(r.stderr || r.stdout || r.shortMessage || "").trim(), 2000)}`);
+  const r = await execa("git", [...HARDENED, ...args], {
+    cwd,
+    env: gitEnv(),
+    extendEnv: false,
+    stdin: "ignore",
+    reject: false,
+    timeout: 300_000,
+  });
+  if (r.exitCode !== 0)
+    throw new Error(
+      `git ${args[0] ?? ""} failed: ${capText(String(r.stderr || r.stdout || r.shortMessage || "").trim(), 2000)}`,
+    );
   return String(r.stdout ?? "").trim();
 }
 
@@ -53,7 +64,8 @@ function sealOf(clone: string): string {
   const gitDir = path.join(clone, ".git");
   const st = fs.lstatSync(gitDir, { throwIfNoEntry: false });
   if (!st?.isDirectory()) throw new Error(`${gitDir} is not a directory`);
-  if (fs.existsSync(path.join(gitDir, "commondir"))) throw new Error(`${gitDir} points to another repository (commondir)`);
+  if (fs.existsSync(path.join(gitDir, "commondir")))
+    throw new Error(`${gitDir} points to another repository (commondir)`);
   const link = firstSymlink(gitDir);
   if (link) throw new Error(`${link} is a symbolic link`);
   const read = (f: string) => (fs.existsSync(f) ? fs.readFileSync(f) : Buffer.alloc(0));
@@ -90,7 +102,8 @@ export const cloneBase = (clone: string): string | null => readSeal(clone)?.base
 export function assertSealed(clone: string): void {
   const expected = readSeal(clone)?.hash;
   if (!expected) throw new Error(`${clone} has no seal: it was not made by codexpi, or not completely`);
-  if (sealOf(clone) !== expected) throw new Error(`the git configuration of ${clone} changed since codexpi made it: nothing is run there`);
+  if (sealOf(clone) !== expected)
+    throw new Error(`the git configuration of ${clone} changed since codexpi made it: nothing is run there`);
 }
 
 /** The branch checked out in a sealed clone (null when detached). */
@@ -136,7 +149,15 @@ export async function commitClone(clone: string, message: string): Promise<strin
  */
 export async function fetchFromClone(repo: string, clone: string, branch: string): Promise<string> {
   assertSealed(clone);
-  await cloneGit(repo, ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--", clone, `+refs/heads/${branch}:refs/heads/${branch}`]);
+  await cloneGit(repo, [
+    "fetch",
+    "--quiet",
+    "--no-tags",
+    "--no-write-fetch-head",
+    "--",
+    clone,
+    `+refs/heads/${branch}:refs/heads/${branch}`,
+  ]);
   return cloneGit(repo, ["rev-parse", `refs/heads/${branch}`]);
 }
 
@@ -156,7 +177,10 @@ export const isSealedClone = (dir: string): boolean => fs.existsSync(sealPath(di
  */
 export function unusableWorkdir(dir: string): string | null {
   if (!fs.existsSync(dir)) return `${dir} does not exist`;
-  if (!isSealedClone(dir)) return fs.lstatSync(path.join(dir, ".git"), { throwIfNoEntry: false })?.isFile() ? null : `${dir} has no seal`;
+  if (!isSealedClone(dir))
+    return fs.lstatSync(path.join(dir, ".git"), { throwIfNoEntry: false })?.isFile()
+      ? null
+      : `${dir} has no seal`;
   try {
     assertSealed(dir);
     return null;

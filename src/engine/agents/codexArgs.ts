@@ -12,7 +12,9 @@ export interface CodexInvocation {
  */
 export function codexExecArgs(inv: CodexInvocation): string[] {
   const args = ["exec", "--json", "--skip-git-repo-check", "-C", inv.cwd];
-  args.push(...(inv.fullAccess ? ["--dangerously-bypass-approvals-and-sandbox"] : ["--sandbox", "workspace-write"]));
+  args.push(
+    ...(inv.fullAccess ? ["--dangerously-bypass-approvals-and-sandbox"] : ["--sandbox", "workspace-write"]),
+  );
   for (const [k, v] of Object.entries(inv.config ?? {})) args.push("-c", `${k}=${v}`);
   if (inv.threadId) args.push("resume", inv.threadId);
   args.push("-");

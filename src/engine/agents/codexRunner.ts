@@ -44,7 +44,9 @@ export interface TurnResult {
  */
 export async function runCodexTurn(opts: TurnOptions): Promise<TurnResult> {
   const codexArgv = [opts.bin, ...codexExecArgs(opts.invocation)];
-  const command = opts.wrap ? opts.wrap(codexArgv) : { file: opts.bin, args: codexArgv.slice(1), env: opts.env };
+  const command = opts.wrap
+    ? opts.wrap(codexArgv)
+    : { file: opts.bin, args: codexArgv.slice(1), env: opts.env };
   const child = execa(command.file, command.args, {
     cwd: opts.invocation.cwd,
     env: command.env,
@@ -59,7 +61,9 @@ export async function runCodexTurn(opts: TurnOptions): Promise<TurnResult> {
   });
   const pid = child.pid;
   let state = initialCodexState();
-  const ctl: { stop: { reason: TurnResult["ended"]; watchdog: TurnResult["watchdog"] } | null } = { stop: null };
+  const ctl: { stop: { reason: TurnResult["ended"]; watchdog: TurnResult["watchdog"] } | null } = {
+    stop: null,
+  };
   const timers: NodeJS.Timeout[] = [];
   const killGrace = opts.killGraceMs ?? 3_000;
 

@@ -21,7 +21,12 @@ export const CONVERSATION_TRANSITIONS = {
 } as const satisfies TransitionTable<ConversationStatus>;
 
 /** Statuses a new prompt moves to `queued` (a running conversation stays running: its mirror says so). */
-export const ENQUEUE_FROM = ["idle", "queued", "completed", "failed"] as const satisfies readonly ConversationStatus[];
+export const ENQUEUE_FROM = [
+  "idle",
+  "queued",
+  "completed",
+  "failed",
+] as const satisfies readonly ConversationStatus[];
 
 /** The statuses each action needs: a prompt may come at any time (it waits its turn); Stop is for work in progress. */
 export const CONVERSATION_ACTIONS = {
@@ -30,19 +35,25 @@ export const CONVERSATION_ACTIONS = {
 } as const satisfies ActionTable<ConversationStatus, ConversationAction>;
 
 /** Whether a conversation in `status` allows `action`. */
-export const canConversation = (status: ConversationStatus, action: ConversationAction): boolean => allows(CONVERSATION_ACTIONS, status, action);
+export const canConversation = (status: ConversationStatus, action: ConversationAction): boolean =>
+  allows(CONVERSATION_ACTIONS, status, action);
 
 /** The actions a conversation in `status` allows. */
-export const conversationActions = (status: ConversationStatus): ConversationAction[] => actionsAt(CONVERSATION_ACTIONS, status);
+export const conversationActions = (status: ConversationStatus): ConversationAction[] =>
+  actionsAt(CONVERSATION_ACTIONS, status);
 
 /**
  * Whether a conversation's Stop has something to stop: its current item is queued or running, or
  * a decision it asked still waits (a stop cancels it).
  */
-export const canStop = (current: QueueStatus, decisionOpen: boolean): boolean => canQueueItem(current, "stop") || decisionOpen;
+export const canStop = (current: QueueStatus, decisionOpen: boolean): boolean =>
+  canQueueItem(current, "stop") || decisionOpen;
 
 /** The status the mirror takes when an item ends: queued while others wait, else the item's ending. */
-export function statusAfterItem(ended: "done" | "failed" | "cancelled", othersWaiting: boolean): ConversationStatus {
+export function statusAfterItem(
+  ended: "done" | "failed" | "cancelled",
+  othersWaiting: boolean,
+): ConversationStatus {
   if (othersWaiting) return "queued";
   return ended === "done" ? "completed" : ended === "failed" ? "failed" : "idle";
 }

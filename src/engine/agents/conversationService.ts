@@ -18,7 +18,11 @@ export interface ConversationWithProject {
  * may; a shared specialist's conversations only admins (see access.ts). Anyone who cannot even
  * see the conversation gets "not found", as if it did not exist.
  */
-export async function assertCanDrive(db: Kysely<DB>, actor: Actor, c: ConversationWithProject): Promise<void> {
+export async function assertCanDrive(
+  db: Kysely<DB>,
+  actor: Actor,
+  c: ConversationWithProject,
+): Promise<void> {
   const rights = await conversationRights(db, actor, c);
   if (!rights.see) throw new EngineError("not_found", "conversation_not_found", { name: c.conversation.id });
   if (rights.prompt) return;
@@ -27,7 +31,13 @@ export async function assertCanDrive(db: Kysely<DB>, actor: Actor, c: Conversati
 }
 
 /** Starts a conversation in a project the actor may prompt, and dispatches it at once. */
-export async function ask(engine: Engine, actor: Actor, projectName: string, prompt: string, slack?: SlackThread) {
+export async function ask(
+  engine: Engine,
+  actor: Actor,
+  projectName: string,
+  prompt: string,
+  slack?: SlackThread,
+) {
   const project = await projectForActor(engine.db, actor, projectName);
   if (!prompt.trim()) throw new EngineError("invalid", "prompt_empty");
   const started = await startConversation(engine.db, engine.clock, project, prompt, actor.userId, { slack });
@@ -36,7 +46,11 @@ export async function ask(engine: Engine, actor: Actor, projectName: string, pro
 }
 
 /** The conversation a Slack thread belongs to, if any. */
-export async function conversationOfThread(engine: Engine, channelId: string, threadTs: string): Promise<ConversationWithProject | null> {
+export async function conversationOfThread(
+  engine: Engine,
+  channelId: string,
+  threadTs: string,
+): Promise<ConversationWithProject | null> {
   const conversation = await engine.db
     .selectFrom("conversations")
     .selectAll()
@@ -48,8 +62,15 @@ export async function conversationOfThread(engine: Engine, channelId: string, th
 }
 
 /** Loads a conversation with its project, or not_found. */
-export async function loadConversation(engine: Engine, conversationId: string): Promise<ConversationWithProject> {
-  const conversation = await engine.db.selectFrom("conversations").selectAll().where("id", "=", conversationId).executeTakeFirst();
+export async function loadConversation(
+  engine: Engine,
+  conversationId: string,
+): Promise<ConversationWithProject> {
+  const conversation = await engine.db
+    .selectFrom("conversations")
+    .selectAll()
+    .where("id", "=", conversationId)
+    .executeTakeFirst();
   if (!conversation) throw new EngineError("not_found", "conversation_not_found", { name: conversationId });
   return { conversation, project: await getProject(engine.db, conversation.project_id) };
 }
@@ -57,7 +78,9 @@ export async function loadConversation(engine: Engine, conversationId: string): 
 /** Queues a follow-up in an existing conversation (same Codex thread) and dispatches. */
 export async function followUp(engine: Engine, actor: Actor, c: ConversationWithProject, prompt: string) {
   await assertCanDrive(engine.db, actor, c);
-  const item = await enqueue(engine.db, engine.clock, c.conversation.id, prompt, { requestedBy: actor.userId });
+  const item = await enqueue(engine.db, engine.clock, c.conversation.id, prompt, {
+    requestedBy: actor.userId,
+  });
   const dispatched = await engine.dispatch();
   return { item, paused: dispatched.paused };
 }

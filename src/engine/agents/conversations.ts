@@ -127,7 +127,12 @@ export async function enqueueIn(
   // A running conversation stays running: its mirror moves to queued when that item ends.
   await moveConversation(trx, conversationId, "queued", { updated_at: now }, ENQUEUE_FROM);
   // The one queue rule (read/queue.ts) — the same count the listener and the state message show.
-  await emit(trx, now, { kind: "conversation.queued", conversationId, queueId: row.id, position: await itemsAhead(trx, row) });
+  await emit(trx, now, {
+    kind: "conversation.queued",
+    conversationId,
+    queueId: row.id,
+    position: await itemsAhead(trx, row),
+  });
   return row;
 }
 
@@ -152,7 +157,14 @@ export async function startConversation(
   opts: EnqueueOptions & { title?: string; slack?: SlackThread } = {},
 ): Promise<{ conversation: Conversation; item: QueueItem }> {
   return immediate(db, async (trx) => {
-    const conversation = await createConversation(trx, clock, project.id, opts.title ?? firstLine(prompt), userId, opts.slack);
+    const conversation = await createConversation(
+      trx,
+      clock,
+      project.id,
+      opts.title ?? firstLine(prompt),
+      userId,
+      opts.slack,
+    );
     const item = await enqueueIn(trx, clock, conversation.id, prompt, { requestedBy: userId, ...opts });
     return { conversation, item };
   });

@@ -7,7 +7,7 @@ import { finishItem, type RecordAgentOutcome } from "./outcome.js";
 import { backgroundWindowOpen, globalPolicy, projectOverrides, type RuntimePolicy } from "./policies.js";
 import { isBackground } from "./priorities.js";
 import { processStartTime } from "./processes.js";
-import { t, type Locale } from "../../i18n/index.js";
+import type { Locale } from "../../i18n/index.js";
 import { failureNote } from "../../i18n/failures.js";
 import { moveConversation } from "./conversationStore.js";
 import { moveItem } from "./queueStore.js";
@@ -61,7 +61,11 @@ export async function claimSlots(db: Database, clock: Clock, host: HostLoad): Pr
     const paused = pauseReasons(policy, running.length, host);
     if (paused.length > 0) return { started: [], paused };
 
-    const windowOpen = backgroundWindowOpen(policy.background_start_hour, policy.background_end_hour, host.localHour(now));
+    const windowOpen = backgroundWindowOpen(
+      policy.background_start_hour,
+      policy.background_end_hour,
+      host.localHour(now),
+    );
     const overrides = new Map<string, number>();
     const knownProjects = new Set<string>();
     const loadOverrides = async (projectIds: string[]) => {
@@ -94,10 +98,21 @@ export async function claimSlots(db: Database, clock: Clock, host: HostLoad): Pr
         if ((perProject.get(item.project_id) ?? 0) >= limit) continue;
         if (!windowOpen && isBackground(item.origin_kind)) continue;
         const attempt = item.attempt + 1;
-        const claimed = await moveItem(trx, item.id, "running", { attempt, slot_acquired_at: now, started_at: now, worker_pid: null, worker_start_time: null, claimed_at: null });
+        const claimed = await moveItem(trx, item.id, "running", {
+          attempt,
+          slot_acquired_at: now,
+          started_at: now,
+          worker_pid: null,
+          worker_start_time: null,
+          claimed_at: null,
+        });
         if (!claimed) continue;
         await moveConversation(trx, item.conversation_id, "running", { updated_at: now });
-        await emit(trx, now, { kind: "conversation.started", conversationId: item.conversation_id, queueId: item.id });
+        await emit(trx, now, {
+          kind: "conversation.started",
+          conversationId: item.conversation_id,
+          queueId: item.id,
+        });
         busy.add(item.conversation_id);
         perProject.set(item.project_id, (perProject.get(item.project_id) ?? 0) + 1);
         free -= 1;
@@ -138,7 +153,11 @@ export async function dispatch(deps: DispatcherDeps): Promise<DispatchResult> {
         .where("status", "=", "running")
         .where("worker_pid", "is", null)
         .execute();
-      await deps.db.updateTable("conversations").set({ worker_pid: pid }).where("id", "=", claim.conversationId).execute();
+      await deps.db
+        .updateTable("conversations")
+        .set({ worker_pid: pid })
+        .where("id", "=", claim.conversationId)
+        .execute();
       log.info({ pid }, "worker spawned");
     } catch (err) {
       log.error({ err }, "worker spawn failed");

@@ -27,7 +27,8 @@ export interface TextCtx {
 }
 
 /** The engine's copy of a conversation's inbox (outside any jail). */
-export const inboxStore = (dataDir: string, conversationId: string): string => path.join(dataDir, "inbox", conversationId);
+export const inboxStore = (dataDir: string, conversationId: string): string =>
+  path.join(dataDir, "inbox", conversationId);
 
 /**
  * `text` for a prompt of the conversation `conversationId`: whole when short, else its head and
@@ -43,7 +44,11 @@ export function passText(ctx: TextCtx, conversationId: string, text: string, lim
   fs.writeFileSync(path.join(dir, `${id}.md`), text, { mode: 0o600 });
   const tail = Math.min(TAIL, Math.floor(limit / 3));
   const head = limit - tail;
-  const mark = t(ctx.locale, "text.cut", { omitted: text.length - head - tail, total: text.length, path: path.join(INBOX_DIR, `${id}.md`) });
+  const mark = t(ctx.locale, "text.cut", {
+    omitted: text.length - head - tail,
+    total: text.length,
+    path: path.join(INBOX_DIR, `${id}.md`),
+  });
   return `${text.slice(0, head)}\n${mark}\n${text.slice(text.length - tail)}`;
 }
 
@@ -63,7 +68,8 @@ export function deliverInbox(dataDir: string, conversationId: string, workdir: s
   for (const dir of [top, inbox]) {
     const st = fs.lstatSync(dir, { throwIfNoEntry: false });
     if (!st) fs.mkdirSync(dir);
-    else if (!st.isDirectory()) throw new Error(`${dir} is not a directory (a link or a file): the inbox is not delivered`);
+    else if (!st.isDirectory())
+      throw new Error(`${dir} is not a directory (a link or a file): the inbox is not delivered`);
   }
   writeNoFollow(path.join(top, ".gitignore"), "*\n");
   for (const f of files) writeNoFollow(path.join(inbox, f), fs.readFileSync(path.join(source, f)));
@@ -71,7 +77,11 @@ export function deliverInbox(dataDir: string, conversationId: string, workdir: s
 }
 
 function writeNoFollow(file: string, data: string | Buffer): void {
-  const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | fs.constants.O_NOFOLLOW, 0o644);
+  const fd = fs.openSync(
+    file,
+    fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | fs.constants.O_NOFOLLOW,
+    0o644,
+  );
   try {
     fs.writeFileSync(fd, data);
   } finally {
@@ -92,14 +102,26 @@ export function capText(text: string, max: number): string {
  * with no work queued or running (their texts were delivered to their workspaces, or never will
  * be). Returns how many inboxes were removed.
  */
-export async function pruneInboxes(engine: Pick<Engine, "db" | "clock" | "config">, maxAgeMs: number): Promise<number> {
+export async function pruneInboxes(
+  engine: Pick<Engine, "db" | "clock" | "config">,
+  maxAgeMs: number,
+): Promise<number> {
   const root = path.join(engine.config.dataDir, "inbox");
   if (!fs.existsSync(root)) return 0;
   let removed = 0;
   for (const name of fs.readdirSync(root)) {
-    const conversation = await engine.db.selectFrom("conversations").select("updated_at").where("id", "=", name).executeTakeFirst();
+    const conversation = await engine.db
+      .selectFrom("conversations")
+      .select("updated_at")
+      .where("id", "=", name)
+      .executeTakeFirst();
     if (conversation && conversation.updated_at >= engine.clock.now() - maxAgeMs) continue;
-    const busy = await engine.db.selectFrom("prompt_queue").select("id").where("conversation_id", "=", name).where("status", "in", ["queued", "running"]).executeTakeFirst();
+    const busy = await engine.db
+      .selectFrom("prompt_queue")
+      .select("id")
+      .where("conversation_id", "=", name)
+      .where("status", "in", ["queued", "running"])
+      .executeTakeFirst();
     if (busy) continue;
     fs.rmSync(path.join(root, name), { recursive: true, force: true });
     removed += 1;

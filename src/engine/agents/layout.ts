@@ -16,7 +16,10 @@ export interface InstallRoots {
 }
 
 /** The running install's roots: its data directory and the package it runs from. */
-export const installRoots = (config: { dataDir: string }): InstallRoots => ({ dataDir: config.dataDir, installDir: packageRoot() });
+export const installRoots = (config: { dataDir: string }): InstallRoots => ({
+  dataDir: config.dataDir,
+  installDir: packageRoot(),
+});
 
 /** One way a layout is unsafe; the paths are real paths. */
 export type LayoutProblem =
@@ -32,13 +35,18 @@ export function isWithin(inner: string, outer: string): boolean {
 /** What is wrong with a project at `projectPath` (real) given the install's roots (real). */
 export function projectProblems(project: string, projectPath: string, roots: InstallRoots): LayoutProblem[] {
   const problems: LayoutProblem[] = [];
-  if (isWithin(roots.dataDir, projectPath)) problems.push({ kind: "data_in_project", project, projectPath, dataDir: roots.dataDir });
-  if (isWithin(roots.installDir, projectPath)) problems.push({ kind: "install_in_project", project, projectPath, installDir: roots.installDir });
+  if (isWithin(roots.dataDir, projectPath))
+    problems.push({ kind: "data_in_project", project, projectPath, dataDir: roots.dataDir });
+  if (isWithin(roots.installDir, projectPath))
+    problems.push({ kind: "install_in_project", project, projectPath, installDir: roots.installDir });
   return problems;
 }
 
 /** Every problem of a set of registered projects (real paths). */
-export function layoutProblems(projects: Array<{ name: string; path: string }>, roots: InstallRoots): LayoutProblem[] {
+export function layoutProblems(
+  projects: Array<{ name: string; path: string }>,
+  roots: InstallRoots,
+): LayoutProblem[] {
   return projects.flatMap((p) => projectProblems(p.name, p.path, roots));
 }
 
@@ -64,7 +72,10 @@ export function realPath(p: string): string {
 }
 
 /** The install's roots as real paths. */
-export const realRoots = (roots: InstallRoots): InstallRoots => ({ dataDir: realPath(roots.dataDir), installDir: realPath(roots.installDir) });
+export const realRoots = (roots: InstallRoots): InstallRoots => ({
+  dataDir: realPath(roots.dataDir),
+  installDir: realPath(roots.installDir),
+});
 
 /** The problems of every registered project (specialists' workspaces, under the data dir, included). */
 export async function installLayoutProblems(db: Database, roots: InstallRoots): Promise<LayoutProblem[]> {

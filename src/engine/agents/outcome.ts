@@ -43,8 +43,16 @@ export type OutcomeReactor = (trx: Kysely<DB>, outcome: AgentOutcome, clock: Clo
 
 /** Announces every outcome with the markers it carried, for listeners outside the engine. */
 export const announceOutcome: OutcomeReactor = async (trx, o, clock) => {
-  const kinds = Object.entries(o.markers).filter(([, v]) => v !== null).map(([k]) => k);
-  await emit(trx, clock.now(), { kind: "agent.outcome", conversationId: o.conversationId, queueId: o.queueId, status: o.status, markers: kinds });
+  const kinds = Object.entries(o.markers)
+    .filter(([, v]) => v !== null)
+    .map(([k]) => k);
+  await emit(trx, clock.now(), {
+    kind: "agent.outcome",
+    conversationId: o.conversationId,
+    queueId: o.queueId,
+    status: o.status,
+    markers: kinds,
+  });
 };
 
 /** The outcome hook (SPEC: recordAgentOutcome), bound to the reactors the engine was composed with. */
@@ -58,7 +66,8 @@ export function createOutcomeHook(reactors: OutcomeReactor[], clock: Clock) {
     error: string | null,
   ): Promise<void> {
     const markers = findMarkers(content ?? "");
-    for (const react of reactors) await react(trx, { conversationId, queueId, status, content, error, markers }, clock);
+    for (const react of reactors)
+      await react(trx, { conversationId, queueId, status, content, error, markers }, clock);
   };
 }
 
@@ -110,7 +119,11 @@ export async function finishItem(
         conversation_id: row.conversation_id,
         role: "assistant",
         content: outcome.content ?? "",
-        metadata: JSON.stringify({ queue_id: item.id, usage: outcome.usage ?? null, files: outcome.files ?? [] }),
+        metadata: JSON.stringify({
+          queue_id: item.id,
+          usage: outcome.usage ?? null,
+          files: outcome.files ?? [],
+        }),
         queue_id: item.id,
         created_at: now,
       })
@@ -125,7 +138,11 @@ export async function finishItem(
   const mirror = statusAfterItem(outcome.status, stillQueued !== undefined);
   if (!(await moveConversation(trx, row.conversation_id, mirror, { worker_pid: null, updated_at: now }))) {
     // The mirror cannot go there from where it stands (it already says so): the worker is gone all the same.
-    await trx.updateTable("conversations").set({ worker_pid: null, updated_at: now }).where("id", "=", row.conversation_id).execute();
+    await trx
+      .updateTable("conversations")
+      .set({ worker_pid: null, updated_at: now })
+      .where("id", "=", row.conversation_id)
+      .execute();
   }
   // The finished event first: in the thread, the answer comes before the decision it asks.
   await emit(trx, now, {

@@ -47,7 +47,11 @@ export function backgroundWindowOpen(start: number, end: number, hour: number): 
 
 /** Reads the global policy, filling unset fields with defaults. */
 export async function globalPolicy(db: Kysely<DB>): Promise<RuntimePolicy> {
-  const row = await db.selectFrom("runtime_policies").selectAll().where("scope", "=", "global").executeTakeFirst();
+  const row = await db
+    .selectFrom("runtime_policies")
+    .selectAll()
+    .where("scope", "=", "global")
+    .executeTakeFirst();
   return {
     max_concurrent: row?.max_concurrent ?? DEFAULT_POLICY.max_concurrent,
     load_pause_percent: row?.load_pause_percent ?? DEFAULT_POLICY.load_pause_percent,
@@ -63,7 +67,10 @@ export async function globalPolicy(db: Kysely<DB>): Promise<RuntimePolicy> {
  */
 export async function projectOverrides(db: Kysely<DB>, projectIds?: string[]): Promise<Map<string, number>> {
   if (projectIds && projectIds.length === 0) return new Map();
-  let q = db.selectFrom("runtime_policies").select(["scope", "max_concurrent"]).where("max_concurrent", "is not", null);
+  let q = db
+    .selectFrom("runtime_policies")
+    .select(["scope", "max_concurrent"])
+    .where("max_concurrent", "is not", null);
   q = projectIds ? q.where("scope", "in", projectIds) : q.where("scope", "<>", "global");
   const rows = await q.execute();
   return new Map(rows.map((r) => [r.scope, r.max_concurrent as number]));
@@ -76,10 +83,17 @@ export async function concurrentAgentLimit(db: Kysely<DB>, projectId: string): P
 }
 
 /** Saves the global policy after validating it. */
-export async function updateGlobalPolicy(db: Kysely<DB>, clock: Clock, input: unknown, by: string): Promise<RuntimePolicy> {
+export async function updateGlobalPolicy(
+  db: Kysely<DB>,
+  clock: Clock,
+  input: unknown,
+  by: string,
+): Promise<RuntimePolicy> {
   const parsed = runtimePolicySchema.safeParse(input);
   if (!parsed.success) {
-    throw new EngineError("invalid", "policy_invalid", { fields: parsed.error.issues.map((i) => i.path.join(".")).join(", ") });
+    throw new EngineError("invalid", "policy_invalid", {
+      fields: parsed.error.issues.map((i) => i.path.join(".")).join(", "),
+    });
   }
   const values = { ...parsed.data, updated_by: by, updated_at: clock.now() };
   await db
@@ -91,7 +105,13 @@ export async function updateGlobalPolicy(db: Kysely<DB>, clock: Clock, input: un
 }
 
 /** Sets (or clears, with null) a project's concurrency override. */
-export async function setProjectLimit(db: Kysely<DB>, clock: Clock, projectId: string, max: number | null, by: string): Promise<void> {
+export async function setProjectLimit(
+  db: Kysely<DB>,
+  clock: Clock,
+  projectId: string,
+  max: number | null,
+  by: string,
+): Promise<void> {
   if (max !== null && (!Number.isInteger(max) || max < 1 || max > 64)) {
     throw new EngineError("invalid", "limit_invalid");
   }
@@ -111,7 +131,11 @@ export async function setProjectLimit(db: Kysely<DB>, clock: Clock, projectId: s
 export async function runtimePolicies(db: Kysely<DB>) {
   const global = await globalPolicy(db);
   const overrides = await projectOverrides(db);
-  const projects = await db.selectFrom("projects").select(["id", "name", "owner_id"]).orderBy("name").execute();
+  const projects = await db
+    .selectFrom("projects")
+    .select(["id", "name", "owner_id"])
+    .orderBy("name")
+    .execute();
   return {
     global,
     projects: projects.map((p) => ({

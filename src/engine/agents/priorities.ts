@@ -36,4 +36,5 @@ export const BACKGROUND = {
 export const priorityOf = (origin: OriginKind): number => PRIORITY[origin];
 
 /** Unknown origins (rows written by a newer version) are treated as foreground user work. */
-export const isBackground = (origin: string): boolean => (BACKGROUND as Record<string, boolean>)[origin] ?? false;
+export const isBackground = (origin: string): boolean =>
+  (BACKGROUND as Record<string, boolean>)[origin] ?? false;

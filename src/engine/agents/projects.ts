@@ -48,7 +48,10 @@ export function isSharedSpecialist(project: Pick<Project, "owner_id" | "executio
  * a shared specialist takes direct prompts from admins only: it serves everyone's agents through
  * delegations, but no one may talk it into anything on their own (DESIGN "See and prompt are distinct").
  */
-export function canPromptProject(actor: Actor, project: Pick<Project, "owner_id" | "execution_group">): boolean {
+export function canPromptProject(
+  actor: Actor,
+  project: Pick<Project, "owner_id" | "execution_group">,
+): boolean {
   return canSee(actor, project) && (actor.isAdmin || !isSharedSpecialist(project));
 }
 
@@ -56,7 +59,12 @@ export function canPromptProject(actor: Actor, project: Pick<Project, "owner_id"
  * Registers a project after checking its name, path and role; with the install's `roots` (the
  * CLI and Slack pass them), a path holding codexpi's data or running install is refused too.
  */
-export async function addProject(db: Database, clock: Clock, input: NewProject, roots?: InstallRoots): Promise<Project> {
+export async function addProject(
+  db: Database,
+  clock: Clock,
+  input: NewProject,
+  roots?: InstallRoots,
+): Promise<Project> {
   const name = input.name.trim();
   if (!NAME_RE.test(name)) throw new EngineError("invalid", "project_name_invalid", { name: input.name });
   const dir = path.resolve(input.path);
@@ -64,8 +72,16 @@ export async function addProject(db: Database, clock: Clock, input: NewProject, 
     throw new EngineError("invalid", "project_path_invalid", { path: dir });
   }
   const [problem] = roots ? projectProblems(name, realPath(dir), realRoots(roots)) : [];
-  if (problem?.kind === "data_in_project") throw new EngineError("invalid", "project_holds_data", { path: problem.projectPath, other: problem.dataDir });
-  if (problem?.kind === "install_in_project") throw new EngineError("invalid", "project_holds_install", { path: problem.projectPath, other: problem.installDir });
+  if (problem?.kind === "data_in_project")
+    throw new EngineError("invalid", "project_holds_data", {
+      path: problem.projectPath,
+      other: problem.dataDir,
+    });
+  if (problem?.kind === "install_in_project")
+    throw new EngineError("invalid", "project_holds_install", {
+      path: problem.projectPath,
+      other: problem.installDir,
+    });
   const role = input.role ?? "project";
   const row = {
     id: newId(),
@@ -107,7 +123,8 @@ const clash =
   (err: unknown): never => {
     const message = err instanceof Error ? err.message : "";
     if (!/UNIQUE constraint failed/i.test(message)) throw err;
-    if (/projects\.name/.test(message)) throw new EngineError("conflict", "project_exists", { name: what.name }, { cause: err });
+    if (/projects\.name/.test(message))
+      throw new EngineError("conflict", "project_exists", { name: what.name }, { cause: err });
     throw new EngineError("conflict", "project_clash", { name: what.name, role: what.role }, { cause: err });
   };
 
@@ -127,7 +144,8 @@ export async function findProjectByName(db: Database, name: string): Promise<Pro
  */
 export async function projectForActor(db: Database, actor: Actor, name: string): Promise<Project> {
   const project = await findProjectByName(db, name);
-  if (!project || !canPromptProject(actor, project)) throw new EngineError("not_found", "project_not_found", { name });
+  if (!project || !canPromptProject(actor, project))
+    throw new EngineError("not_found", "project_not_found", { name });
   return project;
 }
 
@@ -159,20 +177,34 @@ export function assertAdmin(actor: Actor): void {
 }
 
 /** Changes a project's settings (admins). */
-export async function updateProject(db: Database, actor: Actor, name: string, changes: ProjectUpdate): Promise<Project> {
+export async function updateProject(
+  db: Database,
+  actor: Actor,
+  name: string,
+  changes: ProjectUpdate,
+): Promise<Project> {
   assertAdmin(actor);
   const set = {
     ...(changes.owner !== undefined ? { owner_id: changes.owner } : {}),
     ...(changes.channel !== undefined ? { slack_channel_id: changes.channel } : {}),
     ...(changes.fullAccess !== undefined ? { full_access: changes.fullAccess ? 1 : 0 } : {}),
-    ...(changes.mergeConfirmation !== undefined ? { merge_confirmation_required: changes.mergeConfirmation ? 1 : 0 } : {}),
+    ...(changes.mergeConfirmation !== undefined
+      ? { merge_confirmation_required: changes.mergeConfirmation ? 1 : 0 }
+      : {}),
     ...(changes.role !== undefined ? { role: changes.role } : {}),
   };
   // Check and write under one write lock: a role given to another project meanwhile is seen.
   return immediate(db, async (trx) => {
     const project = await projectForActor(trx, actor, name);
-    if (changes.role && changes.role !== "project" && changes.role !== project.role) await assertRoleFree(trx, changes.role, project.id);
-    if (Object.keys(set).length) await trx.updateTable("projects").set(set).where("id", "=", project.id).execute().catch(clash({ name: project.name, role: changes.role ?? project.role }));
+    if (changes.role && changes.role !== "project" && changes.role !== project.role)
+      await assertRoleFree(trx, changes.role, project.id);
+    if (Object.keys(set).length)
+      await trx
+        .updateTable("projects")
+        .set(set)
+        .where("id", "=", project.id)
+        .execute()
+        .catch(clash({ name: project.name, role: changes.role ?? project.role }));
     return getProject(trx, project.id);
   });
 }

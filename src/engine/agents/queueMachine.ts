@@ -26,7 +26,8 @@ export const QUEUE_ACTIONS = {
 } as const satisfies ActionTable<QueueStatus, QueueAction>;
 
 /** Whether an item in `status` allows `action`. */
-export const canQueueItem = (status: QueueStatus, action: QueueAction): boolean => allows(QUEUE_ACTIONS, status, action);
+export const canQueueItem = (status: QueueStatus, action: QueueAction): boolean =>
+  allows(QUEUE_ACTIONS, status, action);
 
 /** The actions an item in `status` allows. */
 export const queueItemActions = (status: QueueStatus): QueueAction[] => actionsAt(QUEUE_ACTIONS, status);

@@ -16,7 +16,13 @@ export interface ItemFence {
  * caller's) and on its attempt when given. The only way an item's status changes after insert.
  * Returns whether it moved.
  */
-export async function moveItem(trx: Kysely<DB>, id: string, to: QueueStatus, set: Omit<Updateable<PromptQueueTable>, "status"> = {}, fence: ItemFence = {}): Promise<boolean> {
+export async function moveItem(
+  trx: Kysely<DB>,
+  id: string,
+  to: QueueStatus,
+  set: Omit<Updateable<PromptQueueTable>, "status"> = {},
+  fence: ItemFence = {},
+): Promise<boolean> {
   let q = trx
     .updateTable("prompt_queue")
     .set({ ...set, status: to })

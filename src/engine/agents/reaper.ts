@@ -13,11 +13,25 @@ export const SPAWN_GRACE_MS = 30_000;
  * `interrupted` code — or `cancelled` when a stop was asked — and kills a Codex group the dead
  * worker left behind. Costs one indexed read of the running items plus a /proc read each.
  */
-export async function reapLostWorkers(db: Database, clock: Clock, hook: RecordAgentOutcome, logger: Logger): Promise<string[]> {
+export async function reapLostWorkers(
+  db: Database,
+  clock: Clock,
+  hook: RecordAgentOutcome,
+  logger: Logger,
+): Promise<string[]> {
   const now = clock.now();
   const running = await db
     .selectFrom("prompt_queue")
-    .select(["id", "attempt", "worker_pid", "worker_start_time", "slot_acquired_at", "codex_pid", "codex_start_time", "cancel_requested_at"])
+    .select([
+      "id",
+      "attempt",
+      "worker_pid",
+      "worker_start_time",
+      "slot_acquired_at",
+      "codex_pid",
+      "codex_start_time",
+      "cancel_requested_at",
+    ])
     .where("status", "=", "running")
     .execute();
   const reaped: string[] = [];
@@ -26,7 +40,8 @@ export async function reapLostWorkers(db: Database, clock: Clock, hook: RecordAg
       ? !isSameProcessAlive(item.worker_pid, item.worker_start_time)
       : now - (item.slot_acquired_at ?? now) > SPAWN_GRACE_MS;
     if (!lost) continue;
-    if (item.codex_pid && isSameProcessAlive(item.codex_pid, item.codex_start_time)) killTree(item.codex_pid, "SIGKILL");
+    if (item.codex_pid && isSameProcessAlive(item.codex_pid, item.codex_start_time))
+      killTree(item.codex_pid, "SIGKILL");
     const cancelled = item.cancel_requested_at !== null;
     const done = await immediate(db, (trx) =>
       finishItem(trx, clock, hook, item, {

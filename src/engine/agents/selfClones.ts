@@ -13,7 +13,8 @@ import { capText, pruneInboxes } from "./inbox.js";
 // merges, builds or deploys it: a person fetches, reviews and deploys.
 
 /** Where a conversation of the self project works: its own clone under the data directory. */
-export const selfClonePath = (dataDir: string, conversationId: string): string => path.join(dataDir, "clones", "self", conversationId);
+export const selfClonePath = (dataDir: string, conversationId: string): string =>
+  path.join(dataDir, "clones", "self", conversationId);
 
 /** The branch holding a self conversation's work (in its clone only). */
 export const selfCloneBranch = (conversationId: string): string => `codexpi/repair-${conversationId}`;
@@ -22,10 +23,17 @@ export const selfCloneBranch = (conversationId: string): string => `codexpi/repa
  * The clone a conversation of the self project works in, made from the project's current HEAD
  * at its first turn and reused by later turns (and by an attempt an interruption cut short).
  */
-export async function ensureSelfClone(dataDir: string, conversationId: string, selfPath: string): Promise<string> {
+export async function ensureSelfClone(
+  dataDir: string,
+  conversationId: string,
+  selfPath: string,
+): Promise<string> {
   const dest = selfClonePath(dataDir, conversationId);
   // A reused clone keeps its own base; a new one starts at what the self project holds now.
-  const base = fs.existsSync(dest) && isSealedClone(dest) ? "HEAD" : await cloneGit(selfPath, ["rev-parse", "--verify", "HEAD^{commit}"]);
+  const base =
+    fs.existsSync(dest) && isSealedClone(dest)
+      ? "HEAD"
+      : await cloneGit(selfPath, ["rev-parse", "--verify", "HEAD^{commit}"]);
   await makeClone(selfPath, dest, selfCloneBranch(conversationId), base);
   return dest;
 }
@@ -39,7 +47,11 @@ export type SelfCloneResult =
  * Commits what the agent left in its clone on the clone's branch (engine side, outside any
  * transaction). Null when the conversation never got a clone (its agent never ran).
  */
-export async function commitSelfClone(dataDir: string, conversationId: string, message: string): Promise<SelfCloneResult | null> {
+export async function commitSelfClone(
+  dataDir: string,
+  conversationId: string,
+  message: string,
+): Promise<SelfCloneResult | null> {
   const clone = selfClonePath(dataDir, conversationId);
   const branch = selfCloneBranch(conversationId);
   if (!fs.existsSync(clone)) return null;
@@ -55,14 +67,29 @@ export async function commitSelfClone(dataDir: string, conversationId: string, m
 export function selfCloneReport(locale: Locale, r: SelfCloneResult): string {
   if ("error" in r) return t(locale, "repair.result_failed", { clone: r.clone, detail: r.error });
   if (!r.changed) return t(locale, "repair.result_unchanged", { clone: r.clone, branch: r.branch });
-  return t(locale, "repair.result_branch", { clone: r.clone, branch: r.branch, revision: r.revision.slice(0, 12) });
+  return t(locale, "repair.result_branch", {
+    clone: r.clone,
+    branch: r.branch,
+    revision: r.revision.slice(0, 12),
+  });
 }
 
 /** Commits a finished self conversation's clone and returns its report (null without a clone). */
-export async function finishSelfClone(engine: Pick<Engine, "config" | "logger">, conversationId: string): Promise<string | null> {
+export async function finishSelfClone(
+  engine: Pick<Engine, "config" | "logger">,
+  conversationId: string,
+): Promise<string | null> {
   const locale = engine.config.locale;
-  const result = await commitSelfClone(engine.config.dataDir, conversationId, t(locale, "repair.commit_message", { id: conversationId.slice(0, 8) }));
-  if (result && "error" in result) engine.logger.warn({ conversationId, clone: result.clone, error: result.error }, "the self-repair's clone could not be committed");
+  const result = await commitSelfClone(
+    engine.config.dataDir,
+    conversationId,
+    t(locale, "repair.commit_message", { id: conversationId.slice(0, 8) }),
+  );
+  if (result && "error" in result)
+    engine.logger.warn(
+      { conversationId, clone: result.clone, error: result.error },
+      "the self-repair's clone could not be committed",
+    );
   return result ? selfCloneReport(locale, result) : null;
 }
 
@@ -80,13 +107,25 @@ const CLONE_MEMORY_MS = 30 * 24 * 3600_000;
  * failed. A conversation with work queued or running keeps its clone. The inboxes of idle
  * conversations go too (`pruneInboxes`; not counted in the result, which counts clones).
  */
-export async function pruneClones(engine: Pick<Engine, "db" | "clock" | "config" | "logger">, maxAgeMs = CLONE_MEMORY_MS): Promise<number> {
+export async function pruneClones(
+  engine: Pick<Engine, "db" | "clock" | "config" | "logger">,
+  maxAgeMs = CLONE_MEMORY_MS,
+): Promise<number> {
   let removed = 0;
   const selfDir = path.join(engine.config.dataDir, "clones", "self");
   for (const name of dirsIn(selfDir)) {
-    const conversation = await engine.db.selectFrom("conversations").select(["id", "updated_at"]).where("id", "=", name).executeTakeFirst();
+    const conversation = await engine.db
+      .selectFrom("conversations")
+      .select(["id", "updated_at"])
+      .where("id", "=", name)
+      .executeTakeFirst();
     if (conversation && conversation.updated_at >= engine.clock.now() - maxAgeMs) continue;
-    const busy = await engine.db.selectFrom("prompt_queue").select("id").where("conversation_id", "=", name).where("status", "in", ["queued", "running"]).executeTakeFirst();
+    const busy = await engine.db
+      .selectFrom("prompt_queue")
+      .select("id")
+      .where("conversation_id", "=", name)
+      .where("status", "in", ["queued", "running"])
+      .executeTakeFirst();
     if (busy) continue;
     removeClone(path.join(selfDir, name));
     removed += 1;
@@ -94,7 +133,11 @@ export async function pruneClones(engine: Pick<Engine, "db" | "clock" | "config"
   const orchDir = path.join(engine.config.dataDir, "clones", "orch");
   for (const name of dirsIn(orchDir)) {
     const clone = path.join(orchDir, name);
-    const o = await engine.db.selectFrom("orchestrations").select("status").where("worktree_path", "=", clone).executeTakeFirst();
+    const o = await engine.db
+      .selectFrom("orchestrations")
+      .select("status")
+      .where("worktree_path", "=", clone)
+      .executeTakeFirst();
     if (o?.status !== "MERGED" && o?.status !== "CANCELLED") continue;
     removeClone(clone);
     removed += 1;

@@ -7,7 +7,15 @@ import type { Actor } from "./projects.js";
 /** The queue as `/codex status` shows it. */
 export interface QueueStatus {
   queued: number;
-  running: Array<{ conversationId: string; projectName: string; title: string; activity: string | null; startedAt: number | null; channelId: string | null; threadTs: string | null }>;
+  running: Array<{
+    conversationId: string;
+    projectName: string;
+    title: string;
+    activity: string | null;
+    startedAt: number | null;
+    channelId: string | null;
+    threadTs: string | null;
+  }>;
   limits: RuntimePolicy;
   host: { loadPercent: number; memoryPercent: number };
   paused: PauseReason[];
@@ -23,7 +31,15 @@ export async function queueStatus(engine: Engine, actor: Actor): Promise<QueueSt
     .selectFrom("prompt_queue as q")
     .innerJoin("conversations as c", "c.id", "q.conversation_id")
     .innerJoin("projects as p", "p.id", "c.project_id")
-    .select(["q.conversation_id", "q.last_activity", "q.started_at", "c.title", "c.slack_channel_id", "c.slack_thread_ts", "p.name"])
+    .select([
+      "q.conversation_id",
+      "q.last_activity",
+      "q.started_at",
+      "c.title",
+      "c.slack_channel_id",
+      "c.slack_thread_ts",
+      "p.name",
+    ])
     .where("q.status", "=", "running")
     .orderBy("q.started_at")
     .execute();
@@ -50,7 +66,11 @@ export async function queueStatus(engine: Engine, actor: Actor): Promise<QueueSt
     limits,
     host: { loadPercent: host.loadPercent(), memoryPercent: host.memoryPercent() },
     paused: pauseReasons(limits, rows.length, host),
-    backgroundWindowOpen: backgroundWindowOpen(limits.background_start_hour, limits.background_end_hour, host.localHour(now)),
+    backgroundWindowOpen: backgroundWindowOpen(
+      limits.background_start_hour,
+      limits.background_end_hour,
+      host.localHour(now),
+    ),
     now,
   };
 }

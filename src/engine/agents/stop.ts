@@ -3,7 +3,6 @@ import { immediate } from "../database.js";
 import { finishItem } from "./outcome.js";
 import { signalIfSame } from "./processes.js";
 import { failureNote } from "../../i18n/failures.js";
-import { t } from "../../i18n/index.js";
 import { cancelOpenDecisions } from "../coordination/decisionStore.js";
 import { emit } from "../outbox.js";
 
@@ -34,16 +33,27 @@ export async function stopConversation(engine: Engine, conversationId: string): 
 export async function stopAndReport(engine: Engine, conversationId: string): Promise<StopReport> {
   const { db, clock } = engine;
   const now = clock.now();
-  const queued = await db.selectFrom("prompt_queue").select(["id", "attempt"]).where("conversation_id", "=", conversationId).where("status", "=", "queued").execute();
+  const queued = await db
+    .selectFrom("prompt_queue")
+    .select(["id", "attempt"])
+    .where("conversation_id", "=", conversationId)
+    .where("status", "=", "queued")
+    .execute();
   let cancelledQueued = 0;
   for (const q of queued) {
     const ok = await immediate(db, (trx) =>
-      finishItem(trx, clock, engine.hook, { id: q.id, attempt: q.attempt, fromStatus: "queued" }, {
-        status: "cancelled",
-        content: null,
-        error: failureNote("worker.cancelled_queued"),
-        errorCode: "cancelled",
-      }),
+      finishItem(
+        trx,
+        clock,
+        engine.hook,
+        { id: q.id, attempt: q.attempt, fromStatus: "queued" },
+        {
+          status: "cancelled",
+          content: null,
+          error: failureNote("worker.cancelled_queued"),
+          errorCode: "cancelled",
+        },
+      ),
     );
     if (ok) cancelledQueued += 1;
   }
@@ -55,7 +65,13 @@ export async function stopAndReport(engine: Engine, conversationId: string): Pro
     .execute();
   const cancelledDecisions = await immediate(db, async (trx) => {
     for (const r of running) {
-      await trx.updateTable("prompt_queue").set({ cancel_requested_at: now }).where("id", "=", r.id).where("status", "=", "running").where("cancel_requested_at", "is", null).execute();
+      await trx
+        .updateTable("prompt_queue")
+        .set({ cancel_requested_at: now })
+        .where("id", "=", r.id)
+        .where("status", "=", "running")
+        .where("cancel_requested_at", "is", null)
+        .execute();
     }
     const cancelled = (await cancelOpenDecisions(trx, now, conversationId)).length;
     // Its state message offered Stop for the decision: shown again without it.

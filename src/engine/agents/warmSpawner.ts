@@ -28,7 +28,11 @@ const RESPAWN_BACKOFF_MS = 5_000;
  * on detached like any other, and a new standby is started. When none is ready, the
  * cold spawner is used.
  */
-export function warmSpawner(config: Config, logger: Logger, env: NodeJS.ProcessEnv = process.env): WarmSpawner {
+export function warmSpawner(
+  config: Config,
+  logger: Logger,
+  env: NodeJS.ProcessEnv = process.env,
+): WarmSpawner {
   const cold = processSpawner(config, env);
   let standby: { child: ChildProcess; ready: boolean; startedAt: number } | null = null;
   let closed = false;

@@ -27,8 +27,20 @@ const CANCEL_POLL_MS = 1_000;
 export type WorkerResult = "done" | "failed" | "cancelled" | "skipped";
 
 /** Records the Codex process of an attempt (the reaper checks its PID and start time before signalling). */
-export async function recordCodexStart(db: Database, now: number, queueId: string, attempt: number, pid: number, startTime: string | null): Promise<void> {
-  await db.updateTable("prompt_queue").set({ codex_pid: pid, codex_start_time: startTime, codex_started_at: now }).where("id", "=", queueId).where("attempt", "=", attempt).execute();
+export async function recordCodexStart(
+  db: Database,
+  now: number,
+  queueId: string,
+  attempt: number,
+  pid: number,
+  startTime: string | null,
+): Promise<void> {
+  await db
+    .updateTable("prompt_queue")
+    .set({ codex_pid: pid, codex_start_time: startTime, codex_started_at: now })
+    .where("id", "=", queueId)
+    .where("attempt", "=", attempt)
+    .execute();
 }
 
 /**
@@ -40,7 +52,11 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
   const log = engine.logger.child({ queueId, attempt });
   const claimed = await db
     .updateTable("prompt_queue")
-    .set({ worker_pid: process.pid, worker_start_time: processStartTime(process.pid), claimed_at: clock.now() })
+    .set({
+      worker_pid: process.pid,
+      worker_start_time: processStartTime(process.pid),
+      claimed_at: clock.now(),
+    })
     .where("id", "=", queueId)
     .where("attempt", "=", attempt)
     .where("status", "=", "running")
@@ -50,31 +66,60 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
     log.warn("queue item is not ours to run (finished, reaped or re-attempted)");
     return "skipped";
   }
-  const item = await db.selectFrom("prompt_queue").selectAll().where("id", "=", queueId).executeTakeFirstOrThrow();
-  const conversation = await db.selectFrom("conversations").selectAll().where("id", "=", item.conversation_id).executeTakeFirstOrThrow();
-  const project = await db.selectFrom("projects").selectAll().where("id", "=", conversation.project_id).executeTakeFirstOrThrow();
+  const item = await db
+    .selectFrom("prompt_queue")
+    .selectAll()
+    .where("id", "=", queueId)
+    .executeTakeFirstOrThrow();
+  const conversation = await db
+    .selectFrom("conversations")
+    .selectAll()
+    .where("id", "=", item.conversation_id)
+    .executeTakeFirstOrThrow();
+  const project = await db
+    .selectFrom("projects")
+    .selectAll()
+    .where("id", "=", conversation.project_id)
+    .executeTakeFirstOrThrow();
   // Orchestration and self-project agents work in their clone: never the main checkout or the install.
   const workdir = await agentWorkdir(engine, conversation.id, project);
 
   const finish = async (outcome: Outcome): Promise<WorkerResult> => {
-    const written = await immediate(db, (trx) => finishItem(trx, clock, engine.hook, { id: queueId, attempt }, outcome));
+    const written = await immediate(db, (trx) =>
+      finishItem(trx, clock, engine.hook, { id: queueId, attempt }, outcome),
+    );
     if (!written) log.warn("outcome not written: the item was finished elsewhere (reaped?)");
     await engine.dispatch().catch((err) => log.error({ err }, "dispatch after finish failed"));
     return outcome.status;
   };
 
   if (!workdir) {
-    return finish({ status: "failed", content: null, error: failureNote("orch.worktree_missing"), errorCode: "spawn_failed" });
+    return finish({
+      status: "failed",
+      content: null,
+      error: failureNote("orch.worktree_missing"),
+      errorCode: "spawn_failed",
+    });
   }
   const bin = resolveCodexBinary(engine.config.codexBin);
   if (!bin) {
-    return finish({ status: "failed", content: null, error: failureNote("worker.codex_missing"), errorCode: "spawn_failed" });
+    return finish({
+      status: "failed",
+      content: null,
+      error: failureNote("worker.codex_missing"),
+      errorCode: "spawn_failed",
+    });
   }
 
   const sandbox = sandboxFor(await purposeOf(db, conversation.id, project), project.full_access === 1);
   const launch = codexLaunch(engine.config, bin, workdir, project);
   if (!launch) {
-    return finish({ status: "failed", content: null, error: failureNote("worker.jail_missing"), errorCode: "spawn_failed" });
+    return finish({
+      status: "failed",
+      content: null,
+      error: failureNote("worker.jail_missing"),
+      errorCode: "spawn_failed",
+    });
   }
 
   const abort = new AbortController();
@@ -104,19 +149,38 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
     if (state.threadId && state.threadId !== knownThread) {
       knownThread = state.threadId;
       const threadId = state.threadId;
-      writes = writes.then(() => db.updateTable("conversations").set({ codex_thread_id: threadId, updated_at: now }).where("id", "=", conversation.id).execute());
+      writes = writes.then(() =>
+        db
+          .updateTable("conversations")
+          .set({ codex_thread_id: threadId, updated_at: now })
+          .where("id", "=", conversation.id)
+          .execute(),
+      );
     }
     if (!state.activity || now - lastWrite < PROGRESS_WRITE_MS) return;
     lastWrite = now;
     const activity = state.activity;
     const announce = now - lastEvent >= PROGRESS_EVENT_MS;
     if (announce) lastEvent = now;
-    writes = writes.then(() =>
-      immediate(db, async (trx) => {
-        await trx.updateTable("prompt_queue").set({ last_activity: activity, last_activity_at: now }).where("id", "=", queueId).where("status", "=", "running").execute();
-        if (announce) await emit(trx, now, { kind: "conversation.progress", conversationId: conversation.id, queueId, activity });
-      }),
-    ).catch((err) => log.warn({ err }, "progress write failed"));
+    writes = writes
+      .then(() =>
+        immediate(db, async (trx) => {
+          await trx
+            .updateTable("prompt_queue")
+            .set({ last_activity: activity, last_activity_at: now })
+            .where("id", "=", queueId)
+            .where("status", "=", "running")
+            .execute();
+          if (announce)
+            await emit(trx, now, {
+              kind: "conversation.progress",
+              conversationId: conversation.id,
+              queueId,
+              activity,
+            });
+        }),
+      )
+      .catch((err) => log.warn({ err }, "progress write failed"));
   };
 
   fs.mkdirSync(logsDir(engine.config), { recursive: true });
@@ -125,7 +189,11 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
   try {
     result = await runCodexTurn({
       bin,
-      invocation: { cwd: workdir, fullAccess: sandbox === "full_access", threadId: conversation.codex_thread_id },
+      invocation: {
+        cwd: workdir,
+        fullAccess: sandbox === "full_access",
+        threadId: conversation.codex_thread_id,
+      },
       prompt: item.content,
       env: launch.env,
       wrap: launch.wrap,
@@ -141,7 +209,12 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
     });
   } catch (err) {
     log.error({ err }, "codex could not run");
-    return finish({ status: "failed", content: null, error: failureNote("worker.spawn_failed", { detail: (err as Error).message }), errorCode: "spawn_failed" });
+    return finish({
+      status: "failed",
+      content: null,
+      error: failureNote("worker.spawn_failed", { detail: (err as Error).message }),
+      errorCode: "spawn_failed",
+    });
   } finally {
     clearInterval(poll);
     process.off("SIGTERM", onSignal);
@@ -150,8 +223,20 @@ export async function runWorker(engine: Engine, queueId: string, attempt: number
     // Codex writes its stderr straight to this file (never a pipe): redact it once the turn is over.
     redactFileInPlace(stderrFile, log);
   }
-  const cancelRequested = (await db.selectFrom("prompt_queue").select("cancel_requested_at").where("id", "=", queueId).executeTakeFirst())?.cancel_requested_at;
-  return finish(outcomeOf(result, Boolean(cancelRequested) || (result.ended === "cancelled" && !stopAsked), engine.config));
+  const cancelRequested = (
+    await db
+      .selectFrom("prompt_queue")
+      .select("cancel_requested_at")
+      .where("id", "=", queueId)
+      .executeTakeFirst()
+  )?.cancel_requested_at;
+  return finish(
+    outcomeOf(
+      result,
+      Boolean(cancelRequested) || (result.ended === "cancelled" && !stopAsked),
+      engine.config,
+    ),
+  );
 }
 
 /**
@@ -188,13 +273,29 @@ function codexLaunch(config: Config, bin: string, workspace: string, project: { 
  * Maps how a turn ended to the item's outcome; pure so that every case is tested. The failures it
  * describes are notes (key and parameters, no language): readers render them (`failureText`).
  */
-export function outcomeOf(r: TurnResult, cancelRequested: boolean, limits: { turnTimeoutMs: number; idleTimeoutMs: number }): Outcome {
+export function outcomeOf(
+  r: TurnResult,
+  cancelRequested: boolean,
+  limits: { turnTimeoutMs: number; idleTimeoutMs: number },
+): Outcome {
   const say = failureNote;
   const base = { usage: r.state.usage ?? undefined, files: r.state.files };
   if (r.ended === "cancelled") {
     return cancelRequested
-      ? { ...base, status: "cancelled", content: null, error: say("worker.cancelled"), errorCode: "cancelled" }
-      : { ...base, status: "failed", content: null, error: say("worker.interrupted"), errorCode: "interrupted" };
+      ? {
+          ...base,
+          status: "cancelled",
+          content: null,
+          error: say("worker.cancelled"),
+          errorCode: "cancelled",
+        }
+      : {
+          ...base,
+          status: "failed",
+          content: null,
+          error: say("worker.interrupted"),
+          errorCode: "interrupted",
+        };
   }
   if (r.ended === "watchdog") {
     const error =
@@ -203,13 +304,27 @@ export function outcomeOf(r: TurnResult, cancelRequested: boolean, limits: { tur
         : say("worker.watchdog_turn", { s: Math.round(limits.turnTimeoutMs / 1000) });
     return { ...base, status: "failed", content: null, error, errorCode: "watchdog" };
   }
-  if (r.ended === "completed") return { ...base, status: "done", content: r.state.lastAgentMessage ?? "", error: null, errorCode: null };
-  if (r.ended === "failed") return { ...base, status: "failed", content: null, error: r.state.turnFailed, errorCode: "codex_failed" };
+  if (r.ended === "completed")
+    return { ...base, status: "done", content: r.state.lastAgentMessage ?? "", error: null, errorCode: null };
+  if (r.ended === "failed")
+    return { ...base, status: "failed", content: null, error: r.state.turnFailed, errorCode: "codex_failed" };
   if (/active writer/i.test(r.stderrTail) || /active writer/i.test(r.state.lastError ?? "")) {
-    return { ...base, status: "failed", content: null, error: say("worker.thread_busy"), errorCode: "thread_busy" };
+    return {
+      ...base,
+      status: "failed",
+      content: null,
+      error: say("worker.thread_busy"),
+      errorCode: "thread_busy",
+    };
   }
   const detail = capText(r.state.lastError ?? lastLine(r.stderrTail), 500);
-  return { ...base, status: "failed", content: null, error: detail ? say("worker.interrupted_detail", { detail }) : say("worker.interrupted"), errorCode: "interrupted" };
+  return {
+    ...base,
+    status: "failed",
+    content: null,
+    error: detail ? say("worker.interrupted_detail", { detail }) : say("worker.interrupted"),
+    errorCode: "interrupted",
+  };
 }
 
 /** Rewrites a log file with every secret redacted (the same redactor as every other log line). */

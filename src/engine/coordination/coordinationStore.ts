@@ -1,5 +1,13 @@
 import type { Kysely, Updateable } from "kysely";
-import type { DB, DelegationStatus, IncidentsTable, IncidentStatus, SpecialistAgentsTable, SpecialistDelegationsTable, SpecialistStatus } from "../schema.js";
+import type {
+  DB,
+  DelegationStatus,
+  IncidentsTable,
+  IncidentStatus,
+  SpecialistAgentsTable,
+  SpecialistDelegationsTable,
+  SpecialistStatus,
+} from "../schema.js";
 import { guardFor } from "../stateMachine.js";
 import { DELEGATION_TRANSITIONS } from "./delegationMachine.js";
 import { INCIDENT_TRANSITIONS } from "./incidentMachine.js";
@@ -12,7 +20,13 @@ import { SPECIALIST_TRANSITIONS } from "./specialistMachine.js";
 const moved = (u: { numUpdatedRows: bigint }): boolean => Number(u.numUpdatedRows) === 1;
 
 /** Moves one incident to `to`; returns whether it moved. */
-export async function moveIncident(trx: Kysely<DB>, id: string, to: IncidentStatus, set: Omit<Updateable<IncidentsTable>, "status"> = {}, from?: readonly IncidentStatus[]): Promise<boolean> {
+export async function moveIncident(
+  trx: Kysely<DB>,
+  id: string,
+  to: IncidentStatus,
+  set: Omit<Updateable<IncidentsTable>, "status"> = {},
+  from?: readonly IncidentStatus[],
+): Promise<boolean> {
   const u = await trx
     .updateTable("incidents")
     .set({ ...set, status: to })
@@ -35,7 +49,8 @@ export async function moveSpecialist(
     .set({ ...set, status: to })
     .where("id", "=", id)
     .where("status", "in", guardFor("specialist", SPECIALIST_TRANSITIONS, to, fence.from));
-  if (fence.bootstrapQueueId !== undefined) q = q.where("bootstrap_queue_id", fence.bootstrapQueueId === null ? "is" : "=", fence.bootstrapQueueId);
+  if (fence.bootstrapQueueId !== undefined)
+    q = q.where("bootstrap_queue_id", fence.bootstrapQueueId === null ? "is" : "=", fence.bootstrapQueueId);
   return moved(await q.executeTakeFirst());
 }
 
@@ -57,10 +72,12 @@ export async function moveDelegation(
     .updateTable("specialist_delegations")
     .set({ ...set, status: to })
     .where("status", "in", guardFor("delegation", DELEGATION_TRANSITIONS, to, from));
-  if ("specialistConversationId" in target) q = q.where("specialist_conversation_id", "=", target.specialistConversationId);
+  if ("specialistConversationId" in target)
+    q = q.where("specialist_conversation_id", "=", target.specialistConversationId);
   else {
     q = q.where("id", "=", target.id);
-    if (target.queueId !== undefined) q = q.where("queue_id", target.queueId === null ? "is" : "=", target.queueId);
+    if (target.queueId !== undefined)
+      q = q.where("queue_id", target.queueId === null ? "is" : "=", target.queueId);
   }
   return Number((await q.executeTakeFirst()).numUpdatedRows);
 }

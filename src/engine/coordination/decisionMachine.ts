@@ -23,7 +23,9 @@ export const DECISION_ACTIONS = {
 } as const satisfies ActionTable<DecisionStatus, DecisionAction>;
 
 /** Whether a decision in `status` allows `action` (e.g. whether its card shows buttons). */
-export const canDecision = (status: DecisionStatus, action: DecisionAction): boolean => allows(DECISION_ACTIONS, status, action);
+export const canDecision = (status: DecisionStatus, action: DecisionAction): boolean =>
+  allows(DECISION_ACTIONS, status, action);
 
 /** The actions a decision in `status` allows. */
-export const decisionActions = (status: DecisionStatus): DecisionAction[] => actionsAt(DECISION_ACTIONS, status);
+export const decisionActions = (status: DecisionStatus): DecisionAction[] =>
+  actionsAt(DECISION_ACTIONS, status);

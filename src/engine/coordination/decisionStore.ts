@@ -36,12 +36,19 @@ export async function moveDecision(
  * `endedQueueId` names the cancelled item that caused it, if any. Returns the ids it
  * cancelled.
  */
-export async function cancelOpenDecisions(trx: Kysely<DB>, now: number, conversationId: string, endedQueueId?: string): Promise<string[]> {
+export async function cancelOpenDecisions(
+  trx: Kysely<DB>,
+  now: number,
+  conversationId: string,
+  endedQueueId?: string,
+): Promise<string[]> {
   // Through the conversation's items: decisions are indexed by the item that asked them.
   const open = await trx
     .selectFrom("decisions")
     .select(["id", "queue_id"])
-    .where("queue_id", "in", (eb) => eb.selectFrom("prompt_queue").select("id").where("conversation_id", "=", conversationId))
+    .where("queue_id", "in", (eb) =>
+      eb.selectFrom("prompt_queue").select("id").where("conversation_id", "=", conversationId),
+    )
     .where("status", "=", "OPEN")
     .execute();
   const cancelled: string[] = [];
@@ -51,7 +58,13 @@ export async function cancelOpenDecisions(trx: Kysely<DB>, now: number, conversa
     cancelled.push(d.id);
     // A specialist waiting on this decision would wait forever: it resumes on the item that
     // ended (or the one that asked), and the delegation tick hands that ending to its caller.
-    await moveDelegation(trx, { specialistConversationId: conversationId }, "RUNNING", { queue_id: endedQueueId ?? d.queue_id, updated_at: now }, ["WAITING_CHILD"]);
+    await moveDelegation(
+      trx,
+      { specialistConversationId: conversationId },
+      "RUNNING",
+      { queue_id: endedQueueId ?? d.queue_id, updated_at: now },
+      ["WAITING_CHILD"],
+    );
   }
   return cancelled;
 }

@@ -69,7 +69,11 @@ export async function rootUserOf(trx: Kysely<DB>, conversationId: string): Promi
   for (let hop = 0; hop < 8; hop++) {
     const c = await trx.selectFrom("conversations").select("user_id").where("id", "=", id).executeTakeFirst();
     if (c?.user_id) return c.user_id;
-    const d = await trx.selectFrom("specialist_delegations").select("source_conversation_id").where("specialist_conversation_id", "=", id).executeTakeFirst();
+    const d = await trx
+      .selectFrom("specialist_delegations")
+      .select("source_conversation_id")
+      .where("specialist_conversation_id", "=", id)
+      .executeTakeFirst();
     if (!d) return null;
     id = d.source_conversation_id;
   }
@@ -105,7 +109,9 @@ export const openDecisionReactor: OutcomeReactor = async (trx, o, clock) => {
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return; // recorded before
   // A specialist asking its user waits for the answer, like a delegation waits for a child.
-  await moveDelegation(trx, { specialistConversationId: o.conversationId }, "WAITING_CHILD", { updated_at: now });
+  await moveDelegation(trx, { specialistConversationId: o.conversationId }, "WAITING_CHILD", {
+    updated_at: now,
+  });
   await emit(trx, now, { kind: "decision.opened", conversationId: o.conversationId, decisionId: id });
 };
 
@@ -113,7 +119,11 @@ export const openDecisionReactor: OutcomeReactor = async (trx, o, clock) => {
  * The open (or all) decisions a user has to answer: theirs, in a conversation they can still see
  * (a shared specialist's question may quote the task it was delegated).
  */
-export async function listDecisions(db: Kysely<DB>, actor: Actor, opts: { all?: boolean } = {}): Promise<DecisionView[]> {
+export async function listDecisions(
+  db: Kysely<DB>,
+  actor: Actor,
+  opts: { all?: boolean } = {},
+): Promise<DecisionView[]> {
   let q = decisionsWithProject(db).orderBy("d.created_at", "desc");
   if (!opts.all) q = q.where("d.status", "=", "OPEN");
   if (!actor.isAdmin) q = q.where("d.user_id", "=", actor.userId);
@@ -127,13 +137,16 @@ export async function listDecisions(db: Kysely<DB>, actor: Actor, opts: { all?: 
 export async function getDecision(db: Kysely<DB>, actor: Actor, id: string): Promise<DecisionView> {
   const d = await decisionsWithProject(db).where("d.id", "=", id).executeTakeFirst();
   const mine = d !== undefined && (actor.isAdmin || d.user_id === actor.userId);
-  if (!d || !mine || !(await canSeeConversationId(db, actor, d.conversation_id))) throw new EngineError("not_found", "decision_not_found", { name: id });
+  if (!d || !mine || !(await canSeeConversationId(db, actor, d.conversation_id)))
+    throw new EngineError("not_found", "decision_not_found", { name: id });
   return view(d);
 }
 
 /** Why a decision that is no longer open cannot be answered: it has its answer, or it was cancelled. */
 const closed = (d: Pick<DecisionView, "status" | "title">): EngineError =>
-  new EngineError("conflict", d.status === "CANCELLED" ? "decision_cancelled" : "decision_answered", { title: d.title });
+  new EngineError("conflict", d.status === "CANCELLED" ? "decision_cancelled" : "decision_answered", {
+    title: d.title,
+  });
 
 /** Throws the conflict a person reads when the decision no longer takes an answer (answered or cancelled). */
 export function assertAnswerable(d: Pick<DecisionView, "status" | "title">): void {
@@ -158,18 +171,34 @@ export async function answerDecision(
     assertAnswerable(d);
     const chosen = d.options.filter((o) => optionIds.includes(o.id));
     const text = custom.trim();
-    if (chosen.length !== new Set(optionIds).size) throw new EngineError("invalid", "decision_option_unknown");
+    if (chosen.length !== new Set(optionIds).size)
+      throw new EngineError("invalid", "decision_option_unknown");
     if (chosen.length > 1 && !d.allow_multiple) throw new EngineError("invalid", "decision_one_option");
     if (text && !d.allow_custom) throw new EngineError("invalid", "decision_no_custom");
     if (chosen.length === 0 && !text) throw new EngineError("invalid", "decision_empty_answer");
     const now = clock.now();
     const answer = [chosen.map((o) => o.label).join(", "), text].filter(Boolean).join(" — ");
     const prompt = t(locale, "prompt.decision_answer", { title: d.title, question: d.question, answer });
-    const response = await enqueueIn(trx, clock, d.conversation_id, prompt, { origin: "decision_answer", requestedBy: actor.userId });
-    const answered = { answer: JSON.stringify({ option_ids: chosen.map((o) => o.id), custom: text }), answered_by: actor.userId, response_queue_id: response.id, answered_at: now };
+    const response = await enqueueIn(trx, clock, d.conversation_id, prompt, {
+      origin: "decision_answer",
+      requestedBy: actor.userId,
+    });
+    const answered = {
+      answer: JSON.stringify({ option_ids: chosen.map((o) => o.id), custom: text }),
+      answered_by: actor.userId,
+      response_queue_id: response.id,
+      answered_at: now,
+    };
     // Moved by someone else since it was read (answered, or cancelled by a stop): the transaction rolls back.
-    if (!(await moveDecision(trx, d.id, "ANSWERED", answered))) throw closed(await getDecision(trx, actor, d.id));
-    await moveDelegation(trx, { specialistConversationId: d.conversation_id }, "RUNNING", { queue_id: response.id, updated_at: now }, ["WAITING_CHILD"]);
+    if (!(await moveDecision(trx, d.id, "ANSWERED", answered)))
+      throw closed(await getDecision(trx, actor, d.id));
+    await moveDelegation(
+      trx,
+      { specialistConversationId: d.conversation_id },
+      "RUNNING",
+      { queue_id: response.id, updated_at: now },
+      ["WAITING_CHILD"],
+    );
     await emit(trx, now, { kind: "decision.answered", conversationId: d.conversation_id, decisionId: d.id });
     return getDecision(trx, actor, d.id);
   });

@@ -27,7 +27,9 @@ export const DELEGATION_ACTIONS = {
 } as const satisfies ActionTable<DelegationStatus, DelegationAction>;
 
 /** Whether a delegation in `status` allows `action`. */
-export const canDelegation = (status: DelegationStatus, action: DelegationAction): boolean => allows(DELEGATION_ACTIONS, status, action);
+export const canDelegation = (status: DelegationStatus, action: DelegationAction): boolean =>
+  allows(DELEGATION_ACTIONS, status, action);
 
 /** The actions a delegation in `status` allows. */
-export const delegationActions = (status: DelegationStatus): DelegationAction[] => actionsAt(DELEGATION_ACTIONS, status);
+export const delegationActions = (status: DelegationStatus): DelegationAction[] =>
+  actionsAt(DELEGATION_ACTIONS, status);

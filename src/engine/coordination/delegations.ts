@@ -60,7 +60,17 @@ export function specialistCallReactor(locale: Locale): OutcomeReactor {
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return;
     if (tooDeep) {
       // The caller hears at once that nobody will take the task (and keeps running).
-      await enqueueIn(trx, clock, o.conversationId, t(locale, "prompt.delegation_failed", { capability: call.capability, task: call.task, error: quote(t(locale, "delegation.too_deep", { max: MAX_DELEGATION_DEPTH })) }), { origin: "specialist_result", delegationDepth: depth });
+      await enqueueIn(
+        trx,
+        clock,
+        o.conversationId,
+        t(locale, "prompt.delegation_failed", {
+          capability: call.capability,
+          task: call.task,
+          error: quote(t(locale, "delegation.too_deep", { max: MAX_DELEGATION_DEPTH })),
+        }),
+        { origin: "specialist_result", delegationDepth: depth },
+      );
       return;
     }
     if (caller) await moveDelegation(trx, { id: caller.id }, "WAITING_CHILD", { updated_at: now });
@@ -74,7 +84,9 @@ export function specialistCallReactor(locale: Locale): OutcomeReactor {
  * delegation, which resumes in its own conversation, or to the source conversation as a
  * `specialist_result`. Every transition is guarded, so a second tick changes nothing.
  */
-export async function processDelegations(engine: Engine): Promise<{ delegations_started: number; delegations_finished: number }> {
+export async function processDelegations(
+  engine: Engine,
+): Promise<{ delegations_started: number; delegations_finished: number }> {
   const { db, clock } = engine;
   const text: TextCtx = { locale: engine.config.locale, dataDir: engine.config.dataDir };
   let finished = 0;
@@ -88,11 +100,18 @@ export async function processDelegations(engine: Engine): Promise<{ delegations_
     .where("q.status", "in", ["done", "failed", "cancelled"])
     .execute();
   for (const d of running) {
-    const answer = d.queue_status === "done" ? ((await answerOf(db, d.queue_id as string))?.content ?? "") : null;
+    const answer =
+      d.queue_status === "done" ? ((await answerOf(db, d.queue_id as string))?.content ?? "") : null;
     const ok = await immediate(db, (trx) => finish(trx, clock, text, d, answer, d.queue_error));
     if (ok) finished += 1;
   }
-  const pending = await db.selectFrom("specialist_delegations").selectAll().where("status", "=", "PENDING").orderBy("created_at").limit(20).execute();
+  const pending = await db
+    .selectFrom("specialist_delegations")
+    .selectAll()
+    .where("status", "=", "PENDING")
+    .orderBy("created_at")
+    .limit(20)
+    .execute();
   for (const d of pending) {
     const ok = await immediate(db, (trx) => start(trx, clock, text, d));
     if (ok) started += 1;
@@ -101,32 +120,80 @@ export async function processDelegations(engine: Engine): Promise<{ delegations_
   return { delegations_started: started, delegations_finished: finished };
 }
 
-async function start(trx: Kysely<DB>, clock: Clock, text: TextCtx, d: SpecialistDelegationsTable): Promise<boolean> {
+async function start(
+  trx: Kysely<DB>,
+  clock: Clock,
+  text: TextCtx,
+  d: SpecialistDelegationsTable,
+): Promise<boolean> {
   const locale = text.locale;
   const now = clock.now();
   const user = await rootUserOf(trx, d.source_conversation_id);
-  const candidates = await trx.selectFrom("specialist_agents").selectAll().where("status", "=", "ACTIVE").orderBy("created_at").execute();
-  const able = candidates.filter((s) => (JSON.parse(s.capabilities) as string[]).includes(d.capability) && (s.owner_id === null || s.owner_id === user));
+  const candidates = await trx
+    .selectFrom("specialist_agents")
+    .selectAll()
+    .where("status", "=", "ACTIVE")
+    .orderBy("created_at")
+    .execute();
+  const able = candidates.filter(
+    (s) =>
+      (JSON.parse(s.capabilities) as string[]).includes(d.capability) &&
+      (s.owner_id === null || s.owner_id === user),
+  );
   const specialist = able.find((s) => s.owner_id === user) ?? able[0];
   if (!specialist) {
     const error = t(locale, "delegation.no_specialist", { capability: d.capability });
-    if ((await moveDelegation(trx, { id: d.id }, "FAILED", { error, updated_at: now }, ["PENDING"])) !== 1) return false;
+    if ((await moveDelegation(trx, { id: d.id }, "FAILED", { error, updated_at: now }, ["PENDING"])) !== 1)
+      return false;
     await deliver(trx, clock, text, d, null, error);
     return true;
   }
   const conversation = await createConversation(trx, clock, specialist.project_id, d.task, user);
-  const prompt = t(locale, "prompt.delegation", { name: specialist.name, capability: d.capability, task: d.task, context: d.context ? quote(passText(text, conversation.id, d.context)) : "—" });
-  const item = await enqueueIn(trx, clock, conversation.id, prompt, { origin: "delegation", delegationDepth: d.depth, requestedBy: user });
-  const startedIt = await moveDelegation(trx, { id: d.id }, "RUNNING", { specialist_id: specialist.id, specialist_conversation_id: conversation.id, queue_id: item.id, updated_at: now }, ["PENDING"]);
+  const prompt = t(locale, "prompt.delegation", {
+    name: specialist.name,
+    capability: d.capability,
+    task: d.task,
+    context: d.context ? quote(passText(text, conversation.id, d.context)) : "—",
+  });
+  const item = await enqueueIn(trx, clock, conversation.id, prompt, {
+    origin: "delegation",
+    delegationDepth: d.depth,
+    requestedBy: user,
+  });
+  const startedIt = await moveDelegation(
+    trx,
+    { id: d.id },
+    "RUNNING",
+    {
+      specialist_id: specialist.id,
+      specialist_conversation_id: conversation.id,
+      queue_id: item.id,
+      updated_at: now,
+    },
+    ["PENDING"],
+  );
   if (startedIt !== 1) throw new Error("delegation changed while starting"); // rolls the conversation back
   await emit(trx, now, { kind: "delegation.updated", delegationId: d.id, status: "RUNNING" });
   return true;
 }
 
-async function finish(trx: Kysely<DB>, clock: Clock, text: TextCtx, d: SpecialistDelegationsTable, answer: string | null, error: string | null): Promise<boolean> {
+async function finish(
+  trx: Kysely<DB>,
+  clock: Clock,
+  text: TextCtx,
+  d: SpecialistDelegationsTable,
+  answer: string | null,
+  error: string | null,
+): Promise<boolean> {
   const now = clock.now();
   const status = answer !== null ? "COMPLETED" : "FAILED";
-  const ended = await moveDelegation(trx, { id: d.id, queueId: d.queue_id }, status, { result: answer, error: answer === null ? (error ?? "") : null, updated_at: now }, ["RUNNING"]);
+  const ended = await moveDelegation(
+    trx,
+    { id: d.id, queueId: d.queue_id },
+    status,
+    { result: answer, error: answer === null ? (error ?? "") : null, updated_at: now },
+    ["RUNNING"],
+  );
   if (ended !== 1) return false;
   await deliver(trx, clock, text, d, answer, error);
   await emit(trx, now, { kind: "delegation.updated", delegationId: d.id, status });
@@ -134,20 +201,48 @@ async function finish(trx: Kysely<DB>, clock: Clock, text: TextCtx, d: Specialis
 }
 
 /** Hands a result (or a failure) back: to the waiting parent in its own conversation, else to the source. */
-async function deliver(trx: Kysely<DB>, clock: Clock, text: TextCtx, d: SpecialistDelegationsTable, answer: string | null, error: string | null): Promise<void> {
+async function deliver(
+  trx: Kysely<DB>,
+  clock: Clock,
+  text: TextCtx,
+  d: SpecialistDelegationsTable,
+  answer: string | null,
+  error: string | null,
+): Promise<void> {
   const parent = d.parent_delegation_id
-    ? await trx.selectFrom("specialist_delegations").selectAll().where("id", "=", d.parent_delegation_id).where("status", "=", "WAITING_CHILD").executeTakeFirst()
+    ? await trx
+        .selectFrom("specialist_delegations")
+        .selectAll()
+        .where("id", "=", d.parent_delegation_id)
+        .where("status", "=", "WAITING_CHILD")
+        .executeTakeFirst()
     : undefined;
   // The receiving conversation's inbox holds the whole result when the prompt has to cut it.
   const receiver = parent?.specialist_conversation_id ?? d.source_conversation_id;
   const prompt =
     answer !== null
-      ? t(text.locale, "prompt.delegation_result", { capability: d.capability, task: d.task, result: quote(passText(text, receiver, answer)) })
-      : t(text.locale, "prompt.delegation_failed", { capability: d.capability, task: d.task, error: quote(passText(text, receiver, failureText(text.locale, error) ?? "?")) });
+      ? t(text.locale, "prompt.delegation_result", {
+          capability: d.capability,
+          task: d.task,
+          result: quote(passText(text, receiver, answer)),
+        })
+      : t(text.locale, "prompt.delegation_failed", {
+          capability: d.capability,
+          task: d.task,
+          error: quote(passText(text, receiver, failureText(text.locale, error) ?? "?")),
+        });
   if (parent?.specialist_conversation_id) {
-    const item = await enqueueIn(trx, clock, parent.specialist_conversation_id, prompt, { origin: "specialist_result", delegationDepth: parent.depth });
-    await moveDelegation(trx, { id: parent.id }, "RUNNING", { queue_id: item.id, updated_at: clock.now() }, ["WAITING_CHILD"]);
+    const item = await enqueueIn(trx, clock, parent.specialist_conversation_id, prompt, {
+      origin: "specialist_result",
+      delegationDepth: parent.depth,
+    });
+    await moveDelegation(trx, { id: parent.id }, "RUNNING", { queue_id: item.id, updated_at: clock.now() }, [
+      "WAITING_CHILD",
+    ]);
     return;
   }
-  await enqueueIn(trx, clock, d.source_conversation_id, prompt, { origin: "specialist_result", delegationDepth: Math.max(0, d.depth - 1) });
+  await enqueueIn(trx, clock, d.source_conversation_id, prompt, {
+    origin: "specialist_result",
+    delegationDepth: Math.max(0, d.depth - 1),
+  });
 }

@@ -28,7 +28,9 @@ export const INCIDENT_ACTIONS = {
 } as const satisfies ActionTable<IncidentStatus, IncidentAction>;
 
 /** Whether an incident in `status` allows `action` (e.g. whether its card shows Retry). */
-export const canIncident = (status: IncidentStatus, action: IncidentAction): boolean => allows(INCIDENT_ACTIONS, status, action);
+export const canIncident = (status: IncidentStatus, action: IncidentAction): boolean =>
+  allows(INCIDENT_ACTIONS, status, action);
 
 /** The actions an incident in `status` allows. */
-export const incidentActions = (status: IncidentStatus): IncidentAction[] => actionsAt(INCIDENT_ACTIONS, status);
+export const incidentActions = (status: IncidentStatus): IncidentAction[] =>
+  actionsAt(INCIDENT_ACTIONS, status);

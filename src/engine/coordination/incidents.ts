@@ -42,7 +42,11 @@ const PLAIN_ORIGINS = new Set(["user", "decision_answer", "specialist_result"]);
  */
 export const openIncidentReactor: OutcomeReactor = async (trx, o, clock) => {
   if (o.status !== "failed") return;
-  const item = await trx.selectFrom("prompt_queue").select(["origin_kind", "error_code"]).where("id", "=", o.queueId).executeTakeFirst();
+  const item = await trx
+    .selectFrom("prompt_queue")
+    .select(["origin_kind", "error_code"])
+    .where("id", "=", o.queueId)
+    .executeTakeFirst();
   if (item && !PLAIN_ORIGINS.has(item.origin_kind)) return;
   const c = await trx
     .selectFrom("conversations as c")
@@ -53,9 +57,21 @@ export const openIncidentReactor: OutcomeReactor = async (trx, o, clock) => {
   if (!c || c.role === "self" || c.execution_group === SPECIALIST_GROUP) return;
   // Runs and orchestrations handle their own failures, whatever the origin of the failed item.
   const owned =
-    (await trx.selectFrom("orchestrations").select("id").where("conversation_id", "=", o.conversationId).executeTakeFirst()) ??
-    (await trx.selectFrom("remediation_step_runs").select("id").where("conversation_id", "=", o.conversationId).executeTakeFirst()) ??
-    (await trx.selectFrom("remediation_runs").select("id").where("master_conversation_id", "=", o.conversationId).executeTakeFirst());
+    (await trx
+      .selectFrom("orchestrations")
+      .select("id")
+      .where("conversation_id", "=", o.conversationId)
+      .executeTakeFirst()) ??
+    (await trx
+      .selectFrom("remediation_step_runs")
+      .select("id")
+      .where("conversation_id", "=", o.conversationId)
+      .executeTakeFirst()) ??
+    (await trx
+      .selectFrom("remediation_runs")
+      .select("id")
+      .where("master_conversation_id", "=", o.conversationId)
+      .executeTakeFirst());
   if (owned) return;
   const now = clock.now();
   const id = newId();
@@ -80,7 +96,8 @@ export const openIncidentReactor: OutcomeReactor = async (trx, o, clock) => {
     })
     .onConflict((oc) => oc.column("queue_id").doNothing())
     .executeTakeFirst();
-  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) await emit(trx, now, { kind: "incident.opened", incidentId: id, status: "OPEN" });
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0)
+    await emit(trx, now, { kind: "incident.opened", incidentId: id, status: "OPEN" });
 };
 
 export { SPECIALIST_GROUP } from "../agents/projects.js";
@@ -90,25 +107,61 @@ export { SPECIALIST_GROUP } from "../agents/projects.js";
  * project, the failure quoted as untrusted data) and closes repairs that finished, their report
  * naming the branch the work is on. Guarded transitions: a second tick changes nothing.
  */
-export async function processIncidents(engine: Engine): Promise<{ incidents_repairing: number; incidents_closed: number }> {
+export async function processIncidents(
+  engine: Engine,
+): Promise<{ incidents_repairing: number; incidents_closed: number }> {
   const { db, clock } = engine;
   const locale = engine.config.locale;
   let repairing = 0;
   let closed = 0;
-  const open = await db.selectFrom("incidents").selectAll().where("status", "=", "OPEN").where("auto_repair", "=", 1).limit(20).execute();
+  const open = await db
+    .selectFrom("incidents")
+    .selectAll()
+    .where("status", "=", "OPEN")
+    .where("auto_repair", "=", 1)
+    .limit(20)
+    .execute();
   // Repeats the partial index's own condition (as a literal) so that SQLite can use that index.
   const self = open.length
-    ? await db.selectFrom("projects").selectAll().where("role", "<>", sql.lit("project")).where("role", "=", "self").executeTakeFirst()
+    ? await db
+        .selectFrom("projects")
+        .selectAll()
+        .where("role", "<>", sql.lit("project"))
+        .where("role", "=", "self")
+        .executeTakeFirst()
     : undefined;
   for (const incident of self ? open : []) {
     const started = await immediate(db, async (trx) => {
       const now = clock.now();
-      const project = await trx.selectFrom("projects").select("name").where("id", "=", incident.project_id).executeTakeFirst();
-      const conversation = await createConversation(trx, clock, self!.id, t(locale, "incident.repair_title", { project: project?.name ?? "?" }), null);
-      const error = passText({ locale, dataDir: engine.config.dataDir }, conversation.id, failureText(locale, incident.error));
-      const prompt = t(locale, "prompt.incident_repair", { project: project?.name ?? "?", code: incident.error_code ?? "?", error: quote(error) });
+      const project = await trx
+        .selectFrom("projects")
+        .select("name")
+        .where("id", "=", incident.project_id)
+        .executeTakeFirst();
+      const conversation = await createConversation(
+        trx,
+        clock,
+        self!.id,
+        t(locale, "incident.repair_title", { project: project?.name ?? "?" }),
+        null,
+      );
+      const error = passText(
+        { locale, dataDir: engine.config.dataDir },
+        conversation.id,
+        failureText(locale, incident.error),
+      );
+      const prompt = t(locale, "prompt.incident_repair", {
+        project: project?.name ?? "?",
+        code: incident.error_code ?? "?",
+        error: quote(error),
+      });
       const item = await enqueueIn(trx, clock, conversation.id, prompt, { origin: "repair" });
-      const moved = await moveIncident(trx, incident.id, "REPAIRING", { repair_project_id: self!.id, repair_conversation_id: conversation.id, repair_queue_id: item.id, updated_at: now });
+      const moved = await moveIncident(trx, incident.id, "REPAIRING", {
+        repair_project_id: self!.id,
+        repair_conversation_id: conversation.id,
+        repair_queue_id: item.id,
+        updated_at: now,
+      });
       if (!moved) throw new Rollback();
       await emit(trx, now, { kind: "incident.updated", incidentId: incident.id, status: "REPAIRING" });
       return true;
@@ -123,7 +176,17 @@ export async function processIncidents(engine: Engine): Promise<{ incidents_repa
     .where("q.status", "in", ["done", "failed", "cancelled"])
     .execute();
   for (const r of active) {
-    const answer = r.queue_status === "done" ? ((await db.selectFrom("messages").select("content").where("queue_id", "=", r.queue_id).where("role", "=", "assistant").executeTakeFirst())?.content ?? "") : null;
+    const answer =
+      r.queue_status === "done"
+        ? ((
+            await db
+              .selectFrom("messages")
+              .select("content")
+              .where("queue_id", "=", r.queue_id)
+              .where("role", "=", "assistant")
+              .executeTakeFirst()
+          )?.content ?? "")
+        : null;
     const verdict = answer !== null ? parseSelfRepair(answer) : null;
     const status = r.queue_status === "done" && verdict?.decision !== "needs_user" ? "RESOLVED" : "FAILED";
     // The repair's work is committed on its clone's branch before the report names that branch
@@ -131,7 +194,9 @@ export async function processIncidents(engine: Engine): Promise<{ incidents_repa
     const report = r.repair_conversation_id ? await finishSelfClone(engine, r.repair_conversation_id) : null;
     const resolution = withReport(verdict?.feedback || answer || r.error || "", report);
     const done = await immediate(db, async (trx) => {
-      const moved = await moveIncident(trx, r.id, status, { resolution, updated_at: clock.now() }, ["REPAIRING"]);
+      const moved = await moveIncident(trx, r.id, status, { resolution, updated_at: clock.now() }, [
+        "REPAIRING",
+      ]);
       if (moved) await emit(trx, clock.now(), { kind: "incident.updated", incidentId: r.id, status });
       return moved;
     });
@@ -177,7 +242,9 @@ function visibleIncidents(db: Kysely<DB>, actor: Actor) {
     ]);
   // Theirs, or of a project they own (which they always see); all for admins. In the WHERE, not
   // after a LIMIT: a filter applied to the newest rows loses older visible ones.
-  return actor.isAdmin ? q : q.where((eb) => eb.or([eb("i.user_id", "=", actor.userId), eb("p.owner_id", "=", actor.userId)]));
+  return actor.isAdmin
+    ? q
+    : q.where((eb) => eb.or([eb("i.user_id", "=", actor.userId), eb("p.owner_id", "=", actor.userId)]));
 }
 
 type IncidentRow = Awaited<ReturnType<ReturnType<typeof visibleIncidents>["executeTakeFirstOrThrow"]>>;
@@ -185,14 +252,22 @@ type IncidentRow = Awaited<ReturnType<ReturnType<typeof visibleIncidents>["execu
 const incidentView = (r: IncidentRow): IncidentView => ({ ...r, auto_repair: r.auto_repair === 1 });
 
 /** Incidents the actor may see: of their conversations or of projects they own; all for admins. */
-export async function listIncidents(db: Kysely<DB>, actor: Actor, opts: { all?: boolean } = {}): Promise<IncidentView[]> {
+export async function listIncidents(
+  db: Kysely<DB>,
+  actor: Actor,
+  opts: { all?: boolean } = {},
+): Promise<IncidentView[]> {
   let q = visibleIncidents(db, actor).orderBy("i.created_at", "desc").limit(200);
   if (!opts.all) q = q.where("i.status", "in", ["OPEN", "REPAIRING", "FAILED"]);
   return (await q.execute()).map(incidentView);
 }
 
 /** One incident the actor may see, by id (however old), or undefined. */
-export async function findIncident(db: Kysely<DB>, actor: Actor, id: string): Promise<IncidentView | undefined> {
+export async function findIncident(
+  db: Kysely<DB>,
+  actor: Actor,
+  id: string,
+): Promise<IncidentView | undefined> {
   const row = await visibleIncidents(db, actor).where("i.id", "=", id).executeTakeFirst();
   return row && incidentView(row);
 }
@@ -209,16 +284,37 @@ export async function getIncident(db: Kysely<DB>, actor: Actor, id: string): Pro
  * the project's owner or an admin; the incident is closed as retried. Idempotent: a closed
  * incident is not retried twice.
  */
-export async function retryIncident(engine: Engine, actor: Actor, incidentId: string): Promise<{ queueId: string }> {
+export async function retryIncident(
+  engine: Engine,
+  actor: Actor,
+  incidentId: string,
+): Promise<{ queueId: string }> {
   const { db, clock } = engine;
   const queued = await immediate(db, async (trx) => {
     const visible = await getIncident(trx, actor, incidentId);
     if (!canIncident(visible.status, "retry")) throw new EngineError("conflict", "incident_not_retryable");
-    const row = await trx.selectFrom("incidents").select(["queue_id", "conversation_id"]).where("id", "=", incidentId).executeTakeFirstOrThrow();
-    const failed = await trx.selectFrom("prompt_queue").select("content").where("id", "=", row.queue_id).executeTakeFirst();
+    const row = await trx
+      .selectFrom("incidents")
+      .select(["queue_id", "conversation_id"])
+      .where("id", "=", incidentId)
+      .executeTakeFirstOrThrow();
+    const failed = await trx
+      .selectFrom("prompt_queue")
+      .select("content")
+      .where("id", "=", row.queue_id)
+      .executeTakeFirst();
     if (!failed) throw new EngineError("conflict", "incident_not_retryable");
-    const item = await enqueueIn(trx, clock, row.conversation_id, failed.content, { origin: "user", requestedBy: actor.userId });
-    const retried = await moveIncident(trx, incidentId, "RESOLVED", { resolution: t(engine.config.locale, "incident.retried"), updated_at: clock.now() }, INCIDENT_ACTIONS.retry);
+    const item = await enqueueIn(trx, clock, row.conversation_id, failed.content, {
+      origin: "user",
+      requestedBy: actor.userId,
+    });
+    const retried = await moveIncident(
+      trx,
+      incidentId,
+      "RESOLVED",
+      { resolution: t(engine.config.locale, "incident.retried"), updated_at: clock.now() },
+      INCIDENT_ACTIONS.retry,
+    );
     if (!retried) throw new EngineError("conflict", "incident_not_retryable");
     await emit(trx, clock.now(), { kind: "incident.updated", incidentId, status: "RESOLVED" });
     return item.id;

@@ -12,18 +12,39 @@ export interface NotificationPreferences {
 }
 
 /** By default a user hears about everything that concerns them. */
-export const DEFAULT_PREFERENCES: NotificationPreferences = { task_completion: true, decisions: true, incidents: true };
+export const DEFAULT_PREFERENCES: NotificationPreferences = {
+  task_completion: true,
+  decisions: true,
+  incidents: true,
+};
 
-const schema = z.object({ task_completion: z.boolean(), decisions: z.boolean(), incidents: z.boolean() }).strict();
+const schema = z
+  .object({ task_completion: z.boolean(), decisions: z.boolean(), incidents: z.boolean() })
+  .strict();
 
 /** A user's preferences (the defaults until they choose). */
 export async function getPreferences(db: Kysely<DB>, userId: string): Promise<NotificationPreferences> {
-  const row = await db.selectFrom("notification_preferences").selectAll().where("user_id", "=", userId).executeTakeFirst();
-  return row ? { task_completion: row.task_completion === 1, decisions: row.decisions === 1, incidents: row.incidents === 1 } : { ...DEFAULT_PREFERENCES };
+  const row = await db
+    .selectFrom("notification_preferences")
+    .selectAll()
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return row
+    ? {
+        task_completion: row.task_completion === 1,
+        decisions: row.decisions === 1,
+        incidents: row.incidents === 1,
+      }
+    : { ...DEFAULT_PREFERENCES };
 }
 
 /** Stores a user's preferences exactly as given (S-CO-08); anything else is refused. */
-export async function setPreferences(db: Kysely<DB>, clock: Clock, userId: string, input: unknown): Promise<NotificationPreferences> {
+export async function setPreferences(
+  db: Kysely<DB>,
+  clock: Clock,
+  userId: string,
+  input: unknown,
+): Promise<NotificationPreferences> {
   const parsed = schema.safeParse(input);
   if (!parsed.success) throw new EngineError("invalid", "preferences_invalid");
   const values = {

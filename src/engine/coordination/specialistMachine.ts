@@ -23,7 +23,9 @@ export const SPECIALIST_ACTIONS = {
 } as const satisfies ActionTable<SpecialistStatus, SpecialistAction>;
 
 /** Whether a specialist in `status` allows `action` (e.g. whether its entry shows Rebuild). */
-export const canSpecialist = (status: SpecialistStatus, action: SpecialistAction): boolean => allows(SPECIALIST_ACTIONS, status, action);
+export const canSpecialist = (status: SpecialistStatus, action: SpecialistAction): boolean =>
+  allows(SPECIALIST_ACTIONS, status, action);
 
 /** The actions a specialist in `status` allows. */
-export const specialistActions = (status: SpecialistStatus): SpecialistAction[] => actionsAt(SPECIALIST_ACTIONS, status);
+export const specialistActions = (status: SpecialistStatus): SpecialistAction[] =>
+  actionsAt(SPECIALIST_ACTIONS, status);

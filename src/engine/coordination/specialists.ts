@@ -36,17 +36,28 @@ export interface SpecialistView {
 }
 
 /** Capabilities are dotted names: `design.interface`, `code.review`. */
-export const capabilitySchema = z.string().trim().regex(/^[a-z][a-z0-9-]*(\.[a-z0-9-]+)+$/, "capability like design.interface");
+export const capabilitySchema = z
+  .string()
+  .trim()
+  .regex(/^[a-z][a-z0-9-]*(\.[a-z0-9-]+)+$/, "capability like design.interface");
 
 /** What creating a specialist takes; the description must be a real sentence. */
 export const newSpecialistSchema = z.object({
-  name: z.string().trim().min(2).max(60).regex(/^[\p{L}\p{N}][\p{L}\p{N} ._'’()-]*$/u),
+  name: z
+    .string()
+    .trim()
+    .min(2)
+    .max(60)
+    .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._'’()-]*$/u),
   description: z
     .string()
     .trim()
     .min(20)
     .max(1000)
-    .refine((d) => d.split(/\s+/).length >= 4 && /[.!?…]$/.test(d), "a sentence of at least four words, ending with punctuation"),
+    .refine(
+      (d) => d.split(/\s+/).length >= 4 && /[.!?…]$/.test(d),
+      "a sentence of at least four words, ending with punctuation",
+    ),
   capabilities: z.array(capabilitySchema).min(1).max(20),
 });
 
@@ -67,7 +78,8 @@ const view = (s: SpecialistAgentsTable, workspace: string): SpecialistView => ({
 });
 
 /** May the actor use (see, rebuild, delegate to) this specialist? Its owner; shared ones: everyone. */
-const canUse = (actor: Actor, s: { owner_id: string | null }) => actor.isAdmin || s.owner_id === null || s.owner_id === actor.userId;
+const canUse = (actor: Actor, s: { owner_id: string | null }) =>
+  actor.isAdmin || s.owner_id === null || s.owner_id === actor.userId;
 
 /**
  * Creates a specialist: a restricted workspace under `<data dir>/specialists/`, backed by a
@@ -75,14 +87,26 @@ const canUse = (actor: Actor, s: { owner_id: string | null }) => actor.isAdmin |
  * itself; it becomes ACTIVE when its answer carries CODEXPI_SPECIALIST_READY. Admins may create
  * shared specialists (no owner).
  */
-export async function createSpecialist(engine: Engine, actor: Actor, input: unknown, opts: { shared?: boolean } = {}): Promise<SpecialistView> {
+export async function createSpecialist(
+  engine: Engine,
+  actor: Actor,
+  input: unknown,
+  opts: { shared?: boolean } = {},
+): Promise<SpecialistView> {
   const parsed = newSpecialistSchema.safeParse(input);
-  if (!parsed.success) throw new EngineError("invalid", "specialist_invalid", { fields: parsed.error.issues.map((i) => i.path.join(".")).join(", ") });
+  if (!parsed.success)
+    throw new EngineError("invalid", "specialist_invalid", {
+      fields: parsed.error.issues.map((i) => i.path.join(".")).join(", "),
+    });
   if (opts.shared && !actor.isAdmin) throw new EngineError("forbidden", "admins_only");
   const { name, description } = parsed.data;
   const capabilities = [...new Set(parsed.data.capabilities)];
   const id = newId();
-  const workspace = path.join(engine.config.dataDir, "specialists", `${slugify(name, "specialist")}-${id.slice(0, 8)}`);
+  const workspace = path.join(
+    engine.config.dataDir,
+    "specialists",
+    `${slugify(name, "specialist")}-${id.slice(0, 8)}`,
+  );
   fs.mkdirSync(workspace, { recursive: true });
   const owner = opts.shared ? null : actor.userId;
   const created = await immediate(engine.db, async (trx) => {
@@ -105,7 +129,21 @@ export async function createSpecialist(engine: Engine, actor: Actor, input: unkn
       .execute();
     await trx
       .insertInto("specialist_agents")
-      .values({ id, name, description, capabilities: JSON.stringify(capabilities), summary: null, status: "BUILDING", error: "", owner_id: owner, project_id: projectId, bootstrap_conversation_id: null, bootstrap_queue_id: null, created_at: now, updated_at: now })
+      .values({
+        id,
+        name,
+        description,
+        capabilities: JSON.stringify(capabilities),
+        summary: null,
+        status: "BUILDING",
+        error: "",
+        owner_id: owner,
+        project_id: projectId,
+        bootstrap_conversation_id: null,
+        bootstrap_queue_id: null,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     await startBootstrap(engine, trx, id);
     return trx.selectFrom("specialist_agents").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
@@ -118,8 +156,15 @@ export async function createSpecialist(engine: Engine, actor: Actor, input: unkn
 export async function rebuildSpecialist(engine: Engine, actor: Actor, id: string): Promise<SpecialistView> {
   const rebuilt = await immediate(engine.db, async (trx) => {
     const s = await findSpecialist(trx, actor, id);
-    if (!canSpecialist(s.status, "rebuild")) throw new EngineError("conflict", "specialist_not_failed", { name: s.name });
-    const moved = await moveSpecialist(trx, id, "BUILDING", { error: "", updated_at: engine.clock.now() }, { from: SPECIALIST_ACTIONS.rebuild });
+    if (!canSpecialist(s.status, "rebuild"))
+      throw new EngineError("conflict", "specialist_not_failed", { name: s.name });
+    const moved = await moveSpecialist(
+      trx,
+      id,
+      "BUILDING",
+      { error: "", updated_at: engine.clock.now() },
+      { from: SPECIALIST_ACTIONS.rebuild },
+    );
     if (!moved) throw new EngineError("conflict", "specialist_not_failed", { name: s.name });
     await startBootstrap(engine, trx, id);
     return trx.selectFrom("specialist_agents").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
@@ -129,12 +174,37 @@ export async function rebuildSpecialist(engine: Engine, actor: Actor, id: string
 }
 
 async function startBootstrap(engine: Engine, trx: Kysely<DB>, id: string): Promise<void> {
-  const s = await trx.selectFrom("specialist_agents").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+  const s = await trx
+    .selectFrom("specialist_agents")
+    .selectAll()
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
   const locale = engine.config.locale;
-  const conversation = await createConversation(trx, engine.clock, s.project_id, t(locale, "specialist.bootstrap_title", { name: s.name }), s.owner_id);
-  const prompt = t(locale, "prompt.specialist_bootstrap", { name: s.name, description: s.description, capabilities: (JSON.parse(s.capabilities) as string[]).join(", ") });
-  const item = await enqueueIn(trx, engine.clock, conversation.id, prompt, { origin: "specialist_bootstrap", requestedBy: s.owner_id });
-  await trx.updateTable("specialist_agents").set({ bootstrap_conversation_id: conversation.id, bootstrap_queue_id: item.id, updated_at: engine.clock.now() }).where("id", "=", id).execute();
+  const conversation = await createConversation(
+    trx,
+    engine.clock,
+    s.project_id,
+    t(locale, "specialist.bootstrap_title", { name: s.name }),
+    s.owner_id,
+  );
+  const prompt = t(locale, "prompt.specialist_bootstrap", {
+    name: s.name,
+    description: s.description,
+    capabilities: (JSON.parse(s.capabilities) as string[]).join(", "),
+  });
+  const item = await enqueueIn(trx, engine.clock, conversation.id, prompt, {
+    origin: "specialist_bootstrap",
+    requestedBy: s.owner_id,
+  });
+  await trx
+    .updateTable("specialist_agents")
+    .set({
+      bootstrap_conversation_id: conversation.id,
+      bootstrap_queue_id: item.id,
+      updated_at: engine.clock.now(),
+    })
+    .where("id", "=", id)
+    .execute();
   await emit(trx, engine.clock.now(), { kind: "specialist.updated", specialistId: id, status: "BUILDING" });
 }
 
@@ -156,7 +226,13 @@ export async function getSpecialist(db: Kysely<DB>, actor: Actor, id: string): P
 
 /** The specialists the actor may use (theirs and shared ones; all for admins). */
 export async function listSpecialists(db: Kysely<DB>, actor: Actor): Promise<SpecialistView[]> {
-  const rows = await db.selectFrom("specialist_agents as s").innerJoin("projects as p", "p.id", "s.project_id").selectAll("s").select("p.path").orderBy("s.created_at").execute();
+  const rows = await db
+    .selectFrom("specialist_agents as s")
+    .innerJoin("projects as p", "p.id", "s.project_id")
+    .selectAll("s")
+    .select("p.path")
+    .orderBy("s.created_at")
+    .execute();
   return rows.filter((s) => canUse(actor, s)).map((s) => view(s, s.path));
 }
 
@@ -164,7 +240,9 @@ export async function listSpecialists(db: Kysely<DB>, actor: Actor): Promise<Spe
  * Tick step: a BUILDING specialist whose bootstrap finished becomes ACTIVE (its declared
  * capabilities merged into the ones it was created with) when it answered READY, else FAILED.
  */
-export async function processSpecialists(engine: Engine): Promise<{ specialists_ready: number; specialists_failed: number }> {
+export async function processSpecialists(
+  engine: Engine,
+): Promise<{ specialists_ready: number; specialists_failed: number }> {
   const { db, clock } = engine;
   let ready = 0;
   let failed = 0;
@@ -176,15 +254,37 @@ export async function processSpecialists(engine: Engine): Promise<{ specialists_
     .where("q.status", "in", ["done", "failed", "cancelled"])
     .execute();
   for (const s of building) {
-    const answer = s.queue_status === "done" ? ((await answerOf(db, s.bootstrap_queue_id as string))?.content ?? "") : null;
+    const answer =
+      s.queue_status === "done"
+        ? ((await answerOf(db, s.bootstrap_queue_id as string))?.content ?? "")
+        : null;
     const readyMarker = answer !== null ? parseSpecialistReady(answer) : null;
     const now = clock.now();
     const next = readyMarker
-      ? { status: "ACTIVE" as const, capabilities: JSON.stringify([...new Set([...(JSON.parse(s.capabilities) as string[]), ...readyMarker.capabilities])]), summary: readyMarker.summary, error: "" }
-      : { status: "FAILED" as const, error: answer !== null ? t(engine.config.locale, "specialist.not_ready") : (failureText(engine.config.locale, s.error) ?? s.queue_status) };
+      ? {
+          status: "ACTIVE" as const,
+          capabilities: JSON.stringify([
+            ...new Set([...(JSON.parse(s.capabilities) as string[]), ...readyMarker.capabilities]),
+          ]),
+          summary: readyMarker.summary,
+          error: "",
+        }
+      : {
+          status: "FAILED" as const,
+          error:
+            answer !== null
+              ? t(engine.config.locale, "specialist.not_ready")
+              : (failureText(engine.config.locale, s.error) ?? s.queue_status),
+        };
     const moved = await immediate(db, async (trx) => {
       const { status, ...set } = next;
-      const moved = await moveSpecialist(trx, s.id, status, { ...set, updated_at: now }, { from: ["BUILDING"], bootstrapQueueId: s.bootstrap_queue_id });
+      const moved = await moveSpecialist(
+        trx,
+        s.id,
+        status,
+        { ...set, updated_at: now },
+        { from: ["BUILDING"], bootstrapQueueId: s.bootstrap_queue_id },
+      );
       if (moved) await emit(trx, now, { kind: "specialist.updated", specialistId: s.id, status });
       return moved;
     });
@@ -193,5 +293,3 @@ export async function processSpecialists(engine: Engine): Promise<{ specialists_
   }
   return { specialists_ready: ready, specialists_failed: failed };
 }
-
-

@@ -82,5 +82,9 @@ export function jailedCodex(input: CodexJailInput, codexArgv: string[]): Prepare
     HOME: JAIL_CODEX_HOME,
     PATH: input.codexSupportDir ? `${input.codexSupportDir}${path.delimiter}${systemPath}` : systemPath,
   });
-  return { file: input.bwrap, args: jailArgs({ mounts, cwd: input.workspace, network: true, nestedSandbox: true }, codexArgv), env };
+  return {
+    file: input.bwrap,
+    args: jailArgs({ mounts, cwd: input.workspace, network: true, nestedSandbox: true }, codexArgv),
+    env,
+  };
 }

@@ -6,11 +6,40 @@
  */
 
 /** Variables every process we start may see: where programs are, language, time zone, proxies. */
-const BASE = ["PATH", "LANG", "LANGUAGE", "TZ", "TERM", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "no_proxy", "all_proxy", "SSL_CERT_FILE", "SSL_CERT_DIR"];
+const BASE = [
+  "PATH",
+  "LANG",
+  "LANGUAGE",
+  "TZ",
+  "TERM",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "ALL_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+  "all_proxy",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+];
 const LOCALE = /^LC_[A-Z]+$/;
 
 /** What a worker needs besides BASE to open the same database and settings as the bot. */
-const WORKER = ["HOME", "CODEXPI_DATA_DIR", "DATABASE_URL", "CODEXPI_TURN_TIMEOUT", "CODEXPI_IDLE_TIMEOUT", "CODEXPI_LOCALE", "CODEXPI_JAIL", "CODEXPI_AGENT_ENV", "LOG_LEVEL", "CODEX_BIN", "CODEX_HOME", "NODE_EXTRA_CA_CERTS"];
+const WORKER = [
+  "HOME",
+  "CODEXPI_DATA_DIR",
+  "DATABASE_URL",
+  "CODEXPI_TURN_TIMEOUT",
+  "CODEXPI_IDLE_TIMEOUT",
+  "CODEXPI_LOCALE",
+  "CODEXPI_JAIL",
+  "CODEXPI_AGENT_ENV",
+  "LOG_LEVEL",
+  "CODEX_BIN",
+  "CODEX_HOME",
+  "NODE_EXTRA_CA_CERTS",
+];
 
 /** Default names of the model credential Codex may read from its environment. */
 export const DEFAULT_AGENT_ENV = ["OPENAI_API_KEY"];
@@ -32,7 +61,11 @@ function pick(base: NodeJS.ProcessEnv, names: Iterable<string>, test?: RegExp): 
  * A worker's environment: BASE, the worker's own settings and the model credential names the
  * operator allowed (the worker hands them to Codex). No Slack secret, ever.
  */
-export function workerEnvironment(base: NodeJS.ProcessEnv, agentEnv: readonly string[], settings: Record<string, string | undefined>): Record<string, string> {
+export function workerEnvironment(
+  base: NodeJS.ProcessEnv,
+  agentEnv: readonly string[],
+  settings: Record<string, string | undefined>,
+): Record<string, string> {
   const env = pick(base, [...BASE, ...WORKER, ...agentEnv.filter((n) => !NEVER.test(n))], LOCALE);
   for (const [k, v] of Object.entries(settings)) if (v !== undefined) env[k] = v;
   return env;
@@ -43,14 +76,21 @@ export function workerEnvironment(base: NodeJS.ProcessEnv, agentEnv: readonly st
  * (CODEX_HOME, HOME, PATH inside the jail). Codex itself drops variables named like KEY, SECRET or TOKEN from
  * the commands it runs (its shell_environment_policy default), so the credential stays with Codex.
  */
-export function codexEnvironment(base: NodeJS.ProcessEnv, agentEnv: readonly string[], extra: Record<string, string | undefined>): Record<string, string> {
+export function codexEnvironment(
+  base: NodeJS.ProcessEnv,
+  agentEnv: readonly string[],
+  extra: Record<string, string | undefined>,
+): Record<string, string> {
   const env = pick(base, [...BASE, ...agentEnv.filter((n) => !NEVER.test(n))], LOCALE);
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;
 }
 
 /** An acceptance test's environment: BASE only (no credential of any kind), plus CI=1. */
-export function testCommandEnvironment(base: NodeJS.ProcessEnv, extra: Record<string, string>): Record<string, string> {
+export function testCommandEnvironment(
+  base: NodeJS.ProcessEnv,
+  extra: Record<string, string>,
+): Record<string, string> {
   return { ...pick(base, BASE, LOCALE), CI: "1", ...extra };
 }
 

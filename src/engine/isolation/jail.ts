@@ -32,9 +32,35 @@ export interface JailSpec {
 
 /** /etc entries a program needs (users, name resolution, TLS roots, time zone, dynamic linker). */
 const ETC = [
-  "passwd", "group", "hosts", "hostname", "resolv.conf", "nsswitch.conf", "host.conf", "gai.conf", "protocols", "services",
-  "ssl", "ca-certificates", "ca-certificates.conf", "pki", "localtime", "timezone", "alternatives", "ld.so.cache", "ld.so.conf",
-  "ld.so.conf.d", "os-release", "debian_version", "mime.types", "gitconfig", "inputrc", "bash.bashrc", "profile", "environment", "locale.alias",
+  "passwd",
+  "group",
+  "hosts",
+  "hostname",
+  "resolv.conf",
+  "nsswitch.conf",
+  "host.conf",
+  "gai.conf",
+  "protocols",
+  "services",
+  "ssl",
+  "ca-certificates",
+  "ca-certificates.conf",
+  "pki",
+  "localtime",
+  "timezone",
+  "alternatives",
+  "ld.so.cache",
+  "ld.so.conf",
+  "ld.so.conf.d",
+  "os-release",
+  "debian_version",
+  "mime.types",
+  "gitconfig",
+  "inputrc",
+  "bash.bashrc",
+  "profile",
+  "environment",
+  "locale.alias",
 ];
 /** Top-level system directories, often symlinks into /usr (merged /usr). */
 const SYSTEM_DIRS = ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
@@ -87,14 +113,28 @@ export function jailArgs(spec: JailSpec, command: string[]): string[] {
   const gid = process.getgid?.() ?? 0;
   const args = [
     // A user namespace even for root: without it a root-started jail keeps every capability.
-    "--unshare-user", "--uid", String(uid), "--gid", String(gid),
-    "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+    "--unshare-user",
+    "--uid",
+    String(uid),
+    "--gid",
+    String(gid),
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
     ...(spec.network ? [] : ["--unshare-net"]),
-    "--hostname", "codexpi-agent",
+    "--hostname",
+    "codexpi-agent",
     // The jail ends with the worker, and has no terminal of ours to push keystrokes into.
-    "--die-with-parent", "--new-session",
+    "--die-with-parent",
+    "--new-session",
     ...systemArgs(),
-    "--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev",
+    "--tmpfs",
+    "/tmp",
+    "--proc",
+    "/proc",
+    "--dev",
+    "/dev",
   ];
   if (!spec.nestedSandbox) args.push("--cap-drop", "ALL", "--disable-userns");
   for (const m of spec.mounts) args.push(m.writable ? "--bind" : "--ro-bind", m.source, m.target ?? m.source);
@@ -134,6 +174,13 @@ function realOrSelf(p: string): string {
 }
 
 /** The workspace mount and the expected object stores it borrows (alternates), as jail mounts. */
-export function workspaceMounts(workspace: string, writable: boolean, allowedAlternates: readonly string[] = []): JailMount[] {
-  return [{ source: workspace, writable }, ...alternateObjectDirs(workspace, allowedAlternates).map((d) => ({ source: d, writable: false }))];
+export function workspaceMounts(
+  workspace: string,
+  writable: boolean,
+  allowedAlternates: readonly string[] = [],
+): JailMount[] {
+  return [
+    { source: workspace, writable },
+    ...alternateObjectDirs(workspace, allowedAlternates).map((d) => ({ source: d, writable: false })),
+  ];
 }

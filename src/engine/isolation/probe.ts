@@ -21,10 +21,22 @@ const MARK = "codexpi-probe-secret";
  * works when the read and the view fail and the write succeeds.
  */
 export async function probeJail(opts: { jail: "bwrap" | "off"; dataDir: string }): Promise<JailProbe> {
-  if (opts.jail === "off") return { ok: false, mechanism: "none", detail: "CODEXPI_JAIL=off: agents and test commands are NOT isolated" };
+  if (opts.jail === "off")
+    return {
+      ok: false,
+      mechanism: "none",
+      detail: "CODEXPI_JAIL=off: agents and test commands are NOT isolated",
+    };
   const bwrap = findBwrap();
-  if (!bwrap) return { ok: false, mechanism: "none", detail: "bubblewrap is not installed (Debian: apt install bubblewrap)" };
-  const version = await execa(bwrap, ["--version"], { reject: false, timeout: 5_000 }).then((r) => r.stdout.trim() || "bubblewrap");
+  if (!bwrap)
+    return {
+      ok: false,
+      mechanism: "none",
+      detail: "bubblewrap is not installed (Debian: apt install bubblewrap)",
+    };
+  const version = await execa(bwrap, ["--version"], { reject: false, timeout: 5_000 }).then(
+    (r) => r.stdout.trim() || "bubblewrap",
+  );
   const mechanism = `${version} (user, pid, ipc, uts namespaces; private /tmp and /proc)`;
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const secret = path.join(opts.dataDir, `.jail-probe-${process.pid}-${Date.now()}`);
@@ -32,19 +44,44 @@ export async function probeJail(opts: { jail: "bwrap" | "off"; dataDir: string }
   fs.writeFileSync(secret, MARK);
   try {
     const script = `cat ${JSON.stringify(secret)} 2>&1; test -e /proc/${process.pid}/environ && echo SAW-PARENT; echo written > probe.txt; echo done`;
-    const r = await execa(bwrap, jailArgs({ mounts: [{ source: workspace, writable: true }], cwd: workspace, network: false, nestedSandbox: false }, ["/bin/sh", "-c", script]), {
-      env: testCommandEnvironment(process.env, { HOME: "/tmp" }),
-      extendEnv: false,
-      reject: false,
-      timeout: 15_000,
-      all: true,
-    });
+    const r = await execa(
+      bwrap,
+      jailArgs(
+        {
+          mounts: [{ source: workspace, writable: true }],
+          cwd: workspace,
+          network: false,
+          nestedSandbox: false,
+        },
+        ["/bin/sh", "-c", script],
+      ),
+      {
+        env: testCommandEnvironment(process.env, { HOME: "/tmp" }),
+        extendEnv: false,
+        reject: false,
+        timeout: 15_000,
+        all: true,
+      },
+    );
     const output = String(r.all ?? "");
-    if (r.exitCode !== 0 || !output.includes("done")) return { ok: false, mechanism, detail: `the jail does not start here: ${output.trim().split("\n").pop() ?? r.exitCode}` };
-    if (output.includes(MARK)) return { ok: false, mechanism, detail: "a jailed process read a file outside its workspace" };
-    if (output.includes("SAW-PARENT")) return { ok: false, mechanism, detail: "a jailed process saw codexpi's processes" };
-    if (!fs.existsSync(path.join(workspace, "probe.txt"))) return { ok: false, mechanism, detail: "a jailed process could not write its workspace" };
-    return { ok: true, mechanism, detail: "a jailed process could not read the data directory nor see codexpi's processes, and wrote its workspace" };
+    if (r.exitCode !== 0 || !output.includes("done"))
+      return {
+        ok: false,
+        mechanism,
+        detail: `the jail does not start here: ${output.trim().split("\n").pop() ?? r.exitCode}`,
+      };
+    if (output.includes(MARK))
+      return { ok: false, mechanism, detail: "a jailed process read a file outside its workspace" };
+    if (output.includes("SAW-PARENT"))
+      return { ok: false, mechanism, detail: "a jailed process saw codexpi's processes" };
+    if (!fs.existsSync(path.join(workspace, "probe.txt")))
+      return { ok: false, mechanism, detail: "a jailed process could not write its workspace" };
+    return {
+      ok: true,
+      mechanism,
+      detail:
+        "a jailed process could not read the data directory nor see codexpi's processes, and wrote its workspace",
+    };
   } finally {
     fs.rmSync(secret, { force: true });
     fs.rmSync(workspace, { recursive: true, force: true });

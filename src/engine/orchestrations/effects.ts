@@ -32,27 +32,46 @@ export const defaultDeps: OrchestrationDeps = { git: simpleGitPort, runTests, te
 
 /** How long a claim lasts before the tick may take the step over (git steps are quick). */
 export const GIT_CLAIM_MS = 2 * 60_000;
-export const verifyClaimMs = (deps: OrchestrationDeps, tests: number) => tests * deps.testTimeoutMs + GIT_CLAIM_MS;
+export const verifyClaimMs = (deps: OrchestrationDeps, tests: number) =>
+  tests * deps.testTimeoutMs + GIT_CLAIM_MS;
 
 /**
  * What a step ended with: done (its result recorded), refused by git (recorded too, and reported
  * to the person as this reason), or `lost` when its claim was no longer held (nothing recorded).
  */
-export type StepResult = { ok: true } | { ok: false; reason: EngineErrorReason; params: Record<string, string> } | { ok: "lost" };
+export type StepResult =
+  | { ok: true }
+  | { ok: false; reason: EngineErrorReason; params: Record<string, string> }
+  | { ok: "lost" };
 
 const LOST: StepResult = { ok: "lost" };
-const MERGE_REASONS = { main_dirty: "orch_main_dirty", main_moved: "orch_main_moved", conflict: "orch_merge_conflict" } as const;
+const MERGE_REASONS = {
+  main_dirty: "orch_main_dirty",
+  main_moved: "orch_main_moved",
+  conflict: "orch_merge_conflict",
+} as const;
 
-async function claimed(engine: Engine, id: string, status: Orchestration["status"], token: string): Promise<Orchestration | null> {
+async function claimed(
+  engine: Engine,
+  id: string,
+  status: Orchestration["status"],
+  token: string,
+): Promise<Orchestration | null> {
   const o = await findOrchestration(engine.db, id);
   return o && o.status === status && o.claim_token === token ? o : null;
 }
 
-const projectOf = (engine: Engine, o: Orchestration) => engine.db.selectFrom("projects").selectAll().where("id", "=", o.project_id).executeTakeFirstOrThrow();
+const projectOf = (engine: Engine, o: Orchestration) =>
+  engine.db.selectFrom("projects").selectAll().where("id", "=", o.project_id).executeTakeFirstOrThrow();
 const message = (err: unknown) => capText(err instanceof Error ? err.message : String(err), 2000);
 
 /** PREPARING: the clone on its branch, then (in one transaction) the agent's conversation and item. */
-export async function runPrepare(engine: Engine, deps: OrchestrationDeps, id: string, token: string): Promise<StepResult> {
+export async function runPrepare(
+  engine: Engine,
+  deps: OrchestrationDeps,
+  id: string,
+  token: string,
+): Promise<StepResult> {
   const o = await claimed(engine, id, "PREPARING", token);
   if (!o) return LOST;
   const project = await projectOf(engine, o);
@@ -62,7 +81,10 @@ export async function runPrepare(engine: Engine, deps: OrchestrationDeps, id: st
   const worktree = o.worktree_path ?? clonePath(engine.config.dataDir, o.name, o.id);
   let base: { branch: string; revision: string };
   try {
-    const head = o.base_branch && o.base_revision ? { branch: o.base_branch, revision: o.base_revision } : await deps.git.head(project.path);
+    const head =
+      o.base_branch && o.base_revision
+        ? { branch: o.base_branch, revision: o.base_revision }
+        : await deps.git.head(project.path);
     if (!head.branch) return failPrepare(engine, o, token, "orch_main_detached", project.path);
     base = { branch: head.branch, revision: head.revision };
     await deps.git.addClone(project.path, worktree, branch, base.revision);
@@ -72,14 +94,44 @@ export async function runPrepare(engine: Engine, deps: OrchestrationDeps, id: st
   const recorded = await immediate(engine.db, async (trx) => {
     const now = engine.clock.now();
     // Still ours? Checked before creating anything, so a lost claim leaves no stray conversation.
-    const still = await trx.selectFrom("orchestrations").select("id").where("id", "=", o.id).where("status", "=", "PREPARING").where("claim_token", "=", token).executeTakeFirst();
+    const still = await trx
+      .selectFrom("orchestrations")
+      .select("id")
+      .where("id", "=", o.id)
+      .where("status", "=", "PREPARING")
+      .where("claim_token", "=", token)
+      .executeTakeFirst();
     if (!still) return false;
-    const conversation = await createConversation(trx, engine.clock, project.id, t(locale, "orch.conversation_title", { name: o.name }), o.owner_id);
-    const item = await enqueueIn(trx, engine.clock, conversation.id, startPrompt(locale, { name: o.name, branch, draft: o.draft }), { origin: "orchestration", requestedBy: o.owner_id });
+    const conversation = await createConversation(
+      trx,
+      engine.clock,
+      project.id,
+      t(locale, "orch.conversation_title", { name: o.name }),
+      o.owner_id,
+    );
+    const item = await enqueueIn(
+      trx,
+      engine.clock,
+      conversation.id,
+      startPrompt(locale, { name: o.name, branch, draft: o.draft }),
+      { origin: "orchestration", requestedBy: o.owner_id },
+    );
     const moved = await transition(trx, now, o, "prepared", {
       claimToken: token,
-      set: { base_branch: base.branch, base_revision: base.revision, branch, worktree_path: worktree, conversation_id: conversation.id, queue_id: item.id, last_error: null },
-      event: { kind: "agent.started", queueId: item.id, detail: { branch, worktree_path: worktree, base_revision: base.revision } },
+      set: {
+        base_branch: base.branch,
+        base_revision: base.revision,
+        branch,
+        worktree_path: worktree,
+        conversation_id: conversation.id,
+        queue_id: item.id,
+        last_error: null,
+      },
+      event: {
+        kind: "agent.started",
+        queueId: item.id,
+        detail: { branch, worktree_path: worktree, base_revision: base.revision },
+      },
     });
     if (!moved) throw new Error("claim checked in this transaction, yet the guarded move failed");
     return true;
@@ -89,11 +141,21 @@ export async function runPrepare(engine: Engine, deps: OrchestrationDeps, id: st
   return { ok: true };
 }
 
-async function failPrepare(engine: Engine, o: Orchestration, token: string, reason: "orch_main_detached" | "orch_git_failed", detail: string): Promise<StepResult> {
+async function failPrepare(
+  engine: Engine,
+  o: Orchestration,
+  token: string,
+  reason: "orch_main_detached" | "orch_git_failed",
+  detail: string,
+): Promise<StepResult> {
   const params = { path: detail, detail };
   const error = failureNote(`reason.${reason}`, params); // no language: views render it
   const moved = await immediate(engine.db, (trx) =>
-    transition(trx, engine.clock.now(), o, "prepare_failed", { claimToken: token, set: { last_error: error }, event: { kind: "prepare.failed", detail: { reason, detail } } }),
+    transition(trx, engine.clock.now(), o, "prepare_failed", {
+      claimToken: token,
+      set: { last_error: error },
+      event: { kind: "prepare.failed", detail: { reason, detail } },
+    }),
   );
   return moved ? { ok: false, reason, params } : LOST;
 }
@@ -102,7 +164,12 @@ async function failPrepare(engine: Engine, o: Orchestration, token: string, reas
  * VERIFYING: commit the clone's changes on its branch, bring that branch into the project (where
  * approval and merge find the exact revision), then run every acceptance test in the clone.
  */
-export async function runVerify(engine: Engine, deps: OrchestrationDeps, id: string, token: string): Promise<StepResult> {
+export async function runVerify(
+  engine: Engine,
+  deps: OrchestrationDeps,
+  id: string,
+  token: string,
+): Promise<StepResult> {
   const o = await claimed(engine, id, "VERIFYING", token);
   if (!o?.worktree_path || !o.branch) return LOST;
   const tests = JSON.parse(o.tests) as string[][];
@@ -111,12 +178,21 @@ export async function runVerify(engine: Engine, deps: OrchestrationDeps, id: str
   try {
     // Commit first: the revision recorded is exactly the content the tests ran on. Fetched before
     // the tests run: what they may leave in the clone's `.git` never reaches the project.
-    const revision = await deps.git.commitAll(o.worktree_path, t(engine.config.locale, "orch.commit_message", { name: o.name, id: o.id.slice(0, 8) }));
+    const revision = await deps.git.commitAll(
+      o.worktree_path,
+      t(engine.config.locale, "orch.commit_message", { name: o.name, id: o.id.slice(0, 8) }),
+    );
     const project = await projectOf(engine, o);
     const fetched = await deps.git.fetchBranch(project.path, o.worktree_path, o.branch);
-    if (fetched !== revision) throw new Error(`the branch ${o.branch} is at ${fetched} in ${project.path}, not at the committed ${revision}`);
+    if (fetched !== revision)
+      throw new Error(
+        `the branch ${o.branch} is at ${fetched} in ${project.path}, not at the committed ${revision}`,
+      );
     // Each test runs jailed in the clone; git inside it may read the project's objects, nothing else.
-    const results = await deps.runTests(o.worktree_path, tests, deps.testTimeoutMs, { jail: engine.config.jail, allowedAlternates: [path.join(project.path, ".git", "objects")] });
+    const results = await deps.runTests(o.worktree_path, tests, deps.testTimeoutMs, {
+      jail: engine.config.jail,
+      allowedAlternates: [path.join(project.path, ".git", "objects")],
+    });
     record = { revision, passed: results.every((r) => r.passed), results };
     if (!record.passed) error = failureSummary(results);
   } catch (err) {
@@ -126,8 +202,15 @@ export async function runVerify(engine: Engine, deps: OrchestrationDeps, id: str
   const moved = await immediate(engine.db, (trx) =>
     transition(trx, engine.clock.now(), o, passed ? "verified" : "verification_failed", {
       claimToken: token,
-      set: { verification: record ? JSON.stringify(record) : null, verified_revision: passed ? record!.revision : null, last_error: passed ? null : capText(error, 8000) },
-      event: { kind: passed ? "verification.passed" : "verification.failed", detail: { revision: record?.revision ?? null, ...(passed ? {} : { output: capText(error, 4000) }) } },
+      set: {
+        verification: record ? JSON.stringify(record) : null,
+        verified_revision: passed ? record!.revision : null,
+        last_error: passed ? null : capText(error, 8000),
+      },
+      event: {
+        kind: passed ? "verification.passed" : "verification.failed",
+        detail: { revision: record?.revision ?? null, ...(passed ? {} : { output: capText(error, 4000) }) },
+      },
     }),
   );
   // A failed verification is a result like a pass: recorded, and shown by the status.
@@ -135,14 +218,23 @@ export async function runVerify(engine: Engine, deps: OrchestrationDeps, id: str
 }
 
 /** MERGING: the approved revision into the main checkout, then the clone and branch go. */
-export async function runMerge(engine: Engine, deps: OrchestrationDeps, id: string, token: string): Promise<StepResult> {
+export async function runMerge(
+  engine: Engine,
+  deps: OrchestrationDeps,
+  id: string,
+  token: string,
+): Promise<StepResult> {
   const o = await claimed(engine, id, "MERGING", token);
   if (!o?.approved_revision || !o.base_branch) return LOST;
   const mainBranch = o.base_branch;
   const project = await projectOf(engine, o);
   const log = engine.logger.child({ orchestrationId: o.id });
   const result: MergeResult = await deps.git
-    .merge(project.path, { branch: mainBranch, revision: o.approved_revision, message: t(engine.config.locale, "orch.merge_message", { name: o.name, id: o.id.slice(0, 8) }) })
+    .merge(project.path, {
+      branch: mainBranch,
+      revision: o.approved_revision,
+      message: t(engine.config.locale, "orch.merge_message", { name: o.name, id: o.id.slice(0, 8) }),
+    })
     .catch((err: unknown) => ({ ok: false, reason: "conflict", detail: message(err) }) as const);
   let cleanup: string | null = null;
   if (result.ok && o.worktree_path) {
@@ -155,16 +247,36 @@ export async function runMerge(engine: Engine, deps: OrchestrationDeps, id: stri
   const moved = await immediate(engine.db, (trx) =>
     transition(trx, engine.clock.now(), o, result.ok ? "merged" : "merge_failed", {
       claimToken: token,
-      set: result.ok ? { merged_revision: result.revision, last_error: null } : { last_error: failureNote(`reason.${MERGE_REASONS[result.reason]}`, { branch: mainBranch, detail: result.detail }) },
-      event: result.ok ? { kind: "merged", detail: { revision: result.revision, how: result.how, cleanup_error: cleanup } } : { kind: "merge.failed", detail: { reason: result.reason, detail: result.detail } },
+      set: result.ok
+        ? { merged_revision: result.revision, last_error: null }
+        : {
+            last_error: failureNote(`reason.${MERGE_REASONS[result.reason]}`, {
+              branch: mainBranch,
+              detail: result.detail,
+            }),
+          },
+      event: result.ok
+        ? { kind: "merged", detail: { revision: result.revision, how: result.how, cleanup_error: cleanup } }
+        : { kind: "merge.failed", detail: { reason: result.reason, detail: result.detail } },
     }),
   );
   if (!moved) return LOST;
-  return result.ok ? { ok: true } : { ok: false, reason: MERGE_REASONS[result.reason], params: { branch: mainBranch, detail: result.detail } };
+  return result.ok
+    ? { ok: true }
+    : {
+        ok: false,
+        reason: MERGE_REASONS[result.reason],
+        params: { branch: mainBranch, detail: result.detail },
+      };
 }
 
 /** CANCELLING: the agent is stopped, then the clone and the branch are removed. */
-export async function runCancel(engine: Engine, deps: OrchestrationDeps, id: string, token: string): Promise<StepResult> {
+export async function runCancel(
+  engine: Engine,
+  deps: OrchestrationDeps,
+  id: string,
+  token: string,
+): Promise<StepResult> {
   const o = await claimed(engine, id, "CANCELLING", token);
   if (!o) return LOST;
   if (o.conversation_id) await stopConversation(engine, o.conversation_id);
@@ -180,6 +292,8 @@ export async function runCancel(engine: Engine, deps: OrchestrationDeps, id: str
       return { ok: false, reason: "orch_git_failed", params: { detail: message(err) } };
     }
   }
-  const moved = await immediate(engine.db, (trx) => transition(trx, engine.clock.now(), o, "cancelled", { claimToken: token, event: { kind: "cancelled" } }));
+  const moved = await immediate(engine.db, (trx) =>
+    transition(trx, engine.clock.now(), o, "cancelled", { claimToken: token, event: { kind: "cancelled" } }),
+  );
   return moved ? { ok: true } : LOST;
 }

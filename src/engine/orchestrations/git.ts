@@ -49,7 +49,8 @@ function git(dir: string): SimpleGit {
     unsafe: { allowUnsafeConfigPaths: true },
     timeout: { block: 120_000 },
     // Any non-zero exit is a failure (simple-git otherwise accepts a silent non-zero exit).
-    errors: (error, result) => error ?? (result.exitCode === 0 ? undefined : Buffer.concat([...result.stdErr, ...result.stdOut])),
+    errors: (error, result) =>
+      error ?? (result.exitCode === 0 ? undefined : Buffer.concat([...result.stdErr, ...result.stdOut])),
   });
 }
 
@@ -67,7 +68,9 @@ async function branchExists(g: SimpleGit, branch: string): Promise<boolean> {
 export const simpleGitPort: OrchestrationGit = {
   async isRepository(dir) {
     if (!fs.existsSync(dir)) return false;
-    const top = await git(dir).raw(["rev-parse", "--show-toplevel"]).then(trimmed, () => null);
+    const top = await git(dir)
+      .raw(["rev-parse", "--show-toplevel"])
+      .then(trimmed, () => null);
     return top !== null && fs.realpathSync(top) === fs.realpathSync(dir);
   },
 
@@ -101,7 +104,8 @@ export const simpleGitPort: OrchestrationGit = {
     if (current !== branch) return { ok: false, reason: "main_moved", detail: current ?? "HEAD" };
     const head = (await g.raw(["rev-parse", "HEAD"])).trim();
     // Checked before "dirty": a retry after a crash that followed a successful merge is a success.
-    if ((await g.raw(["merge-base", revision, head])).trim() === revision) return { ok: true, revision: head, how: "already-merged" };
+    if ((await g.raw(["merge-base", revision, head])).trim() === revision)
+      return { ok: true, revision: head, how: "already-merged" };
     const dirty = (await g.raw(["status", "--porcelain", "--untracked-files=no"])).trim();
     if (dirty) return { ok: false, reason: "main_dirty", detail: capLines(dirty, 10) };
     const fastForward = (await g.raw(["merge-base", head, revision])).trim() === head;
@@ -112,13 +116,19 @@ export const simpleGitPort: OrchestrationGit = {
       await g.raw(["merge", "--abort"]).catch(() => undefined);
       return { ok: false, reason: "conflict", detail: capText((err as Error).message, 2000) };
     }
-    return { ok: true, revision: (await g.raw(["rev-parse", "HEAD"])).trim(), how: fastForward ? "fast-forward" : "merge-commit" };
+    return {
+      ok: true,
+      revision: (await g.raw(["rev-parse", "HEAD"])).trim(),
+      how: fastForward ? "fast-forward" : "merge-commit",
+    };
   },
 
   async removeClone(repo, clone, branch) {
     const g = git(repo);
     if (isLegacyWorktree(clone)) {
-      await g.raw(["worktree", "remove", "--force", clone]).catch(() => fs.rmSync(clone, { recursive: true, force: true }));
+      await g
+        .raw(["worktree", "remove", "--force", clone])
+        .catch(() => fs.rmSync(clone, { recursive: true, force: true }));
       await g.raw(["worktree", "prune"]);
     }
     removeClone(clone);
@@ -131,7 +141,9 @@ export const simpleGitPort: OrchestrationGit = {
  * an orchestration started before the upgrade finishes there.
  */
 function isLegacyWorktree(dir: string): boolean {
-  return !isSealedClone(dir) && fs.lstatSync(path.join(dir, ".git"), { throwIfNoEntry: false })?.isFile() === true;
+  return (
+    !isSealedClone(dir) && fs.lstatSync(path.join(dir, ".git"), { throwIfNoEntry: false })?.isFile() === true
+  );
 }
 
 /** The first `max` lines, and how many more there are (a list of files people read, not data). */

@@ -50,12 +50,24 @@ const CORRECTABLE: Moves = { corrections: "AGENT_RUNNING", cancel: "CANCELLING" 
 export const TRANSITIONS = {
   DRAFT_REVIEW: { reject_draft: "DRAFT_REVIEW", approve_draft: "PREPARING", cancel: "CANCELLING" },
   PREPARING: { prepared: "AGENT_RUNNING", prepare_failed: "DRAFT_REVIEW", resume: "PREPARING" },
-  AGENT_RUNNING: { agent_finished: "AWAITING_VERIFICATION", agent_failed: "AGENT_FAILED", cancel: "CANCELLING" },
+  AGENT_RUNNING: {
+    agent_finished: "AWAITING_VERIFICATION",
+    agent_failed: "AGENT_FAILED",
+    cancel: "CANCELLING",
+  },
   AGENT_FAILED: { ...CORRECTABLE },
   AWAITING_VERIFICATION: { verify: "VERIFYING", ...CORRECTABLE },
-  VERIFYING: { verified: "USER_REVIEW", verification_failed: "VERIFICATION_FAILED", verification_interrupted: "AWAITING_VERIFICATION" },
+  VERIFYING: {
+    verified: "USER_REVIEW",
+    verification_failed: "VERIFICATION_FAILED",
+    verification_interrupted: "AWAITING_VERIFICATION",
+  },
   VERIFICATION_FAILED: { verify: "VERIFYING", ...CORRECTABLE },
-  USER_REVIEW: { approve_revision: "AWAITING_MERGE_CONFIRMATION", approve_and_merge: "MERGING", ...CORRECTABLE },
+  USER_REVIEW: {
+    approve_revision: "AWAITING_MERGE_CONFIRMATION",
+    approve_and_merge: "MERGING",
+    ...CORRECTABLE,
+  },
   AWAITING_MERGE_CONFIRMATION: { confirm_merge: "MERGING", decline_merge: "USER_REVIEW", ...CORRECTABLE },
   MERGING: { merged: "MERGED", merge_failed: "AWAITING_MERGE_CONFIRMATION", resume: "MERGING" },
   MERGED: {},
@@ -67,10 +79,18 @@ export const TRANSITIONS = {
 export const STATUSES = Object.keys(TRANSITIONS) as OrchestrationStatus[];
 
 /** Statuses in which one process holds the orchestration for a git or test step (with a claim). */
-export const CLAIMED_STATUSES = ["PREPARING", "VERIFYING", "MERGING", "CANCELLING"] as const satisfies readonly OrchestrationStatus[];
+export const CLAIMED_STATUSES = [
+  "PREPARING",
+  "VERIFYING",
+  "MERGING",
+  "CANCELLING",
+] as const satisfies readonly OrchestrationStatus[];
 
 /** Where `action` leads from `status`, or null when it is not allowed there. */
-export function nextStatus(status: OrchestrationStatus, action: OrchestrationAction): OrchestrationStatus | null {
+export function nextStatus(
+  status: OrchestrationStatus,
+  action: OrchestrationAction,
+): OrchestrationStatus | null {
   return (TRANSITIONS[status] as Moves)[action] ?? null;
 }
 
@@ -80,4 +100,5 @@ export function statusesAllowing(action: OrchestrationAction): OrchestrationStat
 }
 
 /** Terminal statuses: nothing moves them any more. */
-export const isTerminal = (status: OrchestrationStatus): boolean => Object.keys(TRANSITIONS[status]).length === 0;
+export const isTerminal = (status: OrchestrationStatus): boolean =>
+  Object.keys(TRANSITIONS[status]).length === 0;

@@ -9,9 +9,27 @@ import type { DB, Project } from "../schema.js";
 import { enqueueIn } from "../agents/conversations.js";
 import { canPromptProject, findProjectByName, type Actor } from "../agents/projects.js";
 import { composeDraft, correctionsPrompt, draftHash } from "./draft.js";
-import { defaultDeps, GIT_CLAIM_MS, runCancel, runMerge, runPrepare, runVerify, verifyClaimMs, type OrchestrationDeps, type StepResult } from "./effects.js";
+import {
+  defaultDeps,
+  GIT_CLAIM_MS,
+  runCancel,
+  runMerge,
+  runPrepare,
+  runVerify,
+  verifyClaimMs,
+  type OrchestrationDeps,
+  type StepResult,
+} from "./effects.js";
 import { nextStatus, type OrchestrationAction, type OrchestrationStatus } from "./machine.js";
-import { eventsOf, insertOrchestration, transition, visibleOrchestration, visibleOrchestrations, type OrchestrationEvent, type TransitionOptions } from "./store.js";
+import {
+  eventsOf,
+  insertOrchestration,
+  transition,
+  visibleOrchestration,
+  visibleOrchestrations,
+  type OrchestrationEvent,
+  type TransitionOptions,
+} from "./store.js";
 import { advanceAgent } from "./tick.js";
 import type { Orchestration } from "./schema.js";
 import type { VerificationRecord } from "./verification.js";
@@ -54,7 +72,18 @@ export const newOrchestrationSchema = z.object({
   request: z.string().trim().min(1).max(20_000),
   acceptance_criteria: z.array(z.string().trim().min(1).max(2_000)).max(50).default([]),
   tests: z
-    .array(z.array(z.string().max(10_000).refine((a) => !a.includes("\0"))).min(1).max(200).refine((argv) => argv[0]!.trim() !== "", "a program to run"))
+    .array(
+      z
+        .array(
+          z
+            .string()
+            .max(10_000)
+            .refine((a) => !a.includes("\0")),
+        )
+        .min(1)
+        .max(200)
+        .refine((argv) => argv[0]!.trim() !== "", "a program to run"),
+    )
     .max(20)
     .default([]),
   engine: z.literal("codex").default("codex"),
@@ -63,7 +92,11 @@ export const newOrchestrationSchema = z.object({
 const projectRefSchema = z.object({ project_id: z.string().optional(), project: z.string().optional() });
 
 /** An orchestration as people and views see it (read only: never moves it). */
-export async function orchestrationView(db: Kysely<DB>, row: Orchestration, project: Project): Promise<OrchestrationView> {
+export async function orchestrationView(
+  db: Kysely<DB>,
+  row: Orchestration,
+  project: Project,
+): Promise<OrchestrationView> {
   return {
     id: row.id,
     project_id: row.project_id,
@@ -109,14 +142,26 @@ export async function createOrchestration(
   const ref = projectRefSchema.safeParse(input);
   const wanted = ref.success ? (ref.data.project_id ?? ref.data.project ?? "") : "";
   const project =
-    (await engine.db.selectFrom("projects").selectAll().where("id", "=", wanted).executeTakeFirst()) ?? (wanted ? await findProjectByName(engine.db, wanted) : undefined);
-  if (!project || !canPromptProject(actor, project)) throw new EngineError("not_found", "project_not_found", { name: wanted });
+    (await engine.db.selectFrom("projects").selectAll().where("id", "=", wanted).executeTakeFirst()) ??
+    (wanted ? await findProjectByName(engine.db, wanted) : undefined);
+  if (!project || !canPromptProject(actor, project))
+    throw new EngineError("not_found", "project_not_found", { name: wanted });
   const parsed = newOrchestrationSchema.safeParse(input);
-  if (!parsed.success) throw new EngineError("invalid", "orch_invalid", { fields: [...new Set(parsed.error.issues.map((i) => String(i.path[0] ?? "?")))].join(", ") });
-  if (!(await deps.git.isRepository(project.path))) throw new EngineError("invalid", "orch_not_a_repository", { path: project.path });
+  if (!parsed.success)
+    throw new EngineError("invalid", "orch_invalid", {
+      fields: [...new Set(parsed.error.issues.map((i) => String(i.path[0] ?? "?")))].join(", "),
+    });
+  if (!(await deps.git.isRepository(project.path)))
+    throw new EngineError("invalid", "orch_not_a_repository", { path: project.path });
   const { name, request, acceptance_criteria, tests, engine: agentEngine } = parsed.data;
   const now = engine.clock.now();
-  const draft = composeDraft(engine.config.locale, { name, request, criteria: acceptance_criteria, tests, feedback: [] });
+  const draft = composeDraft(engine.config.locale, {
+    name,
+    request,
+    criteria: acceptance_criteria,
+    tests,
+    feedback: [],
+  });
   const row: Orchestration = {
     id: newId(),
     project_id: project.id,
@@ -188,10 +233,14 @@ async function act(
   return immediate(engine.db, async (trx) => {
     const { row, project } = await visibleOrchestration(trx, actor, id);
     const chosen = typeof action === "function" ? action(row, project) : action;
-    if (!nextStatus(row.status, chosen)) throw new EngineError("conflict", "orch_wrong_state", { status: row.status });
+    if (!nextStatus(row.status, chosen))
+      throw new EngineError("conflict", "orch_wrong_state", { status: row.status });
     opts.check?.(row, project);
     const extra = (await opts.within?.(trx, row)) ?? {};
-    const moved = await transition(trx, engine.clock.now(), row, chosen, { ...extra, claimMs: opts.claimMs?.(row) ?? GIT_CLAIM_MS });
+    const moved = await transition(trx, engine.clock.now(), row, chosen, {
+      ...extra,
+      claimMs: opts.claimMs?.(row) ?? GIT_CLAIM_MS,
+    });
     // A lost race: the transaction (and whatever `within` wrote) rolls back.
     if (!moved) throw new EngineError("conflict", "orch_wrong_state", { status: row.status });
     return { row, claimToken: moved.claimToken, action: chosen };
@@ -199,7 +248,12 @@ async function act(
 }
 
 /** Reads back after an action; a step that git refused is reported as the conflict it is. */
-async function after(engine: Engine, actor: Actor, id: string, step?: StepResult): Promise<OrchestrationView> {
+async function after(
+  engine: Engine,
+  actor: Actor,
+  id: string,
+  step?: StepResult,
+): Promise<OrchestrationView> {
   if (step?.ok === false) throw new EngineError("conflict", step.reason, step.params);
   return getOrchestration(engine, actor, id);
 }
@@ -211,51 +265,99 @@ const feedbackOf = (feedback: string): string => {
 };
 
 /** Refuses the draft with feedback: the next version includes it (and gets a new hash). */
-export async function rejectDraft(engine: Engine, actor: Actor, id: string, feedback: string): Promise<OrchestrationView> {
+export async function rejectDraft(
+  engine: Engine,
+  actor: Actor,
+  id: string,
+  feedback: string,
+): Promise<OrchestrationView> {
   const text = feedbackOf(feedback);
   await act(engine, actor, id, "reject_draft", {
     within: async (_trx, row) => {
       const all = [...(JSON.parse(row.draft_feedback) as string[]), text];
-      const draft = composeDraft(engine.config.locale, { name: row.name, request: row.request, criteria: JSON.parse(row.acceptance_criteria) as string[], tests: JSON.parse(row.tests) as string[][], feedback: all });
+      const draft = composeDraft(engine.config.locale, {
+        name: row.name,
+        request: row.request,
+        criteria: JSON.parse(row.acceptance_criteria) as string[],
+        tests: JSON.parse(row.tests) as string[][],
+        feedback: all,
+      });
       const version = row.draft_version + 1;
-      return { set: { draft, draft_version: version, draft_hash: draftHash(version, draft), draft_feedback: JSON.stringify(all) }, event: { kind: "draft.rejected", detail: { version: row.draft_version, feedback: text } } };
+      return {
+        set: {
+          draft,
+          draft_version: version,
+          draft_hash: draftHash(version, draft),
+          draft_feedback: JSON.stringify(all),
+        },
+        event: { kind: "draft.rejected", detail: { version: row.draft_version, feedback: text } },
+      };
     },
   });
   return getOrchestration(engine, actor, id);
 }
 
 /** Approves the draft the person read (its hash): clone and branch, then the agent starts there. */
-export async function approveDraft(engine: Engine, actor: Actor, id: string, hash: string, deps: OrchestrationDeps = defaultDeps): Promise<OrchestrationView> {
+export async function approveDraft(
+  engine: Engine,
+  actor: Actor,
+  id: string,
+  hash: string,
+  deps: OrchestrationDeps = defaultDeps,
+): Promise<OrchestrationView> {
   const { claimToken } = await act(engine, actor, id, "approve_draft", {
     check: (row) => {
       if (row.draft_hash !== hash) throw new EngineError("conflict", "orch_stale_draft");
     },
-    within: async (_trx, row) => ({ set: { last_error: null }, event: { kind: "draft.approved", detail: { version: row.draft_version, draft_hash: row.draft_hash } } }),
+    within: async (_trx, row) => ({
+      set: { last_error: null },
+      event: { kind: "draft.approved", detail: { version: row.draft_version, draft_hash: row.draft_hash } },
+    }),
   });
   return after(engine, actor, id, await runPrepare(engine, deps, id, claimToken!));
 }
 
 /** Runs the acceptance tests in the clone, on its content committed on the branch. */
-export async function verifyOrchestration(engine: Engine, actor: Actor, id: string, deps: OrchestrationDeps = defaultDeps): Promise<OrchestrationView> {
+export async function verifyOrchestration(
+  engine: Engine,
+  actor: Actor,
+  id: string,
+  deps: OrchestrationDeps = defaultDeps,
+): Promise<OrchestrationView> {
   await visibleOrchestration(engine.db, actor, id);
   await advanceAgent(engine, id);
-  const { claimToken } = await act(engine, actor, id, "verify", { claimMs: (row) => verifyClaimMs(deps, (JSON.parse(row.tests) as unknown[]).length) });
+  const { claimToken } = await act(engine, actor, id, "verify", {
+    claimMs: (row) => verifyClaimMs(deps, (JSON.parse(row.tests) as unknown[]).length),
+  });
   return after(engine, actor, id, await runVerify(engine, deps, id, claimToken!));
 }
 
 /** Asks the agent for corrections: a new item in the same conversation, in the same clone. */
-export async function requestCorrections(engine: Engine, actor: Actor, id: string, feedback: string): Promise<OrchestrationView> {
+export async function requestCorrections(
+  engine: Engine,
+  actor: Actor,
+  id: string,
+  feedback: string,
+): Promise<OrchestrationView> {
   const text = feedbackOf(feedback);
   await visibleOrchestration(engine.db, actor, id);
   await advanceAgent(engine, id);
   await act(engine, actor, id, "corrections", {
     check: (row) => {
-      if (!row.conversation_id || !row.worktree_path || !fs.existsSync(row.worktree_path)) throw new EngineError("conflict", "orch_worktree_missing");
+      if (!row.conversation_id || !row.worktree_path || !fs.existsSync(row.worktree_path))
+        throw new EngineError("conflict", "orch_worktree_missing");
     },
     within: async (trx, row) => {
       const failedOutput = row.status === "VERIFICATION_FAILED" ? row.last_error : null;
-      const prompt = correctionsPrompt(engine.config.locale, { name: row.name, feedback: text, failedOutput });
-      const item = await enqueueIn(trx, engine.clock, row.conversation_id!, prompt, { origin: "orchestration", requestedBy: actor.userId });
+      const prompt = correctionsPrompt(engine.config.locale, {
+        name: row.name,
+        feedback: text,
+        failedOutput,
+      });
+      const item = await enqueueIn(trx, engine.clock, row.conversation_id!, prompt, {
+        origin: "orchestration",
+        requestedBy: actor.userId,
+      });
       return {
         set: { queue_id: item.id, verified_revision: null, approved_revision: null, last_error: null },
         event: { kind: "corrections.requested", queueId: item.id, detail: { feedback: text } },
@@ -270,36 +372,74 @@ export async function requestCorrections(engine: Engine, actor: Actor, id: strin
  * Approves the verified revision the person reviewed (a stale one is refused): it then waits for
  * the merge confirmation when the project requires one, else it is merged at once.
  */
-export async function approveRevision(engine: Engine, actor: Actor, id: string, revision: string, deps: OrchestrationDeps = defaultDeps): Promise<OrchestrationView> {
-  const { claimToken, action } = await act(engine, actor, id, (_row, project) => (project.merge_confirmation_required === 1 ? "approve_revision" : "approve_and_merge"), {
-    check: (row) => {
-      if (!row.verified_revision || row.verified_revision !== revision) throw new EngineError("conflict", "orch_stale_revision");
+export async function approveRevision(
+  engine: Engine,
+  actor: Actor,
+  id: string,
+  revision: string,
+  deps: OrchestrationDeps = defaultDeps,
+): Promise<OrchestrationView> {
+  const { claimToken, action } = await act(
+    engine,
+    actor,
+    id,
+    (_row, project) => (project.merge_confirmation_required === 1 ? "approve_revision" : "approve_and_merge"),
+    {
+      check: (row) => {
+        if (!row.verified_revision || row.verified_revision !== revision)
+          throw new EngineError("conflict", "orch_stale_revision");
+      },
+      within: async (_trx, row) => ({
+        set: { approved_revision: row.verified_revision },
+        event: { kind: "revision.approved", detail: { revision } },
+      }),
     },
-    within: async (_trx, row) => ({ set: { approved_revision: row.verified_revision }, event: { kind: "revision.approved", detail: { revision } } }),
-  });
-  return after(engine, actor, id, action === "approve_and_merge" ? await runMerge(engine, deps, id, claimToken!) : undefined);
+  );
+  return after(
+    engine,
+    actor,
+    id,
+    action === "approve_and_merge" ? await runMerge(engine, deps, id, claimToken!) : undefined,
+  );
 }
 
 /** Merges the approved revision into the main branch; only with an explicit confirmation. */
-export async function mergeOrchestration(engine: Engine, actor: Actor, id: string, opts: { confirm: boolean }, deps: OrchestrationDeps = defaultDeps): Promise<OrchestrationView> {
+export async function mergeOrchestration(
+  engine: Engine,
+  actor: Actor,
+  id: string,
+  opts: { confirm: boolean },
+  deps: OrchestrationDeps = defaultDeps,
+): Promise<OrchestrationView> {
   const { claimToken } = await act(engine, actor, id, "confirm_merge", {
     check: () => {
       if (!opts.confirm) throw new EngineError("conflict", "orch_merge_unconfirmed");
     },
-    within: async (_trx, row) => ({ event: { kind: "merge.confirmed", detail: { revision: row.approved_revision } } }),
+    within: async (_trx, row) => ({
+      event: { kind: "merge.confirmed", detail: { revision: row.approved_revision } },
+    }),
   });
   return after(engine, actor, id, await runMerge(engine, deps, id, claimToken!));
 }
 
 /** Declines the merge for now: back to review (the person may then ask for corrections). */
 export async function declineMerge(engine: Engine, actor: Actor, id: string): Promise<OrchestrationView> {
-  await act(engine, actor, id, "decline_merge", { within: async () => ({ set: { approved_revision: null }, event: { kind: "merge.declined" } }) });
+  await act(engine, actor, id, "decline_merge", {
+    within: async () => ({ set: { approved_revision: null }, event: { kind: "merge.declined" } }),
+  });
   return getOrchestration(engine, actor, id);
 }
 
 /** Cancels at any stage a person can act in: the agent is stopped, the clone and branch removed. */
-export async function cancelOrchestration(engine: Engine, actor: Actor, id: string, deps: OrchestrationDeps = defaultDeps): Promise<OrchestrationView> {
-  const { claimToken } = await act(engine, actor, id, "cancel", { within: async () => ({ event: { kind: "cancel.requested", detail: { by: actor.userId } } }) });
+export async function cancelOrchestration(
+  engine: Engine,
+  actor: Actor,
+  id: string,
+  deps: OrchestrationDeps = defaultDeps,
+): Promise<OrchestrationView> {
+  const { claimToken } = await act(engine, actor, id, "cancel", {
+    within: async () => ({ event: { kind: "cancel.requested", detail: { by: actor.userId } } }),
+  });
   // A cleanup that fails stays CANCELLING; the tick tries again when the claim expires.
   await runCancel(engine, deps, id, claimToken!);
   return getOrchestration(engine, actor, id);

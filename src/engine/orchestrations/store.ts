@@ -4,7 +4,12 @@ import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
 import type { DB, Project } from "../schema.js";
 import type { Actor } from "../agents/projects.js";
-import { CLAIMED_STATUSES, nextStatus, type OrchestrationAction, type OrchestrationStatus } from "./machine.js";
+import {
+  CLAIMED_STATUSES,
+  nextStatus,
+  type OrchestrationAction,
+  type OrchestrationStatus,
+} from "./machine.js";
 import type { Orchestration, OrchestrationsTable } from "./schema.js";
 
 // This aggregate's queries. Every change of status goes through `transition`: guarded on the
@@ -23,15 +28,29 @@ export interface OrchestrationEvent {
  * Who may see and act on an orchestration: admins, the project's owner, and the person who
  * started it (the only one besides admins for a legacy project without owner).
  */
-export function canAct(actor: Actor, o: Pick<Orchestration, "owner_id">, project: Pick<Project, "owner_id">): boolean {
-  return actor.isAdmin || project.owner_id === actor.userId || (project.owner_id === null && o.owner_id === actor.userId);
+export function canAct(
+  actor: Actor,
+  o: Pick<Orchestration, "owner_id">,
+  project: Pick<Project, "owner_id">,
+): boolean {
+  return (
+    actor.isAdmin ||
+    project.owner_id === actor.userId ||
+    (project.owner_id === null && o.owner_id === actor.userId)
+  );
 }
 
 /** An orchestration and its project, if the actor may act on it; else not_found, as if absent. */
-export async function visibleOrchestration(db: Kysely<DB>, actor: Actor, id: string): Promise<{ row: Orchestration; project: Project }> {
+export async function visibleOrchestration(
+  db: Kysely<DB>,
+  actor: Actor,
+  id: string,
+): Promise<{ row: Orchestration; project: Project }> {
   const row = await findOrchestration(db, id);
-  const project = row && (await db.selectFrom("projects").selectAll().where("id", "=", row.project_id).executeTakeFirst());
-  if (!row || !project || !canAct(actor, row, project)) throw new EngineError("not_found", "orch_not_found", { name: id });
+  const project =
+    row && (await db.selectFrom("projects").selectAll().where("id", "=", row.project_id).executeTakeFirst());
+  if (!row || !project || !canAct(actor, row, project))
+    throw new EngineError("not_found", "orch_not_found", { name: id });
   return { row, project };
 }
 
@@ -44,14 +63,31 @@ export function findOrchestration(db: Kysely<DB>, id: string): Promise<Orchestra
 export async function insertOrchestration(trx: Kysely<DB>, row: Orchestration): Promise<void> {
   await trx.insertInto("orchestrations").values(row).execute();
   await addEvent(trx, row.id, "created", { draft_version: row.draft_version }, row.created_at);
-  await emit(trx, row.created_at, { kind: "orchestration.updated", orchestrationId: row.id, status: row.status });
+  await emit(trx, row.created_at, {
+    kind: "orchestration.updated",
+    orchestrationId: row.id,
+    status: row.status,
+  });
 }
 
 /** A history event; one per (queue item, kind) when it names an item, whatever retries happen. */
-export async function addEvent(trx: Kysely<DB>, orchestrationId: string, kind: string, detail: Record<string, unknown>, now: number, queueId: string | null = null): Promise<void> {
+export async function addEvent(
+  trx: Kysely<DB>,
+  orchestrationId: string,
+  kind: string,
+  detail: Record<string, unknown>,
+  now: number,
+  queueId: string | null = null,
+): Promise<void> {
   await trx
     .insertInto("orchestration_events")
-    .values({ orchestration_id: orchestrationId, kind, queue_id: queueId, detail: JSON.stringify(detail), created_at: now })
+    .values({
+      orchestration_id: orchestrationId,
+      kind,
+      queue_id: queueId,
+      detail: JSON.stringify(detail),
+      created_at: now,
+    })
     .onConflict((oc) => oc.columns(["queue_id", "kind"]).doNothing())
     .execute();
 }
@@ -84,35 +120,72 @@ export async function transition(
   const claimToken = claimed ? newId() : null;
   let q = trx
     .updateTable("orchestrations")
-    .set({ ...opts.set, status: to, claim_token: claimToken, claim_expires_at: claimed ? now + (opts.claimMs ?? 120_000) : null, updated_at: now })
+    .set({
+      ...opts.set,
+      status: to,
+      claim_token: claimToken,
+      claim_expires_at: claimed ? now + (opts.claimMs ?? 120_000) : null,
+      updated_at: now,
+    })
     .where("id", "=", from.id)
     .where("status", "=", from.status);
   if (opts.claimToken !== undefined) q = q.where("claim_token", "=", opts.claimToken);
   const moved = await q.executeTakeFirst();
   if (Number(moved.numUpdatedRows) !== 1) return null;
-  if (opts.event) await addEvent(trx, from.id, opts.event.kind, opts.event.detail ?? {}, now, opts.event.queueId ?? null);
+  if (opts.event)
+    await addEvent(trx, from.id, opts.event.kind, opts.event.detail ?? {}, now, opts.event.queueId ?? null);
   await emit(trx, now, { kind: "orchestration.updated", orchestrationId: from.id, status: to });
   return { status: to, claimToken };
 }
 
 /** An orchestration's history, oldest first. */
 export async function eventsOf(db: Kysely<DB>, id: string): Promise<OrchestrationEvent[]> {
-  const rows = await db.selectFrom("orchestration_events").select(["kind", "queue_id", "detail", "created_at"]).where("orchestration_id", "=", id).orderBy("id").execute();
-  return rows.map((r) => ({ kind: r.kind, queue_id: r.queue_id, detail: JSON.parse(r.detail) as Record<string, unknown>, created_at: r.created_at }));
+  const rows = await db
+    .selectFrom("orchestration_events")
+    .select(["kind", "queue_id", "detail", "created_at"])
+    .where("orchestration_id", "=", id)
+    .orderBy("id")
+    .execute();
+  return rows.map((r) => ({
+    kind: r.kind,
+    queue_id: r.queue_id,
+    detail: JSON.parse(r.detail) as Record<string, unknown>,
+    created_at: r.created_at,
+  }));
 }
 
 /** The orchestrations an actor may act on, newest first. */
-export async function visibleOrchestrations(db: Kysely<DB>, actor: Actor, opts: { limit?: number } = {}): Promise<Array<{ row: Orchestration; project: Project }>> {
-  let q = db.selectFrom("orchestrations as o").innerJoin("projects as p", "p.id", "o.project_id").selectAll("o").select(["p.owner_id as project_owner_id"]);
+export async function visibleOrchestrations(
+  db: Kysely<DB>,
+  actor: Actor,
+  opts: { limit?: number } = {},
+): Promise<Array<{ row: Orchestration; project: Project }>> {
+  let q = db
+    .selectFrom("orchestrations as o")
+    .innerJoin("projects as p", "p.id", "o.project_id")
+    .selectAll("o")
+    .select(["p.owner_id as project_owner_id"]);
   // `canAct` in SQL, before the LIMIT: filtering the newest rows afterwards loses older visible ones.
   if (!actor.isAdmin) {
-    q = q.where((eb) => eb.or([eb("p.owner_id", "=", actor.userId), eb.and([eb("p.owner_id", "is", null), eb("o.owner_id", "=", actor.userId)])]));
+    q = q.where((eb) =>
+      eb.or([
+        eb("p.owner_id", "=", actor.userId),
+        eb.and([eb("p.owner_id", "is", null), eb("o.owner_id", "=", actor.userId)]),
+      ]),
+    );
   }
-  const rows = await q.orderBy("o.created_at", "desc").limit(opts.limit ?? 50).execute();
+  const rows = await q
+    .orderBy("o.created_at", "desc")
+    .limit(opts.limit ?? 50)
+    .execute();
   const mine = rows.filter((r) => canAct(actor, r, { owner_id: r.project_owner_id }));
   const projects = new Map<string, Project>();
   for (const r of mine) {
-    if (!projects.has(r.project_id)) projects.set(r.project_id, await db.selectFrom("projects").selectAll().where("id", "=", r.project_id).executeTakeFirstOrThrow());
+    if (!projects.has(r.project_id))
+      projects.set(
+        r.project_id,
+        await db.selectFrom("projects").selectAll().where("id", "=", r.project_id).executeTakeFirstOrThrow(),
+      );
   }
   return mine.map(({ project_owner_id: _, ...row }) => ({ row, project: projects.get(row.project_id)! }));
 }

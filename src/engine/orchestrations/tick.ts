@@ -12,10 +12,18 @@ import { failureNote } from "../../i18n/failures.js";
  */
 export async function advanceAgent(engine: Engine, id: string): Promise<boolean> {
   // Reads are frequent and mostly of other states: the write lock is taken only when it may move.
-  const current = await engine.db.selectFrom("orchestrations").select("status").where("id", "=", id).executeTakeFirst();
+  const current = await engine.db
+    .selectFrom("orchestrations")
+    .select("status")
+    .where("id", "=", id)
+    .executeTakeFirst();
   if (current?.status !== "AGENT_RUNNING") return false;
   return immediate(engine.db, async (trx) => {
-    const o = await trx.selectFrom("orchestrations").select(["id", "status", "conversation_id", "queue_id"]).where("id", "=", id).executeTakeFirst();
+    const o = await trx
+      .selectFrom("orchestrations")
+      .select(["id", "status", "conversation_id", "queue_id"])
+      .where("id", "=", id)
+      .executeTakeFirst();
     if (o?.status !== "AGENT_RUNNING" || !o.conversation_id) return false;
     const live = await trx
       .selectFrom("prompt_queue")
@@ -26,24 +34,52 @@ export async function advanceAgent(engine: Engine, id: string): Promise<boolean>
       .limit(1)
       .executeTakeFirst();
     if (live) {
-      if (live.id !== o.queue_id) await trx.updateTable("orchestrations").set({ queue_id: live.id }).where("id", "=", id).where("status", "=", "AGENT_RUNNING").execute();
+      if (live.id !== o.queue_id)
+        await trx
+          .updateTable("orchestrations")
+          .set({ queue_id: live.id })
+          .where("id", "=", id)
+          .where("status", "=", "AGENT_RUNNING")
+          .execute();
       return false;
     }
-    const item = o.queue_id ? await trx.selectFrom("prompt_queue").select(["id", "status", "error", "error_code"]).where("id", "=", o.queue_id).executeTakeFirst() : undefined;
+    const item = o.queue_id
+      ? await trx
+          .selectFrom("prompt_queue")
+          .select(["id", "status", "error", "error_code"])
+          .where("id", "=", o.queue_id)
+          .executeTakeFirst()
+      : undefined;
     if (!item) return false;
     const now = engine.clock.now();
     if (item.status === "done") {
-      const waiting = await trx.selectFrom("decisions").select("id").where("queue_id", "=", item.id).where("status", "=", "OPEN").executeTakeFirst();
+      const waiting = await trx
+        .selectFrom("decisions")
+        .select("id")
+        .where("queue_id", "=", item.id)
+        .where("status", "=", "OPEN")
+        .executeTakeFirst();
       if (waiting) return false;
-      const answer = await trx.selectFrom("messages").select("content").where("queue_id", "=", item.id).where("role", "=", "assistant").executeTakeFirst();
+      const answer = await trx
+        .selectFrom("messages")
+        .select("content")
+        .where("queue_id", "=", item.id)
+        .where("role", "=", "assistant")
+        .executeTakeFirst();
       // Whole: the thread view splits a long answer across messages, never cuts it.
-      const moved = await transition(trx, now, o, "agent_finished", { event: { kind: "agent.finished", queueId: item.id, detail: { answer: answer?.content ?? "" } } });
+      const moved = await transition(trx, now, o, "agent_finished", {
+        event: { kind: "agent.finished", queueId: item.id, detail: { answer: answer?.content ?? "" } },
+      });
       return moved !== null;
     }
     const moved = await transition(trx, now, o, "agent_failed", {
       // The item's failure as stored (a note has no language): views render it for their reader.
       set: { last_error: item.error ?? item.status },
-      event: { kind: "agent.failed", queueId: item.id, detail: { status: item.status, error: item.error, error_code: item.error_code } },
+      event: {
+        kind: "agent.failed",
+        queueId: item.id,
+        detail: { status: item.status, error: item.error, error_code: item.error_code },
+      },
     });
     return moved !== null;
   });
@@ -61,10 +97,21 @@ export async function recoverClaim(engine: Engine, deps: OrchestrationDeps, id: 
   const now = engine.clock.now();
   if (o.status === "VERIFYING") {
     const error = failureNote("orch.verification_interrupted");
-    const moved = await immediate(engine.db, (trx) => transition(trx, now, o, "verification_interrupted", { claimToken: expired, set: { last_error: error }, event: { kind: "verification.interrupted" } }));
+    const moved = await immediate(engine.db, (trx) =>
+      transition(trx, now, o, "verification_interrupted", {
+        claimToken: expired,
+        set: { last_error: error },
+        event: { kind: "verification.interrupted" },
+      }),
+    );
     return moved !== null;
   }
-  const taken = await immediate(engine.db, (trx) => transition(trx, now, o, "resume", { claimToken: expired, event: { kind: "step.resumed", detail: { status: o.status } } }));
+  const taken = await immediate(engine.db, (trx) =>
+    transition(trx, now, o, "resume", {
+      claimToken: expired,
+      event: { kind: "step.resumed", detail: { status: o.status } },
+    }),
+  );
   if (!taken?.claimToken) return false;
   const step = o.status === "PREPARING" ? runPrepare : o.status === "MERGING" ? runMerge : runCancel;
   await step(engine, deps, id, taken.claimToken);
@@ -72,7 +119,10 @@ export async function recoverClaim(engine: Engine, deps: OrchestrationDeps, id: 
 }
 
 /** Tick step: agents that finished move on; expired claims are taken over. */
-export async function processOrchestrations(engine: Engine, deps: OrchestrationDeps = defaultDeps): Promise<{ orchestrations_advanced: number; orchestrations_recovered: number }> {
+export async function processOrchestrations(
+  engine: Engine,
+  deps: OrchestrationDeps = defaultDeps,
+): Promise<{ orchestrations_advanced: number; orchestrations_recovered: number }> {
   let advanced = 0;
   let recovered = 0;
   for (const { id } of await withEndedAgent(engine.db)) if (await advanceAgent(engine, id)) advanced += 1;

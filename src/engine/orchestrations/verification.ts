@@ -29,7 +29,12 @@ export interface TestIsolation {
 }
 
 /** Runs acceptance tests (a port: tests may inject a fake). */
-export type TestRunner = (cwd: string, tests: string[][], timeoutMs: number, isolation?: TestIsolation) => Promise<TestResult[]>;
+export type TestRunner = (
+  cwd: string,
+  tests: string[][],
+  timeoutMs: number,
+  isolation?: TestIsolation,
+) => Promise<TestResult[]>;
 
 const OUTPUT_LIMIT = 4000;
 
@@ -48,14 +53,42 @@ export const runTests: TestRunner = async (cwd, tests, timeoutMs, isolation = { 
     const started = Date.now();
     if (!first) continue;
     if (isolation.jail !== "off" && !bwrap) {
-      results.push({ command: displayArgv(argv), exitCode: null, timedOut: false, passed: false, output: "bubblewrap (bwrap) is not installed: acceptance tests run only inside the jail", durationMs: 0 });
+      results.push({
+        command: displayArgv(argv),
+        exitCode: null,
+        timedOut: false,
+        passed: false,
+        output: "bubblewrap (bwrap) is not installed: acceptance tests run only inside the jail",
+        durationMs: 0,
+      });
       continue;
     }
     const env = testCommandEnvironment(process.env, { HOME: "/tmp" });
     const [file, ...args] = bwrap
-      ? [bwrap, ...jailArgs({ mounts: workspaceMounts(cwd, true, isolation.allowedAlternates ?? []), cwd, network: false, nestedSandbox: false }, argv)]
+      ? [
+          bwrap,
+          ...jailArgs(
+            {
+              mounts: workspaceMounts(cwd, true, isolation.allowedAlternates ?? []),
+              cwd,
+              network: false,
+              nestedSandbox: false,
+            },
+            argv,
+          ),
+        ]
       : argv;
-    const child = execa(file as string, args, { cwd, env, extendEnv: false, stdin: "ignore", all: true, reject: false, detached: true, shell: false, stripFinalNewline: false });
+    const child = execa(file as string, args, {
+      cwd,
+      env,
+      extendEnv: false,
+      stdin: "ignore",
+      all: true,
+      reject: false,
+      detached: true,
+      shell: false,
+      stripFinalNewline: false,
+    });
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;

@@ -13,31 +13,53 @@ import type {} from "./schema.js"; // the orchestrations tables
  * cannot be made: the item must then fail, never fall back to the main checkout. The
  * conversation's inbox is delivered there first.
  */
-export async function agentWorkdir(engine: Pick<Engine, "db" | "config" | "logger">, conversationId: string, project: Pick<Project, "path" | "role">): Promise<string | null> {
+export async function agentWorkdir(
+  engine: Pick<Engine, "db" | "config" | "logger">,
+  conversationId: string,
+  project: Pick<Project, "path" | "role">,
+): Promise<string | null> {
   const dir = await workdirOf(engine, conversationId, project);
   if (!dir) return null;
   // The whole texts its prompts name (see inbox.ts) must be there before the agent reads them.
   try {
     deliverInbox(engine.config.dataDir, conversationId, dir);
   } catch (err) {
-    engine.logger.error({ err, conversationId, dir }, "the conversation's inbox could not be delivered; the item fails");
+    engine.logger.error(
+      { err, conversationId, dir },
+      "the conversation's inbox could not be delivered; the item fails",
+    );
     return null;
   }
   return dir;
 }
 
-async function workdirOf(engine: Pick<Engine, "db" | "config" | "logger">, conversationId: string, project: Pick<Project, "path" | "role">): Promise<string | null> {
-  const o = await engine.db.selectFrom("orchestrations").select("worktree_path").where("conversation_id", "=", conversationId).executeTakeFirst();
+async function workdirOf(
+  engine: Pick<Engine, "db" | "config" | "logger">,
+  conversationId: string,
+  project: Pick<Project, "path" | "role">,
+): Promise<string | null> {
+  const o = await engine.db
+    .selectFrom("orchestrations")
+    .select("worktree_path")
+    .where("conversation_id", "=", conversationId)
+    .executeTakeFirst();
   if (o) {
     const why = o.worktree_path ? unusableWorkdir(o.worktree_path) : "no clone recorded";
-    if (why) engine.logger.error({ conversationId, why }, "the orchestration's clone cannot be used; the item fails");
+    if (why)
+      engine.logger.error(
+        { conversationId, why },
+        "the orchestration's clone cannot be used; the item fails",
+      );
     return why ? null : o.worktree_path;
   }
   if (project.role !== "self") return project.path;
   try {
     return await ensureSelfClone(engine.config.dataDir, conversationId, project.path);
   } catch (err) {
-    engine.logger.error({ err, conversationId, selfPath: project.path }, "the self project's clone could not be made; the item fails");
+    engine.logger.error(
+      { err, conversationId, selfPath: project.path },
+      "the self project's clone could not be made; the item fails",
+    );
     return null;
   }
 }

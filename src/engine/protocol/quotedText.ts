@@ -23,7 +23,12 @@ export function quotedOrCode(text: string): (start: number, end: number) => bool
     if (contains(fences, start, end) || contains(quotes, start, end)) return true;
     const span = lastStartingBefore(spans, end);
     if (!span || span.end <= start) return false;
-    return text.slice(span.start, span.end).replace(/^`+|`+$/g, "").trim() !== text.slice(start, end);
+    return (
+      text
+        .slice(span.start, span.end)
+        .replace(/^`+|`+$/g, "")
+        .trim() !== text.slice(start, end)
+    );
   };
 }
 
@@ -90,7 +95,10 @@ function blocks(text: string): { fences: Range[]; quotes: Range[]; prose: Range[
 
 /** Inline code spans of one paragraph: a run of n backticks up to the next run of exactly n. */
 function codeSpans(text: string, paragraph: Range): Range[] {
-  const runs = [...text.slice(paragraph.start, paragraph.end).matchAll(/`+/g)].map((m) => ({ at: paragraph.start + m.index, len: m[0].length }));
+  const runs = [...text.slice(paragraph.start, paragraph.end).matchAll(/`+/g)].map((m) => ({
+    at: paragraph.start + m.index,
+    len: m[0].length,
+  }));
   // The next run of the same length after each run, found in one backward pass (linear).
   const next: Array<number | undefined> = [];
   const seen = new Map<number, number>();

@@ -32,7 +32,15 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
   const c = await db
     .selectFrom("conversations as c")
     .innerJoin("projects as p", "p.id", "c.project_id")
-    .select(["c.id", "c.title", "c.user_id", "c.slack_channel_id", "c.slack_thread_ts", "c.slack_origin", "p.name as project_name"])
+    .select([
+      "c.id",
+      "c.title",
+      "c.user_id",
+      "c.slack_channel_id",
+      "c.slack_thread_ts",
+      "c.slack_origin",
+      "p.name as project_name",
+    ])
     .where("c.id", "=", conversationId)
     .executeTakeFirst();
   if (!c) return null;
@@ -46,13 +54,26 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
     .executeTakeFirst();
   // The item that describes the conversation now: a running one, else the latest.
   const item =
-    (await db.selectFrom("prompt_queue").selectAll().where("conversation_id", "=", conversationId).where("status", "=", "running").executeTakeFirst()) ??
-    (await db.selectFrom("prompt_queue").selectAll().where("conversation_id", "=", conversationId).orderBy("seq", "desc").limit(1).executeTakeFirst());
+    (await db
+      .selectFrom("prompt_queue")
+      .selectAll()
+      .where("conversation_id", "=", conversationId)
+      .where("status", "=", "running")
+      .executeTakeFirst()) ??
+    (await db
+      .selectFrom("prompt_queue")
+      .selectAll()
+      .where("conversation_id", "=", conversationId)
+      .orderBy("seq", "desc")
+      .limit(1)
+      .executeTakeFirst());
   // Through the conversation's items: decisions are indexed by the item that asked them.
   const decision = await db
     .selectFrom("decisions")
     .select("id")
-    .where("queue_id", "in", (eb) => eb.selectFrom("prompt_queue").select("id").where("conversation_id", "=", conversationId))
+    .where("queue_id", "in", (eb) =>
+      eb.selectFrom("prompt_queue").select("id").where("conversation_id", "=", conversationId),
+    )
     .where("status", "=", "OPEN")
     .limit(1)
     .executeTakeFirst();
@@ -81,18 +102,34 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
 /** Of these conversations, those asked from Slack. */
 export async function conversationsFromSlack(db: Tx, ids: string[]): Promise<Set<string>> {
   if (!ids.length) return new Set();
-  const rows = await db.selectFrom("conversations").select("id").where("id", "in", ids).where("slack_channel_id", "is not", null).execute();
+  const rows = await db
+    .selectFrom("conversations")
+    .select("id")
+    .where("id", "in", ids)
+    .where("slack_channel_id", "is not", null)
+    .execute();
   return new Set(rows.map((r) => r.id));
 }
 
 /** The text of an agent's answer (a message of the conversation); null when there is none. */
 export async function answerText(db: Tx, messageId: string): Promise<string | null> {
-  const row = await db.selectFrom("messages").select("content").where("id", "=", messageId).executeTakeFirst();
+  const row = await db
+    .selectFrom("messages")
+    .select("content")
+    .where("id", "=", messageId)
+    .executeTakeFirst();
   return row?.content ?? null;
 }
 
 /** Why a turn failed (its error text and code); null when the item does not exist. */
-export async function turnFailure(db: Tx, queueId: string): Promise<{ error: string | null; errorCode: string | null } | null> {
-  const row = await db.selectFrom("prompt_queue").select(["error", "error_code"]).where("id", "=", queueId).executeTakeFirst();
+export async function turnFailure(
+  db: Tx,
+  queueId: string,
+): Promise<{ error: string | null; errorCode: string | null } | null> {
+  const row = await db
+    .selectFrom("prompt_queue")
+    .select(["error", "error_code"])
+    .where("id", "=", queueId)
+    .executeTakeFirst();
   return row ? { error: row.error, errorCode: row.error_code } : null;
 }

@@ -23,7 +23,12 @@ export async function decisionCard(db: Tx, decisionId: string): Promise<Decision
     .select(["c.slack_channel_id", "p.name", "d.answered_by"])
     .where("d.id", "=", decisionId)
     .executeTakeFirstOrThrow();
-  return { decision, projectName: c.name, channelId: c.slack_channel_id, answeredBy: decision.status === "ANSWERED" ? (c.answered_by ?? undefined) : undefined };
+  return {
+    decision,
+    projectName: c.name,
+    channelId: c.slack_channel_id,
+    answeredBy: decision.status === "ANSWERED" ? (c.answered_by ?? undefined) : undefined,
+  };
 }
 
 /** An incident with who it concerns and where its project posts. */

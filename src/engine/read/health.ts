@@ -14,5 +14,8 @@ export async function outboxCounts(db: Tx): Promise<{ pending: number; failed: n
     .where("status", "in", ["pending", "failed"])
     .groupBy("status")
     .execute();
-  return { pending: Number(ob.find((c) => c.status === "pending")?.n ?? 0), failed: Number(ob.find((c) => c.status === "failed")?.n ?? 0) };
+  return {
+    pending: Number(ob.find((c) => c.status === "pending")?.n ?? 0),
+    failed: Number(ob.find((c) => c.status === "failed")?.n ?? 0),
+  };
 }

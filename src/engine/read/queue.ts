@@ -9,15 +9,24 @@ export async function itemsAhead(db: Tx, item: { priority: number; seq: number }
     .selectFrom("prompt_queue")
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .where("status", "=", "queued")
-    .where((eb) => eb.or([eb("priority", ">", item.priority), eb.and([eb("priority", "=", item.priority), eb("seq", "<", item.seq)])]))
+    .where((eb) =>
+      eb.or([
+        eb("priority", ">", item.priority),
+        eb.and([eb("priority", "=", item.priority), eb("seq", "<", item.seq)]),
+      ]),
+    )
     .executeTakeFirstOrThrow();
   return Number(n);
 }
 
 /** An item's place in the queue (1: it starts next); null once it has started (or does not exist). */
 export async function queuePosition(db: Tx, queueId: string): Promise<number | null> {
-  const item = await db.selectFrom("prompt_queue").select(["status", "priority", "seq"]).where("id", "=", queueId).executeTakeFirst();
-  if (!item || item.status !== "queued") return null;
+  const item = await db
+    .selectFrom("prompt_queue")
+    .select(["status", "priority", "seq"])
+    .where("id", "=", queueId)
+    .executeTakeFirst();
+  if (item?.status !== "queued") return null;
   return (await itemsAhead(db, item)) + 1;
 }
 
@@ -29,5 +38,8 @@ export async function queueCounts(db: Tx): Promise<{ queued: number; running: nu
     .where("status", "in", ["queued", "running"])
     .groupBy("status")
     .execute();
-  return { queued: Number(counts.find((c) => c.status === "queued")?.n ?? 0), running: Number(counts.find((c) => c.status === "running")?.n ?? 0) };
+  return {
+    queued: Number(counts.find((c) => c.status === "queued")?.n ?? 0),
+    running: Number(counts.find((c) => c.status === "running")?.n ?? 0),
+  };
 }

@@ -3,7 +3,14 @@ import { runTick } from "./tick.js";
 
 export { runTick, configureRuns, type RunOptions, type RunTickResult } from "./tick.js";
 export { startRun, runStatus, getRun, revisableRun, resumeRun, cancelRun, blockRun } from "./service.js";
-export { runDetail, type RunDetail, type RunStatusView, type RunStepView, type RunEventView, type SelfRepairView } from "./view.js";
+export {
+  runDetail,
+  type RunDetail,
+  type RunStatusView,
+  type RunStepView,
+  type RunEventView,
+  type SelfRepairView,
+} from "./view.js";
 export { parsePlan, type PlanStep } from "./plan.js";
 export type { RunStatus, RunStage, StepStatus, SelfRepairStatus, BlockCode } from "./machine.js";
 

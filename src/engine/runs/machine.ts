@@ -16,7 +16,14 @@ export type SelfRepairStatus = "RUNNING" | "SUCCEEDED" | "NEEDS_USER" | "SUPERSE
  * Why a run blocked; it decides where a resume starts again. `legacy`: blocked by an older
  * version that recorded no stage (S-RUN-13).
  */
-export type BlockCode = "master_block" | "no_verdict" | "corrections_exhausted" | "interrupted" | "item_failed" | "crash" | "legacy";
+export type BlockCode =
+  | "master_block"
+  | "no_verdict"
+  | "corrections_exhausted"
+  | "interrupted"
+  | "item_failed"
+  | "crash"
+  | "legacy";
 
 /** The stages a run in work can be in (IDLE is only for blocked or finished runs). */
 export type WorkStage = Exclude<RunStage, "IDLE">;
@@ -55,7 +62,8 @@ export const STEP_ACTIONS = {
 export type StepAction = "start" | "submit_for_review" | "review_verdict" | "block" | "resume";
 
 /** Whether a step in `status` allows `action`. */
-export const canStep = (status: StepStatus, action: StepAction): boolean => allows(STEP_ACTIONS, status, action);
+export const canStep = (status: StepStatus, action: StepAction): boolean =>
+  allows(STEP_ACTIONS, status, action);
 
 /** Allowed self-repair status changes; the owner's resume supersedes a repair still running or waiting for them. */
 export const SELF_REPAIR_TRANSITIONS = {
@@ -76,10 +84,12 @@ export const SELF_REPAIR_ACTIONS = {
 } as const satisfies ActionTable<SelfRepairStatus, SelfRepairAction>;
 
 /** Whether a self-repair in `status` allows `action`. */
-export const canSelfRepair = (status: SelfRepairStatus, action: SelfRepairAction): boolean => allows(SELF_REPAIR_ACTIONS, status, action);
+export const canSelfRepair = (status: SelfRepairStatus, action: SelfRepairAction): boolean =>
+  allows(SELF_REPAIR_ACTIONS, status, action);
 
 /** The actions a self-repair in `status` allows. */
-export const selfRepairActions = (status: SelfRepairStatus): SelfRepairAction[] => actionsAt(SELF_REPAIR_ACTIONS, status);
+export const selfRepairActions = (status: SelfRepairStatus): SelfRepairAction[] =>
+  actionsAt(SELF_REPAIR_ACTIONS, status);
 
 /** What a person (or the engine's internal block) does to a run. */
 export type RunCommand = "resume" | "revise" | "cancel" | "block";
@@ -93,7 +103,8 @@ export const RUN_ACTIONS = {
 } as const satisfies ActionTable<RunStatus, RunCommand>;
 
 /** Whether a run in `status` allows `command` (e.g. whether its message shows Resume and Revise). */
-export const canRun = (status: RunStatus, command: RunCommand): boolean => allows(RUN_ACTIONS, status, command);
+export const canRun = (status: RunStatus, command: RunCommand): boolean =>
+  allows(RUN_ACTIONS, status, command);
 
 /** The commands a run in `status` allows. */
 export const runActions = (status: RunStatus): RunCommand[] => actionsAt(RUN_ACTIONS, status);
@@ -102,7 +113,8 @@ export const runActions = (status: RunStatus): RunCommand[] => actionsAt(RUN_ACT
 export const ACTIVE_STATUSES = ["RUNNING", "BLOCKED"] as const satisfies readonly RunStatus[];
 
 /** Whether `from → to` is a legal status change. */
-export const canMove = (from: RunStatus, to: RunStatus): boolean => (RUN_TRANSITIONS[from] as readonly RunStatus[]).includes(to);
+export const canMove = (from: RunStatus, to: RunStatus): boolean =>
+  (RUN_TRANSITIONS[from] as readonly RunStatus[]).includes(to);
 
 /** Correction rounds the master may ask for one step; the next `correct` blocks the run. */
 export const MAX_CORRECTION_ROUNDS = 3;
@@ -146,8 +158,14 @@ export function decide(ctx: DecisionContext, obs: Observation): RunAction {
   if (obs.state === "pending" || ctx.stage === "IDLE") return { kind: "wait" };
   if (obs.state === "failed") {
     // A review only reads: replaying it cannot duplicate changes, so it is restarted (a few times).
-    if (obs.interrupted && isMasterStage(ctx.stage) && ctx.reviewRestarts < MAX_REVIEW_RESTARTS) return { kind: "restart_review" };
-    return { kind: "block", code: obs.interrupted ? "interrupted" : "item_failed", error: obs.error, verdict: null };
+    if (obs.interrupted && isMasterStage(ctx.stage) && ctx.reviewRestarts < MAX_REVIEW_RESTARTS)
+      return { kind: "restart_review" };
+    return {
+      kind: "block",
+      code: obs.interrupted ? "interrupted" : "item_failed",
+      error: obs.error,
+      verdict: null,
+    };
   }
   const v = obs.verdict;
   switch (ctx.stage) {
@@ -156,19 +174,23 @@ export function decide(ctx: DecisionContext, obs: Observation): RunAction {
     case "PLAN_REVIEW":
       if (!v) return { kind: "block", code: "no_verdict", error: "", verdict: null };
       // Only the owner (revised plan) or a self-repair (addendum) can change a plan: `correct` blocks.
-      if (v.decision !== "approve") return { kind: "block", code: "master_block", error: v.feedback, verdict: v };
+      if (v.decision !== "approve")
+        return { kind: "block", code: "master_block", error: v.feedback, verdict: v };
       return { kind: "start_next_step", verdict: v };
     case "SUPERVISOR":
       if (!v) return { kind: "block", code: "no_verdict", error: "", verdict: null };
-      if (v.decision === "block") return { kind: "block", code: "master_block", error: v.feedback, verdict: v };
+      if (v.decision === "block")
+        return { kind: "block", code: "master_block", error: v.feedback, verdict: v };
       if (v.decision === "correct") {
-        if (ctx.correctionRound >= MAX_CORRECTION_ROUNDS) return { kind: "block", code: "corrections_exhausted", error: v.feedback, verdict: v };
+        if (ctx.correctionRound >= MAX_CORRECTION_ROUNDS)
+          return { kind: "block", code: "corrections_exhausted", error: v.feedback, verdict: v };
         return { kind: "request_correction", verdict: v };
       }
       return ctx.hasNextStep ? { kind: "start_next_step", verdict: v } : { kind: "final_review", verdict: v };
     case "FINAL_REVIEW":
       // The synthesis needs no marker; an explicit block still stops the run.
-      if (v?.decision === "block") return { kind: "block", code: "master_block", error: v.feedback, verdict: v };
+      if (v?.decision === "block")
+        return { kind: "block", code: "master_block", error: v.feedback, verdict: v };
       return { kind: "complete", report: obs.answer };
   }
 }
@@ -178,9 +200,15 @@ export function decide(ctx: DecisionContext, obs: Observation): RunAction {
  * a failed or interrupted item restarts the stage it interrupted (S-RUN-11); a processor crash
  * re-reads the same item (its result is not lost); a missing verdict asks the master again.
  */
-export function resumePoint(blockedStage: WorkStage, code: BlockCode): { stage: WorkStage; mode: "restart" | "reprocess" } {
+export function resumePoint(
+  blockedStage: WorkStage,
+  code: BlockCode,
+): { stage: WorkStage; mode: "restart" | "reprocess" } {
   if (code === "crash") return { stage: blockedStage, mode: "reprocess" };
-  if ((code === "master_block" || code === "corrections_exhausted") && (blockedStage === "SUPERVISOR" || blockedStage === "AGENT")) {
+  if (
+    (code === "master_block" || code === "corrections_exhausted") &&
+    (blockedStage === "SUPERVISOR" || blockedStage === "AGENT")
+  ) {
     return { stage: "AGENT", mode: "restart" };
   }
   return { stage: blockedStage, mode: "restart" };
@@ -204,8 +232,14 @@ export function inferBlockedStage(b: LegacyBlock): { stage: WorkStage; stepId: s
   const started = b.steps.filter((s) => s.conversationId !== null);
   if (started.length === 0) return { stage: "PLAN_REVIEW", stepId: null };
   if (b.steps.every((s) => s.status === "APPROVED")) return { stage: "FINAL_REVIEW", stepId: null };
-  const current = b.steps.find((s) => s.status === "REVIEWING") ?? b.steps.find((s) => s.status === "BLOCKED") ?? started[started.length - 1];
-  return { stage: b.activeConversationId === b.masterConversationId ? "SUPERVISOR" : "AGENT", stepId: current?.stepId ?? null };
+  const current =
+    b.steps.find((s) => s.status === "REVIEWING") ??
+    b.steps.find((s) => s.status === "BLOCKED") ??
+    started[started.length - 1];
+  return {
+    stage: b.activeConversationId === b.masterConversationId ? "SUPERVISOR" : "AGENT",
+    stepId: current?.stepId ?? null,
+  };
 }
 
 /** The status a step shows while the run is at `stage` on it (attempts > 1: a correction). */

@@ -27,12 +27,22 @@ const stepsSchema = z
   .array(planStepSchema)
   .min(1)
   .max(50)
-  .refine((steps) => new Set(steps.map((s) => s.id)).size === steps.length, { message: "step ids must be unique" })
-  .refine((steps) => new Set(steps.map((s) => s.order)).size === steps.length, { message: "step orders must be unique" });
+  .refine((steps) => new Set(steps.map((s) => s.id)).size === steps.length, {
+    message: "step ids must be unique",
+  })
+  .refine((steps) => new Set(steps.map((s) => s.order)).size === steps.length, {
+    message: "step orders must be unique",
+  });
 
 /** A plan: a list of steps, or `{steps: [...]}` (what the start modal and the seed's API send). */
 export const planSchema = z
-  .preprocess((v) => (v !== null && typeof v === "object" && !Array.isArray(v) && "steps" in v ? (v as { steps: unknown }).steps : v), stepsSchema)
+  .preprocess(
+    (v) =>
+      v !== null && typeof v === "object" && !Array.isArray(v) && "steps" in v
+        ? (v as { steps: unknown }).steps
+        : v,
+    stepsSchema,
+  )
   .transform((steps) => [...steps].sort((a, b) => a.order - b.order));
 
 /** Parses a plan given as JSON text or as a value; throws `invalid` naming the faulty fields. */
@@ -47,7 +57,9 @@ export function parsePlan(input: unknown): PlanStep[] {
   }
   const parsed = planSchema.safeParse(value);
   if (!parsed.success) {
-    const fields = [...new Set(parsed.error.issues.map((i) => i.path.join(".") || i.message))].slice(0, 6).join(", ");
+    const fields = [...new Set(parsed.error.issues.map((i) => i.path.join(".") || i.message))]
+      .slice(0, 6)
+      .join(", ");
     throw new EngineError("invalid", "run_plan_invalid", { fields });
   }
   return parsed.data;
@@ -73,8 +85,11 @@ export function resolveTargets(steps: readonly PlanStep[], candidates: readonly 
     if (key && !byKey.has(key)) byKey.set(key, c);
   }
   return steps.map((step) => {
-    const project = [step.target, ...step.aliases].map((n) => byKey.get(normalizeName(n))).find((c) => c !== undefined);
-    if (!project) throw new EngineError("invalid", "run_target_unknown", { step: step.id, target: step.target });
+    const project = [step.target, ...step.aliases]
+      .map((n) => byKey.get(normalizeName(n)))
+      .find((c) => c !== undefined);
+    if (!project)
+      throw new EngineError("invalid", "run_target_unknown", { step: step.id, target: step.target });
     return { ...step, projectId: project.id };
   });
 }
@@ -94,11 +109,17 @@ export interface CurrentStep {
  */
 export function checkRebase(current: readonly CurrentStep[], revised: readonly ResolvedStep[]): void {
   const same = (a: CurrentStep | undefined, b: ResolvedStep | undefined) =>
-    a !== undefined && b !== undefined && a.stepId === b.id && a.position === b.order && a.projectId === b.projectId && a.risk === b.risk;
+    a !== undefined &&
+    b !== undefined &&
+    a.stepId === b.id &&
+    a.position === b.order &&
+    a.projectId === b.projectId &&
+    a.risk === b.risk;
   const length = Math.max(current.length, revised.length);
   for (let i = 0; i < length; i++) {
     const a = current[i];
     const b = revised[i];
-    if (!same(a, b)) throw new EngineError("conflict", "run_rebase_refused", { step: a?.stepId ?? b?.id ?? "?" });
+    if (!same(a, b))
+      throw new EngineError("conflict", "run_rebase_refused", { step: a?.stepId ?? b?.id ?? "?" });
   }
 }

@@ -13,7 +13,18 @@ import { checkRebase, parsePlan, resolveTargets, type Candidate, type ResolvedSt
 import { planReviewPrompt } from "./prompts.js";
 import { blockIn } from "./repair.js";
 import type { RunRow } from "./schema.js";
-import { activeRuns, announce, findMasterProject, findRepair, itemState, latestRunOf, loadSteps, moveRepair, moveRun, recordEvent } from "./store.js";
+import {
+  activeRuns,
+  announce,
+  findMasterProject,
+  findRepair,
+  itemState,
+  latestRunOf,
+  loadSteps,
+  moveRepair,
+  moveRun,
+  recordEvent,
+} from "./store.js";
 import { resumeIn, type RunCtx } from "./transitions.js";
 import { runDetail, type RunDetail, type RunStatusView } from "./view.js";
 
@@ -22,8 +33,13 @@ import { runDetail, type RunDetail, type RunStatusView } from "./view.js";
 // and cancelling also need to see the master and every project of the plan (DESIGN "Runs"): the
 // master agent, often with full access, works from the run's text.
 
-const ctxOf = (engine: Engine): RunCtx => ({ clock: engine.clock, locale: engine.config.locale, dataDir: engine.config.dataDir });
-const canDrive = (actor: Actor, run: Pick<RunRow, "owner_id">) => actor.isAdmin || run.owner_id === actor.userId;
+const ctxOf = (engine: Engine): RunCtx => ({
+  clock: engine.clock,
+  locale: engine.config.locale,
+  dataDir: engine.config.dataDir,
+});
+const canDrive = (actor: Actor, run: Pick<RunRow, "owner_id">) =>
+  actor.isAdmin || run.owner_id === actor.userId;
 
 /** Refuses unless the actor sees every one of these projects (or is an admin); never names one. */
 function assertSeesAll(actor: Actor, projects: ReadonlyArray<Pick<Project, "owner_id"> | undefined>): void {
@@ -33,8 +49,15 @@ function assertSeesAll(actor: Actor, projects: ReadonlyArray<Pick<Project, "owne
 }
 
 /** The master and every project the run's steps target, as they are now (owners may have changed). */
-async function projectsOfRun(db: Kysely<DB>, run: Pick<RunRow, "id" | "master_project_id">): Promise<Array<Pick<Project, "owner_id"> | undefined>> {
-  const steps = await db.selectFrom("remediation_step_runs").select("project_id").where("run_id", "=", run.id).execute();
+async function projectsOfRun(
+  db: Kysely<DB>,
+  run: Pick<RunRow, "id" | "master_project_id">,
+): Promise<Array<Pick<Project, "owner_id"> | undefined>> {
+  const steps = await db
+    .selectFrom("remediation_step_runs")
+    .select("project_id")
+    .where("run_id", "=", run.id)
+    .execute();
   const ids = [...new Set([run.master_project_id, ...steps.map((s) => s.project_id)])];
   const rows = await db.selectFrom("projects").select(["id", "owner_id"]).where("id", "in", ids).execute();
   // A project removed since the run started counts as one the actor cannot see.
@@ -42,9 +65,21 @@ async function projectsOfRun(db: Kysely<DB>, run: Pick<RunRow, "id" | "master_pr
 }
 
 /** Projects a plan may target for this person: theirs (or shared), never the master, self or specialists. */
-async function candidatesFor(db: Kysely<DB>, actor: Actor): Promise<Array<Candidate & Pick<Project, "owner_id">>> {
-  const all = await db.selectFrom("projects").select(["id", "name", "owner_id", "role", "execution_group"]).execute();
-  return all.filter((p) => p.role === "project" && p.execution_group !== "__global_agent__" && p.execution_group !== SPECIALIST_GROUP && canSee(actor, p));
+async function candidatesFor(
+  db: Kysely<DB>,
+  actor: Actor,
+): Promise<Array<Candidate & Pick<Project, "owner_id">>> {
+  const all = await db
+    .selectFrom("projects")
+    .select(["id", "name", "owner_id", "role", "execution_group"])
+    .execute();
+  return all.filter(
+    (p) =>
+      p.role === "project" &&
+      p.execution_group !== "__global_agent__" &&
+      p.execution_group !== SPECIALIST_GROUP &&
+      canSee(actor, p),
+  );
 }
 
 async function detailOrThrow(db: Kysely<DB>, runId: string): Promise<RunDetail> {
@@ -58,7 +93,12 @@ async function detailOrThrow(db: Kysely<DB>, runId: string): Promise<RunDetail> 
  * among the actor's projects, then the master reviews the plan in a new conversation.
  * Refused while another run is RUNNING or BLOCKED (S-RUN-02).
  */
-export async function startRun(engine: Engine, actor: Actor, plan: unknown, opts: { slackChannelId?: string } = {}): Promise<RunDetail> {
+export async function startRun(
+  engine: Engine,
+  actor: Actor,
+  plan: unknown,
+  opts: { slackChannelId?: string } = {},
+): Promise<RunDetail> {
   const { db, clock } = engine;
   const ctx = ctxOf(engine);
   const master = await findMasterProject(db);
@@ -67,30 +107,101 @@ export async function startRun(engine: Engine, actor: Actor, plan: unknown, opts
   assertSeesAll(actor, [master]);
   const candidates = await candidatesFor(db, actor);
   const steps: ResolvedStep[] = resolveTargets(parsePlan(plan), candidates);
-  assertSeesAll(actor, steps.map((s) => candidates.find((c) => c.id === s.projectId)));
+  assertSeesAll(
+    actor,
+    steps.map((s) => candidates.find((c) => c.id === s.projectId)),
+  );
   const runId = await immediate(db, async (trx) => {
     if ((await activeRuns(trx)).length > 0) throw new EngineError("conflict", "run_active");
     const now = clock.now();
     const id = newId();
-    const conversation = await createConversation(trx, clock, master.id, t(ctx.locale, "run.master_title"), actor.userId);
+    const conversation = await createConversation(
+      trx,
+      clock,
+      master.id,
+      t(ctx.locale, "run.master_title"),
+      actor.userId,
+    );
     await trx
       .insertInto("remediation_runs")
-      .values({ id, owner_id: actor.userId, status: "RUNNING", stage: "PLAN_REVIEW", plan: JSON.stringify(steps), master_project_id: master.id, master_conversation_id: conversation.id, current_step_id: null, active_queue_id: null, self_repair_id: null, correction_round: 0, review_restarts: 0, blocked_stage: null, block_code: null, error: null, final_report: null, created_at: now, updated_at: now, finished_at: null, slack_channel_id: opts.slackChannelId ?? null, slack_thread_ts: null })
+      .values({
+        id,
+        owner_id: actor.userId,
+        status: "RUNNING",
+        stage: "PLAN_REVIEW",
+        plan: JSON.stringify(steps),
+        master_project_id: master.id,
+        master_conversation_id: conversation.id,
+        current_step_id: null,
+        active_queue_id: null,
+        self_repair_id: null,
+        correction_round: 0,
+        review_restarts: 0,
+        blocked_stage: null,
+        block_code: null,
+        error: null,
+        final_report: null,
+        created_at: now,
+        updated_at: now,
+        finished_at: null,
+        slack_channel_id: opts.slackChannelId ?? null,
+        slack_thread_ts: null,
+      })
       .execute();
     await trx
       .insertInto("remediation_step_runs")
       .values(
-        steps.map((s) => ({ id: newId(), run_id: id, step_id: s.id, position: s.order, phase: s.phase, phase_label: s.phaseLabel, title: s.title, summary: s.summary, risk: s.risk, target: s.target, aliases: JSON.stringify(s.aliases), project_id: s.projectId, prompt: s.prompt, status: "PENDING" as const, conversation_id: null, queue_id: null, attempts: 0, feedback: null, created_at: now, updated_at: now, finished_at: null })),
+        steps.map((s) => ({
+          id: newId(),
+          run_id: id,
+          step_id: s.id,
+          position: s.order,
+          phase: s.phase,
+          phase_label: s.phaseLabel,
+          title: s.title,
+          summary: s.summary,
+          risk: s.risk,
+          target: s.target,
+          aliases: JSON.stringify(s.aliases),
+          project_id: s.projectId,
+          prompt: s.prompt,
+          status: "PENDING" as const,
+          conversation_id: null,
+          queue_id: null,
+          attempts: 0,
+          feedback: null,
+          created_at: now,
+          updated_at: now,
+          finished_at: null,
+        })),
       )
       .execute();
-    const item = await enqueueIn(trx, clock, conversation.id, planReviewPrompt(ctx.locale, await loadSteps(trx, id)), { origin: "run_stage", requestedBy: actor.userId });
-    await trx.updateTable("remediation_runs").set({ active_queue_id: item.id }).where("id", "=", id).execute();
-    await recordEvent(trx, now, id, null, "run.started", { steps: steps.length, master_project_id: master.id, by: actor.userId });
+    const item = await enqueueIn(
+      trx,
+      clock,
+      conversation.id,
+      planReviewPrompt(ctx.locale, await loadSteps(trx, id)),
+      { origin: "run_stage", requestedBy: actor.userId },
+    );
+    await trx
+      .updateTable("remediation_runs")
+      .set({ active_queue_id: item.id })
+      .where("id", "=", id)
+      .execute();
+    await recordEvent(trx, now, id, null, "run.started", {
+      steps: steps.length,
+      master_project_id: master.id,
+      by: actor.userId,
+    });
     await announce(trx, now, id, "RUNNING", "PLAN_REVIEW");
     return id;
   }).catch((err: unknown) => {
     // The unique index on the active slot: another process started one at the same moment.
-    if (err instanceof Error && /UNIQUE constraint failed: index 'uq_remediation_runs_active'/.test(err.message)) throw new EngineError("conflict", "run_active", {}, { cause: err });
+    if (
+      err instanceof Error &&
+      /UNIQUE constraint failed: index 'uq_remediation_runs_active'/.test(err.message)
+    )
+      throw new EngineError("conflict", "run_active", {}, { cause: err });
     throw err;
   });
   await engine.dispatch();
@@ -136,32 +247,71 @@ export async function revisableRun(engine: Engine, actor: Actor, runId?: string)
  * revised plan that may change prompts only (S-RUN-04/05); a self-repair still running or waiting
  * on the owner is superseded.
  */
-export async function resumeRun(engine: Engine, actor: Actor, opts: { plan?: unknown; runId?: string } = {}): Promise<RunDetail> {
+export async function resumeRun(
+  engine: Engine,
+  actor: Actor,
+  opts: { plan?: unknown; runId?: string } = {},
+): Promise<RunDetail> {
   const { db, clock } = engine;
   const ctx = ctxOf(engine);
   const run = await drivableRun(db, actor, opts.runId);
   if (!canRun(run.status, "resume")) throw new EngineError("conflict", "run_not_blocked");
-  const revised = opts.plan === undefined ? null : resolveTargets(parsePlan(opts.plan), await candidatesFor(db, { userId: run.owner_id, isAdmin: false }));
+  const revised =
+    opts.plan === undefined
+      ? null
+      : resolveTargets(
+          parsePlan(opts.plan),
+          await candidatesFor(db, { userId: run.owner_id, isAdmin: false }),
+        );
   const stopRepair = await immediate(db, async (trx) => {
     const fresh = await activeRunFor(trx, actor, run.id);
     if (!canRun(fresh.status, "resume")) throw new EngineError("conflict", "run_not_blocked");
     const now = clock.now();
     let steps = await loadSteps(trx, run.id);
     if (revised) {
-      checkRebase(steps.map((s) => ({ stepId: s.step_id, position: s.position, projectId: s.project_id, risk: s.risk })), revised);
+      checkRebase(
+        steps.map((s) => ({
+          stepId: s.step_id,
+          position: s.position,
+          projectId: s.project_id,
+          risk: s.risk,
+        })),
+        revised,
+      );
       for (const [i, r] of revised.entries()) {
         const s = steps[i]!;
-        await trx.updateTable("remediation_step_runs").set({ prompt: r.prompt, title: r.title, summary: r.summary, phase: r.phase, phase_label: r.phaseLabel, updated_at: now }).where("id", "=", s.id).execute();
+        await trx
+          .updateTable("remediation_step_runs")
+          .set({
+            prompt: r.prompt,
+            title: r.title,
+            summary: r.summary,
+            phase: r.phase,
+            phase_label: r.phaseLabel,
+            updated_at: now,
+          })
+          .where("id", "=", s.id)
+          .execute();
       }
       steps = await loadSteps(trx, run.id);
     }
     const repair = await findRepair(trx, fresh.self_repair_id);
     let superseded: string | null = null;
-    if (repair && canSelfRepair(repair.status, "supersede") && (await moveRepair(trx, repair.id, repair.status, { status: "SUPERSEDED", finished_at: now }, now))) {
-      await recordEvent(trx, now, run.id, repair.step_id, "self_repair.owner_resolved", { self_repair_id: repair.id, by: actor.userId });
+    if (
+      repair &&
+      canSelfRepair(repair.status, "supersede") &&
+      (await moveRepair(trx, repair.id, repair.status, { status: "SUPERSEDED", finished_at: now }, now))
+    ) {
+      await recordEvent(trx, now, run.id, repair.step_id, "self_repair.owner_resolved", {
+        self_repair_id: repair.id,
+        by: actor.userId,
+      });
       if (repair.status === "RUNNING") superseded = repair.conversation_id;
     }
-    await resumeIn(trx, ctx, fresh, steps, { kind: "run.resumed", details: { by: actor.userId, plan_rebased: revised !== null } });
+    await resumeIn(trx, ctx, fresh, steps, {
+      kind: "run.resumed",
+      details: { by: actor.userId, plan_rebased: revised !== null },
+    });
     return superseded;
   });
   // A superseded repair's agent has nothing left to do.
@@ -179,11 +329,16 @@ export async function cancelRun(engine: Engine, actor: Actor, runId?: string): P
     const now = clock.now();
     const repair = await findRepair(trx, fresh.self_repair_id);
     const stops: string[] = [];
-    if (repair && canSelfRepair(repair.status, "supersede") && (await moveRepair(trx, repair.id, repair.status, { status: "SUPERSEDED", finished_at: now }, now))) {
+    if (
+      repair &&
+      canSelfRepair(repair.status, "supersede") &&
+      (await moveRepair(trx, repair.id, repair.status, { status: "SUPERSEDED", finished_at: now }, now))
+    ) {
       if (repair.status === "RUNNING") stops.push(repair.conversation_id);
     }
     const active = await itemState(trx, fresh.active_queue_id);
-    if (active && (active.status === "queued" || active.status === "running")) stops.push(active.conversation_id);
+    if (active && (active.status === "queued" || active.status === "running"))
+      stops.push(active.conversation_id);
     await moveRun(trx, fresh, { status: "CANCELLED", stage: "IDLE", finished_at: now }, now);
     await recordEvent(trx, now, run.id, null, "run.cancelled", { by: actor.userId });
     await announce(trx, now, run.id, "CANCELLED", "IDLE");
@@ -197,11 +352,20 @@ export async function cancelRun(engine: Engine, actor: Actor, runId?: string): P
  * The engine's internal block (the seed's `_block`), also a seam for tests (S-RUN-11): blocks a
  * RUNNING run where it stands, with a code saying why, and sends it to self-repair.
  */
-export async function blockRun(engine: Engine, runId: string, error: string, opts: { code?: BlockCode; stepId?: string } = {}): Promise<RunDetail> {
+export async function blockRun(
+  engine: Engine,
+  runId: string,
+  error: string,
+  opts: { code?: BlockCode; stepId?: string } = {},
+): Promise<RunDetail> {
   await immediate(engine.db, async (trx) => {
     const run = (await activeRuns(trx)).find((r) => r.id === runId);
     if (!run || !canRun(run.status, "block")) throw new EngineError("not_found", "run_not_found");
-    await blockIn(trx, ctxOf(engine), run, await loadSteps(trx, runId), { code: opts.code ?? "item_failed", error, stepId: opts.stepId ?? null });
+    await blockIn(trx, ctxOf(engine), run, await loadSteps(trx, runId), {
+      code: opts.code ?? "item_failed",
+      error,
+      stepId: opts.stepId ?? null,
+    });
   });
   await engine.dispatch();
   return detailOrThrow(engine.db, runId);

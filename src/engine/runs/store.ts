@@ -5,10 +5,25 @@ import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
 import { answerOf } from "../agents/conversations.js";
 import { parseSupervision } from "../protocol/markers.js";
-import { ACTIVE_STATUSES, canMove, SELF_REPAIR_TRANSITIONS, STEP_TRANSITIONS, type Observation, type RunStatus, type SelfRepairStatus, type StepStatus } from "./machine.js";
+import {
+  ACTIVE_STATUSES,
+  canMove,
+  SELF_REPAIR_TRANSITIONS,
+  STEP_TRANSITIONS,
+  type Observation,
+  type RunStatus,
+  type SelfRepairStatus,
+  type StepStatus,
+} from "./machine.js";
 import { guardFor } from "../stateMachine.js";
 import type { StepWithProject } from "./prompts.js";
-import type { RemediationRunsTable, RemediationSelfRepairsTable, RemediationStepRunsTable, RunRow, SelfRepairRow } from "./schema.js";
+import type {
+  RemediationRunsTable,
+  RemediationSelfRepairsTable,
+  RemediationStepRunsTable,
+  RunRow,
+  SelfRepairRow,
+} from "./schema.js";
 
 // The runs aggregate's queries, and only those. Every read the tick makes is an indexed lookup:
 // runs by status, steps and events by run, items and messages by id.
@@ -22,7 +37,11 @@ export class LostRace extends Error {
 
 /** The runs that hold the installation's slot (at most one, by a unique index). */
 export function activeRuns(db: Kysely<DB>): Promise<RunRow[]> {
-  return db.selectFrom("remediation_runs").selectAll().where("status", "in", [...ACTIVE_STATUSES]).execute();
+  return db
+    .selectFrom("remediation_runs")
+    .selectAll()
+    .where("status", "in", [...ACTIVE_STATUSES])
+    .execute();
 }
 
 /** One run by id. */
@@ -32,7 +51,13 @@ export function findRun(db: Kysely<DB>, id: string): Promise<RunRow | undefined>
 
 /** The most recent run an owner started (for status reads when none is active). */
 export function latestRunOf(db: Kysely<DB>, ownerId: string): Promise<RunRow | undefined> {
-  return db.selectFrom("remediation_runs").selectAll().where("owner_id", "=", ownerId).orderBy("created_at", "desc").limit(1).executeTakeFirst();
+  return db
+    .selectFrom("remediation_runs")
+    .selectAll()
+    .where("owner_id", "=", ownerId)
+    .orderBy("created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
 }
 
 /** The run's steps in plan order, with their projects' names and paths. */
@@ -52,22 +77,38 @@ export async function loadSteps(db: Kysely<DB>, runId: string): Promise<StepWith
  * Moves a run, guarded on the status and active item it was read with: a second tick, or another
  * process that got there first, changes nothing (the caller's transaction rolls back).
  */
-export async function moveRun(trx: Kysely<DB>, run: Pick<RunRow, "id" | "status" | "active_queue_id">, set: Updateable<RemediationRunsTable>, now: number): Promise<void> {
+export async function moveRun(
+  trx: Kysely<DB>,
+  run: Pick<RunRow, "id" | "status" | "active_queue_id">,
+  set: Updateable<RemediationRunsTable>,
+  now: number,
+): Promise<void> {
   // A status change the machine does not allow is a defect of the processor, not a lost race.
   const to = set.status as RunStatus | undefined;
-  if (to && to !== run.status && !canMove(run.status, to)) throw new Error(`run ${run.id}: ${run.status} → ${to} is not a transition`);
+  if (to && to !== run.status && !canMove(run.status, to))
+    throw new Error(`run ${run.id}: ${run.status} → ${to} is not a transition`);
   const u = await trx
     .updateTable("remediation_runs")
     .set({ ...set, updated_at: now })
     .where("id", "=", run.id)
     .where("status", "=", run.status)
-    .where((eb) => (run.active_queue_id === null ? eb("active_queue_id", "is", null) : eb("active_queue_id", "=", run.active_queue_id)))
+    .where((eb) =>
+      run.active_queue_id === null
+        ? eb("active_queue_id", "is", null)
+        : eb("active_queue_id", "=", run.active_queue_id),
+    )
     .executeTakeFirst();
   if (Number(u.numUpdatedRows) !== 1) throw new LostRace(`run ${run.id}`);
 }
 
 /** Moves a step, guarded on the statuses it may leave (checked against the step's table). */
-export async function moveStep(trx: Kysely<DB>, stepRowId: string, from: readonly StepStatus[], set: Updateable<RemediationStepRunsTable> & { status: StepStatus }, now: number): Promise<void> {
+export async function moveStep(
+  trx: Kysely<DB>,
+  stepRowId: string,
+  from: readonly StepStatus[],
+  set: Updateable<RemediationStepRunsTable> & { status: StepStatus },
+  now: number,
+): Promise<void> {
   const u = await trx
     .updateTable("remediation_step_runs")
     .set({ ...set, updated_at: now })
@@ -95,12 +136,28 @@ export async function moveRepair(
 }
 
 /** Appends to the run's history. */
-export async function recordEvent(trx: Kysely<DB>, now: number, runId: string, stepId: string | null, kind: string, details: Record<string, unknown> = {}): Promise<void> {
-  await trx.insertInto("remediation_run_events").values({ run_id: runId, step_id: stepId, kind, details: JSON.stringify(details), created_at: now }).execute();
+export async function recordEvent(
+  trx: Kysely<DB>,
+  now: number,
+  runId: string,
+  stepId: string | null,
+  kind: string,
+  details: Record<string, unknown> = {},
+): Promise<void> {
+  await trx
+    .insertInto("remediation_run_events")
+    .values({ run_id: runId, step_id: stepId, kind, details: JSON.stringify(details), created_at: now })
+    .execute();
 }
 
 /** The outbox event for a run's state change (the Slack thread shows the current state). */
-export async function announce(trx: Kysely<DB>, now: number, runId: string, status: RunStatus, stage: string): Promise<void> {
+export async function announce(
+  trx: Kysely<DB>,
+  now: number,
+  runId: string,
+  status: RunStatus,
+  stage: string,
+): Promise<void> {
   await emit(trx, now, { kind: "run.updated", runId, status, stage });
 }
 
@@ -108,12 +165,18 @@ export async function announce(trx: Kysely<DB>, now: number, runId: string, stat
  * Runs `fn` under the write lock on the run as it was read: when another process (or an earlier
  * tick) moved it meanwhile, nothing is written.
  */
-export function lockRun<T>(db: Database, run: RunRow, fn: (trx: Kysely<DB>, fresh: RunRow) => Promise<T>): Promise<T> {
+export function lockRun<T>(
+  db: Database,
+  run: RunRow,
+  fn: (trx: Kysely<DB>, fresh: RunRow) => Promise<T>,
+): Promise<T> {
   return immediate(db, async (trx) => {
     const fresh = await findRun(trx, run.id);
     const same =
       fresh !== undefined &&
-      (["status", "stage", "active_queue_id", "self_repair_id", "blocked_stage", "correction_round"] as const).every((k) => fresh[k] === run[k]);
+      (
+        ["status", "stage", "active_queue_id", "self_repair_id", "blocked_stage", "correction_round"] as const
+      ).every((k) => fresh[k] === run[k]);
     if (!same) throw new LostRace(`run ${run.id}`);
     return fn(trx, fresh);
   });
@@ -127,25 +190,43 @@ export function findRepair(db: Kysely<DB>, id: string | null): Promise<SelfRepai
 
 /** The run's latest self-repair. */
 export function latestRepair(db: Kysely<DB>, runId: string): Promise<SelfRepairRow | undefined> {
-  return db.selectFrom("remediation_self_repairs").selectAll().where("run_id", "=", runId).orderBy("created_at", "desc").limit(1).executeTakeFirst();
+  return db
+    .selectFrom("remediation_self_repairs")
+    .selectAll()
+    .where("run_id", "=", runId)
+    .orderBy("created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
 }
 
 /** How many self-repairs a run has had. */
 export async function repairCount(db: Kysely<DB>, runId: string): Promise<number> {
-  const { n } = await db.selectFrom("remediation_self_repairs").select((eb) => eb.fn.countAll<number>().as("n")).where("run_id", "=", runId).executeTakeFirstOrThrow();
+  const { n } = await db
+    .selectFrom("remediation_self_repairs")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("run_id", "=", runId)
+    .executeTakeFirstOrThrow();
   return Number(n);
 }
 
 /** Inserts a self-repair row. */
 export async function insertRepair(trx: Kysely<DB>, row: Omit<SelfRepairRow, "id">): Promise<string> {
   const id = newId();
-  await trx.insertInto("remediation_self_repairs").values({ id, ...row }).execute();
+  await trx
+    .insertInto("remediation_self_repairs")
+    .values({ id, ...row })
+    .execute();
   return id;
 }
 
 /** The self project (role `self`); the literal lets SQLite use the partial unique index on role. */
 export function findSelfProject(db: Kysely<DB>): Promise<Project | undefined> {
-  return db.selectFrom("projects").selectAll().where("role", "<>", sql.lit("project")).where("role", "=", "self").executeTakeFirst();
+  return db
+    .selectFrom("projects")
+    .selectAll()
+    .where("role", "<>", sql.lit("project"))
+    .where("role", "=", "self")
+    .executeTakeFirst();
 }
 
 /**
@@ -153,9 +234,20 @@ export function findSelfProject(db: Kysely<DB>): Promise<Project | undefined> {
  * `__global_agent__` execution group that is not the self project.
  */
 export async function findMasterProject(db: Kysely<DB>): Promise<Project | undefined> {
-  const byRole = await db.selectFrom("projects").selectAll().where("role", "<>", sql.lit("project")).where("role", "=", "master").executeTakeFirst();
+  const byRole = await db
+    .selectFrom("projects")
+    .selectAll()
+    .where("role", "<>", sql.lit("project"))
+    .where("role", "=", "master")
+    .executeTakeFirst();
   if (byRole) return byRole;
-  return db.selectFrom("projects").selectAll().where("execution_group", "=", "__global_agent__").where("role", "<>", "self").orderBy("created_at").executeTakeFirst();
+  return db
+    .selectFrom("projects")
+    .selectAll()
+    .where("execution_group", "=", "__global_agent__")
+    .where("role", "<>", "self")
+    .orderBy("created_at")
+    .executeTakeFirst();
 }
 
 /** A queue item as the run sees it. */
@@ -171,17 +263,37 @@ export interface ItemState {
 /** A queue item's state by id. */
 export function itemState(db: Kysely<DB>, queueId: string | null): Promise<ItemState | undefined> {
   if (!queueId) return Promise.resolve(undefined);
-  return db.selectFrom("prompt_queue").select(["id", "seq", "conversation_id", "status", "error", "error_code"]).where("id", "=", queueId).executeTakeFirst();
+  return db
+    .selectFrom("prompt_queue")
+    .select(["id", "seq", "conversation_id", "status", "error", "error_code"])
+    .where("id", "=", queueId)
+    .executeTakeFirst();
 }
 
 /** The latest item queued after `seq` in a conversation (a decision's answer, a specialist's result). */
-export function laterItem(db: Kysely<DB>, conversationId: string, seq: number): Promise<{ id: string } | undefined> {
-  return db.selectFrom("prompt_queue").select("id").where("conversation_id", "=", conversationId).where("seq", ">", seq).orderBy("seq", "desc").limit(1).executeTakeFirst();
+export function laterItem(
+  db: Kysely<DB>,
+  conversationId: string,
+  seq: number,
+): Promise<{ id: string } | undefined> {
+  return db
+    .selectFrom("prompt_queue")
+    .select("id")
+    .where("conversation_id", "=", conversationId)
+    .where("seq", ">", seq)
+    .orderBy("seq", "desc")
+    .limit(1)
+    .executeTakeFirst();
 }
 
 /** Whether the agent still waits on a person's decision or a specialist for this item. */
 export async function waitsOnOthers(db: Kysely<DB>, queueId: string): Promise<boolean> {
-  const decision = await db.selectFrom("decisions").select("id").where("queue_id", "=", queueId).where("status", "=", "OPEN").executeTakeFirst();
+  const decision = await db
+    .selectFrom("decisions")
+    .select("id")
+    .where("queue_id", "=", queueId)
+    .where("status", "=", "OPEN")
+    .executeTakeFirst();
   if (decision) return true;
   const delegation = await db
     .selectFrom("specialist_delegations")
@@ -193,7 +305,11 @@ export async function waitsOnOthers(db: Kysely<DB>, queueId: string): Promise<bo
 }
 
 /** What an item came to, with the master's verdict when it answered. */
-export async function observe(db: Kysely<DB>, item: ItemState | undefined, errorText: (item: ItemState) => string): Promise<Observation> {
+export async function observe(
+  db: Kysely<DB>,
+  item: ItemState | undefined,
+  errorText: (item: ItemState) => string,
+): Promise<Observation> {
   if (!item || item.status === "queued" || item.status === "running") return { state: "pending" };
   if (item.status === "done") {
     const answer = (await answerOf(db, item.id))?.content ?? "";

@@ -4,7 +4,18 @@ import { finishSelfClone } from "../agents/selfClones.js";
 import { decide, type WorkStage } from "./machine.js";
 import { blockIn, catchUpIn, settleRepairIn } from "./repair.js";
 import type { RunRow } from "./schema.js";
-import { activeRuns, findRepair, itemState, laterItem, loadSteps, lockRun, LostRace, observe, recordEvent, waitsOnOthers } from "./store.js";
+import {
+  activeRuns,
+  findRepair,
+  itemState,
+  laterItem,
+  loadSteps,
+  lockRun,
+  LostRace,
+  observe,
+  recordEvent,
+  waitsOnOthers,
+} from "./store.js";
 import { applyAction, type RunCtx } from "./transitions.js";
 import { failureText } from "../../i18n/failures.js";
 
@@ -31,21 +42,37 @@ export function configureRuns(engine: Engine, options: RunOptions): void {
   optionsByEngine.set(engine, options);
 }
 
-const RANK = { idle: 0, processed: 1, self_repair_processed: 2, self_repair_recovered: 3, blocked: 4 } as const;
+const RANK = {
+  idle: 0,
+  processed: 1,
+  self_repair_processed: 2,
+  self_repair_recovered: 3,
+  blocked: 4,
+} as const;
 const IDLE: RunTickResult = { state: "idle" };
 
 /** One pass over the active runs (there is at most one); the most telling state wins. */
-export async function runTick(engine: Engine, options: RunOptions = optionsByEngine.get(engine) ?? {}): Promise<RunTickResult> {
+export async function runTick(
+  engine: Engine,
+  options: RunOptions = optionsByEngine.get(engine) ?? {},
+): Promise<RunTickResult> {
   let result = IDLE;
   for (const run of await activeRuns(engine.db)) {
-    const r = await lostRaceIsIdle(run.status === "RUNNING" ? processRunning(engine, run, options) : processBlocked(engine, run));
+    const r = await lostRaceIsIdle(
+      run.status === "RUNNING" ? processRunning(engine, run, options) : processBlocked(engine, run),
+    );
     if (RANK[r.state] > RANK[result.state]) result = r;
   }
   return result;
 }
 
-const lostRaceIsIdle = (p: Promise<RunTickResult>): Promise<RunTickResult> => p.catch((err: unknown) => (err instanceof LostRace ? IDLE : Promise.reject(err)));
-const ctxOf = (engine: Engine): RunCtx => ({ clock: engine.clock, locale: engine.config.locale, dataDir: engine.config.dataDir });
+const lostRaceIsIdle = (p: Promise<RunTickResult>): Promise<RunTickResult> =>
+  p.catch((err: unknown) => (err instanceof LostRace ? IDLE : Promise.reject(err)));
+const ctxOf = (engine: Engine): RunCtx => ({
+  clock: engine.clock,
+  locale: engine.config.locale,
+  dataDir: engine.config.dataDir,
+});
 
 /**
  * A RUNNING run: anything unexpected while advancing it (the processor's own defect, a bad row)
@@ -60,7 +87,9 @@ async function processRunning(engine: Engine, run: RunRow, options: RunOptions):
     if (err instanceof LostRace) throw err;
     const message = err instanceof Error ? err.message : String(err);
     engine.logger.error({ err, runId: run.id }, "run processor crashed; blocking the run");
-    await lockRun(engine.db, run, async (trx, fresh) => blockIn(trx, ctxOf(engine), fresh, await loadSteps(trx, run.id), { code: "crash", error: message }));
+    await lockRun(engine.db, run, async (trx, fresh) =>
+      blockIn(trx, ctxOf(engine), fresh, await loadSteps(trx, run.id), { code: "crash", error: message }),
+    );
     return { state: "blocked", run_id: run.id };
   }
 }
@@ -69,15 +98,27 @@ async function advance(engine: Engine, run: RunRow): Promise<RunTickResult> {
   const { db } = engine;
   const item = await itemState(db, run.active_queue_id);
   const locale = engine.config.locale;
-  const obs = await observe(db, item, (i) => failureText(locale, i.error) || t(locale, "run.error.item_failed", { status: i.status }));
+  const obs = await observe(
+    db,
+    item,
+    (i) => failureText(locale, i.error) || t(locale, "run.error.item_failed", { status: i.status }),
+  );
   if (obs.state === "done" && item) {
     // The agent asked a person or a specialist: the conversation goes on, and the run follows it.
     const later = await laterItem(db, item.conversation_id, item.seq);
     if (later) {
       await lockRun(db, run, async (trx, fresh) => {
         const now = engine.clock.now();
-        await trx.updateTable("remediation_runs").set({ active_queue_id: later.id, updated_at: now }).where("id", "=", fresh.id).where("active_queue_id", "=", item.id).execute();
-        await recordEvent(trx, now, run.id, run.current_step_id, "run.followed", { from_queue_id: item.id, queue_id: later.id });
+        await trx
+          .updateTable("remediation_runs")
+          .set({ active_queue_id: later.id, updated_at: now })
+          .where("id", "=", fresh.id)
+          .where("active_queue_id", "=", item.id)
+          .execute();
+        await recordEvent(trx, now, run.id, run.current_step_id, "run.followed", {
+          from_queue_id: item.id,
+          queue_id: later.id,
+        });
       });
       return { state: "processed", run_id: run.id };
     }
@@ -85,10 +126,23 @@ async function advance(engine: Engine, run: RunRow): Promise<RunTickResult> {
   }
   const steps = await loadSteps(db, run.id);
   const current = steps.find((s) => s.step_id === run.current_step_id);
-  const action = decide({ stage: run.stage, correctionRound: run.correction_round, reviewRestarts: run.review_restarts, hasNextStep: steps.some((s) => s.status === "PENDING" && s.id !== current?.id) }, obs);
+  const action = decide(
+    {
+      stage: run.stage,
+      correctionRound: run.correction_round,
+      reviewRestarts: run.review_restarts,
+      hasNextStep: steps.some((s) => s.status === "PENDING" && s.id !== current?.id),
+    },
+    obs,
+  );
   if (action.kind === "wait") return IDLE;
   await lockRun(db, run, async (trx, fresh) => {
-    if (action.kind === "block") await blockIn(trx, ctxOf(engine), fresh, steps, { code: action.code, error: action.error, verdict: action.verdict });
+    if (action.kind === "block")
+      await blockIn(trx, ctxOf(engine), fresh, steps, {
+        code: action.code,
+        error: action.error,
+        verdict: action.verdict,
+      });
     else await applyAction(trx, ctxOf(engine), fresh, steps, action);
   });
   return { state: action.kind === "block" ? "blocked" : "processed", run_id: run.id };
@@ -98,15 +152,21 @@ async function advance(engine: Engine, run: RunRow): Promise<RunTickResult> {
 async function processBlocked(engine: Engine, run: RunRow): Promise<RunTickResult> {
   const { db } = engine;
   if (run.blocked_stage === null) {
-    const { stage, repairId } = await lockRun(db, run, async (trx, fresh) => catchUpIn(trx, ctxOf(engine), fresh, await loadSteps(trx, run.id)));
-    return repairId ? { state: "self_repair_recovered", run_id: run.id, blocked_stage: stage } : { state: "processed", run_id: run.id };
+    const { stage, repairId } = await lockRun(db, run, async (trx, fresh) =>
+      catchUpIn(trx, ctxOf(engine), fresh, await loadSteps(trx, run.id)),
+    );
+    return repairId
+      ? { state: "self_repair_recovered", run_id: run.id, blocked_stage: stage }
+      : { state: "processed", run_id: run.id };
   }
   const repair = await findRepair(db, run.self_repair_id);
-  if (!repair || repair.status !== "RUNNING") return IDLE;
+  if (repair?.status !== "RUNNING") return IDLE;
   const item = await itemState(db, repair.queue_id);
   if (!item || item.status === "queued" || item.status === "running") return IDLE;
   // The repair's work is committed on its clone's branch first (git, never inside the transaction).
   const report = await finishSelfClone(engine, repair.conversation_id);
-  await lockRun(db, run, async (trx, fresh) => settleRepairIn(trx, ctxOf(engine), fresh, await loadSteps(trx, run.id), repair, item, report));
+  await lockRun(db, run, async (trx, fresh) =>
+    settleRepairIn(trx, ctxOf(engine), fresh, await loadSteps(trx, run.id), repair, item, report),
+  );
   return { state: "self_repair_processed", run_id: run.id };
 }

@@ -4,10 +4,26 @@ import type { DB } from "../schema.js";
 import { emit } from "../outbox.js";
 import { answerOf, createConversation, enqueueIn } from "../agents/conversations.js";
 import type { Supervision } from "../protocol/markers.js";
-import { t, type Locale } from "../../i18n/index.js";
+import { t } from "../../i18n/index.js";
 import { passText, type TextCtx } from "../agents/inbox.js";
-import { inferBlockedStage, resumePoint, STEP_ACTIONS, stepStatusAt, type RunAction, type WorkStage } from "./machine.js";
-import { correctionPrompt, finalReviewPrompt, planReviewPrompt, resumeStepPrompt, reviewPrompt, reviewRestartPrompt, stepPrompt, type StepWithProject } from "./prompts.js";
+import {
+  inferBlockedStage,
+  resumePoint,
+  STEP_ACTIONS,
+  stepStatusAt,
+  type RunAction,
+  type WorkStage,
+} from "./machine.js";
+import {
+  correctionPrompt,
+  finalReviewPrompt,
+  planReviewPrompt,
+  resumeStepPrompt,
+  reviewPrompt,
+  reviewRestartPrompt,
+  stepPrompt,
+  type StepWithProject,
+} from "./prompts.js";
 import { announce, itemState, moveRun, moveStep, recordEvent } from "./store.js";
 import type { RunRow } from "./schema.js";
 
@@ -24,37 +40,76 @@ const queue = (trx: Kysely<DB>, ctx: RunCtx, run: RunRow, conversationId: string
   enqueueIn(trx, ctx.clock, conversationId, prompt, { origin: "run_stage", requestedBy: run.owner_id });
 
 /** The step the run is on (its current step id), if any. */
-export const currentStep = (run: RunRow, steps: readonly StepWithProject[]) => steps.find((s) => s.step_id === run.current_step_id);
+export const currentStep = (run: RunRow, steps: readonly StepWithProject[]) =>
+  steps.find((s) => s.step_id === run.current_step_id);
 
 /** Records a master's verdict: in the run's history and, for Slack, in the run's thread. */
-async function verdictEvent(trx: Kysely<DB>, now: number, run: RunRow, stepId: string | null, v: Supervision | null): Promise<void> {
+async function verdictEvent(
+  trx: Kysely<DB>,
+  now: number,
+  run: RunRow,
+  stepId: string | null,
+  v: Supervision | null,
+): Promise<void> {
   if (!v) return;
-  await recordEvent(trx, now, run.id, stepId, "master.verdict", { stage: run.stage, decision: v.decision, feedback: v.feedback });
-  await emit(trx, now, { kind: "run.verdict", runId: run.id, stepId, decision: v.decision, feedback: v.feedback });
+  await recordEvent(trx, now, run.id, stepId, "master.verdict", {
+    stage: run.stage,
+    decision: v.decision,
+    feedback: v.feedback,
+  });
+  await emit(trx, now, {
+    kind: "run.verdict",
+    runId: run.id,
+    stepId,
+    decision: v.decision,
+    feedback: v.feedback,
+  });
 }
 
 /** Carries out a running run's transition (all but `block`, which repair.ts owns, and `wait`). */
-export async function applyAction(trx: Kysely<DB>, ctx: RunCtx, run: RunRow, steps: StepWithProject[], action: Exclude<RunAction, { kind: "block" | "wait" }>): Promise<void> {
+export async function applyAction(
+  trx: Kysely<DB>,
+  ctx: RunCtx,
+  run: RunRow,
+  steps: StepWithProject[],
+  action: Exclude<RunAction, { kind: "block" | "wait" }>,
+): Promise<void> {
   const now = ctx.clock.now();
   const step = currentStep(run, steps);
   const masterConversation = run.master_conversation_id as string;
   switch (action.kind) {
     case "start_next_step": {
       await verdictEvent(trx, now, run, step?.step_id ?? null, action.verdict);
-      if (run.stage === "PLAN_REVIEW") await recordEvent(trx, now, run.id, null, "plan.approved", { feedback: action.verdict?.feedback ?? "" });
+      if (run.stage === "PLAN_REVIEW")
+        await recordEvent(trx, now, run.id, null, "plan.approved", {
+          feedback: action.verdict?.feedback ?? "",
+        });
       if (step) await approveStep(trx, now, run, step, action.verdict);
       const next = steps.find((s) => s.status === "PENDING" && s.id !== step?.id);
       if (!next) throw new Error(`run ${run.id}: no pending step to start`);
-      await startStep(trx, ctx, run, next, steps.length, { stage: "AGENT", correction_round: 0, review_restarts: 0 });
+      await startStep(trx, ctx, run, next, steps.length, {
+        stage: "AGENT",
+        correction_round: 0,
+        review_restarts: 0,
+      });
       break;
     }
     case "request_review": {
       if (!step) throw new Error(`run ${run.id}: no current step to review`);
       const answer = (await answerOf(trx, run.active_queue_id as string))?.content ?? "";
       await moveStep(trx, step.id, STEP_ACTIONS.submit_for_review, { status: "REVIEWING" }, now);
-      const item = await queue(trx, ctx, run, masterConversation, reviewPrompt(ctx.locale, step, steps.length, passText(ctx, masterConversation, answer)));
+      const item = await queue(
+        trx,
+        ctx,
+        run,
+        masterConversation,
+        reviewPrompt(ctx.locale, step, steps.length, passText(ctx, masterConversation, answer)),
+      );
       await moveRun(trx, run, { stage: "SUPERVISOR", active_queue_id: item.id, review_restarts: 0 }, now);
-      await recordEvent(trx, now, run.id, step.step_id, "step.submitted", { queue_id: run.active_queue_id, attempts: step.attempts });
+      await recordEvent(trx, now, run.id, step.step_id, "step.submitted", {
+        queue_id: run.active_queue_id,
+        attempts: step.attempts,
+      });
       await announce(trx, now, run.id, "RUNNING", "SUPERVISOR");
       break;
     }
@@ -62,66 +117,173 @@ export async function applyAction(trx: Kysely<DB>, ctx: RunCtx, run: RunRow, ste
       if (!step?.conversation_id) throw new Error(`run ${run.id}: no step conversation to correct in`);
       const round = run.correction_round + 1;
       await verdictEvent(trx, now, run, step.step_id, action.verdict);
-      const item = await queue(trx, ctx, run, step.conversation_id, correctionPrompt(ctx.locale, step, round, passText(ctx, step.conversation_id, action.verdict.feedback)));
-      await moveStep(trx, step.id, STEP_ACTIONS.review_verdict, { status: "CORRECTING", attempts: step.attempts + 1, feedback: action.verdict.feedback, queue_id: item.id }, now);
-      await moveRun(trx, run, { stage: "AGENT", active_queue_id: item.id, correction_round: round, review_restarts: 0 }, now);
-      await recordEvent(trx, now, run.id, step.step_id, "step.correction_requested", { round, feedback: action.verdict.feedback });
+      const item = await queue(
+        trx,
+        ctx,
+        run,
+        step.conversation_id,
+        correctionPrompt(
+          ctx.locale,
+          step,
+          round,
+          passText(ctx, step.conversation_id, action.verdict.feedback),
+        ),
+      );
+      await moveStep(
+        trx,
+        step.id,
+        STEP_ACTIONS.review_verdict,
+        {
+          status: "CORRECTING",
+          attempts: step.attempts + 1,
+          feedback: action.verdict.feedback,
+          queue_id: item.id,
+        },
+        now,
+      );
+      await moveRun(
+        trx,
+        run,
+        { stage: "AGENT", active_queue_id: item.id, correction_round: round, review_restarts: 0 },
+        now,
+      );
+      await recordEvent(trx, now, run.id, step.step_id, "step.correction_requested", {
+        round,
+        feedback: action.verdict.feedback,
+      });
       await announce(trx, now, run.id, "RUNNING", "AGENT");
       break;
     }
     case "final_review": {
       await verdictEvent(trx, now, run, step?.step_id ?? null, action.verdict);
       if (step) await approveStep(trx, now, run, step, action.verdict);
-      const approved = steps.map((s) => (s.id === step?.id ? { ...s, status: "APPROVED" as const, feedback: action.verdict.feedback } : s));
+      const approved = steps.map((s) =>
+        s.id === step?.id ? { ...s, status: "APPROVED" as const, feedback: action.verdict.feedback } : s,
+      );
       const item = await queue(trx, ctx, run, masterConversation, finalReviewPrompt(ctx.locale, approved));
-      await moveRun(trx, run, { stage: "FINAL_REVIEW", current_step_id: null, active_queue_id: item.id, correction_round: 0, review_restarts: 0 }, now);
+      await moveRun(
+        trx,
+        run,
+        {
+          stage: "FINAL_REVIEW",
+          current_step_id: null,
+          active_queue_id: item.id,
+          correction_round: 0,
+          review_restarts: 0,
+        },
+        now,
+      );
       await recordEvent(trx, now, run.id, null, "run.final_review", {});
       await announce(trx, now, run.id, "RUNNING", "FINAL_REVIEW");
       break;
     }
     case "complete": {
-      await moveRun(trx, run, { status: "COMPLETED", stage: "IDLE", final_report: action.report, finished_at: now }, now);
+      await moveRun(
+        trx,
+        run,
+        { status: "COMPLETED", stage: "IDLE", final_report: action.report, finished_at: now },
+        now,
+      );
       await recordEvent(trx, now, run.id, null, "run.completed", {});
       await announce(trx, now, run.id, "COMPLETED", "IDLE");
       break;
     }
     case "restart_review": {
-      const item = await queue(trx, ctx, run, masterConversation, await masterPrompt(trx, ctx, run, run.stage as WorkStage, step, steps));
+      const item = await queue(
+        trx,
+        ctx,
+        run,
+        masterConversation,
+        await masterPrompt(trx, ctx, run, run.stage as WorkStage, step, steps),
+      );
       await moveRun(trx, run, { active_queue_id: item.id, review_restarts: run.review_restarts + 1 }, now);
-      await recordEvent(trx, now, run.id, step?.step_id ?? null, "master.review_restarted", { stage: run.stage, interrupted_queue_id: run.active_queue_id });
+      await recordEvent(trx, now, run.id, step?.step_id ?? null, "master.review_restarted", {
+        stage: run.stage,
+        interrupted_queue_id: run.active_queue_id,
+      });
       await announce(trx, now, run.id, "RUNNING", run.stage);
       break;
     }
   }
 }
 
-async function approveStep(trx: Kysely<DB>, now: number, run: RunRow, step: StepWithProject, v: Supervision | null): Promise<void> {
-  await moveStep(trx, step.id, STEP_ACTIONS.review_verdict, { status: "APPROVED", feedback: v?.feedback ?? null, finished_at: now }, now);
-  await recordEvent(trx, now, run.id, step.step_id, "step.approved", { feedback: v?.feedback ?? "", attempts: step.attempts });
+async function approveStep(
+  trx: Kysely<DB>,
+  now: number,
+  run: RunRow,
+  step: StepWithProject,
+  v: Supervision | null,
+): Promise<void> {
+  await moveStep(
+    trx,
+    step.id,
+    STEP_ACTIONS.review_verdict,
+    { status: "APPROVED", feedback: v?.feedback ?? null, finished_at: now },
+    now,
+  );
+  await recordEvent(trx, now, run.id, step.step_id, "step.approved", {
+    feedback: v?.feedback ?? "",
+    attempts: step.attempts,
+  });
 }
 
 /** A step's first attempt: a new conversation of its project, owned by the run's owner. */
-async function startStep(trx: Kysely<DB>, ctx: RunCtx, run: RunRow, step: StepWithProject, total: number, runSet: Parameters<typeof moveRun>[2]): Promise<void> {
+async function startStep(
+  trx: Kysely<DB>,
+  ctx: RunCtx,
+  run: RunRow,
+  step: StepWithProject,
+  total: number,
+  runSet: Parameters<typeof moveRun>[2],
+): Promise<void> {
   const now = ctx.clock.now();
-  const conversation = await createConversation(trx, ctx.clock, step.project_id, t(ctx.locale, "run.step_title", { order: step.position, title: step.title }), run.owner_id);
+  const conversation = await createConversation(
+    trx,
+    ctx.clock,
+    step.project_id,
+    t(ctx.locale, "run.step_title", { order: step.position, title: step.title }),
+    run.owner_id,
+  );
   const item = await queue(trx, ctx, run, conversation.id, stepPrompt(ctx.locale, step, total));
-  await moveStep(trx, step.id, STEP_ACTIONS.start, { status: "WORKING", conversation_id: conversation.id, queue_id: item.id, attempts: 1, feedback: null }, now);
+  await moveStep(
+    trx,
+    step.id,
+    STEP_ACTIONS.start,
+    { status: "WORKING", conversation_id: conversation.id, queue_id: item.id, attempts: 1, feedback: null },
+    now,
+  );
   await moveRun(trx, run, { ...runSet, current_step_id: step.step_id, active_queue_id: item.id }, now);
-  await recordEvent(trx, now, run.id, step.step_id, "step.started", { project_id: step.project_id, conversation_id: conversation.id });
+  await recordEvent(trx, now, run.id, step.step_id, "step.started", {
+    project_id: step.project_id,
+    conversation_id: conversation.id,
+  });
   await announce(trx, now, run.id, "RUNNING", "AGENT");
 }
 
 /** The master's prompt for a (re)started stage; a step review restarts as an inspection only. */
-async function masterPrompt(trx: Kysely<DB>, ctx: RunCtx, run: RunRow, stage: WorkStage, step: StepWithProject | undefined, steps: StepWithProject[]): Promise<string> {
+async function masterPrompt(
+  trx: Kysely<DB>,
+  ctx: RunCtx,
+  run: RunRow,
+  stage: WorkStage,
+  step: StepWithProject | undefined,
+  steps: StepWithProject[],
+): Promise<string> {
   if (stage === "SUPERVISOR" && step) {
     const answer = step.queue_id ? ((await answerOf(trx, step.queue_id))?.content ?? "") : "";
     return reviewRestartPrompt(ctx.locale, step, passText(ctx, run.master_conversation_id as string, answer));
   }
-  return stage === "FINAL_REVIEW" ? finalReviewPrompt(ctx.locale, steps) : planReviewPrompt(ctx.locale, steps);
+  return stage === "FINAL_REVIEW"
+    ? finalReviewPrompt(ctx.locale, steps)
+    : planReviewPrompt(ctx.locale, steps);
 }
 
 /** The stage a blocked run stopped at; rows blocked by an older version are inferred (S-RUN-13). */
-export async function blockedStageOf(trx: Kysely<DB>, run: RunRow, steps: readonly StepWithProject[]): Promise<{ stage: WorkStage; stepId: string | null }> {
+export async function blockedStageOf(
+  trx: Kysely<DB>,
+  run: RunRow,
+  steps: readonly StepWithProject[],
+): Promise<{ stage: WorkStage; stepId: string | null }> {
   if (run.blocked_stage) return { stage: run.blocked_stage, stepId: run.current_step_id };
   const active = await itemState(trx, run.active_queue_id);
   return inferBlockedStage({
@@ -136,29 +298,78 @@ export async function blockedStageOf(trx: Kysely<DB>, run: RunRow, steps: readon
  * master's verdict, at the stage that was interrupted otherwise, or on the same item after a
  * processor crash. The step keeps its conversation; correction rounds start over.
  */
-export async function resumeIn(trx: Kysely<DB>, ctx: RunCtx, run: RunRow, steps: StepWithProject[], event: { kind: string; details: Record<string, unknown> }): Promise<void> {
+export async function resumeIn(
+  trx: Kysely<DB>,
+  ctx: RunCtx,
+  run: RunRow,
+  steps: StepWithProject[],
+  event: { kind: string; details: Record<string, unknown> },
+): Promise<void> {
   const now = ctx.clock.now();
   const blocked = await blockedStageOf(trx, run, steps);
   const point = resumePoint(blocked.stage, run.block_code ?? "legacy");
   const onStep = point.stage === "AGENT" || point.stage === "SUPERVISOR";
-  const step = onStep ? (steps.find((s) => s.step_id === blocked.stepId) ?? steps.find((s) => s.status !== "APPROVED")) : undefined;
-  const base = { status: "RUNNING" as const, stage: point.stage, current_step_id: step?.step_id ?? null, correction_round: 0, review_restarts: 0, blocked_stage: null, block_code: null, error: null, finished_at: null };
+  const step = onStep
+    ? (steps.find((s) => s.step_id === blocked.stepId) ?? steps.find((s) => s.status !== "APPROVED"))
+    : undefined;
+  const base = {
+    status: "RUNNING" as const,
+    stage: point.stage,
+    current_step_id: step?.step_id ?? null,
+    correction_round: 0,
+    review_restarts: 0,
+    blocked_stage: null,
+    block_code: null,
+    error: null,
+    finished_at: null,
+  };
   const notApproved = STEP_ACTIONS.resume;
   if (point.mode === "reprocess") {
     // The active item is read again by the next tick: its result, if any, is not lost.
-    if (step) await moveStep(trx, step.id, notApproved, { status: step.conversation_id ? stepStatusAt(point.stage, step.attempts) : "PENDING", feedback: null }, now);
+    if (step)
+      await moveStep(
+        trx,
+        step.id,
+        notApproved,
+        {
+          status: step.conversation_id ? stepStatusAt(point.stage, step.attempts) : "PENDING",
+          feedback: null,
+        },
+        now,
+      );
     await moveRun(trx, run, base, now);
   } else if (point.stage === "AGENT" && step && !step.conversation_id) {
     await startStep(trx, ctx, run, step, steps.length, base);
   } else if (point.stage === "AGENT" && step?.conversation_id) {
-    const item = await queue(trx, ctx, run, step.conversation_id, resumeStepPrompt(ctx.locale, step, passText(ctx, step.conversation_id, run.error ?? "")));
-    await moveStep(trx, step.id, notApproved, { status: "CORRECTING", attempts: step.attempts + 1, queue_id: item.id, finished_at: null }, now);
+    const item = await queue(
+      trx,
+      ctx,
+      run,
+      step.conversation_id,
+      resumeStepPrompt(ctx.locale, step, passText(ctx, step.conversation_id, run.error ?? "")),
+    );
+    await moveStep(
+      trx,
+      step.id,
+      notApproved,
+      { status: "CORRECTING", attempts: step.attempts + 1, queue_id: item.id, finished_at: null },
+      now,
+    );
     await moveRun(trx, run, { ...base, active_queue_id: item.id }, now);
   } else {
     if (step) await moveStep(trx, step.id, notApproved, { status: "REVIEWING" }, now);
-    const item = await queue(trx, ctx, run, run.master_conversation_id as string, await masterPrompt(trx, ctx, run, point.stage, step, steps));
+    const item = await queue(
+      trx,
+      ctx,
+      run,
+      run.master_conversation_id as string,
+      await masterPrompt(trx, ctx, run, point.stage, step, steps),
+    );
     await moveRun(trx, run, { ...base, active_queue_id: item.id }, now);
   }
-  await recordEvent(trx, now, run.id, step?.step_id ?? null, event.kind, { ...event.details, stage: point.stage });
+  await recordEvent(trx, now, run.id, step?.step_id ?? null, event.kind, {
+    ...event.details,
+    stage: point.stage,
+  });
   await announce(trx, now, run.id, "RUNNING", point.stage);
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../schema.js";
 import type { SelfRepairRow } from "./schema.js";
-import type { BlockCode, RunStage, RunStatus, SelfRepairStatus, StepStatus, WorkStage } from "./machine.js";
+import type { BlockCode, RunStage, RunStatus, StepStatus, WorkStage } from "./machine.js";
 import { findRepair, findRun, loadSteps } from "./store.js";
 
 /** One step of a run as people and views see it (`id` is the plan's step id). */
@@ -68,7 +68,12 @@ export async function runDetail(db: Kysely<DB>, runId: string): Promise<RunDetai
   const run = await findRun(db, runId);
   if (!run) return null;
   const steps = await loadSteps(db, runId);
-  const events = await db.selectFrom("remediation_run_events").selectAll().where("run_id", "=", runId).orderBy("id").execute();
+  const events = await db
+    .selectFrom("remediation_run_events")
+    .selectAll()
+    .where("run_id", "=", runId)
+    .orderBy("id")
+    .execute();
   const repair = await findRepair(db, run.self_repair_id);
   return {
     id: run.id,
@@ -107,7 +112,12 @@ export async function runDetail(db: Kysely<DB>, runId: string): Promise<RunDetai
       feedback: s.feedback,
       finished_at: s.finished_at,
     })),
-    events: events.map((e) => ({ kind: e.kind, step_id: e.step_id, details: JSON.parse(e.details) as Record<string, unknown>, created_at: e.created_at })),
+    events: events.map((e) => ({
+      kind: e.kind,
+      step_id: e.step_id,
+      details: JSON.parse(e.details) as Record<string, unknown>,
+      created_at: e.created_at,
+    })),
     self_repair: repair
       ? {
           id: repair.id,

@@ -6,7 +6,8 @@ const s = (n: number): string => (n === 1 ? "" : "s");
 /** English messages of `/codex` help and syntax, projects, status, policy and the App Home (exactly the keys of `fr/commands.ts`). */
 export const commands = {
   "help.title": "/codex commands",
-  "help.intro": "You can also mention @codexpi followed by the project and the prompt, or send me a direct message.",
+  "help.intro":
+    "You can also mention @codexpi followed by the project and the prompt, or send me a direct message.",
   "help.admin_badge": "admin",
   "help.admin_note": "Commands marked 🔒 are for admins only.",
 

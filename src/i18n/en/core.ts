@@ -15,10 +15,13 @@ export const core = {
   "error.unavailable": "Service temporarily unavailable: {detail}. Try again in a moment.",
   "error.internal": "Something unexpected went wrong; it has been written to the bot’s logs.",
 
-  "reason.project_name_invalid": "invalid project name: {name} (letters, digits, spaces, . _ ( ) -, at most 80 characters)",
+  "reason.project_name_invalid":
+    "invalid project name: {name} (letters, digits, spaces, . _ ( ) -, at most 80 characters)",
   "reason.project_path_invalid": "the path {path} is not a directory on this machine",
-  "reason.project_holds_data": "the path {path} contains codexpi’s data directory ({other}): its agents could rewrite the database; choose a directory outside it",
-  "reason.project_holds_install": "the path {path} contains the running codexpi install ({other}): its agents could rewrite the code codexpi runs; register a separate checkout",
+  "reason.project_holds_data":
+    "the path {path} contains codexpi’s data directory ({other}): its agents could rewrite the database; choose a directory outside it",
+  "reason.project_holds_install":
+    "the path {path} contains the running codexpi install ({other}): its agents could rewrite the code codexpi runs; register a separate checkout",
   "reason.project_exists": "a project named {name} already exists",
   "reason.role_taken": "the {role} role is already held by the project {name}",
   "reason.project_clash": "the project {name} clashes with another project (name or role {role}); try again",
@@ -40,7 +43,8 @@ export const core = {
   "worker.cancelled_queued": "Cancelled before it started.",
   "worker.thread_busy": "This Codex conversation is already in use by another turn.",
   "worker.codex_missing": "Codex not found: install @openai/codex or set CODEX_BIN.",
-  "worker.jail_missing": "The agent jail is unavailable: install bubblewrap (`apt install bubblewrap`) or see `codexpi doctor`.",
+  "worker.jail_missing":
+    "The agent jail is unavailable: install bubblewrap (`apt install bubblewrap`) or see `codexpi doctor`.",
   "worker.spawn_failed": "The agent could not start: {detail}",
 
   "failure.interrupted": "The agent’s process stopped midway (restart or crash).",
@@ -56,7 +60,8 @@ export const core = {
 
   "notice.not_in_channel": (p) =>
     `The bot is not in ${p.channel === undefined ? "this channel" : "the channel {channel}"} (not_in_channel): invite it with \`/invite @codexpi\`.`,
-  "notice.delivery_failed": "Could not post your conversation’s updates in *{project}* to Slack (error `{code}`).",
+  "notice.delivery_failed":
+    "Could not post your conversation’s updates in *{project}* to Slack (error `{code}`).",
   "notice.admin_only": "Only admins can use `{command}`.",
   "notice.project_not_found": "Project not found: {name}",
   "notice.working": "Working…",
@@ -83,7 +88,8 @@ export const core = {
   "conversation.state.cancelled": "Cancelled",
   "conversation.stop": "Stop",
   "conversation.stop_confirm.title": "Stop the agent?",
-  "conversation.stop_confirm.text": "The current turn will be interrupted. You can start the agent again by replying in this thread.",
+  "conversation.stop_confirm.text":
+    "The current turn will be interrupted. You can start the agent again by replying in this thread.",
   "conversation.stop_confirm.confirm": "Stop",
   "conversation.stop_confirm.deny": "Keep running",
   "conversation.hint": "Reply in this thread to continue the conversation.",
@@ -96,7 +102,8 @@ export const core = {
   "answer.file_title": "Agent’s answer",
   "answer.file_name": "agent-answer.md",
 
-  "text.cut": "[… {omitted} characters cut here; the whole text ({total} characters) is in the file {path} of your working directory …]",
+  "text.cut":
+    "[… {omitted} characters cut here; the whole text ({total} characters) is in the file {path} of your working directory …]",
 
   "duration.seconds": "{s} s",
   "duration.minutes": "{m} min {s} s",

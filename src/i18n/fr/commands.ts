@@ -5,7 +5,8 @@ const s = (n: number): string => (n > 1 ? "s" : "");
 /** French messages of `/codex` help and syntax, projects, status, policy and the App Home. */
 export const commands = {
   "help.title": "Commandes /codex",
-  "help.intro": "Tu peux aussi mentionner @codexpi suivi du projet et de la consigne, ou m’écrire en message privé.",
+  "help.intro":
+    "Tu peux aussi mentionner @codexpi suivi du projet et de la consigne, ou m’écrire en message privé.",
   "help.admin_badge": "admin",
   "help.admin_note": "Les commandes marquées 🔒 sont réservées aux admins.",
 
@@ -47,11 +48,13 @@ export const commands = {
   "command.run.cancel.syntax": "/codex run cancel",
   "command.run.cancel.help": "Arrête le run en cours (son propriétaire ou un admin).",
   "command.policy.syntax": "/codex policy",
-  "command.policy.help": "Règle la politique d’exécution : agents simultanés, seuils de pause, fenêtre de nuit (formulaire).",
+  "command.policy.help":
+    "Règle la politique d’exécution : agents simultanés, seuils de pause, fenêtre de nuit (formulaire).",
   "command.notify.syntax": "/codex notify [<task_completion|decisions|incidents> <on|off>]",
   "command.notify.help": "Choisis ce que tu reçois en message privé.",
   "command.orchestrate.syntax": "/codex orchestrate <projet>",
-  "command.orchestrate.help": "Prépare une modification encadrée : spec, branche dédiée, tests, fusion (formulaire).",
+  "command.orchestrate.help":
+    "Prépare une modification encadrée : spec, branche dédiée, tests, fusion (formulaire).",
   "command.orchestrations.syntax": "/codex orchestrations",
   "command.orchestrations.help": "Liste les orchestrations et leur état.",
 
@@ -86,12 +89,14 @@ export const commands = {
   "policy_modal.title": "Politique d’exécution",
   "policy_modal.submit": "Enregistrer",
   "policy_modal.close": "Annuler",
-  "policy_modal.intro": "S’applique à tous les projets ; un projet peut avoir sa propre limite (`/codex project set`).",
+  "policy_modal.intro":
+    "S’applique à tous les projets ; un projet peut avoir sa propre limite (`/codex project set`).",
   "policy_modal.max_concurrent.label": "Agents simultanés au plus",
   "policy_modal.max_concurrent.hint": "De 1 à 64.",
   "policy_modal.max_concurrent.error": "Un entier de 1 à 64.",
   "policy_modal.load_pause_percent.label": "Pause au-dessus de cette charge (%)",
-  "policy_modal.load_pause_percent.hint": "Charge moyenne sur une minute rapportée au nombre de cœurs ; 100 = tous occupés.",
+  "policy_modal.load_pause_percent.hint":
+    "Charge moyenne sur une minute rapportée au nombre de cœurs ; 100 = tous occupés.",
   "policy_modal.load_pause_percent.error": "Un entier de 1 à 1000.",
   "policy_modal.memory_pause_percent.label": "Pause au-dessus de cette mémoire (%)",
   "policy_modal.memory_pause_percent.hint": "Mémoire utilisée, cache exclu.",

@@ -16,32 +16,39 @@ export const core = {
   "error.unavailable": "Service momentanément indisponible : {detail}. Réessaie dans un instant.",
   "error.internal": "Une erreur inattendue s’est produite ; elle est consignée dans les journaux du bot.",
 
-  "reason.project_name_invalid": "nom de projet invalide : {name} (lettres, chiffres, espaces, . _ ( ) -, 80 caractères au plus)",
+  "reason.project_name_invalid":
+    "nom de projet invalide : {name} (lettres, chiffres, espaces, . _ ( ) -, 80 caractères au plus)",
   "reason.project_path_invalid": "le chemin {path} n’est pas un dossier de cette machine",
-  "reason.project_holds_data": "le chemin {path} contient le dossier de données de codexpi ({other}) : ses agents pourraient réécrire la base ; choisis un dossier en dehors",
-  "reason.project_holds_install": "le chemin {path} contient l’installation de codexpi en service ({other}) : ses agents pourraient réécrire le code que codexpi exécute ; enregistre une copie séparée",
+  "reason.project_holds_data":
+    "le chemin {path} contient le dossier de données de codexpi ({other}) : ses agents pourraient réécrire la base ; choisis un dossier en dehors",
+  "reason.project_holds_install":
+    "le chemin {path} contient l’installation de codexpi en service ({other}) : ses agents pourraient réécrire le code que codexpi exécute ; enregistre une copie séparée",
   "reason.project_exists": "un projet nommé {name} existe déjà",
   "reason.role_taken": "le rôle {role} est déjà tenu par le projet {name}",
-  "reason.project_clash": "le projet {name} entre en conflit avec un autre projet (nom ou rôle {role}) : réessaie",
+  "reason.project_clash":
+    "le projet {name} entre en conflit avec un autre projet (nom ou rôle {role}) : réessaie",
   "reason.project_not_found": "projet introuvable : {name}",
   "reason.admins_only": "réservé aux admins",
   "reason.project_busy": "le projet {name} a encore du travail en file ou en cours",
   "reason.conversation_not_found": "conversation introuvable",
   "reason.conversation_other_project": "la conversation {name} appartient à un autre projet",
   "reason.prompt_empty": "la consigne est vide",
-  "reason.not_allowed_to_drive": "seuls l’auteur de la conversation, le propriétaire du projet et les admins peuvent faire cela",
+  "reason.not_allowed_to_drive":
+    "seuls l’auteur de la conversation, le propriétaire du projet et les admins peuvent faire cela",
   "reason.policy_invalid": "politique d’exécution invalide ({fields})",
   "reason.limit_invalid": "la limite doit être un entier de 1 à 64",
 
   "worker.interrupted": "Le worker s’est arrêté avant la fin de la tâche (processus interrompu).",
-  "worker.interrupted_detail": "Le worker s’est arrêté avant la fin de la tâche (processus interrompu) : {detail}",
+  "worker.interrupted_detail":
+    "Le worker s’est arrêté avant la fin de la tâche (processus interrompu) : {detail}",
   "worker.watchdog_idle": "Codex n’a rien émis pendant {s} s : tour arrêté par le chien de garde.",
   "worker.watchdog_turn": "Le tour a dépassé {s} s : arrêté par le chien de garde.",
   "worker.cancelled": "Arrêté à la demande.",
   "worker.cancelled_queued": "Annulé avant son démarrage.",
   "worker.thread_busy": "Cette conversation Codex est déjà utilisée par un autre tour.",
   "worker.codex_missing": "Codex introuvable : installe @openai/codex ou définis CODEX_BIN.",
-  "worker.jail_missing": "La prison des agents est indisponible : installe bubblewrap (`apt install bubblewrap`) ou lance `codexpi doctor`.",
+  "worker.jail_missing":
+    "La prison des agents est indisponible : installe bubblewrap (`apt install bubblewrap`) ou lance `codexpi doctor`.",
   "worker.spawn_failed": "L’agent n’a pas pu démarrer : {detail}",
 
   "failure.interrupted": "Le processus de l’agent s’est arrêté en cours de route (redémarrage ou plantage).",
@@ -57,7 +64,8 @@ export const core = {
 
   "notice.not_in_channel": (p) =>
     `Le bot n’est pas dans ${p.channel === undefined ? "ce canal" : "le canal {channel}"} (not_in_channel) : invite-le avec \`/invite @codexpi\`.`,
-  "notice.delivery_failed": "Impossible de publier dans Slack le suivi de ta conversation dans *{project}* (erreur `{code}`).",
+  "notice.delivery_failed":
+    "Impossible de publier dans Slack le suivi de ta conversation dans *{project}* (erreur `{code}`).",
   "notice.admin_only": "Seuls les admins peuvent utiliser `{command}`.",
   "notice.project_not_found": "Projet introuvable : {name}",
   "notice.working": "Je m’en occupe…",
@@ -84,7 +92,8 @@ export const core = {
   "conversation.state.cancelled": "Annulé",
   "conversation.stop": "Arrêter",
   "conversation.stop_confirm.title": "Arrêter l’agent ?",
-  "conversation.stop_confirm.text": "Le tour en cours sera interrompu. Tu pourras relancer l’agent en répondant dans ce fil.",
+  "conversation.stop_confirm.text":
+    "Le tour en cours sera interrompu. Tu pourras relancer l’agent en répondant dans ce fil.",
   "conversation.stop_confirm.confirm": "Arrêter",
   "conversation.stop_confirm.deny": "Laisser tourner",
   "conversation.hint": "Réponds dans ce fil pour poursuivre la conversation.",
@@ -97,7 +106,8 @@ export const core = {
   "answer.file_title": "Réponse de l’agent",
   "answer.file_name": "reponse-agent.md",
 
-  "text.cut": "[… {omitted} caractères coupés ici ; le texte entier ({total} caractères) est dans le fichier {path} de ton dossier de travail …]",
+  "text.cut":
+    "[… {omitted} caractères coupés ici ; le texte entier ({total} caractères) est dans le fichier {path} de ton dossier de travail …]",
 
   "duration.seconds": "{s} s",
   "duration.minutes": "{m} min {s} s",

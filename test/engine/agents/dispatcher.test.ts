@@ -37,12 +37,18 @@ describe("queue and dispatcher", () => {
     const a = await startConversation(env.db, env.clock, env.project, "first user prompt", "U");
     const b = await startConversation(env.db, env.clock, env.project, "second user prompt", "U");
     env.clock.advance(-60_000); // a later insert with an earlier timestamp must not jump the line
-    const c = await startConversation(env.db, env.clock, env.project, "decision answer", "U", { origin: "decision_answer" });
+    const c = await startConversation(env.db, env.clock, env.project, "decision answer", "U", {
+      origin: "decision_answer",
+    });
     const order: string[] = [];
     for (let i = 0; i < 3; i++) {
       const r = await env.engine.dispatch();
       order.push(...r.started.map((s) => s.id));
-      await env.db.updateTable("prompt_queue").set({ status: "done" }).where("status", "=", "running").execute();
+      await env.db
+        .updateTable("prompt_queue")
+        .set({ status: "done" })
+        .where("status", "=", "running")
+        .execute();
     }
     expect(order).toEqual([c.item.id, a.item.id, b.item.id]);
   });
@@ -79,15 +85,23 @@ describe("queue and dispatcher", () => {
     env = await testEngine({ host: fixedHostLoad(95, 10) });
     await updateGlobalPolicy(env.db, env.clock, policy(2), "U");
     await startConversation(env.db, env.clock, env.project, "work", "U");
-    expect(await claimSlots(env.db, env.clock, fixedHostLoad(95, 10))).toEqual({ started: [], paused: ["load"] });
-    expect(await claimSlots(env.db, env.clock, fixedHostLoad(10, 95))).toEqual({ started: [], paused: ["memory"] });
+    expect(await claimSlots(env.db, env.clock, fixedHostLoad(95, 10))).toEqual({
+      started: [],
+      paused: ["load"],
+    });
+    expect(await claimSlots(env.db, env.clock, fixedHostLoad(10, 95))).toEqual({
+      started: [],
+      paused: ["memory"],
+    });
     expect((await claimSlots(env.db, env.clock, fixedHostLoad(10, 10))).started).toHaveLength(1);
   });
 
   it("S-Q-03: background work starts only inside the window; foreground work passes it", async () => {
     env = await testEngine();
     await updateGlobalPolicy(env.db, env.clock, policy(5, 22, 7), "U");
-    const bg = await startConversation(env.db, env.clock, env.project, "bootstrap", null, { origin: "specialist_bootstrap" });
+    const bg = await startConversation(env.db, env.clock, env.project, "bootstrap", null, {
+      origin: "specialist_bootstrap",
+    });
     const fg = await startConversation(env.db, env.clock, env.project, "user work", "U");
     const noon = await claimSlots(env.db, env.clock, fixedHostLoad(0, 0, 12));
     expect(noon.started.map((s) => s.id)).toEqual([fg.item.id]);
@@ -98,11 +112,17 @@ describe("queue and dispatcher", () => {
   it("an enqueue records the prompt as a user message and tells the outbox", async () => {
     env = await testEngine();
     const { conversation, item } = await startConversation(env.db, env.clock, env.project, "hello", "U");
-    const msg = await env.db.selectFrom("messages").selectAll().where("conversation_id", "=", conversation.id).executeTakeFirstOrThrow();
+    const msg = await env.db
+      .selectFrom("messages")
+      .selectAll()
+      .where("conversation_id", "=", conversation.id)
+      .executeTakeFirstOrThrow();
     expect(msg).toMatchObject({ role: "user", content: "hello", queue_id: item.id });
     const events = await env.db.selectFrom("outbox").select("kind").execute();
     expect(events.map((e) => e.kind)).toEqual(["conversation.queued"]);
-    await expect(enqueue(env.db, env.clock, conversation.id, "   ")).rejects.toMatchObject({ code: "invalid" });
+    await expect(enqueue(env.db, env.clock, conversation.id, "   ")).rejects.toMatchObject({
+      code: "invalid",
+    });
   });
 
   it("dispatchers in several processes at once never exceed the limit (one write lock for the claim)", async () => {
@@ -121,10 +141,16 @@ describe("queue and dispatcher", () => {
       process.stdout.write(String(started));
       await db.destroy();`;
     const runs = await Promise.all(
-      [1, 2, 3].map(() => execa(process.execPath, ["--input-type=module", "-e", script, env.config.databasePath])),
+      [1, 2, 3].map(() =>
+        execa(process.execPath, ["--input-type=module", "-e", script, env.config.databasePath]),
+      ),
     );
     expect(runs.reduce((n, r) => n + Number(r.stdout), 0)).toBe(3);
-    const running = await env.db.selectFrom("prompt_queue").select("id").where("status", "=", "running").execute();
+    const running = await env.db
+      .selectFrom("prompt_queue")
+      .select("id")
+      .where("status", "=", "running")
+      .execute();
     expect(running).toHaveLength(3);
   });
 });

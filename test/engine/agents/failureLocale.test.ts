@@ -24,17 +24,36 @@ describe("failure rows hold no language", () => {
     await env.engine.dispatch();
     const dead = spawn("sleep", ["30"], { detached: true, stdio: "ignore" });
     await new Promise((r) => setTimeout(r, 50));
-    await env.db.updateTable("prompt_queue").set({ worker_pid: dead.pid!, worker_start_time: processStartTime(dead.pid!) }).where("id", "=", item.id).execute();
+    await env.db
+      .updateTable("prompt_queue")
+      .set({ worker_pid: dead.pid!, worker_start_time: processStartTime(dead.pid!) })
+      .where("id", "=", item.id)
+      .execute();
     dead.kill("SIGKILL");
     await new Promise((r) => dead.once("exit", r));
 
     expect(await env.engine.tick()).toMatchObject({ reaped: [item.id] });
-    const row = await env.db.selectFrom("prompt_queue").select(["error", "error_code"]).where("id", "=", item.id).executeTakeFirstOrThrow();
+    const row = await env.db
+      .selectFrom("prompt_queue")
+      .select(["error", "error_code"])
+      .where("id", "=", item.id)
+      .executeTakeFirstOrThrow();
     expect(row.error_code).toBe("interrupted");
     expect(row.error).not.toContain(FR);
 
     const snap = (await conversationView(env.db, conversation.id))!;
-    const root = (locale: "en" | "fr") => JSON.stringify(conversationRoot(locale, { conversationId: conversation.id, projectName: "demo", prompt: "work", userId: "UOWNER", status: "failed", error: snap!.error, errorCode: snap!.errorCode }).blocks);
+    const root = (locale: "en" | "fr") =>
+      JSON.stringify(
+        conversationRoot(locale, {
+          conversationId: conversation.id,
+          projectName: "demo",
+          prompt: "work",
+          userId: "UOWNER",
+          status: "failed",
+          error: snap!.error,
+          errorCode: snap!.errorCode,
+        }).blocks,
+      );
     expect(root("en")).toContain(EN);
     expect(root("en")).not.toContain(FR);
     expect(root("fr")).toContain(FR);

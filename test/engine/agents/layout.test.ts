@@ -1,7 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { describeProblem, isWithin, layoutProblems, projectProblems, realPath } from "../../../src/engine/agents/layout.js";
+import {
+  describeProblem,
+  isWithin,
+  layoutProblems,
+  projectProblems,
+  realPath,
+} from "../../../src/engine/agents/layout.js";
 import { addProject } from "../../../src/engine/agents/projects.js";
 import { tempDir, testEngine } from "../../support/engine.js";
 
@@ -9,14 +15,34 @@ const ROOTS = { dataDir: "/srv/codexpi-data", installDir: "/opt/codexpi" };
 
 describe("install layout rules", () => {
   it("a project may hold neither the data directory nor the install; beside or below them is fine", () => {
-    expect(projectProblems("home", "/srv", ROOTS)).toEqual([{ kind: "data_in_project", project: "home", projectPath: "/srv", dataDir: "/srv/codexpi-data" }]);
-    expect(projectProblems("self", "/opt/codexpi", ROOTS)).toEqual([{ kind: "install_in_project", project: "self", projectPath: "/opt/codexpi", installDir: "/opt/codexpi" }]);
-    expect(projectProblems("root", "/", ROOTS).map((p) => p.kind)).toEqual(["data_in_project", "install_in_project"]);
+    expect(projectProblems("home", "/srv", ROOTS)).toEqual([
+      { kind: "data_in_project", project: "home", projectPath: "/srv", dataDir: "/srv/codexpi-data" },
+    ]);
+    expect(projectProblems("self", "/opt/codexpi", ROOTS)).toEqual([
+      {
+        kind: "install_in_project",
+        project: "self",
+        projectPath: "/opt/codexpi",
+        installDir: "/opt/codexpi",
+      },
+    ]);
+    expect(projectProblems("root", "/", ROOTS).map((p) => p.kind)).toEqual([
+      "data_in_project",
+      "install_in_project",
+    ]);
     // Controls: a sibling whose name merely starts the same, a separate checkout, a specialist's workspace under the data dir.
     expect(projectProblems("sibling", "/srv/codexpi", ROOTS)).toEqual([]);
     expect(projectProblems("source", "/home/ops/codexpi-src", ROOTS)).toEqual([]);
     expect(projectProblems("specialist", "/srv/codexpi-data/specialists/x", ROOTS)).toEqual([]);
-    expect(layoutProblems([{ name: "a", path: "/srv/demo" }, { name: "b", path: "/opt" }], ROOTS)).toHaveLength(1);
+    expect(
+      layoutProblems(
+        [
+          { name: "a", path: "/srv/demo" },
+          { name: "b", path: "/opt" },
+        ],
+        ROOTS,
+      ),
+    ).toHaveLength(1);
     expect(isWithin("/a/b", "/a")).toBe(true);
     expect(isWithin("/ab", "/a")).toBe(false);
   });
@@ -52,9 +78,33 @@ describe("registering a project with the install's roots", () => {
     fs.mkdirSync(install);
     fs.symlinkSync(install, path.join(env.dir, "install-link"));
     const roots = { dataDir: env.config.dataDir, installDir: install };
-    await expect(addProject(env.db, env.clock, { name: "holder", path: env.dir }, roots)).rejects.toMatchObject({ code: "invalid", reason: "project_holds_data", params: { other: realPath(env.config.dataDir) } });
-    await expect(addProject(env.db, env.clock, { name: "self", path: path.join(env.dir, "install-link"), role: "self" }, roots)).rejects.toMatchObject({ code: "invalid", reason: "project_holds_install", params: { path: realPath(install) } });
+    await expect(
+      addProject(env.db, env.clock, { name: "holder", path: env.dir }, roots),
+    ).rejects.toMatchObject({
+      code: "invalid",
+      reason: "project_holds_data",
+      params: { other: realPath(env.config.dataDir) },
+    });
+    await expect(
+      addProject(
+        env.db,
+        env.clock,
+        { name: "self", path: path.join(env.dir, "install-link"), role: "self" },
+        roots,
+      ),
+    ).rejects.toMatchObject({
+      code: "invalid",
+      reason: "project_holds_install",
+      params: { path: realPath(install) },
+    });
     fs.mkdirSync(path.join(env.dir, "source"));
-    await expect(addProject(env.db, env.clock, { name: "source", path: path.join(env.dir, "source"), role: "self" }, roots)).resolves.toMatchObject({ name: "source" });
+    await expect(
+      addProject(
+        env.db,
+        env.clock,
+        { name: "source", path: path.join(env.dir, "source"), role: "self" },
+        roots,
+      ),
+    ).resolves.toMatchObject({ name: "source" });
   });
 });

@@ -2,7 +2,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startConversation } from "../../../src/engine/agents/conversations.js";
-import { capText, deliverInbox, inboxStore, passText, pruneInboxes } from "../../../src/engine/agents/inbox.js";
+import {
+  capText,
+  deliverInbox,
+  inboxStore,
+  passText,
+  pruneInboxes,
+} from "../../../src/engine/agents/inbox.js";
 import { createSpecialist } from "../../../src/engine/coordination/specialists.js";
 import { immediate } from "../../../src/engine/database.js";
 import { agentWorkdir } from "../../../src/engine/orchestrations/workdir.js";
@@ -44,7 +50,11 @@ describe("long agent output reaches its receiver", () => {
     await env.tick();
     const review = await env.queueRow((await env.run(run.id)).active_queue_id!);
     expect(review.conversation_id).toBe(run.master_conversation_id);
-    const master = await env.db.selectFrom("projects").select(["path", "role"]).where("id", "=", env.masterId).executeTakeFirstOrThrow();
+    const master = await env.db
+      .selectFrom("projects")
+      .select(["path", "role"])
+      .where("id", "=", env.masterId)
+      .executeTakeFirstOrThrow();
     const workspace = await agentWorkdir(env.engine, review.conversation_id, master);
     expect(workspace).toBe(master.path);
     expectWholeReaches(review.content, workspace!);
@@ -53,18 +63,43 @@ describe("long agent output reaches its receiver", () => {
   it("a 50 kB specialist answer reaches its caller, its end in the prompt and the whole in the caller's workspace", async () => {
     const env = await coordinationEnv();
     closers.push(env.close);
-    const s = await createSpecialist(env.engine, OWNER_ACTOR, { name: "Studio Interface", description: "Conçoit et audite les interfaces mobiles PWA des projets.", capabilities: ["design.interface"] });
-    await completedOutput(env.db, s.bootstrap_conversation_id!, s.bootstrap_queue_id!, 'CODEXPI_SPECIALIST_READY {"summary":"Prêt","capabilities":["design.interface"]}');
+    const s = await createSpecialist(env.engine, OWNER_ACTOR, {
+      name: "Studio Interface",
+      description: "Conçoit et audite les interfaces mobiles PWA des projets.",
+      capabilities: ["design.interface"],
+    });
+    await completedOutput(
+      env.db,
+      s.bootstrap_conversation_id!,
+      s.bootstrap_queue_id!,
+      'CODEXPI_SPECIALIST_READY {"summary":"Prêt","capabilities":["design.interface"]}',
+    );
     await env.engine.tick();
-    const call = 'CODEXPI_SPECIALIST_CALL {"capability":"design.interface","task":"Préparer la maquette","context":"thème crème"}';
-    const { conversation, item } = await startConversation(env.db, env.clock, env.source, "Refonds la page", OWNER);
+    const call =
+      'CODEXPI_SPECIALIST_CALL {"capability":"design.interface","task":"Préparer la maquette","context":"thème crème"}';
+    const { conversation, item } = await startConversation(
+      env.db,
+      env.clock,
+      env.source,
+      "Refonds la page",
+      OWNER,
+    );
     await completedOutput(env.db, conversation.id, item.id, call);
     await immediate(env.db, (trx) => env.engine.hook(trx, conversation.id, item.id, "done", call, null));
     await env.engine.tick();
-    const delegation = await env.db.selectFrom("specialist_delegations").selectAll().where("source_queue_id", "=", item.id).executeTakeFirstOrThrow();
+    const delegation = await env.db
+      .selectFrom("specialist_delegations")
+      .selectAll()
+      .where("source_queue_id", "=", item.id)
+      .executeTakeFirstOrThrow();
     await completedOutput(env.db, delegation.specialist_conversation_id!, delegation.queue_id!, LONG);
     await env.engine.tick();
-    const result = await env.db.selectFrom("prompt_queue").selectAll().where("conversation_id", "=", conversation.id).where("origin_kind", "=", "specialist_result").executeTakeFirstOrThrow();
+    const result = await env.db
+      .selectFrom("prompt_queue")
+      .selectAll()
+      .where("conversation_id", "=", conversation.id)
+      .where("origin_kind", "=", "specialist_result")
+      .executeTakeFirstOrThrow();
     const workspace = await agentWorkdir(env.engine, conversation.id, env.source);
     expect(workspace).toBe(env.source.path);
     expectWholeReaches(result.content, workspace!);
@@ -78,7 +113,11 @@ describe("long agent output reaches its receiver", () => {
     const incident = await env.db.selectFrom("incidents").selectAll().executeTakeFirstOrThrow();
     expect(incident.error).toBe(LONG);
     await env.engine.tick();
-    const repair = await env.db.selectFrom("prompt_queue").selectAll().where("origin_kind", "=", "repair").executeTakeFirstOrThrow();
+    const repair = await env.db
+      .selectFrom("prompt_queue")
+      .selectAll()
+      .where("origin_kind", "=", "repair")
+      .executeTakeFirstOrThrow();
     // The self-repair's clone is made by its worker; the inbox is delivered into it then.
     const clone = tempDir("codexpi-clone-");
     closers.push(() => fs.rmSync(clone, { recursive: true, force: true }));
@@ -112,7 +151,8 @@ describe("long agent output reaches its receiver", () => {
     const idle = await startConversation(env.db, env.clock, env.source, "vieux", OWNER);
     const busy = await startConversation(env.db, env.clock, env.source, "occupé", OWNER);
     await env.db.updateTable("prompt_queue").set({ status: "done" }).where("id", "=", idle.item.id).execute();
-    for (const c of [idle, busy]) passText({ locale: "fr", dataDir: env.config.dataDir }, c.conversation.id, LONG);
+    for (const c of [idle, busy])
+      passText({ locale: "fr", dataDir: env.config.dataDir }, c.conversation.id, LONG);
     env.clock.advance(31 * 24 * 3600_000);
     const recent = await startConversation(env.db, env.clock, env.source, "récent", OWNER);
     passText({ locale: "fr", dataDir: env.config.dataDir }, recent.conversation.id, LONG);

@@ -1,7 +1,16 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { CONVERSATION_TRANSITIONS, canConversation, conversationActions, statusAfterItem } from "../../../src/engine/agents/conversationMachine.js";
+import {
+  CONVERSATION_TRANSITIONS,
+  canConversation,
+  conversationActions,
+  statusAfterItem,
+} from "../../../src/engine/agents/conversationMachine.js";
 import { moveConversation } from "../../../src/engine/agents/conversationStore.js";
-import { QUEUE_TRANSITIONS, canQueueItem, queueItemActions } from "../../../src/engine/agents/queueMachine.js";
+import {
+  QUEUE_TRANSITIONS,
+  canQueueItem,
+  queueItemActions,
+} from "../../../src/engine/agents/queueMachine.js";
 import { moveItem } from "../../../src/engine/agents/queueStore.js";
 import { startConversation } from "../../../src/engine/agents/conversations.js";
 import { testEngine } from "../../support/engine.js";
@@ -43,21 +52,35 @@ describe("queue item and conversation machines", () => {
     env = await testEngine();
     const project = env.project;
     const { item } = await startConversation(env.db, env.clock, project, "bonjour", "U1");
-    const status = async () => (await env!.db.selectFrom("prompt_queue").select(["status", "attempt"]).where("id", "=", item.id).executeTakeFirstOrThrow());
+    const status = async () =>
+      await env!.db
+        .selectFrom("prompt_queue")
+        .select(["status", "attempt"])
+        .where("id", "=", item.id)
+        .executeTakeFirstOrThrow();
     expect(await moveItem(env.db, item.id, "running", { attempt: 1 })).toBe(true);
     expect(await moveItem(env.db, item.id, "done", {}, { attempt: 2 })).toBe(false); // another attempt's worker
     expect((await status()).status).toBe("running");
     expect(await moveItem(env.db, item.id, "done", {}, { attempt: 1 })).toBe(true);
     expect(await moveItem(env.db, item.id, "cancelled")).toBe(false); // done is terminal
     expect((await status()).status).toBe("done");
-    await expect(moveItem(env.db, item.id, "running", {}, { from: ["done"] })).rejects.toThrow("not a transition");
+    await expect(moveItem(env.db, item.id, "running", {}, { from: ["done"] })).rejects.toThrow(
+      "not a transition",
+    );
   });
 
   it("a conversation's mirror moves only along its table (control: queued → running moves)", async () => {
     env = await testEngine();
     const project = env.project;
     const { conversation } = await startConversation(env.db, env.clock, project, "bonjour", "U1");
-    const status = async () => (await env!.db.selectFrom("conversations").select("status").where("id", "=", conversation.id).executeTakeFirstOrThrow()).status;
+    const status = async () =>
+      (
+        await env!.db
+          .selectFrom("conversations")
+          .select("status")
+          .where("id", "=", conversation.id)
+          .executeTakeFirstOrThrow()
+      ).status;
     expect(await status()).toBe("queued");
     expect(await moveConversation(env.db, conversation.id, "running")).toBe(true);
     expect(await moveConversation(env.db, conversation.id, "completed")).toBe(true);

@@ -9,7 +9,13 @@ import {
 import { startConversation } from "../../../src/engine/agents/conversations.js";
 import { testEngine } from "../../support/engine.js";
 
-const POLICY = { max_concurrent: 2, load_pause_percent: 85, memory_pause_percent: 88, background_start_hour: 22, background_end_hour: 7 };
+const POLICY = {
+  max_concurrent: 2,
+  load_pause_percent: 85,
+  memory_pause_percent: 88,
+  background_start_hour: 22,
+  background_end_hour: 7,
+};
 
 describe("runtime policies", () => {
   let env: Awaited<ReturnType<typeof testEngine>>;
@@ -37,8 +43,12 @@ describe("runtime policies", () => {
   it("S-Q-02: a malformed policy is refused and the saved one is unchanged", async () => {
     env = await testEngine();
     await updateGlobalPolicy(env.db, env.clock, POLICY, "UOWNER");
-    await expect(updateGlobalPolicy(env.db, env.clock, { ...POLICY, max_concurrent: 0 }, "UOWNER")).rejects.toMatchObject({ code: "invalid" });
-    await expect(updateGlobalPolicy(env.db, env.clock, { ...POLICY, background_end_hour: 24 }, "UOWNER")).rejects.toMatchObject({ code: "invalid" });
+    await expect(
+      updateGlobalPolicy(env.db, env.clock, { ...POLICY, max_concurrent: 0 }, "UOWNER"),
+    ).rejects.toMatchObject({ code: "invalid" });
+    await expect(
+      updateGlobalPolicy(env.db, env.clock, { ...POLICY, background_end_hour: 24 }, "UOWNER"),
+    ).rejects.toMatchObject({ code: "invalid" });
     expect((await runtimePolicies(env.db)).global).toEqual(POLICY);
   });
 

@@ -1,5 +1,12 @@
 import SQLite from "better-sqlite3";
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from "kysely";
+import type {
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { startConversation } from "../../../src/engine/agents/conversations.js";
 import { addProject, CLI_ACTOR, removeProject, updateProject } from "../../../src/engine/agents/projects.js";
@@ -45,7 +52,8 @@ function otherProcess(env: Env): SQLite.Database {
 }
 
 /** The write that follows the checks: the window in which another process must not get in. */
-const writeOn = (kind: RootOperationNode["kind"], table: string) => (node: RootOperationNode) => node.kind === kind && JSON.stringify(node).includes(`"${table}"`);
+const writeOn = (kind: RootOperationNode["kind"], table: string) => (node: RootOperationNode) =>
+  node.kind === kind && JSON.stringify(node).includes(`"${table}"`);
 
 describe("project administration under concurrent writers", () => {
   let env: Env;
@@ -61,24 +69,50 @@ describe("project administration under concurrent writers", () => {
     await env.db.updateTable("prompt_queue").set({ status: "done" }).where("id", "=", item.id).execute();
     const other = otherProcess(env);
     conns.push(other);
-    const columns = (other.prepare("PRAGMA table_info(prompt_queue)").all() as Array<{ name: string }>).map((c) => c.name);
-    const copy = columns.map((c) => (c === "id" ? "'enqueued-meanwhile'" : c === "status" ? "'queued'" : c === "seq" ? "seq + 1000" : c)).join(", ");
-    const seam = new Meanwhile(writeOn("DeleteQueryNode", "runtime_policies"), () => other.prepare(`INSERT INTO prompt_queue (${columns.join(", ")}) SELECT ${copy} FROM prompt_queue WHERE id = ?`).run(item.id));
+    const columns = (other.prepare("PRAGMA table_info(prompt_queue)").all() as Array<{ name: string }>).map(
+      (c) => c.name,
+    );
+    const copy = columns
+      .map((c) =>
+        c === "id" ? "'enqueued-meanwhile'" : c === "status" ? "'queued'" : c === "seq" ? "seq + 1000" : c,
+      )
+      .join(", ");
+    const seam = new Meanwhile(writeOn("DeleteQueryNode", "runtime_policies"), () =>
+      other
+        .prepare(
+          `INSERT INTO prompt_queue (${columns.join(", ")}) SELECT ${copy} FROM prompt_queue WHERE id = ?`,
+        )
+        .run(item.id),
+    );
 
-    const removed = await removeProject(env.db.withPlugin(seam) as Database, CLI_ACTOR, env.project.name).then(
+    const removed = await removeProject(
+      env.db.withPlugin(seam) as Database,
+      CLI_ACTOR,
+      env.project.name,
+    ).then(
       () => "removed",
       (err: unknown) => err,
     );
 
     expect(seam.outcome).not.toBe("not reached");
-    const survivor = await env.db.selectFrom("prompt_queue").select("id").where("id", "=", "enqueued-meanwhile").executeTakeFirst();
+    const survivor = await env.db
+      .selectFrom("prompt_queue")
+      .select("id")
+      .where("id", "=", "enqueued-meanwhile")
+      .executeTakeFirst();
     if (seam.outcome === "written") {
       // The other process got in after the check: its work must not vanish with the project.
       expect(survivor).toBeDefined();
     } else {
       // The removal held the lock from its check to its delete: the other write had to wait.
       expect(removed).toBe("removed");
-      expect(await env.db.selectFrom("conversations").select("id").where("id", "=", conversation.id).executeTakeFirst()).toBeUndefined();
+      expect(
+        await env.db
+          .selectFrom("conversations")
+          .select("id")
+          .where("id", "=", conversation.id)
+          .executeTakeFirst(),
+      ).toBeUndefined();
     }
   });
 
@@ -87,9 +121,13 @@ describe("project administration under concurrent writers", () => {
     const rival = await env.addProject({ name: "rival" });
     const other = otherProcess(env);
     conns.push(other);
-    const seam = new Meanwhile(writeOn("UpdateQueryNode", "projects"), () => other.prepare("UPDATE projects SET role = 'master' WHERE id = ?").run(rival.id));
+    const seam = new Meanwhile(writeOn("UpdateQueryNode", "projects"), () =>
+      other.prepare("UPDATE projects SET role = 'master' WHERE id = ?").run(rival.id),
+    );
 
-    const outcome = await updateProject(env.db.withPlugin(seam) as Database, CLI_ACTOR, env.project.name, { role: "master" }).then(
+    const outcome = await updateProject(env.db.withPlugin(seam) as Database, CLI_ACTOR, env.project.name, {
+      role: "master",
+    }).then(
       (p) => p.role,
       (err: unknown) => err,
     );
@@ -99,7 +137,9 @@ describe("project administration under concurrent writers", () => {
       expect(outcome).toBeInstanceOf(EngineError);
       expect(outcome).toMatchObject({ code: "conflict" });
     }
-    expect(await env.db.selectFrom("projects").select("id").where("role", "=", "master").execute()).toHaveLength(1);
+    expect(
+      await env.db.selectFrom("projects").select("id").where("role", "=", "master").execute(),
+    ).toHaveLength(1);
   });
 
   it("a project of the same name added meanwhile is a conflict with a catalogued message, never a raw database error", async () => {
@@ -108,10 +148,17 @@ describe("project administration under concurrent writers", () => {
     const other = otherProcess(env);
     conns.push(other);
     const seam = new Meanwhile(writeOn("InsertQueryNode", "projects"), () =>
-      other.prepare("INSERT INTO projects (id, name, path, owner_id, full_access, execution_group, merge_confirmation_required, slack_channel_id, role, created_at) VALUES ('meanwhile', 'twin', ?, NULL, 0, NULL, 0, NULL, 'project', 0)").run(dir),
+      other
+        .prepare(
+          "INSERT INTO projects (id, name, path, owner_id, full_access, execution_group, merge_confirmation_required, slack_channel_id, role, created_at) VALUES ('meanwhile', 'twin', ?, NULL, 0, NULL, 0, NULL, 'project', 0)",
+        )
+        .run(dir),
     );
 
-    const outcome = await addProject(env.db.withPlugin(seam) as Database, env.clock, { name: "twin", path: dir }).then(
+    const outcome = await addProject(env.db.withPlugin(seam) as Database, env.clock, {
+      name: "twin",
+      path: dir,
+    }).then(
       (p) => p.id,
       (err: unknown) => err,
     );
@@ -123,15 +170,24 @@ describe("project administration under concurrent writers", () => {
     } else {
       expect(typeof outcome).toBe("string");
     }
-    expect(await env.db.selectFrom("projects").select("id").where("name", "=", "twin").execute()).toHaveLength(1);
+    expect(
+      await env.db.selectFrom("projects").select("id").where("name", "=", "twin").execute(),
+    ).toHaveLength(1);
   });
 
   it("an unknown project is not found, and a busy one is refused with its catalogued reason", async () => {
     env = await testEngine();
-    await expect(updateProject(env.db, CLI_ACTOR, "nope", { fullAccess: true })).rejects.toMatchObject({ code: "not_found", reason: "project_not_found" });
+    await expect(updateProject(env.db, CLI_ACTOR, "nope", { fullAccess: true })).rejects.toMatchObject({
+      code: "not_found",
+      reason: "project_not_found",
+    });
     await startConversation(env.db, env.clock, env.project, "busy", "UOWNER");
-    const refused = await removeProject(env.db, CLI_ACTOR, env.project.name).catch((err: unknown) => err as EngineError);
+    const refused = await removeProject(env.db, CLI_ACTOR, env.project.name).catch(
+      (err: unknown) => err as EngineError,
+    );
     expect(refused).toMatchObject({ code: "conflict", reason: "project_busy" });
-    expect(engineErrorText("fr", refused as EngineError)).toBe("Le projet demo a encore du travail en file ou en cours");
+    expect(engineErrorText("fr", refused as EngineError)).toBe(
+      "Le projet demo a encore du travail en file ou en cours",
+    );
   });
 });

@@ -26,21 +26,83 @@ afterEach(async () => {
 });
 
 /** A conversation of each purpose in a project with the given flag, made the way the engine makes them. */
-async function conversationFor(env: NonNullable<typeof t>, purpose: AgentPurpose, fullAccess: boolean, n: number) {
+async function conversationFor(
+  env: NonNullable<typeof t>,
+  purpose: AgentPurpose,
+  fullAccess: boolean,
+  n: number,
+) {
   const role = purpose === "self_repair" ? "self" : purpose === "run" && n % 2 === 0 ? "master" : "project";
-  const project = await env.addProject({ name: `${purpose}-${fullAccess}-${n}`, ownerId: "UOWNER", fullAccess, role: role as never });
-  if (purpose === "specialist") await env.db.updateTable("projects").set({ execution_group: SPECIALIST_GROUP }).where("id", "=", project.id).execute();
+  const project = await env.addProject({
+    name: `${purpose}-${fullAccess}-${n}`,
+    ownerId: "UOWNER",
+    fullAccess,
+    role: role as never,
+  });
+  if (purpose === "specialist")
+    await env.db
+      .updateTable("projects")
+      .set({ execution_group: SPECIALIST_GROUP })
+      .where("id", "=", project.id)
+      .execute();
   const c = await createConversation(env.db, env.clock, project.id, purpose, "UOWNER");
   const now = env.clock.now();
   if (purpose === "orchestration") {
-    await env.db.insertInto("orchestrations").values({ id: `o-${n}-${fullAccess}`, project_id: project.id, name: "o", request: "r", draft: "{}", draft_hash: "h", conversation_id: c.id, created_at: now, updated_at: now } as never).execute();
+    await env.db
+      .insertInto("orchestrations")
+      .values({
+        id: `o-${n}-${fullAccess}`,
+        project_id: project.id,
+        name: "o",
+        request: "r",
+        draft: "{}",
+        draft_hash: "h",
+        conversation_id: c.id,
+        created_at: now,
+        updated_at: now,
+      } as never)
+      .execute();
   }
   if (purpose === "run" && role === "project") {
     // A run stage's conversation in an ordinary project, found through its step row.
-    await env.db.insertInto("remediation_runs").values({ id: `r-${n}-${fullAccess}`, owner_id: "UOWNER", status: "COMPLETED", plan: "{}", master_project_id: project.id, created_at: now, updated_at: now } as never).execute();
-    await env.db.insertInto("remediation_step_runs").values({ id: `s-${n}-${fullAccess}`, run_id: `r-${n}-${fullAccess}`, step_id: "1", position: 1, title: "t", risk: "low", target: "x", project_id: project.id, prompt: "p", conversation_id: c.id, created_at: now, updated_at: now } as never).execute();
+    await env.db
+      .insertInto("remediation_runs")
+      .values({
+        id: `r-${n}-${fullAccess}`,
+        owner_id: "UOWNER",
+        status: "COMPLETED",
+        plan: "{}",
+        master_project_id: project.id,
+        created_at: now,
+        updated_at: now,
+      } as never)
+      .execute();
+    await env.db
+      .insertInto("remediation_step_runs")
+      .values({
+        id: `s-${n}-${fullAccess}`,
+        run_id: `r-${n}-${fullAccess}`,
+        step_id: "1",
+        position: 1,
+        title: "t",
+        risk: "low",
+        target: "x",
+        project_id: project.id,
+        prompt: "p",
+        conversation_id: c.id,
+        created_at: now,
+        updated_at: now,
+      } as never)
+      .execute();
   }
-  return { project: (await env.db.selectFrom("projects").selectAll().where("id", "=", project.id).executeTakeFirstOrThrow()), conversation: c };
+  return {
+    project: await env.db
+      .selectFrom("projects")
+      .selectAll()
+      .where("id", "=", project.id)
+      .executeTakeFirstOrThrow(),
+    conversation: c,
+  };
 }
 
 describe("full access is decided by the conversation's purpose, never by an item's origin", () => {
@@ -51,13 +113,19 @@ describe("full access is decided by the conversation's purpose, never by an item
     for (const purpose of PURPOSES) {
       for (const flag of [false, true]) {
         for (const variant of purpose === "run" ? [0, 1] : [0]) {
-          const { project, conversation } = await conversationFor(t, purpose, flag, (n += 1) * 2 + variant);
+          n += 1;
+          const { project, conversation } = await conversationFor(t, purpose, flag, n * 2 + variant);
           for (const origin of ORIGINS) {
             // The item is really queued with that origin; the decision reads rows, not the item.
             await enqueue(t.db, t.clock, conversation.id, `turn from ${origin}`, { origin });
-            const mode = sandboxFor(await purposeOf(t.db, conversation.id, project), project.full_access === 1);
+            const mode = sandboxFor(
+              await purposeOf(t.db, conversation.id, project),
+              project.full_access === 1,
+            );
             expect(await purposeOf(t.db, conversation.id, project)).toBe(purpose);
-            expect(mode, `${purpose} × ${origin} × full_access=${flag}`).toBe(purpose === "conversation" && flag ? "full_access" : "restricted");
+            expect(mode, `${purpose} × ${origin} × full_access=${flag}`).toBe(
+              purpose === "conversation" && flag ? "full_access" : "restricted",
+            );
             seen.push(`${purpose}/${origin}/${flag}`);
           }
           // At most one master and one self project may exist: retire this one before the next.
@@ -73,13 +141,23 @@ describe("full access is decided by the conversation's purpose, never by an item
     e = await codexEngine();
     const plain = await e.addProject({ name: "plain", ownerId: "UOWNER", fullAccess: true });
     const specialist = await e.addProject({ name: "specialist", ownerId: "UOWNER", fullAccess: true });
-    await e.db.updateTable("projects").set({ execution_group: SPECIALIST_GROUP }).where("id", "=", specialist.id).execute();
+    await e.db
+      .updateTable("projects")
+      .set({ execution_group: SPECIALIST_GROUP })
+      .where("id", "=", specialist.id)
+      .execute();
     const outputs: Record<string, string> = {};
-    for (const [name, project] of [["plain", plain], ["specialist", specialist]] as const) {
+    for (const [name, project] of [
+      ["plain", plain],
+      ["specialist", specialist],
+    ] as const) {
       for (const origin of ["decision_answer", "specialist_result"] as const) {
         const before = e.fake.requests.length;
         // Only an unsandboxed command may write /tmp (Codex's workspace-write keeps it read-only).
-        e.fake.enqueue({ kind: "shell", command: ["sh", "-c", "echo x > /tmp/escalated && echo UNSANDBOXED; true"] }, { kind: "text", text: "ok" });
+        e.fake.enqueue(
+          { kind: "shell", command: ["sh", "-c", "echo x > /tmp/escalated && echo UNSANDBOXED; true"] },
+          { kind: "text", text: "ok" },
+        );
         const { item } = await startConversation(e.db, e.clock, project, "go", "UOWNER", { origin });
         await e.engine.dispatch();
         expect(await finished(e.db, item.id)).toMatchObject({ status: "done" });

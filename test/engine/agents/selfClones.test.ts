@@ -36,7 +36,8 @@ async function checkout(dir: string) {
   };
 }
 
-const selfOf = (env: { db: Awaited<ReturnType<typeof coordinationEnv>>["db"] }) => env.db.selectFrom("projects").selectAll().where("role", "=", "self").executeTakeFirstOrThrow();
+const selfOf = (env: { db: Awaited<ReturnType<typeof coordinationEnv>>["db"] }) =>
+  env.db.selectFrom("projects").selectAll().where("role", "=", "self").executeTakeFirstOrThrow();
 
 describe("the self project's agents work in clones", () => {
   let env: Awaited<ReturnType<typeof coordinationEnv>> | undefined;
@@ -51,7 +52,9 @@ describe("the self project's agents work in clones", () => {
     env = await coordinationEnv();
     const self = await selfOf(env);
     await sourceCheckout(self.path);
-    const { conversation } = await startConversation(env.db, env.clock, self, "répare", null, { origin: "repair" });
+    const { conversation } = await startConversation(env.db, env.clock, self, "répare", null, {
+      origin: "repair",
+    });
     const dir = await agentWorkdir(env.engine, conversation.id, self);
     expect(dir).toBe(selfClonePath(env.config.dataDir, conversation.id));
     expect(await git(dir!, "symbolic-ref", "--short", "HEAD")).toBe(selfCloneBranch(conversation.id));
@@ -77,16 +80,27 @@ describe("the self project's agents work in clones", () => {
     await sourceCheckout(self.path);
     const before = await checkout(self.path);
     const failed = await startConversation(env.db, env.clock, env.source, "Exécute", OWNER);
-    await immediate(env.db, (trx) => env!.engine.hook(trx, failed.conversation.id, failed.item.id, "failed", null, "boom"));
+    await immediate(env.db, (trx) =>
+      env!.engine.hook(trx, failed.conversation.id, failed.item.id, "failed", null, "boom"),
+    );
     await env.engine.tick();
     const [repairing] = await listIncidents(env.db, OWNER_ACTOR);
     const conversationId = repairing!.repair_conversation_id!;
-    const item = await env.db.selectFrom("prompt_queue").selectAll().where("conversation_id", "=", conversationId).executeTakeFirstOrThrow();
+    const item = await env.db
+      .selectFrom("prompt_queue")
+      .selectAll()
+      .where("conversation_id", "=", conversationId)
+      .executeTakeFirstOrThrow();
 
     // The agent's turn, as the worker runs it: in its clone.
     const clone = (await agentWorkdir(env.engine, conversationId, self))!;
     fs.appendFileSync(path.join(clone, "dist", "src", "main.js"), "// repaired\n");
-    await completedOutput(env.db, conversationId, item.id, 'CODEXPI_SELF_REPAIR {"decision":"fixed","feedback":"garde-fou ajouté","prompt_addendum":""}');
+    await completedOutput(
+      env.db,
+      conversationId,
+      item.id,
+      'CODEXPI_SELF_REPAIR {"decision":"fixed","feedback":"garde-fou ajouté","prompt_addendum":""}',
+    );
     await env.engine.tick();
 
     const branch = selfCloneBranch(conversationId);
@@ -116,18 +130,26 @@ describe("the self project's agents work in clones", () => {
     await runs.tick();
     await runs.finishActive(run.id, "Fait.");
     await runs.tick();
-    await runs.finishActive(run.id, 'CODEXPI_SUPERVISION {"decision":"block","feedback":"Contrat à corriger"}');
+    await runs.finishActive(
+      run.id,
+      'CODEXPI_SUPERVISION {"decision":"block","feedback":"Contrat à corriger"}',
+    );
     await runs.tick();
     const repair = (await runs.run(run.id)).self_repair!;
     const clone = (await agentWorkdir(runs.engine, repair.conversation_id, self))!;
     fs.appendFileSync(path.join(clone, "dist", "src", "main.js"), "// contract fixed\n");
-    await runs.finishQueue(repair.queue_id, 'CODEXPI_SELF_REPAIR {"decision":"needs_user","feedback":"Le propriétaire doit relire.","prompt_addendum":""}');
+    await runs.finishQueue(
+      repair.queue_id,
+      'CODEXPI_SELF_REPAIR {"decision":"needs_user","feedback":"Le propriétaire doit relire.","prompt_addendum":""}',
+    );
     expect((await runs.tick()).state).toBe("self_repair_processed");
     const settled = (await runs.run(run.id)).self_repair!;
     expect(settled.status).toBe("NEEDS_USER");
     expect(settled.feedback).toContain("Le propriétaire doit relire.");
     expect(settled.feedback).toContain(`git fetch ${clone} ${selfCloneBranch(repair.conversation_id)}`);
-    expect(await git(clone, "show", `${selfCloneBranch(repair.conversation_id)}:dist/src/main.js`)).toContain("// contract fixed");
+    expect(await git(clone, "show", `${selfCloneBranch(repair.conversation_id)}:dist/src/main.js`)).toContain(
+      "// contract fixed",
+    );
     expect(read(path.join(self.path, "dist", "src", "main.js"))).toBe(MAIN_JS);
   });
 
@@ -136,11 +158,19 @@ describe("the self project's agents work in clones", () => {
     const self: Project = await selfOf(env); // not a git repository: no clone can be made
     const { item } = await startConversation(env.db, env.clock, self, "répare", null, { origin: "repair" });
     await env.engine.dispatch();
-    const running = await env.db.selectFrom("prompt_queue").selectAll().where("id", "=", item.id).executeTakeFirstOrThrow();
+    const running = await env.db
+      .selectFrom("prompt_queue")
+      .selectAll()
+      .where("id", "=", item.id)
+      .executeTakeFirstOrThrow();
     expect(running.status).toBe("running");
     await env.db.updateTable("prompt_queue").set({ worker_pid: null }).where("id", "=", item.id).execute();
     expect(await runWorker(env.engine, item.id, running.attempt)).toBe("failed");
-    const failed = await env.db.selectFrom("prompt_queue").selectAll().where("id", "=", item.id).executeTakeFirstOrThrow();
+    const failed = await env.db
+      .selectFrom("prompt_queue")
+      .selectAll()
+      .where("id", "=", item.id)
+      .executeTakeFirstOrThrow();
     expect(failed).toMatchObject({ status: "failed", error_code: "spawn_failed", codex_pid: null });
     expect(failureText("fr", failed.error)).toContain("clone"); // what a person reads; the row holds a note
     expect(fs.readdirSync(self.path)).toEqual([]);

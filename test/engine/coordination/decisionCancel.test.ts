@@ -17,14 +17,27 @@ describe("decision cancel edge", () => {
   afterEach(async () => env?.close());
 
   async function openDecision() {
-    const { conversation, item } = await startConversation(env.db, env.clock, env.source, "Prépare le changement", OWNER);
+    const { conversation, item } = await startConversation(
+      env.db,
+      env.clock,
+      env.source,
+      "Prépare le changement",
+      OWNER,
+    );
     await completedOutput(env.db, conversation.id, item.id, "Réponse provisoire");
     await immediate(env.db, (trx) => env.engine.hook(trx, conversation.id, item.id, "done", MARKER, null));
-    const decision = await env.db.selectFrom("decisions").selectAll().where("conversation_id", "=", conversation.id).executeTakeFirstOrThrow();
+    const decision = await env.db
+      .selectFrom("decisions")
+      .selectAll()
+      .where("conversation_id", "=", conversation.id)
+      .executeTakeFirstOrThrow();
     return { conversation, decision };
   }
 
-  const outboxKinds = async () => (await env.db.selectFrom("outbox").select(["kind", "payload"]).orderBy("id").execute()).map((r) => r.kind);
+  const outboxKinds = async () =>
+    (await env.db.selectFrom("outbox").select(["kind", "payload"]).orderBy("id").execute()).map(
+      (r) => r.kind,
+    );
 
   it("stopping a conversation that waits on a decision cancels it with a decision.cancelled event; the stop counts it", async () => {
     env = await coordinationEnv();
@@ -32,8 +45,17 @@ describe("decision cancel edge", () => {
     expect(decision.status).toBe("OPEN");
     const stopped = await stopAndReport(env.engine, conversation.id);
     expect(stopped).toEqual({ cancelledQueued: 0, stoppingRunning: 0, cancelledDecisions: 1 });
-    const row = await env.db.selectFrom("decisions").selectAll().where("id", "=", decision.id).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ status: "CANCELLED", answer: null, answered_by: null, response_queue_id: null });
+    const row = await env.db
+      .selectFrom("decisions")
+      .selectAll()
+      .where("id", "=", decision.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      status: "CANCELLED",
+      answer: null,
+      answered_by: null,
+      response_queue_id: null,
+    });
     expect(await outboxKinds()).toContain("decision.cancelled");
     expect(await listDecisions(env.db, OWNER_ACTOR)).toEqual([]); // no longer waiting for anyone
     // A second stop finds nothing left: idempotent, one event only.
@@ -44,30 +66,80 @@ describe("decision cancel edge", () => {
   it("a cancelled decision refuses an answer with a cancelled reason and queues nothing (control: an open one is answered)", async () => {
     env = await coordinationEnv();
     const control = await openDecision();
-    const answered = await answerDecision(env.db, env.clock, "fr", OWNER_ACTOR, control.decision.id, ["a"], "");
+    const answered = await answerDecision(
+      env.db,
+      env.clock,
+      "fr",
+      OWNER_ACTOR,
+      control.decision.id,
+      ["a"],
+      "",
+    );
     expect(answered.status).toBe("ANSWERED");
 
     const { conversation, decision } = await openDecision();
     await stopConversation(env.engine, conversation.id);
-    const before = await env.db.selectFrom("prompt_queue").select("id").where("conversation_id", "=", conversation.id).execute();
-    const err = await answerDecision(env.db, env.clock, "fr", OWNER_ACTOR, decision.id, ["a"], "").catch((e) => e);
+    const before = await env.db
+      .selectFrom("prompt_queue")
+      .select("id")
+      .where("conversation_id", "=", conversation.id)
+      .execute();
+    const err = await answerDecision(env.db, env.clock, "fr", OWNER_ACTOR, decision.id, ["a"], "").catch(
+      (e) => e,
+    );
     expect(err).toMatchObject({ code: "conflict", reason: "decision_cancelled" });
     expect(engineErrorText("fr", err)).toMatch(/annulée/);
     expect(engineErrorText("en", err)).toMatch(/cancelled/);
-    const after = await env.db.selectFrom("prompt_queue").select("id").where("conversation_id", "=", conversation.id).execute();
+    const after = await env.db
+      .selectFrom("prompt_queue")
+      .select("id")
+      .where("conversation_id", "=", conversation.id)
+      .execute();
     expect(after).toHaveLength(before.length);
-    expect((await env.db.selectFrom("decisions").select("status").where("id", "=", decision.id).executeTakeFirstOrThrow()).status).toBe("CANCELLED");
+    expect(
+      (
+        await env.db
+          .selectFrom("decisions")
+          .select("status")
+          .where("id", "=", decision.id)
+          .executeTakeFirstOrThrow()
+      ).status,
+    ).toBe("CANCELLED");
   });
 
   it("a cancelled turn of the conversation cancels its open decision in the transaction that records it; a done or failed turn does not (S-CO-10)", async () => {
     env = await coordinationEnv();
     const { conversation, decision } = await openDecision();
-    const status = async () => (await env.db.selectFrom("decisions").select("status").where("id", "=", decision.id).executeTakeFirstOrThrow()).status;
+    const status = async () =>
+      (
+        await env.db
+          .selectFrom("decisions")
+          .select("status")
+          .where("id", "=", decision.id)
+          .executeTakeFirstOrThrow()
+      ).status;
     const turn = async (outcome: "done" | "failed" | "cancelled") => {
-      const item = await enqueue(env.db, env.clock, conversation.id, `tour ${outcome}`, { requestedBy: OWNER });
-      await env.db.updateTable("prompt_queue").set({ status: "running", attempt: 1 }).where("id", "=", item.id).execute();
+      const item = await enqueue(env.db, env.clock, conversation.id, `tour ${outcome}`, {
+        requestedBy: OWNER,
+      });
+      await env.db
+        .updateTable("prompt_queue")
+        .set({ status: "running", attempt: 1 })
+        .where("id", "=", item.id)
+        .execute();
       const written = await immediate(env.db, (trx) =>
-        finishItem(trx, env.clock, env.engine.hook, { id: item.id, attempt: 1 }, { status: outcome, content: outcome === "done" ? "Toujours là." : null, error: outcome === "done" ? null : "fin", errorCode: outcome === "failed" ? "codex_failed" : outcome === "cancelled" ? "cancelled" : null }),
+        finishItem(
+          trx,
+          env.clock,
+          env.engine.hook,
+          { id: item.id, attempt: 1 },
+          {
+            status: outcome,
+            content: outcome === "done" ? "Toujours là." : null,
+            error: outcome === "done" ? null : "fin",
+            errorCode: outcome === "failed" ? "codex_failed" : outcome === "cancelled" ? "cancelled" : null,
+          },
+        ),
       );
       expect(written).toBe(true);
     };
@@ -87,36 +159,103 @@ describe("decision cancel edge", () => {
     await enqueue(env.db, env.clock, conversation.id, "attends", { requestedBy: OWNER });
     const stopped = await stopConversation(env.engine, conversation.id);
     expect(stopped.cancelledQueued).toBe(1);
-    expect((await env.db.selectFrom("decisions").select("status").where("id", "=", decision.id).executeTakeFirstOrThrow()).status).toBe("CANCELLED");
-    const conv = await env.db.selectFrom("conversations").select("status").where("id", "=", conversation.id).executeTakeFirstOrThrow();
+    expect(
+      (
+        await env.db
+          .selectFrom("decisions")
+          .select("status")
+          .where("id", "=", decision.id)
+          .executeTakeFirstOrThrow()
+      ).status,
+    ).toBe("CANCELLED");
+    const conv = await env.db
+      .selectFrom("conversations")
+      .select("status")
+      .where("id", "=", conversation.id)
+      .executeTakeFirstOrThrow();
     expect(conv.status).toBe("idle");
   });
 
   it("a specialist whose decision is cancelled by a stopped turn does not wait forever: its delegation fails and the caller hears it", async () => {
     env = await coordinationEnv();
-    const s = await createSpecialist(env.engine, OWNER_ACTOR, { name: "Studio Interface", description: "Conçoit les interfaces mobiles et leurs règles d’intégration.", capabilities: ["design.interface"] });
-    await completedOutput(env.db, s.bootstrap_conversation_id!, s.bootstrap_queue_id!, 'CODEXPI_SPECIALIST_READY {"summary":"Prêt","capabilities":["design.interface"]}');
+    const s = await createSpecialist(env.engine, OWNER_ACTOR, {
+      name: "Studio Interface",
+      description: "Conçoit les interfaces mobiles et leurs règles d’intégration.",
+      capabilities: ["design.interface"],
+    });
+    await completedOutput(
+      env.db,
+      s.bootstrap_conversation_id!,
+      s.bootstrap_queue_id!,
+      'CODEXPI_SPECIALIST_READY {"summary":"Prêt","capabilities":["design.interface"]}',
+    );
     await env.engine.tick();
-    const call = 'CODEXPI_SPECIALIST_CALL {"capability":"design.interface","task":"Préparer deux directions","context":"PWA"}';
-    const { conversation: source, item: calling } = await startConversation(env.db, env.clock, env.source, "Refonds la page", OWNER);
+    const call =
+      'CODEXPI_SPECIALIST_CALL {"capability":"design.interface","task":"Préparer deux directions","context":"PWA"}';
+    const { conversation: source, item: calling } = await startConversation(
+      env.db,
+      env.clock,
+      env.source,
+      "Refonds la page",
+      OWNER,
+    );
     await completedOutput(env.db, source.id, calling.id, call);
     await immediate(env.db, (trx) => env.engine.hook(trx, source.id, calling.id, "done", call, null));
     await env.engine.tick();
-    const delegation = await env.db.selectFrom("specialist_delegations").selectAll().where("source_queue_id", "=", calling.id).executeTakeFirstOrThrow();
+    const delegation = await env.db
+      .selectFrom("specialist_delegations")
+      .selectAll()
+      .where("source_queue_id", "=", calling.id)
+      .executeTakeFirstOrThrow();
     const specialistConversation = delegation.specialist_conversation_id!;
     await completedOutput(env.db, specialistConversation, delegation.queue_id!, MARKER);
-    await immediate(env.db, (trx) => env.engine.hook(trx, specialistConversation, delegation.queue_id!, "done", MARKER, null));
-    const waiting = await env.db.selectFrom("specialist_delegations").select("status").where("id", "=", delegation.id).executeTakeFirstOrThrow();
+    await immediate(env.db, (trx) =>
+      env.engine.hook(trx, specialistConversation, delegation.queue_id!, "done", MARKER, null),
+    );
+    const waiting = await env.db
+      .selectFrom("specialist_delegations")
+      .select("status")
+      .where("id", "=", delegation.id)
+      .executeTakeFirstOrThrow();
     expect(waiting.status).toBe("WAITING_CHILD");
 
     const extra = await enqueue(env.db, env.clock, specialistConversation, "relance", { requestedBy: OWNER });
-    await env.db.updateTable("prompt_queue").set({ status: "running", attempt: 1 }).where("id", "=", extra.id).execute();
-    await immediate(env.db, (trx) => finishItem(trx, env.clock, env.engine.hook, { id: extra.id, attempt: 1 }, { status: "cancelled", content: null, error: "arrêté par la personne", errorCode: "cancelled" }));
-    expect((await env.db.selectFrom("decisions").select("status").where("conversation_id", "=", specialistConversation).executeTakeFirstOrThrow()).status).toBe("CANCELLED");
+    await env.db
+      .updateTable("prompt_queue")
+      .set({ status: "running", attempt: 1 })
+      .where("id", "=", extra.id)
+      .execute();
+    await immediate(env.db, (trx) =>
+      finishItem(
+        trx,
+        env.clock,
+        env.engine.hook,
+        { id: extra.id, attempt: 1 },
+        { status: "cancelled", content: null, error: "arrêté par la personne", errorCode: "cancelled" },
+      ),
+    );
+    expect(
+      (
+        await env.db
+          .selectFrom("decisions")
+          .select("status")
+          .where("conversation_id", "=", specialistConversation)
+          .executeTakeFirstOrThrow()
+      ).status,
+    ).toBe("CANCELLED");
     await env.engine.tick();
-    const ended = await env.db.selectFrom("specialist_delegations").selectAll().where("id", "=", delegation.id).executeTakeFirstOrThrow();
+    const ended = await env.db
+      .selectFrom("specialist_delegations")
+      .selectAll()
+      .where("id", "=", delegation.id)
+      .executeTakeFirstOrThrow();
     expect(ended).toMatchObject({ status: "FAILED", error: "arrêté par la personne" });
-    const told = await env.db.selectFrom("prompt_queue").selectAll().where("conversation_id", "=", source.id).where("origin_kind", "=", "specialist_result").executeTakeFirst();
+    const told = await env.db
+      .selectFrom("prompt_queue")
+      .selectAll()
+      .where("conversation_id", "=", source.id)
+      .where("origin_kind", "=", "specialist_result")
+      .executeTakeFirst();
     expect(told?.content).toContain("arrêté par la personne");
   });
 });

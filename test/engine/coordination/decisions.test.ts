@@ -12,7 +12,13 @@ describe("decisions", () => {
   afterEach(async () => env?.close());
 
   async function decisionInSource() {
-    const { conversation, item } = await startConversation(env.db, env.clock, env.source, "Prépare le changement", OWNER);
+    const { conversation, item } = await startConversation(
+      env.db,
+      env.clock,
+      env.source,
+      "Prépare le changement",
+      OWNER,
+    );
     await completedOutput(env.db, conversation.id, item.id, "Réponse provisoire");
     await immediate(env.db, (trx) => env.engine.hook(trx, conversation.id, item.id, "done", MARKER, null));
     return { conversation, item };
@@ -25,13 +31,21 @@ describe("decisions", () => {
     expect(decision).toMatchObject({ status: "OPEN", question: "Quelle option ?", user_id: OWNER });
     const answered = await answerDecision(env.db, env.clock, "fr", OWNER_ACTOR, decision!.id, ["a"], "");
     expect(answered.status).toBe("ANSWERED");
-    const response = await env.db.selectFrom("prompt_queue").selectAll().where("id", "=", answered.response_queue_id!).executeTakeFirstOrThrow();
+    const response = await env.db
+      .selectFrom("prompt_queue")
+      .selectAll()
+      .where("id", "=", answered.response_queue_id!)
+      .executeTakeFirstOrThrow();
     expect(response.conversation_id).toBe(conversation.id);
     expect(response.origin_kind).toBe("decision_answer");
     expect(response.content).toContain("Option A");
-    await expect(answerDecision(env.db, env.clock, "fr", OWNER_ACTOR, decision!.id, ["b"], "")).rejects.toMatchObject({ code: "conflict", reason: "decision_answered" });
+    await expect(
+      answerDecision(env.db, env.clock, "fr", OWNER_ACTOR, decision!.id, ["b"], ""),
+    ).rejects.toMatchObject({ code: "conflict", reason: "decision_answered" });
     const { engineErrorText } = await import("../../../src/i18n/index.js");
-    const err = await answerDecision(env.db, env.clock, "fr", OWNER_ACTOR, decision!.id, ["b"], "").catch((e) => e);
+    const err = await answerDecision(env.db, env.clock, "fr", OWNER_ACTOR, decision!.id, ["b"], "").catch(
+      (e) => e,
+    );
     expect(engineErrorText("fr", err)).toContain("déjà");
   });
 
@@ -47,19 +61,54 @@ describe("decisions", () => {
     await decisionInSource();
     const [decision] = await listDecisions(env.db, OWNER_ACTOR);
     expect(await listDecisions(env.db, { userId: "USTRANGER", isAdmin: false })).toEqual([]);
-    await expect(answerDecision(env.db, env.clock, "fr", { userId: "USTRANGER", isAdmin: false }, decision!.id, ["a"], "")).rejects.toMatchObject({ code: "not_found" });
-    await expect(answerDecision(env.db, env.clock, "fr", OWNER_ACTOR, decision!.id, ["zzz"], "")).rejects.toMatchObject({ reason: "decision_option_unknown" });
-    await expect(answerDecision(env.db, env.clock, "fr", OWNER_ACTOR, decision!.id, ["a", "b"], "")).rejects.toMatchObject({ reason: "decision_one_option" });
-    await expect(answerDecision(env.db, env.clock, "fr", OWNER_ACTOR, decision!.id, [], "")).rejects.toMatchObject({ reason: "decision_empty_answer" });
-    const custom = await answerDecision(env.db, env.clock, "fr", OWNER_ACTOR, decision!.id, [], "Ni l’une ni l’autre");
+    await expect(
+      answerDecision(
+        env.db,
+        env.clock,
+        "fr",
+        { userId: "USTRANGER", isAdmin: false },
+        decision!.id,
+        ["a"],
+        "",
+      ),
+    ).rejects.toMatchObject({ code: "not_found" });
+    await expect(
+      answerDecision(env.db, env.clock, "fr", OWNER_ACTOR, decision!.id, ["zzz"], ""),
+    ).rejects.toMatchObject({ reason: "decision_option_unknown" });
+    await expect(
+      answerDecision(env.db, env.clock, "fr", OWNER_ACTOR, decision!.id, ["a", "b"], ""),
+    ).rejects.toMatchObject({ reason: "decision_one_option" });
+    await expect(
+      answerDecision(env.db, env.clock, "fr", OWNER_ACTOR, decision!.id, [], ""),
+    ).rejects.toMatchObject({ reason: "decision_empty_answer" });
+    const custom = await answerDecision(
+      env.db,
+      env.clock,
+      "fr",
+      OWNER_ACTOR,
+      decision!.id,
+      [],
+      "Ni l’une ni l’autre",
+    );
     expect(custom.answer).toEqual({ option_ids: [], custom: "Ni l’une ni l’autre" });
   });
 
   it("a failed outcome or text without a valid marker opens no decision (control: the marker does)", async () => {
     env = await coordinationEnv();
     const { conversation, item } = await startConversation(env.db, env.clock, env.source, "x", OWNER);
-    await immediate(env.db, (trx) => env.engine.hook(trx, conversation.id, item.id, "done", 'CODEXPI_DECISION {"question":"Sans choix","options":[]}', null));
-    await immediate(env.db, (trx) => env.engine.hook(trx, conversation.id, item.id, "failed", MARKER, "boom"));
+    await immediate(env.db, (trx) =>
+      env.engine.hook(
+        trx,
+        conversation.id,
+        item.id,
+        "done",
+        'CODEXPI_DECISION {"question":"Sans choix","options":[]}',
+        null,
+      ),
+    );
+    await immediate(env.db, (trx) =>
+      env.engine.hook(trx, conversation.id, item.id, "failed", MARKER, "boom"),
+    );
     expect(await listDecisions(env.db, OWNER_ACTOR)).toHaveLength(0);
     await immediate(env.db, (trx) => env.engine.hook(trx, conversation.id, item.id, "done", MARKER, null));
     expect(await listDecisions(env.db, OWNER_ACTOR)).toHaveLength(1);

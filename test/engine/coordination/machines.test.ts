@@ -1,11 +1,30 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startConversation } from "../../../src/engine/agents/conversations.js";
-import { moveDelegation, moveIncident, moveSpecialist } from "../../../src/engine/coordination/coordinationStore.js";
-import { DECISION_TRANSITIONS, canDecision, decisionActions } from "../../../src/engine/coordination/decisionMachine.js";
+import {
+  moveDelegation,
+  moveIncident,
+  moveSpecialist,
+} from "../../../src/engine/coordination/coordinationStore.js";
+import {
+  DECISION_TRANSITIONS,
+  canDecision,
+  decisionActions,
+} from "../../../src/engine/coordination/decisionMachine.js";
 import { moveDecision } from "../../../src/engine/coordination/decisionStore.js";
-import { DELEGATION_TRANSITIONS, delegationActions } from "../../../src/engine/coordination/delegationMachine.js";
-import { INCIDENT_TRANSITIONS, canIncident, incidentActions } from "../../../src/engine/coordination/incidentMachine.js";
-import { SPECIALIST_TRANSITIONS, canSpecialist, specialistActions } from "../../../src/engine/coordination/specialistMachine.js";
+import {
+  DELEGATION_TRANSITIONS,
+  delegationActions,
+} from "../../../src/engine/coordination/delegationMachine.js";
+import {
+  INCIDENT_TRANSITIONS,
+  canIncident,
+  incidentActions,
+} from "../../../src/engine/coordination/incidentMachine.js";
+import {
+  SPECIALIST_TRANSITIONS,
+  canSpecialist,
+  specialistActions,
+} from "../../../src/engine/coordination/specialistMachine.js";
 import { newId } from "../../../src/engine/ids.js";
 import { coordinationEnv, OWNER } from "../../support/coordination.js";
 
@@ -18,7 +37,12 @@ describe("coordination machines (pure)", () => {
   });
 
   it("an incident goes to repair, then resolved or failed; a person retries an open or failed one, the button shows on a failed one", () => {
-    expect(INCIDENT_TRANSITIONS).toEqual({ OPEN: ["REPAIRING", "RESOLVED"], REPAIRING: ["RESOLVED", "FAILED"], RESOLVED: [], FAILED: ["RESOLVED"] });
+    expect(INCIDENT_TRANSITIONS).toEqual({
+      OPEN: ["REPAIRING", "RESOLVED"],
+      REPAIRING: ["RESOLVED", "FAILED"],
+      RESOLVED: [],
+      FAILED: ["RESOLVED"],
+    });
     expect(incidentActions("OPEN")).toEqual(["repair", "retry"]);
     expect(incidentActions("FAILED")).toEqual(["retry", "offer_retry"]);
     expect(incidentActions("REPAIRING")).toEqual([]);
@@ -26,7 +50,11 @@ describe("coordination machines (pure)", () => {
   });
 
   it("a specialist builds, then serves; a failed build can start again", () => {
-    expect(SPECIALIST_TRANSITIONS).toEqual({ BUILDING: ["ACTIVE", "FAILED"], ACTIVE: [], FAILED: ["BUILDING"] });
+    expect(SPECIALIST_TRANSITIONS).toEqual({
+      BUILDING: ["ACTIVE", "FAILED"],
+      ACTIVE: [],
+      FAILED: ["BUILDING"],
+    });
     expect(specialistActions("FAILED")).toEqual(["rebuild"]);
     expect(specialistActions("ACTIVE")).toEqual(["serve"]);
     expect(canSpecialist("BUILDING", "rebuild")).toBe(false);
@@ -59,12 +87,34 @@ describe("coordination guarded moves", () => {
     const insert = async (id: string, queueId: string) =>
       env.db
         .insertInto("decisions")
-        .values({ id, conversation_id: conversation.id, queue_id: queueId, user_id: OWNER, title: "t", question: "q", options: "[]", allow_multiple: 0, allow_custom: 0, status: "OPEN", answer: null, answered_by: null, response_queue_id: null, created_at: 1, answered_at: null })
+        .values({
+          id,
+          conversation_id: conversation.id,
+          queue_id: queueId,
+          user_id: OWNER,
+          title: "t",
+          question: "q",
+          options: "[]",
+          allow_multiple: 0,
+          allow_custom: 0,
+          status: "OPEN",
+          answer: null,
+          answered_by: null,
+          response_queue_id: null,
+          created_at: 1,
+          answered_at: null,
+        })
         .execute();
     await insert("d1", q.id);
     expect(await moveDecision(env.db, "d1", "CANCELLED")).toBe(true);
     expect(await moveDecision(env.db, "d1", "ANSWERED", { answered_by: OWNER })).toBe(false);
-    expect(await env.db.selectFrom("decisions").select(["status", "answered_by"]).where("id", "=", "d1").executeTakeFirstOrThrow()).toEqual({ status: "CANCELLED", answered_by: null });
+    expect(
+      await env.db
+        .selectFrom("decisions")
+        .select(["status", "answered_by"])
+        .where("id", "=", "d1")
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ status: "CANCELLED", answered_by: null });
     const other = await item();
     await insert("d2", other.item.id);
     expect(await moveDecision(env.db, "d2", "ANSWERED", { answered_by: OWNER })).toBe(true);
@@ -77,12 +127,31 @@ describe("coordination guarded moves", () => {
     const id = newId();
     await env.db
       .insertInto("incidents")
-      .values({ id, conversation_id: conversation.id, queue_id: q.id, project_id: env.source.id, user_id: OWNER, status: "REPAIRING", error: "x", error_code: null, auto_repair: 1, repair_project_id: null, repair_conversation_id: null, repair_queue_id: null, resolution: null, created_at: 1, updated_at: 1 })
+      .values({
+        id,
+        conversation_id: conversation.id,
+        queue_id: q.id,
+        project_id: env.source.id,
+        user_id: OWNER,
+        status: "REPAIRING",
+        error: "x",
+        error_code: null,
+        auto_repair: 1,
+        repair_project_id: null,
+        repair_conversation_id: null,
+        repair_queue_id: null,
+        resolution: null,
+        created_at: 1,
+        updated_at: 1,
+      })
       .execute();
     expect(await moveIncident(env.db, id, "RESOLVED", {}, ["OPEN", "FAILED"])).toBe(false);
     expect(await moveIncident(env.db, id, "FAILED")).toBe(true);
     expect(await moveIncident(env.db, id, "RESOLVED", {}, ["OPEN", "FAILED"])).toBe(true);
-    expect((await env.db.selectFrom("incidents").select("status").where("id", "=", id).executeTakeFirstOrThrow()).status).toBe("RESOLVED");
+    expect(
+      (await env.db.selectFrom("incidents").select("status").where("id", "=", id).executeTakeFirstOrThrow())
+        .status,
+    ).toBe("RESOLVED");
   });
 
   it("an active specialist is not rebuilt, nor moved by a stale bootstrap (control: a failed one is rebuilt)", async () => {
@@ -90,7 +159,21 @@ describe("coordination guarded moves", () => {
     const id = newId();
     await env.db
       .insertInto("specialist_agents")
-      .values({ id, name: "S", description: "d", capabilities: "[]", summary: null, status: "BUILDING", error: "", owner_id: OWNER, project_id: env.source.id, bootstrap_conversation_id: null, bootstrap_queue_id: "q1", created_at: 1, updated_at: 1 })
+      .values({
+        id,
+        name: "S",
+        description: "d",
+        capabilities: "[]",
+        summary: null,
+        status: "BUILDING",
+        error: "",
+        owner_id: OWNER,
+        project_id: env.source.id,
+        bootstrap_conversation_id: null,
+        bootstrap_queue_id: "q1",
+        created_at: 1,
+        updated_at: 1,
+      })
       .execute();
     expect(await moveSpecialist(env.db, id, "ACTIVE", {}, { bootstrapQueueId: "q0" })).toBe(false); // another bootstrap's outcome
     expect(await moveSpecialist(env.db, id, "ACTIVE", {}, { bootstrapQueueId: "q1" })).toBe(true);
@@ -105,13 +188,38 @@ describe("coordination guarded moves", () => {
     const id = newId();
     await env.db
       .insertInto("specialist_delegations")
-      .values({ id, source_conversation_id: q.conversation_id, source_queue_id: q.id, parent_delegation_id: null, specialist_id: null, capability: "c", task: "t", context: "", depth: 1, status: "RUNNING", specialist_conversation_id: null, queue_id: "q1", result: null, error: null, created_at: 1, updated_at: 1 })
+      .values({
+        id,
+        source_conversation_id: q.conversation_id,
+        source_queue_id: q.id,
+        parent_delegation_id: null,
+        specialist_id: null,
+        capability: "c",
+        task: "t",
+        context: "",
+        depth: 1,
+        status: "RUNNING",
+        specialist_conversation_id: null,
+        queue_id: "q1",
+        result: null,
+        error: null,
+        created_at: 1,
+        updated_at: 1,
+      })
       .execute();
     expect(await moveDelegation(env.db, { id, queueId: "q0" }, "COMPLETED", {}, ["RUNNING"])).toBe(0);
     expect(await moveDelegation(env.db, { id }, "WAITING_CHILD")).toBe(1);
     expect(await moveDelegation(env.db, { id }, "RUNNING", { queue_id: "q1" }, ["WAITING_CHILD"])).toBe(1);
     expect(await moveDelegation(env.db, { id, queueId: "q1" }, "COMPLETED", {}, ["RUNNING"])).toBe(1);
     expect(await moveDelegation(env.db, { id }, "RUNNING", {}, ["WAITING_CHILD"])).toBe(0);
-    expect((await env.db.selectFrom("specialist_delegations").select("status").where("id", "=", id).executeTakeFirstOrThrow()).status).toBe("COMPLETED");
+    expect(
+      (
+        await env.db
+          .selectFrom("specialist_delegations")
+          .select("status")
+          .where("id", "=", id)
+          .executeTakeFirstOrThrow()
+      ).status,
+    ).toBe("COMPLETED");
   });
 });

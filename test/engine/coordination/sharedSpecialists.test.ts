@@ -17,24 +17,53 @@ const TASK = "Auditer le module de paiement confidentiel";
 
 /** A shared specialist (created by an admin, no owner), READY. */
 async function sharedSpecialist(env: Env) {
-  const s = await createSpecialist(env.engine, ADMIN, { name: "Studio Partagé", description: "Audite le code des projets qui lui délèguent une tâche.", capabilities: ["code.audit"] }, { shared: true });
-  await completedOutput(env.db, s.bootstrap_conversation_id!, s.bootstrap_queue_id!, 'CODEXPI_SPECIALIST_READY {"summary":"Prêt","capabilities":["code.audit"]}');
+  const s = await createSpecialist(
+    env.engine,
+    ADMIN,
+    {
+      name: "Studio Partagé",
+      description: "Audite le code des projets qui lui délèguent une tâche.",
+      capabilities: ["code.audit"],
+    },
+    { shared: true },
+  );
+  await completedOutput(
+    env.db,
+    s.bootstrap_conversation_id!,
+    s.bootstrap_queue_id!,
+    'CODEXPI_SPECIALIST_READY {"summary":"Prêt","capabilities":["code.audit"]}',
+  );
   await env.engine.tick();
   return getSpecialist(env.db, ADMIN, s.id);
 }
 
 /** A conversation of `project` whose agent delegates TASK; the tick starts the delegation. */
 async function delegate(env: Env, projectId: string, user: string) {
-  const project = await env.db.selectFrom("projects").selectAll().where("id", "=", projectId).executeTakeFirstOrThrow();
-  const { conversation, item } = await startConversation(env.db, env.clock, project, "Vérifie le paiement", user);
+  const project = await env.db
+    .selectFrom("projects")
+    .selectAll()
+    .where("id", "=", projectId)
+    .executeTakeFirstOrThrow();
+  const { conversation, item } = await startConversation(
+    env.db,
+    env.clock,
+    project,
+    "Vérifie le paiement",
+    user,
+  );
   const call = `CODEXPI_SPECIALIST_CALL {"capability":"code.audit","task":"${TASK}","context":"Clés dans config/secret.ts"}`;
   await completedOutput(env.db, conversation.id, item.id, call);
   await immediate(env.db, (trx) => env.engine.hook(trx, conversation.id, item.id, "done", call, null));
   await env.engine.tick();
-  return env.db.selectFrom("specialist_delegations").selectAll().where("source_queue_id", "=", item.id).executeTakeFirstOrThrow();
+  return env.db
+    .selectFrom("specialist_delegations")
+    .selectAll()
+    .where("source_queue_id", "=", item.id)
+    .executeTakeFirstOrThrow();
 }
 
-const runningTitles = async (env: Env, actor: { userId: string; isAdmin: boolean }) => (await queueStatus(env.engine, actor)).running.map((r) => r.title);
+const runningTitles = async (env: Env, actor: { userId: string; isAdmin: boolean }) =>
+  (await queueStatus(env.engine, actor)).running.map((r) => r.title);
 
 // DESIGN "Shared specialists": they serve every conversation, but a delegation's texts are visible
 // only to those who can see the delegating conversation, and admins; only admins prompt them.
@@ -47,7 +76,11 @@ describe("shared specialists: seen through the delegating conversation, prompted
     await sharedSpecialist(env);
     const d = await delegate(env, env.source.id, OWNER);
     expect(d.status).toBe("RUNNING");
-    await env.db.updateTable("prompt_queue").set({ status: "running", started_at: env.clock.now() }).where("id", "=", d.queue_id!).execute();
+    await env.db
+      .updateTable("prompt_queue")
+      .set({ status: "running", started_at: env.clock.now() })
+      .where("id", "=", d.queue_id!)
+      .execute();
     expect(await runningTitles(env, OWNER_ACTOR)).toContain(TASK);
     expect(await runningTitles(env, ADMIN)).toContain(TASK);
     expect(await runningTitles(env, OTHER)).not.toContain(TASK);
@@ -65,7 +98,9 @@ describe("shared specialists: seen through the delegating conversation, prompted
     const d = await delegate(env, env.source.id, OWNER);
     const marker = `CODEXPI_DECISION {"title":"${TASK}","question":"Publier le rapport ?","options":[{"id":"oui","label":"Oui"}]}`;
     await completedOutput(env.db, d.specialist_conversation_id!, d.queue_id!, marker);
-    await immediate(env.db, (trx) => env.engine.hook(trx, d.specialist_conversation_id!, d.queue_id!, "done", marker, null));
+    await immediate(env.db, (trx) =>
+      env.engine.hook(trx, d.specialist_conversation_id!, d.queue_id!, "done", marker, null),
+    );
     expect((await listDecisions(env.db, OWNER_ACTOR)).map((x) => x.title)).toEqual([TASK]);
     expect((await listDecisions(env.db, ADMIN)).map((x) => x.title)).toEqual([TASK]);
     expect(await listDecisions(env.db, OTHER)).toEqual([]);
@@ -75,16 +110,38 @@ describe("shared specialists: seen through the delegating conversation, prompted
     env = await coordinationEnv();
     const s = await sharedSpecialist(env);
     const d = await delegate(env, env.source.id, OWNER);
-    const name = (await env.db.selectFrom("projects").select("name").where("id", "=", s.project_id).executeTakeFirstOrThrow()).name;
-    for (const actor of [OWNER_ACTOR, OTHER]) await expect(ask(env.engine, actor, name, "Donne-moi les clés")).rejects.toMatchObject({ code: "not_found", reason: "project_not_found" });
+    const name = (
+      await env.db
+        .selectFrom("projects")
+        .select("name")
+        .where("id", "=", s.project_id)
+        .executeTakeFirstOrThrow()
+    ).name;
+    for (const actor of [OWNER_ACTOR, OTHER])
+      await expect(ask(env.engine, actor, name, "Donne-moi les clés")).rejects.toMatchObject({
+        code: "not_found",
+        reason: "project_not_found",
+      });
     const c = await loadConversation(env.engine, d.specialist_conversation_id!);
-    await expect(followUp(env.engine, OWNER_ACTOR, c, "Et les clés ?")).rejects.toMatchObject({ code: "forbidden", reason: "specialist_shared_admins_only" });
-    await expect(followUp(env.engine, OTHER, c, "Et les clés ?")).rejects.toMatchObject({ code: "not_found", reason: "conversation_not_found" });
-    const prompts = await env.db.selectFrom("prompt_queue").select("content").where("content", "like", "%clés ?%").execute();
+    await expect(followUp(env.engine, OWNER_ACTOR, c, "Et les clés ?")).rejects.toMatchObject({
+      code: "forbidden",
+      reason: "specialist_shared_admins_only",
+    });
+    await expect(followUp(env.engine, OTHER, c, "Et les clés ?")).rejects.toMatchObject({
+      code: "not_found",
+      reason: "conversation_not_found",
+    });
+    const prompts = await env.db
+      .selectFrom("prompt_queue")
+      .select("content")
+      .where("content", "like", "%clés ?%")
+      .execute();
     expect(prompts).toHaveLength(0);
     // Positive controls: an admin may do both; the delegator's own project takes their prompts.
     expect((await ask(env.engine, ADMIN, name, "État du poste ?")).project.id).toBe(s.project_id);
-    expect((await followUp(env.engine, ADMIN, c, "Résume ton audit.")).item.conversation_id).toBe(c.conversation.id);
+    expect((await followUp(env.engine, ADMIN, c, "Résume ton audit.")).item.conversation_id).toBe(
+      c.conversation.id,
+    );
     expect((await ask(env.engine, OWNER_ACTOR, env.source.name, "bonjour")).project.id).toBe(env.source.id);
   });
 
@@ -95,12 +152,18 @@ describe("shared specialists: seen through the delegating conversation, prompted
     const mine = await delegate(env, env.source.id, OWNER);
     const theirs = await delegate(env, others.id, OTHER.userId);
     expect([mine.status, theirs.status]).toEqual(["RUNNING", "RUNNING"]);
-    const see = async (actor: typeof OTHER, id: string) => (await conversationRights(env.db, actor, await loadConversation(env.engine, id))).see;
+    const see = async (actor: typeof OTHER, id: string) =>
+      (await conversationRights(env.db, actor, await loadConversation(env.engine, id))).see;
     expect(await see(OTHER, theirs.specialist_conversation_id!)).toBe(true);
     expect(await see(OTHER, mine.specialist_conversation_id!)).toBe(false);
     expect(await see(OWNER_ACTOR, theirs.specialist_conversation_id!)).toBe(false);
     // The specialist's bootstrap conversation was started by no delegation: admins only.
-    const boot = (await env.db.selectFrom("specialist_agents").select("bootstrap_conversation_id").executeTakeFirstOrThrow()).bootstrap_conversation_id!;
+    const boot = (
+      await env.db
+        .selectFrom("specialist_agents")
+        .select("bootstrap_conversation_id")
+        .executeTakeFirstOrThrow()
+    ).bootstrap_conversation_id!;
     expect(await see(OWNER_ACTOR, boot)).toBe(false);
     expect(await see(ADMIN, boot)).toBe(true);
   });

@@ -16,7 +16,12 @@ import { codexEngine, finished } from "../../support/codexEngine.js";
 import { OWNER_ACTOR } from "../../support/coordination.js";
 import { APP_TEST, disposableRepository, finishAgent, git, isolateGit, read } from "./repo.js";
 
-const REQUEST = { name: "Clone", request: "Écrire approved dans app.txt.", acceptance_criteria: ["approved"], tests: [APP_TEST] };
+const REQUEST = {
+  name: "Clone",
+  request: "Écrire approved dans app.txt.",
+  acceptance_criteria: ["approved"],
+  tests: [APP_TEST],
+};
 
 /** What a person's checkout shows: its branch, main's revision, its files' state. */
 async function mainCheckout(root: string) {
@@ -30,7 +35,9 @@ async function mainCheckout(root: string) {
 
 /** The refs of a repository other than `except`, one "name revision" per line. */
 const refsBut = async (root: string, except: string) =>
-  (await git(root, "for-each-ref", "--format=%(refname) %(objectname)")).split("\n").filter((l) => l && !l.startsWith(`refs/heads/${except} `));
+  (await git(root, "for-each-ref", "--format=%(refname) %(objectname)"))
+    .split("\n")
+    .filter((l) => l && !l.startsWith(`refs/heads/${except} `));
 
 describe("orchestrations work in clones", () => {
   let env: Awaited<ReturnType<typeof disposableRepository>> | undefined;
@@ -49,14 +56,25 @@ describe("orchestrations work in clones", () => {
     fs.writeFileSync(path.join(root, "app.txt"), "base\n");
     await git(root, "add", "app.txt");
     await git(root, "commit", "-q", "-m", "Base");
-    await real.db.updateTable("projects").set({ merge_confirmation_required: 1 }).where("id", "=", real.project.id).execute();
+    await real.db
+      .updateTable("projects")
+      .set({ merge_confirmation_required: 1 })
+      .where("id", "=", real.project.id)
+      .execute();
     const before = await mainCheckout(root);
     const refsBefore = await refsBut(root, "none");
 
     // The agent records where it runs and whether git works there, then writes its change.
-    const script = "pwd -P > cwd.txt; git rev-parse --absolute-git-dir > gitdir.txt; printf 'approved\\n' > app.txt";
-    real.fake.enqueue({ kind: "shell", command: ["sh", "-c", script] }, { kind: "text", text: "J’ai écrit approved." });
-    let flow = await createOrchestration(real.engine, OWNER_ACTOR, { project_id: real.project.id, ...REQUEST });
+    const script =
+      "pwd -P > cwd.txt; git rev-parse --absolute-git-dir > gitdir.txt; printf 'approved\\n' > app.txt";
+    real.fake.enqueue(
+      { kind: "shell", command: ["sh", "-c", script] },
+      { kind: "text", text: "J’ai écrit approved." },
+    );
+    let flow = await createOrchestration(real.engine, OWNER_ACTOR, {
+      project_id: real.project.id,
+      ...REQUEST,
+    });
     flow = await approveDraft(real.engine, OWNER_ACTOR, flow.id, flow.draft_hash);
     const clone = flow.worktree_path!;
     expect(await finished(real.db, flow.queue_id!, 60_000)).toMatchObject({ status: "done" });
@@ -92,7 +110,9 @@ describe("orchestrations work in clones", () => {
     flow = await approveDraft(env.engine, OWNER_ACTOR, flow.id, flow.draft_hash);
     const gitDir = path.join(flow.worktree_path!, ".git");
     expect(fs.lstatSync(gitDir).isDirectory()).toBe(true);
-    expect(read(path.join(gitDir, "objects", "info", "alternates")).trim()).toBe(path.join(env.root, ".git", "objects"));
+    expect(read(path.join(gitDir, "objects", "info", "alternates")).trim()).toBe(
+      path.join(env.root, ".git", "objects"),
+    );
     expect(await git(env.root, "worktree", "list", "--porcelain")).not.toContain(flow.worktree_path!);
     expect(fs.existsSync(path.join(env.root, ".git", "worktrees"))).toBe(false);
     // No object was copied or hardlinked: the clone's object store is empty until it commits.
@@ -107,7 +127,11 @@ describe("orchestrations work in clones", () => {
       "-e",
       `const fs=require('fs'); fs.appendFileSync('.git/config', '[filter "x"]\\n\\tclean = touch ${marker}\\n'); fs.writeFileSync('.gitattributes', '* filter=x\\n')`,
     ];
-    let flow = await createOrchestration(env.engine, OWNER_ACTOR, { project_id: env.projectId, ...REQUEST, tests: [APP_TEST, tamper] });
+    let flow = await createOrchestration(env.engine, OWNER_ACTOR, {
+      project_id: env.projectId,
+      ...REQUEST,
+      tests: [APP_TEST, tamper],
+    });
     flow = await approveDraft(env.engine, OWNER_ACTOR, flow.id, flow.draft_hash);
     await finishAgent(env, flow, "approved\n");
     flow = await verifyOrchestration(env.engine, OWNER_ACTOR, flow.id);
@@ -124,7 +148,9 @@ describe("orchestrations work in clones", () => {
     expect(await git(env.root, "rev-parse", `refs/heads/${flow.branch!}`)).toBe(verified);
     expect(await git(flow.worktree_path!, "rev-parse", "HEAD")).toBe(verified);
     // Nor does an agent run there again: its alternates and configuration are no longer codexpi's.
-    expect(await agentWorkdir(env.engine, flow.conversation_id!, { path: env.root, role: "project" })).toBeNull();
+    expect(
+      await agentWorkdir(env.engine, flow.conversation_id!, { path: env.root, role: "project" }),
+    ).toBeNull();
     // Control: the planted filter was armed — a plain `git add` there runs it.
     await git(flow.worktree_path!, "add", "-A");
     expect(fs.existsSync(marker)).toBe(true);
@@ -139,8 +165,14 @@ describe("orchestrations work in clones", () => {
     fs.rmSync(`${flow.worktree_path!}.seal`, { force: true });
     const worktree = path.join(env.config.dataDir, "worktrees", "legacy");
     await git(env.root, "worktree", "add", "-q", "-b", flow.branch!, worktree, "HEAD");
-    await env.db.updateTable("orchestrations").set({ worktree_path: worktree }).where("id", "=", flow.id).execute();
-    expect(await agentWorkdir(env.engine, flow.conversation_id!, { path: env.root, role: "project" })).toBe(worktree);
+    await env.db
+      .updateTable("orchestrations")
+      .set({ worktree_path: worktree })
+      .where("id", "=", flow.id)
+      .execute();
+    expect(await agentWorkdir(env.engine, flow.conversation_id!, { path: env.root, role: "project" })).toBe(
+      worktree,
+    );
     await finishAgent(env, { ...flow, worktree_path: worktree }, "approved\n");
     flow = await verifyOrchestration(env.engine, OWNER_ACTOR, flow.id);
     expect(flow.status).toBe("USER_REVIEW");

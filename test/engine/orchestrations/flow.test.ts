@@ -34,11 +34,21 @@ describe("orchestrations: the complete flow", () => {
     const mainHead = await git(root, "rev-parse", "HEAD");
 
     let flow = await createOrchestration(engine, OWNER_ACTOR, { project_id: env.projectId, ...REQUEST });
-    expect(flow).toMatchObject({ status: "DRAFT_REVIEW", draft_version: 1, engine: "codex", tests: [APP_TEST] });
+    expect(flow).toMatchObject({
+      status: "DRAFT_REVIEW",
+      draft_version: 1,
+      engine: "codex",
+      tests: [APP_TEST],
+    });
     expect(flow.draft).toContain(REQUEST.request);
     expect(flow.draft).toContain("Le contenu final vaut approved");
 
-    flow = await rejectDraft(engine, OWNER_ACTOR, flow.id, "Préciser la preuve attendue et conserver la branche dédiée.");
+    flow = await rejectDraft(
+      engine,
+      OWNER_ACTOR,
+      flow.id,
+      "Préciser la preuve attendue et conserver la branche dédiée.",
+    );
     expect(flow.status).toBe("DRAFT_REVIEW");
     expect(flow.draft_version).toBe(2);
     expect(flow.draft).toContain("preuve attendue");
@@ -50,7 +60,11 @@ describe("orchestrations: the complete flow", () => {
     expect(flow.queue_id).toBeTruthy();
     // A dedicated branch, checked out in the clone; the agent's item runs in that conversation.
     expect(await git(flow.worktree_path!, "symbolic-ref", "--short", "HEAD")).toBe(flow.branch);
-    const item = await env.db.selectFrom("prompt_queue").selectAll().where("id", "=", flow.queue_id!).executeTakeFirstOrThrow();
+    const item = await env.db
+      .selectFrom("prompt_queue")
+      .selectAll()
+      .where("id", "=", flow.queue_id!)
+      .executeTakeFirstOrThrow();
     expect(item).toMatchObject({ conversation_id: flow.conversation_id, origin_kind: "orchestration" });
     expect(item.content).toContain("preuve attendue");
 
@@ -78,12 +92,21 @@ describe("orchestrations: the complete flow", () => {
     expect(await git(root, "rev-parse", "HEAD")).toBe(mainHead);
     expect(flow.verification).toMatchObject({ revision: firstRevision, passed: true });
 
-    flow = await requestCorrections(engine, OWNER_ACTOR, flow.id, "La recette refuse draft : remplacer par approved.");
+    flow = await requestCorrections(
+      engine,
+      OWNER_ACTOR,
+      flow.id,
+      "La recette refuse draft : remplacer par approved.",
+    );
     expect(flow.status).toBe("AGENT_RUNNING");
     expect(flow.conversation_id).toBe(first.conversation_id);
     expect(flow.worktree_path).toBe(worktree);
     expect(flow.queue_id).not.toBe(first.queue_id);
-    const correction = await env.db.selectFrom("prompt_queue").selectAll().where("id", "=", flow.queue_id!).executeTakeFirstOrThrow();
+    const correction = await env.db
+      .selectFrom("prompt_queue")
+      .selectAll()
+      .where("id", "=", flow.queue_id!)
+      .executeTakeFirstOrThrow();
     expect(correction.conversation_id).toBe(first.conversation_id);
     expect(correction.content).toContain("remplacer par approved");
 
@@ -97,7 +120,10 @@ describe("orchestrations: the complete flow", () => {
     expect(flow.status).toBe("AWAITING_MERGE_CONFIRMATION");
     expect(read(path.join(root, "app.txt"))).toBe("base\n");
 
-    await expect(mergeOrchestration(engine, OWNER_ACTOR, flow.id, { confirm: false })).rejects.toMatchObject({ code: "conflict", reason: "orch_merge_unconfirmed" });
+    await expect(mergeOrchestration(engine, OWNER_ACTOR, flow.id, { confirm: false })).rejects.toMatchObject({
+      code: "conflict",
+      reason: "orch_merge_unconfirmed",
+    });
     expect((await getOrchestration(engine, OWNER_ACTOR, flow.id)).status).toBe("AWAITING_MERGE_CONFIRMATION");
     expect(await git(root, "rev-parse", "HEAD")).toBe(mainHead);
 
@@ -105,16 +131,33 @@ describe("orchestrations: the complete flow", () => {
     expect(merged.status).toBe("MERGED");
     expect(read(path.join(root, "app.txt"))).toBe("approved\n");
     expect(await git(root, "rev-parse", "HEAD")).toBe(merged.merged_revision);
-    expect(await git(root, "merge-base", "--is-ancestor", flow.verified_revision!, "HEAD").then(() => true)).toBe(true);
+    expect(
+      await git(root, "merge-base", "--is-ancestor", flow.verified_revision!, "HEAD").then(() => true),
+    ).toBe(true);
     // The clone and its branch are gone; the main checkout is clean.
     expect(fs.existsSync(worktree)).toBe(false);
     expect(await git(root, "branch", "--list", flow.branch!)).toBe("");
     expect(await git(root, "status", "--porcelain")).toBe("");
     expect(merged.events.map((e) => e.kind)).toEqual(
-      expect.arrayContaining(["created", "draft.rejected", "draft.approved", "agent.started", "agent.finished", "verification.passed", "corrections.requested", "revision.approved", "merge.confirmed", "merged"]),
+      expect.arrayContaining([
+        "created",
+        "draft.rejected",
+        "draft.approved",
+        "agent.started",
+        "agent.finished",
+        "verification.passed",
+        "corrections.requested",
+        "revision.approved",
+        "merge.confirmed",
+        "merged",
+      ]),
     );
     // Every change of status was announced in the outbox.
-    const events = await env.db.selectFrom("outbox").select("payload").where("kind", "=", "orchestration.updated").execute();
+    const events = await env.db
+      .selectFrom("outbox")
+      .select("payload")
+      .where("kind", "=", "orchestration.updated")
+      .execute();
     expect(events.map((e) => (JSON.parse(e.payload) as { status: string }).status)).toContain("MERGED");
   });
 
@@ -143,7 +186,9 @@ describe("orchestrations: the complete flow", () => {
     expect(flow.status).toBe("MERGED");
     expect(read(path.join(env.root, "app.txt"))).toBe("approved\n");
     expect(read(path.join(env.root, "other.txt"))).toBe("meanwhile\n");
-    expect(await git(env.root, "rev-list", "--parents", "-n", "1", "HEAD").then((l) => l.split(" ").length)).toBe(3);
+    expect(
+      await git(env.root, "rev-list", "--parents", "-n", "1", "HEAD").then((l) => l.split(" ").length),
+    ).toBe(3);
   });
 
   it("the merge is refused while the main checkout has uncommitted changes, and succeeds once it is clean", async () => {
@@ -154,7 +199,9 @@ describe("orchestrations: the complete flow", () => {
     flow = await verifyOrchestration(env.engine, OWNER_ACTOR, flow.id);
     flow = await approveRevision(env.engine, OWNER_ACTOR, flow.id, flow.verified_revision!);
     fs.writeFileSync(path.join(env.root, "app.txt"), "local edit\n");
-    await expect(mergeOrchestration(env.engine, OWNER_ACTOR, flow.id, { confirm: true })).rejects.toMatchObject({ code: "conflict", reason: "orch_main_dirty" });
+    await expect(
+      mergeOrchestration(env.engine, OWNER_ACTOR, flow.id, { confirm: true }),
+    ).rejects.toMatchObject({ code: "conflict", reason: "orch_main_dirty" });
     const refused = await getOrchestration(env.engine, OWNER_ACTOR, flow.id);
     expect(refused.status).toBe("AWAITING_MERGE_CONFIRMATION");
     expect(refused.last_error).toContain("app.txt");
@@ -171,7 +218,10 @@ describe("orchestrations: the complete flow", () => {
     flow = await approveDraft(env.engine, OWNER_ACTOR, flow.id, flow.draft_hash);
     await finishAgent(env, flow, "draft\n");
     flow = await verifyOrchestration(env.engine, OWNER_ACTOR, flow.id);
-    await expect(approveRevision(env.engine, OWNER_ACTOR, flow.id, "0".repeat(40))).rejects.toMatchObject({ code: "conflict", reason: "orch_stale_revision" });
+    await expect(approveRevision(env.engine, OWNER_ACTOR, flow.id, "0".repeat(40))).rejects.toMatchObject({
+      code: "conflict",
+      reason: "orch_stale_revision",
+    });
     expect((await getOrchestration(env.engine, OWNER_ACTOR, flow.id)).status).toBe("USER_REVIEW");
   });
 });

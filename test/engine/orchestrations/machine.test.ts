@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { Kysely } from "kysely";
 import { migrate, openDatabase } from "../../../src/engine/database.js";
-import { CLAIMED_STATUSES, isTerminal, nextStatus, statusesAllowing, STATUSES } from "../../../src/engine/orchestrations/machine.js";
+import {
+  CLAIMED_STATUSES,
+  isTerminal,
+  nextStatus,
+  statusesAllowing,
+  STATUSES,
+} from "../../../src/engine/orchestrations/machine.js";
 import { composeDraft, displayArgv, draftHash } from "../../../src/engine/orchestrations/draft.js";
 import * as m0006 from "../../../db/migrations/0006_orchestrations.js";
 
@@ -15,21 +21,36 @@ describe("the orchestration state machine", () => {
 
   it("nobody acts on a step while git or tests hold it, and terminal states accept nothing", () => {
     for (const s of CLAIMED_STATUSES) {
-      for (const action of ["cancel", "corrections", "verify", "approve_draft"] as const) expect(nextStatus(s, action), `${s} ${action}`).toBeNull();
+      for (const action of ["cancel", "corrections", "verify", "approve_draft"] as const)
+        expect(nextStatus(s, action), `${s} ${action}`).toBeNull();
     }
     expect(STATUSES.filter(isTerminal)).toEqual(["MERGED", "CANCELLED"]);
   });
 
   it("cancel is open from every state a person waits in", () => {
     expect(statusesAllowing("cancel").sort()).toEqual(
-      ["DRAFT_REVIEW", "AGENT_RUNNING", "AGENT_FAILED", "AWAITING_VERIFICATION", "VERIFICATION_FAILED", "USER_REVIEW", "AWAITING_MERGE_CONFIRMATION"].sort(),
+      [
+        "DRAFT_REVIEW",
+        "AGENT_RUNNING",
+        "AGENT_FAILED",
+        "AWAITING_VERIFICATION",
+        "VERIFICATION_FAILED",
+        "USER_REVIEW",
+        "AWAITING_MERGE_CONFIRMATION",
+      ].sort(),
     );
   });
 });
 
 describe("drafts", () => {
   it("a draft names the request, the criteria and the tests, and its hash changes with its version", () => {
-    const d = composeDraft("en", { name: "X", request: "Do it.", criteria: ["works"], tests: [["python3", "-c", "print('a b')"]], feedback: ["more proof"] });
+    const d = composeDraft("en", {
+      name: "X",
+      request: "Do it.",
+      criteria: ["works"],
+      tests: [["python3", "-c", "print('a b')"]],
+      feedback: ["more proof"],
+    });
     expect(d).toContain("Do it.");
     expect(d).toContain("- works");
     expect(d).toContain(`python3 -c 'print('\\''a b'\\'')'`);

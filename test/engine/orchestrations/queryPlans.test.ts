@@ -18,32 +18,65 @@ describe("orchestrations tick query plans", () => {
 
   it("no query of the orchestrations step scans a whole table", async () => {
     env = await disposableRepository();
-    const input = { project_id: env.projectId, name: "Plan", request: "Écrire approved.", acceptance_criteria: ["approved"], tests: [APP_TEST] };
+    const input = {
+      project_id: env.projectId,
+      name: "Plan",
+      request: "Écrire approved.",
+      acceptance_criteria: ["approved"],
+      tests: [APP_TEST],
+    };
     for (let i = 0; i < 20; i++) {
       const o = await createOrchestration(env.engine, OWNER_ACTOR, input);
-      await env.db.updateTable("orchestrations").set({ status: i % 2 ? "MERGED" : "CANCELLED" }).where("id", "=", o.id).execute();
+      await env.db
+        .updateTable("orchestrations")
+        .set({ status: i % 2 ? "MERGED" : "CANCELLED" })
+        .where("id", "=", o.id)
+        .execute();
     }
     const live = await createOrchestration(env.engine, OWNER_ACTOR, input);
     const finished = await approveDraft(env.engine, OWNER_ACTOR, live.id, live.draft_hash);
     await completedOutput(env.db, finished.conversation_id!, finished.queue_id!, "fait", env.clock.now());
     const stuck = await createOrchestration(env.engine, OWNER_ACTOR, input);
-    await env.db.updateTable("orchestrations").set({ status: "VERIFYING", claim_token: "dead", claim_expires_at: env.clock.now() }).where("id", "=", stuck.id).execute();
+    await env.db
+      .updateTable("orchestrations")
+      .set({ status: "VERIFYING", claim_token: "dead", claim_expires_at: env.clock.now() })
+      .where("id", "=", stuck.id)
+      .execute();
     env.clock.advance(GIT_CLAIM_MS);
 
     const queries: CompiledQuery[] = [];
-    const logged = openDatabase(env.config.databasePath, { log: (e) => void (e.level === "query" && queries.push(e.query)) });
-    const engine = new Engine({ config: env.config, db: logged, clock: env.clock, host: env.engine.host, spawner: env.spawner, owner: "planner" });
+    const logged = openDatabase(env.config.databasePath, {
+      log: (e) => void (e.level === "query" && queries.push(e.query)),
+    });
+    const engine = new Engine({
+      config: env.config,
+      db: logged,
+      clock: env.clock,
+      host: env.engine.host,
+      spawner: env.spawner,
+      owner: "planner",
+    });
     const result = await engine.tick();
     await logged.destroy();
-    expect(result).toMatchObject({ state: "processed", orchestrations_advanced: 1, orchestrations_recovered: 1 });
+    expect(result).toMatchObject({
+      state: "processed",
+      orchestrations_advanced: 1,
+      orchestrations_recovered: 1,
+    });
 
     const raw = new Database(env.config.databasePath, { readonly: true });
     const scans: string[] = [];
-    const statements = queries.filter((q) => /^\s*(select|update|delete|insert)/i.test(q.sql) && !/^\s*insert into "outbox"/i.test(q.sql));
+    const statements = queries.filter(
+      (q) => /^\s*(select|update|delete|insert)/i.test(q.sql) && !/^\s*insert into "outbox"/i.test(q.sql),
+    );
     expect(statements.some((q) => q.sql.includes('"orchestrations"'))).toBe(true);
     for (const q of statements) {
-      const plan = raw.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...(q.parameters as unknown[])) as Array<{ detail: string }>;
-      for (const step of plan) if (/^SCAN /.test(step.detail) && !/CONSTANT ROW/.test(step.detail)) scans.push(`${step.detail}  ←  ${q.sql}`);
+      const plan = raw.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...(q.parameters as unknown[])) as Array<{
+        detail: string;
+      }>;
+      for (const step of plan)
+        if (/^SCAN /.test(step.detail) && !/CONSTANT ROW/.test(step.detail))
+          scans.push(`${step.detail}  ←  ${q.sql}`);
     }
     raw.close();
     expect(scans).toEqual([]);

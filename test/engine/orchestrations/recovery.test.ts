@@ -20,7 +20,12 @@ import { APP_TEST, disposableRepository, finishAgent, git, read } from "./repo.j
 
 type Env = Awaited<ReturnType<typeof disposableRepository>>;
 
-const REQUEST = { name: "Reprise", request: "Écrire approved dans app.txt.", acceptance_criteria: ["approved"], tests: [APP_TEST] };
+const REQUEST = {
+  name: "Reprise",
+  request: "Écrire approved dans app.txt.",
+  acceptance_criteria: ["approved"],
+  tests: [APP_TEST],
+};
 
 /** An orchestration waiting for the merge confirmation, its approved revision holding "approved". */
 async function awaitingMerge(env: Env) {
@@ -33,7 +38,11 @@ async function awaitingMerge(env: Env) {
 
 /** What a process that died right after claiming a step leaves behind. */
 const diedHolding = (env: Env, id: string, status: "PREPARING" | "VERIFYING" | "MERGING" | "CANCELLING") =>
-  env.db.updateTable("orchestrations").set({ status, claim_token: "dead-process", claim_expires_at: env.clock.now() + GIT_CLAIM_MS }).where("id", "=", id).execute();
+  env.db
+    .updateTable("orchestrations")
+    .set({ status, claim_token: "dead-process", claim_expires_at: env.clock.now() + GIT_CLAIM_MS })
+    .where("id", "=", id)
+    .execute();
 
 describe("orchestrations: crash recovery", () => {
   let env: Env;
@@ -69,16 +78,32 @@ describe("orchestrations: crash recovery", () => {
 
   it("a clone made by a process that died before recording is reused by the tick, with one conversation", async () => {
     env = await disposableRepository();
-    const flow = await createOrchestration(env.engine, OWNER_ACTOR, { project_id: env.projectId, ...REQUEST });
+    const flow = await createOrchestration(env.engine, OWNER_ACTOR, {
+      project_id: env.projectId,
+      ...REQUEST,
+    });
     const worktree = clonePath(env.config.dataDir, flow.name, flow.id);
-    await makeClone(env.root, worktree, branchName(flow.name, flow.id), await git(env.root, "rev-parse", "HEAD"));
+    await makeClone(
+      env.root,
+      worktree,
+      branchName(flow.name, flow.id),
+      await git(env.root, "rev-parse", "HEAD"),
+    );
     fs.writeFileSync(path.join(worktree, "app.txt"), "work of the first attempt\n");
     await diedHolding(env, flow.id, "PREPARING");
     env.clock.advance(GIT_CLAIM_MS + 1);
     await processOrchestrations(env.engine);
     const running = await getOrchestration(env.engine, OWNER_ACTOR, flow.id);
-    expect(running).toMatchObject({ status: "AGENT_RUNNING", worktree_path: worktree, branch: branchName(flow.name, flow.id) });
-    const conversations = await env.db.selectFrom("conversations").select("id").where("project_id", "=", env.projectId).execute();
+    expect(running).toMatchObject({
+      status: "AGENT_RUNNING",
+      worktree_path: worktree,
+      branch: branchName(flow.name, flow.id),
+    });
+    const conversations = await env.db
+      .selectFrom("conversations")
+      .select("id")
+      .where("project_id", "=", env.projectId)
+      .execute();
     expect(conversations.map((c) => c.id)).toEqual([running.conversation_id]);
     expect(read(path.join(worktree, "app.txt"))).toBe("work of the first attempt\n");
   });
@@ -123,11 +148,19 @@ describe("the worker's working directory", () => {
 
     fs.rmSync(flow.worktree_path!, { recursive: true, force: true });
     expect(await agentWorkdir(env.engine, flow.conversation_id!, repoProject)).toBeNull();
-    const item = await env.db.selectFrom("prompt_queue").selectAll().where("id", "=", flow.queue_id!).executeTakeFirstOrThrow();
+    const item = await env.db
+      .selectFrom("prompt_queue")
+      .selectAll()
+      .where("id", "=", flow.queue_id!)
+      .executeTakeFirstOrThrow();
     expect(item.status).toBe("running");
     await env.db.updateTable("prompt_queue").set({ worker_pid: null }).where("id", "=", item.id).execute();
     expect(await runWorker(env.engine, item.id, item.attempt)).toBe("failed");
-    const failed = await env.db.selectFrom("prompt_queue").selectAll().where("id", "=", item.id).executeTakeFirstOrThrow();
+    const failed = await env.db
+      .selectFrom("prompt_queue")
+      .selectAll()
+      .where("id", "=", item.id)
+      .executeTakeFirstOrThrow();
     expect(failed).toMatchObject({ status: "failed", error_code: "spawn_failed" });
     expect(read(path.join(env.root, "app.txt"))).toBe("base\n");
     expect((await getOrchestration(env.engine, OWNER_ACTOR, flow.id)).status).toBe("AGENT_FAILED");

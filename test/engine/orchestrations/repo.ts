@@ -28,7 +28,11 @@ export async function git(cwd: string, ...args: string[]): Promise<string> {
 }
 
 /** The seed's test: app.txt holds "draft" or "approved" (an argv list run without a shell). */
-export const APP_TEST = [process.execPath, "-e", "const t=require('fs').readFileSync('app.txt','utf8').trim(); process.exit(['draft','approved'].includes(t) ? 0 : 1)"];
+export const APP_TEST = [
+  process.execPath,
+  "-e",
+  "const t=require('fs').readFileSync('app.txt','utf8').trim(); process.exit(['draft','approved'].includes(t) ? 0 : 1)",
+];
 
 /**
  * The seed's disposable repository: `git init -b main`, app.txt = "base\n" committed, registered
@@ -43,15 +47,31 @@ export async function disposableRepository(opts: { mergeConfirmation?: boolean }
   fs.writeFileSync(path.join(root, "app.txt"), "base\n", "utf8");
   await git(root, "add", "app.txt");
   await git(root, "commit", "-q", "-m", "Base");
-  const project = await addProject(env.db, env.clock, { name: "Disposable", path: root, ownerId: OWNER, fullAccess: true, mergeConfirmation: opts.mergeConfirmation ?? true });
+  const project = await addProject(env.db, env.clock, {
+    name: "Disposable",
+    path: root,
+    ownerId: OWNER,
+    fullAccess: true,
+    mergeConfirmation: opts.mergeConfirmation ?? true,
+  });
   return { ...env, root, projectId: project.id };
 }
 
 /** The seed's finish_agent: the agent wrote app.txt in its clone, and its item is done. */
-export async function finishAgent(env: { db: Parameters<typeof completedOutput>[0]; clock: { now(): number } }, flow: { worktree_path: string | null; conversation_id: string | null; queue_id: string | null }, content: string): Promise<string> {
+export async function finishAgent(
+  env: { db: Parameters<typeof completedOutput>[0]; clock: { now(): number } },
+  flow: { worktree_path: string | null; conversation_id: string | null; queue_id: string | null },
+  content: string,
+): Promise<string> {
   const worktree = flow.worktree_path!;
   fs.writeFileSync(path.join(worktree, "app.txt"), content, "utf8");
-  await completedOutput(env.db, flow.conversation_id!, flow.queue_id!, "J’ai modifié app.txt.", env.clock.now());
+  await completedOutput(
+    env.db,
+    flow.conversation_id!,
+    flow.queue_id!,
+    "J’ai modifié app.txt.",
+    env.clock.now(),
+  );
   return worktree;
 }
 

@@ -21,7 +21,9 @@ function decisionMarker(payload: Record<string, unknown>): string {
 
 describe("supervision marker", () => {
   it("S-PRO-01: parses the seed's verdict after a report", () => {
-    const verdict = parseSupervision('Rapport\nCODEXPI_SUPERVISION {"decision":"correct","feedback":"Rejouer les tests"}');
+    const verdict = parseSupervision(
+      'Rapport\nCODEXPI_SUPERVISION {"decision":"correct","feedback":"Rejouer les tests"}',
+    );
     expect(verdict).toEqual({ decision: "correct", feedback: "Rejouer les tests" });
   });
 
@@ -30,7 +32,9 @@ describe("supervision marker", () => {
       decision: "approve",
       feedback: "Plan valide",
     });
-    expect(parseSupervision('CODEXPI_SUPERVISION {"decision":"block","feedback":"Canal manquant"}')?.decision).toBe("block");
+    expect(
+      parseSupervision('CODEXPI_SUPERVISION {"decision":"block","feedback":"Canal manquant"}')?.decision,
+    ).toBe("block");
   });
 
   it("S-PRO-01: text without the marker is no verdict", () => {
@@ -72,7 +76,8 @@ describe("supervision marker", () => {
   });
 
   it("S-PRO-01: invalid JSON followed by a valid marker yields the valid one", () => {
-    const text = 'CODEXPI_SUPERVISION {decision: approve}\nCODEXPI_SUPERVISION {"decision":"approve","feedback":"Ordre validé"}';
+    const text =
+      'CODEXPI_SUPERVISION {decision: approve}\nCODEXPI_SUPERVISION {"decision":"approve","feedback":"Ordre validé"}';
     expect(parseSupervision(text)).toEqual({ decision: "approve", feedback: "Ordre validé" });
   });
 
@@ -90,7 +95,10 @@ describe("supervision marker", () => {
     ].join("\n");
     expect(parseSupervision(text)).toBeNull();
     // Positive control: the same verdict spanning lines, outside the fence, counts.
-    expect(parseSupervision(text.replace("```json\n", "").replace(/\n```$/, ""))).toEqual({ decision: "correct", feedback: "Rejouer les tests" });
+    expect(parseSupervision(text.replace("```json\n", "").replace(/\n```$/, ""))).toEqual({
+      decision: "correct",
+      feedback: "Rejouer les tests",
+    });
   });
 
   it("S-PRO-01: reads JSON fenced after the keyword, or after an inline-code keyword", () => {
@@ -101,12 +109,18 @@ describe("supervision marker", () => {
   });
 
   it("S-PRO-01: braces and quotes inside JSON strings do not end the object", () => {
-    const text = 'CODEXPI_SUPERVISION {"decision":"correct","feedback":"Fermer l\'accolade } puis {\\"x\\": 1} et \\\\"}';
-    expect(parseSupervision(text)).toEqual({ decision: "correct", feedback: 'Fermer l\'accolade } puis {"x": 1} et \\' });
+    const text =
+      'CODEXPI_SUPERVISION {"decision":"correct","feedback":"Fermer l\'accolade } puis {\\"x\\": 1} et \\\\"}';
+    expect(parseSupervision(text)).toEqual({
+      decision: "correct",
+      feedback: 'Fermer l\'accolade } puis {"x": 1} et \\',
+    });
   });
 
   it("S-PRO-01: trims the feedback and ignores extra fields", () => {
-    const verdict = parseSupervision('CODEXPI_SUPERVISION {"decision":"approve","feedback":"  Plan valide \\n","extra":{"a":{}}}');
+    const verdict = parseSupervision(
+      'CODEXPI_SUPERVISION {"decision":"approve","feedback":"  Plan valide \\n","extra":{"a":{}}}',
+    );
     expect(verdict).toEqual({ decision: "approve", feedback: "Plan valide" });
   });
 });
@@ -128,12 +142,18 @@ describe("self-repair marker", () => {
     const verdict = parseSelfRepair(
       'CODEXPI_SELF_REPAIR {"decision":"needs_user","feedback":"Un secret externe doit être fourni","prompt_addendum":""}',
     );
-    expect(verdict).toEqual({ decision: "needs_user", feedback: "Un secret externe doit être fourni", prompt_addendum: "" });
+    expect(verdict).toEqual({
+      decision: "needs_user",
+      feedback: "Un secret externe doit être fourni",
+      prompt_addendum: "",
+    });
   });
 
   it("S-PRO-02: any other decision is no verdict", () => {
     expect(parseSelfRepair('CODEXPI_SELF_REPAIR {"decision":"ignore"}')).toBeNull();
-    expect(parseSelfRepair('CODEXPI_SELF_REPAIR {"decision":"ignore","feedback":"x","prompt_addendum":""}')).toBeNull();
+    expect(
+      parseSelfRepair('CODEXPI_SELF_REPAIR {"decision":"ignore","feedback":"x","prompt_addendum":""}'),
+    ).toBeNull();
   });
 
   it("S-PRO-02: a missing feedback or addendum is no verdict", () => {
@@ -170,7 +190,9 @@ describe("decision marker", () => {
   });
 
   it("S-PRO-03: the title defaults to the question and the flags to false", () => {
-    const decision = parseDecisionRequest('CODEXPI_DECISION {"question":" Quelle option ? ","options":[{"id":"a","label":"A"}]}');
+    const decision = parseDecisionRequest(
+      'CODEXPI_DECISION {"question":" Quelle option ? ","options":[{"id":"a","label":"A"}]}',
+    );
     expect(decision).toEqual({
       title: "Quelle option ?",
       question: "Quelle option ?",
@@ -178,11 +200,15 @@ describe("decision marker", () => {
       allow_multiple: false,
       allow_custom: false,
     });
-    expect(parseDecisionRequest(decisionMarker({ title: "  ", question: "Q ?", options: options(1) }))?.title).toBe("Q ?");
+    expect(
+      parseDecisionRequest(decisionMarker({ title: "  ", question: "Q ?", options: options(1) }))?.title,
+    ).toBe("Q ?");
   });
 
   it(`S-PRO-03: a decision needs a question and 1 to ${MAX_DECISION_OPTIONS} options`, () => {
-    expect(parseDecisionRequest(decisionMarker({ question: "Q ?", options: options(25) }))?.options).toHaveLength(25);
+    expect(
+      parseDecisionRequest(decisionMarker({ question: "Q ?", options: options(25) }))?.options,
+    ).toHaveLength(25);
     expect(parseDecisionRequest(decisionMarker({ question: "Q ?", options: options(26) }))).toBeNull();
     expect(parseDecisionRequest(decisionMarker({ options: options(2) }))).toBeNull();
     expect(parseDecisionRequest(decisionMarker({ question: "   ", options: options(2) }))).toBeNull();
@@ -195,8 +221,12 @@ describe("decision marker", () => {
       { id: "a", label: "Autre A" },
     ];
     expect(parseDecisionRequest(decisionMarker({ question: "Q ?", options: duplicate }))).toBeNull();
-    expect(parseDecisionRequest(decisionMarker({ question: "Q ?", options: [{ id: " ", label: "A" }] }))).toBeNull();
-    expect(parseDecisionRequest(decisionMarker({ question: "Q ?", options: [{ id: "a", label: "" }] }))).toBeNull();
+    expect(
+      parseDecisionRequest(decisionMarker({ question: "Q ?", options: [{ id: " ", label: "A" }] })),
+    ).toBeNull();
+    expect(
+      parseDecisionRequest(decisionMarker({ question: "Q ?", options: [{ id: "a", label: "" }] })),
+    ).toBeNull();
     expect(parseDecisionRequest(decisionMarker({ question: "Q ?", options: [{ id: "a" }] }))).toBeNull();
   });
 
@@ -209,8 +239,12 @@ describe("decision marker", () => {
   });
 
   it("S-PRO-03: non-boolean flags or a non-string title are no decision", () => {
-    expect(parseDecisionRequest(decisionMarker({ question: "Q ?", options: options(2), allow_multiple: "yes" }))).toBeNull();
-    expect(parseDecisionRequest(decisionMarker({ question: "Q ?", options: options(2), title: 3 }))).toBeNull();
+    expect(
+      parseDecisionRequest(decisionMarker({ question: "Q ?", options: options(2), allow_multiple: "yes" })),
+    ).toBeNull();
+    expect(
+      parseDecisionRequest(decisionMarker({ question: "Q ?", options: options(2), title: 3 })),
+    ).toBeNull();
   });
 
   it("S-PRO-03: the last valid decision wins over a later invalid one", () => {
@@ -224,7 +258,11 @@ describe("specialist call marker", () => {
     const call = parseSpecialistCall(
       'CODEXPI_SPECIALIST_CALL {"capability":"design.interface","task":"Auditer les écrans mobiles", "context":"PWA"}',
     );
-    expect(call).toEqual({ capability: "design.interface", task: "Auditer les écrans mobiles", context: "PWA" });
+    expect(call).toEqual({
+      capability: "design.interface",
+      task: "Auditer les écrans mobiles",
+      context: "PWA",
+    });
   });
 
   it("S-PRO-04: drops extra fields", () => {
@@ -235,20 +273,28 @@ describe("specialist call marker", () => {
   });
 
   it("S-PRO-04: context defaults to the empty string; capability and task are required", () => {
-    expect(parseSpecialistCall('CODEXPI_SPECIALIST_CALL {"capability":"design.ux","task":"Revoir"}')).toEqual({
-      capability: "design.ux",
-      task: "Revoir",
-      context: "",
-    });
+    expect(parseSpecialistCall('CODEXPI_SPECIALIST_CALL {"capability":"design.ux","task":"Revoir"}')).toEqual(
+      {
+        capability: "design.ux",
+        task: "Revoir",
+        context: "",
+      },
+    );
     expect(parseSpecialistCall('CODEXPI_SPECIALIST_CALL {"task":"Revoir","context":""}')).toBeNull();
     expect(parseSpecialistCall('CODEXPI_SPECIALIST_CALL {"capability":"design.ux","task":"  "}')).toBeNull();
-    expect(parseSpecialistCall('CODEXPI_SPECIALIST_CALL {"capability":"design.ux","task":"Revoir","context":null}')).toBeNull();
+    expect(
+      parseSpecialistCall(
+        'CODEXPI_SPECIALIST_CALL {"capability":"design.ux","task":"Revoir","context":null}',
+      ),
+    ).toBeNull();
   });
 });
 
 describe("specialist ready marker", () => {
   it("S-PRO-05: parses the seed's readiness report", () => {
-    expect(parseSpecialistReady('CODEXPI_SPECIALIST_READY {"summary":"Prêt","capabilities":["design.ux"]}')).toEqual({
+    expect(
+      parseSpecialistReady('CODEXPI_SPECIALIST_READY {"summary":"Prêt","capabilities":["design.ux"]}'),
+    ).toEqual({
       summary: "Prêt",
       capabilities: ["design.ux"],
     });
@@ -256,13 +302,19 @@ describe("specialist ready marker", () => {
 
   it("S-PRO-05: capabilities must be a list of non-empty strings", () => {
     expect(parseSpecialistReady('CODEXPI_SPECIALIST_READY {"summary":"Prêt"}')).toBeNull();
-    expect(parseSpecialistReady('CODEXPI_SPECIALIST_READY {"summary":"Prêt","capabilities":"design.ux"}')).toBeNull();
-    expect(parseSpecialistReady('CODEXPI_SPECIALIST_READY {"summary":"Prêt","capabilities":["design.ux",""]}')).toBeNull();
+    expect(
+      parseSpecialistReady('CODEXPI_SPECIALIST_READY {"summary":"Prêt","capabilities":"design.ux"}'),
+    ).toBeNull();
+    expect(
+      parseSpecialistReady('CODEXPI_SPECIALIST_READY {"summary":"Prêt","capabilities":["design.ux",""]}'),
+    ).toBeNull();
     expect(parseSpecialistReady('CODEXPI_SPECIALIST_READY {"capabilities":["design.ux"]}')).toBeNull();
   });
 
   it("S-PRO-05: repeated capabilities are kept once", () => {
-    const ready = parseSpecialistReady('CODEXPI_SPECIALIST_READY {"summary":"Prêt","capabilities":["a"," a","b"]}');
+    const ready = parseSpecialistReady(
+      'CODEXPI_SPECIALIST_READY {"summary":"Prêt","capabilities":["a"," a","b"]}',
+    );
     expect(ready?.capabilities).toEqual(["a", "b"]);
   });
 });
@@ -276,14 +328,24 @@ describe("findMarkers", () => {
     ].join("\n");
     const markers = findMarkers(text);
     expect(markers.decision?.options).toEqual([{ id: "calme", label: "Calme" }]);
-    expect(markers.specialistCall).toEqual({ capability: "design.interface", task: "Maquette", context: "PWA mobile" });
+    expect(markers.specialistCall).toEqual({
+      capability: "design.interface",
+      task: "Maquette",
+      context: "PWA mobile",
+    });
     expect(markers.supervision).toBeNull();
     expect(markers.selfRepair).toBeNull();
     expect(markers.specialistReady).toBeNull();
   });
 
   it("S-PRO-01: a plain message has no markers at all", () => {
-    expect(Object.values(findMarkers("Maquette prête dans output/mobile-interface.svg"))).toEqual([null, null, null, null, null]);
+    expect(Object.values(findMarkers("Maquette prête dans output/mobile-interface.svg"))).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 
   it("S-PRO-01 to S-PRO-05: every marker keyword is listed once", () => {
@@ -300,7 +362,13 @@ describe("findMarkers", () => {
 describe("markers in code and quotes (security finding 9)", () => {
   const payload = '{"question":"Quelle cible ?","options":[{"id":"staging","label":"Staging"}]}';
   const marker = `CODEXPI_DECISION ${payload}`;
-  const expected = { title: "Quelle cible ?", question: "Quelle cible ?", options: [{ id: "staging", label: "Staging" }], allow_multiple: false, allow_custom: false };
+  const expected = {
+    title: "Quelle cible ?",
+    question: "Quelle cible ?",
+    options: [{ id: "staging", label: "Staging" }],
+    allow_multiple: false,
+    allow_custom: false,
+  };
 
   it("a marker quoted in a ``` or ~~~ fence, closed or not, is text", () => {
     expect(parseDecisionRequest(`Le fichier contient :\n\`\`\`\n${marker}\n\`\`\`\nVoilà.`)).toBeNull();
@@ -323,7 +391,9 @@ describe("markers in code and quotes (security finding 9)", () => {
 
   it("the forms agents really write still count: the keyword alone in backticks, the JSON fenced after the keyword", () => {
     expect(parseDecisionRequest(`\`CODEXPI_DECISION\` ${payload}`)).toEqual(expected);
-    expect(parseDecisionRequest(`Il me faut un choix.\nCODEXPI_DECISION\n\`\`\`json\n${payload}\n\`\`\``)).toEqual(expected);
+    expect(
+      parseDecisionRequest(`Il me faut un choix.\nCODEXPI_DECISION\n\`\`\`json\n${payload}\n\`\`\``),
+    ).toEqual(expected);
     expect(parseDecisionRequest(`CODEXPI_DECISION\n~~~json\n${payload}\n~~~`)).toEqual(expected);
     expect(parseDecisionRequest(`Un bloc :\n\`\`\`\ncode\n\`\`\`\n${marker}`)).toEqual(expected); // after a closed fence
     expect(parseDecisionRequest(`> une citation\n\n${marker}`)).toEqual(expected); // after a quote
@@ -331,7 +401,9 @@ describe("markers in code and quotes (security finding 9)", () => {
 
   it("a quoted marker never overrides the agent's own: the last unquoted one counts", () => {
     const own = 'CODEXPI_DECISION {"question":"Mienne ?","options":[{"id":"a","label":"A"}]}';
-    expect(parseDecisionRequest(`${own}\n\nLe fichier dit :\n\`\`\`\n${marker}\n\`\`\``)?.question).toBe("Mienne ?");
+    expect(parseDecisionRequest(`${own}\n\nLe fichier dit :\n\`\`\`\n${marker}\n\`\`\``)?.question).toBe(
+      "Mienne ?",
+    );
     expect(parseDecisionRequest(`> ${marker}\n${own}`)?.question).toBe("Mienne ?");
   });
 
@@ -351,8 +423,14 @@ describe("markers in code and quotes (security finding 9)", () => {
   });
 
   it("any wrapping in code or quotes makes any valid decision text; unwrapped it counts (property)", () => {
-    const option = fc.record({ id: fc.string({ minLength: 1, maxLength: 8 }).filter((s) => s.trim() !== ""), label: fc.string({ minLength: 1, maxLength: 12 }).filter((s) => s.trim() !== "") });
-    const request = fc.record({ question: fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim() !== ""), options: fc.uniqueArray(option, { minLength: 1, maxLength: 4, selector: (o) => o.id.trim() }) });
+    const option = fc.record({
+      id: fc.string({ minLength: 1, maxLength: 8 }).filter((s) => s.trim() !== ""),
+      label: fc.string({ minLength: 1, maxLength: 12 }).filter((s) => s.trim() !== ""),
+    });
+    const request = fc.record({
+      question: fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim() !== ""),
+      options: fc.uniqueArray(option, { minLength: 1, maxLength: 4, selector: (o) => o.id.trim() }),
+    });
     const before = fc.string({ maxLength: 40 }).filter((s) => !/[`~>]/.test(s));
     const wrap = fc.constantFrom(
       (m: string) => `\n\`\`\`\n${m}\n\`\`\`\n`,
@@ -364,7 +442,9 @@ describe("markers in code and quotes (security finding 9)", () => {
     fc.assert(
       fc.property(before, request, wrap, (text, req, w) => {
         const m = `CODEXPI_DECISION ${JSON.stringify(req)}`;
-        return parseDecisionRequest(`${text}${w(m)}`) === null && parseDecisionRequest(`${text}\n${m}`) !== null;
+        return (
+          parseDecisionRequest(`${text}${w(m)}`) === null && parseDecisionRequest(`${text}\n${m}`) !== null
+        );
       }),
       { numRuns: 300 },
     );

@@ -19,7 +19,9 @@ describe("queue position (one rule for the listener, the state message and the q
     expect(await queuePosition(env.db, repair.item.id)).toBe(1);
     expect((await conversationView(env.db, b.conversation.id))?.position).toBe(3);
     // The queued event counted the items ahead when it was emitted (before the repair came).
-    const queued = (await pendingEvents(env.db)).entries.map((e) => e.event).filter((e) => e.kind === "conversation.queued" && e.queueId === b.item.id);
+    const queued = (await pendingEvents(env.db)).entries
+      .map((e) => e.event)
+      .filter((e) => e.kind === "conversation.queued" && e.queueId === b.item.id);
     expect(queued).toEqual([expect.objectContaining({ position: 1 })]);
     expect(await queuePosition(env.db, "nope")).toBeNull();
   });

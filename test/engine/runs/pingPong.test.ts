@@ -14,16 +14,27 @@ describe("autonomous runs: the master and the project agents", () => {
     expect(created.stage).toBe("PLAN_REVIEW");
     expect(created.steps[0]!.status).toBe("PENDING");
     const planItem = await env.queueRow(created.active_queue_id!);
-    expect(planItem).toMatchObject({ conversation_id: created.master_conversation_id, origin_kind: "run_stage", requested_by: OWNER });
+    expect(planItem).toMatchObject({
+      conversation_id: created.master_conversation_id,
+      origin_kind: "run_stage",
+      requested_by: OWNER,
+    });
     expect(planItem.content).toContain("Réduire la charge");
 
-    await env.finishActive(runId, 'Plan cohérent.\nCODEXPI_SUPERVISION {"decision":"approve","feedback":"Ordre validé"}');
+    await env.finishActive(
+      runId,
+      'Plan cohérent.\nCODEXPI_SUPERVISION {"decision":"approve","feedback":"Ordre validé"}',
+    );
     expect((await env.tick()).state).toBe("processed");
     const running = await env.run(runId);
     expect(running.stage).toBe("AGENT");
     expect(running.steps[0]!.status).toBe("WORKING");
     const firstConversation = running.steps[0]!.conversation_id!;
-    const conversation = await env.db.selectFrom("conversations").selectAll().where("id", "=", firstConversation).executeTakeFirstOrThrow();
+    const conversation = await env.db
+      .selectFrom("conversations")
+      .selectAll()
+      .where("id", "=", firstConversation)
+      .executeTakeFirstOrThrow();
     expect(conversation).toMatchObject({ project_id: env.target.id, user_id: OWNER });
     const agentItem = await env.queueRow(running.active_queue_id!);
     expect(agentItem).toMatchObject({ conversation_id: firstConversation, origin_kind: "run_stage" });
@@ -38,7 +49,10 @@ describe("autonomous runs: the master and the project agents", () => {
     expect(review.conversation_id).toBe(created.master_conversation_id);
     expect(review.content).toContain("> Correction appliquée, mais preuve partielle."); // the agent's report, quoted as data
 
-    await env.finishActive(runId, 'Preuve insuffisante.\nCODEXPI_SUPERVISION {"decision":"correct","feedback":"Ajouter la mesure avant/après"}');
+    await env.finishActive(
+      runId,
+      'Preuve insuffisante.\nCODEXPI_SUPERVISION {"decision":"correct","feedback":"Ajouter la mesure avant/après"}',
+    );
     await env.tick();
     const correcting = await env.run(runId);
     expect(correcting.stage).toBe("AGENT");
@@ -46,11 +60,16 @@ describe("autonomous runs: the master and the project agents", () => {
     expect(correcting.steps[0]!.status).toBe("CORRECTING");
     expect(correcting.steps[0]!.conversation_id).toBe(firstConversation);
     expect(correcting.steps[0]!.attempts).toBe(2);
-    expect((await env.queueRow(correcting.active_queue_id!)).content).toContain("Ajouter la mesure avant/après");
+    expect((await env.queueRow(correcting.active_queue_id!)).content).toContain(
+      "Ajouter la mesure avant/après",
+    );
 
     await env.finishActive(runId, "Correction complète avec mesures et tests réussis.");
     await env.tick();
-    await env.finishActive(runId, 'Résultat vérifié.\nCODEXPI_SUPERVISION {"decision":"approve","feedback":"Mesures et tests conformes"}');
+    await env.finishActive(
+      runId,
+      'Résultat vérifié.\nCODEXPI_SUPERVISION {"decision":"approve","feedback":"Mesures et tests conformes"}',
+    );
     await env.tick();
     const finalizing = await env.run(runId);
     expect(finalizing.stage).toBe("FINAL_REVIEW");
@@ -66,15 +85,26 @@ describe("autonomous runs: the master and the project agents", () => {
     expect(completed.events.some((e) => e.kind === "run.completed")).toBe(true);
 
     // Every master verdict reaches the outbox for the run's Slack thread, in order.
-    const verdicts = await env.db.selectFrom("outbox").select(["payload", "ordering_key"]).where("kind", "=", "run.verdict").orderBy("id").execute();
-    expect(verdicts.map((v) => (JSON.parse(v.payload) as { decision: string }).decision)).toEqual(["approve", "correct", "approve"]);
+    const verdicts = await env.db
+      .selectFrom("outbox")
+      .select(["payload", "ordering_key"])
+      .where("kind", "=", "run.verdict")
+      .orderBy("id")
+      .execute();
+    expect(verdicts.map((v) => (JSON.parse(v.payload) as { decision: string }).decision)).toEqual([
+      "approve",
+      "correct",
+      "approve",
+    ]);
     expect(verdicts.every((v) => v.ordering_key === `run:${runId}`)).toBe(true);
   });
 
   it("a run of two steps goes from the first approval to the second project's agent, in a new conversation", async () => {
     env = await runEnv();
     const other = await env.addProject({ name: "Aloe", ownerId: OWNER });
-    const run = await startRun(env.engine, OWNER_ACTOR, { steps: [planStep(), planStep("Aloe", { id: "step-two", order: 2, aliases: [] })] });
+    const run = await startRun(env.engine, OWNER_ACTOR, {
+      steps: [planStep(), planStep("Aloe", { id: "step-two", order: 2, aliases: [] })],
+    });
     await env.finishActive(run.id, APPROVE_PLAN);
     await env.tick();
     await env.finishActive(run.id, "Fait.");
@@ -84,7 +114,11 @@ describe("autonomous runs: the master and the project agents", () => {
     const second = await env.run(run.id);
     expect(second.stage).toBe("AGENT");
     expect(second.steps.map((s) => s.status)).toEqual(["APPROVED", "WORKING"]);
-    const conv = await env.db.selectFrom("conversations").select("project_id").where("id", "=", second.steps[1]!.conversation_id!).executeTakeFirstOrThrow();
+    const conv = await env.db
+      .selectFrom("conversations")
+      .select("project_id")
+      .where("id", "=", second.steps[1]!.conversation_id!)
+      .executeTakeFirstOrThrow();
     expect(conv.project_id).toBe(other.id);
     expect(second.correction_round).toBe(0);
   });
@@ -97,13 +131,20 @@ describe("autonomous runs: the master and the project agents", () => {
     for (let round = 1; round <= 4; round++) {
       await env.finishActive(run.id, `Tentative ${round}.`);
       await env.tick();
-      await env.finishActive(run.id, `CODEXPI_SUPERVISION {"decision":"correct","feedback":"Encore ${round}"}`);
+      await env.finishActive(
+        run.id,
+        `CODEXPI_SUPERVISION {"decision":"correct","feedback":"Encore ${round}"}`,
+      );
       await env.tick();
       const d = await env.run(run.id);
       if (round < 4) expect(d).toMatchObject({ status: "RUNNING", stage: "AGENT", correction_round: round });
     }
     const blocked = await env.run(run.id);
-    expect(blocked).toMatchObject({ status: "BLOCKED", block_code: "corrections_exhausted", blocked_stage: "SUPERVISOR" });
+    expect(blocked).toMatchObject({
+      status: "BLOCKED",
+      block_code: "corrections_exhausted",
+      blocked_stage: "SUPERVISOR",
+    });
     expect(blocked.error).toContain("Encore 4");
     expect(blocked.steps[0]!.status).toBe("BLOCKED");
   });
@@ -114,9 +155,17 @@ describe("autonomous runs: the master and the project agents", () => {
     await env.finishActive(run.id, "approuvé sans marqueur");
     expect((await env.tick()).state).toBe("blocked");
     const blocked = await env.run(run.id);
-    expect(blocked).toMatchObject({ status: "BLOCKED", block_code: "no_verdict", blocked_stage: "PLAN_REVIEW", self_repair: null });
+    expect(blocked).toMatchObject({
+      status: "BLOCKED",
+      block_code: "no_verdict",
+      blocked_stage: "PLAN_REVIEW",
+      self_repair: null,
+    });
     expect(blocked.error).toContain("CODEXPI_SUPERVISION");
-    const before = { events: blocked.events.length, queue: (await env.db.selectFrom("prompt_queue").select("id").execute()).length };
+    const before = {
+      events: blocked.events.length,
+      queue: (await env.db.selectFrom("prompt_queue").select("id").execute()).length,
+    };
     expect((await env.tick()).state).toBe("processed");
     expect(await runTick(env.engine)).toEqual({ state: "idle" });
     const after = await env.run(run.id);
@@ -136,7 +185,11 @@ describe("autonomous runs: the master and the project agents", () => {
     expect(twice.events).toEqual(once.events);
     expect(twice.active_queue_id).toBe(once.active_queue_id);
     expect(twice.steps).toEqual(once.steps);
-    const items = await env.db.selectFrom("prompt_queue").select("id").where("origin_kind", "=", "run_stage").execute();
+    const items = await env.db
+      .selectFrom("prompt_queue")
+      .select("id")
+      .where("origin_kind", "=", "run_stage")
+      .execute();
     expect(items).toHaveLength(2); // the plan review and the step's first prompt, nothing more
   });
 
@@ -148,7 +201,9 @@ describe("autonomous runs: the master and the project agents", () => {
     expect(engineErrorText("fr", refused as never)).toContain("déjà en cours");
     await blockRun(env.engine, first.id, "bloqué pour le test", { code: "master_block" });
     expect((await env.run(first.id)).status).toBe("BLOCKED");
-    await expect(startRun(env.engine, { userId: "UOTHER", isAdmin: true }, [planStep()])).rejects.toMatchObject({ reason: "run_active" });
+    await expect(
+      startRun(env.engine, { userId: "UOTHER", isAdmin: true }, [planStep()]),
+    ).rejects.toMatchObject({ reason: "run_active" });
     expect(await env.db.selectFrom("remediation_runs").select("id").execute()).toHaveLength(1);
   });
 
@@ -158,25 +213,45 @@ describe("autonomous runs: the master and the project agents", () => {
     const started = await startRun(env.engine, OWNER_ACTOR, JSON.stringify({ steps: [planStep()] })); // the modal's JSON text
     expect(started.stage).toBe("PLAN_REVIEW");
     expect(started.master_conversation_id).toBeTruthy();
-    const master = await env.db.selectFrom("conversations").select("project_id").where("id", "=", started.master_conversation_id!).executeTakeFirstOrThrow();
+    const master = await env.db
+      .selectFrom("conversations")
+      .select("project_id")
+      .where("id", "=", started.master_conversation_id!)
+      .executeTakeFirstOrThrow();
     expect(master.project_id).toBe(env.masterId);
     const current = await runStatus(env.engine, OWNER_ACTOR);
     expect(current.status).toBe("RUNNING");
     expect(current).toMatchObject({ id: started.id, owner_id: OWNER });
     // Someone else neither sees nor drives it.
-    expect(await runStatus(env.engine, { userId: "USTRANGER", isAdmin: false })).toEqual({ status: "NOT_STARTED" });
-    await expect(getRun(env.engine, { userId: "USTRANGER", isAdmin: false }, started.id)).rejects.toMatchObject({ code: "not_found" });
+    expect(await runStatus(env.engine, { userId: "USTRANGER", isAdmin: false })).toEqual({
+      status: "NOT_STARTED",
+    });
+    await expect(
+      getRun(env.engine, { userId: "USTRANGER", isAdmin: false }, started.id),
+    ).rejects.toMatchObject({ code: "not_found" });
     expect((await getRun(env.engine, { userId: "UADMIN", isAdmin: true }, started.id)).id).toBe(started.id);
   });
 
   it("a plan is validated: malformed JSON, missing fields and unknown or foreign targets are invalid", async () => {
     env = await runEnv();
     await env.addProject({ name: "Secret", ownerId: "USOMEONE" });
-    await expect(startRun(env.engine, OWNER_ACTOR, "{pas du json")).rejects.toMatchObject({ code: "invalid", reason: "run_plan_invalid" });
-    await expect(startRun(env.engine, OWNER_ACTOR, [{ ...planStep(), prompt: "" }])).rejects.toMatchObject({ code: "invalid", params: { fields: "0.prompt" } });
-    await expect(startRun(env.engine, OWNER_ACTOR, [planStep("Inconnu", { aliases: [] })])).rejects.toMatchObject({ code: "invalid", reason: "run_target_unknown" });
-    await expect(startRun(env.engine, OWNER_ACTOR, [planStep("Secret", { aliases: [] })])).rejects.toMatchObject({ reason: "run_target_unknown" });
-    await expect(startRun(env.engine, OWNER_ACTOR, [planStep("Agent maître", { aliases: [] })])).rejects.toMatchObject({ reason: "run_target_unknown" });
+    await expect(startRun(env.engine, OWNER_ACTOR, "{pas du json")).rejects.toMatchObject({
+      code: "invalid",
+      reason: "run_plan_invalid",
+    });
+    await expect(startRun(env.engine, OWNER_ACTOR, [{ ...planStep(), prompt: "" }])).rejects.toMatchObject({
+      code: "invalid",
+      params: { fields: "0.prompt" },
+    });
+    await expect(
+      startRun(env.engine, OWNER_ACTOR, [planStep("Inconnu", { aliases: [] })]),
+    ).rejects.toMatchObject({ code: "invalid", reason: "run_target_unknown" });
+    await expect(
+      startRun(env.engine, OWNER_ACTOR, [planStep("Secret", { aliases: [] })]),
+    ).rejects.toMatchObject({ reason: "run_target_unknown" });
+    await expect(
+      startRun(env.engine, OWNER_ACTOR, [planStep("Agent maître", { aliases: [] })]),
+    ).rejects.toMatchObject({ reason: "run_target_unknown" });
     expect(await runStatus(env.engine, OWNER_ACTOR)).toEqual({ status: "NOT_STARTED" });
   });
 });

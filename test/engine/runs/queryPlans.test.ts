@@ -9,8 +9,17 @@ import { APPROVE_PLAN, OWNER_ACTOR, planStep, runEnv, type RunEnv } from "./runE
 /** Runs the runs' tick step on a logging connection and returns every statement it ran. */
 async function loggedRunTick(env: RunEnv): Promise<{ queries: CompiledQuery[]; state: string }> {
   const queries: CompiledQuery[] = [];
-  const logged = openDatabase(env.config.databasePath, { log: (e) => void (e.level === "query" && queries.push(e.query)) });
-  const engine = new Engine({ config: env.config, db: logged, clock: env.clock, host: env.engine.host, spawner: env.spawner, owner: "planner" });
+  const logged = openDatabase(env.config.databasePath, {
+    log: (e) => void (e.level === "query" && queries.push(e.query)),
+  });
+  const engine = new Engine({
+    config: env.config,
+    db: logged,
+    clock: env.clock,
+    host: env.engine.host,
+    spawner: env.spawner,
+    owner: "planner",
+  });
   const { state } = await runTick(engine);
   await logged.destroy();
   return { queries, state };
@@ -20,8 +29,12 @@ function scansOf(env: RunEnv, queries: CompiledQuery[]): string[] {
   const raw = new Database(env.config.databasePath, { readonly: true });
   const scans: string[] = [];
   for (const q of queries.filter((q) => /^\s*(select|update|delete|insert)/i.test(q.sql))) {
-    const plan = raw.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...(q.parameters as unknown[])) as Array<{ detail: string }>;
-    for (const step of plan) if (/^SCAN /.test(step.detail) && !/CONSTANT ROW/.test(step.detail)) scans.push(`${step.detail}  ←  ${q.sql}`);
+    const plan = raw.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...(q.parameters as unknown[])) as Array<{
+      detail: string;
+    }>;
+    for (const step of plan)
+      if (/^SCAN /.test(step.detail) && !/CONSTANT ROW/.test(step.detail))
+        scans.push(`${step.detail}  ←  ${q.sql}`);
   }
   raw.close();
   return scans;
@@ -69,7 +82,10 @@ describe("runs tick query plans", () => {
     await env.finishActive(run.id, 'CODEXPI_SUPERVISION {"decision":"block","feedback":"Bloqué"}');
     await step("blocked"); // block → self-repair
     const repair = (await env.run(run.id)).self_repair!;
-    await env.finishQueue(repair.queue_id, 'CODEXPI_SELF_REPAIR {"decision":"fixed","feedback":"ok","prompt_addendum":"Précision."}');
+    await env.finishQueue(
+      repair.queue_id,
+      'CODEXPI_SELF_REPAIR {"decision":"fixed","feedback":"ok","prompt_addendum":"Précision."}',
+    );
     await step("self_repair_processed"); // fixed → resume at the agent
     expect(all.length).toBeGreaterThan(20);
     expect(scansOf(env, all)).toEqual([]);

@@ -4,7 +4,12 @@ import { cancelRun, resumeRun, startRun } from "../../../src/engine/runs/index.j
 import { APPROVE_PLAN, OWNER, OWNER_ACTOR, planStep, runEnv, type RunEnv } from "./runEnv.js";
 
 /** Plan approved, agent done, master blocks: the seeds' way to a blocked step. */
-async function blockedAtReview(env: RunEnv, plan = [planStep()], agent = "Accès technique indisponible.", feedback = "Canal manquant") {
+async function blockedAtReview(
+  env: RunEnv,
+  plan = [planStep()],
+  agent = "Accès technique indisponible.",
+  feedback = "Canal manquant",
+) {
   const run = await startRun(env.engine, OWNER_ACTOR, plan);
   await env.finishActive(run.id, APPROVE_PLAN);
   await env.tick();
@@ -24,8 +29,19 @@ describe("autonomous runs: the owner resumes a blocked run", () => {
     env = await runEnv();
     const { runId, conversationId } = await blockedAtReview(env);
     const blocked = await env.run(runId);
-    expect(blocked).toMatchObject({ status: "BLOCKED", stage: "IDLE", blocked_stage: "SUPERVISOR", block_code: "master_block", error: "Canal manquant", self_repair: null });
-    expect(blocked.steps[0]).toMatchObject({ status: "BLOCKED", feedback: "Canal manquant", finished_at: null });
+    expect(blocked).toMatchObject({
+      status: "BLOCKED",
+      stage: "IDLE",
+      blocked_stage: "SUPERVISOR",
+      block_code: "master_block",
+      error: "Canal manquant",
+      self_repair: null,
+    });
+    expect(blocked.steps[0]).toMatchObject({
+      status: "BLOCKED",
+      feedback: "Canal manquant",
+      finished_at: null,
+    });
 
     const resumed = await resumeRun(env.engine, OWNER_ACTOR);
     expect(resumed.status).toBe("RUNNING");
@@ -38,16 +54,37 @@ describe("autonomous runs: the owner resumes a blocked run", () => {
     expect(queued.conversation_id).toBe(conversationId);
     expect(queued.content).toContain("Canal manquant");
     // Resuming twice is refused: the run is no longer blocked.
-    await expect(resumeRun(env.engine, OWNER_ACTOR)).rejects.toMatchObject({ code: "conflict", reason: "run_not_blocked" });
+    await expect(resumeRun(env.engine, OWNER_ACTOR)).rejects.toMatchObject({
+      code: "conflict",
+      reason: "run_not_blocked",
+    });
   });
 
   it("S-RUN-04: resume with a revised plan rebases prompts without replacing threads or permissions", async () => {
     env = await runEnv();
     const original = planStep();
-    const { runId, conversationId } = await blockedAtReview(env, [original], "Certaines métriques sont refusées par le noyau.", "Critère impossible");
-    await env.db.updateTable("remediation_runs").set({ correction_round: 3 }).where("id", "=", runId).execute();
-    const fullAccessBefore = (await env.db.selectFrom("projects").select("full_access").where("id", "=", env.target.id).executeTakeFirstOrThrow()).full_access;
-    const revised = { ...original, prompt: `${original.prompt} Accepter une couverture explicitement qualifiée sans modifier les droits.` };
+    const { runId, conversationId } = await blockedAtReview(
+      env,
+      [original],
+      "Certaines métriques sont refusées par le noyau.",
+      "Critère impossible",
+    );
+    await env.db
+      .updateTable("remediation_runs")
+      .set({ correction_round: 3 })
+      .where("id", "=", runId)
+      .execute();
+    const fullAccessBefore = (
+      await env.db
+        .selectFrom("projects")
+        .select("full_access")
+        .where("id", "=", env.target.id)
+        .executeTakeFirstOrThrow()
+    ).full_access;
+    const revised = {
+      ...original,
+      prompt: `${original.prompt} Accepter une couverture explicitement qualifiée sans modifier les droits.`,
+    };
     const resumed = await resumeRun(env.engine, OWNER_ACTOR, { plan: [revised] });
     expect(resumed.status).toBe("RUNNING");
     expect(resumed.correction_round).toBe(0);
@@ -56,7 +93,15 @@ describe("autonomous runs: the owner resumes a blocked run", () => {
     expect((await env.queueRow(resumed.active_queue_id!)).content).toContain(revised.prompt);
     const event = resumed.events.find((e) => e.kind === "run.resumed");
     expect(event?.details.plan_rebased).toBe(true);
-    expect((await env.db.selectFrom("projects").select("full_access").where("id", "=", env.target.id).executeTakeFirstOrThrow()).full_access).toBe(fullAccessBefore);
+    expect(
+      (
+        await env.db
+          .selectFrom("projects")
+          .select("full_access")
+          .where("id", "=", env.target.id)
+          .executeTakeFirstOrThrow()
+      ).full_access,
+    ).toBe(fullAccessBefore);
   });
 
   it("S-RUN-05: a revised plan may not change order, target or risk", async () => {
@@ -64,7 +109,11 @@ describe("autonomous runs: the owner resumes a blocked run", () => {
     await env.addProject({ name: "Aloe", ownerId: OWNER });
     const { runId } = await blockedAtReview(env, [planStep()], "Résultat incomplet.", "Étape bloquée");
     expect((await env.run(runId)).status).toBe("BLOCKED");
-    for (const changed of [planStep("NASflix", { risk: "production" }), planStep("Aloe", { aliases: [] }), planStep("NASflix", { order: 2 })]) {
+    for (const changed of [
+      planStep("NASflix", { risk: "production" }),
+      planStep("Aloe", { aliases: [] }),
+      planStep("NASflix", { order: 2 }),
+    ]) {
       const refused = await resumeRun(env.engine, OWNER_ACTOR, { plan: [changed] }).catch((e: unknown) => e);
       expect(refused).toMatchObject({ code: "conflict", reason: "run_rebase_refused" });
       expect(engineErrorText("fr", refused as never)).toContain("ordre, la cible ou le risque");

@@ -33,7 +33,13 @@ describe("autonomous runs: interrupted and continued items", () => {
     expect(retry.conversation_id).toBe(run.master_conversation_id);
     expect(restarted.events.some((e) => e.kind === "master.review_restarted")).toBe(true);
     // Nothing was sent to the project's agent.
-    expect(await env.db.selectFrom("prompt_queue").select("id").where("conversation_id", "=", conversationId).execute()).toHaveLength(1);
+    expect(
+      await env.db
+        .selectFrom("prompt_queue")
+        .select("id")
+        .where("conversation_id", "=", conversationId)
+        .execute(),
+    ).toHaveLength(1);
   });
 
   it("a review interrupted again and again finally blocks the run with the interrupted code", async () => {
@@ -48,7 +54,11 @@ describe("autonomous runs: interrupted and continued items", () => {
       await env.tick();
     }
     const blocked = await env.run(run.id);
-    expect(blocked).toMatchObject({ status: "BLOCKED", block_code: "interrupted", blocked_stage: "SUPERVISOR" });
+    expect(blocked).toMatchObject({
+      status: "BLOCKED",
+      block_code: "interrupted",
+      blocked_stage: "SUPERVISOR",
+    });
     expect(blocked.events.filter((e) => e.kind === "master.review_restarted")).toHaveLength(2);
   });
 
@@ -60,11 +70,19 @@ describe("autonomous runs: interrupted and continued items", () => {
     const working = await env.run(run.id);
     await env.interrupt(working.active_queue_id!);
     expect((await env.tick()).state).toBe("blocked");
-    expect(await env.run(run.id)).toMatchObject({ status: "BLOCKED", block_code: "interrupted", blocked_stage: "AGENT" });
+    expect(await env.run(run.id)).toMatchObject({
+      status: "BLOCKED",
+      block_code: "interrupted",
+      blocked_stage: "AGENT",
+    });
     const { resumeRun } = await import("../../../src/engine/runs/index.js");
     const resumed = await resumeRun(env.engine, OWNER_ACTOR);
     expect(resumed).toMatchObject({ status: "RUNNING", stage: "AGENT" });
-    expect(resumed.steps[0]).toMatchObject({ status: "CORRECTING", attempts: 2, conversation_id: working.steps[0]!.conversation_id });
+    expect(resumed.steps[0]).toMatchObject({
+      status: "CORRECTING",
+      attempts: 2,
+      conversation_id: working.steps[0]!.conversation_id,
+    });
   });
 
   it("an agent waiting on a person's decision is not reviewed until the answer's item is done", async () => {
@@ -74,7 +92,8 @@ describe("autonomous runs: interrupted and continued items", () => {
     await env.tick();
     const working = await env.run(run.id);
     const conversationId = working.steps[0]!.conversation_id!;
-    const asked = 'Il me faut un choix. CODEXPI_DECISION {"question":"Quelle fenêtre ?","options":[{"id":"nuit","label":"La nuit"}]}';
+    const asked =
+      'Il me faut un choix. CODEXPI_DECISION {"question":"Quelle fenêtre ?","options":[{"id":"nuit","label":"La nuit"}]}';
     const queueId = await env.finishActive(run.id, asked);
     await immediate(env.db, (trx) => env.engine.hook(trx, conversationId, queueId, "done", asked, null)); // the worker's outcome hook
     await env.tick();

@@ -20,7 +20,10 @@ export function planStep(target = "NASflix", overrides: Record<string, unknown> 
     title: "Réduire la charge",
     summary: "Mesurer puis corriger la charge du projet.",
     risk: "code",
-    prompt: "Inspecter les traitements de fond, appliquer une correction bornée et vérifier par des tests reproductibles. ".repeat(2).trim(),
+    prompt:
+      "Inspecter les traitements de fond, appliquer une correction bornée et vérifier par des tests reproductibles. "
+        .repeat(2)
+        .trim(),
     ...overrides,
   };
 }
@@ -38,11 +41,23 @@ export async function runEnv() {
   const masterId = newId();
   await env.db
     .insertInto("projects")
-    .values({ id: masterId, name: "Agent maître", path: masterDir, owner_id: null, full_access: 1, execution_group: "__global_agent__", merge_confirmation_required: 0, slack_channel_id: null, role: "project", created_at: env.clock.now() })
+    .values({
+      id: masterId,
+      name: "Agent maître",
+      path: masterDir,
+      owner_id: null,
+      full_access: 1,
+      execution_group: "__global_agent__",
+      merge_confirmation_required: 0,
+      slack_channel_id: null,
+      role: "project",
+      created_at: env.clock.now(),
+    })
     .execute();
   const target = await env.addProject({ name: "NASflix", ownerId: OWNER });
   const run = (runId: string) => getRun(env.engine, OWNER_ACTOR, runId);
-  const queueRow = (queueId: string) => env.db.selectFrom("prompt_queue").selectAll().where("id", "=", queueId).executeTakeFirstOrThrow();
+  const queueRow = (queueId: string) =>
+    env.db.selectFrom("prompt_queue").selectAll().where("id", "=", queueId).executeTakeFirstOrThrow();
   return {
     ...env,
     masterId,
@@ -55,7 +70,18 @@ export async function runEnv() {
       const id = newId();
       await env.db
         .insertInto("projects")
-        .values({ id, name: "CodexPi (Self)", path: dir, owner_id: OWNER, full_access: 1, execution_group: null, merge_confirmation_required: 0, slack_channel_id: null, role: "self", created_at: env.clock.now() })
+        .values({
+          id,
+          name: "CodexPi (Self)",
+          path: dir,
+          owner_id: OWNER,
+          full_access: 1,
+          execution_group: null,
+          merge_confirmation_required: 0,
+          slack_channel_id: null,
+          role: "self",
+          created_at: env.clock.now(),
+        })
         .execute();
       return id;
     },
@@ -73,7 +99,16 @@ export async function runEnv() {
     },
     /** The worker vanished: failed with the interrupted reason and code. */
     async interrupt(queueId: string) {
-      await env.db.updateTable("prompt_queue").set({ status: "failed", error: INTERRUPTED_WORKER_REASON, error_code: "interrupted", finished_at: env.clock.now() }).where("id", "=", queueId).execute();
+      await env.db
+        .updateTable("prompt_queue")
+        .set({
+          status: "failed",
+          error: INTERRUPTED_WORKER_REASON,
+          error_code: "interrupted",
+          finished_at: env.clock.now(),
+        })
+        .where("id", "=", queueId)
+        .execute();
     },
     async tick() {
       env.clock.advance(1000);

@@ -24,7 +24,12 @@ describe("autonomous runs: self-repair", () => {
     env = await runEnv();
     const selfId = await env.addSelf();
     const run = await startRun(env.engine, OWNER_ACTOR, [planStep()]);
-    const target = await blockAtReview(env, run.id, "La protection persistante manque.", "Corriger le contrat de reprise");
+    const target = await blockAtReview(
+      env,
+      run.id,
+      "La protection persistante manque.",
+      "Corriger le contrat de reprise",
+    );
     const blocked = await env.run(run.id);
     const repair = blocked.self_repair!;
     expect(blocked.status).toBe("BLOCKED");
@@ -39,7 +44,9 @@ describe("autonomous runs: self-repair", () => {
     expect(queued.origin_kind).toBe("repair"); // restricted sandbox, whatever the self project's access
     expect(blocked.events.some((e) => e.kind === "self_repair.started")).toBe(true);
     // The step's conversation got nothing new.
-    expect(await env.db.selectFrom("prompt_queue").select("id").where("conversation_id", "=", target).execute()).toHaveLength(1);
+    expect(
+      await env.db.selectFrom("prompt_queue").select("id").where("conversation_id", "=", target).execute(),
+    ).toHaveLength(1);
     // A second tick while the repair works changes nothing.
     await env.tick();
     expect((await env.run(run.id)).events).toEqual(blocked.events);
@@ -49,7 +56,12 @@ describe("autonomous runs: self-repair", () => {
     env = await runEnv();
     await env.addSelf();
     const run = await startRun(env.engine, OWNER_ACTOR, [planStep()]);
-    const target = await blockAtReview(env, run.id, "Le plan impose deux contraintes contradictoires.", "Contradiction du plan");
+    const target = await blockAtReview(
+      env,
+      run.id,
+      "Le plan impose deux contraintes contradictoires.",
+      "Contradiction du plan",
+    );
     const repair = (await env.run(run.id)).self_repair!;
     await env.finishQueue(
       repair.queue_id,
@@ -75,11 +87,17 @@ describe("autonomous runs: self-repair", () => {
     env = await runEnv();
     await env.addSelf();
     const run = await startRun(env.engine, OWNER_ACTOR, [planStep()]);
-    await env.finishActive(run.id, 'CODEXPI_SUPERVISION {"decision":"block","feedback":"Secret externe requis"}');
+    await env.finishActive(
+      run.id,
+      'CODEXPI_SUPERVISION {"decision":"block","feedback":"Secret externe requis"}',
+    );
     await env.tick();
     const repair = (await env.run(run.id)).self_repair!;
     expect(repair.blocked_stage).toBe("PLAN_REVIEW");
-    await env.finishQueue(repair.queue_id, 'CODEXPI_SELF_REPAIR {"decision":"needs_user","feedback":"Un secret externe doit être fourni","prompt_addendum":""}');
+    await env.finishQueue(
+      repair.queue_id,
+      'CODEXPI_SELF_REPAIR {"decision":"needs_user","feedback":"Un secret externe doit être fourni","prompt_addendum":""}',
+    );
     expect((await env.tick()).state).toBe("self_repair_processed");
     const blocked = await env.run(run.id);
     expect(blocked.status).toBe("BLOCKED");
@@ -96,9 +114,17 @@ describe("autonomous runs: self-repair", () => {
     await env.addSelf();
     const run = await startRun(env.engine, OWNER_ACTOR, [planStep("Aloe")]); // resolves through the alias NASFLIX
     expect(run.steps[0]!.project_id).toBe(env.target.id);
-    await blockAtReview(env, run.id, "Les manifests et les contrôles dry-run sont valides.", "Le déploiement et le redémarrage exigent la validation distincte du propriétaire");
+    await blockAtReview(
+      env,
+      run.id,
+      "Les manifests et les contrôles dry-run sont valides.",
+      "Le déploiement et le redémarrage exigent la validation distincte du propriétaire",
+    );
     const repair = (await env.run(run.id)).self_repair!;
-    await env.finishQueue(repair.queue_id, 'CODEXPI_SELF_REPAIR {"decision":"needs_user","feedback":"Validation propriétaire requise avant déploiement ou redémarrage","prompt_addendum":""}');
+    await env.finishQueue(
+      repair.queue_id,
+      'CODEXPI_SELF_REPAIR {"decision":"needs_user","feedback":"Validation propriétaire requise avant déploiement ou redémarrage","prompt_addendum":""}',
+    );
     expect((await env.tick()).state).toBe("self_repair_processed");
     const blocked = await env.run(run.id);
     expect(blocked.status).toBe("BLOCKED");
@@ -123,10 +149,20 @@ describe("autonomous runs: self-repair", () => {
     await env.tick();
     const reviewing = await env.run(run.id);
     const attempts = reviewing.steps[0]!.attempts;
-    await blockRun(env.engine, run.id, INTERRUPTED_WORKER_REASON, { code: "interrupted", stepId: "step-one" });
+    await blockRun(env.engine, run.id, INTERRUPTED_WORKER_REASON, {
+      code: "interrupted",
+      stepId: "step-one",
+    });
     const repair = (await env.run(run.id)).self_repair!;
-    expect(repair).toMatchObject({ status: "RUNNING", blocked_stage: "SUPERVISOR", block_code: "interrupted" });
-    await env.finishQueue(repair.queue_id, 'CODEXPI_SELF_REPAIR {"decision":"fixed","feedback":"Reprise de revue bornée testée","prompt_addendum":""}');
+    expect(repair).toMatchObject({
+      status: "RUNNING",
+      blocked_stage: "SUPERVISOR",
+      block_code: "interrupted",
+    });
+    await env.finishQueue(
+      repair.queue_id,
+      'CODEXPI_SELF_REPAIR {"decision":"fixed","feedback":"Reprise de revue bornée testée","prompt_addendum":""}',
+    );
     expect((await env.tick()).state).toBe("self_repair_processed");
     const resumed = await env.run(run.id);
     expect(resumed.status).toBe("RUNNING");
@@ -155,13 +191,22 @@ describe("autonomous runs: self-repair", () => {
     expect(blocked.error).toContain("plantage inattendu");
     expect(blocked).toMatchObject({ block_code: "crash", blocked_stage: "PLAN_REVIEW" });
     expect(blocked.self_repair!.status).toBe("RUNNING");
-    expect((await env.queueRow(blocked.self_repair!.queue_id)).content).toContain("plantage inattendu du moteur");
+    expect((await env.queueRow(blocked.self_repair!.queue_id)).content).toContain(
+      "plantage inattendu du moteur",
+    );
     // Once repaired, the same item is read again: the master's plan review is not lost.
     configureRuns(env.engine, {});
-    await env.finishQueue(blocked.self_repair!.queue_id, 'CODEXPI_SELF_REPAIR {"decision":"fixed","feedback":"garde-fou","prompt_addendum":""}');
+    await env.finishQueue(
+      blocked.self_repair!.queue_id,
+      'CODEXPI_SELF_REPAIR {"decision":"fixed","feedback":"garde-fou","prompt_addendum":""}',
+    );
     expect((await env.tick()).state).toBe("self_repair_processed");
     const resumed = await env.run(run.id);
-    expect(resumed).toMatchObject({ status: "RUNNING", stage: "PLAN_REVIEW", active_queue_id: run.active_queue_id });
+    expect(resumed).toMatchObject({
+      status: "RUNNING",
+      stage: "PLAN_REVIEW",
+      active_queue_id: run.active_queue_id,
+    });
     await env.finishActive(run.id, APPROVE_PLAN);
     await env.tick();
     expect((await env.run(run.id)).stage).toBe("AGENT");
@@ -180,18 +225,50 @@ describe("autonomous runs: self-repair", () => {
     const queue = await env.queueRow(reviewing.active_queue_id!);
     const stamp = env.clock.now();
     // What an older version left behind: no blocked stage, no self-repair, stage IDLE, finished_at set.
-    await env.db.updateTable("prompt_queue").set({ status: "failed", error: "thread-store conflict: already has an active writer", finished_at: stamp }).where("id", "=", queue.id).execute();
-    await env.db.updateTable("conversations").set({ status: "failed", worker_pid: null, updated_at: stamp }).where("id", "=", queue.conversation_id).execute();
+    await env.db
+      .updateTable("prompt_queue")
+      .set({
+        status: "failed",
+        error: "thread-store conflict: already has an active writer",
+        finished_at: stamp,
+      })
+      .where("id", "=", queue.id)
+      .execute();
+    await env.db
+      .updateTable("conversations")
+      .set({ status: "failed", worker_pid: null, updated_at: stamp })
+      .where("id", "=", queue.conversation_id)
+      .execute();
     await env.db
       .updateTable("remediation_runs")
-      .set({ status: "BLOCKED", stage: "IDLE", error: "thread-store conflict: already has an active writer", finished_at: stamp, updated_at: stamp, blocked_stage: null, block_code: null })
+      .set({
+        status: "BLOCKED",
+        stage: "IDLE",
+        error: "thread-store conflict: already has an active writer",
+        finished_at: stamp,
+        updated_at: stamp,
+        blocked_stage: null,
+        block_code: null,
+      })
       .where("id", "=", run.id)
       .execute();
-    await env.db.updateTable("remediation_step_runs").set({ status: "BLOCKED", feedback: "thread-store conflict", updated_at: stamp }).where("run_id", "=", run.id).where("step_id", "=", "step-one").execute();
+    await env.db
+      .updateTable("remediation_step_runs")
+      .set({ status: "BLOCKED", feedback: "thread-store conflict", updated_at: stamp })
+      .where("run_id", "=", run.id)
+      .where("step_id", "=", "step-one")
+      .execute();
 
     // The upgraded process: a new engine on the same database.
     await env.engine.releaseLease();
-    const upgraded = new Engine({ config: env.config, db: env.db, clock: env.clock, host: env.engine.host, spawner: env.spawner, owner: "upgraded" });
+    const upgraded = new Engine({
+      config: env.config,
+      db: env.db,
+      clock: env.clock,
+      host: env.engine.host,
+      spawner: env.spawner,
+      owner: "upgraded",
+    });
     const result = await upgraded.tick();
     expect(result.state).toBe("self_repair_recovered");
     expect((result as { blocked_stage?: string }).blocked_stage).toBe("SUPERVISOR");
@@ -202,12 +279,17 @@ describe("autonomous runs: self-repair", () => {
     expect((await upgraded.tick()).state).toBe("processed"); // caught up once
 
     // Its repair resumes the review (the agent's work is not replayed).
-    await env.finishQueue(recovered.self_repair!.queue_id, 'CODEXPI_SELF_REPAIR {"decision":"fixed","feedback":"Écrivain unique garanti","prompt_addendum":""}');
+    await env.finishQueue(
+      recovered.self_repair!.queue_id,
+      'CODEXPI_SELF_REPAIR {"decision":"fixed","feedback":"Écrivain unique garanti","prompt_addendum":""}',
+    );
     expect((await upgraded.tick()).state).toBe("self_repair_processed");
     const resumed = await getRun(upgraded, OWNER_ACTOR, run.id);
     expect(resumed).toMatchObject({ status: "RUNNING", stage: "SUPERVISOR", finished_at: null });
     expect(resumed.steps[0]).toMatchObject({ status: "REVIEWING", attempts: 1 });
-    expect((await env.queueRow(resumed.active_queue_id!)).content).toContain("Reprends uniquement l’inspection");
+    expect((await env.queueRow(resumed.active_queue_id!)).content).toContain(
+      "Reprends uniquement l’inspection",
+    );
   });
 
   it("a self-repair without a verdict fails and leaves the run to its owner", async () => {
