@@ -19,12 +19,9 @@ import { coordinationReactors, registerCoordinationTicks } from "./coordination/
 import { registerRunTicks } from "./runs/index.js";
 import { registerOrchestrationTicks } from "./orchestrations/index.js";
 import { acquireLease, COORDINATOR_LEASE, leaseHolder, releaseLease } from "./leases.js";
+import type { Kernel, TickHandler, TickResult } from "./kernel.js";
 
-/** A step of the tick; later features (coordination, runs, orchestrations) register theirs. */
-export type TickHandler = (engine: Engine) => Promise<Record<string, unknown> | undefined>;
-
-/** The tick's answer: standby while another process coordinates, else what each handler did. */
-export type TickResult = { state: "standby" } | ({ state: "processed" } & Record<string, unknown>);
+export type { TickHandler, TickResult } from "./kernel.js";
 
 /** How to build an engine; everything but config and db has a production default. */
 export interface EngineOptions {
@@ -40,8 +37,12 @@ export interface EngineOptions {
   leaseTtlMs?: number;
 }
 
-/** The composition root of the domain: one per process (bot, worker, CLI). */
-export class Engine {
+/**
+ * The composition root of the domain, one per process (bot, worker, CLI): it builds the ports and
+ * registers each aggregate's ticks and reactors. Aggregates receive it as a `Kernel` and never
+ * import this module.
+ */
+export class Engine implements Kernel {
   readonly config: Config;
   readonly db: Database;
   readonly clock: Clock;

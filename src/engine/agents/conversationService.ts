@@ -1,4 +1,4 @@
-import type { Engine } from "../engine.js";
+import type { Kernel } from "../kernel.js";
 import { EngineError } from "../errors.js";
 import type { Kysely } from "kysely";
 import type { Conversation, DB, Project } from "../schema.js";
@@ -32,7 +32,7 @@ export async function assertCanDrive(
 
 /** Starts a conversation in a project the actor may prompt, and dispatches it at once. */
 export async function ask(
-  engine: Engine,
+  engine: Kernel,
   actor: Actor,
   projectName: string,
   prompt: string,
@@ -47,7 +47,7 @@ export async function ask(
 
 /** The conversation a Slack thread belongs to, if any. */
 export async function conversationOfThread(
-  engine: Engine,
+  engine: Kernel,
   channelId: string,
   threadTs: string,
 ): Promise<ConversationWithProject | null> {
@@ -63,7 +63,7 @@ export async function conversationOfThread(
 
 /** Loads a conversation with its project, or not_found. */
 export async function loadConversation(
-  engine: Engine,
+  engine: Kernel,
   conversationId: string,
 ): Promise<ConversationWithProject> {
   const conversation = await engine.db
@@ -76,7 +76,7 @@ export async function loadConversation(
 }
 
 /** Queues a follow-up in an existing conversation (same Codex thread) and dispatches. */
-export async function followUp(engine: Engine, actor: Actor, c: ConversationWithProject, prompt: string) {
+export async function followUp(engine: Kernel, actor: Actor, c: ConversationWithProject, prompt: string) {
   await assertCanDrive(engine.db, actor, c);
   const item = await enqueue(engine.db, engine.clock, c.conversation.id, prompt, {
     requestedBy: actor.userId,
@@ -86,7 +86,7 @@ export async function followUp(engine: Engine, actor: Actor, c: ConversationWith
 }
 
 /** Stops a conversation on behalf of a user allowed to drive it. */
-export async function stop(engine: Engine, actor: Actor, conversationId: string): Promise<StopReport> {
+export async function stop(engine: Kernel, actor: Actor, conversationId: string): Promise<StopReport> {
   const c = await loadConversation(engine, conversationId);
   await assertCanDrive(engine.db, actor, c);
   return stopAndReport(engine, conversationId);

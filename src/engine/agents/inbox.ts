@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Engine } from "../engine.js";
+import type { Kernel } from "../kernel.js";
 import { newId } from "../ids.js";
 import { t, type Locale } from "../../i18n/index.js";
 
@@ -103,7 +103,7 @@ export function capText(text: string, max: number): string {
  * be). Returns how many inboxes were removed.
  */
 export async function pruneInboxes(
-  engine: Pick<Engine, "db" | "clock" | "config">,
+  engine: Pick<Kernel, "db" | "clock" | "config">,
   maxAgeMs: number,
 ): Promise<number> {
   const root = path.join(engine.config.dataDir, "inbox");

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "../schema.js";
 import type {} from "../orchestrations/schema.js"; // the orchestrations table
 import type {} from "../runs/schema.js"; // the runs tables
-import { SPECIALIST_GROUP } from "../coordination/incidents.js";
+import { SPECIALIST_GROUP } from "./projects.js";
 
 /** What a conversation is for; decides how its agent may run, whatever queued each turn. */
 export type AgentPurpose = "conversation" | "run" | "orchestration" | "specialist" | "self_repair";

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Engine } from "../engine.js";
+import type { Kernel } from "../kernel.js";
 import { t, type Locale } from "../../i18n/index.js";
 import type {} from "../orchestrations/schema.js"; // the orchestrations table
 import { cloneBase, cloneGit, commitClone, isSealedClone, makeClone, removeClone } from "./clones.js";
@@ -76,7 +76,7 @@ export function selfCloneReport(locale: Locale, r: SelfCloneResult): string {
 
 /** Commits a finished self conversation's clone and returns its report (null without a clone). */
 export async function finishSelfClone(
-  engine: Pick<Engine, "config" | "logger">,
+  engine: Pick<Kernel, "config" | "logger">,
   conversationId: string,
 ): Promise<string | null> {
   const locale = engine.config.locale;
@@ -108,7 +108,7 @@ const CLONE_MEMORY_MS = 30 * 24 * 3600_000;
  * conversations go too (`pruneInboxes`; not counted in the result, which counts clones).
  */
 export async function pruneClones(
-  engine: Pick<Engine, "db" | "clock" | "config" | "logger">,
+  engine: Pick<Kernel, "db" | "clock" | "config" | "logger">,
   maxAgeMs = CLONE_MEMORY_MS,
 ): Promise<number> {
   let removed = 0;

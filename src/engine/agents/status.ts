@@ -1,4 +1,4 @@
-import type { Engine } from "../engine.js";
+import type { Kernel } from "../kernel.js";
 import { pauseReasons, type PauseReason } from "./dispatcher.js";
 import { backgroundWindowOpen, globalPolicy, type RuntimePolicy } from "./policies.js";
 import { canSeeConversationId } from "./access.js";
@@ -24,7 +24,7 @@ export interface QueueStatus {
 }
 
 /** Reads the queue, running agents (those whose conversation the actor may see), limits and pause reasons. */
-export async function queueStatus(engine: Engine, actor: Actor): Promise<QueueStatus> {
+export async function queueStatus(engine: Kernel, actor: Actor): Promise<QueueStatus> {
   const { db, clock, host } = engine;
   const limits = await globalPolicy(db);
   const rows = await db

@@ -1,4 +1,4 @@
-import type { Engine } from "../engine.js";
+import type { Kernel } from "../kernel.js";
 import { immediate } from "../database.js";
 import { finishItem } from "./outcome.js";
 import { signalIfSame } from "./processes.js";
@@ -24,13 +24,13 @@ export interface StopReport extends StopResult {
  * decision it left open is cancelled with the flag (nobody waits for its answer any more).
  * Idempotent: a second click finds nothing left to stop.
  */
-export async function stopConversation(engine: Engine, conversationId: string): Promise<StopResult> {
+export async function stopConversation(engine: Kernel, conversationId: string): Promise<StopResult> {
   const { cancelledQueued, stoppingRunning } = await stopAndReport(engine, conversationId);
   return { cancelledQueued, stoppingRunning };
 }
 
 /** `stopConversation`, also counting the open decisions it cancelled. */
-export async function stopAndReport(engine: Engine, conversationId: string): Promise<StopReport> {
+export async function stopAndReport(engine: Kernel, conversationId: string): Promise<StopReport> {
   const { db, clock } = engine;
   const now = clock.now();
   const queued = await db

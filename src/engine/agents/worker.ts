@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Engine } from "../engine.js";
+import type { Kernel } from "../kernel.js";
 import { immediate, type Database } from "../database.js";
 import { emit } from "../outbox.js";
 import type { CodexState } from "./codexEvents.js";
@@ -47,7 +47,7 @@ export async function recordCodexStart(
  * Body of `codexpi worker <queue-id>`: claims the item for this process, runs one Codex turn,
  * and writes the outcome in one transaction — then dispatches what may start next.
  */
-export async function runWorker(engine: Engine, queueId: string, attempt: number): Promise<WorkerResult> {
+export async function runWorker(engine: Kernel, queueId: string, attempt: number): Promise<WorkerResult> {
   const { db, clock } = engine;
   const log = engine.logger.child({ queueId, attempt });
   const claimed = await db

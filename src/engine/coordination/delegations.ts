@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Engine } from "../engine.js";
+import type { Kernel } from "../kernel.js";
 import { immediate } from "../database.js";
 import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
@@ -9,7 +9,7 @@ import { answerOf, createConversation, enqueueIn } from "../agents/conversations
 import { t, type Locale } from "../../i18n/index.js";
 import type { Clock } from "../clock.js";
 import { rootUserOf } from "./decisions.js";
-import { quote } from "./incidents.js";
+import { quote } from "../text/quote.js";
 import { passText, type TextCtx } from "../agents/inbox.js";
 import { failureText } from "../../i18n/failures.js";
 import { moveDelegation } from "./coordinationStore.js";
@@ -85,7 +85,7 @@ export function specialistCallReactor(locale: Locale): OutcomeReactor {
  * `specialist_result`. Every transition is guarded, so a second tick changes nothing.
  */
 export async function processDelegations(
-  engine: Engine,
+  engine: Kernel,
 ): Promise<{ delegations_started: number; delegations_finished: number }> {
   const { db, clock } = engine;
   const text: TextCtx = { locale: engine.config.locale, dataDir: engine.config.dataDir };

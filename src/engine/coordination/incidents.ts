@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import type { Engine } from "../engine.js";
+import type { Kernel } from "../kernel.js";
 import { immediate } from "../database.js";
 import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
@@ -13,6 +13,7 @@ import { t } from "../../i18n/index.js";
 import { finishSelfClone, withReport } from "../agents/selfClones.js";
 import { passText } from "../agents/inbox.js";
 import { failureText } from "../../i18n/failures.js";
+import { quote } from "../text/quote.js";
 import { canIncident, INCIDENT_ACTIONS } from "./incidentMachine.js";
 import { moveIncident } from "./coordinationStore.js";
 
@@ -100,15 +101,13 @@ export const openIncidentReactor: OutcomeReactor = async (trx, o, clock) => {
     await emit(trx, now, { kind: "incident.opened", incidentId: id, status: "OPEN" });
 };
 
-export { SPECIALIST_GROUP } from "../agents/projects.js";
-
 /**
  * Tick step: sends open incidents to self-repair (a restricted agent in its own clone of the self
  * project, the failure quoted as untrusted data) and closes repairs that finished, their report
  * naming the branch the work is on. Guarded transitions: a second tick changes nothing.
  */
 export async function processIncidents(
-  engine: Engine,
+  engine: Kernel,
 ): Promise<{ incidents_repairing: number; incidents_closed: number }> {
   const { db, clock } = engine;
   const locale = engine.config.locale;
@@ -207,19 +206,6 @@ export async function processIncidents(
 
 class Rollback extends Error {}
 
-/**
- * Text written by agents and users, quoted as data, never as instructions: every line starts with
- * `> `, so nothing inside can end the quote. Quoted whole unless `max` is given, and then a cut
- * says so (long texts for agents go through `passText`, which saves the whole text).
- */
-export function quote(text: string, max = Number.POSITIVE_INFINITY): string {
-  const shown = text.length > max ? `${text.slice(0, max)}\n[… ${text.length - max} / ${text.length}]` : text;
-  return shown
-    .split("\n")
-    .map((l) => `> ${l}`)
-    .join("\n");
-}
-
 /** Incidents with what their views need, restricted in SQL to those the actor may see. */
 function visibleIncidents(db: Kysely<DB>, actor: Actor) {
   const q = db
@@ -285,7 +271,7 @@ export async function getIncident(db: Kysely<DB>, actor: Actor, id: string): Pro
  * incident is not retried twice.
  */
 export async function retryIncident(
-  engine: Engine,
+  engine: Kernel,
   actor: Actor,
   incidentId: string,
 ): Promise<{ queueId: string }> {

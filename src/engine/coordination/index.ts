@@ -1,4 +1,4 @@
-import type { Engine } from "../engine.js";
+import type { Kernel } from "../kernel.js";
 import type { OutcomeReactor } from "../agents/outcome.js";
 import type { Locale } from "../../i18n/index.js";
 import { openDecisionReactor } from "./decisions.js";
@@ -13,7 +13,7 @@ export function coordinationReactors(locale: Locale): OutcomeReactor[] {
 }
 
 /** Coordination's tick steps: specialists first (a delegation may need the one just ready). */
-export function registerCoordinationTicks(engine: Engine): void {
+export function registerCoordinationTicks(engine: Kernel): void {
   engine.onTick("specialists", processSpecialists);
   engine.onTick("delegations", processDelegations);
   engine.onTick("incidents", processIncidents);

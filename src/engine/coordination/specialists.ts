@@ -3,17 +3,16 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import type { Kysely } from "kysely";
-import type { Engine } from "../engine.js";
+import type { Kernel } from "../kernel.js";
 import { immediate } from "../database.js";
 import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
 import type { DB, SpecialistAgentsTable } from "../schema.js";
 import { answerOf, createConversation, enqueueIn } from "../agents/conversations.js";
-import type { Actor } from "../agents/projects.js";
+import { SPECIALIST_GROUP, type Actor } from "../agents/projects.js";
 import { parseSpecialistReady } from "../protocol/markers.js";
 import { t } from "../../i18n/index.js";
-import { SPECIALIST_GROUP } from "./incidents.js";
 import { failureText } from "../../i18n/failures.js";
 import { canSpecialist, SPECIALIST_ACTIONS } from "./specialistMachine.js";
 import { moveSpecialist } from "./coordinationStore.js";
@@ -88,7 +87,7 @@ const canUse = (actor: Actor, s: { owner_id: string | null }) =>
  * shared specialists (no owner).
  */
 export async function createSpecialist(
-  engine: Engine,
+  engine: Kernel,
   actor: Actor,
   input: unknown,
   opts: { shared?: boolean } = {},
@@ -153,7 +152,7 @@ export async function createSpecialist(
 }
 
 /** A FAILED specialist builds itself again in the same workspace, with a new bootstrap conversation. */
-export async function rebuildSpecialist(engine: Engine, actor: Actor, id: string): Promise<SpecialistView> {
+export async function rebuildSpecialist(engine: Kernel, actor: Actor, id: string): Promise<SpecialistView> {
   const rebuilt = await immediate(engine.db, async (trx) => {
     const s = await findSpecialist(trx, actor, id);
     if (!canSpecialist(s.status, "rebuild"))
@@ -173,7 +172,7 @@ export async function rebuildSpecialist(engine: Engine, actor: Actor, id: string
   return specialistView(engine.db, rebuilt);
 }
 
-async function startBootstrap(engine: Engine, trx: Kysely<DB>, id: string): Promise<void> {
+async function startBootstrap(engine: Kernel, trx: Kysely<DB>, id: string): Promise<void> {
   const s = await trx
     .selectFrom("specialist_agents")
     .selectAll()
@@ -241,7 +240,7 @@ export async function listSpecialists(db: Kysely<DB>, actor: Actor): Promise<Spe
  * capabilities merged into the ones it was created with) when it answered READY, else FAILED.
  */
 export async function processSpecialists(
-  engine: Engine,
+  engine: Kernel,
 ): Promise<{ specialists_ready: number; specialists_failed: number }> {
   const { db, clock } = engine;
   let ready = 0;

@@ -2,7 +2,7 @@ import { slugify } from "../protocol/normalizeName.js";
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { t, type Locale } from "../../i18n/index.js";
-import { quote } from "../coordination/incidents.js";
+import { quote } from "../text/quote.js";
 
 /** What a draft spec is composed from. */
 export interface DraftInput {

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Engine } from "../engine.js";
+import type { Kernel } from "../kernel.js";
 import { immediate } from "../database.js";
 import { createConversation, enqueueIn } from "../agents/conversations.js";
 import { capText } from "../agents/inbox.js";
@@ -52,7 +52,7 @@ const MERGE_REASONS = {
 } as const;
 
 async function claimed(
-  engine: Engine,
+  engine: Kernel,
   id: string,
   status: Orchestration["status"],
   token: string,
@@ -61,13 +61,13 @@ async function claimed(
   return o && o.status === status && o.claim_token === token ? o : null;
 }
 
-const projectOf = (engine: Engine, o: Orchestration) =>
+const projectOf = (engine: Kernel, o: Orchestration) =>
   engine.db.selectFrom("projects").selectAll().where("id", "=", o.project_id).executeTakeFirstOrThrow();
 const message = (err: unknown) => capText(err instanceof Error ? err.message : String(err), 2000);
 
 /** PREPARING: the clone on its branch, then (in one transaction) the agent's conversation and item. */
 export async function runPrepare(
-  engine: Engine,
+  engine: Kernel,
   deps: OrchestrationDeps,
   id: string,
   token: string,
@@ -142,7 +142,7 @@ export async function runPrepare(
 }
 
 async function failPrepare(
-  engine: Engine,
+  engine: Kernel,
   o: Orchestration,
   token: string,
   reason: "orch_main_detached" | "orch_git_failed",
@@ -165,7 +165,7 @@ async function failPrepare(
  * approval and merge find the exact revision), then run every acceptance test in the clone.
  */
 export async function runVerify(
-  engine: Engine,
+  engine: Kernel,
   deps: OrchestrationDeps,
   id: string,
   token: string,
@@ -219,7 +219,7 @@ export async function runVerify(
 
 /** MERGING: the approved revision into the main checkout, then the clone and branch go. */
 export async function runMerge(
-  engine: Engine,
+  engine: Kernel,
   deps: OrchestrationDeps,
   id: string,
   token: string,
@@ -272,7 +272,7 @@ export async function runMerge(
 
 /** CANCELLING: the agent is stopped, then the clone and the branch are removed. */
 export async function runCancel(
-  engine: Engine,
+  engine: Kernel,
   deps: OrchestrationDeps,
   id: string,
   token: string,

@@ -1,4 +1,4 @@
-import type { Engine } from "../engine.js";
+import type { Kernel } from "../kernel.js";
 import { processOrchestrations } from "./tick.js";
 
 export * from "./service.js";
@@ -9,6 +9,6 @@ export type { TestResult, TestRunner, VerificationRecord } from "./verification.
 export { processOrchestrations } from "./tick.js";
 
 /** Orchestrations' tick step (registered on every engine): finished agents move on, stuck steps resume. */
-export function registerOrchestrationTicks(engine: Engine): void {
+export function registerOrchestrationTicks(engine: Kernel): void {
   engine.onTick("orchestrations", (e) => processOrchestrations(e));
 }

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import type { Engine } from "../engine.js";
+import type { Kernel } from "../kernel.js";
 import { immediate } from "../database.js";
 import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
@@ -133,7 +133,7 @@ export async function orchestrationView(
  * project is checked first: one the actor cannot see is "not found", whatever else was sent.
  */
 export async function createOrchestration(
-  engine: Engine,
+  engine: Kernel,
   actor: Actor,
   input: unknown,
   deps: OrchestrationDeps = defaultDeps,
@@ -199,7 +199,7 @@ export async function createOrchestration(
 }
 
 /** One orchestration, after moving it on if its agent has finished (a read shows the current state). */
-export async function getOrchestration(engine: Engine, actor: Actor, id: string): Promise<OrchestrationView> {
+export async function getOrchestration(engine: Kernel, actor: Actor, id: string): Promise<OrchestrationView> {
   await visibleOrchestration(engine.db, actor, id);
   await advanceAgent(engine, id);
   const { row, project } = await visibleOrchestration(engine.db, actor, id);
@@ -207,7 +207,7 @@ export async function getOrchestration(engine: Engine, actor: Actor, id: string)
 }
 
 /** The orchestrations the actor may act on, newest first. */
-export async function listOrchestrations(engine: Engine, actor: Actor): Promise<OrchestrationView[]> {
+export async function listOrchestrations(engine: Kernel, actor: Actor): Promise<OrchestrationView[]> {
   const visible = await visibleOrchestrations(engine.db, actor);
   for (const { row } of visible) if (row.status === "AGENT_RUNNING") await advanceAgent(engine, row.id);
   const fresh = await visibleOrchestrations(engine.db, actor);
@@ -220,7 +220,7 @@ export async function listOrchestrations(engine: Engine, actor: Actor): Promise<
  * `within` does the action's other writes in the same transaction.
  */
 async function act(
-  engine: Engine,
+  engine: Kernel,
   actor: Actor,
   id: string,
   action: OrchestrationAction | ((row: Orchestration, project: Project) => OrchestrationAction),
@@ -249,7 +249,7 @@ async function act(
 
 /** Reads back after an action; a step that git refused is reported as the conflict it is. */
 async function after(
-  engine: Engine,
+  engine: Kernel,
   actor: Actor,
   id: string,
   step?: StepResult,
@@ -266,7 +266,7 @@ const feedbackOf = (feedback: string): string => {
 
 /** Refuses the draft with feedback: the next version includes it (and gets a new hash). */
 export async function rejectDraft(
-  engine: Engine,
+  engine: Kernel,
   actor: Actor,
   id: string,
   feedback: string,
@@ -299,7 +299,7 @@ export async function rejectDraft(
 
 /** Approves the draft the person read (its hash): clone and branch, then the agent starts there. */
 export async function approveDraft(
-  engine: Engine,
+  engine: Kernel,
   actor: Actor,
   id: string,
   hash: string,
@@ -319,7 +319,7 @@ export async function approveDraft(
 
 /** Runs the acceptance tests in the clone, on its content committed on the branch. */
 export async function verifyOrchestration(
-  engine: Engine,
+  engine: Kernel,
   actor: Actor,
   id: string,
   deps: OrchestrationDeps = defaultDeps,
@@ -334,7 +334,7 @@ export async function verifyOrchestration(
 
 /** Asks the agent for corrections: a new item in the same conversation, in the same clone. */
 export async function requestCorrections(
-  engine: Engine,
+  engine: Kernel,
   actor: Actor,
   id: string,
   feedback: string,
@@ -373,7 +373,7 @@ export async function requestCorrections(
  * the merge confirmation when the project requires one, else it is merged at once.
  */
 export async function approveRevision(
-  engine: Engine,
+  engine: Kernel,
   actor: Actor,
   id: string,
   revision: string,
@@ -405,7 +405,7 @@ export async function approveRevision(
 
 /** Merges the approved revision into the main branch; only with an explicit confirmation. */
 export async function mergeOrchestration(
-  engine: Engine,
+  engine: Kernel,
   actor: Actor,
   id: string,
   opts: { confirm: boolean },
@@ -423,7 +423,7 @@ export async function mergeOrchestration(
 }
 
 /** Declines the merge for now: back to review (the person may then ask for corrections). */
-export async function declineMerge(engine: Engine, actor: Actor, id: string): Promise<OrchestrationView> {
+export async function declineMerge(engine: Kernel, actor: Actor, id: string): Promise<OrchestrationView> {
   await act(engine, actor, id, "decline_merge", {
     within: async () => ({ set: { approved_revision: null }, event: { kind: "merge.declined" } }),
   });
@@ -432,7 +432,7 @@ export async function declineMerge(engine: Engine, actor: Actor, id: string): Pr
 
 /** Cancels at any stage a person can act in: the agent is stopped, the clone and branch removed. */
 export async function cancelOrchestration(
-  engine: Engine,
+  engine: Kernel,
   actor: Actor,
   id: string,
   deps: OrchestrationDeps = defaultDeps,

@@ -1,4 +1,4 @@
-import type { Engine } from "../engine.js";
+import type { Kernel } from "../kernel.js";
 import { immediate } from "../database.js";
 import { defaultDeps, runCancel, runMerge, runPrepare, type OrchestrationDeps } from "./effects.js";
 import { findOrchestration, transition, withEndedAgent, withExpiredClaim } from "./store.js";
@@ -10,7 +10,7 @@ import { failureNote } from "../../i18n/failures.js";
  * the first), and a done item that asked a person a decision waits for the answer. One guarded
  * transaction: however many reads and ticks race, `agent.finished` is recorded once.
  */
-export async function advanceAgent(engine: Engine, id: string): Promise<boolean> {
+export async function advanceAgent(engine: Kernel, id: string): Promise<boolean> {
   // Reads are frequent and mostly of other states: the write lock is taken only when it may move.
   const current = await engine.db
     .selectFrom("orchestrations")
@@ -90,7 +90,7 @@ export async function advanceAgent(engine: Engine, id: string): Promise<boolean>
  * are idempotent); an interrupted verification goes back to AWAITING_VERIFICATION, because tests
  * may take minutes and the person decides when to run them again.
  */
-export async function recoverClaim(engine: Engine, deps: OrchestrationDeps, id: string): Promise<boolean> {
+export async function recoverClaim(engine: Kernel, deps: OrchestrationDeps, id: string): Promise<boolean> {
   const o = await findOrchestration(engine.db, id);
   if (!o?.claim_token || (o.claim_expires_at ?? Infinity) >= engine.clock.now()) return false;
   const expired = o.claim_token;
@@ -120,7 +120,7 @@ export async function recoverClaim(engine: Engine, deps: OrchestrationDeps, id: 
 
 /** Tick step: agents that finished move on; expired claims are taken over. */
 export async function processOrchestrations(
-  engine: Engine,
+  engine: Kernel,
   deps: OrchestrationDeps = defaultDeps,
 ): Promise<{ orchestrations_advanced: number; orchestrations_recovered: number }> {
   let advanced = 0;

@@ -1,4 +1,4 @@
-import type { Engine } from "../engine.js";
+import type { Kernel } from "../kernel.js";
 import type { Project } from "../schema.js";
 import { unusableWorkdir } from "../agents/clones.js";
 import { ensureSelfClone } from "../agents/selfClones.js";
@@ -14,7 +14,7 @@ import type {} from "./schema.js"; // the orchestrations tables
  * conversation's inbox is delivered there first.
  */
 export async function agentWorkdir(
-  engine: Pick<Engine, "db" | "config" | "logger">,
+  engine: Pick<Kernel, "db" | "config" | "logger">,
   conversationId: string,
   project: Pick<Project, "path" | "role">,
 ): Promise<string | null> {
@@ -34,7 +34,7 @@ export async function agentWorkdir(
 }
 
 async function workdirOf(
-  engine: Pick<Engine, "db" | "config" | "logger">,
+  engine: Pick<Kernel, "db" | "config" | "logger">,
   conversationId: string,
   project: Pick<Project, "path" | "role">,
 ): Promise<string | null> {

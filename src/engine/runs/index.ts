@@ -1,4 +1,4 @@
-import type { Engine } from "../engine.js";
+import type { Kernel } from "../kernel.js";
 import { runTick } from "./tick.js";
 
 export { runTick, configureRuns, type RunOptions, type RunTickResult } from "./tick.js";
@@ -19,7 +19,7 @@ export type { RunStatus, RunStage, StepStatus, SelfRepairStatus, BlockCode } fro
  * only when something happened (`processed`, `blocked`, `self_repair_processed`,
  * `self_repair_recovered` with `blocked_stage`), so that an idle tick still answers `processed`.
  */
-export function registerRunTicks(engine: Engine): void {
+export function registerRunTicks(engine: Kernel): void {
   engine.onTick("runs", async (e) => {
     const result = await runTick(e);
     return result.state === "idle" ? undefined : result;

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Engine } from "../engine.js";
+import type { Kernel } from "../kernel.js";
 import type { DB, Project } from "../schema.js";
 import { immediate } from "../database.js";
 import { EngineError } from "../errors.js";
@@ -33,7 +33,7 @@ import { runDetail, type RunDetail, type RunStatusView } from "./view.js";
 // and cancelling also need to see the master and every project of the plan (DESIGN "Runs"): the
 // master agent, often with full access, works from the run's text.
 
-const ctxOf = (engine: Engine): RunCtx => ({
+const ctxOf = (engine: Kernel): RunCtx => ({
   clock: engine.clock,
   locale: engine.config.locale,
   dataDir: engine.config.dataDir,
@@ -94,7 +94,7 @@ async function detailOrThrow(db: Kysely<DB>, runId: string): Promise<RunDetail> 
  * Refused while another run is RUNNING or BLOCKED (S-RUN-02).
  */
 export async function startRun(
-  engine: Engine,
+  engine: Kernel,
   actor: Actor,
   plan: unknown,
   opts: { slackChannelId?: string } = {},
@@ -209,14 +209,14 @@ export async function startRun(
 }
 
 /** The run the actor sees: the active one if theirs (or they are an admin), else their latest; NOT_STARTED before any. */
-export async function runStatus(engine: Engine, actor: Actor): Promise<RunStatusView> {
+export async function runStatus(engine: Kernel, actor: Actor): Promise<RunStatusView> {
   const active = (await activeRuns(engine.db)).find((r) => canDrive(actor, r));
   const run = active ?? (await latestRunOf(engine.db, actor.userId));
   return run ? detailOrThrow(engine.db, run.id) : { status: "NOT_STARTED" };
 }
 
 /** One run's detail, for its owner or an admin. */
-export async function getRun(engine: Engine, actor: Actor, runId: string): Promise<RunDetail> {
+export async function getRun(engine: Kernel, actor: Actor, runId: string): Promise<RunDetail> {
   const d = await runDetail(engine.db, runId);
   if (!d || !canDrive(actor, d)) throw new EngineError("not_found", "run_not_found");
   return d;
@@ -236,7 +236,7 @@ async function drivableRun(db: Kysely<DB>, actor: Actor, runId?: string): Promis
 }
 
 /** The BLOCKED run the actor may revise (the revise form shows its plan), after the same checks as resumeRun. */
-export async function revisableRun(engine: Engine, actor: Actor, runId?: string): Promise<RunDetail> {
+export async function revisableRun(engine: Kernel, actor: Actor, runId?: string): Promise<RunDetail> {
   const run = await drivableRun(engine.db, actor, runId);
   if (!canRun(run.status, "revise")) throw new EngineError("conflict", "run_not_blocked");
   return detailOrThrow(engine.db, run.id);
@@ -248,7 +248,7 @@ export async function revisableRun(engine: Engine, actor: Actor, runId?: string)
  * on the owner is superseded.
  */
 export async function resumeRun(
-  engine: Engine,
+  engine: Kernel,
   actor: Actor,
   opts: { plan?: unknown; runId?: string } = {},
 ): Promise<RunDetail> {
@@ -321,7 +321,7 @@ export async function resumeRun(
 }
 
 /** The owner (or an admin) who sees all its projects cancels the active run; its agents are stopped. */
-export async function cancelRun(engine: Engine, actor: Actor, runId?: string): Promise<RunDetail> {
+export async function cancelRun(engine: Kernel, actor: Actor, runId?: string): Promise<RunDetail> {
   const { db, clock } = engine;
   const run = await drivableRun(db, actor, runId);
   const toStop = await immediate(db, async (trx) => {
@@ -353,7 +353,7 @@ export async function cancelRun(engine: Engine, actor: Actor, runId?: string): P
  * RUNNING run where it stands, with a code saying why, and sends it to self-repair.
  */
 export async function blockRun(
-  engine: Engine,
+  engine: Kernel,
   runId: string,
   error: string,
   opts: { code?: BlockCode; stepId?: string } = {},

@@ -1,4 +1,4 @@
-import type { Engine } from "../engine.js";
+import type { Kernel } from "../kernel.js";
 import { t } from "../../i18n/index.js";
 import { finishSelfClone } from "../agents/selfClones.js";
 import { decide, type WorkStage } from "./machine.js";
@@ -35,10 +35,10 @@ export interface RunOptions {
   beforeProcess?: (run: RunRow) => void | Promise<void>;
 }
 
-const optionsByEngine = new WeakMap<Engine, RunOptions>();
+const optionsByEngine = new WeakMap<Kernel, RunOptions>();
 
 /** Sets the run processor's options for an engine (its registered tick step uses them too). */
-export function configureRuns(engine: Engine, options: RunOptions): void {
+export function configureRuns(engine: Kernel, options: RunOptions): void {
   optionsByEngine.set(engine, options);
 }
 
@@ -53,7 +53,7 @@ const IDLE: RunTickResult = { state: "idle" };
 
 /** One pass over the active runs (there is at most one); the most telling state wins. */
 export async function runTick(
-  engine: Engine,
+  engine: Kernel,
   options: RunOptions = optionsByEngine.get(engine) ?? {},
 ): Promise<RunTickResult> {
   let result = IDLE;
@@ -68,7 +68,7 @@ export async function runTick(
 
 const lostRaceIsIdle = (p: Promise<RunTickResult>): Promise<RunTickResult> =>
   p.catch((err: unknown) => (err instanceof LostRace ? IDLE : Promise.reject(err)));
-const ctxOf = (engine: Engine): RunCtx => ({
+const ctxOf = (engine: Kernel): RunCtx => ({
   clock: engine.clock,
   locale: engine.config.locale,
   dataDir: engine.config.dataDir,
@@ -79,7 +79,7 @@ const ctxOf = (engine: Engine): RunCtx => ({
  * blocks it with the exception's message and sends it to self-repair, instead of failing every
  * tick silently (S-RUN-12).
  */
-async function processRunning(engine: Engine, run: RunRow, options: RunOptions): Promise<RunTickResult> {
+async function processRunning(engine: Kernel, run: RunRow, options: RunOptions): Promise<RunTickResult> {
   try {
     await options.beforeProcess?.(run);
     return await advance(engine, run);
@@ -94,7 +94,7 @@ async function processRunning(engine: Engine, run: RunRow, options: RunOptions):
   }
 }
 
-async function advance(engine: Engine, run: RunRow): Promise<RunTickResult> {
+async function advance(engine: Kernel, run: RunRow): Promise<RunTickResult> {
   const { db } = engine;
   const item = await itemState(db, run.active_queue_id);
   const locale = engine.config.locale;
@@ -149,7 +149,7 @@ async function advance(engine: Engine, run: RunRow): Promise<RunTickResult> {
 }
 
 /** A BLOCKED run: a legacy block is caught up; a finished self-repair is settled. */
-async function processBlocked(engine: Engine, run: RunRow): Promise<RunTickResult> {
+async function processBlocked(engine: Kernel, run: RunRow): Promise<RunTickResult> {
   const { db } = engine;
   if (run.blocked_stage === null) {
     const { stage, repairId } = await lockRun(db, run, async (trx, fresh) =>

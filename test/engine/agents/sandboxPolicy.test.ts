@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createConversation, enqueue, startConversation } from "../../../src/engine/agents/conversations.js";
 import { PRIORITY, type OriginKind } from "../../../src/engine/agents/priorities.js";
-import { SPECIALIST_GROUP } from "../../../src/engine/coordination/incidents.js";
+import { SPECIALIST_GROUP } from "../../../src/engine/agents/projects.js";
 import { purposeOf, sandboxFor, type AgentPurpose } from "../../../src/engine/agents/sandboxPolicy.js";
 import { testEngine } from "../../support/engine.js";
 import { codexEngine, finished } from "../../support/codexEngine.js";
