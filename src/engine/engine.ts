@@ -15,6 +15,7 @@ import {
 } from "./agents/outcome.js";
 import { processSpawner } from "./agents/spawner.js";
 import { reapLostWorkers } from "./agents/reaper.js";
+import { stopConversation, type StopResult } from "./agents/stop.js";
 import { coordinationReactors, registerCoordinationTicks } from "./coordination/index.js";
 import { registerRunTicks } from "./runs/index.js";
 import { registerOrchestrationTicks } from "./orchestrations/index.js";
@@ -89,6 +90,11 @@ export class Engine implements Kernel {
       logger: this.logger,
       locale: this.config.locale,
     });
+  }
+
+  /** Stops a conversation's work; use cases ask for it with `{stop: [conversationId]}`. */
+  stopConversation(conversationId: string): Promise<StopResult> {
+    return stopConversation(this, conversationId);
   }
 
   /**

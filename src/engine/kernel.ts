@@ -28,22 +28,26 @@ export interface Kernel {
   readonly hook: RecordAgentOutcome;
   /** Starts what the runtime policy allows now; use cases ask for it with `{dispatch: true}`. */
   dispatch(): Promise<DispatchResult>;
+  /** Stops a conversation's work (an effect: never called inside a transaction). */
+  stopConversation(conversationId: string): Promise<unknown>;
   /** Adds a tick step; steps run in registration order, the dispatcher always last. */
   onTick(name: string, handler: TickHandler): void;
 }
 
-/** A running worker to stop, identified by pid and start time (a recycled pid is left alone). */
-export interface WorkerToStop {
+/** A running worker to signal, identified by pid and start time (a recycled pid is left alone). */
+export interface WorkerToSignal {
   pid: number | null;
   startTime: string | null;
 }
 
 /** What a use case asks for once its transactions have committed. */
 export interface Effects {
-  /** Start queued work now (the tick would, later). */
+  /** Stop these conversations (their queued items cancelled, running ones flagged and signalled). */
+  stop?: readonly string[];
+  /** Signal these workers: their items are already flagged, the signal makes the stop immediate. */
+  signal?: readonly WorkerToSignal[];
+  /** Start queued work now (the tick would, later); done last, after the stops. */
   dispatch?: boolean;
-  /** Signal these workers: their items are flagged, the signal only makes the stop immediate. */
-  stop?: readonly WorkerToStop[];
 }
 
 /** A use case's answer and the effects it asks for. */
@@ -55,30 +59,30 @@ export interface Outcome<T> {
 /** A use case's answer with the effects it asks for. */
 export const withEffects = <T>(value: T, effects: Effects): Outcome<T> => ({ value, effects });
 
-/** Performs a use case's effects; the one place that does, after the use case's commits. */
-export async function performEffects(
-  kernel: Pick<Kernel, "dispatch">,
-  effects: Effects,
-): Promise<DispatchResult | null> {
-  for (const w of effects.stop ?? []) signalIfSame(w.pid, w.startTime, "SIGTERM");
+/** The ports that carry effects out. */
+export type EffectPorts = Pick<Kernel, "dispatch" | "stopConversation">;
+
+/**
+ * Performs a use case's effects; the one place that does, once the use case's transactions have
+ * committed (never inside one: a stop and a dispatch open their own, a spawn must not wait in one).
+ */
+export async function performEffects(kernel: EffectPorts, effects: Effects): Promise<DispatchResult | null> {
+  for (const w of effects.signal ?? []) signalIfSame(w.pid, w.startTime, "SIGTERM");
+  for (const conversationId of effects.stop ?? []) await kernel.stopConversation(conversationId);
   return effects.dispatch ? kernel.dispatch() : null;
 }
 
 /**
  * Runs a use case, then performs its effects: the use case commits its transactions and returns
- * what must happen next (never awaiting a spawn or a signal inside a transaction); an error
- * thrown by the use case performs nothing.
+ * what must happen next; a use case that throws performs nothing.
  */
-export async function runUseCase<T>(
-  kernel: Pick<Kernel, "dispatch">,
-  useCase: () => Promise<Outcome<T>>,
-): Promise<T> {
+export async function runUseCase<T>(kernel: EffectPorts, useCase: () => Promise<Outcome<T>>): Promise<T> {
   return (await runUseCaseDispatched(kernel, useCase)).value;
 }
 
 /** `runUseCase`, also answering what the dispatch it asked for did (null when it asked none). */
 export async function runUseCaseDispatched<T>(
-  kernel: Pick<Kernel, "dispatch">,
+  kernel: EffectPorts,
   useCase: () => Promise<Outcome<T>>,
 ): Promise<{ value: T; dispatched: DispatchResult | null }> {
   const { value, effects } = await useCase();

@@ -1,10 +1,11 @@
 import type { App, BlockAction, BlockButtonAction, RespondFn } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
-import { answerDecision, assertAnswerable, getDecision } from "../../engine/coordination/decisions.js";
+import { answerDecisionUseCase, assertAnswerable, getDecision } from "../../engine/coordination/decisions.js";
+import { performEffects, runUseCase } from "../../engine/kernel.js";
 import { retryIncident } from "../../engine/coordination/incidents.js";
 import { createSpecialist, rebuildSpecialist } from "../../engine/coordination/specialists.js";
 import { EngineError, isEngineError } from "../../engine/errors.js";
-import { updateGlobalPolicy } from "../../engine/agents/policies.js";
+import { updatePolicyUseCase } from "../../engine/agents/policyService.js";
 import { policyErrors, POLICY_INPUTS, readPolicy } from "../../views/policy.js";
 import { t } from "../../i18n/index.js";
 import {
@@ -45,16 +46,9 @@ export function registerCoordinationActions(app: App, ctx: BotContext): void {
       try {
         const decision = await getDecision(ctx.engine.db, actor, parsed?.decisionId ?? "");
         const optionId = parsed ? decisionOptionId(decision, parsed.token) : null;
-        await answerDecision(
-          ctx.engine.db,
-          ctx.engine.clock,
-          ctx.locale,
-          actor,
-          decision.id,
-          [optionId ?? ""],
-          "",
+        await runUseCase(ctx.engine, () =>
+          answerDecisionUseCase(ctx.engine, actor, decision.id, [optionId ?? ""], ""),
         );
-        await ctx.engine.dispatch();
         await reply(respond, t(ctx.locale, "decision.answered_ack"));
       } catch (err) {
         await reply(respond, errorText(ctx, err));
@@ -70,16 +64,8 @@ export function registerCoordinationActions(app: App, ctx: BotContext): void {
     ctx.afterAck.run(async () => {
       try {
         const decision = await getDecision(ctx.engine.db, actor, decisionId);
-        await answerDecision(
-          ctx.engine.db,
-          ctx.engine.clock,
-          ctx.locale,
-          actor,
-          decisionId,
-          readDecisionChoices(decision, values),
-          "",
-        );
-        await ctx.engine.dispatch();
+        const choices = readDecisionChoices(decision, values);
+        await runUseCase(ctx.engine, () => answerDecisionUseCase(ctx.engine, actor, decisionId, choices, ""));
         await reply(respond, t(ctx.locale, "decision.answered_ack"));
       } catch (err) {
         await reply(respond, errorText(ctx, err));
@@ -107,17 +93,10 @@ export function registerCoordinationActions(app: App, ctx: BotContext): void {
     const actor = actorOf(ctx, body.user.id);
     const text = readDecisionCustom(view.state.values as never);
     try {
-      await answerDecision(
-        ctx.engine.db,
-        ctx.engine.clock,
-        ctx.locale,
-        actor,
-        view.private_metadata,
-        [],
-        text,
-      );
+      const { effects } = await answerDecisionUseCase(ctx.engine, actor, view.private_metadata, [], text);
       await ack();
-      ctx.afterAck.run(async () => void (await ctx.engine.dispatch()));
+      // The answer's effects wait for the ack: a modal must be answered within 3 seconds.
+      ctx.afterAck.run(async () => void (await performEffects(ctx.engine, effects)));
     } catch (err) {
       await ack({ response_action: "errors", errors: { [DECISION_CUSTOM_BLOCK]: errorText(ctx, err) } });
     }
@@ -153,16 +132,15 @@ export function registerCoordinationActions(app: App, ctx: BotContext): void {
     const actor = actorOf(ctx, body.user.id);
     try {
       if (!actor.isAdmin) throw new EngineError("forbidden", "admins_only");
-      await updateGlobalPolicy(
-        ctx.engine.db,
-        ctx.engine.clock,
+      const { effects } = await updatePolicyUseCase(
+        ctx.engine,
         readPolicy(view.state.values as never),
         actor.userId,
       );
       await ack();
       const { channelId } = readSpecialistAddMetadata(view.private_metadata); // same {channelId} shape
       ctx.afterAck.run(async () => {
-        await ctx.engine.dispatch(); // a higher limit may let queued work start now
+        await performEffects(ctx.engine, effects); // a higher limit may let queued work start now
         await tell(ctx, client, body.user.id, channelId, t(ctx.locale, "policy.saved"));
       });
     } catch (err) {

@@ -1,11 +1,11 @@
-import type { Kernel } from "../kernel.js";
+import { runUseCase, runUseCaseDispatched, withEffects, type Kernel } from "../kernel.js";
 import { EngineError } from "../errors.js";
 import type { Kysely } from "kysely";
 import type { Conversation, DB, Project } from "../schema.js";
 import { conversationRights } from "./access.js";
 import { enqueue, startConversation, type SlackThread } from "./conversations.js";
 import { getProject, isSharedSpecialist, projectForActor, type Actor } from "./projects.js";
-import { stopAndReport, type StopReport } from "./stop.js";
+import { stopUseCase, type StopReport } from "./stop.js";
 
 /** A conversation with the project it belongs to. */
 export interface ConversationWithProject {
@@ -38,11 +38,15 @@ export async function ask(
   prompt: string,
   slack?: SlackThread,
 ) {
-  const project = await projectForActor(engine.db, actor, projectName);
-  if (!prompt.trim()) throw new EngineError("invalid", "prompt_empty");
-  const started = await startConversation(engine.db, engine.clock, project, prompt, actor.userId, { slack });
-  const dispatched = await engine.dispatch();
-  return { ...started, project, paused: dispatched.paused };
+  const { value, dispatched } = await runUseCaseDispatched(engine, async () => {
+    const project = await projectForActor(engine.db, actor, projectName);
+    if (!prompt.trim()) throw new EngineError("invalid", "prompt_empty");
+    const started = await startConversation(engine.db, engine.clock, project, prompt, actor.userId, {
+      slack,
+    });
+    return withEffects({ ...started, project }, { dispatch: true });
+  });
+  return { ...value, paused: dispatched?.paused ?? [] };
 }
 
 /** The conversation a Slack thread belongs to, if any. */
@@ -77,17 +81,21 @@ export async function loadConversation(
 
 /** Queues a follow-up in an existing conversation (same Codex thread) and dispatches. */
 export async function followUp(engine: Kernel, actor: Actor, c: ConversationWithProject, prompt: string) {
-  await assertCanDrive(engine.db, actor, c);
-  const item = await enqueue(engine.db, engine.clock, c.conversation.id, prompt, {
-    requestedBy: actor.userId,
+  const { value: item, dispatched } = await runUseCaseDispatched(engine, async () => {
+    await assertCanDrive(engine.db, actor, c);
+    const item = await enqueue(engine.db, engine.clock, c.conversation.id, prompt, {
+      requestedBy: actor.userId,
+    });
+    return withEffects(item, { dispatch: true });
   });
-  const dispatched = await engine.dispatch();
-  return { item, paused: dispatched.paused };
+  return { item, paused: dispatched?.paused ?? [] };
 }
 
 /** Stops a conversation on behalf of a user allowed to drive it. */
 export async function stop(engine: Kernel, actor: Actor, conversationId: string): Promise<StopReport> {
-  const c = await loadConversation(engine, conversationId);
-  await assertCanDrive(engine.db, actor, c);
-  return stopAndReport(engine, conversationId);
+  return runUseCase(engine, async () => {
+    const c = await loadConversation(engine, conversationId);
+    await assertCanDrive(engine.db, actor, c);
+    return stopUseCase(engine, conversationId);
+  });
 }

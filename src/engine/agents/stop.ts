@@ -1,7 +1,6 @@
-import type { Kernel } from "../kernel.js";
+import { runUseCase, withEffects, type Kernel, type Outcome } from "../kernel.js";
 import { immediate } from "../database.js";
 import { finishItem } from "./outcome.js";
-import { signalIfSame } from "./processes.js";
 import { failureNote } from "../../i18n/failures.js";
 import { cancelOpenDecisions } from "../coordination/decisionStore.js";
 import { emit } from "../outbox.js";
@@ -30,7 +29,18 @@ export async function stopConversation(engine: Kernel, conversationId: string): 
 }
 
 /** `stopConversation`, also counting the open decisions it cancelled. */
-export async function stopAndReport(engine: Kernel, conversationId: string): Promise<StopReport> {
+export function stopAndReport(engine: Kernel, conversationId: string): Promise<StopReport> {
+  return runUseCase(engine, () => stopUseCase(engine, conversationId));
+}
+
+/**
+ * The stop as a use case: its writes, committed, and the workers to signal as its effect (the
+ * caller's use case may add it to its own effects).
+ */
+export async function stopUseCase(
+  engine: Pick<Kernel, "db" | "clock" | "hook">,
+  conversationId: string,
+): Promise<Outcome<StopReport>> {
   const { db, clock } = engine;
   const now = clock.now();
   const queued = await db
@@ -79,6 +89,6 @@ export async function stopAndReport(engine: Kernel, conversationId: string): Pro
     return cancelled;
   });
   // The worker also polls the flag; the signal only makes the stop immediate (after commit).
-  for (const r of running) signalIfSame(r.worker_pid, r.worker_start_time, "SIGTERM");
-  return { cancelledQueued, stoppingRunning: running.length, cancelledDecisions };
+  const signal = running.map((r) => ({ pid: r.worker_pid, startTime: r.worker_start_time }));
+  return withEffects({ cancelledQueued, stoppingRunning: running.length, cancelledDecisions }, { signal });
 }

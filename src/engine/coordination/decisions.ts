@@ -14,6 +14,7 @@ import { t, type Locale } from "../../i18n/index.js";
 import { canDecision } from "./decisionMachine.js";
 import { moveDecision } from "./decisionStore.js";
 import { moveDelegation } from "./coordinationStore.js";
+import { withEffects, type Kernel, type Outcome } from "../kernel.js";
 
 /** A decision as people and views see it. */
 export interface DecisionView {
@@ -202,4 +203,17 @@ export async function answerDecision(
     await emit(trx, now, { kind: "decision.answered", conversationId: d.conversation_id, decisionId: d.id });
     return getDecision(trx, actor, d.id);
   });
+}
+
+/** The answer as a use case: committed, with its queued answer to dispatch as the effect. */
+export async function answerDecisionUseCase(
+  kernel: Pick<Kernel, "db" | "clock" | "config">,
+  actor: Actor,
+  decisionId: string,
+  optionIds: string[],
+  custom: string,
+): Promise<Outcome<DecisionView>> {
+  const { db, clock, config } = kernel;
+  const answered = await answerDecision(db, clock, config.locale, actor, decisionId, optionIds, custom);
+  return withEffects(answered, { dispatch: true });
 }

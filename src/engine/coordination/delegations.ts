@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Kernel } from "../kernel.js";
+import { performEffects, type Kernel } from "../kernel.js";
 import { immediate } from "../database.js";
 import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
@@ -116,7 +116,7 @@ export async function processDelegations(
     const ok = await immediate(db, (trx) => start(trx, clock, text, d));
     if (ok) started += 1;
   }
-  if (started + finished > 0) await engine.dispatch();
+  await performEffects(engine, { dispatch: started + finished > 0 });
   return { delegations_started: started, delegations_finished: finished };
 }
 

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import type { Kernel } from "../kernel.js";
+import { runUseCase, withEffects, type Kernel } from "../kernel.js";
 import { immediate } from "../database.js";
 import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
@@ -276,35 +276,36 @@ export async function retryIncident(
   incidentId: string,
 ): Promise<{ queueId: string }> {
   const { db, clock } = engine;
-  const queued = await immediate(db, async (trx) => {
-    const visible = await getIncident(trx, actor, incidentId);
-    if (!canIncident(visible.status, "retry")) throw new EngineError("conflict", "incident_not_retryable");
-    const row = await trx
-      .selectFrom("incidents")
-      .select(["queue_id", "conversation_id"])
-      .where("id", "=", incidentId)
-      .executeTakeFirstOrThrow();
-    const failed = await trx
-      .selectFrom("prompt_queue")
-      .select("content")
-      .where("id", "=", row.queue_id)
-      .executeTakeFirst();
-    if (!failed) throw new EngineError("conflict", "incident_not_retryable");
-    const item = await enqueueIn(trx, clock, row.conversation_id, failed.content, {
-      origin: "user",
-      requestedBy: actor.userId,
+  return runUseCase(engine, async () => {
+    const queueId = await immediate(db, async (trx) => {
+      const visible = await getIncident(trx, actor, incidentId);
+      if (!canIncident(visible.status, "retry")) throw new EngineError("conflict", "incident_not_retryable");
+      const row = await trx
+        .selectFrom("incidents")
+        .select(["queue_id", "conversation_id"])
+        .where("id", "=", incidentId)
+        .executeTakeFirstOrThrow();
+      const failed = await trx
+        .selectFrom("prompt_queue")
+        .select("content")
+        .where("id", "=", row.queue_id)
+        .executeTakeFirst();
+      if (!failed) throw new EngineError("conflict", "incident_not_retryable");
+      const item = await enqueueIn(trx, clock, row.conversation_id, failed.content, {
+        origin: "user",
+        requestedBy: actor.userId,
+      });
+      const retried = await moveIncident(
+        trx,
+        incidentId,
+        "RESOLVED",
+        { resolution: t(engine.config.locale, "incident.retried"), updated_at: clock.now() },
+        INCIDENT_ACTIONS.retry,
+      );
+      if (!retried) throw new EngineError("conflict", "incident_not_retryable");
+      await emit(trx, clock.now(), { kind: "incident.updated", incidentId, status: "RESOLVED" });
+      return item.id;
     });
-    const retried = await moveIncident(
-      trx,
-      incidentId,
-      "RESOLVED",
-      { resolution: t(engine.config.locale, "incident.retried"), updated_at: clock.now() },
-      INCIDENT_ACTIONS.retry,
-    );
-    if (!retried) throw new EngineError("conflict", "incident_not_retryable");
-    await emit(trx, clock.now(), { kind: "incident.updated", incidentId, status: "RESOLVED" });
-    return item.id;
+    return withEffects({ queueId }, { dispatch: true });
   });
-  await engine.dispatch();
-  return { queueId: queued };
 }

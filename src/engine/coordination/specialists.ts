@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import type { Kysely } from "kysely";
-import type { Kernel } from "../kernel.js";
+import { runUseCase, withEffects, type Kernel } from "../kernel.js";
 import { immediate } from "../database.js";
 import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
@@ -108,67 +108,70 @@ export async function createSpecialist(
   );
   fs.mkdirSync(workspace, { recursive: true });
   const owner = opts.shared ? null : actor.userId;
-  const created = await immediate(engine.db, async (trx) => {
-    const now = engine.clock.now();
-    const projectId = newId();
-    await trx
-      .insertInto("projects")
-      .values({
-        id: projectId,
-        name: `${name} (${t(engine.config.locale, "specialist.project_suffix")} ${id.slice(0, 8)})`,
-        path: workspace,
-        owner_id: owner,
-        full_access: 0,
-        execution_group: SPECIALIST_GROUP,
-        merge_confirmation_required: 0,
-        slack_channel_id: null,
-        role: "project",
-        created_at: now,
-      })
-      .execute();
-    await trx
-      .insertInto("specialist_agents")
-      .values({
-        id,
-        name,
-        description,
-        capabilities: JSON.stringify(capabilities),
-        summary: null,
-        status: "BUILDING",
-        error: "",
-        owner_id: owner,
-        project_id: projectId,
-        bootstrap_conversation_id: null,
-        bootstrap_queue_id: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    await startBootstrap(engine, trx, id);
-    return trx.selectFrom("specialist_agents").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+  return runUseCase(engine, async () => {
+    const created = await immediate(engine.db, async (trx) => {
+      const now = engine.clock.now();
+      const projectId = newId();
+      await trx
+        .insertInto("projects")
+        .values({
+          id: projectId,
+          name: `${name} (${t(engine.config.locale, "specialist.project_suffix")} ${id.slice(0, 8)})`,
+          path: workspace,
+          owner_id: owner,
+          full_access: 0,
+          execution_group: SPECIALIST_GROUP,
+          merge_confirmation_required: 0,
+          slack_channel_id: null,
+          role: "project",
+          created_at: now,
+        })
+        .execute();
+      await trx
+        .insertInto("specialist_agents")
+        .values({
+          id,
+          name,
+          description,
+          capabilities: JSON.stringify(capabilities),
+          summary: null,
+          status: "BUILDING",
+          error: "",
+          owner_id: owner,
+          project_id: projectId,
+          bootstrap_conversation_id: null,
+          bootstrap_queue_id: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      await startBootstrap(engine, trx, id);
+      return trx.selectFrom("specialist_agents").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    });
+    return withEffects(view(created, workspace), { dispatch: true });
   });
-  await engine.dispatch();
-  return view(created, workspace);
 }
 
 /** A FAILED specialist builds itself again in the same workspace, with a new bootstrap conversation. */
 export async function rebuildSpecialist(engine: Kernel, actor: Actor, id: string): Promise<SpecialistView> {
-  const rebuilt = await immediate(engine.db, async (trx) => {
-    const s = await findSpecialist(trx, actor, id);
-    if (!canSpecialist(s.status, "rebuild"))
-      throw new EngineError("conflict", "specialist_not_failed", { name: s.name });
-    const moved = await moveSpecialist(
-      trx,
-      id,
-      "BUILDING",
-      { error: "", updated_at: engine.clock.now() },
-      { from: SPECIALIST_ACTIONS.rebuild },
-    );
-    if (!moved) throw new EngineError("conflict", "specialist_not_failed", { name: s.name });
-    await startBootstrap(engine, trx, id);
-    return trx.selectFrom("specialist_agents").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+  const rebuilt = await runUseCase(engine, async () => {
+    const rebuilt = await immediate(engine.db, async (trx) => {
+      const s = await findSpecialist(trx, actor, id);
+      if (!canSpecialist(s.status, "rebuild"))
+        throw new EngineError("conflict", "specialist_not_failed", { name: s.name });
+      const moved = await moveSpecialist(
+        trx,
+        id,
+        "BUILDING",
+        { error: "", updated_at: engine.clock.now() },
+        { from: SPECIALIST_ACTIONS.rebuild },
+      );
+      if (!moved) throw new EngineError("conflict", "specialist_not_failed", { name: s.name });
+      await startBootstrap(engine, trx, id);
+      return trx.selectFrom("specialist_agents").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    });
+    return withEffects(rebuilt, { dispatch: true });
   });
-  await engine.dispatch();
   return specialistView(engine.db, rebuilt);
 }
 

@@ -1,10 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Kernel } from "../kernel.js";
+import { performEffects, type Effects, type Kernel } from "../kernel.js";
 import { immediate } from "../database.js";
 import { createConversation, enqueueIn } from "../agents/conversations.js";
 import { capText } from "../agents/inbox.js";
-import { stopConversation } from "../agents/stop.js";
 import type { EngineErrorReason } from "../errors.js";
 import { t } from "../../i18n/index.js";
 import { branchName, clonePath, startPrompt } from "./draft.js";
@@ -40,7 +39,7 @@ export const verifyClaimMs = (deps: OrchestrationDeps, tests: number) =>
  * to the person as this reason), or `lost` when its claim was no longer held (nothing recorded).
  */
 export type StepResult =
-  | { ok: true }
+  | { ok: true; effects?: Effects }
   | { ok: false; reason: EngineErrorReason; params: Record<string, string> }
   | { ok: "lost" };
 
@@ -137,8 +136,7 @@ export async function runPrepare(
     return true;
   });
   if (!recorded) return LOST;
-  await engine.dispatch();
-  return { ok: true };
+  return { ok: true, effects: { dispatch: true } };
 }
 
 async function failPrepare(
@@ -279,7 +277,8 @@ export async function runCancel(
 ): Promise<StepResult> {
   const o = await claimed(engine, id, "CANCELLING", token);
   if (!o) return LOST;
-  if (o.conversation_id) await stopConversation(engine, o.conversation_id);
+  // The agent stops before its clone is removed: performed here, not left to the caller.
+  if (o.conversation_id) await performEffects(engine, { stop: [o.conversation_id] });
   // A preparation that failed half-way recorded no path: the computed one is checked too.
   const clone = o.worktree_path ?? clonePath(engine.config.dataDir, o.name, o.id);
   if (o.worktree_path || fs.existsSync(clone)) {

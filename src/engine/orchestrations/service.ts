@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import type { Kernel } from "../kernel.js";
+import { performEffects, runUseCase, withEffects, type Kernel } from "../kernel.js";
 import { immediate } from "../database.js";
 import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
@@ -255,6 +255,7 @@ async function after(
   step?: StepResult,
 ): Promise<OrchestrationView> {
   if (step?.ok === false) throw new EngineError("conflict", step.reason, step.params);
+  if (step?.ok === true && step.effects) await performEffects(engine, step.effects);
   return getOrchestration(engine, actor, id);
 }
 
@@ -342,29 +343,31 @@ export async function requestCorrections(
   const text = feedbackOf(feedback);
   await visibleOrchestration(engine.db, actor, id);
   await advanceAgent(engine, id);
-  await act(engine, actor, id, "corrections", {
-    check: (row) => {
-      if (!row.conversation_id || !row.worktree_path || !fs.existsSync(row.worktree_path))
-        throw new EngineError("conflict", "orch_worktree_missing");
-    },
-    within: async (trx, row) => {
-      const failedOutput = row.status === "VERIFICATION_FAILED" ? row.last_error : null;
-      const prompt = correctionsPrompt(engine.config.locale, {
-        name: row.name,
-        feedback: text,
-        failedOutput,
-      });
-      const item = await enqueueIn(trx, engine.clock, row.conversation_id!, prompt, {
-        origin: "orchestration",
-        requestedBy: actor.userId,
-      });
-      return {
-        set: { queue_id: item.id, verified_revision: null, approved_revision: null, last_error: null },
-        event: { kind: "corrections.requested", queueId: item.id, detail: { feedback: text } },
-      };
-    },
+  await runUseCase(engine, async () => {
+    await act(engine, actor, id, "corrections", {
+      check: (row) => {
+        if (!row.conversation_id || !row.worktree_path || !fs.existsSync(row.worktree_path))
+          throw new EngineError("conflict", "orch_worktree_missing");
+      },
+      within: async (trx, row) => {
+        const failedOutput = row.status === "VERIFICATION_FAILED" ? row.last_error : null;
+        const prompt = correctionsPrompt(engine.config.locale, {
+          name: row.name,
+          feedback: text,
+          failedOutput,
+        });
+        const item = await enqueueIn(trx, engine.clock, row.conversation_id!, prompt, {
+          origin: "orchestration",
+          requestedBy: actor.userId,
+        });
+        return {
+          set: { queue_id: item.id, verified_revision: null, approved_revision: null, last_error: null },
+          event: { kind: "corrections.requested", queueId: item.id, detail: { feedback: text } },
+        };
+      },
+    });
+    return withEffects(null, { dispatch: true });
   });
-  await engine.dispatch();
   return getOrchestration(engine, actor, id);
 }
 

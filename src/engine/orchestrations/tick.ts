@@ -1,4 +1,4 @@
-import type { Kernel } from "../kernel.js";
+import { performEffects, type Kernel } from "../kernel.js";
 import { immediate } from "../database.js";
 import { defaultDeps, runCancel, runMerge, runPrepare, type OrchestrationDeps } from "./effects.js";
 import { findOrchestration, transition, withEndedAgent, withExpiredClaim } from "./store.js";
@@ -114,7 +114,8 @@ export async function recoverClaim(engine: Kernel, deps: OrchestrationDeps, id: 
   );
   if (!taken?.claimToken) return false;
   const step = o.status === "PREPARING" ? runPrepare : o.status === "MERGING" ? runMerge : runCancel;
-  await step(engine, deps, id, taken.claimToken);
+  const result = await step(engine, deps, id, taken.claimToken);
+  if (result.ok === true && result.effects) await performEffects(engine, result.effects);
   return true;
 }
 

@@ -1,12 +1,11 @@
 import type { Kysely } from "kysely";
-import type { Kernel } from "../kernel.js";
+import { runUseCase, withEffects, type Kernel } from "../kernel.js";
 import type { DB, Project } from "../schema.js";
 import { immediate } from "../database.js";
 import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import { createConversation, enqueueIn } from "../agents/conversations.js";
 import { canSee, SPECIALIST_GROUP, type Actor } from "../agents/projects.js";
-import { stopConversation } from "../agents/stop.js";
 import { t } from "../../i18n/index.js";
 import { canRun, canSelfRepair, type BlockCode } from "./machine.js";
 import { checkRebase, parsePlan, resolveTargets, type Candidate, type ResolvedStep } from "./plan.js";
@@ -99,113 +98,115 @@ export async function startRun(
   plan: unknown,
   opts: { slackChannelId?: string } = {},
 ): Promise<RunDetail> {
-  const { db, clock } = engine;
-  const ctx = ctxOf(engine);
-  const master = await findMasterProject(db);
-  if (!master) throw new EngineError("unavailable", "run_no_master");
-  // Before the plan is even read: its text goes to the master's agent.
-  assertSeesAll(actor, [master]);
-  const candidates = await candidatesFor(db, actor);
-  const steps: ResolvedStep[] = resolveTargets(parsePlan(plan), candidates);
-  assertSeesAll(
-    actor,
-    steps.map((s) => candidates.find((c) => c.id === s.projectId)),
-  );
-  const runId = await immediate(db, async (trx) => {
-    if ((await activeRuns(trx)).length > 0) throw new EngineError("conflict", "run_active");
-    const now = clock.now();
-    const id = newId();
-    const conversation = await createConversation(
-      trx,
-      clock,
-      master.id,
-      t(ctx.locale, "run.master_title"),
-      actor.userId,
+  const id = await runUseCase(engine, async () => {
+    const { db, clock } = engine;
+    const ctx = ctxOf(engine);
+    const master = await findMasterProject(db);
+    if (!master) throw new EngineError("unavailable", "run_no_master");
+    // Before the plan is even read: its text goes to the master's agent.
+    assertSeesAll(actor, [master]);
+    const candidates = await candidatesFor(db, actor);
+    const steps: ResolvedStep[] = resolveTargets(parsePlan(plan), candidates);
+    assertSeesAll(
+      actor,
+      steps.map((s) => candidates.find((c) => c.id === s.projectId)),
     );
-    await trx
-      .insertInto("remediation_runs")
-      .values({
-        id,
-        owner_id: actor.userId,
-        status: "RUNNING",
-        stage: "PLAN_REVIEW",
-        plan: JSON.stringify(steps),
-        master_project_id: master.id,
-        master_conversation_id: conversation.id,
-        current_step_id: null,
-        active_queue_id: null,
-        self_repair_id: null,
-        correction_round: 0,
-        review_restarts: 0,
-        blocked_stage: null,
-        block_code: null,
-        error: null,
-        final_report: null,
-        created_at: now,
-        updated_at: now,
-        finished_at: null,
-        slack_channel_id: opts.slackChannelId ?? null,
-        slack_thread_ts: null,
-      })
-      .execute();
-    await trx
-      .insertInto("remediation_step_runs")
-      .values(
-        steps.map((s) => ({
-          id: newId(),
-          run_id: id,
-          step_id: s.id,
-          position: s.order,
-          phase: s.phase,
-          phase_label: s.phaseLabel,
-          title: s.title,
-          summary: s.summary,
-          risk: s.risk,
-          target: s.target,
-          aliases: JSON.stringify(s.aliases),
-          project_id: s.projectId,
-          prompt: s.prompt,
-          status: "PENDING" as const,
-          conversation_id: null,
-          queue_id: null,
-          attempts: 0,
-          feedback: null,
+    const runId = await immediate(db, async (trx) => {
+      if ((await activeRuns(trx)).length > 0) throw new EngineError("conflict", "run_active");
+      const now = clock.now();
+      const id = newId();
+      const conversation = await createConversation(
+        trx,
+        clock,
+        master.id,
+        t(ctx.locale, "run.master_title"),
+        actor.userId,
+      );
+      await trx
+        .insertInto("remediation_runs")
+        .values({
+          id,
+          owner_id: actor.userId,
+          status: "RUNNING",
+          stage: "PLAN_REVIEW",
+          plan: JSON.stringify(steps),
+          master_project_id: master.id,
+          master_conversation_id: conversation.id,
+          current_step_id: null,
+          active_queue_id: null,
+          self_repair_id: null,
+          correction_round: 0,
+          review_restarts: 0,
+          blocked_stage: null,
+          block_code: null,
+          error: null,
+          final_report: null,
           created_at: now,
           updated_at: now,
           finished_at: null,
-        })),
+          slack_channel_id: opts.slackChannelId ?? null,
+          slack_thread_ts: null,
+        })
+        .execute();
+      await trx
+        .insertInto("remediation_step_runs")
+        .values(
+          steps.map((s) => ({
+            id: newId(),
+            run_id: id,
+            step_id: s.id,
+            position: s.order,
+            phase: s.phase,
+            phase_label: s.phaseLabel,
+            title: s.title,
+            summary: s.summary,
+            risk: s.risk,
+            target: s.target,
+            aliases: JSON.stringify(s.aliases),
+            project_id: s.projectId,
+            prompt: s.prompt,
+            status: "PENDING" as const,
+            conversation_id: null,
+            queue_id: null,
+            attempts: 0,
+            feedback: null,
+            created_at: now,
+            updated_at: now,
+            finished_at: null,
+          })),
+        )
+        .execute();
+      const item = await enqueueIn(
+        trx,
+        clock,
+        conversation.id,
+        planReviewPrompt(ctx.locale, await loadSteps(trx, id)),
+        { origin: "run_stage", requestedBy: actor.userId },
+      );
+      await trx
+        .updateTable("remediation_runs")
+        .set({ active_queue_id: item.id })
+        .where("id", "=", id)
+        .execute();
+      await recordEvent(trx, now, id, null, "run.started", {
+        steps: steps.length,
+        master_project_id: master.id,
+        by: actor.userId,
+      });
+      await announce(trx, now, id, "RUNNING", "PLAN_REVIEW");
+      return id;
+    }).catch((err: unknown) => {
+      // The unique index on the active slot: another process started one at the same moment.
+      if (
+        err instanceof Error &&
+        /UNIQUE constraint failed: index 'uq_remediation_runs_active'/.test(err.message)
       )
-      .execute();
-    const item = await enqueueIn(
-      trx,
-      clock,
-      conversation.id,
-      planReviewPrompt(ctx.locale, await loadSteps(trx, id)),
-      { origin: "run_stage", requestedBy: actor.userId },
-    );
-    await trx
-      .updateTable("remediation_runs")
-      .set({ active_queue_id: item.id })
-      .where("id", "=", id)
-      .execute();
-    await recordEvent(trx, now, id, null, "run.started", {
-      steps: steps.length,
-      master_project_id: master.id,
-      by: actor.userId,
+        throw new EngineError("conflict", "run_active", {}, { cause: err });
+      throw err;
     });
-    await announce(trx, now, id, "RUNNING", "PLAN_REVIEW");
-    return id;
-  }).catch((err: unknown) => {
-    // The unique index on the active slot: another process started one at the same moment.
-    if (
-      err instanceof Error &&
-      /UNIQUE constraint failed: index 'uq_remediation_runs_active'/.test(err.message)
-    )
-      throw new EngineError("conflict", "run_active", {}, { cause: err });
-    throw err;
+    return withEffects(runId, { dispatch: true });
   });
-  await engine.dispatch();
-  return detailOrThrow(db, runId);
+  return detailOrThrow(engine.db, id);
 }
 
 /** The run the actor sees: the active one if theirs (or they are an admin), else their latest; NOT_STARTED before any. */
@@ -252,100 +253,106 @@ export async function resumeRun(
   actor: Actor,
   opts: { plan?: unknown; runId?: string } = {},
 ): Promise<RunDetail> {
-  const { db, clock } = engine;
-  const ctx = ctxOf(engine);
-  const run = await drivableRun(db, actor, opts.runId);
-  if (!canRun(run.status, "resume")) throw new EngineError("conflict", "run_not_blocked");
-  const revised =
-    opts.plan === undefined
-      ? null
-      : resolveTargets(
-          parsePlan(opts.plan),
-          await candidatesFor(db, { userId: run.owner_id, isAdmin: false }),
+  const id = await runUseCase(engine, async () => {
+    const { db, clock } = engine;
+    const ctx = ctxOf(engine);
+    const run = await drivableRun(db, actor, opts.runId);
+    if (!canRun(run.status, "resume")) throw new EngineError("conflict", "run_not_blocked");
+    const revised =
+      opts.plan === undefined
+        ? null
+        : resolveTargets(
+            parsePlan(opts.plan),
+            await candidatesFor(db, { userId: run.owner_id, isAdmin: false }),
+          );
+    const stopRepair = await immediate(db, async (trx) => {
+      const fresh = await activeRunFor(trx, actor, run.id);
+      if (!canRun(fresh.status, "resume")) throw new EngineError("conflict", "run_not_blocked");
+      const now = clock.now();
+      let steps = await loadSteps(trx, run.id);
+      if (revised) {
+        checkRebase(
+          steps.map((s) => ({
+            stepId: s.step_id,
+            position: s.position,
+            projectId: s.project_id,
+            risk: s.risk,
+          })),
+          revised,
         );
-  const stopRepair = await immediate(db, async (trx) => {
-    const fresh = await activeRunFor(trx, actor, run.id);
-    if (!canRun(fresh.status, "resume")) throw new EngineError("conflict", "run_not_blocked");
-    const now = clock.now();
-    let steps = await loadSteps(trx, run.id);
-    if (revised) {
-      checkRebase(
-        steps.map((s) => ({
-          stepId: s.step_id,
-          position: s.position,
-          projectId: s.project_id,
-          risk: s.risk,
-        })),
-        revised,
-      );
-      for (const [i, r] of revised.entries()) {
-        const s = steps[i]!;
-        await trx
-          .updateTable("remediation_step_runs")
-          .set({
-            prompt: r.prompt,
-            title: r.title,
-            summary: r.summary,
-            phase: r.phase,
-            phase_label: r.phaseLabel,
-            updated_at: now,
-          })
-          .where("id", "=", s.id)
-          .execute();
+        for (const [i, r] of revised.entries()) {
+          const s = steps[i]!;
+          await trx
+            .updateTable("remediation_step_runs")
+            .set({
+              prompt: r.prompt,
+              title: r.title,
+              summary: r.summary,
+              phase: r.phase,
+              phase_label: r.phaseLabel,
+              updated_at: now,
+            })
+            .where("id", "=", s.id)
+            .execute();
+        }
+        steps = await loadSteps(trx, run.id);
       }
-      steps = await loadSteps(trx, run.id);
-    }
-    const repair = await findRepair(trx, fresh.self_repair_id);
-    let superseded: string | null = null;
-    if (
-      repair &&
-      canSelfRepair(repair.status, "supersede") &&
-      (await moveRepair(trx, repair.id, repair.status, { status: "SUPERSEDED", finished_at: now }, now))
-    ) {
-      await recordEvent(trx, now, run.id, repair.step_id, "self_repair.owner_resolved", {
-        self_repair_id: repair.id,
-        by: actor.userId,
+      const repair = await findRepair(trx, fresh.self_repair_id);
+      let superseded: string | null = null;
+      if (
+        repair &&
+        canSelfRepair(repair.status, "supersede") &&
+        (await moveRepair(trx, repair.id, repair.status, { status: "SUPERSEDED", finished_at: now }, now))
+      ) {
+        await recordEvent(trx, now, run.id, repair.step_id, "self_repair.owner_resolved", {
+          self_repair_id: repair.id,
+          by: actor.userId,
+        });
+        if (repair.status === "RUNNING") superseded = repair.conversation_id;
+      }
+      await resumeIn(trx, ctx, fresh, steps, {
+        kind: "run.resumed",
+        details: { by: actor.userId, plan_rebased: revised !== null },
       });
-      if (repair.status === "RUNNING") superseded = repair.conversation_id;
-    }
-    await resumeIn(trx, ctx, fresh, steps, {
-      kind: "run.resumed",
-      details: { by: actor.userId, plan_rebased: revised !== null },
+      return superseded;
     });
-    return superseded;
+    // A superseded repair's agent has nothing left to do: stopped before the dispatch.
+    return withEffects(run.id, {
+      stop: stopRepair ? [stopRepair] : [],
+      dispatch: true,
+    });
   });
-  // A superseded repair's agent has nothing left to do.
-  if (stopRepair) await stopConversation(engine, stopRepair);
-  await engine.dispatch();
-  return detailOrThrow(db, run.id);
+  return detailOrThrow(engine.db, id);
 }
 
 /** The owner (or an admin) who sees all its projects cancels the active run; its agents are stopped. */
 export async function cancelRun(engine: Kernel, actor: Actor, runId?: string): Promise<RunDetail> {
-  const { db, clock } = engine;
-  const run = await drivableRun(db, actor, runId);
-  const toStop = await immediate(db, async (trx) => {
-    const fresh = await activeRunFor(trx, actor, run.id);
-    const now = clock.now();
-    const repair = await findRepair(trx, fresh.self_repair_id);
-    const stops: string[] = [];
-    if (
-      repair &&
-      canSelfRepair(repair.status, "supersede") &&
-      (await moveRepair(trx, repair.id, repair.status, { status: "SUPERSEDED", finished_at: now }, now))
-    ) {
-      if (repair.status === "RUNNING") stops.push(repair.conversation_id);
-    }
-    const active = await itemState(trx, fresh.active_queue_id);
-    if (active && (active.status === "queued" || active.status === "running"))
-      stops.push(active.conversation_id);
-    await moveRun(trx, fresh, { status: "CANCELLED", stage: "IDLE", finished_at: now }, now);
-    await recordEvent(trx, now, run.id, null, "run.cancelled", { by: actor.userId });
-    await announce(trx, now, run.id, "CANCELLED", "IDLE");
-    return stops;
+  const id = await runUseCase(engine, async () => {
+    const { db, clock } = engine;
+    const run = await drivableRun(db, actor, runId);
+    const toStop = await immediate(db, async (trx) => {
+      const fresh = await activeRunFor(trx, actor, run.id);
+      const now = clock.now();
+      const repair = await findRepair(trx, fresh.self_repair_id);
+      const stops: string[] = [];
+      if (
+        repair &&
+        canSelfRepair(repair.status, "supersede") &&
+        (await moveRepair(trx, repair.id, repair.status, { status: "SUPERSEDED", finished_at: now }, now))
+      ) {
+        if (repair.status === "RUNNING") stops.push(repair.conversation_id);
+      }
+      const active = await itemState(trx, fresh.active_queue_id);
+      if (active && (active.status === "queued" || active.status === "running"))
+        stops.push(active.conversation_id);
+      await moveRun(trx, fresh, { status: "CANCELLED", stage: "IDLE", finished_at: now }, now);
+      await recordEvent(trx, now, run.id, null, "run.cancelled", { by: actor.userId });
+      await announce(trx, now, run.id, "CANCELLED", "IDLE");
+      return stops;
+    });
+    return withEffects(run.id, { stop: toStop });
   });
-  for (const conversationId of toStop) await stopConversation(engine, conversationId);
-  return detailOrThrow(db, run.id);
+  return detailOrThrow(engine.db, id);
 }
 
 /**
@@ -358,15 +365,17 @@ export async function blockRun(
   error: string,
   opts: { code?: BlockCode; stepId?: string } = {},
 ): Promise<RunDetail> {
-  await immediate(engine.db, async (trx) => {
-    const run = (await activeRuns(trx)).find((r) => r.id === runId);
-    if (!run || !canRun(run.status, "block")) throw new EngineError("not_found", "run_not_found");
-    await blockIn(trx, ctxOf(engine), run, await loadSteps(trx, runId), {
-      code: opts.code ?? "item_failed",
-      error,
-      stepId: opts.stepId ?? null,
+  const id = await runUseCase(engine, async () => {
+    await immediate(engine.db, async (trx) => {
+      const run = (await activeRuns(trx)).find((r) => r.id === runId);
+      if (!run || !canRun(run.status, "block")) throw new EngineError("not_found", "run_not_found");
+      await blockIn(trx, ctxOf(engine), run, await loadSteps(trx, runId), {
+        code: opts.code ?? "item_failed",
+        error,
+        stepId: opts.stepId ?? null,
+      });
     });
+    return withEffects(runId, { dispatch: true });
   });
-  await engine.dispatch();
-  return detailOrThrow(engine.db, runId);
+  return detailOrThrow(engine.db, id);
 }
