@@ -1,6 +1,12 @@
 import cron from "node-cron";
 import type { Logger } from "pino";
-import type { Engine } from "./engine.js";
+import type { TickResult } from "./kernel.js";
+
+/** What the ticker drives: the composition root's tick and its lease. */
+export interface Tickable {
+  tick(): Promise<TickResult>;
+  releaseLease(): Promise<void>;
+}
 
 /** A running schedule of ticks; stop() waits for nothing and releases the lease. */
 export interface Ticker {
@@ -11,7 +17,7 @@ export interface Ticker {
  * Drives `engine.tick()` from a node-cron expression (six fields allow seconds). noOverlap: a
  * slow tick is never run twice at once; a failing tick is logged and the next one tries again.
  */
-export function startTicker(engine: Engine, expression: string, logger: Logger): Ticker {
+export function startTicker(engine: Tickable, expression: string, logger: Logger): Ticker {
   if (!cron.validate(expression)) throw new Error(`CODEXPI_TICK: invalid cron expression "${expression}"`);
   const task = cron.schedule(
     expression,

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { execa } from "execa";
-import { capText } from "./inbox.js";
+import { capText } from "../text/cap.js";
 
 // The local clones agents work in (orchestrations, self-repair). A clone is made with
 // `git clone --shared`: it reads the source's objects through `.git/objects/info/alternates`

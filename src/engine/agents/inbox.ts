@@ -90,14 +90,6 @@ function writeNoFollow(file: string, data: string | Buffer): void {
 }
 
 /**
- * A cap for a column or an event that people read (an error, a command's output), where the whole
- * text is kept elsewhere (a verification record, a worker log): the cut says that it is one.
- */
-export function capText(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}\n[… +${text.length - max}]`;
-}
-
-/**
  * Housekeeping: forgets the engine's copy of the inboxes of conversations idle for `maxAgeMs`
  * with no work queued or running (their texts were delivered to their workspaces, or never will
  * be). Returns how many inboxes were removed.

@@ -4,7 +4,8 @@ import type { Kernel } from "../kernel.js";
 import { t, type Locale } from "../../i18n/index.js";
 import type {} from "../orchestrations/schema.js"; // the orchestrations table
 import { cloneBase, cloneGit, commitClone, isSealedClone, makeClone, removeClone } from "./clones.js";
-import { capText, pruneInboxes } from "./inbox.js";
+import { pruneInboxes } from "./inbox.js";
+import { capText } from "../text/cap.js";
 
 // The self project is codexpi's own source. Its agents (incident and run self-repairs, and any
 // conversation of the project) never work in that checkout: each conversation gets a clone of the

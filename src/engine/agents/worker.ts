@@ -17,7 +17,7 @@ import { failureNote } from "../../i18n/failures.js";
 import { processStartTime } from "./processes.js";
 import { logsDir } from "./spawner.js";
 import { agentWorkdir } from "../orchestrations/workdir.js";
-import { capText } from "./inbox.js";
+import { capText } from "../text/cap.js";
 
 const PROGRESS_WRITE_MS = 1_000;
 const PROGRESS_EVENT_MS = 2_000;

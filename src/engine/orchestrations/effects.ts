@@ -3,7 +3,7 @@ import path from "node:path";
 import { performEffects, type Effects, type Kernel } from "../kernel.js";
 import { immediate } from "../database.js";
 import { createConversation, enqueueIn } from "../agents/conversations.js";
-import { capText } from "../agents/inbox.js";
+import { capText } from "../text/cap.js";
 import type { EngineErrorReason } from "../errors.js";
 import { t } from "../../i18n/index.js";
 import { branchName, clonePath, startPrompt } from "./draft.js";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { simpleGit, type SimpleGit } from "simple-git";
 import { commitClone, fetchFromClone, isSealedClone, makeClone, removeClone } from "../agents/clones.js";
-import { capText } from "../agents/inbox.js";
+import { capText } from "../text/cap.js";
 
 /** How a merge into the main checkout ended. */
 export type MergeResult =
