@@ -2,13 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startConversation } from "../../../src/engine/agents/conversations.js";
-import {
-  capText,
-  deliverInbox,
-  inboxStore,
-  passText,
-  pruneInboxes,
-} from "../../../src/engine/agents/inbox.js";
+import { deliverInbox, inboxStore, passText, pruneInboxes } from "../../../src/engine/agents/inbox.js";
+import { capText } from "../../../src/engine/text/cap.js";
 import { createSpecialist } from "../../../src/engine/coordination/specialists.js";
 import { immediate } from "../../../src/engine/database.js";
 import { agentWorkdir } from "../../../src/engine/orchestrations/workdir.js";
