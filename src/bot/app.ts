@@ -93,7 +93,7 @@ export async function startSlackApp(opts: {
     receiver = new SocketModeReceiver({
       appToken: config.slack.appToken as string,
       logger: blogger,
-      installerOptions: { clientOptions: webClientOptions(config) } as never,
+      installerOptions: { clientOptions: webClientOptions(config) },
     });
   } else {
     httpReceiver = new HTTPReceiver({
