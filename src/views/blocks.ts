@@ -48,18 +48,22 @@ export interface ButtonElement extends slack.Button {
 }
 
 // Each block extends its `@slack/types` counterpart, so a builder that drifts from Block Kit fails to
-// compile here rather than at a Bolt call site.
+// compile here rather than at a Bolt call site. The two sections do not extend `SectionBlock`: its
+// optional `text`, `fields` and `accessory` would blur which of the two a block is; `Block` below
+// checks them against `KnownBlock` instead.
 
 /** A section of text, with an optional button beside it. */
-export interface TextSection extends slack.SectionBlock {
+export interface TextSection {
   type: "section";
+  block_id?: string;
   text: PlainText | MrkdwnText;
   accessory?: ButtonElement;
 }
 
 /** A section of fields (two columns). */
-export interface FieldsSection extends slack.SectionBlock {
+export interface FieldsSection {
   type: "section";
+  block_id?: string;
   fields: Array<PlainText | MrkdwnText>;
 }
 
@@ -81,14 +85,14 @@ export interface HeaderBlock extends slack.HeaderBlock {
   text: PlainText;
 }
 
+/** `T`, which must be assignable to `U` (a compile-time check). */
+type Checked<T extends U, U> = T;
+
 /** The blocks views produce: a subset of Block Kit, each a subtype of `@slack/types`' `KnownBlock`. */
-export type Block =
-  | TextSection
-  | FieldsSection
-  | ContextBlock
-  | ActionsBlock
-  | HeaderBlock
-  | slack.DividerBlock;
+export type Block = Checked<
+  TextSection | FieldsSection | ContextBlock | ActionsBlock | HeaderBlock | slack.DividerBlock,
+  slack.KnownBlock
+>;
 
 /** A message: fallback text (notifications, screen readers) and its blocks. */
 export interface SlackMessage {
