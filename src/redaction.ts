@@ -13,7 +13,7 @@ export const REDACTED = "[redacted]";
 export const REDACTED_PRIVATE_KEY = "[redacted private key]";
 
 /** Registered values shorter than this are ignored: redacting them would mangle ordinary text. */
-export const MIN_SECRET_LENGTH = 8;
+const MIN_SECRET_LENGTH = 8;
 
 /** A stretch of text to replace. */
 interface Span {

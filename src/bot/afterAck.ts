@@ -19,6 +19,11 @@ export class AfterAck {
     if (!this.running) void this.drain();
   }
 
+  /** Whether work is scheduled or running. */
+  get busy(): boolean {
+    return this.running;
+  }
+
   /** Resolves once everything scheduled so far has run (shutdown, tests). */
   async settled(): Promise<void> {
     if (!this.running) return;

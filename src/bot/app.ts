@@ -8,6 +8,7 @@ import type { Engine } from "../engine/engine.js";
 import type { Locale } from "../i18n/index.js";
 import type { BotContext } from "./context.js";
 import { AfterAck } from "./afterAck.js";
+import { InFlight } from "./inFlight.js";
 import { serveHealth, startHealthServer, type Health } from "./health.js";
 import { registerActions } from "./listeners/actions.js";
 import { registerCoordinationActions } from "./listeners/coordination.js";
@@ -29,6 +30,8 @@ export interface SlackApp {
   healthPort: number | null;
   botUserId: string;
   client: WebClient;
+  /** Resolves once every request received so far has been processed, its work after ack included. */
+  settled(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -93,7 +96,7 @@ export async function startSlackApp(opts: {
     receiver = new SocketModeReceiver({
       appToken: config.slack.appToken as string,
       logger: blogger,
-      installerOptions: { clientOptions: webClientOptions(config) } as never,
+      installerOptions: { clientOptions: webClientOptions(config) },
     });
   } else {
     httpReceiver = new HTTPReceiver({
@@ -129,6 +132,8 @@ export async function startSlackApp(opts: {
   });
 
   const afterAck = new AfterAck(logger);
+  const inFlight = new InFlight();
+  inFlight.track(app);
   const ctx: BotContext = {
     engine,
     config,
@@ -171,6 +176,13 @@ export async function startSlackApp(opts: {
     healthPort,
     botUserId,
     client,
+    async settled() {
+      // Work after ack may come from a request still in Bolt, and vice versa: wait until both are idle.
+      do {
+        await inFlight.settled();
+        await afterAck.settled();
+      } while (!inFlight.idle || afterAck.busy);
+    },
     async stop() {
       await receiver.stop().catch(() => undefined);
       await afterAck.settled();

@@ -71,7 +71,7 @@ const header = (req: IncomingMessage, name: string): string | null => {
  * forged requests can neither fill the store nor block a genuine request in advance. Anything
  * else Bolt verifies as usual (bad or stale signatures, `ssl_check`).
  */
-export async function refusalOf(req: IncomingMessage, opts: RequestCheckOptions): Promise<Refusal> {
+async function refusalOf(req: IncomingMessage, opts: RequestCheckOptions): Promise<Refusal> {
   const buffered = await HTTPModuleFunctions.bufferIncomingMessage(req, HTTPModuleFunctions.defaultBodyLimit);
   const timestamp = header(req, "x-slack-request-timestamp");
   const signature = header(req, "x-slack-signature");

@@ -8,7 +8,7 @@ const turn = { conversationId: z.string(), queueId: z.string() };
  * Every domain event the engine emits, one zod schema per kind: the same schemas type the events
  * when they are emitted and parse the rows when they are read, so both ends agree on one shape.
  */
-export const eventSchemas = {
+const eventSchemas = {
   "conversation.queued": z.object({ kind: z.literal("conversation.queued"), ...turn, position: z.number() }),
   "conversation.started": z.object({ kind: z.literal("conversation.started"), ...turn }),
   "conversation.progress": z.object({

@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { Generated, Selectable } from "kysely";
 
 // Row types of the database, matching db/migrations. Times are epoch milliseconds.
 
@@ -267,7 +267,4 @@ export interface DB {
 
 export type Project = Selectable<ProjectsTable>;
 export type Conversation = Selectable<ConversationsTable>;
-export type Message = Selectable<MessagesTable>;
 export type QueueItem = Selectable<PromptQueueTable>;
-export type NewQueueItem = Insertable<PromptQueueTable>;
-export type QueueItemUpdate = Updateable<PromptQueueTable>;

@@ -1,3 +1,4 @@
+import type * as slack from "@slack/types";
 import {
   MAX_BLOCK_ID,
   MAX_BUTTON_TEXT,
@@ -15,20 +16,20 @@ import {
 } from "./limits.js";
 
 /** A plain-text object. */
-export interface PlainText {
+export interface PlainText extends slack.PlainTextElement {
   type: "plain_text";
   text: string;
   emoji?: boolean;
 }
 
 /** A mrkdwn text object (its text is already escaped by the caller). */
-export interface MrkdwnText {
+export interface MrkdwnText extends slack.MrkdwnElement {
   type: "mrkdwn";
   text: string;
 }
 
 /** A confirmation dialog on a button. */
-export interface ConfirmDialog {
+export interface ConfirmDialog extends slack.ConfirmationDialog {
   title: PlainText;
   text: PlainText;
   confirm: PlainText;
@@ -37,7 +38,7 @@ export interface ConfirmDialog {
 }
 
 /** A button element. */
-export interface ButtonElement {
+export interface ButtonElement extends slack.Button {
   type: "button";
   action_id: string;
   text: PlainText;
@@ -46,14 +47,52 @@ export interface ButtonElement {
   confirm?: ConfirmDialog;
 }
 
-/** The blocks views produce: a subset of Block Kit, structurally compatible with `@slack/types`. */
-export type Block =
-  | { type: "section"; block_id?: string; text: PlainText | MrkdwnText; accessory?: ButtonElement }
-  | { type: "section"; block_id?: string; fields: Array<PlainText | MrkdwnText> }
-  | { type: "context"; block_id?: string; elements: Array<PlainText | MrkdwnText> }
-  | { type: "actions"; block_id?: string; elements: ButtonElement[] }
-  | { type: "header"; block_id?: string; text: PlainText }
-  | { type: "divider"; block_id?: string };
+// Each block extends its `@slack/types` counterpart, so a builder that drifts from Block Kit fails to
+// compile here rather than at a Bolt call site. The two sections do not extend `SectionBlock`: its
+// optional `text`, `fields` and `accessory` would blur which of the two a block is; `Block` below
+// checks them against `KnownBlock` instead.
+
+/** A section of text, with an optional button beside it. */
+export interface TextSection {
+  type: "section";
+  block_id?: string;
+  text: PlainText | MrkdwnText;
+  accessory?: ButtonElement;
+}
+
+/** A section of fields (two columns). */
+export interface FieldsSection {
+  type: "section";
+  block_id?: string;
+  fields: Array<PlainText | MrkdwnText>;
+}
+
+/** A context block of small texts. */
+export interface ContextBlock extends slack.ContextBlock {
+  type: "context";
+  elements: Array<PlainText | MrkdwnText>;
+}
+
+/** An actions block of buttons. */
+export interface ActionsBlock extends slack.ActionsBlock {
+  type: "actions";
+  elements: ButtonElement[];
+}
+
+/** A header block. */
+export interface HeaderBlock extends slack.HeaderBlock {
+  type: "header";
+  text: PlainText;
+}
+
+/** `T`, which must be assignable to `U` (a compile-time check). */
+type Checked<T extends U, U> = T;
+
+/** The blocks views produce: a subset of Block Kit, each a subtype of `@slack/types`' `KnownBlock`. */
+export type Block = Checked<
+  TextSection | FieldsSection | ContextBlock | ActionsBlock | HeaderBlock | slack.DividerBlock,
+  slack.KnownBlock
+>;
 
 /** A message: fallback text (notifications, screen readers) and its blocks. */
 export interface SlackMessage {

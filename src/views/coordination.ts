@@ -25,7 +25,6 @@ export type {
   CheckboxesElement,
   InputBlock,
   InteractiveBlock,
-  InteractiveMessage,
   ModalView,
   StateValues,
 } from "./interactive.js";

@@ -27,7 +27,7 @@ import { redactText } from "../redaction.js";
 import { canDecision } from "../engine/coordination/decisionMachine.js";
 
 /** The input of the free-text answer modal (`view.state.values[blockId][actionId].value`). */
-export const DECISION_CUSTOM_INPUT = {
+const DECISION_CUSTOM_INPUT = {
   blockId: BLOCKS.decisionCustomInput,
   actionId: INPUTS.decisionCustom,
 } as const;
@@ -53,15 +53,14 @@ const blockId = (prefix: string, id: string): string => `${prefix}.${id}`.slice(
 export const DECISION_OPTION_ACTION = /^decision\.option(?:\.\d+)?$/;
 
 /** The action id of the button of the option at `index`. */
-export const decisionOptionActionId = (index: number): string => `${ACTIONS.decisionOption}.${index}`;
+const decisionOptionActionId = (index: number): string => `${ACTIONS.decisionOption}.${index}`;
 
 /** The block id of the n-th block of option buttons or checkboxes of a decision. */
-export const decisionChoicesBlockId = (decisionId: string, n: number): string =>
+const decisionChoicesBlockId = (decisionId: string, n: number): string =>
   blockId(`${BLOCKS.decisionChoices}.${n}`, decisionId);
 
 /** The block id of a decision's Submit / Answer-in-my-own-words buttons. */
-export const decisionActionsBlockId = (decisionId: string): string =>
-  blockId(BLOCKS.decisionActions, decisionId);
+const decisionActionsBlockId = (decisionId: string): string => blockId(BLOCKS.decisionActions, decisionId);
 
 /** The decision id a block id of `decisionMessage` carries, or null for another block. */
 export function decisionIdOfBlock(id: string): string | null {
@@ -79,7 +78,7 @@ export function decisionIdOfBlock(id: string): string | null {
  * too long for Slack (150) or holding a secret (which must not be posted, and would come back
  * redacted), made unique against the other ids. `decisionOptionId` reverses it.
  */
-export function decisionOptionTokens(d: DecisionView): string[] {
+function decisionOptionTokens(d: DecisionView): string[] {
   const ids = new Set(d.options.map((o) => o.id));
   const limit = Math.min(MAX_OPTION_VALUE, 1999 - d.id.length);
   return d.options.map((o, i) => {

@@ -1,3 +1,4 @@
+import type * as slack from "@slack/types";
 import type { RuntimePolicy } from "../engine/agents/policies.js";
 import { t, type Locale, type MessageKey } from "../i18n/index.js";
 import { button, context, divider, header, listBlocks, section, type Block } from "./blocks.js";
@@ -44,7 +45,7 @@ export interface HomeOverview {
 }
 
 /** The App Home view. */
-export interface HomeView {
+export interface HomeView extends slack.HomeView {
   type: "home";
   blocks: Block[];
 }

@@ -20,9 +20,6 @@ export const ACTIONS = {
   orchMergeCancel: "orch.merge.cancel",
 } as const;
 
-/** One of the action ids listeners register. */
-export type ActionId = (typeof ACTIONS)[keyof typeof ACTIONS];
-
 /** Block ids of the blocks listeners or updates need to find again. */
 export const BLOCKS = {
   conversationRequest: "conversation.request",
@@ -80,9 +77,6 @@ export const BLOCKS = {
   orchFeedback: "orch.feedback",
 } as const;
 
-/** One of the block ids above (list items get `<id>.<n>` suffixes). */
-export type BlockId = (typeof BLOCKS)[keyof typeof BLOCKS];
-
 /** Callback ids of the modals (`view_submission` routing). */
 export const CALLBACKS = {
   specialistAdd: "specialist.add",
@@ -106,6 +100,3 @@ export const INPUTS = {
   specialistCapabilities: "specialist.add.capabilities.value",
   runPlan: "run.plan.value",
 } as const;
-
-/** One of the modal callback ids. */
-export type CallbackId = (typeof CALLBACKS)[keyof typeof CALLBACKS];

@@ -1,3 +1,4 @@
+import type * as slack from "@slack/types";
 import { redactText } from "../redaction.js";
 import { context, plain, type Block, type ButtonElement, type PlainText } from "./blocks.js";
 import {
@@ -19,20 +20,20 @@ const MAX_PLACEHOLDER = 150;
 export const MAX_CHECKBOX_OPTIONS = 10;
 
 /** One option of a checkboxes element. */
-export interface CheckboxOption {
+export interface CheckboxOption extends slack.PlainTextOption {
   text: PlainText;
   value: string;
 }
 
 /** A checkboxes element (its action fires on every tick; the answer is read on submit). */
-export interface CheckboxesElement {
+export interface CheckboxesElement extends slack.Checkboxes {
   type: "checkboxes";
   action_id: string;
   options: CheckboxOption[];
 }
 
 /** A plain-text input of a modal. */
-export interface PlainTextInputElement {
+export interface PlainTextInputElement extends slack.PlainTextInput {
   type: "plain_text_input";
   action_id: string;
   multiline?: boolean;
@@ -43,7 +44,7 @@ export interface PlainTextInputElement {
 }
 
 /** An input block of a modal. */
-export interface InputBlock {
+export interface InputBlock extends slack.InputBlock {
   type: "input";
   block_id: string;
   label: PlainText;
@@ -53,13 +54,13 @@ export interface InputBlock {
 }
 
 /** An actions block that may also hold checkboxes. */
-export interface InteractiveActionsBlock {
+export interface InteractiveActionsBlock extends slack.ActionsBlock {
   type: "actions";
   block_id?: string;
   elements: Array<ButtonElement | CheckboxesElement>;
 }
 
-/** The blocks of messages with checkboxes and of modals (structurally compatible with `@slack/types`). */
+/** The blocks of messages with checkboxes and of modals (each a subtype of `@slack/types`' `KnownBlock`). */
 export type InteractiveBlock = Block | InteractiveActionsBlock | InputBlock;
 
 /** A message whose blocks may hold checkboxes. */
@@ -69,7 +70,7 @@ export interface InteractiveMessage {
 }
 
 /** A modal view, as `views.open` takes it. */
-export interface ModalView {
+export interface ModalView extends slack.ModalView {
   type: "modal";
   callback_id: string;
   private_metadata: string;

@@ -23,7 +23,7 @@ import { branchOf, codeBlock, escapedDraft, escapedTail, oneLine, shortRev } fro
 // orchestrationThread.ts; the creation and feedback modals in orchestrationModals.ts; the tests
 // input split into argv lists in argv.ts.
 
-export { parseTests, splitArgv, type ArgvResult } from "./argv.js";
+export { parseTests, splitArgv } from "./argv.js";
 export {
   feedbackModal,
   ORCH_FEEDBACK_INPUT,
@@ -35,8 +35,6 @@ export {
   readOrchestrationForm,
   readOrchestrationMetadata,
   type FeedbackKind,
-  type OrchestrationField,
-  type OrchestrationForm,
 } from "./orchestrationModals.js";
 import { failureText } from "../i18n/failures.js";
 export { draftMessages, stepMessages, verificationMessages } from "./orchestrationThread.js";
@@ -77,7 +75,7 @@ const STATUS_EMOJI = {
 } as const satisfies Record<OrchestrationStatus, string>;
 
 /** The status as people read it. */
-export const statusLabel = (locale: Locale, status: OrchestrationStatus): string =>
+const statusLabel = (locale: Locale, status: OrchestrationStatus): string =>
   t(locale, `orch_view.status.${STATUS_KEY[status]}`);
 
 // ---------------------------------------------------------------------------------------------

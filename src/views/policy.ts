@@ -5,7 +5,7 @@ import { CALLBACKS } from "./ids.js";
 import { inputValue, modal, textInput, type ModalView, type StateValues } from "./interactive.js";
 
 /** The fields of the runtime policy form, in order. */
-export const POLICY_FIELDS = [
+const POLICY_FIELDS = [
   "max_concurrent",
   "load_pause_percent",
   "memory_pause_percent",

@@ -23,7 +23,7 @@ export const MAX_PLAN_INPUT = 3000;
 const MAX_ERROR_TEXT = 2000;
 
 /** The plan the way the owner writes it (the seed's field names), from a run's steps. */
-export function planOf(steps: readonly RunStepView[]): Array<Record<string, unknown>> {
+function planOf(steps: readonly RunStepView[]): Array<Record<string, unknown>> {
   return steps.map((s) => ({
     id: s.id,
     order: s.order,

@@ -28,16 +28,14 @@ export {
   MAX_PLAN_INPUT,
   parsePlanText,
   planJson,
-  planOf,
   readRunModalMetadata,
   readRunPlan,
   RUN_PLAN_INPUT,
   runPlanErrors,
   runReviseModal,
   runStartModal,
-  type RunModalMetadata,
 } from "./runModals.js";
-export { runStageLabel, runStatusLabel, type StepRef, type VerdictSubject } from "./runParts.js";
+export { runStageLabel, type VerdictSubject } from "./runParts.js";
 export {
   blockedInputOf,
   runBlockedMessage,
@@ -45,7 +43,6 @@ export {
   runRootMessage,
   runVerdictMessages,
   type BlockedInput,
-  type VerdictInput,
 } from "./runThread.js";
 
 /**

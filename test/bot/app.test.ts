@@ -5,6 +5,7 @@ import { processStartTime } from "../../src/engine/agents/processes.js";
 import { inputText } from "../support/fakeModel.js";
 import { messageEvent, appMentionEvent } from "../support/slackRequests.js";
 import { ADMIN, OTHER, OWNER, eventually, slackBot } from "../support/slackBot.js";
+import { settled } from "../support/settled.js";
 
 // The real Bolt app over signed HTTP, the real notifier, workers and Codex binary; Slack and the
 // model are fakes on 127.0.0.1.
@@ -160,7 +161,7 @@ describe("Slack app end to end", () => {
     bot = await slackBot();
     const res = await bot.command("ask demo hello", OWNER, "C1", { team: "T9999" });
     expect(res.status).toBe(200); // acked so that Slack does not retry, and ignored
-    await new Promise((r) => setTimeout(r, 300));
+    await settled(bot);
     expect(await bot.db.selectFrom("conversations").select("id").execute()).toHaveLength(0);
     expect(bot.slack.responses).toHaveLength(0);
   });
@@ -194,7 +195,7 @@ describe("Slack app end to end", () => {
       }),
       bot_id: bot.slack.botId,
     });
-    await new Promise((r) => setTimeout(r, 300));
+    await settled(bot);
     expect(await bot.db.selectFrom("prompt_queue").select("id").execute()).toHaveLength(1);
   });
 

@@ -13,9 +13,9 @@ import {
   viewSubmissionPayload,
 } from "../support/slackRequests.js";
 import { OWNER, SECRET, TEAM, eventually, slackBot } from "../support/slackBot.js";
+import { settled } from "../support/settled.js";
 
 const FOREIGN = "T9999";
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** The specialist form as Slack submits it, with the request's and the user's team set apart. */
@@ -76,7 +76,7 @@ describe("requests: workspace, replays and timestamps", () => {
       "json",
       SECRET,
     );
-    await pause(500);
+    await settled(bot);
     expect(await specialists()).toEqual([]);
     expect(await conversations()).toBe(0);
 
@@ -96,7 +96,16 @@ describe("requests: workspace, replays and timestamps", () => {
       "json",
       SECRET,
     );
-    await eventually(async () => (await conversations()) === 1, 10_000, "mention accepted");
+    // Also the positive control of settled(): Bolt acks an event before its listener runs, and
+    // settled() still waits for the conversation the mention starts.
+    // (The specialist's preparation is a conversation too: count the mention's alone.)
+    await settled(bot);
+    const fromMentions = await bot.db
+      .selectFrom("conversations")
+      .select("slack_thread_ts")
+      .where("slack_origin", "=", "mention")
+      .execute();
+    expect(fromMentions).toEqual([{ slack_thread_ts: "1800000021.000100" }]);
   });
 
   it("finding 10a in Socket Mode: mixed teams are refused there too, and a correctly teamed payload is accepted", async () => {
@@ -110,7 +119,7 @@ describe("requests: workspace, replays and timestamps", () => {
       "interactive",
       specialistSubmission("Studio Deux", { team: TEAM, userTeam: FOREIGN }),
     );
-    await pause(500);
+    await settled(bot);
     expect(await specialists()).toEqual([]);
     await bot.slack.socket.send(
       "interactive",
@@ -136,7 +145,7 @@ describe("requests: workspace, replays and timestamps", () => {
 
     const replay = await postSigned(bot.base, "/slack/events", body, "form", SECRET, { timestamp });
     expect(replay.status).toBe(401);
-    await pause(500);
+    await settled(bot);
     expect(await conversations()).toBe(1);
     expect(await bot.db.selectFrom("prompt_queue").select("id").execute()).toHaveLength(1);
 
@@ -181,7 +190,8 @@ describe("requests: workspace, replays and timestamps", () => {
     try {
       const base = `http://127.0.0.1:${restarted.port}`;
       expect((await postSigned(base, "/slack/events", body, "form", SECRET, { timestamp })).status).toBe(401);
-      await pause(500);
+      await restarted.settled();
+      await settled(bot);
       expect(await conversations()).toBe(1);
       const fresh = slashCommandBody({
         text: "ask demo again",
@@ -200,7 +210,7 @@ describe("requests: workspace, replays and timestamps", () => {
     bot = await slackBot();
     const future = await bot.command("ask demo hello", OWNER, "C1", { timestamp: nowSeconds() + 6 * 60 });
     expect(future.status).toBe(401);
-    await pause(500);
+    await settled(bot);
     expect(await conversations()).toBe(0);
     expect(bot.slack.responses).toHaveLength(0);
     const skewed = await bot.command("ask demo hello", OWNER, "C1", { timestamp: nowSeconds() + 60 });

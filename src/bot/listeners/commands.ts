@@ -1,4 +1,4 @@
-import type { App, RespondArguments } from "@slack/bolt";
+import type { App } from "@slack/bolt";
 import { ask } from "../../engine/agents/conversationService.js";
 import {
   addProject,
@@ -45,8 +45,8 @@ export function registerCommands(app: App, ctx: BotContext): void {
     if (parsed.kind === "help")
       return ack({
         response_type: "ephemeral",
-        ...(helpView(ctx.locale, { isAdmin: actor.isAdmin }) as Reply),
-      } as never);
+        ...helpView(ctx.locale, { isAdmin: actor.isAdmin }),
+      });
     await ack();
     if (parsed.kind === "policy") {
       if (!actor.isAdmin)
@@ -57,7 +57,7 @@ export function registerCommands(app: App, ctx: BotContext): void {
       const view = policyModal(ctx.locale, await globalPolicy(ctx.engine.db), {
         channelId: command.channel_id,
       });
-      await client.views.open({ trigger_id: command.trigger_id, view: view as never }).catch(async (err) => {
+      await client.views.open({ trigger_id: command.trigger_id, view }).catch(async (err) => {
         ctx.logger.warn({ err }, "could not open the policy modal");
         await respond({ response_type: "ephemeral", text: errorText(ctx, err) });
       });
@@ -86,7 +86,7 @@ export function registerCommands(app: App, ctx: BotContext): void {
           text: errorText(ctx, new EngineError("forbidden", "admins_only")),
         }));
       const view = specialistAddModal(ctx.locale, { channelId: command.channel_id, shared: parsed.shared });
-      await client.views.open({ trigger_id: command.trigger_id, view: view as never }).catch(async (err) => {
+      await client.views.open({ trigger_id: command.trigger_id, view }).catch(async (err) => {
         ctx.logger.warn({ err }, "could not open the specialist modal");
         await respond({ response_type: "ephemeral", text: errorText(ctx, err) });
       });
@@ -100,8 +100,8 @@ export function registerCommands(app: App, ctx: BotContext): void {
         reply = { text: errorText(ctx, err) };
       }
       // Not awaited: the queue serialises database work, not round trips to Slack.
-      respond({ response_type: "ephemeral", replace_original: false, ...reply } as RespondArguments).catch(
-        (err) => ctx.logger.warn({ err }, "could not answer a /codex command"),
+      respond({ response_type: "ephemeral", replace_original: false, ...reply }).catch((err) =>
+        ctx.logger.warn({ err }, "could not answer a /codex command"),
       );
     });
   });
@@ -146,10 +146,10 @@ async function run(
           channelId: p.slack_channel_id,
           role: p.role,
         })),
-      ) as Reply;
+      );
     }
     case "status":
-      return statusView(ctx.locale, await queueStatus(engine, actor)) as Reply;
+      return statusView(ctx.locale, await queueStatus(engine, actor));
     case "project.add": {
       assertAdmin(actor);
       const p = await addProject(
@@ -180,11 +180,11 @@ async function run(
       return { text: t(ctx.locale, "project.updated", { name: p.name }) };
     }
     case "decisions":
-      return decisionsView(ctx.locale, await listDecisions(engine.db, actor)) as Reply;
+      return decisionsView(ctx.locale, await listDecisions(engine.db, actor));
     case "incidents":
-      return incidentsView(ctx.locale, await listIncidents(engine.db, actor)) as Reply;
+      return incidentsView(ctx.locale, await listIncidents(engine.db, actor));
     case "specialists":
-      return specialistsView(ctx.locale, await listSpecialists(engine.db, actor)) as Reply;
+      return specialistsView(ctx.locale, await listSpecialists(engine.db, actor));
     case "run":
     case "run.resume":
     case "run.cancel":
@@ -199,7 +199,7 @@ async function run(
             [cmd.change.key]: cmd.change.on,
           })
         : current;
-      return notifyView(ctx.locale, prefs) as Reply;
+      return notifyView(ctx.locale, prefs);
     }
   }
 }

@@ -82,7 +82,7 @@ export function registerCoordinationActions(app: App, ctx: BotContext): void {
       assertAnswerable(decision); // answered or cancelled: the refusal says which
       await client.views.open({
         trigger_id: body.trigger_id,
-        view: decisionCustomModal(ctx.locale, decision) as never,
+        view: decisionCustomModal(ctx.locale, decision),
       });
     } catch (err) {
       await reply(respond, errorText(ctx, err));
@@ -91,7 +91,7 @@ export function registerCoordinationActions(app: App, ctx: BotContext): void {
 
   app.view(CALLBACKS.decisionCustom, async ({ ack, body, view }) => {
     const actor = actorOf(ctx, body.user.id);
-    const text = readDecisionCustom(view.state.values as never);
+    const text = readDecisionCustom(view.state.values);
     try {
       const { effects } = await answerDecisionUseCase(ctx.engine, actor, view.private_metadata, [], text);
       await ack();
@@ -132,11 +132,7 @@ export function registerCoordinationActions(app: App, ctx: BotContext): void {
     const actor = actorOf(ctx, body.user.id);
     try {
       if (!actor.isAdmin) throw new EngineError("forbidden", "admins_only");
-      const { effects } = await updatePolicyUseCase(
-        ctx.engine,
-        readPolicy(view.state.values as never),
-        actor.userId,
-      );
+      const { effects } = await updatePolicyUseCase(ctx.engine, readPolicy(view.state.values), actor.userId);
       await ack();
       const { channelId } = readSpecialistAddMetadata(view.private_metadata); // same {channelId} shape
       ctx.afterAck.run(async () => {
@@ -161,7 +157,7 @@ export function registerCoordinationActions(app: App, ctx: BotContext): void {
     const actor = actorOf(ctx, body.user.id);
     const meta = readSpecialistAddMetadata(view.private_metadata);
     try {
-      const s = await createSpecialist(ctx.engine, actor, readSpecialistAdd(view.state.values as never), {
+      const s = await createSpecialist(ctx.engine, actor, readSpecialistAdd(view.state.values), {
         shared: meta.shared === true,
       });
       await ack();

@@ -127,7 +127,7 @@ async function onHomeOpened(
     })),
     run: await currentRun(ctx, actor),
   });
-  await client.views.publish({ user_id: event.user, view: view as never });
+  await client.views.publish({ user_id: event.user, view });
 }
 
 /** The run App Home shows: the actor's active (or latest) run, titled by its current step. */

@@ -15,7 +15,7 @@ const ids = (...values: unknown[]): string[] =>
   values.filter((x): x is string => typeof x === "string" && x !== "");
 
 /** Every team field of a request, wherever its payload kind keeps it (commands, actions, views, events). */
-export function teamsOf(body: Record<string, unknown>): RequestTeams {
+function teamsOf(body: Record<string, unknown>): RequestTeams {
   const b = body as {
     team_id?: unknown;
     context_team_id?: unknown;
@@ -49,7 +49,7 @@ export function teamsOf(body: Record<string, unknown>): RequestTeams {
  * An enterprise id (`E…`, an org-wide install) is compared with the enterprise fields instead:
  * there, workspaces are the org's own and Slack gives no offline way to tell them apart.
  */
-export function fromAllowedTeam(teams: RequestTeams, allowed: string): boolean {
+function fromAllowedTeam(teams: RequestTeams, allowed: string): boolean {
   if (allowed.startsWith("E"))
     return teams.enterprise.length > 0 && teams.enterprise.every((id) => id === allowed);
   return teams.request.length > 0 && [...teams.request, ...teams.user].every((id) => id === allowed);

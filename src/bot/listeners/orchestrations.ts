@@ -28,7 +28,6 @@ import {
   readOrchestrationMetadata,
   type FeedbackKind,
 } from "../../views/orchestrations.js";
-import type { StateValues } from "../../views/interactive.js";
 import type { Command } from "../commandGrammar.js";
 import { actorOf, errorText, type BotContext } from "../context.js";
 import type { Reply } from "./runs.js";
@@ -40,7 +39,7 @@ export async function orchestrationCommand(
   actor: Actor,
   _channelId: string,
 ): Promise<Reply> {
-  return orchestrationsView(ctx.locale, await listOrchestrations(ctx.engine, actor)) as Reply;
+  return orchestrationsView(ctx.locale, await listOrchestrations(ctx.engine, actor));
 }
 
 /**
@@ -61,7 +60,7 @@ export async function openOrchestrationModal(
     projectName: project.name,
     channelId,
   });
-  await client.views.open({ trigger_id: triggerId, view: view as never });
+  await client.views.open({ trigger_id: triggerId, view });
 }
 
 /**
@@ -148,7 +147,7 @@ export function registerOrchestrationActions(app: App, ctx: BotContext): void {
             o,
             body.channel?.id ? { channelId: body.channel.id } : {},
           );
-          await client.views.open({ trigger_id: body.trigger_id, view: view as never });
+          await client.views.open({ trigger_id: body.trigger_id, view });
         } catch (err) {
           await reply(respond, errorText(ctx, err));
         }
@@ -170,7 +169,7 @@ export function registerOrchestrationActions(app: App, ctx: BotContext): void {
     app.view(callbackId, async ({ ack, body, view }) => {
       const { id } = readFeedbackMetadata(view.private_metadata);
       try {
-        await apply(actorOf(ctx, body.user.id), id ?? "", readFeedback(view.state.values as StateValues));
+        await apply(actorOf(ctx, body.user.id), id ?? "", readFeedback(view.state.values));
         await ack();
       } catch (err) {
         await ack({
@@ -187,7 +186,7 @@ export function registerOrchestrationActions(app: App, ctx: BotContext): void {
   app.view(CALLBACKS.orchCreate, async ({ ack, body, view }) => {
     const actor = actorOf(ctx, body.user.id);
     const meta = readOrchestrationMetadata(view.private_metadata);
-    const { form, errors } = readOrchestrationForm(ctx.locale, view.state.values as StateValues);
+    const { form, errors } = readOrchestrationForm(ctx.locale, view.state.values);
     if (Object.keys(errors).length) return void (await ack({ response_action: "errors", errors }));
     try {
       // The thread root is posted by the notifier, in the channel the command came from.

@@ -21,12 +21,12 @@ import {
   runStageLabel,
   runStartModal,
 } from "../../views/runs.js";
-import type { StateValues } from "../../views/interactive.js";
+import type { InteractiveBlock } from "../../views/interactive.js";
 import type { Command } from "../commandGrammar.js";
 import { actorOf, errorText, type BotContext } from "../context.js";
 
 /** A reply to a `/codex` command (ephemeral). */
-export type Reply = { text: string; blocks?: unknown[] };
+export type Reply = { text: string; blocks?: InteractiveBlock[] };
 
 const resumedText = (ctx: BotContext, run: RunDetail, key: "run_view.resumed_ack" | "run_view.revised_ack") =>
   t(ctx.locale, key, { stage: runStageLabel(ctx.locale, run.stage) });
@@ -40,7 +40,7 @@ export async function runCommand(
 ): Promise<Reply> {
   switch (cmd.kind) {
     case "run":
-      return runDetailView(ctx.locale, await runStatus(ctx.engine, actor)) as Reply;
+      return runDetailView(ctx.locale, await runStatus(ctx.engine, actor));
     case "run.resume":
       return { text: resumedText(ctx, await resumeRun(ctx.engine, actor), "run_view.resumed_ack") };
     case "run.cancel":
@@ -62,7 +62,7 @@ export async function openRunModal(
     cmd.kind === "run.start"
       ? runStartModal(ctx.locale, { channelId })
       : runReviseModal(ctx.locale, { ...(await reviseTarget(ctx, actor)), channelId });
-  await client.views.open({ trigger_id: triggerId, view: view as never });
+  await client.views.open({ trigger_id: triggerId, view });
 }
 
 /** The run the actor may revise (the engine checks who, and that it is BLOCKED). */
@@ -111,7 +111,7 @@ export function registerRunActions(app: App, ctx: BotContext): void {
       const channelId = (body as { channel?: { id?: string } }).channel?.id;
       await client.views.open({
         trigger_id: body.trigger_id,
-        view: runReviseModal(ctx.locale, { ...target, ...(channelId ? { channelId } : {}) }) as never,
+        view: runReviseModal(ctx.locale, { ...target, ...(channelId ? { channelId } : {}) }),
       });
     } catch (err) {
       await reply(respond, errorText(ctx, err));
@@ -121,7 +121,7 @@ export function registerRunActions(app: App, ctx: BotContext): void {
   app.view(CALLBACKS.runStart, async ({ ack, body, view, client }) => {
     const actor = actorOf(ctx, body.user.id);
     const meta = readRunModalMetadata(view.private_metadata);
-    const parsed = parsePlanText(ctx.locale, readRunPlan(view.state.values as StateValues));
+    const parsed = parsePlanText(ctx.locale, readRunPlan(view.state.values));
     if (!parsed.ok)
       return void (await ack({ response_action: "errors", errors: runPlanErrors(parsed.error) }));
     try {
@@ -143,7 +143,7 @@ export function registerRunActions(app: App, ctx: BotContext): void {
   app.view(CALLBACKS.runRevise, async ({ ack, body, view, client }) => {
     const actor = actorOf(ctx, body.user.id);
     const meta = readRunModalMetadata(view.private_metadata);
-    const parsed = parsePlanText(ctx.locale, readRunPlan(view.state.values as StateValues));
+    const parsed = parsePlanText(ctx.locale, readRunPlan(view.state.values));
     if (!parsed.ok)
       return void (await ack({ response_action: "errors", errors: runPlanErrors(parsed.error) }));
     let run: RunDetail;

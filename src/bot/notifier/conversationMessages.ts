@@ -169,7 +169,7 @@ export class ConversationMessages implements Renderer<ConversationKind> {
       channel: snap.channelId,
       ts: snap.statusTs,
       text: view.text,
-      blocks: view.blocks as never,
+      blocks: view.blocks,
     });
     this.lastEdit.set(snap.conversationId, this.clock.now());
   }
@@ -276,13 +276,11 @@ export class ConversationMessages implements Renderer<ConversationKind> {
       const already = (replies.messages ?? []).some((m) => (m.files ?? []).some((f) => f.name === filename));
       if (already) return this.markFilePosted(key, base);
     }
-    await this.client.filesUploadV2({
-      channel_id: base.channel,
-      ...(base.threadTs ? { thread_ts: base.threadTs } : {}),
-      filename,
-      title: file.title,
-      content: file.content,
-    } as never);
+    // Two literals, not one with an optional thread: the client's types pair `thread_ts` with a channel.
+    const destination = base.threadTs
+      ? { channel_id: base.channel, thread_ts: base.threadTs }
+      : { channel_id: base.channel };
+    await this.client.filesUploadV2({ ...destination, filename, title: file.title, content: file.content });
     await this.markFilePosted(key, base);
   }
 

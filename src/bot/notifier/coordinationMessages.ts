@@ -65,7 +65,7 @@ export class CoordinationMessages implements Renderer<CoordinationKind> {
         channel: posted.channel,
         ts: posted.ts,
         text: view.text,
-        blocks: view.blocks as never,
+        blocks: view.blocks,
       });
       return "posted";
     }
@@ -107,7 +107,7 @@ export class CoordinationMessages implements Renderer<CoordinationKind> {
           channel: posted.channel,
           ts: posted.ts,
           text: view.text,
-          blocks: view.blocks as never,
+          blocks: view.blocks,
         });
       } else if (kind === "incident.opened" || posted) {
         await this.poster.postOnce({

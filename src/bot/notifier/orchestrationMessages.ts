@@ -71,7 +71,7 @@ export class OrchestrationMessages implements Renderer<OrchestrationKind> {
     const wait = (this.lastEdit.get(id) ?? 0) + MIN_EDIT_INTERVAL_MS - Date.now();
     if (wait > 0) throw new Defer(wait);
     const root = orchestrationRoot(this.locale, o);
-    await this.client.chat.update({ channel, ts: threadTs, text: root.text, blocks: root.blocks as never });
+    await this.client.chat.update({ channel, ts: threadTs, text: root.text, blocks: root.blocks });
     this.lastEdit.set(id, Date.now());
     return "posted";
   }

@@ -2,7 +2,7 @@ import { ErrorCode, type WebClient } from "@slack/web-api";
 import type { PostPurpose, SlackPosts } from "../store/posts.js";
 
 /** Metadata type on every message the bot posts: it carries the post's key for reconciliation. */
-export const POST_METADATA_TYPE = "codexpi_post";
+const POST_METADATA_TYPE = "codexpi_post";
 
 /** One message to post exactly once. */
 export interface PostRequest {
@@ -54,7 +54,7 @@ export class SlackPoster {
       res = await this.client.chat.postMessage({
         channel: req.channel,
         text: req.text,
-        ...(req.blocks ? { blocks: req.blocks as never } : {}),
+        ...(req.blocks ? { blocks: req.blocks } : {}),
         ...(req.threadTs ? { thread_ts: req.threadTs } : {}),
         unfurl_links: false,
         unfurl_media: false,
@@ -96,7 +96,7 @@ export class SlackPoster {
       : // Recent history only: the intent was recorded moments before the post. No `oldest`: our
         // clock and Slack's need not agree.
         await this.client.conversations.history({ channel, include_all_metadata: true, limit: 200 });
-    const found = (res.messages ?? []).find((m) => matches(m as never));
+    const found = (res.messages ?? []).find((m) => matches(m));
     return found?.ts ?? null;
   }
 }

@@ -155,7 +155,7 @@ export class RunMessages implements Renderer<RunKind> {
       channel: thread.channel,
       ts: thread.threadTs,
       text: view.text,
-      blocks: view.blocks as never,
+      blocks: view.blocks,
     });
     this.shown.set(key, JSON.stringify(view));
     this.lastEdit.set(run.id, this.clock.now());
@@ -229,7 +229,7 @@ export class RunMessages implements Renderer<RunKind> {
   private async edit(key: string, channel: string, ts: string, view: SlackMessage): Promise<void> {
     const json = JSON.stringify(view);
     if (this.shown.get(key) === json) return;
-    await this.client.chat.update({ channel, ts, text: view.text, blocks: view.blocks as never });
+    await this.client.chat.update({ channel, ts, text: view.text, blocks: view.blocks });
     this.shown.set(key, json);
   }
 

@@ -5,8 +5,6 @@ import { canQueueItem, type QueueStatus } from "./queueMachine.js";
 // A conversation's state machine, pure. Its status mirrors its queue items for listings: queued
 // while an item waits, running while one runs, then how the last one ended (idle after a stop).
 
-export type { ConversationStatus };
-
 /** What a person can do with a conversation. */
 export type ConversationAction = "prompt" | "stop";
 
@@ -29,7 +27,7 @@ export const ENQUEUE_FROM = [
 ] as const satisfies readonly ConversationStatus[];
 
 /** The statuses each action needs: a prompt may come at any time (it waits its turn); Stop is for work in progress. */
-export const CONVERSATION_ACTIONS = {
+const CONVERSATION_ACTIONS = {
   prompt: ["idle", "queued", "running", "completed", "failed"],
   stop: ["queued", "running"],
 } as const satisfies ActionTable<ConversationStatus, ConversationAction>;

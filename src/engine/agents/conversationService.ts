@@ -18,11 +18,7 @@ export interface ConversationWithProject {
  * may; a shared specialist's conversations only admins (see access.ts). Anyone who cannot even
  * see the conversation gets "not found", as if it did not exist.
  */
-export async function assertCanDrive(
-  db: Kysely<DB>,
-  actor: Actor,
-  c: ConversationWithProject,
-): Promise<void> {
+async function assertCanDrive(db: Kysely<DB>, actor: Actor, c: ConversationWithProject): Promise<void> {
   const rights = await conversationRights(db, actor, c);
   if (!rights.see) throw new EngineError("not_found", "conversation_not_found", { name: c.conversation.id });
   if (rights.prompt) return;

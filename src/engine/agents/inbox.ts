@@ -13,12 +13,12 @@ import { t, type Locale } from "../../i18n/index.js";
 // (`deliverInbox`), when the workspace is known and exists (a self-repair's clone is made then).
 
 /** Above this many characters a text is cut in the prompt (the whole text goes to the inbox). */
-export const INLINE_LIMIT = 20_000;
+const INLINE_LIMIT = 20_000;
 /** What a cut text keeps of its end. */
 const TAIL = 6_000;
 
 /** Where the agent finds the whole texts, relative to its working directory. */
-export const INBOX_DIR = path.join(".codexpi", "inbox");
+const INBOX_DIR = path.join(".codexpi", "inbox");
 
 /** What passing a text needs: the catalog's language and where the engine keeps inboxes. */
 export interface TextCtx {

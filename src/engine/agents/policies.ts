@@ -18,7 +18,7 @@ export interface RuntimePolicy {
  * the model, so a busy host is not yet an overloaded one) or memory is 90 % used; the background
  * window is always open.
  */
-export const DEFAULT_POLICY: RuntimePolicy = {
+const DEFAULT_POLICY: RuntimePolicy = {
   max_concurrent: 2,
   load_pause_percent: 150,
   memory_pause_percent: 90,
@@ -28,7 +28,7 @@ export const DEFAULT_POLICY: RuntimePolicy = {
 
 const hour = z.number().int().min(0).max(23);
 /** What a user may submit as the global policy. */
-export const runtimePolicySchema = z.object({
+const runtimePolicySchema = z.object({
   max_concurrent: z.number().int().min(1).max(64),
   load_pause_percent: z.number().int().min(1).max(1000),
   memory_pause_percent: z.number().int().min(1).max(100),

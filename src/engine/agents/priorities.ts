@@ -22,7 +22,7 @@ export const PRIORITY = {
 } as const satisfies Record<OriginKind, number>;
 
 /** Work nobody is waiting on at the keyboard: it starts only inside the background window. */
-export const BACKGROUND = {
+const BACKGROUND = {
   repair: true,
   decision_answer: false,
   specialist_result: false,

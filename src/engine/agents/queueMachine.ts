@@ -19,7 +19,7 @@ export const QUEUE_TRANSITIONS = {
 } as const satisfies TransitionTable<QueueStatus>;
 
 /** The statuses each action needs (a stop cancels a queued item, and flags a running one). */
-export const QUEUE_ACTIONS = {
+const QUEUE_ACTIONS = {
   claim: ["queued"],
   finish: ["running"],
   stop: ["queued", "running"],

@@ -17,7 +17,7 @@ export type SandboxMode = "restricted" | "full_access";
  * anyone's agents) and the self-repair agent (failure text is attacker-controlled) never do —
  * whatever item (a decision answer, a specialist result, a retry) started the turn.
  */
-export const FULL_ACCESS_ALLOWED = {
+const FULL_ACCESS_ALLOWED = {
   conversation: true,
   run: false,
   orchestration: false,

@@ -48,7 +48,7 @@ export type SelfCloneResult =
  * Commits what the agent left in its clone on the clone's branch (engine side, outside any
  * transaction). Null when the conversation never got a clone (its agent never ran).
  */
-export async function commitSelfClone(
+async function commitSelfClone(
   dataDir: string,
   conversationId: string,
   message: string,
@@ -65,7 +65,7 @@ export async function commitSelfClone(
 }
 
 /** The report's sentence: the branch and the clone, how to fetch them, and that nothing is deployed. */
-export function selfCloneReport(locale: Locale, r: SelfCloneResult): string {
+function selfCloneReport(locale: Locale, r: SelfCloneResult): string {
   if ("error" in r) return t(locale, "repair.result_failed", { clone: r.clone, detail: r.error });
   if (!r.changed) return t(locale, "repair.result_unchanged", { clone: r.clone, branch: r.branch });
   return t(locale, "repair.result_branch", {

@@ -17,7 +17,7 @@ export const DECISION_TRANSITIONS = {
 } as const satisfies TransitionTable<DecisionStatus>;
 
 /** The statuses each action needs. */
-export const DECISION_ACTIONS = {
+const DECISION_ACTIONS = {
   answer: ["OPEN"],
   cancel: ["OPEN"],
 } as const satisfies ActionTable<DecisionStatus, DecisionAction>;

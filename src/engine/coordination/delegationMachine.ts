@@ -1,10 +1,8 @@
 import type { DelegationStatus } from "../schema.js";
-import { actionsAt, allows, type ActionTable, type TransitionTable } from "../stateMachine.js";
+import { actionsAt, type ActionTable, type TransitionTable } from "../stateMachine.js";
 
 // A delegation's state machine, pure. It waits for a specialist, runs, may wait for a child (a
 // delegation or a decision of its own) and resume, and ends completed or failed.
-
-export type { DelegationStatus };
 
 /** What can happen to a delegation. */
 export type DelegationAction = "start" | "wait_child" | "resume" | "finish";
@@ -19,16 +17,12 @@ export const DELEGATION_TRANSITIONS = {
 } as const satisfies TransitionTable<DelegationStatus>;
 
 /** The statuses each action needs. */
-export const DELEGATION_ACTIONS = {
+const DELEGATION_ACTIONS = {
   start: ["PENDING"],
   wait_child: ["RUNNING"],
   resume: ["WAITING_CHILD"],
   finish: ["RUNNING"],
 } as const satisfies ActionTable<DelegationStatus, DelegationAction>;
-
-/** Whether a delegation in `status` allows `action`. */
-export const canDelegation = (status: DelegationStatus, action: DelegationAction): boolean =>
-  allows(DELEGATION_ACTIONS, status, action);
 
 /** The actions a delegation in `status` allows. */
 export const delegationActions = (status: DelegationStatus): DelegationAction[] =>

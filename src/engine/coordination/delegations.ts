@@ -15,7 +15,7 @@ import { failureText } from "../../i18n/failures.js";
 import { moveDelegation } from "./coordinationStore.js";
 
 /** How deep specialists may call specialists. */
-export const MAX_DELEGATION_DEPTH = 3;
+const MAX_DELEGATION_DEPTH = 3;
 
 /**
  * Outcome hook: a CODEXPI_SPECIALIST_CALL creates a PENDING delegation (once per queue item). When

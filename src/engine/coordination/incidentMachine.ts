@@ -4,8 +4,6 @@ import { actionsAt, allows, type ActionTable, type TransitionTable } from "../st
 // An incident's state machine, pure. It opens on a failure, goes to self-repair when a self
 // project exists, and closes resolved or failed; a person's retry resolves it at any open point.
 
-export type { IncidentStatus };
-
 /** What can be done with an incident. */
 export type IncidentAction = "repair" | "retry" | "offer_retry";
 

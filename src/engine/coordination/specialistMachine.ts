@@ -4,8 +4,6 @@ import { actionsAt, allows, type ActionTable, type TransitionTable } from "../st
 // A specialist's state machine, pure: it builds its workspace, then serves delegations; a failed
 // build can be started again.
 
-export type { SpecialistStatus };
-
 /** What can be done with a specialist. */
 export type SpecialistAction = "rebuild" | "serve";
 

@@ -35,13 +35,13 @@ export interface SpecialistView {
 }
 
 /** Capabilities are dotted names: `design.interface`, `code.review`. */
-export const capabilitySchema = z
+const capabilitySchema = z
   .string()
   .trim()
   .regex(/^[a-z][a-z0-9-]*(\.[a-z0-9-]+)+$/, "capability like design.interface");
 
 /** What creating a specialist takes; the description must be a real sentence. */
-export const newSpecialistSchema = z.object({
+const newSpecialistSchema = z.object({
   name: z
     .string()
     .trim()

@@ -5,7 +5,7 @@ import { codexEnvironment } from "./environment.js";
 import { jailArgs, workspaceMounts, type JailMount } from "./jail.js";
 
 /** Where an agent's Codex state is mounted inside its jail (never under /tmp: Codex refuses it). */
-export const JAIL_CODEX_HOME = "/codex-home";
+const JAIL_CODEX_HOME = "/codex-home";
 
 /** Files of the operator's CODEX_HOME an agent's Codex needs: settings, credentials, instructions. */
 const SHARED_FILES: Array<{ name: string; writable: boolean }> = [
@@ -32,7 +32,7 @@ export function projectCodexState(dataDir: string, projectId: string): string {
  * Creates the project's Codex state directory and returns the mounts that show it as the jail's
  * CODEX_HOME, with the operator's settings and credentials bound into it file by file.
  */
-export function codexStateMounts(stateDir: string, operatorHome: string): JailMount[] {
+function codexStateMounts(stateDir: string, operatorHome: string): JailMount[] {
   fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   const mounts: JailMount[] = [{ source: stateDir, target: JAIL_CODEX_HOME, writable: true }];
   for (const f of SHARED_FILES) {

@@ -148,7 +148,7 @@ export function jailArgs(spec: JailSpec, command: string[]): string[] {
  * written by the agent's own workspace, so only stores the caller expects (`allowed`, e.g. the
  * project's own `.git/objects`) are ever mounted: an agent cannot mount `/` by listing it.
  */
-export function alternateObjectDirs(workspace: string, allowed: readonly string[]): string[] {
+function alternateObjectDirs(workspace: string, allowed: readonly string[]): string[] {
   const ok = new Set(allowed.map(realOrSelf));
   const file = path.join(workspace, ".git", "objects", "info", "alternates");
   let text: string;

@@ -47,7 +47,7 @@ type Moves = Partial<Record<OrchestrationAction, OrchestrationStatus>>;
 const CORRECTABLE: Moves = { corrections: "AGENT_RUNNING", cancel: "CANCELLING" };
 
 /** The transition table; `satisfies` makes a status without its row a compile error. */
-export const TRANSITIONS = {
+const TRANSITIONS = {
   DRAFT_REVIEW: { reject_draft: "DRAFT_REVIEW", approve_draft: "PREPARING", cancel: "CANCELLING" },
   PREPARING: { prepared: "AGENT_RUNNING", prepare_failed: "DRAFT_REVIEW", resume: "PREPARING" },
   AGENT_RUNNING: {

@@ -67,7 +67,7 @@ export interface OrchestrationView {
 }
 
 /** What starting an orchestration takes (the seed's fields); tests are argv lists, never shell lines. */
-export const newOrchestrationSchema = z.object({
+const newOrchestrationSchema = z.object({
   name: z.string().trim().min(1).max(120),
   request: z.string().trim().min(1).max(20_000),
   acceptance_criteria: z.array(z.string().trim().min(1).max(2_000)).max(50).default([]),

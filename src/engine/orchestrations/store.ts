@@ -28,7 +28,7 @@ export interface OrchestrationEvent {
  * Who may see and act on an orchestration: admins, the project's owner, and the person who
  * started it (the only one besides admins for a legacy project without owner).
  */
-export function canAct(
+function canAct(
   actor: Actor,
   o: Pick<Orchestration, "owner_id">,
   project: Pick<Project, "owner_id">,
@@ -71,7 +71,7 @@ export async function insertOrchestration(trx: Kysely<DB>, row: Orchestration): 
 }
 
 /** A history event; one per (queue item, kind) when it names an item, whatever retries happen. */
-export async function addEvent(
+async function addEvent(
   trx: Kysely<DB>,
   orchestrationId: string,
   kind: string,

@@ -90,7 +90,7 @@ export async function advanceAgent(engine: Kernel, id: string): Promise<boolean>
  * are idempotent); an interrupted verification goes back to AWAITING_VERIFICATION, because tests
  * may take minutes and the person decides when to run them again.
  */
-export async function recoverClaim(engine: Kernel, deps: OrchestrationDeps, id: string): Promise<boolean> {
+async function recoverClaim(engine: Kernel, deps: OrchestrationDeps, id: string): Promise<boolean> {
   const o = await findOrchestration(engine.db, id);
   if (!o?.claim_token || (o.claim_expires_at ?? Infinity) >= engine.clock.now()) return false;
   const expired = o.claim_token;

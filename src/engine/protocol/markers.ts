@@ -5,7 +5,7 @@ import { quotedOrCode } from "./quotedText.js";
 export type MarkerKind = "supervision" | "selfRepair" | "decision" | "specialistCall" | "specialistReady";
 
 /** The keyword that introduces each marker kind. */
-export const MARKER_KEYWORD_BY_KIND = {
+const MARKER_KEYWORD_BY_KIND = {
   supervision: "CODEXPI_SUPERVISION",
   selfRepair: "CODEXPI_SELF_REPAIR",
   decision: "CODEXPI_DECISION",
@@ -26,7 +26,7 @@ const text = z.string().trim();
 const nonEmptyText = text.min(1);
 
 /** `CODEXPI_SUPERVISION`: the supervisor's verdict on a step or a plan. */
-export const supervisionSchema = z.object({
+const supervisionSchema = z.object({
   decision: z.enum(["approve", "correct", "block"]),
   feedback: text,
 });
@@ -34,7 +34,7 @@ export const supervisionSchema = z.object({
 export type Supervision = z.infer<typeof supervisionSchema>;
 
 /** `CODEXPI_SELF_REPAIR`: the self project's answer to a blocked run. */
-export const selfRepairSchema = z.object({
+const selfRepairSchema = z.object({
   decision: z.enum(["fixed", "needs_user"]),
   feedback: text,
   // Required even when empty: its absence means the agent did not follow the protocol.
@@ -44,12 +44,12 @@ export const selfRepairSchema = z.object({
 export type SelfRepair = z.infer<typeof selfRepairSchema>;
 
 /** One choice offered by a decision. */
-export const decisionOptionSchema = z.object({ id: nonEmptyText, label: nonEmptyText });
+const decisionOptionSchema = z.object({ id: nonEmptyText, label: nonEmptyText });
 /** A choice offered by a decision. */
 export type DecisionOption = z.infer<typeof decisionOptionSchema>;
 
 /** `CODEXPI_DECISION`: a question the agent needs its owner to answer before going on. */
-export const decisionRequestSchema = z
+const decisionRequestSchema = z
   .object({
     title: text.optional(),
     question: nonEmptyText,
@@ -69,7 +69,7 @@ export const decisionRequestSchema = z
 export type DecisionRequest = z.infer<typeof decisionRequestSchema>;
 
 /** `CODEXPI_SPECIALIST_CALL`: an agent delegating a task to whichever specialist has the capability. */
-export const specialistCallSchema = z.object({
+const specialistCallSchema = z.object({
   capability: nonEmptyText,
   task: nonEmptyText,
   // Context only enriches the task, so leaving it out is not a protocol error.
@@ -79,7 +79,7 @@ export const specialistCallSchema = z.object({
 export type SpecialistCall = z.infer<typeof specialistCallSchema>;
 
 /** `CODEXPI_SPECIALIST_READY`: a specialist's bootstrap reporting it is ready to work. */
-export const specialistReadySchema = z.object({
+const specialistReadySchema = z.object({
   summary: text,
   capabilities: z.array(nonEmptyText).transform((caps) => [...new Set(caps)]),
 });
@@ -134,7 +134,7 @@ export function findMarkers(text: string): Markers {
 }
 
 /** Parses the last occurrence of a marker kind whose JSON satisfies its schema. */
-export function parseMarker<K extends MarkerKind>(text: string, kind: K): Markers[K] {
+function parseMarker<K extends MarkerKind>(text: string, kind: K): Markers[K] {
   const schema = SCHEMA_BY_KIND[kind] as unknown as z.ZodType<NonNullable<Markers[K]>>;
   const payloads = markerPayloads(text, MARKER_KEYWORD_BY_KIND[kind]);
   // An agent may draft a marker and then correct it; the later one is its final word.

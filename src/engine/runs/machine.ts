@@ -78,7 +78,7 @@ export const SELF_REPAIR_TRANSITIONS = {
 export type SelfRepairAction = "settle" | "supersede";
 
 /** The statuses each self-repair action needs. */
-export const SELF_REPAIR_ACTIONS = {
+const SELF_REPAIR_ACTIONS = {
   settle: ["RUNNING"],
   supersede: ["RUNNING", "NEEDS_USER"],
 } as const satisfies ActionTable<SelfRepairStatus, SelfRepairAction>;
@@ -95,7 +95,7 @@ export const selfRepairActions = (status: SelfRepairStatus): SelfRepairAction[] 
 export type RunCommand = "resume" | "revise" | "cancel" | "block";
 
 /** The statuses each run command needs: a blocked run is resumed or revised, an active one cancelled. */
-export const RUN_ACTIONS = {
+const RUN_ACTIONS = {
   resume: ["BLOCKED"],
   revise: ["BLOCKED"],
   cancel: ["RUNNING", "BLOCKED"],
@@ -119,7 +119,7 @@ export const canMove = (from: RunStatus, to: RunStatus): boolean =>
 /** Correction rounds the master may ask for one step; the next `correct` blocks the run. */
 export const MAX_CORRECTION_ROUNDS = 3;
 /** Interrupted reviews restarted in a row before the run blocks (a worker that keeps dying). */
-export const MAX_REVIEW_RESTARTS = 2;
+const MAX_REVIEW_RESTARTS = 2;
 /** Self-repairs one run may get; beyond, blocks wait for the owner (no repair loops). */
 export const MAX_SELF_REPAIRS = 3;
 
@@ -151,7 +151,7 @@ export type RunAction =
 const MASTER_STAGES: ReadonlySet<RunStage> = new Set(["PLAN_REVIEW", "SUPERVISOR", "FINAL_REVIEW"]);
 
 /** Whether the master holds the ball at this stage (its work there is read-only review). */
-export const isMasterStage = (stage: RunStage): boolean => MASTER_STAGES.has(stage);
+const isMasterStage = (stage: RunStage): boolean => MASTER_STAGES.has(stage);
 
 /** The transition a running run takes once its active item has an outcome. */
 export function decide(ctx: DecisionContext, obs: Observation): RunAction {

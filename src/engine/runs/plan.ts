@@ -8,7 +8,7 @@ import { normalizeName } from "../protocol/normalizeName.js";
 const text = (max: number) => z.string().trim().max(max);
 
 /** One step of a plan as the owner writes it (the seed's field names). */
-export const planStepSchema = z.object({
+const planStepSchema = z.object({
   id: text(100).min(1),
   order: z.number().int().min(1).max(1000),
   phase: z.number().int().min(0).max(1000).default(1),
@@ -35,7 +35,7 @@ const stepsSchema = z
   });
 
 /** A plan: a list of steps, or `{steps: [...]}` (what the start modal and the seed's API send). */
-export const planSchema = z
+const planSchema = z
   .preprocess(
     (v) =>
       v !== null && typeof v === "object" && !Array.isArray(v) && "steps" in v

@@ -121,7 +121,7 @@ export async function blockIn(
  * Sends a blocked run to the self project: a new conversation (the step's own is never touched),
  * a repair prompt quoting the block. None without a self project, or past the run's repair budget.
  */
-export async function dispatchRepair(
+async function dispatchRepair(
   trx: Kysely<DB>,
   ctx: RunCtx,
   run: RunRow,

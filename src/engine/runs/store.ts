@@ -188,17 +188,6 @@ export function findRepair(db: Kysely<DB>, id: string | null): Promise<SelfRepai
   return db.selectFrom("remediation_self_repairs").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
-/** The run's latest self-repair. */
-export function latestRepair(db: Kysely<DB>, runId: string): Promise<SelfRepairRow | undefined> {
-  return db
-    .selectFrom("remediation_self_repairs")
-    .selectAll()
-    .where("run_id", "=", runId)
-    .orderBy("created_at", "desc")
-    .limit(1)
-    .executeTakeFirst();
-}
-
 /** How many self-repairs a run has had. */
 export async function repairCount(db: Kysely<DB>, runId: string): Promise<number> {
   const { n } = await db

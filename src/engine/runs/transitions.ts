@@ -40,7 +40,7 @@ const queue = (trx: Kysely<DB>, ctx: RunCtx, run: RunRow, conversationId: string
   enqueueIn(trx, ctx.clock, conversationId, prompt, { origin: "run_stage", requestedBy: run.owner_id });
 
 /** The step the run is on (its current step id), if any. */
-export const currentStep = (run: RunRow, steps: readonly StepWithProject[]) =>
+const currentStep = (run: RunRow, steps: readonly StepWithProject[]) =>
   steps.find((s) => s.step_id === run.current_step_id);
 
 /** Records a master's verdict: in the run's history and, for Slack, in the run's thread. */
