@@ -50,7 +50,9 @@ export async function startBot(
   if (config.slack.botToken) requireSlack(config); // before anything starts: a bad config changes nothing
   // Before anything is logged or posted: the bot's own tokens are redacted wherever they appear.
   registerSecrets(configuredSecrets(config));
-  const db = await openMigrated(config.databasePath);
+  // Yielding: nothing in the bot may freeze its event loop (and its acks) behind another
+  // process's write lock.
+  const db = await openMigrated(config.databasePath, { busy: "yield" });
   const spawner = overrides.spawner ?? warmSpawner(config, logger);
   const engine = new Engine({ config, db, logger, spawner, ...overrides });
   const health = new Health(engine);
