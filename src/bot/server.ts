@@ -8,6 +8,7 @@ import { startTicker, type Ticker } from "../engine/ticker.js";
 import { warmSpawner } from "../engine/agents/warmSpawner.js";
 import { pruneClones } from "../engine/agents/selfClones.js";
 import { startSlackApp, type SlackApp } from "./app.js";
+import type { IntakeTiming } from "./intake/intake.js";
 import { Health, startHealthServer } from "./health.js";
 import { Notifier } from "./notifier/notifier.js";
 import { configuredSecrets, registerSecrets } from "../redaction.js";
@@ -46,6 +47,7 @@ export async function startBot(
   config: Config,
   logger: Logger,
   overrides: Partial<EngineOptions> = {},
+  slackOptions: { intake?: { timing?: Partial<IntakeTiming> } } = {},
 ): Promise<RunningBot> {
   if (config.slack.botToken) requireSlack(config); // before anything starts: a bad config changes nothing
   // Before anything is logged or posted: the bot's own tokens are redacted wherever they appear.
@@ -80,6 +82,7 @@ export async function startBot(
         locale: config.locale,
         health,
         metrics: failures,
+        intake: slackOptions.intake,
       });
       healthPort = slack.healthPort;
       notifier = new Notifier({
