@@ -12,8 +12,14 @@ import { killRecorded } from "./codexEngine.js";
 import { tempDir } from "./engine.js";
 import { startFakeModel } from "./fakeModel.js";
 import { startFakeSlack } from "./fakeSlack.js";
-import { eventBody, postSigned, slashCommandBody } from "./slackRequests.js";
-import { OWNER, SECRET, TEAM } from "./slackBot.js";
+import {
+  eventBody,
+  interactionBody,
+  postSigned,
+  slashCommandBody,
+  viewSubmissionPayload,
+} from "./slackRequests.js";
+import { ADMIN, OWNER, SECRET, TEAM } from "./slackBot.js";
 
 const CLI = path.resolve("dist/src/main.js");
 
@@ -45,6 +51,7 @@ export async function serveProcess() {
     SLACK_SIGNING_SECRET: SECRET,
     SLACK_API_URL: slack.apiUrl,
     SLACK_TEAM_ID: TEAM,
+    CODEXPI_ADMINS: ADMIN,
     HOST: "127.0.0.1",
     HEALTH_PORT: "0",
     CODEXPI_TICK: "*/1 * * * * *",
@@ -168,6 +175,25 @@ export async function serveProcess() {
     ) {
       const body = eventBody({ event, event_id: eventId, team_id: TEAM, bot_user_id: slack.botUserId });
       return { ...(await postSigned(base, "/slack/events", body, "json", SECRET)), eventId };
+    },
+    /** Submits a modal as `user`: the values of its text inputs, keyed by block then action id. */
+    async submit(callbackId: string, values: Record<string, Record<string, string>>, user = ADMIN) {
+      const state = Object.fromEntries(
+        Object.entries(values).map(([b, actions]) => [
+          b,
+          Object.fromEntries(
+            Object.entries(actions).map(([a, v]) => [a, { type: "plain_text_input", value: v }]),
+          ),
+        ]),
+      );
+      const payload = viewSubmissionPayload({
+        user,
+        team: TEAM,
+        callback_id: callbackId,
+        private_metadata: "{}",
+        values: state,
+      });
+      return postSigned(base, "/slack/events", interactionBody(payload), "form", SECRET);
     },
     async close() {
       await this.kill();

@@ -18,6 +18,8 @@ export interface IntakeTiming {
 
 const DEFAULT_TIMING: IntakeTiming = { waitBoundMs: 10 * 60_000, retryEveryMs: 2_000 };
 const DONE_MEMORY_MS = 24 * 3600_000;
+/** Past this, the intake acks on the listener's behalf: Slack's limit is 3 s. */
+export const ACK_DEADLINE_MS = 2_500;
 
 /**
  * Durable intake write → ack → work, between Bolt's receiver and the app: the receiver hands
@@ -79,7 +81,12 @@ export class Intake {
       await event.ack();
       return;
     }
-    await this.consume({ id, key: key.key, receivedAt: now }, event);
+    const deadline = ackDeadline(event, this.opts.logger);
+    try {
+      await this.consume({ id, key: key.key, receivedAt: now }, deadline.event);
+    } finally {
+      deadline.clear();
+    }
   }
 
   private async consume(
@@ -139,6 +146,37 @@ export class Intake {
       this.retrying = false;
     }
   }
+}
+
+/**
+ * The request with an ack that happens by `ACK_DEADLINE_MS` whatever the listener does. A few
+ * listeners write before they ack (a modal's submission, to show the engine's refusal in the
+ * form); with the main database locked by another process that write waits, and Slack must not:
+ * the request is acked empty (the modal closes), the work goes on, a late ack is dropped.
+ */
+function ackDeadline(event: ReceiverEvent, logger: Logger): { event: ReceiverEvent; clear(): void } {
+  let acked = false;
+  const ack = event.ack;
+  const timer = setTimeout(() => {
+    acked = true;
+    logger.warn("a listener had not acked in time: acked on its behalf");
+    void ack().catch((err: unknown) => logger.warn({ err }, "could not ack on a listener's behalf"));
+  }, ACK_DEADLINE_MS);
+  return {
+    event: {
+      ...event,
+      ack: async (response) => {
+        if (acked) {
+          if (response) logger.warn({ response }, "a late ack's answer was dropped");
+          return;
+        }
+        acked = true;
+        clearTimeout(timer);
+        await ack(response);
+      },
+    },
+    clear: () => clearTimeout(timer),
+  };
 }
 
 /** A recorded request as Bolt's receiver would hand it over, with an ack that goes nowhere. */

@@ -28,6 +28,21 @@ describe("a foreign writer holds the main database's write lock for 10 s", () =>
         sent.push(await s.command(i % 2 ? "status" : `ask demo question ${i}`));
         await pause(900);
       }
+      // A modal whose listener writes before it acks: acked on its behalf before Slack's 3 s.
+      const policy = await s.submit(
+        "policy.edit",
+        Object.fromEntries(
+          Object.entries({
+            max_concurrent: "3",
+            load_pause_percent: "1000",
+            memory_pause_percent: "100",
+            background_start_hour: "0",
+            background_end_hour: "0",
+          }).map(([f, x]) => [`policy.${f}`, { [`policy.${f}.value`]: x }]),
+        ),
+      );
+      expect(policy.status).toBe(200);
+      expect(policy.elapsedMs).toBeLessThan(3_000);
       expect(s.writable()).toBe(false);
       // Nothing of the work could be written meanwhile.
       expect(await s.db.selectFrom("conversations").select("id").execute()).toHaveLength(0);
@@ -57,5 +72,12 @@ describe("a foreign writer holds the main database's write lock for 10 s", () =>
     for (const r of sent) expect(s.slack.responses.filter((x) => x.id === r.responseId)).toHaveLength(1);
     expect(await s.db.selectFrom("conversations").select("id").execute()).toHaveLength(asks);
     expect(s.model.requests).toHaveLength(asks);
+    // The modal's work went on after its ack: the policy is saved.
+    const saved = await s.db
+      .selectFrom("runtime_policies")
+      .select("max_concurrent")
+      .where("scope", "=", "global")
+      .executeTakeFirstOrThrow();
+    expect(saved.max_concurrent).toBe(3);
   });
 });
