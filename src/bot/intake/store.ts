@@ -76,6 +76,8 @@ export class IntakeStore {
         CREATE INDEX IF NOT EXISTS intake_open ON intake (status, next_at) WHERE status <> 'done';
         CREATE TABLE IF NOT EXISTS seen_signatures (key TEXT PRIMARY KEY, at INTEGER NOT NULL);
       `);
+      // The tables may exist already (a restart): a write transaction takes the lock for good.
+      this.sqlite.exec("BEGIN IMMEDIATE; COMMIT");
     } catch (err) {
       this.sqlite.close();
       throw new Error(
