@@ -12,12 +12,13 @@ type ReceiverEvent = Parameters<App["processEvent"]>[0];
 export interface IntakeTiming {
   /** How long a reply whose thread is unknown may wait for it (default 10 minutes). */
   waitBoundMs: number;
-  /** How often requests put aside are tried again (default 2 s). */
+  /** How soon a request put aside is tried again (default 2 s; doubled at each try, up to 30 s). */
   retryEveryMs: number;
 }
 
 const DEFAULT_TIMING: IntakeTiming = { waitBoundMs: 10 * 60_000, retryEveryMs: 2_000 };
 const DONE_MEMORY_MS = 24 * 3600_000;
+const MAX_RETRY_DELAY_MS = 30_000;
 /** Past this, the intake acks on the listener's behalf: Slack's limit is 3 s. */
 export const ACK_DEADLINE_MS = 2_500;
 
@@ -130,7 +131,7 @@ export class Intake {
     if (!work.deferred) return store.done(work.id, clock.now());
     // Put aside: its key is given back, so that the next try may take it again.
     if (claimed && (await claimed)) await handled.release(work.key);
-    store.defer(work.id, clock.now() + this.timing.retryEveryMs);
+    store.defer(work.id, clock.now(), this.timing.retryEveryMs, MAX_RETRY_DELAY_MS);
   }
 
   private async retryDue(): Promise<void> {

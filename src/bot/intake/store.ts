@@ -104,11 +104,17 @@ export class IntakeStore {
     this.sqlite.prepare("UPDATE intake SET status = 'done', done_at = ? WHERE id = ?").run(now, id);
   }
 
-  /** Puts a request aside until `nextAt` (a reply whose thread is not known yet). */
-  defer(id: number, nextAt: number): void {
+  /**
+   * Puts a request aside (a reply whose thread is not known yet) for `firstDelayMs`, doubled at
+   * each try up to `maxDelayMs`: a reply that never matches costs few tries over its bound.
+   */
+  defer(id: number, now: number, firstDelayMs: number, maxDelayMs: number): void {
     this.sqlite
-      .prepare("UPDATE intake SET status = 'waiting', attempts = attempts + 1, next_at = ? WHERE id = ?")
-      .run(nextAt, id);
+      .prepare(
+        `UPDATE intake SET status = 'waiting', attempts = attempts + 1,
+           next_at = ? + min(?, ? * (1 << min(attempts, 16))) WHERE id = ?`,
+      )
+      .run(now, maxDelayMs, firstDelayMs, id);
   }
 
   /** Requests recorded by an earlier process and never consumed, oldest first. */

@@ -47,6 +47,10 @@ describe("replies that arrive before their thread is known", () => {
     expect(bot.model.requests).toHaveLength(2);
     expect(inputText(bot.model.requests[1]!)).toContain("et la suite ?");
     expect(bot.slack.ephemerals).toHaveLength(0);
+    // The reply looked its root up in Slack (its metadata carries the post's key).
+    expect(
+      bot.slack.callsTo("conversations.replies").some((c) => c.args.ts === root.ts && c.ok === true),
+    ).toBe(true);
   });
 
   it("a reply that can never be matched is answered with a message after the bound; replies in people's threads stay ignored", async () => {
