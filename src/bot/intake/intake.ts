@@ -18,6 +18,7 @@ export interface IntakeTiming {
 
 const DEFAULT_TIMING: IntakeTiming = { waitBoundMs: 10 * 60_000, retryEveryMs: 2_000 };
 const DONE_MEMORY_MS = 24 * 3600_000;
+const PRUNE_EVERY_MS = 60_000;
 const MAX_RETRY_DELAY_MS = 30_000;
 /** Past this, the intake acks on the listener's behalf: Slack's limit is 3 s. */
 export const ACK_DEADLINE_MS = 2_500;
@@ -37,6 +38,7 @@ export class Intake {
   private readonly timing: IntakeTiming;
   private timer: NodeJS.Timeout | null = null;
   private retrying = false;
+  private lastPrune = 0;
 
   constructor(
     app: App,
@@ -140,7 +142,10 @@ export class Intake {
     try {
       const now = this.opts.clock.now();
       for (const row of this.opts.store.due(now)) await this.consume(row, replayed(row.body));
-      this.opts.store.forgetDone(now - DONE_MEMORY_MS);
+      if (now - this.lastPrune >= PRUNE_EVERY_MS) {
+        this.lastPrune = now;
+        this.opts.store.forgetDone(now - DONE_MEMORY_MS);
+      }
     } catch (err) {
       this.opts.logger.error({ err }, "retrying Slack requests failed");
     } finally {
