@@ -2,6 +2,10 @@
 // (finishItem: status, assistant message, outcome hook, outbox) for its running item and claims a
 // new one in the same transaction, so the concurrency limit stays reached.
 //   node dist/scripts/bench-ack-writer.js <database> <project-id> <pause-ms>
+// With `hold`, it is the foreign writer of the lock run instead: it takes the database's write
+// lock (BEGIN IMMEDIATE), says "locked", keeps it for <ms>, then lets go and exits.
+//   node dist/scripts/bench-ack-writer.js <database> hold <ms>
+import SQLite from "better-sqlite3";
 import { createConversation, enqueueIn } from "../src/engine/agents/conversations.js";
 import { announceOutcome, createOutcomeHook, finishItem } from "../src/engine/agents/outcome.js";
 import { processStartTime } from "../src/engine/agents/processes.js";
@@ -10,8 +14,21 @@ import { immediate, openDatabase } from "../src/engine/database.js";
 
 const [file, projectId, pauseArg] = process.argv.slice(2);
 if (!file || !projectId) throw new Error("usage: bench-ack-writer <database> <project-id> <pause-ms>");
+if (projectId === "hold") {
+  const foreign = new SQLite(file);
+  foreign.pragma("busy_timeout = 5000");
+  foreign.exec("BEGIN IMMEDIATE");
+  process.stdout.write("locked\n");
+  await new Promise((r) => setTimeout(r, Number(pauseArg ?? 10_000)));
+  foreign.exec("ROLLBACK");
+  foreign.close();
+  process.stdout.write("released\n");
+  process.exit(0);
+}
 const pause = Number(pauseArg ?? 25);
-const db = openDatabase(file);
+// Yielding: during the lock run this writer waits for the foreign lock like the bot does,
+// instead of failing after its 5 s busy_timeout.
+const db = openDatabase(file, { busy: "yield" });
 const hook = createOutcomeHook([announceOutcome], systemClock);
 const me = { pid: process.pid, start: processStartTime(process.pid) };
 

@@ -2,6 +2,9 @@
 // per round at codexpi (`codexpi serve`, HTTP mode, with the notifier posting and each ask's
 // post-ack work — enqueue, dispatch, response — happening, while four agents keep finishing and
 // writing their outcomes), and at a bare Bolt app that only acks; rounds alternate in one run.
+// Then the lock run: a foreign process holds the main database's write lock for 10 s while
+// rounds of 20 requests a second go to codexpi; every ack must stay under 1 s, and every request
+// must be answered (its response URL) once the lock is gone.
 //   npm run build && node dist/scripts/bench-ack.js [rounds]
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -119,15 +122,17 @@ try {
   const targets = { codexpi: `http://127.0.0.1:${appPort}`, bare: `http://127.0.0.1:${barePort}` };
   const latencies: Record<keyof typeof targets, number[]> = { codexpi: [], bare: [] };
   let n = 0;
-  const fire = async (base: string) => {
-    const requests = Array.from({ length: 50 }, (_, i) => {
+  const fire = async (base: string, size = 50, ids: string[] = []) => {
+    const requests = Array.from({ length: size }, (_, i) => {
       const text = i % 2 ? "status" : `ask demo benchmark prompt ${++n}`;
+      const id = `b${n}-${i}`;
+      ids.push(id);
       const body = slashCommandBody({
         text,
         user_id: "UBENCH",
         channel_id: "CBENCH",
         team_id: "T0001",
-        response_url: slack.responseUrl(`b${n}-${i}`),
+        response_url: slack.responseUrl(id),
       });
       return postSigned(base, "/slack/events", body, "form", SECRET);
     });
@@ -154,6 +159,37 @@ try {
       `  bare Bolt: p50 ${fmt(p50.bare)}  p99 ${fmt(p99.bare)}  (${latencies.bare.length} requests)`,
       `  ratio codexpi/bare: p50 ${(p50.codexpi / p50.bare).toFixed(2)}  p99 ${(p99.codexpi / p99.bare).toFixed(2)}  (target: ratio <= 1.3, p99 < 100 ms)`,
       `  post-ack work seen by Slack: ${slack.responses.length} ephemeral responses, ${asked} messages posted by the notifier`,
+      "",
+    ].join("\n"),
+  );
+
+  // The lock run: a foreign writer holds the main database's write lock for 10 s.
+  const HOLD_MS = 10_000;
+  const locked = await start(
+    [path.join(root, "dist/scripts/bench-ack-writer.js"), config.databasePath, "hold", String(HOLD_MS)],
+    env,
+    /locked/,
+  );
+  const heldAt = Date.now();
+  const released = new Promise<number>((resolve) => locked.once("exit", () => resolve(Date.now())));
+  const underLock: number[] = [];
+  const ids: string[] = [];
+  while (Date.now() - heldAt < HOLD_MS - 1_000) {
+    const started = Date.now();
+    underLock.push(...(await fire(targets.codexpi, 20, ids)));
+    await new Promise((res) => setTimeout(res, Math.max(0, 1_000 - (Date.now() - started))));
+  }
+  const releasedAt = await released;
+  const answered = () => ids.filter((id) => slack.responses.some((r) => r.id === id)).length;
+  const deadline = Date.now() + 120_000;
+  while (answered() < ids.length && Date.now() < deadline) await new Promise((res) => setTimeout(res, 100));
+  const allAnsweredAfter = Date.now() - releasedAt;
+  const duplicated = ids.filter((id) => slack.responses.filter((r) => r.id === id).length > 1).length;
+  process.stdout.write(
+    [
+      `lock run: a foreign process held the main database's write lock for ${HOLD_MS / 1000} s; ${underLock.length} requests (20 a second, half status, half ask) meanwhile`,
+      `  codexpi acks under the lock: p50 ${fmt(median(underLock))}  p99 ${fmt(percentile(underLock, 99))}  max ${fmt(Math.max(...underLock))}  over 1 s: ${underLock.filter((ms) => ms >= 1_000).length}  (target: every ack < 1 s)`,
+      `  answered afterwards: ${answered()}/${ids.length} (all within ${fmt(allAnsweredAfter)} of the release), answered twice: ${duplicated}`,
       `reproduce: npm run build && node dist/scripts/bench-ack.js ${rounds}`,
       "",
     ].join("\n"),

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { currentIntake, withIntake } from "./intake/context.js";
 
 /**
  * Work a listener does after it has acked, run one item at a time with a turn of the event loop
@@ -13,10 +14,30 @@ export class AfterAck {
 
   constructor(private readonly logger: Logger) {}
 
-  /** Schedules `work`; its errors are logged (a listener has nobody left to throw to). */
+  /**
+   * Schedules `work`; its errors are logged (a listener has nobody left to throw to). Work done for
+   * a request that came through the intake first takes the request's key in the main database
+   * (skipped when another instance or an earlier life consumed it), runs as serving that request,
+   * and lets the intake mark it consumed when it ends.
+   */
   run(work: () => Promise<void>): void {
-    this.queue.push(work);
-    if (!this.running) void this.drain();
+    const intake = currentIntake();
+    if (intake) intake.pending++;
+    this.queue.push(
+      !intake
+        ? work
+        : () =>
+            withIntake(intake, async () => {
+              try {
+                if (await intake.claim()) await work();
+              } finally {
+                intake.pending--;
+                intake.settle();
+              }
+            }),
+    );
+    // The loop runs outside any request: its continuations must not pass for the first one's.
+    if (!this.running) withIntake(undefined, () => void this.drain());
   }
 
   /** Whether work is scheduled or running. */

@@ -1,4 +1,5 @@
 import type { Server } from "node:http";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger as BoltLogger } from "@slack/bolt";
 import { WebClient } from "@slack/web-api";
@@ -21,6 +22,8 @@ import { redactAcks, redactingFetch } from "./redactingSlack.js";
 import { checkSignedRequests, SeenRequests } from "./requestChecks.js";
 import { SlackAddresses } from "./store/addresses.js";
 import { HandledEvents } from "./store/events.js";
+import { Intake, type IntakeTiming } from "./intake/intake.js";
+import { IntakeStore } from "./intake/store.js";
 
 /** A started Slack app: its mode, the bound HTTP port (HTTP mode, or health in Socket Mode), and stop(). */
 export interface SlackApp {
@@ -80,6 +83,8 @@ export async function startSlackApp(opts: {
   locale: Locale;
   health: Health;
   metrics?: () => Record<string, number>;
+  /** The intake database's file (default `<data dir>/intake.db`) and its waits (tests shorten them). */
+  intake?: { file?: string; timing?: Partial<IntakeTiming> };
 }): Promise<SlackApp> {
   const { config, engine, logger, health } = opts;
   const token = config.slack.botToken as string;
@@ -89,6 +94,7 @@ export async function startSlackApp(opts: {
   const identity = await client.auth.test();
   const botUserId = identity.user_id as string;
   const socket = Boolean(config.slack.appToken);
+  const intakeStore = new IntakeStore(opts.intake?.file ?? path.join(config.dataDir, "intake.db"));
 
   let httpReceiver: HTTPReceiver | null = null;
   let receiver: HTTPReceiver | SocketModeReceiver;
@@ -103,6 +109,11 @@ export async function startSlackApp(opts: {
       signingSecret: config.slack.signingSecret as string,
       endpoints: "/slack/events",
       logger: blogger,
+      // The intake keys a command by its signature: the headers travel with the request.
+      customPropertiesExtractor: (req) => ({
+        slackTimestamp: req.headers["x-slack-request-timestamp"],
+        slackSignature: req.headers["x-slack-signature"],
+      }),
       customRoutes: ["/healthz", "/metrics"].map((path) => ({
         path,
         method: ["GET"],
@@ -111,7 +122,7 @@ export async function startSlackApp(opts: {
     });
     checkSignedRequests(httpReceiver, {
       signingSecret: config.slack.signingSecret as string,
-      seen: new SeenRequests(engine.db, engine.clock),
+      seen: new SeenRequests(intakeStore, engine.clock),
       clock: engine.clock,
       logger,
     });
@@ -133,7 +144,17 @@ export async function startSlackApp(opts: {
 
   const afterAck = new AfterAck(logger);
   const inFlight = new InFlight();
+  // Counted inside the intake: a replayed request is in flight like a new one.
   inFlight.track(app);
+  const handledEvents = new HandledEvents(engine.db);
+  // Before any listener: every request passes the intake first (write, then ack, then work).
+  const intake = new Intake(app, {
+    store: intakeStore,
+    handled: handledEvents,
+    clock: engine.clock,
+    logger: logger.child({ component: "intake" }),
+    timing: opts.intake?.timing,
+  });
   const ctx: BotContext = {
     engine,
     config,
@@ -142,7 +163,7 @@ export async function startSlackApp(opts: {
     botUserId,
     afterAck,
     addresses: new SlackAddresses(engine.db, engine.clock),
-    handledEvents: new HandledEvents(engine.db),
+    handledEvents,
   };
   registerGuards(app, ctx);
   registerCommands(app, ctx);
@@ -151,6 +172,7 @@ export async function startSlackApp(opts: {
   registerRunActions(app, ctx);
   registerOrchestrationActions(app, ctx);
   registerEvents(app, ctx);
+  await intake.start();
 
   let port: number | null = null;
   let healthPort: number | null = null;
@@ -185,7 +207,9 @@ export async function startSlackApp(opts: {
     },
     async stop() {
       await receiver.stop().catch(() => undefined);
+      intake.stop();
       await afterAck.settled();
+      intakeStore.close();
       await new Promise<void>((resolve) => (healthServer ? healthServer.close(() => resolve()) : resolve()));
     },
   };

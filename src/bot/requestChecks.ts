@@ -1,9 +1,8 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-import { HandledEvents } from "./store/events.js";
 import { HTTPModuleFunctions, verifySlackRequest, type HTTPReceiver } from "@slack/bolt";
 import type { Logger } from "pino";
 import type { Clock } from "../engine/clock.js";
-import type { Database } from "../engine/database.js";
+import type { IntakeStore } from "./intake/store.js";
 
 // What Bolt's HTTP receiver does not check: a signed request replayed within its five minutes
 // (one slash command, two conversations), and a timestamp in the future (Bolt refuses only the
@@ -17,34 +16,31 @@ const KEY_PREFIX = "sig:";
 
 /**
  * The signed requests already accepted, by `x-slack-request-timestamp` and `x-slack-signature`.
- * They live in `slack_events` (Slack's keys already handled, under their own prefix) rather than in
- * memory: a restart within the window, or a second bot instance on the same database, must not
- * accept them again. The durable intake table planned in DESIGN.md will carry this key instead.
+ * They live in the intake database (the bot's own file, see intake/store.ts) rather than in
+ * memory, so that a restart within the window does not accept them again, and rather than in the
+ * main database, whose write lock another process may hold for seconds: this check is on the ack
+ * path. A second bot instance refuses the replay when it consumes the request (intake.ts).
  */
 export class SeenRequests {
   private lastPrune = 0;
 
-  private readonly events: HandledEvents;
-
   constructor(
-    db: Database,
+    private readonly store: Pick<IntakeStore, "firstSignature" | "forgetSignatures">,
     private readonly clock: Clock,
-  ) {
-    this.events = new HandledEvents(db);
-  }
+  ) {}
 
   /** Records a request's key; false when it was recorded before (a replay). */
   async firstTime(timestamp: string, signature: string): Promise<boolean> {
     const now = this.clock.now();
     await this.pruneNow(now);
-    return this.events.firstTime(`${KEY_PREFIX}${timestamp}:${signature}`, now);
+    return this.store.firstSignature(`${KEY_PREFIX}${timestamp}:${signature}`, now);
   }
 
   /** Forgets keys whose requests Bolt would refuse as stale anyway (at most once a minute). */
   async pruneNow(now = this.clock.now()): Promise<void> {
     if (now - this.lastPrune < PRUNE_EVERY_MS) return;
     this.lastPrune = now;
-    await this.events.forget(now - KEEP_MS, KEY_PREFIX);
+    this.store.forgetSignatures(now - KEEP_MS);
   }
 }
 

@@ -8,6 +8,7 @@ import { startTicker, type Ticker } from "../engine/ticker.js";
 import { warmSpawner } from "../engine/agents/warmSpawner.js";
 import { pruneClones } from "../engine/agents/selfClones.js";
 import { startSlackApp, type SlackApp } from "./app.js";
+import type { IntakeTiming } from "./intake/intake.js";
 import { Health, startHealthServer } from "./health.js";
 import { Notifier } from "./notifier/notifier.js";
 import { configuredSecrets, registerSecrets } from "../redaction.js";
@@ -46,11 +47,14 @@ export async function startBot(
   config: Config,
   logger: Logger,
   overrides: Partial<EngineOptions> = {},
+  slackOptions: { intake?: { timing?: Partial<IntakeTiming> } } = {},
 ): Promise<RunningBot> {
   if (config.slack.botToken) requireSlack(config); // before anything starts: a bad config changes nothing
   // Before anything is logged or posted: the bot's own tokens are redacted wherever they appear.
   registerSecrets(configuredSecrets(config));
-  const db = await openMigrated(config.databasePath);
+  // Yielding: nothing in the bot may freeze its event loop (and its acks) behind another
+  // process's write lock.
+  const db = await openMigrated(config.databasePath, { busy: "yield" });
   const spawner = overrides.spawner ?? warmSpawner(config, logger);
   const engine = new Engine({ config, db, logger, spawner, ...overrides });
   const health = new Health(engine);
@@ -78,6 +82,7 @@ export async function startBot(
         locale: config.locale,
         health,
         metrics: failures,
+        intake: slackOptions.intake,
       });
       healthPort = slack.healthPort;
       notifier = new Notifier({

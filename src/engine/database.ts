@@ -12,6 +12,7 @@ import {
   type Transaction,
 } from "kysely";
 import { migrations } from "../../db/migrations/index.js";
+import { YIELDING_BUSY_TIMEOUT_MS, YieldingSqliteDialect } from "./busyRetry.js";
 import type { DB } from "./schema.js";
 
 /** The engine's database handle. */
@@ -19,17 +20,30 @@ export type Database = Kysely<DB>;
 /** A handle usable inside a transaction (same query API). */
 export type Tx = Kysely<DB> | Transaction<DB>;
 
+/**
+ * How a connection waits for another process's write lock: `block` in SQLite for up to 5 s (CLI,
+ * workers), or `yield`: try again asynchronously, the event loop free (the bot, whose acks must
+ * not wait behind a lock; see busyRetry.ts).
+ */
+export type BusyMode = "block" | "yield";
+
 /** Opens the SQLite database with the per-connection settings every process needs. */
-export function openDatabase(file: string, opts: { log?: KyselyConfig["log"] } = {}): Database {
+export function openDatabase(
+  file: string,
+  opts: { log?: KyselyConfig["log"]; busy?: BusyMode } = {},
+): Database {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   // WAL, busy timeout and foreign keys are per connection: bot, workers and CLI all set them.
   sqlite.pragma("journal_mode = WAL");
-  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma(`busy_timeout = ${opts.busy === "yield" ? YIELDING_BUSY_TIMEOUT_MS : 5000}`);
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
   return new Kysely<DB>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect:
+      opts.busy === "yield"
+        ? new YieldingSqliteDialect({ database: withStatementCache(sqlite) })
+        : new SqliteDialect({ database: withStatementCache(sqlite) }),
     log: opts.log,
   });
 }
@@ -77,8 +91,8 @@ export async function migrate(db: Kysely<unknown>, target?: string): Promise<str
 }
 
 /** Opens and migrates in one step: what tests and the CLI usually want. */
-export async function openMigrated(file: string): Promise<Database> {
-  const db = openDatabase(file);
+export async function openMigrated(file: string, opts: { busy?: BusyMode } = {}): Promise<Database> {
+  const db = openDatabase(file, opts);
   await migrate(db as unknown as Kysely<unknown>);
   return db;
 }

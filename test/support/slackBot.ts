@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { startBot, type RunningBot } from "../../src/bot/server.js";
+import type { IntakeTiming } from "../../src/bot/intake/intake.js";
 import { parseConfig } from "../../src/config.js";
 import { addProject } from "../../src/engine/agents/projects.js";
 import { updateGlobalPolicy } from "../../src/engine/agents/policies.js";
@@ -34,7 +35,13 @@ export const OTHER = "UOTHER";
  * real workers and the real Codex binary), with Slack and the model faked on 127.0.0.1.
  */
 export async function slackBot(
-  opts: { socket?: boolean; env?: Record<string, string>; logger?: Logger } = {},
+  opts: {
+    socket?: boolean;
+    env?: Record<string, string>;
+    logger?: Logger;
+    /** The intake's waits (an early reply's bound, the retry period). */
+    intake?: Partial<IntakeTiming>;
+  } = {},
 ) {
   const slack = await startFakeSlack({ teamId: TEAM });
   const model = await startFakeModel();
@@ -81,10 +88,12 @@ export async function slackBot(
   );
   await db.destroy();
   const spawner = processSpawner(config, { ...process.env, ...home.env, NO_PROXY: "127.0.0.1,localhost" });
-  const bot: RunningBot = await startBot(config, opts.logger ?? silentLogger, {
-    spawner,
-    host: fixedHostLoad(),
-  });
+  const bot: RunningBot = await startBot(
+    config,
+    opts.logger ?? silentLogger,
+    { spawner, host: fixedHostLoad() },
+    { intake: { timing: opts.intake } },
+  );
   const base = `http://127.0.0.1:${bot.slack?.port ?? 0}`;
   let responses = 0;
   return {

@@ -316,6 +316,8 @@ export function messageEvent(input: {
   ts: string;
   thread_ts?: string;
   team?: string;
+  /** Who wrote the thread's root: Slack sets it on every reply. */
+  parent_user_id?: string;
 }): Record<string, unknown> & { type: string } {
   return {
     type: "message",
@@ -328,6 +330,7 @@ export function messageEvent(input: {
     team: input.team ?? DEFAULT_TEAM_ID,
     client_msg_id: randomBytes(16).toString("hex"),
     ...(input.thread_ts !== undefined ? { thread_ts: input.thread_ts } : {}),
+    ...(input.parent_user_id !== undefined ? { parent_user_id: input.parent_user_id } : {}),
   };
 }
 

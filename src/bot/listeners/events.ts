@@ -14,6 +14,10 @@ import { usage } from "../../views/commands.js";
 import { tokenize } from "../commandGrammar.js";
 import { actorOf, errorText, type BotContext } from "../context.js";
 import { canIncident } from "../../engine/coordination/incidentMachine.js";
+import { t } from "../../i18n/index.js";
+import { waitForThread } from "../intake/context.js";
+import { resolveRootFromSlack } from "../intake/threadRoots.js";
+import { SlackPosts } from "../store/posts.js";
 
 interface MessageLike {
   user?: string;
@@ -24,6 +28,8 @@ interface MessageLike {
   channel_type?: string;
   ts: string;
   thread_ts?: string;
+  /** Who wrote the thread's root (Slack sets it on replies). */
+  parent_user_id?: string;
 }
 
 /** `<@BOT> demo do this` → { project: "demo", prompt: "do this" }. */
@@ -77,7 +83,7 @@ async function onMessage(ctx: BotContext, client: WebClient, e: MessageLike): Pr
   if (!e.user || e.bot_id || e.user === ctx.botUserId || !e.text?.trim()) return;
   if (e.thread_ts && e.thread_ts !== e.ts) {
     const conversation = await conversationOfSlackThread(ctx, e.channel, e.thread_ts);
-    if (!conversation) return;
+    if (!conversation) return void (await onUnknownThread(ctx, client, e));
     const prompt = e.text.replace(new RegExp(`<@${ctx.botUserId}(\\|[^>]*)?>`, "g"), "").trim();
     if (!prompt) return;
     try {
@@ -88,6 +94,26 @@ async function onMessage(ctx: BotContext, client: WebClient, e: MessageLike): Pr
     return;
   }
   if (e.channel_type === "im") await start(ctx, client, e, "dm");
+}
+
+/**
+ * A reply in a thread the bot started but does not know yet: its root was posted and its ts not
+ * recorded (the post's answer was lost, or the reply came first). The reply waits, durably, in
+ * the intake and is tried again until the root's ts is recorded: by the notifier, which
+ * reconciles a lost post through the message's metadata key, or here, from that same key read
+ * from Slack (threadRoots.ts); past the intake's bound the person is told. Replies
+ * in threads of other roots (people's own threads) are none of the bot's business, as before.
+ */
+async function onUnknownThread(ctx: BotContext, client: WebClient, e: MessageLike): Promise<void> {
+  if (e.parent_user_id !== ctx.botUserId || !e.thread_ts) return;
+  const posts = new SlackPosts(ctx.engine.db, ctx.engine.clock);
+  const args = { client, posts, channel: e.channel, threadTs: e.thread_ts, logger: ctx.logger };
+  // Its address is recorded once the notifier takes the post up again (without posting): the
+  // reply matches at its next try.
+  await resolveRootFromSlack(args);
+  if (waitForThread()) return;
+  ctx.logger.warn({ channel: e.channel, thread: e.thread_ts }, "a reply's thread was never matched");
+  await ephemeral(ctx, client, e, t(ctx.locale, "notice.reply_unmatched"));
 }
 
 async function onHomeOpened(

@@ -57,9 +57,10 @@ function fromAllowedTeam(teams: RequestTeams, allowed: string): boolean {
 
 /**
  * Global middleware: refuses requests from another workspace than SLACK_TEAM_ID (acked, so Slack
- * does not retry, and ignored), and drops events already handled (Slack retries them, and an
- * @mention in a thread arrives twice under different ids — that case is handled by the listeners).
- * It runs in both modes; signed HTTP requests were checked before (see requestChecks.ts).
+ * does not retry, and ignored). Events already handled (Slack retries them) are dropped by the
+ * intake, which nothing on the ack path may wait behind (see intake/intake.ts); an @mention in a
+ * thread arrives twice under different ids, which the listeners handle. It runs in both modes;
+ * signed HTTP requests were checked before (see requestChecks.ts).
  */
 export function registerGuards(app: App, ctx: BotContext): void {
   app.use(async (args) => {
@@ -70,13 +71,6 @@ export function registerGuards(app: App, ctx: BotContext): void {
       const ack = (args as { ack?: (r?: unknown) => Promise<void> }).ack;
       if (ack) await ack();
       return;
-    }
-    const eventId = typeof body.event_id === "string" ? body.event_id : null;
-    if (eventId) {
-      if (!(await ctx.handledEvents.firstTime(eventId, ctx.engine.clock.now()))) {
-        ctx.logger.debug({ eventId }, "duplicate event ignored");
-        return;
-      }
     }
     await args.next();
   });

@@ -2,7 +2,7 @@ import { ErrorCode, type WebClient } from "@slack/web-api";
 import type { PostPurpose, SlackPosts } from "../store/posts.js";
 
 /** Metadata type on every message the bot posts: it carries the post's key for reconciliation. */
-const POST_METADATA_TYPE = "codexpi_post";
+export const POST_METADATA_TYPE = "codexpi_post";
 
 /** One message to post exactly once. */
 export interface PostRequest {

@@ -17,6 +17,11 @@ export class HandledEvents {
     return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
   }
 
+  /** Gives a key back (a request put aside after its key was taken, to be consumed later). */
+  async release(key: string): Promise<void> {
+    await this.db.deleteFrom("slack_events").where("event_id", "=", key).execute();
+  }
+
   /** Forgets the keys received before `before` (only those starting with `prefix`, when given). */
   async forget(before: number, prefix?: string): Promise<void> {
     let q = this.db.deleteFrom("slack_events").where("received_at", "<", before);

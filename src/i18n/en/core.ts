@@ -64,6 +64,8 @@ export const core = {
     "Could not post your conversation’s updates in *{project}* to Slack (error `{code}`).",
   "notice.admin_only": "Only admins can use `{command}`.",
   "notice.project_not_found": "Project not found: {name}",
+  "notice.reply_unmatched":
+    "Your reply could not be matched to a codexpi conversation, so it was not sent to the agent: please send it again in the conversation’s thread.",
   "notice.working": "Working…",
   "notice.stopped": "Agent stopped.",
   "notice.task_done": "Your request in *{project}* is done. {link}",

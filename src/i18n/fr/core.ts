@@ -68,6 +68,8 @@ export const core = {
     "Impossible de publier dans Slack le suivi de ta conversation dans *{project}* (erreur `{code}`).",
   "notice.admin_only": "Seuls les admins peuvent utiliser `{command}`.",
   "notice.project_not_found": "Projet introuvable : {name}",
+  "notice.reply_unmatched":
+    "Ta réponse n’a pu être rattachée à aucune conversation codexpi, elle n’a donc pas été transmise à l’agent : renvoie-la dans le fil de la conversation.",
   "notice.working": "Je m’en occupe…",
   "notice.stopped": "Agent arrêté.",
   "notice.task_done": "Ta demande dans *{project}* est terminée. {link}",

@@ -1,0 +1,191 @@
+import type { App } from "@slack/bolt";
+import type { Logger } from "pino";
+import type { Clock } from "../../engine/clock.js";
+import type { HandledEvents } from "../store/events.js";
+import { type IntakeWork, withIntake } from "./context.js";
+import { intakeKeyOf, type SignedHeaders } from "./keys.js";
+import type { IntakeStore } from "./store.js";
+
+type ReceiverEvent = Parameters<App["processEvent"]>[0];
+
+/** How the intake waits: the bound of an early reply, and how often put-aside requests are retried. */
+export interface IntakeTiming {
+  /** How long a reply whose thread is unknown may wait for it (default 10 minutes). */
+  waitBoundMs: number;
+  /** How soon a request put aside is tried again (default 2 s; doubled at each try, up to 30 s). */
+  retryEveryMs: number;
+}
+
+const DEFAULT_TIMING: IntakeTiming = { waitBoundMs: 10 * 60_000, retryEveryMs: 2_000 };
+const DONE_MEMORY_MS = 24 * 3600_000;
+const PRUNE_EVERY_MS = 60_000;
+const MAX_RETRY_DELAY_MS = 30_000;
+/** Past this, the intake acks on the listener's behalf: Slack's limit is 3 s. */
+export const ACK_DEADLINE_MS = 2_500;
+
+/**
+ * Durable intake write → ack → work, between Bolt's receiver and the app: the receiver hands
+ * every request to `app.processEvent`, which is replaced here by one that first records the
+ * request (with its raw payload) in the intake database, and only then lets Bolt run, ack and
+ * dispatch it. A request already recorded (a Slack retry) is acked and dropped. The work a
+ * listener schedules after its ack (`AfterAck`) takes the request's Slack key in the main
+ * database before it runs (the de-duplication across bot instances and lives), and the intake
+ * row is marked done when that work ends. A restarted bot replays what an earlier life recorded
+ * and never finished, through the same listeners, with an ack that goes nowhere.
+ */
+export class Intake {
+  private readonly original: App["processEvent"];
+  private readonly timing: IntakeTiming;
+  private timer: NodeJS.Timeout | null = null;
+  private retrying = false;
+  private lastPrune = 0;
+
+  constructor(
+    app: App,
+    private readonly opts: {
+      store: IntakeStore;
+      handled: HandledEvents;
+      clock: Clock;
+      logger: Logger;
+      timing?: Partial<IntakeTiming>;
+    },
+  ) {
+    this.timing = { ...DEFAULT_TIMING, ...opts.timing };
+    this.original = app.processEvent.bind(app);
+    app.processEvent = (event) => this.receive(event);
+  }
+
+  /** Replays what an earlier process recorded and never finished, then retries put-aside requests. */
+  async start(): Promise<void> {
+    const rows = this.opts.store.unfinished();
+    if (rows.length)
+      this.opts.logger.info({ count: rows.length }, "replaying Slack requests acked before a restart");
+    for (const row of rows) await this.consume(row, replayed(row.body));
+    this.timer = setInterval(() => void this.retryDue(), this.timing.retryEveryMs);
+    this.timer.unref();
+  }
+
+  /** Stops retrying (the store is closed by its owner once the work in flight has ended). */
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private async receive(event: ReceiverEvent): Promise<void> {
+    const body = event.body as Record<string, unknown>;
+    const key = intakeKeyOf(body, (event.customProperties ?? {}) as SignedHeaders);
+    if (!key) return this.original(event);
+    const now = this.opts.clock.now();
+    // Synchronous and local: throws (the receiver answers 500, nothing acked) rather than ack
+    // what could not be kept.
+    const id = this.opts.store.record(key.key, key.kind, body, now);
+    if (id === null) {
+      this.opts.logger.debug({ key: key.key }, "Slack request already received: acked and dropped");
+      await event.ack();
+      return;
+    }
+    const deadline = ackDeadline(event, this.opts.logger);
+    try {
+      await this.consume({ id, key: key.key, receivedAt: now }, deadline.event);
+    } finally {
+      deadline.clear();
+    }
+  }
+
+  private async consume(
+    row: { id: number; key: string; receivedAt: number },
+    event: ReceiverEvent,
+  ): Promise<void> {
+    const { handled, clock, logger } = this.opts;
+    let claimed: Promise<boolean> | null = null;
+    let returned = false;
+    let finished = false;
+    const work: IntakeWork = {
+      ...row,
+      pending: 0,
+      deferred: false,
+      mayWait: clock.now() - row.receivedAt < this.timing.waitBoundMs,
+      claim: () => {
+        claimed ??= handled.firstTime(row.key, clock.now()).then((first) => {
+          if (!first) logger.debug({ key: row.key }, "Slack request consumed before: skipped");
+          return first;
+        });
+        return claimed;
+      },
+      settle: () => {
+        if (!returned || work.pending > 0 || finished) return;
+        finished = true;
+        void this.finish(work, claimed).catch((err) =>
+          logger.error({ err, key: row.key }, "could not record a Slack request's outcome"),
+        );
+      },
+    };
+    try {
+      await withIntake(work, () => this.original(event));
+    } finally {
+      returned = true;
+      work.settle();
+    }
+  }
+
+  private async finish(work: IntakeWork, claimed: Promise<boolean> | null): Promise<void> {
+    const { store, handled, clock } = this.opts;
+    if (!work.deferred) return store.done(work.id, clock.now());
+    // Put aside: its key is given back, so that the next try may take it again.
+    if (claimed && (await claimed)) await handled.release(work.key);
+    store.defer(work.id, clock.now(), this.timing.retryEveryMs, MAX_RETRY_DELAY_MS);
+  }
+
+  private async retryDue(): Promise<void> {
+    if (this.retrying) return;
+    this.retrying = true;
+    try {
+      const now = this.opts.clock.now();
+      for (const row of this.opts.store.due(now)) await this.consume(row, replayed(row.body));
+      if (now - this.lastPrune >= PRUNE_EVERY_MS) {
+        this.lastPrune = now;
+        this.opts.store.forgetDone(now - DONE_MEMORY_MS);
+      }
+    } catch (err) {
+      this.opts.logger.error({ err }, "retrying Slack requests failed");
+    } finally {
+      this.retrying = false;
+    }
+  }
+}
+
+/**
+ * The request with an ack that happens by `ACK_DEADLINE_MS` whatever the listener does. A few
+ * listeners write before they ack (a modal's submission, to show the engine's refusal in the
+ * form); with the main database locked by another process that write waits, and Slack must not:
+ * the request is acked empty (the modal closes), the work goes on, a late ack is dropped.
+ */
+function ackDeadline(event: ReceiverEvent, logger: Logger): { event: ReceiverEvent; clear(): void } {
+  let acked = false;
+  const ack = event.ack;
+  const timer = setTimeout(() => {
+    acked = true;
+    logger.warn("a listener had not acked in time: acked on its behalf");
+    void ack().catch((err: unknown) => logger.warn({ err }, "could not ack on a listener's behalf"));
+  }, ACK_DEADLINE_MS);
+  return {
+    event: {
+      ...event,
+      ack: async (response) => {
+        if (acked) {
+          if (response) logger.warn({ response }, "a late ack's answer was dropped");
+          return;
+        }
+        acked = true;
+        clearTimeout(timer);
+        await ack(response);
+      },
+    },
+    clear: () => clearTimeout(timer),
+  };
+}
+
+/** A recorded request as Bolt's receiver would hand it over, with an ack that goes nowhere. */
+function replayed(body: unknown): ReceiverEvent {
+  return { body: body as ReceiverEvent["body"], ack: async () => undefined };
+}

@@ -1,0 +1,107 @@
+import path from "node:path";
+import type { App } from "@slack/bolt";
+import { afterEach, describe, expect, it } from "vitest";
+import { AfterAck } from "../../../src/bot/afterAck.js";
+import { Intake } from "../../../src/bot/intake/intake.js";
+import { IntakeStore } from "../../../src/bot/intake/store.js";
+import { HandledEvents } from "../../../src/bot/store/events.js";
+import { silentLogger } from "../../../src/logger.js";
+import { tempDir, testEngine } from "../../support/engine.js";
+
+type Received = Parameters<App["processEvent"]>[0];
+
+const command = (trigger: string) => ({ command: "/codex", text: "status", trigger_id: trigger });
+const settle = () => new Promise((r) => setTimeout(r, 50));
+
+// The intake's order and its replay, whatever the receiver (HTTP or Socket Mode hand requests
+// to `app.processEvent` alike): a stand-in app records what reaches it.
+describe("the intake", () => {
+  let env: Awaited<ReturnType<typeof testEngine>>;
+  const stores: IntakeStore[] = [];
+  afterEach(async () => {
+    for (const s of stores.splice(0)) s.close();
+    await env?.close();
+  });
+
+  function bot(file: string) {
+    const store = new IntakeStore(file);
+    stores.push(store);
+    const work: string[] = [];
+    const afterAck = new AfterAck(silentLogger);
+    const app = {
+      // Like a listener: ack, then the work after the ack.
+      processEvent: async (e: Received) => {
+        await e.ack();
+        const body = e.body as { trigger_id?: string; type?: string };
+        afterAck.run(async () => void work.push(body.trigger_id ?? body.type ?? "?"));
+      },
+    } as unknown as App;
+    const intake = new Intake(app, {
+      store,
+      handled: new HandledEvents(env.db),
+      clock: env.clock,
+      logger: silentLogger,
+    });
+    return { store, app, intake, work, afterAck };
+  }
+
+  it("writes a request before its ack, acks and drops a retry, lets keyless requests through", async () => {
+    env = await testEngine();
+    const b = bot(path.join(tempDir(), "intake.db"));
+    await b.intake.start();
+    const seenAtAck: Array<string | undefined> = [];
+    const receive = (body: Record<string, unknown>) =>
+      b.app.processEvent({
+        body,
+        ack: async () =>
+          void seenAtAck.push(b.store.counts().pending + b.store.counts().done ? "recorded" : undefined),
+      } as Received);
+    await receive(command("T1"));
+    await receive(command("T1")); // Slack does not retry commands; a replayed intake key is dropped
+    await receive({ type: "view_closed" }); // asks for no work: no intake row
+    await b.afterAck.settled();
+    await settle();
+    expect(seenAtAck).toEqual(["recorded", "recorded", "recorded"]);
+    expect(b.work).toEqual(["T1", "view_closed"]);
+    expect(b.store.counts()).toEqual({ pending: 0, waiting: 0, done: 1 });
+    b.intake.stop();
+  });
+
+  it("a restarted bot replays what was acked and not done, once; a key the main database holds is skipped", async () => {
+    env = await testEngine();
+    const file = path.join(tempDir(), "intake.db");
+    // The first life records two commands and dies before their work (no processEvent at all).
+    const first = new IntakeStore(file);
+    expect(first.record("cmd:T1", "command", command("T1"), env.clock.now())).not.toBeNull();
+    expect(first.record("cmd:T2", "command", command("T2"), env.clock.now())).not.toBeNull();
+    first.close();
+    // T2's work did reach the main database (another instance, or the moment before the kill).
+    await new HandledEvents(env.db).firstTime("cmd:T2", env.clock.now());
+
+    const second = bot(file);
+    await second.intake.start();
+    await second.afterAck.settled();
+    await settle();
+    expect(second.work).toEqual(["T1"]);
+    expect(second.store.counts()).toEqual({ pending: 0, waiting: 0, done: 2 });
+    second.intake.stop();
+    second.store.close();
+
+    // Positive control: a third life replays nothing.
+    const third = bot(file);
+    await third.intake.start();
+    await third.afterAck.settled();
+    await settle();
+    expect(third.work).toEqual([]);
+    third.intake.stop();
+  });
+
+  it("a second serve on the same data directory cannot open the intake", async () => {
+    env = await testEngine();
+    const file = path.join(tempDir(), "intake.db");
+    new IntakeStore(file).close(); // the file exists already, as after a restart
+    const owner = new IntakeStore(file);
+    stores.push(owner);
+    expect(() => new IntakeStore(file)).toThrow(/another codexpi serve/);
+  });
+});
