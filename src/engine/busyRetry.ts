@@ -1,7 +1,7 @@
 import { SqliteDialect, type DatabaseConnection, type Driver, type SqliteDialectConfig } from "kysely";
 
 /** How long a statement keeps trying while another process holds the write lock. */
-export const BUSY_DEADLINE_MS = 60_000;
+const BUSY_DEADLINE_MS = 60_000;
 /** The synchronous wait SQLite itself may spend per try (`busy_timeout`) in a yielding connection. */
 export const YIELDING_BUSY_TIMEOUT_MS = 10;
 

@@ -21,7 +21,7 @@ const DONE_MEMORY_MS = 24 * 3600_000;
 const PRUNE_EVERY_MS = 60_000;
 const MAX_RETRY_DELAY_MS = 30_000;
 /** Past this, the intake acks on the listener's behalf: Slack's limit is 3 s. */
-export const ACK_DEADLINE_MS = 2_500;
+const ACK_DEADLINE_MS = 2_500;
 
 /**
  * Durable intake write → ack → work, between Bolt's receiver and the app: the receiver hands
