@@ -1,5 +1,3 @@
-import os from "node:os";
-import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
 import { silentLogger } from "../logger.js";
@@ -18,7 +16,7 @@ import { reapLostWorkers } from "./agents/reaper.js";
 import { coordinationReactors, registerCoordinationTicks } from "./coordination/index.js";
 import { registerRunTicks } from "./runs/index.js";
 import { registerOrchestrationTicks } from "./orchestrations/index.js";
-import { acquireLease, COORDINATOR_LEASE, leaseHolder, releaseLease } from "./leases.js";
+import { acquireLease, COORDINATOR_LEASE, leaseHolder, processOwnerId, releaseLease } from "./leases.js";
 
 /** A step of the tick; later features (coordination, runs, orchestrations) register theirs. */
 export type TickHandler = (engine: Engine) => Promise<Record<string, unknown> | undefined>;
@@ -35,7 +33,7 @@ export interface EngineOptions {
   logger?: Logger;
   spawner?: WorkerSpawner;
   reactors?: OutcomeReactor[];
-  /** Lease owner id; unique per process by default. */
+  /** Lease owner id; `<host>:<pid>:<start time>:<nonce>` by default (see `processOwnerId`). */
   owner?: string;
   leaseTtlMs?: number;
 }
@@ -64,7 +62,7 @@ export class Engine {
       opts.reactors ?? [...coordinationReactors(opts.config.locale), announceOutcome],
       this.clock,
     );
-    this.owner = opts.owner ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+    this.owner = opts.owner ?? processOwnerId();
     this.leaseTtlMs = opts.leaseTtlMs ?? 30_000;
     this.onTick("reaper", async (e) => ({ reaped: await reapLostWorkers(e.db, e.clock, e.hook, e.logger) }));
     registerCoordinationTicks(this);
