@@ -13,6 +13,7 @@ import {
 } from "./agents/outcome.js";
 import { processSpawner } from "./agents/spawner.js";
 import { reapLostWorkers } from "./agents/reaper.js";
+import { recoverOutcome } from "./agents/recovery.js";
 import { coordinationReactors, registerCoordinationTicks } from "./coordination/index.js";
 import { registerRunTicks } from "./runs/index.js";
 import { registerOrchestrationTicks } from "./orchestrations/index.js";
@@ -64,7 +65,11 @@ export class Engine {
     );
     this.owner = opts.owner ?? processOwnerId();
     this.leaseTtlMs = opts.leaseTtlMs ?? 30_000;
-    this.onTick("reaper", async (e) => ({ reaped: await reapLostWorkers(e.db, e.clock, e.hook, e.logger) }));
+    this.onTick("reaper", async (e) => ({
+      reaped: await reapLostWorkers(e.db, e.clock, e.hook, e.logger, (item) =>
+        recoverOutcome(e.config, e.db, item),
+      ),
+    }));
     registerCoordinationTicks(this);
     registerRunTicks(this);
     registerOrchestrationTicks(this);
