@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { startBot, type RunningBot } from "../../src/bot/server.js";
-import { parseConfig } from "../../src/config.js";
+import { parseConfig, type Config } from "../../src/config.js";
+import type { WorkerSpawner } from "../../src/engine/agents/dispatcher.js";
 import { addProject } from "../../src/engine/agents/projects.js";
 import { updateGlobalPolicy } from "../../src/engine/agents/policies.js";
 import { processSpawner } from "../../src/engine/agents/spawner.js";
@@ -34,7 +35,13 @@ export const OTHER = "UOTHER";
  * real workers and the real Codex binary), with Slack and the model faked on 127.0.0.1.
  */
 export async function slackBot(
-  opts: { socket?: boolean; env?: Record<string, string>; logger?: Logger } = {},
+  opts: {
+    socket?: boolean;
+    env?: Record<string, string>;
+    logger?: Logger;
+    /** Replaces the real worker processes (e.g. workers run in the test process, with seams). */
+    spawner?: (config: Config) => WorkerSpawner;
+  } = {},
 ) {
   const slack = await startFakeSlack({ teamId: TEAM });
   const model = await startFakeModel();
@@ -80,7 +87,9 @@ export async function slackBot(
     "test",
   );
   await db.destroy();
-  const spawner = processSpawner(config, { ...process.env, ...home.env, NO_PROXY: "127.0.0.1,localhost" });
+  const spawner =
+    opts.spawner?.(config) ??
+    processSpawner(config, { ...process.env, ...home.env, NO_PROXY: "127.0.0.1,localhost" });
   const bot: RunningBot = await startBot(config, opts.logger ?? silentLogger, {
     spawner,
     host: fixedHostLoad(),
