@@ -171,8 +171,10 @@ let eventSeq = 0;
 async function send(token: string, body: () => string, contentType: "form" | "json"): Promise<Prompt> {
   const p: Prompt = { token, acked: false, attempts: 0, answers: [] };
   prompts.push(p);
-  const retries = contentType === "json" ? 4 : 10; // Slack retries an event 3 times; a person retypes
-  for (let i = 0; i < retries && !p.acked; i++) {
+  // Slack retries an event 3 times (after about 1 and 5 minutes: compressed here); a person retypes
+  // a refused command for a minute. serve may be down for a while: it cannot start while Slack is.
+  const pauses = contentType === "json" ? [1_000, 10_000, 30_000] : Array.from({ length: 30 }, () => 2_000);
+  for (let i = 0; i <= pauses.length && !p.acked; i++) {
     p.attempts++;
     const res = await postSigned(`http://127.0.0.1:${port}`, "/slack/events", body(), contentType, SECRET, {
       timeoutMs: 5_000,
@@ -185,7 +187,7 @@ async function send(token: string, body: () => string, contentType: "form" | "js
         killOnNextAck = false;
         await killServe("afterAck");
       }
-    } else await sleep(1_000);
+    } else if (i < pauses.length) await sleep(pauses[i] as number);
   }
   return p;
 }
@@ -233,7 +235,7 @@ async function conversation(c: number): Promise<void> {
   let thread = await settled(first, 90_000);
   for (let f = 1; f <= F && thread; f++) {
     const token = `SOAK-${c}-${f}`;
-    if (c % 4 === 1 && f === 1 && slow.size < W) slow.add(token);
+    if (c % 3 === 1 && f === 1 && slow.size < W) slow.add(token);
     const ts = `1900000000.${String(++eventSeq).padStart(6, "0")}`;
     const eventId = `EvSoak${c}x${f}`;
     const threadTs = thread;
@@ -260,9 +262,26 @@ async function conversation(c: number): Promise<void> {
 }
 
 // ---- chaos: serve kills, worker kills, a Slack outage ----
+/** Whether the current serve answers HTTP (a kill is only counted on a serve that was up). */
+async function serveUp(): Promise<boolean> {
+  const until = Date.now() + 60_000;
+  while (Date.now() < until) {
+    const ok = serve
+      ? await fetch(`http://127.0.0.1:${port}/healthz`).then(
+          () => true,
+          () => false,
+        )
+      : false;
+    if (ok) return true;
+    await sleep(100);
+  }
+  return false;
+}
+
 async function killer(): Promise<void> {
   for (let k = 0; k < K; k++) {
     await sleep(rand(3_000, 7_000));
+    await serveUp();
     if (k % 2) {
       killOnNextAck = true;
       const until = Date.now() + 20_000;
@@ -383,7 +402,7 @@ try {
       `soak: ${N} conversations × (1 + ${F} follow-ups) through codexpi serve; ${K} serve SIGKILLs, ${W} worker kills, a Slack outage`,
       `  prompts sent ${prompts.length}, acked ${acked.length} (not acked after retries: ${prompts.length - acked.length}; attempts refused while serve was down: ${prompts.reduce((n, p) => n + p.attempts, 0) - prompts.length})`,
       ...(notAcked.length ? [`  not acked: ${notAcked.join(" ")}`] : []),
-      `  answered ${answered}; failed and told ${Object.values(failed).reduce((a, b) => a + b, 0)} ${JSON.stringify(failed)}`,
+      `  answered ${answered}; failed (an item that ended failed, e.g. its worker killed mid-turn) ${Object.values(failed).reduce((a, b) => a + b, 0)} ${JSON.stringify(failed)}`,
       `  lost ${lost} (acked, never queued: ${lostNeverQueued.length}${lostNeverQueued.length ? ` ${lostNeverQueued.join(" ")}` : ""}; done, answer never posted: ${lostNotPosted.length}${lostNotPosted.length ? ` ${lostNotPosted.join(" ")}` : ""})`,
       `  duplicated ${duplicated}; stuck ${stuck.length}; orphans ${orphans.length}`,
       `  serve kills ${kills.random + kills.afterAck} (right after an ack: ${kills.afterAck}, random: ${kills.random}); worker kills ${kills.workers}`,
