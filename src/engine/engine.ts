@@ -14,6 +14,7 @@ import {
 import { processSpawner } from "./agents/spawner.js";
 import { reapLostWorkers } from "./agents/reaper.js";
 import { recoverOutcome } from "./agents/recovery.js";
+import { dropKeptOutcome } from "./agents/keptOutcome.js";
 import { coordinationReactors, registerCoordinationTicks } from "./coordination/index.js";
 import { registerRunTicks } from "./runs/index.js";
 import { registerOrchestrationTicks } from "./orchestrations/index.js";
@@ -65,11 +66,13 @@ export class Engine {
     );
     this.owner = opts.owner ?? processOwnerId();
     this.leaseTtlMs = opts.leaseTtlMs ?? 30_000;
-    this.onTick("reaper", async (e) => ({
-      reaped: await reapLostWorkers(e.db, e.clock, e.hook, e.logger, (item) =>
+    this.onTick("reaper", async (e) => {
+      const reaped = await reapLostWorkers(e.db, e.clock, e.hook, e.logger, (item) =>
         recoverOutcome(e.config, e.db, item),
-      ),
-    }));
+      );
+      for (const id of reaped) dropKeptOutcome(e.config, id); // recorded: the kept copy has served
+      return { reaped };
+    });
     registerCoordinationTicks(this);
     registerRunTicks(this);
     registerOrchestrationTicks(this);

@@ -1,8 +1,9 @@
+import fs from "node:fs";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
 import { startConversation } from "../../../src/engine/agents/conversations.js";
-import { keepOutcome, retryWrite } from "../../../src/engine/agents/keptOutcome.js";
+import { keepOutcome, keptOutcomeFile, retryWrite } from "../../../src/engine/agents/keptOutcome.js";
 import { processStartTime } from "../../../src/engine/agents/processes.js";
 import { completedTurnAnswer } from "../../../src/engine/agents/recovery.js";
 import { testEngine } from "../../support/engine.js";
@@ -51,6 +52,7 @@ describe("recovering the answer of a lost worker", () => {
       .where("role", "=", "assistant")
       .executeTakeFirstOrThrow();
     expect(answer.content).toBe("the kept answer");
+    expect(fs.existsSync(keptOutcomeFile(env.config, item.id))).toBe(false);
   });
 
   it("a session record gives the last turn's answer only when that turn completed after the item started", () => {
