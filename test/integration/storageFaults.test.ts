@@ -2,7 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
-import { openMigrated } from "../../src/engine/database.js";
+import { openDatabase, openMigrated } from "../../src/engine/database.js";
+import { systemClock } from "../../src/engine/clock.js";
+import { COORDINATOR_LEASE, leaseHolder } from "../../src/engine/leases.js";
+import { until } from "../support/codexEngine.js";
 import { tempDir } from "../support/engine.js";
 
 const CLI = path.resolve("dist/src/main.js");
@@ -56,5 +59,42 @@ describe("storage faults at start-up (real CLI)", () => {
     expect(serve.stderr).toContain(path.join(data, "codexpi.db"));
     expect(serve.stderr).toContain("Fix:");
     expect(serve.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it("serve stops on SIGTERM within seconds with exit 0, and gives the coordinator lease up", async () => {
+    dir = tempDir();
+    const data = path.join(dir, "data");
+    const serve = execa(process.execPath, [CLI, "serve"], {
+      env: { CODEXPI_DATA_DIR: data, HEALTH_PORT: "0", LOG_LEVEL: "info" },
+      reject: false,
+      timeout: 60_000,
+    });
+    let log = "";
+    serve.stderr?.on("data", (d: Buffer) => {
+      log += d.toString();
+    });
+    const db = await until(
+      async () =>
+        fs.existsSync(path.join(data, "codexpi.db")) ? openDatabase(path.join(data, "codexpi.db")) : null,
+      20_000,
+      "the database",
+    );
+    try {
+      await until(
+        () => leaseHolder(db, systemClock, COORDINATOR_LEASE).catch(() => null), // not migrated yet
+        20_000,
+        "the lease",
+      );
+      await until(async () => log.includes("codexpi serving"), 20_000, "serve to be up"); // signals handled
+      const asked = Date.now();
+      serve.kill("SIGTERM");
+      const ended = await serve;
+      expect(ended.exitCode).toBe(0);
+      expect(Date.now() - asked).toBeLessThan(10_000);
+      expect(await leaseHolder(db, systemClock, COORDINATOR_LEASE)).toBeNull();
+    } finally {
+      serve.kill("SIGKILL");
+      await db.destroy();
+    }
   });
 });
