@@ -46,7 +46,9 @@ main().then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
+    // Configuration and start-up errors name what to fix: their message is the whole story.
+    if (err instanceof ConfigError || (err instanceof Error && err.name === "StartupError"))
+      process.stderr.write(`${err.message}\n`);
     else if (isEngineError(err))
       process.stderr.write(`${engineErrorText(parseLocale(process.env.CODEXPI_LOCALE), err)}\n`);
     else if (err instanceof Error && err.name === "UsageError")

@@ -7,6 +7,7 @@ import { codexEnvironment } from "../engine/isolation/environment.js";
 import type { Engine } from "../engine/engine.js";
 import { leaseHolder, COORDINATOR_LEASE } from "../engine/leases.js";
 import { resolveCodexBinary } from "../engine/agents/codexBinary.js";
+import { probeDatabaseWrite, probeDisk, type DiskProbeOptions } from "../engine/storage.js";
 
 /** Extra gauges other features add to the health report (e.g. open incidents). */
 export type HealthContributor = (engine: Engine) => Promise<Record<string, number>>;
@@ -16,6 +17,9 @@ export interface HealthReport {
   ok: boolean;
   failing: string[];
   database: boolean;
+  /** Whether the database takes a write (false: read-only file or mount, full disk, stuck lock). */
+  database_writable: boolean;
+  disk: { free_bytes: number | null; problem: string | null };
   codex: { found: boolean; path: string | null; version: string | null };
   lease: { holder: string | null; expiresAt: number | null };
   last_tick_at: number | null;
@@ -32,6 +36,7 @@ export class Health {
     private readonly engine: Engine,
     private readonly contributors: HealthContributor[] = [],
     private readonly leaseTtlMs = 30_000,
+    private readonly diskProbe: DiskProbeOptions = {},
   ) {}
 
   async report(): Promise<HealthReport> {
@@ -53,6 +58,18 @@ export class Health {
       database = false;
       failing.push("database");
     }
+    // A bot that reads but cannot write loses every answer: reads alone prove nothing.
+    let databaseWritable = database;
+    if (database) {
+      try {
+        await probeDatabaseWrite(db, { noWait: true });
+      } catch {
+        databaseWritable = false;
+        failing.push("database_readonly");
+      }
+    }
+    const disk = probeDisk(this.engine.config.dataDir, this.diskProbe);
+    if (disk.problem) failing.push("disk");
     const path = resolveCodexBinary(this.engine.config.codexBin);
     const version = path ? await this.version(path) : null;
     if (!path || !version) failing.push("codex");
@@ -61,6 +78,8 @@ export class Health {
       ok: failing.length === 0,
       failing,
       database,
+      database_writable: databaseWritable,
+      disk: { free_bytes: disk.freeBytes, problem: disk.problem },
       codex: { found: Boolean(path), path, version },
       lease,
       last_tick_at: lease.expiresAt ? lease.expiresAt - this.leaseTtlMs : null,
@@ -76,6 +95,8 @@ export class Health {
     const lines = [
       ["codexpi_up", r.ok ? 1 : 0],
       ["codexpi_database_up", r.database ? 1 : 0],
+      ["codexpi_database_writable", r.database_writable ? 1 : 0],
+      ["codexpi_disk_free_bytes", r.disk.free_bytes ?? -1],
       ["codexpi_queue_queued", r.queue.queued],
       ["codexpi_queue_running", r.queue.running],
       ["codexpi_outbox_pending", r.outbox.pending],

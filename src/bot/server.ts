@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { requireSlack, type Config } from "../config.js";
-import { openMigrated } from "../engine/database.js";
+import { openWritable } from "../engine/storage.js";
 import { pruneDelivered } from "../engine/outboxQueue.js";
 import { HandledEvents } from "./store/events.js";
 import { Engine, type EngineOptions } from "../engine/engine.js";
@@ -12,6 +12,7 @@ import type { IntakeTiming } from "./intake/intake.js";
 import { Health, startHealthServer } from "./health.js";
 import { Notifier } from "./notifier/notifier.js";
 import { configuredSecrets, registerSecrets } from "../redaction.js";
+import { runShutdown } from "./shutdown.js";
 
 const HOUSEKEEPING_MS = 3600_000;
 const EVENT_MEMORY_MS = 24 * 3600_000; // Slack retries within minutes; a day is plenty
@@ -28,14 +29,17 @@ export async function prune(engine: Engine): Promise<void> {
   await pruneClones(engine);
 }
 
-/** Everything `codexpi serve` runs, started; stop() ends it all (running agents keep working). */
+/**
+ * Everything `codexpi serve` runs, started; stop() ends it all (running agents keep working), each
+ * step bounded, and resolves false when a step failed or hung.
+ */
 export interface RunningBot {
   engine: Engine;
   slack: SlackApp | null;
   notifier: Notifier | null;
   health: Health;
   healthPort: number | null;
-  stop(): Promise<void>;
+  stop(): Promise<boolean>;
 }
 
 /**
@@ -52,9 +56,10 @@ export async function startBot(
   if (config.slack.botToken) requireSlack(config); // before anything starts: a bad config changes nothing
   // Before anything is logged or posted: the bot's own tokens are redacted wherever they appear.
   registerSecrets(configuredSecrets(config));
-  // Yielding: nothing in the bot may freeze its event loop (and its acks) behind another
-  // process's write lock.
-  const db = await openMigrated(config.databasePath, { busy: "yield" });
+  // A database that cannot be opened, migrated or written stops the start with its path and the fix;
+  // yielding: nothing in the bot may freeze its event loop (and its acks) behind another process's
+  // write lock.
+  const db = await openWritable(config.databasePath, { busy: "yield" });
   const spawner = overrides.spawner ?? warmSpawner(config, logger);
   const engine = new Engine({ config, db, logger, spawner, ...overrides });
   const health = new Health(engine);
@@ -109,8 +114,9 @@ export async function startBot(
     );
     housekeeping.unref();
   } catch (err) {
-    await slack?.stop();
-    await db.destroy();
+    await slack?.stop().catch(() => undefined);
+    if ("close" in spawner && typeof spawner.close === "function") spawner.close();
+    await db.destroy().catch(() => undefined);
     throw err;
   }
   logger.info(
@@ -125,12 +131,28 @@ export async function startBot(
     healthPort,
     async stop() {
       if (housekeeping) clearInterval(housekeeping);
-      await notifier?.stop();
-      await slack?.stop();
-      await ticker?.stop();
-      await new Promise<void>((resolve) => (healthServer ? healthServer.close(() => resolve()) : resolve()));
-      if ("close" in spawner && typeof spawner.close === "function") spawner.close();
-      await db.destroy();
+      return runShutdown(
+        [
+          { name: "notifier", run: () => notifier?.stop() },
+          { name: "slack", run: () => slack?.stop() },
+          { name: "ticker", run: () => ticker?.stop() },
+          {
+            name: "health server",
+            run: () =>
+              new Promise<void>((resolve) =>
+                healthServer ? healthServer.close(() => resolve()) : resolve(),
+              ),
+          },
+          {
+            name: "standby worker",
+            run: () => {
+              if ("close" in spawner && typeof spawner.close === "function") spawner.close();
+            },
+          },
+          { name: "database", run: () => db.destroy() },
+        ],
+        logger,
+      );
     },
   };
 }

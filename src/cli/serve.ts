@@ -3,6 +3,10 @@ import { createLogger } from "../logger.js";
 import { configuredSecrets, registerSecrets } from "../redaction.js";
 import { args } from "./context.js";
 import { layoutProblemsOf } from "./layoutCheck.js";
+import { describeDatabaseError, StartupError } from "../engine/storage.js";
+
+/** The whole shutdown's bound: every step has its own, this is the last word. */
+const SHUTDOWN_DEADLINE_MS = 45_000;
 
 /**
  * `codexpi serve` (`npm start`): the Slack app, notifier, dispatcher, ticker and health endpoint,
@@ -14,18 +18,49 @@ export async function run(argv: string[]): Promise<number> {
   registerSecrets(configuredSecrets(config));
   const logger = createLogger(config.logLevel);
   // Before anything starts: an agent able to write codexpi's data or code must never run.
-  const problems = await layoutProblemsOf(config);
+  const problems = await layoutProblemsOf(config).catch((err: unknown) => {
+    throw new StartupError(describeDatabaseError(config.databasePath, err), { cause: err });
+  });
   if (problems.length) {
     for (const p of problems) process.stderr.write(`codexpi serve refused: ${p}\n`);
     return 1;
   }
   const { startBot } = await import("../bot/server.js");
-  const bot = await startBot(config, logger);
-  await new Promise<void>((resolve) => {
+  const bot = await startBot(config, logger).catch((err: unknown) => {
+    // Whatever the failed start left open must not keep the process alive after the message.
+    setTimeout(() => process.exit(1), 1_000).unref();
+    throw slackStartError(config.slack.apiUrl, err) ?? err;
+  });
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);
   });
-  logger.info("shutting down (running agents keep working)");
-  await bot.stop();
-  return 0;
+  logger.info({ signal }, "shutting down (running agents keep working)");
+  // A second signal, or a shutdown that outlives its bound, ends the process all the same.
+  const force = (why: string) => {
+    logger.error(why);
+    process.exit(1);
+  };
+  process.once("SIGINT", () => force("second signal: exiting now"));
+  process.once("SIGTERM", () => force("second signal: exiting now"));
+  setTimeout(
+    () => force(`shutdown took over ${SHUTDOWN_DEADLINE_MS} ms: exiting now`),
+    SHUTDOWN_DEADLINE_MS,
+  ).unref();
+  const clean = await bot.stop();
+  if (!clean) logger.error("shutdown ended with errors (see above)");
+  // Whatever a failed step left open (a server, a timer) must not keep the process alive.
+  setTimeout(() => process.exit(clean ? 0 : 1), 500).unref();
+  return clean ? 0 : 1;
+}
+
+/** A Slack Web API failure at start-up (Bolt's auth.test), as one line naming the API and the fix. */
+function slackStartError(apiUrl: string | undefined, err: unknown): StartupError | null {
+  const e = err as { code?: string; statusCode?: number; data?: { error?: string }; message?: string };
+  if (typeof e?.code !== "string" || !e.code.startsWith("slack_")) return null;
+  const why = e.data?.error ?? (e.statusCode ? `HTTP ${e.statusCode}` : e.message);
+  return new StartupError(
+    `cannot reach Slack at ${apiUrl ?? "https://slack.com/api/"} to start (${why}). Fix: check SLACK_BOT_TOKEN and the network; when Slack itself is down, a supervisor that restarts serve (systemd Restart=on-failure) brings it back once Slack answers.`,
+    { cause: err },
+  );
 }

@@ -1,5 +1,3 @@
-import os from "node:os";
-import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
 import { silentLogger } from "../logger.js";
@@ -19,8 +17,10 @@ import { stopConversation, type StopResult } from "./agents/stop.js";
 import { coordinationReactors, registerCoordinationTicks } from "./coordination/index.js";
 import { registerRunTicks } from "./runs/index.js";
 import { registerOrchestrationTicks } from "./orchestrations/index.js";
-import { acquireLease, COORDINATOR_LEASE, leaseHolder, releaseLease } from "./leases.js";
+import { acquireLease, COORDINATOR_LEASE, leaseHolder, processOwnerId, releaseLease } from "./leases.js";
 import type { Kernel, TickHandler, TickResult } from "./kernel.js";
+import { recoverOutcome } from "./agents/recovery.js";
+import { dropKeptOutcome } from "./agents/keptOutcome.js";
 
 export type { TickHandler, TickResult } from "./kernel.js";
 
@@ -33,7 +33,7 @@ export interface EngineOptions {
   logger?: Logger;
   spawner?: WorkerSpawner;
   reactors?: OutcomeReactor[];
-  /** Lease owner id; unique per process by default. */
+  /** Lease owner id; `<host>:<pid>:<start time>:<nonce>` by default (see `processOwnerId`). */
   owner?: string;
   leaseTtlMs?: number;
 }
@@ -66,9 +66,15 @@ export class Engine implements Kernel {
       opts.reactors ?? [...coordinationReactors(opts.config.locale), announceOutcome],
       this.clock,
     );
-    this.owner = opts.owner ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+    this.owner = opts.owner ?? processOwnerId();
     this.leaseTtlMs = opts.leaseTtlMs ?? 30_000;
-    this.onTick("reaper", async (e) => ({ reaped: await reapLostWorkers(e.db, e.clock, e.hook, e.logger) }));
+    this.onTick("reaper", async (e) => {
+      const reaped = await reapLostWorkers(e.db, e.clock, e.hook, e.logger, (item) =>
+        recoverOutcome(e.config, e.db, item),
+      );
+      for (const id of reaped) dropKeptOutcome(e.config, id); // recorded: the kept copy has served
+      return { reaped };
+    });
     registerCoordinationTicks(this);
     registerRunTicks(this);
     registerOrchestrationTicks(this);

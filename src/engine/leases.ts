@@ -1,12 +1,37 @@
+import os from "node:os";
+import { randomBytes } from "node:crypto";
 import { immediate, type Database } from "./database.js";
 import type { Clock } from "./clock.js";
+import { isSameProcessAlive, processStartTime } from "./agents/processes.js";
 
 /** The lease that makes one process the coordinator of ticks. */
 export const COORDINATOR_LEASE = "coordinator";
 
 /**
+ * A lease owner id for this process, `<host>:<pid>:<start time>:<nonce>`: host, pid and start time
+ * let a process on the same host prove the holder dead (a pid alone may be reused); the nonce keeps
+ * two engines of one process apart. Without /proc the start time is `?`, and such a holder is never
+ * taken for dead: its lease expires instead.
+ */
+export function processOwnerId(pid = process.pid, host = os.hostname()): string {
+  return `${host}:${pid}:${processStartTime(pid) ?? "?"}:${randomBytes(3).toString("hex")}`;
+}
+
+/**
+ * Whether `owner` names a process of this host that no longer runs (pid and start time not alive).
+ * Another host's holder, or an id of another shape, is never provably dead: its lease time bounds
+ * the gap instead.
+ */
+export function provablyDead(owner: string, host = os.hostname()): boolean {
+  const m = /^(.*):(\d+):(\d+):[0-9a-f]+$/.exec(owner);
+  if (!m || m[1] !== host) return false;
+  return !isSameProcessAlive(Number(m[2]), m[3] as string);
+}
+
+/**
  * Takes or renews a lease for `owner` until now+ttl. Returns false while another owner holds an
- * unexpired one. The read and the write share one IMMEDIATE transaction, so two processes cannot
+ * unexpired one, unless that owner is provably dead (same host, its process gone): then it is
+ * replaced at once. The read and the write share one IMMEDIATE transaction, so two processes cannot
  * both win.
  */
 export async function acquireLease(
@@ -19,7 +44,7 @@ export async function acquireLease(
   const now = clock.now();
   return immediate(db, async (trx) => {
     const row = await trx.selectFrom("leases").selectAll().where("name", "=", name).executeTakeFirst();
-    if (row && row.owner !== owner && row.expires_at > now) return false;
+    if (row && row.owner !== owner && row.expires_at > now && !provablyDead(row.owner)) return false;
     if (row) {
       await trx
         .updateTable("leases")

@@ -126,7 +126,13 @@ function parseBody(buf: Buffer): unknown {
   }
 }
 
-export async function startFakeModel(): Promise<FakeModel> {
+/** Options of the fake model. */
+export interface FakeModelOptions {
+  /** Answers a request when no step is queued (e.g. an echo keyed by the prompt); default "ok". */
+  respond?: (body: ResponsesRequestBody) => FakeStep | undefined;
+}
+
+export async function startFakeModel(options: FakeModelOptions = {}): Promise<FakeModel> {
   const queue: FakeStep[] = [];
   const requests: ResponsesRequestBody[] = [];
   const log: RecordedHttpRequest[] = [];
@@ -172,7 +178,7 @@ export async function startFakeModel(): Promise<FakeModel> {
       if (req.method === "POST" && /\/v1\/responses\/?$/.test(path)) {
         const reqBody: ResponsesRequestBody =
           body && typeof body === "object" && !Array.isArray(body) ? (body as ResponsesRequestBody) : {};
-        const step = queue.shift() ?? { kind: "text", text: DEFAULT_TEXT };
+        const step = queue.shift() ?? options.respond?.(reqBody) ?? { kind: "text", text: DEFAULT_TEXT };
         entry.step = step;
         requests.push(reqBody);
         notify();

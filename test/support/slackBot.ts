@@ -3,7 +3,8 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { startBot, type RunningBot } from "../../src/bot/server.js";
 import type { IntakeTiming } from "../../src/bot/intake/intake.js";
-import { parseConfig } from "../../src/config.js";
+import { parseConfig, type Config } from "../../src/config.js";
+import type { WorkerSpawner } from "../../src/engine/agents/dispatcher.js";
 import { addProject } from "../../src/engine/agents/projects.js";
 import { updateGlobalPolicy } from "../../src/engine/agents/policies.js";
 import { processSpawner } from "../../src/engine/agents/spawner.js";
@@ -41,6 +42,8 @@ export async function slackBot(
     logger?: Logger;
     /** The intake's waits (an early reply's bound, the retry period). */
     intake?: Partial<IntakeTiming>;
+    /** Replaces the real worker processes (e.g. workers run in the test process, with seams). */
+    spawner?: (config: Config) => WorkerSpawner;
   } = {},
 ) {
   const slack = await startFakeSlack({ teamId: TEAM });
@@ -87,7 +90,9 @@ export async function slackBot(
     "test",
   );
   await db.destroy();
-  const spawner = processSpawner(config, { ...process.env, ...home.env, NO_PROXY: "127.0.0.1,localhost" });
+  const spawner =
+    opts.spawner?.(config) ??
+    processSpawner(config, { ...process.env, ...home.env, NO_PROXY: "127.0.0.1,localhost" });
   const bot: RunningBot = await startBot(
     config,
     opts.logger ?? silentLogger,

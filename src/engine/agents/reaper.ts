@@ -1,23 +1,28 @@
 import type { Logger } from "pino";
 import type { Clock } from "../clock.js";
 import { immediate, type Database } from "../database.js";
-import { finishItem, type RecordAgentOutcome } from "./outcome.js";
+import { finishItem, type Outcome, type RecordAgentOutcome } from "./outcome.js";
 import { failureNote } from "../../i18n/failures.js";
 import { isSameProcessAlive, killTree } from "./processes.js";
 
 /** How long a claimed item may wait for its worker to record itself before it counts as lost. */
 export const SPAWN_GRACE_MS = 30_000;
 
+/** Finds the outcome a dead worker could not write (see `recoverOutcome`), or null. */
+export type OutcomeRecovery = (item: { id: string; attempt: number }) => Promise<Outcome | null>;
+
 /**
  * Fails running items whose worker is gone (pid + start time, never a bare pid) with the
  * `interrupted` code — or `cancelled` when a stop was asked — and kills a Codex group the dead
- * worker left behind. Costs one indexed read of the running items plus a /proc read each.
+ * worker left behind. A finished turn the worker could not record (`recover`) is recorded instead
+ * of calling the item interrupted. Costs one indexed read of the running items plus a /proc read each.
  */
 export async function reapLostWorkers(
   db: Database,
   clock: Clock,
   hook: RecordAgentOutcome,
   logger: Logger,
+  recover: OutcomeRecovery = async () => null,
 ): Promise<string[]> {
   const now = clock.now();
   const running = await db
@@ -43,16 +48,31 @@ export async function reapLostWorkers(
     if (item.codex_pid && isSameProcessAlive(item.codex_pid, item.codex_start_time))
       killTree(item.codex_pid, "SIGKILL");
     const cancelled = item.cancel_requested_at !== null;
+    const recovered = cancelled
+      ? null
+      : await recover(item).catch((err) => {
+          logger.warn({ err, queueId: item.id }, "could not look for the lost worker's answer");
+          return null;
+        });
     const done = await immediate(db, (trx) =>
-      finishItem(trx, clock, hook, item, {
-        status: cancelled ? "cancelled" : "failed",
-        content: null,
-        error: failureNote(cancelled ? "worker.cancelled" : "worker.interrupted"),
-        errorCode: cancelled ? "cancelled" : "interrupted",
-      }),
+      finishItem(
+        trx,
+        clock,
+        hook,
+        item,
+        recovered ?? {
+          status: cancelled ? "cancelled" : "failed",
+          content: null,
+          error: failureNote(cancelled ? "worker.cancelled" : "worker.interrupted"),
+          errorCode: cancelled ? "cancelled" : "interrupted",
+        },
+      ),
     );
     if (done) {
-      logger.warn({ queueId: item.id, pid: item.worker_pid }, "reaped a lost worker");
+      logger.warn(
+        { queueId: item.id, pid: item.worker_pid, recovered: recovered !== null },
+        recovered ? "recorded the answer a lost worker could not write" : "reaped a lost worker",
+      );
       reaped.push(item.id);
     }
   }

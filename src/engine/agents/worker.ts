@@ -18,6 +18,7 @@ import { processStartTime } from "./processes.js";
 import { logsDir } from "./spawner.js";
 import { agentWorkdir } from "../orchestrations/workdir.js";
 import { capText } from "../text/cap.js";
+import { dropKeptOutcome, keepOutcome, OUTCOME_RETRY, retryWrite, type RetryPolicy } from "./keptOutcome.js";
 
 const PROGRESS_WRITE_MS = 1_000;
 const PROGRESS_EVENT_MS = 2_000;
@@ -43,11 +44,25 @@ export async function recordCodexStart(
     .execute();
 }
 
+/** Writes an item's outcome in the database; false when the fence did not match (finished elsewhere). */
+export type OutcomeWriter = (item: { id: string; attempt: number }, outcome: Outcome) => Promise<boolean>;
+
+/** Seams of a worker run: the outcome write (a full disk in tests) and its backoff. */
+export interface WorkerOptions {
+  writeOutcome?: OutcomeWriter;
+  retry?: RetryPolicy;
+}
+
 /**
  * Body of `codexpi worker <queue-id>`: claims the item for this process, runs one Codex turn,
  * and writes the outcome in one transaction — then dispatches what may start next.
  */
-export async function runWorker(engine: Kernel, queueId: string, attempt: number): Promise<WorkerResult> {
+export async function runWorker(
+  engine: Kernel,
+  queueId: string,
+  attempt: number,
+  opts: WorkerOptions = {},
+): Promise<WorkerResult> {
   const { db, clock } = engine;
   const log = engine.logger.child({ queueId, attempt });
   const claimed = await db
@@ -84,10 +99,21 @@ export async function runWorker(engine: Kernel, queueId: string, attempt: number
   // Orchestration and self-project agents work in their clone: never the main checkout or the install.
   const workdir = await agentWorkdir(engine, conversation.id, project);
 
+  const writeOutcome: OutcomeWriter =
+    opts.writeOutcome ??
+    ((item, outcome) => immediate(db, (trx) => finishItem(trx, clock, engine.hook, item, outcome)));
   const finish = async (outcome: Outcome): Promise<WorkerResult> => {
-    const written = await immediate(db, (trx) =>
-      finishItem(trx, clock, engine.hook, { id: queueId, attempt }, outcome),
+    // The answer goes to disk first: if this worker dies before the database takes it, the reaper
+    // finds it there. Then the database write is retried (full disk, read-only or locked database)
+    // until it lands or the item turns out to be finished elsewhere.
+    if (!keepOutcome(engine.config, { queueId, attempt, outcome }))
+      log.warn("could not keep the outcome beside the worker log (disk full?): holding it in memory");
+    const written = await retryWrite(
+      () => writeOutcome({ id: queueId, attempt }, outcome),
+      opts.retry ?? OUTCOME_RETRY,
+      (err, failures, delayMs) => log.error({ err, failures, delayMs }, "outcome write failed; retrying"),
     );
+    dropKeptOutcome(engine.config, queueId);
     if (!written) log.warn("outcome not written: the item was finished elsewhere (reaped?)");
     await engine.dispatch().catch((err) => log.error({ err }, "dispatch after finish failed"));
     return outcome.status;

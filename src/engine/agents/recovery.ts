@@ -1,0 +1,95 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Config } from "../../config.js";
+import type { Database } from "../database.js";
+import { operatorCodexHome, projectCodexState } from "../isolation/codexJail.js";
+import { readKeptOutcome } from "./keptOutcome.js";
+import type { Outcome } from "./outcome.js";
+
+/** What the reaper knows of a running item whose worker is gone. */
+export interface LostItem {
+  id: string;
+  attempt: number;
+}
+
+/**
+ * The outcome a dead worker did not write, when it can be proved: the outcome it kept beside its
+ * log, else the completed turn in Codex's own session record. Null when the turn did not finish
+ * (the item is then interrupted, as before).
+ */
+export async function recoverOutcome(config: Config, db: Database, item: LostItem): Promise<Outcome | null> {
+  const kept = readKeptOutcome(config, item.id, item.attempt);
+  if (kept) return kept;
+  const row = await db
+    .selectFrom("prompt_queue")
+    .innerJoin("conversations", "conversations.id", "prompt_queue.conversation_id")
+    .select([
+      "conversations.project_id",
+      "conversations.codex_thread_id",
+      "prompt_queue.codex_started_at",
+      "prompt_queue.claimed_at",
+    ])
+    .where("prompt_queue.id", "=", item.id)
+    .executeTakeFirst();
+  const since = row?.codex_started_at ?? row?.claimed_at;
+  if (!row?.codex_thread_id || !since) return null;
+  // Jailed agents keep their sessions in the project's Codex state; unjailed ones in the operator's.
+  const homes =
+    config.jail === "off"
+      ? [operatorCodexHome(config.codexHome)]
+      : [projectCodexState(config.dataDir, row.project_id)];
+  for (const home of homes) {
+    const file = findRollout(path.join(home, "sessions"), row.codex_thread_id);
+    const answer = file ? completedTurnAnswer(fs.readFileSync(file, "utf8"), since) : null;
+    if (answer !== null) return { status: "done", content: answer, error: null, errorCode: null };
+  }
+  return null;
+}
+
+/** The rollout file of a Codex thread (`sessions/YYYY/MM/DD/rollout-…-<thread id>.jsonl`). */
+function findRollout(dir: string, threadId: string): string | null {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return null;
+  }
+  for (const e of entries) {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) {
+      const found = findRollout(full, threadId);
+      if (found) return found;
+    } else if (e.name.endsWith(`-${threadId}.jsonl`)) return full;
+  }
+  return null;
+}
+
+/**
+ * The final answer of the last turn of a rollout, if that turn started (its user message) and
+ * completed (`task_complete`) after `sinceMs`: an earlier turn's answer is never taken for this one.
+ */
+export function completedTurnAnswer(rollout: string, sinceMs: number): string | null {
+  let answer: string | null = null;
+  let lastMessage: string | null = null;
+  for (const line of rollout.split("\n")) {
+    if (!line.trim()) continue;
+    let rec: { timestamp?: string; type?: string; payload?: Record<string, unknown> };
+    try {
+      rec = JSON.parse(line);
+    } catch {
+      continue; // a line cut by the crash
+    }
+    const p = rec.payload ?? {};
+    const at = rec.timestamp ? Date.parse(rec.timestamp) : Number.NaN;
+    if (rec.type === "event_msg" && p.type === "user_message") {
+      answer = null; // a new turn: only what follows counts
+      lastMessage = null;
+    } else if (rec.type === "event_msg" && p.type === "agent_message" && typeof p.message === "string") {
+      lastMessage = p.message;
+    } else if (rec.type === "event_msg" && p.type === "task_complete" && at >= sinceMs) {
+      const last = p.last_agent_message;
+      answer = typeof last === "string" ? last : (lastMessage ?? "");
+    }
+  }
+  return answer;
+}
