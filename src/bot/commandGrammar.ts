@@ -33,7 +33,8 @@ export type Command =
   | { kind: "run.cancel" }
   | { kind: "orchestrate"; project: string }
   | { kind: "orchestrations" }
-  | { kind: "usage"; topic: UsageTopic };
+  | { kind: "usage"; topic: UsageTopic }
+  | { kind: "unknown"; command: string };
 
 /** The notification preferences a user can switch. */
 export type NotifyKey = "task_completion" | "decisions" | "incidents";
@@ -96,7 +97,7 @@ const onOff = (v: string | undefined): boolean | undefined =>
       ? false
       : undefined;
 
-/** Parses the text after `/codex`. Never throws: malformed input becomes a usage topic. */
+/** Parses the text after `/codex`. Never throws: malformed input becomes a usage topic, an unknown word `unknown`. */
 export function parseCommand(text: string): Command {
   const trimmed = text.trim();
   const [sub, ...rest] = tokenize(trimmed);
@@ -144,7 +145,8 @@ export function parseCommand(text: string): Command {
     case "politique":
       return rest.length ? { kind: "usage", topic: "general" } : { kind: "policy" };
     default:
-      return { kind: "usage", topic: "general" };
+      // A word that is no sub-command is said so (with the way to the list), not met with a usage line.
+      return { kind: "unknown", command: sub ?? "" };
   }
 }
 

@@ -94,6 +94,12 @@ export function usage(locale: Locale, topic: UsageTopic): string {
   return t(locale, "notice.usage", { syntax: `\`${escapeMrkdwn(syntax(locale, topic))}\`` });
 }
 
+/** The answer to a `/codex` word that is no sub-command: said so, with the way to the list. */
+export function unknownCommand(locale: Locale, command: string): string {
+  // Inside backticks: a backtick of its own would close the code span.
+  return t(locale, "notice.unknown_command", { command: escapeClip(command.replace(/`/g, "'"), 40) });
+}
+
 /** A project as `/codex projects` lists it. */
 export interface ProjectListItem {
   name: string;

@@ -236,6 +236,27 @@ export function agentAnswer(locale: Locale, answer: string, opts: AgentAnswerOpt
   return { messages, file: null };
 }
 
+/** What a stop did, as its summary names it. */
+export interface StopSummaryInput {
+  userId: string;
+  stoppingRunning: number;
+  cancelledQueued: number;
+  cancelledDecisions: number;
+}
+
+/**
+ * The one message a stop gets: who stopped, the running turn, and what it cancelled besides
+ * (queued follow-ups, open decisions), so that nothing goes away without a word.
+ */
+export function stopSummary(locale: Locale, r: StopSummaryInput): string {
+  const what = [
+    ...(r.stoppingRunning > 0 ? [t(locale, "notice.stop_running")] : []),
+    ...(r.cancelledQueued > 0 ? [t(locale, "notice.stop_queued", { n: r.cancelledQueued })] : []),
+    ...(r.cancelledDecisions > 0 ? [t(locale, "notice.stop_decisions", { n: r.cancelledDecisions })] : []),
+  ];
+  return t(locale, "notice.stop_summary", { user: userMention(r.userId), what: what.join(", ") });
+}
+
 /** Options of `followUpAck`. */
 export interface FollowUpAckInput {
   /** The reply's place in the queue (1 = next); null when not known. */

@@ -101,12 +101,8 @@ describe("Slack app end to end", () => {
       "cancelled",
     );
     await eventually(() => processStartTime(running.codex_pid!) === null, 10_000, "codex gone");
-    await eventually(
-      () =>
-        bot.slack.thread("C1", root.ts).find((m) => m.text.includes("arrêté") || m.text.includes("Arrêté")),
-      15_000,
-      "stop notice",
-    );
+    // Told once, to the clicker (the thread gets no per-item notice; the state message says it).
+    expect((await bot.response(stop.responseId)).text).toBe(`Arrêté par <@${OWNER}> : le tour en cours.`);
   });
 
   it("bad and stale signatures get 401 and change nothing", async () => {

@@ -24,7 +24,7 @@ describe("/codex grammar", () => {
   it("malformed input is a usage topic, never an exception", () => {
     expect(parseCommand("ask")).toEqual({ kind: "usage", topic: "ask" });
     expect(parseCommand("ask demo")).toEqual({ kind: "usage", topic: "ask" });
-    expect(parseCommand("dance")).toEqual({ kind: "usage", topic: "general" });
+    expect(parseCommand("dance")).toEqual({ kind: "unknown", command: "dance" });
     expect(parseCommand("status now")).toEqual({ kind: "usage", topic: "general" });
     expect(parseCommand("project")).toEqual({ kind: "usage", topic: "project" });
     expect(parseCommand("project add demo")).toEqual({ kind: "usage", topic: "project.add" });

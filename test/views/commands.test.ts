@@ -5,6 +5,7 @@ import {
   helpView,
   projectsView,
   statusView,
+  unknownCommand,
   usage,
   type ProjectListItem,
   type StatusInput,
@@ -212,5 +213,19 @@ describe("errorView", () => {
     expect(errorView("fr", { code: "boom", message: "stack" })).toBe(
       "⚠️ Une erreur inattendue s’est produite ; elle est consignée dans les journaux du bot.",
     );
+  });
+});
+
+describe("unknownCommand", () => {
+  it("names the word and points to the list, in the reader's language", () => {
+    expect(unknownCommand("en", "dance")).toBe("Unknown command: `dance`. Type `/codex help` for the list.");
+    expect(unknownCommand("fr", "dance")).toBe(
+      "Commande inconnue : `dance`. Tape `/codex help` pour la liste.",
+    );
+  });
+
+  it("a backtick in the word cannot close the code span; a long word is clipped", () => {
+    expect(unknownCommand("en", "a`b")).toContain("`a'b`");
+    expect(unknownCommand("en", "x".repeat(500)).length).toBeLessThan(120);
   });
 });

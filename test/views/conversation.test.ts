@@ -3,6 +3,7 @@ import {
   agentAnswer,
   conversationRoot,
   followUpAck,
+  stopSummary,
   type ConversationRootInput,
 } from "../../src/views/conversation.js";
 import { ACTIONS, BLOCKS } from "../../src/views/ids.js";
@@ -240,5 +241,28 @@ describe("followUpAck", () => {
 
   it("acknowledges without a position when it is not known", () => {
     expect(followUpAck("en").text).toBe("Follow-up received: the agent will handle it as soon as possible.");
+  });
+});
+
+describe("stopSummary", () => {
+  it("names who stopped, the running turn and what was cancelled, in the reader's language", () => {
+    const all = { userId: "U0123ABC", stoppingRunning: 1, cancelledQueued: 2, cancelledDecisions: 1 };
+    expect(stopSummary("en", all)).toBe(
+      "Stopped by <@U0123ABC>: the running turn, 2 queued follow-ups cancelled, 1 open decision cancelled.",
+    );
+    expect(stopSummary("fr", { ...all, cancelledQueued: 1 })).toBe(
+      "Arrêté par <@U0123ABC> : le tour en cours, 1 relance en attente annulée, 1 décision ouverte annulée.",
+    );
+  });
+
+  it("leaves out what the stop did not touch", () => {
+    expect(
+      stopSummary("en", {
+        userId: "U0123ABC",
+        stoppingRunning: 0,
+        cancelledQueued: 1,
+        cancelledDecisions: 0,
+      }),
+    ).toBe("Stopped by <@U0123ABC>: 1 queued follow-up cancelled.");
   });
 });

@@ -2,6 +2,7 @@ import type { App, BlockButtonAction } from "@slack/bolt";
 import { stop } from "../../engine/agents/conversationService.js";
 import { t } from "../../i18n/index.js";
 import { ACTIONS } from "../../views/ids.js";
+import { stopSummary } from "../../views/conversation.js";
 import { actorOf, errorText, type BotContext } from "../context.js";
 
 /** Buttons. Every handler checks the clicking user and is idempotent (a button can be clicked twice). */
@@ -15,7 +16,7 @@ export function registerActions(app: App, ctx: BotContext): void {
         const r = await stop(ctx.engine, actor, action.value ?? "");
         text =
           r.stoppingRunning + r.cancelledQueued + r.cancelledDecisions > 0
-            ? t(ctx.locale, "notice.stopped_by", { user: `<@${actor.userId}>` })
+            ? stopSummary(ctx.locale, { userId: actor.userId, ...r })
             : t(ctx.locale, "notice.nothing_to_stop");
       } catch (err) {
         text = errorText(ctx, err);

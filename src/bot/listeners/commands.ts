@@ -13,7 +13,7 @@ import { policyModal } from "../../views/policy.js";
 import { queueStatus } from "../../engine/agents/status.js";
 import { queuePosition } from "../../engine/read/queue.js";
 import { t } from "../../i18n/index.js";
-import { helpView, projectsView, statusView, usage } from "../../views/commands.js";
+import { helpView, projectsView, statusView, unknownCommand, usage } from "../../views/commands.js";
 import {
   decisionsView,
   incidentsView,
@@ -42,6 +42,8 @@ export function registerCommands(app: App, ctx: BotContext): void {
     const actor = actorOf(ctx, command.user_id);
     if (parsed.kind === "usage")
       return ack({ response_type: "ephemeral", text: usage(ctx.locale, parsed.topic) });
+    if (parsed.kind === "unknown")
+      return ack({ response_type: "ephemeral", text: unknownCommand(ctx.locale, parsed.command) });
     if (parsed.kind === "help")
       return ack({
         response_type: "ephemeral",
@@ -111,7 +113,7 @@ async function run(
   ctx: BotContext,
   cmd: Exclude<
     Command,
-    { kind: "usage" | "help" | "specialist.add" | "policy" | "run.start" | "orchestrate" }
+    { kind: "usage" | "unknown" | "help" | "specialist.add" | "policy" | "run.start" | "orchestrate" }
   >,
   userId: string,
   channelId: string,

@@ -12,7 +12,9 @@ import {
 import { isMessageKey, t, type Locale } from "../../i18n/index.js";
 import { escapeClip } from "../../views/mrkdwn.js";
 import { getPreferences } from "../../engine/coordination/preferences.js";
-import { agentAnswer, conversationRoot } from "../../views/conversation.js";
+import { itemOpenedIncident } from "../../engine/read/coordination.js";
+import { agentAnswer, conversationRoot, followUpAck } from "../../views/conversation.js";
+import { waitedForItsConversation } from "../../engine/read/queue.js";
 import type { EventOf } from "../../engine/outbox.js";
 import type { SlackAddresses } from "../store/addresses.js";
 import type { SlackPoster } from "./poster.js";
@@ -34,9 +36,11 @@ export class Defer extends Error {
   }
 }
 
-/** Events that only re-render a conversation's state message (so consecutive ones collapse). */
+/**
+ * Events that only re-render a conversation's state message (so consecutive ones collapse).
+ * `conversation.queued` is not one: a follow-up's may post its acknowledgement.
+ */
 export const REFRESH_KINDS: ReadonlySet<string> = new Set<ConversationKind>([
-  "conversation.queued",
   "conversation.started",
   "conversation.progress",
   "conversation.stopped",
@@ -83,6 +87,10 @@ export class ConversationMessages implements Renderer<ConversationKind> {
   async handle({ id: outboxId, event }: EntryOf<ConversationKind>): Promise<Rendered> {
     const snap = await this.load(event.conversationId);
     if (!snap) return "ignored"; // not a Slack conversation (CLI)
+    if (event.kind === "conversation.queued" && (await this.acknowledge(outboxId, snap, event))) {
+      await this.refresh(outboxId, snap);
+      return "posted";
+    }
     if (event.kind !== "conversation.finished") {
       await this.refresh(outboxId, snap);
       return "refreshed";
@@ -92,6 +100,32 @@ export class ConversationMessages implements Renderer<ConversationKind> {
     await this.pingAuthor(outboxId, withThread, event);
     await this.refresh(outboxId, withThread);
     return "posted";
+  }
+
+  /**
+   * A follow-up written while its conversation was busy gets a short reply in the thread with its
+   * place in the queue (1: next), posted once per item; an idle conversation's follow-up starts at
+   * once and the state message says so. In the thread rather than ephemeral: everyone following
+   * it sees that the reply was taken, and an outbox post survives a restart. True when it is one.
+   */
+  private async acknowledge(
+    outboxId: number,
+    snap: SlackConversation,
+    event: EventOf<"conversation.queued">,
+  ): Promise<boolean> {
+    if (!snap.threadTs || !(await waitedForItsConversation(this.db, event.queueId))) return false;
+    const ack = followUpAck(this.locale, { position: event.position + 1 });
+    await this.poster.postOnce({
+      key: `followup:${event.queueId}`,
+      outboxId,
+      conversationId: snap.conversationId,
+      purpose: "notice",
+      channel: snap.channelId,
+      threadTs: snap.threadTs,
+      text: ack.text,
+      blocks: ack.blocks,
+    });
+    return true;
   }
 
   /** Tells the conversation's user by DM that a notification could not be delivered. */
@@ -187,6 +221,9 @@ export class ConversationMessages implements Renderer<ConversationKind> {
       threadTs: snap.threadTs,
     };
     const status = event.status;
+    // A stop is told once, to whoever pressed Stop (with what it cancelled), and on the state
+    // message: one notice per cancelled item said "Agent stopped." as many times.
+    if (status === "cancelled") return;
     if (status === "done") {
       const messageId = event.messageId;
       const content = messageId ? await answerText(this.db, messageId) : null;
@@ -212,16 +249,14 @@ export class ConversationMessages implements Renderer<ConversationKind> {
       item?.errorCode === "codex_failed" || !reason
         ? escapeClip(failureText(this.locale, item?.error) ?? "?", 1500)
         : "";
-    const text =
-      status === "cancelled"
-        ? t(this.locale, "notice.stopped")
-        : t(this.locale, "notice.failed", { error: [reason, detail].filter(Boolean).join(" — ") });
+    const text = t(this.locale, "notice.failed", { error: [reason, detail].filter(Boolean).join(" — ") });
     await this.poster.postOnce({ ...base, key: `${outboxId}:notice`, purpose: "notice", text });
   }
 
   /**
    * A DM to the author when their task ends in a channel (never for a DM conversation, which is
-   * already theirs, nor for a stop they asked), if their preferences say so.
+   * already theirs, nor for a stop they asked), if their preferences say so. A failure that
+   * opened an incident the author gets by DM is told by that DM alone (one DM per failure).
    */
   private async pingAuthor(
     outboxId: number,
@@ -235,7 +270,14 @@ export class ConversationMessages implements Renderer<ConversationKind> {
       !/^[UW][A-Z0-9]+$/.test(snap.userId)
     )
       return;
-    if (!(await getPreferences(this.db, snap.userId)).task_completion) return;
+    const preferences = await getPreferences(this.db, snap.userId);
+    if (!preferences.task_completion) return;
+    if (
+      event.status === "failed" &&
+      preferences.incidents &&
+      (await itemOpenedIncident(this.db, event.queueId))
+    )
+      return;
     const key = `${outboxId}:ping`;
     if (await this.poster.postedTs(key)) return;
     const link = await this.client.chat.getPermalink({

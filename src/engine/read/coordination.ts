@@ -83,3 +83,13 @@ export async function incidentNotice(db: Tx, incidentId: string): Promise<Incide
     projectChannelId: r.slack_channel_id,
   };
 }
+
+/** Whether a failed queue item opened an incident (the incident then speaks for the failure). */
+export async function itemOpenedIncident(db: Tx, queueId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("incidents")
+    .select("id")
+    .where("queue_id", "=", queueId)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -43,3 +43,26 @@ export async function queueCounts(db: Tx): Promise<{ queued: number; running: nu
     running: Number(counts.find((c) => c.status === "running")?.n ?? 0),
   };
 }
+
+/**
+ * Whether a queued item is a person's follow-up that had to wait for its own conversation: an
+ * earlier item of the conversation was still queued or running when it was queued (decision
+ * answers and specialist results are the engine's, not written in the thread). Read from the items'
+ * times, so that a replayed event gets the same answer.
+ */
+export async function waitedForItsConversation(db: Tx, queueId: string): Promise<boolean> {
+  const item = await db
+    .selectFrom("prompt_queue")
+    .select(["conversation_id", "seq", "created_at", "origin_kind"])
+    .where("id", "=", queueId)
+    .executeTakeFirst();
+  if (item?.origin_kind !== "user") return false;
+  const earlier = await db
+    .selectFrom("prompt_queue")
+    .select("id")
+    .where("conversation_id", "=", item.conversation_id)
+    .where("seq", "<", item.seq)
+    .where((eb) => eb.or([eb("finished_at", "is", null), eb("finished_at", ">", item.created_at)]))
+    .executeTakeFirst();
+  return earlier !== undefined;
+}

@@ -1,5 +1,7 @@
 import type { core as frCore } from "../fr/core.js";
-import type { Message } from "../message.js";
+import { count, type Message } from "../message.js";
+
+const s = (n: number): string => (n === 1 ? "" : "s");
 
 /** English messages of common words, errors, the worker, failures, conversations and answers (exactly the keys of `fr/core.ts`). */
 export const core = {
@@ -67,11 +69,14 @@ export const core = {
   "notice.reply_unmatched":
     "Your reply could not be matched to a codexpi conversation, so it was not sent to the agent: please send it again in the conversation’s thread.",
   "notice.working": "Working…",
-  "notice.stopped": "Agent stopped.",
   "notice.task_done": "Your request in *{project}* is done. {link}",
   "notice.task_failed": "Your request in *{project}* failed. {link}",
   "notice.see_thread": "See the thread",
   "notice.stopped_by": "Stopped by {user}",
+  "notice.stop_summary": "Stopped by {user}: {what}.",
+  "notice.stop_running": "the running turn",
+  "notice.stop_queued": (p) => `{n} queued follow-up${s(count(p))} cancelled`,
+  "notice.stop_decisions": (p) => `{n} open decision${s(count(p))} cancelled`,
   "notice.failed": "The agent failed: {error}",
   "notice.queued": "Your prompt is queued (position {n}).",
   "notice.unknown_command": "Unknown command: `{command}`. Type `/codex help` for the list.",
