@@ -18,9 +18,10 @@ import { processStartTime } from "./processes.js";
 import { logsDir } from "./spawner.js";
 import { agentWorkdir } from "../orchestrations/workdir.js";
 import { capText } from "../text/cap.js";
+import { serializeProgress } from "./progress.js";
+import { trailingThrottle } from "./throttle.js";
 
 const PROGRESS_WRITE_MS = 1_000;
-const PROGRESS_EVENT_MS = 2_000;
 const CANCEL_POLL_MS = 1_000;
 
 /** How a worker run ended; `skipped` when the item was no longer ours to run. */
@@ -139,11 +140,38 @@ export async function runWorker(engine: Kernel, queueId: string, attempt: number
       .catch(() => undefined);
   }, CANCEL_POLL_MS);
 
-  // Progress is written in order, at most once a second, off the stream's hot path.
+  // Progress is written in order, at most once a second, off the stream's hot path; the newest
+  // activity waits for the end of the window rather than being dropped (each write announces
+  // itself: the notifier coalesces the edits under Slack's limits).
   let writes: Promise<unknown> = Promise.resolve();
-  let lastWrite = 0;
-  let lastEvent = 0;
   let knownThread = conversation.codex_thread_id;
+  let lastProgress: string | null = null;
+  const progress = trailingThrottle<string>(
+    PROGRESS_WRITE_MS,
+    (activity) => {
+      const now = clock.now();
+      writes = writes
+        .then(() =>
+          immediate(db, async (trx) => {
+            const updated = await trx
+              .updateTable("prompt_queue")
+              .set({ last_activity: activity, last_activity_at: now })
+              .where("id", "=", queueId)
+              .where("status", "=", "running")
+              .executeTakeFirst();
+            if (Number(updated.numUpdatedRows) > 0)
+              await emit(trx, now, {
+                kind: "conversation.progress",
+                conversationId: conversation.id,
+                queueId,
+                activity,
+              });
+          }),
+        )
+        .catch((err) => log.warn({ err }, "progress write failed"));
+    },
+    () => clock.now(),
+  );
   const onState = (state: CodexState) => {
     const now = clock.now();
     if (state.threadId && state.threadId !== knownThread) {
@@ -157,30 +185,11 @@ export async function runWorker(engine: Kernel, queueId: string, attempt: number
           .execute(),
       );
     }
-    if (!state.activity || now - lastWrite < PROGRESS_WRITE_MS) return;
-    lastWrite = now;
-    const activity = state.activity;
-    const announce = now - lastEvent >= PROGRESS_EVENT_MS;
-    if (announce) lastEvent = now;
-    writes = writes
-      .then(() =>
-        immediate(db, async (trx) => {
-          await trx
-            .updateTable("prompt_queue")
-            .set({ last_activity: activity, last_activity_at: now })
-            .where("id", "=", queueId)
-            .where("status", "=", "running")
-            .execute();
-          if (announce)
-            await emit(trx, now, {
-              kind: "conversation.progress",
-              conversationId: conversation.id,
-              queueId,
-              activity,
-            });
-        }),
-      )
-      .catch((err) => log.warn({ err }, "progress write failed"));
+    if (!state.progress) return;
+    const activity = serializeProgress(state.progress);
+    if (activity === lastProgress) return;
+    lastProgress = activity;
+    progress.push(activity);
   };
 
   fs.mkdirSync(logsDir(engine.config), { recursive: true });
@@ -219,6 +228,7 @@ export async function runWorker(engine: Kernel, queueId: string, attempt: number
     clearInterval(poll);
     process.off("SIGTERM", onSignal);
     process.off("SIGINT", onSignal);
+    progress.flush();
     await writes;
     // Codex writes its stderr straight to this file (never a pipe): redact it once the turn is over.
     redactFileInPlace(stderrFile, log);
