@@ -3,7 +3,7 @@ import { startConversation } from "../../src/engine/agents/conversations.js";
 import { parseProgress } from "../../src/engine/agents/progress.js";
 import { conversationView } from "../../src/engine/read/conversations.js";
 import { conversationRoot } from "../../src/views/conversation.js";
-import { codexEngine, finished } from "../support/codexEngine.js";
+import { codexEngine, finished, until } from "../support/codexEngine.js";
 
 const STEPS = 5;
 
@@ -74,5 +74,48 @@ describe("live progress (real binary, fake model)", () => {
     expect(JSON.stringify(en.blocks)).toMatch(/Done in \d+ s · [\d,]+ tokens/);
     const fr = conversationRoot("fr", { ...view!, now: Date.now() });
     expect(JSON.stringify(fr.blocks)).toMatch(/Terminé en \d+ s · [\d\s\u202f]+ jetons/u);
+  }, 120_000);
+
+  it("the agent's plan shows as a checklist while it works (Codex's update_plan, enabled by codexpi)", async () => {
+    env = await codexEngine();
+    env.fake.enqueue(
+      {
+        kind: "call",
+        name: "update_plan",
+        arguments: {
+          plan: [
+            { step: "Lire le code", status: "completed" },
+            { step: "Corriger le test", status: "in_progress" },
+          ],
+        },
+      },
+      { kind: "shell", command: ["sh", "-c", "sleep 3; echo plan-step"] },
+      { kind: "text", text: "fini" },
+    );
+    const { conversation, item } = await startConversation(
+      env.db,
+      env.clock,
+      env.project,
+      "avec un plan",
+      "UOWNER",
+    );
+    await env.engine.dispatch();
+    // The plan was offered to the model (positive control: it is off by default in the pinned binary).
+    const shown = await until(
+      async () => {
+        const view = await conversationView(env.db, conversation.id);
+        if (view?.status !== "running" || !view.progress?.detail?.includes("plan-step")) return undefined;
+        return conversationRoot("fr", { ...view, now: Date.now() });
+      },
+      60_000,
+      "the command with its plan",
+    );
+    const text = JSON.stringify(shown.blocks);
+    expect(text).toContain("*Plan :*");
+    expect(text).toContain("☑ Lire le code");
+    expect(text).toContain("☐ Corriger le test");
+    expect(text).toContain("exécute une commande");
+    expect((env.fake.requests[0]?.tools ?? []).some((t) => t.name === "update_plan")).toBe(true);
+    expect((await finished(env.db, item.id)).status).toBe("done");
   }, 120_000);
 });

@@ -202,6 +202,8 @@ export async function runWorker(engine: Kernel, queueId: string, attempt: number
         cwd: workdir,
         fullAccess: sandbox === "full_access",
         threadId: conversation.codex_thread_id,
+        // Off by default for the bundled models: with it, a plan arrives as `todo_list` items.
+        config: { "tools.update_plan.enabled": "true" },
       },
       prompt: item.content,
       env: launch.env,
