@@ -14,7 +14,7 @@ import { redactText } from "../redaction.js";
 import { failureText } from "../i18n/failures.js";
 import { canStop } from "../engine/agents/conversationMachine.js";
 import type { Progress } from "../engine/agents/progress.js";
-import { formatTokens, planChecklist, progressLine } from "./progress.js";
+import { formatTokens, interimQuote, planChecklist, progressLine } from "./progress.js";
 
 /** The state a conversation's root message shows (its current queue item's status). */
 export type ConversationState = "queued" | "running" | "done" | "failed" | "cancelled";
@@ -101,8 +101,12 @@ function runningLine(locale: Locale, c: ConversationRootInput): string {
       ? t(locale, "conversation.state.running_for", { duration: formatDuration(locale, c.now - c.startedAt) })
       : null;
   if (c.progress) {
-    const head = `${elapsed ?? t(locale, "conversation.state.running")} · ${progressLine(locale, c.progress)}`;
-    return c.progress.plan?.length ? `${head}\n${planChecklist(locale, c.progress.plan)}` : head;
+    const lines = [
+      `${elapsed ?? t(locale, "conversation.state.running")} · ${progressLine(locale, c.progress)}`,
+    ];
+    if (c.progress.text?.trim()) lines.push(interimQuote(c.progress.text));
+    if (c.progress.plan?.length) lines.push(planChecklist(locale, c.progress.plan));
+    return lines.join("\n");
   }
   if (c.activity?.trim())
     return t(locale, "conversation.state.running_activity", {

@@ -24,6 +24,10 @@ export function planChecklist(locale: Locale, plan: PlanStep[]): string {
   return [`*${t(locale, "progress.plan")}*`, ...steps].join("\n");
 }
 
+/** The agent's latest interim message, quoted on one line (its answer is posted in the thread). */
+export const interimQuote = (text: string): string =>
+  `> _${escapeClip(redactText(text).replace(/\s+/g, " ").replace(/_/g, " ").trim(), 300)}_`;
+
 /** A token count in the person's locale (thin spaces in French, commas in English). */
 export const formatTokens = (locale: Locale, n: number): string =>
   new Intl.NumberFormat(locale === "fr" ? "fr-FR" : "en-US").format(n);

@@ -41,6 +41,14 @@ describe("live progress in the status message", () => {
     expectWithinBlockKit(conversationRoot("fr", { ...c, progress: { ...c.progress, plan: huge } }).blocks);
   });
 
+  it("quotes the agent's latest interim message under the activity", () => {
+    const c = {
+      ...base,
+      progress: { kind: "thinking" as const, detail: null, plan: null, text: "Looking at the tests" },
+    };
+    expect(stateText(c, "en")).toBe("⚙️ Running for 12 s · thinking\n> _Looking at the tests_");
+  });
+
   it("the final state shows the duration and the tokens used", () => {
     const c = { ...base, status: "done" as const, finishedAt: 126_000, tokens: 12345 };
     expect(stateText(c, "en")).toBe("✅ Done in 2 min 5 s · 12,345 tokens");

@@ -86,16 +86,24 @@ export function applyCodexEvent(state: CodexState, e: z.infer<typeof event>): Co
 
 const withActivity = (state: CodexState, kind: ActivityKind, detail: string | null): CodexState => ({
   ...state,
-  progress: { kind, detail, plan: state.progress?.plan ?? null },
+  progress: { kind, detail, plan: state.progress?.plan ?? null, text: state.progress?.text ?? null },
 });
 
 function applyItem(state: CodexState, it: z.infer<typeof item>, completed: boolean): CodexState {
   switch (it.type) {
     case "agent_message":
       // Interim text: the agent is writing; its text is the answer, posted by the outcome.
-      return completed && it.text !== undefined
-        ? { ...withActivity(state, "writing", null), lastAgentMessage: it.text }
-        : state;
+      if (!completed || it.text === undefined) return state;
+      return {
+        ...state,
+        lastAgentMessage: it.text,
+        progress: {
+          kind: "writing",
+          detail: null,
+          plan: state.progress?.plan ?? null,
+          text: oneLine(it.text, 300),
+        },
+      };
     case "command_execution": {
       const command = oneLine(unwrapCommand(it.command ?? ""), 200);
       return withActivity(state, commandKind(command), command);
@@ -112,7 +120,11 @@ function applyItem(state: CodexState, it: z.infer<typeof item>, completed: boole
       return withActivity(state, "thinking", null);
     case "todo_list": {
       const plan = (it.items ?? []).map((s) => ({ text: oneLine(s.text, 200), done: s.completed === true }));
-      return { ...state, progress: { kind: "planning", detail: null, plan: plan.length ? plan : null } };
+      const text = state.progress?.text ?? null;
+      return {
+        ...state,
+        progress: { kind: "planning", detail: null, plan: plan.length ? plan : null, text },
+      };
     }
     case "error":
       return { ...state, lastError: it.message ?? state.lastError };

@@ -23,12 +23,14 @@ const progressSchema = z.object({
   kind: z.enum(activityKinds),
   detail: z.string().nullable(),
   plan: z.array(planStep).nullable(),
+  /** The agent's latest interim message (one line, clipped), kept until the next one. */
+  text: z.string().nullable().optional(),
 });
 
 /** One step of the agent's plan (Codex's `todo_list` item). */
 export type PlanStep = z.infer<typeof planStep>;
 
-/** The current activity, its detail (a command, file names, a query) and the plan when there is one. */
+/** The current activity, its detail (a command, file names, a query), the plan and the latest interim message. */
 export type Progress = z.infer<typeof progressSchema>;
 
 /** The progress as stored in `prompt_queue.last_activity` (a JSON text). */

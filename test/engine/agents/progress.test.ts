@@ -24,7 +24,7 @@ describe("progress from Codex's JSONL", () => {
       '{"type":"turn.started"}',
       `{"type":"item.started","item":{"id":"i1","type":"command_execution","command":"/bin/bash -lc 'sleep 2'"}}`,
     ]);
-    expect(s.progress).toEqual({ kind: "command", detail: "sleep 2", plan: null });
+    expect(s.progress).toEqual({ kind: "command", detail: "sleep 2", plan: null, text: null });
     const r = fold([
       `{"type":"item.started","item":{"id":"i1","type":"command_execution","command":"bash -lc 'rg foo src'"}}`,
     ]);
@@ -32,7 +32,7 @@ describe("progress from Codex's JSONL", () => {
     const e = fold([
       '{"type":"item.completed","item":{"id":"i2","type":"file_change","changes":[{"path":"/w/src/a.ts","kind":"update"}]}}',
     ]);
-    expect(e.progress).toEqual({ kind: "editing", detail: "a.ts", plan: null });
+    expect(e.progress).toEqual({ kind: "editing", detail: "a.ts", plan: null, text: null });
   });
 
   it("keeps the plan (todo_list) across later activities, with its checked steps", () => {
@@ -43,10 +43,24 @@ describe("progress from Codex's JSONL", () => {
     expect(s.progress).toEqual({
       kind: "command",
       detail: "npm test",
+      text: null,
       plan: [
         { text: "Read", done: true },
         { text: "Fix", done: false },
       ],
+    });
+  });
+
+  it("keeps the agent's latest interim message across later activities", () => {
+    const s = fold([
+      '{"type":"item.completed","item":{"id":"m","type":"agent_message","text":"Je regarde\\nles tests"}}',
+      '{"type":"item.started","item":{"id":"c","type":"command_execution","command":"npm test"}}',
+    ]);
+    expect(s.progress).toEqual({
+      kind: "command",
+      detail: "npm test",
+      plan: null,
+      text: "Je regarde les tests",
     });
   });
 
