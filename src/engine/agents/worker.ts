@@ -22,6 +22,8 @@ import { serializeProgress } from "./progress.js";
 import { trailingThrottle } from "./throttle.js";
 
 const PROGRESS_WRITE_MS = 1_000;
+// A long command emits no event: the status's elapsed time is refreshed this often meanwhile.
+const PROGRESS_HEARTBEAT_MS = 30_000;
 const CANCEL_POLL_MS = 1_000;
 
 /** How a worker run ended; `skipped` when the item was no longer ours to run. */
@@ -172,6 +174,7 @@ export async function runWorker(engine: Kernel, queueId: string, attempt: number
     },
     () => clock.now(),
   );
+  const heartbeat = setInterval(() => lastProgress && progress.push(lastProgress), PROGRESS_HEARTBEAT_MS);
   const onState = (state: CodexState) => {
     const now = clock.now();
     if (state.threadId && state.threadId !== knownThread) {
@@ -228,6 +231,7 @@ export async function runWorker(engine: Kernel, queueId: string, attempt: number
     });
   } finally {
     clearInterval(poll);
+    clearInterval(heartbeat);
     process.off("SIGTERM", onSignal);
     process.off("SIGINT", onSignal);
     progress.flush();
