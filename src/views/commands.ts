@@ -13,6 +13,8 @@ import {
   type SlackMessage,
 } from "./blocks.js";
 import { formatDuration, percent } from "./format.js";
+import { parseProgress } from "../engine/agents/progress.js";
+import { progressLine } from "./progress.js";
 import { BLOCKS } from "./ids.js";
 import { MAX_MESSAGE_BLOCKS } from "./limits.js";
 import { channelMention, escapeClip, escapeMrkdwn, slackLink, userMention } from "./mrkdwn.js";
@@ -193,7 +195,9 @@ export function statusView(locale: Locale, s: StatusInput): SlackMessage {
   } else {
     const entries = s.running.map((r) => {
       const parts = [`*${escapeClip(r.projectName, 100)}*`, escapeClip(r.title.replace(/\s+/g, " "), 150)];
-      if (r.activity?.trim()) parts.push(`_${escapeClip(r.activity.trim().replace(/\s+/g, " "), 200)}_`);
+      const progress = parseProgress(r.activity);
+      if (progress) parts.push(`_${progressLine(locale, progress)}_`);
+      else if (r.activity?.trim()) parts.push(`_${escapeClip(r.activity.trim().replace(/\s+/g, " "), 200)}_`);
       if (r.startedAt != null)
         parts.push(t(locale, "status.since", { duration: formatDuration(locale, s.now - r.startedAt) }));
       if (r.conversationLink) parts.push(slackLink(r.conversationLink, t(locale, "status.open")));

@@ -13,6 +13,8 @@ import { escapeClip, markdownToMrkdwn, userMention } from "./mrkdwn.js";
 import { redactText } from "../redaction.js";
 import { failureText } from "../i18n/failures.js";
 import { canStop } from "../engine/agents/conversationMachine.js";
+import type { Progress } from "../engine/agents/progress.js";
+import { formatTokens, interimQuote, planChecklist, progressLine } from "./progress.js";
 
 /** The state a conversation's root message shows (its current queue item's status). */
 export type ConversationState = "queued" | "running" | "done" | "failed" | "cancelled";
@@ -24,7 +26,14 @@ export interface ConversationRootInput {
   prompt: string;
   userId: string | null;
   status: ConversationState;
+  /** Plain activity text of rows written before progress was structured. */
   activity?: string | null;
+  /** What the agent does now, and its plan. */
+  progress?: Progress | null;
+  /** Tokens the turn used, shown once it is over. */
+  tokens?: number | null;
+  /** When the message is rendered (elapsed time while running). */
+  now?: number | null;
   position?: number | null;
   error?: string | null;
   errorCode?: string | null;
@@ -62,17 +71,14 @@ function stateLine(locale: Locale, c: ConversationRootInput): string {
         ? t(locale, "conversation.state.queued_at", { n: c.position })
         : t(locale, "conversation.state.queued");
     case "running":
-      return c.activity?.trim()
-        ? t(locale, "conversation.state.running_activity", {
-            activity: escapeClip(redactText(c.activity).slice(0, 1000).trim().replace(/\s+/g, " "), 300),
-          })
-        : t(locale, "conversation.state.running");
-    case "done":
-      return c.startedAt != null && c.finishedAt != null
-        ? t(locale, "conversation.state.done_in", {
-            duration: formatDuration(locale, c.finishedAt - c.startedAt),
-          })
-        : t(locale, "conversation.state.done");
+      return runningLine(locale, c);
+    case "done": {
+      if (c.startedAt == null || c.finishedAt == null) return t(locale, "conversation.state.done");
+      const duration = formatDuration(locale, c.finishedAt - c.startedAt);
+      return c.tokens != null && c.tokens > 0
+        ? t(locale, "conversation.state.done_in_tokens", { duration, tokens: formatTokens(locale, c.tokens) })
+        : t(locale, "conversation.state.done_in", { duration });
+    }
     case "failed": {
       const failure = failureText(locale, c.error)?.trim();
       const head = failure
@@ -86,6 +92,27 @@ function stateLine(locale: Locale, c: ConversationRootInput): string {
         ? `${t(locale, "conversation.state.cancelled")} · ${t(locale, "notice.stopped_by", { user: userMention(c.stoppedBy) })}`
         : t(locale, "conversation.state.cancelled");
   }
+}
+
+/** While running: the elapsed time, the current activity in the person's language, the plan. */
+function runningLine(locale: Locale, c: ConversationRootInput): string {
+  const elapsed =
+    c.startedAt != null && c.now != null && c.now >= c.startedAt
+      ? t(locale, "conversation.state.running_for", { duration: formatDuration(locale, c.now - c.startedAt) })
+      : null;
+  if (c.progress) {
+    const lines = [
+      `${elapsed ?? t(locale, "conversation.state.running")} · ${progressLine(locale, c.progress)}`,
+    ];
+    if (c.progress.text?.trim()) lines.push(interimQuote(c.progress.text));
+    if (c.progress.plan?.length) lines.push(planChecklist(locale, c.progress.plan));
+    return lines.join("\n");
+  }
+  if (c.activity?.trim())
+    return t(locale, "conversation.state.running_activity", {
+      activity: escapeClip(redactText(c.activity).slice(0, 1000).trim().replace(/\s+/g, " "), 300),
+    });
+  return elapsed ?? t(locale, "conversation.state.running");
 }
 
 /**

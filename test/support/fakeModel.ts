@@ -31,6 +31,8 @@ export type FakeStep =
       /** Extra arguments merged into the call's JSON arguments (e.g. `{ sandbox_permissions: "require_escalated" }`). */
       extraArgs?: Record<string, unknown>;
     }
+  /** A call to any other tool by name (e.g. `update_plan`), with these JSON arguments. */
+  | { kind: "call"; name: string; arguments: Record<string, unknown> }
   /** Accept the request and never answer (no headers, no body); the socket stays open until close(). */
   | { kind: "hang" };
 
@@ -306,7 +308,17 @@ function answerResponses(
     send({ type: "response.output_item.done", output_index: 0, item: done });
     usage = step.usage ?? usage;
   } else {
-    const item = shellCallItem(body, step, n);
+    const item =
+      step.kind === "call"
+        ? {
+            type: "function_call",
+            id: `fc_fake_${n}`,
+            call_id: `call_fake_${n}`,
+            name: step.name,
+            arguments: JSON.stringify(step.arguments),
+            status: "completed",
+          }
+        : shellCallItem(body, step, n);
     send({ type: "response.output_item.added", output_index: 0, item: { ...item, status: "in_progress" } });
     send({ type: "response.output_item.done", output_index: 0, item });
   }

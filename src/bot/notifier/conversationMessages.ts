@@ -50,6 +50,7 @@ const MIN_EDIT_INTERVAL_MS = 1_000;
 
 /** A conversation with where it lives in Slack: its thread and its state message, once posted. */
 type SlackConversation = ConversationView & {
+  now: number;
   channelId: string;
   threadTs: string | null;
   statusTs: string | null;
@@ -159,6 +160,7 @@ export class ConversationMessages implements Renderer<ConversationKind> {
     const address = await this.addresses.get("conversation", conversationId);
     return {
       ...view,
+      now: this.clock.now(),
       channelId: address?.channel ?? view.channelId,
       threadTs: address?.threadTs ?? view.originThreadTs,
       statusTs: address?.statusTs ?? null,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { commandKind, unwrapCommand, type ActivityKind, type Progress } from "./progress.js";
 
 /** What a worker has learnt from Codex's JSONL stream so far. Pure data, folded event by event. */
 export interface CodexState {
@@ -6,7 +7,8 @@ export interface CodexState {
   lastAgentMessage: string | null;
   usage: unknown;
   files: string[];
-  activity: string | null;
+  /** What the agent does now; the plan, once emitted, stays until a new one replaces it. */
+  progress: Progress | null;
   turnCompleted: boolean;
   turnFailed: string | null;
   lastError: string | null;
@@ -17,7 +19,7 @@ export const initialCodexState = (): CodexState => ({
   lastAgentMessage: null,
   usage: null,
   files: [],
-  activity: null,
+  progress: null,
   turnCompleted: false,
   turnFailed: null,
   lastError: null,
@@ -31,6 +33,8 @@ const item = z.looseObject({
   command: z.string().optional(),
   changes: z.array(z.looseObject({ path: z.string(), kind: z.unknown().optional() })).optional(),
   message: z.string().optional(),
+  query: z.string().optional(),
+  items: z.array(z.looseObject({ text: z.string(), completed: z.boolean().optional() })).optional(),
 });
 const event = z.discriminatedUnion("type", [
   z.looseObject({ type: z.literal("thread.started"), thread_id: z.string() }),
@@ -66,7 +70,7 @@ export function applyCodexEvent(state: CodexState, e: z.infer<typeof event>): Co
     case "thread.started":
       return { ...state, threadId: e.thread_id };
     case "turn.started":
-      return { ...state, activity: "turn started" };
+      return withActivity(state, "starting", null);
     case "turn.completed":
       return { ...state, turnCompleted: true, usage: e.usage ?? state.usage };
     case "turn.failed":
@@ -80,23 +84,48 @@ export function applyCodexEvent(state: CodexState, e: z.infer<typeof event>): Co
   }
 }
 
+const withActivity = (state: CodexState, kind: ActivityKind, detail: string | null): CodexState => ({
+  ...state,
+  progress: { kind, detail, plan: state.progress?.plan ?? null, text: state.progress?.text ?? null },
+});
+
 function applyItem(state: CodexState, it: z.infer<typeof item>, completed: boolean): CodexState {
   switch (it.type) {
     case "agent_message":
-      return completed && it.text !== undefined
-        ? { ...state, lastAgentMessage: it.text, activity: `message: ${oneLine(it.text, 80)}` }
-        : state;
-    case "command_execution":
-      return { ...state, activity: `$ ${oneLine(it.command ?? "")}` };
+      // Interim text: the agent is writing; its text is the answer, posted by the outcome.
+      if (!completed || it.text === undefined) return state;
+      return {
+        ...state,
+        lastAgentMessage: it.text,
+        progress: {
+          kind: "writing",
+          detail: null,
+          plan: state.progress?.plan ?? null,
+          text: oneLine(it.text, 300),
+        },
+      };
+    case "command_execution": {
+      const command = oneLine(unwrapCommand(it.command ?? ""), 200);
+      return withActivity(state, commandKind(command), command);
+    }
     case "file_change": {
       const paths = (it.changes ?? []).map((c) => c.path);
       const files = completed ? [...new Set([...state.files, ...paths])] : state.files;
-      return { ...state, files, activity: `editing ${paths.map((p) => p.split("/").pop()).join(", ")}` };
+      const names = paths.map((p) => p.split("/").pop()).join(", ");
+      return { ...withActivity(state, "editing", names ? oneLine(names) : null), files };
     }
+    case "web_search":
+      return withActivity(state, "searching", it.query ? oneLine(it.query) : null);
     case "reasoning":
-      return { ...state, activity: "thinking" };
-    case "todo_list":
-      return { ...state, activity: "planning" };
+      return withActivity(state, "thinking", null);
+    case "todo_list": {
+      const plan = (it.items ?? []).map((s) => ({ text: oneLine(s.text, 200), done: s.completed === true }));
+      const text = state.progress?.text ?? null;
+      return {
+        ...state,
+        progress: { kind: "planning", detail: null, plan: plan.length ? plan : null, text },
+      };
+    }
     case "error":
       return { ...state, lastError: it.message ?? state.lastError };
     default:

@@ -19,9 +19,12 @@ import { logsDir } from "./spawner.js";
 import { agentWorkdir } from "../orchestrations/workdir.js";
 import { capText } from "../text/cap.js";
 import { dropKeptOutcome, keepOutcome, OUTCOME_RETRY, retryWrite, type RetryPolicy } from "./keptOutcome.js";
+import { serializeProgress } from "./progress.js";
+import { trailingThrottle } from "./throttle.js";
 
 const PROGRESS_WRITE_MS = 1_000;
-const PROGRESS_EVENT_MS = 2_000;
+// A long command emits no event: the status's elapsed time is refreshed this often meanwhile.
+const PROGRESS_HEARTBEAT_MS = 30_000;
 const CANCEL_POLL_MS = 1_000;
 
 /** How a worker run ended; `skipped` when the item was no longer ours to run. */
@@ -165,11 +168,39 @@ export async function runWorker(
       .catch(() => undefined);
   }, CANCEL_POLL_MS);
 
-  // Progress is written in order, at most once a second, off the stream's hot path.
+  // Progress is written in order, at most once a second, off the stream's hot path; the newest
+  // activity waits for the end of the window rather than being dropped (each write announces
+  // itself: the notifier coalesces the edits under Slack's limits).
   let writes: Promise<unknown> = Promise.resolve();
-  let lastWrite = 0;
-  let lastEvent = 0;
   let knownThread = conversation.codex_thread_id;
+  let lastProgress: string | null = null;
+  const progress = trailingThrottle<string>(
+    PROGRESS_WRITE_MS,
+    (activity) => {
+      const now = clock.now();
+      writes = writes
+        .then(() =>
+          immediate(db, async (trx) => {
+            const updated = await trx
+              .updateTable("prompt_queue")
+              .set({ last_activity: activity, last_activity_at: now })
+              .where("id", "=", queueId)
+              .where("status", "=", "running")
+              .executeTakeFirst();
+            if (Number(updated.numUpdatedRows) > 0)
+              await emit(trx, now, {
+                kind: "conversation.progress",
+                conversationId: conversation.id,
+                queueId,
+                activity,
+              });
+          }),
+        )
+        .catch((err) => log.warn({ err }, "progress write failed"));
+    },
+    () => clock.now(),
+  );
+  const heartbeat = setInterval(() => lastProgress && progress.push(lastProgress), PROGRESS_HEARTBEAT_MS);
   const onState = (state: CodexState) => {
     const now = clock.now();
     if (state.threadId && state.threadId !== knownThread) {
@@ -183,30 +214,11 @@ export async function runWorker(
           .execute(),
       );
     }
-    if (!state.activity || now - lastWrite < PROGRESS_WRITE_MS) return;
-    lastWrite = now;
-    const activity = state.activity;
-    const announce = now - lastEvent >= PROGRESS_EVENT_MS;
-    if (announce) lastEvent = now;
-    writes = writes
-      .then(() =>
-        immediate(db, async (trx) => {
-          await trx
-            .updateTable("prompt_queue")
-            .set({ last_activity: activity, last_activity_at: now })
-            .where("id", "=", queueId)
-            .where("status", "=", "running")
-            .execute();
-          if (announce)
-            await emit(trx, now, {
-              kind: "conversation.progress",
-              conversationId: conversation.id,
-              queueId,
-              activity,
-            });
-        }),
-      )
-      .catch((err) => log.warn({ err }, "progress write failed"));
+    if (!state.progress) return;
+    const activity = serializeProgress(state.progress);
+    if (activity === lastProgress) return;
+    lastProgress = activity;
+    progress.push(activity);
   };
 
   fs.mkdirSync(logsDir(engine.config), { recursive: true });
@@ -219,6 +231,8 @@ export async function runWorker(
         cwd: workdir,
         fullAccess: sandbox === "full_access",
         threadId: conversation.codex_thread_id,
+        // Off by default for the bundled models: with it, a plan arrives as `todo_list` items.
+        config: { "tools.update_plan.enabled": "true" },
       },
       prompt: item.content,
       env: launch.env,
@@ -243,8 +257,10 @@ export async function runWorker(
     });
   } finally {
     clearInterval(poll);
+    clearInterval(heartbeat);
     process.off("SIGTERM", onSignal);
     process.off("SIGINT", onSignal);
+    progress.flush();
     await writes;
     // Codex writes its stderr straight to this file (never a pipe): redact it once the turn is over.
     redactFileInPlace(stderrFile, log);

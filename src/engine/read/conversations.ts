@@ -1,5 +1,6 @@
 import type { Tx } from "../database.js";
 import { itemsAhead } from "./queue.js";
+import { parseProgress, tokensOf, type Progress } from "../agents/progress.js";
 
 /**
  * A conversation as a view shows it: its current state (from its latest queue item, never an
@@ -16,7 +17,12 @@ export interface ConversationView {
   originThreadTs: string | null;
   origin: string | null;
   status: "queued" | "running" | "done" | "failed" | "cancelled";
+  /** Plain activity text of rows written before progress was structured; null otherwise. */
   activity: string | null;
+  /** What the agent does now (the running item's stored progress). */
+  progress: Progress | null;
+  /** Tokens the latest turn used, once known. */
+  tokens: number | null;
   position: number | null;
   error: string | null;
   errorCode: string | null;
@@ -77,6 +83,7 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
     .where("status", "=", "OPEN")
     .limit(1)
     .executeTakeFirst();
+  const progress = parseProgress(item?.last_activity);
   return {
     conversationId,
     projectName: c.project_name,
@@ -88,7 +95,9 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
     originThreadTs: c.slack_origin === "command" ? null : c.slack_thread_ts,
     origin: c.slack_origin,
     status: item?.status ?? "queued",
-    activity: item?.last_activity ?? null,
+    activity: progress ? null : (item?.last_activity ?? null),
+    progress,
+    tokens: tokensOf(parseJson(item?.usage)),
     position: item?.status === "queued" ? (await itemsAhead(db, item)) + 1 : null,
     error: item?.error ?? null,
     errorCode: item?.error_code ?? null,
@@ -98,6 +107,15 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
     decisionOpen: decision !== undefined,
   };
 }
+
+const parseJson = (text: string | null | undefined): unknown => {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+};
 
 /** Of these conversations, those asked from Slack. */
 export async function conversationsFromSlack(db: Tx, ids: string[]): Promise<Set<string>> {

@@ -47,7 +47,7 @@ describe("Codex JSONL", () => {
       turnCompleted: true,
       usage: { input_tokens: 10, output_tokens: 5 },
     });
-    expect(s.activity).toContain("final answer");
+    expect(s.progress).toEqual({ kind: "writing", detail: null, plan: null, text: "final answer" });
   });
 
   it("a turn.failed keeps Codex's message; a top-level error is only a warning", () => {

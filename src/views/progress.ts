@@ -1,0 +1,33 @@
+import { t, type Locale } from "../i18n/index.js";
+import type { PlanStep, Progress } from "../engine/agents/progress.js";
+import { redactText } from "../redaction.js";
+import { escapeClip } from "./mrkdwn.js";
+
+const PLAN_STEPS = 12;
+
+const detailText = (detail: string) =>
+  // A command or file names, shown as code; backticks would close the span early.
+  `\`${escapeClip(redactText(detail).replace(/\s+/g, " ").replace(/`/g, "'").trim(), 150)}\``;
+
+/** The current activity in the person's language: its kind from the catalog, then its detail. */
+export function progressLine(locale: Locale, p: Progress): string {
+  const kind = t(locale, `progress.kind.${p.kind}`);
+  return p.detail?.trim() ? t(locale, "progress.with_detail", { kind, detail: detailText(p.detail) }) : kind;
+}
+
+/** The agent's plan as a checklist (at most a dozen steps, each clipped). */
+export function planChecklist(locale: Locale, plan: PlanStep[]): string {
+  const steps = plan
+    .slice(0, PLAN_STEPS)
+    .map((s) => `${s.done ? "☑" : "☐"} ${escapeClip(redactText(s.text).replace(/\s+/g, " ").trim(), 150)}`);
+  if (plan.length > PLAN_STEPS) steps.push("…");
+  return [`*${t(locale, "progress.plan")}*`, ...steps].join("\n");
+}
+
+/** The agent's latest interim message, quoted on one line (its answer is posted in the thread). */
+export const interimQuote = (text: string): string =>
+  `> _${escapeClip(redactText(text).replace(/\s+/g, " ").replace(/_/g, " ").trim(), 300)}_`;
+
+/** A token count in the person's locale (thin spaces in French, commas in English). */
+export const formatTokens = (locale: Locale, n: number): string =>
+  new Intl.NumberFormat(locale === "fr" ? "fr-FR" : "en-US").format(n);
