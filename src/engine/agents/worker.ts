@@ -9,6 +9,7 @@ import { codexEnvironment } from "../isolation/environment.js";
 import { findBwrap } from "../isolation/jail.js";
 import { jailedCodex, operatorCodexHome, projectCodexState } from "../isolation/codexJail.js";
 import { purposeOf, sandboxFor } from "./sandboxPolicy.js";
+import { agentInstructions, tomlString } from "./agentInstructions.js";
 import { redactText } from "../../redaction.js";
 import { codexSupportPath, resolveCodexBinary } from "./codexBinary.js";
 import { runCodexTurn, type TurnResult } from "./codexRunner.js";
@@ -111,7 +112,8 @@ export async function runWorker(engine: Kernel, queueId: string, attempt: number
     });
   }
 
-  const sandbox = sandboxFor(await purposeOf(db, conversation.id, project), project.full_access === 1);
+  const purpose = await purposeOf(db, conversation.id, project);
+  const sandbox = sandboxFor(purpose, project.full_access === 1);
   const launch = codexLaunch(engine.config, bin, workdir, project);
   if (!launch) {
     return finish({
@@ -193,6 +195,8 @@ export async function runWorker(engine: Kernel, queueId: string, attempt: number
         cwd: workdir,
         fullAccess: sandbox === "full_access",
         threadId: conversation.codex_thread_id,
+        // Every turn, resumed ones included: the protocol is not part of the thread's history.
+        config: { developer_instructions: tomlString(agentInstructions(purpose, engine.config.locale)) },
       },
       prompt: item.content,
       env: launch.env,
