@@ -89,6 +89,12 @@ export const coordination = {
   "decision.custom_modal.label": "Your answer",
   "decision.custom_modal.placeholder": "Write your answer to the agent",
   "decision.custom_modal.hint": "The agent resumes the conversation with your answer.",
+  "cli.decision.question": "❓ A decision to make ({id}): {title}\n{question}",
+  "cli.decision.option": "  {id} — {label}",
+  "cli.decision.hint": "To answer: codexpi decide {id} OPTION",
+  "cli.decision.hint_custom":
+    'To answer: codexpi decide {id} OPTION, or codexpi decide {id} --text "your answer"',
+  "cli.decision.waiting": "Waiting for the answer…",
   "decision.answered_ack": "✅ Answer sent: the agent resumes the conversation.",
   "decision.already_answered": "This decision already has an answer.",
 

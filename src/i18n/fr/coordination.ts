@@ -89,6 +89,12 @@ export const coordination = {
   "decision.custom_modal.label": "Ta réponse",
   "decision.custom_modal.placeholder": "Écris ta réponse à l’agent",
   "decision.custom_modal.hint": "L’agent reprend la conversation avec ta réponse.",
+  "cli.decision.question": "❓ Décision à prendre ({id}) : {title}\n{question}",
+  "cli.decision.option": "  {id} — {label}",
+  "cli.decision.hint": "Pour répondre : codexpi decide {id} OPTION",
+  "cli.decision.hint_custom":
+    'Pour répondre : codexpi decide {id} OPTION, ou codexpi decide {id} --text "ta réponse"',
+  "cli.decision.waiting": "En attente de la réponse…",
   "decision.answered_ack": "✅ Réponse envoyée : l’agent reprend la conversation.",
   "decision.already_answered": "Cette décision a déjà une réponse.",
 
