@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startConversation } from "../../src/engine/agents/conversations.js";
 import { codexEngine, finished } from "../support/codexEngine.js";
@@ -9,6 +11,7 @@ describe("the protocol told to every agent (real binary, fake model)", () => {
 
   it("a conversation's turn carries codexpi's markers as developer instructions, beside the prompt", async () => {
     env = await codexEngine();
+    fs.writeFileSync(path.join(env.project.path, "AGENTS.md"), "Règle du projet 8842\n");
     env.fake.enqueue({ kind: "text", text: "ok" });
     const { item } = await startConversation(env.db, env.clock, env.project, "hello 5521", "UOWNER");
     await env.engine.dispatch();
@@ -21,6 +24,8 @@ describe("the protocol told to every agent (real binary, fake model)", () => {
     expect(told).toContain("CODEXPI_SPECIALIST_CALL");
     // Positive control for the negative check: the other purposes' markers are not told here.
     expect(told).not.toContain("CODEXPI_SELF_REPAIR");
+    // The project's AGENTS.md still applies: Codex sends it too.
+    expect(JSON.stringify(body.input)).toContain("Règle du projet 8842");
     // The person's prompt is still the user message, unchanged.
     expect(JSON.stringify(body.input)).toContain("hello 5521");
   });
