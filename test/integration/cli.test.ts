@@ -126,6 +126,10 @@ describe("codexpi CLI (real binary, fake model)", () => {
     expect(inputText(fake.requests[1]!)).toContain("Staging");
     const again = await cli("decide", decisionId, "production");
     expect(again.exitCode).toBe(1);
+    expect(again.stderr).toContain("déjà");
+    // Free text where the decision allows none is refused; no option and no text is a usage error.
+    expect((await cli("decide", decisionId, "--text", "autre")).exitCode).toBe(1);
+    expect((await cli("decide", decisionId)).exitCode).toBe(2);
   });
 
   it("ask --wait exits 1 with Codex's error on a failed turn; bad input gets usage and exit 2", async () => {
