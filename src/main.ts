@@ -11,6 +11,7 @@ const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<numb
   doctor: () => import("./cli/doctor.js"),
   project: () => import("./cli/project.js"),
   ask: () => import("./cli/ask.js"),
+  decide: () => import("./cli/decide.js"),
   tick: () => import("./cli/tick.js"),
   worker: () => import("./cli/worker.js"),
 };
@@ -23,6 +24,7 @@ const USAGE = `usage: codexpi <command>
   project list
   project remove <name>
   ask <project> <prompt> [--wait] [--conversation <id>]
+  decide <decision-id> <option-id>[,…] | --text "…"   answer an agent's decision
   tick                                    run one tick now
   worker <queue-id> --attempt <n>         (internal) run one queued prompt
 `;

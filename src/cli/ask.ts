@@ -4,6 +4,9 @@ import { waitForItem } from "../engine/agents/waitFor.js";
 import { EngineError } from "../engine/errors.js";
 import { args, cliEngine, out } from "./context.js";
 import { failureText } from "../i18n/failures.js";
+import { t } from "../i18n/index.js";
+import { withoutDecisionMarker } from "../engine/protocol/markers.js";
+import { decisionText, followDecision } from "./decisionWait.js";
 
 /** `codexpi ask <project> <prompt> [--wait] [--conversation <id>]`: the same queue and worker as Slack. */
 export async function run(argv: string[]): Promise<number> {
@@ -41,16 +44,32 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`conversation ${conversationId}\n`);
     // Queued work may wait for a slot; without `serve` running nobody else would start it, so
     // this process keeps dispatching while it waits.
-    const deadline = Date.now() + config.turnTimeoutMs * 2 + 60_000;
-    let item = await waitForItem(db, queueId, 0);
-    while (["queued", "running"].includes(item.status) && Date.now() < deadline) {
-      if (item.status === "queued") await engine.dispatch();
-      item = await waitForItem(db, queueId, 2_000, 200);
+    for (;;) {
+      const deadline = Date.now() + config.turnTimeoutMs * 2 + 60_000;
+      let item = await waitForItem(db, queueId, 0);
+      while (["queued", "running"].includes(item.status) && Date.now() < deadline) {
+        if (item.status === "queued") await engine.dispatch();
+        item = await waitForItem(db, queueId, 2_000, 200);
+      }
+      if (item.status !== "done") break;
+      const content = (await answerOf(db, queueId))?.content ?? "";
+      // A decision is a question, not the end: show it, then wait for its answer's turn.
+      const next = await followDecision(db, queueId, (d) => {
+        const before = withoutDecisionMarker(content);
+        out(`${before ? `${before}\n\n` : ""}${decisionText(config.locale, d)}`);
+        process.stderr.write(`${t(config.locale, "cli.decision.waiting")}\n`);
+      });
+      if (next === null) {
+        out(content);
+        return 0;
+      }
+      if (next === "cancelled") {
+        process.stderr.write(`${t(config.locale, "decision.cancelled")}\n`);
+        return 1;
+      }
+      queueId = next;
     }
-    if (item.status === "done") {
-      out((await answerOf(db, queueId))?.content ?? "");
-      return 0;
-    }
+    const item = await waitForItem(db, queueId, 0);
     process.stderr.write(
       `${item.status}${item.error_code ? ` (${item.error_code})` : ""}: ${failureText(config.locale, item.error) ?? "still waiting"}\n`,
     );

@@ -64,7 +64,15 @@ function quotePrompt(prompt: string): string {
   return shown.map((l) => `> ${l}`.trimEnd()).join("\n");
 }
 
+/** A finished turn whose agent asked a question: the conversation waits, it is not done. */
+const waitsForAnswer = (c: ConversationRootInput) => c.status === "done" && c.decisionOpen === true;
+
+function stateEmoji(c: ConversationRootInput): string {
+  return waitsForAnswer(c) ? "⏸" : STATE_EMOJI[c.status];
+}
+
 function stateLine(locale: Locale, c: ConversationRootInput): string {
+  if (waitsForAnswer(c)) return t(locale, "conversation.state.waiting_decision");
   switch (c.status) {
     case "queued":
       return c.position != null && c.position > 0
@@ -122,7 +130,7 @@ function runningLine(locale: Locale, c: ConversationRootInput): string {
 export function conversationRoot(locale: Locale, c: ConversationRootInput): SlackMessage {
   const project = escapeClip(c.projectName, 100);
   const asked = t(locale, "conversation.asked", { user: c.userId ? userMention(c.userId) : "?", project });
-  const state = `${STATE_EMOJI[c.status]} ${stateLine(locale, c)}`;
+  const state = `${stateEmoji(c)} ${stateLine(locale, c)}`;
   const blocks: Block[] = [
     section(c.prompt.trim() ? `${asked}\n${quotePrompt(c.prompt)}` : asked, {
       blockId: BLOCKS.conversationRequest,
@@ -146,7 +154,7 @@ export function conversationRoot(locale: Locale, c: ConversationRootInput): Slac
     blocks.push(actions([stop], BLOCKS.conversationActions));
   }
   blocks.push(context([t(locale, "conversation.hint")], BLOCKS.conversationHint));
-  const text = `${STATE_EMOJI[c.status]} ${project} : ${escapeClip(redactText(c.prompt).slice(0, 400).trim().replace(/\s+/g, " "), 150)}`;
+  const text = `${stateEmoji(c)} ${project} : ${escapeClip(redactText(c.prompt).slice(0, 400).trim().replace(/\s+/g, " "), 150)}`;
   return { text, blocks };
 }
 

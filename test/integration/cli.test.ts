@@ -87,6 +87,51 @@ describe("codexpi CLI (real binary, fake model)", () => {
     expect(inputText(fake.requests[1]!)).toContain("Réponse du modèle 7731");
   });
 
+  it("ask --wait prints a decision's question and options (no raw marker), keeps waiting; decide answers it and the conversation resumes", async () => {
+    await setup();
+    fake.enqueue(
+      {
+        kind: "text",
+        text: 'Deux cibles.\nCODEXPI_DECISION {"title":"Cible","question":"Quelle cible ?","options":[{"id":"staging","label":"Staging"},{"id":"production","label":"Production"}]}',
+      },
+      { kind: "text", text: "Déployé sur staging 5190" },
+    );
+    await cli("project", "add", "demo", path.join(dir, "demo"));
+    await relaxPolicy();
+    const asking = cli("ask", "demo", "déploie", "--wait");
+    let printed = "";
+    let exited = false;
+    void asking.then(() => {
+      exited = true;
+    });
+    asking.stdout?.on("data", (chunk: Buffer) => {
+      printed += chunk.toString();
+    });
+    const decisionId = await until(() => /codexpi decide (\S+) OPTION/.exec(printed)?.[1], 45_000);
+    expect(printed).toContain("Deux cibles.");
+    expect(printed).toContain("Quelle cible ?");
+    expect(printed).toMatch(/staging — Staging/);
+    expect(printed).not.toContain("CODEXPI_DECISION");
+    // Still waiting through the decision: no exit yet (the control is its exit 0 after the answer).
+    expect(exited).toBe(false);
+
+    const wrong = await cli("decide", decisionId, "nowhere");
+    expect(wrong.exitCode).toBe(1);
+    expect(exited).toBe(false);
+    const decided = await cli("decide", decisionId, "staging");
+    expect(decided.exitCode).toBe(0);
+    const done = await asking;
+    expect(done.exitCode).toBe(0);
+    expect(done.stdout).toContain("Déployé sur staging 5190");
+    expect(inputText(fake.requests[1]!)).toContain("Staging");
+    const again = await cli("decide", decisionId, "production");
+    expect(again.exitCode).toBe(1);
+    expect(again.stderr).toContain("déjà");
+    // Free text where the decision allows none is refused; no option and no text is a usage error.
+    expect((await cli("decide", decisionId, "--text", "autre")).exitCode).toBe(1);
+    expect((await cli("decide", decisionId)).exitCode).toBe(2);
+  });
+
   it("ask --wait exits 1 with Codex's error on a failed turn; bad input gets usage and exit 2", async () => {
     await setup();
     fake.enqueue({ kind: "fail", message: "modèle indisponible" });

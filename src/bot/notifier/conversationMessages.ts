@@ -28,6 +28,7 @@ type ConversationKind =
   | "conversation.stopped"
   | "conversation.finished";
 import { failureText } from "../../i18n/failures.js";
+import { withoutDecisionMarker } from "../../engine/protocol/markers.js";
 
 /** Thrown to put an event back for `ms` (the once-a-second edit limit of a message). */
 export class Defer extends Error {
@@ -229,7 +230,8 @@ export class ConversationMessages implements Renderer<ConversationKind> {
     if (status === "done") {
       const messageId = event.messageId;
       const content = messageId ? await answerText(this.db, messageId) : null;
-      const answer = agentAnswer(this.locale, content ?? "");
+      // A decision's marker is for codexpi: its question is posted with its buttons instead.
+      const answer = agentAnswer(this.locale, withoutDecisionMarker(content ?? ""));
       for (const [i, m] of answer.messages.entries()) {
         await this.poster.postOnce({
           ...base,
@@ -267,6 +269,7 @@ export class ConversationMessages implements Renderer<ConversationKind> {
   ): Promise<void> {
     if (
       event.status === "cancelled" ||
+      snap.decisionOpen || // not over: the decision's own DM says what waits
       snap.origin === "dm" ||
       !snap.userId ||
       !/^[UW][A-Z0-9]+$/.test(snap.userId)

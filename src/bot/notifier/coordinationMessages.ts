@@ -3,7 +3,8 @@ import type { Database } from "../../engine/database.js";
 import { getPreferences } from "../../engine/coordination/preferences.js";
 import { decisionCard, incidentNotice } from "../../engine/read/coordination.js";
 import { conversationView } from "../../engine/read/conversations.js";
-import type { Locale } from "../../i18n/index.js";
+import { t, type Locale } from "../../i18n/index.js";
+import { escapeClip } from "../../views/mrkdwn.js";
 import { decisionMessage, incidentMessage } from "../../views/coordination.js";
 import type { SlackAddresses } from "../store/addresses.js";
 import type { SlackPoster } from "./poster.js";
@@ -76,7 +77,7 @@ export class CoordinationMessages implements Renderer<CoordinationKind> {
       channel = await this.dm(d.user_id);
       threadTs = null;
     }
-    await this.poster.postOnce({
+    const ts = await this.poster.postOnce({
       key,
       outboxId,
       conversationId: d.conversation_id,
@@ -86,7 +87,40 @@ export class CoordinationMessages implements Renderer<CoordinationKind> {
       text: view.text,
       blocks: view.blocks,
     });
+    if (channelId) await this.pingDecision(outboxId, d, projectName, channel, ts);
     return "posted";
+  }
+
+  /**
+   * A DM saying a decision awaits, when its card went to a channel's thread (a DM conversation
+   * is already under their eyes) and the person wants decisions notified.
+   */
+  private async pingDecision(
+    outboxId: number,
+    d: { id: string; user_id: string | null; conversation_id: string; title: string },
+    projectName: string,
+    channel: string,
+    ts: string,
+  ): Promise<void> {
+    if (channel.startsWith("D") || !isSlackUser(d.user_id)) return;
+    if (!(await getPreferences(this.db, d.user_id)).decisions) return;
+    const key = `decision-dm:${d.id}`;
+    if (await this.poster.postedTs(key)) return;
+    const link = await this.client.chat.getPermalink({ channel, message_ts: ts });
+    const text = t(this.locale, "notice.decision_waiting", {
+      project: escapeClip(projectName, 100),
+      title: escapeClip(d.title, 200),
+      link: link.permalink ? `<${link.permalink}|${t(this.locale, "notice.see_thread")}>` : "",
+    });
+    await this.poster.postOnce({
+      key,
+      outboxId,
+      conversationId: d.conversation_id,
+      purpose: "notice",
+      channel: await this.dm(d.user_id),
+      threadTs: null,
+      text,
+    });
   }
 
   private async incident(outboxId: number, kind: string, id: string): Promise<Rendered> {

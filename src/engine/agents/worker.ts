@@ -9,6 +9,7 @@ import { codexEnvironment } from "../isolation/environment.js";
 import { findBwrap } from "../isolation/jail.js";
 import { jailedCodex, operatorCodexHome, projectCodexState } from "../isolation/codexJail.js";
 import { purposeOf, sandboxFor } from "./sandboxPolicy.js";
+import { agentInstructions, tomlString } from "./agentInstructions.js";
 import { redactText } from "../../redaction.js";
 import { codexSupportPath, resolveCodexBinary } from "./codexBinary.js";
 import { runCodexTurn, type TurnResult } from "./codexRunner.js";
@@ -140,7 +141,8 @@ export async function runWorker(
     });
   }
 
-  const sandbox = sandboxFor(await purposeOf(db, conversation.id, project), project.full_access === 1);
+  const purpose = await purposeOf(db, conversation.id, project);
+  const sandbox = sandboxFor(purpose, project.full_access === 1);
   const launch = codexLaunch(engine.config, bin, workdir, project);
   if (!launch) {
     return finish({
@@ -231,8 +233,12 @@ export async function runWorker(
         cwd: workdir,
         fullAccess: sandbox === "full_access",
         threadId: conversation.codex_thread_id,
-        // Off by default for the bundled models: with it, a plan arrives as `todo_list` items.
-        config: { "tools.update_plan.enabled": "true" },
+        config: {
+          // Off by default for the bundled models: with it, a plan arrives as `todo_list` items.
+          "tools.update_plan.enabled": "true",
+          // Every turn, resumed ones included: the protocol is not part of the thread's history.
+          developer_instructions: tomlString(agentInstructions(purpose, engine.config.locale)),
+        },
       },
       prompt: item.content,
       env: launch.env,

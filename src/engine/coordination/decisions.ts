@@ -134,6 +134,12 @@ export async function listDecisions(
   return shown;
 }
 
+/** The decision a queue item's answer asked, whatever its state; null when it asked none. */
+export async function decisionOfItem(db: Kysely<DB>, queueId: string): Promise<DecisionView | null> {
+  const d = await decisionsWithProject(db).where("d.queue_id", "=", queueId).executeTakeFirst();
+  return d ? view(d) : null;
+}
+
 /** One decision the actor may see (theirs, in a conversation they can see), or not_found. */
 export async function getDecision(db: Kysely<DB>, actor: Actor, id: string): Promise<DecisionView> {
   const d = await decisionsWithProject(db).where("d.id", "=", id).executeTakeFirst();

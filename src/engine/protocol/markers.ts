@@ -136,18 +136,41 @@ export function findMarkers(text: string): Markers {
 /** Parses the last occurrence of a marker kind whose JSON satisfies its schema. */
 function parseMarker<K extends MarkerKind>(text: string, kind: K): Markers[K] {
   const schema = SCHEMA_BY_KIND[kind] as unknown as z.ZodType<NonNullable<Markers[K]>>;
+  return lastValid(text, kind, schema)?.data ?? null;
+}
+
+// An agent may draft a marker and then correct it; the later one is its final word.
+function lastValid<T>(text: string, kind: MarkerKind, schema: z.ZodType<T>): { at: number; data: T } | null {
   const payloads = markerPayloads(text, MARKER_KEYWORD_BY_KIND[kind]);
-  // An agent may draft a marker and then correct it; the later one is its final word.
   for (let i = payloads.length - 1; i >= 0; i--) {
-    const parsed = schema.safeParse(payloads[i]);
-    if (parsed.success) return parsed.data;
+    const payload = payloads[i] as { at: number; value: Record<string, unknown> };
+    const parsed = schema.safeParse(payload.value);
+    if (parsed.success) return { at: payload.at, data: parsed.data };
   }
   return null;
 }
 
+/**
+ * The answer as a person reads it when it asks a decision: the text before the decision's marker
+ * (the question itself is shown with its buttons); the text unchanged when it asks none.
+ */
+export function withoutDecisionMarker(text: string): string {
+  const found = lastValid(text, "decision", SCHEMA_BY_KIND.decision);
+  // A keyword wrapped in a code span or fence leaves its opening backticks behind.
+  return found
+    ? text
+        .slice(0, found.at)
+        .replace(/[`~\s]*$/, "")
+        .trimEnd()
+    : text;
+}
+
 // Occurrences not followed by a well-formed JSON object are dropped here, before any schema check.
-function markerPayloads(text: string, keyword: string): Record<string, unknown>[] {
-  const payloads: Record<string, unknown>[] = [];
+function markerPayloads(
+  text: string,
+  keyword: string,
+): Array<{ at: number; value: Record<string, unknown> }> {
+  const payloads: Array<{ at: number; value: Record<string, unknown> }> = [];
   let quoted: ((start: number, end: number) => boolean) | null = null;
   for (let at = text.indexOf(keyword); at !== -1; at = text.indexOf(keyword, at + keyword.length)) {
     // A longer identifier containing the keyword (e.g. "MY_CODEXPI_DECISION") is not the marker.
@@ -162,7 +185,7 @@ function markerPayloads(text: string, keyword: string): Record<string, unknown>[
     if (end === null) continue;
     const value = tryParseJson(text.slice(start, end + 1));
     if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-      payloads.push(value as Record<string, unknown>);
+      payloads.push({ at, value: value as Record<string, unknown> });
     }
   }
   return payloads;

@@ -89,6 +89,12 @@ export const coordination = {
   "decision.custom_modal.label": "Your answer",
   "decision.custom_modal.placeholder": "Write your answer to the agent",
   "decision.custom_modal.hint": "The agent resumes the conversation with your answer.",
+  "cli.decision.question": "❓ A decision to make ({id}): {title}\n{question}",
+  "cli.decision.option": "  {id} — {label}",
+  "cli.decision.hint": "To answer: codexpi decide {id} OPTION",
+  "cli.decision.hint_custom":
+    'To answer: codexpi decide {id} OPTION, or codexpi decide {id} --text "your answer"',
+  "cli.decision.waiting": "Waiting for the answer…",
   "decision.answered_ack": "✅ Answer sent: the agent resumes the conversation.",
   "decision.already_answered": "This decision already has an answer.",
 
@@ -128,4 +134,16 @@ export const coordination = {
   "notify.line": "{emoji} *{label}* (`{key}`): {state}",
   "notify.change":
     "To change one: `/codex notify decisions off` (or `on`), with `task_completion`, `decisions` or `incidents`.",
+  "agent.protocol.rules":
+    "You work for codexpi, a Slack bot. The project’s instructions (AGENTS.md) still apply. To ask codexpi for something, end your message with a marker: the keyword then its JSON on one line, alone on its line, outside any code block and any quote (a marker in code or in a quote is only text). One marker per message, at the end; the text before it is shown to the person. Never use these keywords otherwise.",
+  "agent.protocol.decision":
+    'To ask the person a question before going on: CODEXPI_DECISION {"title":"short title","question":"your question","options":[{"id":"a","label":"Choice A"},{"id":"b","label":"Choice B"}],"allow_multiple":false,"allow_custom":false} — your turn stops; their answer reaches you as the conversation’s next message.',
+  "agent.protocol.specialist_call":
+    'To hand a task to a specialist: CODEXPI_SPECIALIST_CALL {"capability":"design.interface","task":"what it must do","context":"what it must know"} — your turn stops; its result reaches you as the next message.',
+  "agent.protocol.specialist_ready":
+    'When asked to get ready as a specialist, end with: CODEXPI_SPECIALIST_READY {"summary":"what you can do","capabilities":["design.interface"]} — codexpi then registers you as ready.',
+  "agent.protocol.supervision":
+    'When asked to supervise a step or a plan, end with: CODEXPI_SUPERVISION {"decision":"approve","feedback":"…"} (decision: approve, correct or block) — approve goes on, correct sends your feedback to the agent, block stops and tells the person.',
+  "agent.protocol.self_repair":
+    'You repair codexpi after an incident. End with: CODEXPI_SELF_REPAIR {"decision":"fixed","feedback":"what you did","prompt_addendum":""} (decision: fixed or needs_user; prompt_addendum always present, even empty) — fixed retries the blocked prompt, needs_user tells a human.',
 } satisfies Record<keyof typeof frCoordination, Message>;

@@ -69,6 +69,7 @@ export const core = {
   "notice.reply_unmatched":
     "Your reply could not be matched to a codexpi conversation, so it was not sent to the agent: please send it again in the conversation’s thread.",
   "notice.working": "Working…",
+  "notice.decision_waiting": "A decision awaits you in *{project}*: {title} {link}",
   "notice.task_done": "Your request in *{project}* is done. {link}",
   "notice.task_failed": "Your request in *{project}* failed. {link}",
   "notice.see_thread": "See the thread",
@@ -89,6 +90,7 @@ export const core = {
   "conversation.state.running": "Running…",
   "conversation.state.running_activity": "Running: {activity}",
   "conversation.state.done": "Done",
+  "conversation.state.waiting_decision": "Waiting for your answer",
   "conversation.state.done_in": "Done in {duration}",
   "conversation.state.failed": "Failed",
   "conversation.state.failed_with": "Failed: {error}",

@@ -89,6 +89,12 @@ export const coordination = {
   "decision.custom_modal.label": "Ta réponse",
   "decision.custom_modal.placeholder": "Écris ta réponse à l’agent",
   "decision.custom_modal.hint": "L’agent reprend la conversation avec ta réponse.",
+  "cli.decision.question": "❓ Décision à prendre ({id}) : {title}\n{question}",
+  "cli.decision.option": "  {id} — {label}",
+  "cli.decision.hint": "Pour répondre : codexpi decide {id} OPTION",
+  "cli.decision.hint_custom":
+    'Pour répondre : codexpi decide {id} OPTION, ou codexpi decide {id} --text "ta réponse"',
+  "cli.decision.waiting": "En attente de la réponse…",
   "decision.answered_ack": "✅ Réponse envoyée : l’agent reprend la conversation.",
   "decision.already_answered": "Cette décision a déjà une réponse.",
 
@@ -129,4 +135,16 @@ export const coordination = {
   "notify.line": "{emoji} *{label}* (`{key}`) : {state}",
   "notify.change":
     "Pour changer : `/codex notify decisions off` (ou `on`), avec `task_completion`, `decisions` ou `incidents`.",
+  "agent.protocol.rules":
+    "Tu travailles pour codexpi, un bot Slack. Les instructions du projet (AGENTS.md) s’appliquent toujours. Pour demander quelque chose à codexpi, termine ton message par un marqueur : le mot-clé puis son JSON sur une seule ligne, seul sur sa ligne, hors de tout bloc de code et de toute citation (un marqueur dans du code ou une citation n’est que du texte). Un seul marqueur par message, à la fin ; le texte qui le précède est montré à la personne. N’utilise jamais ces mots-clés autrement.",
+  "agent.protocol.decision":
+    'Pour poser une question à la personne avant de continuer : CODEXPI_DECISION {"title":"titre court","question":"ta question","options":[{"id":"a","label":"Choix A"},{"id":"b","label":"Choix B"}],"allow_multiple":false,"allow_custom":false} — ton tour s’arrête ; sa réponse t’arrive comme message suivant de la conversation.',
+  "agent.protocol.specialist_call":
+    'Pour confier une tâche à un spécialiste : CODEXPI_SPECIALIST_CALL {"capability":"design.interface","task":"ce qu’il doit faire","context":"ce qu’il doit savoir"} — ton tour s’arrête ; son résultat t’arrive comme message suivant.',
+  "agent.protocol.specialist_ready":
+    'Quand on te demande de te préparer en tant que spécialiste, termine par : CODEXPI_SPECIALIST_READY {"summary":"ce que tu sais faire","capabilities":["design.interface"]} — codexpi t’enregistre alors comme prêt.',
+  "agent.protocol.supervision":
+    'Quand on te demande de superviser une étape ou un plan, termine par : CODEXPI_SUPERVISION {"decision":"approve","feedback":"…"} (decision : approve, correct ou block) — approve poursuit, correct renvoie ton retour à l’agent, block arrête et prévient la personne.',
+  "agent.protocol.self_repair":
+    'Tu répares codexpi après un incident. Termine par : CODEXPI_SELF_REPAIR {"decision":"fixed","feedback":"ce que tu as fait","prompt_addendum":""} (decision : fixed ou needs_user ; prompt_addendum toujours présent, même vide) — fixed relance la consigne bloquée, needs_user prévient un humain.',
 } satisfies Record<string, Message>;

@@ -71,6 +71,7 @@ export const core = {
   "notice.reply_unmatched":
     "Ta réponse n’a pu être rattachée à aucune conversation codexpi, elle n’a donc pas été transmise à l’agent : renvoie-la dans le fil de la conversation.",
   "notice.working": "Je m’en occupe…",
+  "notice.decision_waiting": "Une décision t’attend dans *{project}* : {title} {link}",
   "notice.task_done": "Ta demande dans *{project}* est terminée. {link}",
   "notice.task_failed": "Ta demande dans *{project}* a échoué. {link}",
   "notice.see_thread": "Voir le fil",
@@ -91,6 +92,7 @@ export const core = {
   "conversation.state.running": "En cours…",
   "conversation.state.running_activity": "En cours : {activity}",
   "conversation.state.done": "Terminé",
+  "conversation.state.waiting_decision": "En attente de ta réponse",
   "conversation.state.done_in": "Terminé en {duration}",
   "conversation.state.failed": "Échec",
   "conversation.state.failed_with": "Échec : {error}",

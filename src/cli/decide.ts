@@ -1,0 +1,45 @@
+import { parseArgs } from "node:util";
+import { answerDecisionUseCase } from "../engine/coordination/decisions.js";
+import { CLI_ACTOR } from "../engine/agents/projects.js";
+import { runUseCase } from "../engine/kernel.js";
+import { t } from "../i18n/index.js";
+import { cliEngine, out, UsageError } from "./context.js";
+
+/**
+ * `codexpi decide <decision-id> <option-id>[,<option-id>…] | --text "…"`: the same use case as
+ * the Slack buttons, as the local operator (admin); the agent resumes in its conversation.
+ */
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = decideArgs(argv);
+  const { db, engine, config } = await cliEngine();
+  try {
+    const options = (positionals[1] ?? "")
+      .split(",")
+      .map((o) => o.trim())
+      .filter(Boolean);
+    await runUseCase(engine, () =>
+      answerDecisionUseCase(engine, CLI_ACTOR, positionals[0] as string, options, values.text ?? ""),
+    );
+    out(t(config.locale, "decision.answered_ack"));
+    return 0;
+  } finally {
+    await db.destroy();
+  }
+}
+
+// One or two positionals: the options may be left out when `--text` answers.
+function decideArgs(argv: string[]) {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const n = parsed.positionals.length;
+  if (n < 1 || n > 2 || (n === 1 && !parsed.values.text))
+    throw new UsageError(`expected a decision id and an option or --text, got ${n} argument(s)`);
+  return parsed;
+}
+
+const parse = (argv: string[]) =>
+  parseArgs({ args: argv, options: { text: { type: "string" } }, allowPositionals: true, strict: true });
