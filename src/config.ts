@@ -1,4 +1,5 @@
 import path from "node:path";
+import { validate as validCron } from "node-cron";
 import { z } from "zod";
 import { DEFAULT_AGENT_ENV, isForbiddenAgentVariable } from "./engine/isolation/environment.js";
 
@@ -43,7 +44,11 @@ const schema = z.object({
   HOST: z.string().min(1).default("0.0.0.0"),
   HEALTH_PORT: port.default(3001),
   HEALTH_HOST: z.string().min(1).default("127.0.0.1"),
-  CODEXPI_TICK: z.string().min(1).default("*/5 * * * * *"),
+  CODEXPI_TICK: z
+    .string()
+    .min(1)
+    .refine(validCron, "expected a cron expression (six fields allow seconds), e.g. */5 * * * * *")
+    .default("*/5 * * * * *"),
   CODEXPI_LOCALE: z.enum(["fr", "en"]).default("fr"),
   CODEXPI_TURN_TIMEOUT: seconds.default(30 * 60),
   CODEXPI_IDLE_TIMEOUT: seconds.default(10 * 60),
@@ -94,7 +99,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     dataDir,
     databasePath: databasePathFrom(e.DATABASE_URL, dataDir),
     codexBin: e.CODEX_BIN,
-    codexHome: e.CODEX_HOME,
+    // Agents run in other directories (and jails): a relative home must mean the same there.
+    codexHome: e.CODEX_HOME === undefined ? undefined : path.resolve(e.CODEX_HOME),
     http: { port: e.PORT, host: e.HOST },
     health: { port: e.HEALTH_PORT, host: e.HEALTH_HOST },
     tick: e.CODEXPI_TICK,

@@ -21,6 +21,18 @@ describe("configuration", () => {
     expect(() => parseConfig({ CODEXPI_LOCALE: "de" })).toThrow(/CODEXPI_LOCALE/);
   });
 
+  it("an invalid CODEXPI_TICK is a configuration error naming it; a valid one is kept", () => {
+    expect(() => parseConfig({ CODEXPI_TICK: "every five seconds" })).toThrow(ConfigError);
+    expect(() => parseConfig({ CODEXPI_TICK: "every five seconds" })).toThrow(/CODEXPI_TICK/);
+    expect(parseConfig({ CODEXPI_TICK: "0 * * * *" }).tick).toBe("0 * * * *");
+  });
+
+  it("a relative CODEX_HOME is resolved against the working directory; unset stays unset (~/.codex)", () => {
+    expect(parseConfig({ CODEX_HOME: "codex-home" }).codexHome).toBe(path.resolve("codex-home"));
+    expect(parseConfig({ CODEX_HOME: "/srv/codex" }).codexHome).toBe("/srv/codex");
+    expect(parseConfig({}).codexHome).toBeUndefined();
+  });
+
   it("parses admins, timeouts and a sqlite DATABASE_URL", () => {
     const c = parseConfig({
       CODEXPI_ADMINS: "U1, U2",

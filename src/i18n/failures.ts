@@ -13,6 +13,7 @@ export type FailureKey =
   | "worker.interrupted_detail"
   | "worker.watchdog_idle"
   | "worker.watchdog_turn"
+  | "worker.watchdog_retrying"
   | "worker.cancelled"
   | "worker.cancelled_queued"
   | "worker.thread_busy"
@@ -32,6 +33,7 @@ const KEYS: ReadonlySet<string> = new Set<FailureKey>([
   "worker.interrupted_detail",
   "worker.watchdog_idle",
   "worker.watchdog_turn",
+  "worker.watchdog_retrying",
   "worker.cancelled",
   "worker.cancelled_queued",
   "worker.thread_busy",

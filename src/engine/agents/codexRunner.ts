@@ -40,7 +40,7 @@ export interface TurnResult {
 /**
  * Runs one `codex exec` turn in its own process group, folding its JSONL into a CodexState.
  * A wall-clock and an idle watchdog stop a turn that never ends (Codex retries an unreachable
- * provider forever); on any stop Codex gets SIGINT, then its whole tree SIGKILL.
+ * provider forever; its retry errors are not progress); on any stop Codex gets SIGINT, then its whole tree SIGKILL.
  */
 export async function runCodexTurn(opts: TurnOptions): Promise<TurnResult> {
   const codexArgv = [opts.bin, ...codexExecArgs(opts.invocation)];
@@ -94,9 +94,13 @@ export async function runCodexTurn(opts: TurnOptions): Promise<TurnResult> {
     if (child.stdout) {
       const lines = readline.createInterface({ input: child.stdout, crlfDelay: Infinity });
       for await (const line of lines) {
-        clearTimeout(idleTimer);
-        idleTimer = setTimeout(() => stopGroup("watchdog", "idle"), opts.idleTimeoutMs);
         const event = parseCodexLine(line);
+        // Codex's retries ("Reconnecting… 2/5") are top-level errors: a model that keeps failing
+        // must not look like progress, or the turn would never end.
+        if (event?.type !== "error") {
+          clearTimeout(idleTimer);
+          idleTimer = setTimeout(() => stopGroup("watchdog", "idle"), opts.idleTimeoutMs);
+        }
         if (!event) continue;
         state = applyCodexEvent(state, event);
         opts.onState?.(state);

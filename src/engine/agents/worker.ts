@@ -347,9 +347,14 @@ export function outcomeOf(
   }
   if (r.ended === "watchdog") {
     const error =
-      r.watchdog === "idle"
-        ? say("worker.watchdog_idle", { s: Math.round(limits.idleTimeoutMs / 1000) })
-        : say("worker.watchdog_turn", { s: Math.round(limits.turnTimeoutMs / 1000) });
+      r.watchdog === "idle" && r.state.lastError
+        ? say("worker.watchdog_retrying", {
+            s: Math.round(limits.idleTimeoutMs / 1000),
+            detail: capText(r.state.lastError, 500),
+          })
+        : r.watchdog === "idle"
+          ? say("worker.watchdog_idle", { s: Math.round(limits.idleTimeoutMs / 1000) })
+          : say("worker.watchdog_turn", { s: Math.round(limits.turnTimeoutMs / 1000) });
     return { ...base, status: "failed", content: null, error, errorCode: "watchdog" };
   }
   if (r.ended === "completed")

@@ -41,6 +41,8 @@ export const core = {
   "worker.interrupted_detail": "The worker stopped before the task was done (process interrupted): {detail}",
   "worker.watchdog_idle": "Codex emitted nothing for {s} s: the watchdog stopped the turn.",
   "worker.watchdog_turn": "The turn took more than {s} s: the watchdog stopped it.",
+  "worker.watchdog_retrying":
+    "The model kept failing for {s} s (Codex only retried): the watchdog stopped the turn. Last error: {detail}",
   "worker.cancelled": "Stopped on request.",
   "worker.cancelled_queued": "Cancelled before it started.",
   "worker.thread_busy": "This Codex conversation is already in use by another turn.",

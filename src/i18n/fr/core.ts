@@ -43,6 +43,8 @@ export const core = {
     "Le worker s’est arrêté avant la fin de la tâche (processus interrompu) : {detail}",
   "worker.watchdog_idle": "Codex n’a rien émis pendant {s} s : tour arrêté par le chien de garde.",
   "worker.watchdog_turn": "Le tour a dépassé {s} s : arrêté par le chien de garde.",
+  "worker.watchdog_retrying":
+    "Le modèle a échoué pendant {s} s (Codex ne faisait que réessayer) : tour arrêté par le chien de garde. Dernière erreur : {detail}",
   "worker.cancelled": "Arrêté à la demande.",
   "worker.cancelled_queued": "Annulé avant son démarrage.",
   "worker.thread_busy": "Cette conversation Codex est déjà utilisée par un autre tour.",
