@@ -20,6 +20,7 @@ import { registerEvents } from "./listeners/events.js";
 import { registerGuards } from "./listeners/guards.js";
 import { redactAcks, redactingFetch } from "./redactingSlack.js";
 import { checkSignedRequests, SeenRequests } from "./requestChecks.js";
+import { slackStartupError } from "./startupErrors.js";
 import { SlackAddresses } from "./store/addresses.js";
 import { HandledEvents } from "./store/events.js";
 import { Intake, type IntakeTiming } from "./intake/intake.js";
@@ -91,7 +92,17 @@ export async function startSlackApp(opts: {
   const blogger = boltLogger(logger);
   // Our pino logger, not the SDK's console: whatever the client logs passes the redactor too.
   const client = new WebClient(token, { ...webClientOptions(config), logger: blogger });
-  const identity = await client.auth.test();
+  // Before anything listens: a rejected token or an unreachable Slack stops the start with one
+  // line naming the variable to fix (Bolt would retry an app token's failure forever).
+  const identity = await client.auth.test().catch((err: unknown) => {
+    throw slackStartupError(err, "bot", config.slack.apiUrl) ?? err;
+  });
+  if (config.slack.appToken)
+    await new WebClient(config.slack.appToken, webClientOptions(config)).apps.connections
+      .open()
+      .catch((err: unknown) => {
+        throw slackStartupError(err, "app", config.slack.apiUrl) ?? err;
+      });
   const botUserId = identity.user_id as string;
   const socket = Boolean(config.slack.appToken);
   const intakeStore = new IntakeStore(opts.intake?.file ?? path.join(config.dataDir, "intake.db"));

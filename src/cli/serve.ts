@@ -29,7 +29,8 @@ export async function run(argv: string[]): Promise<number> {
   const bot = await startBot(config, logger).catch((err: unknown) => {
     // Whatever the failed start left open must not keep the process alive after the message.
     setTimeout(() => process.exit(1), 1_000).unref();
-    throw slackStartError(config.slack.apiUrl, err) ?? err;
+    // Slack's own errors were already put in words by startSlackApp; anything else stays as is.
+    throw err;
   });
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once("SIGINT", resolve);
@@ -52,15 +53,4 @@ export async function run(argv: string[]): Promise<number> {
   // Whatever a failed step left open (a server, a timer) must not keep the process alive.
   setTimeout(() => process.exit(clean ? 0 : 1), 500).unref();
   return clean ? 0 : 1;
-}
-
-/** A Slack Web API failure at start-up (Bolt's auth.test), as one line naming the API and the fix. */
-function slackStartError(apiUrl: string | undefined, err: unknown): StartupError | null {
-  const e = err as { code?: string; statusCode?: number; data?: { error?: string }; message?: string };
-  if (typeof e?.code !== "string" || !e.code.startsWith("slack_")) return null;
-  const why = e.data?.error ?? (e.statusCode ? `HTTP ${e.statusCode}` : e.message);
-  return new StartupError(
-    `cannot reach Slack at ${apiUrl ?? "https://slack.com/api/"} to start (${why}). Fix: check SLACK_BOT_TOKEN and the network; when Slack itself is down, a supervisor that restarts serve (systemd Restart=on-failure) brings it back once Slack answers.`,
-    { cause: err },
-  );
 }
