@@ -12,14 +12,13 @@ import { findBwrap } from "../engine/isolation/jail.js";
 import { jailedCodex, operatorCodexHome } from "../engine/isolation/codexJail.js";
 import { probeJail } from "../engine/isolation/probe.js";
 import { layoutProblemsOf } from "./layoutCheck.js";
+import { modelProbe } from "./modelProbe.js";
+import { appTokenCheck, botTokenChecks, type Check } from "./slackChecks.js";
 
-interface Check {
-  name: string;
-  ok: boolean;
-  detail: string;
-}
-
-/** `codexpi doctor`: checks config, database, Codex (and its sandbox), git and Slack; exit 1 if any fails. */
+/**
+ * `codexpi doctor`: checks config, database, Codex (its sandbox, and a real one-turn model probe),
+ * git and Slack (tokens and scopes); exit 1 if any fails.
+ */
 export async function run(argv: string[]): Promise<number> {
   args(argv, {}, 0);
   const checks: Check[] = [];
@@ -38,8 +37,11 @@ export async function run(argv: string[]): Promise<number> {
   const codex = await codexCheck(config);
   checks.push(codex.check);
   if (codex.bin) checks.push(await sandboxCheck(config, codex.bin));
+  if (codex.bin) checks.push(await modelProbe(config, codex.bin));
   checks.push(await gitCheck());
-  checks.push(await slackCheck(config));
+  checks.push(...(await botTokenChecks(config)));
+  const app = await appTokenCheck(config);
+  if (app) checks.push(app);
   for (const c of checks) out(`${c.ok ? "✓" : "✗"} ${c.name}: ${c.detail}`);
   return checks.every((c) => c.ok) ? 0 : 1;
 }
@@ -159,22 +161,4 @@ async function gitCheck(): Promise<Check> {
     ok: r.exitCode === 0,
     detail: r.exitCode === 0 ? r.stdout.trim() : "git not found on PATH",
   };
-}
-
-async function slackCheck(config: Config): Promise<Check> {
-  if (!config.slack.botToken) return { name: "slack", ok: false, detail: "SLACK_BOT_TOKEN is not set" };
-  const base = (config.slack.apiUrl ?? "https://slack.com/api/").replace(/\/?$/, "/");
-  try {
-    const res = await fetch(`${base}auth.test`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${config.slack.botToken}` },
-      signal: AbortSignal.timeout(10_000),
-    });
-    const body = (await res.json()) as { ok: boolean; error?: string; team?: string; user?: string };
-    return body.ok
-      ? { name: "slack", ok: true, detail: `auth.test ok: ${body.user ?? "?"} in ${body.team ?? "?"}` }
-      : { name: "slack", ok: false, detail: `auth.test failed: ${body.error ?? res.status}` };
-  } catch (err) {
-    return { name: "slack", ok: false, detail: `Slack unreachable: ${(err as Error).message}` };
-  }
 }

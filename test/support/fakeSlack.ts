@@ -29,10 +29,12 @@
  */
 import { randomUUID } from "node:crypto";
 import http from "node:http";
+import path from "node:path";
 import type { AddressInfo, Socket } from "node:net";
 import querystring from "node:querystring";
 import { setTimeout as sleep } from "node:timers/promises";
 import { WebSocket, WebSocketServer } from "ws";
+import { manifestBotScopes } from "../../src/cli/slackChecks.js";
 
 export interface FakeSlackOptions {
   botUserId?: string;
@@ -43,6 +45,11 @@ export interface FakeSlackOptions {
   appId?: string;
   /** Seconds part of the first message ts (default 1700000000). */
   tsStartSeconds?: number;
+  /**
+   * The bot token's granted scopes, sent as Slack does in every bot-token answer's
+   * `x-oauth-scopes` header (default: manifest.yml's bot scopes).
+   */
+  scopes?: string[];
 }
 
 /**
@@ -515,6 +522,7 @@ class FakeSlackServer implements FakeSlack {
   private readonly waiters = new Set<{ check: () => void; cancel: (err: Error) => void }>();
   private readonly abort = new AbortController();
   private outageStatus: number | undefined;
+  private readonly scopes: string[];
   private tsCounter = 0;
   private readonly tsStart: bigint;
   private idCounter = 0;
@@ -528,6 +536,7 @@ class FakeSlackServer implements FakeSlack {
     this.teamId = opts.teamId ?? "T0001";
     this.teamName = opts.teamName ?? "Fake Team";
     this.appId = opts.appId ?? "A1";
+    this.scopes = opts.scopes ?? manifestBotScopes(path.resolve("manifest.yml"));
     this.tsStart = BigInt(opts.tsStartSeconds ?? 1_700_000_000);
     this.server = http.createServer((req, res) => {
       this.route(req, res).catch((err: unknown) => {
@@ -905,7 +914,10 @@ class FakeSlackServer implements FakeSlack {
       req.socket.destroy();
       return;
     }
-    res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+    res.writeHead(200, {
+      "content-type": "application/json; charset=utf-8",
+      ...(token?.startsWith("xoxb-") ? { "x-oauth-scopes": this.scopes.join(",") } : {}),
+    });
     res.end(JSON.stringify(body));
     this.record(call);
   }

@@ -1,0 +1,93 @@
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { execa } from "execa";
+import { afterEach, describe, expect, it } from "vitest";
+import { jailAvailable } from "../support/jail.js";
+import { makeCodexHome } from "../support/codexHome.js";
+import { startFakeModel, type FakeModel } from "../support/fakeModel.js";
+import { startFakeSlack, type FakeSlack } from "../support/fakeSlack.js";
+import { tempDir } from "../support/engine.js";
+
+const CLI = path.resolve("dist/src/main.js");
+
+const closedPort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const p = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(p));
+    });
+  });
+
+describe("codexpi doctor: a real model probe and Slack's tokens and scopes (real CLI and Codex)", () => {
+  let model: FakeModel | undefined;
+  let slack: FakeSlack | undefined;
+  let dir = "";
+  const homes: string[] = [];
+  afterEach(async () => {
+    await model?.close();
+    await slack?.close();
+    model = undefined;
+    slack = undefined;
+    fs.rmSync(dir, { recursive: true, force: true });
+    for (const h of homes.splice(0)) fs.rmSync(h, { recursive: true, force: true });
+  });
+
+  async function doctor(modelUrl: string, extra: Record<string, string> = {}) {
+    const home = await makeCodexHome(modelUrl);
+    homes.push(home.dir);
+    return execa(process.execPath, [CLI, "doctor"], {
+      env: {
+        ...home.env,
+        CODEXPI_DATA_DIR: path.join(dir, "data"),
+        CODEXPI_IDLE_TIMEOUT: "5",
+        NO_PROXY: "127.0.0.1,localhost",
+        LOG_LEVEL: "warn",
+        ...extra,
+      },
+      reject: false,
+      timeout: 120_000,
+    });
+  }
+
+  it("passes with the fake model and a well-installed app (model, latency, scopes, app token)", async (ctx) => {
+    if (!(await jailAvailable())) ctx.skip();
+    dir = tempDir();
+    model = await startFakeModel();
+    slack = await startFakeSlack();
+    const r = await doctor(model.url, {
+      SLACK_BOT_TOKEN: "xoxb-ok",
+      SLACK_APP_TOKEN: "xapp-ok",
+      SLACK_API_URL: slack.apiUrl,
+    });
+    expect(r.stdout).toMatch(/^✓ model: gpt-5\.5 \(provider fake\) answered in [\d.]+ s/m);
+    expect(r.stdout).toMatch(/^✓ slack: auth\.test ok/m);
+    expect(r.stdout).toMatch(/^✓ slack scopes: every bot scope of manifest\.yml is granted/m);
+    expect(r.stdout).toMatch(/^✓ slack app token: apps\.connections\.open ok/m);
+    expect(r.stdout).not.toMatch(/^✗/m);
+    expect(r.exitCode).toBe(0);
+    expect(model.requests.length).toBeGreaterThan(0);
+  });
+
+  it("fails clearly with no model access (unreachable model URL), a missing scope and a wrong app token", async (ctx) => {
+    if (!(await jailAvailable())) ctx.skip();
+    dir = tempDir();
+    slack = await startFakeSlack({ scopes: ["chat:write", "commands"] });
+    slack.failNext("apps.connections.open", { error: "invalid_auth" });
+    const started = Date.now();
+    const r = await doctor(`http://127.0.0.1:${await closedPort()}/v1`, {
+      SLACK_BOT_TOKEN: "xoxb-ok",
+      SLACK_APP_TOKEN: "xapp-wrong",
+      SLACK_API_URL: slack.apiUrl,
+    });
+    expect(Date.now() - started).toBeLessThan(90_000);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toMatch(
+      /^✗ model: gpt-5\.5 \(provider fake\) did not answer after [\d.]+ s: .+\. Fix: log in/m,
+    );
+    expect(r.stdout).toMatch(/^✗ slack scopes: SLACK_BOT_TOKEN lacks app_mentions:read, .*files:write/m);
+    expect(r.stdout).toMatch(
+      /^✗ slack app token: apps\.connections\.open failed: invalid_auth.*SLACK_APP_TOKEN/m,
+    );
+  });
+});
