@@ -46,7 +46,12 @@ export function slackStartupError(
   else if (e.code === ErrorCode.PlatformError)
     text = `Slack refused to start the bot with ${variable} (${code ?? "unknown error"}). ${token === "bot" ? BOT_TOKEN_FIX : APP_TOKEN_FIX}`;
   else {
-    const why = e.statusCode ? `HTTP ${e.statusCode}` : (e.message ?? String(err));
+    // fetch says only "fetch failed": the system's reason (ECONNREFUSED, ENOTFOUND…) is deeper.
+    const deeper = (err as { original?: { cause?: { code?: string; message?: string } } }).original?.cause;
+    const cause = deeper?.code ?? deeper?.message;
+    const why = e.statusCode
+      ? `HTTP ${e.statusCode}`
+      : `${e.message ?? String(err)}${cause ? ` (${cause})` : ""}`;
     text = `cannot reach Slack at ${where} to start (${why}). Fix: check the network, the proxy and SLACK_API_URL; when Slack itself is down, a supervisor that restarts serve (systemd Restart=on-failure) brings it back once Slack answers.`;
   }
   return new StartupError(text, { cause: err });
