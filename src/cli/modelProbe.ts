@@ -36,13 +36,13 @@ function configuredModel(home: string): string {
 export async function modelProbe(config: Config, bin: string): Promise<Check> {
   const home = operatorCodexHome(config.codexHome);
   const model = configuredModel(home);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "codexpi-doctor-model-"));
-  fs.mkdirSync(config.dataDir, { recursive: true });
-  const state = fs.mkdtempSync(path.join(config.dataDir, ".doctor-model-"));
-  const support = codexSupportPath(bin);
   const bwrap = config.jail === "bwrap" ? findBwrap() : null;
   if (config.jail === "bwrap" && !bwrap)
     return { name: "model", ok: false, detail: "not probed: bubblewrap is missing (see the jail check)" };
+  const support = codexSupportPath(bin);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "codexpi-doctor-model-"));
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const state = fs.mkdtempSync(path.join(config.dataDir, ".doctor-model-"));
   const started = Date.now();
   try {
     const r = await runCodexTurn({
