@@ -7,12 +7,13 @@ import { failureText } from "../i18n/failures.js";
 import { t } from "../i18n/index.js";
 import { withoutDecisionMarker } from "../engine/protocol/markers.js";
 import { decisionText, followDecision } from "./decisionWait.js";
+import { onInterrupt } from "./interrupt.js";
 
-/** `codexpi ask <project> <prompt> [--wait] [--conversation <id>]`: the same queue and worker as Slack. */
+/** `codexpi ask <project> <prompt> [--wait] [--stop-on-exit] [--conversation <id>]`: the same queue and worker as Slack. */
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = args(
     argv,
-    { wait: { type: "boolean" }, conversation: { type: "string" } },
+    { wait: { type: "boolean" }, conversation: { type: "string" }, "stop-on-exit": { type: "boolean" } },
     2,
   );
   const { db, engine, config } = await cliEngine();
@@ -42,6 +43,7 @@ export async function run(argv: string[]): Promise<number> {
       return 0;
     }
     process.stderr.write(`conversation ${conversationId}\n`);
+    onInterrupt(engine, config.locale, conversationId, values["stop-on-exit"] ?? false);
     // Queued work may wait for a slot; without `serve` running nobody else would start it, so
     // this process keeps dispatching while it waits.
     for (;;) {

@@ -3,6 +3,7 @@ import { parseConfig, type Config } from "../config.js";
 import { openDatabase, migrate, type Database } from "../engine/database.js";
 import { Engine } from "../engine/engine.js";
 import { createLogger } from "../logger.js";
+import { parseLocale, t, type Locale } from "../i18n/index.js";
 import { configuredSecrets, registerSecrets } from "../redaction.js";
 import type { Kysely } from "kysely";
 
@@ -16,12 +17,15 @@ export function args<T extends ParseArgsConfig["options"]>(argv: string[], optio
   try {
     const parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
     if (parsed.positionals.length !== positionals) {
-      throw new UsageError(`expected ${positionals} argument(s), got ${parsed.positionals.length}`);
+      throw new UsageError(
+        t(cliLocale(), "cli.error.arguments", { n: positionals, got: parsed.positionals.length }),
+      );
     }
     return parsed;
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    throw new UsageError((err as Error).message);
+    // Node's own message names the option; the sentence around it is in the operator's language.
+    throw new UsageError(t(cliLocale(), "cli.error.invalid", { detail: (err as Error).message }));
   }
 }
 
@@ -39,3 +43,6 @@ export async function cliEngine(
 
 /** Writes a line to stdout (the CLI's output, as opposed to logs). */
 export const out = (line: string) => process.stdout.write(`${line}\n`);
+
+// The command line's language (`CODEXPI_LOCALE`), also before the configuration is read.
+const cliLocale = (): Locale => parseLocale(process.env.CODEXPI_LOCALE);

@@ -145,7 +145,8 @@ describe("codexpi CLI (real binary, fake model)", () => {
     expect(unknown.stderr).toContain("Projet introuvable : nope");
     const usage = await cli("ask", "demo");
     expect(usage.exitCode).toBe(2);
-    expect(usage.stderr).toContain("usage: codexpi");
+    expect(usage.stderr).toContain("utilisation : codexpi"); // errors and usage in one language
+    expect(usage.stderr).toContain("2 argument(s) attendu(s)");
     const badPath = await cli("project", "add", "other", path.join(dir, "missing"));
     expect(badPath.exitCode).toBe(1);
     expect(badPath.stderr).toContain("n’est pas un dossier");
