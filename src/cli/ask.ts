@@ -37,7 +37,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     const first = await engine.dispatch();
     if (first.paused.length)
-      process.stderr.write(`queued: new work is paused (${first.paused.join(", ")})\n`);
+      process.stderr.write(`${t(config.locale, "cli.ask.paused", { reasons: first.paused.join(", ") })}\n`);
     if (!values.wait) {
       out(`conversation ${conversationId}\nqueued ${queueId}`);
       return 0;
@@ -73,7 +73,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     const item = await waitForItem(db, queueId, 0);
     process.stderr.write(
-      `${item.status}${item.error_code ? ` (${item.error_code})` : ""}: ${failureText(config.locale, item.error) ?? "still waiting"}\n`,
+      `${item.status}${item.error_code ? ` (${item.error_code})` : ""}: ${failureText(config.locale, item.error) ?? t(config.locale, "cli.ask.still_waiting")}\n`,
     );
     return 1;
   } finally {

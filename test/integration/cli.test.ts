@@ -73,7 +73,7 @@ describe("codexpi CLI (real binary, fake model)", () => {
     );
     const added = await cli("project", "add", "demo", path.join(dir, "demo"));
     expect(added.exitCode).toBe(0);
-    expect(added.stdout).toContain("project demo added");
+    expect(added.stdout).toContain("projet demo ajouté");
     await relaxPolicy();
 
     const first = await cli("ask", "demo", "hello", "--wait");
@@ -270,6 +270,7 @@ describe("codexpi CLI (real binary, fake model)", () => {
       .executeTakeFirstOrThrow();
     const log = fs.readFileSync(path.join(dir, "data", "logs", `worker-${item.id}.log`), "utf8");
     expect(log.split("\n").filter((l) => l.startsWith("{")).length).toBeGreaterThan(0); // logs exist
+    expect(first.stderr).not.toMatch(/^\{"level"/m); // the CLI's own logs are in its file
 
     const answer = await cli("answer", id);
     expect(answer.exitCode).toBe(0);

@@ -26,4 +26,16 @@ export const cli = {
   "cli.ask.confirm_stop": "Stop the agent? [y/N] ",
   "cli.ask.left_running":
     "The agent keeps running. Its answer: codexpi answer {id} (to stop it: codexpi stop {id})",
+  "cli.error.project_command": "unknown project command: {name} (add, list or remove)",
+  "cli.error.role": "--role must be one of {roles}",
+  "cli.error.owner": "--owner must be a Slack user id like U123ABC",
+  "cli.error.channel": "--channel must be a Slack channel id like C123ABC",
+  "cli.error.attempt": "--attempt must be a positive integer",
+  "cli.error.decide_arguments": "expected a decision id and an option or --text, got {n} argument(s)",
+  "cli.project.added": "project {name} added ({id}) at {path}",
+  "cli.project.added_full_access": "project {name} added ({id}) at {path} [full access]",
+  "cli.project.removed": "project {name} removed ({path} itself is left as it is)",
+  "cli.project.none": "no projects yet: codexpi project add NAME PATH",
+  "cli.ask.paused": "queued: new work is paused ({reasons})",
+  "cli.ask.still_waiting": "still waiting",
 } satisfies Record<string, Message>;

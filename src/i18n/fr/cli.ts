@@ -26,4 +26,17 @@ export const cli = {
   "cli.ask.confirm_stop": "Arrêter l’agent ? [o/N] ",
   "cli.ask.left_running":
     "L’agent continue. Sa réponse : codexpi answer {id} (pour l’arrêter : codexpi stop {id})",
+  "cli.error.project_command": "sous-commande de project inconnue : {name} (add, list ou remove)",
+  "cli.error.role": "--role doit valoir {roles}",
+  "cli.error.owner": "--owner doit être un identifiant d’utilisateur Slack comme U123ABC",
+  "cli.error.channel": "--channel doit être un identifiant de canal Slack comme C123ABC",
+  "cli.error.attempt": "--attempt doit être un entier positif",
+  "cli.error.decide_arguments":
+    "un identifiant de décision et une option ou --text attendus, {n} argument(s) reçu(s)",
+  "cli.project.added": "projet {name} ajouté ({id}) dans {path}",
+  "cli.project.added_full_access": "projet {name} ajouté ({id}) dans {path} [accès complet]",
+  "cli.project.removed": "projet {name} retiré ({path} lui-même est laissé tel quel)",
+  "cli.project.none": "aucun projet pour l’instant : codexpi project add NOM CHEMIN",
+  "cli.ask.paused": "en file : les nouveaux travaux sont en pause ({reasons})",
+  "cli.ask.still_waiting": "toujours en attente",
 } satisfies Record<string, Message>;
