@@ -361,6 +361,48 @@ describe("codexpi CLI (real binary, fake model)", () => {
     expect(answer.stdout.trim()).toBe("Réponse 8123");
   });
 
+  // util-linux `script` provides the terminal; without it there is nothing to type into.
+  it.skipIf(!fs.existsSync("/usr/bin/script"))(
+    "Ctrl-C on ask --wait in a terminal asks whether to stop the agent, and stops it on yes",
+    async () => {
+      await setup();
+      await cli("project", "add", "demo", path.join(dir, "demo"));
+      await relaxPolicy();
+      db = openDatabase(path.join(dir, "data", "codexpi.db"));
+      fake.enqueue({ kind: "shell", command: ["sleep", "30"] }); // never answered: it is stopped
+      // `script` gives the command a real terminal; Ctrl-C and the reply are typed into it.
+      const command = [process.execPath, CLI, "ask", "demo", "long", "--wait"].map((a) => `'${a}'`).join(" ");
+      const term = execa("script", ["-qfec", command, "/dev/null"], { env, reject: false, timeout: 60_000 });
+      let screen = "";
+      term.stdout?.on("data", (chunk: Buffer) => {
+        screen += chunk.toString();
+      });
+      const id = await until(
+        async () => /conversation (\S+)/.exec(screen)?.[1],
+        30_000,
+        "the conversation id",
+      );
+      const item = await until(
+        async () => {
+          const r = await db!
+            .selectFrom("prompt_queue")
+            .selectAll()
+            .where("conversation_id", "=", id)
+            .executeTakeFirst();
+          return r?.codex_pid ? r : undefined;
+        },
+        30_000,
+        "codex to start",
+      );
+      term.stdin?.write("\x03");
+      await until(async () => screen.includes("Arrêter l’agent ?"), 10_000, "the question");
+      term.stdin?.write("o\r");
+      await term;
+      expect(screen).toContain("arrêtée");
+      expect((await finished(db, item.id)).status).toBe("cancelled");
+    },
+  );
+
   it("the bot killed while a worker runs does not stop the worker, whose outcome is recorded", async () => {
     await setup();
     await cli("project", "add", "demo", path.join(dir, "demo"));
