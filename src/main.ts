@@ -28,7 +28,8 @@ async function main(): Promise<number> {
   const help = !command || ["-h", "--help", "help"].includes(command);
   if (!load) {
     // Help asked for is the command's output (stdout, exit 0); an unknown command is a mistake.
-    if (help) process.stdout.write(usage(locale));
+    // `codexpi help ask` is `codexpi ask --help`: npx keeps a bare `--help` for itself.
+    if (help) process.stdout.write(usage(locale, command === "help" ? rest[0] : undefined));
     else process.stderr.write(`${t(locale, "cli.usage.unknown", { name: command })}\n${usage(locale)}`);
     return help ? 0 : 2;
   }

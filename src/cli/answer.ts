@@ -3,6 +3,8 @@ import { withoutDecisionMarker } from "../engine/protocol/markers.js";
 import { failureText } from "../i18n/failures.js";
 import { t } from "../i18n/index.js";
 import { args, cliEngine, out } from "./context.js";
+import { decisionText } from "./decisionWait.js";
+import { decisionOfItem } from "../engine/coordination/decisions.js";
 
 /** Exit code while the conversation still runs: a script polling `answer` tells it from a failure. */
 const STILL_RUNNING = 3;
@@ -31,11 +33,16 @@ export async function run(argv: string[]): Promise<number> {
       return 1;
     }
     const answer = item ? await answerOf(db, item.id) : undefined;
-    if (!answer) {
+    if (!item || !answer) {
       process.stderr.write(`${t(config.locale, "cli.answer.none", { id })}\n`);
       return 1;
     }
-    out(withoutDecisionMarker(answer.content));
+    // A decision still open is what the conversation waits for: show it with how to answer.
+    const decision = await decisionOfItem(db, item.id);
+    const text = withoutDecisionMarker(answer.content);
+    if (decision?.status === "OPEN")
+      out(`${text ? `${text}\n\n` : ""}${decisionText(config.locale, decision)}`);
+    else out(text);
     return 0;
   } finally {
     await db.destroy();

@@ -107,6 +107,10 @@ describe("codexpi CLI (real binary, fake model)", () => {
     asking.stdout?.on("data", (chunk: Buffer) => {
       printed += chunk.toString();
     });
+    let waiting = "";
+    asking.stderr?.on("data", (chunk: Buffer) => {
+      waiting += chunk.toString();
+    });
     const decisionId = await until(() => /codexpi decide (\S+) OPTION/.exec(printed)?.[1], 45_000);
     expect(printed).toContain("Deux cibles.");
     expect(printed).toContain("Quelle cible ?");
@@ -115,6 +119,12 @@ describe("codexpi CLI (real binary, fake model)", () => {
     // Still waiting through the decision: no exit yet (the control is its exit 0 after the answer).
     expect(exited).toBe(false);
 
+    // `answer` shows the open question too, with how to answer it.
+    const pending = await cli("answer", /conversation (\S+)/.exec(waiting)?.[1] as string);
+    expect(pending.exitCode).toBe(0);
+    expect(pending.stdout).toContain("Quelle cible ?");
+    expect(pending.stdout).toContain(`codexpi decide ${decisionId} OPTION`);
+    expect(pending.stdout).not.toContain("CODEXPI_DECISION");
     const wrong = await cli("decide", decisionId, "nowhere");
     expect(wrong.exitCode).toBe(1);
     expect(exited).toBe(false);
@@ -243,6 +253,7 @@ describe("codexpi CLI (real binary, fake model)", () => {
       expect(help.stdout, command).toContain("utilisation : codexpi");
     }
     env.CODEXPI_LOCALE = "en";
+    expect((await cli("help", "stop")).stdout).toContain("codexpi stop CONVERSATION");
     const en = await cli("ask", "-h");
     expect(en.stdout).toContain("usage: codexpi");
     expect(en.stdout).toContain("--stop-on-exit");
