@@ -38,4 +38,6 @@ export const cli = {
   "cli.project.none": "no projects yet: codexpi project add NAME PATH",
   "cli.ask.paused": "queued: new work is paused ({reasons})",
   "cli.ask.still_waiting": "still waiting",
+  "cli.migrate.applied": "applied: {names}",
+  "cli.migrate.up_to_date": "database is up to date",
 } satisfies Record<string, Message>;

@@ -39,4 +39,6 @@ export const cli = {
   "cli.project.none": "aucun projet pour l’instant : codexpi project add NOM CHEMIN",
   "cli.ask.paused": "en file : les nouveaux travaux sont en pause ({reasons})",
   "cli.ask.still_waiting": "toujours en attente",
+  "cli.migrate.applied": "appliquées : {names}",
+  "cli.migrate.up_to_date": "la base est à jour",
 } satisfies Record<string, Message>;
