@@ -3,7 +3,8 @@
 // every prompt and must start fast, without loading Slack or anything it does not use.
 import { ConfigError } from "./config.js";
 import { isEngineError } from "./engine/errors.js";
-import { engineErrorText, parseLocale } from "./i18n/index.js";
+import { engineErrorText, parseLocale, t } from "./i18n/index.js";
+import { usage, wantsHelp } from "./cli/usage.js";
 
 const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<number> }>> = {
   serve: () => import("./cli/serve.js"),
@@ -13,32 +14,28 @@ const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<numb
   ask: () => import("./cli/ask.js"),
   decide: () => import("./cli/decide.js"),
   tick: () => import("./cli/tick.js"),
+  answer: () => import("./cli/answer.js"),
+  stop: () => import("./cli/stop.js"),
   worker: () => import("./cli/worker.js"),
 };
 
-const USAGE = `usage: codexpi <command>
-  serve                                   run the bot, dispatcher and ticker
-  migrate                                 upgrade the database schema
-  doctor                                  check configuration, database, Codex, git, sandbox, Slack
-  project add <name> <path> [--owner U…] [--full-access] [--merge-confirmation] [--channel C…] [--role project|master|self]
-  project list
-  project remove <name>
-  ask <project> <prompt> [--wait] [--conversation <id>]
-  decide <decision-id> <option-id>[,…] | --text "…"   answer an agent's decision
-  tick                                    run one tick now
-  worker <queue-id> --attempt <n>         (internal) run one queued prompt
-`;
+const locale = parseLocale(process.env.CODEXPI_LOCALE);
+const command = process.argv[2];
 
 async function main(): Promise<number> {
-  const [command, ...rest] = process.argv.slice(2);
+  const rest = process.argv.slice(3);
   const load = command ? COMMANDS[command] : undefined;
+  const help = !command || ["-h", "--help", "help"].includes(command);
   if (!load) {
-    process.stderr.write(
-      command && !["-h", "--help", "help"].includes(command)
-        ? `unknown command: ${command}\n${USAGE}`
-        : USAGE,
-    );
-    return command && !["-h", "--help", "help"].includes(command) ? 2 : 0;
+    // Help asked for is the command's output (stdout, exit 0); an unknown command is a mistake.
+    // `codexpi help ask` is `codexpi ask --help`: npx keeps a bare `--help` for itself.
+    if (help) process.stdout.write(usage(locale, command === "help" ? rest[0] : undefined));
+    else process.stderr.write(`${t(locale, "cli.usage.unknown", { name: command })}\n${usage(locale)}`);
+    return help ? 0 : 2;
+  }
+  if (wantsHelp(rest)) {
+    process.stdout.write(usage(locale, command));
+    return 0;
   }
   return (await load()).run(rest);
 }
@@ -51,10 +48,9 @@ main().then(
     // Configuration and start-up errors name what to fix: their message is the whole story.
     if (err instanceof ConfigError || (err instanceof Error && err.name === "StartupError"))
       process.stderr.write(`${err.message}\n`);
-    else if (isEngineError(err))
-      process.stderr.write(`${engineErrorText(parseLocale(process.env.CODEXPI_LOCALE), err)}\n`);
+    else if (isEngineError(err)) process.stderr.write(`${engineErrorText(locale, err)}\n`);
     else if (err instanceof Error && err.name === "UsageError")
-      process.stderr.write(`${err.message}\n${USAGE}`);
+      process.stderr.write(`${err.message}\n${usage(locale, command)}`);
     else process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exitCode = err instanceof Error && err.name === "UsageError" ? 2 : 1;
   },

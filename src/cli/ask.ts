@@ -7,12 +7,13 @@ import { failureText } from "../i18n/failures.js";
 import { t } from "../i18n/index.js";
 import { withoutDecisionMarker } from "../engine/protocol/markers.js";
 import { decisionText, followDecision } from "./decisionWait.js";
+import { onInterrupt } from "./interrupt.js";
 
-/** `codexpi ask <project> <prompt> [--wait] [--conversation <id>]`: the same queue and worker as Slack. */
+/** `codexpi ask <project> <prompt> [--wait] [--stop-on-exit] [--conversation <id>]`: the same queue and worker as Slack. */
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = args(
     argv,
-    { wait: { type: "boolean" }, conversation: { type: "string" } },
+    { wait: { type: "boolean" }, conversation: { type: "string" }, "stop-on-exit": { type: "boolean" } },
     2,
   );
   const { db, engine, config } = await cliEngine();
@@ -36,12 +37,13 @@ export async function run(argv: string[]): Promise<number> {
     }
     const first = await engine.dispatch();
     if (first.paused.length)
-      process.stderr.write(`queued: new work is paused (${first.paused.join(", ")})\n`);
+      process.stderr.write(`${t(config.locale, "cli.ask.paused", { reasons: first.paused.join(", ") })}\n`);
     if (!values.wait) {
       out(`conversation ${conversationId}\nqueued ${queueId}`);
       return 0;
     }
     process.stderr.write(`conversation ${conversationId}\n`);
+    onInterrupt(engine, config.locale, conversationId, values["stop-on-exit"] ?? false);
     // Queued work may wait for a slot; without `serve` running nobody else would start it, so
     // this process keeps dispatching while it waits.
     for (;;) {
@@ -71,7 +73,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     const item = await waitForItem(db, queueId, 0);
     process.stderr.write(
-      `${item.status}${item.error_code ? ` (${item.error_code})` : ""}: ${failureText(config.locale, item.error) ?? "still waiting"}\n`,
+      `${item.status}${item.error_code ? ` (${item.error_code})` : ""}: ${failureText(config.locale, item.error) ?? t(config.locale, "cli.ask.still_waiting")}\n`,
     );
     return 1;
   } finally {

@@ -1,8 +1,12 @@
+import path from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { pino } from "pino";
 import { parseConfig, type Config } from "../config.js";
 import { openDatabase, migrate, type Database } from "../engine/database.js";
 import { Engine } from "../engine/engine.js";
+import { logsDir } from "../engine/agents/spawner.js";
 import { createLogger } from "../logger.js";
+import { parseLocale, t, type Locale } from "../i18n/index.js";
 import { configuredSecrets, registerSecrets } from "../redaction.js";
 import type { Kysely } from "kysely";
 
@@ -16,12 +20,15 @@ export function args<T extends ParseArgsConfig["options"]>(argv: string[], optio
   try {
     const parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
     if (parsed.positionals.length !== positionals) {
-      throw new UsageError(`expected ${positionals} argument(s), got ${parsed.positionals.length}`);
+      throw new UsageError(
+        t(cliLocale(), "cli.error.arguments", { n: positionals, got: parsed.positionals.length }),
+      );
     }
     return parsed;
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    throw new UsageError((err as Error).message);
+    // Node's own message names the option; the sentence around it is in the operator's language.
+    throw new UsageError(t(cliLocale(), "cli.error.invalid", { detail: (err as Error).message }));
   }
 }
 
@@ -31,7 +38,12 @@ export async function cliEngine(
 ): Promise<{ config: Config; db: Database; engine: Engine }> {
   const config = parseConfig();
   registerSecrets(configuredSecrets(config));
-  const logger = createLogger(config.logLevel);
+  // Logs go to a file: on a terminal, stderr carries the command's own messages (the
+  // conversation id, how to follow it), which log lines would bury.
+  const logger = createLogger(
+    config.logLevel,
+    pino.destination({ dest: path.join(logsDir(config), "cli.log"), mkdir: true, sync: true }),
+  ).child({ role: "cli" });
   const db = openDatabase(config.databasePath);
   if (opts.migrate !== false) await migrate(db as unknown as Kysely<unknown>);
   return { config, db, engine: new Engine({ config, db, logger }) };
@@ -39,3 +51,6 @@ export async function cliEngine(
 
 /** Writes a line to stdout (the CLI's output, as opposed to logs). */
 export const out = (line: string) => process.stdout.write(`${line}\n`);
+
+/** The command line's language (`CODEXPI_LOCALE`), also before the configuration is read. */
+export const cliLocale = (): Locale => parseLocale(process.env.CODEXPI_LOCALE);

@@ -3,7 +3,7 @@ import { answerDecisionUseCase } from "../engine/coordination/decisions.js";
 import { CLI_ACTOR } from "../engine/agents/projects.js";
 import { runUseCase } from "../engine/kernel.js";
 import { t } from "../i18n/index.js";
-import { cliEngine, out, UsageError } from "./context.js";
+import { cliEngine, cliLocale, out, UsageError } from "./context.js";
 
 /**
  * `codexpi decide <decision-id> <option-id>[,<option-id>…] | --text "…"`: the same use case as
@@ -33,11 +33,11 @@ function decideArgs(argv: string[]) {
   try {
     parsed = parse(argv);
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(t(cliLocale(), "cli.error.invalid", { detail: (err as Error).message }));
   }
   const n = parsed.positionals.length;
   if (n < 1 || n > 2 || (n === 1 && !parsed.values.text))
-    throw new UsageError(`expected a decision id and an option or --text, got ${n} argument(s)`);
+    throw new UsageError(t(cliLocale(), "cli.error.decide_arguments", { n }));
   return parsed;
 }
 

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import { parseConfig } from "../config.js";
 import { migrate, openDatabase } from "../engine/database.js";
+import { t } from "../i18n/index.js";
 import { args, out } from "./context.js";
 
 /** `codexpi migrate`: upgrades the database to the latest schema. */
@@ -10,7 +11,11 @@ export async function run(argv: string[]): Promise<number> {
   const db = openDatabase(config.databasePath);
   try {
     const applied = await migrate(db as unknown as Kysely<unknown>);
-    out(applied.length ? `applied: ${applied.join(", ")}` : "database is up to date");
+    out(
+      applied.length
+        ? t(config.locale, "cli.migrate.applied", { names: applied.join(", ") })
+        : t(config.locale, "cli.migrate.up_to_date"),
+    );
     return 0;
   } finally {
     await db.destroy();

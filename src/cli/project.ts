@@ -1,7 +1,8 @@
 import { addProject, CLI_ACTOR, listProjects, removeProject } from "../engine/agents/projects.js";
 import { installRoots } from "../engine/agents/layout.js";
 import type { ProjectRole } from "../engine/schema.js";
-import { args, cliEngine, out, UsageError } from "./context.js";
+import { t } from "../i18n/index.js";
+import { args, cliEngine, cliLocale, out, UsageError } from "./context.js";
 
 const ROLES: ProjectRole[] = ["project", "master", "self"];
 
@@ -11,7 +12,7 @@ export async function run(argv: string[]): Promise<number> {
   if (sub === "add") return add(rest);
   if (sub === "list") return list(rest);
   if (sub === "remove") return remove(rest);
-  throw new UsageError(`unknown project command: ${sub ?? "(none)"}`);
+  throw new UsageError(t(cliLocale(), "cli.error.project_command", { name: sub ?? "-" }));
 }
 
 async function add(argv: string[]): Promise<number> {
@@ -27,11 +28,12 @@ async function add(argv: string[]): Promise<number> {
     2,
   );
   const role = (values.role ?? "project") as ProjectRole;
-  if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(", ")}`);
+  if (!ROLES.includes(role))
+    throw new UsageError(t(cliLocale(), "cli.error.role", { roles: ROLES.join(", ") }));
   if (values.owner !== undefined && !/^[UW][A-Z0-9]+$/.test(values.owner))
-    throw new UsageError("--owner must be a Slack user id like U123ABC");
+    throw new UsageError(t(cliLocale(), "cli.error.owner"));
   if (values.channel !== undefined && !/^[CGD][A-Z0-9]+$/.test(values.channel))
-    throw new UsageError("--channel must be a Slack channel id like C123ABC");
+    throw new UsageError(t(cliLocale(), "cli.error.channel"));
   const { config, db, engine } = await cliEngine();
   try {
     const p = await addProject(
@@ -48,7 +50,13 @@ async function add(argv: string[]): Promise<number> {
       },
       installRoots(config),
     );
-    out(`project ${p.name} added (${p.id}) at ${p.path}${p.full_access ? " [full access]" : ""}`);
+    out(
+      t(config.locale, p.full_access ? "cli.project.added_full_access" : "cli.project.added", {
+        name: p.name,
+        id: p.id,
+        path: p.path,
+      }),
+    );
     return 0;
   } finally {
     await db.destroy();
@@ -59,10 +67,10 @@ async function add(argv: string[]): Promise<number> {
 // remove it here, then add a separate checkout.
 async function remove(argv: string[]): Promise<number> {
   const { positionals } = args(argv, {}, 1);
-  const { db } = await cliEngine();
+  const { db, config } = await cliEngine();
   try {
     const p = await removeProject(db, CLI_ACTOR, positionals[0] as string);
-    out(`project ${p.name} removed (${p.path} itself is left as it is)`);
+    out(t(config.locale, "cli.project.removed", { name: p.name, path: p.path }));
     return 0;
   } finally {
     await db.destroy();
@@ -71,10 +79,10 @@ async function remove(argv: string[]): Promise<number> {
 
 async function list(argv: string[]): Promise<number> {
   args(argv, {}, 0);
-  const { db } = await cliEngine();
+  const { db, config } = await cliEngine();
   try {
     const projects = await listProjects(db, CLI_ACTOR);
-    if (projects.length === 0) out("no projects yet: codexpi project add <name> <path>");
+    if (projects.length === 0) out(t(config.locale, "cli.project.none"));
     for (const p of projects) {
       const flags = [
         p.role !== "project" ? p.role : null,

@@ -8,6 +8,7 @@ import { logsDir } from "../engine/agents/spawner.js";
 import type { Assignment } from "../engine/agents/warmSpawner.js";
 import { createLogger } from "../logger.js";
 import { configuredSecrets, registerSecrets } from "../redaction.js";
+import { t } from "../i18n/index.js";
 import { args, UsageError } from "./context.js";
 import { processSpawner } from "../engine/agents/spawner.js";
 import type { WorkerSpawner } from "../engine/agents/dispatcher.js";
@@ -37,7 +38,7 @@ export async function run(argv: string[]): Promise<number> {
     } else {
       const attempt = Number(values.attempt ?? "1");
       if (!Number.isInteger(attempt) || attempt < 1)
-        throw new UsageError("--attempt must be a positive integer");
+        throw new UsageError(t(config.locale, "cli.error.attempt"));
       assignment = { queueId: positionals[0] as string, attempt };
     }
     if (!assignment) return 0; // the bot went away before giving us work

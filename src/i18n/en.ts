@@ -1,3 +1,4 @@
+import { cli } from "./en/cli.js";
 import { commands } from "./en/commands.js";
 import { coordination } from "./en/coordination.js";
 import { core } from "./en/core.js";
@@ -10,7 +11,11 @@ import type { Message } from "./message.js";
  * The English catalog: exactly the French keys (a missing or extra key fails to compile, here or
  * in its area's file `en/*.ts`).
  */
-export const en = { ...core, ...commands, ...coordination, ...runs, ...orchestrations } satisfies Record<
-  MessageKey,
-  Message
->;
+export const en = {
+  ...core,
+  ...commands,
+  ...cli,
+  ...coordination,
+  ...runs,
+  ...orchestrations,
+} satisfies Record<MessageKey, Message>;

@@ -1,3 +1,4 @@
+import { cli } from "./fr/cli.js";
 import { commands } from "./fr/commands.js";
 import { coordination } from "./fr/coordination.js";
 import { core } from "./fr/core.js";
@@ -9,7 +10,7 @@ import { runs } from "./fr/runs.js";
  * one file per area (`fr/*.ts`). Keys are `<area>.<item>`; values are Slack mrkdwn-safe (no raw
  * `&`, `<`, `>`), except the `command.*.syntax` lines, which views escape.
  */
-export const fr = { ...core, ...commands, ...coordination, ...runs, ...orchestrations };
+export const fr = { ...core, ...commands, ...cli, ...coordination, ...runs, ...orchestrations };
 
 /** Keys defined in more than one area. */
 type SharedKeys<Areas extends readonly object[], Seen extends PropertyKey = never> = Areas extends readonly [
@@ -24,7 +25,9 @@ type NoSharedKeys<Areas extends readonly object[]> = [SharedKeys<Areas>] extends
 type Assert<T extends true> = T;
 // A spread silently keeps the last of two equal keys: this fails to compile instead, naming them.
 type _AreasAreDisjoint = Assert<
-  NoSharedKeys<[typeof core, typeof commands, typeof coordination, typeof runs, typeof orchestrations]>
+  NoSharedKeys<
+    [typeof core, typeof commands, typeof cli, typeof coordination, typeof runs, typeof orchestrations]
+  >
 >;
 
 /** Every message key, taken from the French catalog. */

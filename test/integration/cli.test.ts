@@ -73,7 +73,7 @@ describe("codexpi CLI (real binary, fake model)", () => {
     );
     const added = await cli("project", "add", "demo", path.join(dir, "demo"));
     expect(added.exitCode).toBe(0);
-    expect(added.stdout).toContain("project demo added");
+    expect(added.stdout).toContain("projet demo ajouté");
     await relaxPolicy();
 
     const first = await cli("ask", "demo", "hello", "--wait");
@@ -107,6 +107,10 @@ describe("codexpi CLI (real binary, fake model)", () => {
     asking.stdout?.on("data", (chunk: Buffer) => {
       printed += chunk.toString();
     });
+    let waiting = "";
+    asking.stderr?.on("data", (chunk: Buffer) => {
+      waiting += chunk.toString();
+    });
     const decisionId = await until(() => /codexpi decide (\S+) OPTION/.exec(printed)?.[1], 45_000);
     expect(printed).toContain("Deux cibles.");
     expect(printed).toContain("Quelle cible ?");
@@ -115,6 +119,12 @@ describe("codexpi CLI (real binary, fake model)", () => {
     // Still waiting through the decision: no exit yet (the control is its exit 0 after the answer).
     expect(exited).toBe(false);
 
+    // `answer` shows the open question too, with how to answer it.
+    const pending = await cli("answer", /conversation (\S+)/.exec(waiting)?.[1] as string);
+    expect(pending.exitCode).toBe(0);
+    expect(pending.stdout).toContain("Quelle cible ?");
+    expect(pending.stdout).toContain(`codexpi decide ${decisionId} OPTION`);
+    expect(pending.stdout).not.toContain("CODEXPI_DECISION");
     const wrong = await cli("decide", decisionId, "nowhere");
     expect(wrong.exitCode).toBe(1);
     expect(exited).toBe(false);
@@ -145,7 +155,8 @@ describe("codexpi CLI (real binary, fake model)", () => {
     expect(unknown.stderr).toContain("Projet introuvable : nope");
     const usage = await cli("ask", "demo");
     expect(usage.exitCode).toBe(2);
-    expect(usage.stderr).toContain("usage: codexpi");
+    expect(usage.stderr).toContain("utilisation : codexpi"); // errors and usage in one language
+    expect(usage.stderr).toContain("2 argument(s) attendu(s)");
     const badPath = await cli("project", "add", "other", path.join(dir, "missing"));
     expect(badPath.exitCode).toBe(1);
     expect(badPath.stderr).toContain("n’est pas un dossier");
@@ -221,6 +232,187 @@ describe("codexpi CLI (real binary, fake model)", () => {
     expect(off.exitCode).toBe(1);
     expect(off.stdout).toContain("✗ jail: none: CODEXPI_JAIL=off: agents and test commands are NOT isolated");
   });
+
+  it("--help of every command exits 0 with its usage, in the configured language", async () => {
+    await setup();
+    for (const command of [
+      "serve",
+      "migrate",
+      "doctor",
+      "project",
+      "ask",
+      "answer",
+      "stop",
+      "decide",
+      "tick",
+      "worker",
+    ]) {
+      const help = await cli(command, "--help");
+      expect(help.exitCode, command).toBe(0);
+      expect(help.stdout, command).toContain(`codexpi ${command}`);
+      expect(help.stdout, command).toContain("utilisation : codexpi");
+    }
+    env.CODEXPI_LOCALE = "en";
+    expect((await cli("help", "stop")).stdout).toContain("codexpi stop CONVERSATION");
+    const en = await cli("ask", "-h");
+    expect(en.stdout).toContain("usage: codexpi");
+    expect(en.stdout).toContain("--stop-on-exit");
+    const wrong = await cli("ask", "demo");
+    expect(wrong.stderr).toContain("expected 2 argument(s), got 1");
+    expect((await cli("nonsense")).stderr).toContain("unknown command: nonsense");
+  });
+
+  it("answer prints a finished conversation's answer (no log line in answers); stop stops a running one: the item ends cancelled and Codex is gone", async () => {
+    await setup();
+    env.LOG_LEVEL = "debug";
+    await cli("project", "add", "demo", path.join(dir, "demo"));
+    await relaxPolicy();
+    fake.enqueue({ kind: "text", text: "Réponse finie 4411" });
+    const first = await cli("ask", "demo", "hello", "--wait");
+    expect(first.exitCode).toBe(0);
+    // Logs go to stderr or the worker's log file, never into the answer.
+    expect(first.stdout.trim()).toBe("Réponse finie 4411");
+    const id = /conversation (\S+)/.exec(first.stderr)?.[1] as string;
+    db = openDatabase(path.join(dir, "data", "codexpi.db"));
+    const item = await db
+      .selectFrom("prompt_queue")
+      .select("id")
+      .where("conversation_id", "=", id)
+      .executeTakeFirstOrThrow();
+    const log = fs.readFileSync(path.join(dir, "data", "logs", `worker-${item.id}.log`), "utf8");
+    expect(log.split("\n").filter((l) => l.startsWith("{")).length).toBeGreaterThan(0); // logs exist
+    expect(first.stderr).not.toMatch(/^\{"level"/m); // the CLI's own logs are in its file
+
+    const answer = await cli("answer", id);
+    expect(answer.exitCode).toBe(0);
+    expect(answer.stdout.trim()).toBe("Réponse finie 4411");
+
+    fake.enqueue({ kind: "shell", command: ["sleep", "30"] }); // never answered: it is stopped
+    const asked = await cli("ask", "demo", "long", "--conversation", id);
+    const queueId = /queued (\S+)/.exec(asked.stdout)?.[1] as string;
+    const running = await until(
+      async () => {
+        const r = await db!
+          .selectFrom("prompt_queue")
+          .selectAll()
+          .where("id", "=", queueId)
+          .executeTakeFirst();
+        return r?.codex_pid ? r : undefined;
+      },
+      30_000,
+      "codex to start",
+    );
+    expect((await cli("answer", id)).exitCode).toBe(3); // still running
+    const stopped = await cli("stop", id);
+    expect(stopped.exitCode).toBe(0);
+    expect(stopped.stdout).toContain(`Conversation ${id} arrêtée`);
+    expect((await finished(db, queueId)).status).toBe("cancelled");
+    await until(
+      async () => processStartTime(running.codex_pid!) !== running.codex_start_time,
+      10_000,
+      "codex gone",
+    );
+    const after = await cli("answer", id);
+    expect(after.exitCode).toBe(1);
+    expect(after.stderr).toContain("cancelled");
+  });
+
+  it("Ctrl-C on ask --wait: --stop-on-exit stops the agent; without it and without a TTY the agent keeps running and the follow-up command is printed", async () => {
+    await setup();
+    await cli("project", "add", "demo", path.join(dir, "demo"));
+    await relaxPolicy();
+    db = openDatabase(path.join(dir, "data", "codexpi.db"));
+    const codexOf = (conversationId: string) =>
+      until(
+        async () => {
+          const r = await db!
+            .selectFrom("prompt_queue")
+            .selectAll()
+            .where("conversation_id", "=", conversationId)
+            .executeTakeFirst();
+          return r?.codex_pid ? r : undefined;
+        },
+        30_000,
+        "codex to start",
+      );
+    async function interrupted(...extra: string[]) {
+      const asking = cli("ask", "demo", "long", "--wait", ...extra);
+      let stderr = "";
+      asking.stderr?.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const id = await until(
+        async () => /conversation (\S+)/.exec(stderr)?.[1],
+        30_000,
+        "the conversation id",
+      );
+      const item = await codexOf(id);
+      asking.kill("SIGINT");
+      return { id, item, done: await asking };
+    }
+
+    fake.enqueue({ kind: "shell", command: ["sleep", "30"] }); // never answered: it is stopped
+    const stopped = await interrupted("--stop-on-exit");
+    expect(stopped.done.exitCode).toBe(130);
+    expect(stopped.done.stdout).toContain("arrêtée");
+    expect((await finished(db, stopped.item.id)).status).toBe("cancelled");
+    await until(
+      async () => processStartTime(stopped.item.codex_pid!) !== stopped.item.codex_start_time,
+      10_000,
+      "codex gone",
+    );
+
+    fake.enqueue({ kind: "shell", command: ["sleep", "3"] }, { kind: "text", text: "Réponse 8123" });
+    const left = await interrupted();
+    expect(left.done.exitCode).toBe(130);
+    expect(left.done.stderr).toContain(`codexpi answer ${left.id}`);
+    // The agent was left running: it finishes, and its answer is read later.
+    expect((await finished(db, left.item.id)).status).toBe("done");
+    const answer = await cli("answer", left.id);
+    expect(answer.stdout.trim()).toBe("Réponse 8123");
+  });
+
+  // util-linux `script` provides the terminal; without it there is nothing to type into.
+  it.skipIf(!fs.existsSync("/usr/bin/script"))(
+    "Ctrl-C on ask --wait in a terminal asks whether to stop the agent, and stops it on yes",
+    async () => {
+      await setup();
+      await cli("project", "add", "demo", path.join(dir, "demo"));
+      await relaxPolicy();
+      db = openDatabase(path.join(dir, "data", "codexpi.db"));
+      fake.enqueue({ kind: "shell", command: ["sleep", "30"] }); // never answered: it is stopped
+      // `script` gives the command a real terminal; Ctrl-C and the reply are typed into it.
+      const command = [process.execPath, CLI, "ask", "demo", "long", "--wait"].map((a) => `'${a}'`).join(" ");
+      const term = execa("script", ["-qfec", command, "/dev/null"], { env, reject: false, timeout: 60_000 });
+      let screen = "";
+      term.stdout?.on("data", (chunk: Buffer) => {
+        screen += chunk.toString();
+      });
+      const id = await until(
+        async () => /conversation (\S+)/.exec(screen)?.[1],
+        30_000,
+        "the conversation id",
+      );
+      const item = await until(
+        async () => {
+          const r = await db!
+            .selectFrom("prompt_queue")
+            .selectAll()
+            .where("conversation_id", "=", id)
+            .executeTakeFirst();
+          return r?.codex_pid ? r : undefined;
+        },
+        30_000,
+        "codex to start",
+      );
+      term.stdin?.write("\x03");
+      await until(async () => screen.includes("Arrêter l’agent ?"), 10_000, "the question");
+      term.stdin?.write("o\r");
+      await term;
+      expect(screen).toContain("arrêtée");
+      expect((await finished(db, item.id)).status).toBe("cancelled");
+    },
+  );
 
   it("the bot killed while a worker runs does not stop the worker, whose outcome is recorded", async () => {
     await setup();

@@ -1,0 +1,42 @@
+import { t, type Locale, type MessageKey } from "../i18n/index.js";
+
+// Syntax lines are the commands' grammar, the same in every language; what they do comes from
+// the catalogs. Placeholders are upper case, so catalog texts stay free of < and >.
+const SYNTAX: Record<string, string[]> = {
+  serve: ["serve"],
+  migrate: ["migrate"],
+  doctor: ["doctor"],
+  project: [
+    "project add NAME PATH [--owner U…] [--full-access] [--merge-confirmation] [--channel C…] [--role project|master|self]",
+    "project list",
+    "project remove NAME",
+  ],
+  ask: ["ask PROJECT PROMPT [--wait] [--stop-on-exit] [--conversation ID]"],
+  answer: ["answer CONVERSATION"],
+  stop: ["stop CONVERSATION"],
+  decide: ['decide DECISION OPTION[,…] | --text "…"'],
+  tick: ["tick"],
+  worker: ["worker QUEUE-ID --attempt N"],
+};
+
+// Whether a command is one `usage` knows.
+const isCommand = (name: string | undefined): name is string =>
+  name !== undefined && Object.hasOwn(SYNTAX, name);
+
+/** Every command's syntax and purpose, or one command's when `command` names one. */
+export function usage(locale: Locale, command?: string): string {
+  const names = isCommand(command) ? [command] : Object.keys(SYNTAX);
+  const lines = [t(locale, "cli.usage.title")];
+  for (const name of names) {
+    for (const s of SYNTAX[name] ?? []) lines.push(`  codexpi ${s}`);
+    lines.push(`      ${t(locale, `cli.about.${name}` as MessageKey)}`);
+  }
+  if (!isCommand(command)) lines.push("", t(locale, "cli.usage.help_hint"));
+  return `${lines.join("\n")}\n`;
+}
+
+/** Whether the arguments ask for help (before any `--`, after which everything is a value). */
+export function wantsHelp(argv: string[]): boolean {
+  const end = argv.indexOf("--");
+  return (end === -1 ? argv : argv.slice(0, end)).some((a) => a === "--help" || a === "-h");
+}
