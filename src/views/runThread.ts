@@ -105,7 +105,7 @@ export function runBlockedMessage(locale: Locale, b: BlockedInput): SlackMessage
     const feedback = b.selfRepair.feedback?.trim() ? `\n> ${oneLine(b.selfRepair.feedback, 1000)}` : "";
     blocks.push(
       section(
-        `🔧 *${t(locale, "run_view.repair_title")}* : ${t(locale, `run_view.repair.${b.selfRepair.status}`)}${feedback}`,
+        `🔧 ${t(locale, "common.labelled", { label: `*${t(locale, "run_view.repair_title")}*`, value: t(locale, `run_view.repair.${b.selfRepair.status}`) })}${feedback}`,
         { blockId: BLOCKS.runRepair },
       ),
     );
@@ -120,7 +120,7 @@ export function runBlockedMessage(locale: Locale, b: BlockedInput): SlackMessage
       ]),
     );
   }
-  const text = `⛔ ${t(locale, "run_view.title")} · ${runStatusLabel(locale, "BLOCKED")}${error ? ` : ${oneLine(error, 200)}` : ""}`;
+  const text = `⛔ ${t(locale, "run_view.title")} · ${runStatusLabel(locale, "BLOCKED")}${error ? t(locale, "common.labelled", { label: "", value: oneLine(error, 200) }) : ""}`;
   return { text, blocks };
 }
 

@@ -109,7 +109,7 @@ export const commands = {
 
   "home.title": "codexpi",
   "home.run.title": "Current autonomous run",
-  "home.run.line": "*{title}* · state `{status}` · stage `{stage}`",
+  "home.run.line": "*{title}* · {status} · {stage}",
   "home.decisions.title": "Pending decisions ({n})",
   "home.decisions.empty": "No pending decision.",
   "home.incidents.title": "Incidents ({n})",

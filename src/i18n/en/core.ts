@@ -9,6 +9,7 @@ export const core = {
   "common.no": "no",
   "common.more": "… and {n} more",
   "common.shared": "shared",
+  "common.labelled": "{label}: {value}",
 
   "error.not_found": "Not found: {detail}",
   "error.conflict": "Not possible right now: {detail}",

@@ -112,7 +112,7 @@ export const commands = {
 
   "home.title": "codexpi",
   "home.run.title": "Run autonome en cours",
-  "home.run.line": "*{title}* · état `{status}` · étape `{stage}`",
+  "home.run.line": "*{title}* · {status} · {stage}",
   "home.decisions.title": "Décisions en attente ({n})",
   "home.decisions.empty": "Aucune décision en attente.",
   "home.incidents.title": "Incidents ({n})",

@@ -8,6 +8,7 @@ export const core = {
   "common.no": "non",
   "common.more": (p) => `… et {n} autre${s(count(p))}`,
   "common.shared": "partagé",
+  "common.labelled": "{label} : {value}",
 
   "error.not_found": "Introuvable : {detail}",
   "error.conflict": "Impossible pour l’instant : {detail}",
