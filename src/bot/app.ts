@@ -17,7 +17,8 @@ import { registerRunActions } from "./listeners/runs.js";
 import { registerOrchestrationActions } from "./listeners/orchestrations.js";
 import { registerCommands } from "./listeners/commands.js";
 import { registerEvents } from "./listeners/events.js";
-import { registerGuards } from "./listeners/guards.js";
+import { registerGuards, registerPersonLocale } from "./listeners/guards.js";
+import { currentLocale, UserLocales } from "./userLocales.js";
 import { redactAcks, redactingFetch } from "./redactingSlack.js";
 import { checkSignedRequests, SeenRequests } from "./requestChecks.js";
 import { SlackAddresses } from "./store/addresses.js";
@@ -159,13 +160,18 @@ export async function startSlackApp(opts: {
     engine,
     config,
     logger,
-    locale: opts.locale,
+    // Read at each use: the person's language, set per request by registerPersonLocale.
+    get locale() {
+      return currentLocale(opts.locale);
+    },
+    locales: new UserLocales(client, opts.locale, engine.clock, logger),
     botUserId,
     afterAck,
     addresses: new SlackAddresses(engine.db, engine.clock),
     handledEvents,
   };
   registerGuards(app, ctx);
+  registerPersonLocale(app, ctx);
   registerCommands(app, ctx);
   registerActions(app, ctx);
   registerCoordinationActions(app, ctx);
