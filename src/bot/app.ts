@@ -22,6 +22,7 @@ import { currentLocale, UserLocales } from "./userLocales.js";
 import { redactAcks, redactingFetch } from "./redactingSlack.js";
 import { checkSignedRequests, SeenRequests } from "./requestChecks.js";
 import { SlackAddresses } from "./store/addresses.js";
+import { SlackChannelDefaults } from "./store/channelDefaults.js";
 import { HandledEvents } from "./store/events.js";
 import { Intake, type IntakeTiming } from "./intake/intake.js";
 import { IntakeStore } from "./intake/store.js";
@@ -168,6 +169,7 @@ export async function startSlackApp(opts: {
     botUserId,
     afterAck,
     addresses: new SlackAddresses(engine.db, engine.clock),
+    channelDefaults: new SlackChannelDefaults(engine.db, engine.clock),
     handledEvents,
   };
   registerGuards(app, ctx);

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { AfterAck } from "./afterAck.js";
 import type { SlackAddresses } from "./store/addresses.js";
+import type { SlackChannelDefaults } from "./store/channelDefaults.js";
 import type { HandledEvents } from "./store/events.js";
 import type { UserLocales } from "./userLocales.js";
 import type { Config } from "../config.js";
@@ -22,6 +23,8 @@ export interface BotContext {
   afterAck: AfterAck;
   /** Where conversations, runs and orchestrations live in Slack (the bot's own rows). */
   addresses: SlackAddresses;
+  /** Each channel's default project (the bot's own rows). */
+  channelDefaults: SlackChannelDefaults;
   /** Slack events already handled (retries and double deliveries are dropped). */
   handledEvents: HandledEvents;
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { messageEvent } from "../support/slackRequests.js";
+import { appMentionEvent, messageEvent } from "../support/slackRequests.js";
 import { ADMIN, OTHER, OWNER, eventually, slackBot } from "../support/slackBot.js";
 
 // A prompt without a project name: the DM's last project, else "which project?" with buttons;
@@ -99,5 +99,36 @@ describe("prompts without a project", () => {
       20_000,
       "the admin's conversation",
     );
+  });
+
+  it("a channel's default project (set by its owner, not by others) makes '@codexpi <prompt>' work there, and only there", async () => {
+    bot = await slackBot();
+    const mention = (channel: string, text: string, ts: string) =>
+      bot.event(appMentionEvent({ user: OWNER, channel, text: `<@${bot.slack.botUserId}> ${text}`, ts }));
+    // Someone who cannot see the project: "not found", and no default is set.
+    const refused = await bot.command("project set demo --default-for <#C7|dev>", OTHER);
+    expect((await bot.response(refused.responseId)).text).toMatch(/introuvable/i);
+    const set = await bot.command("project set demo --default-for <#C7|dev>", OWNER);
+    expect((await bot.response(set.responseId)).text).toMatch(
+      /^Le projet \*demo\* est désormais le projet par défaut de .*C7/,
+    );
+
+    await mention("C7", "fix the test", "1800000000.000100");
+    await eventually(async () => (await conversations()).length === 1 || null, 20_000, "the conversation");
+    const prompts = await bot.db
+      .selectFrom("messages")
+      .select("content")
+      .where("role", "=", "user")
+      .execute();
+    expect(prompts.map((p) => p.content)).toEqual(["fix the test"]);
+
+    // Control: another channel has no default, so the same mention asks which project.
+    await mention("C8", "fix the test", "1800000000.000200");
+    await eventually(
+      () => bot.slack.ephemerals.find((e) => e.channel === "C8" && /Dans quel projet/.test(e.text)),
+      20_000,
+      "the question in C8",
+    );
+    expect(await conversations()).toHaveLength(1);
   });
 });

@@ -186,7 +186,7 @@ async function start(
   try {
     // The engine decides where it goes: a named project, the channel's default, the DM's last one.
     const target = await promptTarget(ctx.engine.db, actor, text, {
-      channelDefault: null,
+      channelDefault: origin === "dm" ? null : await ctx.channelDefaults.get(e.channel),
       dm: origin === "dm",
     });
     if (!target) return await ephemeral(ctx, client, e, usage(ctx.locale, "ask"));

@@ -17,6 +17,7 @@ export async function promptTarget(
   db: Database,
   actor: Actor,
   text: string,
+  /** `channelDefault`: the id of the channel's default project, if it has one. */
   where: { channelDefault: string | null; dm: boolean },
 ): Promise<PromptTarget | null> {
   const trimmed = text.trim();
@@ -27,7 +28,7 @@ export async function promptTarget(
   const named = await promptable(db, actor, m?.[1] ?? m?.[2] ?? m?.[3] ?? m?.[4] ?? "");
   if (named) return rest ? { kind: "project", project: named, prompt: rest } : null;
   const fallback =
-    (where.channelDefault ? await promptable(db, actor, where.channelDefault) : null) ??
+    (where.channelDefault ? await promptableById(db, actor, where.channelDefault) : null) ??
     (where.dm ? await lastProject(db, actor) : null);
   if (fallback) return { kind: "project", project: fallback, prompt: trimmed };
   const projects = (await listProjects(db, actor))
@@ -39,6 +40,11 @@ export async function promptTarget(
 async function promptable(db: Database, actor: Actor, name: string): Promise<string | null> {
   if (!name) return null;
   const p = await findProjectByName(db, name);
+  return p && canPromptProject(actor, p) ? p.name : null;
+}
+
+async function promptableById(db: Database, actor: Actor, id: string): Promise<string | null> {
+  const p = await db.selectFrom("projects").selectAll().where("id", "=", id).executeTakeFirst();
   return p && canPromptProject(actor, p) ? p.name : null;
 }
 
