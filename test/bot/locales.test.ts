@@ -72,4 +72,24 @@ describe("each person's language", () => {
       "the French state message",
     );
   });
+
+  it("App Home is published in the language of the person opening it", async () => {
+    bot = await slackBot();
+    bot.slack.setUser(OWNER, { locale: "en-US" });
+    bot.slack.setUser(ADMIN, { locale: "fr-CA" });
+    const home = async (user: string) => {
+      await bot.event({ type: "app_home_opened", user, channel: "DHOME", tab: "home" });
+      return JSON.stringify(
+        await eventually(
+          () => bot.slack.views.find((v) => v.method === "views.publish" && v.user_id === user),
+          15_000,
+          `App Home of ${user}`,
+        ),
+      );
+    };
+    const en = await home(OWNER);
+    expect(en).toContain("Pending decisions (0)");
+    expect(en).not.toContain("Décisions en attente");
+    expect(await home(ADMIN)).toContain("Décisions en attente (0)");
+  });
 });
