@@ -80,8 +80,8 @@ export class Notifier {
         locales,
       ),
       coordination: new CoordinationMessages(o.db, o.client, this.poster, addresses, o.locale, locales),
-      runs: new RunMessages(o.db, o.client, this.poster, addresses, o.locale, o.clock),
-      orchestrations: new OrchestrationMessages(o.db, o.client, this.poster, addresses, o.locale),
+      runs: new RunMessages(o.db, o.client, this.poster, addresses, o.locale, o.clock, locales),
+      orchestrations: new OrchestrationMessages(o.db, o.client, this.poster, addresses, o.locale, locales),
     });
   }
 
