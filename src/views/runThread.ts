@@ -180,7 +180,10 @@ export function runVerdictMessages(locale: Locale, v: VerdictInput): SlackMessag
   const headText = t(locale, `run_view.verdict.${decision}`, { subject: subjectText(locale, v.subject) });
   const feedback = v.feedback.trim();
   const head = [section(headText, { blockId: BLOCKS.runVerdict })];
-  const fallback = `${headText.replace(/\*/g, "")}${feedback ? ` : ${oneLine(feedback, 200)}` : ""}`;
+  const plainHead = headText.replace(/\*/g, "");
+  const fallback = feedback
+    ? t(locale, "common.labelled", { label: plainHead, value: oneLine(feedback, 200) })
+    : plainHead;
   const body = feedback
     ? markdownToMrkdwn(feedback).trim()
     : `_${t(locale, "run_view.verdict.no_feedback")}_`;
