@@ -17,11 +17,13 @@ import { registerRunActions } from "./listeners/runs.js";
 import { registerOrchestrationActions } from "./listeners/orchestrations.js";
 import { registerCommands } from "./listeners/commands.js";
 import { registerEvents } from "./listeners/events.js";
-import { registerGuards } from "./listeners/guards.js";
+import { registerGuards, registerPersonLocale } from "./listeners/guards.js";
+import { currentLocale, UserLocales } from "./userLocales.js";
 import { redactAcks, redactingFetch } from "./redactingSlack.js";
 import { checkSignedRequests, SeenRequests } from "./requestChecks.js";
 import { slackStartupError } from "./startupErrors.js";
 import { SlackAddresses } from "./store/addresses.js";
+import { SlackChannelDefaults } from "./store/channelDefaults.js";
 import { HandledEvents } from "./store/events.js";
 import { Intake, type IntakeTiming } from "./intake/intake.js";
 import { IntakeStore } from "./intake/store.js";
@@ -170,13 +172,19 @@ export async function startSlackApp(opts: {
     engine,
     config,
     logger,
-    locale: opts.locale,
+    // Read at each use: the person's language, set per request by registerPersonLocale.
+    get locale() {
+      return currentLocale(opts.locale);
+    },
+    locales: new UserLocales(client, opts.locale, engine.clock, logger),
     botUserId,
     afterAck,
     addresses: new SlackAddresses(engine.db, engine.clock),
+    channelDefaults: new SlackChannelDefaults(engine.db, engine.clock),
     handledEvents,
   };
   registerGuards(app, ctx);
+  registerPersonLocale(app, ctx);
   registerCommands(app, ctx);
   registerActions(app, ctx);
   registerCoordinationActions(app, ctx);

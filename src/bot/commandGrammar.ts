@@ -48,6 +48,8 @@ export interface ProjectChanges {
   mergeConfirmation?: boolean;
   role?: ProjectRole;
   maxConcurrent?: number | null;
+  /** The channel this project becomes the default of (a mention there needs no project name). */
+  defaultFor?: string;
 }
 
 /** The sub-commands a usage line exists for. */
@@ -220,6 +222,9 @@ function parseSet(args: string[]): Command {
     } else if (flag === "--channel") {
       if (value === "none") changes.channel = null;
       else if (slackChannel(value)) changes.channel = slackChannel(value);
+      else return usage;
+    } else if (flag === "--default-for") {
+      if (slackChannel(value)) changes.defaultFor = slackChannel(value) as string;
       else return usage;
     } else if (flag === "--full-access" && onOff(value) !== undefined) changes.fullAccess = onOff(value);
     else if (flag === "--merge-confirmation" && onOff(value) !== undefined)

@@ -1,7 +1,9 @@
 import type { Logger } from "pino";
 import type { AfterAck } from "./afterAck.js";
 import type { SlackAddresses } from "./store/addresses.js";
+import type { SlackChannelDefaults } from "./store/channelDefaults.js";
 import type { HandledEvents } from "./store/events.js";
+import type { UserLocales } from "./userLocales.js";
 import type { Config } from "../config.js";
 import type { Engine } from "../engine/engine.js";
 import { isEngineError } from "../engine/errors.js";
@@ -13,11 +15,16 @@ export interface BotContext {
   engine: Engine;
   config: Config;
   logger: Logger;
-  locale: Locale;
+  /** The language of the person the current request is from (see userLocales.ts), else `CODEXPI_LOCALE`. */
+  readonly locale: Locale;
+  /** Each Slack user's language. */
+  locales: UserLocales;
   botUserId: string;
   afterAck: AfterAck;
   /** Where conversations, runs and orchestrations live in Slack (the bot's own rows). */
   addresses: SlackAddresses;
+  /** Each channel's default project (the bot's own rows). */
+  channelDefaults: SlackChannelDefaults;
   /** Slack events already handled (retries and double deliveries are dropped). */
   handledEvents: HandledEvents;
 }

@@ -133,6 +133,14 @@ export interface SlackEventsTable {
 }
 
 /** Where a subject (conversation, run, orchestration) lives in Slack: the Slack adapter's own rows. */
+/** A channel's default project (the Slack adapter's own table). */
+export interface SlackChannelDefaultsTable {
+  channel_id: string;
+  project_id: string;
+  set_by: string;
+  updated_at: number;
+}
+
 export interface SlackAddressesTable {
   subject_kind: "conversation" | "run" | "orchestration";
   subject_id: string;
@@ -258,6 +266,7 @@ export interface DB {
   slack_events: SlackEventsTable;
   slack_posts: SlackPostsTable;
   slack_addresses: SlackAddressesTable;
+  slack_channel_defaults: SlackChannelDefaultsTable;
   decisions: DecisionsTable;
   incidents: IncidentsTable;
   specialist_agents: SpecialistAgentsTable;

@@ -154,7 +154,7 @@ export function conversationRoot(locale: Locale, c: ConversationRootInput): Slac
     blocks.push(actions([stop], BLOCKS.conversationActions));
   }
   blocks.push(context([t(locale, "conversation.hint")], BLOCKS.conversationHint));
-  const text = `${stateEmoji(c)} ${project} : ${escapeClip(redactText(c.prompt).slice(0, 400).trim().replace(/\s+/g, " "), 150)}`;
+  const text = `${stateEmoji(c)} ${t(locale, "common.labelled", { label: project, value: escapeClip(redactText(c.prompt).slice(0, 400).trim().replace(/\s+/g, " "), 150) })}`;
   return { text, blocks };
 }
 

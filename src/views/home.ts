@@ -1,6 +1,6 @@
 import type * as slack from "@slack/types";
 import type { RuntimePolicy } from "../engine/agents/policies.js";
-import { t, type Locale, type MessageKey } from "../i18n/index.js";
+import { isMessageKey, t, type Locale, type MessageKey } from "../i18n/index.js";
 import { button, context, divider, header, listBlocks, section, type Block } from "./blocks.js";
 import { ACTIONS, BLOCKS } from "./ids.js";
 import { MAX_SURFACE_BLOCKS } from "./limits.js";
@@ -74,6 +74,32 @@ function list<T>(
 
 const oneLine = (text: string, max: number): string => escapeClip(text.trim().replace(/\s+/g, " "), max);
 
+// The states a person reads, from the same catalog entries as the commands' views; a state this
+// table does not know (a newer engine) is shown as it is rather than hidden.
+const STATE_LABELS: Readonly<Record<string, MessageKey>> = {
+  "incident.OPEN": "incident.view.status.open",
+  "incident.REPAIRING": "incident.view.status.repairing",
+  "incident.RESOLVED": "incident.view.status.resolved",
+  "incident.FAILED": "incident.view.status.failed",
+  "specialist.BUILDING": "specialist.view.status.building",
+  "specialist.ACTIVE": "specialist.view.status.active",
+  "specialist.FAILED": "specialist.view.status.failed",
+  "run.RUNNING": "run_view.status.RUNNING",
+  "run.BLOCKED": "run_view.status.BLOCKED",
+  "run.COMPLETED": "run_view.status.COMPLETED",
+  "run.CANCELLED": "run_view.status.CANCELLED",
+};
+
+function stateLabel(locale: Locale, family: "incident" | "specialist" | "run", status: string): string {
+  const key = STATE_LABELS[`${family}.${status.toUpperCase()}`];
+  return key ? t(locale, key) : oneLine(status, 40);
+}
+
+function stageLabel(locale: Locale, stage: string): string {
+  const key = `run_view.stage.${stage}`;
+  return isMessageKey(key) ? t(locale, key) : oneLine(stage, 40);
+}
+
 /** The App Home: the current run, decisions, incidents, runtime policies and specialists. */
 export function homeView(locale: Locale, overview: HomeOverview): HomeView {
   const blocks: Block[] = [header(t(locale, "home.title"))];
@@ -81,8 +107,8 @@ export function homeView(locale: Locale, overview: HomeOverview): HomeView {
     const r = overview.run;
     const line = t(locale, "home.run.line", {
       title: oneLine(r.title, 300),
-      status: oneLine(r.status, 40),
-      stage: oneLine(r.stage, 40),
+      status: stateLabel(locale, "run", r.status),
+      stage: stageLabel(locale, r.stage),
     });
     blocks.push(section(`🚀 *${t(locale, "home.run.title")}*\n${line}`, { blockId: BLOCKS.homeRun }));
   }
@@ -106,7 +132,7 @@ export function homeView(locale: Locale, overview: HomeOverview): HomeView {
       const failure = failureText(locale, incident.error)?.trim();
       const error = failure ? `\n${oneLine(failure, 500)}` : "";
       return section(
-        `🚨 *${oneLine(incident.projectName, 100)}* · \`${oneLine(incident.status, 40)}\`${error}`,
+        `🚨 *${oneLine(incident.projectName, 100)}* · ${stateLabel(locale, "incident", incident.status)}${error}`,
         {
           blockId: `${BLOCKS.homeIncidents}.${i}`,
           ...(retryable
@@ -168,18 +194,21 @@ export function homeView(locale: Locale, overview: HomeOverview): HomeView {
         ? shown.join(" ")
         : `_${t(locale, "home.specialists.no_capabilities")}_`;
       const failed = s.status.toUpperCase() === "FAILED";
-      return section(`🧩 *${oneLine(s.name, 100)}* · \`${oneLine(s.status, 40)}\`\n${capabilities}`, {
-        blockId: `${BLOCKS.homeSpecialists}.${i}`,
-        ...(failed
-          ? {
-              accessory: button({
-                actionId: ACTIONS.specialistRebuild,
-                text: t(locale, "home.specialists.rebuild"),
-                value: s.id,
-              }),
-            }
-          : {}),
-      });
+      return section(
+        `🧩 *${oneLine(s.name, 100)}* · ${stateLabel(locale, "specialist", s.status)}\n${capabilities}`,
+        {
+          blockId: `${BLOCKS.homeSpecialists}.${i}`,
+          ...(failed
+            ? {
+                accessory: button({
+                  actionId: ACTIONS.specialistRebuild,
+                  text: t(locale, "home.specialists.rebuild"),
+                  value: s.id,
+                }),
+              }
+            : {}),
+        },
+      );
     }),
   );
   return { type: "home", blocks: blocks.slice(0, MAX_SURFACE_BLOCKS) };

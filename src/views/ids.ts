@@ -18,10 +18,13 @@ export const ACTIONS = {
   orchCorrections: "orch.corrections",
   orchMergeConfirm: "orch.merge.confirm",
   orchMergeCancel: "orch.merge.cancel",
+  /** Prefix: one button per project (`ask.choose.<n>`), as Slack wants unique ids in a block. */
+  askChoose: "ask.choose",
 } as const;
 
 /** Block ids of the blocks listeners or updates need to find again. */
 export const BLOCKS = {
+  askChoice: "ask.choice",
   conversationRequest: "conversation.request",
   conversationState: "conversation.state",
   conversationActions: "conversation.actions",

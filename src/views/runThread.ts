@@ -105,7 +105,7 @@ export function runBlockedMessage(locale: Locale, b: BlockedInput): SlackMessage
     const feedback = b.selfRepair.feedback?.trim() ? `\n> ${oneLine(b.selfRepair.feedback, 1000)}` : "";
     blocks.push(
       section(
-        `🔧 *${t(locale, "run_view.repair_title")}* : ${t(locale, `run_view.repair.${b.selfRepair.status}`)}${feedback}`,
+        `🔧 ${t(locale, "common.labelled", { label: `*${t(locale, "run_view.repair_title")}*`, value: t(locale, `run_view.repair.${b.selfRepair.status}`) })}${feedback}`,
         { blockId: BLOCKS.runRepair },
       ),
     );
@@ -120,7 +120,7 @@ export function runBlockedMessage(locale: Locale, b: BlockedInput): SlackMessage
       ]),
     );
   }
-  const text = `⛔ ${t(locale, "run_view.title")} · ${runStatusLabel(locale, "BLOCKED")}${error ? ` : ${oneLine(error, 200)}` : ""}`;
+  const text = `⛔ ${t(locale, "run_view.title")} · ${runStatusLabel(locale, "BLOCKED")}${error ? t(locale, "common.labelled", { label: "", value: oneLine(error, 200) }) : ""}`;
   return { text, blocks };
 }
 
@@ -180,7 +180,10 @@ export function runVerdictMessages(locale: Locale, v: VerdictInput): SlackMessag
   const headText = t(locale, `run_view.verdict.${decision}`, { subject: subjectText(locale, v.subject) });
   const feedback = v.feedback.trim();
   const head = [section(headText, { blockId: BLOCKS.runVerdict })];
-  const fallback = `${headText.replace(/\*/g, "")}${feedback ? ` : ${oneLine(feedback, 200)}` : ""}`;
+  const plainHead = headText.replace(/\*/g, "");
+  const fallback = feedback
+    ? t(locale, "common.labelled", { label: plainHead, value: oneLine(feedback, 200) })
+    : plainHead;
   const body = feedback
     ? markdownToMrkdwn(feedback).trim()
     : `_${t(locale, "run_view.verdict.no_feedback")}_`;

@@ -79,7 +79,7 @@ export function runDetailView(locale: Locale, view: RunStatusView): SlackMessage
     const feedback = r.feedback?.trim() ? `\n> ${oneLine(r.feedback, 1000)}` : "";
     tail.push(
       section(
-        `🔧 *${t(locale, "run_view.repair_title")}* : ${t(locale, `run_view.repair.${r.status}`)}${feedback}`,
+        `🔧 ${t(locale, "common.labelled", { label: `*${t(locale, "run_view.repair_title")}*`, value: t(locale, `run_view.repair.${r.status}`) })}${feedback}`,
         { blockId: BLOCKS.runRepair },
       ),
     );

@@ -245,16 +245,23 @@ describe("authorisation end to end", () => {
         ts: "1800000011.000100",
       }),
     );
-    await eventually(
-      () => bot.slack.ephemerals.some((e) => e.channel === "C2" && /introuvable/.test(e.text)),
+    // A first word naming no project they may prompt is part of the prompt: they are asked which
+    // of their projects to use (the specialist is not among them), as for any unknown word.
+    const question = await eventually(
+      () => bot.slack.ephemerals.find((e) => e.channel === "C2" && /Dans quel projet/.test(e.text)),
       10_000,
       "mention refused",
     );
+    const choices = ((question as { blocks?: Array<{ type: string }> }).blocks ?? []).filter(
+      (b) => b.type === "actions",
+    );
+    expect(JSON.stringify(choices)).toContain('"demo"');
+    expect(JSON.stringify(choices)).not.toContain(`"text":"${normalizeName(name)}"`);
     await eventually(
       () =>
         bot.slack
           .thread(bot.slack.dmChannel(OTHER), "1800000011.000100")
-          .some((m) => /introuvable/.test(m.text)),
+          .some((m) => /aucun projet/.test(m.text)),
       10_000,
       "DM refused",
     );

@@ -76,6 +76,18 @@ describe("/codex grammar", () => {
     });
   });
 
+  it("project set --default-for takes a channel", () => {
+    expect(parseCommand("project set demo --default-for <#C7|dev>")).toEqual({
+      kind: "project.set",
+      name: "demo",
+      changes: { defaultFor: "C7" },
+    });
+    expect(parseCommand("project set demo --default-for nowhere")).toEqual({
+      kind: "usage",
+      topic: "project.set",
+    });
+  });
+
   it("tokens, users and channels", () => {
     expect(tokenize('a "b c" d')).toEqual(["a", "b c", "d"]);
     expect(slackUser("<@U1AB>")).toBe("U1AB");

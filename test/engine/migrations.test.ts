@@ -28,6 +28,7 @@ const LANDED: Record<string, string> = {
   "0007_flow_threads.ts": "22b510ae7550d4568792748266b2ea770697c10454b6d0bd006ce6d70aa83c0e",
   "0008_repair_missing_columns.ts": "47081736cb57990094067af0b1154c94a5649e09d96badd8793658bf61886b40",
   "0009_slack_addresses.ts": "250c3dda6e8634c7e6a60370af1a0d3344057ce4def478342a0afcaac9906cfc",
+  "0010_slack_channel_defaults.ts": "e26f63f12fd8684633a916f9523dce8347d85c8d6bdada0de5367f0df70be61d",
 };
 
 const sha256 = (file: string) => createHash("sha256").update(fs.readFileSync(file)).digest("hex");

@@ -128,4 +128,17 @@ describe("locales", () => {
     expect(parseLocale("EN")).toBe("en");
     expect(parseLocale("de-DE")).toBe("fr");
   });
+
+  it("English texts keep English typography: no space before : ; ? ! (French spacing)", () => {
+    const offending = messageKeys().flatMap((key) =>
+      [1, 2].flatMap((n) => {
+        const text = t("en", key, { ...SAMPLE, n });
+        return / [:;?!](\s|$)/.test(text.replace(/`[^`]*`/g, "")) ? [`${key}: ${text}`] : [];
+      }),
+    );
+    expect(offending).toEqual([]);
+    // Positive control: French keeps its spacing.
+    expect(t("fr", "common.labelled", { label: "demo", value: "x" })).toBe("demo : x");
+    expect(t("en", "common.labelled", { label: "demo", value: "x" })).toBe("demo: x");
+  });
 });

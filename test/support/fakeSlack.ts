@@ -214,7 +214,7 @@ export interface FakeSlack {
   responseUrl(id: string): string;
   /** The DM channel `conversations.open` returns for a user (stable: `D` + user id without its first letter). */
   dmChannel(userId: string): string;
-  /** Overrides fields of a user returned by `users.info` (tz, is_admin, …). */
+  /** Overrides fields of a user returned by `users.info` (tz, is_admin, `locale` such as "en-US", …). */
   setUser(userId: string, fields: Record<string, unknown>): void;
   /** Every chat.* / files / conversations call on this channel answers `error` until cleared (undefined). */
   setChannelError(channel: string, error: string | undefined): void;
@@ -1413,7 +1413,11 @@ class FakeSlackServer implements FakeSlack {
           updated: 1_700_000_000,
           profile: { real_name: `User ${user}`, display_name: user.toLowerCase(), team: this.teamId },
         };
-        return ok({ user: { ...base, ...(this.users.get(user) ?? {}) } });
+        // As in Slack, the locale only comes with include_locale; a user given none (setUser) has
+        // none, and the bot falls back to CODEXPI_LOCALE.
+        const { locale, ...fields } = (this.users.get(user) ?? {}) as { locale?: unknown };
+        const withLocale = args.include_locale === true || args.include_locale === "true";
+        return ok({ user: { ...base, ...fields, ...(withLocale && locale ? { locale } : {}) } });
       },
 
       "views.publish": (args) => {

@@ -65,7 +65,7 @@ describe("homeView", () => {
 
   it("shows the current run when there is one, and nothing about it otherwise", () => {
     expect(texts(homeView("fr", overview(1)).blocks).join("\n")).toContain(
-      "*Migration* · état `RUNNING` · étape `AGENT`",
+      "*Migration* · en cours · l’agent du projet travaille",
     );
     expect(texts(homeView("fr", empty).blocks).join("\n")).not.toContain("Run autonome");
   });
@@ -121,5 +121,26 @@ describe("homeView", () => {
     const all = texts(view.blocks).join("\n");
     expect(all).not.toContain("<!channel>");
     expect(all).toContain("a &amp; b");
+  });
+});
+
+describe("homeView states", () => {
+  it("shows states and stages in the person's language, never the raw codes", () => {
+    const en = texts(homeView("en", overview(2)).blocks).join("\n");
+    expect(en).toContain("running");
+    expect(en).toMatch(/open/i);
+    expect(en).not.toMatch(/\bOPEN\b|\bFAILED\b|\bACTIVE\b|\bRUNNING\b|\bAGENT\b/);
+    const fr = texts(homeView("fr", overview(2)).blocks).join("\n");
+    expect(fr).toContain("en cours");
+    expect(fr).toContain("ouvert");
+    expect(fr).not.toMatch(/\bOPEN\b|\bFAILED\b|\bACTIVE\b|\bRUNNING\b/);
+  });
+
+  it("shows a state it does not know as it is (positive control of the mapping)", () => {
+    const view = homeView("en", {
+      ...empty,
+      incidents: [{ id: "i", status: "SOMETHING_NEW", projectName: "p", error: null }],
+    });
+    expect(texts(view.blocks).join("\n")).toContain("SOMETHING_NEW");
   });
 });

@@ -21,6 +21,8 @@ describe("ids", () => {
         "orch.corrections",
         "orch.merge.confirm",
         "orch.merge.cancel",
+        // The prefix of "which project?" buttons (`ask.choose.<n>`): Slack wants unique ids in a block.
+        "ask.choose",
       ].sort(),
     );
   });

@@ -1,8 +1,9 @@
 import type { App, BlockButtonAction } from "@slack/bolt";
-import { stop } from "../../engine/agents/conversationService.js";
+import { ask, stop } from "../../engine/agents/conversationService.js";
 import { t } from "../../i18n/index.js";
 import { ACTIONS } from "../../views/ids.js";
 import { stopSummary } from "../../views/conversation.js";
+import { readProjectChoice } from "../../views/projectChoice.js";
 import { actorOf, errorText, type BotContext } from "../context.js";
 
 /** Buttons. Every handler checks the clicking user and is idempotent (a button can be clicked twice). */
@@ -26,4 +27,32 @@ export function registerActions(app: App, ctx: BotContext): void {
       );
     });
   });
+
+  // "Which project?": the click runs the prompt there, as the clicking person (the engine checks
+  // again that they may prompt it), in the thread of the message that asked.
+  app.action<BlockButtonAction>(
+    new RegExp(`^${ACTIONS.askChoose.replace(".", "\\.")}\\.\\d+$`),
+    async ({ ack, body, action, respond }) => {
+      await ack();
+      const actor = actorOf(ctx, body.user.id);
+      ctx.afterAck.run(async () => {
+        const choice = readProjectChoice(action.value ?? "");
+        let text: string;
+        try {
+          if (!choice) throw new Error("unreadable project choice");
+          await ask(ctx.engine, actor, choice.project, choice.prompt, {
+            channelId: choice.channel,
+            threadTs: choice.threadTs,
+            origin: choice.origin,
+          });
+          text = t(ctx.locale, "ask.chosen", { project: choice.project });
+        } catch (err) {
+          text = errorText(ctx, err);
+        }
+        respond({ replace_original: true, text }).catch((err) =>
+          ctx.logger.warn({ err }, "could not answer a project choice"),
+        );
+      });
+    },
+  );
 }

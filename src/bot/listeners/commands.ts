@@ -4,12 +4,14 @@ import {
   addProject,
   assertAdmin,
   listProjects,
+  projectForOwner,
   removeProject,
   updateProject,
 } from "../../engine/agents/projects.js";
 import { installRoots } from "../../engine/agents/layout.js";
 import { globalPolicy, setProjectLimit } from "../../engine/agents/policies.js";
 import { policyModal } from "../../views/policy.js";
+import { channelMention } from "../../views/mrkdwn.js";
 import { queueStatus } from "../../engine/agents/status.js";
 import { queuePosition } from "../../engine/read/queue.js";
 import { t } from "../../i18n/index.js";
@@ -175,11 +177,23 @@ async function run(
       return { text: t(ctx.locale, "project.removed", { name: p.name }) };
     }
     case "project.set": {
-      const { maxConcurrent, ...changes } = cmd.changes;
-      const p = await updateProject(engine.db, actor, cmd.name, changes);
+      const { maxConcurrent, defaultFor, ...changes } = cmd.changes;
+      // A channel's default only needs the project's owner; every other change, an admin.
+      const p =
+        Object.keys(changes).length || maxConcurrent !== undefined
+          ? await updateProject(engine.db, actor, cmd.name, changes)
+          : await projectForOwner(engine.db, actor, cmd.name);
+      if (defaultFor) {
+        await projectForOwner(engine.db, actor, p.name);
+        await ctx.channelDefaults.set(defaultFor, p.id, actor.userId);
+      }
       if (maxConcurrent !== undefined)
         await setProjectLimit(engine.db, engine.clock, p.id, maxConcurrent, actor.userId);
-      return { text: t(ctx.locale, "project.updated", { name: p.name }) };
+      return {
+        text: defaultFor
+          ? t(ctx.locale, "project.default_set", { name: p.name, channel: channelMention(defaultFor) })
+          : t(ctx.locale, "project.updated", { name: p.name }),
+      };
     }
     case "decisions":
       return decisionsView(ctx.locale, await listDecisions(engine.db, actor));

@@ -8,6 +8,9 @@ import {
   type ConversationWithProject,
 } from "../../engine/agents/conversationService.js";
 import { overview } from "../../engine/coordination/overview.js";
+import { promptTarget } from "../../engine/agents/promptTarget.js";
+import { projectChoice } from "../../views/projectChoice.js";
+import type { Block } from "../../views/blocks.js";
 import { runStatus } from "../../engine/runs/index.js";
 import { homeView } from "../../views/home.js";
 import { usage } from "../../views/commands.js";
@@ -34,12 +37,16 @@ interface MessageLike {
 
 /** `<@BOT> demo do this` → { project: "demo", prompt: "do this" }. */
 export function parseMention(text: string, botUserId: string): { project: string; prompt: string } | null {
-  const stripped = text.replace(new RegExp(`<@${botUserId}(\\|[^>]*)?>`, "g"), " ").trim();
+  const stripped = withoutMention(text, botUserId);
   const [project] = tokenize(stripped);
   if (!project) return null;
   const prompt = stripped.replace(/^("[^"]*"|“[^”]*”|\S+)\s*/, "").trim();
   return prompt ? { project, prompt } : null;
 }
+
+/** The message's text without the mentions of the bot. */
+const withoutMention = (text: string, botUserId: string): string =>
+  text.replace(new RegExp(`<@${botUserId}(\\|[^>]*)?>`, "g"), " ").trim();
 
 /**
  * Mentions and DMs start conversations (the user's message is the thread); replies in a
@@ -173,32 +180,53 @@ async function start(
   e: MessageLike,
   origin: "mention" | "dm",
 ): Promise<void> {
-  const parsed = parseMention(e.text ?? "", ctx.botUserId);
-  if (!parsed) {
-    await ephemeral(ctx, client, e, usage(ctx.locale, "ask"));
-    return;
-  }
+  const actor = actorOf(ctx, e.user as string);
+  const text = withoutMention(e.text ?? "", ctx.botUserId);
+  const threadTs = e.thread_ts ?? e.ts;
   try {
-    await ask(ctx.engine, actorOf(ctx, e.user as string), parsed.project, parsed.prompt, {
-      channelId: e.channel,
-      threadTs: e.thread_ts ?? e.ts,
-      origin,
+    // The engine decides where it goes: a named project, the channel's default, the DM's last one.
+    const target = await promptTarget(ctx.engine.db, actor, text, {
+      channelDefault: origin === "dm" ? null : await ctx.channelDefaults.get(e.channel),
+      dm: origin === "dm",
     });
+    if (!target) return await ephemeral(ctx, client, e, usage(ctx.locale, "ask"));
+    if (target.kind === "choose") {
+      const choice = projectChoice(ctx.locale, target.projects, {
+        channel: e.channel,
+        threadTs,
+        origin,
+        prompt: target.prompt,
+      });
+      return await ephemeral(ctx, client, e, choice.text, choice.blocks);
+    }
+    await ask(ctx.engine, actor, target.project, target.prompt, { channelId: e.channel, threadTs, origin });
   } catch (err) {
     await ephemeral(ctx, client, e, errorText(ctx, err));
   }
 }
 
 /** Answers one user only, in the thread they wrote in (a DM reply in a DM). */
-async function ephemeral(ctx: BotContext, client: WebClient, e: MessageLike, text: string): Promise<void> {
+async function ephemeral(
+  ctx: BotContext,
+  client: WebClient,
+  e: MessageLike,
+  text: string,
+  blocks?: Block[],
+): Promise<void> {
   try {
     if (e.channel_type === "im")
-      await client.chat.postMessage({ channel: e.channel, thread_ts: e.thread_ts ?? e.ts, text });
+      await client.chat.postMessage({
+        channel: e.channel,
+        thread_ts: e.thread_ts ?? e.ts,
+        text,
+        ...(blocks ? { blocks } : {}),
+      });
     else
       await client.chat.postEphemeral({
         channel: e.channel,
         user: e.user as string,
         text,
+        ...(blocks ? { blocks } : {}),
         ...(e.thread_ts ? { thread_ts: e.thread_ts } : {}),
       });
   } catch (err) {

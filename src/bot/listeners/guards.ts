@@ -1,5 +1,6 @@
 import type { App } from "@slack/bolt";
 import type { BotContext } from "../context.js";
+import { inLocale } from "../userLocales.js";
 
 /** The workspace and enterprise ids a request carries, by what they name. */
 export interface RequestTeams {
@@ -73,5 +74,23 @@ export function registerGuards(app: App, ctx: BotContext): void {
       return;
     }
     await args.next();
+  });
+}
+
+/** The Slack user a request is from: a command's `user_id`, an action's or view's `user`, an event's `user`. */
+function userOf(body: Record<string, unknown>): string | undefined {
+  const b = body as { user_id?: unknown; user?: { id?: unknown } | null; event?: { user?: unknown } | null };
+  const id = b.user_id ?? b.user?.id ?? b.event?.user;
+  return typeof id === "string" ? id : undefined;
+}
+
+/**
+ * Global middleware: the rest of the request (its ack, its listeners and the work they schedule)
+ * runs in the language of the person it is from, so that what they read is in their Slack locale.
+ */
+export function registerPersonLocale(app: App, ctx: BotContext): void {
+  app.use(async (args) => {
+    const locale = await ctx.locales.of(userOf(args.body as unknown as Record<string, unknown>));
+    await inLocale(locale, () => args.next());
   });
 }

@@ -18,6 +18,7 @@ import { waitedForItsConversation } from "../../engine/read/queue.js";
 import type { EventOf } from "../../engine/outbox.js";
 import type { SlackAddresses } from "../store/addresses.js";
 import type { SlackPoster } from "./poster.js";
+import { currentLocale, inLocale, type UserLocales } from "../userLocales.js";
 import type { EntryOf, Renderer, Rendered } from "./renderer.js";
 
 /** The events that show in a conversation's thread. */
@@ -73,9 +74,15 @@ export class ConversationMessages implements Renderer<ConversationKind> {
     private readonly poster: SlackPoster,
     private readonly addresses: SlackAddresses,
     private readonly clock: Clock,
-    private readonly locale: Locale,
+    private readonly fallback: Locale,
     private readonly logger: Logger,
+    private readonly locales: UserLocales,
   ) {}
+
+  /** The language of the conversation's person, set around each event (see `handle`). */
+  private get locale(): Locale {
+    return currentLocale(this.fallback);
+  }
 
   /** Only conversations started from Slack have a thread to show their events in. */
   async relevant(entries: Array<EntryOf<ConversationKind>>): Promise<Set<number>> {
@@ -86,9 +93,17 @@ export class ConversationMessages implements Renderer<ConversationKind> {
   }
 
   /** Handles one outbox event; Slack errors propagate to the notifier's retry policy. */
-  async handle({ id: outboxId, event }: EntryOf<ConversationKind>): Promise<Rendered> {
-    const snap = await this.load(event.conversationId);
+  async handle(entry: EntryOf<ConversationKind>): Promise<Rendered> {
+    const snap = await this.load(entry.event.conversationId);
     if (!snap) return "ignored"; // not a Slack conversation (CLI)
+    // Thread posts and DMs alike read in the language of the conversation's person.
+    return inLocale(await this.locales.of(snap.userId), () => this.render(entry, snap));
+  }
+
+  private async render(
+    { id: outboxId, event }: EntryOf<ConversationKind>,
+    snap: SlackConversation,
+  ): Promise<Rendered> {
     if (event.kind === "conversation.queued" && (await this.acknowledge(outboxId, snap, event))) {
       await this.refresh(outboxId, snap);
       return "posted";
@@ -135,6 +150,18 @@ export class ConversationMessages implements Renderer<ConversationKind> {
     const conversationId = event.conversationId;
     const snap = await this.load(conversationId);
     if (!snap?.userId || !/^[UW]/.test(snap.userId)) return;
+    const userId = snap.userId;
+    return inLocale(await this.locales.of(userId), () =>
+      this.tellFailure(outboxId, { ...snap, userId }, code),
+    );
+  }
+
+  private async tellFailure(
+    outboxId: number,
+    snap: SlackConversation & { userId: string },
+    code: string,
+  ): Promise<void> {
+    const conversationId = snap.conversationId;
     const dm = await this.client.conversations.open({ users: snap.userId });
     const channel = dm.channel?.id;
     if (!channel) return;

@@ -8,6 +8,7 @@ import { escapeClip } from "../../views/mrkdwn.js";
 import { decisionMessage, incidentMessage } from "../../views/coordination.js";
 import type { SlackAddresses } from "../store/addresses.js";
 import type { SlackPoster } from "./poster.js";
+import { currentLocale, inLocale, type UserLocales } from "../userLocales.js";
 import type { EntryOf, Renderer, Rendered } from "./renderer.js";
 
 /** The events of decisions and incidents. */
@@ -33,8 +34,14 @@ export class CoordinationMessages implements Renderer<CoordinationKind> {
     private readonly client: WebClient,
     private readonly poster: SlackPoster,
     private readonly addresses: SlackAddresses,
-    private readonly locale: Locale,
+    private readonly fallback: Locale,
+    private readonly locales: UserLocales,
   ) {}
+
+  /** The language of the person a decision or incident is for, set around each event. */
+  private get locale(): Locale {
+    return currentLocale(this.fallback);
+  }
 
   async relevant(entries: Array<EntryOf<CoordinationKind>>): Promise<Set<number>> {
     return new Set(entries.map((e) => e.id));
@@ -55,7 +62,19 @@ export class CoordinationMessages implements Renderer<CoordinationKind> {
   }
 
   private async decision(outboxId: number, kind: string, id: string): Promise<Rendered> {
-    const { decision: d, projectName, channelId, answeredBy } = await decisionCard(this.db, id);
+    const card = await decisionCard(this.db, id);
+    // The card is for the person who answers: their language, in a thread or a DM.
+    return inLocale(await this.locales.of(card.decision.user_id), () =>
+      this.decisionIn(outboxId, kind, id, card),
+    );
+  }
+
+  private async decisionIn(
+    outboxId: number,
+    kind: string,
+    id: string,
+    { decision: d, projectName, channelId, answeredBy }: Awaited<ReturnType<typeof decisionCard>>,
+  ): Promise<Rendered> {
     const view = decisionMessage(this.locale, d, { projectName, answeredBy });
     const key = `decision:${id}`;
     // Answered or cancelled: the card is edited to its closed form, without buttons.
@@ -126,6 +145,15 @@ export class CoordinationMessages implements Renderer<CoordinationKind> {
   private async incident(outboxId: number, kind: string, id: string): Promise<Rendered> {
     const notice = await incidentNotice(this.db, id);
     if (!notice) return "ignored";
+    return inLocale(await this.locales.of(notice.userId), () => this.incidentIn(outboxId, kind, id, notice));
+  }
+
+  private async incidentIn(
+    outboxId: number,
+    kind: string,
+    id: string,
+    notice: NonNullable<Awaited<ReturnType<typeof incidentNotice>>>,
+  ): Promise<Rendered> {
     const { incident, userId, projectChannelId } = notice;
     const view = incidentMessage(this.locale, incident);
     const targets: Array<{ key: string; channel: () => Promise<string> }> = [];

@@ -21,6 +21,7 @@ import {
 } from "../../engine/outboxQueue.js";
 import type { Renderer, RendererMap } from "./renderer.js";
 import { SlackPoster } from "./poster.js";
+import { UserLocales } from "../userLocales.js";
 import { SlackAddresses } from "../store/addresses.js";
 import { SlackPosts } from "../store/posts.js";
 
@@ -66,6 +67,7 @@ export class Notifier {
   constructor(private readonly o: NotifierOptions) {
     this.poster = new SlackPoster(new SlackPosts(o.db, o.clock), o.client);
     const addresses = new SlackAddresses(o.db, o.clock);
+    const locales = new UserLocales(o.client, o.locale, o.clock, o.logger);
     this.renderers = renderersOf({
       conversations: new ConversationMessages(
         o.db,
@@ -75,10 +77,11 @@ export class Notifier {
         o.clock,
         o.locale,
         o.logger,
+        locales,
       ),
-      coordination: new CoordinationMessages(o.db, o.client, this.poster, addresses, o.locale),
-      runs: new RunMessages(o.db, o.client, this.poster, addresses, o.locale, o.clock),
-      orchestrations: new OrchestrationMessages(o.db, o.client, this.poster, addresses, o.locale),
+      coordination: new CoordinationMessages(o.db, o.client, this.poster, addresses, o.locale, locales),
+      runs: new RunMessages(o.db, o.client, this.poster, addresses, o.locale, o.clock, locales),
+      orchestrations: new OrchestrationMessages(o.db, o.client, this.poster, addresses, o.locale, locales),
     });
   }
 

@@ -8,6 +8,7 @@ import { orchestrationRoot, stepMessages } from "../../views/orchestrations.js";
 import { Defer } from "./conversationMessages.js";
 import type { SlackAddresses } from "../store/addresses.js";
 import type { SlackPoster } from "./poster.js";
+import { currentLocale, inLocale, type UserLocales } from "../userLocales.js";
 import { laterPendingKinds } from "../../engine/outboxQueue.js";
 import type { EntryOf, Renderer, Rendered } from "./renderer.js";
 
@@ -29,8 +30,20 @@ export class OrchestrationMessages implements Renderer<OrchestrationKind> {
     readonly client: WebClient,
     readonly poster: SlackPoster,
     readonly addresses: SlackAddresses,
-    readonly locale: Locale,
+    readonly fallback: Locale,
+    private readonly locales?: UserLocales,
   ) {}
+
+  /** The language of the orchestration's owner, set around each event (see `handle`). */
+  private get locale(): Locale {
+    return currentLocale(this.fallback);
+  }
+
+  /** Runs `fn` in the language of the orchestration's owner: its thread and DMs are theirs. */
+  private async asOwner<T>(id: string, fn: () => Promise<T>): Promise<T> {
+    const ownerId = (await orchestrationThreadView(this.db, id))?.view.owner_id;
+    return inLocale(this.locales && ownerId ? await this.locales.of(ownerId) : this.fallback, fn);
+  }
 
   /** Only orchestrations started from Slack have a channel to show their steps in. */
   async relevant(entries: Array<EntryOf<OrchestrationKind>>): Promise<Set<number>> {
@@ -40,7 +53,11 @@ export class OrchestrationMessages implements Renderer<OrchestrationKind> {
     return new Set(entries.filter((e) => inSlack.has(e.event.orchestrationId)).map((e) => e.id));
   }
 
-  async handle({ id: outboxId, event, orderingKey }: EntryOf<OrchestrationKind>): Promise<Rendered> {
+  async handle(entry: EntryOf<OrchestrationKind>): Promise<Rendered> {
+    return this.asOwner(entry.event.orchestrationId, () => this.render(entry));
+  }
+
+  private async render({ id: outboxId, event, orderingKey }: EntryOf<OrchestrationKind>): Promise<Rendered> {
     const id = event.orchestrationId;
     const loaded = await orchestrationThreadView(this.db, id);
     if (!loaded?.channelId) return "ignored";
@@ -77,7 +94,14 @@ export class OrchestrationMessages implements Renderer<OrchestrationKind> {
   }
 
   /** Tells the orchestration's owner by DM that its thread could not be posted or updated. */
-  async reportFailure({ id: outboxId, event }: EntryOf<OrchestrationKind>, code: string): Promise<void> {
+  async reportFailure(entry: EntryOf<OrchestrationKind>, code: string): Promise<void> {
+    return this.asOwner(entry.event.orchestrationId, () => this.tellFailure(entry, code));
+  }
+
+  private async tellFailure(
+    { id: outboxId, event }: EntryOf<OrchestrationKind>,
+    code: string,
+  ): Promise<void> {
     const id = event.orchestrationId;
     const loaded = await orchestrationThreadView(this.db, id);
     const owner = loaded?.view.owner_id;

@@ -18,6 +18,7 @@ import type { SlackMessage } from "../../views/blocks.js";
 import { Defer } from "./conversationMessages.js";
 import type { SlackAddresses } from "../store/addresses.js";
 import type { SlackPoster } from "./poster.js";
+import { currentLocale, inLocale, type UserLocales } from "../userLocales.js";
 import type { EventOf } from "../../engine/outbox.js";
 import type { EntryOf, Renderer, Rendered } from "./renderer.js";
 
@@ -52,9 +53,21 @@ export class RunMessages implements Renderer<RunKind> {
     private readonly client: WebClient,
     private readonly poster: SlackPoster,
     private readonly addresses: SlackAddresses,
-    private readonly locale: Locale,
+    private readonly fallback: Locale,
     private readonly clock: Clock = systemClock,
+    private readonly locales?: UserLocales,
   ) {}
+
+  /** The language of the run's owner, set around each event (see `handle`). */
+  private get locale(): Locale {
+    return currentLocale(this.fallback);
+  }
+
+  /** Runs `fn` in the language of the run's owner: its thread and DMs are theirs. */
+  private async asOwner<T>(runId: string, fn: () => Promise<T>): Promise<T> {
+    const ownerId = (await runOrigin(this.db, runId))?.ownerId;
+    return inLocale(this.locales && ownerId ? await this.locales.of(ownerId) : this.fallback, fn);
+  }
 
   /** Only runs started from Slack (with a channel) have a thread to show their events in. */
   async relevant(entries: Array<EntryOf<RunKind>>): Promise<Set<number>> {
@@ -64,7 +77,11 @@ export class RunMessages implements Renderer<RunKind> {
     return new Set(entries.filter((e) => inSlack.has(e.event.runId)).map((e) => e.id));
   }
 
-  async handle({ id: outboxId, event }: EntryOf<RunKind>): Promise<Rendered> {
+  async handle(entry: EntryOf<RunKind>): Promise<Rendered> {
+    return this.asOwner(entry.event.runId, () => this.render(entry));
+  }
+
+  private async render({ id: outboxId, event }: EntryOf<RunKind>): Promise<Rendered> {
     const runId = event.runId;
     const origin = await runOrigin(this.db, runId);
     const run = await runDetail(this.db, runId);
@@ -95,7 +112,11 @@ export class RunMessages implements Renderer<RunKind> {
   }
 
   /** Tells the run's owner by DM that its thread could not be updated (once per run and cause). */
-  async reportFailure({ id: outboxId, event }: EntryOf<RunKind>, code: string): Promise<void> {
+  async reportFailure(entry: EntryOf<RunKind>, code: string): Promise<void> {
+    return this.asOwner(entry.event.runId, () => this.tellFailure(entry, code));
+  }
+
+  private async tellFailure({ id: outboxId, event }: EntryOf<RunKind>, code: string): Promise<void> {
     const runId = event.runId;
     const origin = await runOrigin(this.db, runId);
     if (!origin?.channelId || !isSlackUser(origin.ownerId)) return;

@@ -209,6 +209,17 @@ export async function updateProject(
   });
 }
 
+/**
+ * The project an actor may configure for others' use (e.g. a channel's default): admins and its
+ * owner; "not found" for those who cannot see it, "forbidden" for those who can but do not own it.
+ */
+export async function projectForOwner(db: Database, actor: Actor, name: string): Promise<Project> {
+  const project = await projectForActor(db, actor, name);
+  if (!actor.isAdmin && project.owner_id !== actor.userId)
+    throw new EngineError("forbidden", "not_allowed_to_drive");
+  return project;
+}
+
 /** Removes a project and its conversations (admins); refused while an agent runs in it. */
 export async function removeProject(db: Database, actor: Actor, name: string): Promise<Project> {
   assertAdmin(actor);

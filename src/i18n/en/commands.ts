@@ -28,8 +28,9 @@ export const commands = {
   "command.project.remove.syntax": "/codex project remove <name>",
   "command.project.remove.help": "Removes a project (its files stay where they are).",
   "command.project.set.syntax":
-    "/codex project set <name> [--owner @someone|none] [--channel #channel|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--max-concurrent <n>|none]",
-  "command.project.set.help": "Changes a project’s settings.",
+    "/codex project set <name> [--owner @someone|none] [--channel #channel|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--max-concurrent <n>|none] [--default-for #channel]",
+  "command.project.set.help":
+    "Changes a project’s settings; `--default-for` (admins or its owner) makes it the channel’s default project.",
   "command.status.syntax": "/codex status",
   "command.status.help": "Queue, running agents, host load and pauses.",
   "command.decisions.syntax": "/codex decisions",
@@ -60,6 +61,8 @@ export const commands = {
   "project.added": "Project *{name}* registered: `{path}`.",
   "project.removed": "Project *{name}* removed (its files stay where they are).",
   "project.updated": "Project *{name}* updated.",
+  "project.default_set":
+    "Project *{name}* is now the default project of {channel}: mention @codexpi there without a project name.",
 
   "projects.title": "Projects ({n})",
   "projects.empty": "No visible project. An admin can add one with `/codex project add`.",
@@ -109,7 +112,7 @@ export const commands = {
 
   "home.title": "codexpi",
   "home.run.title": "Current autonomous run",
-  "home.run.line": "*{title}* · state `{status}` · stage `{stage}`",
+  "home.run.line": "*{title}* · {status} · {stage}",
   "home.decisions.title": "Pending decisions ({n})",
   "home.decisions.empty": "No pending decision.",
   "home.incidents.title": "Incidents ({n})",

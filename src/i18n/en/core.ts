@@ -9,6 +9,11 @@ export const core = {
   "common.no": "no",
   "common.more": "… and {n} more",
   "common.shared": "shared",
+  "common.labelled": "{label}: {value}",
+  "ask.choose_project": "Which project? Pick one and your request runs there:",
+  "ask.no_projects": "You have no project you can use. An admin can add one with `/codex project add`.",
+  "ask.prompt_too_long": "The request is too long to offer here: start it with the project’s name.",
+  "ask.chosen": "Started in *{project}*.",
 
   "error.not_found": "Not found: {detail}",
   "error.conflict": "Not possible right now: {detail}",

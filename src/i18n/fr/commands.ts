@@ -27,8 +27,9 @@ export const commands = {
   "command.project.remove.syntax": "/codex project remove <nom>",
   "command.project.remove.help": "Retire un projet (ses fichiers restent en place).",
   "command.project.set.syntax":
-    "/codex project set <nom> [--owner @qqn|none] [--channel #canal|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--max-concurrent <n>|none]",
-  "command.project.set.help": "Modifie les réglages d’un projet.",
+    "/codex project set <nom> [--owner @qqn|none] [--channel #canal|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--max-concurrent <n>|none] [--default-for #canal]",
+  "command.project.set.help":
+    "Modifie les réglages d’un projet ; `--default-for` (admins ou son propriétaire) en fait le projet par défaut du canal.",
   "command.status.syntax": "/codex status",
   "command.status.help": "File d’attente, agents en cours, charge de la machine et pauses.",
   "command.decisions.syntax": "/codex decisions",
@@ -61,6 +62,8 @@ export const commands = {
   "project.added": "Projet *{name}* enregistré : `{path}`.",
   "project.removed": "Projet *{name}* retiré (ses fichiers restent en place).",
   "project.updated": "Projet *{name}* mis à jour.",
+  "project.default_set":
+    "Le projet *{name}* est désormais le projet par défaut de {channel} : mentionne @codexpi sans nom de projet.",
 
   "projects.title": "Projets ({n})",
   "projects.empty": "Aucun projet visible. Un admin peut en ajouter avec `/codex project add`.",
@@ -112,7 +115,7 @@ export const commands = {
 
   "home.title": "codexpi",
   "home.run.title": "Run autonome en cours",
-  "home.run.line": "*{title}* · état `{status}` · étape `{stage}`",
+  "home.run.line": "*{title}* · {status} · {stage}",
   "home.decisions.title": "Décisions en attente ({n})",
   "home.decisions.empty": "Aucune décision en attente.",
   "home.incidents.title": "Incidents ({n})",

@@ -8,6 +8,11 @@ export const core = {
   "common.no": "non",
   "common.more": (p) => `… et {n} autre${s(count(p))}`,
   "common.shared": "partagé",
+  "common.labelled": "{label} : {value}",
+  "ask.choose_project": "Dans quel projet ? Choisis-en un, ta demande y sera lancée :",
+  "ask.no_projects": "Tu n’as accès à aucun projet. Un admin peut en ajouter avec `/codex project add`.",
+  "ask.prompt_too_long": "Demande trop longue pour la proposer ici : commence-la par le nom du projet.",
+  "ask.chosen": "Lancé dans *{project}*.",
 
   "error.not_found": "Introuvable : {detail}",
   "error.conflict": "Impossible pour l’instant : {detail}",
