@@ -44,6 +44,6 @@ describe("the health check's Codex process", () => {
     expect(seen).not.toContain("SLACK_");
     expect(seen).not.toContain(TOKEN);
     expect(seen).not.toContain("healthcheck-signing-secret");
-    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });
 });

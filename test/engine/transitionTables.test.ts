@@ -37,7 +37,7 @@ function typeErrors(body: string): string[] {
     if (run.error) throw run.error;
     return run.stdout.split("\n").filter((l) => l.includes("error"));
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
 }
 

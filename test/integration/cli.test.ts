@@ -62,7 +62,7 @@ describe("codexpi CLI (real binary, fake model)", () => {
       db = undefined;
     }
     await fake?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });
 
   it("project add then ask --wait prints the model's answer; ask --conversation continues the same Codex thread", async () => {

@@ -18,7 +18,7 @@ describe("a relative CODEX_HOME (real CLI, worker and Codex)", () => {
   let home = "";
   afterEach(async () => {
     await fake?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     fs.rmSync(home, { recursive: true, force: true });
   });
 

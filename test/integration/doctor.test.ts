@@ -29,7 +29,7 @@ describe("codexpi doctor: a real model probe and Slack's tokens and scopes (real
     await slack?.close();
     model = undefined;
     slack = undefined;
-    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     for (const h of homes.splice(0)) fs.rmSync(h, { recursive: true, force: true });
   });
 

@@ -157,7 +157,7 @@ describe("logs of a Codex turn", () => {
     expect(text).toContain("provider said:"); // positive control: the stand-in's stderr was logged
     expect(text).not.toContain(SLACK_TOKEN);
     expect(text).not.toContain("abcdefghijklmnop1234");
-    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });
 });
 

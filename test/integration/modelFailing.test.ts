@@ -15,7 +15,7 @@ describe("a model that keeps failing (real CLI, worker and Codex)", () => {
   let dir = "";
   let home = "";
   afterEach(() => {
-    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     fs.rmSync(home, { recursive: true, force: true });
   });
 

@@ -17,7 +17,7 @@ describe("codexpi serve start-up errors (real CLI, fake Slack)", () => {
   afterEach(async () => {
     await slack?.close();
     slack = undefined;
-    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });
 
   async function serve(env: Record<string, string>) {

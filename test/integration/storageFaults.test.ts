@@ -13,7 +13,7 @@ const NOBODY = 65534;
 
 describe("storage faults at start-up (real CLI)", () => {
   let dir: string;
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
 
   it("serve on a read-only database exits 1 at once, naming the file and the fix, without a stack trace", async (ctx) => {
     // Root writes any file whatever its mode: the bot runs as nobody, the database stays root's.

@@ -34,7 +34,10 @@ describe("coordinator takeover after a crash (real CLI, fake Slack)", () => {
   const servers: ResultPromise[] = [];
 
   afterEach(async () => {
-    for (const s of servers.splice(0)) s.kill("SIGKILL");
+    for (const s of servers.splice(0)) {
+      s.kill("SIGKILL");
+      await s.catch(() => undefined); // gone before its data directory is removed
+    }
     if (db) {
       await killRecorded(db);
       await db.destroy();
@@ -42,7 +45,7 @@ describe("coordinator takeover after a crash (real CLI, fake Slack)", () => {
     }
     await slack?.close();
     await model?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });
 
   it("serve restarted on the same host after a SIGKILL posts to Slack within 5 s (the dead holder's lease is taken at once)", async () => {

@@ -55,7 +55,7 @@ export async function codexEngine(
       await fake.close();
       await t.close();
       fs.rmSync(home.dir, { recursive: true, force: true });
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
 }

@@ -80,7 +80,7 @@ export async function testEngine(opts: Partial<EngineOptions> & { env?: Record<s
     async close() {
       spawner.killAll();
       await db.destroy();
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
 }

@@ -201,7 +201,7 @@ export async function serveProcess() {
       await db.destroy();
       await model.close();
       await slack.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
       fs.rmSync(home.dir, { recursive: true, force: true });
     },
   };

@@ -193,7 +193,7 @@ export async function slackBot(
       await bot.stop();
       await model.close();
       await slack.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
       fs.rmSync(home.dir, { recursive: true, force: true });
     },
   };

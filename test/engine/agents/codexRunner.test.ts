@@ -28,7 +28,7 @@ done
 
 describe("runCodexTurn's idle watchdog", () => {
   let dir = "";
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
 
   it("a model that keeps failing ends the turn within the idle bound, with Codex's last error (retries are not progress)", async () => {
     dir = tempDir();

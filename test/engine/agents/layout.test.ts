@@ -63,7 +63,7 @@ describe("install layout rules", () => {
       expect(realPath(path.join(dir, "link"))).toBe(path.join(dir, "real"));
       expect(realPath(path.join(dir, "link", "data", "later"))).toBe(path.join(dir, "real", "data", "later"));
     } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     }
   });
 });
