@@ -53,6 +53,7 @@ const schema = z.object({
   CODEXPI_TURN_TIMEOUT: seconds.default(30 * 60),
   CODEXPI_IDLE_TIMEOUT: seconds.default(10 * 60),
   CODEXPI_JAIL: z.enum(["bwrap", "off"]).default("bwrap"),
+  CODEXPI_APPROVAL_TTL: seconds.default(24 * 60 * 60),
   CODEXPI_AGENT_ENV: z
     .string()
     .transform((s) =>
@@ -107,6 +108,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     locale: e.CODEXPI_LOCALE,
     turnTimeoutMs: e.CODEXPI_TURN_TIMEOUT * 1000,
     idleTimeoutMs: e.CODEXPI_IDLE_TIMEOUT * 1000,
+    /** How long an approval request waits for a person before it expires (answered `cancel`). */
+    approvalTtlMs: e.CODEXPI_APPROVAL_TTL * 1000,
     logLevel: e.LOG_LEVEL,
     /** `bwrap`: every agent process and test command runs in a bubblewrap jail; `off` is unsafe. */
     jail: e.CODEXPI_JAIL,

@@ -13,6 +13,7 @@ import { InFlight } from "./inFlight.js";
 import { serveHealth, startHealthServer, type Health } from "./health.js";
 import { registerActions } from "./listeners/actions.js";
 import { registerCoordinationActions } from "./listeners/coordination.js";
+import { registerApprovalActions } from "./listeners/approvals.js";
 import { registerRunActions } from "./listeners/runs.js";
 import { registerOrchestrationActions } from "./listeners/orchestrations.js";
 import { registerCommands } from "./listeners/commands.js";
@@ -188,6 +189,7 @@ export async function startSlackApp(opts: {
   registerCommands(app, ctx);
   registerActions(app, ctx);
   registerCoordinationActions(app, ctx);
+  registerApprovalActions(app, ctx);
   registerRunActions(app, ctx);
   registerOrchestrationActions(app, ctx);
   registerEvents(app, ctx);

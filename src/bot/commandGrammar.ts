@@ -1,7 +1,9 @@
-import type { NewProject } from "../engine/agents/projects.js";
+import type { NewProject, ProjectUpdate } from "../engine/agents/projects.js";
 
 /** A project's role, as the engine's command takes it. */
 type ProjectRole = NonNullable<NewProject["role"]>;
+/** A project's approval mode, as the engine's command takes it. */
+type ApprovalMode = NonNullable<ProjectUpdate["approvalMode"]>;
 
 /** A parsed `/codex` command, or the usage topic to show when the input is malformed. */
 export type Command =
@@ -47,6 +49,8 @@ export interface ProjectChanges {
   fullAccess?: boolean;
   mergeConfirmation?: boolean;
   role?: ProjectRole;
+  /** Whether escalations ask a person (`on-request`) or never (`never`). */
+  approvalMode?: ApprovalMode;
   maxConcurrent?: number | null;
   /** The channel this project becomes the default of (a mention there needs no project name). */
   defaultFor?: string;
@@ -68,6 +72,7 @@ export type UsageTopic =
   | "orchestrate";
 
 const ROLES: readonly ProjectRole[] = ["project", "master", "self"];
+const APPROVAL_MODES: readonly ApprovalMode[] = ["never", "on-request"];
 
 /**
  * Splits on whitespace, keeping "quoted strings" (straight or typographic quotes, as Slack
@@ -230,6 +235,8 @@ function parseSet(args: string[]): Command {
     else if (flag === "--merge-confirmation" && onOff(value) !== undefined)
       changes.mergeConfirmation = onOff(value);
     else if (flag === "--role" && ROLES.includes(value as ProjectRole)) changes.role = value as ProjectRole;
+    else if (flag === "--approvals" && APPROVAL_MODES.includes(value as ApprovalMode))
+      changes.approvalMode = value as ApprovalMode;
     else if (flag === "--max-concurrent" && (value === "none" || /^\d{1,2}$/.test(value)))
       changes.maxConcurrent = value === "none" ? null : Number(value);
     else return usage;

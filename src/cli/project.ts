@@ -1,17 +1,25 @@
-import { addProject, CLI_ACTOR, listProjects, removeProject } from "../engine/agents/projects.js";
+import {
+  addProject,
+  CLI_ACTOR,
+  listProjects,
+  removeProject,
+  updateProject,
+} from "../engine/agents/projects.js";
 import { installRoots } from "../engine/agents/layout.js";
-import type { ProjectRole } from "../engine/schema.js";
+import type { ApprovalMode, ProjectRole } from "../engine/schema.js";
 import { t } from "../i18n/index.js";
 import { args, cliEngine, cliLocale, out, UsageError } from "./context.js";
 
 const ROLES: ProjectRole[] = ["project", "master", "self"];
+const APPROVAL_MODES: ApprovalMode[] = ["never", "on-request"];
 
-/** `codexpi project add|list|remove`. */
+/** `codexpi project add|list|set|remove`. */
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === "add") return add(rest);
   if (sub === "list") return list(rest);
   if (sub === "remove") return remove(rest);
+  if (sub === "set") return set(rest);
   throw new UsageError(t(cliLocale(), "cli.error.project_command", { name: sub ?? "-" }));
 }
 
@@ -77,6 +85,21 @@ async function remove(argv: string[]): Promise<number> {
   }
 }
 
+/** `project set NAME --approvals never|on-request`: the operator is an admin. */
+async function set(argv: string[]): Promise<number> {
+  const { values, positionals } = args(argv, { approvals: { type: "string" } }, 1);
+  const mode = values.approvals as ApprovalMode | undefined;
+  if (!mode || !APPROVAL_MODES.includes(mode)) throw new UsageError(t(cliLocale(), "cli.error.approvals"));
+  const { db, config } = await cliEngine();
+  try {
+    const p = await updateProject(db, CLI_ACTOR, positionals[0] as string, { approvalMode: mode });
+    out(t(config.locale, "cli.project.updated", { name: p.name, approvals: p.approval_mode }));
+    return 0;
+  } finally {
+    await db.destroy();
+  }
+}
+
 async function list(argv: string[]): Promise<number> {
   args(argv, {}, 0);
   const { db, config } = await cliEngine();
@@ -88,6 +111,7 @@ async function list(argv: string[]): Promise<number> {
         p.role !== "project" ? p.role : null,
         p.full_access ? "full-access" : "restricted",
         p.merge_confirmation_required ? "merge-confirmation" : null,
+        p.approval_mode === "on-request" ? "approvals on-request" : null,
         p.owner_id ? `owner ${p.owner_id}` : "shared",
         p.slack_channel_id ? `channel ${p.slack_channel_id}` : null,
       ].filter(Boolean);

@@ -17,6 +17,8 @@ import { stopConversation, type StopResult } from "./agents/stop.js";
 import { coordinationReactors, registerCoordinationTicks } from "./coordination/index.js";
 import { registerRunTicks } from "./runs/index.js";
 import { registerOrchestrationTicks } from "./orchestrations/index.js";
+import { registerApprovalTicks } from "./approvals/index.js";
+import { abandonApprovalsReactor } from "./approvals/lifecycle.js";
 import { acquireLease, COORDINATOR_LEASE, leaseHolder, processOwnerId, releaseLease } from "./leases.js";
 import type { Kernel, TickHandler, TickResult } from "./kernel.js";
 import { recoverOutcome } from "./agents/recovery.js";
@@ -63,7 +65,11 @@ export class Engine implements Kernel {
     this.logger = opts.logger ?? silentLogger;
     this.spawner = opts.spawner ?? processSpawner(opts.config);
     this.hook = createOutcomeHook(
-      opts.reactors ?? [...coordinationReactors(opts.config.locale), announceOutcome],
+      opts.reactors ?? [
+        ...coordinationReactors(opts.config.locale),
+        abandonApprovalsReactor,
+        announceOutcome,
+      ],
       this.clock,
     );
     this.owner = opts.owner ?? processOwnerId();
@@ -78,6 +84,7 @@ export class Engine implements Kernel {
     registerCoordinationTicks(this);
     registerRunTicks(this);
     registerOrchestrationTicks(this);
+    registerApprovalTicks(this);
   }
 
   /** Adds a tick step; steps run in registration order, the dispatcher always last. */

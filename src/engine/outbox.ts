@@ -4,6 +4,10 @@ import type { DB } from "./schema.js";
 
 const turn = { conversationId: z.string(), queueId: z.string() };
 
+/** An approval's events: which one, in which conversation (its card lives in that thread). */
+const approvalEvent = <K extends string>(kind: K) =>
+  z.object({ kind: z.literal(kind), conversationId: z.string(), approvalId: z.string() });
+
 /**
  * Every domain event the engine emits, one zod schema per kind: the same schemas type the events
  * when they are emitted and parse the rows when they are read, so both ends agree on one shape.
@@ -45,6 +49,10 @@ const eventSchemas = {
     conversationId: z.string(),
     decisionId: z.string(),
   }),
+  "approval.requested": approvalEvent("approval.requested"),
+  "approval.answered": approvalEvent("approval.answered"),
+  "approval.expired": approvalEvent("approval.expired"),
+  "approval.abandoned": approvalEvent("approval.abandoned"),
   "incident.opened": z.object({
     kind: z.literal("incident.opened"),
     incidentId: z.string(),
@@ -102,7 +110,8 @@ export const EVENT_KINDS = Object.keys(eventSchemas) as EventKind[];
 
 /**
  * The aggregate each kind belongs to: its events are delivered in order (one Slack thread each).
- * Decisions go with their conversation: the card follows the answer that asked it.
+ * Decisions go with their conversation: the card follows the answer that asked it. Approvals too:
+ * their cards belong to the turn's thread.
  */
 const aggregateOf: { [K in EventKind]: (e: EventOf<K>) => string } = {
   "conversation.queued": (e) => `conversation:${e.conversationId}`,
@@ -114,6 +123,10 @@ const aggregateOf: { [K in EventKind]: (e: EventOf<K>) => string } = {
   "decision.opened": (e) => `conversation:${e.conversationId}`,
   "decision.answered": (e) => `conversation:${e.conversationId}`,
   "decision.cancelled": (e) => `conversation:${e.conversationId}`,
+  "approval.requested": (e) => `conversation:${e.conversationId}`,
+  "approval.answered": (e) => `conversation:${e.conversationId}`,
+  "approval.expired": (e) => `conversation:${e.conversationId}`,
+  "approval.abandoned": (e) => `conversation:${e.conversationId}`,
   "incident.opened": (e) => `incident:${e.incidentId}`,
   "incident.updated": (e) => `incident:${e.incidentId}`,
   "specialist.updated": (e) => `specialist:${e.specialistId}`,

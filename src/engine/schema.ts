@@ -16,7 +16,12 @@ export interface ProjectsTable {
   slack_channel_id: string | null;
   role: Generated<ProjectRole>;
   created_at: number;
+  /** Whether Codex may ask a person before an escalation (`on-request`) or never asks (`never`). */
+  approval_mode: Generated<ApprovalMode>;
 }
+
+/** A project's approval mode: `never` (today's behaviour) or `on-request` (escalations ask). */
+export type ApprovalMode = "never" | "on-request";
 
 export interface UsersTable {
   id: string;
@@ -183,6 +188,42 @@ export interface DecisionsTable {
   answered_at: number | null;
 }
 
+/** A request of an agent to act outside its sandbox, and how a person answered it. */
+export type ApprovalStatus =
+  | "pending"
+  | "approved"
+  | "approved_session"
+  | "denied"
+  | "stopped"
+  | "expired"
+  | "abandoned";
+
+export interface ApprovalsTable {
+  id: string;
+  conversation_id: string;
+  queue_id: string;
+  attempt: number;
+  /** The person at the root of the conversation (who answers, with the project's owner and admins). */
+  user_id: string | null;
+  codex_thread_id: string;
+  turn_id: string;
+  item_id: string;
+  /** Codex's approval id, else the item id: with thread and item, the request's key. */
+  approval_id: string;
+  kind: "command" | "file_change";
+  command: string | null;
+  cwd: string | null;
+  reason: string | null;
+  diff: string | null;
+  /** JSON array of the paths a file change touches. */
+  files: Generated<string>;
+  status: Generated<ApprovalStatus>;
+  answered_by: string | null;
+  answered_at: number | null;
+  created_at: number;
+  expires_at: number;
+}
+
 /** A failed agent, and its self-repair. */
 export type IncidentStatus = "OPEN" | "REPAIRING" | "RESOLVED" | "FAILED";
 
@@ -268,6 +309,7 @@ export interface DB {
   slack_addresses: SlackAddressesTable;
   slack_channel_defaults: SlackChannelDefaultsTable;
   decisions: DecisionsTable;
+  approvals: ApprovalsTable;
   incidents: IncidentsTable;
   specialist_agents: SpecialistAgentsTable;
   specialist_delegations: SpecialistDelegationsTable;

@@ -1,3 +1,4 @@
+import { approvals } from "./en/approvals.js";
 import { cli } from "./en/cli.js";
 import { commands } from "./en/commands.js";
 import { coordination } from "./en/coordination.js";
@@ -18,4 +19,5 @@ export const en = {
   ...coordination,
   ...runs,
   ...orchestrations,
+  ...approvals,
 } satisfies Record<MessageKey, Message>;

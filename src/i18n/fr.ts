@@ -1,3 +1,4 @@
+import { approvals } from "./fr/approvals.js";
 import { cli } from "./fr/cli.js";
 import { commands } from "./fr/commands.js";
 import { coordination } from "./fr/coordination.js";
@@ -10,7 +11,15 @@ import { runs } from "./fr/runs.js";
  * one file per area (`fr/*.ts`). Keys are `<area>.<item>`; values are Slack mrkdwn-safe (no raw
  * `&`, `<`, `>`), except the `command.*.syntax` lines, which views escape.
  */
-export const fr = { ...core, ...commands, ...cli, ...coordination, ...runs, ...orchestrations };
+export const fr = {
+  ...core,
+  ...commands,
+  ...cli,
+  ...coordination,
+  ...runs,
+  ...orchestrations,
+  ...approvals,
+};
 
 /** Keys defined in more than one area. */
 type SharedKeys<Areas extends readonly object[], Seen extends PropertyKey = never> = Areas extends readonly [
@@ -26,7 +35,15 @@ type Assert<T extends true> = T;
 // A spread silently keeps the last of two equal keys: this fails to compile instead, naming them.
 type _AreasAreDisjoint = Assert<
   NoSharedKeys<
-    [typeof core, typeof commands, typeof cli, typeof coordination, typeof runs, typeof orchestrations]
+    [
+      typeof core,
+      typeof commands,
+      typeof cli,
+      typeof coordination,
+      typeof runs,
+      typeof orchestrations,
+      typeof approvals,
+    ]
   >
 >;
 

@@ -18,6 +18,10 @@ export const ACTIONS = {
   orchCorrections: "orch.corrections",
   orchMergeConfirm: "orch.merge.confirm",
   orchMergeCancel: "orch.merge.cancel",
+  approvalApprove: "approval.approve",
+  approvalApproveSession: "approval.approve_session",
+  approvalDeny: "approval.deny",
+  approvalStop: "approval.stop",
   /** Prefix: one button per project (`ask.choose.<n>`), as Slack wants unique ids in a block. */
   askChoose: "ask.choose",
 } as const;
@@ -78,6 +82,10 @@ export const BLOCKS = {
   orchCriteria: "orch.create.criteria",
   orchTests: "orch.create.tests",
   orchFeedback: "orch.feedback",
+  approvalText: "approval.text",
+  approvalDiff: "approval.diff",
+  approvalActions: "approval.actions",
+  approvalState: "approval.state",
 } as const;
 
 /** Callback ids of the modals (`view_submission` routing). */

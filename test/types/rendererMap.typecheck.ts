@@ -13,6 +13,9 @@ declare const coordination: Renderer<
 >;
 declare const runs: Renderer<"run.updated" | "run.verdict">;
 declare const orchestrations: Renderer<"orchestration.updated">;
+declare const approvals: Renderer<
+  "approval.requested" | "approval.answered" | "approval.expired" | "approval.abandoned"
+>;
 
 /** Positive control: a map naming every kind compiles. */
 export const complete = {
@@ -25,6 +28,10 @@ export const complete = {
   "decision.opened": coordination,
   "decision.answered": coordination,
   "decision.cancelled": coordination,
+  "approval.requested": approvals,
+  "approval.answered": approvals,
+  "approval.expired": approvals,
+  "approval.abandoned": approvals,
   "incident.opened": coordination,
   "incident.updated": coordination,
   "specialist.updated": "ignored",

@@ -6,6 +6,7 @@ import type { Locale } from "../../i18n/index.js";
 import { classifySlackError } from "../slackErrors.js";
 import { ConversationMessages, Defer, REFRESH_KINDS } from "./conversationMessages.js";
 import { CoordinationMessages } from "./coordinationMessages.js";
+import { ApprovalMessages } from "./approvalMessages.js";
 import { RunMessages } from "./runMessages.js";
 import { OrchestrationMessages } from "./orchestrationMessages.js";
 import { renderersOf } from "./renderers.js";
@@ -82,6 +83,7 @@ export class Notifier {
       coordination: new CoordinationMessages(o.db, o.client, this.poster, addresses, o.locale, locales),
       runs: new RunMessages(o.db, o.client, this.poster, addresses, o.locale, o.clock, locales),
       orchestrations: new OrchestrationMessages(o.db, o.client, this.poster, addresses, o.locale, locales),
+      approvals: new ApprovalMessages(o.db, o.client, this.poster, addresses, o.locale, locales),
     });
   }
 

@@ -1,3 +1,4 @@
+import type { ApprovalMessages } from "./approvalMessages.js";
 import type { ConversationMessages } from "./conversationMessages.js";
 import type { CoordinationMessages } from "./coordinationMessages.js";
 import type { OrchestrationMessages } from "./orchestrationMessages.js";
@@ -10,6 +11,7 @@ export interface Renderers {
   coordination: CoordinationMessages;
   runs: RunMessages;
   orchestrations: OrchestrationMessages;
+  approvals: ApprovalMessages;
 }
 
 /** What the notifier does with each kind of event: checked at compile time to cover every kind. */
@@ -25,6 +27,10 @@ export function renderersOf(r: Renderers): RendererMap {
     "decision.opened": r.coordination,
     "decision.answered": r.coordination,
     "decision.cancelled": r.coordination,
+    "approval.requested": r.approvals,
+    "approval.answered": r.approvals,
+    "approval.expired": r.approvals,
+    "approval.abandoned": r.approvals,
     "incident.opened": r.coordination,
     "incident.updated": r.coordination,
     // A specialist's state is listed by /codex specialists and App Home; it has no thread of its own.

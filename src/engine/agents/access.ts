@@ -7,12 +7,17 @@ import { canSee, isSharedSpecialist, type Actor } from "./projects.js";
 // conversations carry other people's task texts: they are visible only to those who can see the
 // conversation that delegated the task (and admins), and only admins prompt them.
 
+/** What an agent asks a person: a decision (CODEXPI_DECISION) or an approval (an escalation). */
+export type Question = "decision" | "approval";
+
 /** What one actor may do with one conversation. */
 export interface ConversationRights {
   /** Read it: its title, messages, delegation texts, in any listing. */
   see: boolean;
   /** Prompt it: follow up, stop. */
   prompt: boolean;
+  /** Answer what its agent asks: a decision, an approval. */
+  answer: Record<Question, boolean>;
 }
 
 /** A conversation with the project fields the rule reads. */
@@ -30,12 +35,37 @@ export async function conversationRights(
   actor: Actor,
   c: ConversationRef,
 ): Promise<ConversationRights> {
-  if (!(await canSeeConversation(db, actor, c))) return { see: false, prompt: false };
+  if (!(await canSeeConversation(db, actor, c)))
+    return { see: false, prompt: false, answer: { decision: false, approval: false } };
   const prompt =
     actor.isAdmin ||
     (!isSharedSpecialist(c.project) &&
       (c.conversation.user_id === actor.userId || c.project.owner_id === actor.userId));
-  return { see: true, prompt };
+  // DESIGN "Who answers a decision" / "Who answers an approval": the person at the root of the
+  // conversation and admins; an approval concerns the host, which the project's owner answers for.
+  const person = actor.isAdmin || c.conversation.user_id === actor.userId;
+  const owner = c.project.owner_id !== null && c.project.owner_id === actor.userId;
+  return { see: true, prompt, answer: { decision: person, approval: person || owner } };
+}
+
+/**
+ * Whether `actor` may answer a question asked in this conversation, whose person (recorded when it
+ * was asked: the root of a delegation chain) is `personId`. False when there is no conversation.
+ */
+export async function mayAnswer(
+  db: Kysely<DB>,
+  actor: Actor,
+  question: Question,
+  conversationId: string,
+  personId: string | null,
+): Promise<boolean> {
+  const ref = await refOf(db, conversationId);
+  if (!ref) return false;
+  const rights = await conversationRights(db, actor, {
+    conversation: { id: ref.conversation.id, user_id: personId },
+    project: ref.project,
+  });
+  return rights.answer[question];
 }
 
 /** Whether `actor` may see the conversation with this id (false when there is none). */

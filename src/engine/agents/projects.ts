@@ -5,7 +5,7 @@ import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import type { Clock } from "../clock.js";
 import { normalizeName } from "../protocol/normalizeName.js";
-import type { Project, ProjectRole } from "../schema.js";
+import type { ApprovalMode, Project, ProjectRole } from "../schema.js";
 import { projectProblems, realPath, realRoots, type InstallRoots } from "./layout.js";
 
 /** What an admin supplies to register a project. */
@@ -94,6 +94,8 @@ export async function addProject(
     slack_channel_id: input.channelId ?? null,
     role,
     created_at: clock.now(),
+    // A new project never asks: on-request is an admin's choice (`project set --approvals`).
+    approval_mode: "never" as ApprovalMode,
   };
   // Checks and write under one write lock: a project added meanwhile by another process cannot
   // slip in between (and surface as a raw constraint error).
@@ -169,6 +171,8 @@ export interface ProjectUpdate {
   fullAccess?: boolean;
   mergeConfirmation?: boolean;
   role?: ProjectRole;
+  /** Whether escalations ask a person (`on-request`) or are refused by Codex's sandbox (`never`). */
+  approvalMode?: ApprovalMode;
 }
 
 /** Only admins administer projects. */
@@ -192,6 +196,7 @@ export async function updateProject(
       ? { merge_confirmation_required: changes.mergeConfirmation ? 1 : 0 }
       : {}),
     ...(changes.role !== undefined ? { role: changes.role } : {}),
+    ...(changes.approvalMode !== undefined ? { approval_mode: changes.approvalMode } : {}),
   };
   // Check and write under one write lock: a role given to another project meanwhile is seen.
   return immediate(db, async (trx) => {

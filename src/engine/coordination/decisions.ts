@@ -6,7 +6,7 @@ import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
 import type { DB, DecisionsTable } from "../schema.js";
 import type { Actor } from "../agents/projects.js";
-import { canSeeConversationId } from "../agents/access.js";
+import { canSeeConversationId, mayAnswer } from "../agents/access.js";
 import type { OutcomeReactor } from "../agents/outcome.js";
 import { enqueueIn } from "../agents/conversations.js";
 import type { DecisionOption } from "../protocol/markers.js";
@@ -143,8 +143,7 @@ export async function decisionOfItem(db: Kysely<DB>, queueId: string): Promise<D
 /** One decision the actor may see (theirs, in a conversation they can see), or not_found. */
 export async function getDecision(db: Kysely<DB>, actor: Actor, id: string): Promise<DecisionView> {
   const d = await decisionsWithProject(db).where("d.id", "=", id).executeTakeFirst();
-  const mine = d !== undefined && (actor.isAdmin || d.user_id === actor.userId);
-  if (!d || !mine || !(await canSeeConversationId(db, actor, d.conversation_id)))
+  if (!d || !(await mayAnswer(db, actor, "decision", d.conversation_id, d.user_id)))
     throw new EngineError("not_found", "decision_not_found", { name: id });
   return view(d);
 }

@@ -8,7 +8,7 @@ export const cli = {
   "cli.about.serve": "run the bot, dispatcher and ticker",
   "cli.about.migrate": "upgrade the database schema",
   "cli.about.doctor": "check configuration, database, Codex, git, sandbox, Slack",
-  "cli.about.project": "add, list or remove a project",
+  "cli.about.project": "add, list, change or remove a project",
   "cli.about.ask":
     "ask a project's agent (a new conversation, or --conversation to continue one); --wait prints the answer, --stop-on-exit stops the agent on Ctrl-C",
   "cli.about.answer":
@@ -26,8 +26,10 @@ export const cli = {
   "cli.ask.confirm_stop": "Stop the agent? [y/N] ",
   "cli.ask.left_running":
     "The agent keeps running. Its answer: codexpi answer {id} (to stop it: codexpi stop {id})",
-  "cli.error.project_command": "unknown project command: {name} (add, list or remove)",
+  "cli.error.project_command": "unknown project command: {name} (add, list, set or remove)",
   "cli.error.role": "--role must be one of {roles}",
+  "cli.error.approvals": "--approvals must be never or on-request",
+  "cli.project.updated": "project {name} changed: approvals {approvals}",
   "cli.error.owner": "--owner must be a Slack user id like U123ABC",
   "cli.error.channel": "--channel must be a Slack channel id like C123ABC",
   "cli.error.attempt": "--attempt must be a positive integer",

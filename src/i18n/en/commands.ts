@@ -28,7 +28,7 @@ export const commands = {
   "command.project.remove.syntax": "/codex project remove <name>",
   "command.project.remove.help": "Removes a project (its files stay where they are).",
   "command.project.set.syntax":
-    "/codex project set <name> [--owner @someone|none] [--channel #channel|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--max-concurrent <n>|none] [--default-for #channel]",
+    "/codex project set <name> [--owner @someone|none] [--channel #channel|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--approvals never|on-request] [--max-concurrent <n>|none] [--default-for #channel]",
   "command.project.set.help":
     "Changes a project’s settings; `--default-for` (admins or its owner) makes it the channel’s default project.",
   "command.status.syntax": "/codex status",

@@ -8,7 +8,7 @@ export const cli = {
   "cli.about.serve": "lance le bot, le répartiteur et le ticker",
   "cli.about.migrate": "met à jour le schéma de la base",
   "cli.about.doctor": "vérifie la configuration, la base, Codex, git, le bac à sable, Slack",
-  "cli.about.project": "ajoute, liste ou retire un projet",
+  "cli.about.project": "ajoute, liste, modifie ou retire un projet",
   "cli.about.ask":
     "interroge l’agent d’un projet (nouvelle conversation, ou --conversation pour en continuer une) ; --wait affiche la réponse, --stop-on-exit arrête l’agent sur Ctrl-C",
   "cli.about.answer":
@@ -26,8 +26,10 @@ export const cli = {
   "cli.ask.confirm_stop": "Arrêter l’agent ? [o/N] ",
   "cli.ask.left_running":
     "L’agent continue. Sa réponse : codexpi answer {id} (pour l’arrêter : codexpi stop {id})",
-  "cli.error.project_command": "sous-commande de project inconnue : {name} (add, list ou remove)",
+  "cli.error.project_command": "sous-commande de project inconnue : {name} (add, list, set ou remove)",
   "cli.error.role": "--role doit valoir {roles}",
+  "cli.error.approvals": "--approvals doit valoir never ou on-request",
+  "cli.project.updated": "projet {name} modifié : approbations {approvals}",
   "cli.error.owner": "--owner doit être un identifiant d’utilisateur Slack comme U123ABC",
   "cli.error.channel": "--channel doit être un identifiant de canal Slack comme C123ABC",
   "cli.error.attempt": "--attempt doit être un entier positif",

@@ -27,7 +27,7 @@ export const commands = {
   "command.project.remove.syntax": "/codex project remove <nom>",
   "command.project.remove.help": "Retire un projet (ses fichiers restent en place).",
   "command.project.set.syntax":
-    "/codex project set <nom> [--owner @qqn|none] [--channel #canal|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--max-concurrent <n>|none] [--default-for #canal]",
+    "/codex project set <nom> [--owner @qqn|none] [--channel #canal|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--approvals never|on-request] [--max-concurrent <n>|none] [--default-for #canal]",
   "command.project.set.help":
     "Modifie les réglages d’un projet ; `--default-for` (admins ou son propriétaire) en fait le projet par défaut du canal.",
   "command.status.syntax": "/codex status",

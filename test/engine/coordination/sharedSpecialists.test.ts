@@ -87,9 +87,9 @@ describe("shared specialists: seen through the delegating conversation, prompted
     expect(JSON.stringify(await overview(env.db, OTHER))).not.toContain(TASK);
 
     const c = await loadConversation(env.engine, d.specialist_conversation_id!);
-    expect(await conversationRights(env.db, OTHER, c)).toEqual({ see: false, prompt: false });
-    expect(await conversationRights(env.db, OWNER_ACTOR, c)).toEqual({ see: true, prompt: false });
-    expect(await conversationRights(env.db, ADMIN, c)).toEqual({ see: true, prompt: true });
+    expect(await conversationRights(env.db, OTHER, c)).toMatchObject({ see: false, prompt: false });
+    expect(await conversationRights(env.db, OWNER_ACTOR, c)).toMatchObject({ see: true, prompt: false });
+    expect(await conversationRights(env.db, ADMIN, c)).toMatchObject({ see: true, prompt: true });
   });
 
   it("a question a shared specialist asks reaches the delegator only; others list nothing", async () => {

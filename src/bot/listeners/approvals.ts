@@ -1,0 +1,35 @@
+import type { App, BlockButtonAction } from "@slack/bolt";
+import { answerApprovalUseCase } from "../../engine/approvals/answers.js";
+import { APPROVAL_ANSWERS } from "../../engine/approvals/machine.js";
+import { runUseCase } from "../../engine/kernel.js";
+import { t } from "../../i18n/index.js";
+import { APPROVAL_ACTION_IDS } from "../../views/approvals.js";
+import { actorOf, errorText, type BotContext } from "../context.js";
+
+/**
+ * The four buttons of an approval card. Each answers for the clicking user only (the engine checks
+ * they may: anyone else is told "not found" and nothing changes) and is idempotent: a second click
+ * is told the request was already answered. The card itself is edited by the notifier.
+ */
+export function registerApprovalActions(app: App, ctx: BotContext): void {
+  for (const answer of APPROVAL_ANSWERS) {
+    app.action<BlockButtonAction>(APPROVAL_ACTION_IDS[answer], async ({ ack, body, action, respond }) => {
+      await ack();
+      const actor = actorOf(ctx, body.user.id);
+      ctx.afterAck.run(async () => {
+        let text: string;
+        try {
+          await runUseCase(ctx.engine, () =>
+            answerApprovalUseCase(ctx.engine, actor, action.value ?? "", answer),
+          );
+          text = t(ctx.locale, "approval.answered_ack");
+        } catch (err) {
+          text = errorText(ctx, err);
+        }
+        respond({ response_type: "ephemeral", replace_original: false, text }).catch((err) =>
+          ctx.logger.warn({ err }, "could not answer an approval click"),
+        );
+      });
+    });
+  }
+}

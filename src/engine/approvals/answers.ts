@@ -1,0 +1,57 @@
+import type { Kysely } from "kysely";
+import { mayAnswer } from "../agents/access.js";
+import type { Actor } from "../agents/projects.js";
+import { immediate } from "../database.js";
+import { EngineError } from "../errors.js";
+import { withEffects, type Kernel, type Outcome } from "../kernel.js";
+import { emit } from "../outbox.js";
+import type { DB } from "../schema.js";
+import { isAnswerable, STATUS_OF_ANSWER, type ApprovalAnswer } from "./machine.js";
+import { moveApproval } from "./store.js";
+import { readApproval, type ApprovalView } from "./view.js";
+
+/**
+ * One approval the actor may answer (DESIGN "Who answers an approval": the conversation's person,
+ * the project's owner, admins), else not_found: to anyone else a card's buttons are inert.
+ */
+export async function getApproval(db: Kysely<DB>, actor: Actor, id: string): Promise<ApprovalView> {
+  const a = await readApproval(db, id);
+  if (!a || !(await mayAnswer(db, actor, "approval", a.conversation_id, a.user_id)))
+    throw new EngineError("not_found", "approval_not_found");
+  return a;
+}
+
+/** Why a closed request takes no answer any more: someone answered, it expired, or its turn ended. */
+function closed(a: Pick<ApprovalView, "status">): EngineError {
+  if (a.status === "expired") return new EngineError("conflict", "approval_expired");
+  if (a.status === "abandoned") return new EngineError("conflict", "approval_abandoned");
+  return new EngineError("conflict", "approval_answered");
+}
+
+/**
+ * Answers a request: a guarded move out of `pending` (a second click, an answer racing the expiry
+ * or the turn's end, changes nothing and is told why) with its `approval.answered` event, in one
+ * transaction. The waiting worker reads it within a poll; `stop` also stops the conversation.
+ */
+export async function answerApprovalUseCase(
+  kernel: Pick<Kernel, "db" | "clock">,
+  actor: Actor,
+  approvalId: string,
+  answer: ApprovalAnswer,
+): Promise<Outcome<ApprovalView>> {
+  const answered = await immediate(kernel.db, async (trx) => {
+    const a = await getApproval(trx, actor, approvalId);
+    if (!isAnswerable(a.status)) throw closed(a);
+    const now = kernel.clock.now();
+    if (
+      !(await moveApproval(trx, a.id, STATUS_OF_ANSWER[answer], {
+        answered_by: actor.userId,
+        answered_at: now,
+      }))
+    )
+      throw closed(await getApproval(trx, actor, a.id));
+    await emit(trx, now, { kind: "approval.answered", conversationId: a.conversation_id, approvalId: a.id });
+    return getApproval(trx, actor, a.id);
+  });
+  return withEffects(answered, answer === "stop" ? { stop: [answered.conversation_id] } : {});
+}

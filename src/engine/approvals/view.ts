@@ -1,0 +1,66 @@
+import type { Kysely } from "kysely";
+import type { ApprovalStatus, ApprovalsTable, DB } from "../schema.js";
+
+/** An approval as people and views see it, with where it was asked. */
+export interface ApprovalView {
+  id: string;
+  conversation_id: string;
+  queue_id: string;
+  /** The person at the root of the conversation (its card and DM are for them). */
+  user_id: string | null;
+  kind: ApprovalsTable["kind"];
+  command: string | null;
+  cwd: string | null;
+  reason: string | null;
+  diff: string | null;
+  files: string[];
+  status: ApprovalStatus;
+  answered_by: string | null;
+  answered_at: number | null;
+  created_at: number;
+  expires_at: number;
+  project_name: string;
+  /** The Slack channel the conversation lives in (null for a CLI conversation). */
+  channel_id: string | null;
+}
+
+/** Reads one approval with its project's name and its conversation's channel; undefined when none. */
+export async function readApproval(db: Kysely<DB>, id: string): Promise<ApprovalView | undefined> {
+  const r = await db
+    .selectFrom("approvals as a")
+    .innerJoin("conversations as c", "c.id", "a.conversation_id")
+    .innerJoin("projects as p", "p.id", "c.project_id")
+    .selectAll("a")
+    .select(["p.name as project_name", "c.slack_channel_id as channel_id"])
+    .where("a.id", "=", id)
+    .executeTakeFirst();
+  if (!r) return undefined;
+  return {
+    id: r.id,
+    conversation_id: r.conversation_id,
+    queue_id: r.queue_id,
+    user_id: r.user_id,
+    kind: r.kind,
+    command: r.command,
+    cwd: r.cwd,
+    reason: r.reason,
+    diff: r.diff,
+    files: parseFiles(r.files),
+    status: r.status,
+    answered_by: r.answered_by,
+    answered_at: r.answered_at,
+    created_at: r.created_at,
+    expires_at: r.expires_at,
+    project_name: r.project_name,
+    channel_id: r.channel_id,
+  };
+}
+
+function parseFiles(json: string): string[] {
+  try {
+    const v: unknown = JSON.parse(json);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
+}
