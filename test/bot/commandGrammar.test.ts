@@ -76,6 +76,18 @@ describe("/codex grammar", () => {
     });
   });
 
+  it("project set --approvals takes never or on-request", () => {
+    expect(parseCommand("project set demo --approvals on-request")).toEqual({
+      kind: "project.set",
+      name: "demo",
+      changes: { approvalMode: "on-request" },
+    });
+    expect(parseCommand("project set demo --approvals always")).toEqual({
+      kind: "usage",
+      topic: "project.set",
+    });
+  });
+
   it("project set --default-for takes a channel", () => {
     expect(parseCommand("project set demo --default-for <#C7|dev>")).toEqual({
       kind: "project.set",
