@@ -33,6 +33,8 @@ export type FakeStep =
     }
   /** A call to any other tool by name (e.g. `update_plan`), with these JSON arguments. */
   | { kind: "call"; name: string; arguments: Record<string, unknown> }
+  /** A call to a freeform ("custom") tool such as `apply_patch`, whose input is raw text rather than JSON. */
+  | { kind: "custom"; name: string; input: string }
   /** Accept the request and never answer (no headers, no body); the socket stays open until close(). */
   | { kind: "hang" };
 
@@ -309,16 +311,25 @@ function answerResponses(
     usage = step.usage ?? usage;
   } else {
     const item =
-      step.kind === "call"
+      step.kind === "custom"
         ? {
-            type: "function_call",
-            id: `fc_fake_${n}`,
+            type: "custom_tool_call",
+            id: `ctc_fake_${n}`,
             call_id: `call_fake_${n}`,
             name: step.name,
-            arguments: JSON.stringify(step.arguments),
+            input: step.input,
             status: "completed",
           }
-        : shellCallItem(body, step, n);
+        : step.kind === "call"
+          ? {
+              type: "function_call",
+              id: `fc_fake_${n}`,
+              call_id: `call_fake_${n}`,
+              name: step.name,
+              arguments: JSON.stringify(step.arguments),
+              status: "completed",
+            }
+          : shellCallItem(body, step, n);
     send({ type: "response.output_item.added", output_index: 0, item: { ...item, status: "in_progress" } });
     send({ type: "response.output_item.done", output_index: 0, item });
   }

@@ -59,7 +59,8 @@ export function parseCodexLine(line: string): z.infer<typeof event> | null {
   }
 }
 
-const oneLine = (s: string, max = 120) => {
+/** A text on one line, clipped to `max` characters (what a status line shows). */
+export const oneLine = (s: string, max = 120) => {
   const l = s.replace(/\s+/g, " ").trim();
   return l.length > max ? `${l.slice(0, max - 1)}…` : l;
 };
@@ -84,7 +85,8 @@ export function applyCodexEvent(state: CodexState, e: z.infer<typeof event>): Co
   }
 }
 
-const withActivity = (state: CodexState, kind: ActivityKind, detail: string | null): CodexState => ({
+/** The state with a new current activity; the plan and the interim text stay. */
+export const withActivity = (state: CodexState, kind: ActivityKind, detail: string | null): CodexState => ({
   ...state,
   progress: { kind, detail, plan: state.progress?.plan ?? null, text: state.progress?.text ?? null },
 });

@@ -1,9 +1,8 @@
-import fs from "node:fs";
 import readline from "node:readline";
-import { execa } from "execa";
 import { applyCodexEvent, initialCodexState, parseCodexLine, type CodexState } from "./codexEvents.js";
 import { codexExecArgs, type CodexInvocation } from "./codexArgs.js";
-import { descendants, killGroup, killTree, processStartTime } from "./processes.js";
+import { killGroup, processStartTime } from "./processes.js";
+import { interruptThenKill, startCodexProcess, stderrTail, turnWatchdogs } from "./turnProcess.js";
 
 /** Everything one Codex turn needs. */
 export interface TurnOptions {
@@ -39,25 +38,12 @@ export interface TurnResult {
 
 /**
  * Runs one `codex exec` turn in its own process group, folding its JSONL into a CodexState.
- * A wall-clock and an idle watchdog stop a turn that never ends (Codex retries an unreachable
- * provider forever; its retry errors are not progress); on any stop Codex gets SIGINT, then its whole tree SIGKILL.
+ * A wall-clock and an idle watchdog stop a turn that never ends (turnProcess.ts); on any stop
+ * Codex gets SIGINT, then its whole tree SIGKILL.
  */
 export async function runCodexTurn(opts: TurnOptions): Promise<TurnResult> {
-  const codexArgv = [opts.bin, ...codexExecArgs(opts.invocation)];
-  const command = opts.wrap
-    ? opts.wrap(codexArgv)
-    : { file: opts.bin, args: codexArgv.slice(1), env: opts.env };
-  const child = execa(command.file, command.args, {
-    cwd: opts.invocation.cwd,
-    env: command.env,
-    extendEnv: false,
-    detached: true,
+  const child = startCodexProcess(opts, opts.invocation.cwd, codexExecArgs(opts.invocation), {
     input: opts.prompt,
-    stdout: "pipe",
-    stderr: { file: opts.stderrFile, append: true },
-    buffer: false,
-    reject: false,
-    cleanup: false,
   });
   const pid = child.pid;
   let state = initialCodexState();
@@ -65,27 +51,15 @@ export async function runCodexTurn(opts: TurnOptions): Promise<TurnResult> {
     stop: null,
   };
   const timers: NodeJS.Timeout[] = [];
-  const killGrace = opts.killGraceMs ?? 3_000;
 
   const stopGroup = (reason: TurnResult["ended"], watchdog: TurnResult["watchdog"] = null) => {
     if (ctl.stop || !pid) return;
     ctl.stop = { reason, watchdog };
-    // SIGINT is Codex's clean interruption: it stops its commands and exits. SIGKILL follows.
-    // The jail (bubblewrap) does not pass signals on, so Codex inside it is signalled directly.
-    // (Not bubblewrap itself: it would die at once and take Codex down with SIGKILL.)
-    for (const p of opts.wrap ? descendants(pid) : [pid]) {
-      try {
-        process.kill(p, "SIGINT");
-      } catch {
-        // already gone
-      }
-    }
-    timers.push(setTimeout(() => killTree(pid, "SIGKILL"), killGrace).unref());
+    timers.push(interruptThenKill(pid, Boolean(opts.wrap), opts.killGraceMs ?? 3_000));
   };
 
   if (pid) await opts.onSpawn?.(pid, processStartTime(pid));
-  const turnTimer = setTimeout(() => stopGroup("watchdog", "turn"), opts.turnTimeoutMs);
-  let idleTimer = setTimeout(() => stopGroup("watchdog", "idle"), opts.idleTimeoutMs);
+  const watchdogs = turnWatchdogs(opts, (which) => stopGroup("watchdog", which));
   const onAbort = () => stopGroup("cancelled");
   if (opts.signal?.aborted) onAbort();
   opts.signal?.addEventListener("abort", onAbort, { once: true });
@@ -97,10 +71,7 @@ export async function runCodexTurn(opts: TurnOptions): Promise<TurnResult> {
         const event = parseCodexLine(line);
         // Codex's retries ("Reconnecting… 2/5") are top-level errors: a model that keeps failing
         // must not look like progress, or the turn would never end.
-        if (event?.type !== "error") {
-          clearTimeout(idleTimer);
-          idleTimer = setTimeout(() => stopGroup("watchdog", "idle"), opts.idleTimeoutMs);
-        }
+        if (event?.type !== "error") watchdogs.touch();
         if (!event) continue;
         state = applyCodexEvent(state, event);
         opts.onState?.(state);
@@ -112,27 +83,13 @@ export async function runCodexTurn(opts: TurnOptions): Promise<TurnResult> {
       ended: ctl.stop?.reason ?? (state.turnCompleted ? "completed" : state.turnFailed ? "failed" : "exited"),
       watchdog: ctl.stop?.watchdog ?? null,
       exitCode: typeof result.exitCode === "number" ? result.exitCode : null,
-      stderrTail: tail(opts.stderrFile),
+      stderrTail: stderrTail(opts.stderrFile),
     };
   } finally {
-    clearTimeout(turnTimer);
-    clearTimeout(idleTimer);
+    watchdogs.clear();
     for (const t of timers) clearTimeout(t);
     opts.signal?.removeEventListener("abort", onAbort);
     // Whatever is left of Codex's group goes with it.
     if (pid) killGroup(pid, "SIGKILL");
-  }
-}
-
-function tail(file: string, bytes = 2_000): string {
-  try {
-    const size = fs.statSync(file).size;
-    const fd = fs.openSync(file, "r");
-    const buf = Buffer.alloc(Math.min(bytes, size));
-    fs.readSync(fd, buf, 0, buf.length, Math.max(0, size - buf.length));
-    fs.closeSync(fd);
-    return buf.toString("utf8");
-  } catch {
-    return "";
   }
 }

@@ -1,0 +1,427 @@
+/**
+ * The app-server runner with the real Codex binary (`codex app-server`) against the fake model:
+ * the same TurnResult and CodexState as the exec runner, approvals, steering, stops and watchdogs.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { tomlString } from "../../src/engine/agents/agentInstructions.js";
+import {
+  type AppServerTurnOptions,
+  type RunningTurn,
+  runAppServerTurn,
+} from "../../src/engine/agents/appServer/appServerRunner.js";
+import type { ApprovalDecision, ApprovalRequest } from "../../src/engine/agents/appServer/approvalTypes.js";
+import { codexSupportPath } from "../../src/engine/agents/codexBinary.js";
+import type { CodexState } from "../../src/engine/agents/codexEvents.js";
+import { runCodexTurn } from "../../src/engine/agents/codexRunner.js";
+import { descendants } from "../../src/engine/agents/processes.js";
+import { tokensOf } from "../../src/engine/agents/progress.js";
+import { jailedCodex } from "../../src/engine/isolation/codexJail.js";
+import { findBwrap } from "../../src/engine/isolation/jail.js";
+import { codexBinaryPath } from "../support/codexBinary.js";
+import { FAKE_KEY_ENV, makeCodexHome } from "../support/codexHome.js";
+import { tempDir } from "../support/engine.js";
+import { type FakeModel, functionCallOutputs, inputText, startFakeModel } from "../support/fakeModel.js";
+import { jailAvailable } from "../support/jail.js";
+
+const DEV_RULES = "DEV-RULES-5521: answer briefly.";
+
+interface Rig {
+  fake: FakeModel;
+  home: { dir: string; env: Record<string, string> };
+  workspace: string;
+  logs: string;
+  states: CodexState[];
+}
+
+let rig: Rig | undefined;
+let jail = false;
+beforeAll(async () => {
+  jail = await jailAvailable();
+});
+afterEach(async () => {
+  if (!rig) return;
+  await rig.fake.close();
+  for (const d of [rig.home.dir, rig.workspace, rig.logs])
+    fs.rmSync(d, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  rig = undefined;
+});
+
+async function makeRig(): Promise<Rig> {
+  const fake = await startFakeModel();
+  const home = await makeCodexHome(fake.url);
+  rig = { fake, home, workspace: tempDir("codexpi-ws-"), logs: tempDir("codexpi-logs-"), states: [] };
+  return rig;
+}
+
+/** Options of one turn in the rig (no jail unless the test adds one), recording every state. */
+function turn(r: Rig, over: Partial<AppServerTurnOptions> = {}): AppServerTurnOptions {
+  return {
+    bin: codexBinaryPath(),
+    invocation: {
+      cwd: r.workspace,
+      fullAccess: false,
+      threadId: null,
+      // What the worker passes to both runners.
+      config: { "tools.update_plan.enabled": "true", developer_instructions: tomlString(DEV_RULES) },
+    },
+    prompt: "go",
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: r.home.dir,
+      CODEX_HOME: r.home.dir,
+      [FAKE_KEY_ENV]: r.home.env[FAKE_KEY_ENV]!,
+      NO_PROXY: "127.0.0.1,localhost",
+    },
+    turnTimeoutMs: 60_000,
+    idleTimeoutMs: 60_000,
+    stderrFile: path.join(r.logs, "codex.log"),
+    killGraceMs: 500,
+    onState: (s) => r.states.push(s),
+    ...over,
+  };
+}
+
+const escalated = (script: string) =>
+  ({
+    kind: "shell",
+    command: ["sh", "-c", script],
+    extraArgs: { sandbox_permissions: "require_escalated", justification: "needs the network" },
+  }) as const;
+
+/** Every live process whose command line contains `marker` (what a stop must leave: none). */
+function processesWith(marker: string): number[] {
+  return fs
+    .readdirSync("/proc")
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        return fs.readFileSync(`/proc/${p}/cmdline`, "utf8").includes(marker);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+async function until(check: () => boolean, timeoutMs = 20_000, what = "condition"): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe("runAppServerTurn (real codex app-server, fake model)", () => {
+  it("a turn completes with the answer, showing its plan, its command and its text while it runs, with usage and the thread id", async () => {
+    const r = await makeRig();
+    r.fake.enqueue(
+      {
+        kind: "call",
+        name: "update_plan",
+        arguments: {
+          plan: [
+            { step: "read the code", status: "completed" },
+            { step: "fix it", status: "in_progress" },
+          ],
+        },
+      },
+      { kind: "shell", command: ["echo", "hello-from-command"] },
+      { kind: "text", text: "the final answer", usage: { input_tokens: 120, output_tokens: 30 } },
+    );
+    const result = await runAppServerTurn(turn(r, { prompt: "do the thing" }));
+
+    expect(result).toMatchObject({ ended: "completed", watchdog: null, exitCode: 0 });
+    expect(result.state.lastAgentMessage).toBe("the final answer");
+    expect(result.state.threadId).toMatch(/\S+/);
+    expect(tokensOf(result.state.usage)).toBeGreaterThanOrEqual(150);
+    expect(result.state.usage).toMatchObject({
+      input_tokens: expect.any(Number),
+      output_tokens: expect.any(Number),
+    });
+
+    const planning = r.states.find((s) => s.progress?.kind === "planning");
+    expect(planning?.progress?.plan).toEqual([
+      { text: "read the code", done: true },
+      { text: "fix it", done: false },
+    ]);
+    const command = r.states.find((s) => s.progress?.kind === "command");
+    expect(command?.progress?.detail).toContain("echo hello-from-command");
+    expect(command?.progress?.plan).toHaveLength(2); // the plan stays while the agent works
+    // The text arrives as it is written (item/agentMessage/delta), before the message completes.
+    expect(r.states.some((s) => s.progress?.text === "the final answer" && s.lastAgentMessage === null)).toBe(
+      true,
+    );
+    expect(inputText(r.fake.requests[0]!)).toContain("do the thing");
+    expect(JSON.stringify(r.fake.requests[0])).toContain(DEV_RULES);
+  });
+
+  it("threads are shared with exec: an app-server thread resumes in `codex exec resume`, and an exec thread in the app-server", async () => {
+    const r = await makeRig();
+    r.fake.enqueue(
+      { kind: "text", text: "APP-SERVER-ANSWER-771" },
+      { kind: "text", text: "exec continues" },
+      { kind: "text", text: "EXEC-ANSWER-552" },
+      { kind: "text", text: "app-server continues" },
+    );
+    const first = await runAppServerTurn(turn(r, { prompt: "first" }));
+    expect(first.ended).toBe("completed");
+    const threadId = first.state.threadId!;
+    const second = await runCodexTurn(
+      turn(r, { prompt: "second", invocation: { ...turn(r).invocation, threadId } }),
+    );
+    expect(second).toMatchObject({
+      ended: "completed",
+      state: { threadId, lastAgentMessage: "exec continues" },
+    });
+    expect(inputText(r.fake.requests[1]!)).toContain("APP-SERVER-ANSWER-771");
+
+    const third = await runCodexTurn(turn(r, { prompt: "third" }));
+    const execThread = third.state.threadId!;
+    expect(execThread).not.toBe(threadId);
+    const fourth = await runAppServerTurn(
+      turn(r, { prompt: "fourth", invocation: { ...turn(r).invocation, threadId: execThread } }),
+    );
+    expect(fourth).toMatchObject({
+      ended: "completed",
+      state: { threadId: execThread, lastAgentMessage: "app-server continues" },
+    });
+    expect(inputText(r.fake.requests[3]!)).toContain("EXEC-ANSWER-552");
+    // Codexpi's rules reach every turn, resumed ones included.
+    expect(JSON.stringify(r.fake.requests[3])).toContain(DEV_RULES);
+  });
+
+  it("stop interrupts the turn through the protocol: it ends as cancelled, and neither Codex nor its command is left", async () => {
+    const r = await makeRig();
+    r.fake.enqueue({ kind: "shell", command: ["sleep", "37.25"] }, { kind: "text", text: "never" });
+    const abort = new AbortController();
+    let pid = 0;
+    const running = runAppServerTurn(
+      turn(r, {
+        signal: abort.signal,
+        // Signals would come only after 20 s: a quick end proves turn/interrupt did it.
+        interruptGraceMs: 20_000,
+        onSpawn: (p) => {
+          pid = p;
+        },
+      }),
+    );
+    await until(() => processesWith("37.25").length > 0, 20_000, "the command to run");
+    const stoppedAt = Date.now();
+    abort.abort();
+    const result = await running;
+    expect(Date.now() - stoppedAt).toBeLessThan(10_000);
+    expect(result).toMatchObject({ ended: "cancelled", watchdog: null });
+    expect(result.state.turnCompleted).toBe(false);
+    await until(() => processesWith("37.25").length === 0, 5_000, "the command to be gone");
+    expect(descendants(pid)).toEqual([]);
+    expect(
+      fs.existsSync(`/proc/${pid}`) && !fs.readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z"),
+    ).toBe(false);
+  });
+
+  it("steering adds the person's words to the running turn (turn/steer): the model's next request carries them", async () => {
+    const r = await makeRig();
+    r.fake.enqueue({ kind: "shell", command: ["sleep", "1.5"] }, { kind: "text", text: "steered answer" });
+    let running: RunningTurn | null = null;
+    const result = runAppServerTurn(turn(r, { onTurnStarted: (t) => (running = t) }));
+    await until(() => running !== null && r.states.some((s) => s.progress?.kind === "command"));
+    await (running as unknown as RunningTurn).steer("STEER-NOTE-8812: also update the README");
+    const done = await result;
+    expect(done).toMatchObject({ ended: "completed" });
+    const later = r.fake.requests.slice(1).map(inputText).join("\n");
+    expect(later).toContain("STEER-NOTE-8812");
+    expect(inputText(r.fake.requests[0]!)).not.toContain("STEER-NOTE-8812");
+  });
+
+  it("a server request codexpi does not serve gets an error, and the turn still ends", async () => {
+    const r = await makeRig();
+    r.fake.enqueue(
+      {
+        kind: "call",
+        name: "request_user_input",
+        arguments: {
+          questions: [
+            {
+              id: "q1",
+              header: "Pick",
+              question: "Which one?",
+              options: [
+                { label: "A", description: "a" },
+                { label: "B", description: "b" },
+              ],
+            },
+          ],
+        },
+      },
+      { kind: "text", text: "went on without an answer" },
+    );
+    const result = await runAppServerTurn(turn(r));
+    expect(result.ended).toBe("completed");
+    expect(result.state.lastAgentMessage).toBe("went on without an answer");
+  });
+});
+
+describe("watchdogs of the app-server runner", () => {
+  const IDLE_MS = 1_500;
+
+  it("the idle watchdog stops a turn whose model hangs (and Codex goes)", async () => {
+    const r = await makeRig();
+    r.fake.enqueue({ kind: "hang" });
+    const started = Date.now();
+    const result = await runAppServerTurn(turn(r, { idleTimeoutMs: IDLE_MS, interruptGraceMs: 500 }));
+    expect(result).toMatchObject({ ended: "watchdog", watchdog: "idle" });
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it("neither watchdog fires while an approval waits for a person longer than both limits (positive control above)", async () => {
+    const r = await makeRig();
+    r.fake.enqueue(escalated("echo APPROVED-LATE"), { kind: "text", text: "done after waiting" });
+    const result = await runAppServerTurn(
+      turn(r, {
+        idleTimeoutMs: IDLE_MS,
+        turnTimeoutMs: 6_000,
+        onApproval: async () => {
+          await new Promise((res) => setTimeout(res, 7_000));
+          return "accept";
+        },
+      }),
+    );
+    expect(result).toMatchObject({ ended: "completed", watchdog: null });
+    expect(result.state.lastAgentMessage).toBe("done after waiting");
+  });
+});
+
+describe("approvals through the app-server runner", () => {
+  it("an escalated command asks with its command, directory and reason; accept runs it and the model sees its output", async () => {
+    const r = await makeRig();
+    r.fake.enqueue(escalated("echo ESCALATED-RAN-$((40+2))"), { kind: "text", text: "ok" });
+    const asked: ApprovalRequest[] = [];
+    const result = await runAppServerTurn(
+      turn(r, {
+        onApproval: async (req) => {
+          asked.push(req);
+          return "accept";
+        },
+      }),
+    );
+    expect(result.ended).toBe("completed");
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({
+      kind: "command",
+      threadId: result.state.threadId,
+      cwd: r.workspace,
+      reason: "needs the network",
+      diff: null,
+      files: [],
+    });
+    // The command as Codex will run it (in its shell wrapper), not yet expanded.
+    expect(asked[0]!.command).toContain("ESCALATED-RAN-");
+    expect(asked[0]!.command).toContain("40+2");
+    expect(asked[0]!.itemId).toMatch(/\S+/);
+    expect(asked[0]!.turnId).toMatch(/\S+/);
+    expect(JSON.stringify(functionCallOutputs(r.fake.requests[1]!))).toContain("ESCALATED-RAN-42");
+  });
+
+  it("decline refuses the command: it does not run and the model is told", async () => {
+    const r = await makeRig();
+    r.fake.enqueue(escalated("echo DECLINED-RAN-$((40+2))"), { kind: "text", text: "ok" });
+    let asked = 0;
+    const result = await runAppServerTurn(
+      turn(r, {
+        onApproval: async (): Promise<ApprovalDecision> => {
+          asked++;
+          return "decline";
+        },
+      }),
+    );
+    expect(result.ended).toBe("completed");
+    expect(asked).toBe(1);
+    const told = JSON.stringify(functionCallOutputs(r.fake.requests[1]!));
+    expect(told).not.toContain("DECLINED-RAN-42");
+    expect(told).toMatch(/reject|declin|denied|not approved/i);
+  });
+
+  it("without a handler the policy is `never`: an escalation is refused without asking anyone", async () => {
+    const r = await makeRig();
+    r.fake.enqueue(escalated("echo UNASKED-RAN-$((40+2))"), { kind: "text", text: "ok" });
+    const result = await runAppServerTurn(turn(r));
+    expect(result.ended).toBe("completed");
+    const told = JSON.stringify(functionCallOutputs(r.fake.requests[1]!));
+    expect(told).not.toContain("UNASKED-RAN-42");
+    expect(told).toMatch(/reject|declin|denied|not approved|never/i);
+  });
+
+  it("a file change outside the workspace asks with its diff and files; accepted, it is written", async () => {
+    const r = await makeRig();
+    const outside = tempDir("codexpi-outside-");
+    const target = path.join(outside, "notes.txt");
+    try {
+      r.fake.enqueue(
+        {
+          kind: "custom",
+          name: "apply_patch",
+          input: `*** Begin Patch\n*** Add File: ${target}\n+PATCHED-LINE-1\n+PATCHED-LINE-2\n*** End Patch\n`,
+        },
+        { kind: "text", text: "patched" },
+      );
+      const asked: ApprovalRequest[] = [];
+      const result = await runAppServerTurn(
+        turn(r, {
+          onApproval: async (req) => {
+            asked.push(req);
+            return "accept";
+          },
+        }),
+      );
+      expect(result.ended).toBe("completed");
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toMatchObject({ kind: "file_change", files: [target], command: null });
+      expect(asked[0]!.diff).toContain(target);
+      expect(asked[0]!.diff).toContain("PATCHED-LINE-2");
+      expect(fs.readFileSync(target, "utf8")).toContain("PATCHED-LINE-1");
+      expect(result.state.files).toEqual([target]);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the app-server runner in the jail", () => {
+  it("an approved escalation lifts only Codex's sandbox, never the jail: the command writes its workspace but cannot see a sibling directory", async (ctx) => {
+    if (!jail) ctx.skip();
+    const r = await makeRig();
+    const sibling = tempDir("codexpi-sibling-");
+    fs.writeFileSync(path.join(sibling, "secret.txt"), "SIBLING-SECRET");
+    fs.writeFileSync(path.join(r.workspace, "own.txt"), "OWN-FILE");
+    const bin = codexBinaryPath();
+    const input = {
+      bwrap: findBwrap()!,
+      codexBin: bin,
+      codexSupportDir: codexSupportPath(bin),
+      workspace: r.workspace,
+      allowedAlternates: [],
+      stateDir: path.join(r.home.dir, "project-state"),
+      operatorHome: r.home.dir,
+      baseEnv: { ...process.env, [FAKE_KEY_ENV]: r.home.env[FAKE_KEY_ENV] },
+      agentEnv: [FAKE_KEY_ENV],
+    };
+    try {
+      r.fake.enqueue(
+        escalated(`cat own.txt; cat ${sibling}/secret.txt; ls /proc | grep -c '^[0-9]' | sed 's/^/PROCS-/'`),
+        { kind: "text", text: "ok" },
+      );
+      const result = await runAppServerTurn(
+        turn(r, { wrap: (argv) => jailedCodex(input, argv), onApproval: async () => "accept" }),
+      );
+      expect(result.ended).toBe("completed");
+      const out = JSON.stringify(functionCallOutputs(r.fake.requests[1]!));
+      expect(out).toContain("OWN-FILE"); // positive control: the approved command ran
+      expect(out).not.toContain("SIBLING-SECRET");
+      expect(Number(/PROCS-(\d+)/.exec(out)?.[1])).toBeLessThan(20);
+    } finally {
+      fs.rmSync(sibling, { recursive: true, force: true });
+    }
+  });
+});
