@@ -111,6 +111,8 @@ export interface ProjectListItem {
   mergeConfirmation: boolean;
   channelId: string | null;
   role: ProjectRole;
+  /** Whether its agent asks before escalating (absent: never). */
+  approvalsOnRequest?: boolean;
 }
 
 /** The `/codex projects` message. */
@@ -128,6 +130,7 @@ export function projectsView(locale: Locale, projects: ProjectListItem[]): Slack
       ...(p.channelId ? [t(locale, "projects.channel", { channel: channelMention(p.channelId) })] : []),
       t(locale, p.fullAccess ? "projects.full_access" : "projects.sandboxed"),
       ...(p.mergeConfirmation ? [t(locale, "projects.merge_confirmation")] : []),
+      ...(p.approvalsOnRequest ? [t(locale, "projects.approvals_on_request")] : []),
     ];
     return `*${escapeClip(p.name, 200)}* · \`${escapeClip(p.path, 400)}\`\n${facts.join(" · ")}`;
   });

@@ -152,6 +152,25 @@ describe("approvals in Slack", () => {
     expect(JSON.stringify(second.blocks)).not.toContain("line 399");
   });
 
+  it("/codex project set --approvals is for admins: the owner is refused, an admin's change is stored and listed", async () => {
+    bot = await slackBot();
+    const refused = await bot.command("project set demo --approvals on-request", OWNER);
+    expect(JSON.stringify(refused.json ?? (await bot.response(refused.responseId)))).toMatch(/admin/i);
+    expect(
+      (await bot.db.selectFrom("projects").select("approval_mode").executeTakeFirstOrThrow()).approval_mode,
+    ).toBe("never");
+    await bot.command("project set demo --approvals on-request", ADMIN);
+    await eventually(
+      async () =>
+        (await bot.db.selectFrom("projects").select("approval_mode").executeTakeFirstOrThrow())
+          .approval_mode === "on-request",
+      15_000,
+      "mode stored",
+    );
+    const listed = await bot.command("projects", ADMIN);
+    expect(JSON.stringify(listed.json ?? (await bot.response(listed.responseId)))).toContain("sur demande");
+  });
+
   it("an unanswered request expires as cancel and its card says so", async () => {
     spawner = recordingSpawner();
     bot = await slackBot({ spawner: () => spawner, env: { CODEXPI_APPROVAL_TTL: "1" } });

@@ -147,6 +147,7 @@ async function run(
           ownerId: p.owner_id,
           fullAccess: p.full_access === 1,
           mergeConfirmation: p.merge_confirmation_required === 1,
+          approvalsOnRequest: p.approval_mode === "on-request",
           channelId: p.slack_channel_id,
           role: p.role,
         })),

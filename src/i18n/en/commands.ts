@@ -71,6 +71,7 @@ export const commands = {
   "projects.full_access": "full access",
   "projects.sandboxed": "sandboxed",
   "projects.merge_confirmation": "merge on confirmation",
+  "projects.approvals_on_request": "approvals on request",
   "projects.role.project": "project",
   "projects.role.master": "master agent",
   "projects.role.self": "self-repair",

@@ -72,6 +72,7 @@ export const commands = {
   "projects.full_access": "accès complet",
   "projects.sandboxed": "bac à sable",
   "projects.merge_confirmation": "fusion sur confirmation",
+  "projects.approvals_on_request": "approbations sur demande",
   "projects.role.project": "projet",
   "projects.role.master": "agent maître",
   "projects.role.self": "auto-réparation",
