@@ -54,6 +54,7 @@ const schema = z.object({
   CODEXPI_IDLE_TIMEOUT: seconds.default(10 * 60),
   CODEXPI_JAIL: z.enum(["bwrap", "off"]).default("bwrap"),
   CODEXPI_APPROVAL_TTL: seconds.default(24 * 60 * 60),
+  CODEXPI_RUNNER: z.enum(["exec", "app-server"]).default("exec"),
   CODEXPI_AGENT_ENV: z
     .string()
     .transform((s) =>
@@ -113,6 +114,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     logLevel: e.LOG_LEVEL,
     /** `bwrap`: every agent process and test command runs in a bubblewrap jail; `off` is unsafe. */
     jail: e.CODEXPI_JAIL,
+    /** How Codex runs a turn: `exec` (`codex exec --json`) or `app-server` (JSON-RPC; can ask approvals). */
+    runner: e.CODEXPI_RUNNER,
     /** Names of the variables that carry the model's credential to Codex (never to its commands). */
     agentEnv: e.CODEXPI_AGENT_ENV ?? DEFAULT_AGENT_ENV,
   };

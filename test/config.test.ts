@@ -27,6 +27,13 @@ describe("configuration", () => {
     expect(parseConfig({ CODEXPI_TICK: "0 * * * *" }).tick).toBe("0 * * * *");
   });
 
+  it("CODEXPI_RUNNER is exec by default, app-server on request, and anything else a configuration error naming it", () => {
+    expect(parseConfig({}).runner).toBe("exec");
+    expect(parseConfig({ CODEXPI_RUNNER: "app-server" }).runner).toBe("app-server");
+    expect(() => parseConfig({ CODEXPI_RUNNER: "appserver" })).toThrow(ConfigError);
+    expect(() => parseConfig({ CODEXPI_RUNNER: "appserver" })).toThrow(/CODEXPI_RUNNER/);
+  });
+
   it("a relative CODEX_HOME is resolved against the working directory; unset stays unset (~/.codex)", () => {
     expect(parseConfig({ CODEX_HOME: "codex-home" }).codexHome).toBe(path.resolve("codex-home"));
     expect(parseConfig({ CODEX_HOME: "/srv/codex" }).codexHome).toBe("/srv/codex");

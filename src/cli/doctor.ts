@@ -25,7 +25,11 @@ export async function run(argv: string[]): Promise<number> {
   let config: Config;
   try {
     config = parseConfig();
-    checks.push({ name: "configuration", ok: true, detail: `data dir ${config.dataDir}` });
+    checks.push({
+      name: "configuration",
+      ok: true,
+      detail: `data dir ${config.dataDir}, runner ${config.runner}`,
+    });
   } catch (err) {
     out(`✗ configuration: ${(err as Error).message}`);
     return 1;

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Config } from "../config.js";
 import { codexSupportPath } from "../engine/agents/codexBinary.js";
-import { runCodexTurn } from "../engine/agents/codexRunner.js";
+import { turnRunner } from "../engine/agents/runnerChoice.js";
 import { codexEnvironment } from "../engine/isolation/environment.js";
 import { findBwrap } from "../engine/isolation/jail.js";
 import { jailedCodex, operatorCodexHome } from "../engine/isolation/codexJail.js";
@@ -45,7 +45,8 @@ export async function modelProbe(config: Config, bin: string): Promise<Check> {
   const state = fs.mkdtempSync(path.join(config.dataDir, ".doctor-model-"));
   const started = Date.now();
   try {
-    const r = await runCodexTurn({
+    // The runner agents use (CODEXPI_RUNNER): the probe proves that one works.
+    const r = await turnRunner(config.runner)({
       bin,
       invocation: { cwd: dir, fullAccess: false, threadId: null },
       prompt: PROBE_PROMPT,

@@ -69,6 +69,17 @@ describe("codexpi doctor: a real model probe and Slack's tokens and scopes (real
     expect(model.requests.length).toBeGreaterThan(0);
   });
 
+  it("with CODEXPI_RUNNER=app-server, doctor names the runner and probes the model through the app-server", async (ctx) => {
+    if (!(await jailAvailable())) ctx.skip();
+    dir = tempDir();
+    model = await startFakeModel();
+    const r = await doctor(model.url, { CODEXPI_RUNNER: "app-server" });
+    expect(r.stdout).toMatch(/^✓ configuration: .*runner app-server/m);
+    expect(r.stdout).toMatch(/^✓ model: gpt-5\.5 \(provider fake\) answered in [\d.]+ s/m);
+    // Codex names its client in each model request: the probe went through the app-server.
+    expect(model.log.find((x) => x.path.endsWith("/responses"))?.headers.originator).toBe("codexpi");
+  });
+
   it("fails clearly with no model access (unreachable model URL), a missing scope and a wrong app token", async (ctx) => {
     if (!(await jailAvailable())) ctx.skip();
     dir = tempDir();

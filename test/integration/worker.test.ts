@@ -6,69 +6,89 @@ import { processStartTime } from "../../src/engine/agents/processes.js";
 import { functionCallOutputs, inputText } from "../support/fakeModel.js";
 import { codexEngine, finished, outsideDir, until } from "../support/codexEngine.js";
 
-// Real `codexpi worker` processes running the real Codex binary against a fake model.
+// Real `codexpi worker` processes running the real Codex binary against a fake model. The main
+// paths run with both runners (CODEXPI_RUNNER); the others with the default (exec) only.
+const withEachRunner = (name: string, body: (runner: "exec" | "app-server") => Promise<void>) => {
+  for (const runner of ["exec", "app-server"] as const) it(`${name} (${runner} runner)`, () => body(runner));
+};
+
 describe("Codex workers (real binary, fake model)", () => {
   let env: Awaited<ReturnType<typeof codexEngine>>;
   afterEach(async () => env?.close());
 
-  it("a new conversation gets the model's answer, with its Codex thread id and usage recorded", async () => {
-    env = await codexEngine();
-    env.fake.enqueue({ kind: "text", text: "Bonjour depuis le faux modèle" });
-    const { conversation, item } = await startConversation(env.db, env.clock, env.project, "hello", "UOWNER");
-    await env.engine.dispatch();
-    const done = await finished(env.db, item.id);
-    expect(done).toMatchObject({ status: "done", error: null });
-    expect((await answerOf(env.db, item.id))?.content).toBe("Bonjour depuis le faux modèle");
-    const conv = await env.db
-      .selectFrom("conversations")
-      .selectAll()
-      .where("id", "=", conversation.id)
-      .executeTakeFirstOrThrow();
-    expect(conv.codex_thread_id).toMatch(/\S+/);
-    expect(conv.status).toBe("completed");
-    expect(JSON.parse(done.usage ?? "null")).toMatchObject({ input_tokens: expect.any(Number) });
-    expect(inputText(env.fake.requests[0]!)).toContain("hello");
-  });
+  withEachRunner(
+    "a new conversation gets the model's answer, with its Codex thread id and usage recorded",
+    async (runner) => {
+      env = await codexEngine({ env: { CODEXPI_RUNNER: runner } });
+      env.fake.enqueue({ kind: "text", text: "Bonjour depuis le faux modèle" });
+      const { conversation, item } = await startConversation(
+        env.db,
+        env.clock,
+        env.project,
+        "hello",
+        "UOWNER",
+      );
+      await env.engine.dispatch();
+      const done = await finished(env.db, item.id);
+      expect(done).toMatchObject({ status: "done", error: null });
+      expect((await answerOf(env.db, item.id))?.content).toBe("Bonjour depuis le faux modèle");
+      const conv = await env.db
+        .selectFrom("conversations")
+        .selectAll()
+        .where("id", "=", conversation.id)
+        .executeTakeFirstOrThrow();
+      expect(conv.codex_thread_id).toMatch(/\S+/);
+      expect(conv.status).toBe("completed");
+      expect(JSON.parse(done.usage ?? "null")).toMatchObject({ input_tokens: expect.any(Number) });
+      expect(inputText(env.fake.requests[0]!)).toContain("hello");
+      // The runner really is the one asked for: Codex names its client in every model request.
+      const originator = env.fake.log.find((r) => r.path.endsWith("/responses"))?.headers.originator;
+      expect(originator).toBe(runner === "app-server" ? "codexpi" : "codex_exec");
+    },
+  );
 
-  it("a follow-up resumes the same Codex thread: the model sees the earlier turn", async () => {
-    env = await codexEngine();
-    env.fake.enqueue(
-      { kind: "text", text: "première réponse 4417" },
-      { kind: "text", text: "seconde réponse" },
-    );
-    const { conversation, item } = await startConversation(
-      env.db,
-      env.clock,
-      env.project,
-      "premier message",
-      "UOWNER",
-    );
-    await env.engine.dispatch();
-    await finished(env.db, item.id);
-    const thread = (
-      await env.db
+  withEachRunner(
+    "a follow-up resumes the same Codex thread: the model sees the earlier turn",
+    async (runner) => {
+      env = await codexEngine({ env: { CODEXPI_RUNNER: runner } });
+      env.fake.enqueue(
+        { kind: "text", text: "première réponse 4417" },
+        { kind: "text", text: "seconde réponse" },
+      );
+      const { conversation, item } = await startConversation(
+        env.db,
+        env.clock,
+        env.project,
+        "premier message",
+        "UOWNER",
+      );
+      await env.engine.dispatch();
+      await finished(env.db, item.id);
+      const thread = (
+        await env.db
+          .selectFrom("conversations")
+          .select("codex_thread_id")
+          .where("id", "=", conversation.id)
+          .executeTakeFirstOrThrow()
+      ).codex_thread_id;
+      const second = await enqueue(env.db, env.clock, conversation.id, "message suivant");
+      await env.engine.dispatch();
+      expect(await finished(env.db, second.id)).toMatchObject({ status: "done" });
+      expect((await answerOf(env.db, second.id))?.content).toBe("seconde réponse");
+      const followUp = inputText(env.fake.requests[1]!);
+      expect(followUp).toContain("première réponse 4417");
+      expect(followUp).toContain("message suivant");
+      const after = await env.db
         .selectFrom("conversations")
         .select("codex_thread_id")
         .where("id", "=", conversation.id)
-        .executeTakeFirstOrThrow()
-    ).codex_thread_id;
-    const second = await enqueue(env.db, env.clock, conversation.id, "message suivant");
-    await env.engine.dispatch();
-    expect(await finished(env.db, second.id)).toMatchObject({ status: "done" });
-    expect((await answerOf(env.db, second.id))?.content).toBe("seconde réponse");
-    const followUp = inputText(env.fake.requests[1]!);
-    expect(followUp).toContain("première réponse 4417");
-    expect(followUp).toContain("message suivant");
-    const after = await env.db
-      .selectFrom("conversations")
-      .select("codex_thread_id")
-      .where("id", "=", conversation.id)
-      .executeTakeFirstOrThrow();
-    expect(after.codex_thread_id).toBe(thread);
-  });
+        .executeTakeFirstOrThrow();
+      expect(after.codex_thread_id).toBe(thread);
+    },
+  );
 
-  it("a failed turn fails the item with Codex's message", async () => {
-    env = await codexEngine();
+  withEachRunner("a failed turn fails the item with Codex's message", async (runner) => {
+    env = await codexEngine({ env: { CODEXPI_RUNNER: runner } });
     env.fake.enqueue({ kind: "fail", message: "quota dépassé pour ce projet" });
     const { item } = await startConversation(env.db, env.clock, env.project, "hello", "UOWNER");
     await env.engine.dispatch();
@@ -107,16 +127,19 @@ describe("Codex workers (real binary, fake model)", () => {
     ).toBeNull();
   });
 
-  it("a model that never answers is stopped by the watchdog, and Codex's group goes with it", async () => {
-    env = await codexEngine({ env: { CODEXPI_IDLE_TIMEOUT: "3" } });
-    env.fake.enqueue({ kind: "hang" });
-    const { item } = await startConversation(env.db, env.clock, env.project, "hello", "UOWNER");
-    await env.engine.dispatch();
-    const row = await finished(env.db, item.id, 40_000);
-    expect(row).toMatchObject({ status: "failed", error_code: "watchdog" });
-    expect(row.codex_pid).toBeGreaterThan(0);
-    expect(processStartTime(row.codex_pid!)).toBeNull();
-  });
+  withEachRunner(
+    "a model that never answers is stopped by the watchdog, and Codex's group goes with it",
+    async (runner) => {
+      env = await codexEngine({ env: { CODEXPI_IDLE_TIMEOUT: "3", CODEXPI_RUNNER: runner } });
+      env.fake.enqueue({ kind: "hang" });
+      const { item } = await startConversation(env.db, env.clock, env.project, "hello", "UOWNER");
+      await env.engine.dispatch();
+      const row = await finished(env.db, item.id, 40_000);
+      expect(row).toMatchObject({ status: "failed", error_code: "watchdog" });
+      expect(row.codex_pid).toBeGreaterThan(0);
+      expect(processStartTime(row.codex_pid!)).toBeNull();
+    },
+  );
 
   it("full access lifts only Codex's sandbox: it writes the jail's private /tmp, a restricted agent cannot; neither reaches the host outside its workspace", async () => {
     env = await codexEngine();
@@ -206,48 +229,51 @@ describe("Codex workers (real binary, fake model)", () => {
     expect(Number(row.worker_start_time)).toBeLessThan(beforeDispatch);
   });
 
-  it("stop interrupts a running agent: the item is cancelled and Codex with its command is gone", async () => {
-    env = await codexEngine();
-    const full = await env.addProject({ name: "full", ownerId: "UOWNER", fullAccess: true });
-    const marker = `61.${process.pid}${Date.now() % 100_000}`; // a sleep duration no other process has
-    // A full-access command runs in a session of its own: stopping must reach it too.
-    env.fake.enqueue({ kind: "shell", command: ["sleep", marker] });
-    const { conversation, item } = await startConversation(env.db, env.clock, full, "long", "UOWNER");
-    await env.engine.dispatch();
-    const running = await until(
-      async () => {
-        const r = await env.db
-          .selectFrom("prompt_queue")
-          .selectAll()
-          .where("id", "=", item.id)
-          .executeTakeFirst();
-        return r?.codex_pid ? r : undefined;
-      },
-      30_000,
-      "codex to start",
-    );
-    const findCommand = () =>
-      fs
-        .readdirSync("/proc")
-        .filter((p) => /^\d+$/.test(p))
-        .filter((p) => {
-          try {
-            return fs.readFileSync(`/proc/${p}/cmdline`, "utf8") === `sleep\0${marker}\0`;
-          } catch {
-            return false;
-          }
-        });
-    await until(async () => findCommand().length > 0, 30_000, "the agent's command to run"); // control
-    const { stopConversation } = await import("../../src/engine/agents/stop.js");
-    expect(await stopConversation(env.engine, conversation.id)).toEqual({
-      cancelledQueued: 0,
-      stoppingRunning: 1,
-    });
-    expect(await finished(env.db, item.id, 20_000)).toMatchObject({
-      status: "cancelled",
-      error_code: "cancelled",
-    });
-    expect(processStartTime(running.codex_pid!)).toBeNull();
-    await until(async () => findCommand().length === 0, 10_000, "the agent's command to be gone");
-  });
+  withEachRunner(
+    "stop interrupts a running agent: the item is cancelled and Codex with its command is gone",
+    async (runner) => {
+      env = await codexEngine({ env: { CODEXPI_RUNNER: runner } });
+      const full = await env.addProject({ name: "full", ownerId: "UOWNER", fullAccess: true });
+      const marker = `61.${process.pid}${Date.now() % 100_000}`; // a sleep duration no other process has
+      // A full-access command runs in a session of its own: stopping must reach it too.
+      env.fake.enqueue({ kind: "shell", command: ["sleep", marker] });
+      const { conversation, item } = await startConversation(env.db, env.clock, full, "long", "UOWNER");
+      await env.engine.dispatch();
+      const running = await until(
+        async () => {
+          const r = await env.db
+            .selectFrom("prompt_queue")
+            .selectAll()
+            .where("id", "=", item.id)
+            .executeTakeFirst();
+          return r?.codex_pid ? r : undefined;
+        },
+        30_000,
+        "codex to start",
+      );
+      const findCommand = () =>
+        fs
+          .readdirSync("/proc")
+          .filter((p) => /^\d+$/.test(p))
+          .filter((p) => {
+            try {
+              return fs.readFileSync(`/proc/${p}/cmdline`, "utf8") === `sleep\0${marker}\0`;
+            } catch {
+              return false;
+            }
+          });
+      await until(async () => findCommand().length > 0, 30_000, "the agent's command to run"); // control
+      const { stopConversation } = await import("../../src/engine/agents/stop.js");
+      expect(await stopConversation(env.engine, conversation.id)).toEqual({
+        cancelledQueued: 0,
+        stoppingRunning: 1,
+      });
+      expect(await finished(env.db, item.id, 20_000)).toMatchObject({
+        status: "cancelled",
+        error_code: "cancelled",
+      });
+      expect(processStartTime(running.codex_pid!)).toBeNull();
+      await until(async () => findCommand().length === 0, 10_000, "the agent's command to be gone");
+    },
+  );
 });

@@ -34,6 +34,8 @@ export function workerEnv(config: Config, base: NodeJS.ProcessEnv = process.env)
     CODEXPI_IDLE_TIMEOUT: String(Math.ceil(config.idleTimeoutMs / 1000)),
     CODEXPI_LOCALE: config.locale,
     CODEXPI_JAIL: config.jail,
+    CODEXPI_RUNNER: config.runner,
+    CODEXPI_APPROVAL_TTL: String(Math.ceil(config.approvalTtlMs / 1000)),
     CODEXPI_AGENT_ENV: config.agentEnv.join(","),
     LOG_LEVEL: config.logLevel,
     CODEX_BIN: config.codexBin,

@@ -12,7 +12,10 @@ import { purposeOf, sandboxFor } from "./sandboxPolicy.js";
 import { agentInstructions, tomlString } from "./agentInstructions.js";
 import { redactText } from "../../redaction.js";
 import { codexSupportPath, resolveCodexBinary } from "./codexBinary.js";
-import { runCodexTurn, type TurnResult } from "./codexRunner.js";
+import type { TurnResult } from "./codexRunner.js";
+import { runnerFor, turnRunner } from "./runnerChoice.js";
+import type { ApprovalHandler } from "./appServer/approvalTypes.js";
+import { approvalHandler } from "../approvals/waiter.js";
 import { finishItem, type Outcome } from "./outcome.js";
 import { failureNote } from "../../i18n/failures.js";
 import { processStartTime } from "./processes.js";
@@ -51,10 +54,20 @@ export async function recordCodexStart(
 /** Writes an item's outcome in the database; false when the fence did not match (finished elsewhere). */
 export type OutcomeWriter = (item: { id: string; attempt: number }, outcome: Outcome) => Promise<boolean>;
 
-/** Seams of a worker run: the outcome write (a full disk in tests) and its backoff. */
+/** Seams of a worker run: the outcome write (a full disk in tests) and its backoff; approvals. */
 export interface WorkerOptions {
   writeOutcome?: OutcomeWriter;
   retry?: RetryPolicy;
+  /**
+   * Who answers this turn's approval requests (the approvals feature fills it in). With a handler
+   * the app-server runner asks (policy `on-request`); without one, escalations are refused (`never`).
+   */
+  approvals?(item: {
+    queueId: string;
+    attempt: number;
+    conversationId: string;
+    projectId: string;
+  }): ApprovalHandler | undefined;
 }
 
 /**
@@ -225,9 +238,16 @@ export async function runWorker(
 
   fs.mkdirSync(logsDir(engine.config), { recursive: true });
   const stderrFile = path.join(logsDir(engine.config), `codex-${queueId}.log`);
+  const runner = runnerFor(engine.config, project);
+  // Only a project whose admin chose `on-request` asks; its requests wait for a person's answer.
+  const approvals = opts.approvals ?? ((turn) => approvalHandler(engine, turn));
+  const onApproval =
+    runner === "app-server" && project.approval_mode === "on-request"
+      ? approvals({ queueId, attempt, conversationId: conversation.id, projectId: project.id })
+      : undefined;
   let result: TurnResult;
   try {
-    result = await runCodexTurn({
+    result = await turnRunner(runner)({
       bin,
       invocation: {
         cwd: workdir,
@@ -252,6 +272,7 @@ export async function runWorker(
         log.info({ codexPid: pid }, "codex started");
       },
       onState,
+      onApproval,
     });
   } catch (err) {
     log.error({ err }, "codex could not run");
