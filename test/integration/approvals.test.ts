@@ -149,7 +149,15 @@ describe("approvals end to end", () => {
     expect(JSON.stringify(card.blocks)).toContain("outside-notes.txt");
     await bot.click("approval.approve", approvalId(card), card.ts, OWNER);
     await answerIn(root.ts, "Patché 7305.");
-    expect(fs.readFileSync(target, "utf8")).toContain("PATCHED-LINE-7305");
+    expect(await bot.db.selectFrom("approvals").select(["kind", "status"]).executeTakeFirstOrThrow()).toEqual(
+      {
+        kind: "file_change",
+        status: "approved",
+      },
+    );
+    // The approval lifted Codex's sandbox, never the jail: the patch went to the jail's private
+    // /tmp, and the host's file was never written.
+    expect(fs.existsSync(target)).toBe(false);
   });
 
   it("a worker SIGKILLed while waiting: the request is abandoned (the card says so), nothing ran, and a reply continues the conversation", async () => {
