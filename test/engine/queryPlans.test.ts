@@ -78,6 +78,36 @@ describe("tick query plans", () => {
       })
       .execute();
 
+    // Approvals' step has work too: a request past its deadline (and the lost item's pending one,
+    // abandoned when the reaper finishes it).
+    for (const [id, item, expires] of [
+      ["ap-due", "q-other", 0],
+      ["ap-lost", busy.item.id, env.clock.now() + 60_000],
+    ] as const)
+      await env.db
+        .insertInto("approvals")
+        .values({
+          id,
+          conversation_id: busy.conversation.id,
+          queue_id: item,
+          attempt: 1,
+          user_id: "U",
+          codex_thread_id: "t",
+          turn_id: "u",
+          item_id: id,
+          approval_id: id,
+          kind: "command",
+          command: "npm install",
+          cwd: null,
+          reason: null,
+          diff: null,
+          answered_by: null,
+          answered_at: null,
+          created_at: 0,
+          expires_at: expires,
+        })
+        .execute();
+
     const queries: CompiledQuery[] = [];
     const logged = openDatabase(env.config.databasePath, {
       log: (e) => void (e.level === "query" && queries.push(e.query)),
@@ -95,6 +125,11 @@ describe("tick query plans", () => {
     await logged.destroy();
     expect(result).toMatchObject({ state: "processed", reaped: [busy.item.id], incidents_repairing: 2 }); // reap (whose failure opens an incident), repair and claim really ran
     expect((result as { started: string[] }).started.length).toBeGreaterThan(0);
+    expect(result).toMatchObject({ expired: ["ap-due"] });
+    expect(
+      (await env.db.selectFrom("approvals").select("status").where("id", "=", "ap-lost").executeTakeFirst())
+        ?.status,
+    ).toBe("abandoned");
 
     const raw = new Database(env.config.databasePath, { readonly: true });
     const scans: string[] = [];

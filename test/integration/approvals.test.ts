@@ -112,6 +112,29 @@ describe("approvals end to end", () => {
     ]);
   });
 
+  it("Stop on the card stops the conversation: the command never runs, the turn ends cancelled, no incident", async () => {
+    await onRequestBot();
+    bot.model.enqueue(escalated("echo STOPPED-RAN-$((40+2))"), { kind: "text", text: "Jamais 7307." });
+    const { card } = await askAndCard("installe left-pad");
+    await bot.click("approval.stop", approvalId(card), card.ts, OWNER);
+    const item = await eventually(
+      () =>
+        bot.db
+          .selectFrom("prompt_queue")
+          .select(["status", "error_code"])
+          .where("status", "in", ["done", "failed", "cancelled"])
+          .executeTakeFirst(),
+      60_000,
+      "turn over",
+    );
+    expect(item).toEqual({ status: "cancelled", error_code: "cancelled" });
+    expect(await bot.db.selectFrom("incidents").select("id").execute()).toEqual([]);
+    expect(JSON.stringify(bot.model.requests.flatMap((r) => functionCallOutputs(r)))).not.toContain(
+      "STOPPED-RAN-42",
+    );
+    expect(JSON.stringify((await closedCard(card.ts)).blocks)).toContain("Arrêté");
+  });
+
   it("an unanswered request expires as cancel: the command never runs and the card says so", async () => {
     await onRequestBot({ CODEXPI_APPROVAL_TTL: "2" });
     bot.model.enqueue(escalated("echo EXPIRED-RAN-$((40+2))"), { kind: "text", text: "Tant pis 7304." });

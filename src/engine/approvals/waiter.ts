@@ -23,6 +23,8 @@ export interface ApprovalTurn {
  * CLI), another process: a read every 200 ms reaches the runner well within the second promised.
  */
 const POLL_MS = 200;
+/** How long a Stop's answer waits for its stop to be recorded (25 polls: 5 s). */
+const STOP_WAIT_POLLS = 25;
 
 /**
  * An ApprovalHandler's body for the worker: records the request durably (once: the same request
@@ -52,6 +54,9 @@ async function awaitApproval(
       const decision = DECISION_OF_STATUS[current.status];
       if (decision) {
         log.info({ approvalId: row.id, status: current.status }, "approval closed");
+        // Stop is the answer, then the conversation's stop: Codex is told only once the stop is
+        // recorded, so that the turn it ends counts as cancelled, never as a failure.
+        if (current.status === "stopped") await stopRecorded(kernel, turn.queueId, signal);
         return decision;
       }
       if (clock.now() >= current.expires_at)
@@ -119,6 +124,19 @@ async function recordRequest(
       .where("approval_id", "=", approvalId)
       .executeTakeFirstOrThrow();
   });
+}
+
+/** Waits (a few seconds at most) until the item's stop is recorded or the turn is stopped. */
+async function stopRecorded(kernel: Pick<Kernel, "db">, queueId: string, signal: AbortSignal): Promise<void> {
+  for (let i = 0; i < STOP_WAIT_POLLS && !signal.aborted; i++) {
+    const item = await kernel.db
+      .selectFrom("prompt_queue")
+      .select(["cancel_requested_at", "status"])
+      .where("id", "=", queueId)
+      .executeTakeFirst();
+    if (!item || item.cancel_requested_at !== null || item.status !== "running") return;
+    await sleep(POLL_MS, signal);
+  }
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -11,7 +11,7 @@ import {
 } from "../../../src/engine/approvals/machine.js";
 import { approvalHandler } from "../../../src/engine/approvals/waiter.js";
 import { immediate } from "../../../src/engine/database.js";
-import { runUseCase } from "../../../src/engine/kernel.js";
+import { performEffects, runUseCase } from "../../../src/engine/kernel.js";
 import { terminalStatuses } from "../../../src/engine/stateMachine.js";
 import { engineErrorText } from "../../../src/i18n/index.js";
 import { testEngine } from "../../support/engine.js";
@@ -245,6 +245,23 @@ describe("approvals", () => {
       .where("id", "=", turn.queueId)
       .executeTakeFirstOrThrow();
     expect(item.cancel_requested_at).not.toBeNull();
+  });
+
+  it("Stop's cancel reaches the runner only once the conversation's stop is recorded (its turn ends cancelled, not failed)", async () => {
+    env = await testEngine();
+    const turn = await runningTurn();
+    const { decision } = wait(turn);
+    const id = await pendingId();
+    const { effects } = await answerApprovalUseCase(env.engine, PERSON, id, "stop");
+    expect(effects).toEqual({ stop: [turn.conversationId] });
+    let settledEarly = false;
+    void decision.then(() => {
+      settledEarly = true;
+    });
+    await new Promise((r) => setTimeout(r, 700));
+    expect(settledEarly).toBe(false);
+    await performEffects(env.engine, effects);
+    expect(await decision).toBe("cancel");
   });
 
   it("the turn's end leaves its pending request abandoned (with its event), and the runner is answered cancel", async () => {
