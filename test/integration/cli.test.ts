@@ -87,6 +87,20 @@ describe("codexpi CLI (real binary, fake model)", () => {
     expect(inputText(fake.requests[1]!)).toContain("Réponse du modèle 7731");
   });
 
+  it("project set --approvals changes a project's approval mode; project list shows it; a bad mode is a usage error", async () => {
+    await setup();
+    await cli("project", "add", "demo", path.join(dir, "demo"));
+    const bad = await cli("project", "set", "demo", "--approvals", "always");
+    expect(bad.exitCode).not.toBe(0);
+    expect(bad.stderr).toContain("--approvals");
+    const set = await cli("project", "set", "demo", "--approvals", "on-request");
+    expect(set.exitCode).toBe(0);
+    expect(set.stdout).toContain("on-request");
+    expect((await cli("project", "list")).stdout).toContain("approvals on-request");
+    await cli("project", "set", "demo", "--approvals", "never");
+    expect((await cli("project", "list")).stdout).not.toContain("approvals");
+  });
+
   it("ask --wait prints a decision's question and options (no raw marker), keeps waiting; decide answers it and the conversation resumes", async () => {
     await setup();
     fake.enqueue(
