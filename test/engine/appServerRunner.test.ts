@@ -297,6 +297,30 @@ describe("approvals through the app-server runner", () => {
     expect(JSON.stringify(functionCallOutputs(r.fake.requests[1]!))).toContain("ESCALATED-RAN-42");
   });
 
+  it("acceptForSession is asked once: the same escalated command later in the session runs without asking", async () => {
+    const r = await makeRig();
+    r.fake.enqueue(escalated("echo SESSION-RAN-$((40+2))"), escalated("echo SESSION-RAN-$((40+2))"), {
+      kind: "text",
+      text: "ok",
+    });
+    let asked = 0;
+    const result = await runAppServerTurn(
+      turn(r, {
+        onApproval: async (): Promise<ApprovalDecision> => {
+          asked++;
+          return "acceptForSession";
+        },
+      }),
+    );
+    expect(result.ended).toBe("completed");
+    expect(asked).toBe(1);
+    // Each call's own output (the model's later requests carry every earlier one too).
+    const outputOf = (n: number) =>
+      JSON.stringify(functionCallOutputs(r.fake.requests[n]!).find((o) => o.call_id === `call_fake_${n}`));
+    expect(outputOf(1)).toContain("SESSION-RAN-42");
+    expect(outputOf(2)).toContain("SESSION-RAN-42");
+  });
+
   it("decline refuses the command: it does not run and the model is told", async () => {
     const r = await makeRig();
     r.fake.enqueue(escalated("echo DECLINED-RAN-$((40+2))"), { kind: "text", text: "ok" });
