@@ -48,7 +48,7 @@ function tsFiles(dir: string): string[] {
 
 /**
  * The protocol files codexpi's own code imports (paths relative to the protocol directory), read
- * from the sources under `srcDir` outside the protocol directory itself.
+ * from the sources under `<root>/src` outside the protocol directory itself.
  */
 export function protocolRoots(root: string): string[] {
   const protocol = path.join(root, PROTOCOL_DIR);

@@ -115,6 +115,18 @@ describe("turn watchdogs", () => {
     w.clear();
   });
 
+  it("cleared, they stay cleared: an approval answered after the turn ended restarts nothing", () => {
+    vi.useFakeTimers();
+    const fired: string[] = [];
+    const w = turnWatchdogs({ turnTimeoutMs: 300, idleTimeoutMs: 150 }, (which) => fired.push(which));
+    w.pause();
+    w.clear();
+    w.resume();
+    w.touch();
+    vi.advanceTimersByTime(10_000);
+    expect(fired).toEqual([]);
+  });
+
   it("positive control: without a pause the idle limit fires", () => {
     vi.useFakeTimers();
     const fired: string[] = [];

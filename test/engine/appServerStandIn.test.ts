@@ -21,7 +21,9 @@ const out = process.env.STANDIN_OUT;
 const send = (m) => process.stdout.write(JSON.stringify(m) + "\\n");
 const notify = (method, params) => send({ method, params });
 const turn = { id: "tu-1", items: [], status: "inProgress", error: null };
-if (mode === "deaf") process.on("SIGINT", () => fs.appendFileSync(out, "SIGINT\\n"));
+const stubborn = mode === "deaf" || mode === "linger";
+if (mode === "linger") setInterval(() => undefined, 1000); // stays after its stdin ends
+if (stubborn) process.on("SIGINT", () => fs.appendFileSync(out, "SIGINT\\n"));
 const answers = [];
 readline.createInterface({ input: process.stdin }).on("line", (line) => {
   const m = JSON.parse(line);
@@ -34,6 +36,11 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
     if (mode === "retry")
       setInterval(() => notify("error", { threadId: "th-1", turnId: "tu-1", willRetry: true,
         error: { message: "Reconnecting... 2/5", codexErrorInfo: null, additionalDetails: null } }), 50);
+    if (mode === "linger") {
+      notify("item/completed", { threadId: "th-1", turnId: "tu-1",
+        item: { type: "agentMessage", id: "msg-1", text: "done, but staying" } });
+      notify("turn/completed", { threadId: "th-1", turn: { ...turn, status: "completed" } });
+    }
     if (mode === "ask") {
       send({ id: 77, method: "item/commandExecution/requestApproval", params: { kind: "command",
         threadId: "th-1", turnId: "tu-1", itemId: "call-1", startedAtMs: 0, environmentId: null,
@@ -56,7 +63,7 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
     notify("turn/completed", { threadId: "th-1", turn: { ...turn, status: "interrupted" } });
   }
 });
-process.stdin.on("end", () => mode !== "deaf" && process.exit(0));
+process.stdin.on("end", () => stubborn || process.exit(0));
 `;
 
 let dir = "";
@@ -104,6 +111,22 @@ describe("runAppServerTurn against a stand-in app-server", () => {
     expect(log).toContain("turn/interrupt"); // the protocol was tried first…
     expect(log).toContain("SIGINT"); // …then the signal, which it ignored too
     expect(Date.now() - started).toBeLessThan(10_000);
+    expect(processStartTime(pid)).toBeNull();
+  });
+
+  it("an app-server that lingers after its turn completed is ended after the grace; the turn stays completed", async () => {
+    let pid = 0;
+    const opts = standIn("linger", {
+      interruptGraceMs: 300,
+      idleTimeoutMs: 200, // would misname the end as a watchdog if it still ran
+      onSpawn: (p) => {
+        pid = p;
+      },
+    });
+    const result = await runAppServerTurn(opts);
+    expect(result).toMatchObject({ ended: "completed", watchdog: null });
+    expect(result.state.lastAgentMessage).toBe("done, but staying");
+    expect(fs.readFileSync(opts.out, "utf8")).toContain("SIGINT"); // it did linger until signalled
     expect(processStartTime(pid)).toBeNull();
   });
 

@@ -97,35 +97,38 @@ describe("Codex workers (real binary, fake model)", () => {
     expect(row.error).toContain("quota dépassé pour ce projet");
   });
 
-  it("a worker killed mid-turn is reaped as interrupted and leaves no Codex process behind", async () => {
-    env = await codexEngine();
-    env.fake.enqueue({ kind: "hang" });
-    const { item } = await startConversation(env.db, env.clock, env.project, "hello", "UOWNER");
-    await env.engine.dispatch();
-    const running = await until(
-      async () => {
-        const r = await env.db
-          .selectFrom("prompt_queue")
-          .selectAll()
-          .where("id", "=", item.id)
-          .executeTakeFirst();
-        return r?.codex_pid && r.worker_pid ? r : undefined;
-      },
-      30_000,
-      "codex to start",
-    );
-    await env.fake.waitForRequests(1, 30_000);
-    expect(processStartTime(running.codex_pid!)).toBe(running.codex_start_time); // control: Codex is alive
-    process.kill(running.worker_pid!, "SIGKILL");
-    await until(async () => processStartTime(running.worker_pid!) === null, 10_000, "worker to die");
-    const tick = await env.engine.tick();
-    expect(tick).toMatchObject({ state: "processed", reaped: [item.id] });
-    expect(await finished(env.db, item.id)).toMatchObject({ status: "failed", error_code: "interrupted" });
-    await until(async () => processStartTime(running.codex_pid!) === null, 10_000, "codex to be gone");
-    expect(
-      fs.existsSync(`/proc/${running.codex_pid}`) ? processStartTime(running.codex_pid!) : null,
-    ).toBeNull();
-  });
+  withEachRunner(
+    "a worker killed mid-turn is reaped as interrupted and leaves no Codex process behind",
+    async (runner) => {
+      env = await codexEngine({ env: { CODEXPI_RUNNER: runner } });
+      env.fake.enqueue({ kind: "hang" });
+      const { item } = await startConversation(env.db, env.clock, env.project, "hello", "UOWNER");
+      await env.engine.dispatch();
+      const running = await until(
+        async () => {
+          const r = await env.db
+            .selectFrom("prompt_queue")
+            .selectAll()
+            .where("id", "=", item.id)
+            .executeTakeFirst();
+          return r?.codex_pid && r.worker_pid ? r : undefined;
+        },
+        30_000,
+        "codex to start",
+      );
+      await env.fake.waitForRequests(1, 30_000);
+      expect(processStartTime(running.codex_pid!)).toBe(running.codex_start_time); // control: Codex is alive
+      process.kill(running.worker_pid!, "SIGKILL");
+      await until(async () => processStartTime(running.worker_pid!) === null, 10_000, "worker to die");
+      const tick = await env.engine.tick();
+      expect(tick).toMatchObject({ state: "processed", reaped: [item.id] });
+      expect(await finished(env.db, item.id)).toMatchObject({ status: "failed", error_code: "interrupted" });
+      await until(async () => processStartTime(running.codex_pid!) === null, 10_000, "codex to be gone");
+      expect(
+        fs.existsSync(`/proc/${running.codex_pid}`) ? processStartTime(running.codex_pid!) : null,
+      ).toBeNull();
+    },
+  );
 
   withEachRunner(
     "a model that never answers is stopped by the watchdog, and Codex's group goes with it",

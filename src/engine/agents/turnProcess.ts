@@ -80,6 +80,7 @@ export function turnWatchdogs(
   let turnTimer: NodeJS.Timeout | null = setTimeout(() => fire("turn"), turnLeft);
   let idleTimer: NodeJS.Timeout | null = setTimeout(() => fire("idle"), limits.idleTimeoutMs);
   let paused = false;
+  let cleared = false;
   const stop = () => {
     if (turnTimer) clearTimeout(turnTimer);
     if (idleTimer) clearTimeout(idleTimer);
@@ -88,7 +89,7 @@ export function turnWatchdogs(
   };
   return {
     touch() {
-      if (paused) return;
+      if (paused || cleared) return;
       if (idleTimer) clearTimeout(idleTimer);
       idleTimer = setTimeout(() => fire("idle"), limits.idleTimeoutMs);
     },
@@ -99,14 +100,14 @@ export function turnWatchdogs(
       stop();
     },
     resume() {
-      if (!paused) return;
+      if (!paused || cleared) return;
       paused = false;
       turnStarted = Date.now();
       turnTimer = setTimeout(() => fire("turn"), Math.max(0, turnLeft));
       idleTimer = setTimeout(() => fire("idle"), limits.idleTimeoutMs);
     },
     clear() {
-      paused = true; // nothing restarts a cleared watchdog
+      cleared = true; // for good: nothing restarts a cleared watchdog
       stop();
     },
   };

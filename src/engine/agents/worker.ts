@@ -269,7 +269,7 @@ export async function runWorker(
       signal: abort.signal,
       onSpawn: async (pid, startTime) => {
         await recordCodexStart(db, clock.now(), queueId, attempt, pid, startTime);
-        log.info({ codexPid: pid }, "codex started");
+        log.info({ codexPid: pid, runner }, "codex started");
       },
       onState,
       onApproval,

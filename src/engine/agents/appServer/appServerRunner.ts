@@ -90,10 +90,16 @@ export async function runAppServerTurn(opts: AppServerTurnOptions): Promise<Turn
         return; // a field the pinned protocol promised is missing: ignored, like a malformed JSONL line
       }
       if (view.state !== before) opts.onState?.(view.state);
-      if (n.method === "turn/completed") {
+      if (n.method === "turn/completed" && !turnOver) {
         turnOver = true;
-        // One turn per app-server: once it is over, closing stdin ends the process.
+        // One turn per app-server: once it is over, closing stdin ends the process. The watchdogs
+        // have nothing left to guard; one that lingers gets the signals after the grace.
+        watchdogs.clear();
         rpc.end();
+        if (pid)
+          timers.push(
+            setTimeout(() => timers.push(interruptThenKill(pid, jailed, killGrace)), interruptGrace),
+          );
       }
     },
     async onRequest(method, params) {
