@@ -75,6 +75,8 @@ describe("the worker's approvals seam", () => {
         return "accept";
       },
     });
+    // Only a project whose admin chose `on-request` asks (feat-approvals).
+    await env.db.updateTable("projects").set({ approval_mode: "on-request" }).execute();
     env.fake.enqueue(escalated, { kind: "text", text: "done" });
     const { conversation, item } = await startConversation(env.db, env.clock, env.project, "go", "UOWNER");
     await env.engine.dispatch();
@@ -87,6 +89,23 @@ describe("the worker's approvals seam", () => {
     });
     expect(asked[0]!.request).toMatchObject({ kind: "command", reason: "needs it" });
     expect(JSON.stringify(functionCallOutputs(env.fake.requests[1]!))).toContain("SEAM-RAN-42");
+  });
+
+  it("with the app-server runner, a project that never asks (the default) refuses the escalation without asking the handler", async (ctx) => {
+    if (!(await jailAvailable())) ctx.skip();
+    let asked = 0;
+    const env = await inProcessWorkers("app-server", {
+      approvals: () => async () => {
+        asked++;
+        return "accept";
+      },
+    });
+    env.fake.enqueue(escalated, { kind: "text", text: "done" });
+    const { item } = await startConversation(env.db, env.clock, env.project, "go", "UOWNER");
+    await env.engine.dispatch();
+    expect(await finished(env.db, item.id)).toMatchObject({ status: "done" });
+    expect(asked).toBe(0);
+    expect(JSON.stringify(functionCallOutputs(env.fake.requests[1]!))).not.toContain("SEAM-RAN-42");
   });
 
   it("with the exec runner the handler is never asked (exec cannot ask): the escalation is refused", async (ctx) => {
