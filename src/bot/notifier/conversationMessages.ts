@@ -53,6 +53,8 @@ const MIN_EDIT_INTERVAL_MS = 1_000;
 /** A conversation with where it lives in Slack: its thread and its state message, once posted. */
 type SlackConversation = ConversationView & {
   now: number;
+  /** The permalink of the waiting decision's question, once it is posted. */
+  decisionLink: string | null;
   channelId: string;
   threadTs: string | null;
   statusTs: string | null;
@@ -67,6 +69,8 @@ type SlackConversation = ConversationView & {
  */
 export class ConversationMessages implements Renderer<ConversationKind> {
   private readonly lastEdit = new Map<string, number>();
+  /** Permalinks of decision questions (a posted message's link never changes). */
+  private readonly questionLinks = new Map<string, string>();
 
   constructor(
     private readonly db: Database,
@@ -192,7 +196,29 @@ export class ConversationMessages implements Renderer<ConversationKind> {
       channelId: address?.channel ?? view.channelId,
       threadTs: address?.threadTs ?? view.originThreadTs,
       statusTs: address?.statusTs ?? null,
+      decisionLink: view.decisionId ? await this.questionLink(view.decisionId) : null,
     };
+  }
+
+  /** The permalink of a decision's question (its card, `decision:<id>`), once posted. */
+  private async questionLink(decisionId: string): Promise<string | null> {
+    const known = this.questionLinks.get(decisionId);
+    if (known) return known;
+    const card = await this.poster.posts.find(`decision:${decisionId}`);
+    if (card?.status !== "posted" || !card.ts) return null;
+    const link = await this.client.chat.getPermalink({ channel: card.channel, message_ts: card.ts });
+    if (link.permalink) this.questionLinks.set(decisionId, link.permalink);
+    return link.permalink ?? null;
+  }
+
+  /**
+   * Shows a just-posted decision's question in the state message (its link): the status said
+   * "waiting" when the turn finished, before the card existed.
+   */
+  async refreshWithQuestion(outboxId: number, conversationId: string): Promise<void> {
+    const snap = await this.load(conversationId);
+    if (!snap?.decisionLink) return;
+    await inLocale(await this.locales.of(snap.userId), () => this.refresh(outboxId, snap));
   }
 
   /** Posts the state message if it does not exist yet; returns the conversation with its thread. */

@@ -98,6 +98,7 @@ export const core = {
   "conversation.state.running_activity": "Running: {activity}",
   "conversation.state.done": "Done",
   "conversation.state.waiting_decision": "Waiting for your answer",
+  "conversation.state.waiting_question": "see the question",
   "conversation.state.done_in": "Done in {duration}",
   "conversation.state.failed": "Failed",
   "conversation.state.failed_with": "Failed: {error}",

@@ -100,6 +100,7 @@ export const core = {
   "conversation.state.running_activity": "En cours : {activity}",
   "conversation.state.done": "Terminé",
   "conversation.state.waiting_decision": "En attente de ta réponse",
+  "conversation.state.waiting_question": "voir la question",
   "conversation.state.done_in": "Terminé en {duration}",
   "conversation.state.failed": "Échec",
   "conversation.state.failed_with": "Échec : {error}",
