@@ -2,7 +2,6 @@ import type { App, BlockButtonAction } from "@slack/bolt";
 import { ask, stop } from "../../engine/agents/conversationService.js";
 import { t } from "../../i18n/index.js";
 import { ACTIONS } from "../../views/ids.js";
-import { stopSummary } from "../../views/conversation.js";
 import { readProjectChoice } from "../../views/projectChoice.js";
 import { actorOf, errorText, type BotContext } from "../context.js";
 
@@ -15,10 +14,9 @@ export function registerActions(app: App, ctx: BotContext): void {
       let text: string;
       try {
         const r = await stop(ctx.engine, actor, action.value ?? "");
-        text =
-          r.stoppingRunning + r.cancelledQueued + r.cancelledDecisions > 0
-            ? stopSummary(ctx.locale, { userId: actor.userId, ...r })
-            : t(ctx.locale, "notice.nothing_to_stop");
+        // What it stopped is posted once in the thread (by the notifier), for everyone to see.
+        if (r.stoppingRunning + r.cancelledQueued + r.cancelledDecisions > 0) return;
+        text = t(ctx.locale, "notice.nothing_to_stop");
       } catch (err) {
         text = errorText(ctx, err);
       }

@@ -13,7 +13,7 @@ import { isMessageKey, t, type Locale } from "../../i18n/index.js";
 import { escapeClip } from "../../views/mrkdwn.js";
 import { getPreferences } from "../../engine/coordination/preferences.js";
 import { itemOpenedIncident } from "../../engine/read/coordination.js";
-import { agentAnswer, conversationRoot, followUpAck } from "../../views/conversation.js";
+import { agentAnswer, conversationRoot, followUpAck, stopSummary } from "../../views/conversation.js";
 import { waitedForItsConversation } from "../../engine/read/queue.js";
 import type { EventOf } from "../../engine/outbox.js";
 import type { SlackAddresses } from "../store/addresses.js";
@@ -40,12 +40,12 @@ export class Defer extends Error {
 
 /**
  * Events that only re-render a conversation's state message (so consecutive ones collapse).
- * `conversation.queued` is not one: a follow-up's may post its acknowledgement.
+ * `conversation.queued` is not one (a follow-up's may post its acknowledgement), nor
+ * `conversation.stopped` (it posts what the stop cancelled).
  */
 export const REFRESH_KINDS: ReadonlySet<string> = new Set<ConversationKind>([
   "conversation.started",
   "conversation.progress",
-  "conversation.stopped",
 ]);
 
 const MIN_EDIT_INTERVAL_MS = 1_000;
@@ -112,6 +112,14 @@ export class ConversationMessages implements Renderer<ConversationKind> {
       await this.refresh(outboxId, snap);
       return "posted";
     }
+    if (event.kind === "conversation.stopped" && event.by) {
+      await this.tellStop(outboxId, await this.ensureStateMessage(outboxId, snap), {
+        ...event,
+        by: event.by,
+      });
+      await this.refresh(outboxId, snap);
+      return "posted";
+    }
     if (event.kind !== "conversation.finished") {
       await this.refresh(outboxId, snap);
       return "refreshed";
@@ -147,6 +155,32 @@ export class ConversationMessages implements Renderer<ConversationKind> {
       blocks: ack.blocks,
     });
     return true;
+  }
+
+  /**
+   * Who stopped and what it cancelled, once in the thread for everyone following it (a second
+   * click stops nothing and emits nothing; a replayed event finds its post by key).
+   */
+  private async tellStop(
+    outboxId: number,
+    snap: SlackConversation,
+    event: EventOf<"conversation.stopped"> & { by: string },
+  ): Promise<void> {
+    const text = stopSummary(this.locale, {
+      userId: event.by,
+      stoppingRunning: event.stoppingRunning ?? 0,
+      cancelledQueued: event.cancelledQueued ?? 0,
+      cancelledDecisions: event.cancelledDecisions ?? 0,
+    });
+    await this.poster.postOnce({
+      key: `stop:${outboxId}`,
+      outboxId,
+      conversationId: snap.conversationId,
+      purpose: "notice",
+      channel: snap.channelId,
+      threadTs: snap.threadTs,
+      text,
+    });
   }
 
   /** Tells the conversation's user by DM that a notification could not be delivered. */
