@@ -48,8 +48,11 @@ export interface ProjectChanges {
   mergeConfirmation?: boolean;
   role?: ProjectRole;
   maxConcurrent?: number | null;
-  /** The channel this project becomes the default of (a mention there needs no project name). */
-  defaultFor?: string;
+  /**
+   * The channel this project becomes the default of (a mention there needs no project name);
+   * null: it is the default of no channel any more.
+   */
+  defaultFor?: string | null;
 }
 
 /** The sub-commands a usage line exists for. */
@@ -224,7 +227,8 @@ function parseSet(args: string[]): Command {
       else if (slackChannel(value)) changes.channel = slackChannel(value);
       else return usage;
     } else if (flag === "--default-for") {
-      if (slackChannel(value)) changes.defaultFor = slackChannel(value) as string;
+      if (value === "none") changes.defaultFor = null;
+      else if (slackChannel(value)) changes.defaultFor = slackChannel(value) as string;
       else return usage;
     } else if (flag === "--full-access" && onOff(value) !== undefined) changes.fullAccess = onOff(value);
     else if (flag === "--merge-confirmation" && onOff(value) !== undefined)

@@ -183,17 +183,25 @@ async function run(
         Object.keys(changes).length || maxConcurrent !== undefined
           ? await updateProject(engine.db, actor, cmd.name, changes)
           : await projectForOwner(engine.db, actor, cmd.name);
-      if (defaultFor) {
-        await projectForOwner(engine.db, actor, p.name);
-        await ctx.channelDefaults.set(defaultFor, p.id, actor.userId);
-      }
+      if (defaultFor !== undefined) await projectForOwner(engine.db, actor, p.name);
+      if (defaultFor) await ctx.channelDefaults.set(defaultFor, p.id, actor.userId);
+      const cleared = defaultFor === null ? await ctx.channelDefaults.clearProject(p.id) : [];
       if (maxConcurrent !== undefined)
         await setProjectLimit(engine.db, engine.clock, p.id, maxConcurrent, actor.userId);
-      return {
-        text: defaultFor
-          ? t(ctx.locale, "project.default_set", { name: p.name, channel: channelMention(defaultFor) })
-          : t(ctx.locale, "project.updated", { name: p.name }),
-      };
+      if (defaultFor)
+        return {
+          text: t(ctx.locale, "project.default_set", { name: p.name, channel: channelMention(defaultFor) }),
+        };
+      if (defaultFor === null)
+        return {
+          text: cleared.length
+            ? t(ctx.locale, "project.default_cleared", {
+                name: p.name,
+                channels: cleared.map(channelMention).join(", "),
+              })
+            : t(ctx.locale, "project.default_none", { name: p.name }),
+        };
+      return { text: t(ctx.locale, "project.updated", { name: p.name }) };
     }
     case "decisions":
       return decisionsView(ctx.locale, await listDecisions(engine.db, actor));

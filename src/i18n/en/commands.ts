@@ -28,9 +28,9 @@ export const commands = {
   "command.project.remove.syntax": "/codex project remove <name>",
   "command.project.remove.help": "Removes a project (its files stay where they are).",
   "command.project.set.syntax":
-    "/codex project set <name> [--owner @someone|none] [--channel #channel|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--max-concurrent <n>|none] [--default-for #channel]",
+    "/codex project set <name> [--owner @someone|none] [--channel #channel|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--max-concurrent <n>|none] [--default-for #channel|none]",
   "command.project.set.help":
-    "Changes a project’s settings; `--default-for` (admins or its owner) makes it the channel’s default project.",
+    "Changes a project’s settings; `--default-for` (admins or its owner) makes it the channel’s default project, `--default-for none` the default of no channel.",
   "command.status.syntax": "/codex status",
   "command.status.help": "Queue, running agents, host load and pauses.",
   "command.decisions.syntax": "/codex decisions",
@@ -63,6 +63,8 @@ export const commands = {
   "project.updated": "Project *{name}* updated.",
   "project.default_set":
     "Project *{name}* is now the default project of {channel}: mention @codexpi there without a project name.",
+  "project.default_cleared": "Project *{name}* is no longer the default project of {channels}.",
+  "project.default_none": "Project *{name}* was the default project of no channel.",
 
   "projects.title": "Projects ({n})",
   "projects.empty": "No visible project. An admin can add one with `/codex project add`.",

@@ -27,9 +27,9 @@ export const commands = {
   "command.project.remove.syntax": "/codex project remove <nom>",
   "command.project.remove.help": "Retire un projet (ses fichiers restent en place).",
   "command.project.set.syntax":
-    "/codex project set <nom> [--owner @qqn|none] [--channel #canal|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--max-concurrent <n>|none] [--default-for #canal]",
+    "/codex project set <nom> [--owner @qqn|none] [--channel #canal|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--max-concurrent <n>|none] [--default-for #canal|none]",
   "command.project.set.help":
-    "Modifie les réglages d’un projet ; `--default-for` (admins ou son propriétaire) en fait le projet par défaut du canal.",
+    "Modifie les réglages d’un projet ; `--default-for` (admins ou son propriétaire) en fait le projet par défaut du canal, `--default-for none` celui d’aucun canal.",
   "command.status.syntax": "/codex status",
   "command.status.help": "File d’attente, agents en cours, charge de la machine et pauses.",
   "command.decisions.syntax": "/codex decisions",
@@ -64,6 +64,8 @@ export const commands = {
   "project.updated": "Projet *{name}* mis à jour.",
   "project.default_set":
     "Le projet *{name}* est désormais le projet par défaut de {channel} : mentionne @codexpi sans nom de projet.",
+  "project.default_cleared": "Le projet *{name}* n’est plus le projet par défaut de {channels}.",
+  "project.default_none": "Le projet *{name}* n’était le projet par défaut d’aucun canal.",
 
   "projects.title": "Projets ({n})",
   "projects.empty": "Aucun projet visible. Un admin peut en ajouter avec `/codex project add`.",
