@@ -1,4 +1,6 @@
 import type { App } from "@slack/bolt";
+import type { WebClient } from "@slack/web-api";
+import { joinProjectChannel } from "../projectChannel.js";
 import { ask } from "../../engine/agents/conversationService.js";
 import {
   addProject,
@@ -11,7 +13,7 @@ import {
 import { installRoots } from "../../engine/agents/layout.js";
 import { globalPolicy, setProjectLimit } from "../../engine/agents/policies.js";
 import { policyModal } from "../../views/policy.js";
-import { channelMention } from "../../views/mrkdwn.js";
+import { channelMention, userMention } from "../../views/mrkdwn.js";
 import { queueStatus } from "../../engine/agents/status.js";
 import { queuePosition } from "../../engine/read/queue.js";
 import { t } from "../../i18n/index.js";
@@ -99,7 +101,7 @@ export function registerCommands(app: App, ctx: BotContext): void {
     ctx.afterAck.run(async () => {
       let reply: Reply;
       try {
-        reply = await run(ctx, parsed, command.user_id, command.channel_id);
+        reply = await run(ctx, parsed, command.user_id, command.channel_id, client);
       } catch (err) {
         reply = { text: errorText(ctx, err) };
       }
@@ -119,6 +121,7 @@ async function run(
   >,
   userId: string,
   channelId: string,
+  client: WebClient,
 ): Promise<Reply> {
   const { engine } = ctx;
   const actor = actorOf(ctx, userId);
@@ -156,6 +159,8 @@ async function run(
       return statusView(ctx.locale, await queueStatus(engine, actor));
     case "project.add": {
       assertAdmin(actor);
+      const refused = cmd.channel ? await refuseChannel(ctx, client, cmd.channel) : null;
+      if (refused) return { text: refused };
       const p = await addProject(
         engine.db,
         engine.clock,
@@ -178,6 +183,13 @@ async function run(
     }
     case "project.set": {
       const { maxConcurrent, defaultFor, ...changes } = cmd.changes;
+      if (changes.channel) {
+        // Only an admin may move a project's channel: checked before the bot joins anything.
+        assertAdmin(actor);
+        await projectForOwner(engine.db, actor, cmd.name);
+        const refused = await refuseChannel(ctx, client, changes.channel);
+        if (refused) return { text: refused };
+      }
       // A channel's default only needs the project's owner; every other change, an admin.
       const p =
         Object.keys(changes).length || maxConcurrent !== undefined
@@ -226,4 +238,19 @@ async function run(
       return notifyView(ctx.locale, prefs);
     }
   }
+}
+
+/**
+ * Joins a project's channel (see projectChannel.ts); the sentence refusing the change when the bot
+ * cannot be there (nothing is changed then), else null.
+ */
+async function refuseChannel(ctx: BotContext, client: WebClient, channel: string): Promise<string | null> {
+  const refusal = await joinProjectChannel(client, channel);
+  if (!refusal) return null;
+  return refusal.reason === "invite_first"
+    ? t(ctx.locale, "project.channel_invite_first", {
+        channel: channelMention(channel),
+        bot: userMention(ctx.botUserId),
+      })
+    : t(ctx.locale, "project.channel_join_failed", { channel: channelMention(channel), code: refusal.code });
 }

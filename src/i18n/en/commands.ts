@@ -63,6 +63,10 @@ export const commands = {
   "project.updated": "Project *{name}* updated.",
   "project.default_set":
     "Project *{name}* is now the default project of {channel}: mention @codexpi there without a project name.",
+  "project.channel_invite_first":
+    "{channel} is private: invite {bot} there first (`/invite {bot}`), then set the channel again. Nothing was changed.",
+  "project.channel_join_failed":
+    "codexpi could not join {channel} (Slack answered `{code}`). Nothing was changed.",
   "project.default_cleared": "Project *{name}* is no longer the default project of {channels}.",
   "project.default_none": "Project *{name}* was the default project of no channel.",
 

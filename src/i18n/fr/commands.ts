@@ -64,6 +64,10 @@ export const commands = {
   "project.updated": "Projet *{name}* mis à jour.",
   "project.default_set":
     "Le projet *{name}* est désormais le projet par défaut de {channel} : mentionne @codexpi sans nom de projet.",
+  "project.channel_invite_first":
+    "{channel} est privé : invite d’abord {bot} dans ce canal (`/invite {bot}`), puis règle à nouveau le canal. Rien n’a été modifié.",
+  "project.channel_join_failed":
+    "codexpi n’a pas pu rejoindre {channel} (Slack a répondu `{code}`). Rien n’a été modifié.",
   "project.default_cleared": "Le projet *{name}* n’est plus le projet par défaut de {channels}.",
   "project.default_none": "Le projet *{name}* n’était le projet par défaut d’aucun canal.",
 
