@@ -24,6 +24,7 @@ import { checkSignedRequests, SeenRequests } from "./requestChecks.js";
 import { slackStartupError } from "./startupErrors.js";
 import { SlackAddresses } from "./store/addresses.js";
 import { SlackChannelDefaults } from "./store/channelDefaults.js";
+import { ChannelMembers } from "./channelMembers.js";
 import { HandledEvents } from "./store/events.js";
 import { Intake, type IntakeTiming } from "./intake/intake.js";
 import { IntakeStore } from "./intake/store.js";
@@ -182,6 +183,7 @@ export async function startSlackApp(opts: {
     addresses: new SlackAddresses(engine.db, engine.clock),
     channelDefaults: new SlackChannelDefaults(engine.db, engine.clock),
     handledEvents,
+    channelMembers: new ChannelMembers(client, engine.db, engine.clock, logger),
   };
   registerGuards(app, ctx);
   registerPersonLocale(app, ctx);

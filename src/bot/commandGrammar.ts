@@ -21,6 +21,7 @@ export type Command =
     }
   | { kind: "project.remove"; name: string }
   | { kind: "project.set"; name: string; changes: ProjectChanges }
+  | { kind: "project.allow"; name: string; user: string; allowed: boolean }
   | { kind: "decisions" }
   | { kind: "incidents" }
   | { kind: "specialists" }
@@ -53,6 +54,8 @@ export interface ProjectChanges {
    * null: it is the default of no channel any more.
    */
   defaultFor?: string | null;
+  /** Who may read it besides its owner and admins: its channel's members, or nobody (owner or admin). */
+  visible?: "channel" | "private";
 }
 
 /** The sub-commands a usage line exists for. */
@@ -63,6 +66,7 @@ export type UsageTopic =
   | "project.add"
   | "project.remove"
   | "project.set"
+  | "project.allow"
   | "specialist.add"
   | "notify"
   | "run"
@@ -173,6 +177,12 @@ function parseProject(args: string[]): Command {
       ? { kind: "project.remove", name: rest[0] as string }
       : { kind: "usage", topic: "project.remove" };
   if (verb === "set") return parseSet(rest);
+  if (verb === "allow" || verb === "disallow") {
+    const user = rest.length === 2 ? slackUser(rest[1] as string) : null;
+    return user
+      ? { kind: "project.allow", name: rest[0] as string, user, allowed: verb === "allow" }
+      : { kind: "usage", topic: "project.allow" };
+  }
   return { kind: "usage", topic: "project" };
 }
 
@@ -230,7 +240,8 @@ function parseSet(args: string[]): Command {
       if (value === "none") changes.defaultFor = null;
       else if (slackChannel(value)) changes.defaultFor = slackChannel(value) as string;
       else return usage;
-    } else if (flag === "--full-access" && onOff(value) !== undefined) changes.fullAccess = onOff(value);
+    } else if (flag === "--visible" && (value === "channel" || value === "private")) changes.visible = value;
+    else if (flag === "--full-access" && onOff(value) !== undefined) changes.fullAccess = onOff(value);
     else if (flag === "--merge-confirmation" && onOff(value) !== undefined)
       changes.mergeConfirmation = onOff(value);
     else if (flag === "--role" && ROLES.includes(value as ProjectRole)) changes.role = value as ProjectRole;

@@ -16,6 +16,19 @@ export interface ProjectsTable {
   slack_channel_id: string | null;
   role: Generated<ProjectRole>;
   created_at: number;
+  /** Who may read its conversations besides its owner and admins: 'private' or 'channel' (its channel's members). */
+  visibility: Generated<ProjectVisibility>;
+}
+
+/** Who may read a project's conversations besides its owner and admins. */
+export type ProjectVisibility = "private" | "channel";
+
+/** People a project's owner allows to prompt it (besides the owner and admins). */
+export interface ProjectPromptersTable {
+  project_id: string;
+  user_id: string;
+  added_by: string;
+  created_at: number;
 }
 
 export interface UsersTable {
@@ -256,6 +269,7 @@ export interface NotificationPreferencesTable {
 /** The whole schema as kysely sees it. */
 export interface DB {
   projects: ProjectsTable;
+  project_prompters: ProjectPromptersTable;
   users: UsersTable;
   conversations: ConversationsTable;
   messages: MessagesTable;

@@ -27,6 +27,7 @@ export type CommandTopic =
   | "project.add"
   | "project.remove"
   | "project.set"
+  | "project.allow"
   | "status"
   | "decisions"
   | "incidents"
@@ -55,6 +56,7 @@ export const COMMANDS: ReadonlyArray<{ topic: CommandTopic; admin: boolean; live
   { topic: "project.add", admin: true, live: true },
   { topic: "project.remove", admin: true, live: true },
   { topic: "project.set", admin: true, live: true },
+  { topic: "project.allow", admin: false, live: true },
   { topic: "status", admin: false, live: true },
   { topic: "decisions", admin: false, live: true },
   { topic: "incidents", admin: false, live: true },

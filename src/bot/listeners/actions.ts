@@ -3,16 +3,17 @@ import { ask, stop } from "../../engine/agents/conversationService.js";
 import { t } from "../../i18n/index.js";
 import { ACTIONS } from "../../views/ids.js";
 import { readProjectChoice } from "../../views/projectChoice.js";
-import { actorOf, errorText, type BotContext } from "../context.js";
+import { actorOf, errorText, readerOf, type BotContext } from "../context.js";
 
 /** Buttons. Every handler checks the clicking user and is idempotent (a button can be clicked twice). */
 export function registerActions(app: App, ctx: BotContext): void {
   app.action<BlockButtonAction>(ACTIONS.conversationStop, async ({ ack, body, action, respond }) => {
     await ack();
-    const actor = actorOf(ctx, body.user.id);
     ctx.afterAck.run(async () => {
       let text: string;
       try {
+        // A reader of the project is told they may not stop it (not "not found"); the engine decides.
+        const actor = await readerOf(ctx, body.user.id, body.channel?.id);
         const r = await stop(ctx.engine, actor, action.value ?? "");
         // What it stopped is posted once in the thread (by the notifier), for everyone to see.
         if (r.stoppingRunning + r.cancelledQueued + r.cancelledDecisions > 0) return;

@@ -8,6 +8,8 @@ import {
   listProjects,
   projectForOwner,
   removeProject,
+  setProjectPrompter,
+  setProjectVisibility,
   updateProject,
 } from "../../engine/agents/projects.js";
 import { installRoots } from "../../engine/agents/layout.js";
@@ -31,7 +33,7 @@ import { listSpecialists } from "../../engine/coordination/specialists.js";
 import { getPreferences, setPreferences } from "../../engine/coordination/preferences.js";
 import { EngineError } from "../../engine/errors.js";
 import { parseCommand, type Command } from "../commandGrammar.js";
-import { actorOf, errorText, type BotContext } from "../context.js";
+import { actorOf, errorText, readerOf, type BotContext } from "../context.js";
 
 import { openRunModal, runCommand, type Reply } from "./runs.js";
 import { openOrchestrationModal, orchestrationCommand } from "./orchestrations.js";
@@ -124,7 +126,9 @@ async function run(
   client: WebClient,
 ): Promise<Reply> {
   const { engine } = ctx;
-  const actor = actorOf(ctx, userId);
+  // With the channels they belong to: a project visible to its channel's members is theirs to
+  // read (status, projects); what they may prompt the engine decides regardless.
+  const actor = await readerOf(ctx, userId, channelId);
   switch (cmd.kind) {
     case "ask": {
       const started = await ask(engine, actor, cmd.project, cmd.prompt, {
@@ -182,7 +186,7 @@ async function run(
       return { text: t(ctx.locale, "project.removed", { name: p.name }) };
     }
     case "project.set": {
-      const { maxConcurrent, defaultFor, ...changes } = cmd.changes;
+      const { maxConcurrent, defaultFor, visible, ...changes } = cmd.changes;
       if (changes.channel) {
         // Only an admin may move a project's channel: checked before the bot joins anything.
         assertAdmin(actor);
@@ -195,25 +199,47 @@ async function run(
         Object.keys(changes).length || maxConcurrent !== undefined
           ? await updateProject(engine.db, actor, cmd.name, changes)
           : await projectForOwner(engine.db, actor, cmd.name);
-      if (defaultFor !== undefined) await projectForOwner(engine.db, actor, p.name);
+      if (defaultFor !== undefined || visible) await projectForOwner(engine.db, actor, p.name);
       if (defaultFor) await ctx.channelDefaults.set(defaultFor, p.id, actor.userId);
       const cleared = defaultFor === null ? await ctx.channelDefaults.clearProject(p.id) : [];
       if (maxConcurrent !== undefined)
         await setProjectLimit(engine.db, engine.clock, p.id, maxConcurrent, actor.userId);
+      const q = visible ? await setProjectVisibility(engine.db, actor, p.name, visible) : p;
+      // One sentence per thing said; "updated" when nothing more specific applies.
+      const said: string[] = [];
       if (defaultFor)
-        return {
-          text: t(ctx.locale, "project.default_set", { name: p.name, channel: channelMention(defaultFor) }),
-        };
+        said.push(
+          t(ctx.locale, "project.default_set", { name: p.name, channel: channelMention(defaultFor) }),
+        );
       if (defaultFor === null)
-        return {
-          text: cleared.length
+        said.push(
+          cleared.length
             ? t(ctx.locale, "project.default_cleared", {
                 name: p.name,
                 channels: cleared.map(channelMention).join(", "),
               })
             : t(ctx.locale, "project.default_none", { name: p.name }),
-        };
-      return { text: t(ctx.locale, "project.updated", { name: p.name }) };
+        );
+      if (visible === "private") said.push(t(ctx.locale, "project.visible_private", { name: q.name }));
+      if (visible === "channel")
+        said.push(
+          q.slack_channel_id
+            ? t(ctx.locale, "project.visible_channel", {
+                name: q.name,
+                channel: channelMention(q.slack_channel_id),
+              })
+            : t(ctx.locale, "project.visible_channel_none", { name: q.name }),
+        );
+      return { text: said.length ? said.join("\n") : t(ctx.locale, "project.updated", { name: p.name }) };
+    }
+    case "project.allow": {
+      const p = await setProjectPrompter(engine.db, engine.clock, actor, cmd.name, cmd.user, cmd.allowed);
+      return {
+        text: t(ctx.locale, cmd.allowed ? "project.allowed" : "project.disallowed", {
+          name: p.name,
+          user: userMention(cmd.user),
+        }),
+      };
     }
     case "decisions":
       return decisionsView(ctx.locale, await listDecisions(engine.db, actor));

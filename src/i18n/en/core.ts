@@ -33,6 +33,8 @@ export const core = {
   "reason.role_taken": "the {role} role is already held by the project {name}",
   "reason.project_clash": "the project {name} clashes with another project (name or role {role}); try again",
   "reason.project_not_found": "project not found: {name}",
+  "reason.project_read_only":
+    "you may follow project {name}, not prompt it: ask its owner (`/codex project allow {name} @you`)",
   "reason.admins_only": "admins only",
   "reason.project_busy": "the project {name} still has work queued or running",
   "reason.conversation_not_found": "conversation not found",

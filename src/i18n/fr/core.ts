@@ -33,6 +33,8 @@ export const core = {
   "reason.project_clash":
     "le projet {name} entre en conflit avec un autre projet (nom ou rôle {role}) : réessaie",
   "reason.project_not_found": "projet introuvable : {name}",
+  "reason.project_read_only":
+    "tu peux suivre le projet {name}, pas lui confier de travail : demande à son propriétaire (`/codex project allow {name} @toi`)",
   "reason.admins_only": "réservé aux admins",
   "reason.project_busy": "le projet {name} a encore du travail en file ou en cours",
   "reason.conversation_not_found": "conversation introuvable",
