@@ -98,13 +98,13 @@ export async function startSlackApp(opts: {
   // Before anything listens: a rejected token or an unreachable Slack stops the start with one
   // line naming the variable to fix (Bolt would retry an app token's failure forever).
   const identity = await client.auth.test().catch((err: unknown) => {
-    throw slackStartupError(err, "bot", config.slack.apiUrl) ?? err;
+    throw slackStartupError(err, "bot", config.slack.apiUrl, config.locale) ?? err;
   });
   if (config.slack.appToken)
     await new WebClient(config.slack.appToken, webClientOptions(config)).apps.connections
       .open()
       .catch((err: unknown) => {
-        throw slackStartupError(err, "app", config.slack.apiUrl) ?? err;
+        throw slackStartupError(err, "app", config.slack.apiUrl, config.locale) ?? err;
       });
   const botUserId = identity.user_id as string;
   const socket = Boolean(config.slack.appToken);

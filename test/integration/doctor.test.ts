@@ -43,6 +43,7 @@ describe("codexpi doctor: a real model probe and Slack's tokens and scopes (real
         CODEXPI_IDLE_TIMEOUT: "5",
         NO_PROXY: "127.0.0.1,localhost",
         LOG_LEVEL: "warn",
+        CODEXPI_LOCALE: "en",
         ...extra,
       },
       reject: false,
