@@ -113,6 +113,8 @@ export interface ProjectListItem {
   mergeConfirmation: boolean;
   channelId: string | null;
   role: ProjectRole;
+  /** Its channel's members may read and follow it. */
+  visibleToChannel?: boolean;
 }
 
 /** The `/codex projects` message. */
@@ -128,6 +130,7 @@ export function projectsView(locale: Locale, projects: ProjectListItem[]): Slack
       ...(p.role === "project" ? [] : [`*${t(locale, `projects.role.${p.role}`)}*`]),
       t(locale, "projects.owner", { owner: p.ownerId ? userMention(p.ownerId) : t(locale, "common.shared") }),
       ...(p.channelId ? [t(locale, "projects.channel", { channel: channelMention(p.channelId) })] : []),
+      ...(p.visibleToChannel && p.channelId ? [t(locale, "projects.visible_channel")] : []),
       t(locale, p.fullAccess ? "projects.full_access" : "projects.sandboxed"),
       ...(p.mergeConfirmation ? [t(locale, "projects.merge_confirmation")] : []),
     ];

@@ -50,6 +50,11 @@ describe("a project visible to its channel, in Slack", () => {
     expect(bot.slack.callsTo("conversations.members").map((c) => c.args.channel)).toContain("CTEAM");
     // Someone outside the channel does not (control of the positive above).
     expect(await statusOf(OTHER)).not.toContain("tâche longue 5521");
+    // The member sees the project in /codex projects, marked as open to its channel.
+    const projects = await bot.command("projects", MEMBER, "C1");
+    expect(JSON.stringify(await bot.response(projects.responseId))).toContain("visible des membres du canal");
+    const othersProjects = await bot.command("projects", OTHER, "C1");
+    expect(JSON.stringify(await bot.response(othersProjects.responseId))).not.toContain("*demo*");
 
     // The member cannot prompt the project…
     expect(await reply("ask demo supprime tout", MEMBER, "CTEAM")).toMatch(

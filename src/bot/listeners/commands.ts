@@ -156,6 +156,7 @@ async function run(
           mergeConfirmation: p.merge_confirmation_required === 1,
           channelId: p.slack_channel_id,
           role: p.role,
+          visibleToChannel: p.visibility === "channel",
         })),
       );
     }

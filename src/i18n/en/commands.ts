@@ -84,6 +84,7 @@ export const commands = {
   "projects.empty": "No visible project. An admin can add one with `/codex project add`.",
   "projects.owner": "owner {owner}",
   "projects.channel": "channel {channel}",
+  "projects.visible_channel": "visible to the channel’s members",
   "projects.full_access": "full access",
   "projects.sandboxed": "sandboxed",
   "projects.merge_confirmation": "merge on confirmation",

@@ -86,6 +86,7 @@ export const commands = {
   "projects.empty": "Aucun projet visible. Un admin peut en ajouter avec `/codex project add`.",
   "projects.owner": "propriétaire {owner}",
   "projects.channel": "canal {channel}",
+  "projects.visible_channel": "visible des membres du canal",
   "projects.full_access": "accès complet",
   "projects.sandboxed": "bac à sable",
   "projects.merge_confirmation": "fusion sur confirmation",
