@@ -100,4 +100,27 @@ describe("a project visible to its channel, in Slack", () => {
     );
     expect(await reply("ask demo encore", MEMBER, "CTEAM")).toMatch(/pas lui confier de travail/);
   });
+
+  it("a channel Slack will not list (the bot is not in it) opens nothing: closed, not open (control: a channel it lists)", async () => {
+    bot = await slackBot();
+    const listed = async () => {
+      const r = await bot.command("projects", MEMBER, "C1");
+      return JSON.stringify(await bot.response(r.responseId)).includes("*demo*");
+    };
+    const openTo = (channel: string) =>
+      bot.db
+        .updateTable("projects")
+        .set({ slack_channel_id: channel, visibility: "channel" })
+        .where("name", "=", "demo")
+        .execute();
+    bot.slack.setChannel("GSECRET", { isPrivate: true, botIsMember: false, members: [MEMBER] });
+    await openTo("GSECRET");
+    expect(await listed()).toBe(false);
+    const call = bot.slack.callsTo("conversations.members").find((c) => c.args.channel === "GSECRET");
+    expect(call?.error).toBe("channel_not_found");
+
+    bot.slack.setChannel("GOPEN", { isPrivate: true, botIsMember: true, members: [MEMBER] });
+    await openTo("GOPEN");
+    expect(await listed()).toBe(true);
+  });
 });

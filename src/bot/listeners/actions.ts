@@ -13,7 +13,8 @@ export function registerActions(app: App, ctx: BotContext): void {
       let text: string;
       try {
         // A reader of the project is told they may not stop it (not "not found"); the engine decides.
-        const actor = await readerOf(ctx, body.user.id, body.channel?.id);
+        // Membership is Slack's word only: a public channel's buttons can be clicked in preview.
+        const actor = await readerOf(ctx, body.user.id);
         const r = await stop(ctx.engine, actor, action.value ?? "");
         // What it stopped is posted once in the thread (by the notifier), for everyone to see.
         if (r.stoppingRunning + r.cancelledQueued + r.cancelledDecisions > 0) return;
