@@ -9,6 +9,7 @@ import * as m0007 from "./0007_flow_threads.js";
 import * as m0008 from "./0008_repair_missing_columns.js";
 import * as m0009 from "./0009_slack_addresses.js";
 import * as m0010 from "./0010_slack_channel_defaults.js";
+import * as m0011 from "./0011_project_readers.js";
 import * as m0012 from "./0012_approvals.js";
 
 /** Every migration in order; a static list so that the same code runs from src/ and dist/. */
@@ -23,5 +24,6 @@ export const migrations: Record<string, Migration> = {
   "0008_repair_missing_columns": m0008,
   "0009_slack_addresses": m0009,
   "0010_slack_channel_defaults": m0010,
+  "0011_project_readers": m0011,
   "0012_approvals": m0012,
 };

@@ -25,6 +25,7 @@ import { checkSignedRequests, SeenRequests } from "./requestChecks.js";
 import { slackStartupError } from "./startupErrors.js";
 import { SlackAddresses } from "./store/addresses.js";
 import { SlackChannelDefaults } from "./store/channelDefaults.js";
+import { ChannelMembers } from "./channelMembers.js";
 import { HandledEvents } from "./store/events.js";
 import { Intake, type IntakeTiming } from "./intake/intake.js";
 import { IntakeStore } from "./intake/store.js";
@@ -98,13 +99,13 @@ export async function startSlackApp(opts: {
   // Before anything listens: a rejected token or an unreachable Slack stops the start with one
   // line naming the variable to fix (Bolt would retry an app token's failure forever).
   const identity = await client.auth.test().catch((err: unknown) => {
-    throw slackStartupError(err, "bot", config.slack.apiUrl) ?? err;
+    throw slackStartupError(err, "bot", config.slack.apiUrl, config.locale) ?? err;
   });
   if (config.slack.appToken)
     await new WebClient(config.slack.appToken, webClientOptions(config)).apps.connections
       .open()
       .catch((err: unknown) => {
-        throw slackStartupError(err, "app", config.slack.apiUrl) ?? err;
+        throw slackStartupError(err, "app", config.slack.apiUrl, config.locale) ?? err;
       });
   const botUserId = identity.user_id as string;
   const socket = Boolean(config.slack.appToken);
@@ -183,6 +184,7 @@ export async function startSlackApp(opts: {
     addresses: new SlackAddresses(engine.db, engine.clock),
     channelDefaults: new SlackChannelDefaults(engine.db, engine.clock),
     handledEvents,
+    channelMembers: new ChannelMembers(client, engine.db, engine.clock, logger),
   };
   registerGuards(app, ctx);
   registerPersonLocale(app, ctx);

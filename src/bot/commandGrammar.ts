@@ -23,6 +23,7 @@ export type Command =
     }
   | { kind: "project.remove"; name: string }
   | { kind: "project.set"; name: string; changes: ProjectChanges }
+  | { kind: "project.allow"; name: string; user: string; allowed: boolean }
   | { kind: "decisions" }
   | { kind: "incidents" }
   | { kind: "specialists" }
@@ -52,8 +53,13 @@ export interface ProjectChanges {
   /** Whether escalations ask a person (`on-request`) or never (`never`). */
   approvalMode?: ApprovalMode;
   maxConcurrent?: number | null;
-  /** The channel this project becomes the default of (a mention there needs no project name). */
-  defaultFor?: string;
+  /**
+   * The channel this project becomes the default of (a mention there needs no project name);
+   * null: it is the default of no channel any more.
+   */
+  defaultFor?: string | null;
+  /** Who may read it besides its owner and admins: its channel's members, or nobody (owner or admin). */
+  visible?: "channel" | "private";
 }
 
 /** The sub-commands a usage line exists for. */
@@ -64,6 +70,7 @@ export type UsageTopic =
   | "project.add"
   | "project.remove"
   | "project.set"
+  | "project.allow"
   | "specialist.add"
   | "notify"
   | "run"
@@ -175,6 +182,12 @@ function parseProject(args: string[]): Command {
       ? { kind: "project.remove", name: rest[0] as string }
       : { kind: "usage", topic: "project.remove" };
   if (verb === "set") return parseSet(rest);
+  if (verb === "allow" || verb === "disallow") {
+    const user = rest.length === 2 ? slackUser(rest[1] as string) : null;
+    return user
+      ? { kind: "project.allow", name: rest[0] as string, user, allowed: verb === "allow" }
+      : { kind: "usage", topic: "project.allow" };
+  }
   return { kind: "usage", topic: "project" };
 }
 
@@ -229,9 +242,11 @@ function parseSet(args: string[]): Command {
       else if (slackChannel(value)) changes.channel = slackChannel(value);
       else return usage;
     } else if (flag === "--default-for") {
-      if (slackChannel(value)) changes.defaultFor = slackChannel(value) as string;
+      if (value === "none") changes.defaultFor = null;
+      else if (slackChannel(value)) changes.defaultFor = slackChannel(value) as string;
       else return usage;
-    } else if (flag === "--full-access" && onOff(value) !== undefined) changes.fullAccess = onOff(value);
+    } else if (flag === "--visible" && (value === "channel" || value === "private")) changes.visible = value;
+    else if (flag === "--full-access" && onOff(value) !== undefined) changes.fullAccess = onOff(value);
     else if (flag === "--merge-confirmation" && onOff(value) !== undefined)
       changes.mergeConfirmation = onOff(value);
     else if (flag === "--role" && ROLES.includes(value as ProjectRole)) changes.role = value as ProjectRole;

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { AfterAck } from "./afterAck.js";
+import type { ChannelMembers } from "./channelMembers.js";
 import type { SlackAddresses } from "./store/addresses.js";
 import type { SlackChannelDefaults } from "./store/channelDefaults.js";
 import type { HandledEvents } from "./store/events.js";
@@ -27,11 +28,22 @@ export interface BotContext {
   channelDefaults: SlackChannelDefaults;
   /** Slack events already handled (retries and double deliveries are dropped). */
   handledEvents: HandledEvents;
+  /** Who belongs to the channels that open a project to their members (reading only). */
+  channelMembers: ChannelMembers;
 }
 
 /** The Slack user as the engine sees them. */
 export function actorOf(ctx: BotContext, userId: string): Actor {
   return { userId, isAdmin: ctx.config.admins.includes(userId) };
+}
+
+/**
+ * The Slack user as the engine sees them, with the channels they belong to among those that open
+ * a project to their members (they may read it there). For anything that reads or lists; the
+ * engine still checks prompt rights without regard to them.
+ */
+export function readerOf(ctx: BotContext, userId: string, fromChannel?: string | null): Promise<Actor> {
+  return ctx.channelMembers.reader(actorOf(ctx, userId), fromChannel);
 }
 
 /** The sentence a person reads for an error: engine errors from the catalog, anything else generic. */

@@ -6,14 +6,15 @@ import type { Kysely } from "kysely";
 import { parseConfig, type Config } from "../config.js";
 import { migrate, openDatabase } from "../engine/database.js";
 import { codexSupportPath, resolveCodexBinary } from "../engine/agents/codexBinary.js";
-import { args, out } from "./context.js";
+import { args, cliLocale, out } from "./context.js";
+import { t, type Locale } from "../i18n/index.js";
 import { codexEnvironment } from "../engine/isolation/environment.js";
 import { findBwrap } from "../engine/isolation/jail.js";
 import { jailedCodex, operatorCodexHome } from "../engine/isolation/codexJail.js";
 import { probeJail } from "../engine/isolation/probe.js";
 import { layoutProblemsOf } from "./layoutCheck.js";
 import { modelProbe } from "./modelProbe.js";
-import { appTokenCheck, botTokenChecks, type Check } from "./slackChecks.js";
+import { appTokenCheck, botTokenChecks, checkName, type Check } from "./slackChecks.js";
 
 /**
  * `codexpi doctor`: checks config, database, Codex (its sandbox, and a real one-turn model probe),
@@ -25,28 +26,37 @@ export async function run(argv: string[]): Promise<number> {
   let config: Config;
   try {
     config = parseConfig();
-    checks.push({
-      name: "configuration",
-      ok: true,
-      detail: `data dir ${config.dataDir}, runner ${config.runner}`,
-    });
   } catch (err) {
-    out(`✗ configuration: ${(err as Error).message}`);
+    const locale = cliLocale();
+    out(
+      t(locale, "cli.doctor.line", {
+        mark: "✗",
+        name: checkName(locale, "configuration"),
+        detail: (err as Error).message,
+      }),
+    );
     return 1;
   }
+  const locale = config.locale;
+  checks.push({
+    name: checkName(locale, "configuration"),
+    ok: true,
+    detail: t(locale, "cli.doctor.data_dir", { dir: config.dataDir, runner: config.runner }),
+  });
   checks.push(await database(config));
   const jail = await probeJail(config);
-  checks.push({ name: "jail", ok: jail.ok, detail: `${jail.mechanism}: ${jail.detail}` });
+  checks.push({ name: checkName(locale, "jail"), ok: jail.ok, detail: `${jail.mechanism}: ${jail.detail}` });
   checks.push(await layoutCheck(config));
   const codex = await codexCheck(config);
   checks.push(codex.check);
   if (codex.bin) checks.push(await sandboxCheck(config, codex.bin));
   if (codex.bin) checks.push(await modelProbe(config, codex.bin));
-  checks.push(await gitCheck());
+  checks.push(await gitCheck(locale));
   checks.push(...(await botTokenChecks(config)));
   const app = await appTokenCheck(config);
   if (app) checks.push(app);
-  for (const c of checks) out(`${c.ok ? "✓" : "✗"} ${c.name}: ${c.detail}`);
+  for (const c of checks)
+    out(t(locale, "cli.doctor.line", { mark: c.ok ? "✓" : "✗", name: c.name, detail: c.detail }));
   return checks.every((c) => c.ok) ? 0 : 1;
 }
 
@@ -55,12 +65,12 @@ async function database(config: Config): Promise<Check> {
     const db = openDatabase(config.databasePath);
     try {
       await migrate(db as unknown as Kysely<unknown>);
-      return { name: "database", ok: true, detail: config.databasePath };
+      return { name: checkName(config.locale, "database"), ok: true, detail: config.databasePath };
     } finally {
       await db.destroy();
     }
   } catch (err) {
-    return { name: "database", ok: false, detail: (err as Error).message };
+    return { name: checkName(config.locale, "database"), ok: false, detail: (err as Error).message };
   }
 }
 
@@ -69,12 +79,12 @@ async function layoutCheck(config: Config): Promise<Check> {
   try {
     const problems = await layoutProblemsOf(config);
     return {
-      name: "layout",
+      name: checkName(config.locale, "layout"),
       ok: problems.length === 0,
-      detail: problems.length ? problems.join("; ") : "no project holds the data directory or the install",
+      detail: problems.length ? problems.join("; ") : t(config.locale, "cli.doctor.layout_ok"),
     };
   } catch (err) {
-    return { name: "layout", ok: false, detail: (err as Error).message };
+    return { name: checkName(config.locale, "layout"), ok: false, detail: (err as Error).message };
   }
 }
 
@@ -84,9 +94,9 @@ async function codexCheck(config: Config): Promise<{ check: Check; bin: string |
     return {
       bin,
       check: {
-        name: "codex",
+        name: checkName(config.locale, "codex"),
         ok: false,
-        detail: "binary not found (npm ci installs @openai/codex; or set CODEX_BIN)",
+        detail: t(config.locale, "cli.doctor.codex_missing"),
       },
     };
   // Allow-listed environment: not even `--version` gets a Slack token.
@@ -95,7 +105,7 @@ async function codexCheck(config: Config): Promise<{ check: Check; bin: string |
   return {
     bin,
     check: {
-      name: "codex",
+      name: checkName(config.locale, "codex"),
       ok: r.exitCode === 0,
       detail: r.exitCode === 0 ? `${r.stdout.trim()} (${bin})` : r.stderr.trim(),
     },
@@ -144,25 +154,31 @@ async function sandboxCheck(config: Config, bin: string): Promise<Check> {
       env: command.env,
       extendEnv: false,
     });
-    const where = bwrap ? " (inside the jail)" : "";
-    return r.exitCode === 0
-      ? { name: "sandbox", ok: true, detail: `restricted projects can run commands${where}` }
-      : {
-          name: "sandbox",
-          ok: false,
-          detail: `restricted projects cannot run commands here${where}: ${(r.stderr || r.stdout).trim().split("\n").pop() ?? ""}`,
-        };
+    const name = checkName(config.locale, "sandbox");
+    if (r.exitCode === 0)
+      return {
+        name,
+        ok: true,
+        detail: t(config.locale, bwrap ? "cli.doctor.sandbox_ok_jailed" : "cli.doctor.sandbox_ok"),
+      };
+    return {
+      name,
+      ok: false,
+      detail: t(config.locale, bwrap ? "cli.doctor.sandbox_failed_jailed" : "cli.doctor.sandbox_failed", {
+        detail: (r.stderr || r.stdout).trim().split("\n").pop() ?? "",
+      }),
+    };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.rmSync(state, { recursive: true, force: true });
   }
 }
 
-async function gitCheck(): Promise<Check> {
+async function gitCheck(locale: Locale): Promise<Check> {
   const r = await execa("git", ["--version"], { reject: false });
   return {
-    name: "git",
+    name: checkName(locale, "git"),
     ok: r.exitCode === 0,
-    detail: r.exitCode === 0 ? r.stdout.trim() : "git not found on PATH",
+    detail: r.exitCode === 0 ? r.stdout.trim() : t(locale, "cli.doctor.git_missing"),
   };
 }

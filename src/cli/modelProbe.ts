@@ -7,7 +7,8 @@ import { turnRunner } from "../engine/agents/runnerChoice.js";
 import { codexEnvironment } from "../engine/isolation/environment.js";
 import { findBwrap } from "../engine/isolation/jail.js";
 import { jailedCodex, operatorCodexHome } from "../engine/isolation/codexJail.js";
-import type { Check } from "./slackChecks.js";
+import { checkName, type Check } from "./slackChecks.js";
+import { t, type Locale } from "../i18n/index.js";
 
 /** The probe's bounds: a doctor answers within a minute, whatever the model does. */
 const PROBE_TURN_MS = 60_000;
@@ -15,16 +16,17 @@ const PROBE_IDLE_MS = 30_000;
 const PROBE_PROMPT = "This is a connectivity check. Reply with the single word: ok";
 
 /** The model the operator's config.toml names (Codex's own default when it names none). */
-function configuredModel(home: string): string {
+function configuredModel(locale: Locale, home: string): string {
   try {
     const toml = fs.readFileSync(path.join(home, "config.toml"), "utf8");
     // Top-level keys only: they come before the first [table].
     const top = toml.split(/^\[/m)[0] ?? "";
     const model = /^model\s*=\s*"([^"]+)"/m.exec(top)?.[1];
     const provider = /^model_provider\s*=\s*"([^"]+)"/m.exec(top)?.[1];
-    return model ? `${model}${provider ? ` (provider ${provider})` : ""}` : "Codex's default model";
+    if (!model) return t(locale, "cli.doctor.model_default");
+    return provider ? t(locale, "cli.doctor.model_with_provider", { model, provider }) : model;
   } catch {
-    return "Codex's default model (no config.toml)";
+    return t(locale, "cli.doctor.model_default_no_config");
   }
 }
 
@@ -34,11 +36,13 @@ function configuredModel(home: string): string {
  * model answers. Bounded: a model that keeps failing ends the probe with Codex's last error.
  */
 export async function modelProbe(config: Config, bin: string): Promise<Check> {
+  const { locale } = config;
+  const name = checkName(locale, "model");
   const home = operatorCodexHome(config.codexHome);
-  const model = configuredModel(home);
+  const model = configuredModel(locale, home);
   const bwrap = config.jail === "bwrap" ? findBwrap() : null;
   if (config.jail === "bwrap" && !bwrap)
-    return { name: "model", ok: false, detail: "not probed: bubblewrap is missing (see the jail check)" };
+    return { name, ok: false, detail: t(locale, "cli.doctor.model_no_bwrap") };
   const support = codexSupportPath(bin);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "codexpi-doctor-model-"));
   fs.mkdirSync(config.dataDir, { recursive: true });
@@ -77,24 +81,33 @@ export async function modelProbe(config: Config, bin: string): Promise<Check> {
       killGraceMs: 1_000,
     });
     const ms = Date.now() - started;
+    const seconds = (ms / 1000).toFixed(1);
     if (r.ended === "completed")
-      return {
-        name: "model",
-        ok: true,
-        detail: `${model} answered in ${(ms / 1000).toFixed(1)} s (${home})`,
-      };
+      return { name, ok: true, detail: t(locale, "cli.doctor.model_ok", { model, seconds, home }) };
     const why =
       r.state.turnFailed ??
       r.state.lastError ??
-      (r.ended === "watchdog" ? `no answer within ${Math.round(ms / 1000)} s` : null) ??
-      (r.stderrTail.trim().split("\n").pop() || `codex exited (${r.exitCode ?? "signal"})`);
+      (r.ended === "watchdog"
+        ? t(locale, "cli.doctor.model_silent", { seconds: Math.round(ms / 1000) })
+        : null) ??
+      (r.stderrTail.trim().split("\n").pop() ||
+        t(locale, "cli.doctor.model_exited", { code: r.exitCode ?? "signal" }));
     return {
-      name: "model",
+      name,
       ok: false,
-      detail: `${model} did not answer after ${(ms / 1000).toFixed(1)} s: ${why}. Fix: log in (see README, Set-up) or correct ${path.join(home, "config.toml")}`,
+      detail: t(locale, "cli.doctor.model_failed", {
+        model,
+        seconds,
+        why,
+        config: path.join(home, "config.toml"),
+      }),
     };
   } catch (err) {
-    return { name: "model", ok: false, detail: `codex could not run: ${(err as Error).message}` };
+    return {
+      name,
+      ok: false,
+      detail: t(locale, "cli.doctor.model_cannot_run", { error: (err as Error).message }),
+    };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.rmSync(state, { recursive: true, force: true });

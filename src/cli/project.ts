@@ -109,11 +109,13 @@ async function list(argv: string[]): Promise<number> {
     for (const p of projects) {
       const flags = [
         p.role !== "project" ? p.role : null,
-        p.full_access ? "full-access" : "restricted",
-        p.merge_confirmation_required ? "merge-confirmation" : null,
-        p.approval_mode === "on-request" ? "approvals on-request" : null,
-        p.owner_id ? `owner ${p.owner_id}` : "shared",
-        p.slack_channel_id ? `channel ${p.slack_channel_id}` : null,
+        t(config.locale, p.full_access ? "cli.project.full_access" : "cli.project.restricted"),
+        p.merge_confirmation_required ? t(config.locale, "cli.project.merge_confirmation") : null,
+        p.approval_mode === "on-request" ? t(config.locale, "cli.project.approvals_on_request") : null,
+        p.owner_id
+          ? t(config.locale, "cli.project.owner", { id: p.owner_id })
+          : t(config.locale, "cli.project.shared"),
+        p.slack_channel_id ? t(config.locale, "cli.project.channel", { id: p.slack_channel_id }) : null,
       ].filter(Boolean);
       out(`${p.name}\t${p.path}\t${flags.join(", ")}`);
     }

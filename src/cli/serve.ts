@@ -2,6 +2,7 @@ import { parseConfig } from "../config.js";
 import { createLogger } from "../logger.js";
 import { configuredSecrets, registerSecrets } from "../redaction.js";
 import { args } from "./context.js";
+import { t } from "../i18n/index.js";
 import { layoutProblemsOf } from "./layoutCheck.js";
 import { describeDatabaseError, StartupError } from "../engine/storage.js";
 
@@ -22,7 +23,8 @@ export async function run(argv: string[]): Promise<number> {
     throw new StartupError(describeDatabaseError(config.databasePath, err), { cause: err });
   });
   if (problems.length) {
-    for (const p of problems) process.stderr.write(`codexpi serve refused: ${p}\n`);
+    for (const p of problems)
+      process.stderr.write(`${t(config.locale, "cli.serve.refused", { problem: p })}\n`);
     return 1;
   }
   const { startBot } = await import("../bot/server.js");

@@ -1,7 +1,25 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "../config.js";
+import { t, type Locale } from "../i18n/index.js";
 import { packageRoot } from "../engine/agents/spawner.js";
+
+/** What doctor checks, each named in the operator's language (`cli.doctor.name.*`). */
+type CheckId =
+  | "configuration"
+  | "database"
+  | "jail"
+  | "layout"
+  | "codex"
+  | "sandbox"
+  | "model"
+  | "git"
+  | "slack"
+  | "slack_scopes"
+  | "slack_app_token";
+
+/** The name a doctor line shows for a check. */
+export const checkName = (locale: Locale, id: CheckId): string => t(locale, `cli.doctor.name.${id}`);
 
 /** One line of `codexpi doctor`. */
 export interface Check {
@@ -39,26 +57,29 @@ async function call(config: Config, method: string, token: string) {
  * scopes against manifest.yml's: a missing scope fails later, in front of a person, otherwise.
  */
 export async function botTokenChecks(config: Config): Promise<Check[]> {
+  const { locale } = config;
+  const slack = checkName(locale, "slack");
+  const scopesName = checkName(locale, "slack_scopes");
   const token = config.slack.botToken;
-  if (!token) return [{ name: "slack", ok: false, detail: "SLACK_BOT_TOKEN is not set" }];
+  if (!token) return [{ name: slack, ok: false, detail: t(locale, "cli.doctor.bot_token_unset") }];
   try {
     const { body, scopes } = await call(config, "auth.test", token);
     if (!body.ok)
       return [
-        {
-          name: "slack",
-          ok: false,
-          detail: `auth.test failed: ${body.error ?? "?"}. Fix: copy the Bot User OAuth Token (xoxb-…) into SLACK_BOT_TOKEN (reinstall the app if it was revoked)`,
-        },
+        { name: slack, ok: false, detail: t(locale, "cli.doctor.auth_failed", { error: body.error ?? "?" }) },
       ];
     const checks: Check[] = [
-      { name: "slack", ok: true, detail: `auth.test ok: ${body.user ?? "?"} in ${body.team ?? "?"}` },
+      {
+        name: slack,
+        ok: true,
+        detail: t(locale, "cli.doctor.auth_ok", { user: body.user ?? "?", team: body.team ?? "?" }),
+      },
     ];
     if (scopes === null)
       checks.push({
-        name: "slack scopes",
+        name: scopesName,
         ok: true,
-        detail: "not reported by Slack (x-oauth-scopes): not checked",
+        detail: t(locale, "cli.doctor.scopes_unreported"),
       });
     else {
       const granted = new Set(scopes.split(",").map((s) => s.trim()));
@@ -66,20 +87,23 @@ export async function botTokenChecks(config: Config): Promise<Check[]> {
       checks.push(
         missing.length
           ? {
-              name: "slack scopes",
+              name: scopesName,
               ok: false,
-              detail: `SLACK_BOT_TOKEN lacks ${missing.join(", ")}. Fix: add manifest.yml's bot scopes to the app and reinstall it`,
+              detail: t(locale, "cli.doctor.scopes_missing", { scopes: missing.join(", ") }),
             }
-          : { name: "slack scopes", ok: true, detail: "every bot scope of manifest.yml is granted" },
+          : { name: scopesName, ok: true, detail: t(locale, "cli.doctor.scopes_ok") },
       );
     }
     return checks;
   } catch (err) {
     return [
       {
-        name: "slack",
+        name: slack,
         ok: false,
-        detail: `Slack unreachable at ${apiBase(config)}: ${(err as Error).message}`,
+        detail: t(locale, "cli.doctor.slack_unreachable", {
+          url: apiBase(config),
+          error: (err as Error).message,
+        }),
       },
     ];
   }
@@ -87,22 +111,23 @@ export async function botTokenChecks(config: Config): Promise<Check[]> {
 
 /** Socket Mode's app-level token, by the call the bot starts with (`apps.connections.open`). */
 export async function appTokenCheck(config: Config): Promise<Check | null> {
+  const { locale } = config;
+  const name = checkName(locale, "slack_app_token");
   const token = config.slack.appToken;
   if (!token) return null;
   try {
     const { body } = await call(config, "apps.connections.open", token);
     return body.ok
-      ? { name: "slack app token", ok: true, detail: "apps.connections.open ok (Socket Mode)" }
-      : {
-          name: "slack app token",
-          ok: false,
-          detail: `apps.connections.open failed: ${body.error ?? "?"}. Fix: create an app-level token with connections:write (Basic Information → App-Level Tokens) and set it as SLACK_APP_TOKEN`,
-        };
+      ? { name, ok: true, detail: t(locale, "cli.doctor.app_token_ok") }
+      : { name, ok: false, detail: t(locale, "cli.doctor.app_token_failed", { error: body.error ?? "?" }) };
   } catch (err) {
     return {
-      name: "slack app token",
+      name,
       ok: false,
-      detail: `Slack unreachable at ${apiBase(config)}: ${(err as Error).message}`,
+      detail: t(locale, "cli.doctor.slack_unreachable", {
+        url: apiBase(config),
+        error: (err as Error).message,
+      }),
     };
   }
 }

@@ -11,6 +11,7 @@ export type EngineErrorReason =
   | "role_taken"
   | "project_clash"
   | "project_not_found"
+  | "project_read_only"
   | "admins_only"
   | "project_busy"
   | "conversation_not_found"

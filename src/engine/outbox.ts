@@ -20,7 +20,15 @@ const eventSchemas = {
     ...turn,
     activity: z.string(),
   }),
-  "conversation.stopped": z.object({ kind: z.literal("conversation.stopped"), conversationId: z.string() }),
+  // Who stopped and what it stopped (absent from events written before the thread was told).
+  "conversation.stopped": z.object({
+    kind: z.literal("conversation.stopped"),
+    conversationId: z.string(),
+    by: z.string().nullable().optional(),
+    stoppingRunning: z.number().optional(),
+    cancelledQueued: z.number().optional(),
+    cancelledDecisions: z.number().optional(),
+  }),
   "conversation.finished": z.object({
     kind: z.literal("conversation.finished"),
     ...turn,

@@ -18,6 +18,19 @@ export interface ProjectsTable {
   created_at: number;
   /** Whether Codex may ask a person before an escalation (`on-request`) or never asks (`never`). */
   approval_mode: Generated<ApprovalMode>;
+  /** Who may read its conversations besides its owner and admins: 'private' or 'channel' (its channel's members). */
+  visibility: Generated<ProjectVisibility>;
+}
+
+/** Who may read a project's conversations besides its owner and admins. */
+export type ProjectVisibility = "private" | "channel";
+
+/** People a project's owner allows to prompt it (besides the owner and admins). */
+export interface ProjectPromptersTable {
+  project_id: string;
+  user_id: string;
+  added_by: string;
+  created_at: number;
 }
 
 /** A project's approval mode: `never` (today's behaviour) or `on-request` (escalations ask). */
@@ -297,6 +310,7 @@ export interface NotificationPreferencesTable {
 /** The whole schema as kysely sees it. */
 export interface DB {
   projects: ProjectsTable;
+  project_prompters: ProjectPromptersTable;
   users: UsersTable;
   conversations: ConversationsTable;
   messages: MessagesTable;

@@ -27,6 +27,7 @@ export type CommandTopic =
   | "project.add"
   | "project.remove"
   | "project.set"
+  | "project.allow"
   | "status"
   | "decisions"
   | "incidents"
@@ -55,6 +56,7 @@ export const COMMANDS: ReadonlyArray<{ topic: CommandTopic; admin: boolean; live
   { topic: "project.add", admin: true, live: true },
   { topic: "project.remove", admin: true, live: true },
   { topic: "project.set", admin: true, live: true },
+  { topic: "project.allow", admin: false, live: true },
   { topic: "status", admin: false, live: true },
   { topic: "decisions", admin: false, live: true },
   { topic: "incidents", admin: false, live: true },
@@ -113,6 +115,8 @@ export interface ProjectListItem {
   role: ProjectRole;
   /** Whether its agent asks before escalating (absent: never). */
   approvalsOnRequest?: boolean;
+  /** Its channel's members may read and follow it. */
+  visibleToChannel?: boolean;
 }
 
 /** The `/codex projects` message. */
@@ -128,6 +132,7 @@ export function projectsView(locale: Locale, projects: ProjectListItem[]): Slack
       ...(p.role === "project" ? [] : [`*${t(locale, `projects.role.${p.role}`)}*`]),
       t(locale, "projects.owner", { owner: p.ownerId ? userMention(p.ownerId) : t(locale, "common.shared") }),
       ...(p.channelId ? [t(locale, "projects.channel", { channel: channelMention(p.channelId) })] : []),
+      ...(p.visibleToChannel && p.channelId ? [t(locale, "projects.visible_channel")] : []),
       t(locale, p.fullAccess ? "projects.full_access" : "projects.sandboxed"),
       ...(p.mergeConfirmation ? [t(locale, "projects.merge_confirmation")] : []),
       ...(p.approvalsOnRequest ? [t(locale, "projects.approvals_on_request")] : []),

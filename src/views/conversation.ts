@@ -9,7 +9,7 @@ import {
   splitForSlack,
   splitWithFences,
 } from "./limits.js";
-import { escapeClip, markdownToMrkdwn, userMention } from "./mrkdwn.js";
+import { escapeClip, markdownToMrkdwn, slackLink, userMention } from "./mrkdwn.js";
 import { redactText } from "../redaction.js";
 import { failureText } from "../i18n/failures.js";
 import { canStop } from "../engine/agents/conversationMachine.js";
@@ -43,6 +43,8 @@ export interface ConversationRootInput {
   stoppedBy?: string | null;
   /** A decision the agent asked still waits: Stop is offered (it cancels the decision). */
   decisionOpen?: boolean;
+  /** A link to the question of the decision that waits, once it is posted. */
+  decisionLink?: string | null;
 }
 
 const STATE_EMOJI = {
@@ -72,7 +74,12 @@ function stateEmoji(c: ConversationRootInput): string {
 }
 
 function stateLine(locale: Locale, c: ConversationRootInput): string {
-  if (waitsForAnswer(c)) return t(locale, "conversation.state.waiting_decision");
+  if (waitsForAnswer(c)) {
+    const waiting = t(locale, "conversation.state.waiting_decision");
+    return c.decisionLink
+      ? `${waiting} · ${slackLink(c.decisionLink, t(locale, "conversation.state.waiting_question"))}`
+      : waiting;
+  }
   switch (c.status) {
     case "queued":
       return c.position != null && c.position > 0

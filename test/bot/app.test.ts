@@ -101,8 +101,13 @@ describe("Slack app end to end", () => {
       "cancelled",
     );
     await eventually(() => processStartTime(running.codex_pid!) === null, 10_000, "codex gone");
-    // Told once, to the clicker (the thread gets no per-item notice; the state message says it).
-    expect((await bot.response(stop.responseId)).text).toBe(`Arrêté par <@${OWNER}> : le tour en cours.`);
+    // Told once, in the thread for everyone (no per-item notice; the state message says it too).
+    await eventually(
+      () =>
+        bot.slack.thread("C1", root.ts).find((m) => m.text === `Arrêté par <@${OWNER}> : le tour en cours.`),
+      15_000,
+      "the stop's summary in the thread",
+    );
   });
 
   it("bad and stale signatures get 401 and change nothing", async () => {

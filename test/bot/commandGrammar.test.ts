@@ -94,6 +94,11 @@ describe("/codex grammar", () => {
       name: "demo",
       changes: { defaultFor: "C7" },
     });
+    expect(parseCommand("project set demo --default-for none")).toEqual({
+      kind: "project.set",
+      name: "demo",
+      changes: { defaultFor: null },
+    });
     expect(parseCommand("project set demo --default-for nowhere")).toEqual({
       kind: "usage",
       topic: "project.set",

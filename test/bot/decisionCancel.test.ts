@@ -103,7 +103,12 @@ describe("a stopped conversation's decision in Slack", () => {
     const updatesBefore = bot.slack.callsTo("chat.update").filter((c) => c.args.ts === second.ts).length;
     const stop = await bot.click(stopButton.action_id, stopButton.value!, root.ts, OWNER);
     expect(stop.status).toBe(200);
-    expect((await bot.response(stop.responseId)).text).toMatch(/arrêté/i);
+    await eventually(
+      () =>
+        bot.slack.thread("C1", root.ts).find((m) => /^Arrêté par .*décision ouverte annulée/.test(m.text)),
+      20_000,
+      "the stop's summary in the thread",
+    );
 
     // The card is edited: it says the decision was cancelled and has no button left.
     const update = await eventually(
@@ -204,8 +209,15 @@ describe("a stopped conversation's decision in Slack", () => {
       "Stop on the root",
     );
 
-    const stop = await bot.click(stopButton.action_id, stopButton.value!, root.ts, OWNER);
-    expect((await bot.response(stop.responseId)).text).toMatch(/arrêté/i);
+    await bot.click(stopButton.action_id, stopButton.value!, root.ts, OWNER);
+    await eventually(
+      () =>
+        bot.slack
+          .thread("C1", root.ts)
+          .find((m) => /^Arrêté par .*1 décision ouverte annulée\.$/.test(m.text)),
+      20_000,
+      "the stop's summary in the thread",
+    );
     const update = await eventually(
       () => bot.slack.callsTo("chat.update").find((c) => c.args.ts === card.ts),
       20_000,

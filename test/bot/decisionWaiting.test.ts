@@ -47,6 +47,17 @@ describe("a decision reads as a question", () => {
       "waiting status",
     );
     expect(JSON.stringify(status.blocks)).toContain("⏸");
+    // The status links to the question: the card's permalink (chat.getPermalink on the posted card).
+    const questionLink = `https://fake.slack.test/archives/C1/p${card.ts.replace(".", "")}`;
+    const linked = await eventually(
+      () => {
+        const r = bot.slack.messages("C1").find((m) => m.ts === root.ts);
+        return JSON.stringify(r?.blocks).includes(`<${questionLink}|voir la question>`) ? r : undefined;
+      },
+      30_000,
+      "the status linking to the question",
+    );
+    expect(JSON.stringify(linked.blocks)).toContain("En attente de ta réponse");
     expect(JSON.stringify(status.blocks)).not.toContain("✅");
     await eventually(
       () => dms().find((m) => /Une décision t’attend/.test(m.text ?? "")),

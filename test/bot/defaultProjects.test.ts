@@ -130,5 +130,24 @@ describe("prompts without a project", () => {
       "the question in C8",
     );
     expect(await conversations()).toHaveLength(1);
+
+    // Cleared (not by someone who cannot see it): the same mention in C7 now asks which project.
+    const notCleared = await bot.command("project set demo --default-for none", OTHER);
+    expect((await bot.response(notCleared.responseId)).text).toMatch(/introuvable/i);
+    const cleared = await bot.command("project set demo --default-for none", OWNER);
+    expect((await bot.response(cleared.responseId)).text).toMatch(
+      /^Le projet \*demo\* n’est plus le projet par défaut de .*C7.*\.$/,
+    );
+    const again = await bot.command("project set demo --default-for none", OWNER);
+    expect((await bot.response(again.responseId)).text).toBe(
+      "Le projet *demo* n’était le projet par défaut d’aucun canal.",
+    );
+    await mention("C7", "fix the test", "1800000000.000300");
+    await eventually(
+      () => bot.slack.ephemerals.find((e) => e.channel === "C7" && /Dans quel projet/.test(e.text)),
+      20_000,
+      "the question in C7 once its default is cleared",
+    );
+    expect(await conversations()).toHaveLength(1);
   });
 });

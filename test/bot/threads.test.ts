@@ -19,7 +19,7 @@ describe("a conversation's thread in Slack", () => {
       .where("status", "=", "running")
       .executeTakeFirst()) ?? null;
 
-  it("a follow-up written while the agent runs is acknowledged once with its position; Stop then answers once with the running turn and the cancelled follow-up, and the thread gets no stop notice", async () => {
+  it("a follow-up written while the agent runs is acknowledged once with its position; Stop then tells the thread once, visibly, what it stopped (the running turn and the cancelled follow-up); a second click says there is nothing to stop and posts nothing", async () => {
     bot = await slackBot();
     bot.model.enqueue({ kind: "hang" });
     await bot.command("ask demo tâche longue");
@@ -45,15 +45,15 @@ describe("a conversation's thread in Slack", () => {
       expect.arrayContaining([{ status: "running" }, { status: "queued" }]),
     );
 
-    const stop = await bot.click(
-      "conversation.stop",
-      (await bot.db.selectFrom("conversations").select("id").executeTakeFirstOrThrow()).id,
-      root.ts,
-      OWNER,
-    );
+    const conversationId = (await bot.db.selectFrom("conversations").select("id").executeTakeFirstOrThrow())
+      .id;
+    const stop = await bot.click("conversation.stop", conversationId, root.ts, OWNER);
     expect(stop.status).toBe(200);
-    expect((await bot.response(stop.responseId)).text).toBe(
-      `Arrêté par <@${OWNER}> : le tour en cours, 1 relance en attente annulée.`,
+    const summary = `Arrêté par <@${OWNER}> : le tour en cours, 1 relance en attente annulée.`;
+    await eventually(
+      () => bot.slack.thread("C1", root.ts).find((m) => m.text === summary),
+      20_000,
+      "the stop's summary in the thread",
     );
     await eventually(
       async () =>
@@ -63,13 +63,17 @@ describe("a conversation's thread in Slack", () => {
       20_000,
       "both items cancelled",
     );
+    // Clicked again (the button was still on someone's screen): nothing left to stop, said to
+    // the clicker alone; the thread gets no second summary.
+    const again = await bot.click("conversation.stop", conversationId, root.ts, OWNER);
+    expect((await bot.response(again.responseId)).text).toBe("Rien à arrêter : l’agent a déjà fini.");
     await settled(bot);
-    // Nothing else: one acknowledgement (the control that thread posts are seen), no stop notice.
     const thread = bot.slack.thread("C1", root.ts).filter((m) => m.ts !== root.ts);
     expect(thread.filter((m) => m.text.includes("Relance"))).toHaveLength(1);
-    expect(thread.filter((m) => /arrêté/i.test(m.text))).toEqual([]);
-    expect(thread).toHaveLength(1);
-    expect(bot.slack.responses.filter((r) => r.id === stop.responseId)).toHaveLength(1);
+    expect(thread.filter((m) => /arrêté/i.test(m.text))).toHaveLength(1);
+    expect(thread).toHaveLength(2);
+    // The first click got no ephemeral answer: the visible summary is the answer.
+    expect(bot.slack.responses.filter((r) => r.id === stop.responseId)).toEqual([]);
     // The state message shows the stop to everyone following the thread.
     const rootNow = bot.slack.messages("C1").find((m) => m.ts === root.ts)!;
     expect(JSON.stringify(rootNow.blocks)).toContain("🛑");

@@ -29,6 +29,7 @@ const LANDED: Record<string, string> = {
   "0008_repair_missing_columns.ts": "47081736cb57990094067af0b1154c94a5649e09d96badd8793658bf61886b40",
   "0009_slack_addresses.ts": "250c3dda6e8634c7e6a60370af1a0d3344057ce4def478342a0afcaac9906cfc",
   "0010_slack_channel_defaults.ts": "e26f63f12fd8684633a916f9523dce8347d85c8d6bdada0de5367f0df70be61d",
+  "0011_project_readers.ts": "acc99b9e19bf9160138535917220ef4b4c28f10722b1888b07e0ea65d582c60f",
   "0012_approvals.ts": "9a1e66ada102d824c5b7b04b918620a4d0b54e3f7d7ba734c5e00424da0c4df2",
 };
 
@@ -130,7 +131,7 @@ describe("migration 0008 repairs columns an edited migration left out", () => {
       "remediation_runs",
     ];
     const before = await Promise.all(tables.map((t) => columnsOf(db!, t)));
-    // Up to the repair only: later migrations add columns of their own (0012: projects.approval_mode).
+    // Up to the repair only: later migrations add columns of their own (0011, 0012 on projects).
     await migrate(asUnknown(db), "0008_repair_missing_columns");
     await repair(asUnknown(db));
     expect(await Promise.all(tables.map((t) => columnsOf(db!, t)))).toEqual(before);

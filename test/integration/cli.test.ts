@@ -194,7 +194,7 @@ describe("codexpi CLI (real binary, fake model)", () => {
     );
     // Control: a separate directory is registered, and the layout is reported sound.
     expect((await cli("project", "add", "demo", path.join(dir, "demo"))).exitCode).toBe(0);
-    expect((await cli("doctor")).stdout).toMatch(/^✓ layout: /m);
+    expect((await cli("doctor")).stdout).toMatch(/^✓ emplacements : /m);
 
     // A project registered before these checks existed, holding the data directory.
     db = openDatabase(path.join(dir, "data", "codexpi.db"));
@@ -216,7 +216,7 @@ describe("codexpi CLI (real binary, fake model)", () => {
     const doctor = await cli("doctor");
     expect(doctor.exitCode).toBe(1);
     expect(doctor.stdout).toContain(
-      `✗ layout: the data directory ${data} is inside the project "legacy" (${real})`,
+      `✗ emplacements : le répertoire de données ${data} est dans le projet « legacy » (${real})`,
     );
     const serve = await execa(process.execPath, [CLI, "serve"], {
       env: { ...env, HEALTH_PORT: "0" },
@@ -225,17 +225,22 @@ describe("codexpi CLI (real binary, fake model)", () => {
     });
     expect(serve.exitCode).toBe(1);
     expect(serve.stderr).toContain(
-      `codexpi serve refused: the data directory ${data} is inside the project "legacy" (${real})`,
+      `codexpi serve refuse de démarrer : le répertoire de données ${data} est dans le projet « legacy » (${real})`,
     );
     // The way out: remove that project (its directory stays), and the layout is sound again.
     expect((await cli("project", "remove", "legacy")).exitCode).toBe(0);
     expect(fs.existsSync(dir)).toBe(true);
-    expect((await cli("doctor")).stdout).toMatch(/^✓ layout: /m);
+    expect((await cli("doctor")).stdout).toMatch(/^✓ emplacements : /m);
+    // The same refusal in English for an English-speaking operator.
+    env.CODEXPI_LOCALE = "en";
+    const englishDoctor = await cli("doctor");
+    expect(englishDoctor.stdout).toMatch(/^✓ layout: no project holds the data directory or the install$/m);
   });
 
   it("doctor reports the jail and proves it with a jailed read outside the workspace; with the jail off it says agents are not isolated", async (ctx) => {
     if (!(await jailAvailable())) ctx.skip();
     await setup();
+    env.CODEXPI_LOCALE = "en";
     const on = await cli("doctor");
     expect(on.stdout).toMatch(
       /^✓ jail: bubblewrap [\d.]+ \(user, pid, ipc, uts namespaces; private \/tmp and \/proc\): a jailed process could not read the data directory/m,

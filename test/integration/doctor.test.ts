@@ -43,6 +43,7 @@ describe("codexpi doctor: a real model probe and Slack's tokens and scopes (real
         CODEXPI_IDLE_TIMEOUT: "5",
         NO_PROXY: "127.0.0.1,localhost",
         LOG_LEVEL: "warn",
+        CODEXPI_LOCALE: "en",
         ...extra,
       },
       reject: false,
@@ -97,6 +98,7 @@ describe("codexpi doctor: a real model probe and Slack's tokens and scopes (real
       /^✗ model: gpt-5\.5 \(provider fake\) did not answer after [\d.]+ s: .+\. Fix: log in/m,
     );
     expect(r.stdout).toMatch(/^✗ slack scopes: SLACK_BOT_TOKEN lacks app_mentions:read, .*files:write/m);
+    expect(r.stdout).toMatch(/^✗ slack scopes: .*lacks .*channels:join, channels:read, groups:read/m);
     expect(r.stdout).toMatch(
       /^✗ slack app token: apps\.connections\.open failed: invalid_auth.*SLACK_APP_TOKEN/m,
     );

@@ -33,6 +33,7 @@ describe("codexpi serve start-up errors (real CLI, fake Slack)", () => {
         LOG_LEVEL: "warn",
         NO_PROXY: "127.0.0.1,localhost",
         PATH: process.env.PATH ?? "/usr/bin:/bin",
+        CODEXPI_LOCALE: "en",
         ...env,
       },
       extendEnv: false,

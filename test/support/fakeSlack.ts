@@ -191,6 +191,17 @@ export interface FakeSlackSocket {
   readonly received: unknown[];
 }
 
+/** A channel as the fake knows it. */
+export interface FakeSlackChannel {
+  isPrivate: boolean;
+  /** Whether the bot is a member (`conversations.join` makes it one in a public channel). */
+  botIsMember: boolean;
+  /** The channel's members (`conversations.members`), the bot aside. */
+  members: string[];
+  /** What `conversations.join` answers instead of joining (e.g. "is_archived"). */
+  joinError?: string;
+}
+
 export interface FakeSlack {
   /** `http://127.0.0.1:PORT/api/` — pass as `slackApiUrl`. */
   readonly apiUrl: string;
@@ -218,6 +229,11 @@ export interface FakeSlack {
   setUser(userId: string, fields: Record<string, unknown>): void;
   /** Every chat.* / files / conversations call on this channel answers `error` until cleared (undefined). */
   setChannelError(channel: string, error: string | undefined): void;
+  /**
+   * Describes a channel for `conversations.info`, `conversations.join` and `conversations.members`
+   * (fields merge with what was set before). A channel never described is public, the bot a member.
+   */
+  setChannel(channel: string, fields: Partial<FakeSlackChannel>): void;
   /** Injects `failure` on the next `times` calls to `method` ("*" = any API method, "response_url" = response URLs, "upload" = upload URL). */
   failNext(method: string, failure: FakeSlackFailure, times?: number): void;
   /** While on, every API method (and upload) answers HTTP `status` (429 gets `Retry-After: 1`). */
@@ -513,6 +529,7 @@ class FakeSlackServer implements FakeSlack {
   private readonly store: Array<FakeSlackMessage & { deleted: boolean }> = [];
   private readonly failures = new Map<string, FailureSlot[]>();
   private readonly channelErrors = new Map<string, string>();
+  private readonly channels = new Map<string, FakeSlackChannel>();
   private readonly users = new Map<string, Record<string, unknown>>();
   private readonly currentViews = new Map<
     string,
@@ -630,6 +647,14 @@ class FakeSlackServer implements FakeSlack {
   setChannelError(channel: string, error: string | undefined): void {
     if (error === undefined) this.channelErrors.delete(channel);
     else this.channelErrors.set(channel, error);
+  }
+
+  setChannel(channel: string, fields: Partial<FakeSlackChannel>): void {
+    this.channels.set(channel, { ...this.channelOf(channel), ...fields });
+  }
+
+  private channelOf(channel: string): FakeSlackChannel {
+    return this.channels.get(channel) ?? { isPrivate: false, botIsMember: true, members: [] };
   }
 
   failNext(method: string, failure: FakeSlackFailure, times = 1): void {
@@ -1321,16 +1346,38 @@ class FakeSlackServer implements FakeSlack {
         const channel = str(args.channel);
         if (!channel) return fail("channel_not_found");
         const isIm = channel.startsWith("D");
+        const known = this.channelOf(channel);
         return ok({
           channel: {
             id: channel,
             name: isIm ? undefined : channel.toLowerCase(),
-            is_channel: !isIm,
+            is_channel: !isIm && !known.isPrivate,
+            is_group: !isIm && known.isPrivate,
+            is_private: !isIm && known.isPrivate,
             is_im: isIm,
-            is_member: true,
+            is_member: isIm || known.botIsMember,
             is_archived: false,
           },
         });
+      },
+
+      "conversations.join": (args) => {
+        const channel = str(args.channel);
+        if (!channel) return fail("channel_not_found");
+        const known = this.channelOf(channel);
+        if (known.joinError) return fail(known.joinError);
+        if (channel.startsWith("D") || known.isPrivate) return fail("method_not_supported_for_channel_type");
+        this.channels.set(channel, { ...known, botIsMember: true });
+        return ok({ channel: { id: channel, is_channel: true, is_member: true } });
+      },
+
+      "conversations.members": (args) => {
+        const channel = str(args.channel);
+        if (!channel) return fail("channel_not_found");
+        const known = this.channelOf(channel);
+        if (known.isPrivate && !known.botIsMember) return fail("channel_not_found");
+        const members = known.botIsMember ? [...known.members, this.botUserId] : known.members;
+        return ok({ members, response_metadata: { next_cursor: "" } });
       },
 
       "conversations.history": (args) => {

@@ -97,6 +97,22 @@ describe("conversationRoot", () => {
     );
   });
 
+  it("links a waiting conversation's status to the decision's question once it is posted", () => {
+    const waiting = { ...base, status: "done" as const, decisionOpen: true };
+    expect(stateText(waiting)).toBe("⏸ En attente de ta réponse");
+    const link = "https://example.slack.com/archives/C1/p1700000000000100";
+    expect(stateText({ ...waiting, decisionLink: link })).toBe(
+      `⏸ En attente de ta réponse · <${link}|voir la question>`,
+    );
+    expect(stateText({ ...waiting, decisionLink: link }, "en")).toBe(
+      `⏸ Waiting for your answer · <${link}|see the question>`,
+    );
+    // A link with Slack's delimiters cannot break out of its <…|…>.
+    expect(stateText({ ...waiting, decisionLink: "https://x.test/a|b>c" })).toContain(
+      "<https://x.test/a%7Cb%3Ec|voir la question>",
+    );
+  });
+
   it("escapes what users and agents wrote", () => {
     const view = conversationRoot("fr", {
       ...base,

@@ -2,23 +2,23 @@ import type { App, BlockButtonAction } from "@slack/bolt";
 import { ask, stop } from "../../engine/agents/conversationService.js";
 import { t } from "../../i18n/index.js";
 import { ACTIONS } from "../../views/ids.js";
-import { stopSummary } from "../../views/conversation.js";
 import { readProjectChoice } from "../../views/projectChoice.js";
-import { actorOf, errorText, type BotContext } from "../context.js";
+import { actorOf, errorText, readerOf, type BotContext } from "../context.js";
 
 /** Buttons. Every handler checks the clicking user and is idempotent (a button can be clicked twice). */
 export function registerActions(app: App, ctx: BotContext): void {
   app.action<BlockButtonAction>(ACTIONS.conversationStop, async ({ ack, body, action, respond }) => {
     await ack();
-    const actor = actorOf(ctx, body.user.id);
     ctx.afterAck.run(async () => {
       let text: string;
       try {
+        // A reader of the project is told they may not stop it (not "not found"); the engine decides.
+        // Membership is Slack's word only: a public channel's buttons can be clicked in preview.
+        const actor = await readerOf(ctx, body.user.id);
         const r = await stop(ctx.engine, actor, action.value ?? "");
-        text =
-          r.stoppingRunning + r.cancelledQueued + r.cancelledDecisions > 0
-            ? stopSummary(ctx.locale, { userId: actor.userId, ...r })
-            : t(ctx.locale, "notice.nothing_to_stop");
+        // What it stopped is posted once in the thread (by the notifier), for everyone to see.
+        if (r.stoppingRunning + r.cancelledQueued + r.cancelledDecisions > 0) return;
+        text = t(ctx.locale, "notice.nothing_to_stop");
       } catch (err) {
         text = errorText(ctx, err);
       }

@@ -1,4 +1,6 @@
 import type { App } from "@slack/bolt";
+import type { WebClient } from "@slack/web-api";
+import { joinProjectChannel } from "../projectChannel.js";
 import { ask } from "../../engine/agents/conversationService.js";
 import {
   addProject,
@@ -6,12 +8,14 @@ import {
   listProjects,
   projectForOwner,
   removeProject,
+  setProjectPrompter,
+  setProjectVisibility,
   updateProject,
 } from "../../engine/agents/projects.js";
 import { installRoots } from "../../engine/agents/layout.js";
 import { globalPolicy, setProjectLimit } from "../../engine/agents/policies.js";
 import { policyModal } from "../../views/policy.js";
-import { channelMention } from "../../views/mrkdwn.js";
+import { channelMention, userMention } from "../../views/mrkdwn.js";
 import { queueStatus } from "../../engine/agents/status.js";
 import { queuePosition } from "../../engine/read/queue.js";
 import { t } from "../../i18n/index.js";
@@ -29,7 +33,7 @@ import { listSpecialists } from "../../engine/coordination/specialists.js";
 import { getPreferences, setPreferences } from "../../engine/coordination/preferences.js";
 import { EngineError } from "../../engine/errors.js";
 import { parseCommand, type Command } from "../commandGrammar.js";
-import { actorOf, errorText, type BotContext } from "../context.js";
+import { actorOf, errorText, readerOf, type BotContext } from "../context.js";
 
 import { openRunModal, runCommand, type Reply } from "./runs.js";
 import { openOrchestrationModal, orchestrationCommand } from "./orchestrations.js";
@@ -99,7 +103,7 @@ export function registerCommands(app: App, ctx: BotContext): void {
     ctx.afterAck.run(async () => {
       let reply: Reply;
       try {
-        reply = await run(ctx, parsed, command.user_id, command.channel_id);
+        reply = await run(ctx, parsed, command.user_id, command.channel_id, client);
       } catch (err) {
         reply = { text: errorText(ctx, err) };
       }
@@ -119,9 +123,12 @@ async function run(
   >,
   userId: string,
   channelId: string,
+  client: WebClient,
 ): Promise<Reply> {
   const { engine } = ctx;
-  const actor = actorOf(ctx, userId);
+  // With the channels they belong to: a project visible to its channel's members is theirs to
+  // read (status, projects); what they may prompt the engine decides regardless.
+  const actor = await readerOf(ctx, userId, channelId);
   switch (cmd.kind) {
     case "ask": {
       const started = await ask(engine, actor, cmd.project, cmd.prompt, {
@@ -150,6 +157,7 @@ async function run(
           approvalsOnRequest: p.approval_mode === "on-request",
           channelId: p.slack_channel_id,
           role: p.role,
+          visibleToChannel: p.visibility === "channel",
         })),
       );
     }
@@ -157,6 +165,8 @@ async function run(
       return statusView(ctx.locale, await queueStatus(engine, actor));
     case "project.add": {
       assertAdmin(actor);
+      const refused = cmd.channel ? await refuseChannel(ctx, client, cmd.channel) : null;
+      if (refused) return { text: refused };
       const p = await addProject(
         engine.db,
         engine.clock,
@@ -178,22 +188,59 @@ async function run(
       return { text: t(ctx.locale, "project.removed", { name: p.name }) };
     }
     case "project.set": {
-      const { maxConcurrent, defaultFor, ...changes } = cmd.changes;
+      const { maxConcurrent, defaultFor, visible, ...changes } = cmd.changes;
+      if (changes.channel) {
+        // Only an admin may move a project's channel: checked before the bot joins anything.
+        assertAdmin(actor);
+        await projectForOwner(engine.db, actor, cmd.name);
+        const refused = await refuseChannel(ctx, client, changes.channel);
+        if (refused) return { text: refused };
+      }
       // A channel's default only needs the project's owner; every other change, an admin.
       const p =
         Object.keys(changes).length || maxConcurrent !== undefined
           ? await updateProject(engine.db, actor, cmd.name, changes)
           : await projectForOwner(engine.db, actor, cmd.name);
-      if (defaultFor) {
-        await projectForOwner(engine.db, actor, p.name);
-        await ctx.channelDefaults.set(defaultFor, p.id, actor.userId);
-      }
+      if (defaultFor !== undefined || visible) await projectForOwner(engine.db, actor, p.name);
+      if (defaultFor) await ctx.channelDefaults.set(defaultFor, p.id, actor.userId);
+      const cleared = defaultFor === null ? await ctx.channelDefaults.clearProject(p.id) : [];
       if (maxConcurrent !== undefined)
         await setProjectLimit(engine.db, engine.clock, p.id, maxConcurrent, actor.userId);
+      const q = visible ? await setProjectVisibility(engine.db, actor, p.name, visible) : p;
+      // One sentence per thing said; "updated" when nothing more specific applies.
+      const said: string[] = [];
+      if (defaultFor)
+        said.push(
+          t(ctx.locale, "project.default_set", { name: p.name, channel: channelMention(defaultFor) }),
+        );
+      if (defaultFor === null)
+        said.push(
+          cleared.length
+            ? t(ctx.locale, "project.default_cleared", {
+                name: p.name,
+                channels: cleared.map(channelMention).join(", "),
+              })
+            : t(ctx.locale, "project.default_none", { name: p.name }),
+        );
+      if (visible === "private") said.push(t(ctx.locale, "project.visible_private", { name: q.name }));
+      if (visible === "channel")
+        said.push(
+          q.slack_channel_id
+            ? t(ctx.locale, "project.visible_channel", {
+                name: q.name,
+                channel: channelMention(q.slack_channel_id),
+              })
+            : t(ctx.locale, "project.visible_channel_none", { name: q.name }),
+        );
+      return { text: said.length ? said.join("\n") : t(ctx.locale, "project.updated", { name: p.name }) };
+    }
+    case "project.allow": {
+      const p = await setProjectPrompter(engine.db, engine.clock, actor, cmd.name, cmd.user, cmd.allowed);
       return {
-        text: defaultFor
-          ? t(ctx.locale, "project.default_set", { name: p.name, channel: channelMention(defaultFor) })
-          : t(ctx.locale, "project.updated", { name: p.name }),
+        text: t(ctx.locale, cmd.allowed ? "project.allowed" : "project.disallowed", {
+          name: p.name,
+          user: userMention(cmd.user),
+        }),
       };
     }
     case "decisions":
@@ -219,4 +266,19 @@ async function run(
       return notifyView(ctx.locale, prefs);
     }
   }
+}
+
+/**
+ * Joins a project's channel (see projectChannel.ts); the sentence refusing the change when the bot
+ * cannot be there (nothing is changed then), else null.
+ */
+async function refuseChannel(ctx: BotContext, client: WebClient, channel: string): Promise<string | null> {
+  const refusal = await joinProjectChannel(client, channel);
+  if (!refusal) return null;
+  return refusal.reason === "invite_first"
+    ? t(ctx.locale, "project.channel_invite_first", {
+        channel: channelMention(channel),
+        bot: userMention(ctx.botUserId),
+      })
+    : t(ctx.locale, "project.channel_join_failed", { channel: channelMention(channel), code: refusal.code });
 }

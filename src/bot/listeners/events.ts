@@ -15,7 +15,7 @@ import { runStatus } from "../../engine/runs/index.js";
 import { homeView } from "../../views/home.js";
 import { usage } from "../../views/commands.js";
 import { tokenize } from "../commandGrammar.js";
-import { actorOf, errorText, type BotContext } from "../context.js";
+import { actorOf, errorText, readerOf, type BotContext } from "../context.js";
 import { canIncident } from "../../engine/coordination/incidentMachine.js";
 import { t } from "../../i18n/index.js";
 import { waitForThread } from "../intake/context.js";
@@ -94,7 +94,8 @@ async function onMessage(ctx: BotContext, client: WebClient, e: MessageLike): Pr
     const prompt = e.text.replace(new RegExp(`<@${ctx.botUserId}(\\|[^>]*)?>`, "g"), "").trim();
     if (!prompt) return;
     try {
-      await followUp(ctx.engine, actorOf(ctx, e.user), conversation, prompt);
+      // A member of a channel the project is visible to reads it: told they may not prompt it.
+      await followUp(ctx.engine, await readerOf(ctx, e.user, e.channel), conversation, prompt);
     } catch (err) {
       await ephemeral(ctx, client, e, errorText(ctx, err));
     }

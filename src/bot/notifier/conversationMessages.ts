@@ -13,7 +13,7 @@ import { isMessageKey, t, type Locale } from "../../i18n/index.js";
 import { escapeClip } from "../../views/mrkdwn.js";
 import { getPreferences } from "../../engine/coordination/preferences.js";
 import { itemOpenedIncident } from "../../engine/read/coordination.js";
-import { agentAnswer, conversationRoot, followUpAck } from "../../views/conversation.js";
+import { agentAnswer, conversationRoot, followUpAck, stopSummary } from "../../views/conversation.js";
 import { waitedForItsConversation } from "../../engine/read/queue.js";
 import type { EventOf } from "../../engine/outbox.js";
 import type { SlackAddresses } from "../store/addresses.js";
@@ -40,12 +40,12 @@ export class Defer extends Error {
 
 /**
  * Events that only re-render a conversation's state message (so consecutive ones collapse).
- * `conversation.queued` is not one: a follow-up's may post its acknowledgement.
+ * `conversation.queued` is not one (a follow-up's may post its acknowledgement), nor
+ * `conversation.stopped` (it posts what the stop cancelled).
  */
 export const REFRESH_KINDS: ReadonlySet<string> = new Set<ConversationKind>([
   "conversation.started",
   "conversation.progress",
-  "conversation.stopped",
 ]);
 
 const MIN_EDIT_INTERVAL_MS = 1_000;
@@ -53,6 +53,8 @@ const MIN_EDIT_INTERVAL_MS = 1_000;
 /** A conversation with where it lives in Slack: its thread and its state message, once posted. */
 type SlackConversation = ConversationView & {
   now: number;
+  /** The permalink of the waiting decision's question, once it is posted. */
+  decisionLink: string | null;
   channelId: string;
   threadTs: string | null;
   statusTs: string | null;
@@ -67,6 +69,8 @@ type SlackConversation = ConversationView & {
  */
 export class ConversationMessages implements Renderer<ConversationKind> {
   private readonly lastEdit = new Map<string, number>();
+  /** Permalinks of decision questions (a posted message's link never changes). */
+  private readonly questionLinks = new Map<string, string>();
 
   constructor(
     private readonly db: Database,
@@ -108,6 +112,14 @@ export class ConversationMessages implements Renderer<ConversationKind> {
       await this.refresh(outboxId, snap);
       return "posted";
     }
+    if (event.kind === "conversation.stopped" && event.by) {
+      await this.tellStop(outboxId, await this.ensureStateMessage(outboxId, snap), {
+        ...event,
+        by: event.by,
+      });
+      await this.refresh(outboxId, snap);
+      return "posted";
+    }
     if (event.kind !== "conversation.finished") {
       await this.refresh(outboxId, snap);
       return "refreshed";
@@ -143,6 +155,32 @@ export class ConversationMessages implements Renderer<ConversationKind> {
       blocks: ack.blocks,
     });
     return true;
+  }
+
+  /**
+   * Who stopped and what it cancelled, once in the thread for everyone following it (a second
+   * click stops nothing and emits nothing; a replayed event finds its post by key).
+   */
+  private async tellStop(
+    outboxId: number,
+    snap: SlackConversation,
+    event: EventOf<"conversation.stopped"> & { by: string },
+  ): Promise<void> {
+    const text = stopSummary(this.locale, {
+      userId: event.by,
+      stoppingRunning: event.stoppingRunning ?? 0,
+      cancelledQueued: event.cancelledQueued ?? 0,
+      cancelledDecisions: event.cancelledDecisions ?? 0,
+    });
+    await this.poster.postOnce({
+      key: `stop:${outboxId}`,
+      outboxId,
+      conversationId: snap.conversationId,
+      purpose: "notice",
+      channel: snap.channelId,
+      threadTs: snap.threadTs,
+      text,
+    });
   }
 
   /** Tells the conversation's user by DM that a notification could not be delivered. */
@@ -192,7 +230,29 @@ export class ConversationMessages implements Renderer<ConversationKind> {
       channelId: address?.channel ?? view.channelId,
       threadTs: address?.threadTs ?? view.originThreadTs,
       statusTs: address?.statusTs ?? null,
+      decisionLink: view.decisionId ? await this.questionLink(view.decisionId) : null,
     };
+  }
+
+  /** The permalink of a decision's question (its card, `decision:<id>`), once posted. */
+  private async questionLink(decisionId: string): Promise<string | null> {
+    const known = this.questionLinks.get(decisionId);
+    if (known) return known;
+    const card = await this.poster.posts.find(`decision:${decisionId}`);
+    if (card?.status !== "posted" || !card.ts) return null;
+    const link = await this.client.chat.getPermalink({ channel: card.channel, message_ts: card.ts });
+    if (link.permalink) this.questionLinks.set(decisionId, link.permalink);
+    return link.permalink ?? null;
+  }
+
+  /**
+   * Shows a just-posted decision's question in the state message (its link): the status said
+   * "waiting" when the turn finished, before the card existed.
+   */
+  async refreshWithQuestion(outboxId: number, conversationId: string): Promise<void> {
+    const snap = await this.load(conversationId);
+    if (!snap?.decisionLink) return;
+    await inLocale(await this.locales.of(snap.userId), () => this.refresh(outboxId, snap));
   }
 
   /** Posts the state message if it does not exist yet; returns the conversation with its thread. */

@@ -1,6 +1,7 @@
 import type { ApprovalMessages } from "./approvalMessages.js";
 import type { ConversationMessages } from "./conversationMessages.js";
 import type { CoordinationMessages } from "./coordinationMessages.js";
+import { DecisionOpened } from "./decisionOpened.js";
 import type { OrchestrationMessages } from "./orchestrationMessages.js";
 import type { RendererMap } from "./renderer.js";
 import type { RunMessages } from "./runMessages.js";
@@ -24,7 +25,8 @@ export function renderersOf(r: Renderers): RendererMap {
     "conversation.finished": r.conversations,
     // The end of a turn is shown by conversation.finished; this one feeds the engine's own hooks.
     "agent.outcome": "ignored",
-    "decision.opened": r.coordination,
+    // Its card, then the conversation's state message linking to it.
+    "decision.opened": new DecisionOpened(r.coordination, r.conversations),
     "decision.answered": r.coordination,
     "decision.cancelled": r.coordination,
     "approval.requested": r.approvals,

@@ -18,6 +18,16 @@ export class SlackChannelDefaults {
     return row?.project_id ?? null;
   }
 
+  /** Makes the project the default of no channel; returns the channels it was the default of. */
+  async clearProject(projectId: string): Promise<string[]> {
+    const rows = await this.db
+      .deleteFrom("slack_channel_defaults")
+      .where("project_id", "=", projectId)
+      .returning("channel_id")
+      .execute();
+    return rows.map((r) => r.channel_id).sort();
+  }
+
   /** Makes a project the channel's default (replacing the previous one). */
   async set(channel: string, projectId: string, setBy: string): Promise<void> {
     const values = { project_id: projectId, set_by: setBy, updated_at: this.clock.now() };

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Conversation, DB, Project } from "../schema.js";
-import { canSee, isSharedSpecialist, type Actor } from "./projects.js";
+import { canRead, isSharedSpecialist, mayPromptProject, type Actor } from "./projects.js";
 
 // Who may see and who may prompt a conversation: the one rule (DESIGN "See and prompt are
 // distinct", "Shared specialists"). A shared specialist serves every conversation, so its own
@@ -12,9 +12,9 @@ export type Question = "decision" | "approval";
 
 /** What one actor may do with one conversation. */
 export interface ConversationRights {
-  /** Read it: its title, messages, delegation texts, in any listing. */
+  /** Read it: its title, messages, delegation texts, in any listing (a channel's members too, when its project is visible to them). */
   see: boolean;
-  /** Prompt it: follow up, stop. */
+  /** Prompt it: follow up, stop (never given by reading). */
   prompt: boolean;
   /** Answer what its agent asks: a decision, an approval. */
   answer: Record<Question, boolean>;
@@ -23,7 +23,7 @@ export interface ConversationRights {
 /** A conversation with the project fields the rule reads. */
 export interface ConversationRef {
   conversation: Pick<Conversation, "id" | "user_id">;
-  project: Pick<Project, "owner_id" | "execution_group">;
+  project: Pick<Project, "id" | "owner_id" | "execution_group" | "visibility" | "slack_channel_id">;
 }
 
 /** Delegation chains are at most three deep; this bounds a corrupt (cyclic) chain. */
@@ -37,14 +37,16 @@ export async function conversationRights(
 ): Promise<ConversationRights> {
   if (!(await canSeeConversation(db, actor, c)))
     return { see: false, prompt: false, answer: { decision: false, approval: false } };
-  const prompt =
-    actor.isAdmin ||
-    (!isSharedSpecialist(c.project) &&
-      (c.conversation.user_id === actor.userId || c.project.owner_id === actor.userId));
+  if (actor.isAdmin) return { see: true, prompt: true, answer: { decision: true, approval: true } };
+  const shared = isSharedSpecialist(c.project);
+  const owner = c.project.owner_id !== null && c.project.owner_id === actor.userId;
+  // Its person drives it while they may still prompt the project (an owner may disallow them); a
+  // shared specialist's person is the root of a delegation chain, who never prompts it directly.
+  const person =
+    c.conversation.user_id === actor.userId && (shared || (await mayPromptProject(db, actor, c.project)));
+  const prompt = !shared && (owner || person);
   // DESIGN "Who answers a decision" / "Who answers an approval": the person at the root of the
   // conversation and admins; an approval concerns the host, which the project's owner answers for.
-  const person = actor.isAdmin || c.conversation.user_id === actor.userId;
-  const owner = c.project.owner_id !== null && c.project.owner_id === actor.userId;
   return { see: true, prompt, answer: { decision: person, approval: person || owner } };
 }
 
@@ -85,7 +87,11 @@ async function canSeeConversation(
   hops = 0,
 ): Promise<boolean> {
   if (actor.isAdmin) return true;
-  if (!isSharedSpecialist(c.project)) return canSee(actor, c.project);
+  if (!isSharedSpecialist(c.project))
+    return (
+      canRead(actor, c.project) ||
+      (c.conversation.user_id === actor.userId && (await mayPromptProject(db, actor, c.project)))
+    );
   if (hops >= MAX_HOPS) return false;
   // A shared specialist's conversation is as visible as the one that delegated to it; one that no
   // delegation started (its bootstrap, an admin's own prompt) is for admins only.
@@ -102,13 +108,27 @@ async function refOf(db: Kysely<DB>, conversationId: string): Promise<Conversati
   const row = await db
     .selectFrom("conversations as c")
     .innerJoin("projects as p", "p.id", "c.project_id")
-    .select(["c.id", "c.user_id", "p.owner_id", "p.execution_group"])
+    .select([
+      "c.id",
+      "c.user_id",
+      "p.id as project_id",
+      "p.owner_id",
+      "p.execution_group",
+      "p.visibility",
+      "p.slack_channel_id",
+    ])
     .where("c.id", "=", conversationId)
     .executeTakeFirst();
   return (
     row && {
       conversation: { id: row.id, user_id: row.user_id },
-      project: { owner_id: row.owner_id, execution_group: row.execution_group },
+      project: {
+        id: row.project_id,
+        owner_id: row.owner_id,
+        execution_group: row.execution_group,
+        visibility: row.visibility,
+        slack_channel_id: row.slack_channel_id,
+      },
     }
   );
 }

@@ -92,6 +92,6 @@ export async function stop(engine: Kernel, actor: Actor, conversationId: string)
   return runUseCase(engine, async () => {
     const c = await loadConversation(engine, conversationId);
     await assertCanDrive(engine.db, actor, c);
-    return stopUseCase(engine, conversationId);
+    return stopUseCase(engine, conversationId, actor.userId);
   });
 }

@@ -50,13 +50,6 @@ export function layoutProblems(
   return projects.flatMap((p) => projectProblems(p.name, p.path, roots));
 }
 
-/** One sentence naming both paths and what to do, for the CLI and logs (English, like them). */
-export function describeProblem(p: LayoutProblem): string {
-  return p.kind === "data_in_project"
-    ? `the data directory ${p.dataDir} is inside the project "${p.project}" (${p.projectPath}): its agents could rewrite codexpi's database; move CODEXPI_DATA_DIR outside every project`
-    : `the project "${p.project}" (${p.projectPath}) contains the running codexpi install (${p.installDir}): its agents could rewrite the code codexpi runs; register a separate checkout`;
-}
-
 /**
  * The real path of `p`, symlinks resolved; for a path that does not exist yet (a data directory
  * made at first start), its nearest existing ancestor's real path with the rest appended.

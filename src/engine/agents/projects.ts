@@ -5,7 +5,7 @@ import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import type { Clock } from "../clock.js";
 import { normalizeName } from "../protocol/normalizeName.js";
-import type { ApprovalMode, Project, ProjectRole } from "../schema.js";
+import type { ApprovalMode, Project, ProjectRole, ProjectVisibility } from "../schema.js";
 import { projectProblems, realPath, realRoots, type InstallRoots } from "./layout.js";
 
 /** What an admin supplies to register a project. */
@@ -23,6 +23,11 @@ export interface NewProject {
 export interface Actor {
   userId: string;
   isAdmin: boolean;
+  /**
+   * Slack channels this person was found to be a member of (the bot resolves them): they may read
+   * the conversations of a project visible to its channel. Never a right to prompt.
+   */
+  channels?: readonly string[];
 }
 
 /** The local operator, for CLI commands: the machine's owner is an admin. */
@@ -36,6 +41,44 @@ export const SPECIALIST_GROUP = "__specialist__";
 /** A project is visible to its owner and admins; a legacy project with no owner to everyone. */
 export function canSee(actor: Actor, project: Pick<Project, "owner_id">): boolean {
   return actor.isAdmin || project.owner_id === null || project.owner_id === actor.userId;
+}
+
+/**
+ * May the actor read the project's conversations (see them listed, follow them)? Those who see it,
+ * and, when its owner made it visible to its channel, that channel's members (DESIGN "See and
+ * prompt are distinct"). Reading never gives the right to prompt: see `mayPromptProject`.
+ */
+export function canRead(
+  actor: Actor,
+  project: Pick<Project, "owner_id"> & Partial<Pick<Project, "visibility" | "slack_channel_id">>,
+): boolean {
+  if (canSee(actor, project)) return true;
+  const channel = project.slack_channel_id;
+  return project.visibility === "channel" && !!channel && (actor.channels ?? []).includes(channel);
+}
+
+/** Whether the project's owner allowed this person to prompt it. */
+async function isAllowedPrompter(db: Database, projectId: string, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("project_prompters")
+    .select("user_id")
+    .where("project_id", "=", projectId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * May the actor start work in this project? Those `canPromptProject` admits, and the people its
+ * owner allowed (never in a shared specialist, which only admins prompt directly).
+ */
+export async function mayPromptProject(
+  db: Database,
+  actor: Actor,
+  project: Pick<Project, "id" | "owner_id" | "execution_group">,
+): Promise<boolean> {
+  if (canPromptProject(actor, project)) return true;
+  return !isSharedSpecialist(project) && isAllowedPrompter(db, project.id, actor.userId);
 }
 
 /** A shared specialist's workspace: a specialist project nobody owns (DESIGN "Shared specialists"). */
@@ -96,6 +139,7 @@ export async function addProject(
     created_at: clock.now(),
     // A new project never asks: on-request is an admin's choice (`project set --approvals`).
     approval_mode: "never" as ApprovalMode,
+    visibility: "private" as const,
   };
   // Checks and write under one write lock: a project added meanwhile by another process cannot
   // slip in between (and surface as a raw constraint error).
@@ -142,19 +186,88 @@ export async function findProjectByName(db: Database, name: string): Promise<Pro
 
 /**
  * The project an actor asked for by name, to work in it (ask, mention, DM, orchestrate); "not
- * found" also when it exists but is not theirs, or is a shared specialist and they are no admin.
+ * found" also when it exists but is not theirs, or is a shared specialist and they are no admin;
+ * "forbidden" for someone who may only read it (a member of the channel it is visible to).
  */
 export async function projectForActor(db: Database, actor: Actor, name: string): Promise<Project> {
   const project = await findProjectByName(db, name);
-  if (!project || !canPromptProject(actor, project))
-    throw new EngineError("not_found", "project_not_found", { name });
-  return project;
+  if (project && (await mayPromptProject(db, actor, project))) return project;
+  // A shared specialist is everyone's to read through its delegations, never to prompt: not found.
+  if (project && !isSharedSpecialist(project) && canRead(actor, project))
+    throw new EngineError("forbidden", "project_read_only", { name: project.name });
+  throw new EngineError("not_found", "project_not_found", { name });
 }
 
-/** Projects an actor may see, by name (specialists' workspaces are listed with the specialists). */
+/**
+ * Projects an actor may read or prompt, by name (specialists' workspaces are listed with the
+ * specialists).
+ */
 export async function listProjects(db: Database, actor: Actor): Promise<Project[]> {
   const all = await db.selectFrom("projects").selectAll().orderBy("name").execute();
-  return all.filter((p) => canSee(actor, p) && p.execution_group !== "__specialist__");
+  const allowed = new Set(
+    (
+      await db
+        .selectFrom("project_prompters")
+        .select("project_id")
+        .where("user_id", "=", actor.userId)
+        .execute()
+    ).map((r) => r.project_id),
+  );
+  return all.filter(
+    (p) => (canRead(actor, p) || allowed.has(p.id)) && p.execution_group !== SPECIALIST_GROUP,
+  );
+}
+
+/** The channels whose members may read a project (the bot checks who belongs to them). */
+export async function channelsOpenToMembers(db: Database): Promise<string[]> {
+  const rows = await db
+    .selectFrom("projects")
+    .select("slack_channel_id")
+    .distinct()
+    .where("visibility", "=", "channel")
+    .where("slack_channel_id", "is not", null)
+    .execute();
+  return rows.map((r) => r.slack_channel_id as string);
+}
+
+/**
+ * Sets who may read the project (its owner or an admin): 'channel' lets its channel's members
+ * read and follow its conversations; 'private' keeps them to its owner and admins.
+ */
+export async function setProjectVisibility(
+  db: Database,
+  actor: Actor,
+  name: string,
+  visibility: ProjectVisibility,
+): Promise<Project> {
+  const project = await projectForOwner(db, actor, name);
+  await db.updateTable("projects").set({ visibility }).where("id", "=", project.id).execute();
+  return getProject(db, project.id);
+}
+
+/** Allows (or no longer allows) a person to prompt the project (its owner or an admin). */
+export async function setProjectPrompter(
+  db: Database,
+  clock: Clock,
+  actor: Actor,
+  name: string,
+  userId: string,
+  allowed: boolean,
+): Promise<Project> {
+  const project = await projectForOwner(db, actor, name);
+  if (allowed)
+    await db
+      .insertInto("project_prompters")
+      .values({ project_id: project.id, user_id: userId, added_by: actor.userId, created_at: clock.now() })
+      .onConflict((oc) => oc.columns(["project_id", "user_id"]).doNothing())
+      .execute();
+  else
+    await db
+      .deleteFrom("project_prompters")
+      .where("project_id", "=", project.id)
+      .where("user_id", "=", userId)
+      .execute();
+  return project;
 }
 
 /** Reads one project by id or throws not_found. */

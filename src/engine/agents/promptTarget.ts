@@ -1,5 +1,5 @@
 import type { Database } from "../database.js";
-import { type Actor, canPromptProject, findProjectByName, listProjects } from "./projects.js";
+import { type Actor, findProjectByName, listProjects, mayPromptProject } from "./projects.js";
 
 /** Where a mention or DM goes: a project with its prompt, or a choice the person must make. */
 export type PromptTarget =
@@ -31,21 +31,21 @@ export async function promptTarget(
     (where.channelDefault ? await promptableById(db, actor, where.channelDefault) : null) ??
     (where.dm ? await lastProject(db, actor) : null);
   if (fallback) return { kind: "project", project: fallback, prompt: trimmed };
-  const projects = (await listProjects(db, actor))
-    .filter((p) => canPromptProject(actor, p))
-    .map((p) => p.name);
+  const projects: string[] = [];
+  for (const p of await listProjects(db, actor))
+    if (await mayPromptProject(db, actor, p)) projects.push(p.name);
   return { kind: "choose", projects, prompt: trimmed };
 }
 
 async function promptable(db: Database, actor: Actor, name: string): Promise<string | null> {
   if (!name) return null;
   const p = await findProjectByName(db, name);
-  return p && canPromptProject(actor, p) ? p.name : null;
+  return p && (await mayPromptProject(db, actor, p)) ? p.name : null;
 }
 
 async function promptableById(db: Database, actor: Actor, id: string): Promise<string | null> {
   const p = await db.selectFrom("projects").selectAll().where("id", "=", id).executeTakeFirst();
-  return p && canPromptProject(actor, p) ? p.name : null;
+  return p && (await mayPromptProject(db, actor, p)) ? p.name : null;
 }
 
 /** The project of the person's latest conversation they started, if they may still prompt it. */

@@ -35,11 +35,14 @@ export function stopAndReport(engine: Kernel, conversationId: string): Promise<S
 
 /**
  * The stop as a use case: its writes, committed, and the workers to signal as its effect (the
- * caller's use case may add it to its own effects).
+ * caller's use case may add it to its own effects). Counts only what this call stopped (a running
+ * item already flagged is not counted again), so that a second click reports nothing, and tells
+ * the conversation's thread once who stopped (`by`) and what.
  */
 export async function stopUseCase(
   engine: Pick<Kernel, "db" | "clock" | "hook">,
   conversationId: string,
+  by: string | null = null,
 ): Promise<Outcome<StopReport>> {
   const { db, clock } = engine;
   const now = clock.now();
@@ -73,22 +76,32 @@ export async function stopUseCase(
     .where("conversation_id", "=", conversationId)
     .where("status", "=", "running")
     .execute();
-  const cancelledDecisions = await immediate(db, async (trx) => {
+  const { flagged, cancelledDecisions } = await immediate(db, async (trx) => {
+    let flagged = 0;
     for (const r of running) {
-      await trx
+      const res = await trx
         .updateTable("prompt_queue")
         .set({ cancel_requested_at: now })
         .where("id", "=", r.id)
         .where("status", "=", "running")
         .where("cancel_requested_at", "is", null)
-        .execute();
+        .executeTakeFirst();
+      flagged += Number(res.numUpdatedRows);
     }
-    const cancelled = (await cancelOpenDecisions(trx, now, conversationId)).length;
-    // Its state message offered Stop for the decision: shown again without it.
-    if (cancelled > 0) await emit(trx, now, { kind: "conversation.stopped", conversationId });
-    return cancelled;
+    const cancelledDecisions = (await cancelOpenDecisions(trx, now, conversationId)).length;
+    // The thread is told what was stopped; the state message, which offered Stop, is shown again.
+    if (flagged + cancelledQueued + cancelledDecisions > 0)
+      await emit(trx, now, {
+        kind: "conversation.stopped",
+        conversationId,
+        by,
+        stoppingRunning: flagged,
+        cancelledQueued,
+        cancelledDecisions,
+      });
+    return { flagged, cancelledDecisions };
   });
   // The worker also polls the flag; the signal only makes the stop immediate (after commit).
   const signal = running.map((r) => ({ pid: r.worker_pid, startTime: r.worker_start_time }));
-  return withEffects({ cancelledQueued, stoppingRunning: running.length, cancelledDecisions }, { signal });
+  return withEffects({ cancelledQueued, stoppingRunning: flagged, cancelledDecisions }, { signal });
 }

@@ -31,6 +31,8 @@ export interface ConversationView {
   queueId: string | null;
   /** Whether a decision the agent asked still waits for its answer (Stop would cancel it). */
   decisionOpen: boolean;
+  /** The decision that waits, if any (its question is linked from the state message). */
+  decisionId: string | null;
 }
 
 /** Reads a conversation's current state; null when it does not exist. */
@@ -105,6 +107,7 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
     finishedAt: item?.finished_at ?? null,
     queueId: item?.id ?? null,
     decisionOpen: decision !== undefined,
+    decisionId: decision?.id ?? null,
   };
 }
 

@@ -28,9 +28,12 @@ export const commands = {
   "command.project.remove.syntax": "/codex project remove <name>",
   "command.project.remove.help": "Removes a project (its files stay where they are).",
   "command.project.set.syntax":
-    "/codex project set <name> [--owner @someone|none] [--channel #channel|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--approvals never|on-request] [--max-concurrent <n>|none] [--default-for #channel]",
+    "/codex project set <name> [--owner @someone|none] [--channel #channel|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--approvals never|on-request] [--max-concurrent <n>|none] [--default-for #channel|none] [--visible channel|private]",
   "command.project.set.help":
-    "Changes a project’s settings; `--default-for` (admins or its owner) makes it the channel’s default project.",
+    "Changes a project’s settings; its owner may also use `--default-for #channel` (the channel’s default project) or `--default-for none`, and `--visible channel` (its channel’s members may read and follow its conversations, not prompt it; `private` by default).",
+  "command.project.allow.syntax": "/codex project allow|disallow <name> @someone",
+  "command.project.allow.help":
+    "The project’s owner (or an admin) lets someone prompt it besides them, or no longer.",
   "command.status.syntax": "/codex status",
   "command.status.help": "Queue, running agents, host load and pauses.",
   "command.decisions.syntax": "/codex decisions",
@@ -63,11 +66,25 @@ export const commands = {
   "project.updated": "Project *{name}* updated.",
   "project.default_set":
     "Project *{name}* is now the default project of {channel}: mention @codexpi there without a project name.",
+  "project.channel_invite_first":
+    "{channel} is private: invite {bot} there first (`/invite {bot}`), then set the channel again. Nothing was changed.",
+  "project.channel_join_failed":
+    "codexpi could not join {channel} (Slack answered `{code}`). Nothing was changed.",
+  "project.visible_channel":
+    "Project *{name}* is now visible to the members of {channel}: they may read and follow its conversations; prompting it stays with you, admins and the people you allow (`/codex project allow {name} @someone`).",
+  "project.visible_channel_none":
+    "Project *{name}* is visible to its channel’s members, but it has no channel yet (`/codex project set {name} --channel #channel`, admins).",
+  "project.visible_private": "Project *{name}* is private again: only its owner and admins see it.",
+  "project.allowed": "{user} may now prompt project *{name}*.",
+  "project.disallowed": "{user} may no longer prompt project *{name}*.",
+  "project.default_cleared": "Project *{name}* is no longer the default project of {channels}.",
+  "project.default_none": "Project *{name}* was the default project of no channel.",
 
   "projects.title": "Projects ({n})",
   "projects.empty": "No visible project. An admin can add one with `/codex project add`.",
   "projects.owner": "owner {owner}",
   "projects.channel": "channel {channel}",
+  "projects.visible_channel": "visible to the channel’s members",
   "projects.full_access": "full access",
   "projects.sandboxed": "sandboxed",
   "projects.merge_confirmation": "merge on confirmation",

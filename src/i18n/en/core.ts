@@ -33,6 +33,8 @@ export const core = {
   "reason.role_taken": "the {role} role is already held by the project {name}",
   "reason.project_clash": "the project {name} clashes with another project (name or role {role}); try again",
   "reason.project_not_found": "project not found: {name}",
+  "reason.project_read_only":
+    "you may follow project {name}, not prompt it: ask its owner (`/codex project allow {name} @you`)",
   "reason.admins_only": "admins only",
   "reason.project_busy": "the project {name} still has work queued or running",
   "reason.conversation_not_found": "conversation not found",
@@ -98,6 +100,7 @@ export const core = {
   "conversation.state.running_activity": "Running: {activity}",
   "conversation.state.done": "Done",
   "conversation.state.waiting_decision": "Waiting for your answer",
+  "conversation.state.waiting_question": "see the question",
   "conversation.state.done_in": "Done in {duration}",
   "conversation.state.failed": "Failed",
   "conversation.state.failed_with": "Failed: {error}",

@@ -27,9 +27,12 @@ export const commands = {
   "command.project.remove.syntax": "/codex project remove <nom>",
   "command.project.remove.help": "Retire un projet (ses fichiers restent en place).",
   "command.project.set.syntax":
-    "/codex project set <nom> [--owner @qqn|none] [--channel #canal|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--approvals never|on-request] [--max-concurrent <n>|none] [--default-for #canal]",
+    "/codex project set <nom> [--owner @qqn|none] [--channel #canal|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--approvals never|on-request] [--max-concurrent <n>|none] [--default-for #canal|none] [--visible channel|private]",
   "command.project.set.help":
-    "Modifie les réglages d’un projet ; `--default-for` (admins ou son propriétaire) en fait le projet par défaut du canal.",
+    "Modifie les réglages d’un projet ; son propriétaire peut aussi utiliser `--default-for` (projet par défaut du canal ; `none` : d’aucun canal) et `--visible channel` (les membres de son canal peuvent lire et suivre ses conversations, pas lui confier de travail ; `private` par défaut).",
+  "command.project.allow.syntax": "/codex project allow|disallow <nom> @qqn",
+  "command.project.allow.help":
+    "Le propriétaire du projet (ou un admin) permet à quelqu’un d’autre de lui confier du travail, ou le lui retire.",
   "command.status.syntax": "/codex status",
   "command.status.help": "File d’attente, agents en cours, charge de la machine et pauses.",
   "command.decisions.syntax": "/codex decisions",
@@ -64,11 +67,26 @@ export const commands = {
   "project.updated": "Projet *{name}* mis à jour.",
   "project.default_set":
     "Le projet *{name}* est désormais le projet par défaut de {channel} : mentionne @codexpi sans nom de projet.",
+  "project.channel_invite_first":
+    "{channel} est privé : invite d’abord {bot} dans ce canal (`/invite {bot}`), puis règle à nouveau le canal. Rien n’a été modifié.",
+  "project.channel_join_failed":
+    "codexpi n’a pas pu rejoindre {channel} (Slack a répondu `{code}`). Rien n’a été modifié.",
+  "project.visible_channel":
+    "Le projet *{name}* est désormais visible des membres de {channel} : ils peuvent lire et suivre ses conversations ; lui confier du travail reste à toi, aux admins et aux personnes que tu autorises (`/codex project allow {name} @qqn`).",
+  "project.visible_channel_none":
+    "Le projet *{name}* est visible des membres de son canal, mais il n’a pas encore de canal (`/codex project set {name} --channel #canal`, admins).",
+  "project.visible_private":
+    "Le projet *{name}* est de nouveau privé : seuls son propriétaire et les admins le voient.",
+  "project.allowed": "{user} peut désormais confier du travail au projet *{name}*.",
+  "project.disallowed": "{user} ne peut plus confier de travail au projet *{name}*.",
+  "project.default_cleared": "Le projet *{name}* n’est plus le projet par défaut de {channels}.",
+  "project.default_none": "Le projet *{name}* n’était le projet par défaut d’aucun canal.",
 
   "projects.title": "Projets ({n})",
   "projects.empty": "Aucun projet visible. Un admin peut en ajouter avec `/codex project add`.",
   "projects.owner": "propriétaire {owner}",
   "projects.channel": "canal {channel}",
+  "projects.visible_channel": "visible des membres du canal",
   "projects.full_access": "accès complet",
   "projects.sandboxed": "bac à sable",
   "projects.merge_confirmation": "fusion sur confirmation",

@@ -33,6 +33,8 @@ export const core = {
   "reason.project_clash":
     "le projet {name} entre en conflit avec un autre projet (nom ou rôle {role}) : réessaie",
   "reason.project_not_found": "projet introuvable : {name}",
+  "reason.project_read_only":
+    "tu peux suivre le projet {name}, pas lui confier de travail : demande à son propriétaire (`/codex project allow {name} @toi`)",
   "reason.admins_only": "réservé aux admins",
   "reason.project_busy": "le projet {name} a encore du travail en file ou en cours",
   "reason.conversation_not_found": "conversation introuvable",
@@ -100,6 +102,7 @@ export const core = {
   "conversation.state.running_activity": "En cours : {activity}",
   "conversation.state.done": "Terminé",
   "conversation.state.waiting_decision": "En attente de ta réponse",
+  "conversation.state.waiting_question": "voir la question",
   "conversation.state.done_in": "Terminé en {duration}",
   "conversation.state.failed": "Échec",
   "conversation.state.failed_with": "Échec : {error}",

@@ -1,13 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
+import { describeProblem } from "../../../src/cli/layoutCheck.js";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  describeProblem,
-  isWithin,
-  layoutProblems,
-  projectProblems,
-  realPath,
-} from "../../../src/engine/agents/layout.js";
+import { isWithin, layoutProblems, projectProblems, realPath } from "../../../src/engine/agents/layout.js";
 import { addProject } from "../../../src/engine/agents/projects.js";
 import { tempDir, testEngine } from "../../support/engine.js";
 
@@ -47,11 +42,14 @@ describe("install layout rules", () => {
     expect(isWithin("/ab", "/a")).toBe(false);
   });
 
-  it("every refusal names both paths", () => {
+  it("every refusal names both paths, in each language", () => {
     for (const p of projectProblems("root", "/", ROOTS)) {
-      const text = describeProblem(p);
+      const text = describeProblem("en", p);
       expect(text).toContain('"root" (/)');
       expect(text).toContain(p.kind === "data_in_project" ? ROOTS.dataDir : ROOTS.installDir);
+      const fr = describeProblem("fr", p);
+      expect(fr).toContain("« root » (/)");
+      expect(fr).toContain(p.kind === "data_in_project" ? ROOTS.dataDir : ROOTS.installDir);
     }
   });
 

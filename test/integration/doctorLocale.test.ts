@@ -1,0 +1,69 @@
+import fs from "node:fs";
+import path from "node:path";
+import { execa } from "execa";
+import { afterEach, describe, expect, it } from "vitest";
+import { startFakeSlack, type FakeSlack } from "../support/fakeSlack.js";
+import { tempDir } from "../support/engine.js";
+
+const CLI = path.resolve("dist/src/main.js");
+
+// doctor speaks the operator's language (CODEXPI_LOCALE), its names, details, fixes and
+// punctuation included; the real CLI, with no Codex binary so that it answers in seconds.
+describe("codexpi doctor in each language", () => {
+  let dir = "";
+  let slack: FakeSlack | undefined;
+  afterEach(async () => {
+    await slack?.close();
+    slack = undefined;
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  });
+
+  const doctor = (locale: string, extra: Record<string, string> = {}) =>
+    execa(process.execPath, [CLI, "doctor"], {
+      env: {
+        CODEXPI_DATA_DIR: path.join(dir, "data"),
+        CODEXPI_LOCALE: locale,
+        CODEX_BIN: path.join(dir, "no-codex-here"),
+        LOG_LEVEL: "warn",
+        NO_PROXY: "127.0.0.1,localhost",
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        ...extra,
+      },
+      extendEnv: false,
+      reject: false,
+      timeout: 60_000,
+    });
+
+  it("a French-locale doctor prints French (and an English one English: the control)", async () => {
+    dir = tempDir();
+    slack = await startFakeSlack({ scopes: ["chat:write", "commands"] });
+    const slackEnv = { SLACK_BOT_TOKEN: "xoxb-ok", SLACK_API_URL: slack.apiUrl };
+    const fr = await doctor("fr", slackEnv);
+    expect(fr.exitCode).toBe(1);
+    expect(fr.stdout).toMatch(/^✓ configuration : répertoire de données /m);
+    expect(fr.stdout).toMatch(/^✓ base de données : /m);
+    expect(fr.stdout).toMatch(
+      /^✗ codex : binaire introuvable \(npm ci installe @openai\/codex ; ou règle CODEX_BIN\)$/m,
+    );
+    expect(fr.stdout).toMatch(/^✓ slack : auth\.test ok : /m);
+    expect(fr.stdout).toMatch(
+      /^✗ scopes slack : il manque à SLACK_BOT_TOKEN app_mentions:read, .*\. Correctif : /m,
+    );
+    expect(fr.stdout).not.toMatch(/Fix:|not found|lacks|is granted/);
+    // Every line is "mark name : detail", French spacing before the colon.
+    for (const line of fr.stdout.trim().split("\n")) expect(line).toMatch(/^[✓✗] [^:]+ : /);
+
+    const en = await doctor("en", slackEnv);
+    expect(en.exitCode).toBe(1);
+    expect(en.stdout).toMatch(
+      /^✗ codex: binary not found \(npm ci installs @openai\/codex; or set CODEX_BIN\)$/m,
+    );
+    expect(en.stdout).toMatch(/^✗ slack scopes: SLACK_BOT_TOKEN lacks app_mentions:read, .*\. Fix: /m);
+  });
+
+  it("a missing bot token is said in French too", async () => {
+    dir = tempDir();
+    const fr = await doctor("fr");
+    expect(fr.stdout).toMatch(/^✗ slack : SLACK_BOT_TOKEN n’est pas défini$/m);
+  });
+});
