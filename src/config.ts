@@ -53,6 +53,8 @@ const schema = z.object({
   CODEXPI_TURN_TIMEOUT: seconds.default(30 * 60),
   CODEXPI_IDLE_TIMEOUT: seconds.default(10 * 60),
   CODEXPI_JAIL: z.enum(["bwrap", "off"]).default("bwrap"),
+  CODEXPI_INTERIM_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  CODEXPI_STREAMING: z.enum(["auto", "off"]).default("auto"),
   CODEXPI_AGENT_ENV: z
     .string()
     .transform((s) =>
@@ -112,6 +114,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     jail: e.CODEXPI_JAIL,
     /** Names of the variables that carry the model's credential to Codex (never to its commands). */
     agentEnv: e.CODEXPI_AGENT_ENV ?? DEFAULT_AGENT_ENV,
+    progress: {
+      /** A long turn's interim messages are posted in its thread at most once per this many ms (0: never). */
+      interimMs: e.CODEXPI_INTERIM_SECONDS * 1000,
+      /** `auto`: a turn is streamed into its thread where the workspace allows it; `off`: edited status only. */
+      streaming: e.CODEXPI_STREAMING,
+    },
   };
 }
 
