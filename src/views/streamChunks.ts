@@ -51,8 +51,8 @@ const clip = (s: string, max: number) => {
  * The chunks that bring a stream from what it shows (`sent`) to the progress `p`, and what it
  * shows then. The plan as tasks (`plan_update` once, a `task_update` per changed step), each tool
  * activity as a task that starts and completes, and the agent's text as markdown: only the new
- * suffix while a message grows, the whole of a new message after a blank line. `ending` completes
- * the running activity (the turn is over). Pure: the renderer keeps `sent` between calls.
+ * suffix while a message grows, the whole of a new message after a blank line. `ending` shows the
+ * last state with every activity complete (the turn is over). Pure: the renderer keeps `sent`.
  */
 export function progressChunks(
   locale: Locale,
@@ -70,7 +70,7 @@ export function progressChunks(
   };
 
   // A tool activity that is no longer the current one has finished.
-  const tool = p && TOOL_KINDS.has(p.kind) && !ending ? p : null;
+  const tool = p && TOOL_KINDS.has(p.kind) ? p : null;
   let activity = sent.activity;
   let activities = sent.activities;
   const current = (id: string, status: "in_progress" | "complete", q: Progress) => {
@@ -100,7 +100,11 @@ export function progressChunks(
   if (tool && !activity) {
     activities += 1;
     activity = { id: `a${activities}`, kind: tool.kind, detail: tool.detail ?? null };
-    current(activity.id, "in_progress", tool);
+    current(activity.id, ending ? "complete" : "in_progress", tool);
+  }
+  if (ending && activity) {
+    current(activity.id, "complete", { kind: activity.kind, detail: activity.detail, plan: null });
+    activity = null;
   }
 
   let text = sent.text;

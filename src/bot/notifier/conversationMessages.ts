@@ -110,7 +110,7 @@ export class ConversationMessages implements Renderer<ConversationKind> {
     }
     const withThread = await this.ensureStateMessage(outboxId, snap);
     // The turn's stream ends before its answer: the answer is posted below, exactly once, as ever.
-    await this.turns.end(outboxId, event.queueId, { ...turnOf(withThread), progress: null }, this.locale);
+    await this.turns.end(outboxId, event.queueId, turnOf(withThread), this.locale);
     await this.postOutcome(outboxId, withThread, event);
     await this.pingAuthor(outboxId, withThread, event);
     await this.refresh(outboxId, withThread);

@@ -110,7 +110,10 @@ export class TurnStreams {
       }
       return;
     }
-    const { chunks } = progressChunks(locale, live.sent, turn.progress, true);
+    // The last plan and activities, all complete; not the last text, which may be the answer
+    // (posted next, by the outbox).
+    const last = turn.progress ? { ...turn.progress, text: null } : null;
+    const { chunks } = progressChunks(locale, live.sent, last, true);
     this.spend(live.team, "chat.stopStream");
     try {
       await this.o.client.chat.stopStream({
