@@ -80,7 +80,11 @@ describe("a turn as it happens in its thread", () => {
     expect(chunks).toContainEqual({ type: "markdown_text", text: "Je lance les tests." });
     // The answer is posted once, by the outbox, never replaced by the stream.
     expect(postsOf(bot, "fini")).toHaveLength(1);
-    expect(JSON.stringify(root(bot)?.blocks)).toMatch(/Terminé en \d+ s/);
+    await eventually(
+      () => /Terminé en \d+ s/.test(JSON.stringify(root(bot)?.blocks)),
+      10_000,
+      "the final state",
+    );
   }, 150_000);
 
   it("falls back to the edited status message when the workspace refuses streams, and does not ask again at the next turn", async () => {
@@ -142,30 +146,30 @@ describe("a turn as it happens in its thread", () => {
   it("coalesces appends while Slack rate-limits them, and still ends the turn with its answer once", async () => {
     bot = await slackBot({ streaming: true });
     bot.model.enqueue(
-      { kind: "shell", command: ["sh", "-c", "sleep 1; echo step-1"] },
+      { kind: "shell", command: ["sh", "-c", "echo step-1"] },
       { kind: "shell", command: ["sh", "-c", "sleep 1; echo step-2"] },
-      { kind: "shell", command: ["sh", "-c", "sleep 5; echo step-3"] },
+      { kind: "shell", command: ["sh", "-c", "sleep 6; echo step-3"] },
       { kind: "text", text: "fini" },
     );
-    // Appends answer 429 (Retry-After: 1 s) twice: step-1 and step-2 come and go meanwhile.
-    bot.slack.failNext("chat.appendStream", { status: 429, retryAfter: 1 }, 2);
+    // The first append answers 429 with Retry-After: 4 s; step-2 (1 s) comes and goes meanwhile.
+    bot.slack.failNext("chat.appendStream", { status: 429, retryAfter: 4 });
     await bot.command("ask demo limité");
     await eventually(() => postsOf(bot, "fini").length > 0, 90_000, "the answer");
     const appends = bot.slack.callsTo("chat.appendStream");
     const limited = appends.filter((c) => c.status === 429);
     const accepted = appends.filter((c) => c.ok === true);
-    expect(limited).toHaveLength(2);
+    expect(limited).toHaveLength(1);
     expect(accepted.length).toBeGreaterThan(0);
     // Each retry waited for Slack's Retry-After (the whole stream's budget paused, not a busy loop).
     for (let i = 1; i < appends.length; i++)
       if (appends[i - 1]?.status === 429)
-        expect((appends[i]?.at ?? 0) - (appends[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(900);
+        expect((appends[i]?.at ?? 0) - (appends[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(3_900);
     // Coalesced: the append that went through carried the newest state (step-3), not a queue of the
     // activities that came and went while Slack said to wait.
     const stream = bot.slack.streams[0] as FakeSlackStream;
     const titles = chunksOf(stream).map((c) => String(c.title ?? ""));
     expect(titles.some((t) => t.includes("step-3"))).toBe(true);
-    expect(titles.some((t) => t.includes("step-1") || t.includes("step-2"))).toBe(false);
+    expect(titles.some((t) => t.includes("step-2"))).toBe(false);
     expect(stream.calls.filter((c) => c.method === "chat.appendStream")).toHaveLength(accepted.length);
     expect(stream.calls.at(-1)?.method).toBe("chat.stopStream");
     expect(postsOf(bot, "fini")).toHaveLength(1);

@@ -44,6 +44,7 @@ export const REFRESH_KINDS: ReadonlySet<string> = new Set<ConversationKind>([
 ]);
 
 const MIN_EDIT_INTERVAL_MS = 1_000;
+const BUDGET_RETRY_MS = 1_000;
 
 /** A conversation with where it lives in Slack: its thread and its state message, once posted. */
 type SlackConversation = ConversationView & {
@@ -105,7 +106,7 @@ export class ConversationMessages implements Renderer<ConversationKind> {
       return "posted";
     }
     if (event.kind !== "conversation.finished") {
-      await this.showTurn(outboxId, snap, event.kind === "conversation.progress");
+      await this.showTurn(outboxId, snap, event.kind === "conversation.progress" ? event.queueId : null);
       return "refreshed";
     }
     const withThread = await this.ensureStateMessage(outboxId, snap);
@@ -119,13 +120,19 @@ export class ConversationMessages implements Renderer<ConversationKind> {
 
   /**
    * The state message, and the running turn's progress in its stream or interim posts. A progress
-   * event of a streamed turn leaves the state message alone: the stream shows each activity.
+   * event (`progressOf`: its turn) of a streamed turn leaves the state message alone: the stream
+   * shows each activity. One read after its turn ended shows nothing: the turn's end follows.
    */
-  private async showTurn(outboxId: number, snap: SlackConversation, progressOnly: boolean): Promise<void> {
-    if (progressOnly && this.turns.isStreaming(snap.queueId)) {
+  private async showTurn(
+    outboxId: number,
+    snap: SlackConversation,
+    progressOf: string | null,
+  ): Promise<void> {
+    if (progressOf && (snap.status !== "running" || snap.queueId !== progressOf)) return;
+    if (progressOf && this.turns.isStreaming(snap.queueId)) {
       if (await this.turns.show(outboxId, turnOf(snap), this.locale)) return;
     }
-    const shown = await this.refresh(outboxId, snap);
+    const shown = await this.refresh(outboxId, snap, !progressOf);
     await this.turns.show(outboxId, turnOf(shown), this.locale);
   }
 
@@ -229,14 +236,22 @@ export class ConversationMessages implements Renderer<ConversationKind> {
     return { ...snap, statusTs: ts, threadTs };
   }
 
-  /** Re-renders the state message, at most once a second and within the workspace's budget. */
-  private async refresh(outboxId: number, snap: SlackConversation): Promise<SlackConversation> {
+  /**
+   * Re-renders the state message, at most once a second and within the workspace's budget (where
+   * a change of state goes before mere progress).
+   */
+  private async refresh(
+    outboxId: number,
+    snap: SlackConversation,
+    urgent = true,
+  ): Promise<SlackConversation> {
     if (!snap.statusTs) return this.ensureStateMessage(outboxId, snap);
     const last = this.lastEdit.get(snap.conversationId) ?? 0;
     const wait = last + MIN_EDIT_INTERVAL_MS - this.clock.now();
     if (wait > 0) throw new Defer(wait);
-    const budget = await this.turns.editWait();
-    if (budget > 0) throw new Defer(budget);
+    const budget = await this.turns.editWait(urgent);
+    // Looked at again soon: the turn may have ended meanwhile, which makes the edit urgent.
+    if (budget > 0) throw new Defer(Math.min(budget, BUDGET_RETRY_MS));
     const view = conversationRoot(this.locale, snap);
     await this.client.chat.update({
       channel: snap.channelId,

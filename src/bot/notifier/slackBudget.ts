@@ -6,7 +6,9 @@
  * A bucket of capacity C refilled at (limit − C) per minute never lets more than `limit` calls
  * through in any 60-second window (C at once, then the refill): the tier holds however calls
  * bunch up. A caller that finds the budget short gets how long to wait; it coalesces (renders the
- * newest state later), it never queues calls.
+ * newest state later), it never queues calls. Calls that change a state (a stream's stop before
+ * the answer, the status message's final edit) are `urgent`: the others leave them half the
+ * burst, so a busy minute of progress never holds back the end of a turn.
  */
 
 /** Slack's rate tiers of the methods progress renderers call, in calls per minute per workspace. */
@@ -62,23 +64,26 @@ export class SlackBudget {
    * Takes one call of `method` for workspace `team` (and `channel`, for posts): 0 when the call may
    * go now (its token is spent), else the milliseconds to wait (nothing is spent).
    */
-  take(team: string, method: BudgetedMethod, channel?: string): number {
-    const { bucket, perMs } = this.bucketOf(team, method, channel);
+  take(team: string, method: BudgetedMethod, channel?: string, urgent = false): number {
+    const { bucket, perMs, capacity } = this.bucketOf(team, method, channel);
     const now = this.now();
     if (now < bucket.pausedUntil) return bucket.pausedUntil - now;
-    if (bucket.tokens >= 1) {
+    const needed = 1 + (urgent ? 0 : Math.floor(capacity / 2));
+    if (bucket.tokens >= needed) {
       bucket.tokens -= 1;
       return 0;
     }
-    return Math.max(1, Math.ceil((1 - bucket.tokens) / perMs));
+    return Math.max(1, Math.ceil((needed - bucket.tokens) / perMs));
   }
 
-  /** Slack answered 429: nothing of this method's class goes before `retryAfterMs` (and the bucket is empty). */
+  /**
+   * Slack answered 429: nothing of this method's class goes before `retryAfterMs`. The bucket
+   * neither refills meanwhile nor loses what it holds: Slack's window has moved on by then.
+   */
   pause(team: string, method: BudgetedMethod, retryAfterMs: number, channel?: string): void {
     const { bucket } = this.bucketOf(team, method, channel);
     bucket.pausedUntil = Math.max(bucket.pausedUntil, this.now() + retryAfterMs);
-    bucket.tokens = 0;
-    bucket.at = bucket.pausedUntil; // it refills from the end of the pause
+    bucket.at = bucket.pausedUntil;
   }
 
   private bucketOf(team: string, method: BudgetedMethod, channel?: string) {
@@ -95,6 +100,6 @@ export class SlackBudget {
     const elapsed = Math.max(0, now - bucket.at);
     bucket.tokens = Math.min(capacity, bucket.tokens + elapsed * perMs);
     bucket.at = Math.max(bucket.at, now);
-    return { bucket, perMs };
+    return { bucket, perMs, capacity };
   }
 }

@@ -93,10 +93,13 @@ export class TurnProgress {
     await this.streams.end({ ...turn, queueId, threadTs: turn.threadTs, outboxId }, locale);
   }
 
-  /** Milliseconds to wait before the status message may be edited again (0: now), by the workspace's budget. */
-  async editWait(): Promise<number> {
+  /**
+   * Milliseconds to wait before the status message may be edited again (0: now), by the
+   * workspace's budget; `urgent` for a change of state, which progress edits leave room for.
+   */
+  async editWait(urgent: boolean): Promise<number> {
     const team = await this.team();
-    return team === null ? 0 : this.budget.take(team, "chat.update");
+    return team === null ? 0 : this.budget.take(team, "chat.update", undefined, urgent);
   }
 
   private team(): Promise<string | null> {

@@ -233,7 +233,8 @@ export class TurnStreams {
 
   /** Takes a call from the budget, or puts the event back until the budget has one. */
   private spend(team: string, method: "chat.appendStream" | "chat.stopStream"): void {
-    const wait = this.o.budget.take(team, method);
+    // The stop comes before the turn's answer: it goes first.
+    const wait = this.o.budget.take(team, method, undefined, method === "chat.stopStream");
     if (wait > 0) throw new Defer(wait);
   }
 
@@ -252,7 +253,7 @@ export class TurnStreams {
   /** Stops a stream we no longer render; a refusal changes nothing (it may have expired already). */
   private async stopQuietly(turn: StreamTurn, ts: string): Promise<void> {
     const team = await this.o.team().catch(() => null);
-    if (team && this.o.budget.take(team, "chat.stopStream") > 0) return;
+    if (team && this.o.budget.take(team, "chat.stopStream", undefined, true) > 0) return;
     await this.o.client.chat.stopStream({ channel: turn.channel, ts }).catch(() => undefined);
   }
 

@@ -38,7 +38,7 @@ describe("the Slack budget of a workspace", () => {
           const passed: number[] = [];
           for (const gap of gaps) {
             now += gap;
-            if (budget.take("T1", method, "C1") === 0) passed.push(now);
+            if (budget.take("T1", method, "C1", gap % 2 === 0) === 0) passed.push(now);
           }
           expect(maxPerMinute(passed)).toBeLessThanOrEqual(TIER_PER_MINUTE[rateClassOf(method)]);
         },
@@ -62,31 +62,32 @@ describe("the Slack budget of a workspace", () => {
         passed++;
       }
     }
-    // 300 calls, each waiting only as long as told: about 90 a minute after the first 10.
+    // 300 calls, each waiting only as long as told: about 90 a minute after the first 5 (the
+    // other half of the burst is kept for urgent calls).
     expect(passed).toBe(300);
-    expect(now).toBeGreaterThan(((300 - 10) / 90) * 60_000 - 1_000);
-    expect(now).toBeLessThan(((300 - 10) / 90) * 60_000 + 1_000);
+    expect(now).toBeGreaterThan(((300 - 5) / 90) * 60_000 - 1_500);
+    expect(now).toBeLessThan(((300 - 5) / 90) * 60_000 + 1_500);
   });
 
   it("keeps one budget per workspace and per tier: a busy one never starves another", () => {
     let now = 0;
     const budget = new SlackBudget(() => now);
-    for (let i = 0; i < 10; i++) expect(budget.take("T1", "chat.appendStream")).toBe(0);
-    expect(budget.take("T1", "chat.appendStream")).toBeGreaterThan(0);
+    for (let i = 0; i < 10; i++) expect(budget.take("T1", "chat.appendStream", undefined, true)).toBe(0);
+    expect(budget.take("T1", "chat.appendStream", undefined, true)).toBeGreaterThan(0);
     expect(budget.take("T2", "chat.appendStream")).toBe(0);
     expect(budget.take("T1", "chat.update")).toBe(0);
     // startStream and stopStream share Tier 2.
-    expect(budget.take("T1", "chat.startStream")).toBe(0);
-    expect(budget.take("T1", "chat.stopStream")).toBe(0);
-    expect(budget.take("T1", "chat.startStream")).toBeGreaterThan(0);
+    expect(budget.take("T1", "chat.startStream", undefined, true)).toBe(0);
+    expect(budget.take("T1", "chat.stopStream", undefined, true)).toBe(0);
+    expect(budget.take("T1", "chat.startStream", undefined, true)).toBeGreaterThan(0);
     now += 60_000;
     expect(budget.take("T1", "chat.appendStream")).toBe(0);
   });
 
   it("counts posts per channel", () => {
     const budget = new SlackBudget(() => 0);
-    for (let i = 0; i < 6; i++) expect(budget.take("T1", "chat.postMessage", "C1")).toBe(0);
-    expect(budget.take("T1", "chat.postMessage", "C1")).toBeGreaterThan(0);
+    for (let i = 0; i < 6; i++) expect(budget.take("T1", "chat.postMessage", "C1", true)).toBe(0);
+    expect(budget.take("T1", "chat.postMessage", "C1", true)).toBeGreaterThan(0);
     expect(budget.take("T1", "chat.postMessage", "C2")).toBe(0);
   });
 
@@ -94,13 +95,29 @@ describe("the Slack budget of a workspace", () => {
     let now = 1_000;
     const budget = new SlackBudget(() => now);
     budget.pause("T1", "chat.appendStream", 5_000);
-    expect(budget.take("T1", "chat.appendStream")).toBe(5_000);
+    expect(budget.take("T1", "chat.appendStream", undefined, true)).toBe(5_000);
     now += 4_999;
-    expect(budget.take("T1", "chat.appendStream")).toBe(1);
+    expect(budget.take("T1", "chat.appendStream", undefined, true)).toBe(1);
     now += 1;
-    // The bucket was emptied: it refills from the end of the pause.
-    expect(budget.take("T1", "chat.appendStream")).toBeGreaterThan(0);
-    now += 1_000;
     expect(budget.take("T1", "chat.appendStream")).toBe(0);
+  });
+
+  it("keeps half the burst for urgent calls: progress never holds back the end of a turn", () => {
+    let now = 0;
+    const budget = new SlackBudget(() => now);
+    // Tier 3 (50/min): a burst of 5; progress edits take 3 and leave 2.
+    let progress = 0;
+    while (budget.take("T1", "chat.update") === 0) progress++;
+    expect(progress).toBe(3);
+    expect(budget.take("T1", "chat.update", undefined, true)).toBe(0);
+    expect(budget.take("T1", "chat.update", undefined, true)).toBe(0);
+    expect(budget.take("T1", "chat.update", undefined, true)).toBeGreaterThan(0);
+    // Under a steady load of progress, an urgent call waits at most for one token's refill.
+    now += 60_000;
+    for (let i = 0; i < 1_000; i++) {
+      now += 100;
+      budget.take("T1", "chat.update");
+    }
+    expect(budget.take("T1", "chat.update", undefined, true)).toBe(0);
   });
 });
