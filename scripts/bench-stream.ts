@@ -158,7 +158,8 @@ for (const item of items)
 // Every answer posted (and every stream stopped) before counting.
 const answered = () =>
   slack.callsTo("chat.postMessage").filter((c) => c.ok && c.args.text === "All tests pass.");
-while (answered().length < turns && Date.now() - began < (seconds + 120) * 1000)
+const open = () => slack.streams.filter((st) => st.state === "open").length;
+while ((answered().length < turns || open() > 0) && Date.now() - began < (seconds + 180) * 1000)
   await new Promise((r) => setTimeout(r, 250));
 await notifier.stop();
 const elapsed = (Date.now() - began) / 1000;
@@ -168,11 +169,12 @@ const calls = slack.calls.filter(ours);
 const lines = [
   `${turns} turns × ${seconds} s of progress, streaming ${streaming}, ${elapsed.toFixed(0)} s in all`,
 ];
+const stops = slack.streams.map((st) => (st.calls.at(-1)?.at ?? 0) - finishedAt).sort((a, b) => a - b);
 const latencies = answered()
   .map((c) => c.at - finishedAt)
   .sort((a, b) => a - b);
 lines.push(
-  `answers posted: ${answered().length}/${turns} (all turns ending at once: first ${((latencies[0] ?? 0) / 1000).toFixed(1)} s, median ${((latencies[Math.floor(latencies.length / 2)] ?? 0) / 1000).toFixed(1)} s, last ${((latencies.at(-1) ?? 0) / 1000).toFixed(1)} s after); streams: ${slack.streams.length}`,
+  `answers posted: ${answered().length}/${turns} (all turns ending at once: first ${((latencies[0] ?? 0) / 1000).toFixed(1)} s, median ${((latencies[Math.floor(latencies.length / 2)] ?? 0) / 1000).toFixed(1)} s, last ${((latencies.at(-1) ?? 0) / 1000).toFixed(1)} s after); streams: ${slack.streams.length}, stopped ${slack.streams.length - open()} (last ${((stops.at(-1) ?? 0) / 1000).toFixed(1)} s after the end)`,
 );
 lines.push("method               calls/turn  accepted  429  max/min (workspace)  limit");
 for (const method of METHODS) {
@@ -192,6 +194,12 @@ for (const method of METHODS) {
     `${method.padEnd(20)} ${(mine.length / turns).toFixed(1).padStart(10)}  ${String(accepted.length).padStart(8)}  ${String(limited).padStart(3)}  ${String(perMinute).padStart(19)}  ${LIMIT[method]}${method === "chat.postMessage" ? " (max of one channel)" : ""}`,
   );
 }
+const tier2 = calls.filter(
+  (c) => c.ok && (c.method === "chat.startStream" || c.method === "chat.stopStream"),
+);
+lines.push(
+  `Tier 2 together (start + stop): max ${maxPerMinute(tier2.map((c) => c.at))}/min of ${TIER_PER_MINUTE.tier2}`,
+);
 process.stdout.write(`${lines.join("\n")}\n`);
 await db.destroy();
 await slack.close();

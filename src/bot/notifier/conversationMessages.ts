@@ -110,10 +110,13 @@ export class ConversationMessages implements Renderer<ConversationKind> {
       return "refreshed";
     }
     const withThread = await this.ensureStateMessage(outboxId, snap);
-    // The turn's stream ends before its answer: the answer is posted below, exactly once, as ever.
-    await this.turns.end(outboxId, event.queueId, turnOf(withThread), this.locale);
+    // The turn's stream ends before its answer (unless the budget would hold the answer back): the
+    // answer is posted below, exactly once, as ever.
+    const turn = turnOf(withThread);
+    const stop = await this.turns.end(outboxId, event.queueId, turn, this.locale, true);
     await this.postOutcome(outboxId, withThread, event);
     await this.pingAuthor(outboxId, withThread, event);
+    if (stop === "later") await this.turns.end(outboxId, event.queueId, turn, this.locale);
     await this.refresh(outboxId, withThread);
     return "posted";
   }

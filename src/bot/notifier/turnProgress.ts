@@ -87,10 +87,19 @@ export class TurnProgress {
     return queueId !== null && this.streams.isLive(queueId);
   }
 
-  /** Ends the stream of a finished turn before its answer is posted; throws Defer while the budget is short. */
-  async end(outboxId: number, queueId: string, turn: TurnOnSlack, locale: Locale): Promise<void> {
-    if (!turn.threadTs) return;
-    await this.streams.end({ ...turn, queueId, threadTs: turn.threadTs, outboxId }, locale);
+  /**
+   * Ends the stream of a finished turn; throws Defer while the budget is short. Before its answer
+   * (`answerWaits`), `later` when the stop cannot be afforded soon: post the answer, then call again.
+   */
+  async end(
+    outboxId: number,
+    queueId: string,
+    turn: TurnOnSlack,
+    locale: Locale,
+    answerWaits = false,
+  ): Promise<"stopped" | "later"> {
+    if (!turn.threadTs) return "stopped";
+    return this.streams.end({ ...turn, queueId, threadTs: turn.threadTs, outboxId }, locale, answerWaits);
   }
 
   /**

@@ -64,6 +64,12 @@ const WORKSPACE_REFUSALS = new Set([
   "access_denied",
 ]);
 
+// A deferred event is looked at again this soon, whatever the wait: its turn may have ended
+// meanwhile (the end goes first), and the budget says again how long to wait.
+const RETRY_MS = 1_000;
+// How long an answer may wait for its stream's stop (Tier 2 is small when many turns end at once).
+const ANSWER_GRACE_MS = 2_000;
+
 const streamKey = (queueId: string) => `stream:${queueId}`;
 const offKey = (queueId: string) => `stream-off:${queueId}`;
 const endKey = (queueId: string) => `stream-end:${queueId}`;
@@ -99,8 +105,13 @@ export class TurnStreams {
     return this.open(turn, locale);
   }
 
-  /** Ends the turn's stream (if it has one) with its last state; throws Defer while the budget is short. */
-  async end(turn: StreamTurn, locale: Locale): Promise<void> {
+  /**
+   * Ends the turn's stream (if it has one) with its last state; throws Defer while the budget is
+   * short. With `answerWaits` (its answer is not posted yet), a stop the budget cannot afford soon
+   * answers `later`: the answer goes first, and the stop follows when the budget allows.
+   */
+  async end(turn: StreamTurn, locale: Locale, answerWaits = false): Promise<"stopped" | "later"> {
+    this.fallen.delete(turn.queueId);
     const live = this.live.get(turn.queueId);
     if (!live) {
       const earlier = this.o.mode === "off" ? null : await this.o.posts.find(streamKey(turn.queueId));
@@ -108,13 +119,16 @@ export class TurnStreams {
         await this.stopQuietly(turn, earlier.ts);
         await this.mark(endKey(turn.queueId), turn, earlier.ts);
       }
-      return;
+      return "stopped";
     }
     // The last plan and activities, all complete; not the last text, which may be the answer
     // (posted next, by the outbox).
     const last = turn.progress ? { ...turn.progress, text: null } : null;
     const { chunks } = progressChunks(locale, live.sent, last, true);
-    this.spend(live.team, "chat.stopStream");
+    // The stop comes before the turn's answer: it goes first in the budget.
+    const wait = this.o.budget.take(live.team, "chat.stopStream", undefined, true);
+    if (wait > 0 && answerWaits && wait > ANSWER_GRACE_MS) return "later";
+    if (wait > 0) throw new Defer(Math.min(wait, RETRY_MS));
     try {
       await this.o.client.chat.stopStream({
         channel: live.channel,
@@ -127,6 +141,7 @@ export class TurnStreams {
     }
     this.live.delete(turn.queueId);
     await this.mark(endKey(turn.queueId), turn, live.ts);
+    return "stopped";
   }
 
   /** Whether this process streams the turn now (its status message need not show each activity). */
@@ -232,17 +247,16 @@ export class TurnStreams {
   }
 
   /** Takes a call from the budget, or puts the event back until the budget has one. */
-  private spend(team: string, method: "chat.appendStream" | "chat.stopStream"): void {
-    // The stop comes before the turn's answer: it goes first.
-    const wait = this.o.budget.take(team, method, undefined, method === "chat.stopStream");
-    if (wait > 0) throw new Defer(wait);
+  private spend(team: string, method: "chat.appendStream"): void {
+    const wait = this.o.budget.take(team, method);
+    if (wait > 0) throw new Defer(Math.min(wait, RETRY_MS));
   }
 
   private deferIfRateLimited(err: unknown, team: string, method: "chat.appendStream" | "chat.stopStream") {
     const failure = classifySlackError(err);
     if (failure.kind !== "rate_limited") return;
     this.o.budget.pause(team, method, failure.retryAfterMs);
-    throw new Defer(failure.retryAfterMs);
+    throw new Defer(Math.min(failure.retryAfterMs, RETRY_MS));
   }
 
   private async abandon(turn: StreamTurn, ts: string | null): Promise<"fallback"> {
