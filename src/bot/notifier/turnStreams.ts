@@ -114,8 +114,13 @@ export class TurnStreams {
     this.fallen.delete(turn.queueId);
     const live = this.live.get(turn.queueId);
     if (!live) {
+      // A stream opened before a restart, unless its fallback closed it already.
       const earlier = this.o.mode === "off" ? null : await this.o.posts.find(streamKey(turn.queueId));
-      if (earlier?.ts && !(await this.o.posts.find(endKey(turn.queueId)))) {
+      const closed = async () =>
+        Boolean(
+          (await this.o.posts.find(endKey(turn.queueId))) ?? (await this.o.posts.find(offKey(turn.queueId))),
+        );
+      if (earlier?.ts && !(await closed())) {
         await this.stopQuietly(turn, earlier.ts);
         await this.mark(endKey(turn.queueId), turn, earlier.ts);
       }
