@@ -73,6 +73,7 @@ const ANSWER_GRACE_MS = 2_000;
 const streamKey = (queueId: string) => `stream:${queueId}`;
 const offKey = (queueId: string) => `stream-off:${queueId}`;
 const endKey = (queueId: string) => `stream-end:${queueId}`;
+const refusedPrefix = (team: string) => `stream-refused:${team}:`;
 
 /**
  * Slack streams of running turns: one per turn in its thread, opened when the turn starts,
@@ -156,7 +157,7 @@ export class TurnStreams {
 
   private async open(turn: StreamTurn, locale: Locale): Promise<"streamed" | "fallback"> {
     const team = await this.o.team().catch(() => null);
-    if (!team || this.o.clock.now() < (this.refusedUntil.get(team) ?? 0)) return this.fallBack(turn, false);
+    if (!team || (await this.refusing(team))) return this.fallBack(turn, false);
     // Tier 2 is small: a turn that finds it short shows its progress on the status message for
     // now, and tries again at its next event.
     if (this.o.budget.take(team, "chat.startStream") > 0) return "fallback";
@@ -215,7 +216,9 @@ export class TurnStreams {
       return "fallback";
     }
     if (failure.kind === "permanent" && WORKSPACE_REFUSALS.has(failure.code)) {
-      this.refusedUntil.set(team, this.o.clock.now() + (this.o.refusalMs ?? 3_600_000));
+      this.refusedUntil.set(team, this.o.clock.now() + this.refusalMs());
+      // Recorded too, so that a restarted (or the next coordinating) bot does not ask again.
+      await this.mark(`${refusedPrefix(team)}${this.o.clock.now()}`, turn, failure.code);
       this.o.logger.info(
         { team, code: failure.code },
         "Slack refused a stream: edited status messages for a while",
@@ -224,6 +227,19 @@ export class TurnStreams {
     }
     this.o.logger.warn({ err, queueId: turn.queueId }, "stream could not start: edited status message");
     return this.fallBack(turn, false);
+  }
+
+  private refusalMs(): number {
+    return this.o.refusalMs ?? 3_600_000;
+  }
+
+  /** Whether the workspace refused streams lately (asked of the database once per process). */
+  private async refusing(team: string): Promise<boolean> {
+    if (!this.refusedUntil.has(team)) {
+      const last = await this.o.posts.latestWithPrefix(refusedPrefix(team));
+      this.refusedUntil.set(team, last ? last.createdAt + this.refusalMs() : 0);
+    }
+    return this.o.clock.now() < (this.refusedUntil.get(team) ?? 0);
   }
 
   private async append(turn: StreamTurn, live: LiveStream, locale: Locale): Promise<"streamed" | "fallback"> {

@@ -135,4 +135,38 @@ describe("a running turn's progress across notifier restarts", () => {
     expect(slack.streams).toHaveLength(1);
     expect(slack.messages("C1").filter((m) => m.text === "fini")).toHaveLength(1);
   });
+
+  it("remembers a workspace's refusal of streams across a restart, for an hour", async () => {
+    const { notifier, finish } = await setup(false);
+    await drain(notifier());
+    expect(slack.callsTo("chat.startStream").map((c) => c.error)).toEqual(["feature_not_enabled"]);
+    await finish();
+    const another = async () => {
+      await startConversation(env.db, env.clock, env.project, "encore", "UOWNER", {
+        slack: { channelId: "C2", threadTs: null, origin: "command" },
+      });
+      const [claim] = (await env.engine.dispatch()).started;
+      expect(claim).toBeDefined();
+      return async () => {
+        await immediate(env.db, (trx) =>
+          finishItem(trx, env.clock, env.engine.hook, claim!, {
+            status: "done",
+            content: "ok",
+            error: null,
+            errorCode: null,
+          }),
+        );
+      };
+    };
+    // A restarted notifier does not ask again for the next turn…
+    const done = await another();
+    await drain(notifier());
+    expect(slack.callsTo("chat.startStream")).toHaveLength(1);
+    await done();
+    // …but does once the hour is over (positive control: it would ask).
+    env.clock.advance(3_600_000);
+    await another();
+    await drain(notifier());
+    expect(slack.callsTo("chat.startStream")).toHaveLength(2);
+  });
 });
