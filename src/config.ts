@@ -55,6 +55,8 @@ const schema = z.object({
   CODEXPI_JAIL: z.enum(["bwrap", "off"]).default("bwrap"),
   CODEXPI_APPROVAL_TTL: seconds.default(24 * 60 * 60),
   CODEXPI_RUNNER: z.enum(["exec", "app-server"]).default("exec"),
+  CODEXPI_INTERIM_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  CODEXPI_STREAMING: z.enum(["auto", "off"]).default("auto"),
   CODEXPI_AGENT_ENV: z
     .string()
     .transform((s) =>
@@ -118,6 +120,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     runner: e.CODEXPI_RUNNER,
     /** Names of the variables that carry the model's credential to Codex (never to its commands). */
     agentEnv: e.CODEXPI_AGENT_ENV ?? DEFAULT_AGENT_ENV,
+    progress: {
+      /** A long turn's interim messages are posted in its thread at most once per this many ms (0: never). */
+      interimMs: e.CODEXPI_INTERIM_SECONDS * 1000,
+      /** `auto`: a turn is streamed into its thread where the workspace allows it; `off`: edited status only. */
+      streaming: e.CODEXPI_STREAMING,
+    },
   };
 }
 

@@ -34,6 +34,18 @@ describe("configuration", () => {
     expect(() => parseConfig({ CODEXPI_RUNNER: "appserver" })).toThrow(/CODEXPI_RUNNER/);
   });
 
+  it("streaming is automatic and interim posts come once a minute by default; both are validated", () => {
+    expect(parseConfig({}).progress).toEqual({ streaming: "auto", interimMs: 60_000 });
+    expect(parseConfig({ CODEXPI_STREAMING: "off", CODEXPI_INTERIM_SECONDS: "0" }).progress).toEqual({
+      streaming: "off",
+      interimMs: 0,
+    });
+    expect(parseConfig({ CODEXPI_INTERIM_SECONDS: "15" }).progress.interimMs).toBe(15_000);
+    expect(() => parseConfig({ CODEXPI_STREAMING: "always" })).toThrow(/CODEXPI_STREAMING/);
+    expect(() => parseConfig({ CODEXPI_INTERIM_SECONDS: "-1" })).toThrow(/CODEXPI_INTERIM_SECONDS/);
+    expect(() => parseConfig({ CODEXPI_INTERIM_SECONDS: "soon" })).toThrow(/CODEXPI_INTERIM_SECONDS/);
+  });
+
   it("a relative CODEX_HOME is resolved against the working directory; unset stays unset (~/.codex)", () => {
     expect(parseConfig({ CODEX_HOME: "codex-home" }).codexHome).toBe(path.resolve("codex-home"));
     expect(parseConfig({ CODEX_HOME: "/srv/codex" }).codexHome).toBe("/srv/codex");

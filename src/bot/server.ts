@@ -97,6 +97,11 @@ export async function startBot(
         logger: logger.child({ component: "notifier" }),
         locale: config.locale,
         isCoordinator: () => engine.holdsLease(),
+        progress: {
+          streaming: config.progress.streaming,
+          interimMs: config.progress.interimMs,
+          teamId: config.slack.teamId,
+        },
       });
       notifier.start();
     } else {

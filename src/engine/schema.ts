@@ -172,7 +172,7 @@ export interface SlackPostsTable {
   key: string;
   outbox_id: number;
   conversation_id: string | null;
-  purpose: "status" | "answer" | "notice" | "file";
+  purpose: "status" | "answer" | "notice" | "file" | "interim" | "stream";
   channel_id: string;
   thread_ts: string | null;
   ts: string | null;

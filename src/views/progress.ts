@@ -1,7 +1,9 @@
 import { t, type Locale } from "../i18n/index.js";
 import type { PlanStep, Progress } from "../engine/agents/progress.js";
 import { redactText } from "../redaction.js";
-import { escapeClip } from "./mrkdwn.js";
+import { context, section, type Block } from "./blocks.js";
+import { splitForSlack } from "./limits.js";
+import { escapeClip, markdownToMrkdwn } from "./mrkdwn.js";
 
 const PLAN_STEPS = 12;
 
@@ -31,3 +33,18 @@ export const interimQuote = (text: string): string =>
 /** A token count in the person's locale (thin spaces in French, commas in English). */
 export const formatTokens = (locale: Locale, n: number): string =>
   new Intl.NumberFormat(locale === "fr" ? "fr-FR" : "en-US").format(n);
+
+const INTERIM_SECTION = 2_900;
+
+/**
+ * An interim message of a long turn, posted in its thread: a small label, then the agent's text
+ * as written (markdown turned into mrkdwn, split across sections rather than cut).
+ */
+export function interimMessage(locale: Locale, text: string): { text: string; blocks: Block[] } {
+  const label = t(locale, "interim.label");
+  const parts = splitForSlack(markdownToMrkdwn(redactText(text)).trim(), INTERIM_SECTION);
+  return {
+    text: escapeClip(text.replace(/\s+/g, " ").trim(), 300),
+    blocks: [context([`💬 _${label}_`]), ...parts.map((part) => section(part))],
+  };
+}

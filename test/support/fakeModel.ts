@@ -30,11 +30,13 @@ export type FakeStep =
       workdir?: string;
       /** Extra arguments merged into the call's JSON arguments (e.g. `{ sandbox_permissions: "require_escalated" }`). */
       extraArgs?: Record<string, unknown>;
+      /** An assistant message in the same response, before the call: an interim message of the turn. */
+      say?: string;
     }
   /** A call to any other tool by name (e.g. `update_plan`), with these JSON arguments. */
-  | { kind: "call"; name: string; arguments: Record<string, unknown> }
+  | { kind: "call"; name: string; arguments: Record<string, unknown>; say?: string }
   /** A call to a freeform ("custom") tool such as `apply_patch`, whose input is raw text rather than JSON. */
-  | { kind: "custom"; name: string; input: string }
+  | { kind: "custom"; name: string; input: string; say?: string }
   /** Accept the request and never answer (no headers, no body); the socket stays open until close(). */
   | { kind: "hang" };
 
@@ -310,6 +312,24 @@ function answerResponses(
     send({ type: "response.output_item.done", output_index: 0, item: done });
     usage = step.usage ?? usage;
   } else {
+    // An interim message first, when asked: Codex shows it as an agent message and goes on.
+    const said = step.say;
+    if (said !== undefined) {
+      const msg = {
+        type: "message",
+        id: `msg_fake_${n}`,
+        role: "assistant",
+        status: "completed",
+        content: [{ type: "output_text", text: said, annotations: [] }],
+      };
+      send({
+        type: "response.output_item.added",
+        output_index: 0,
+        item: { ...msg, status: "in_progress", content: [] },
+      });
+      send({ type: "response.output_item.done", output_index: 0, item: msg });
+    }
+    const index = said === undefined ? 0 : 1;
     const item =
       step.kind === "custom"
         ? {
@@ -330,8 +350,12 @@ function answerResponses(
               status: "completed",
             }
           : shellCallItem(body, step, n);
-    send({ type: "response.output_item.added", output_index: 0, item: { ...item, status: "in_progress" } });
-    send({ type: "response.output_item.done", output_index: 0, item });
+    send({
+      type: "response.output_item.added",
+      output_index: index,
+      item: { ...item, status: "in_progress" },
+    });
+    send({ type: "response.output_item.done", output_index: index, item });
   }
   send({
     type: "response.completed",

@@ -548,3 +548,74 @@ describe("Bolt App in Socket Mode against the fake", () => {
     expect(ack.payload).toEqual({});
   });
 });
+
+describe("fake Slack streams (chat.startStream / appendStream / stopStream)", () => {
+  const client = (f: FakeSlack) =>
+    new WebClient("xoxb-test", { slackApiUrl: f.apiUrl, retryConfig: { retries: 0 } });
+
+  it("records every call on a stream in order with its chunks, and refuses appends once stopped or expired", async () => {
+    fake = await startFakeSlack({ streaming: true });
+    const web = client(fake);
+    const root = await web.chat.postMessage({ channel: "C1", text: "root" });
+    await expect(
+      web.chat.startStream({ channel: "C1", thread_ts: root.ts as string, markdown_text: "a" }),
+    ).rejects.toMatchObject({ data: { error: "missing_recipient_user_id" } });
+    const started = await web.chat.startStream({
+      channel: "C1",
+      thread_ts: root.ts as string,
+      recipient_user_id: "U1",
+      recipient_team_id: "T0001",
+      chunks: [{ type: "task_update", id: "a1", title: "npm test", status: "in_progress" }],
+    });
+    const ts = started.ts as string;
+    await web.chat.appendStream({ channel: "C1", ts, chunks: [{ type: "markdown_text", text: "Hello" }] });
+    await web.chat.appendStream({ channel: "C1", ts, markdown_text: " world" });
+    await web.chat.stopStream({ channel: "C1", ts });
+    await expect(web.chat.appendStream({ channel: "C1", ts, markdown_text: "!" })).rejects.toMatchObject({
+      data: { error: "message_not_in_streaming_state" },
+    });
+    const [stream] = fake.streams;
+    expect(stream?.calls.map((c) => c.method)).toEqual([
+      "chat.startStream",
+      "chat.appendStream",
+      "chat.appendStream",
+      "chat.stopStream",
+    ]);
+    expect(stream?.calls[0]?.chunks).toEqual([
+      { type: "task_update", id: "a1", title: "npm test", status: "in_progress" },
+    ]);
+    expect(stream?.state).toBe("stopped");
+    expect(fake.thread("C1", root.ts as string).at(-1)?.text).toBe("Hello world");
+
+    const other = await web.chat.startStream({ channel: "D1", markdown_text: "x" }); // a DM needs no recipient
+    fake.expireStreams();
+    await expect(
+      web.chat.appendStream({ channel: "D1", ts: other.ts as string, markdown_text: "y" }),
+    ).rejects.toMatchObject({ data: { error: "message_not_in_streaming_state" } });
+  });
+
+  it("refuses streams by default and on demand, and rate-limits a method with Retry-After", async () => {
+    fake = await startFakeSlack();
+    const web = new WebClient("xoxb-test", {
+      slackApiUrl: fake.apiUrl,
+      retryConfig: { retries: 0 },
+      rejectRateLimitedCalls: true,
+    });
+    await expect(web.chat.startStream({ channel: "D1", markdown_text: "x" })).rejects.toMatchObject({
+      data: { error: "feature_not_enabled" },
+    });
+    fake.refuseStreaming(undefined);
+    const { ts } = await web.chat.startStream({ channel: "D1", markdown_text: "x" });
+    fake.failNext("chat.appendStream", { status: 429, retryAfter: 7 });
+    await expect(
+      web.chat.appendStream({ channel: "D1", ts: ts as string, markdown_text: "y" }),
+    ).rejects.toMatchObject({
+      code: ErrorCode.RateLimitedError,
+      retryAfter: 7,
+    });
+    fake.refuseStreaming("not_allowed");
+    await expect(web.chat.startStream({ channel: "D1", markdown_text: "x" })).rejects.toMatchObject({
+      data: { error: "not_allowed" },
+    });
+  });
+});

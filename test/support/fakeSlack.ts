@@ -50,6 +50,31 @@ export interface FakeSlackOptions {
    * `x-oauth-scopes` header (default: manifest.yml's bot scopes).
    */
   scopes?: string[];
+  /**
+   * Whether `chat.startStream` is allowed in this workspace (default false: it answers
+   * `feature_not_enabled`, as in a workspace without Slack's AI features). Switch at run time with
+   * `refuseStreaming`.
+   */
+  streaming?: boolean;
+}
+
+/** One chat.startStream / appendStream / stopStream call on a stream, with its chunks. */
+export interface FakeSlackStreamCall {
+  method: "chat.startStream" | "chat.appendStream" | "chat.stopStream";
+  /** `chunks` as sent, plus a `markdown_text` argument as one chunk. */
+  chunks: Array<Record<string, unknown>>;
+  at: number;
+}
+
+/** A streamed message: where it is, for whom, and every call made on it in order. */
+export interface FakeSlackStream {
+  channel: string;
+  ts: string;
+  thread_ts: string | undefined;
+  recipient_user_id: string | undefined;
+  recipient_team_id: string | undefined;
+  state: "open" | "stopped" | "expired";
+  calls: FakeSlackStreamCall[];
 }
 
 /**
@@ -234,6 +259,16 @@ export interface FakeSlack {
    * (fields merge with what was set before). A channel never described is public, the bot a member.
    */
   setChannel(channel: string, fields: Partial<FakeSlackChannel>): void;
+  /** Streams started with chat.startStream, in order, with every call made on each. */
+  readonly streams: FakeSlackStream[];
+  /**
+   * Refuses chat.startStream with `error` (e.g. "not_allowed", "feature_not_enabled",
+   * "missing_scope"); undefined allows streaming again. Rate-limit a stream method with
+   * `failNext("chat.appendStream", { status: 429, retryAfter })`.
+   */
+  refuseStreaming(error: string | undefined): void;
+  /** Every open stream stops accepting appends (as after a long gap): appends and stops answer `message_not_in_streaming_state`. */
+  expireStreams(): void;
   /** Injects `failure` on the next `times` calls to `method` ("*" = any API method, "response_url" = response URLs, "upload" = upload URL). */
   failNext(method: string, failure: FakeSlackFailure, times?: number): void;
   /** While on, every API method (and upload) answers HTTP `status` (429 gets `Retry-After: 1`). */
@@ -261,6 +296,7 @@ export interface FakeSlack {
 /** Fields that Slack decodes from JSON when sent form-encoded (WebClient JSON-encodes nested values). */
 const JSON_FIELDS = new Set([
   "blocks",
+  "chunks",
   "attachments",
   "metadata",
   "view",
@@ -517,7 +553,9 @@ class FakeSlackServer implements FakeSlack {
   readonly files: FakeSlackFile[] = [];
   readonly views: FakeSlackViewRecord[] = [];
   readonly responses: FakeSlackResponse[] = [];
+  readonly streams: FakeSlackStream[] = [];
   readonly socket: FakeSlackSocket;
+  private streamingRefusal: string | undefined;
 
   private readonly server: http.Server;
   private readonly wss: WebSocketServer;
@@ -555,6 +593,7 @@ class FakeSlackServer implements FakeSlack {
     this.appId = opts.appId ?? "A1";
     this.scopes = opts.scopes ?? manifestBotScopes(path.resolve("manifest.yml"));
     this.tsStart = BigInt(opts.tsStartSeconds ?? 1_700_000_000);
+    this.streamingRefusal = opts.streaming ? undefined : "feature_not_enabled";
     this.server = http.createServer((req, res) => {
       this.route(req, res).catch((err: unknown) => {
         if (!res.headersSent && !res.destroyed) {
@@ -630,6 +669,14 @@ class FakeSlackServer implements FakeSlack {
       .filter((m) => !m.deleted && m.channel === channel && (m.ts === threadTs || m.thread_ts === threadTs))
       .sort((a, b) => compareTs(a.ts, b.ts))
       .map((m) => this.publicMessage(m));
+  }
+
+  refuseStreaming(error: string | undefined): void {
+    this.streamingRefusal = error;
+  }
+
+  expireStreams(): void {
+    for (const st of this.streams) if (st.state === "open") st.state = "expired";
   }
 
   responseUrl(id: string): string {
@@ -1184,6 +1231,25 @@ class FakeSlackServer implements FakeSlack {
     return out;
   }
 
+  /** An append or a stop: only an open stream takes it. */
+  private onStream(
+    method: "chat.appendStream" | "chat.stopStream",
+    args: Record<string, unknown>,
+  ): ApiResult {
+    const channel = str(args.channel);
+    const ts = str(args.ts);
+    const stream = this.streams.find((st) => st.channel === channel && st.ts === ts);
+    const msg = this.findMessage(channel, ts);
+    if (!stream || !msg) return fail("message_not_found");
+    if (stream.state !== "open") return fail("message_not_in_streaming_state");
+    const chunks = streamChunks(args);
+    if (method === "chat.appendStream" && !chunks.length) return fail("no_text");
+    stream.calls.push({ method, chunks, at: Date.now() });
+    msg.text += markdownOf(chunks);
+    if (method === "chat.stopStream") stream.state = "stopped";
+    return ok({ channel, ts });
+  }
+
   private findMessage(
     channel: string | undefined,
     ts: string | undefined,
@@ -1267,6 +1333,50 @@ class FakeSlackServer implements FakeSlack {
         this.store.push(msg);
         return ok({ channel, ts: msg.ts, message: this.renderMessage(msg, true) });
       },
+
+      "chat.startStream": (args) => {
+        if (this.streamingRefusal) return fail(this.streamingRefusal);
+        const rawChannel = str(args.channel);
+        if (rawChannel === undefined || rawChannel === "") return fail("channel_not_found");
+        const channel = this.resolveChannel(rawChannel);
+        const user = str(args.recipient_user_id);
+        const team = str(args.recipient_team_id);
+        // Outside a DM, Slack needs to know whom the stream is for.
+        if (!channel.startsWith("D") && (!user || !team)) return fail("missing_recipient_user_id");
+        const chunks = streamChunks(args);
+        if (!chunks.length) return fail("no_text");
+        const threadTs = str(args.thread_ts);
+        const msg: FakeSlackMessage & { deleted: boolean } = {
+          channel,
+          ts: this.nextTs(),
+          thread_ts: threadTs === "" ? undefined : threadTs,
+          text: markdownOf(chunks),
+          blocks: undefined,
+          attachments: undefined,
+          metadata: undefined,
+          user: this.botUserId,
+          bot_id: this.botId,
+          updates: 0,
+          edited: undefined,
+          files: undefined,
+          reply_broadcast: false,
+          deleted: false,
+        };
+        this.store.push(msg);
+        this.streams.push({
+          channel,
+          ts: msg.ts,
+          thread_ts: msg.thread_ts,
+          recipient_user_id: user,
+          recipient_team_id: team,
+          state: "open",
+          calls: [{ method: "chat.startStream", chunks, at: Date.now() }],
+        });
+        return ok({ channel, ts: msg.ts });
+      },
+
+      "chat.appendStream": (args) => this.onStream("chat.appendStream", args),
+      "chat.stopStream": (args) => this.onStream("chat.stopStream", args),
 
       "chat.update": (args) => {
         const channel = str(args.channel);
@@ -1660,6 +1770,19 @@ class FakeSlackServer implements FakeSlack {
 }
 
 /** Starts a fake Slack on 127.0.0.1 (port 0). Always `await fake.close()` in afterEach. */
+/** A stream call's chunks: `chunks` as sent, then a `markdown_text` argument as one more. */
+function streamChunks(args: Record<string, unknown>): Array<Record<string, unknown>> {
+  const chunks = Array.isArray(args.chunks) ? args.chunks.filter(isRecord) : [];
+  const text = str(args.markdown_text);
+  return text ? [...chunks, { type: "markdown_text", text }] : chunks;
+}
+
+const markdownOf = (chunks: Array<Record<string, unknown>>): string =>
+  chunks
+    .filter((c) => c.type === "markdown_text")
+    .map((c) => str(c.text) ?? "")
+    .join("");
+
 export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeSlack> {
   const fake = new FakeSlackServer(opts);
   await fake.listen();

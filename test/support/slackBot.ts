@@ -44,9 +44,11 @@ export async function slackBot(
     intake?: Partial<IntakeTiming>;
     /** Replaces the real worker processes (e.g. workers run in the test process, with seams). */
     spawner?: (config: Config) => WorkerSpawner;
+    /** Whether the fake workspace allows Slack streams (default: it refuses them). */
+    streaming?: boolean;
   } = {},
 ) {
-  const slack = await startFakeSlack({ teamId: TEAM });
+  const slack = await startFakeSlack({ teamId: TEAM, streaming: opts.streaming ?? false });
   const model = await startFakeModel();
   const home = await makeCodexHome(model.url);
   const dir = tempDir();

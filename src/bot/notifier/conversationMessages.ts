@@ -20,6 +20,8 @@ import type { SlackAddresses } from "../store/addresses.js";
 import type { SlackPoster } from "./poster.js";
 import { currentLocale, inLocale, type UserLocales } from "../userLocales.js";
 import type { EntryOf, Renderer, Rendered } from "./renderer.js";
+import { Defer } from "./defer.js";
+import type { TurnOnSlack, TurnProgress } from "./turnProgress.js";
 
 /** The events that show in a conversation's thread. */
 type ConversationKind =
@@ -30,13 +32,6 @@ type ConversationKind =
   | "conversation.finished";
 import { failureText } from "../../i18n/failures.js";
 import { withoutDecisionMarker } from "../../engine/protocol/markers.js";
-
-/** Thrown to put an event back for `ms` (the once-a-second edit limit of a message). */
-export class Defer extends Error {
-  constructor(readonly ms: number) {
-    super(`deferred ${ms} ms`);
-  }
-}
 
 /**
  * Events that only re-render a conversation's state message (so consecutive ones collapse).
@@ -49,6 +44,7 @@ export const REFRESH_KINDS: ReadonlySet<string> = new Set<ConversationKind>([
 ]);
 
 const MIN_EDIT_INTERVAL_MS = 1_000;
+const BUDGET_RETRY_MS = 1_000;
 
 /** A conversation with where it lives in Slack: its thread and its state message, once posted. */
 type SlackConversation = ConversationView & {
@@ -81,6 +77,7 @@ export class ConversationMessages implements Renderer<ConversationKind> {
     private readonly fallback: Locale,
     private readonly logger: Logger,
     private readonly locales: UserLocales,
+    private readonly turns: TurnProgress,
   ) {}
 
   /** The language of the conversation's person, set around each event (see `handle`). */
@@ -121,14 +118,37 @@ export class ConversationMessages implements Renderer<ConversationKind> {
       return "posted";
     }
     if (event.kind !== "conversation.finished") {
-      await this.refresh(outboxId, snap);
+      await this.showTurn(outboxId, snap, event.kind === "conversation.progress" ? event.queueId : null);
       return "refreshed";
     }
     const withThread = await this.ensureStateMessage(outboxId, snap);
+    // The turn's stream ends before its answer (unless the budget would hold the answer back): the
+    // answer is posted below, exactly once, as ever.
+    const turn = turnOf(withThread);
+    const stop = await this.turns.end(outboxId, event.queueId, turn, this.locale, true);
     await this.postOutcome(outboxId, withThread, event);
     await this.pingAuthor(outboxId, withThread, event);
+    if (stop === "later") await this.turns.end(outboxId, event.queueId, turn, this.locale);
     await this.refresh(outboxId, withThread);
     return "posted";
+  }
+
+  /**
+   * The state message, and the running turn's progress in its stream or interim posts. A progress
+   * event (`progressOf`: its turn) of a streamed turn leaves the state message alone: the stream
+   * shows each activity. One read after its turn ended shows nothing: the turn's end follows.
+   */
+  private async showTurn(
+    outboxId: number,
+    snap: SlackConversation,
+    progressOf: string | null,
+  ): Promise<void> {
+    if (progressOf && (snap.status !== "running" || snap.queueId !== progressOf)) return;
+    if (progressOf && this.turns.isStreaming(snap.queueId)) {
+      if (await this.turns.show(outboxId, turnOf(snap), this.locale)) return;
+    }
+    const shown = await this.refresh(outboxId, snap, !progressOf);
+    await this.turns.show(outboxId, turnOf(shown), this.locale);
   }
 
   /**
@@ -279,15 +299,22 @@ export class ConversationMessages implements Renderer<ConversationKind> {
     return { ...snap, statusTs: ts, threadTs };
   }
 
-  /** Re-renders the state message, at most once a second. */
-  private async refresh(outboxId: number, snap: SlackConversation): Promise<void> {
-    if (!snap.statusTs) {
-      await this.ensureStateMessage(outboxId, snap);
-      return;
-    }
+  /**
+   * Re-renders the state message, at most once a second and within the workspace's budget (where
+   * a change of state goes before mere progress).
+   */
+  private async refresh(
+    outboxId: number,
+    snap: SlackConversation,
+    urgent = true,
+  ): Promise<SlackConversation> {
+    if (!snap.statusTs) return this.ensureStateMessage(outboxId, snap);
     const last = this.lastEdit.get(snap.conversationId) ?? 0;
     const wait = last + MIN_EDIT_INTERVAL_MS - this.clock.now();
     if (wait > 0) throw new Defer(wait);
+    const budget = await this.turns.editWait(urgent);
+    // Looked at again soon: the turn may have ended meanwhile, which makes the edit urgent.
+    if (budget > 0) throw new Defer(Math.min(budget, BUDGET_RETRY_MS));
     const view = conversationRoot(this.locale, snap);
     await this.client.chat.update({
       channel: snap.channelId,
@@ -296,6 +323,7 @@ export class ConversationMessages implements Renderer<ConversationKind> {
       blocks: view.blocks,
     });
     this.lastEdit.set(snap.conversationId, this.clock.now());
+    return snap;
   }
 
   /** The answer (done), or a notice (failed, cancelled), in the thread. */
@@ -426,3 +454,15 @@ export class ConversationMessages implements Renderer<ConversationKind> {
     this.logger.debug({ key }, "file uploaded");
   }
 }
+
+/** A conversation's running turn, as the progress renderers need it. */
+const turnOf = (snap: SlackConversation): TurnOnSlack => ({
+  conversationId: snap.conversationId,
+  queueId: snap.queueId,
+  status: snap.status,
+  channel: snap.channelId,
+  threadTs: snap.threadTs,
+  userId: snap.userId,
+  progress: snap.progress,
+  startedAt: snap.startedAt,
+});

@@ -4,7 +4,8 @@ import type { Clock } from "../../engine/clock.js";
 import type { Database } from "../../engine/database.js";
 import type { Locale } from "../../i18n/index.js";
 import { classifySlackError } from "../slackErrors.js";
-import { ConversationMessages, Defer, REFRESH_KINDS } from "./conversationMessages.js";
+import { ConversationMessages, REFRESH_KINDS } from "./conversationMessages.js";
+import { Defer } from "./defer.js";
 import { CoordinationMessages } from "./coordinationMessages.js";
 import { ApprovalMessages } from "./approvalMessages.js";
 import { RunMessages } from "./runMessages.js";
@@ -25,6 +26,7 @@ import { SlackPoster } from "./poster.js";
 import { UserLocales } from "../userLocales.js";
 import { SlackAddresses } from "../store/addresses.js";
 import { SlackPosts } from "../store/posts.js";
+import { TurnProgress, type TurnProgressSettings } from "./turnProgress.js";
 
 /** What one drain did, for tests and metrics. */
 export interface DrainResult {
@@ -47,7 +49,12 @@ export interface NotifierOptions {
   /** After this long of transient failures an event is given up (and counted as failed). */
   giveUpAfterMs?: number;
   pollMs?: number;
+  /** The progress renderers' settings (CODEXPI_STREAMING, CODEXPI_INTERIM_SECONDS, SLACK_TEAM_ID). */
+  progress?: TurnProgressSettings;
 }
+
+// Without settings (tests of the notifier alone): no streams, interim posts once a minute.
+const DEFAULT_PROGRESS: TurnProgressSettings = { streaming: "off", interimMs: 60_000 };
 
 /**
  * Drains the outbox into Slack, in order per thread. Honours 429 Retry-After (the whole notifier
@@ -79,6 +86,7 @@ export class Notifier {
         o.locale,
         o.logger,
         locales,
+        new TurnProgress(o.client, this.poster, o.clock, o.logger, o.progress ?? DEFAULT_PROGRESS),
       ),
       coordination: new CoordinationMessages(o.db, o.client, this.poster, addresses, o.locale, locales),
       runs: new RunMessages(o.db, o.client, this.poster, addresses, o.locale, o.clock, locales),

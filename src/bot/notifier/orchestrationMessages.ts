@@ -5,7 +5,7 @@ import { orchestrationsFromSlack, orchestrationThreadView } from "../../engine/r
 import { t, type Locale } from "../../i18n/index.js";
 import { channelMention, escapeClip } from "../../views/mrkdwn.js";
 import { orchestrationRoot, stepMessages } from "../../views/orchestrations.js";
-import { Defer } from "./conversationMessages.js";
+import { Defer } from "./defer.js";
 import type { SlackAddresses } from "../store/addresses.js";
 import type { SlackPoster } from "./poster.js";
 import { currentLocale, inLocale, type UserLocales } from "../userLocales.js";

@@ -15,7 +15,7 @@ import {
   type VerdictSubject,
 } from "../../views/runs.js";
 import type { SlackMessage } from "../../views/blocks.js";
-import { Defer } from "./conversationMessages.js";
+import { Defer } from "./defer.js";
 import type { SlackAddresses } from "../store/addresses.js";
 import type { SlackPoster } from "./poster.js";
 import { currentLocale, inLocale, type UserLocales } from "../userLocales.js";

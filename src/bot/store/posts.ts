@@ -2,7 +2,7 @@ import type { Clock } from "../../engine/clock.js";
 import type { Database } from "../../engine/database.js";
 
 /** Why a message was posted. */
-export type PostPurpose = "status" | "answer" | "notice" | "file";
+export type PostPurpose = "status" | "answer" | "notice" | "file" | "interim" | "stream";
 
 /** One message the notifier posted, or means to post (`slack_posts`, the bot's own table). */
 export interface PostRecord {
@@ -76,6 +76,27 @@ export class SlackPosts {
       .where("status", "=", "posted")
       .execute();
     return new Set(rows.map((r) => r.key));
+  }
+
+  /** The most recent post under a prefix (a range on the primary key), with when it was intended. */
+  async latestWithPrefix(
+    prefix: string,
+  ): Promise<{ key: string; createdAt: number; status: "sending" | "posted" } | null> {
+    const row = await this.db
+      .selectFrom("slack_posts")
+      .select(["key", "created_at", "status"])
+      .where("key", ">=", prefix)
+      .where("key", "<", `${prefix}\uffff`)
+      .orderBy("created_at", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    return row
+      ? {
+          key: row.key,
+          createdAt: Number(row.created_at),
+          status: row.status === "posted" ? "posted" : "sending",
+        }
+      : null;
   }
 
   /** Records the intent to post (status `sending`). */

@@ -65,6 +65,12 @@ export const oneLine = (s: string, max = 120) => {
   return l.length > max ? `${l.slice(0, max - 1)}…` : l;
 };
 
+// The interim text is kept as written (lines and markdown), bounded: a stream shows it whole, the
+// status message quotes one clipped line of it.
+const INTERIM_TEXT_MAX = 4_000;
+const interimText = (s: string) =>
+  s.length > INTERIM_TEXT_MAX ? `${s.slice(0, INTERIM_TEXT_MAX - 1).trimEnd()}…` : s.trim();
+
 /** Folds one event into the state. */
 export function applyCodexEvent(state: CodexState, e: z.infer<typeof event>): CodexState {
   switch (e.type) {
@@ -103,7 +109,7 @@ function applyItem(state: CodexState, it: z.infer<typeof item>, completed: boole
           kind: "writing",
           detail: null,
           plan: state.progress?.plan ?? null,
-          text: oneLine(it.text, 300),
+          text: interimText(it.text),
         },
       };
     case "command_execution": {

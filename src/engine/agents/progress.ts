@@ -23,7 +23,10 @@ const progressSchema = z.object({
   kind: z.enum(activityKinds),
   detail: z.string().nullable(),
   plan: z.array(planStep).nullable(),
-  /** The agent's latest interim message (one line, clipped), kept until the next one. */
+  /**
+   * The agent's latest message as written so far (bounded), kept until the next one: the status
+   * quotes one line of it, a stream appends what was added since the last render.
+   */
   text: z.string().nullable().optional(),
 });
 

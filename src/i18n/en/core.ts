@@ -117,6 +117,8 @@ export const core = {
   "progress.kind.writing": "writing",
   "progress.plan": "Plan:",
   "progress.with_detail": "{kind}: {detail}",
+  "stream.plan_title": "Plan",
+  "interim.label": "Interim message",
   "conversation.stop": "Stop",
   "conversation.stop_confirm.title": "Stop the agent?",
   "conversation.stop_confirm.text":

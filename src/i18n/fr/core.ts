@@ -119,6 +119,8 @@ export const core = {
   "progress.kind.writing": "rédige",
   "progress.plan": "Plan :",
   "progress.with_detail": "{kind} : {detail}",
+  "stream.plan_title": "Plan",
+  "interim.label": "Message intermédiaire",
   "conversation.stop": "Arrêter",
   "conversation.stop_confirm.title": "Arrêter l’agent ?",
   "conversation.stop_confirm.text":

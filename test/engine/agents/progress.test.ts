@@ -60,7 +60,7 @@ describe("progress from Codex's JSONL", () => {
       kind: "command",
       detail: "npm test",
       plan: null,
-      text: "Je regarde les tests",
+      text: "Je regarde\nles tests",
     });
   });
 

@@ -1,0 +1,139 @@
+import type { ActivityKind, Progress } from "../engine/agents/progress.js";
+import { t, type Locale } from "../i18n/index.js";
+import { redactText } from "../redaction.js";
+
+/** One chunk of a Slack stream (chat.startStream / appendStream / stopStream), as @slack/types shapes it. */
+export type StreamChunk =
+  | { type: "markdown_text"; text: string }
+  | { type: "plan_update"; title: string }
+  | {
+      type: "task_update";
+      id: string;
+      title: string;
+      status: "pending" | "in_progress" | "complete" | "error";
+      details?: string;
+    };
+
+/** What a stream already shows, so that the next render sends only what changed. */
+export interface Streamed {
+  /** The last title and status sent for each task, by task id. */
+  tasks: Record<string, string>;
+  planShown: boolean;
+  /** The tool activity shown as running (its task id and what it was), if any. */
+  activity: { id: string; kind: ActivityKind; detail: string | null } | null;
+  /** How many tool activities were shown (their ids are `a1`, `a2`, …). */
+  activities: number;
+  /** The agent message streamed so far (the current one), or null before any. */
+  text: string | null;
+}
+
+/** A stream that shows nothing yet. */
+export const nothingStreamed = (): Streamed => ({
+  tasks: {},
+  planShown: false,
+  activity: null,
+  activities: 0,
+  text: null,
+});
+
+// Activities that are a step of their own ("commands as they start and finish"); thinking and
+// writing come and go between them and would only add noise.
+const TOOL_KINDS: ReadonlySet<ActivityKind> = new Set(["command", "reading", "searching", "editing"]);
+const TITLE_MAX = 150;
+const PLAN_STEPS = 20;
+
+const clip = (s: string, max: number) => {
+  const l = redactText(s).replace(/\s+/g, " ").trim();
+  return l.length > max ? `${l.slice(0, max - 1)}…` : l;
+};
+
+/**
+ * The chunks that bring a stream from what it shows (`sent`) to the progress `p`, and what it
+ * shows then. The plan as tasks (`plan_update` once, a `task_update` per changed step), each tool
+ * activity as a task that starts and completes, and the agent's text as markdown: only the new
+ * suffix while a message grows, the whole of a new message after a blank line. `ending` shows the
+ * last state with every activity complete (the turn is over). Pure: the renderer keeps `sent`.
+ */
+export function progressChunks(
+  locale: Locale,
+  sent: Streamed,
+  p: Progress | null,
+  ending = false,
+): { chunks: StreamChunk[]; next: Streamed } {
+  const chunks: StreamChunk[] = [];
+  const tasks = { ...sent.tasks };
+  const task = (c: Extract<StreamChunk, { type: "task_update" }>) => {
+    const signature = `${c.status}|${c.title}|${c.details ?? ""}`;
+    if (tasks[c.id] === signature) return;
+    tasks[c.id] = signature;
+    chunks.push(c);
+  };
+
+  // A tool activity that is no longer the current one has finished.
+  const tool = p && TOOL_KINDS.has(p.kind) ? p : null;
+  let activity = sent.activity;
+  let activities = sent.activities;
+  const current = (id: string, status: "in_progress" | "complete", q: Progress) => {
+    const kind = t(locale, `progress.kind.${q.kind}`);
+    const detail = q.detail?.trim() ? clip(q.detail, TITLE_MAX) : null;
+    task({ type: "task_update", id, title: detail ?? kind, status, ...(detail ? { details: kind } : {}) });
+  };
+  if (activity && (activity.kind !== tool?.kind || activity.detail !== (tool.detail ?? null))) {
+    current(activity.id, "complete", { kind: activity.kind, detail: activity.detail, plan: null });
+    activity = null;
+  }
+
+  let planShown = sent.planShown;
+  if (p?.plan?.length) {
+    if (!planShown) chunks.push({ type: "plan_update", title: t(locale, "stream.plan_title") });
+    planShown = true;
+    const firstOpen = p.plan.findIndex((s) => !s.done);
+    for (const [i, step] of p.plan.slice(0, PLAN_STEPS).entries())
+      task({
+        type: "task_update",
+        id: `p${i + 1}`,
+        title: clip(step.text, TITLE_MAX),
+        status: step.done ? "complete" : i === firstOpen ? "in_progress" : "pending",
+      });
+  }
+
+  if (tool && !activity) {
+    activities += 1;
+    activity = { id: `a${activities}`, kind: tool.kind, detail: tool.detail ?? null };
+    current(activity.id, ending ? "complete" : "in_progress", tool);
+  }
+  if (ending && activity) {
+    current(activity.id, "complete", { kind: activity.kind, detail: activity.detail, plan: null });
+    activity = null;
+  }
+
+  let text = sent.text;
+  const written = p?.text?.trim() ? p.text.trim() : null;
+  if (written && written !== text) {
+    const grows = text !== null && written.startsWith(text);
+    const added = grows ? written.slice((text ?? "").length) : `${text === null ? "" : "\n\n"}${written}`;
+    if (added) chunks.push({ type: "markdown_text", text: added });
+    text = written;
+  }
+  return { chunks, next: { tasks, planShown, activity, activities, text } };
+}
+
+/**
+ * A chunk that keeps an idle stream alive (Slack stops a stream after a long gap): the running
+ * activity again, else the plan's title. Null when the stream shows neither.
+ */
+export function keepAliveChunk(locale: Locale, sent: Streamed): StreamChunk | null {
+  if (sent.activity) {
+    const { kind, detail } = sent.activity;
+    const label = t(locale, `progress.kind.${kind}`);
+    const title = detail?.trim() ? clip(detail, TITLE_MAX) : label;
+    return {
+      type: "task_update",
+      id: sent.activity.id,
+      title,
+      status: "in_progress",
+      ...(detail ? { details: label } : {}),
+    };
+  }
+  return sent.planShown ? { type: "plan_update", title: t(locale, "stream.plan_title") } : null;
+}

@@ -1,0 +1,172 @@
+import { WebClient } from "@slack/web-api";
+import { afterEach, describe, expect, it } from "vitest";
+import { webClientOptions } from "../../../src/bot/app.js";
+import { Notifier } from "../../../src/bot/notifier/notifier.js";
+import { startConversation } from "../../../src/engine/agents/conversations.js";
+import { finishItem } from "../../../src/engine/agents/outcome.js";
+import { serializeProgress, type Progress } from "../../../src/engine/agents/progress.js";
+import { immediate } from "../../../src/engine/database.js";
+import { emit } from "../../../src/engine/outbox.js";
+import { silentLogger } from "../../../src/logger.js";
+import { testEngine } from "../../support/engine.js";
+import { startFakeSlack, type FakeSlack } from "../../support/fakeSlack.js";
+
+// The notifier alone (real outbox, real SQLite, the fake Slack, a fake clock), restarted mid-turn.
+describe("a running turn's progress across notifier restarts", () => {
+  let env: Awaited<ReturnType<typeof testEngine>>;
+  let slack: FakeSlack;
+  afterEach(async () => {
+    await slack?.close();
+    await env?.close();
+  });
+
+  async function setup(streaming: boolean) {
+    env = await testEngine();
+    slack = await startFakeSlack({ teamId: "T0001", streaming });
+    const client = new WebClient("xoxb-test", webClientOptions({ slack: { apiUrl: slack.apiUrl } } as never));
+    const notifier = () =>
+      new Notifier({
+        db: env.db,
+        client,
+        clock: env.clock,
+        logger: silentLogger,
+        locale: "fr",
+        backoffBaseMs: 1_000,
+        backoffMaxMs: 2_000,
+        progress: { streaming: "auto", interimMs: 60_000, teamId: "T0001" },
+      });
+    const { conversation, item } = await startConversation(env.db, env.clock, env.project, "long", "UOWNER", {
+      slack: { channelId: "C1", threadTs: null, origin: "command" },
+    });
+    const [claim] = (await env.engine.dispatch()).started;
+    const progress = async (p: Progress) => {
+      const activity = serializeProgress(p);
+      await env.db
+        .updateTable("prompt_queue")
+        .set({ last_activity: activity })
+        .where("id", "=", item.id)
+        .execute();
+      await immediate(env.db, (trx) =>
+        emit(trx, env.clock.now(), {
+          kind: "conversation.progress",
+          conversationId: conversation.id,
+          queueId: item.id,
+          activity,
+        }),
+      );
+    };
+    const finish = () =>
+      immediate(env.db, (trx) =>
+        finishItem(trx, env.clock, env.engine.hook, claim!, {
+          status: "done",
+          content: "fini",
+          error: null,
+          errorCode: null,
+        }),
+      );
+    return { notifier, progress, finish };
+  }
+
+  async function drain(n: Notifier, rounds = 20) {
+    for (let i = 0; i < rounds; i++) {
+      await n.drainOnce();
+      const pending = await env.db
+        .selectFrom("outbox")
+        .select("id")
+        .where("status", "=", "pending")
+        .execute();
+      if (!pending.length) return;
+      env.clock.advance(2_000);
+    }
+    throw new Error("outbox did not drain");
+  }
+
+  const interimPosts = () =>
+    slack.messages("C1").filter((m) => JSON.stringify(m.blocks ?? "").includes("Message intermédiaire"));
+
+  it("posts an interim message exactly once when the notifier dies between Slack's answer and its record", async () => {
+    const { notifier, progress, finish } = await setup(false);
+    await drain(notifier());
+    env.clock.advance(61_000); // the turn has lasted longer than the interval
+    await progress({ kind: "command", detail: "npm test", plan: null, text: "Premier point." });
+    // Slack posts the interim message, and the answer never reaches us.
+    slack.failNext("chat.postMessage", { status: 200, dropResponse: true });
+    await notifier().drainOnce();
+    expect(interimPosts()).toHaveLength(1);
+    // A new notifier (a restart) finds it by its key and does not post it again.
+    const second = notifier();
+    await drain(second);
+    await progress({ kind: "command", detail: "npm run lint", plan: null, text: "Premier point." });
+    await finish();
+    await drain(second);
+    expect(interimPosts().map((m) => m.text)).toEqual(["Premier point."]);
+    // Its record was settled from Slack (the key in the message's metadata), not left unknown.
+    const rows = await env.db
+      .selectFrom("slack_posts")
+      .select(["status", "ts"])
+      .where("purpose", "=", "interim")
+      .execute();
+    expect(rows).toEqual([{ status: "posted", ts: interimPosts()[0]?.ts }]);
+    expect(slack.messages("C1").filter((m) => m.text === "fini")).toHaveLength(1);
+  });
+
+  it("closes a stream opened before a restart and shows the rest of the turn on the status message", async () => {
+    const { notifier, progress, finish } = await setup(true);
+    const first = notifier();
+    await drain(first);
+    await progress({ kind: "command", detail: "echo step-1", plan: null, text: null });
+    await drain(first);
+    expect(slack.streams).toHaveLength(1);
+    const status = slack.messages("C1")[0];
+    const editsBefore = status?.updates ?? 0;
+    // What the stream showed was in the dead notifier's memory: the new one stops it rather than
+    // repeat or skip text, and the status message takes over (positive control: it is edited).
+    const second = notifier();
+    env.clock.advance(2_000);
+    await progress({ kind: "command", detail: "echo step-2", plan: null, text: null });
+    await drain(second);
+    expect(slack.streams).toHaveLength(1);
+    expect(slack.streams[0]?.state).toBe("stopped");
+    const edited = slack.messages("C1")[0];
+    expect(edited?.updates ?? 0).toBeGreaterThan(editsBefore);
+    expect(JSON.stringify(edited?.blocks)).toContain("step-2");
+    await finish();
+    await drain(second);
+    expect(slack.streams).toHaveLength(1);
+    expect(slack.messages("C1").filter((m) => m.text === "fini")).toHaveLength(1);
+  });
+
+  it("remembers a workspace's refusal of streams across a restart, for an hour", async () => {
+    const { notifier, finish } = await setup(false);
+    await drain(notifier());
+    expect(slack.callsTo("chat.startStream").map((c) => c.error)).toEqual(["feature_not_enabled"]);
+    await finish();
+    const another = async () => {
+      await startConversation(env.db, env.clock, env.project, "encore", "UOWNER", {
+        slack: { channelId: "C2", threadTs: null, origin: "command" },
+      });
+      const [claim] = (await env.engine.dispatch()).started;
+      expect(claim).toBeDefined();
+      return async () => {
+        await immediate(env.db, (trx) =>
+          finishItem(trx, env.clock, env.engine.hook, claim!, {
+            status: "done",
+            content: "ok",
+            error: null,
+            errorCode: null,
+          }),
+        );
+      };
+    };
+    // A restarted notifier does not ask again for the next turn…
+    const done = await another();
+    await drain(notifier());
+    expect(slack.callsTo("chat.startStream")).toHaveLength(1);
+    await done();
+    // …but does once the hour is over (positive control: it would ask).
+    env.clock.advance(3_600_000);
+    await another();
+    await drain(notifier());
+    expect(slack.callsTo("chat.startStream")).toHaveLength(2);
+  });
+});
