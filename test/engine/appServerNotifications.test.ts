@@ -31,6 +31,14 @@ describe("folding app-server notifications into exec's CodexState", () => {
     expect(v.state.progress?.text).toBe("Next"); // a new message starts afresh
   });
 
+  it("the text is kept as written, lines and markdown included, as exec keeps it (a stream shows it whole)", () => {
+    let v = fold(start(), "item/agentMessage/delta", { ...ids, itemId: "m1", delta: "## Plan\n\n- one" });
+    v = fold(v, "item/agentMessage/delta", { ...ids, itemId: "m1", delta: "\n- two" });
+    expect(v.state.progress?.text).toBe("## Plan\n\n- one\n- two");
+    v = fold(v, "item/agentMessage/delta", { ...ids, itemId: "m1", delta: "x".repeat(5_000) });
+    expect(v.state.progress?.text?.length).toBeLessThanOrEqual(4_000);
+  });
+
   it("the plan, the usage (exec's names: tokensOf reads it) and the thread are taken as exec takes them", () => {
     let v = fold(start(), "thread/started", { thread: { id: "th-9" } });
     v = fold(v, "turn/plan/updated", {

@@ -65,10 +65,10 @@ export const oneLine = (s: string, max = 120) => {
   return l.length > max ? `${l.slice(0, max - 1)}…` : l;
 };
 
-// The interim text is kept as written (lines and markdown), bounded: a stream shows it whole, the
+// The interim text (of both runners) is kept as written (lines and markdown), bounded: a stream shows it whole, the
 // status message quotes one clipped line of it.
 const INTERIM_TEXT_MAX = 4_000;
-const interimText = (s: string) =>
+export const interimText = (s: string) =>
   s.length > INTERIM_TEXT_MAX ? `${s.slice(0, INTERIM_TEXT_MAX - 1).trimEnd()}…` : s.trim();
 
 /** Folds one event into the state. */

@@ -1,4 +1,4 @@
-import { type CodexState, oneLine, withActivity } from "../codexEvents.js";
+import { type CodexState, interimText, oneLine, withActivity } from "../codexEvents.js";
 import { commandKind, unwrapCommand } from "../progress.js";
 import type { ThreadItem } from "./protocol/v2/ThreadItem.js";
 import type { Notifications } from "./wire.js";
@@ -105,7 +105,7 @@ export function applyNotification(view: AppServerView, n: KnownNotification): Ap
 function writing(state: CodexState, text: string): CodexState {
   return {
     ...state,
-    progress: { kind: "writing", detail: null, plan: state.progress?.plan ?? null, text: oneLine(text, 300) },
+    progress: { kind: "writing", detail: null, plan: state.progress?.plan ?? null, text: interimText(text) },
   };
 }
 
