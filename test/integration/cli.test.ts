@@ -96,7 +96,7 @@ describe("codexpi CLI (real binary, fake model)", () => {
     const set = await cli("project", "set", "demo", "--approvals", "on-request");
     expect(set.exitCode).toBe(0);
     expect(set.stdout).toContain("on-request");
-    expect((await cli("project", "list")).stdout).toContain("approvals on-request");
+    expect((await cli("project", "list")).stdout).toContain("approbations à la demande"); // the CLI speaks CODEXPI_LOCALE (fr by default)
     await cli("project", "set", "demo", "--approvals", "never");
     expect((await cli("project", "list")).stdout).not.toContain("approvals");
   });
