@@ -102,7 +102,7 @@ export async function openMigrated(file: string, opts: { busy?: BusyMode } = {})
  * read-then-write across processes (slot claims, leases, outcomes) cannot interleave with
  * another process's. Inside, use only the handle given to `fn`; never await I/O there.
  */
-export async function immediate<T>(db: Database, fn: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+export async function writeTransaction<T>(db: Database, fn: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
   return db.connection().execute(async (conn) => {
     await sql`BEGIN IMMEDIATE`.execute(conn);
     try {

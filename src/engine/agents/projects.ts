@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { immediate, type Database } from "../database.js";
+import { writeTransaction, type Database } from "../database.js";
 import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import type { Clock } from "../clock.js";
@@ -97,7 +97,7 @@ export async function addProject(
   };
   // Checks and write under one write lock: a project added meanwhile by another process cannot
   // slip in between (and surface as a raw constraint error).
-  await immediate(db, async (trx) => {
+  await writeTransaction(db, async (trx) => {
     const existing = await findProjectByName(trx, name);
     if (existing) throw new EngineError("conflict", "project_exists", { name: existing.name });
     if (role !== "project") await assertRoleFree(trx, role);
@@ -194,7 +194,7 @@ export async function updateProject(
     ...(changes.role !== undefined ? { role: changes.role } : {}),
   };
   // Check and write under one write lock: a role given to another project meanwhile is seen.
-  return immediate(db, async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const project = await projectForActor(trx, actor, name);
     if (changes.role && changes.role !== "project" && changes.role !== project.role)
       await assertRoleFree(trx, changes.role, project.id);
@@ -225,7 +225,7 @@ export async function removeProject(db: Database, actor: Actor, name: string): P
   assertAdmin(actor);
   // Check and delete under one write lock: work enqueued by another process between them would
   // be deleted with the project (conversations and queue items cascade).
-  return immediate(db, async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const project = await projectForActor(trx, actor, name);
     const busy = await trx
       .selectFrom("prompt_queue as q")
