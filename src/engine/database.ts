@@ -35,18 +35,28 @@ export type DatabaseTarget = { dialect: "sqlite"; file: string } | { dialect: "p
 /** The SQL dialect of an open handle. */
 export type Dialect = DatabaseTarget["dialect"];
 
+/** A string names a PostgreSQL database when it is a postgres:// URL, else an SQLite file. */
+const targetOf = (where: string | DatabaseTarget): DatabaseTarget =>
+  typeof where !== "string"
+    ? where
+    : /^postgres(?:ql)?:\/\//.test(where)
+      ? { dialect: "postgres", url: where }
+      : { dialect: "sqlite", file: where };
+
 /**
  * Opens the engine's database: a file path (or an SQLite target) opens SQLite with the
- * per-connection settings every process needs; a PostgreSQL target opens a pool (numbers parsed,
- * see postgres.ts). `busy` concerns SQLite only: PostgreSQL waits for locks without blocking.
+ * per-connection settings every process needs; a PostgreSQL target (or a postgres:// URL) opens a
+ * pool (numbers parsed, see postgres.ts). `busy` concerns SQLite only: PostgreSQL waits for locks
+ * without blocking the event loop.
  */
 export function openDatabase(
-  target: string | DatabaseTarget,
+  where: string | DatabaseTarget,
   opts: { log?: KyselyConfig["log"]; busy?: BusyMode } = {},
 ): Database {
-  if (typeof target !== "string" && target.dialect === "postgres")
+  const target = targetOf(where);
+  if (target.dialect === "postgres")
     return new Kysely<DB>({ dialect: postgresDialect(target.url), log: opts.log });
-  const file = typeof target === "string" ? target : target.file;
+  const file = target.file;
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   // WAL, busy timeout and foreign keys are per connection: bot, workers and CLI all set them.
@@ -89,9 +99,26 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
+/**
+ * What a unique constraint violation names, or null when `err` is none: on SQLite the text after
+ * "UNIQUE constraint failed: " (`projects.name`, `index 'uq_…'`), on PostgreSQL (SQLSTATE 23505)
+ * the constraint or index name (`projects_name_key`, `uq_…`). Callers match either.
+ */
+export function uniqueViolationOf(err: unknown): string | null {
+  const e = err as { code?: unknown; constraint?: unknown; message?: unknown } | null;
+  if (e?.code === "23505") return typeof e.constraint === "string" ? e.constraint : "";
+  const m = /UNIQUE constraint failed: (.*)$/i.exec(typeof e?.message === "string" ? e.message : "");
+  return m ? (m[1] ?? "") : null;
+}
+
 /** The dialect a handle (or a transaction of it) speaks. */
 export function dialectOf(db: Kysely<unknown> | Tx): Dialect {
   return db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
+}
+
+/** The handle a migration's `up` runs on: on PostgreSQL, through PostgresIdentityPlugin. */
+export function migrationHandle(db: Kysely<unknown>): Kysely<unknown> {
+  return dialectOf(db) === "postgres" ? db.withPlugin(new PostgresIdentityPlugin()) : db;
 }
 
 /**
@@ -102,7 +129,7 @@ export function dialectOf(db: Kysely<unknown> | Tx): Dialect {
  */
 export async function migrate(db: Kysely<unknown>, target?: string): Promise<string[]> {
   const migrator = new Migrator({
-    db: dialectOf(db) === "postgres" ? db.withPlugin(new PostgresIdentityPlugin()) : db,
+    db: migrationHandle(db),
     provider: { getMigrations: async () => migrations },
   });
   const { error, results } = target ? await migrator.migrateTo(target) : await migrator.migrateToLatest();

@@ -10,6 +10,7 @@ import { Engine, type EngineOptions } from "../../src/engine/engine.js";
 import { fixedHostLoad } from "../../src/engine/agents/hostLoad.js";
 import type { WorkerSpawner } from "../../src/engine/agents/dispatcher.js";
 import { addProject, type NewProject } from "../../src/engine/agents/projects.js";
+import { testDatabase } from "./testDatabase.js";
 
 /** A temp directory removed by the returned cleanup. */
 export function tempDir(prefix = "codexpi-test-"): string {
@@ -53,11 +54,15 @@ export function recordingSpawner(): RecordingSpawner {
   return spawner;
 }
 
-/** A real database file with the real migrations, an engine with a fake clock and fixed load. */
+/**
+ * A real database with the real migrations (an SQLite file, or a PostgreSQL database of its own
+ * under CODEXPI_TEST_DB=postgres: see testDatabase.ts), an engine with a fake clock and fixed load.
+ */
 export async function testEngine(opts: Partial<EngineOptions> & { env?: Record<string, string> } = {}) {
   const dir = tempDir();
-  const config = opts.config ?? testConfig(dir, opts.env);
-  const db: Database = opts.db ?? (await openMigrated(config.databasePath));
+  const fresh = opts.config || opts.db ? null : await testDatabase(dir);
+  const config = opts.config ?? testConfig(dir, { ...fresh?.env, ...opts.env });
+  const db: Database = opts.db ?? (await openMigrated(config.database));
   const clock = (opts.clock as FakeClock | undefined) ?? new FakeClock();
   const spawner = recordingSpawner();
   const engine = new Engine({ spawner, host: fixedHostLoad(), ...opts, config, db, clock });
@@ -80,6 +85,7 @@ export async function testEngine(opts: Partial<EngineOptions> & { env?: Record<s
     async close() {
       spawner.killAll();
       await db.destroy();
+      await fresh?.drop();
       fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { writeTransaction, type Database } from "../database.js";
+import { uniqueViolationOf, writeTransaction, type Database } from "../database.js";
 import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import type { Clock } from "../clock.js";
@@ -121,9 +121,9 @@ async function assertRoleFree(trx: Database, role: ProjectRole, except?: string)
 const clash =
   (what: { name: string; role: ProjectRole }) =>
   (err: unknown): never => {
-    const message = err instanceof Error ? err.message : "";
-    if (!/UNIQUE constraint failed/i.test(message)) throw err;
-    if (/projects\.name/.test(message))
+    const violated = uniqueViolationOf(err);
+    if (violated === null) throw err;
+    if (/projects\.name|projects_name_key/.test(violated))
       throw new EngineError("conflict", "project_exists", { name: what.name }, { cause: err });
     throw new EngineError("conflict", "project_clash", { name: what.name, role: what.role }, { cause: err });
   };

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { runUseCase, withEffects, type Kernel } from "../kernel.js";
 import type { DB, Project } from "../schema.js";
-import { writeTransaction } from "../database.js";
+import { uniqueViolationOf, writeTransaction } from "../database.js";
 import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import { createConversation, enqueueIn } from "../agents/conversations.js";
@@ -197,10 +197,7 @@ export async function startRun(
       return id;
     }).catch((err: unknown) => {
       // The unique index on the active slot: another process started one at the same moment.
-      if (
-        err instanceof Error &&
-        /UNIQUE constraint failed: index 'uq_remediation_runs_active'/.test(err.message)
-      )
+      if (/uq_remediation_runs_active/.test(uniqueViolationOf(err) ?? ""))
         throw new EngineError("conflict", "run_active", {}, { cause: err });
       throw err;
     });
