@@ -59,6 +59,7 @@ function postgresProject(): TestProjectInlineConfiguration[] {
         include: process.env.CODEXPI_PG_FILES === "all" ? ["test/engine/**/*.test.ts"] : POSTGRES_FILES,
         env: { CODEXPI_TEST_DB: "postgres" },
         globalSetup: ["test/support/postgresGlobalSetup.ts"],
+        setupFiles: ["test/support/postgresSetupFile.ts"],
       },
     },
   ];

@@ -5,7 +5,7 @@ import path from "node:path";
 import { parseConfig, type Config } from "../../src/config.js";
 import { FAKE_KEY_ENV } from "./codexHome.js";
 import { FakeClock } from "../../src/engine/clock.js";
-import { openMigrated, type Database } from "../../src/engine/database.js";
+import { openDatabase, openMigrated, type Database } from "../../src/engine/database.js";
 import { Engine, type EngineOptions } from "../../src/engine/engine.js";
 import { fixedHostLoad } from "../../src/engine/agents/hostLoad.js";
 import type { WorkerSpawner } from "../../src/engine/agents/dispatcher.js";
@@ -62,7 +62,10 @@ export async function testEngine(opts: Partial<EngineOptions> & { env?: Record<s
   const dir = tempDir();
   const fresh = opts.config || opts.db ? null : await testDatabase(dir);
   const config = opts.config ?? testConfig(dir, { ...fresh?.env, ...opts.env });
-  const db: Database = opts.db ?? (await openMigrated(config.database));
+  // A fresh PostgreSQL database is a copy of the template the global setup migrated.
+  const db: Database =
+    opts.db ??
+    (fresh?.target.dialect === "postgres" ? openDatabase(fresh.target) : await openMigrated(config.database));
   const clock = (opts.clock as FakeClock | undefined) ?? new FakeClock();
   const spawner = recordingSpawner();
   const engine = new Engine({ spawner, host: fixedHostLoad(), ...opts, config, db, clock });

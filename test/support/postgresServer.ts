@@ -140,7 +140,7 @@ export async function startPostgres(): Promise<PostgresServer> {
         async stop() {
           const exited = new Promise((resolve) => child.once("exit", resolve));
           child.kill("SIGINT"); // fast shutdown
-          await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+          await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000).unref())]);
           if (child.exitCode === null) child.kill("SIGKILL");
           fs.rmSync(dir, { recursive: true, force: true });
         },
