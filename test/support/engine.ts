@@ -10,7 +10,7 @@ import { Engine, type EngineOptions } from "../../src/engine/engine.js";
 import { fixedHostLoad } from "../../src/engine/agents/hostLoad.js";
 import type { WorkerSpawner } from "../../src/engine/agents/dispatcher.js";
 import { addProject, type NewProject } from "../../src/engine/agents/projects.js";
-import { testDatabase } from "./testDatabase.js";
+import { testDatabase, type TestDatabase } from "./testDatabase.js";
 
 /** A temp directory removed by the returned cleanup. */
 export function tempDir(prefix = "codexpi-test-"): string {
@@ -58,9 +58,12 @@ export function recordingSpawner(): RecordingSpawner {
  * A real database with the real migrations (an SQLite file, or a PostgreSQL database of its own
  * under CODEXPI_TEST_DB=postgres: see testDatabase.ts), an engine with a fake clock and fixed load.
  */
-export async function testEngine(opts: Partial<EngineOptions> & { env?: Record<string, string> } = {}) {
+export async function testEngine(
+  opts: Partial<EngineOptions> & { env?: Record<string, string>; database?: TestDatabase } = {},
+) {
   const dir = tempDir();
-  const fresh = opts.config || opts.db ? null : await testDatabase(dir);
+  // A caller that builds its own config names the database in it and hands it over (closed here).
+  const fresh = opts.database ?? (opts.config || opts.db ? null : await testDatabase(dir));
   const config = opts.config ?? testConfig(dir, { ...fresh?.env, ...opts.env });
   // A fresh PostgreSQL database is a copy of the template the global setup migrated.
   const db: Database =
