@@ -10,6 +10,7 @@ import { postgresUnavailable } from "./test/support/postgresServer.js";
  */
 const POSTGRES_FILES = [
   "test/engine/postgres.test.ts",
+  "test/integration/postgresCli.test.ts",
   "test/engine/agents/dispatcher.test.ts",
   "test/engine/agents/failureLocale.test.ts",
   "test/engine/agents/layout.test.ts",
@@ -56,7 +57,10 @@ function postgresProject(): TestProjectInlineConfiguration[] {
       extends: true,
       test: {
         name: "postgres",
-        include: process.env.CODEXPI_PG_FILES === "all" ? ["test/engine/**/*.test.ts"] : POSTGRES_FILES,
+        include:
+          process.env.CODEXPI_PG_FILES === "all"
+            ? ["test/engine/**/*.test.ts", "test/integration/postgresCli.test.ts"]
+            : POSTGRES_FILES,
         env: { CODEXPI_TEST_DB: "postgres" },
         globalSetup: ["test/support/postgresGlobalSetup.ts"],
         setupFiles: ["test/support/postgresSetupFile.ts"],
@@ -77,7 +81,11 @@ export default defineConfig({
         test: {
           name: "sqlite",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/engine/postgres.test.ts", "**/node_modules/**"],
+          exclude: [
+            "test/engine/postgres.test.ts",
+            "test/integration/postgresCli.test.ts",
+            "**/node_modules/**",
+          ],
           env: { CODEXPI_TEST_DB: "sqlite" },
         },
       },
