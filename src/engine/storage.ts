@@ -57,7 +57,6 @@ export async function openWritable(
   opts: { busy?: BusyMode } = {},
 ): Promise<Database> {
   let db: Database | null = null;
-  const file = typeof target === "string" ? target : target.dialect === "sqlite" ? target.file : null;
   try {
     db = openDatabase(target, opts);
     await migrate(db as unknown as Kysely<unknown>);
@@ -65,10 +64,14 @@ export async function openWritable(
     return db;
   } catch (err) {
     await db?.destroy().catch(() => undefined);
-    throw new StartupError(file === null ? describePostgresError(err) : describeDatabaseError(file, err), {
-      cause: err,
-    });
+    throw new StartupError(describeStorageError(target, err), { cause: err });
   }
+}
+
+/** One sentence on a database codexpi cannot use (an SQLite file or a PostgreSQL server), and the fix. */
+export function describeStorageError(target: string | DatabaseTarget, err: unknown): string {
+  if (typeof target === "string") return describeDatabaseError(target, err);
+  return target.dialect === "postgres" ? describePostgresError(err) : describeDatabaseError(target.file, err);
 }
 
 /** One sentence on a PostgreSQL server codexpi cannot use (never the URL: it may hold a password). */
@@ -79,7 +82,7 @@ function describePostgresError(err: unknown): string {
 }
 
 /** One sentence naming the database file, what went wrong and the fix. */
-export function describeDatabaseError(file: string, err: unknown): string {
+function describeDatabaseError(file: string, err: unknown): string {
   const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code ?? "";
   const reason = e.cause?.message ?? e.message ?? String(err);

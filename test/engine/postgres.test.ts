@@ -7,7 +7,7 @@ import {
   writeTransaction,
   type Database,
 } from "../../src/engine/database.js";
-import { probeDatabaseWrite } from "../../src/engine/storage.js";
+import { openWritable, probeDatabaseWrite, StartupError } from "../../src/engine/storage.js";
 import { testEngine } from "../support/engine.js";
 import { TEST_DIALECT } from "../support/testDatabase.js";
 
@@ -87,6 +87,16 @@ describe("the engine on PostgreSQL", () => {
       .catch((e: unknown) => e);
     expect(uniqueViolationOf(duplicate)).toBe("projects_name_key");
     expect(uniqueViolationOf(new Error("connection refused"))).toBeNull();
+  });
+
+  it("a server codexpi cannot reach stops the start with one sentence that never holds the password", async () => {
+    const refused = await openWritable({
+      dialect: "postgres",
+      url: "postgres://u:secret-pw-1@127.0.0.1:1/x",
+    }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(StartupError);
+    expect((refused as Error).message).toMatch(/PostgreSQL database of DATABASE_URL: .*ECONNREFUSED/);
+    expect((refused as Error).message).not.toContain("secret-pw-1");
   });
 
   it("the write probe passes on a writable server and fails on a read-only session", async () => {
