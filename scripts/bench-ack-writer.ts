@@ -10,7 +10,7 @@ import { createConversation, enqueueIn } from "../src/engine/agents/conversation
 import { announceOutcome, createOutcomeHook, finishItem } from "../src/engine/agents/outcome.js";
 import { processStartTime } from "../src/engine/agents/processes.js";
 import { systemClock } from "../src/engine/clock.js";
-import { immediate, openDatabase } from "../src/engine/database.js";
+import { writeTransaction, openDatabase } from "../src/engine/database.js";
 
 const [file, projectId, pauseArg] = process.argv.slice(2);
 if (!file || !projectId) throw new Error("usage: bench-ack-writer <database> <project-id> <pause-ms>");
@@ -33,7 +33,7 @@ const hook = createOutcomeHook([announceOutcome], systemClock);
 const me = { pid: process.pid, start: processStartTime(process.pid) };
 
 async function claimNew() {
-  return immediate(db, async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const c = await createConversation(trx, systemClock, projectId as string, "bench agent", "UBENCH");
     const item = await enqueueIn(trx, systemClock, c.id, "agent work");
     await trx
@@ -59,7 +59,7 @@ process.stdout.write("ready\n");
 while (!stop) {
   await new Promise((r) => setTimeout(r, pause));
   const finishing = current;
-  current = await immediate(db, async (trx) => {
+  current = await writeTransaction(db, async (trx) => {
     await finishItem(trx, systemClock, hook, finishing, {
       status: "done",
       content: "agent answer ".repeat(50),

@@ -77,7 +77,7 @@ try {
     LOG_LEVEL: "error",
   };
   const config = parseConfig(env);
-  const db = await openMigrated(config.databasePath);
+  const db = await openMigrated(config.database);
   fs.mkdirSync(path.join(dir, "demo"));
   const project = await addProject(db, systemClock, { name: "demo", path: path.join(dir, "demo") });
   await updateGlobalPolicy(

@@ -34,7 +34,7 @@ const config = parseConfig({
   CODEXPI_JAIL: process.env.CODEXPI_JAIL ?? "bwrap",
   LOG_LEVEL: "silent",
 });
-const db = await openMigrated(config.databasePath);
+const db = await openMigrated(config.database);
 const benchEnv = { ...process.env, ...home.env };
 const warm = warmSpawner(config, silentLogger, benchEnv);
 const engines = {

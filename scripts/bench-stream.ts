@@ -17,7 +17,7 @@ import { updateGlobalPolicy } from "../src/engine/agents/policies.js";
 import { addProject } from "../src/engine/agents/projects.js";
 import { serializeProgress, type Progress } from "../src/engine/agents/progress.js";
 import { systemClock } from "../src/engine/clock.js";
-import { immediate, openMigrated } from "../src/engine/database.js";
+import { writeTransaction, openMigrated } from "../src/engine/database.js";
 import { Engine } from "../src/engine/engine.js";
 import { emit } from "../src/engine/outbox.js";
 import { silentLogger } from "../src/logger.js";
@@ -122,7 +122,7 @@ await engine.dispatch();
 // One write a second per turn, as the worker's throttle does (with its outbox event).
 for (let s = 1; s <= seconds; s++) {
   await new Promise((r) => setTimeout(r, began + s * 1000 - Date.now()));
-  await immediate(db, async (trx) => {
+  await writeTransaction(db, async (trx) => {
     for (const [n, item] of items.entries()) {
       const activity = serializeProgress(progressAt(n, s));
       await trx
@@ -141,7 +141,7 @@ for (let s = 1; s <= seconds; s++) {
 }
 const finishedAt = Date.now();
 for (const item of items)
-  await immediate(db, (trx) =>
+  await writeTransaction(db, (trx) =>
     finishItem(
       trx,
       systemClock,

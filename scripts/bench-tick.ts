@@ -24,7 +24,7 @@ const sleepers: ChildProcess[] = [];
 async function scenario(history: number) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "codexpi-bench-tick-"));
   const config = parseConfig({ CODEXPI_DATA_DIR: dir, LOG_LEVEL: "silent" });
-  const db = await openMigrated(config.databasePath);
+  const db = await openMigrated(config.database);
   const projects: Project[] = [];
   for (let p = 0; p < 5; p++) {
     fs.mkdirSync(path.join(dir, `p${p}`));
@@ -122,7 +122,7 @@ async function scenario(history: number) {
   raw.pragma("wal_checkpoint(TRUNCATE)");
   raw.close();
 
-  const db2 = await openMigrated(config.databasePath);
+  const db2 = await openMigrated(config.database);
   const engine = new Engine({
     config,
     db: db2,

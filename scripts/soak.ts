@@ -85,7 +85,7 @@ const env: NodeJS.ProcessEnv = {
   NO_PROXY: "127.0.0.1,localhost",
 };
 const config = parseConfig(env);
-const db = await openMigrated(config.databasePath);
+const db = await openMigrated(config.database);
 fs.mkdirSync(path.join(dir, "demo"));
 await addProject(db, systemClock, { name: "demo", path: path.join(dir, "demo") });
 await updateGlobalPolicy(

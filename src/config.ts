@@ -1,6 +1,7 @@
 import path from "node:path";
 import { validate as validCron } from "node-cron";
 import { z } from "zod";
+import type { DatabaseTarget } from "./engine/database.js";
 import { DEFAULT_AGENT_ENV, isForbiddenAgentVariable } from "./engine/isolation/environment.js";
 
 /** Validated runtime configuration, read once from the environment. */
@@ -91,6 +92,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
   }
   const e = result.data;
   const dataDir = path.resolve(e.CODEXPI_DATA_DIR);
+  const database = databaseFrom(e.DATABASE_URL, dataDir);
   return {
     slack: {
       botToken: e.SLACK_BOT_TOKEN,
@@ -101,7 +103,13 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     admins: e.CODEXPI_ADMINS,
     dataDir,
-    databasePath: databasePathFrom(e.DATABASE_URL, dataDir),
+    /** Which database the engine uses: the SQLite file (default) or a PostgreSQL server. */
+    database,
+    /**
+     * Where the database is, for people and for SQLite-only tools: the SQLite file, or the
+     * PostgreSQL URL without its password (safe to log).
+     */
+    databasePath: database.dialect === "sqlite" ? database.file : withoutPassword(database.url),
     codexBin: e.CODEX_BIN,
     // Agents run in other directories (and jails): a relative home must mean the same there.
     codexHome: e.CODEX_HOME === undefined ? undefined : path.resolve(e.CODEX_HOME),
@@ -140,13 +148,34 @@ export function requireSlack(config: Config): void {
   }
 }
 
-function databasePathFrom(url: string | undefined, dataDir: string): string {
-  if (!url) return path.join(dataDir, "codexpi.db");
+function databaseFrom(url: string | undefined, dataDir: string): DatabaseTarget {
+  if (!url) return { dialect: "sqlite", file: path.join(dataDir, "codexpi.db") };
+  if (/^postgres(?:ql)?:\/\//.test(url)) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(url);
+    } catch {
+      // reported below, without echoing the URL (it may hold a password)
+    }
+    if (!parsed?.hostname || parsed.pathname.length < 2) {
+      throw new ConfigError(
+        "invalid configuration — DATABASE_URL: expected postgres://user:password@host:port/database",
+      );
+    }
+    return { dialect: "postgres", url };
+  }
   const m = /^(?:sqlite|file):(?:\/\/)?(.+)$/.exec(url);
   if (!m?.[1]) {
     throw new ConfigError(
-      "invalid configuration — DATABASE_URL: only sqlite:<path> or file:<path> is supported",
+      "invalid configuration — DATABASE_URL: expected sqlite:<path>, file:<path> or postgres://user:password@host/database",
     );
   }
-  return path.resolve(m[1]);
+  return { dialect: "sqlite", file: path.resolve(m[1]) };
+}
+
+/** A database URL with its password replaced, for messages and logs. */
+function withoutPassword(url: string): string {
+  const u = new URL(url);
+  if (!u.password) return url;
+  return `${u.protocol}//${u.username}:[redacted]@${u.host}${u.pathname}${u.search}`;
 }

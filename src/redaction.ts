@@ -103,6 +103,9 @@ const RULES: readonly Rule[] = [
   regexRule(
     /(?<=^|[^A-Za-z0-9_]|\\[nrt])(authorization[ \t]*[:=][ \t]*(?:basic|token)[ \t]+)[A-Za-z0-9._~+/=-]{8,}/gi,
   ),
+  // A password in a URL ("postgres://user:password@host/db"), whatever its length; the scheme and
+  // user stay. The password is what lies between the user's colon and the last "@" before the host.
+  regexRule(/(?<=^|[^A-Za-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/[^\s:/?#@"'\\]+:)[^\s/?#"'\\]*(?=@)/gi),
 ];
 
 const registered = new Set<string>();
@@ -131,17 +134,23 @@ export function clearRegisteredSecrets(): void {
 }
 
 /**
- * The configuration's secret values: the Slack bot and app tokens, the signing secret, and the
- * model credentials named in CODEXPI_AGENT_ENV (read from `env`), which agents can see and echo.
+ * The configuration's secret values: the Slack bot and app tokens, the signing secret, the
+ * PostgreSQL password of DATABASE_URL, and the model credentials named in CODEXPI_AGENT_ENV (read from `env`), which agents can see and echo.
  */
 export function configuredSecrets(
-  config: Pick<Config, "slack" | "agentEnv">,
+  config: Pick<Config, "slack" | "agentEnv"> & Partial<Pick<Config, "database">>,
   env: NodeJS.ProcessEnv = process.env,
 ): string[] {
   const credentials = config.agentEnv.map((name) => env[name]);
-  return [config.slack.botToken, config.slack.appToken, config.slack.signingSecret, ...credentials].filter(
-    (v): v is string => Boolean(v),
-  );
+  const db = config.database;
+  const dbPassword = db?.dialect === "postgres" ? decodeURIComponent(new URL(db.url).password) : undefined;
+  return [
+    config.slack.botToken,
+    config.slack.appToken,
+    config.slack.signingSecret,
+    dbPassword,
+    ...credentials,
+  ].filter((v): v is string => Boolean(v));
 }
 
 function buildExactRule(): Rule | null {

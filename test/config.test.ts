@@ -17,7 +17,8 @@ describe("configuration", () => {
     expect(() => parseConfig({ CODEXPI_ADMINS: "alice" })).toThrow(/CODEXPI_ADMINS/);
     expect(() => parseConfig({ PORT: "eighty" })).toThrow(/PORT/);
     expect(() => parseConfig({ SLACK_BOT_TOKEN: "xapp-1" })).toThrow(/SLACK_BOT_TOKEN/);
-    expect(() => parseConfig({ DATABASE_URL: "postgres://x" })).toThrow(/DATABASE_URL/);
+    expect(() => parseConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
+    expect(() => parseConfig({ DATABASE_URL: "postgres://x" })).toThrow(/DATABASE_URL/); // no database name
     expect(() => parseConfig({ CODEXPI_LOCALE: "de" })).toThrow(/CODEXPI_LOCALE/);
   });
 
@@ -61,6 +62,31 @@ describe("configuration", () => {
     expect(c.admins).toEqual(["U1", "U2"]);
     expect(c.turnTimeoutMs).toBe(90_000);
     expect(c.databasePath).toBe("/tmp/x.db");
+  });
+
+  it("a postgres:// DATABASE_URL selects PostgreSQL; people only ever see it without its password", () => {
+    const url = "postgresql://codexpi:s3cr@t!@db.example:5433/codexpi?sslmode=require";
+    const c = parseConfig({ DATABASE_URL: url });
+    expect(c.database).toEqual({ dialect: "postgres", url });
+    expect(c.databasePath).toBe("postgresql://codexpi:[redacted]@db.example:5433/codexpi?sslmode=require");
+    expect(parseConfig({ DATABASE_URL: "postgres://db/x" }).database.dialect).toBe("postgres");
+    // The default and sqlite: URLs stay what they were.
+    expect(parseConfig({}).database).toEqual({ dialect: "sqlite", file: path.resolve("data", "codexpi.db") });
+    expect(parseConfig({ DATABASE_URL: "sqlite:/tmp/x.db" }).database).toEqual({
+      dialect: "sqlite",
+      file: "/tmp/x.db",
+    });
+  });
+
+  it("a malformed postgres URL fails without echoing it (it may hold a password)", () => {
+    let message = "";
+    try {
+      parseConfig({ DATABASE_URL: "postgres://user:hunter2-secret@" });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/DATABASE_URL/);
+    expect(message).not.toContain("hunter2");
   });
 
   it("serving needs a bot token and either a signing secret (HTTP) or an app token (Socket Mode)", () => {

@@ -84,6 +84,20 @@ describe("redactText", () => {
     ).toEqual(["xoxb-a", "xapp-b", "c", "sk-model", "az-key"]);
   });
 
+  it("removes a password from any URL, however short, and registers DATABASE_URL's password", () => {
+    expect(redactText("connect postgres://codexpi:pw@db:5432/codexpi failed")).toBe(
+      `connect postgres://codexpi:${REDACTED}@db:5432/codexpi failed`,
+    );
+    expect(redactText(JSON.stringify({ url: "postgresql://u:p@ss:w0rd@h/d" }))).toBe(
+      `{"url":"postgresql://u:${REDACTED}@h/d"}`,
+    );
+    // No password, no change: a user alone, an e-mail, a URL with a port.
+    const plain = "postgres://codexpi@db/x, mail me@example.org, http://host:8080/path";
+    expect(redactText(plain)).toBe(plain);
+    const config = parseConfig({ DATABASE_URL: "postgres://codexpi:a%2Flong-db-password@db/codexpi" });
+    expect(configuredSecrets(config, {})).toEqual(["a/long-db-password"]);
+  });
+
   it("leaves ordinary words alone: near-misses of every format", () => {
     const prose = [
       "the task-list and the risk-management-for-everyone-2024-01-15 branch",

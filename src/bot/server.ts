@@ -59,7 +59,7 @@ export async function startBot(
   // A database that cannot be opened, migrated or written stops the start with its path and the fix;
   // yielding: nothing in the bot may freeze its event loop (and its acks) behind another process's
   // write lock.
-  const db = await openWritable(config.databasePath, { busy: "yield" });
+  const db = await openWritable(config.database, { busy: "yield" });
   const spawner = overrides.spawner ?? warmSpawner(config, logger);
   const engine = new Engine({ config, db, logger, spawner, ...overrides });
   const health = new Health(engine);

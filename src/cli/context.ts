@@ -44,7 +44,7 @@ export async function cliEngine(
     config.logLevel,
     pino.destination({ dest: path.join(logsDir(config), "cli.log"), mkdir: true, sync: true }),
   ).child({ role: "cli" });
-  const db = openDatabase(config.databasePath);
+  const db = openDatabase(config.database);
   if (opts.migrate !== false) await migrate(db as unknown as Kysely<unknown>);
   return { config, db, engine: new Engine({ config, db, logger }) };
 }

@@ -62,7 +62,7 @@ export async function run(argv: string[]): Promise<number> {
 
 async function database(config: Config): Promise<Check> {
   try {
-    const db = openDatabase(config.databasePath);
+    const db = openDatabase(config.database);
     try {
       await migrate(db as unknown as Kysely<unknown>);
       return { name: checkName(config.locale, "database"), ok: true, detail: config.databasePath };

@@ -20,7 +20,7 @@ export function describeProblem(locale: Locale, p: LayoutProblem): string {
  * the install or the data), one sentence each naming both paths; empty when all is well.
  */
 export async function layoutProblemsOf(config: Config): Promise<string[]> {
-  const db = openDatabase(config.databasePath);
+  const db = openDatabase(config.database);
   try {
     await migrate(db as unknown as Kysely<unknown>);
     return (await installLayoutProblems(db, installRoots(config))).map((p) =>

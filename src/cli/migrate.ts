@@ -8,7 +8,7 @@ import { args, out } from "./context.js";
 export async function run(argv: string[]): Promise<number> {
   args(argv, {}, 0);
   const config = parseConfig();
-  const db = openDatabase(config.databasePath);
+  const db = openDatabase(config.database);
   try {
     const applied = await migrate(db as unknown as Kysely<unknown>);
     out(

@@ -4,7 +4,7 @@ import { configuredSecrets, registerSecrets } from "../redaction.js";
 import { args } from "./context.js";
 import { t } from "../i18n/index.js";
 import { layoutProblemsOf } from "./layoutCheck.js";
-import { describeDatabaseError, StartupError } from "../engine/storage.js";
+import { describeStorageError, StartupError } from "../engine/storage.js";
 
 /** The whole shutdown's bound: every step has its own, this is the last word. */
 const SHUTDOWN_DEADLINE_MS = 45_000;
@@ -20,7 +20,7 @@ export async function run(argv: string[]): Promise<number> {
   const logger = createLogger(config.logLevel);
   // Before anything starts: an agent able to write codexpi's data or code must never run.
   const problems = await layoutProblemsOf(config).catch((err: unknown) => {
-    throw new StartupError(describeDatabaseError(config.databasePath, err), { cause: err });
+    throw new StartupError(describeStorageError(config.database, err), { cause: err });
   });
   if (problems.length) {
     for (const p of problems)

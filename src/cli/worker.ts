@@ -30,7 +30,7 @@ export async function run(argv: string[]): Promise<number> {
   // Codex output and failure texts may end up in this worker's log: the secrets it holds (the
   // model credential; never Slack's, which workers do not get) are redacted too.
   registerSecrets(configuredSecrets(config));
-  const db = openDatabase(config.databasePath);
+  const db = openDatabase(config.database);
   try {
     let assignment: Assignment | null;
     if (values.standby) {

@@ -4,6 +4,7 @@ import SQLite from "better-sqlite3";
 import {
   Kysely,
   Migrator,
+  PostgresAdapter,
   SqliteDialect,
   sql,
   type KyselyConfig,
@@ -13,6 +14,7 @@ import {
 } from "kysely";
 import { migrations } from "../../db/migrations/index.js";
 import { YIELDING_BUSY_TIMEOUT_MS, YieldingSqliteDialect } from "./busyRetry.js";
+import { PostgresIdentityPlugin, postgresDialect } from "./postgres.js";
 import type { DB } from "./schema.js";
 
 /** The engine's database handle. */
@@ -27,11 +29,34 @@ export type Tx = Kysely<DB> | Transaction<DB>;
  */
 export type BusyMode = "block" | "yield";
 
-/** Opens the SQLite database with the per-connection settings every process needs. */
+/** Which database the engine runs on: an SQLite file (the default) or a PostgreSQL server. */
+export type DatabaseTarget = { dialect: "sqlite"; file: string } | { dialect: "postgres"; url: string };
+
+/** The SQL dialect of an open handle. */
+export type Dialect = DatabaseTarget["dialect"];
+
+/** A string names a PostgreSQL database when it is a postgres:// URL, else an SQLite file. */
+const targetOf = (where: string | DatabaseTarget): DatabaseTarget =>
+  typeof where !== "string"
+    ? where
+    : /^postgres(?:ql)?:\/\//.test(where)
+      ? { dialect: "postgres", url: where }
+      : { dialect: "sqlite", file: where };
+
+/**
+ * Opens the engine's database: a file path (or an SQLite target) opens SQLite with the
+ * per-connection settings every process needs; a PostgreSQL target (or a postgres:// URL) opens a
+ * pool (numbers parsed, see postgres.ts). `busy` concerns SQLite only: PostgreSQL waits for locks
+ * without blocking the event loop.
+ */
 export function openDatabase(
-  file: string,
+  where: string | DatabaseTarget,
   opts: { log?: KyselyConfig["log"]; busy?: BusyMode } = {},
 ): Database {
+  const target = targetOf(where);
+  if (target.dialect === "postgres")
+    return new Kysely<DB>({ dialect: postgresDialect(target.url), log: opts.log });
+  const file = target.file;
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   // WAL, busy timeout and foreign keys are per connection: bot, workers and CLI all set them.
@@ -74,9 +99,39 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
-/** Runs migrations up to the latest (or to `target`); throws with the failing migration named. */
+/**
+ * What a unique constraint violation names, or null when `err` is none: on SQLite the text after
+ * "UNIQUE constraint failed: " (`projects.name`, `index 'uq_…'`), on PostgreSQL (SQLSTATE 23505)
+ * the constraint or index name (`projects_name_key`, `uq_…`). Callers match either.
+ */
+export function uniqueViolationOf(err: unknown): string | null {
+  const e = err as { code?: unknown; constraint?: unknown; message?: unknown } | null;
+  if (e?.code === "23505") return typeof e.constraint === "string" ? e.constraint : "";
+  const m = /UNIQUE constraint failed: (.*)$/i.exec(typeof e?.message === "string" ? e.message : "");
+  return m ? (m[1] ?? "") : null;
+}
+
+/** The dialect a handle (or a transaction of it) speaks. */
+export function dialectOf(db: Kysely<unknown> | Tx): Dialect {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
+}
+
+/** The handle a migration's `up` runs on: on PostgreSQL, through PostgresIdentityPlugin. */
+export function migrationHandle(db: Kysely<unknown>): Kysely<unknown> {
+  return dialectOf(db) === "postgres" ? db.withPlugin(new PostgresIdentityPlugin()) : db;
+}
+
+/**
+ * Runs migrations up to the latest (or to `target`); throws with the failing migration named.
+ * On PostgreSQL the landed migrations run through PostgresIdentityPlugin (identity columns for
+ * `autoIncrement`), each in its own transaction under kysely's migration lock; SQLite gets the very
+ * statements it always got (test/engine/migrationStatements.test.ts).
+ */
 export async function migrate(db: Kysely<unknown>, target?: string): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const migrator = new Migrator({
+    db: migrationHandle(db),
+    provider: { getMigrations: async () => migrations },
+  });
   const { error, results } = target ? await migrator.migrateTo(target) : await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error) {
@@ -91,18 +146,45 @@ export async function migrate(db: Kysely<unknown>, target?: string): Promise<str
 }
 
 /** Opens and migrates in one step: what tests and the CLI usually want. */
-export async function openMigrated(file: string, opts: { busy?: BusyMode } = {}): Promise<Database> {
-  const db = openDatabase(file, opts);
+export async function openMigrated(
+  target: string | DatabaseTarget,
+  opts: { busy?: BusyMode } = {},
+): Promise<Database> {
+  const db = openDatabase(target, opts);
   await migrate(db as unknown as Kysely<unknown>);
   return db;
 }
 
 /**
- * Runs `fn` in a `BEGIN IMMEDIATE` transaction: the write lock is taken up front, so a
- * read-then-write across processes (slot claims, leases, outcomes) cannot interleave with
- * another process's. Inside, use only the handle given to `fn`; never await I/O there.
+ * The advisory lock every PostgreSQL write transaction takes: one key for the whole database (an
+ * arbitrary constant, "codexpi" in ASCII), which reproduces SQLite's single writer.
  */
-export async function immediate<T>(db: Database, fn: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+const WRITE_LOCK_KEY = 0x636f64657870;
+
+/**
+ * Runs `fn` as a write transaction: serialised against every other write transaction on the same
+ * database, in every process (bot, workers, CLI). What a caller may assume inside `fn`: from its
+ * first statement on, no other write transaction runs, so a read-then-write (slot claims against
+ * the concurrency limit, leases, fenced outcomes, `max(seq) + 1`) cannot interleave with another
+ * one, and every write committed before is visible. Writes outside any write transaction (single
+ * guarded updates) are not held back, as on SQLite where they simply wait their turn.
+ *
+ * - SQLite: `BEGIN IMMEDIATE`, the file's write lock taken up front (busy waits as configured:
+ *   blocking, or yielding in the bot, see busyRetry.ts).
+ * - PostgreSQL: a transaction (READ COMMITTED) whose first statement takes one transaction-scoped
+ *   advisory lock, released at commit or rollback. Each later statement reads a fresh snapshot,
+ *   which therefore includes everything the previous holder committed.
+ *
+ * Inside, use only the handle given to `fn` (on SQLite the one connection is taken; on PostgreSQL
+ * another pooled connection would not see the uncommitted writes); never await I/O there.
+ */
+export async function writeTransaction<T>(db: Database, fn: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+  if (dialectOf(db) === "postgres") {
+    return db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(${sql.lit(WRITE_LOCK_KEY)})`.execute(trx);
+      return fn(trx);
+    });
+  }
   return db.connection().execute(async (conn) => {
     await sql`BEGIN IMMEDIATE`.execute(conn);
     try {

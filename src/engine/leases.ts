@@ -1,6 +1,6 @@
 import os from "node:os";
 import { randomBytes } from "node:crypto";
-import { immediate, type Database } from "./database.js";
+import { writeTransaction, type Database } from "./database.js";
 import type { Clock } from "./clock.js";
 import { isSameProcessAlive, processStartTime } from "./agents/processes.js";
 
@@ -42,7 +42,7 @@ export async function acquireLease(
   ttlMs: number,
 ): Promise<boolean> {
   const now = clock.now();
-  return immediate(db, async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const row = await trx.selectFrom("leases").selectAll().where("name", "=", name).executeTakeFirst();
     if (row && row.owner !== owner && row.expires_at > now && !provablyDead(row.owner)) return false;
     if (row) {

@@ -2,7 +2,14 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Kysely } from "kysely";
 import { sql } from "kysely";
-import { type BusyMode, migrate, openDatabase, type Database } from "./database.js";
+import {
+  type BusyMode,
+  type DatabaseTarget,
+  dialectOf,
+  migrate,
+  openDatabase,
+  type Database,
+} from "./database.js";
 
 /** Below this much free space on the data directory's disk, health fails (answers are small, logs are not). */
 const MIN_FREE_BYTES = 64 * 1024 * 1024;
@@ -19,6 +26,12 @@ export class StartupError extends Error {
  * blocking the event loop for the busy timeout, and counts as writable.
  */
 export async function probeDatabaseWrite(db: Database, opts: { noWait?: boolean } = {}): Promise<void> {
+  if (dialectOf(db) === "postgres") {
+    // A read-only server (a standby, default_transaction_read_only) refuses any UPDATE; matching
+    // no row, it waits for no lock.
+    await sql`update leases set expires_at = expires_at where false`.execute(db);
+    return;
+  }
   await db.connection().execute(async (conn) => {
     const before = opts.noWait
       ? ((await sql<{ timeout: number }>`pragma busy_timeout`.execute(conn)).rows[0]?.timeout ?? 5000)
@@ -39,21 +52,37 @@ export async function probeDatabaseWrite(db: Database, opts: { noWait?: boolean 
  * StartupError naming the file and what to do, instead of a stack trace (or a bot that starts and
  * cannot write).
  */
-export async function openWritable(file: string, opts: { busy?: BusyMode } = {}): Promise<Database> {
+export async function openWritable(
+  target: string | DatabaseTarget,
+  opts: { busy?: BusyMode } = {},
+): Promise<Database> {
   let db: Database | null = null;
   try {
-    db = openDatabase(file, opts);
+    db = openDatabase(target, opts);
     await migrate(db as unknown as Kysely<unknown>);
     await probeDatabaseWrite(db);
     return db;
   } catch (err) {
     await db?.destroy().catch(() => undefined);
-    throw new StartupError(describeDatabaseError(file, err), { cause: err });
+    throw new StartupError(describeStorageError(target, err), { cause: err });
   }
 }
 
+/** One sentence on a database codexpi cannot use (an SQLite file or a PostgreSQL server), and the fix. */
+export function describeStorageError(target: string | DatabaseTarget, err: unknown): string {
+  if (typeof target === "string") return describeDatabaseError(target, err);
+  return target.dialect === "postgres" ? describePostgresError(err) : describeDatabaseError(target.file, err);
+}
+
+/** One sentence on a PostgreSQL server codexpi cannot use (never the URL: it may hold a password). */
+function describePostgresError(err: unknown): string {
+  const reason =
+    (err as { cause?: { message?: string }; message?: string }).cause?.message ?? (err as Error).message;
+  return `cannot use the PostgreSQL database of DATABASE_URL: ${reason}. Fix: check that the server is reachable, that the user may connect, create tables and write (not a read-only standby), or unset DATABASE_URL to use the SQLite file.`;
+}
+
 /** One sentence naming the database file, what went wrong and the fix. */
-export function describeDatabaseError(file: string, err: unknown): string {
+function describeDatabaseError(file: string, err: unknown): string {
   const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code ?? "";
   const reason = e.cause?.message ?? e.message ?? String(err);

@@ -4,7 +4,7 @@ import { webClientOptions } from "../../src/bot/app.js";
 import { Notifier } from "../../src/bot/notifier/notifier.js";
 import { startConversation } from "../../src/engine/agents/conversations.js";
 import { finishItem } from "../../src/engine/agents/outcome.js";
-import { immediate } from "../../src/engine/database.js";
+import { writeTransaction } from "../../src/engine/database.js";
 import { emit } from "../../src/engine/outbox.js";
 import { silentLogger } from "../../src/logger.js";
 import { startFakeSlack, type FakeSlack } from "../support/fakeSlack.js";
@@ -41,7 +41,7 @@ describe("notifier (outbox → Slack)", () => {
       slack: { channelId: channel, threadTs: null, origin: "command" },
     });
     const [claim] = (await env.engine.dispatch()).started;
-    await immediate(env.db, (trx) =>
+    await writeTransaction(env.db, (trx) =>
       finishItem(trx, env.clock, env.engine.hook, claim!, {
         status: "done",
         content: answer,
@@ -181,7 +181,7 @@ describe("notifier (outbox → Slack)", () => {
         .set({ last_activity: `step ${i}` })
         .where("id", "=", item.id)
         .execute();
-      await immediate(env.db, (trx) =>
+      await writeTransaction(env.db, (trx) =>
         emit(trx, env.clock.now(), {
           kind: "conversation.progress",
           conversationId: conversation.id,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createConversation, enqueueIn } from "../../src/engine/agents/conversations.js";
 import { passText } from "../../src/engine/agents/inbox.js";
-import { immediate } from "../../src/engine/database.js";
+import { writeTransaction } from "../../src/engine/database.js";
 import { functionCallOutputs } from "../support/fakeModel.js";
 import { codexEngine, finished } from "../support/codexEngine.js";
 
@@ -14,7 +14,7 @@ describe("a long text's whole copy, read by a real jailed agent (real binary, fa
     env = await codexEngine();
     const fact = "The file produced is output/final-report-7731.pdf";
     const long = `${"Intermediate measurement, nothing conclusive yet. ".repeat(1000)}\n${fact}`;
-    const queueId = await immediate(env.db, async (trx) => {
+    const queueId = await writeTransaction(env.db, async (trx) => {
       const conversation = await createConversation(trx, env.clock, env.project.id, "résultat", "UOWNER");
       const prompt = `Result of the specialist:\n${passText({ locale: "en", dataDir: env.config.dataDir }, conversation.id, long)}`;
       return (await enqueueIn(trx, env.clock, conversation.id, prompt, { origin: "specialist_result" })).id;

@@ -4,7 +4,7 @@ import { once } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
 import { Health } from "../../src/bot/health.js";
 import type { Config } from "../../src/config.js";
-import { immediate, openDatabase } from "../../src/engine/database.js";
+import { writeTransaction, openDatabase } from "../../src/engine/database.js";
 import { Engine } from "../../src/engine/engine.js";
 import type { WorkerSpawner } from "../../src/engine/agents/dispatcher.js";
 import { fixedHostLoad } from "../../src/engine/agents/hostLoad.js";
@@ -29,7 +29,7 @@ function seamedWorkers(disk: { full: boolean; gone: boolean }) {
       const db = openDatabase(config.databasePath);
       const engine = new Engine({ config, db, host: fixedHostLoad(), spawner: make(config) });
       const real: OutcomeWriter = (item, outcome) =>
-        immediate(db, (trx) => finishItem(trx, engine.clock, engine.hook, item, outcome));
+        writeTransaction(db, (trx) => finishItem(trx, engine.clock, engine.hook, item, outcome));
       const writeOutcome: OutcomeWriter = async (item, outcome) => {
         if (disk.gone) return false; // the worker "died": it stops trying
         if (disk.full) throw enospc();

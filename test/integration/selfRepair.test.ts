@@ -6,7 +6,7 @@ import { installRoots } from "../../src/engine/agents/layout.js";
 import { addProject } from "../../src/engine/agents/projects.js";
 import { selfCloneBranch, selfClonePath } from "../../src/engine/agents/selfClones.js";
 import { listIncidents } from "../../src/engine/coordination/incidents.js";
-import { immediate } from "../../src/engine/database.js";
+import { writeTransaction } from "../../src/engine/database.js";
 import { codexEngine, finished } from "../support/codexEngine.js";
 import { codexHomeParent } from "../support/codexHome.js";
 import { OWNER, OWNER_ACTOR } from "../support/coordination.js";
@@ -62,7 +62,7 @@ describe("self-repair with the real Codex (finding 2)", () => {
       .set({ status: "failed", error: "boom", error_code: "codex_failed", finished_at: env.clock.now() })
       .where("id", "=", failed.item.id)
       .execute();
-    await immediate(env.db, (trx) =>
+    await writeTransaction(env.db, (trx) =>
       env!.engine.hook(trx, failed.conversation.id, failed.item.id, "failed", null, "boom"),
     );
     // The repair agent appends to main.js where it works, and to the self checkout's by its path.

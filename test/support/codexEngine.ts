@@ -10,6 +10,7 @@ import type { Database } from "../../src/engine/database.js";
 import { makeCodexHome } from "./codexHome.js";
 import { startFakeModel } from "./fakeModel.js";
 import { testConfig, testEngine, tempDir } from "./engine.js";
+import { testDatabase } from "./testDatabase.js";
 
 /**
  * An engine that spawns real `codexpi worker` processes (from dist/) running the real Codex
@@ -21,12 +22,20 @@ export async function codexEngine(
   const fake = await startFakeModel();
   const home = await makeCodexHome(fake.url);
   const dir = tempDir();
-  const env = { CODEX_HOME: home.dir, CODEXPI_TURN_TIMEOUT: "60", CODEXPI_IDLE_TIMEOUT: "60", ...opts.env };
+  const database = await testDatabase(dir);
+  const env = {
+    CODEX_HOME: home.dir,
+    CODEXPI_TURN_TIMEOUT: "60",
+    CODEXPI_IDLE_TIMEOUT: "60",
+    ...database.env,
+    ...opts.env,
+  };
   const config = testConfig(dir, env);
   const baseEnv = { ...process.env, ...home.env, ...env, NO_PROXY: "127.0.0.1,localhost" };
   const warm = opts.warm ? warmSpawner(config, silentLogger, baseEnv) : null;
   const t = await testEngine({
     config,
+    database,
     clock: systemClock,
     spawner: warm ?? processSpawner(config, baseEnv),
   });

@@ -5,11 +5,12 @@ import path from "node:path";
 import { parseConfig, type Config } from "../../src/config.js";
 import { FAKE_KEY_ENV } from "./codexHome.js";
 import { FakeClock } from "../../src/engine/clock.js";
-import { openMigrated, type Database } from "../../src/engine/database.js";
+import { openDatabase, openMigrated, type Database } from "../../src/engine/database.js";
 import { Engine, type EngineOptions } from "../../src/engine/engine.js";
 import { fixedHostLoad } from "../../src/engine/agents/hostLoad.js";
 import type { WorkerSpawner } from "../../src/engine/agents/dispatcher.js";
 import { addProject, type NewProject } from "../../src/engine/agents/projects.js";
+import { testDatabase, type TestDatabase } from "./testDatabase.js";
 
 /** A temp directory removed by the returned cleanup. */
 export function tempDir(prefix = "codexpi-test-"): string {
@@ -53,11 +54,21 @@ export function recordingSpawner(): RecordingSpawner {
   return spawner;
 }
 
-/** A real database file with the real migrations, an engine with a fake clock and fixed load. */
-export async function testEngine(opts: Partial<EngineOptions> & { env?: Record<string, string> } = {}) {
+/**
+ * A real database with the real migrations (an SQLite file, or a PostgreSQL database of its own
+ * under CODEXPI_TEST_DB=postgres: see testDatabase.ts), an engine with a fake clock and fixed load.
+ */
+export async function testEngine(
+  opts: Partial<EngineOptions> & { env?: Record<string, string>; database?: TestDatabase } = {},
+) {
   const dir = tempDir();
-  const config = opts.config ?? testConfig(dir, opts.env);
-  const db: Database = opts.db ?? (await openMigrated(config.databasePath));
+  // A caller that builds its own config names the database in it and hands it over (closed here).
+  const fresh = opts.database ?? (opts.config || opts.db ? null : await testDatabase(dir));
+  const config = opts.config ?? testConfig(dir, { ...fresh?.env, ...opts.env });
+  // A fresh PostgreSQL database is a copy of the template the global setup migrated.
+  const db: Database =
+    opts.db ??
+    (fresh?.target.dialect === "postgres" ? openDatabase(fresh.target) : await openMigrated(config.database));
   const clock = (opts.clock as FakeClock | undefined) ?? new FakeClock();
   const spawner = recordingSpawner();
   const engine = new Engine({ spawner, host: fixedHostLoad(), ...opts, config, db, clock });
@@ -80,6 +91,7 @@ export async function testEngine(opts: Partial<EngineOptions> & { env?: Record<s
     async close() {
       spawner.killAll();
       await db.destroy();
+      await fresh?.drop();
       fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };

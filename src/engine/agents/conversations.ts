@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { Clock } from "../clock.js";
 import type { Database } from "../database.js";
-import { immediate } from "../database.js";
+import { writeTransaction } from "../database.js";
 import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
@@ -66,7 +66,7 @@ export interface EnqueueOptions {
 
 /**
  * Queues a prompt on a conversation, inside the caller's transaction. The sequence number is
- * taken inside the write lock (callers use `immediate`), which keeps FIFO order across processes.
+ * taken inside the write lock (callers use `writeTransaction`), which keeps FIFO order across processes.
  */
 export async function enqueueIn(
   trx: Kysely<DB>,
@@ -144,7 +144,7 @@ export async function enqueue(
   content: string,
   opts: EnqueueOptions = {},
 ): Promise<QueueItem> {
-  return immediate(db, (trx) => enqueueIn(trx, clock, conversationId, content, opts));
+  return writeTransaction(db, (trx) => enqueueIn(trx, clock, conversationId, content, opts));
 }
 
 /** Starts a conversation in a project and queues its first prompt, atomically. */
@@ -156,7 +156,7 @@ export async function startConversation(
   userId: string | null,
   opts: EnqueueOptions & { title?: string; slack?: SlackThread } = {},
 ): Promise<{ conversation: Conversation; item: QueueItem }> {
-  return immediate(db, async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const conversation = await createConversation(
       trx,
       clock,

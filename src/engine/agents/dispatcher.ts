@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { Clock } from "../clock.js";
-import { immediate, type Database } from "../database.js";
+import { writeTransaction, type Database } from "../database.js";
 import { emit } from "../outbox.js";
 import type { HostLoad } from "./hostLoad.js";
 import { finishItem, type RecordAgentOutcome } from "./outcome.js";
@@ -49,7 +49,7 @@ export function pauseReasons(policy: RuntimePolicy, running: number, host: HostL
  * transaction, so concurrent dispatchers in several processes never exceed the limits.
  */
 export async function claimSlots(db: Database, clock: Clock, host: HostLoad): Promise<DispatchResult> {
-  return immediate(db, async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const now = clock.now();
     const policy = await globalPolicy(trx);
     const running = await trx
@@ -161,7 +161,7 @@ export async function dispatch(deps: DispatcherDeps): Promise<DispatchResult> {
       log.info({ pid }, "worker spawned");
     } catch (err) {
       log.error({ err }, "worker spawn failed");
-      await immediate(deps.db, (trx) =>
+      await writeTransaction(deps.db, (trx) =>
         finishItem(trx, deps.clock, deps.hook, claim, {
           status: "failed",
           content: null,

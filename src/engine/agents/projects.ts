@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { immediate, type Database } from "../database.js";
+import { uniqueViolationOf, writeTransaction, type Database } from "../database.js";
 import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import type { Clock } from "../clock.js";
@@ -143,7 +143,7 @@ export async function addProject(
   };
   // Checks and write under one write lock: a project added meanwhile by another process cannot
   // slip in between (and surface as a raw constraint error).
-  await immediate(db, async (trx) => {
+  await writeTransaction(db, async (trx) => {
     const existing = await findProjectByName(trx, name);
     if (existing) throw new EngineError("conflict", "project_exists", { name: existing.name });
     if (role !== "project") await assertRoleFree(trx, role);
@@ -167,9 +167,9 @@ async function assertRoleFree(trx: Database, role: ProjectRole, except?: string)
 const clash =
   (what: { name: string; role: ProjectRole }) =>
   (err: unknown): never => {
-    const message = err instanceof Error ? err.message : "";
-    if (!/UNIQUE constraint failed/i.test(message)) throw err;
-    if (/projects\.name/.test(message))
+    const violated = uniqueViolationOf(err);
+    if (violated === null) throw err;
+    if (/projects\.name|projects_name_key/.test(violated))
       throw new EngineError("conflict", "project_exists", { name: what.name }, { cause: err });
     throw new EngineError("conflict", "project_clash", { name: what.name, role: what.role }, { cause: err });
   };
@@ -312,7 +312,7 @@ export async function updateProject(
     ...(changes.approvalMode !== undefined ? { approval_mode: changes.approvalMode } : {}),
   };
   // Check and write under one write lock: a role given to another project meanwhile is seen.
-  return immediate(db, async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const project = await projectForActor(trx, actor, name);
     if (changes.role && changes.role !== "project" && changes.role !== project.role)
       await assertRoleFree(trx, changes.role, project.id);
@@ -343,7 +343,7 @@ export async function removeProject(db: Database, actor: Actor, name: string): P
   assertAdmin(actor);
   // Check and delete under one write lock: work enqueued by another process between them would
   // be deleted with the project (conversations and queue items cascade).
-  return immediate(db, async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const project = await projectForActor(trx, actor, name);
     const busy = await trx
       .selectFrom("prompt_queue as q")

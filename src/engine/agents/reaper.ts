@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { Clock } from "../clock.js";
-import { immediate, type Database } from "../database.js";
+import { writeTransaction, type Database } from "../database.js";
 import { finishItem, type Outcome, type RecordAgentOutcome } from "./outcome.js";
 import { failureNote } from "../../i18n/failures.js";
 import { isSameProcessAlive, killTree } from "./processes.js";
@@ -54,7 +54,7 @@ export async function reapLostWorkers(
           logger.warn({ err, queueId: item.id }, "could not look for the lost worker's answer");
           return null;
         });
-    const done = await immediate(db, (trx) =>
+    const done = await writeTransaction(db, (trx) =>
       finishItem(
         trx,
         clock,

@@ -29,7 +29,9 @@ export function cliEntry(): string {
 export function workerEnv(config: Config, base: NodeJS.ProcessEnv = process.env): Record<string, string> {
   return workerEnvironment(base, config.agentEnv, {
     CODEXPI_DATA_DIR: config.dataDir,
-    DATABASE_URL: `sqlite:${config.databasePath}`,
+    // A worker may hold the database credential (never Codex or a command it starts).
+    DATABASE_URL:
+      config.database.dialect === "postgres" ? config.database.url : `sqlite:${config.database.file}`,
     CODEXPI_TURN_TIMEOUT: String(Math.ceil(config.turnTimeoutMs / 1000)),
     CODEXPI_IDLE_TIMEOUT: String(Math.ceil(config.idleTimeoutMs / 1000)),
     CODEXPI_LOCALE: config.locale,

@@ -1,5 +1,5 @@
 import { runUseCase, withEffects, type Kernel, type Outcome } from "../kernel.js";
-import { immediate } from "../database.js";
+import { writeTransaction } from "../database.js";
 import { finishItem } from "./outcome.js";
 import { failureNote } from "../../i18n/failures.js";
 import { cancelOpenDecisions } from "../coordination/decisionStore.js";
@@ -54,7 +54,7 @@ export async function stopUseCase(
     .execute();
   let cancelledQueued = 0;
   for (const q of queued) {
-    const ok = await immediate(db, (trx) =>
+    const ok = await writeTransaction(db, (trx) =>
       finishItem(
         trx,
         clock,
@@ -76,7 +76,7 @@ export async function stopUseCase(
     .where("conversation_id", "=", conversationId)
     .where("status", "=", "running")
     .execute();
-  const { flagged, cancelledDecisions } = await immediate(db, async (trx) => {
+  const { flagged, cancelledDecisions } = await writeTransaction(db, async (trx) => {
     let flagged = 0;
     for (const r of running) {
       const res = await trx

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Kernel } from "../kernel.js";
-import { immediate, type Database } from "../database.js";
+import { writeTransaction, type Database } from "../database.js";
 import { emit } from "../outbox.js";
 import type { CodexState } from "./codexEvents.js";
 import type { Config } from "../../config.js";
@@ -118,7 +118,7 @@ export async function runWorker(
 
   const writeOutcome: OutcomeWriter =
     opts.writeOutcome ??
-    ((item, outcome) => immediate(db, (trx) => finishItem(trx, clock, engine.hook, item, outcome)));
+    ((item, outcome) => writeTransaction(db, (trx) => finishItem(trx, clock, engine.hook, item, outcome)));
   const finish = async (outcome: Outcome): Promise<WorkerResult> => {
     // The answer goes to disk first: if this worker dies before the database takes it, the reaper
     // finds it there. Then the database write is retried (full disk, read-only or locked database)
@@ -195,7 +195,7 @@ export async function runWorker(
       const now = clock.now();
       writes = writes
         .then(() =>
-          immediate(db, async (trx) => {
+          writeTransaction(db, async (trx) => {
             const updated = await trx
               .updateTable("prompt_queue")
               .set({ last_activity: activity, last_activity_at: now })

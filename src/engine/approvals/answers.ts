@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { mayAnswer } from "../agents/access.js";
 import type { Actor } from "../agents/projects.js";
-import { immediate } from "../database.js";
+import { writeTransaction } from "../database.js";
 import { EngineError } from "../errors.js";
 import { withEffects, type Kernel, type Outcome } from "../kernel.js";
 import { emit } from "../outbox.js";
@@ -39,7 +39,7 @@ export async function answerApprovalUseCase(
   approvalId: string,
   answer: ApprovalAnswer,
 ): Promise<Outcome<ApprovalView>> {
-  const answered = await immediate(kernel.db, async (trx) => {
+  const answered = await writeTransaction(kernel.db, async (trx) => {
     const a = await getApproval(trx, actor, approvalId);
     if (!isAnswerable(a.status)) throw closed(a);
     const now = kernel.clock.now();

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { OutcomeReactor } from "../agents/outcome.js";
 import type { Kernel } from "../kernel.js";
-import { immediate } from "../database.js";
+import { writeTransaction } from "../database.js";
 import { emit } from "../outbox.js";
 import type { DB } from "../schema.js";
 import { moveApproval } from "./store.js";
@@ -37,7 +37,7 @@ export async function expireApprovals(kernel: Pick<Kernel, "db" | "clock">): Pro
     .execute();
   const expired: string[] = [];
   for (const a of due)
-    if (await immediate(kernel.db, (trx) => expireApproval(trx, now, a))) expired.push(a.id);
+    if (await writeTransaction(kernel.db, (trx) => expireApproval(trx, now, a))) expired.push(a.id);
   return { expired };
 }
 

@@ -4,7 +4,7 @@ import type {
   ApprovalRequest,
 } from "../agents/appServer/approvalTypes.js";
 import { rootUserOf } from "../coordination/decisions.js";
-import { immediate } from "../database.js";
+import { writeTransaction } from "../database.js";
 import { newId } from "../ids.js";
 import type { Kernel } from "../kernel.js";
 import { emit } from "../outbox.js";
@@ -60,7 +60,7 @@ async function awaitApproval(
         return decision;
       }
       if (clock.now() >= current.expires_at)
-        await immediate(db, (trx) => expireApproval(trx, clock.now(), row));
+        await writeTransaction(db, (trx) => expireApproval(trx, clock.now(), row));
     } catch (err) {
       log.warn({ err }, "could not read the approval (retrying)"); // a locked database: next poll
     }
@@ -81,7 +81,7 @@ async function recordRequest(
   r: ApprovalRequest,
 ): Promise<{ id: string; conversation_id: string }> {
   const approvalId = r.approvalId ?? r.itemId;
-  return immediate(kernel.db, async (trx) => {
+  return writeTransaction(kernel.db, async (trx) => {
     const now = kernel.clock.now();
     const id = newId();
     const inserted = await trx

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Clock } from "../clock.js";
-import { immediate, type Database } from "../database.js";
+import { writeTransaction, type Database } from "../database.js";
 import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
@@ -172,7 +172,7 @@ export async function answerDecision(
   optionIds: string[],
   custom: string,
 ): Promise<DecisionView> {
-  return immediate(db, async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const d = await getDecision(trx, actor, decisionId);
     assertAnswerable(d);
     const chosen = d.options.filter((o) => optionIds.includes(o.id));

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { performEffects, type Kernel } from "../kernel.js";
-import { immediate } from "../database.js";
+import { writeTransaction } from "../database.js";
 import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
 import type { DB, SpecialistDelegationsTable } from "../schema.js";
@@ -102,7 +102,7 @@ export async function processDelegations(
   for (const d of running) {
     const answer =
       d.queue_status === "done" ? ((await answerOf(db, d.queue_id as string))?.content ?? "") : null;
-    const ok = await immediate(db, (trx) => finish(trx, clock, text, d, answer, d.queue_error));
+    const ok = await writeTransaction(db, (trx) => finish(trx, clock, text, d, answer, d.queue_error));
     if (ok) finished += 1;
   }
   const pending = await db
@@ -113,7 +113,7 @@ export async function processDelegations(
     .limit(20)
     .execute();
   for (const d of pending) {
-    const ok = await immediate(db, (trx) => start(trx, clock, text, d));
+    const ok = await writeTransaction(db, (trx) => start(trx, clock, text, d));
     if (ok) started += 1;
   }
   await performEffects(engine, { dispatch: started + finished > 0 });

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import { runUseCase, withEffects, type Kernel } from "../kernel.js";
-import { immediate } from "../database.js";
+import { writeTransaction } from "../database.js";
 import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
 import type { DB, IncidentsTable } from "../schema.js";
@@ -130,7 +130,7 @@ export async function processIncidents(
         .executeTakeFirst()
     : undefined;
   for (const incident of self ? open : []) {
-    const started = await immediate(db, async (trx) => {
+    const started = await writeTransaction(db, async (trx) => {
       const now = clock.now();
       const project = await trx
         .selectFrom("projects")
@@ -192,7 +192,7 @@ export async function processIncidents(
     // (git, outside the transaction); nothing merges or deploys it.
     const report = r.repair_conversation_id ? await finishSelfClone(engine, r.repair_conversation_id) : null;
     const resolution = withReport(verdict?.feedback || answer || r.error || "", report);
-    const done = await immediate(db, async (trx) => {
+    const done = await writeTransaction(db, async (trx) => {
       const moved = await moveIncident(trx, r.id, status, { resolution, updated_at: clock.now() }, [
         "REPAIRING",
       ]);
@@ -277,7 +277,7 @@ export async function retryIncident(
 ): Promise<{ queueId: string }> {
   const { db, clock } = engine;
   return runUseCase(engine, async () => {
-    const queueId = await immediate(db, async (trx) => {
+    const queueId = await writeTransaction(db, async (trx) => {
       const visible = await getIncident(trx, actor, incidentId);
       if (!canIncident(visible.status, "retry")) throw new EngineError("conflict", "incident_not_retryable");
       const row = await trx

@@ -4,7 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import type { Kysely } from "kysely";
 import { runUseCase, withEffects, type Kernel } from "../kernel.js";
-import { immediate } from "../database.js";
+import { writeTransaction } from "../database.js";
 import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
@@ -109,7 +109,7 @@ export async function createSpecialist(
   fs.mkdirSync(workspace, { recursive: true });
   const owner = opts.shared ? null : actor.userId;
   return runUseCase(engine, async () => {
-    const created = await immediate(engine.db, async (trx) => {
+    const created = await writeTransaction(engine.db, async (trx) => {
       const now = engine.clock.now();
       const projectId = newId();
       await trx
@@ -155,7 +155,7 @@ export async function createSpecialist(
 /** A FAILED specialist builds itself again in the same workspace, with a new bootstrap conversation. */
 export async function rebuildSpecialist(engine: Kernel, actor: Actor, id: string): Promise<SpecialistView> {
   const rebuilt = await runUseCase(engine, async () => {
-    const rebuilt = await immediate(engine.db, async (trx) => {
+    const rebuilt = await writeTransaction(engine.db, async (trx) => {
       const s = await findSpecialist(trx, actor, id);
       if (!canSpecialist(s.status, "rebuild"))
         throw new EngineError("conflict", "specialist_not_failed", { name: s.name });
@@ -278,7 +278,7 @@ export async function processSpecialists(
               ? t(engine.config.locale, "specialist.not_ready")
               : (failureText(engine.config.locale, s.error) ?? s.queue_status),
         };
-    const moved = await immediate(db, async (trx) => {
+    const moved = await writeTransaction(db, async (trx) => {
       const { status, ...set } = next;
       const moved = await moveSpecialist(
         trx,

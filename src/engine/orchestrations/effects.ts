@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { performEffects, type Effects, type Kernel } from "../kernel.js";
-import { immediate } from "../database.js";
+import { writeTransaction } from "../database.js";
 import { createConversation, enqueueIn } from "../agents/conversations.js";
 import { capText } from "../text/cap.js";
 import type { EngineErrorReason } from "../errors.js";
@@ -90,7 +90,7 @@ export async function runPrepare(
   } catch (err) {
     return failPrepare(engine, o, token, "orch_git_failed", message(err));
   }
-  const recorded = await immediate(engine.db, async (trx) => {
+  const recorded = await writeTransaction(engine.db, async (trx) => {
     const now = engine.clock.now();
     // Still ours? Checked before creating anything, so a lost claim leaves no stray conversation.
     const still = await trx
@@ -148,7 +148,7 @@ async function failPrepare(
 ): Promise<StepResult> {
   const params = { path: detail, detail };
   const error = failureNote(`reason.${reason}`, params); // no language: views render it
-  const moved = await immediate(engine.db, (trx) =>
+  const moved = await writeTransaction(engine.db, (trx) =>
     transition(trx, engine.clock.now(), o, "prepare_failed", {
       claimToken: token,
       set: { last_error: error },
@@ -197,7 +197,7 @@ export async function runVerify(
     error = message(err);
   }
   const passed = record?.passed === true;
-  const moved = await immediate(engine.db, (trx) =>
+  const moved = await writeTransaction(engine.db, (trx) =>
     transition(trx, engine.clock.now(), o, passed ? "verified" : "verification_failed", {
       claimToken: token,
       set: {
@@ -242,7 +242,7 @@ export async function runMerge(
       log.warn({ err }, "clone cleanup after merge failed");
     });
   }
-  const moved = await immediate(engine.db, (trx) =>
+  const moved = await writeTransaction(engine.db, (trx) =>
     transition(trx, engine.clock.now(), o, result.ok ? "merged" : "merge_failed", {
       claimToken: token,
       set: result.ok
@@ -291,7 +291,7 @@ export async function runCancel(
       return { ok: false, reason: "orch_git_failed", params: { detail: message(err) } };
     }
   }
-  const moved = await immediate(engine.db, (trx) =>
+  const moved = await writeTransaction(engine.db, (trx) =>
     transition(trx, engine.clock.now(), o, "cancelled", { claimToken: token, event: { kind: "cancelled" } }),
   );
   return moved ? { ok: true } : LOST;

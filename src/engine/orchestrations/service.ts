@@ -2,7 +2,7 @@ import fs from "node:fs";
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import { performEffects, runUseCase, withEffects, type Kernel } from "../kernel.js";
-import { immediate } from "../database.js";
+import { writeTransaction } from "../database.js";
 import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import type { DB, Project } from "../schema.js";
@@ -194,7 +194,7 @@ export async function createOrchestration(
     slack_channel_id: opts.slackChannelId ?? null,
     slack_thread_ts: null,
   };
-  await immediate(engine.db, (trx) => insertOrchestration(trx, row));
+  await writeTransaction(engine.db, (trx) => insertOrchestration(trx, row));
   return orchestrationView(engine.db, row, project);
 }
 
@@ -230,7 +230,7 @@ async function act(
     claimMs?: (row: Orchestration) => number;
   } = {},
 ): Promise<{ row: Orchestration; claimToken: string | null; action: OrchestrationAction }> {
-  return immediate(engine.db, async (trx) => {
+  return writeTransaction(engine.db, async (trx) => {
     const { row, project } = await visibleOrchestration(trx, actor, id);
     const chosen = typeof action === "function" ? action(row, project) : action;
     if (!nextStatus(row.status, chosen))

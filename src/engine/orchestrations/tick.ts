@@ -1,5 +1,5 @@
 import { performEffects, type Kernel } from "../kernel.js";
-import { immediate } from "../database.js";
+import { writeTransaction } from "../database.js";
 import { defaultDeps, runCancel, runMerge, runPrepare, type OrchestrationDeps } from "./effects.js";
 import { findOrchestration, transition, withEndedAgent, withExpiredClaim } from "./store.js";
 import { failureNote } from "../../i18n/failures.js";
@@ -18,7 +18,7 @@ export async function advanceAgent(engine: Kernel, id: string): Promise<boolean>
     .where("id", "=", id)
     .executeTakeFirst();
   if (current?.status !== "AGENT_RUNNING") return false;
-  return immediate(engine.db, async (trx) => {
+  return writeTransaction(engine.db, async (trx) => {
     const o = await trx
       .selectFrom("orchestrations")
       .select(["id", "status", "conversation_id", "queue_id"])
@@ -97,7 +97,7 @@ async function recoverClaim(engine: Kernel, deps: OrchestrationDeps, id: string)
   const now = engine.clock.now();
   if (o.status === "VERIFYING") {
     const error = failureNote("orch.verification_interrupted");
-    const moved = await immediate(engine.db, (trx) =>
+    const moved = await writeTransaction(engine.db, (trx) =>
       transition(trx, now, o, "verification_interrupted", {
         claimToken: expired,
         set: { last_error: error },
@@ -106,7 +106,7 @@ async function recoverClaim(engine: Kernel, deps: OrchestrationDeps, id: string)
     );
     return moved !== null;
   }
-  const taken = await immediate(engine.db, (trx) =>
+  const taken = await writeTransaction(engine.db, (trx) =>
     transition(trx, now, o, "resume", {
       claimToken: expired,
       event: { kind: "step.resumed", detail: { status: o.status } },

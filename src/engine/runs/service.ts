@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { runUseCase, withEffects, type Kernel } from "../kernel.js";
 import type { DB, Project } from "../schema.js";
-import { immediate } from "../database.js";
+import { uniqueViolationOf, writeTransaction } from "../database.js";
 import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import { createConversation, enqueueIn } from "../agents/conversations.js";
@@ -111,7 +111,7 @@ export async function startRun(
       actor,
       steps.map((s) => candidates.find((c) => c.id === s.projectId)),
     );
-    const runId = await immediate(db, async (trx) => {
+    const runId = await writeTransaction(db, async (trx) => {
       if ((await activeRuns(trx)).length > 0) throw new EngineError("conflict", "run_active");
       const now = clock.now();
       const id = newId();
@@ -197,10 +197,7 @@ export async function startRun(
       return id;
     }).catch((err: unknown) => {
       // The unique index on the active slot: another process started one at the same moment.
-      if (
-        err instanceof Error &&
-        /UNIQUE constraint failed: index 'uq_remediation_runs_active'/.test(err.message)
-      )
+      if (/uq_remediation_runs_active/.test(uniqueViolationOf(err) ?? ""))
         throw new EngineError("conflict", "run_active", {}, { cause: err });
       throw err;
     });
@@ -265,7 +262,7 @@ export async function resumeRun(
             parsePlan(opts.plan),
             await candidatesFor(db, { userId: run.owner_id, isAdmin: false }),
           );
-    const stopRepair = await immediate(db, async (trx) => {
+    const stopRepair = await writeTransaction(db, async (trx) => {
       const fresh = await activeRunFor(trx, actor, run.id);
       if (!canRun(fresh.status, "resume")) throw new EngineError("conflict", "run_not_blocked");
       const now = clock.now();
@@ -330,7 +327,7 @@ export async function cancelRun(engine: Kernel, actor: Actor, runId?: string): P
   const id = await runUseCase(engine, async () => {
     const { db, clock } = engine;
     const run = await drivableRun(db, actor, runId);
-    const toStop = await immediate(db, async (trx) => {
+    const toStop = await writeTransaction(db, async (trx) => {
       const fresh = await activeRunFor(trx, actor, run.id);
       const now = clock.now();
       const repair = await findRepair(trx, fresh.self_repair_id);
@@ -366,7 +363,7 @@ export async function blockRun(
   opts: { code?: BlockCode; stepId?: string } = {},
 ): Promise<RunDetail> {
   const id = await runUseCase(engine, async () => {
-    await immediate(engine.db, async (trx) => {
+    await writeTransaction(engine.db, async (trx) => {
       const run = (await activeRuns(trx)).find((r) => r.id === runId);
       if (!run || !canRun(run.status, "block")) throw new EngineError("not_found", "run_not_found");
       await blockIn(trx, ctxOf(engine), run, await loadSteps(trx, runId), {

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Updateable } from "kysely";
 import type { DB, Project } from "../schema.js";
-import { immediate, type Database } from "../database.js";
+import { writeTransaction, type Database } from "../database.js";
 import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
 import { answerOf } from "../agents/conversations.js";
@@ -170,7 +170,7 @@ export function lockRun<T>(
   run: RunRow,
   fn: (trx: Kysely<DB>, fresh: RunRow) => Promise<T>,
 ): Promise<T> {
-  return immediate(db, async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const fresh = await findRun(trx, run.id);
     const same =
       fresh !== undefined &&

@@ -5,7 +5,7 @@ import { Notifier } from "../../../src/bot/notifier/notifier.js";
 import { startConversation } from "../../../src/engine/agents/conversations.js";
 import { finishItem } from "../../../src/engine/agents/outcome.js";
 import { serializeProgress, type Progress } from "../../../src/engine/agents/progress.js";
-import { immediate } from "../../../src/engine/database.js";
+import { writeTransaction } from "../../../src/engine/database.js";
 import { emit } from "../../../src/engine/outbox.js";
 import { silentLogger } from "../../../src/logger.js";
 import { testEngine } from "../../support/engine.js";
@@ -46,7 +46,7 @@ describe("a running turn's progress across notifier restarts", () => {
         .set({ last_activity: activity })
         .where("id", "=", item.id)
         .execute();
-      await immediate(env.db, (trx) =>
+      await writeTransaction(env.db, (trx) =>
         emit(trx, env.clock.now(), {
           kind: "conversation.progress",
           conversationId: conversation.id,
@@ -56,7 +56,7 @@ describe("a running turn's progress across notifier restarts", () => {
       );
     };
     const finish = () =>
-      immediate(env.db, (trx) =>
+      writeTransaction(env.db, (trx) =>
         finishItem(trx, env.clock, env.engine.hook, claim!, {
           status: "done",
           content: "fini",
@@ -148,7 +148,7 @@ describe("a running turn's progress across notifier restarts", () => {
       const [claim] = (await env.engine.dispatch()).started;
       expect(claim).toBeDefined();
       return async () => {
-        await immediate(env.db, (trx) =>
+        await writeTransaction(env.db, (trx) =>
           finishItem(trx, env.clock, env.engine.hook, claim!, {
             status: "done",
             content: "ok",

@@ -11,7 +11,7 @@ import {
 } from "../../../src/engine/agents/projects.js";
 import { queueStatus } from "../../../src/engine/agents/status.js";
 import { answerDecision } from "../../../src/engine/coordination/decisions.js";
-import { immediate } from "../../../src/engine/database.js";
+import { writeTransaction } from "../../../src/engine/database.js";
 import { completedOutput, coordinationEnv, OWNER, OWNER_ACTOR } from "../../support/coordination.js";
 
 const MARKER =
@@ -46,7 +46,7 @@ describe("a project visible to its channel's members", () => {
 
   async function withOpenDecision(conversationId: string, itemId: string) {
     await completedOutput(env.db, conversationId, itemId, "Réponse");
-    await immediate(env.db, (trx) => env.engine.hook(trx, conversationId, itemId, "done", MARKER, null));
+    await writeTransaction(env.db, (trx) => env.engine.hook(trx, conversationId, itemId, "done", MARKER, null));
     return env.db.selectFrom("decisions").selectAll().executeTakeFirstOrThrow();
   }
 

@@ -131,6 +131,8 @@ describe("queue and dispatcher", () => {
     for (let i = 0; i < 10; i++) await startConversation(env.db, env.clock, env.project, `p${i}`, "U");
     // One connection per process, as in production: in one process a second connection would
     // block the event loop on SQLite's lock while the first one awaits.
+    const db = env.config.database;
+    const where = db.dialect === "postgres" ? db.url : db.file;
     const script = `
       const { openDatabase } = await import(${JSON.stringify(pathToFileURL(path.resolve("dist/src/engine/database.js")).href)});
       const { claimSlots } = await import(${JSON.stringify(pathToFileURL(path.resolve("dist/src/engine/agents/dispatcher.js")).href)});
@@ -141,9 +143,7 @@ describe("queue and dispatcher", () => {
       process.stdout.write(String(started));
       await db.destroy();`;
     const runs = await Promise.all(
-      [1, 2, 3].map(() =>
-        execa(process.execPath, ["--input-type=module", "-e", script, env.config.databasePath]),
-      ),
+      [1, 2, 3].map(() => execa(process.execPath, ["--input-type=module", "-e", script, where])),
     );
     expect(runs.reduce((n, r) => n + Number(r.stdout), 0)).toBe(3);
     const running = await env.db

@@ -5,7 +5,7 @@ import { startConversation } from "../../../src/engine/agents/conversations.js";
 import { deliverInbox, inboxStore, passText, pruneInboxes } from "../../../src/engine/agents/inbox.js";
 import { capText } from "../../../src/engine/text/cap.js";
 import { createSpecialist } from "../../../src/engine/coordination/specialists.js";
-import { immediate } from "../../../src/engine/database.js";
+import { writeTransaction } from "../../../src/engine/database.js";
 import { agentWorkdir } from "../../../src/engine/orchestrations/workdir.js";
 import { startRun } from "../../../src/engine/runs/index.js";
 import { completedOutput, coordinationEnv, OWNER, OWNER_ACTOR } from "../../support/coordination.js";
@@ -80,7 +80,9 @@ describe("long agent output reaches its receiver", () => {
       OWNER,
     );
     await completedOutput(env.db, conversation.id, item.id, call);
-    await immediate(env.db, (trx) => env.engine.hook(trx, conversation.id, item.id, "done", call, null));
+    await writeTransaction(env.db, (trx) =>
+      env.engine.hook(trx, conversation.id, item.id, "done", call, null),
+    );
     await env.engine.tick();
     const delegation = await env.db
       .selectFrom("specialist_delegations")
@@ -104,7 +106,9 @@ describe("long agent output reaches its receiver", () => {
     const env = await coordinationEnv();
     closers.push(env.close);
     const { conversation, item } = await startConversation(env.db, env.clock, env.source, "Exécute", OWNER);
-    await immediate(env.db, (trx) => env.engine.hook(trx, conversation.id, item.id, "failed", null, LONG));
+    await writeTransaction(env.db, (trx) =>
+      env.engine.hook(trx, conversation.id, item.id, "failed", null, LONG),
+    );
     const incident = await env.db.selectFrom("incidents").selectAll().executeTakeFirstOrThrow();
     expect(incident.error).toBe(LONG);
     await env.engine.tick();

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { startConversation } from "../../../src/engine/agents/conversations.js";
-import { immediate } from "../../../src/engine/database.js";
+import { writeTransaction } from "../../../src/engine/database.js";
 import { finishItem, INTERRUPTED_WORKER_REASON } from "../../../src/engine/agents/outcome.js";
 import { processStartTime } from "../../../src/engine/agents/processes.js";
 import { SPAWN_GRACE_MS } from "../../../src/engine/agents/reaper.js";
@@ -93,7 +93,7 @@ describe("reaper and outcomes", () => {
     env = await testEngine();
     const { item } = await startConversation(env.db, env.clock, env.project, "work", "U");
     const [claim] = (await env.engine.dispatch()).started;
-    const reaped = await immediate(env.db, (trx) =>
+    const reaped = await writeTransaction(env.db, (trx) =>
       finishItem(trx, env.clock, env.engine.hook, claim!, {
         status: "failed",
         content: null,
@@ -101,7 +101,7 @@ describe("reaper and outcomes", () => {
         errorCode: "interrupted",
       }),
     );
-    const late = await immediate(env.db, (trx) =>
+    const late = await writeTransaction(env.db, (trx) =>
       finishItem(trx, env.clock, env.engine.hook, claim!, {
         status: "done",
         content: "late answer",
@@ -129,7 +129,7 @@ describe("reaper and outcomes", () => {
     env = await testEngine();
     const { conversation, item } = await startConversation(env.db, env.clock, env.project, "work", "U");
     const [claim] = (await env.engine.dispatch()).started;
-    await immediate(env.db, (trx) =>
+    await writeTransaction(env.db, (trx) =>
       finishItem(trx, env.clock, env.engine.hook, claim!, {
         status: "done",
         content: "All good",
@@ -171,7 +171,7 @@ describe("reaper and outcomes", () => {
   it("the outcome hook reports the markers an agent wrote", async () => {
     env = await testEngine();
     const { conversation, item } = await startConversation(env.db, env.clock, env.project, "work", "U");
-    await immediate(env.db, (trx) =>
+    await writeTransaction(env.db, (trx) =>
       env.engine.hook(
         trx,
         conversation.id,

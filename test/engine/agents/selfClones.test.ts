@@ -5,7 +5,7 @@ import { startConversation } from "../../../src/engine/agents/conversations.js";
 import { pruneClones, selfCloneBranch, selfClonePath } from "../../../src/engine/agents/selfClones.js";
 import { runWorker } from "../../../src/engine/agents/worker.js";
 import { listIncidents } from "../../../src/engine/coordination/incidents.js";
-import { immediate } from "../../../src/engine/database.js";
+import { writeTransaction } from "../../../src/engine/database.js";
 import { agentWorkdir } from "../../../src/engine/orchestrations/workdir.js";
 import { startRun } from "../../../src/engine/runs/index.js";
 import type { Project } from "../../../src/engine/schema.js";
@@ -80,7 +80,7 @@ describe("the self project's agents work in clones", () => {
     await sourceCheckout(self.path);
     const before = await checkout(self.path);
     const failed = await startConversation(env.db, env.clock, env.source, "Exécute", OWNER);
-    await immediate(env.db, (trx) =>
+    await writeTransaction(env.db, (trx) =>
       env!.engine.hook(trx, failed.conversation.id, failed.item.id, "failed", null, "boom"),
     );
     await env.engine.tick();

@@ -10,7 +10,7 @@ import {
   isAnswerable,
 } from "../../../src/engine/approvals/machine.js";
 import { approvalHandler } from "../../../src/engine/approvals/waiter.js";
-import { immediate } from "../../../src/engine/database.js";
+import { writeTransaction } from "../../../src/engine/database.js";
 import { performEffects, runUseCase } from "../../../src/engine/kernel.js";
 import { terminalStatuses } from "../../../src/engine/stateMachine.js";
 import { engineErrorText } from "../../../src/i18n/index.js";
@@ -272,7 +272,7 @@ describe("approvals", () => {
     abort.abort(); // the turn stops: the runner is answered at once
     expect(await decision).toBe("cancel");
     expect((await getApproval(env.db, PERSON, id)).status).toBe("pending"); // until the item is finished
-    await immediate(env.db, (trx) =>
+    await writeTransaction(env.db, (trx) =>
       finishItem(
         trx,
         env.clock,

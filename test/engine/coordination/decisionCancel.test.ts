@@ -4,7 +4,7 @@ import { stopAndReport, stopConversation } from "../../../src/engine/agents/stop
 import { finishItem } from "../../../src/engine/agents/outcome.js";
 import { answerDecision, listDecisions } from "../../../src/engine/coordination/decisions.js";
 import { createSpecialist } from "../../../src/engine/coordination/specialists.js";
-import { immediate } from "../../../src/engine/database.js";
+import { writeTransaction } from "../../../src/engine/database.js";
 import { engineErrorText } from "../../../src/i18n/index.js";
 import { completedOutput, coordinationEnv, OWNER, OWNER_ACTOR } from "../../support/coordination.js";
 
@@ -25,7 +25,9 @@ describe("decision cancel edge", () => {
       OWNER,
     );
     await completedOutput(env.db, conversation.id, item.id, "Réponse provisoire");
-    await immediate(env.db, (trx) => env.engine.hook(trx, conversation.id, item.id, "done", MARKER, null));
+    await writeTransaction(env.db, (trx) =>
+      env.engine.hook(trx, conversation.id, item.id, "done", MARKER, null),
+    );
     const decision = await env.db
       .selectFrom("decisions")
       .selectAll()
@@ -127,7 +129,7 @@ describe("decision cancel edge", () => {
         .set({ status: "running", attempt: 1 })
         .where("id", "=", item.id)
         .execute();
-      const written = await immediate(env.db, (trx) =>
+      const written = await writeTransaction(env.db, (trx) =>
         finishItem(
           trx,
           env.clock,
@@ -200,7 +202,7 @@ describe("decision cancel edge", () => {
       OWNER,
     );
     await completedOutput(env.db, source.id, calling.id, call);
-    await immediate(env.db, (trx) => env.engine.hook(trx, source.id, calling.id, "done", call, null));
+    await writeTransaction(env.db, (trx) => env.engine.hook(trx, source.id, calling.id, "done", call, null));
     await env.engine.tick();
     const delegation = await env.db
       .selectFrom("specialist_delegations")
@@ -209,7 +211,7 @@ describe("decision cancel edge", () => {
       .executeTakeFirstOrThrow();
     const specialistConversation = delegation.specialist_conversation_id!;
     await completedOutput(env.db, specialistConversation, delegation.queue_id!, MARKER);
-    await immediate(env.db, (trx) =>
+    await writeTransaction(env.db, (trx) =>
       env.engine.hook(trx, specialistConversation, delegation.queue_id!, "done", MARKER, null),
     );
     const waiting = await env.db
@@ -225,7 +227,7 @@ describe("decision cancel edge", () => {
       .set({ status: "running", attempt: 1 })
       .where("id", "=", extra.id)
       .execute();
-    await immediate(env.db, (trx) =>
+    await writeTransaction(env.db, (trx) =>
       finishItem(
         trx,
         env.clock,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startConversation } from "../../../src/engine/agents/conversations.js";
 import { answerDecision, listDecisions } from "../../../src/engine/coordination/decisions.js";
-import { immediate } from "../../../src/engine/database.js";
+import { writeTransaction } from "../../../src/engine/database.js";
 import { completedOutput, coordinationEnv, OWNER, OWNER_ACTOR } from "../../support/coordination.js";
 
 const MARKER =
@@ -20,7 +20,9 @@ describe("decisions", () => {
       OWNER,
     );
     await completedOutput(env.db, conversation.id, item.id, "Réponse provisoire");
-    await immediate(env.db, (trx) => env.engine.hook(trx, conversation.id, item.id, "done", MARKER, null));
+    await writeTransaction(env.db, (trx) =>
+      env.engine.hook(trx, conversation.id, item.id, "done", MARKER, null),
+    );
     return { conversation, item };
   }
 
@@ -52,7 +54,9 @@ describe("decisions", () => {
   it("recording the same outcome twice opens one decision", async () => {
     env = await coordinationEnv();
     const { conversation, item } = await decisionInSource();
-    await immediate(env.db, (trx) => env.engine.hook(trx, conversation.id, item.id, "done", MARKER, null));
+    await writeTransaction(env.db, (trx) =>
+      env.engine.hook(trx, conversation.id, item.id, "done", MARKER, null),
+    );
     expect(await listDecisions(env.db, OWNER_ACTOR)).toHaveLength(1);
   });
 
@@ -96,7 +100,7 @@ describe("decisions", () => {
   it("a failed outcome or text without a valid marker opens no decision (control: the marker does)", async () => {
     env = await coordinationEnv();
     const { conversation, item } = await startConversation(env.db, env.clock, env.source, "x", OWNER);
-    await immediate(env.db, (trx) =>
+    await writeTransaction(env.db, (trx) =>
       env.engine.hook(
         trx,
         conversation.id,
@@ -106,11 +110,13 @@ describe("decisions", () => {
         null,
       ),
     );
-    await immediate(env.db, (trx) =>
+    await writeTransaction(env.db, (trx) =>
       env.engine.hook(trx, conversation.id, item.id, "failed", MARKER, "boom"),
     );
     expect(await listDecisions(env.db, OWNER_ACTOR)).toHaveLength(0);
-    await immediate(env.db, (trx) => env.engine.hook(trx, conversation.id, item.id, "done", MARKER, null));
+    await writeTransaction(env.db, (trx) =>
+      env.engine.hook(trx, conversation.id, item.id, "done", MARKER, null),
+    );
     expect(await listDecisions(env.db, OWNER_ACTOR)).toHaveLength(1);
   });
 });

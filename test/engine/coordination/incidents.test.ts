@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startConversation } from "../../../src/engine/agents/conversations.js";
 import { listIncidents } from "../../../src/engine/coordination/incidents.js";
-import { immediate } from "../../../src/engine/database.js";
+import { writeTransaction } from "../../../src/engine/database.js";
 import { completedOutput, coordinationEnv, OWNER, OWNER_ACTOR } from "../../support/coordination.js";
 
 describe("incidents and self-repair", () => {
@@ -11,7 +11,7 @@ describe("incidents and self-repair", () => {
   it("S-CO-02: a failed agent becomes an OPEN incident with auto_repair; the next tick repairs it in CodexPi (Self)", async () => {
     env = await coordinationEnv();
     const { conversation, item } = await startConversation(env.db, env.clock, env.source, "Exécute", OWNER);
-    await immediate(env.db, (trx) =>
+    await writeTransaction(env.db, (trx) =>
       env.engine.hook(
         trx,
         conversation.id,
@@ -59,13 +59,15 @@ describe("incidents and self-repair", () => {
       null,
       { origin: "repair" },
     );
-    await immediate(env.db, (trx) => env.engine.hook(trx, conversation.id, item.id, "failed", null, "boom"));
+    await writeTransaction(env.db, (trx) =>
+      env.engine.hook(trx, conversation.id, item.id, "failed", null, "boom"),
+    );
     const stopped = await startConversation(env.db, env.clock, env.source, "x", OWNER);
-    await immediate(env.db, (trx) =>
+    await writeTransaction(env.db, (trx) =>
       env.engine.hook(trx, stopped.conversation.id, stopped.item.id, "cancelled", null, "stop"),
     );
     expect(await listIncidents(env.db, OWNER_ACTOR, { all: true })).toHaveLength(0);
-    await immediate(env.db, (trx) =>
+    await writeTransaction(env.db, (trx) =>
       env.engine.hook(trx, stopped.conversation.id, stopped.item.id, "failed", null, "boom"),
     );
     expect(await listIncidents(env.db, OWNER_ACTOR, { all: true })).toHaveLength(1);
@@ -89,7 +91,9 @@ describe("incident retry", () => {
       "Exécute la migration",
       OWNER,
     );
-    await immediate(env.db, (trx) => env.engine.hook(trx, conversation.id, item.id, "failed", null, "boom"));
+    await writeTransaction(env.db, (trx) =>
+      env.engine.hook(trx, conversation.id, item.id, "failed", null, "boom"),
+    );
     const [incident] = await listIncidents(env.db, OWNER_ACTOR);
     await expect(
       retryIncident(env.engine, { userId: "USTRANGER", isAdmin: false }, incident!.id),

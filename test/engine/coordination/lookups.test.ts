@@ -7,7 +7,7 @@ import {
   listIncidents,
   retryIncident,
 } from "../../../src/engine/coordination/incidents.js";
-import { immediate } from "../../../src/engine/database.js";
+import { writeTransaction } from "../../../src/engine/database.js";
 import { newId } from "../../../src/engine/ids.js";
 import {
   createOrchestration,
@@ -33,7 +33,9 @@ describe("lookups by id and per-actor lists", () => {
     const env = await coordinationEnv();
     closers.push(env.close);
     const { conversation, item } = await startConversation(env.db, env.clock, env.source, "Exécute", OWNER);
-    await immediate(env.db, (trx) => env.engine.hook(trx, conversation.id, item.id, "failed", null, "boom"));
+    await writeTransaction(env.db, (trx) =>
+      env.engine.hook(trx, conversation.id, item.id, "failed", null, "boom"),
+    );
     const oldest = (await env.db.selectFrom("incidents").select("id").executeTakeFirstOrThrow()).id;
     // 205 newer incidents of someone else's conversation in another project.
     const other = await addProject(env.db, env.clock, {

@@ -3,7 +3,7 @@ import { startConversation } from "../../../src/engine/agents/conversations.js";
 import { overview } from "../../../src/engine/coordination/overview.js";
 import { getPreferences, setPreferences } from "../../../src/engine/coordination/preferences.js";
 import { createSpecialist } from "../../../src/engine/coordination/specialists.js";
-import { immediate } from "../../../src/engine/database.js";
+import { writeTransaction } from "../../../src/engine/database.js";
 import { coordinationEnv, OWNER, OWNER_ACTOR } from "../../support/coordination.js";
 
 describe("notification preferences and overview", () => {
@@ -40,7 +40,7 @@ describe("notification preferences and overview", () => {
   it("S-CO-10: the overview has exactly four parts, scoped to the actor", async () => {
     env = await coordinationEnv();
     const { conversation, item } = await startConversation(env.db, env.clock, env.source, "x", OWNER);
-    await immediate(env.db, (trx) =>
+    await writeTransaction(env.db, (trx) =>
       env.engine.hook(
         trx,
         conversation.id,
@@ -50,7 +50,7 @@ describe("notification preferences and overview", () => {
         null,
       ),
     );
-    await immediate(env.db, (trx) =>
+    await writeTransaction(env.db, (trx) =>
       env.engine.hook(trx, conversation.id, "other-item", "failed", null, "boom"),
     );
     await createSpecialist(env.engine, OWNER_ACTOR, {

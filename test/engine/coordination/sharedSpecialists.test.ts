@@ -6,7 +6,7 @@ import { queueStatus } from "../../../src/engine/agents/status.js";
 import { listDecisions } from "../../../src/engine/coordination/decisions.js";
 import { overview } from "../../../src/engine/coordination/overview.js";
 import { createSpecialist, getSpecialist } from "../../../src/engine/coordination/specialists.js";
-import { immediate } from "../../../src/engine/database.js";
+import { writeTransaction } from "../../../src/engine/database.js";
 import { completedOutput, coordinationEnv, OWNER, OWNER_ACTOR } from "../../support/coordination.js";
 
 type Env = Awaited<ReturnType<typeof coordinationEnv>>;
@@ -53,7 +53,7 @@ async function delegate(env: Env, projectId: string, user: string) {
   );
   const call = `CODEXPI_SPECIALIST_CALL {"capability":"code.audit","task":"${TASK}","context":"Clés dans config/secret.ts"}`;
   await completedOutput(env.db, conversation.id, item.id, call);
-  await immediate(env.db, (trx) => env.engine.hook(trx, conversation.id, item.id, "done", call, null));
+  await writeTransaction(env.db, (trx) => env.engine.hook(trx, conversation.id, item.id, "done", call, null));
   await env.engine.tick();
   return env.db
     .selectFrom("specialist_delegations")
@@ -98,7 +98,7 @@ describe("shared specialists: seen through the delegating conversation, prompted
     const d = await delegate(env, env.source.id, OWNER);
     const marker = `CODEXPI_DECISION {"title":"${TASK}","question":"Publier le rapport ?","options":[{"id":"oui","label":"Oui"}]}`;
     await completedOutput(env.db, d.specialist_conversation_id!, d.queue_id!, marker);
-    await immediate(env.db, (trx) =>
+    await writeTransaction(env.db, (trx) =>
       env.engine.hook(trx, d.specialist_conversation_id!, d.queue_id!, "done", marker, null),
     );
     expect((await listDecisions(env.db, OWNER_ACTOR)).map((x) => x.title)).toEqual([TASK]);

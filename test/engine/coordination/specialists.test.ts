@@ -9,7 +9,7 @@ import {
   listSpecialists,
   rebuildSpecialist,
 } from "../../../src/engine/coordination/specialists.js";
-import { immediate } from "../../../src/engine/database.js";
+import { writeTransaction } from "../../../src/engine/database.js";
 import { completedOutput, coordinationEnv, OWNER, OWNER_ACTOR } from "../../support/coordination.js";
 
 type Env = Awaited<ReturnType<typeof coordinationEnv>>;
@@ -40,7 +40,7 @@ async function sourceCalling(env: Env, call: string) {
     OWNER,
   );
   await completedOutput(env.db, conversation.id, item.id, call);
-  await immediate(env.db, (trx) => env.engine.hook(trx, conversation.id, item.id, "done", call, null));
+  await writeTransaction(env.db, (trx) => env.engine.hook(trx, conversation.id, item.id, "done", call, null));
   return { conversation, item };
 }
 
@@ -192,7 +192,7 @@ describe("specialists and delegations", () => {
     const secondCall =
       'CODEXPI_SPECIALIST_CALL {"capability":"design.logo","task":"Produire le symbole de marque","context":"Doit fonctionner avec la direction UI"}';
     await completedOutput(env.db, parent.specialist_conversation_id!, parent.queue_id!, secondCall);
-    await immediate(env.db, (trx) =>
+    await writeTransaction(env.db, (trx) =>
       env.engine.hook(trx, parent.specialist_conversation_id!, parent.queue_id!, "done", secondCall, null),
     );
     expect((await delegationOf(env, item.id)).status).toBe("WAITING_CHILD");
@@ -247,7 +247,7 @@ describe("specialists and delegations", () => {
     const marker =
       'CODEXPI_DECISION {"title":"Direction","question":"Quelle direction retenir ?","options":[{"id":"calme","label":"Calme"},{"id":"dense","label":"Dense"}],"allow_multiple":false,"allow_custom":true}';
     await completedOutput(env.db, delegation.specialist_conversation_id!, delegation.queue_id!, marker);
-    await immediate(env.db, (trx) =>
+    await writeTransaction(env.db, (trx) =>
       env.engine.hook(
         trx,
         delegation.specialist_conversation_id!,
@@ -351,7 +351,9 @@ describe("specialists and delegations", () => {
       .execute();
     const call =
       'CODEXPI_SPECIALIST_CALL {"capability":"design.logo","task":"Encore un niveau","context":""}';
-    await immediate(env.db, (trx) => env.engine.hook(trx, conversation.id, item.id, "done", call, null));
+    await writeTransaction(env.db, (trx) =>
+      env.engine.hook(trx, conversation.id, item.id, "done", call, null),
+    );
     const refused = await delegationOf(env, item.id);
     expect(refused).toMatchObject({ status: "FAILED", depth: 4 });
     expect(

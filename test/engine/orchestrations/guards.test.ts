@@ -66,13 +66,14 @@ describe("orchestrations: access and guards", () => {
       project_id: env.projectId,
       ...REQUEST,
     });
+    // One at a time: a refusal started early would reject before anything awaits it.
     for (const attempt of [
-      getOrchestration(env.engine, OTHER, flow.id),
-      rejectDraft(env.engine, OTHER, flow.id, "non"),
-      approveDraft(env.engine, OTHER, flow.id, flow.draft_hash),
-      cancelOrchestration(env.engine, OTHER, flow.id),
+      () => getOrchestration(env.engine, OTHER, flow.id),
+      () => rejectDraft(env.engine, OTHER, flow.id, "non"),
+      () => approveDraft(env.engine, OTHER, flow.id, flow.draft_hash),
+      () => cancelOrchestration(env.engine, OTHER, flow.id),
     ]) {
-      await expect(attempt).rejects.toMatchObject({ code: "not_found", reason: "orch_not_found" });
+      await expect(attempt()).rejects.toMatchObject({ code: "not_found", reason: "orch_not_found" });
     }
     await expect(getOrchestration(env.engine, OTHER, "no-such-id")).rejects.toMatchObject({
       code: "not_found",

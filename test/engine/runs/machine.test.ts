@@ -166,9 +166,10 @@ describe("migration 0005_runs", () => {
   it("is idempotent, and its unique index keeps one active run in the installation", async () => {
     const { testEngine } = await import("../../support/engine.js");
     const m0005 = await import("../../../db/migrations/0005_runs.js");
+    const { migrationHandle } = await import("../../../src/engine/database.js");
     const env = await testEngine();
     try {
-      await m0005.up(env.db as never); // a half-applied migration simply runs again
+      await m0005.up(migrationHandle(env.db as never)); // a half-applied migration simply runs again
       const row = (id: string, status: string) => ({
         id,
         owner_id: "U",
@@ -199,7 +200,7 @@ describe("migration 0005_runs", () => {
           .insertInto("remediation_runs")
           .values(row("d", "BLOCKED") as never)
           .execute(),
-      ).rejects.toThrow(/UNIQUE/);
+      ).rejects.toThrow(/UNIQUE|duplicate key/);
     } finally {
       await env.close();
     }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { immediate } from "../../../src/engine/database.js";
+import { writeTransaction } from "../../../src/engine/database.js";
 import { startRun } from "../../../src/engine/runs/index.js";
 import { APPROVE_PLAN, OWNER_ACTOR, planStep, runEnv, type RunEnv } from "./runEnv.js";
 
@@ -95,7 +95,9 @@ describe("autonomous runs: interrupted and continued items", () => {
     const asked =
       'Il me faut un choix. CODEXPI_DECISION {"question":"Quelle fenêtre ?","options":[{"id":"nuit","label":"La nuit"}]}';
     const queueId = await env.finishActive(run.id, asked);
-    await immediate(env.db, (trx) => env.engine.hook(trx, conversationId, queueId, "done", asked, null)); // the worker's outcome hook
+    await writeTransaction(env.db, (trx) =>
+      env.engine.hook(trx, conversationId, queueId, "done", asked, null),
+    ); // the worker's outcome hook
     await env.tick();
     expect((await env.run(run.id)).stage).toBe("AGENT"); // waits on the owner
     const { answerDecision, listDecisions } = await import("../../../src/engine/coordination/decisions.js");

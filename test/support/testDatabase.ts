@@ -1,0 +1,85 @@
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import pg from "pg";
+import { inject } from "vitest";
+import type { DatabaseTarget } from "../../src/engine/database.js";
+
+/** The dialect this test process runs the engine on: `CODEXPI_TEST_DB=sqlite|postgres` (set per vitest project). */
+export const TEST_DIALECT: DatabaseTarget["dialect"] =
+  process.env.CODEXPI_TEST_DB === "postgres" ? "postgres" : "sqlite";
+
+/** The migrated database every PostgreSQL test database is copied from (postgresGlobalSetup.ts). */
+export const PG_TEMPLATE_DATABASE = "codexpi_template";
+
+/** `url` pointing at another database of the same server. */
+export function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+let admin: pg.Pool | null = null;
+function adminPool(): pg.Pool {
+  admin ??= new pg.Pool({ connectionString: inject("pgAdminUrl"), max: 2, allowExitOnIdle: true });
+  return admin;
+}
+
+/**
+ * Copying the template takes ~150 ms: the next test's database is made while this test runs (one
+ * ahead per test file; postgresSetupFile.ts drops the one left over).
+ */
+let ahead: Promise<string> | null = null;
+
+async function createDatabase(): Promise<string> {
+  const name = `t_${randomBytes(8).toString("hex")}`;
+  await adminPool().query(`CREATE DATABASE ${name} TEMPLATE ${PG_TEMPLATE_DATABASE}`);
+  return name;
+}
+
+async function nextDatabase(): Promise<string> {
+  const name = await (ahead ?? createDatabase());
+  ahead = createDatabase();
+  ahead.catch(() => undefined); // its failure is reported by the test that waits for it
+  return name;
+}
+
+/** Drops the database made ahead for a test that never came (end of a test file). */
+export async function dropDatabaseAhead(): Promise<void> {
+  const pending = ahead;
+  ahead = null;
+  const name = await pending?.catch(() => null);
+  if (name) await adminPool().query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin?.end();
+  admin = null;
+}
+
+/** A database of its own for one test, and how to get rid of it. */
+export interface TestDatabase {
+  target: DatabaseTarget;
+  /** Environment naming it for a config (and the workers a test spawns): empty on SQLite. */
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+/**
+ * A fresh database for one test, on the dialect of this run: on SQLite the config's default file
+ * under `dir` (exactly what tests always used); on PostgreSQL a new database copied from the
+ * migrated template, so that tests and test files stay independent and may run in parallel.
+ */
+export async function testDatabase(dir: string): Promise<TestDatabase> {
+  if (TEST_DIALECT === "sqlite")
+    return {
+      target: { dialect: "sqlite", file: path.join(dir, "data", "codexpi.db") },
+      env: {},
+      drop: async () => undefined,
+    };
+  const name = await nextDatabase();
+  const url = withDatabase(inject("pgAdminUrl"), name);
+  return {
+    target: { dialect: "postgres", url },
+    env: { DATABASE_URL: url },
+    drop: async () => {
+      await adminPool().query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+  };
+}
