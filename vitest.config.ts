@@ -11,6 +11,7 @@ import { postgresUnavailable } from "./test/support/postgresServer.js";
 const POSTGRES_FILES = [
   "test/engine/postgres.test.ts",
   "test/integration/postgresCli.test.ts",
+  "test/engine/agents/channelReaders.test.ts",
   "test/engine/agents/dispatcher.test.ts",
   "test/engine/agents/failureLocale.test.ts",
   "test/engine/agents/layout.test.ts",
@@ -21,6 +22,8 @@ const POSTGRES_FILES = [
   "test/engine/agents/recovery.test.ts",
   "test/engine/agents/sandboxPolicy.test.ts",
   "test/engine/agents/selfClones.test.ts",
+  "test/engine/agents/stopOnce.test.ts",
+  "test/engine/approvals/approvals.test.ts",
   "test/engine/coordination/decisionCancel.test.ts",
   "test/engine/coordination/decisions.test.ts",
   "test/engine/coordination/incidents.test.ts",
