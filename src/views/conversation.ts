@@ -303,12 +303,15 @@ export function stopSummary(locale: Locale, r: StopSummaryInput): string {
 export interface FollowUpAckInput {
   /** The reply's place in the queue (1 = next); null when not known. */
   position?: number | null;
+  /** The reply was sent into the running turn (steered) rather than queued. */
+  steered?: boolean;
 }
 
 /** The short reply acknowledging a follow-up prompt written in the thread. */
 export function followUpAck(locale: Locale, ack: FollowUpAckInput = {}): SlackMessage {
-  const text =
-    ack.position != null && ack.position > 0
+  const text = ack.steered
+    ? t(locale, "conversation.followup_steered")
+    : ack.position != null && ack.position > 0
       ? t(locale, "conversation.followup_queued", { n: ack.position })
       : t(locale, "conversation.followup_received");
   return { text, blocks: [context([`📨 ${text}`])] };

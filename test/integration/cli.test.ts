@@ -101,6 +101,20 @@ describe("codexpi CLI (real binary, fake model)", () => {
     expect((await cli("project", "list")).stdout).not.toContain("approvals");
   });
 
+  it("project set --steer on|off lets replies steer the running turn; project list shows it; a bad value is a usage error", async () => {
+    await setup();
+    await cli("project", "add", "demo", path.join(dir, "demo"));
+    const bad = await cli("project", "set", "demo", "--steer", "maybe");
+    expect(bad.exitCode).not.toBe(0);
+    expect(bad.stderr).toContain("--steer");
+    const set = await cli("project", "set", "demo", "--steer", "on");
+    expect(set.exitCode).toBe(0);
+    expect(set.stdout).toContain("orientation on");
+    expect((await cli("project", "list")).stdout).toContain("les réponses orientent le tour en cours");
+    await cli("project", "set", "demo", "--steer", "off");
+    expect((await cli("project", "list")).stdout).not.toContain("orientent");
+  });
+
   it("ask --wait prints a decision's question and options (no raw marker), keeps waiting; decide answers it and the conversation resumes", async () => {
     await setup();
     fake.enqueue(

@@ -15,6 +15,7 @@ import { getPreferences } from "../../engine/coordination/preferences.js";
 import { itemOpenedIncident } from "../../engine/read/coordination.js";
 import { agentAnswer, conversationRoot, followUpAck, stopSummary } from "../../views/conversation.js";
 import { waitedForItsConversation } from "../../engine/read/queue.js";
+import { followUpFate } from "../../engine/agents/steer.js";
 import type { EventOf } from "../../engine/outbox.js";
 import type { SlackAddresses } from "../store/addresses.js";
 import type { SlackPoster } from "./poster.js";
@@ -49,6 +50,8 @@ export const REFRESH_KINDS: ReadonlySet<string> = new Set<ConversationKind>([
 ]);
 
 const MIN_EDIT_INTERVAL_MS = 1_000;
+// A steerable follow-up's acknowledgement waits this long between looks (the worker polls twice a second).
+const STEER_ACK_POLL_MS = 300;
 
 /** A conversation with where it lives in Slack: its thread and its state message, once posted. */
 type SlackConversation = ConversationView & {
@@ -143,6 +146,10 @@ export class ConversationMessages implements Renderer<ConversationKind> {
     event: EventOf<"conversation.queued">,
   ): Promise<boolean> {
     if (!snap.threadTs || !(await waitedForItsConversation(this.db, event.queueId))) return false;
+    // A follow-up the running turn takes is told so by its `conversation.steered` (steerMessages).
+    const fate = await followUpFate(this.db, event.queueId, this.clock.now());
+    if (fate === "steering") throw new Defer(STEER_ACK_POLL_MS);
+    if (fate === "steered") return false;
     const ack = followUpAck(this.locale, { position: event.position + 1 });
     await this.poster.postOnce({
       key: `followup:${event.queueId}`,

@@ -5,6 +5,7 @@ import { DecisionOpened } from "./decisionOpened.js";
 import type { OrchestrationMessages } from "./orchestrationMessages.js";
 import type { RendererMap } from "./renderer.js";
 import type { RunMessages } from "./runMessages.js";
+import type { SteerMessages } from "./steerMessages.js";
 
 /** The notifier's renderers, one per family of events. */
 export interface Renderers {
@@ -13,6 +14,7 @@ export interface Renderers {
   runs: RunMessages;
   orchestrations: OrchestrationMessages;
   approvals: ApprovalMessages;
+  steering: SteerMessages;
 }
 
 /** What the notifier does with each kind of event: checked at compile time to cover every kind. */
@@ -20,6 +22,7 @@ export function renderersOf(r: Renderers): RendererMap {
   return {
     "conversation.queued": r.conversations,
     "conversation.started": r.conversations,
+    "conversation.steered": r.steering,
     "conversation.progress": r.conversations,
     "conversation.stopped": r.conversations,
     "conversation.finished": r.conversations,

@@ -60,7 +60,8 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
     .orderBy("created_at", "asc")
     .limit(1)
     .executeTakeFirst();
-  // The item that describes the conversation now: a running one, else the latest.
+  // The item that describes the conversation now: a running one, else the latest (a follow-up
+  // steered into a turn never ran on its own: that turn's item describes it).
   const item =
     (await db
       .selectFrom("prompt_queue")
@@ -72,6 +73,7 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
       .selectFrom("prompt_queue")
       .selectAll()
       .where("conversation_id", "=", conversationId)
+      .where("status", "<>", "steered")
       .orderBy("seq", "desc")
       .limit(1)
       .executeTakeFirst());
@@ -96,7 +98,7 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
     // kept its addresses apart may hold the thread it posted, which the bot has copied.
     originThreadTs: c.slack_origin === "command" ? null : c.slack_thread_ts,
     origin: c.slack_origin,
-    status: item?.status ?? "queued",
+    status: item?.status === undefined || item.status === "steered" ? "queued" : item.status,
     activity: progress ? null : (item?.last_activity ?? null),
     progress,
     tokens: tokensOf(parseJson(item?.usage)),

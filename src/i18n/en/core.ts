@@ -125,6 +125,8 @@ export const core = {
   "conversation.stop_confirm.deny": "Keep running",
   "conversation.hint": "Reply in this thread to continue the conversation.",
   "conversation.followup_queued": "Follow-up queued (position {n}).",
+  "conversation.followup_steered":
+    "Follow-up sent to the running agent: it takes it into account in this turn.",
   "conversation.followup_received": "Follow-up received: the agent will handle it as soon as possible.",
 
   "answer.empty": "The agent answered nothing.",

@@ -127,6 +127,7 @@ export const core = {
   "conversation.stop_confirm.deny": "Laisser tourner",
   "conversation.hint": "Réponds dans ce fil pour poursuivre la conversation.",
   "conversation.followup_queued": "Relance en file d’attente (position {n}).",
+  "conversation.followup_steered": "Relance transmise à l’agent en cours : il en tient compte dans ce tour.",
   "conversation.followup_received": "Relance reçue : l’agent la traite dès que possible.",
 
   "answer.empty": "L’agent n’a rien répondu.",

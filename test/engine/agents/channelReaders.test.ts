@@ -53,8 +53,16 @@ describe("a project visible to its channel's members", () => {
   it("a member reads (rights, listings, status) but cannot prompt, follow up, stop or answer; the owner can (control)", async () => {
     const { conversation, item } = await setUp("channel");
     const c = await loadConversation(env.engine, conversation.id);
-    expect(await conversationRights(env.db, MEMBER, c)).toEqual({ see: true, prompt: false, answer: { decision: false, approval: false } });
-    expect(await conversationRights(env.db, OWNER_ACTOR, c)).toEqual({ see: true, prompt: true, answer: { decision: true, approval: true } });
+    expect(await conversationRights(env.db, MEMBER, c)).toEqual({
+      see: true,
+      prompt: false,
+      answer: { decision: false, approval: false },
+    });
+    expect(await conversationRights(env.db, OWNER_ACTOR, c)).toEqual({
+      see: true,
+      prompt: true,
+      answer: { decision: true, approval: true },
+    });
     expect((await listProjects(env.db, MEMBER)).map((p) => p.name)).toContain(env.source.name);
     await env.db
       .updateTable("prompt_queue")
@@ -100,7 +108,11 @@ describe("a project visible to its channel's members", () => {
   it("someone outside the channel, and a member of a private project's channel, get 'not found' for everything", async () => {
     const { conversation } = await setUp("channel");
     const c = await loadConversation(env.engine, conversation.id);
-    expect(await conversationRights(env.db, OUTSIDER, c)).toEqual({ see: false, prompt: false, answer: { decision: false, approval: false } });
+    expect(await conversationRights(env.db, OUTSIDER, c)).toEqual({
+      see: false,
+      prompt: false,
+      answer: { decision: false, approval: false },
+    });
     expect((await listProjects(env.db, OUTSIDER)).map((p) => p.name)).not.toContain(env.source.name);
     await expect(projectForActor(env.db, OUTSIDER, env.source.name)).rejects.toMatchObject({
       code: "not_found",
@@ -108,10 +120,18 @@ describe("a project visible to its channel's members", () => {
     await expect(stop(env.engine, OUTSIDER, conversation.id)).rejects.toMatchObject({ code: "not_found" });
 
     // Control: the member reads while it is visible to the channel; private again, they do not.
-    expect(await conversationRights(env.db, MEMBER, c)).toEqual({ see: true, prompt: false, answer: { decision: false, approval: false } });
+    expect(await conversationRights(env.db, MEMBER, c)).toEqual({
+      see: true,
+      prompt: false,
+      answer: { decision: false, approval: false },
+    });
     await setProjectVisibility(env.db, OWNER_ACTOR, env.source.name, "private");
     const again = await loadConversation(env.engine, conversation.id);
-    expect(await conversationRights(env.db, MEMBER, again)).toEqual({ see: false, prompt: false, answer: { decision: false, approval: false } });
+    expect(await conversationRights(env.db, MEMBER, again)).toEqual({
+      see: false,
+      prompt: false,
+      answer: { decision: false, approval: false },
+    });
     await expect(projectForActor(env.db, MEMBER, env.source.name)).rejects.toMatchObject({
       code: "not_found",
     });
@@ -126,13 +146,25 @@ describe("a project visible to its channel's members", () => {
     expect((await listProjects(env.db, BOB)).map((p) => p.name)).toContain(env.source.name);
     const own = await startConversation(env.db, env.clock, project, "Ma tâche", BOB.userId);
     const mine = await loadConversation(env.engine, own.conversation.id);
-    expect(await conversationRights(env.db, BOB, mine)).toEqual({ see: true, prompt: true, answer: { decision: true, approval: true } });
+    expect(await conversationRights(env.db, BOB, mine)).toEqual({
+      see: true,
+      prompt: true,
+      answer: { decision: true, approval: true },
+    });
     // The owner's conversation is not Bob's to read or drive (the project is private).
     const owners = await loadConversation(env.engine, conversation.id);
-    expect(await conversationRights(env.db, BOB, owners)).toEqual({ see: false, prompt: false, answer: { decision: false, approval: false } });
+    expect(await conversationRights(env.db, BOB, owners)).toEqual({
+      see: false,
+      prompt: false,
+      answer: { decision: false, approval: false },
+    });
 
     await setProjectPrompter(env.db, env.clock, OWNER_ACTOR, env.source.name, BOB.userId, false);
     await expect(projectForActor(env.db, BOB, env.source.name)).rejects.toMatchObject({ code: "not_found" });
-    expect(await conversationRights(env.db, BOB, mine)).toEqual({ see: false, prompt: false, answer: { decision: false, approval: false } });
+    expect(await conversationRights(env.db, BOB, mine)).toEqual({
+      see: false,
+      prompt: false,
+      answer: { decision: false, approval: false },
+    });
   });
 });
