@@ -58,6 +58,8 @@ type SlackConversation = ConversationView & {
   now: number;
   /** The permalink of the waiting decision's question, once it is posted. */
   decisionLink: string | null;
+  /** The permalink of the card of the approval the turn waits for, once it is posted. */
+  approvalLink: string | null;
   channelId: string;
   threadTs: string | null;
   statusTs: string | null;
@@ -237,19 +239,30 @@ export class ConversationMessages implements Renderer<ConversationKind> {
       channelId: address?.channel ?? view.channelId,
       threadTs: address?.threadTs ?? view.originThreadTs,
       statusTs: address?.statusTs ?? null,
-      decisionLink: view.decisionId ? await this.questionLink(view.decisionId) : null,
+      decisionLink: view.decisionId ? await this.cardLink(`decision:${view.decisionId}`) : null,
+      approvalLink: view.approvalId ? await this.cardLink(`approval:${view.approvalId}`) : null,
     };
   }
 
-  /** The permalink of a decision's question (its card, `decision:<id>`), once posted. */
-  private async questionLink(decisionId: string): Promise<string | null> {
-    const known = this.questionLinks.get(decisionId);
+  /** The permalink of a card (a decision's question `decision:<id>`, an approval `approval:<id>`), once posted. */
+  private async cardLink(key: string): Promise<string | null> {
+    const known = this.questionLinks.get(key);
     if (known) return known;
-    const card = await this.poster.posts.find(`decision:${decisionId}`);
+    const card = await this.poster.posts.find(key);
     if (card?.status !== "posted" || !card.ts) return null;
     const link = await this.client.chat.getPermalink({ channel: card.channel, message_ts: card.ts });
-    if (link.permalink) this.questionLinks.set(decisionId, link.permalink);
+    if (link.permalink) this.questionLinks.set(key, link.permalink);
     return link.permalink ?? null;
+  }
+
+  /**
+   * Re-renders the state message after an approval's card was posted or answered: the turn
+   * waits for it (linked), or runs again.
+   */
+  async refreshAfterApproval(outboxId: number, conversationId: string): Promise<void> {
+    const snap = await this.load(conversationId);
+    if (!snap?.statusTs) return;
+    await inLocale(await this.locales.of(snap.userId), () => this.refresh(outboxId, snap));
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { ApprovalMessages } from "./approvalMessages.js";
+import { ApprovalStatus } from "./approvalStatus.js";
 import type { ConversationMessages } from "./conversationMessages.js";
 import type { CoordinationMessages } from "./coordinationMessages.js";
 import { DecisionOpened } from "./decisionOpened.js";
@@ -19,6 +20,8 @@ export interface Renderers {
 
 /** What the notifier does with each kind of event: checked at compile time to cover every kind. */
 export function renderersOf(r: Renderers): RendererMap {
+  // Its card, then the conversation's state message (waiting for it, or running again).
+  const approvals = new ApprovalStatus(r.approvals, r.conversations);
   return {
     "conversation.queued": r.conversations,
     "conversation.started": r.conversations,
@@ -32,10 +35,10 @@ export function renderersOf(r: Renderers): RendererMap {
     "decision.opened": new DecisionOpened(r.coordination, r.conversations),
     "decision.answered": r.coordination,
     "decision.cancelled": r.coordination,
-    "approval.requested": r.approvals,
-    "approval.answered": r.approvals,
-    "approval.expired": r.approvals,
-    "approval.abandoned": r.approvals,
+    "approval.requested": approvals,
+    "approval.answered": approvals,
+    "approval.expired": approvals,
+    "approval.abandoned": approvals,
     "incident.opened": r.coordination,
     "incident.updated": r.coordination,
     // A specialist's state is listed by /codex specialists and App Home; it has no thread of its own.

@@ -33,6 +33,9 @@ export interface ConversationView {
   decisionOpen: boolean;
   /** The decision that waits, if any (its question is linked from the state message). */
   decisionId: string | null;
+  /** The approval the running turn waits for, if any (its card is linked from the state message). */
+  approvalPending: boolean;
+  approvalId: string | null;
 }
 
 /** Reads a conversation's current state; null when it does not exist. */
@@ -87,6 +90,18 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
     .where("status", "=", "OPEN")
     .limit(1)
     .executeTakeFirst();
+  // Only the running turn's own request pauses it (a closed or older one is history).
+  const approval =
+    item?.status === "running"
+      ? await db
+          .selectFrom("approvals")
+          .select("id")
+          .where("queue_id", "=", item.id)
+          .where("status", "=", "pending")
+          .orderBy("created_at")
+          .limit(1)
+          .executeTakeFirst()
+      : undefined;
   const progress = parseProgress(item?.last_activity);
   return {
     conversationId,
@@ -110,6 +125,8 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
     queueId: item?.id ?? null,
     decisionOpen: decision !== undefined,
     decisionId: decision?.id ?? null,
+    approvalPending: approval !== undefined,
+    approvalId: approval?.id ?? null,
   };
 }
 

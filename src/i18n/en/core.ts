@@ -101,6 +101,8 @@ export const core = {
   "conversation.state.done": "Done",
   "conversation.state.waiting_decision": "Waiting for your answer",
   "conversation.state.waiting_question": "see the question",
+  "conversation.state.waiting_approval": "Waiting for approval",
+  "conversation.state.waiting_request": "see the request",
   "conversation.state.done_in": "Done in {duration}",
   "conversation.state.failed": "Failed",
   "conversation.state.failed_with": "Failed: {error}",

@@ -103,6 +103,8 @@ export const core = {
   "conversation.state.done": "Terminé",
   "conversation.state.waiting_decision": "En attente de ta réponse",
   "conversation.state.waiting_question": "voir la question",
+  "conversation.state.waiting_approval": "En attente d’approbation",
+  "conversation.state.waiting_request": "voir la demande",
   "conversation.state.done_in": "Terminé en {duration}",
   "conversation.state.failed": "Échec",
   "conversation.state.failed_with": "Échec : {error}",
