@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/engine/agents/appServer/approvalTypes.js";
 import { approvalHandler } from "../../src/engine/approvals/waiter.js";
 import { recordingSpawner, type RecordingSpawner } from "../support/engine.js";
-import { OWNER, eventually, slackBot } from "../support/slackBot.js";
+import { ADMIN, OTHER, OWNER, eventually, slackBot } from "../support/slackBot.js";
 
 // The conversation's state message while an approval waits, through the real Bolt app and notifier
 // against the fake Slack. The runner's side is played by the test (the engine's real approval
@@ -90,5 +90,65 @@ describe("a conversation waiting for an approval", () => {
       "the status running again",
     );
     expect(running.text.startsWith("⚙️")).toBe(true);
+  });
+
+  it("/codex decisions and App Home list a pending approval, with its command and a link to its card, to those who may answer it only; answered, it leaves the list", async () => {
+    spawner = recordingSpawner();
+    bot = await slackBot({ spawner: () => spawner });
+    await bot.command("ask demo installe left-pad");
+    const root = await eventually(
+      () => bot.slack.messages("C1").find((m) => !m.thread_ts || m.thread_ts === m.ts),
+      30_000,
+      "thread root",
+    );
+    const item = await eventually(
+      () => bot.db.selectFrom("prompt_queue").selectAll().where("status", "=", "running").executeTakeFirst(),
+      15_000,
+      "running item",
+    );
+    const listed = async (user: string) =>
+      JSON.stringify(await bot.response((await bot.command("decisions", user)).responseId));
+    // Control: nothing pending yet.
+    expect(await listed(OWNER)).toMatch(/aucune décision/i);
+
+    const abort = new AbortController();
+    aborts.push(abort);
+    const decision = approvalHandler(bot.bot.engine, {
+      conversationId: item.conversation_id,
+      queueId: item.id,
+      attempt: item.attempt,
+    })(command, abort.signal);
+    const card = await eventually(
+      () =>
+        bot.slack
+          .thread("C1", root.ts)
+          .find((m) => m.ts !== root.ts && JSON.stringify(m.blocks ?? []).includes("approval.approve")),
+      15_000,
+      "approval card",
+    );
+    const cardLink = `https://fake.slack.test/archives/C1/p${card.ts.replace(".", "")}`;
+    const mine = await listed(OWNER);
+    expect(mine).toContain("Décisions en attente (0) et approbations (1)");
+    expect(mine).toContain("npm install --save left-pad");
+    expect(mine).toContain(`<${cardLink}|voir la demande>`);
+    expect(await listed(ADMIN)).toContain("npm install --save left-pad");
+    // Someone who may not answer it does not see it listed.
+    const other = await listed(OTHER);
+    expect(other).not.toContain("left-pad");
+    expect(other).toMatch(/aucune décision/i);
+
+    await bot.event({ type: "app_home_opened", user: OWNER, channel: "DHOME", tab: "home" });
+    const home = await eventually(
+      () => bot.slack.views.find((v) => v.method === "views.publish" && v.user_id === OWNER),
+      15_000,
+      "App Home",
+    );
+    expect(JSON.stringify(home)).toContain("npm install --save left-pad");
+    expect(JSON.stringify(home)).toContain(`<${cardLink}|voir la demande>`);
+
+    const approval = await bot.db.selectFrom("approvals").select("id").executeTakeFirstOrThrow();
+    await bot.click("approval.approve", approval.id, card.ts, OWNER);
+    expect(await decision).toBe("accept");
+    expect(await listed(OWNER)).not.toContain("left-pad");
   });
 });

@@ -29,6 +29,7 @@ import {
   specialistsView,
 } from "../../views/coordination.js";
 import { listDecisions } from "../../engine/coordination/decisions.js";
+import { pendingApprovalItems } from "../approvalLinks.js";
 import { listIncidents } from "../../engine/coordination/incidents.js";
 import { listSpecialists } from "../../engine/coordination/specialists.js";
 import { getPreferences, setPreferences } from "../../engine/coordination/preferences.js";
@@ -250,7 +251,11 @@ async function run(
       };
     }
     case "decisions":
-      return decisionsView(ctx.locale, await listDecisions(engine.db, actor));
+      return decisionsView(
+        ctx.locale,
+        await listDecisions(engine.db, actor),
+        await pendingApprovalItems(engine.db, engine.clock, client, actor, ctx.logger),
+      );
     case "incidents":
       return incidentsView(ctx.locale, await listIncidents(engine.db, actor));
     case "specialists":
