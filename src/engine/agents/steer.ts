@@ -1,6 +1,7 @@
 import type { Clock } from "../clock.js";
 import { immediate, type Database, type Tx } from "../database.js";
 import { emit } from "../outbox.js";
+import { CLI_ACTOR } from "./projects.js";
 import { moveItem } from "./queueStore.js";
 
 // Steering (issue 10): a person's follow-up written while their conversation's turn runs on the
@@ -38,9 +39,10 @@ export async function markSteerable(
 }
 
 /**
- * The follow-ups the running item's turn may take, oldest first: people's prompts (never the
- * engine's: decision answers, specialist results) queued in the same conversation, while its
- * project allows steering. Read at each poll, so that an admin turning steering off stops it.
+ * The follow-ups the running item's turn may take, oldest first: people's prompts written in the
+ * thread (never the engine's: decision answers, specialist results; nor the CLI's, whose
+ * `ask --conversation --wait` waits for its own turn's answer) queued in the same conversation,
+ * while its project allows steering. Read at each poll, so that turning steering off stops it.
  */
 export async function steerableFollowUps(
   db: Tx,
@@ -54,6 +56,8 @@ export async function steerableFollowUps(
     .where("q.conversation_id", "=", running.conversationId)
     .where("q.status", "=", "queued")
     .where("q.origin_kind", "=", "user")
+    .where("q.requested_by", "is not", null)
+    .where("q.requested_by", "<>", CLI_ACTOR.userId)
     .where("q.id", "<>", running.id)
     .where("p.steer", "=", 1)
     .orderBy("q.seq")

@@ -31,7 +31,9 @@ describe("the worker's steer loop", () => {
       { id: item.id, attempt: 1, conversationId: conversation.id },
       { pollMs: 20 },
     );
-    return { item, note, engineAnswer, loop };
+    // `codexpi ask --conversation --wait` waits for its own turn's answer: never steered.
+    const fromCli = await enqueue(env.db, env.clock, conversation.id, "from the CLI", { requestedBy: "cli" });
+    return { item, note, engineAnswer, fromCli, loop };
   }
 
   const statusOf = async (id: string) =>
@@ -41,8 +43,8 @@ describe("the worker's steer loop", () => {
       .where("id", "=", id)
       .executeTakeFirstOrThrow();
 
-  it("a follow-up the turn takes is sent once and marked steered however many polls run; the engine's own items are never steered", async () => {
-    const { item, note, engineAnswer, loop } = await runningWithFollowUp(true);
+  it("a follow-up the turn takes is sent once and marked steered however many polls run; the engine's own items and the CLI's are never steered", async () => {
+    const { item, note, engineAnswer, fromCli, loop } = await runningWithFollowUp(true);
     const sent: string[] = [];
     const turn: RunningTurn = { threadId: "t", turnId: "u", steer: async (text) => void sent.push(text) };
     loop.onTurnStarted(turn);
@@ -51,6 +53,7 @@ describe("the worker's steer loop", () => {
     expect(sent).toEqual(["also this"]);
     expect(await statusOf(note.id)).toEqual({ status: "steered", steered_into: item.id });
     expect(await statusOf(engineAnswer.id)).toEqual({ status: "queued", steered_into: null });
+    expect(await statusOf(fromCli.id)).toEqual({ status: "queued", steered_into: null });
     const mark = await env.db
       .selectFrom("prompt_queue")
       .select("steer_turn_id")
