@@ -89,6 +89,7 @@ export async function runWorker(
       worker_pid: process.pid,
       worker_start_time: processStartTime(process.pid),
       claimed_at: clock.now(),
+      steer_turn_id: null, // an earlier attempt's turn is gone: this one marks its own once started
     })
     .where("id", "=", queueId)
     .where("attempt", "=", attempt)
