@@ -96,9 +96,10 @@ describe("codexpi CLI (real binary, fake model)", () => {
     const set = await cli("project", "set", "demo", "--approvals", "on-request");
     expect(set.exitCode).toBe(0);
     expect(set.stdout).toContain("on-request");
-    expect((await cli("project", "list")).stdout).toContain("approvals on-request");
+    // The listing reads in the operator's language (French by default).
+    expect((await cli("project", "list")).stdout).toContain("approbations à la demande");
     await cli("project", "set", "demo", "--approvals", "never");
-    expect((await cli("project", "list")).stdout).not.toContain("approvals");
+    expect((await cli("project", "list")).stdout).not.toContain("approbations");
   });
 
   it("project set --steer on|off lets replies steer the running turn; project list shows it; a bad value is a usage error", async () => {
