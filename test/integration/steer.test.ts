@@ -114,7 +114,12 @@ describe("steering a running turn", () => {
 
     const { item: note } = await followUp(env.engine, OWNER, c, "STEER-NOTE-7741: mention the README too");
     expect(await finished(env.db, first.id)).toMatchObject({ status: "done", steer_turn_id: null });
-    expect(await item(env, note.id)).toMatchObject({ status: "steered", steered_into: first.id });
+    const steered = await item(env, note.id);
+    expect(steered).toMatchObject({ status: "steered", steered_into: first.id });
+    // Recorded, then taken by the worker's next poll (every 500 ms) and marked: well within a second or so.
+    const latency = (steered.finished_at ?? Number.POSITIVE_INFINITY) - note.created_at;
+    console.info(`steer latency: ${latency} ms from the follow-up's record to its mark`);
+    expect(latency).toBeLessThan(1_500);
     expect(laterInputs(env)).toContain("STEER-NOTE-7741");
     expect(inputText(env.fake.requests[0]!)).not.toContain("STEER-NOTE-7741");
     expect(env.fake.requests.map(inputText).join("\n")).not.toContain("READER-NOTE-5531");
