@@ -60,6 +60,8 @@ export interface ProjectChanges {
   defaultFor?: string | null;
   /** Who may read it besides its owner and admins: its channel's members, or nobody (owner or admin). */
   visible?: "channel" | "private";
+  /** Whether a reply written while the agent works is sent into the running turn (owner or admin). */
+  steer?: boolean;
 }
 
 /** The sub-commands a usage line exists for. */
@@ -247,6 +249,7 @@ function parseSet(args: string[]): Command {
       else return usage;
     } else if (flag === "--visible" && (value === "channel" || value === "private")) changes.visible = value;
     else if (flag === "--full-access" && onOff(value) !== undefined) changes.fullAccess = onOff(value);
+    else if (flag === "--steer" && onOff(value) !== undefined) changes.steer = onOff(value);
     else if (flag === "--merge-confirmation" && onOff(value) !== undefined)
       changes.mergeConfirmation = onOff(value);
     else if (flag === "--role" && ROLES.includes(value as ProjectRole)) changes.role = value as ProjectRole;

@@ -20,6 +20,7 @@ export async function run(argv: string[]): Promise<number> {
       .selectFrom("prompt_queue")
       .selectAll()
       .where("conversation_id", "=", id)
+      .where("status", "<>", "steered") // it went into an earlier turn, whose answer is the one
       .orderBy("seq", "desc")
       .executeTakeFirst();
     if (item && (item.status === "queued" || item.status === "running")) {

@@ -3,6 +3,7 @@ import {
   CLI_ACTOR,
   listProjects,
   removeProject,
+  setProjectSteer,
   updateProject,
 } from "../engine/agents/projects.js";
 import { installRoots } from "../engine/agents/layout.js";
@@ -85,15 +86,27 @@ async function remove(argv: string[]): Promise<number> {
   }
 }
 
-/** `project set NAME --approvals never|on-request`: the operator is an admin. */
+/** `project set NAME [--approvals never|on-request] [--steer on|off]`: the operator is an admin. */
 async function set(argv: string[]): Promise<number> {
-  const { values, positionals } = args(argv, { approvals: { type: "string" } }, 1);
+  const { values, positionals } = args(argv, { approvals: { type: "string" }, steer: { type: "string" } }, 1);
   const mode = values.approvals as ApprovalMode | undefined;
-  if (!mode || !APPROVAL_MODES.includes(mode)) throw new UsageError(t(cliLocale(), "cli.error.approvals"));
+  const steer = values.steer;
+  if (mode === undefined && steer === undefined) throw new UsageError(t(cliLocale(), "cli.error.approvals"));
+  if (mode !== undefined && !APPROVAL_MODES.includes(mode))
+    throw new UsageError(t(cliLocale(), "cli.error.approvals"));
+  if (steer !== undefined && steer !== "on" && steer !== "off")
+    throw new UsageError(t(cliLocale(), "cli.error.steer"));
   const { db, config } = await cliEngine();
   try {
-    const p = await updateProject(db, CLI_ACTOR, positionals[0] as string, { approvalMode: mode });
-    out(t(config.locale, "cli.project.updated", { name: p.name, approvals: p.approval_mode }));
+    const name = positionals[0] as string;
+    if (mode !== undefined) {
+      const p = await updateProject(db, CLI_ACTOR, name, { approvalMode: mode });
+      out(t(config.locale, "cli.project.updated", { name: p.name, approvals: p.approval_mode }));
+    }
+    if (steer !== undefined) {
+      const p = await setProjectSteer(db, CLI_ACTOR, name, steer === "on");
+      out(t(config.locale, "cli.project.steer", { name: p.name, steer }));
+    }
     return 0;
   } finally {
     await db.destroy();
@@ -112,6 +125,7 @@ async function list(argv: string[]): Promise<number> {
         t(config.locale, p.full_access ? "cli.project.full_access" : "cli.project.restricted"),
         p.merge_confirmation_required ? t(config.locale, "cli.project.merge_confirmation") : null,
         p.approval_mode === "on-request" ? t(config.locale, "cli.project.approvals_on_request") : null,
+        p.steer ? t(config.locale, "cli.project.steer_on") : null,
         p.owner_id
           ? t(config.locale, "cli.project.owner", { id: p.owner_id })
           : t(config.locale, "cli.project.shared"),

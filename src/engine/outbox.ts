@@ -15,6 +15,8 @@ const approvalEvent = <K extends string>(kind: K) =>
 const eventSchemas = {
   "conversation.queued": z.object({ kind: z.literal("conversation.queued"), ...turn, position: z.number() }),
   "conversation.started": z.object({ kind: z.literal("conversation.started"), ...turn }),
+  // A follow-up (queueId) sent into the running turn of its conversation instead of queueing.
+  "conversation.steered": z.object({ kind: z.literal("conversation.steered"), ...turn }),
   "conversation.progress": z.object({
     kind: z.literal("conversation.progress"),
     ...turn,
@@ -124,6 +126,7 @@ export const EVENT_KINDS = Object.keys(eventSchemas) as EventKind[];
 const aggregateOf: { [K in EventKind]: (e: EventOf<K>) => string } = {
   "conversation.queued": (e) => `conversation:${e.conversationId}`,
   "conversation.started": (e) => `conversation:${e.conversationId}`,
+  "conversation.steered": (e) => `conversation:${e.conversationId}`,
   "conversation.progress": (e) => `conversation:${e.conversationId}`,
   "conversation.stopped": (e) => `conversation:${e.conversationId}`,
   "conversation.finished": (e) => `conversation:${e.conversationId}`,

@@ -20,6 +20,8 @@ export interface ProjectsTable {
   approval_mode: Generated<ApprovalMode>;
   /** Who may read its conversations besides its owner and admins: 'private' or 'channel' (its channel's members). */
   visibility: Generated<ProjectVisibility>;
+  /** 1 when a follow-up may be sent into the running app-server turn (`turn/steer`) instead of queueing. */
+  steer: Generated<number>;
 }
 
 /** Who may read a project's conversations besides its owner and admins. */
@@ -72,7 +74,8 @@ export interface MessagesTable {
 }
 
 /** A queue item's lifecycle. */
-export type QueueStatus = "queued" | "running" | "done" | "failed" | "cancelled";
+/** `steered`: a follow-up sent into the running turn of its conversation; it never runs on its own. */
+export type QueueStatus = "queued" | "running" | "done" | "failed" | "cancelled" | "steered";
 
 /** Machine-readable failure reasons; state machines match these, never the text. */
 export type FailureCode =
@@ -111,6 +114,10 @@ export interface PromptQueueTable {
   last_activity_at: number | null;
   usage: string | null;
   files_changed: string | null;
+  /** On a running item: the app-server turn its worker can steer (null otherwise). */
+  steer_turn_id: string | null;
+  /** On a steered follow-up: the running item whose turn took it. */
+  steered_into: string | null;
 }
 
 export interface LeasesTable {

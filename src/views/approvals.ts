@@ -5,7 +5,7 @@ import { t, type Locale } from "../i18n/index.js";
 import { actions, button, context, section, type Block } from "./blocks.js";
 import { ACTIONS, BLOCKS } from "./ids.js";
 import { MAX_BLOCK_ID, MAX_SECTION_TEXT } from "./limits.js";
-import { escapeClip, userMention } from "./mrkdwn.js";
+import { escapeClip, slackLink, userMention } from "./mrkdwn.js";
 import type { InteractiveMessage } from "./interactive.js";
 
 /** The longest diff shown inline in the card; a longer one is uploaded as a file beside it. */
@@ -127,4 +127,21 @@ function fileList(locale: Locale, files: string[]): string {
   const shown = files.slice(0, 10).map((f) => `\`${escapeClip(f, 200)}\``);
   if (files.length > 10) shown.push(t(locale, "common.more", { n: files.length - 10 }));
   return shown.join(", ");
+}
+
+/** A pending approval as `/codex decisions` and App Home list it, with its card's link once known. */
+export interface PendingApprovalItem {
+  approval: Pick<ApprovalView, "id" | "kind" | "command" | "files" | "project_name">;
+  link: string | null;
+}
+
+/** One pending approval in a list: what is asked, in which project, and a link to its card (answered there). */
+export function pendingApprovalBlock(locale: Locale, item: PendingApprovalItem): Block {
+  const a = item.approval;
+  const line = t(locale, "approval.pending_item", {
+    what: approvalSubject(locale, a),
+    project: escapeClip(a.project_name, 100),
+  });
+  const link = item.link ? ` · ${slackLink(item.link, t(locale, "approval.see_card"))}` : "";
+  return section(`${line}${link}`, { blockId: blockId(BLOCKS.approvalPending, a.id) });
 }

@@ -115,6 +115,8 @@ export interface ProjectListItem {
   role: ProjectRole;
   /** Whether its agent asks before escalating (absent: never). */
   approvalsOnRequest?: boolean;
+  /** Replies written while its agent works go into the running turn. */
+  steer?: boolean;
   /** Its channel's members may read and follow it. */
   visibleToChannel?: boolean;
 }
@@ -136,6 +138,7 @@ export function projectsView(locale: Locale, projects: ProjectListItem[]): Slack
       t(locale, p.fullAccess ? "projects.full_access" : "projects.sandboxed"),
       ...(p.mergeConfirmation ? [t(locale, "projects.merge_confirmation")] : []),
       ...(p.approvalsOnRequest ? [t(locale, "projects.approvals_on_request")] : []),
+      ...(p.steer ? [t(locale, "projects.steer")] : []),
     ];
     return `*${escapeClip(p.name, 200)}* · \`${escapeClip(p.path, 400)}\`\n${facts.join(" · ")}`;
   });

@@ -45,6 +45,10 @@ export interface ConversationRootInput {
   decisionOpen?: boolean;
   /** A link to the question of the decision that waits, once it is posted. */
   decisionLink?: string | null;
+  /** The running turn waits for a person's approval (a command or file change it asked for). */
+  approvalPending?: boolean;
+  /** A link to that approval's card, once it is posted. */
+  approvalLink?: string | null;
 }
 
 const STATE_EMOJI = {
@@ -69,11 +73,20 @@ function quotePrompt(prompt: string): string {
 /** A finished turn whose agent asked a question: the conversation waits, it is not done. */
 const waitsForAnswer = (c: ConversationRootInput) => c.status === "done" && c.decisionOpen === true;
 
+/** A running turn paused on an approval request: it goes on once someone answers. */
+const waitsForApproval = (c: ConversationRootInput) => c.status === "running" && c.approvalPending === true;
+
 function stateEmoji(c: ConversationRootInput): string {
-  return waitsForAnswer(c) ? "⏸" : STATE_EMOJI[c.status];
+  return waitsForAnswer(c) || waitsForApproval(c) ? "⏸" : STATE_EMOJI[c.status];
 }
 
 function stateLine(locale: Locale, c: ConversationRootInput): string {
+  if (waitsForApproval(c)) {
+    const waiting = t(locale, "conversation.state.waiting_approval");
+    return c.approvalLink
+      ? `${waiting} · ${slackLink(c.approvalLink, t(locale, "conversation.state.waiting_request"))}`
+      : waiting;
+  }
   if (waitsForAnswer(c)) {
     const waiting = t(locale, "conversation.state.waiting_decision");
     return c.decisionLink
@@ -303,12 +316,15 @@ export function stopSummary(locale: Locale, r: StopSummaryInput): string {
 export interface FollowUpAckInput {
   /** The reply's place in the queue (1 = next); null when not known. */
   position?: number | null;
+  /** The reply was sent into the running turn (steered) rather than queued. */
+  steered?: boolean;
 }
 
 /** The short reply acknowledging a follow-up prompt written in the thread. */
 export function followUpAck(locale: Locale, ack: FollowUpAckInput = {}): SlackMessage {
-  const text =
-    ack.position != null && ack.position > 0
+  const text = ack.steered
+    ? t(locale, "conversation.followup_steered")
+    : ack.position != null && ack.position > 0
       ? t(locale, "conversation.followup_queued", { n: ack.position })
       : t(locale, "conversation.followup_received");
   return { text, blocks: [context([`📨 ${text}`])] };

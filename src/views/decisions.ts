@@ -1,4 +1,5 @@
 import type { DecisionView } from "../engine/coordination/decisions.js";
+import { pendingApprovalBlock, type PendingApprovalItem } from "./approvals.js";
 import { t, type Locale } from "../i18n/index.js";
 import { button, context, divider, header, section } from "./blocks.js";
 import { BLOCKS, CALLBACKS, ACTIONS, INPUTS } from "./ids.js";
@@ -295,17 +296,24 @@ export function decisionCustomModal(locale: Locale, d: DecisionView): ModalView 
  * `/codex decisions`: each decision with its buttons (open ones answerable right here), within
  * one message; the ones that do not fit are counted, and an empty list says so.
  */
-export function decisionsView(locale: Locale, decisions: DecisionView[]): InteractiveMessage {
+export function decisionsView(
+  locale: Locale,
+  decisions: DecisionView[],
+  approvals: PendingApprovalItem[] = [],
+): InteractiveMessage {
   const open = decisions.filter((d) => canDecision(d.status, "answer")).length;
-  const title = t(locale, "decisions.title", { n: open });
-  if (decisions.length === 0)
+  const title = approvals.length
+    ? t(locale, "decisions.title_with_approvals", { n: open, m: approvals.length })
+    : t(locale, "decisions.title", { n: open });
+  if (decisions.length === 0 && approvals.length === 0)
     return {
       text: t(locale, "decisions.empty"),
       blocks: [header(title), section(t(locale, "decisions.empty"))],
     };
-  const items = decisions.map((d, i) => {
-    const blocks = decisionBlocks(locale, d, { compact: true });
-    return i === 0 ? blocks : [divider(), ...blocks];
-  });
+  // Approvals are answered on their card (in the conversation's thread): listed with its link.
+  const items = [
+    ...decisions.map((d) => decisionBlocks(locale, d, { compact: true })),
+    ...approvals.map((a) => [pendingApprovalBlock(locale, a)]),
+  ].map((blocks, i) => (i === 0 ? blocks : [divider(), ...blocks]));
   return { text: title, blocks: fitItems([header(title)], items, (n) => t(locale, "common.more", { n })) };
 }

@@ -6,6 +6,7 @@ import { ACTIONS, BLOCKS } from "./ids.js";
 import { MAX_SURFACE_BLOCKS } from "./limits.js";
 import { escapeClip } from "./mrkdwn.js";
 import { failureText } from "../i18n/failures.js";
+import { pendingApprovalBlock, type PendingApprovalItem } from "./approvals.js";
 
 /** A decision waiting for the user's answer (its buttons are in the conversation's thread). */
 export interface HomeDecision {
@@ -35,6 +36,8 @@ export interface HomeSpecialist {
 /** The engine's overview (S-CO-10: exactly four parts), plus the current run when there is one. */
 export interface HomeOverview {
   decisions: HomeDecision[];
+  /** Pending approvals the person may answer (listed with the decisions; answered on their card). */
+  approvals?: PendingApprovalItem[];
   incidents: HomeIncident[];
   runtime_policies: {
     global: RuntimePolicy;
@@ -113,15 +116,27 @@ export function homeView(locale: Locale, overview: HomeOverview): HomeView {
     blocks.push(section(`🚀 *${t(locale, "home.run.title")}*\n${line}`, { blockId: BLOCKS.homeRun }));
   }
 
-  blocks.push(divider(), header(t(locale, "home.decisions.title", { n: overview.decisions.length })));
+  // One list, one budget of blocks: decisions first, then approvals (each links to its card).
+  const approvals = overview.approvals ?? [];
+  const pending: Array<HomeDecision | PendingApprovalItem> = [...overview.decisions, ...approvals];
   blocks.push(
-    ...list(locale, overview.decisions, "home.decisions.empty", (d, i) =>
-      section(
-        `❓ *${oneLine(d.title, 200)}* · _${oneLine(d.projectName, 100)}_\n${escapeClip(d.question.trim(), 600)}`,
-        {
-          blockId: `${BLOCKS.homeDecisions}.${i}`,
-        },
-      ),
+    divider(),
+    header(
+      approvals.length
+        ? t(locale, "home.decisions.title_with_approvals", { n: pending.length })
+        : t(locale, "home.decisions.title", { n: overview.decisions.length }),
+    ),
+  );
+  blocks.push(
+    ...list(locale, pending, "home.decisions.empty", (d, i) =>
+      "approval" in d
+        ? pendingApprovalBlock(locale, d)
+        : section(
+            `❓ *${oneLine(d.title, 200)}* · _${oneLine(d.projectName, 100)}_\n${escapeClip(d.question.trim(), 600)}`,
+            {
+              blockId: `${BLOCKS.homeDecisions}.${i}`,
+            },
+          ),
     ),
   );
 

@@ -86,6 +86,7 @@ export const BLOCKS = {
   approvalDiff: "approval.diff",
   approvalActions: "approval.actions",
   approvalState: "approval.state",
+  approvalPending: "approval.pending",
 } as const;
 
 /** Callback ids of the modals (`view_submission` routing). */

@@ -88,6 +88,20 @@ describe("/codex grammar", () => {
     });
   });
 
+  it("project set --steer takes on or off", () => {
+    expect(parseCommand("project set demo --steer on")).toEqual({
+      kind: "project.set",
+      name: "demo",
+      changes: { steer: true },
+    });
+    expect(parseCommand("project set demo --steer off")).toEqual({
+      kind: "project.set",
+      name: "demo",
+      changes: { steer: false },
+    });
+    expect(parseCommand("project set demo --steer always")).toEqual({ kind: "usage", topic: "project.set" });
+  });
+
   it("project set --default-for takes a channel", () => {
     expect(parseCommand("project set demo --default-for <#C7|dev>")).toEqual({
       kind: "project.set",

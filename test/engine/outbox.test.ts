@@ -7,6 +7,7 @@ import { testEngine } from "../support/engine.js";
 const SAMPLES: { [K in EventKind]: EventOf<K> } = {
   "conversation.queued": { kind: "conversation.queued", conversationId: "c1", queueId: "q1", position: 2 },
   "conversation.started": { kind: "conversation.started", conversationId: "c1", queueId: "q1" },
+  "conversation.steered": { kind: "conversation.steered", conversationId: "c1", queueId: "q2" },
   "conversation.progress": {
     kind: "conversation.progress",
     conversationId: "c1",
@@ -48,6 +49,7 @@ const SAMPLES: { [K in EventKind]: EventOf<K> } = {
 const AGGREGATES: Record<EventKind, string> = {
   "conversation.queued": "conversation:c1",
   "conversation.started": "conversation:c1",
+  "conversation.steered": "conversation:c1",
   "conversation.progress": "conversation:c1",
   "conversation.stopped": "conversation:c1",
   "conversation.finished": "conversation:c1",

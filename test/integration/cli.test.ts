@@ -96,9 +96,24 @@ describe("codexpi CLI (real binary, fake model)", () => {
     const set = await cli("project", "set", "demo", "--approvals", "on-request");
     expect(set.exitCode).toBe(0);
     expect(set.stdout).toContain("on-request");
-    expect((await cli("project", "list")).stdout).toContain("approbations à la demande"); // the CLI speaks CODEXPI_LOCALE (fr by default)
+    // The listing reads in the operator's language (French by default).
+    expect((await cli("project", "list")).stdout).toContain("approbations à la demande");
     await cli("project", "set", "demo", "--approvals", "never");
-    expect((await cli("project", "list")).stdout).not.toContain("approvals");
+    expect((await cli("project", "list")).stdout).not.toContain("approbations");
+  });
+
+  it("project set --steer on|off lets replies steer the running turn; project list shows it; a bad value is a usage error", async () => {
+    await setup();
+    await cli("project", "add", "demo", path.join(dir, "demo"));
+    const bad = await cli("project", "set", "demo", "--steer", "maybe");
+    expect(bad.exitCode).not.toBe(0);
+    expect(bad.stderr).toContain("--steer");
+    const set = await cli("project", "set", "demo", "--steer", "on");
+    expect(set.exitCode).toBe(0);
+    expect(set.stdout).toContain("orientation on");
+    expect((await cli("project", "list")).stdout).toContain("les réponses orientent le tour en cours");
+    await cli("project", "set", "demo", "--steer", "off");
+    expect((await cli("project", "list")).stdout).not.toContain("orientent");
   });
 
   it("ask --wait prints a decision's question and options (no raw marker), keeps waiting; decide answers it and the conversation resumes", async () => {

@@ -11,6 +11,7 @@ declare const conversations: Renderer<
 declare const coordination: Renderer<
   "decision.opened" | "decision.answered" | "decision.cancelled" | "incident.opened" | "incident.updated"
 >;
+declare const steering: Renderer<"conversation.steered">;
 declare const runs: Renderer<"run.updated" | "run.verdict">;
 declare const orchestrations: Renderer<"orchestration.updated">;
 declare const approvals: Renderer<
@@ -21,6 +22,7 @@ declare const approvals: Renderer<
 export const complete = {
   "conversation.queued": conversations,
   "conversation.started": conversations,
+  "conversation.steered": steering,
   "conversation.progress": conversations,
   "conversation.stopped": conversations,
   "conversation.finished": conversations,

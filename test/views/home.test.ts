@@ -113,6 +113,35 @@ describe("homeView", () => {
     expect(mores.length).toBeGreaterThanOrEqual(4);
   });
 
+  it("lists pending approvals with the decisions (their command, project and card link), in the same budget of blocks", () => {
+    const approval = (i: number) => ({
+      approval: {
+        id: `a${i}`,
+        kind: "command" as const,
+        command: `npm install pkg-${i}`,
+        files: [],
+        project_name: "nasflix",
+      },
+      link: `https://slack.test/archives/C1/p${i}`,
+    });
+    const some = homeView("fr", { ...overview(1), approvals: [approval(7)] });
+    const headers = some.blocks.flatMap((b) => (b.type === "header" ? [b.text.text] : []));
+    expect(headers).toContain("Décisions et approbations en attente (2)");
+    const all = texts(some.blocks).join("\n");
+    expect(all).toContain("`npm install pkg-7` · *nasflix*");
+    expect(all).toContain("<https://slack.test/archives/C1/p7|voir la demande>");
+    // Without approvals the header stays the decisions' own (control).
+    expect(
+      homeView("fr", overview(1)).blocks.flatMap((b) => (b.type === "header" ? [b.text.text] : [])),
+    ).toContain("Décisions en attente (1)");
+    const many = homeView("fr", {
+      ...overview(500),
+      approvals: Array.from({ length: 500 }, (_, i) => approval(i)),
+    });
+    expectWithinBlockKit(many.blocks, MAX_SURFACE_BLOCKS);
+    expect(texts(many.blocks)).toContain(`… et ${1000 - HOME_LIST_ITEMS} autres`);
+  });
+
   it("escapes what agents and users wrote", () => {
     const view = homeView("fr", {
       ...empty,

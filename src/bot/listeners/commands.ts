@@ -9,6 +9,7 @@ import {
   projectForOwner,
   removeProject,
   setProjectPrompter,
+  setProjectSteer,
   setProjectVisibility,
   updateProject,
 } from "../../engine/agents/projects.js";
@@ -28,6 +29,7 @@ import {
   specialistsView,
 } from "../../views/coordination.js";
 import { listDecisions } from "../../engine/coordination/decisions.js";
+import { pendingApprovalItems } from "../approvalLinks.js";
 import { listIncidents } from "../../engine/coordination/incidents.js";
 import { listSpecialists } from "../../engine/coordination/specialists.js";
 import { getPreferences, setPreferences } from "../../engine/coordination/preferences.js";
@@ -155,6 +157,7 @@ async function run(
           fullAccess: p.full_access === 1,
           mergeConfirmation: p.merge_confirmation_required === 1,
           approvalsOnRequest: p.approval_mode === "on-request",
+          steer: p.steer === 1,
           channelId: p.slack_channel_id,
           role: p.role,
           visibleToChannel: p.visibility === "channel",
@@ -188,7 +191,7 @@ async function run(
       return { text: t(ctx.locale, "project.removed", { name: p.name }) };
     }
     case "project.set": {
-      const { maxConcurrent, defaultFor, visible, ...changes } = cmd.changes;
+      const { maxConcurrent, defaultFor, visible, steer, ...changes } = cmd.changes;
       if (changes.channel) {
         // Only an admin may move a project's channel: checked before the bot joins anything.
         assertAdmin(actor);
@@ -202,6 +205,8 @@ async function run(
           ? await updateProject(engine.db, actor, cmd.name, changes)
           : await projectForOwner(engine.db, actor, cmd.name);
       if (defaultFor !== undefined || visible) await projectForOwner(engine.db, actor, p.name);
+      // Steering, like visibility, is the owner's choice (or an admin's).
+      if (steer !== undefined) await setProjectSteer(engine.db, actor, p.name, steer);
       if (defaultFor) await ctx.channelDefaults.set(defaultFor, p.id, actor.userId);
       const cleared = defaultFor === null ? await ctx.channelDefaults.clearProject(p.id) : [];
       if (maxConcurrent !== undefined)
@@ -222,6 +227,8 @@ async function run(
               })
             : t(ctx.locale, "project.default_none", { name: p.name }),
         );
+      if (steer !== undefined)
+        said.push(t(ctx.locale, steer ? "project.steer_on" : "project.steer_off", { name: p.name }));
       if (visible === "private") said.push(t(ctx.locale, "project.visible_private", { name: q.name }));
       if (visible === "channel")
         said.push(
@@ -244,7 +251,11 @@ async function run(
       };
     }
     case "decisions":
-      return decisionsView(ctx.locale, await listDecisions(engine.db, actor));
+      return decisionsView(
+        ctx.locale,
+        await listDecisions(engine.db, actor),
+        await pendingApprovalItems(engine.db, engine.clock, client, actor, ctx.logger),
+      );
     case "incidents":
       return incidentsView(ctx.locale, await listIncidents(engine.db, actor));
     case "specialists":

@@ -21,6 +21,7 @@ import { t } from "../../i18n/index.js";
 import { waitForThread } from "../intake/context.js";
 import { resolveRootFromSlack } from "../intake/threadRoots.js";
 import { SlackPosts } from "../store/posts.js";
+import { pendingApprovalItems } from "../approvalLinks.js";
 
 interface MessageLike {
   user?: string;
@@ -132,7 +133,9 @@ async function onHomeOpened(
   if (event.tab && event.tab !== "home") return;
   const actor = actorOf(ctx, event.user);
   const o = await overview(ctx.engine.db, actor);
+  const approvals = await pendingApprovalItems(ctx.engine.db, ctx.engine.clock, client, actor, ctx.logger);
   const view = homeView(ctx.locale, {
+    approvals,
     decisions: o.decisions.map((d) => ({
       id: d.id,
       title: d.title,

@@ -15,6 +15,7 @@ import { getPreferences } from "../../engine/coordination/preferences.js";
 import { itemOpenedIncident } from "../../engine/read/coordination.js";
 import { agentAnswer, conversationRoot, followUpAck, stopSummary } from "../../views/conversation.js";
 import { waitedForItsConversation } from "../../engine/read/queue.js";
+import { followUpFate } from "../../engine/agents/steer.js";
 import type { EventOf } from "../../engine/outbox.js";
 import type { SlackAddresses } from "../store/addresses.js";
 import type { SlackPoster } from "./poster.js";
@@ -45,12 +46,16 @@ export const REFRESH_KINDS: ReadonlySet<string> = new Set<ConversationKind>([
 
 const MIN_EDIT_INTERVAL_MS = 1_000;
 const BUDGET_RETRY_MS = 1_000;
+// A steerable follow-up's acknowledgement waits this long between looks (the worker polls twice a second).
+const STEER_ACK_POLL_MS = 300;
 
 /** A conversation with where it lives in Slack: its thread and its state message, once posted. */
 type SlackConversation = ConversationView & {
   now: number;
   /** The permalink of the waiting decision's question, once it is posted. */
   decisionLink: string | null;
+  /** The permalink of the card of the approval the turn waits for, once it is posted. */
+  approvalLink: string | null;
   channelId: string;
   threadTs: string | null;
   statusTs: string | null;
@@ -163,6 +168,10 @@ export class ConversationMessages implements Renderer<ConversationKind> {
     event: EventOf<"conversation.queued">,
   ): Promise<boolean> {
     if (!snap.threadTs || !(await waitedForItsConversation(this.db, event.queueId))) return false;
+    // A follow-up the running turn takes is told so by its `conversation.steered` (steerMessages).
+    const fate = await followUpFate(this.db, event.queueId, this.clock.now());
+    if (fate === "steering") throw new Defer(STEER_ACK_POLL_MS);
+    if (fate === "steered") return false;
     const ack = followUpAck(this.locale, { position: event.position + 1 });
     await this.poster.postOnce({
       key: `followup:${event.queueId}`,
@@ -250,19 +259,30 @@ export class ConversationMessages implements Renderer<ConversationKind> {
       channelId: address?.channel ?? view.channelId,
       threadTs: address?.threadTs ?? view.originThreadTs,
       statusTs: address?.statusTs ?? null,
-      decisionLink: view.decisionId ? await this.questionLink(view.decisionId) : null,
+      decisionLink: view.decisionId ? await this.cardLink(`decision:${view.decisionId}`) : null,
+      approvalLink: view.approvalId ? await this.cardLink(`approval:${view.approvalId}`) : null,
     };
   }
 
-  /** The permalink of a decision's question (its card, `decision:<id>`), once posted. */
-  private async questionLink(decisionId: string): Promise<string | null> {
-    const known = this.questionLinks.get(decisionId);
+  /** The permalink of a card (a decision's question `decision:<id>`, an approval `approval:<id>`), once posted. */
+  private async cardLink(key: string): Promise<string | null> {
+    const known = this.questionLinks.get(key);
     if (known) return known;
-    const card = await this.poster.posts.find(`decision:${decisionId}`);
+    const card = await this.poster.posts.find(key);
     if (card?.status !== "posted" || !card.ts) return null;
     const link = await this.client.chat.getPermalink({ channel: card.channel, message_ts: card.ts });
-    if (link.permalink) this.questionLinks.set(decisionId, link.permalink);
+    if (link.permalink) this.questionLinks.set(key, link.permalink);
     return link.permalink ?? null;
+  }
+
+  /**
+   * Re-renders the state message after an approval's card was posted or answered: the turn
+   * waits for it (linked), or runs again.
+   */
+  async refreshAfterApproval(outboxId: number, conversationId: string): Promise<void> {
+    const snap = await this.load(conversationId);
+    if (!snap?.statusTs) return;
+    await inLocale(await this.locales.of(snap.userId), () => this.refresh(outboxId, snap));
   }
 
   /**

@@ -9,6 +9,7 @@ import { Defer } from "./defer.js";
 import { CoordinationMessages } from "./coordinationMessages.js";
 import { ApprovalMessages } from "./approvalMessages.js";
 import { RunMessages } from "./runMessages.js";
+import { SteerMessages } from "./steerMessages.js";
 import { OrchestrationMessages } from "./orchestrationMessages.js";
 import { renderersOf } from "./renderers.js";
 import type { EventKind } from "../../engine/outbox.js";
@@ -92,6 +93,7 @@ export class Notifier {
       runs: new RunMessages(o.db, o.client, this.poster, addresses, o.locale, o.clock, locales),
       orchestrations: new OrchestrationMessages(o.db, o.client, this.poster, addresses, o.locale, locales),
       approvals: new ApprovalMessages(o.db, o.client, this.poster, addresses, o.locale, locales),
+      steering: new SteerMessages(o.db, this.poster, addresses, o.locale, locales),
     });
   }
 

@@ -1,10 +1,12 @@
 import type { ApprovalMessages } from "./approvalMessages.js";
+import { ApprovalStatus } from "./approvalStatus.js";
 import type { ConversationMessages } from "./conversationMessages.js";
 import type { CoordinationMessages } from "./coordinationMessages.js";
 import { DecisionOpened } from "./decisionOpened.js";
 import type { OrchestrationMessages } from "./orchestrationMessages.js";
 import type { RendererMap } from "./renderer.js";
 import type { RunMessages } from "./runMessages.js";
+import type { SteerMessages } from "./steerMessages.js";
 
 /** The notifier's renderers, one per family of events. */
 export interface Renderers {
@@ -13,13 +15,17 @@ export interface Renderers {
   runs: RunMessages;
   orchestrations: OrchestrationMessages;
   approvals: ApprovalMessages;
+  steering: SteerMessages;
 }
 
 /** What the notifier does with each kind of event: checked at compile time to cover every kind. */
 export function renderersOf(r: Renderers): RendererMap {
+  // Its card, then the conversation's state message (waiting for it, or running again).
+  const approvals = new ApprovalStatus(r.approvals, r.conversations);
   return {
     "conversation.queued": r.conversations,
     "conversation.started": r.conversations,
+    "conversation.steered": r.steering,
     "conversation.progress": r.conversations,
     "conversation.stopped": r.conversations,
     "conversation.finished": r.conversations,
@@ -29,10 +35,10 @@ export function renderersOf(r: Renderers): RendererMap {
     "decision.opened": new DecisionOpened(r.coordination, r.conversations),
     "decision.answered": r.coordination,
     "decision.cancelled": r.coordination,
-    "approval.requested": r.approvals,
-    "approval.answered": r.approvals,
-    "approval.expired": r.approvals,
-    "approval.abandoned": r.approvals,
+    "approval.requested": approvals,
+    "approval.answered": approvals,
+    "approval.expired": approvals,
+    "approval.abandoned": approvals,
     "incident.opened": r.coordination,
     "incident.updated": r.coordination,
     // A specialist's state is listed by /codex specialists and App Home; it has no thread of its own.

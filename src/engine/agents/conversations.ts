@@ -110,6 +110,8 @@ export async function enqueueIn(
     last_activity_at: null,
     usage: null,
     files_changed: null,
+    steer_turn_id: null,
+    steered_into: null,
   };
   await trx.insertInto("prompt_queue").values(row).execute();
   await trx

@@ -140,6 +140,7 @@ export async function addProject(
     // A new project never asks: on-request is an admin's choice (`project set --approvals`).
     approval_mode: "never" as ApprovalMode,
     visibility: "private" as const,
+    steer: 0, // a follow-up queues until an owner or admin lets it steer the running turn
   };
   // Checks and write under one write lock: a project added meanwhile by another process cannot
   // slip in between (and surface as a raw constraint error).
@@ -242,6 +243,25 @@ export async function setProjectVisibility(
 ): Promise<Project> {
   const project = await projectForOwner(db, actor, name);
   await db.updateTable("projects").set({ visibility }).where("id", "=", project.id).execute();
+  return getProject(db, project.id);
+}
+
+/**
+ * Lets (or no longer lets) a follow-up written while the project's turn runs on the app-server
+ * be sent into that turn instead of queueing (its owner or an admin).
+ */
+export async function setProjectSteer(
+  db: Database,
+  actor: Actor,
+  name: string,
+  on: boolean,
+): Promise<Project> {
+  const project = await projectForOwner(db, actor, name);
+  await db
+    .updateTable("projects")
+    .set({ steer: on ? 1 : 0 })
+    .where("id", "=", project.id)
+    .execute();
   return getProject(db, project.id);
 }
 

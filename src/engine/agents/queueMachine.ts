@@ -3,6 +3,7 @@ import { actionsAt, allows, type ActionTable, type TransitionTable } from "../st
 
 // A queue item's state machine, pure. An item is claimed once per attempt and finished once: by
 // its worker, the reaper (worker gone) or a stop (still queued). Finished items never move again.
+// A person's follow-up may instead be `steered`: sent into its conversation's running turn (steer.ts).
 
 export type { QueueStatus };
 
@@ -11,11 +12,12 @@ export type QueueAction = "claim" | "finish" | "stop";
 
 /** The transition table; a missing status fails to compile. */
 export const QUEUE_TRANSITIONS = {
-  queued: ["running", "cancelled"],
+  queued: ["running", "cancelled", "steered"],
   running: ["done", "failed", "cancelled"],
   done: [],
   failed: [],
   cancelled: [],
+  steered: [],
 } as const satisfies TransitionTable<QueueStatus>;
 
 /** The statuses each action needs (a stop cancels a queued item, and flags a running one). */

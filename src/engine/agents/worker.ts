@@ -25,6 +25,7 @@ import { capText } from "../text/cap.js";
 import { dropKeptOutcome, keepOutcome, OUTCOME_RETRY, retryWrite, type RetryPolicy } from "./keptOutcome.js";
 import { serializeProgress } from "./progress.js";
 import { trailingThrottle } from "./throttle.js";
+import { steerLoop } from "./steerLoop.js";
 
 const PROGRESS_WRITE_MS = 1_000;
 // A long command emits no event: the status's elapsed time is refreshed this often meanwhile.
@@ -88,6 +89,7 @@ export async function runWorker(
       worker_pid: process.pid,
       worker_start_time: processStartTime(process.pid),
       claimed_at: clock.now(),
+      steer_turn_id: null, // an earlier attempt's turn is gone: this one marks its own once started
     })
     .where("id", "=", queueId)
     .where("attempt", "=", attempt)
@@ -245,6 +247,8 @@ export async function runWorker(
     runner === "app-server" && project.approval_mode === "on-request"
       ? approvals({ queueId, attempt, conversationId: conversation.id, projectId: project.id })
       : undefined;
+  // A person's follow-up may go into the running turn (app-server only: exec never starts one).
+  const steering = steerLoop(engine, { id: queueId, attempt, conversationId: conversation.id });
   let result: TurnResult;
   try {
     result = await turnRunner(runner)({
@@ -273,6 +277,7 @@ export async function runWorker(
       },
       onState,
       onApproval,
+      onTurnStarted: steering.onTurnStarted,
     });
   } catch (err) {
     log.error({ err }, "codex could not run");
@@ -283,6 +288,8 @@ export async function runWorker(
       errorCode: "spawn_failed",
     });
   } finally {
+    // Before the outcome: a follow-up the turn never took is still queued when the item finishes.
+    await steering.stop();
     clearInterval(poll);
     clearInterval(heartbeat);
     process.off("SIGTERM", onSignal);

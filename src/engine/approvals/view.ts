@@ -1,4 +1,6 @@
 import type { Kysely } from "kysely";
+import { mayAnswer } from "../agents/access.js";
+import type { Actor } from "../agents/projects.js";
 import type { ApprovalStatus, ApprovalsTable, DB } from "../schema.js";
 
 /** An approval as people and views see it, with where it was asked. */
@@ -63,4 +65,24 @@ function parseFiles(json: string): string[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * The pending approvals `actor` may answer (the one answer rule: the conversation's person, the
+ * project's owner, admins), newest first: what `/codex decisions` and App Home list beside decisions.
+ */
+export async function pendingApprovalsFor(db: Kysely<DB>, actor: Actor): Promise<ApprovalView[]> {
+  const rows = await db
+    .selectFrom("approvals")
+    .select("id")
+    .where("status", "=", "pending")
+    .orderBy("created_at", "desc")
+    .limit(200)
+    .execute();
+  const shown: ApprovalView[] = [];
+  for (const { id } of rows) {
+    const a = await readApproval(db, id);
+    if (a && (await mayAnswer(db, actor, "approval", a.conversation_id, a.user_id))) shown.push(a);
+  }
+  return shown;
 }

@@ -33,6 +33,9 @@ export interface ConversationView {
   decisionOpen: boolean;
   /** The decision that waits, if any (its question is linked from the state message). */
   decisionId: string | null;
+  /** The approval the running turn waits for, if any (its card is linked from the state message). */
+  approvalPending: boolean;
+  approvalId: string | null;
 }
 
 /** Reads a conversation's current state; null when it does not exist. */
@@ -60,7 +63,8 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
     .orderBy("created_at", "asc")
     .limit(1)
     .executeTakeFirst();
-  // The item that describes the conversation now: a running one, else the latest.
+  // The item that describes the conversation now: a running one, else the latest (a follow-up
+  // steered into a turn never ran on its own: that turn's item describes it).
   const item =
     (await db
       .selectFrom("prompt_queue")
@@ -72,6 +76,7 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
       .selectFrom("prompt_queue")
       .selectAll()
       .where("conversation_id", "=", conversationId)
+      .where("status", "<>", "steered")
       .orderBy("seq", "desc")
       .limit(1)
       .executeTakeFirst());
@@ -85,6 +90,18 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
     .where("status", "=", "OPEN")
     .limit(1)
     .executeTakeFirst();
+  // Only the running turn's own request pauses it (a closed or older one is history).
+  const approval =
+    item?.status === "running"
+      ? await db
+          .selectFrom("approvals")
+          .select("id")
+          .where("queue_id", "=", item.id)
+          .where("status", "=", "pending")
+          .orderBy("created_at")
+          .limit(1)
+          .executeTakeFirst()
+      : undefined;
   const progress = parseProgress(item?.last_activity);
   return {
     conversationId,
@@ -96,7 +113,7 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
     // kept its addresses apart may hold the thread it posted, which the bot has copied.
     originThreadTs: c.slack_origin === "command" ? null : c.slack_thread_ts,
     origin: c.slack_origin,
-    status: item?.status ?? "queued",
+    status: item?.status === undefined || item.status === "steered" ? "queued" : item.status,
     activity: progress ? null : (item?.last_activity ?? null),
     progress,
     tokens: tokensOf(parseJson(item?.usage)),
@@ -108,6 +125,8 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
     queueId: item?.id ?? null,
     decisionOpen: decision !== undefined,
     decisionId: decision?.id ?? null,
+    approvalPending: approval !== undefined,
+    approvalId: approval?.id ?? null,
   };
 }
 

@@ -270,6 +270,7 @@ export function laterItem(
     .select("id")
     .where("conversation_id", "=", conversationId)
     .where("seq", ">", seq)
+    .where("status", "<>", "steered") // went into the turn the run already follows
     .orderBy("seq", "desc")
     .limit(1)
     .executeTakeFirst();

@@ -8,6 +8,8 @@ export const approvals = {
   "reason.approval_expired": "this approval request expired: nothing was run",
   "reason.approval_abandoned":
     "the agent no longer waits for this answer: nothing was run; reply in the thread to continue the conversation",
+  "approval.pending_item": "🔐 {what} · *{project}*",
+  "approval.see_card": "see the request",
   "approval.title_command": "🔐 The agent asks to run a command outside its sandbox",
   "approval.title_file_change": "🔐 The agent asks to change files outside its sandbox",
   "approval.project": "Project *{project}*",

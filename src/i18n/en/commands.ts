@@ -28,7 +28,7 @@ export const commands = {
   "command.project.remove.syntax": "/codex project remove <name>",
   "command.project.remove.help": "Removes a project (its files stay where they are).",
   "command.project.set.syntax":
-    "/codex project set <name> [--owner @someone|none] [--channel #channel|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--approvals never|on-request] [--max-concurrent <n>|none] [--default-for #channel|none] [--visible channel|private]",
+    "/codex project set <name> [--owner @someone|none] [--channel #channel|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--approvals never|on-request] [--max-concurrent <n>|none] [--default-for #channel|none] [--visible channel|private] [--steer on|off]",
   "command.project.set.help":
     "Changes a project’s settings; its owner may also use `--default-for #channel` (the channel’s default project) or `--default-for none`, and `--visible channel` (its channel’s members may read and follow its conversations, not prompt it; `private` by default).",
   "command.project.allow.syntax": "/codex project allow|disallow <name> @someone",
@@ -37,7 +37,7 @@ export const commands = {
   "command.status.syntax": "/codex status",
   "command.status.help": "Queue, running agents, host load and pauses.",
   "command.decisions.syntax": "/codex decisions",
-  "command.decisions.help": "Decisions waiting for your answer.",
+  "command.decisions.help": "Decisions and approvals waiting for your answer.",
   "command.incidents.syntax": "/codex incidents",
   "command.incidents.help": "Open incidents and repairs in progress.",
   "command.specialists.syntax": "/codex specialists",
@@ -75,6 +75,10 @@ export const commands = {
   "project.visible_channel_none":
     "Project *{name}* is visible to its channel’s members, but it has no channel yet (`/codex project set {name} --channel #channel`, admins).",
   "project.visible_private": "Project *{name}* is private again: only its owner and admins see it.",
+  "project.steer_on":
+    "Project *{name}*: a reply written in a thread while its agent works is now sent into the running turn (app-server runner); otherwise it waits for the next turn.",
+  "project.steer_off":
+    "Project *{name}*: a reply written while its agent works waits for the next turn again.",
   "project.allowed": "{user} may now prompt project *{name}*.",
   "project.disallowed": "{user} may no longer prompt project *{name}*.",
   "project.default_cleared": "Project *{name}* is no longer the default project of {channels}.",
@@ -89,6 +93,7 @@ export const commands = {
   "projects.sandboxed": "sandboxed",
   "projects.merge_confirmation": "merge on confirmation",
   "projects.approvals_on_request": "approvals on request",
+  "projects.steer": "replies steer the running turn",
   "projects.role.project": "project",
   "projects.role.master": "master agent",
   "projects.role.self": "self-repair",
@@ -133,6 +138,7 @@ export const commands = {
   "home.run.line": "*{title}* · {status} · {stage}",
   "home.decisions.title": "Pending decisions ({n})",
   "home.decisions.empty": "No pending decision.",
+  "home.decisions.title_with_approvals": "Pending decisions and approvals ({n})",
   "home.incidents.title": "Incidents ({n})",
   "home.incidents.empty": "No open incident.",
   "home.incidents.retry": "Retry",

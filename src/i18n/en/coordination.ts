@@ -100,6 +100,7 @@ export const coordination = {
 
   "decisions.title": "Pending decisions ({n})",
   "decisions.empty": "No decision is waiting for your answer.",
+  "decisions.title_with_approvals": "Pending decisions ({n}) and approvals ({m})",
 
   "incidents.title": "Incidents ({n})",
   "incidents.empty": "No incident. All good.",

@@ -101,6 +101,8 @@ export const core = {
   "conversation.state.done": "Done",
   "conversation.state.waiting_decision": "Waiting for your answer",
   "conversation.state.waiting_question": "see the question",
+  "conversation.state.waiting_approval": "Waiting for approval",
+  "conversation.state.waiting_request": "see the request",
   "conversation.state.done_in": "Done in {duration}",
   "conversation.state.failed": "Failed",
   "conversation.state.failed_with": "Failed: {error}",
@@ -127,6 +129,8 @@ export const core = {
   "conversation.stop_confirm.deny": "Keep running",
   "conversation.hint": "Reply in this thread to continue the conversation.",
   "conversation.followup_queued": "Follow-up queued (position {n}).",
+  "conversation.followup_steered":
+    "Follow-up sent to the running agent: it takes it into account in this turn.",
   "conversation.followup_received": "Follow-up received: the agent will handle it as soon as possible.",
 
   "answer.empty": "The agent answered nothing.",

@@ -7,6 +7,8 @@ export const approvals = {
   "reason.approval_expired": "cette demande d’approbation a expiré : rien n’a été exécuté",
   "reason.approval_abandoned":
     "l’agent n’attend plus cette réponse : rien n’a été exécuté ; réponds dans le fil pour continuer la conversation",
+  "approval.pending_item": "🔐 {what} · *{project}*",
+  "approval.see_card": "voir la demande",
   "approval.title_command": "🔐 L’agent demande à exécuter une commande hors de son bac à sable",
   "approval.title_file_change": "🔐 L’agent demande à modifier des fichiers hors de son bac à sable",
   "approval.project": "Projet *{project}*",

@@ -27,7 +27,7 @@ export const commands = {
   "command.project.remove.syntax": "/codex project remove <nom>",
   "command.project.remove.help": "Retire un projet (ses fichiers restent en place).",
   "command.project.set.syntax":
-    "/codex project set <nom> [--owner @qqn|none] [--channel #canal|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--approvals never|on-request] [--max-concurrent <n>|none] [--default-for #canal|none] [--visible channel|private]",
+    "/codex project set <nom> [--owner @qqn|none] [--channel #canal|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--approvals never|on-request] [--max-concurrent <n>|none] [--default-for #canal|none] [--visible channel|private] [--steer on|off]",
   "command.project.set.help":
     "Modifie les réglages d’un projet ; son propriétaire peut aussi utiliser `--default-for` (projet par défaut du canal ; `none` : d’aucun canal) et `--visible channel` (les membres de son canal peuvent lire et suivre ses conversations, pas lui confier de travail ; `private` par défaut).",
   "command.project.allow.syntax": "/codex project allow|disallow <nom> @qqn",
@@ -36,7 +36,7 @@ export const commands = {
   "command.status.syntax": "/codex status",
   "command.status.help": "File d’attente, agents en cours, charge de la machine et pauses.",
   "command.decisions.syntax": "/codex decisions",
-  "command.decisions.help": "Décisions qui attendent ta réponse.",
+  "command.decisions.help": "Décisions et approbations qui attendent ta réponse.",
   "command.incidents.syntax": "/codex incidents",
   "command.incidents.help": "Incidents ouverts et réparations en cours.",
   "command.specialists.syntax": "/codex specialists",
@@ -77,6 +77,10 @@ export const commands = {
     "Le projet *{name}* est visible des membres de son canal, mais il n’a pas encore de canal (`/codex project set {name} --channel #canal`, admins).",
   "project.visible_private":
     "Le projet *{name}* est de nouveau privé : seuls son propriétaire et les admins le voient.",
+  "project.steer_on":
+    "Projet *{name}* : une réponse écrite dans un fil pendant que son agent travaille est désormais transmise au tour en cours (runner app-server) ; sinon, elle attend le tour suivant.",
+  "project.steer_off":
+    "Projet *{name}* : une réponse écrite pendant que son agent travaille attend de nouveau le tour suivant.",
   "project.allowed": "{user} peut désormais confier du travail au projet *{name}*.",
   "project.disallowed": "{user} ne peut plus confier de travail au projet *{name}*.",
   "project.default_cleared": "Le projet *{name}* n’est plus le projet par défaut de {channels}.",
@@ -91,6 +95,7 @@ export const commands = {
   "projects.sandboxed": "bac à sable",
   "projects.merge_confirmation": "fusion sur confirmation",
   "projects.approvals_on_request": "approbations sur demande",
+  "projects.steer": "les réponses orientent le tour en cours",
   "projects.role.project": "projet",
   "projects.role.master": "agent maître",
   "projects.role.self": "auto-réparation",
@@ -137,6 +142,7 @@ export const commands = {
   "home.run.line": "*{title}* · {status} · {stage}",
   "home.decisions.title": "Décisions en attente ({n})",
   "home.decisions.empty": "Aucune décision en attente.",
+  "home.decisions.title_with_approvals": "Décisions et approbations en attente ({n})",
   "home.incidents.title": "Incidents ({n})",
   "home.incidents.empty": "Aucun incident ouvert.",
   "home.incidents.retry": "Relancer",

@@ -100,6 +100,7 @@ export const coordination = {
 
   "decisions.title": "Décisions en attente ({n})",
   "decisions.empty": "Aucune décision n’attend ta réponse.",
+  "decisions.title_with_approvals": "Décisions en attente ({n}) et approbations ({m})",
 
   "incidents.title": "Incidents ({n})",
   "incidents.empty": "Aucun incident. Tout roule.",

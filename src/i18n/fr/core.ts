@@ -103,6 +103,8 @@ export const core = {
   "conversation.state.done": "Terminé",
   "conversation.state.waiting_decision": "En attente de ta réponse",
   "conversation.state.waiting_question": "voir la question",
+  "conversation.state.waiting_approval": "En attente d’approbation",
+  "conversation.state.waiting_request": "voir la demande",
   "conversation.state.done_in": "Terminé en {duration}",
   "conversation.state.failed": "Échec",
   "conversation.state.failed_with": "Échec : {error}",
@@ -129,6 +131,7 @@ export const core = {
   "conversation.stop_confirm.deny": "Laisser tourner",
   "conversation.hint": "Réponds dans ce fil pour poursuivre la conversation.",
   "conversation.followup_queued": "Relance en file d’attente (position {n}).",
+  "conversation.followup_steered": "Relance transmise à l’agent en cours : il en tient compte dans ce tour.",
   "conversation.followup_received": "Relance reçue : l’agent la traite dès que possible.",
 
   "answer.empty": "L’agent n’a rien répondu.",

@@ -21,11 +21,12 @@ describe("queue item and conversation machines", () => {
 
   it("a queue item is claimed once and finished once: every transition of its table", () => {
     expect(QUEUE_TRANSITIONS).toEqual({
-      queued: ["running", "cancelled"],
+      queued: ["running", "cancelled", "steered"],
       running: ["done", "failed", "cancelled"],
       done: [],
       failed: [],
       cancelled: [],
+      steered: [],
     });
     expect(queueItemActions("queued")).toEqual(["claim", "stop"]);
     expect(queueItemActions("running")).toEqual(["finish", "stop"]);
