@@ -11,6 +11,7 @@ import * as m0009 from "./0009_slack_addresses.js";
 import * as m0010 from "./0010_slack_channel_defaults.js";
 import * as m0011 from "./0011_project_readers.js";
 import * as m0012 from "./0012_approvals.js";
+import * as m0014 from "./0014_worker_hosts.js";
 
 /** Every migration in order; a static list so that the same code runs from src/ and dist/. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   "0010_slack_channel_defaults": m0010,
   "0011_project_readers": m0011,
   "0012_approvals": m0012,
+  "0014_worker_hosts": m0014,
 };

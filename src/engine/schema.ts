@@ -20,6 +20,8 @@ export interface ProjectsTable {
   approval_mode: Generated<ApprovalMode>;
   /** Who may read its conversations besides its owner and admins: 'private' or 'channel' (its channel's members). */
   visibility: Generated<ProjectVisibility>;
+  /** The worker host it is placed on (`codexpi host --name`); null: the coordinator's own machine. */
+  host: Generated<string | null>;
 }
 
 /** Who may read a project's conversations besides its owner and admins. */
@@ -111,6 +113,19 @@ export interface PromptQueueTable {
   last_activity_at: number | null;
   usage: string | null;
   files_changed: string | null;
+}
+
+/** A `codexpi host` process: its name, who holds it, its heartbeat and its last readings. */
+export interface HostsTable {
+  name: string;
+  owner: string | null;
+  /** Its data directory on its own machine (its projects' Codex state is under it). */
+  data_dir: string | null;
+  started_at: number;
+  heartbeat_at: number;
+  load_percent: number | null;
+  memory_percent: number | null;
+  running: Generated<number>;
 }
 
 export interface LeasesTable {
@@ -316,6 +331,7 @@ export interface DB {
   messages: MessagesTable;
   prompt_queue: PromptQueueTable;
   leases: LeasesTable;
+  hosts: HostsTable;
   outbox: OutboxTable;
   runtime_policies: RuntimePoliciesTable;
   slack_events: SlackEventsTable;
