@@ -11,6 +11,7 @@ import { postgresUnavailable } from "./test/support/postgresServer.js";
 const POSTGRES_FILES = [
   "test/engine/postgres.test.ts",
   "test/integration/postgresCli.test.ts",
+  "test/integration/workerHosts.test.ts",
   "test/engine/agents/dispatcher.test.ts",
   "test/engine/agents/failureLocale.test.ts",
   "test/engine/agents/layout.test.ts",

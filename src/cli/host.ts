@@ -71,7 +71,8 @@ export async function run(argv: string[]): Promise<number> {
     }
     await new Promise<void>((resolve) => {
       wake = resolve;
-      setTimeout(resolve, POLL_MS).unref();
+      // Not unref'd: this timer is what keeps the host alive between turns.
+      setTimeout(resolve, POLL_MS);
     });
   }
   // Workers are detached: they finish their turns and write their outcomes without the host.
