@@ -14,6 +14,7 @@ const POSTGRES_FILES = [
   "test/integration/workerHosts.test.ts",
   "test/engine/agents/dispatcher.test.ts",
   "test/engine/agents/failureLocale.test.ts",
+  "test/engine/agents/hosts.test.ts",
   "test/engine/agents/layout.test.ts",
   "test/engine/agents/longText.test.ts",
   "test/engine/agents/machines.test.ts",

@@ -45,6 +45,18 @@ describe("worker hosts (codexpi host, real processes, real Codex, fake model)", 
     fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });
 
+  it("codexpi host --help describes the command in the operator's language", async () => {
+    dir = tempDir();
+    const help = (locale: string) =>
+      execa(process.execPath, [CLI, "host", "--help"], { env: { CODEXPI_LOCALE: locale }, reject: false });
+    const [en, fr] = await Promise.all([help("en"), help("fr")]);
+    expect(en.exitCode).toBe(0);
+    expect(en.stdout).toContain("codexpi host [--name NAME]");
+    expect(en.stdout).toContain("run the agents of the projects placed on this machine");
+    expect(fr.stdout).toContain("codexpi host [--name NAME]");
+    expect(fr.stdout).toContain("exécute les agents des projets placés sur cette machine");
+  });
+
   it("each host runs only its projects' items, never one twice; a lost host's item is interrupted after the TTL; a moved project resumes its Codex thread", async () => {
     fake = await startFakeModel({
       respond: (body) => {
