@@ -64,6 +64,8 @@ export const commands = {
   "project.added": "Project *{name}* registered: `{path}`.",
   "project.removed": "Project *{name}* removed (its files stay where they are).",
   "project.updated": "Project *{name}* updated.",
+  "project.host_set": "Project *{name}* now runs on the worker host `{host}`.",
+  "project.host_none": "Project *{name}* now runs on the bot’s own machine.",
   "project.default_set":
     "Project *{name}* is now the default project of {channel}: mention @codexpi there without a project name.",
   "project.channel_invite_first":

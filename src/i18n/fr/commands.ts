@@ -65,6 +65,8 @@ export const commands = {
   "project.added": "Projet *{name}* enregistré : `{path}`.",
   "project.removed": "Projet *{name}* retiré (ses fichiers restent en place).",
   "project.updated": "Projet *{name}* mis à jour.",
+  "project.host_set": "Le projet *{name}* tourne désormais sur l’hôte de travail `{host}`.",
+  "project.host_none": "Le projet *{name}* tourne désormais sur la machine du bot.",
   "project.default_set":
     "Le projet *{name}* est désormais le projet par défaut de {channel} : mentionne @codexpi sans nom de projet.",
   "project.channel_invite_first":
