@@ -216,6 +216,30 @@ describe("worker hosts (codexpi host, real processes, real Codex, fake model)", 
     expect(history).toMatch(/TOKEN:beta-(1|2)/);
     expect(history).toMatch(/done beta-(1|2)/);
 
+    // A stop from the coordinator's machine reaches a worker on a host (it polls the flag; no pid
+    // of another machine is ever signalled from here).
+    const stoppable = await cli("ask", "beta", "wait TOKEN:hang-stop", "--conversation", betaConversation);
+    const stoppableId = /queued (\S+)/.exec(stoppable.stdout)?.[1] as string;
+    await until(
+      async () => fake!.requests.some((r) => lastToken(inputText(r)) === "hang-stop"),
+      45_000,
+      "the turn to stop to reach the model",
+    );
+    expect((await cli("stop", betaConversation)).exitCode).toBe(0);
+    const stopped = await until(
+      async () => {
+        const row = await db!
+          .selectFrom("prompt_queue")
+          .select(["status", "error_code"])
+          .where("id", "=", stoppableId)
+          .executeTakeFirstOrThrow();
+        return row.status === "running" ? undefined : row;
+      },
+      30_000,
+      "the stopped item to finish",
+    );
+    expect(stopped).toEqual({ status: "cancelled", error_code: "cancelled" });
+
     // hostA dies mid-turn (machine lost: the host and its workers are SIGKILLed).
     const hung = await cli("ask", "alpha", "wait TOKEN:hang-1");
     expect(hung.exitCode).toBe(0);

@@ -11,6 +11,7 @@ import {
 import { moveProject } from "../../../src/engine/agents/placement.js";
 import { updateGlobalPolicy } from "../../../src/engine/agents/policies.js";
 import { CLI_ACTOR, updateProject } from "../../../src/engine/agents/projects.js";
+import { stopUseCase } from "../../../src/engine/agents/stop.js";
 import { silentLogger } from "../../../src/logger.js";
 import { testEngine } from "../../support/engine.js";
 
@@ -115,5 +116,22 @@ describe("worker hosts: registration, placement, claims and host loss", () => {
     });
     // The coordinator's own running item is judged by its pid (the reaper), never by a heartbeat.
     expect(rows.find((r) => r.id === here.item.id)?.status).toBe("running");
+  });
+
+  it("a stop flags a host's running item but signals only this machine's workers (a pid is local)", async () => {
+    env = await testEngine();
+    const placed = await env.addProject({ name: "placed" });
+    await registerHost(env.db, env.clock, "h1", "elsewhere:1:1:aa", TTL, "/data/a");
+    await updateProject(env.db, CLI_ACTOR, "placed", { host: "h1" });
+    const there = await startConversation(env.db, env.clock, placed, "there", "U");
+    const here = await startConversation(env.db, env.clock, env.project, "here", "U");
+    await claimSlots(env.db, env.clock, fixedHostLoad(), "h1");
+    await claimSlots(env.db, env.clock, fixedHostLoad(), null);
+    await env.db.updateTable("prompt_queue").set({ worker_pid: 4242, worker_start_time: "99" }).execute();
+    const remote = await stopUseCase(env.engine, there.conversation.id);
+    expect(remote.value.stoppingRunning).toBe(1);
+    expect(remote.effects.signal).toEqual([]);
+    const local = await stopUseCase(env.engine, here.conversation.id);
+    expect(local.effects.signal).toEqual([{ pid: 4242, startTime: "99" }]);
   });
 });
