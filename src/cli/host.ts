@@ -1,9 +1,9 @@
 import os from "node:os";
-import type { Kysely } from "kysely";
 import { parseConfig } from "../config.js";
 import { createLogger } from "../logger.js";
 import { configuredSecrets, registerSecrets } from "../redaction.js";
-import { migrate, openDatabase } from "../engine/database.js";
+import { openDatabase } from "../engine/database.js";
+import { layoutProblemsOf } from "./layoutCheck.js";
 import { Engine } from "../engine/engine.js";
 import { processOwnerId } from "../engine/leases.js";
 import { HOST_NAME, heartbeatHost, readingsOf, registerHost, releaseHost } from "../engine/agents/hosts.js";
@@ -29,13 +29,16 @@ export async function run(argv: string[]): Promise<number> {
   const config = parseConfig({ ...process.env, CODEXPI_HOST_NAME: name });
   registerSecrets(configuredSecrets(config));
   const logger = createLogger(config.logLevel).child({ role: "host", host: name });
-  const db = openDatabase(config.database);
-  try {
-    await migrate(db as unknown as Kysely<unknown>);
-  } catch (err) {
-    await db.destroy();
+  // As for serve (which also migrates here): an agent able to write codexpi's data or code never runs.
+  const problems = await layoutProblemsOf(config).catch((err: unknown) => {
     throw new StartupError(describeStorageError(config.database, err), { cause: err });
+  });
+  if (problems.length) {
+    for (const p of problems)
+      process.stderr.write(`${t(config.locale, "cli.host.refused", { problem: p })}\n`);
+    return 1;
   }
+  const db = openDatabase(config.database);
   const engine = new Engine({ config, db, logger });
   const owner = processOwnerId();
   if (!(await registerHost(db, engine.clock, name, owner, config.hostTtlMs, config.dataDir))) {

@@ -57,6 +57,34 @@ describe("worker hosts (codexpi host, real processes, real Codex, fake model)", 
     expect(fr.stdout).toContain("exécute les agents des projets placés sur cette machine");
   });
 
+  it("a host whose data dir lies inside a project refuses to start, naming both paths", async () => {
+    dir = tempDir();
+    database = await testDatabase(dir);
+    const databaseUrl =
+      database.target.dialect === "postgres" ? database.target.url : `sqlite:${database.target.file}`;
+    const env = (dataDir: string) => ({
+      CODEXPI_DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      CODEXPI_LOCALE: "en",
+    });
+    fs.mkdirSync(path.join(dir, "proj"));
+    const added = await execa(process.execPath, [CLI, "project", "add", "proj", path.join(dir, "proj")], {
+      env: env(path.join(dir, "coordinator")),
+      reject: false,
+    });
+    expect(added.exitCode).toBe(0);
+    const refused = await execa(process.execPath, [CLI, "host", "--name", "inside"], {
+      env: env(path.join(dir, "proj", "data")),
+      reject: false,
+      timeout: 30_000,
+    });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toContain("codexpi host refused:");
+    expect(refused.stderr).toContain(path.join(dir, "proj"));
+    db = openDatabase(database.target);
+    expect(await db.selectFrom("hosts").selectAll().execute()).toEqual([]);
+  });
+
   it("each host runs only its projects' items, never one twice; a lost host's item is interrupted after the TTL; a moved project resumes its Codex thread", async () => {
     fake = await startFakeModel({
       respond: (body) => {

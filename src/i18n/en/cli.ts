@@ -41,6 +41,7 @@ export const cli = {
   "cli.project.coordinator": "the coordinator's machine",
   "cli.project.on_host": "host {host}",
   "cli.host.started": "worker host {name} started (data dir {dataDir}); stop it with SIGTERM",
+  "cli.host.refused": "codexpi host refused: {problem}",
   "cli.host.taken": "another live codexpi host already runs as {name}: give this one another --name",
   "cli.host.lost_name": "worker host {name} was taken over by another process: stopping",
   "cli.host.stopped": "worker host {name} stopped (running agents keep working)",

@@ -41,6 +41,7 @@ export const cli = {
   "cli.project.coordinator": "la machine du coordinateur",
   "cli.project.on_host": "hôte {host}",
   "cli.host.started": "hôte de travail {name} démarré (données dans {dataDir}) ; arrêtez-le par SIGTERM",
+  "cli.host.refused": "codexpi host refuse de démarrer : {problem}",
   "cli.host.taken":
     "un autre codexpi host vivant tourne déjà sous le nom {name} : donnez à celui-ci un autre --name",
   "cli.host.lost_name": "l’hôte de travail {name} a été repris par un autre processus : arrêt",
