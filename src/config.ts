@@ -55,6 +55,11 @@ const schema = z.object({
   CODEXPI_IDLE_TIMEOUT: seconds.default(10 * 60),
   CODEXPI_JAIL: z.enum(["bwrap", "off"]).default("bwrap"),
   CODEXPI_APPROVAL_TTL: seconds.default(24 * 60 * 60),
+  CODEXPI_HOST_TTL: seconds.default(30),
+  CODEXPI_HOST_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, "expected a host name (letters, digits, . _ -)")
+    .optional(),
   CODEXPI_RUNNER: z.enum(["exec", "app-server"]).default("exec"),
   CODEXPI_INTERIM_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   CODEXPI_STREAMING: z.enum(["auto", "off"]).default("auto"),
@@ -122,6 +127,13 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     /** How long an approval request waits for a person before it expires (answered `cancel`). */
     approvalTtlMs: e.CODEXPI_APPROVAL_TTL * 1000,
     logLevel: e.LOG_LEVEL,
+    /**
+     * The worker host this process belongs to (`codexpi host --name`, passed on to its workers):
+     * it dispatches and reaps only the projects placed there. Null: the coordinator's own machine.
+     */
+    hostName: e.CODEXPI_HOST_NAME ?? null,
+    /** A worker host whose heartbeat is older than this is lost: its running items are interrupted. */
+    hostTtlMs: e.CODEXPI_HOST_TTL * 1000,
     /** `bwrap`: every agent process and test command runs in a bubblewrap jail; `off` is unsafe. */
     jail: e.CODEXPI_JAIL,
     /** How Codex runs a turn: `exec` (`codex exec --json`) or `app-server` (JSON-RPC; can ask approvals). */

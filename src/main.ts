@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<numb
   answer: () => import("./cli/answer.js"),
   stop: () => import("./cli/stop.js"),
   worker: () => import("./cli/worker.js"),
+  host: () => import("./cli/host.js"),
 };
 
 const locale = parseLocale(process.env.CODEXPI_LOCALE);

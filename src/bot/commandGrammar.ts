@@ -52,6 +52,8 @@ export interface ProjectChanges {
   role?: ProjectRole;
   /** Whether escalations ask a person (`on-request`) or never (`never`). */
   approvalMode?: ApprovalMode;
+  /** The worker host it runs on (`codexpi host --name`); null: the coordinator's own machine. */
+  host?: string | null;
   maxConcurrent?: number | null;
   /**
    * The channel this project becomes the default of (a mention there needs no project name);
@@ -255,6 +257,8 @@ function parseSet(args: string[]): Command {
     else if (flag === "--role" && ROLES.includes(value as ProjectRole)) changes.role = value as ProjectRole;
     else if (flag === "--approvals" && APPROVAL_MODES.includes(value as ApprovalMode))
       changes.approvalMode = value as ApprovalMode;
+    else if (flag === "--host" && /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/.test(value))
+      changes.host = value === "none" ? null : value;
     else if (flag === "--max-concurrent" && (value === "none" || /^\d{1,2}$/.test(value)))
       changes.maxConcurrent = value === "none" ? null : Number(value);
     else return usage;

@@ -6,7 +6,12 @@ import {
   setProjectSteer,
   updateProject,
 } from "../engine/agents/projects.js";
+import fs from "node:fs";
+import path from "node:path";
 import { installRoots } from "../engine/agents/layout.js";
+import { copyCodexSessions, hostDataDir, moveProject } from "../engine/agents/placement.js";
+import { HOST_NAME } from "../engine/agents/hosts.js";
+import { projectCodexState } from "../engine/isolation/codexJail.js";
 import type { ApprovalMode, ProjectRole } from "../engine/schema.js";
 import { t } from "../i18n/index.js";
 import { args, cliEngine, cliLocale, out, UsageError } from "./context.js";
@@ -21,6 +26,7 @@ export async function run(argv: string[]): Promise<number> {
   if (sub === "list") return list(rest);
   if (sub === "remove") return remove(rest);
   if (sub === "set") return set(rest);
+  if (sub === "move") return move(rest);
   throw new UsageError(t(cliLocale(), "cli.error.project_command", { name: sub ?? "-" }));
 }
 
@@ -86,26 +92,82 @@ async function remove(argv: string[]): Promise<number> {
   }
 }
 
-/** `project set NAME [--approvals never|on-request] [--steer on|off]`: the operator is an admin. */
+/** `project set NAME [--approvals never|on-request] [--steer on|off] [--host HOST|none]`: the operator is an admin. */
 async function set(argv: string[]): Promise<number> {
-  const { values, positionals } = args(argv, { approvals: { type: "string" }, steer: { type: "string" } }, 1);
+  const { values, positionals } = args(
+    argv,
+    { approvals: { type: "string" }, steer: { type: "string" }, host: { type: "string" } },
+    1,
+  );
   const mode = values.approvals as ApprovalMode | undefined;
   const steer = values.steer;
-  if (mode === undefined && steer === undefined) throw new UsageError(t(cliLocale(), "cli.error.approvals"));
+  if (mode === undefined && steer === undefined && values.host === undefined)
+    throw new UsageError(t(cliLocale(), "cli.error.project_set"));
   if (mode !== undefined && !APPROVAL_MODES.includes(mode))
     throw new UsageError(t(cliLocale(), "cli.error.approvals"));
   if (steer !== undefined && steer !== "on" && steer !== "off")
     throw new UsageError(t(cliLocale(), "cli.error.steer"));
+  const host = values.host === undefined ? undefined : hostArgument(values.host);
   const { db, config } = await cliEngine();
   try {
     const name = positionals[0] as string;
-    if (mode !== undefined) {
-      const p = await updateProject(db, CLI_ACTOR, name, { approvalMode: mode });
-      out(t(config.locale, "cli.project.updated", { name: p.name, approvals: p.approval_mode }));
+    if (mode !== undefined || host !== undefined) {
+      const p = await updateProject(db, CLI_ACTOR, name, {
+        ...(mode !== undefined ? { approvalMode: mode } : {}),
+        ...(host !== undefined ? { host } : {}),
+      });
+      if (mode !== undefined)
+        out(t(config.locale, "cli.project.updated", { name: p.name, approvals: p.approval_mode }));
+      if (host !== undefined)
+        out(t(config.locale, "cli.project.host_set", { name: p.name, host: where(p.host) }));
     }
     if (steer !== undefined) {
       const p = await setProjectSteer(db, CLI_ACTOR, name, steer === "on");
       out(t(config.locale, "cli.project.steer", { name: p.name, steer }));
+    }
+    return 0;
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** A `--host`/`--to` value: a host name, or `none` for the coordinator's own machine. */
+function hostArgument(value: string): string | null {
+  if (value === "none") return null;
+  if (!HOST_NAME.test(value)) throw new UsageError(t(cliLocale(), "cli.error.host_name"));
+  return value;
+}
+
+const where = (host: string | null) =>
+  host === null ? t(cliLocale(), "cli.project.coordinator") : t(cliLocale(), "cli.project.on_host", { host });
+
+/**
+ * `project move NAME --to HOST|none`: places the project on another host and copies its Codex
+ * session files there when both data dirs are on this filesystem (else says what to copy).
+ */
+async function move(argv: string[]): Promise<number> {
+  const { values, positionals } = args(argv, { to: { type: "string" } }, 1);
+  if (values.to === undefined) throw new UsageError(t(cliLocale(), "cli.error.host_name"));
+  const to = hostArgument(values.to);
+  const { db, config } = await cliEngine();
+  try {
+    const moved = await moveProject(db, CLI_ACTOR, positionals[0] as string, to);
+    const source = await hostDataDir(db, moved.from, config.dataDir);
+    const target = await hostDataDir(db, moved.to, config.dataDir);
+    const names = { name: moved.project.name, from: where(moved.from), to: where(moved.to) };
+    if (source && target && fs.existsSync(source) && fs.existsSync(target)) {
+      const files = copyCodexSessions(source, target, moved.project.id);
+      out(t(config.locale, "cli.project.moved", { ...names, files }));
+    } else {
+      const sessions = (dir: string | null) =>
+        dir ? path.join(projectCodexState(dir, moved.project.id), "sessions") : "?";
+      out(
+        t(config.locale, "cli.project.moved_copy_by_hand", {
+          ...names,
+          source: sessions(source),
+          target: sessions(target),
+        }),
+      );
     }
     return 0;
   } finally {
@@ -130,6 +192,7 @@ async function list(argv: string[]): Promise<number> {
           ? t(config.locale, "cli.project.owner", { id: p.owner_id })
           : t(config.locale, "cli.project.shared"),
         p.slack_channel_id ? t(config.locale, "cli.project.channel", { id: p.slack_channel_id }) : null,
+        p.host ? t(config.locale, "cli.project.on_host", { host: p.host }) : null,
       ].filter(Boolean);
       out(`${p.name}\t${p.path}\t${flags.join(", ")}`);
     }

@@ -10,7 +10,8 @@ const SYNTAX: Record<string, string[]> = {
     "project add NAME PATH [--owner U…] [--full-access] [--merge-confirmation] [--channel C…] [--role project|master|self]",
     "project list",
     "project remove NAME",
-    "project set NAME [--approvals never|on-request] [--steer on|off]",
+    "project set NAME [--approvals never|on-request] [--steer on|off] [--host HOST|none]",
+    "project move NAME --to HOST|none",
   ],
   ask: ["ask PROJECT PROMPT [--wait] [--stop-on-exit] [--conversation ID]"],
   answer: ["answer CONVERSATION"],
@@ -18,6 +19,7 @@ const SYNTAX: Record<string, string[]> = {
   decide: ['decide DECISION OPTION[,…] | --text "…"'],
   tick: ["tick"],
   worker: ["worker QUEUE-ID --attempt N"],
+  host: ["host [--name NAME]"],
 };
 
 // Whether a command is one `usage` knows.

@@ -13,6 +13,7 @@ import {
 } from "./agents/outcome.js";
 import { processSpawner } from "./agents/spawner.js";
 import { reapLostWorkers } from "./agents/reaper.js";
+import { interruptLostHosts } from "./agents/hosts.js";
 import { stopConversation, type StopResult } from "./agents/stop.js";
 import { coordinationReactors, registerCoordinationTicks } from "./coordination/index.js";
 import { registerRunTicks } from "./runs/index.js";
@@ -75,11 +76,10 @@ export class Engine implements Kernel {
     this.owner = opts.owner ?? processOwnerId();
     this.leaseTtlMs = opts.leaseTtlMs ?? 30_000;
     this.onTick("reaper", async (e) => {
-      const reaped = await reapLostWorkers(e.db, e.clock, e.hook, e.logger, (item) =>
-        recoverOutcome(e.config, e.db, item),
-      );
-      for (const id of reaped) dropKeptOutcome(e.config, id); // recorded: the kept copy has served
-      return { reaped };
+      const reaped = await this.reapOwnWorkers();
+      // The coordinator also answers for worker hosts that stopped heartbeating.
+      const interrupted = await interruptLostHosts(e.db, e.clock, e.hook, e.logger, e.config.hostTtlMs);
+      return interrupted.length ? { reaped, lost_host_items: interrupted } : { reaped };
     });
     registerCoordinationTicks(this);
     registerRunTicks(this);
@@ -92,7 +92,30 @@ export class Engine implements Kernel {
     this.tickHandlers.push([name, handler]);
   }
 
-  /** Starts what the runtime policy allows now. */
+  /** Reaps the lost workers of this machine's projects (`config.hostName`'s, or unplaced ones). */
+  async reapOwnWorkers(): Promise<string[]> {
+    const reaped = await reapLostWorkers(
+      this.db,
+      this.clock,
+      this.hook,
+      this.logger,
+      (item) => recoverOutcome(this.config, this.db, item),
+      this.config.hostName,
+    );
+    for (const id of reaped) dropKeptOutcome(this.config, id); // recorded: the kept copy has served
+    return reaped;
+  }
+
+  /**
+   * One turn of a worker host (`codexpi host`): reaps its own lost workers, then starts what its
+   * policy allows for its projects. No coordinator lease: each host answers for its own machine.
+   */
+  async hostTurn(): Promise<DispatchResult> {
+    await this.reapOwnWorkers();
+    return this.dispatch();
+  }
+
+  /** Starts what the runtime policy allows now (for this machine's projects only). */
   dispatch(): Promise<DispatchResult> {
     return dispatch({
       db: this.db,
@@ -102,6 +125,7 @@ export class Engine implements Kernel {
       hook: this.hook,
       logger: this.logger,
       locale: this.config.locale,
+      placement: this.config.hostName,
     });
   }
 

@@ -14,6 +14,8 @@ export type EngineErrorReason =
   | "project_read_only"
   | "admins_only"
   | "project_busy"
+  | "project_running"
+  | "host_not_found"
   | "conversation_not_found"
   | "conversation_other_project"
   | "prompt_empty"

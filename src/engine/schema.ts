@@ -22,6 +22,8 @@ export interface ProjectsTable {
   visibility: Generated<ProjectVisibility>;
   /** 1 when a follow-up may be sent into the running app-server turn (`turn/steer`) instead of queueing. */
   steer: Generated<number>;
+  /** The worker host it is placed on (`codexpi host --name`); null: the coordinator's own machine. */
+  host: Generated<string | null>;
 }
 
 /** Who may read a project's conversations besides its owner and admins. */
@@ -118,6 +120,19 @@ export interface PromptQueueTable {
   steer_turn_id: string | null;
   /** On a steered follow-up: the running item whose turn took it. */
   steered_into: string | null;
+}
+
+/** A `codexpi host` process: its name, who holds it, its heartbeat and its last readings. */
+export interface HostsTable {
+  name: string;
+  owner: string | null;
+  /** Its data directory on its own machine (its projects' Codex state is under it). */
+  data_dir: string | null;
+  started_at: number;
+  heartbeat_at: number;
+  load_percent: number | null;
+  memory_percent: number | null;
+  running: Generated<number>;
 }
 
 export interface LeasesTable {
@@ -323,6 +338,7 @@ export interface DB {
   messages: MessagesTable;
   prompt_queue: PromptQueueTable;
   leases: LeasesTable;
+  hosts: HostsTable;
   outbox: OutboxTable;
   runtime_policies: RuntimePoliciesTable;
   slack_events: SlackEventsTable;

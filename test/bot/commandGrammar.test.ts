@@ -102,6 +102,20 @@ describe("/codex grammar", () => {
     expect(parseCommand("project set demo --steer always")).toEqual({ kind: "usage", topic: "project.set" });
   });
 
+  it("project set --host takes a host name or none (the coordinator's machine)", () => {
+    expect(parseCommand("project set demo --host build-box.2")).toEqual({
+      kind: "project.set",
+      name: "demo",
+      changes: { host: "build-box.2" },
+    });
+    expect(parseCommand("project set demo --host none")).toEqual({
+      kind: "project.set",
+      name: "demo",
+      changes: { host: null },
+    });
+    expect(parseCommand("project set demo --host ../etc")).toEqual({ kind: "usage", topic: "project.set" });
+  });
+
   it("project set --default-for takes a channel", () => {
     expect(parseCommand("project set demo --default-for <#C7|dev>")).toEqual({
       kind: "project.set",

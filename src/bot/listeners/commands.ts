@@ -229,6 +229,12 @@ async function run(
         );
       if (steer !== undefined)
         said.push(t(ctx.locale, steer ? "project.steer_on" : "project.steer_off", { name: p.name }));
+      if (changes.host !== undefined)
+        said.push(
+          changes.host === null
+            ? t(ctx.locale, "project.host_none", { name: p.name })
+            : t(ctx.locale, "project.host_set", { name: p.name, host: changes.host }),
+        );
       if (visible === "private") said.push(t(ctx.locale, "project.visible_private", { name: q.name }));
       if (visible === "channel")
         said.push(

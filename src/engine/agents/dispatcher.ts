@@ -47,16 +47,27 @@ export function pauseReasons(policy: RuntimePolicy, running: number, host: HostL
  * a priority, skipping items whose conversation is busy (never blocking the ones behind them), whose
  * project is at its limit, or that are background work outside the window. One IMMEDIATE
  * transaction, so concurrent dispatchers in several processes never exceed the limits.
+ *
+ * `placement` is the worker host this process runs for (null: the coordinator's own machine):
+ * only items of projects placed there are claimed and counted, so the limits are this machine's.
+ * The guarded move (`status = 'queued'`) keeps two hosts from taking one item.
  */
-export async function claimSlots(db: Database, clock: Clock, host: HostLoad): Promise<DispatchResult> {
+export async function claimSlots(
+  db: Database,
+  clock: Clock,
+  host: HostLoad,
+  placement: string | null = null,
+): Promise<DispatchResult> {
   return writeTransaction(db, async (trx) => {
     const now = clock.now();
     const policy = await globalPolicy(trx);
     const running = await trx
       .selectFrom("prompt_queue as q")
       .innerJoin("conversations as c", "c.id", "q.conversation_id")
+      .innerJoin("projects as p", "p.id", "c.project_id")
       .select(["q.conversation_id", "c.project_id"])
       .where("q.status", "=", "running")
+      .where("p.host", placement === null ? "is" : "=", placement)
       .execute();
     const paused = pauseReasons(policy, running.length, host);
     if (paused.length > 0) return { started: [], paused };
@@ -83,8 +94,10 @@ export async function claimSlots(db: Database, clock: Clock, host: HostLoad): Pr
       const batch = await trx
         .selectFrom("prompt_queue as q")
         .innerJoin("conversations as c", "c.id", "q.conversation_id")
+        .innerJoin("projects as p", "p.id", "c.project_id")
         .select(["q.id", "q.attempt", "q.conversation_id", "q.origin_kind", "c.project_id"])
         .where("q.status", "=", "queued")
+        .where("p.host", placement === null ? "is" : "=", placement)
         .orderBy("q.priority", "desc")
         .orderBy("q.seq", "asc")
         .limit(BATCH)
@@ -133,6 +146,8 @@ export interface DispatcherDeps {
   hook: RecordAgentOutcome;
   logger: Logger;
   locale: Locale;
+  /** The worker host this process dispatches for; null: the coordinator's own machine. */
+  placement?: string | null;
 }
 
 /**
@@ -140,7 +155,7 @@ export interface DispatcherDeps {
  * and records its pid and start time. A spawn that fails finishes the item as `spawn_failed`.
  */
 export async function dispatch(deps: DispatcherDeps): Promise<DispatchResult> {
-  const result = await claimSlots(deps.db, deps.clock, deps.host);
+  const result = await claimSlots(deps.db, deps.clock, deps.host, deps.placement ?? null);
   for (const claim of result.started) {
     const log = deps.logger.child({ queueId: claim.id, attempt: claim.attempt });
     try {

@@ -141,6 +141,7 @@ export async function addProject(
     approval_mode: "never" as ApprovalMode,
     visibility: "private" as const,
     steer: 0, // a follow-up queues until an owner or admin lets it steer the running turn
+    host: null,
   };
   // Checks and write under one write lock: a project added meanwhile by another process cannot
   // slip in between (and surface as a raw constraint error).
@@ -306,6 +307,14 @@ export interface ProjectUpdate {
   role?: ProjectRole;
   /** Whether escalations ask a person (`on-request`) or are refused by Codex's sandbox (`never`). */
   approvalMode?: ApprovalMode;
+  /** The worker host it runs on; null: the coordinator's own machine. A host must have registered. */
+  host?: string | null;
+}
+
+/** Refuses a placement on a host that never registered (a typo would strand the project's work). */
+async function requireHost(db: Database, name: string): Promise<void> {
+  const row = await db.selectFrom("hosts").select("name").where("name", "=", name).executeTakeFirst();
+  if (!row) throw new EngineError("not_found", "host_not_found", { name });
 }
 
 /** Only admins administer projects. */
@@ -330,12 +339,14 @@ export async function updateProject(
       : {}),
     ...(changes.role !== undefined ? { role: changes.role } : {}),
     ...(changes.approvalMode !== undefined ? { approval_mode: changes.approvalMode } : {}),
+    ...(changes.host !== undefined ? { host: changes.host } : {}),
   };
   // Check and write under one write lock: a role given to another project meanwhile is seen.
   return writeTransaction(db, async (trx) => {
     const project = await projectForActor(trx, actor, name);
     if (changes.role && changes.role !== "project" && changes.role !== project.role)
       await assertRoleFree(trx, changes.role, project.id);
+    if (changes.host) await requireHost(trx, changes.host);
     if (Object.keys(set).length)
       await trx
         .updateTable("projects")

@@ -16,6 +16,7 @@ export type OutcomeRecovery = (item: { id: string; attempt: number }) => Promise
  * `interrupted` code — or `cancelled` when a stop was asked — and kills a Codex group the dead
  * worker left behind. A finished turn the worker could not record (`recover`) is recorded instead
  * of calling the item interrupted. Costs one indexed read of the running items plus a /proc read each.
+ * Only the items of `placement`'s projects: a pid means something on its own machine only.
  */
 export async function reapLostWorkers(
   db: Database,
@@ -23,21 +24,25 @@ export async function reapLostWorkers(
   hook: RecordAgentOutcome,
   logger: Logger,
   recover: OutcomeRecovery = async () => null,
+  placement: string | null = null,
 ): Promise<string[]> {
   const now = clock.now();
   const running = await db
-    .selectFrom("prompt_queue")
+    .selectFrom("prompt_queue as q")
+    .innerJoin("conversations as c", "c.id", "q.conversation_id")
+    .innerJoin("projects as p", "p.id", "c.project_id")
     .select([
-      "id",
-      "attempt",
-      "worker_pid",
-      "worker_start_time",
-      "slot_acquired_at",
-      "codex_pid",
-      "codex_start_time",
-      "cancel_requested_at",
+      "q.id",
+      "q.attempt",
+      "q.worker_pid",
+      "q.worker_start_time",
+      "q.slot_acquired_at",
+      "q.codex_pid",
+      "q.codex_start_time",
+      "q.cancel_requested_at",
     ])
-    .where("status", "=", "running")
+    .where("q.status", "=", "running")
+    .where("p.host", placement === null ? "is" : "=", placement)
     .execute();
   const reaped: string[] = [];
   for (const item of running) {

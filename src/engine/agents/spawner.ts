@@ -42,6 +42,7 @@ export function workerEnv(config: Config, base: NodeJS.ProcessEnv = process.env)
     LOG_LEVEL: config.logLevel,
     CODEX_BIN: config.codexBin,
     CODEX_HOME: config.codexHome,
+    CODEXPI_HOST_NAME: config.hostName ?? undefined,
   });
 }
 

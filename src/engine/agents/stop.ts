@@ -40,7 +40,7 @@ export function stopAndReport(engine: Kernel, conversationId: string): Promise<S
  * the conversation's thread once who stopped (`by`) and what.
  */
 export async function stopUseCase(
-  engine: Pick<Kernel, "db" | "clock" | "hook">,
+  engine: Pick<Kernel, "db" | "clock" | "hook" | "config">,
   conversationId: string,
   by: string | null = null,
 ): Promise<Outcome<StopReport>> {
@@ -71,10 +71,12 @@ export async function stopUseCase(
     if (ok) cancelledQueued += 1;
   }
   const running = await db
-    .selectFrom("prompt_queue")
-    .select(["id", "worker_pid", "worker_start_time"])
-    .where("conversation_id", "=", conversationId)
-    .where("status", "=", "running")
+    .selectFrom("prompt_queue as q")
+    .innerJoin("conversations as c", "c.id", "q.conversation_id")
+    .innerJoin("projects as p", "p.id", "c.project_id")
+    .select(["q.id", "q.worker_pid", "q.worker_start_time", "p.host"])
+    .where("q.conversation_id", "=", conversationId)
+    .where("q.status", "=", "running")
     .execute();
   const { flagged, cancelledDecisions } = await writeTransaction(db, async (trx) => {
     let flagged = 0;
@@ -102,6 +104,9 @@ export async function stopUseCase(
     return { flagged, cancelledDecisions };
   });
   // The worker also polls the flag; the signal only makes the stop immediate (after commit).
-  const signal = running.map((r) => ({ pid: r.worker_pid, startTime: r.worker_start_time }));
+  // A pid means something on its own machine only: a worker of another host sees the flag instead.
+  const signal = running
+    .filter((r) => (r.host ?? null) === engine.config.hostName)
+    .map((r) => ({ pid: r.worker_pid, startTime: r.worker_start_time }));
   return withEffects({ cancelledQueued, stoppingRunning: flagged, cancelledDecisions }, { signal });
 }

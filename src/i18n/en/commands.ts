@@ -28,7 +28,7 @@ export const commands = {
   "command.project.remove.syntax": "/codex project remove <name>",
   "command.project.remove.help": "Removes a project (its files stay where they are).",
   "command.project.set.syntax":
-    "/codex project set <name> [--owner @someone|none] [--channel #channel|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--approvals never|on-request] [--max-concurrent <n>|none] [--default-for #channel|none] [--visible channel|private] [--steer on|off]",
+    "/codex project set <name> [--owner @someone|none] [--channel #channel|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--approvals never|on-request] [--host <host>|none] [--max-concurrent <n>|none] [--default-for #channel|none] [--visible channel|private] [--steer on|off]",
   "command.project.set.help":
     "Changes a project’s settings; its owner may also use `--default-for #channel` (the channel’s default project) or `--default-for none`, and `--visible channel` (its channel’s members may read and follow its conversations, not prompt it; `private` by default).",
   "command.project.allow.syntax": "/codex project allow|disallow <name> @someone",
@@ -64,6 +64,8 @@ export const commands = {
   "project.added": "Project *{name}* registered: `{path}`.",
   "project.removed": "Project *{name}* removed (its files stay where they are).",
   "project.updated": "Project *{name}* updated.",
+  "project.host_set": "Project *{name}* now runs on the worker host `{host}`.",
+  "project.host_none": "Project *{name}* now runs on the bot’s own machine.",
   "project.default_set":
     "Project *{name}* is now the default project of {channel}: mention @codexpi there without a project name.",
   "project.channel_invite_first":

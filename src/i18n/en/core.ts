@@ -37,6 +37,9 @@ export const core = {
     "you may follow project {name}, not prompt it: ask its owner (`/codex project allow {name} @you`)",
   "reason.admins_only": "admins only",
   "reason.project_busy": "the project {name} still has work queued or running",
+  "reason.project_running": "the project {name} has an agent running: move it once it has finished",
+  "reason.host_not_found":
+    "no worker host named {name} has registered (start codexpi host --name {name} first)",
   "reason.conversation_not_found": "conversation not found",
   "reason.conversation_other_project": "the conversation {name} belongs to another project",
   "reason.prompt_empty": "the prompt is empty",

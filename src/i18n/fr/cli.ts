@@ -17,6 +17,8 @@ export const cli = {
   "cli.about.decide": "répond à une décision d’un agent",
   "cli.about.tick": "lance un tick maintenant",
   "cli.about.worker": "(interne) exécute un message en file",
+  "cli.about.host":
+    "exécute les agents des projets placés sur cette machine (enregistre NOM, signale sa présence ; nom par défaut : celui de la machine)",
   "cli.error.arguments": "{n} argument(s) attendu(s), {got} reçu(s)",
   "cli.error.invalid": "arguments invalides : {detail}",
   "cli.answer.running": "La conversation {id} est en cours. Pour la suivre : codexpi answer {id}",
@@ -32,6 +34,21 @@ export const cli = {
   "cli.error.steer": "--steer doit valoir on ou off",
   "cli.project.steer": "projet {name} modifié : orientation {steer}",
   "cli.project.updated": "projet {name} modifié : approbations {approvals}",
+  "cli.error.project_set":
+    "project set demande --approvals never|on-request, --steer on|off ou --host HÔTE|none",
+  "cli.error.host_name": "un nom d’hôte s’écrit en lettres, chiffres, . _ ou - (63 au plus)",
+  "cli.project.host_set": "le projet {name} tourne désormais sur {host}",
+  "cli.project.moved": "projet {name} déplacé de {from} vers {to} : {files} fichiers de session Codex copiés",
+  "cli.project.moved_copy_by_hand":
+    "projet {name} déplacé de {from} vers {to} ; copiez vous-même ses sessions Codex : {source} → {target}",
+  "cli.project.coordinator": "la machine du coordinateur",
+  "cli.project.on_host": "hôte {host}",
+  "cli.host.started": "hôte de travail {name} démarré (données dans {dataDir}) ; arrêtez-le par SIGTERM",
+  "cli.host.refused": "codexpi host refuse de démarrer : {problem}",
+  "cli.host.taken":
+    "un autre codexpi host vivant tourne déjà sous le nom {name} : donnez à celui-ci un autre --name",
+  "cli.host.lost_name": "l’hôte de travail {name} a été repris par un autre processus : arrêt",
+  "cli.host.stopped": "hôte de travail {name} arrêté (les agents en cours continuent)",
   "cli.error.owner": "--owner doit être un identifiant d’utilisateur Slack comme U123ABC",
   "cli.error.channel": "--channel doit être un identifiant de canal Slack comme C123ABC",
   "cli.error.attempt": "--attempt doit être un entier positif",

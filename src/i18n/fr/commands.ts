@@ -27,7 +27,7 @@ export const commands = {
   "command.project.remove.syntax": "/codex project remove <nom>",
   "command.project.remove.help": "Retire un projet (ses fichiers restent en place).",
   "command.project.set.syntax":
-    "/codex project set <nom> [--owner @qqn|none] [--channel #canal|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--approvals never|on-request] [--max-concurrent <n>|none] [--default-for #canal|none] [--visible channel|private] [--steer on|off]",
+    "/codex project set <nom> [--owner @qqn|none] [--channel #canal|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--approvals never|on-request] [--host <host>|none] [--max-concurrent <n>|none] [--default-for #canal|none] [--visible channel|private] [--steer on|off]",
   "command.project.set.help":
     "Modifie les réglages d’un projet ; son propriétaire peut aussi utiliser `--default-for` (projet par défaut du canal ; `none` : d’aucun canal) et `--visible channel` (les membres de son canal peuvent lire et suivre ses conversations, pas lui confier de travail ; `private` par défaut).",
   "command.project.allow.syntax": "/codex project allow|disallow <nom> @qqn",
@@ -65,6 +65,8 @@ export const commands = {
   "project.added": "Projet *{name}* enregistré : `{path}`.",
   "project.removed": "Projet *{name}* retiré (ses fichiers restent en place).",
   "project.updated": "Projet *{name}* mis à jour.",
+  "project.host_set": "Le projet *{name}* tourne désormais sur l’hôte de travail `{host}`.",
+  "project.host_none": "Le projet *{name}* tourne désormais sur la machine du bot.",
   "project.default_set":
     "Le projet *{name}* est désormais le projet par défaut de {channel} : mentionne @codexpi sans nom de projet.",
   "project.channel_invite_first":

@@ -37,6 +37,9 @@ export const core = {
     "tu peux suivre le projet {name}, pas lui confier de travail : demande à son propriétaire (`/codex project allow {name} @toi`)",
   "reason.admins_only": "réservé aux admins",
   "reason.project_busy": "le projet {name} a encore du travail en file ou en cours",
+  "reason.project_running": "le projet {name} a un agent en cours : déplacez-le quand il aura fini",
+  "reason.host_not_found":
+    "aucun hôte de travail nommé {name} ne s’est enregistré (lancez d’abord codexpi host --name {name})",
   "reason.conversation_not_found": "conversation introuvable",
   "reason.conversation_other_project": "la conversation {name} appartient à un autre projet",
   "reason.prompt_empty": "la consigne est vide",

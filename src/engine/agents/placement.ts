@@ -1,0 +1,85 @@
+import fs from "node:fs";
+import path from "node:path";
+import { writeTransaction, type Database } from "../database.js";
+import { EngineError } from "../errors.js";
+import { projectCodexState } from "../isolation/codexJail.js";
+import type { Project } from "../schema.js";
+import { assertAdmin, projectForActor, type Actor } from "./projects.js";
+
+/** A project's placement before and after a move (null: the coordinator's own machine). */
+export interface Move {
+  project: Project;
+  from: string | null;
+  to: string | null;
+}
+
+/**
+ * Places a project on another worker host (admins). Refused while one of its items runs: its
+ * Codex thread is being written on the old host. Queued items simply wait for the new host.
+ * The check and the write share one write transaction, so a claim cannot slip in between.
+ */
+export async function moveProject(
+  db: Database,
+  actor: Actor,
+  name: string,
+  to: string | null,
+): Promise<Move> {
+  assertAdmin(actor);
+  return writeTransaction(db, async (trx) => {
+    const project = await projectForActor(trx, actor, name);
+    const running = await trx
+      .selectFrom("prompt_queue as q")
+      .innerJoin("conversations as c", "c.id", "q.conversation_id")
+      .select("q.id")
+      .where("c.project_id", "=", project.id)
+      .where("q.status", "=", "running")
+      .executeTakeFirst();
+    if (running) throw new EngineError("conflict", "project_running", { name: project.name });
+    if (to !== null) {
+      const host = await trx.selectFrom("hosts").select("name").where("name", "=", to).executeTakeFirst();
+      if (!host) throw new EngineError("not_found", "host_not_found", { name: to });
+    }
+    await trx.updateTable("projects").set({ host: to }).where("id", "=", project.id).execute();
+    return { project: { ...project, host: to }, from: project.host, to };
+  });
+}
+
+/** Where a host keeps its Codex state: its registered data dir; the coordinator's is `ownDataDir`. */
+export async function hostDataDir(
+  db: Database,
+  host: string | null,
+  ownDataDir: string,
+): Promise<string | null> {
+  if (host === null) return ownDataDir;
+  const row = await db.selectFrom("hosts").select("data_dir").where("name", "=", host).executeTakeFirst();
+  return row?.data_dir ?? null;
+}
+
+/**
+ * Copies a project's Codex rollout files (`<data dir>/agents/<id>/codex-home/sessions/`) from one
+ * data dir to another, keeping newer copies at the target; the rollout file is all Codex needs to
+ * resume a thread elsewhere. Returns how many files were copied.
+ */
+export function copyCodexSessions(fromDataDir: string, toDataDir: string, projectId: string): number {
+  const from = path.join(projectCodexState(fromDataDir, projectId), "sessions");
+  const to = path.join(projectCodexState(toDataDir, projectId), "sessions");
+  if (path.resolve(from) === path.resolve(to) || !fs.existsSync(from)) return 0;
+  let copied = 0;
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const source = path.join(dir, e.name);
+      if (e.isDirectory()) walk(source);
+      else if (e.isFile()) {
+        const target = path.join(to, path.relative(from, source));
+        const existing = fs.statSync(target, { throwIfNoEntry: false });
+        if (existing && existing.mtimeMs >= fs.statSync(source).mtimeMs) continue;
+        // The jail's Codex state is private to its owner (0700), as projectCodexState makes it.
+        fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
+        fs.copyFileSync(source, target);
+        copied += 1;
+      }
+    }
+  };
+  walk(from);
+  return copied;
+}
