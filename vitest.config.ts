@@ -10,6 +10,7 @@ import { postgresUnavailable } from "./test/support/postgresServer.js";
  */
 const POSTGRES_FILES = [
   "test/engine/postgres.test.ts",
+  "test/engine/wakeups.test.ts",
   "test/integration/postgresCli.test.ts",
   "test/engine/agents/dispatcher.test.ts",
   "test/engine/agents/failureLocale.test.ts",
@@ -83,6 +84,7 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           exclude: [
             "test/engine/postgres.test.ts",
+            "test/engine/wakeups.test.ts",
             "test/integration/postgresCli.test.ts",
             "**/node_modules/**",
           ],

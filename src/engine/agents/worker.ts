@@ -25,6 +25,7 @@ import { capText } from "../text/cap.js";
 import { dropKeptOutcome, keepOutcome, OUTCOME_RETRY, retryWrite, type RetryPolicy } from "./keptOutcome.js";
 import { serializeProgress } from "./progress.js";
 import { trailingThrottle } from "./throttle.js";
+import { wakeupsOf } from "../wakeups.js";
 
 const PROGRESS_WRITE_MS = 1_000;
 // A long command emits no event: the status's elapsed time is refreshed this often meanwhile.
@@ -182,6 +183,10 @@ export async function runWorker(
       .then((r) => r?.cancel_requested_at && abort.abort())
       .catch(() => undefined);
   }, CANCEL_POLL_MS);
+  // On PostgreSQL a stop reaches the worker at once (NOTIFY on commit); the poll stays as a net.
+  const offCancel = wakeupsOf(db).on("cancel", (id) => {
+    if (id === queueId) abort.abort();
+  });
 
   // Progress is written in order, at most once a second, off the stream's hot path; the newest
   // activity waits for the end of the window rather than being dropped (each write announces
@@ -284,6 +289,7 @@ export async function runWorker(
     });
   } finally {
     clearInterval(poll);
+    offCancel();
     clearInterval(heartbeat);
     process.off("SIGTERM", onSignal);
     process.off("SIGINT", onSignal);

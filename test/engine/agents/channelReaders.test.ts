@@ -46,7 +46,9 @@ describe("a project visible to its channel's members", () => {
 
   async function withOpenDecision(conversationId: string, itemId: string) {
     await completedOutput(env.db, conversationId, itemId, "Réponse");
-    await writeTransaction(env.db, (trx) => env.engine.hook(trx, conversationId, itemId, "done", MARKER, null));
+    await writeTransaction(env.db, (trx) =>
+      env.engine.hook(trx, conversationId, itemId, "done", MARKER, null),
+    );
     return env.db.selectFrom("decisions").selectAll().executeTakeFirstOrThrow();
   }
 
