@@ -96,7 +96,7 @@ export async function startBot(
         locale: config.locale,
         health,
         metrics: failures,
-        intake: slackOptions.intake,
+        intake: { file: config.intakeFile, ...slackOptions.intake },
       });
       healthPort = slack.healthPort;
       notifier = new Notifier({

@@ -74,7 +74,7 @@ export class Engine implements Kernel {
       this.clock,
     );
     this.owner = opts.owner ?? processOwnerId();
-    this.leaseTtlMs = opts.leaseTtlMs ?? 30_000;
+    this.leaseTtlMs = opts.leaseTtlMs ?? opts.config.leaseTtlMs;
     this.onTick("reaper", async (e) => {
       const reaped = await reapLostWorkers(e.db, e.clock, e.hook, e.logger, (item) =>
         recoverOutcome(e.config, e.db, item),
