@@ -129,6 +129,27 @@ describe("wake-ups on PostgreSQL (LISTEN/NOTIFY)", () => {
     expect(await forQ2).toBe("timeout");
   });
 
+  it("a stop wakes the worker of the stopped item in another process (cancel, its queue id), not the others", async () => {
+    env = await testEngine();
+    const other = secondProcess(env);
+    const wakeups = wakeupsOf(other);
+    await wakeups.ready();
+    const { conversation, item } = await startConversation(env.db, env.clock, env.project, "long", "U1");
+    const { item: bystander } = await startConversation(env.db, env.clock, env.project, "other", "U1");
+    // Both run (no worker process: nothing to signal); only the first conversation is stopped.
+    await env.db
+      .updateTable("prompt_queue")
+      .set({ status: "running", started_at: env.clock.now() })
+      .execute();
+    const forItem = wakeOrTimeout(wakeups, ["cancel"], POLL_MS, { payload: item.id });
+    const forBystander = wakeOrTimeout(wakeups, ["cancel"], 500, { payload: bystander.id });
+    const t0 = Date.now();
+    expect((await env.engine.stopConversation(conversation.id)).stoppingRunning).toBe(1);
+    expect(await forItem).toBe("woken");
+    expect(Date.now() - t0).toBeLessThan(POLL_MS / 4);
+    expect(await forBystander).toBe("timeout");
+  });
+
   it("the listener reconnects when its connection is killed, and wakes every channel once after it", async () => {
     env = await testEngine();
     const other = secondProcess(env);
