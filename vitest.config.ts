@@ -11,6 +11,7 @@ import { postgresUnavailable } from "./test/support/postgresServer.js";
 const POSTGRES_FILES = [
   "test/engine/postgres.test.ts",
   "test/engine/wakeups.test.ts",
+  "test/bot/notifierWakeups.test.ts",
   "test/integration/postgresCli.test.ts",
   "test/integration/multiServe.test.ts",
   "test/engine/agents/dispatcher.test.ts",
@@ -86,6 +87,7 @@ export default defineConfig({
           exclude: [
             "test/engine/postgres.test.ts",
             "test/engine/wakeups.test.ts",
+            "test/bot/notifierWakeups.test.ts",
             "test/integration/postgresCli.test.ts",
             "test/integration/multiServe.test.ts",
             "**/node_modules/**",
