@@ -32,7 +32,8 @@ function closed(a: Pick<ApprovalView, "status">): EngineError {
 /**
  * Answers a request: a guarded move out of `pending` (a second click, an answer racing the expiry
  * or the turn's end, changes nothing and is told why) with its `approval.answered` event, in one
- * transaction. The waiting worker reads it within a poll; `stop` also stops the conversation.
+ * transaction. The waiting worker reads it at once on PostgreSQL (woken), within a poll on
+ * SQLite; `stop` also stops the conversation.
  */
 export async function answerApprovalUseCase(
   kernel: Pick<Kernel, "db" | "clock">,
