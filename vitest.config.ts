@@ -10,9 +10,13 @@ import { postgresUnavailable } from "./test/support/postgresServer.js";
  */
 const POSTGRES_FILES = [
   "test/engine/postgres.test.ts",
+  "test/engine/wakeups.test.ts",
+  "test/bot/notifierWakeups.test.ts",
   "test/integration/postgresCli.test.ts",
   "test/engine/agents/channelReaders.test.ts",
   "test/integration/workerHosts.test.ts",
+  "test/integration/multiServe.test.ts",
+  "test/integration/postgresStop.test.ts",
   "test/engine/agents/dispatcher.test.ts",
   "test/engine/agents/failureLocale.test.ts",
   "test/engine/agents/hosts.test.ts",
@@ -88,7 +92,11 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           exclude: [
             "test/engine/postgres.test.ts",
+            "test/engine/wakeups.test.ts",
+            "test/bot/notifierWakeups.test.ts",
             "test/integration/postgresCli.test.ts",
+            "test/integration/multiServe.test.ts",
+            "test/integration/postgresStop.test.ts",
             "**/node_modules/**",
           ],
           env: { CODEXPI_TEST_DB: "sqlite" },

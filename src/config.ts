@@ -50,6 +50,8 @@ const schema = z.object({
     .min(1)
     .refine(validCron, "expected a cron expression (six fields allow seconds), e.g. */5 * * * * *")
     .default("*/5 * * * * *"),
+  CODEXPI_INTAKE_FILE: z.string().min(1).optional(),
+  CODEXPI_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
   CODEXPI_LOCALE: z.enum(["fr", "en"]).default("fr"),
   CODEXPI_TURN_TIMEOUT: seconds.default(30 * 60),
   CODEXPI_IDLE_TIMEOUT: seconds.default(10 * 60),
@@ -121,6 +123,16 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     http: { port: e.PORT, host: e.HOST },
     health: { port: e.HEALTH_PORT, host: e.HEALTH_HOST },
     tick: e.CODEXPI_TICK,
+    /**
+     * How long the coordinator lease lasts without renewal (each tick renews it): another `serve`
+     * takes over that long after the coordinator died, at once when it was on the same host.
+     */
+    leaseTtlMs: e.CODEXPI_LEASE_SECONDS * 1000,
+    /**
+     * The intake file of this `serve` (acked Slack requests not yet in the engine): one per
+     * instance, so that several on one machine (sharing the data directory) each replay their own.
+     */
+    intakeFile: e.CODEXPI_INTAKE_FILE === undefined ? undefined : path.resolve(e.CODEXPI_INTAKE_FILE),
     locale: e.CODEXPI_LOCALE,
     turnTimeoutMs: e.CODEXPI_TURN_TIMEOUT * 1000,
     idleTimeoutMs: e.CODEXPI_IDLE_TIMEOUT * 1000,

@@ -13,10 +13,14 @@ import { Health, startHealthServer } from "./health.js";
 import { Notifier } from "./notifier/notifier.js";
 import { configuredSecrets, registerSecrets } from "../redaction.js";
 import { runShutdown } from "./shutdown.js";
+import { closeWakeups, wakeupsOf } from "../engine/wakeups.js";
+import { dialectOf } from "../engine/database.js";
 
 const HOUSEKEEPING_MS = 3600_000;
 const EVENT_MEMORY_MS = 24 * 3600_000; // Slack retries within minutes; a day is plenty
 const OUTBOX_MEMORY_MS = 7 * 24 * 3600_000;
+/** The notifier's safety-net poll on PostgreSQL, where NOTIFY wakes it (250 ms on SQLite). */
+const POSTGRES_OUTBOX_POLL_MS = 2_000;
 
 /**
  * Forgets what no longer matters: handled event ids, delivered outbox rows after a week, and
@@ -62,6 +66,11 @@ export async function startBot(
   const db = await openWritable(config.database, { busy: "yield" });
   const spawner = overrides.spawner ?? warmSpawner(config, logger);
   const engine = new Engine({ config, db, logger, spawner, ...overrides });
+  // On PostgreSQL, changes made by other processes wake this one (LISTEN/NOTIFY); on SQLite the
+  // wake-ups stay in this process and the polls do the rest, as before.
+  const onPostgres = dialectOf(db) === "postgres";
+  const wakeups = wakeupsOf(db);
+  const offDispatch = onPostgres ? engine.dispatchOnWake(wakeups) : () => undefined;
   const health = new Health(engine);
   let slack: SlackApp | null = null;
   let notifier: Notifier | null = null;
@@ -87,7 +96,7 @@ export async function startBot(
         locale: config.locale,
         health,
         metrics: failures,
-        intake: slackOptions.intake,
+        intake: { file: config.intakeFile, ...slackOptions.intake },
       });
       healthPort = slack.healthPort;
       notifier = new Notifier({
@@ -97,6 +106,9 @@ export async function startBot(
         logger: logger.child({ component: "notifier" }),
         locale: config.locale,
         isCoordinator: () => engine.holdsLease(),
+        wakeups,
+        // Woken by NOTIFY on PostgreSQL, the poll is only the net there.
+        pollMs: onPostgres ? POSTGRES_OUTBOX_POLL_MS : undefined,
         progress: {
           streaming: config.progress.streaming,
           interimMs: config.progress.interimMs,
@@ -121,6 +133,8 @@ export async function startBot(
   } catch (err) {
     await slack?.stop().catch(() => undefined);
     if ("close" in spawner && typeof spawner.close === "function") spawner.close();
+    offDispatch();
+    await closeWakeups(db).catch(() => undefined);
     await db.destroy().catch(() => undefined);
     throw err;
   }
@@ -152,6 +166,13 @@ export async function startBot(
             name: "standby worker",
             run: () => {
               if ("close" in spawner && typeof spawner.close === "function") spawner.close();
+            },
+          },
+          {
+            name: "wake-ups",
+            run: () => {
+              offDispatch();
+              return closeWakeups(db);
             },
           },
           { name: "database", run: () => db.destroy() },

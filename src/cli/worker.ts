@@ -12,6 +12,7 @@ import { t } from "../i18n/index.js";
 import { args, UsageError } from "./context.js";
 import { processSpawner } from "../engine/agents/spawner.js";
 import type { WorkerSpawner } from "../engine/agents/dispatcher.js";
+import { closeWakeups } from "../engine/wakeups.js";
 
 const MAX_ITEMS_PER_PROCESS = 50;
 
@@ -69,6 +70,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     return result === "failed" ? 1 : 0;
   } finally {
+    await closeWakeups(db); // its LISTEN connection (PostgreSQL), if a wait opened one
     await db.destroy();
   }
 }

@@ -54,8 +54,11 @@ export function openDatabase(
   opts: { log?: KyselyConfig["log"]; busy?: BusyMode } = {},
 ): Database {
   const target = targetOf(where);
-  if (target.dialect === "postgres")
-    return new Kysely<DB>({ dialect: postgresDialect(target.url), log: opts.log });
+  if (target.dialect === "postgres") {
+    const db = new Kysely<DB>({ dialect: postgresDialect(target.url), log: opts.log });
+    postgresUrls.set(db, target.url);
+    return db;
+  }
   const file = target.file;
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
@@ -71,6 +74,13 @@ export function openDatabase(
         : new SqliteDialect({ database: withStatementCache(sqlite) }),
     log: opts.log,
   });
+}
+
+const postgresUrls = new WeakMap<Database, string>();
+
+/** Where a PostgreSQL handle connects (its wake-up listener opens a client of its own there). */
+export function postgresUrlOf(db: Database): string | undefined {
+  return postgresUrls.get(db);
 }
 
 const STATEMENT_CACHE_SIZE = 500;

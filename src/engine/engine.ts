@@ -24,6 +24,7 @@ import { acquireLease, COORDINATOR_LEASE, leaseHolder, processOwnerId, releaseLe
 import type { Kernel, TickHandler, TickResult } from "./kernel.js";
 import { recoverOutcome } from "./agents/recovery.js";
 import { dropKeptOutcome } from "./agents/keptOutcome.js";
+import type { Wakeups } from "./wakeups.js";
 
 export type { TickHandler, TickResult } from "./kernel.js";
 
@@ -74,7 +75,7 @@ export class Engine implements Kernel {
       this.clock,
     );
     this.owner = opts.owner ?? processOwnerId();
-    this.leaseTtlMs = opts.leaseTtlMs ?? 30_000;
+    this.leaseTtlMs = opts.leaseTtlMs ?? opts.config.leaseTtlMs;
     this.onTick("reaper", async (e) => {
       const reaped = await this.reapOwnWorkers();
       // The coordinator also answers for worker hosts that stopped heartbeating.
@@ -157,6 +158,37 @@ export class Engine implements Kernel {
       ...result,
       started: dispatched.started.map((s) => s.id),
       paused: dispatched.paused,
+    };
+  }
+
+  /**
+   * Dispatches when work is queued or a slot frees anywhere (wake-ups from other processes: another
+   * bot instance, a CLI, a worker on PostgreSQL), in the coordinator only, never two at once (a
+   * wake-up during a dispatch runs one more after it). Returns the unsubscribe.
+   */
+  dispatchOnWake(wakeups: Wakeups): () => void {
+    let running: Promise<void> | null = null;
+    let again = false;
+    const run = async () => {
+      do {
+        again = false;
+        if (await this.holdsLease()) await this.dispatch();
+      } while (again);
+    };
+    const wake = () => {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = run()
+        .catch((err) => this.logger.warn({ err }, "dispatch on wake-up failed"))
+        .finally(() => {
+          running = null;
+        });
+    };
+    const offs = [wakeups.on("enqueue", wake), wakeups.on("finish", wake)];
+    return () => {
+      for (const off of offs) off();
     };
   }
 

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import type { DB } from "./schema.js";
+import { announce } from "./wakeups.js";
 
 const turn = { conversationId: z.string(), queueId: z.string() };
 
@@ -175,4 +176,5 @@ export async function emit(trx: Kysely<DB>, now: number, ...events: DomainEvent[
       })),
     )
     .execute();
+  await announce(trx, "outbox"); // delivered with the commit (PostgreSQL), so the notifier wakes
 }

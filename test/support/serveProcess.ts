@@ -10,6 +10,7 @@ import { openDatabase, openMigrated, type Database } from "../../src/engine/data
 import { makeCodexHome } from "./codexHome.js";
 import { killRecorded } from "./codexEngine.js";
 import { tempDir } from "./engine.js";
+import type { TestDatabase } from "./testDatabase.js";
 import { startFakeModel } from "./fakeModel.js";
 import { startFakeSlack } from "./fakeSlack.js";
 import {
@@ -36,7 +37,7 @@ const freePort = () =>
  * binary), with Slack and the model faked on 127.0.0.1: what a kill right after an ack needs.
  * The data directory survives `kill()`, so `start()` again is the restarted bot.
  */
-export async function serveProcess() {
+export async function serveProcess(opts: { database?: TestDatabase } = {}) {
   const slack = await startFakeSlack({ teamId: TEAM });
   const model = await startFakeModel();
   const home = await makeCodexHome(model.url);
@@ -58,7 +59,10 @@ export async function serveProcess() {
     CODEXPI_IDLE_TIMEOUT: "60",
     LOG_LEVEL: "warn",
   };
-  const seed = await openMigrated(dbFile);
+  Object.assign(baseEnv, opts.database?.env);
+  // On PostgreSQL the test's database is a copy of the migrated template.
+  const target = opts.database?.target ?? { dialect: "sqlite" as const, file: dbFile };
+  const seed = target.dialect === "postgres" ? openDatabase(target) : await openMigrated(dbFile);
   const projectDir = path.join(dir, "demo");
   fs.mkdirSync(projectDir);
   await addProject(seed, { now: () => Date.now() }, { name: "demo", path: projectDir, ownerId: OWNER });
@@ -76,12 +80,53 @@ export async function serveProcess() {
   );
   await seed.destroy();
   /** The test's own reader of the main database (WAL: it never waits on the bot's writes). */
-  const db: Database = openDatabase(dbFile);
+  const db: Database = openDatabase(target);
 
   let child: ResultPromise | null = null;
   let base = "";
   let responses = 0;
   const stderr: string[] = [];
+  const launch = async (env: Record<string, string>, errors: string[]) => {
+    const port = await freePort();
+    const proc = execa(process.execPath, [CLI, "serve"], {
+      env: { ...baseEnv, ...env, PORT: String(port) },
+      reject: false,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    proc.stderr?.on("data", (d: Buffer) => errors.push(d.toString()));
+    const url = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      try {
+        if ((await fetch(`${url}/healthz`)).status > 0) return { proc, url };
+      } catch {
+        if (Date.now() > deadline) throw new Error(`serve did not start: ${errors.join("")}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  };
+  const others: ResultPromise[] = [];
+
+  async function commandTo(url: string, text: string, user: string, channel: string) {
+    const id = `r${++responses}-${randomBytes(3).toString("hex")}`;
+    const body = slashCommandBody({
+      text,
+      user_id: user,
+      channel_id: channel,
+      team_id: TEAM,
+      response_url: slack.responseUrl(id),
+    });
+    const res = await postSigned(url, "/slack/events", body, "form", SECRET);
+    return { ...res, responseId: id };
+  }
+  async function eventTo(
+    url: string,
+    event: Record<string, unknown> & { type: string },
+    eventId = `Ev${randomBytes(5).toString("hex")}`,
+  ) {
+    const body = eventBody({ event, event_id: eventId, team_id: TEAM, bot_user_id: slack.botUserId });
+    return { ...(await postSigned(url, "/slack/events", body, "json", SECRET)), eventId };
+  }
 
   return {
     slack,
@@ -94,24 +139,37 @@ export async function serveProcess() {
       return base;
     },
     /** Starts `serve` and resolves once its health endpoint answers. */
-    async start() {
-      const port = await freePort();
-      child = execa(process.execPath, [CLI, "serve"], {
-        env: { ...baseEnv, PORT: String(port) },
-        reject: false,
-        stdio: ["ignore", "ignore", "pipe"],
-      });
-      child.stderr?.on("data", (d: Buffer) => stderr.push(d.toString()));
-      base = `http://127.0.0.1:${port}`;
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        try {
-          if ((await fetch(`${base}/healthz`)).status > 0) return;
-        } catch {
-          if (Date.now() > deadline) throw new Error(`serve did not start: ${stderr.join("")}`);
-          await new Promise((r) => setTimeout(r, 100));
-        }
-      }
+    async start(env: Record<string, string> = {}) {
+      const started = await launch(env, stderr);
+      child = started.proc;
+      base = started.url;
+    },
+    /**
+     * Another `serve` on the same database, data directory (Codex homes), Slack and model, with an
+     * intake file of its own: a second instance on this machine. Its `kill()` is a SIGKILL;
+     * close() ends it too.
+     */
+    async another(env: Record<string, string> = {}) {
+      const errors: string[] = [];
+      const intake = path.join(dataDir, `intake-${others.length + 2}.db`);
+      const { proc, url } = await launch({ ...env, CODEXPI_INTAKE_FILE: intake }, errors);
+      others.push(proc);
+      return {
+        base: url,
+        pid: proc.pid as number,
+        stderr: errors,
+        async kill() {
+          proc.kill("SIGKILL");
+          await proc;
+        },
+        command: (text: string, user = OWNER, channel = "C1") => commandTo(url, text, user, channel),
+        event: (event: Record<string, unknown> & { type: string }, eventId?: string) =>
+          eventTo(url, event, eventId),
+      };
+    },
+    /** The pid of the `serve` started by start(). */
+    get pid() {
+      return child?.pid ?? null;
     },
     /** SIGKILLs `serve` (no shutdown of any kind) and waits for it to be gone. */
     async kill() {
@@ -156,25 +214,12 @@ export async function serveProcess() {
       }
     },
     /** Sends `/codex <text>` as `user`; the HTTP answer (with its latency) and the response URL id. */
-    async command(text: string, user = OWNER, channel = "C1") {
-      const id = `r${++responses}-${randomBytes(3).toString("hex")}`;
-      const body = slashCommandBody({
-        text,
-        user_id: user,
-        channel_id: channel,
-        team_id: TEAM,
-        response_url: slack.responseUrl(id),
-      });
-      const res = await postSigned(base, "/slack/events", body, "form", SECRET);
-      return { ...res, responseId: id };
+    command(text: string, user = OWNER, channel = "C1") {
+      return commandTo(base, text, user, channel);
     },
     /** Sends an Events API event (the same `eventId` again is Slack retrying it). */
-    async event(
-      event: Record<string, unknown> & { type: string },
-      eventId = `Ev${randomBytes(5).toString("hex")}`,
-    ) {
-      const body = eventBody({ event, event_id: eventId, team_id: TEAM, bot_user_id: slack.botUserId });
-      return { ...(await postSigned(base, "/slack/events", body, "json", SECRET)), eventId };
+    event(event: Record<string, unknown> & { type: string }, eventId?: string) {
+      return eventTo(base, event, eventId);
     },
     /** Submits a modal as `user`: the values of its text inputs, keyed by block then action id. */
     async submit(callbackId: string, values: Record<string, Record<string, string>>, user = ADMIN) {
@@ -197,8 +242,13 @@ export async function serveProcess() {
     },
     async close() {
       await this.kill();
+      for (const p of others.splice(0)) {
+        p.kill("SIGKILL");
+        await p;
+      }
       await killRecorded(db).catch(() => undefined);
       await db.destroy();
+      await opts.database?.drop();
       await model.close();
       await slack.close();
       fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });

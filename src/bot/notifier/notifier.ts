@@ -23,6 +23,7 @@ import {
   type OutboxEntry,
 } from "../../engine/outboxQueue.js";
 import type { Renderer, RendererMap } from "./renderer.js";
+import type { Wakeups } from "../../engine/wakeups.js";
 import { SlackPoster } from "./poster.js";
 import { UserLocales } from "../userLocales.js";
 import { SlackAddresses } from "../store/addresses.js";
@@ -50,6 +51,8 @@ export interface NotifierOptions {
   /** After this long of transient failures an event is given up (and counted as failed). */
   giveUpAfterMs?: number;
   pollMs?: number;
+  /** Wake-ups of the outbox (PostgreSQL: NOTIFY from any process): a drain starts at once. */
+  wakeups?: Wakeups;
   /** The progress renderers' settings (CODEXPI_STREAMING, CODEXPI_INTERIM_SECONDS, SLACK_TEAM_ID). */
   progress?: TurnProgressSettings;
 }
@@ -70,6 +73,8 @@ export class Notifier {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
   private stopped = false;
+  private again = false;
+  private offWake: (() => void) | null = null;
   /** Permanent failures since start, by Slack error code (health and metrics). */
   readonly failures = new Map<string, number>();
 
@@ -97,22 +102,39 @@ export class Notifier {
     });
   }
 
-  /** Polls the outbox until stop(); a drain never overlaps the previous one. */
+  /**
+   * Polls the outbox until stop(); a drain never overlaps the previous one. An outbox wake-up
+   * starts the next drain at once (or right after the one under way), the poll is the net.
+   */
   start(): void {
     this.stopped = false;
+    let busy = false;
     const loop = async () => {
       if (this.stopped) return;
-      this.running = this.drainIfCoordinator().catch((err) =>
-        this.o.logger.error({ err }, "notifier drain failed"),
-      );
-      await this.running;
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
+      busy = true;
+      do {
+        this.again = false;
+        this.running = this.drainIfCoordinator().catch((err) =>
+          this.o.logger.error({ err }, "notifier drain failed"),
+        );
+        await this.running;
+      } while (this.again && !this.stopped);
+      busy = false;
       if (!this.stopped) this.timer = setTimeout(loop, this.o.pollMs ?? 250);
     };
+    this.offWake =
+      this.o.wakeups?.on("outbox", () => {
+        if (busy) this.again = true;
+        else void loop();
+      }) ?? null;
     void loop();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.offWake?.();
     if (this.timer) clearTimeout(this.timer);
     await this.running;
   }

@@ -10,6 +10,7 @@ import { priorityOf, type OriginKind } from "./priorities.js";
 import { ENQUEUE_FROM } from "./conversationMachine.js";
 import { itemsAhead } from "../read/queue.js";
 import { moveConversation } from "./conversationStore.js";
+import { announce } from "../wakeups.js";
 
 /**
  * Where a conversation lives in Slack, when it was started there. `threadTs` is the user's own
@@ -114,6 +115,7 @@ export async function enqueueIn(
     steered_into: null,
   };
   await trx.insertInto("prompt_queue").values(row).execute();
+  await announce(trx, "enqueue");
   await trx
     .insertInto("messages")
     .values({

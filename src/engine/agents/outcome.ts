@@ -8,6 +8,7 @@ import type { DB, FailureCode } from "../schema.js";
 import { statusAfterItem } from "./conversationMachine.js";
 import { moveConversation } from "./conversationStore.js";
 import { moveItem } from "./queueStore.js";
+import { announce } from "../wakeups.js";
 
 /**
  * The error stored when a worker vanished mid-task: a note with no language, which each reader
@@ -108,6 +109,7 @@ export async function finishItem(
     { from: [row.status], attempt: item.attempt },
   );
   if (!moved) return false;
+  await announce(trx, "finish"); // a slot is free: a dispatcher elsewhere may start the next item
 
   let messageId: string | null = null;
   if (outcome.status === "done") {

@@ -4,6 +4,7 @@ import { finishItem } from "./outcome.js";
 import { failureNote } from "../../i18n/failures.js";
 import { cancelOpenDecisions } from "../coordination/decisionStore.js";
 import { emit } from "../outbox.js";
+import { announce } from "../wakeups.js";
 
 /** What a stop did to the conversation's items. */
 export interface StopResult {
@@ -89,6 +90,7 @@ export async function stopUseCase(
         .where("cancel_requested_at", "is", null)
         .executeTakeFirst();
       flagged += Number(res.numUpdatedRows);
+      if (Number(res.numUpdatedRows) > 0) await announce(trx, "cancel", r.id); // its worker, wherever it runs
     }
     const cancelledDecisions = (await cancelOpenDecisions(trx, now, conversationId)).length;
     // The thread is told what was stopped; the state message, which offered Stop, is shown again.

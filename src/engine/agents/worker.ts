@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Kernel } from "../kernel.js";
-import { writeTransaction, type Database } from "../database.js";
+import { dialectOf, writeTransaction, type Database } from "../database.js";
 import { emit } from "../outbox.js";
 import type { CodexState } from "./codexEvents.js";
 import type { Config } from "../../config.js";
@@ -26,11 +26,14 @@ import { dropKeptOutcome, keepOutcome, OUTCOME_RETRY, retryWrite, type RetryPoli
 import { serializeProgress } from "./progress.js";
 import { trailingThrottle } from "./throttle.js";
 import { steerLoop } from "./steerLoop.js";
+import { wakeupsOf } from "../wakeups.js";
 
 const PROGRESS_WRITE_MS = 1_000;
 // A long command emits no event: the status's elapsed time is refreshed this often meanwhile.
 const PROGRESS_HEARTBEAT_MS = 30_000;
 const CANCEL_POLL_MS = 1_000;
+/** On PostgreSQL a stop wakes the worker (NOTIFY): the poll is only the safety net there. */
+const POSTGRES_CANCEL_POLL_MS = 5_000;
 
 /** How a worker run ended; `skipped` when the item was no longer ours to run. */
 export type WorkerResult = "done" | "failed" | "cancelled" | "skipped";
@@ -176,14 +179,21 @@ export async function runWorker(
   };
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
-  const poll = setInterval(() => {
-    db.selectFrom("prompt_queue")
-      .select("cancel_requested_at")
-      .where("id", "=", queueId)
-      .executeTakeFirst()
-      .then((r) => r?.cancel_requested_at && abort.abort())
-      .catch(() => undefined);
-  }, CANCEL_POLL_MS);
+  const poll = setInterval(
+    () => {
+      db.selectFrom("prompt_queue")
+        .select("cancel_requested_at")
+        .where("id", "=", queueId)
+        .executeTakeFirst()
+        .then((r) => r?.cancel_requested_at && abort.abort())
+        .catch(() => undefined);
+    },
+    dialectOf(db) === "postgres" ? POSTGRES_CANCEL_POLL_MS : CANCEL_POLL_MS,
+  );
+  // On PostgreSQL a stop reaches the worker at once (NOTIFY on commit); the poll stays as a net.
+  const offCancel = wakeupsOf(db).on("cancel", (id) => {
+    if (id === queueId) abort.abort();
+  });
 
   // Progress is written in order, at most once a second, off the stream's hot path; the newest
   // activity waits for the end of the window rather than being dropped (each write announces
@@ -291,6 +301,7 @@ export async function runWorker(
     // Before the outcome: a follow-up the turn never took is still queued when the item finishes.
     await steering.stop();
     clearInterval(poll);
+    offCancel();
     clearInterval(heartbeat);
     process.off("SIGTERM", onSignal);
     process.off("SIGINT", onSignal);

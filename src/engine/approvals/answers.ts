@@ -9,6 +9,7 @@ import type { DB } from "../schema.js";
 import { isAnswerable, STATUS_OF_ANSWER, type ApprovalAnswer } from "./machine.js";
 import { moveApproval } from "./store.js";
 import { readApproval, type ApprovalView } from "./view.js";
+import { announce } from "../wakeups.js";
 
 /**
  * One approval the actor may answer (DESIGN "Who answers an approval": the conversation's person,
@@ -31,7 +32,8 @@ function closed(a: Pick<ApprovalView, "status">): EngineError {
 /**
  * Answers a request: a guarded move out of `pending` (a second click, an answer racing the expiry
  * or the turn's end, changes nothing and is told why) with its `approval.answered` event, in one
- * transaction. The waiting worker reads it within a poll; `stop` also stops the conversation.
+ * transaction. The waiting worker reads it at once on PostgreSQL (woken), within a poll on
+ * SQLite; `stop` also stops the conversation.
  */
 export async function answerApprovalUseCase(
   kernel: Pick<Kernel, "db" | "clock">,
@@ -51,6 +53,7 @@ export async function answerApprovalUseCase(
     )
       throw closed(await getApproval(trx, actor, a.id));
     await emit(trx, now, { kind: "approval.answered", conversationId: a.conversation_id, approvalId: a.id });
+    await announce(trx, "answers", a.id); // the waiting worker reads it at once
     return getApproval(trx, actor, a.id);
   });
   return withEffects(answered, answer === "stop" ? { stop: [answered.conversation_id] } : {});

@@ -10,6 +10,7 @@ import type { Kernel } from "../kernel.js";
 import { emit } from "../outbox.js";
 import { expireApproval } from "./lifecycle.js";
 import { DECISION_OF_STATUS } from "./machine.js";
+import { wakeOrTimeout, wakeupsOf } from "../wakeups.js";
 
 /** The turn a request belongs to: the queue item (and attempt) its worker runs. */
 export interface ApprovalTurn {
@@ -64,7 +65,8 @@ async function awaitApproval(
     } catch (err) {
       log.warn({ err }, "could not read the approval (retrying)"); // a locked database: next poll
     }
-    await sleep(POLL_MS, signal);
+    // An answer wakes the wait at once on PostgreSQL (NOTIFY); the poll stays as a safety net.
+    await wakeOrTimeout(wakeupsOf(db), ["answers"], POLL_MS, { signal, payload: row.id });
   }
 }
 
@@ -135,18 +137,6 @@ async function stopRecorded(kernel: Pick<Kernel, "db">, queueId: string, signal:
       .where("id", "=", queueId)
       .executeTakeFirst();
     if (!item || item.cancel_requested_at !== null || item.status !== "running") return;
-    await sleep(POLL_MS, signal);
+    await wakeOrTimeout(wakeupsOf(kernel.db), ["cancel"], POLL_MS, { signal, payload: queueId });
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
 }

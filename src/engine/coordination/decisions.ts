@@ -15,6 +15,7 @@ import { canDecision } from "./decisionMachine.js";
 import { moveDecision } from "./decisionStore.js";
 import { moveDelegation } from "./coordinationStore.js";
 import { withEffects, type Kernel, type Outcome } from "../kernel.js";
+import { announce } from "../wakeups.js";
 
 /** A decision as people and views see it. */
 export interface DecisionView {
@@ -206,6 +207,7 @@ export async function answerDecision(
       ["WAITING_CHILD"],
     );
     await emit(trx, now, { kind: "decision.answered", conversationId: d.conversation_id, decisionId: d.id });
+    await announce(trx, "answers", d.id);
     return getDecision(trx, actor, d.id);
   });
 }
