@@ -12,6 +12,7 @@ import { makeCodexHome } from "../support/codexHome.js";
 import { inputText, startFakeModel, type FakeModel } from "../support/fakeModel.js";
 import { finished, killRecorded, until } from "../support/codexEngine.js";
 import { tempDir } from "../support/engine.js";
+import { removeTree } from "../support/removeTree.js";
 
 const CLI = path.resolve("dist/src/main.js");
 
@@ -62,7 +63,7 @@ describe("codexpi CLI (real binary, fake model)", () => {
       db = undefined;
     }
     await fake?.close();
-    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    await removeTree(dir);
   });
 
   it("project add then ask --wait prints the model's answer; ask --conversation continues the same Codex thread", async () => {

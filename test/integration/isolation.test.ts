@@ -13,6 +13,7 @@ import { codexEngine, finished, until } from "../support/codexEngine.js";
 import { functionCallOutputs } from "../support/fakeModel.js";
 import { jailAvailable } from "../support/jail.js";
 import { tempDir } from "../support/engine.js";
+import { removeTree } from "../support/removeTree.js";
 
 const SLACK_TOKEN = `xoxb-${"7".repeat(12)}-${"8".repeat(13)}-isolationtesttoken`;
 const SIGNING_SECRET = "c0ffee".repeat(6);
@@ -157,7 +158,7 @@ describe("logs of a Codex turn", () => {
     expect(text).toContain("provider said:"); // positive control: the stand-in's stderr was logged
     expect(text).not.toContain(SLACK_TOKEN);
     expect(text).not.toContain("abcdefghijklmnop1234");
-    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    await removeTree(dir);
   });
 });
 

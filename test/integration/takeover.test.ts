@@ -14,6 +14,7 @@ import { tempDir } from "../support/engine.js";
 import { startFakeModel, type FakeModel } from "../support/fakeModel.js";
 import { startFakeSlack, type FakeSlack } from "../support/fakeSlack.js";
 import { postSigned, slashCommandBody } from "../support/slackRequests.js";
+import { removeTree } from "../support/removeTree.js";
 
 const CLI = path.resolve("dist/src/main.js");
 const SECRET = "takeover-secret";
@@ -45,7 +46,7 @@ describe("coordinator takeover after a crash (real CLI, fake Slack)", () => {
     }
     await slack?.close();
     await model?.close();
-    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    await removeTree(dir);
   });
 
   it("serve restarted on the same host after a SIGKILL posts to Slack within 5 s (the dead holder's lease is taken at once)", async () => {

@@ -16,6 +16,7 @@ import { finished } from "../support/codexEngine.js";
 import { tempDir, testConfig, testEngine } from "../support/engine.js";
 import { functionCallOutputs, startFakeModel } from "../support/fakeModel.js";
 import { jailAvailable } from "../support/jail.js";
+import { removeTree } from "../support/removeTree.js";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -54,7 +55,7 @@ async function inProcessWorkers(runner: "exec" | "app-server", options: WorkerOp
     await fake.close();
     delete process.env[FAKE_KEY_ENV];
     fs.rmSync(home.dir, { recursive: true, force: true });
-    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    await removeTree(dir);
   });
   return { ...t, fake };
 }

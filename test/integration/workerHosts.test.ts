@@ -13,6 +13,7 @@ import { killRecorded, until } from "../support/codexEngine.js";
 import { tempDir } from "../support/engine.js";
 import { inputText, startFakeModel, type FakeModel } from "../support/fakeModel.js";
 import { testDatabase, type TestDatabase } from "../support/testDatabase.js";
+import { removeTree } from "../support/removeTree.js";
 
 // Real processes on one database (SQLite file, and PostgreSQL in the postgres project): a
 // coordinator (the CLI's tick), two `codexpi host` processes with data dirs of their own, real
@@ -42,7 +43,7 @@ describe("worker hosts (codexpi host, real processes, real Codex, fake model)", 
     await database?.drop();
     await fake?.close();
     if (home) fs.rmSync(home.dir, { recursive: true, force: true });
-    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    await removeTree(dir);
   });
 
   it("codexpi host --help describes the command in the operator's language", async () => {

@@ -11,6 +11,7 @@ import { makeCodexHome } from "./codexHome.js";
 import { startFakeModel } from "./fakeModel.js";
 import { testConfig, testEngine, tempDir } from "./engine.js";
 import { testDatabase } from "./testDatabase.js";
+import { removeTree } from "./removeTree.js";
 
 /**
  * An engine that spawns real `codexpi worker` processes (from dist/) running the real Codex
@@ -64,7 +65,7 @@ export async function codexEngine(
       await fake.close();
       await t.close();
       fs.rmSync(home.dir, { recursive: true, force: true });
-      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+      await removeTree(dir);
     },
   };
 }

@@ -21,6 +21,7 @@ import {
   viewSubmissionPayload,
 } from "./slackRequests.js";
 import { ADMIN, OWNER, SECRET, TEAM } from "./slackBot.js";
+import { removeTree } from "./removeTree.js";
 
 const CLI = path.resolve("dist/src/main.js");
 
@@ -251,7 +252,7 @@ export async function serveProcess(opts: { database?: TestDatabase } = {}) {
       await opts.database?.drop();
       await model.close();
       await slack.close();
-      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+      await removeTree(dir);
       fs.rmSync(home.dir, { recursive: true, force: true });
     },
   };

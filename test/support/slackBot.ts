@@ -24,6 +24,7 @@ import {
   slashCommandBody,
   viewSubmissionPayload,
 } from "./slackRequests.js";
+import { removeTree } from "./removeTree.js";
 
 export const SECRET = "test-signing-secret";
 export const TEAM = "T0001";
@@ -195,7 +196,7 @@ export async function slackBot(
       await bot.stop();
       await model.close();
       await slack.close();
-      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+      await removeTree(dir);
       fs.rmSync(home.dir, { recursive: true, force: true });
     },
   };
