@@ -353,6 +353,21 @@ async function killCoordinator(): Promise<void> {
     `${other.name} holds the lease after ${fmt(figures.leaseTakenMs)}, posts after ${fmt(figures.firstPostMs)}`,
   );
 }
+/** Processes whose data dir is under `prefix` (one "machine" here, or all of them). */
+const processesOf = (prefix: string): number[] =>
+  fs
+    .readdirSync("/proc")
+    .filter((n) => /^\d+$/.test(n) && Number(n) !== process.pid)
+    .filter((n) => {
+      try {
+        return fs.readFileSync(`/proc/${n}/environ`, "utf8").includes(`CODEXPI_DATA_DIR=${prefix}`);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+const orphanScan = () => processesOf(`${dir}/`);
+
 async function loseHost(hostA: ChildProcess): Promise<void> {
   await until(async () => sentCount >= Math.floor(N * 0.6), LIMIT_MS, "60% of the prompts sent");
   const running = async () =>
@@ -370,12 +385,16 @@ async function loseHost(hostA: ChildProcess): Promise<void> {
   );
   const before = await running();
   figures.runningOnHost = before.length;
-  // The machine is lost: the host and every worker it started (workers run in process groups of
-  // their own, so the host's group is not enough).
+  // The machine is lost: the host and every process it started, standby and finishing workers
+  // included (they run in process groups of their own, so the host's group is not enough).
   killGroup(hostA.pid as number, "SIGKILL");
   figures.hostKilledAt = Date.now();
-  for (const item of await running())
-    for (const pid of [item.worker_pid, item.codex_pid]) if (pid) killGroup(pid, "SIGKILL");
+  for (let round = 0; round < 3; round++) {
+    for (const item of await running())
+      for (const pid of [item.worker_pid, item.codex_pid]) if (pid) killGroup(pid, "SIGKILL");
+    for (const pid of processesOf(path.join(dir, "hostA"))) killTree(pid, "SIGKILL");
+    await sleep(100);
+  }
   say(`hostA and its workers SIGKILLed with ${before.length} items running`);
   await until(async () => (await running()).length === 0, 180_000, "hostA's items to be interrupted");
   figures.hostLossMs = Date.now() - figures.hostKilledAt;
@@ -388,19 +407,6 @@ async function loseHost(hostA: ChildProcess): Promise<void> {
   }
   say(`move: ${figures.moved}`);
 }
-
-const orphanScan = (): number[] =>
-  fs
-    .readdirSync("/proc")
-    .filter((n) => /^\d+$/.test(n) && Number(n) !== process.pid)
-    .filter((n) => {
-      try {
-        return fs.readFileSync(`/proc/${n}/environ`, "utf8").includes(`CODEXPI_DATA_DIR=${dir}/`);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 
 let exitCode = 1;
 let timedOut = false;
