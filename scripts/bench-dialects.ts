@@ -48,8 +48,18 @@ if (process.argv[2] === "--claimer") {
   await new Promise((r) => process.stdin.once("data", r));
   const end = Date.now() + Number(seconds) * 1000;
   let claims = 0;
+  let busy = 0;
   while (Date.now() < end) {
-    const { started } = await claimSlots(db, systemClock, load, host);
+    // SQLite: a claimer that waited longer than the busy timeout (5 s) for the write lock gets
+    // SQLITE_BUSY; counted, and it tries again (what a host's next turn does).
+    const started = await claimSlots(db, systemClock, load, host).then(
+      (r) => r.started,
+      (err: { code?: string }) => {
+        if (err.code !== "SQLITE_BUSY") throw err;
+        busy++;
+        return [];
+      },
+    );
     claims += started.length;
     if (started.length)
       await db
@@ -63,7 +73,7 @@ if (process.argv[2] === "--claimer") {
         .execute();
   }
   await db.destroy();
-  process.stdout.write(`claims ${claims}\n`);
+  process.stdout.write(`claims ${claims} busy ${busy}\n`);
   process.exit(0);
 }
 
@@ -245,7 +255,7 @@ async function tickWithLiveItems(dialect: "sqlite" | "postgres"): Promise<number
 
 async function claimsPerSecond(
   dialect: "sqlite" | "postgres",
-): Promise<{ total: number; perHost: number[] }> {
+): Promise<{ total: number; perHost: number[]; busy: number }> {
   const f = await fresh(dialect);
   const db = openDatabase(f.target);
   try {
@@ -292,10 +302,13 @@ async function claimsPerSecond(
           if (out.includes("ready")) resolve();
         }),
       );
-      const count = new Promise<number>((resolve, reject) =>
+      const count = new Promise<{ claims: number; busy: number }>((resolve, reject) =>
         child.once("exit", (code) =>
           code === 0
-            ? resolve(Number(/claims (\d+)/.exec(out)?.[1]))
+            ? resolve({
+                claims: Number(/claims (\d+)/.exec(out)?.[1]),
+                busy: Number(/busy (\d+)/.exec(out)?.[1]),
+              })
             : reject(new Error(`claimer ${h} exited ${code}`)),
         ),
       );
@@ -305,8 +318,9 @@ async function claimsPerSecond(
     for (const c of claimers) c.child.stdin.end("go\n");
     const counts = await Promise.all(claimers.map((c) => c.count));
     return {
-      total: counts.reduce((a, b) => a + b, 0) / claimSeconds,
-      perHost: counts.map((c) => c / claimSeconds),
+      total: counts.reduce((a, b) => a + b.claims, 0) / claimSeconds,
+      perHost: counts.map((c) => c.claims / claimSeconds),
+      busy: counts.reduce((a, b) => a + b.busy, 0),
     };
   } finally {
     await db.destroy();
@@ -318,7 +332,7 @@ try {
   const rows: string[][] = [];
   const results: Record<
     string,
-    { dispatch: number[]; tick: number[]; claims: { total: number; perHost: number[] } }
+    { dispatch: number[]; tick: number[]; claims: { total: number; perHost: number[]; busy: number } }
   > = {};
   for (const dialect of ["sqlite", "postgres"] as const) {
     process.stderr.write(`[bench-dialects] ${dialect}: enqueue → Codex started\n`);
@@ -345,8 +359,8 @@ try {
     ],
     [
       `claims per second, ${HOSTS} host processes (${claimSeconds} s)`,
-      `${s.claims.total.toFixed(0)} (${s.claims.perHost.map((c) => c.toFixed(0)).join("/")})`,
-      `${p.claims.total.toFixed(0)} (${p.claims.perHost.map((c) => c.toFixed(0)).join("/")})`,
+      `${s.claims.total.toFixed(0)} (${s.claims.perHost.map((c) => c.toFixed(0)).join("/")}; busy ${s.claims.busy})`,
+      `${p.claims.total.toFixed(0)} (${p.claims.perHost.map((c) => c.toFixed(0)).join("/")}; busy ${p.claims.busy})`,
     ],
   );
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => (r[i] as string).length)));

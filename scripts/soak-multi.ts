@@ -269,40 +269,43 @@ function followUp(prefer: number, token: string, thread: string, eventId: string
   });
 }
 
+function ask(c: number, project: string, token: string, retryOf?: string): Promise<Prompt> {
+  return send(
+    c,
+    token,
+    () =>
+      slashCommandBody({
+        text: `ask ${project} ${token} please answer`,
+        user_id: USER,
+        channel_id: CHANNEL,
+        team_id: TEAM,
+        response_url: slack.responseUrl(`${token}-${Date.now()}`),
+      }),
+    "form",
+  ).then((p) => {
+    if (retryOf) p.retryOf = retryOf;
+    return p;
+  });
+}
+
 async function conversation(c: number): Promise<void> {
   await sleep(c * SPACING);
   const project = c % 2 ? "beta" : "alpha";
   const first = `SOAK-${c}-0`;
-  const asked = await send(
-    c,
-    first,
-    () =>
-      slashCommandBody({
-        text: `ask ${project} ${first} please answer`,
-        user_id: USER,
-        channel_id: CHANNEL,
-        team_id: TEAM,
-        response_url: slack.responseUrl(`${first}-${Date.now()}`),
-      }),
-    "form",
-  );
-  if (!asked.acked) return;
+  if (!(await ask(c, project, first)).acked) return;
   let token = first;
-  let outcome = await settled(token, 300_000);
-  // The thread of the conversation: the answer's, or (an interrupted first prompt) the thread the
-  // bot opened for it (its first message naming the token).
-  const threadOf = () => {
-    const m = slack.messages(CHANNEL).find((x) => x.text.includes(first));
-    return m ? (m.thread_ts ?? m.ts) : null;
-  };
+  let thread: string | null = null; // the conversation's thread, once an answer showed it
+  let outcome = await settled(token, 600_000);
   for (let f = 0; f <= F && outcome !== null; f++) {
     if (outcome === "interrupted") {
+      // The person asks again: in the thread when there is one, else as a new /codex ask.
       interrupted.push(token);
-      const thread = threadOf();
-      if (!thread) return;
       const again = `${token}r1`;
-      await followUp(c + 1, again, thread, `EvRetry${c}x${f}`, token);
-      outcome = await settled(again, 300_000);
+      const p = thread
+        ? await followUp(c + 1, again, thread, `EvRetry${c}x${f}`, token)
+        : await ask(c + 1, project, again, token);
+      if (!p.acked) return;
+      outcome = await settled(again, 600_000);
       token = again;
       if (outcome === "interrupted") {
         interrupted.push(again);
@@ -310,12 +313,13 @@ async function conversation(c: number): Promise<void> {
       }
       if (outcome === null) return;
     }
+    thread = outcome;
     if (f === F) return;
     const next = `SOAK-${c}-${f + 1}`;
     const p = await followUp(c + 1, next, outcome, `EvSoak${c}x${f + 1}`);
     if (!p.acked) return;
     token = next;
-    outcome = await settled(token, 300_000);
+    outcome = await settled(token, 600_000);
   }
 }
 
@@ -432,7 +436,7 @@ try {
   });
   await Promise.race([Promise.all([work, chaos]), until(async () => timedOut, LIMIT_MS + 5_000, "limit")]);
   if (timedOut) say("time limit reached: figures below are for what was done by then");
-  say("drain: waiting for open items and the outbox (60 s at most)");
+  say("drain: waiting for open items and the outbox (300 s at most)");
   await until(
     async () => {
       const open = await db
@@ -443,7 +447,7 @@ try {
       const pending = await db.selectFrom("outbox").select("id").where("status", "=", "pending").execute();
       return !open.length && !pending.length;
     },
-    60_000,
+    300_000,
     "drain",
   ).catch(() => undefined);
   await sleep(2_000);
@@ -465,8 +469,15 @@ try {
       if ((modelTurns.get(t) ?? 0) > 1) ranTwice.push(`${t}×${modelTurns.get(t)}`);
     }
     if (posts === 1) exactlyOnce++;
-    else if (posts === 0)
-      lost.push(`${p.token}(${(await itemOf(tokens.at(-1) as string))?.status ?? "never queued"})`);
+    else if (posts === 0) {
+      const item = await itemOf(tokens.at(-1) as string);
+      const why = !item
+        ? "never queued"
+        : item.error_code
+          ? `${item.status}/${item.error_code}`
+          : item.status;
+      lost.push(`${p.token}(${why})`);
+    }
   }
   const items = await db.selectFrom("prompt_queue").select(["status", "error_code"]).execute();
   const byStatus: Record<string, number> = {};
