@@ -49,28 +49,33 @@ if (process.argv[2] === "--claimer") {
   const end = Date.now() + Number(seconds) * 1000;
   let claims = 0;
   let busy = 0;
+  let toFinish: string[] = [];
+  // SQLite: a statement that waited longer than the busy timeout (5 s) for the write lock gets
+  // SQLITE_BUSY; counted, and tried again (what a host's next turn does).
+  const orBusy = async (work: () => Promise<void>) => {
+    try {
+      await work();
+    } catch (err) {
+      if ((err as { code?: string }).code !== "SQLITE_BUSY") throw err;
+      busy++;
+    }
+  };
   while (Date.now() < end) {
-    // SQLite: a claimer that waited longer than the busy timeout (5 s) for the write lock gets
-    // SQLITE_BUSY; counted, and it tries again (what a host's next turn does).
-    const started = await claimSlots(db, systemClock, load, host).then(
-      (r) => r.started,
-      (err: { code?: string }) => {
-        if (err.code !== "SQLITE_BUSY") throw err;
-        busy++;
-        return [];
-      },
-    );
-    claims += started.length;
-    if (started.length)
-      await db
-        .updateTable("prompt_queue")
-        .set({ status: "done", finished_at: Date.now() })
-        .where(
-          "id",
-          "in",
-          started.map((s) => s.id),
-        )
-        .execute();
+    if (toFinish.length)
+      await orBusy(async () => {
+        await db
+          .updateTable("prompt_queue")
+          .set({ status: "done", finished_at: Date.now() })
+          .where("id", "in", toFinish)
+          .execute();
+        toFinish = [];
+      });
+    else
+      await orBusy(async () => {
+        const { started } = await claimSlots(db, systemClock, load, host);
+        claims += started.length;
+        toFinish = started.map((c) => c.id);
+      });
   }
   await db.destroy();
   process.stdout.write(`claims ${claims} busy ${busy}\n`);
