@@ -127,6 +127,7 @@ export class Engine implements Kernel {
       logger: this.logger,
       locale: this.config.locale,
       placement: this.config.hostName,
+      hostTtlMs: this.config.hostTtlMs,
     });
   }
 

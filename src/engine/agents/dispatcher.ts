@@ -51,15 +51,29 @@ export function pauseReasons(policy: RuntimePolicy, running: number, host: HostL
  * `placement` is the worker host this process runs for (null: the coordinator's own machine):
  * only items of projects placed there are claimed and counted, so the limits are this machine's.
  * The guarded move (`status = 'queued'`) keeps two hosts from taking one item.
+ *
+ * With `hostTtlMs`, a placement whose heartbeat is older than it claims nothing: the coordinator
+ * would interrupt the item at once (interruptLostHosts, same rule). Without this, the workers of a
+ * `codexpi host` that died kept claiming its items through their own dispatch (found by
+ * scripts/soak-multi.ts: 28 items claimed after the host's death, all interrupted unrun).
  */
 export async function claimSlots(
   db: Database,
   clock: Clock,
   host: HostLoad,
   placement: string | null = null,
+  hostTtlMs?: number,
 ): Promise<DispatchResult> {
   return writeTransaction(db, async (trx) => {
     const now = clock.now();
+    if (placement !== null && hostTtlMs !== undefined) {
+      const registered = await trx
+        .selectFrom("hosts")
+        .select("heartbeat_at")
+        .where("name", "=", placement)
+        .executeTakeFirst();
+      if (!registered || registered.heartbeat_at < now - hostTtlMs) return { started: [], paused: [] };
+    }
     const policy = await globalPolicy(trx);
     const running = await trx
       .selectFrom("prompt_queue as q")
@@ -148,6 +162,8 @@ export interface DispatcherDeps {
   locale: Locale;
   /** The worker host this process dispatches for; null: the coordinator's own machine. */
   placement?: string | null;
+  /** The host TTL: a placement whose heartbeat is older claims nothing (see claimSlots). */
+  hostTtlMs?: number;
 }
 
 /**
@@ -155,7 +171,7 @@ export interface DispatcherDeps {
  * and records its pid and start time. A spawn that fails finishes the item as `spawn_failed`.
  */
 export async function dispatch(deps: DispatcherDeps): Promise<DispatchResult> {
-  const result = await claimSlots(deps.db, deps.clock, deps.host, deps.placement ?? null);
+  const result = await claimSlots(deps.db, deps.clock, deps.host, deps.placement ?? null, deps.hostTtlMs);
   for (const claim of result.started) {
     const log = deps.logger.child({ queueId: claim.id, attempt: claim.attempt });
     try {

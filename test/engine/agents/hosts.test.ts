@@ -94,6 +94,25 @@ describe("worker hosts: registration, placement, claims and host loss", () => {
     ]);
   });
 
+  it("a host whose heartbeat is older than the TTL claims nothing (its surviving workers' dispatch included); a fresh heartbeat claims again", async () => {
+    env = await testEngine();
+    const placed = await env.addProject({ name: "placed" });
+    await registerHost(env.db, env.clock, "h1", "elsewhere:1:1:aa", TTL, "/data/a");
+    await updateProject(env.db, CLI_ACTOR, "placed", { host: "h1" });
+    const item = (await startConversation(env.db, env.clock, placed, "after the host died", "U")).item;
+    const host = fixedHostLoad();
+    env.clock.advance(TTL + 1_000);
+    // What a worker left behind by a dead `codexpi host` asks for: nothing is claimed.
+    expect(await claimSlots(env.db, env.clock, host, "h1", TTL)).toEqual({ started: [], paused: [] });
+    // A name that never registered claims nothing either.
+    expect((await claimSlots(env.db, env.clock, host, "h9", TTL)).started).toEqual([]);
+    // Control: the same item is claimable by a live h1.
+    expect(await heartbeatHost(env.db, env.clock, "h1", "elsewhere:1:1:aa", readings)).toBe(true);
+    expect((await claimSlots(env.db, env.clock, host, "h1", TTL)).started.map((s) => s.id)).toEqual([
+      item.id,
+    ]);
+  });
+
   it("the coordinator interrupts items of a host whose heartbeat expired, and only those", async () => {
     env = await testEngine();
     const placed = await env.addProject({ name: "placed" });
