@@ -219,7 +219,11 @@ describe("a stopped conversation's decision in Slack", () => {
       "the stop's summary in the thread",
     );
     const update = await eventually(
-      () => bot.slack.callsTo("chat.update").find((c) => c.args.ts === card.ts),
+      () =>
+        // The cancellation's update (the card may have been edited before, e.g. its link refreshed).
+        bot.slack
+          .callsTo("chat.update")
+          .find((c) => c.args.ts === card.ts && JSON.stringify(c.args.blocks).includes("Décision annulée")),
       20_000,
       "the card's update",
     );
