@@ -26,7 +26,8 @@ describe("a decision reads as a question", () => {
       30_000,
       "root",
     );
-    const thread = () => bot.slack.thread("C1", root.ts);
+    // Replies only: the root's state line may quote the agent's text while the answer is on its way.
+    const thread = () => bot.slack.thread("C1", root.ts).filter((m) => m.ts !== root.ts);
     const dms = () => bot.slack.messages(bot.slack.dmChannel(OWNER));
     const card = await eventually(
       () => thread().find((m) => JSON.stringify(m.blocks ?? []).includes("Quelle cible ?")),
@@ -37,7 +38,7 @@ describe("a decision reads as a question", () => {
       JSON.stringify(m.blocks ?? []).includes("Deux cibles sont possibles."),
     );
     expect(answer).toBeDefined();
-    for (const m of thread()) expect(JSON.stringify([m.text, m.blocks])).not.toContain("CODEXPI_DECISION");
+    for (const m of bot.slack.thread("C1", root.ts)) expect(JSON.stringify([m.text, m.blocks])).not.toContain("CODEXPI_DECISION");
     const status = await eventually(
       () => {
         const r = bot.slack.messages("C1").find((m) => m.ts === root.ts);

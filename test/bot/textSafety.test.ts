@@ -265,7 +265,10 @@ describe("text safety end to end", () => {
     const root = await eventually(() => rootIn("C1")[0], 30_000, "root");
     const answer = await eventually(
       () =>
-        bot.slack.thread("C1", root.ts).find((m) => JSON.stringify(m.blocks ?? []).includes("documentation")),
+        // Not the root: its state line may quote the agent's text while the answer is on its way.
+        bot.slack
+          .thread("C1", root.ts)
+          .find((m) => m.ts !== root.ts && JSON.stringify(m.blocks ?? []).includes("documentation")),
       45_000,
       "answer",
     );
