@@ -38,7 +38,8 @@ describe("a decision reads as a question", () => {
       JSON.stringify(m.blocks ?? []).includes("Deux cibles sont possibles."),
     );
     expect(answer).toBeDefined();
-    for (const m of bot.slack.thread("C1", root.ts)) expect(JSON.stringify([m.text, m.blocks])).not.toContain("CODEXPI_DECISION");
+    for (const m of bot.slack.thread("C1", root.ts))
+      expect(JSON.stringify([m.text, m.blocks])).not.toContain("CODEXPI_DECISION");
     const status = await eventually(
       () => {
         const r = bot.slack.messages("C1").find((m) => m.ts === root.ts);
