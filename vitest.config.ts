@@ -51,6 +51,8 @@ const POSTGRES_FILES = [
   "test/engine/runs/resume.test.ts",
   "test/engine/runs/review.test.ts",
   "test/engine/runs/selfRepair.test.ts",
+  "test/bot/intake/sharedIntake.test.ts",
+  "test/engine/agents/requestKey.test.ts",
 ];
 
 function postgresProject(): TestProjectInlineConfiguration[] {

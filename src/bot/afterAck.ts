@@ -18,9 +18,11 @@ export class AfterAck {
    * Schedules `work`; its errors are logged (a listener has nobody left to throw to). Work done for
    * a request that came through the intake first takes the request's key in the main database
    * (skipped when another instance or an earlier life consumed it), runs as serving that request,
-   * and lets the intake mark it consumed when it ends.
+   * and lets the intake mark it consumed when it ends. `replaySafe`: running it a second time for
+   * the same request changes nothing (its engine writes carry `currentRequest()`'s key), so a
+   * request replayed after its consumer died half-way runs it again rather than lose it.
    */
-  run(work: () => Promise<void>): void {
+  run(work: () => Promise<void>, opts: { replaySafe?: boolean } = {}): void {
     const intake = currentIntake();
     if (intake) intake.pending++;
     this.queue.push(
@@ -29,7 +31,7 @@ export class AfterAck {
         : () =>
             withIntake(intake, async () => {
               try {
-                if (await intake.claim()) await work();
+                if (await intake.claim(opts.replaySafe ?? false)) await work();
               } finally {
                 intake.pending--;
                 intake.settle();

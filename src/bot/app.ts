@@ -29,6 +29,9 @@ import { ChannelMembers } from "./channelMembers.js";
 import { HandledEvents } from "./store/events.js";
 import { Intake, type IntakeTiming } from "./intake/intake.js";
 import { IntakeStore } from "./intake/store.js";
+import type { IntakeJournal } from "./intake/journal.js";
+import { SharedIntakeStore } from "./store/sharedIntake.js";
+import { dialectOf } from "../engine/database.js";
 
 /** A started Slack app: its mode, the bound HTTP port (HTTP mode, or health in Socket Mode), and stop(). */
 export interface SlackApp {
@@ -109,7 +112,12 @@ export async function startSlackApp(opts: {
       });
   const botUserId = identity.user_id as string;
   const socket = Boolean(config.slack.appToken);
-  const intakeStore = new IntakeStore(opts.intake?.file ?? path.join(config.dataDir, "intake.db"));
+  // On PostgreSQL the journal is shared, so that a surviving instance adopts what a dead one acked;
+  // on SQLite it is the bot's own file (a write there never waits behind another process's lock).
+  const intakeStore: IntakeJournal =
+    dialectOf(engine.db) === "postgres"
+      ? new SharedIntakeStore(engine.db, engine.clock, engine.owner, config.leaseTtlMs)
+      : new IntakeStore(opts.intake?.file ?? path.join(config.dataDir, "intake.db"));
 
   let httpReceiver: HTTPReceiver | null = null;
   let receiver: HTTPReceiver | SocketModeReceiver;
@@ -232,7 +240,7 @@ export async function startSlackApp(opts: {
       await receiver.stop().catch(() => undefined);
       intake.stop();
       await afterAck.settled();
-      intakeStore.close();
+      await intakeStore.close();
       await new Promise<void>((resolve) => (healthServer ? healthServer.close(() => resolve()) : resolve()));
     },
   };

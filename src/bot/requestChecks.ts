@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from "node:http
 import { HTTPModuleFunctions, verifySlackRequest, type HTTPReceiver } from "@slack/bolt";
 import type { Logger } from "pino";
 import type { Clock } from "../engine/clock.js";
-import type { IntakeStore } from "./intake/store.js";
+import type { IntakeJournal } from "./intake/journal.js";
 
 // What Bolt's HTTP receiver does not check: a signed request replayed within its five minutes
 // (one slash command, two conversations), and a timestamp in the future (Bolt refuses only the
@@ -16,16 +16,18 @@ const KEY_PREFIX = "sig:";
 
 /**
  * The signed requests already accepted, by `x-slack-request-timestamp` and `x-slack-signature`.
- * They live in the intake database (the bot's own file, see intake/store.ts) rather than in
- * memory, so that a restart within the window does not accept them again, and rather than in the
- * main database, whose write lock another process may hold for seconds: this check is on the ack
- * path. A second bot instance refuses the replay when it consumes the request (intake.ts).
+ * They live in the intake journal rather than in memory, so that a restart within the window does
+ * not accept them again: on SQLite the bot's own file (intake/store.ts), not the main database,
+ * whose write lock another process may hold for seconds (this check is on the ack path); on
+ * PostgreSQL the shared journal (store/sharedIntake.ts), so that every instance refuses a replay
+ * the first one accepted. With local files, a second instance refuses the replay when it consumes
+ * the request (intake.ts).
  */
 export class SeenRequests {
   private lastPrune = 0;
 
   constructor(
-    private readonly store: Pick<IntakeStore, "firstSignature" | "forgetSignatures">,
+    private readonly store: Pick<IntakeJournal, "firstSignature" | "forgetSignatures">,
     private readonly clock: Clock,
   ) {}
 
@@ -33,14 +35,14 @@ export class SeenRequests {
   async firstTime(timestamp: string, signature: string): Promise<boolean> {
     const now = this.clock.now();
     await this.pruneNow(now);
-    return this.store.firstSignature(`${KEY_PREFIX}${timestamp}:${signature}`, now);
+    return await this.store.firstSignature(`${KEY_PREFIX}${timestamp}:${signature}`, now);
   }
 
   /** Forgets keys whose requests Bolt would refuse as stale anyway (at most once a minute). */
   async pruneNow(now = this.clock.now()): Promise<void> {
     if (now - this.lastPrune < PRUNE_EVERY_MS) return;
     this.lastPrune = now;
-    this.store.forgetSignatures(now - KEEP_MS);
+    await this.store.forgetSignatures(now - KEEP_MS);
   }
 }
 

@@ -76,3 +76,23 @@ export async function leaseHolder(
   if (!row || row.expires_at <= clock.now()) return null;
   return { owner: row.owner, expiresAt: row.expires_at };
 }
+
+/** When each of the named leases expires (absent: nobody holds it). */
+export async function leaseExpiries(db: Database, names: string[]): Promise<Map<string, number>> {
+  if (!names.length) return new Map();
+  const rows = await db
+    .selectFrom("leases")
+    .select(["name", "expires_at"])
+    .where("name", "in", names)
+    .execute();
+  return new Map(rows.map((r) => [r.name, Number(r.expires_at)]));
+}
+
+/** Deletes the leases named `<prefix>…` that expired before `before` (holders long gone). */
+export async function forgetExpiredLeases(db: Database, prefix: string, before: number): Promise<void> {
+  await db
+    .deleteFrom("leases")
+    .where("name", "like", `${prefix}%`)
+    .where("expires_at", "<", before)
+    .execute();
+}

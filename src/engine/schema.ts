@@ -120,6 +120,8 @@ export interface PromptQueueTable {
   steer_turn_id: string | null;
   /** On a steered follow-up: the running item whose turn took it. */
   steered_into: string | null;
+  /** The Slack request the prompt came from (unique): a replayed request queues it once. */
+  request_key: string | null;
 }
 
 /** A `codexpi host` process: its name, who holds it, its heartbeat and its last readings. */
@@ -170,6 +172,27 @@ export interface RuntimePoliciesTable {
 export interface SlackEventsTable {
   event_id: string;
   received_at: number;
+}
+
+/** A Slack request acked by a bot instance (the shared intake journal, PostgreSQL only). */
+export interface IntakeRequestsTable {
+  id: Generated<number>;
+  key: string;
+  kind: string;
+  body: string;
+  /** The bot instance that consumes it (a lease owner id); a survivor adopts a dead one's rows. */
+  owner: string;
+  received_at: number;
+  status: Generated<"pending" | "waiting" | "done">;
+  attempts: Generated<number>;
+  next_at: number | null;
+  done_at: number | null;
+}
+
+/** A signed request already accepted (the replay refusal, shared by every bot instance). */
+export interface IntakeSignaturesTable {
+  key: string;
+  at: number;
 }
 
 /** Where a subject (conversation, run, orchestration) lives in Slack: the Slack adapter's own rows. */
@@ -342,6 +365,8 @@ export interface DB {
   outbox: OutboxTable;
   runtime_policies: RuntimePoliciesTable;
   slack_events: SlackEventsTable;
+  intake_requests: IntakeRequestsTable;
+  intake_signatures: IntakeSignaturesTable;
   slack_posts: SlackPostsTable;
   slack_addresses: SlackAddressesTable;
   slack_channel_defaults: SlackChannelDefaultsTable;

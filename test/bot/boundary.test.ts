@@ -4,7 +4,14 @@ import { describe, expect, it } from "vitest";
 
 const BOT = path.resolve("src/bot");
 /** The bot's own tables: the only ones src/bot/store/ may query. */
-const BOT_TABLES = new Set(["slack_posts", "slack_events", "slack_addresses", "slack_channel_defaults"]);
+const BOT_TABLES = new Set([
+  "slack_posts",
+  "slack_events",
+  "slack_addresses",
+  "slack_channel_defaults",
+  "intake_requests",
+  "intake_signatures",
+]);
 
 /** Every .ts file under a directory. */
 function filesUnder(dir: string): string[] {

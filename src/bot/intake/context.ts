@@ -7,8 +7,11 @@ export interface IntakeWork {
   receivedAt: number;
   /** Work scheduled after the ack and not finished yet. */
   pending: number;
-  /** Takes the request's key in the main database once; false when it was consumed before. */
-  claim(): Promise<boolean>;
+  /**
+   * Takes the request's key in the main database once; false when it was consumed before, unless
+   * the request is replayed after its consumer died half-way and the work is `replaySafe`.
+   */
+  claim(replaySafe: boolean): Promise<boolean>;
   /** Set by a listener that cannot serve the request yet (a reply whose thread is unknown). */
   deferred: boolean;
   /** Whether the request may still wait (false once its bound has passed). */
@@ -22,6 +25,14 @@ const storage = new AsyncLocalStorage<IntakeWork>();
 /** The request the current code serves, if it came through the intake. */
 export function currentIntake(): IntakeWork | undefined {
   return storage.getStore();
+}
+
+/**
+ * The key of the Slack request being served, for the engine calls that must happen once per
+ * request (a prompt): a request replayed after its consumer died half-way then queues nothing new.
+ */
+export function currentRequest(): { requestKey: string | null } {
+  return { requestKey: storage.getStore()?.key ?? null };
 }
 
 /** Runs `fn` as serving `work` (its continuations too). */

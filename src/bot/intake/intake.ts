@@ -4,7 +4,7 @@ import type { Clock } from "../../engine/clock.js";
 import type { HandledEvents } from "../store/events.js";
 import { type IntakeWork, withIntake } from "./context.js";
 import { intakeKeyOf, type SignedHeaders } from "./keys.js";
-import type { IntakeStore } from "./store.js";
+import type { IntakeJournal, IntakeRow } from "./journal.js";
 
 type ReceiverEvent = Parameters<App["processEvent"]>[0];
 
@@ -26,12 +26,13 @@ const ACK_DEADLINE_MS = 2_500;
 /**
  * Durable intake write → ack → work, between Bolt's receiver and the app: the receiver hands
  * every request to `app.processEvent`, which is replaced here by one that first records the
- * request (with its raw payload) in the intake database, and only then lets Bolt run, ack and
+ * request (with its raw payload) in the intake journal (journal.ts), and only then lets Bolt run, ack and
  * dispatch it. A request already recorded (a Slack retry) is acked and dropped. The work a
  * listener schedules after its ack (`AfterAck`) takes the request's Slack key in the main
  * database before it runs (the de-duplication across bot instances and lives), and the intake
  * row is marked done when that work ends. A restarted bot replays what an earlier life recorded
- * and never finished, through the same listeners, with an ack that goes nowhere.
+ * and never finished, and on the shared journal any surviving instance adopts what a dead one
+ * acked, through the same listeners, with an ack that goes nowhere.
  */
 export class Intake {
   private readonly original: App["processEvent"];
@@ -43,7 +44,7 @@ export class Intake {
   constructor(
     app: App,
     private readonly opts: {
-      store: IntakeStore;
+      store: IntakeJournal;
       handled: HandledEvents;
       clock: Clock;
       logger: Logger;
@@ -57,10 +58,13 @@ export class Intake {
 
   /** Replays what an earlier process recorded and never finished, then retries put-aside requests. */
   async start(): Promise<void> {
-    const rows = this.opts.store.unfinished();
+    const { store, clock } = this.opts;
+    // Before anything is recorded: on the shared journal this takes the instance's hold.
+    const adopted = await store.maintain(clock.now());
+    const rows = [...(await store.unfinished()), ...adopted];
     if (rows.length)
       this.opts.logger.info({ count: rows.length }, "replaying Slack requests acked before a restart");
-    for (const row of rows) await this.consume(row, replayed(row.body));
+    for (const row of rows) await this.consume(row, replayed(row.body), true);
     this.timer = setInterval(() => void this.retryDue(), this.timing.retryEveryMs);
     this.timer.unref();
   }
@@ -76,9 +80,9 @@ export class Intake {
     const key = intakeKeyOf(body, (event.customProperties ?? {}) as SignedHeaders);
     if (!key) return this.original(event);
     const now = this.opts.clock.now();
-    // Synchronous and local: throws (the receiver answers 500, nothing acked) rather than ack
-    // what could not be kept.
-    const id = this.opts.store.record(key.key, key.kind, body, now);
+    // Throws (the receiver answers 500, nothing acked) rather than ack what could not be kept.
+    // Synchronous on the local file; one insert on the shared journal.
+    const id = await this.opts.store.record(key.key, key.kind, body, now);
     if (id === null) {
       this.opts.logger.debug({ key: key.key }, "Slack request already received: acked and dropped");
       await event.ack();
@@ -86,15 +90,22 @@ export class Intake {
     }
     const deadline = ackDeadline(event, this.opts.logger);
     try {
-      await this.consume({ id, key: key.key, receivedAt: now }, deadline.event);
+      await this.consume({ id, key: key.key, receivedAt: now }, deadline.event, false);
     } finally {
       deadline.clear();
     }
   }
 
+  /**
+   * Runs one request through the listeners. `replay`: an earlier consumer (this instance's earlier
+   * life, or a dead instance) may have died half-way through its work, after taking its key: work
+   * declared replay-safe (its engine writes are keyed by the request, see `currentRequest`) runs
+   * again; other work is skipped, as consumed (at most once rather than twice).
+   */
   private async consume(
-    row: { id: number; key: string; receivedAt: number },
+    row: Pick<IntakeRow, "id" | "key" | "receivedAt">,
     event: ReceiverEvent,
+    replay: boolean,
   ): Promise<void> {
     const { handled, clock, logger } = this.opts;
     let claimed: Promise<boolean> | null = null;
@@ -105,12 +116,18 @@ export class Intake {
       pending: 0,
       deferred: false,
       mayWait: clock.now() - row.receivedAt < this.timing.waitBoundMs,
-      claim: () => {
-        claimed ??= handled.firstTime(row.key, clock.now()).then((first) => {
-          if (!first) logger.debug({ key: row.key }, "Slack request consumed before: skipped");
-          return first;
-        });
-        return claimed;
+      claim: async (replaySafe) => {
+        claimed ??= handled.firstTime(row.key, clock.now());
+        if (await claimed) return true;
+        if (replay && replaySafe) {
+          logger.info(
+            { key: row.key },
+            "Slack request replayed after its consumer died: its work runs again",
+          );
+          return true;
+        }
+        logger.debug({ key: row.key }, "Slack request consumed before: skipped");
+        return false;
       },
       settle: () => {
         if (!returned || work.pending > 0 || finished) return;
@@ -133,18 +150,26 @@ export class Intake {
     if (!work.deferred) return store.done(work.id, clock.now());
     // Put aside: its key is given back, so that the next try may take it again.
     if (claimed && (await claimed)) await handled.release(work.key);
-    store.defer(work.id, clock.now(), this.timing.retryEveryMs, MAX_RETRY_DELAY_MS);
+    await store.defer(work.id, clock.now(), this.timing.retryEveryMs, MAX_RETRY_DELAY_MS);
   }
 
   private async retryDue(): Promise<void> {
     if (this.retrying) return;
     this.retrying = true;
     try {
-      const now = this.opts.clock.now();
-      for (const row of this.opts.store.due(now)) await this.consume(row, replayed(row.body));
+      const { store, clock } = this.opts;
+      const now = clock.now();
+      const adopted = await store.maintain(now);
+      if (adopted.length)
+        this.opts.logger.warn(
+          { count: adopted.length },
+          "adopting Slack requests a stopped bot instance acked",
+        );
+      for (const row of adopted) await this.consume(row, replayed(row.body), true);
+      for (const row of await store.due(now)) await this.consume(row, replayed(row.body), false);
       if (now - this.lastPrune >= PRUNE_EVERY_MS) {
         this.lastPrune = now;
-        this.opts.store.forgetDone(now - DONE_MEMORY_MS);
+        await store.forgetDone(now - DONE_MEMORY_MS);
       }
     } catch (err) {
       this.opts.logger.error({ err }, "retrying Slack requests failed");

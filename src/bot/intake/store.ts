@@ -1,17 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-
-/** One request as it was received: its Slack key, kind, raw payload and where it stands. */
-export interface IntakeRow {
-  id: number;
-  key: string;
-  kind: string;
-  body: unknown;
-  receivedAt: number;
-  status: "pending" | "waiting" | "done";
-  attempts: number;
-}
+import type { IntakeJournal, IntakeRow } from "./journal.js";
 
 interface RawRow {
   id: number;
@@ -46,7 +36,7 @@ const toRow = (r: RawRow): IntakeRow => ({
  * database already holds, a lost signature lets a replay reach that same refusal. Three fsyncs
  * per request made a burst of 50 commands block the event loop for half a second.
  */
-export class IntakeStore {
+export class IntakeStore implements IntakeJournal {
   private readonly sqlite: SQLite.Database;
   /** The highest id recorded before this process opened the file: what a replay covers. */
   readonly lastIdAtOpen: number;
@@ -124,6 +114,11 @@ export class IntakeStore {
         .prepare("SELECT * FROM intake WHERE status = 'pending' AND id <= ? ORDER BY id")
         .all(this.lastIdAtOpen) as RawRow[]
     ).map(toRow);
+  }
+
+  /** Nothing to keep alive nor to adopt: this file is this instance's alone. */
+  maintain(): IntakeRow[] {
+    return [];
   }
 
   /** Requests put aside whose time has come, oldest first. */

@@ -1,4 +1,5 @@
 import type { App, BlockButtonAction } from "@slack/bolt";
+import { currentRequest } from "../intake/context.js";
 import { ask, stop } from "../../engine/agents/conversationService.js";
 import { t } from "../../i18n/index.js";
 import { ACTIONS } from "../../views/ids.js";
@@ -35,24 +36,34 @@ export function registerActions(app: App, ctx: BotContext): void {
     async ({ ack, body, action, respond }) => {
       await ack();
       const actor = actorOf(ctx, body.user.id);
-      ctx.afterAck.run(async () => {
-        const choice = readProjectChoice(action.value ?? "");
-        let text: string;
-        try {
-          if (!choice) throw new Error("unreadable project choice");
-          await ask(ctx.engine, actor, choice.project, choice.prompt, {
-            channelId: choice.channel,
-            threadTs: choice.threadTs,
-            origin: choice.origin,
-          });
-          text = t(ctx.locale, "ask.chosen", { project: choice.project });
-        } catch (err) {
-          text = errorText(ctx, err);
-        }
-        respond({ replace_original: true, text }).catch((err) =>
-          ctx.logger.warn({ err }, "could not answer a project choice"),
-        );
-      });
+      ctx.afterAck.run(
+        async () => {
+          const choice = readProjectChoice(action.value ?? "");
+          let text: string;
+          try {
+            if (!choice) throw new Error("unreadable project choice");
+            await ask(
+              ctx.engine,
+              actor,
+              choice.project,
+              choice.prompt,
+              {
+                channelId: choice.channel,
+                threadTs: choice.threadTs,
+                origin: choice.origin,
+              },
+              currentRequest(),
+            );
+            text = t(ctx.locale, "ask.chosen", { project: choice.project });
+          } catch (err) {
+            text = errorText(ctx, err);
+          }
+          respond({ replace_original: true, text }).catch((err) =>
+            ctx.logger.warn({ err }, "could not answer a project choice"),
+          );
+        },
+        { replaySafe: true },
+      );
     },
   );
 }

@@ -1,4 +1,5 @@
 import type { App } from "@slack/bolt";
+import { currentRequest } from "../intake/context.js";
 import type { WebClient } from "@slack/web-api";
 import { joinProjectChannel } from "../projectChannel.js";
 import { ask } from "../../engine/agents/conversationService.js";
@@ -102,18 +103,22 @@ export function registerCommands(app: App, ctx: BotContext): void {
       });
       return;
     }
-    ctx.afterAck.run(async () => {
-      let reply: Reply;
-      try {
-        reply = await run(ctx, parsed, command.user_id, command.channel_id, client);
-      } catch (err) {
-        reply = { text: errorText(ctx, err) };
-      }
-      // Not awaited: the queue serialises database work, not round trips to Slack.
-      respond({ response_type: "ephemeral", replace_original: false, ...reply }).catch((err) =>
-        ctx.logger.warn({ err }, "could not answer a /codex command"),
-      );
-    });
+    ctx.afterAck.run(
+      async () => {
+        let reply: Reply;
+        try {
+          reply = await run(ctx, parsed, command.user_id, command.channel_id, client);
+        } catch (err) {
+          reply = { text: errorText(ctx, err) };
+        }
+        // Not awaited: the queue serialises database work, not round trips to Slack.
+        respond({ response_type: "ephemeral", replace_original: false, ...reply }).catch((err) =>
+          ctx.logger.warn({ err }, "could not answer a /codex command"),
+        );
+        // An ask's prompt carries the request's key; other commands run at most once.
+      },
+      { replaySafe: parsed.kind === "ask" },
+    );
   });
 }
 
@@ -133,11 +138,18 @@ async function run(
   const actor = await readerOf(ctx, userId, channelId);
   switch (cmd.kind) {
     case "ask": {
-      const started = await ask(engine, actor, cmd.project, cmd.prompt, {
-        channelId,
-        threadTs: null,
-        origin: "command",
-      });
+      const started = await ask(
+        engine,
+        actor,
+        cmd.project,
+        cmd.prompt,
+        {
+          channelId,
+          threadTs: null,
+          origin: "command",
+        },
+        currentRequest(),
+      );
       const position = await queuePosition(engine.db, started.item.id);
       return {
         text:

@@ -18,7 +18,7 @@ import { tokenize } from "../commandGrammar.js";
 import { actorOf, errorText, readerOf, type BotContext } from "../context.js";
 import { canIncident } from "../../engine/coordination/incidentMachine.js";
 import { t } from "../../i18n/index.js";
-import { waitForThread } from "../intake/context.js";
+import { currentRequest, waitForThread } from "../intake/context.js";
 import { resolveRootFromSlack } from "../intake/threadRoots.js";
 import { SlackPosts } from "../store/posts.js";
 import { pendingApprovalItems } from "../approvalLinks.js";
@@ -58,11 +58,12 @@ const withoutMention = (text: string, botUserId: string): string =>
 export function registerEvents(app: App, ctx: BotContext): void {
   // Bolt has acked events already; the work still goes behind the queue so that it never holds
   // back the acks of commands arriving at the same time.
+  // Replay-safe: the prompts they queue carry the request's key (see AfterAck.run).
   app.event("app_mention", async ({ event, client }) =>
-    ctx.afterAck.run(() => onMention(ctx, client, event as unknown as MessageLike)),
+    ctx.afterAck.run(() => onMention(ctx, client, event as unknown as MessageLike), { replaySafe: true }),
   );
   app.message(async ({ message, client }) =>
-    ctx.afterAck.run(() => onMessage(ctx, client, message as unknown as MessageLike)),
+    ctx.afterAck.run(() => onMessage(ctx, client, message as unknown as MessageLike), { replaySafe: true }),
   );
   app.event("app_home_opened", async ({ event, client }) =>
     ctx.afterAck.run(() => onHomeOpened(ctx, client, event)),
@@ -96,7 +97,13 @@ async function onMessage(ctx: BotContext, client: WebClient, e: MessageLike): Pr
     if (!prompt) return;
     try {
       // A member of a channel the project is visible to reads it: told they may not prompt it.
-      await followUp(ctx.engine, await readerOf(ctx, e.user, e.channel), conversation, prompt);
+      await followUp(
+        ctx.engine,
+        await readerOf(ctx, e.user, e.channel),
+        conversation,
+        prompt,
+        currentRequest(),
+      );
     } catch (err) {
       await ephemeral(ctx, client, e, errorText(ctx, err));
     }
@@ -203,7 +210,14 @@ async function start(
       });
       return await ephemeral(ctx, client, e, choice.text, choice.blocks);
     }
-    await ask(ctx.engine, actor, target.project, target.prompt, { channelId: e.channel, threadTs, origin });
+    await ask(
+      ctx.engine,
+      actor,
+      target.project,
+      target.prompt,
+      { channelId: e.channel, threadTs, origin },
+      currentRequest(),
+    );
   } catch (err) {
     await ephemeral(ctx, client, e, errorText(ctx, err));
   }

@@ -26,6 +26,11 @@ async function assertCanDrive(db: Kysely<DB>, actor: Actor, c: ConversationWithP
   throw new EngineError("forbidden", "not_allowed_to_drive", { user: c.conversation.user_id ?? "?" });
 }
 
+/** Where a prompt comes from: the adapter's request key makes a replayed request queue it once. */
+export interface RequestOrigin {
+  requestKey?: string | null;
+}
+
 /** Starts a conversation in a project the actor may prompt, and dispatches it at once. */
 export async function ask(
   engine: Kernel,
@@ -33,12 +38,14 @@ export async function ask(
   projectName: string,
   prompt: string,
   slack?: SlackThread,
+  request: RequestOrigin = {},
 ) {
   const { value, dispatched } = await runUseCaseDispatched(engine, async () => {
     const project = await projectForActor(engine.db, actor, projectName);
     if (!prompt.trim()) throw new EngineError("invalid", "prompt_empty");
     const started = await startConversation(engine.db, engine.clock, project, prompt, actor.userId, {
       slack,
+      requestKey: request.requestKey,
     });
     return withEffects({ ...started, project }, { dispatch: true });
   });
@@ -76,11 +83,18 @@ export async function loadConversation(
 }
 
 /** Queues a follow-up in an existing conversation (same Codex thread) and dispatches. */
-export async function followUp(engine: Kernel, actor: Actor, c: ConversationWithProject, prompt: string) {
+export async function followUp(
+  engine: Kernel,
+  actor: Actor,
+  c: ConversationWithProject,
+  prompt: string,
+  request: RequestOrigin = {},
+) {
   const { value: item, dispatched } = await runUseCaseDispatched(engine, async () => {
     await assertCanDrive(engine.db, actor, c);
     const item = await enqueue(engine.db, engine.clock, c.conversation.id, prompt, {
       requestedBy: actor.userId,
+      requestKey: request.requestKey,
     });
     return withEffects(item, { dispatch: true });
   });

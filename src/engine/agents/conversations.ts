@@ -63,6 +63,27 @@ export interface EnqueueOptions {
   origin?: OriginKind;
   requestedBy?: string | null;
   delegationDepth?: number;
+  /**
+   * The request the prompt comes from (a Slack request key): a second enqueue with the same key
+   * queues nothing and returns the first item, so a request replayed after its consumer died
+   * half-way (src/bot/intake) is answered once.
+   */
+  requestKey?: string | null;
+}
+
+/** The item queued earlier for `requestKey`, if any. */
+async function itemOfRequest(
+  trx: Kysely<DB>,
+  requestKey: string | null | undefined,
+): Promise<QueueItem | null> {
+  if (!requestKey) return null;
+  return (
+    (await trx
+      .selectFrom("prompt_queue")
+      .selectAll()
+      .where("request_key", "=", requestKey)
+      .executeTakeFirst()) ?? null
+  );
 }
 
 /**
@@ -77,6 +98,8 @@ export async function enqueueIn(
   opts: EnqueueOptions = {},
 ): Promise<QueueItem> {
   if (!content.trim()) throw new EngineError("invalid", "prompt_empty");
+  const earlier = await itemOfRequest(trx, opts.requestKey);
+  if (earlier) return earlier;
   const origin = opts.origin ?? "user";
   const now = clock.now();
   const { next } = await trx
@@ -113,6 +136,7 @@ export async function enqueueIn(
     files_changed: null,
     steer_turn_id: null,
     steered_into: null,
+    request_key: opts.requestKey ?? null,
   };
   await trx.insertInto("prompt_queue").values(row).execute();
   await announce(trx, "enqueue");
@@ -161,6 +185,8 @@ export async function startConversation(
   opts: EnqueueOptions & { title?: string; slack?: SlackThread } = {},
 ): Promise<{ conversation: Conversation; item: QueueItem }> {
   return writeTransaction(db, async (trx) => {
+    const earlier = await itemOfRequest(trx, opts.requestKey);
+    if (earlier) return { conversation: await getConversation(trx, earlier.conversation_id), item: earlier };
     const conversation = await createConversation(
       trx,
       clock,

@@ -1,0 +1,46 @@
+/** One request as it was received: its Slack key, kind, raw payload and where it stands. */
+export interface IntakeRow {
+  id: number;
+  key: string;
+  kind: string;
+  body: unknown;
+  receivedAt: number;
+  status: "pending" | "waiting" | "done";
+  attempts: number;
+}
+
+type Awaitable<T> = T | Promise<T>;
+
+/**
+ * Where acked Slack requests are kept until consumed. Two kinds:
+ * - the bot's own file (store.ts), on SQLite: written synchronously, never behind another
+ *   process's lock; only a later life of the same instance replays what it left (`unfinished`);
+ * - the shared journal (../store/sharedIntake.ts), on PostgreSQL: every instance writes to the main
+ *   database, and a surviving instance adopts what a dead one acked and never consumed (`maintain`).
+ */
+export interface IntakeJournal {
+  /** Writes a request; its id, or null when its key was recorded before (a Slack retry, a replay). */
+  record(key: string, kind: string, body: unknown, now: number): Awaitable<number | null>;
+  /** Marks a request consumed: it is never replayed. */
+  done(id: number, now: number): Awaitable<void>;
+  /** Puts a request aside for `firstDelayMs`, doubled at each try up to `maxDelayMs`. */
+  defer(id: number, now: number, firstDelayMs: number, maxDelayMs: number): Awaitable<void>;
+  /** Requests an earlier life of this instance recorded and never consumed, oldest first (at start). */
+  unfinished(): Awaitable<IntakeRow[]>;
+  /**
+   * Keeps this instance's hold on its requests alive, and takes over the unconsumed requests of
+   * instances that are gone: the pending ones are returned (to be consumed now), the put-aside
+   * ones come back through `due`. Called at start, before any request is recorded, then often.
+   */
+  maintain(now: number): Awaitable<IntakeRow[]>;
+  /** This instance's requests put aside whose time has come, oldest first. */
+  due(now: number): Awaitable<IntakeRow[]>;
+  /** Records a signed request's key; false when it was recorded before (a replay). */
+  firstSignature(key: string, now: number): Awaitable<boolean>;
+  /** Forgets the signatures seen before `before`. */
+  forgetSignatures(before: number): Awaitable<void>;
+  /** Forgets the requests consumed before `before`. */
+  forgetDone(before: number): Awaitable<void>;
+  /** Closes it (the shared journal gives its hold up: a survivor adopts what is left at once). */
+  close(): Awaitable<void>;
+}

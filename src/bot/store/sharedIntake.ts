@@ -1,0 +1,159 @@
+import type { Clock } from "../../engine/clock.js";
+import type { Database } from "../../engine/database.js";
+import {
+  acquireLease,
+  forgetExpiredLeases,
+  leaseExpiries,
+  provablyDead,
+  releaseLease,
+} from "../../engine/leases.js";
+import type { IntakeJournal, IntakeRow } from "../intake/journal.js";
+
+/** The lease by which an instance holds its intake rows: `intake:<owner>`. */
+const holdOf = (owner: string) => `intake:${owner}`;
+
+interface SharedRow {
+  id: number;
+  key: string;
+  kind: string;
+  body: string;
+  received_at: number;
+  status: IntakeRow["status"];
+  attempts: number;
+}
+
+const toRow = (r: SharedRow): IntakeRow => ({
+  id: r.id,
+  key: r.key,
+  kind: r.kind,
+  body: JSON.parse(r.body) as unknown,
+  receivedAt: r.received_at,
+  status: r.status,
+  attempts: r.attempts,
+});
+
+/**
+ * The intake journal in the shared database (PostgreSQL), one for every bot instance: a request
+ * is written here before it is acked, under its Slack key (unique: a retry that reaches another
+ * instance is acked and dropped there), and belongs to the instance that recorded it. Each instance
+ * renews a lease `intake:<owner>` at every `maintain`; once it has expired (or its process is
+ * provably dead, same machine), any survivor adopts its unconsumed rows with one guarded update
+ * (`WHERE owner = <the dead one>`: of two survivors, the second finds nothing left) and consumes
+ * them. An ack waits for one insert here, not for any lock: nothing else writes these rows.
+ */
+export class SharedIntakeStore implements IntakeJournal {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly owner: string,
+    private readonly holdMs: number,
+  ) {}
+
+  async record(key: string, kind: string, body: unknown, now: number): Promise<number | null> {
+    const row = await this.db
+      .insertInto("intake_requests")
+      .values({ key, kind, body: JSON.stringify(body), owner: this.owner, received_at: now })
+      .onConflict((oc) => oc.column("key").doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    return row ? Number(row.id) : null;
+  }
+
+  async done(id: number, now: number): Promise<void> {
+    await this.db
+      .updateTable("intake_requests")
+      .set({ status: "done", done_at: now })
+      .where("id", "=", id)
+      .execute();
+  }
+
+  async defer(id: number, now: number, firstDelayMs: number, maxDelayMs: number): Promise<void> {
+    const row = await this.db
+      .selectFrom("intake_requests")
+      .select("attempts")
+      .where("id", "=", id)
+      .executeTakeFirst();
+    if (!row) return;
+    const delay = Math.min(maxDelayMs, firstDelayMs * 2 ** Math.min(row.attempts, 16));
+    await this.db
+      .updateTable("intake_requests")
+      .set({ status: "waiting", attempts: row.attempts + 1, next_at: now + delay })
+      .where("id", "=", id)
+      .execute();
+  }
+
+  /** An earlier life of this instance had another owner id: its rows come back through `maintain`. */
+  unfinished(): IntakeRow[] {
+    return [];
+  }
+
+  async maintain(now: number): Promise<IntakeRow[]> {
+    await acquireLease(this.db, this.clock, holdOf(this.owner), this.owner, this.holdMs);
+    const owners = await this.db
+      .selectFrom("intake_requests")
+      .select("owner")
+      .distinct()
+      .where("status", "<>", "done")
+      .where("owner", "<>", this.owner)
+      .execute();
+    if (!owners.length) return [];
+    const expiry = await leaseExpiries(
+      this.db,
+      owners.map((o) => holdOf(o.owner)),
+    );
+    const adopted: IntakeRow[] = [];
+    for (const { owner } of owners) {
+      const expiresAt = expiry.get(holdOf(owner));
+      if (expiresAt !== undefined && expiresAt > now && !provablyDead(owner)) continue;
+      const rows = await this.db
+        .updateTable("intake_requests")
+        .set({ owner: this.owner })
+        .where("owner", "=", owner)
+        .where("status", "<>", "done")
+        .returningAll()
+        .execute();
+      await releaseLease(this.db, holdOf(owner), owner);
+      adopted.push(...rows.filter((r) => r.status === "pending").map((r) => toRow(r as SharedRow)));
+    }
+    return adopted.sort((a, b) => a.id - b.id);
+  }
+
+  async due(now: number): Promise<IntakeRow[]> {
+    const rows = await this.db
+      .selectFrom("intake_requests")
+      .selectAll()
+      .where("owner", "=", this.owner)
+      .where("status", "=", "waiting")
+      .where("next_at", "<=", now)
+      .orderBy("id")
+      .execute();
+    return rows.map((r) => toRow(r as SharedRow));
+  }
+
+  async firstSignature(key: string, now: number): Promise<boolean> {
+    const r = await this.db
+      .insertInto("intake_signatures")
+      .values({ key, at: now })
+      .onConflict((oc) => oc.column("key").doNothing())
+      .executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
+  }
+
+  async forgetSignatures(before: number): Promise<void> {
+    await this.db.deleteFrom("intake_signatures").where("at", "<", before).execute();
+  }
+
+  async forgetDone(before: number): Promise<void> {
+    await this.db
+      .deleteFrom("intake_requests")
+      .where("status", "=", "done")
+      .where("done_at", "<", before)
+      .execute();
+    // The holds of instances long gone that left nothing to adopt.
+    await forgetExpiredLeases(this.db, holdOf(""), before);
+  }
+
+  async close(): Promise<void> {
+    await releaseLease(this.db, holdOf(this.owner), this.owner);
+  }
+}
