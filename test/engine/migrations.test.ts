@@ -33,6 +33,7 @@ const LANDED: Record<string, string> = {
   "0012_approvals.ts": "9a1e66ada102d824c5b7b04b918620a4d0b54e3f7d7ba734c5e00424da0c4df2",
   "0013_steer.ts": "be15b0f52760e4633f3dbbe4a9e8d5db2697736385cd575b8d4011be45d602e0",
   "0014_worker_hosts.ts": "552af52097abe4d572a3713aada60fe0fa49f54036757867224ec35171f7ccc4",
+  "0016_queue_sequence.ts": "6c9cc1f7bf55a4c97d12f30b7558d94b72d8600390b042bad28a5569e178eeda",
 };
 
 const sha256 = (file: string) => createHash("sha256").update(fs.readFileSync(file)).digest("hex");
