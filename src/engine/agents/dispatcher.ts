@@ -32,6 +32,11 @@ export interface DispatchResult {
 }
 
 const BATCH = 100;
+/**
+ * PostgreSQL's page of candidates: each one read is row-locked (a write to its tuple), so a claim
+ * with few free slots reads a few times as many as it may start, then pages on.
+ */
+const lockedPage = (free: number) => Math.min(BATCH, Math.max(8, free * 4));
 
 /** Why new work would wait now: the concurrency limit is reached, or load or memory is too high. */
 export function pauseReasons(policy: RuntimePolicy, running: number, host: HostLoad): PauseReason[] {
@@ -112,7 +117,9 @@ export async function claimSlots(
       let free = policy.max_concurrent - running.length;
       const started: Claim[] = [];
 
-      for (let offset = 0; free > 0; offset += BATCH) {
+      for (let offset = 0; free > 0; ) {
+        const page = postgres ? lockedPage(free) : BATCH;
+        let claimedHere = 0;
         const batch = await trx
           .selectFrom("prompt_queue as q")
           .innerJoin("conversations as c", "c.id", "q.conversation_id")
@@ -122,7 +129,7 @@ export async function claimSlots(
           .where("p.host", placement === null ? "is" : "=", placement)
           .orderBy("q.priority", "desc")
           .orderBy("q.seq", "asc")
-          .limit(BATCH)
+          .limit(page)
           .offset(offset)
           .$if(postgres, (qb) => qb.forUpdate("q").skipLocked())
           .execute();
@@ -153,8 +160,11 @@ export async function claimSlots(
           perProject.set(item.project_id, (perProject.get(item.project_id) ?? 0) + 1);
           free -= 1;
           started.push({ id: item.id, attempt, conversationId: item.conversation_id });
+          claimedHere += 1;
         }
-        if (batch.length < BATCH) break;
+        if (batch.length < page) break;
+        // The rows claimed here are no longer queued: the next page starts after those still are.
+        offset += batch.length - claimedHere;
       }
       return { started, paused: [] };
     },

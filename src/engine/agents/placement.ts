@@ -26,6 +26,7 @@ export async function moveProject(
   to: string | null,
 ): Promise<Move> {
   assertAdmin(actor);
+  // Global lock (PostgreSQL): a rare admin move; it also takes both placements' claim locks.
   return writeTransaction(db, async (trx) => {
     const project = await projectForActor(trx, actor, name);
     // Global lock: moves of one project are serialised; the placement read stays true until commit.

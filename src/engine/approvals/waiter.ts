@@ -61,6 +61,7 @@ async function awaitApproval(
         return decision;
       }
       if (clock.now() >= current.expires_at)
+        // Global lock (PostgreSQL): a guarded move at most once per approval; rare.
         await writeTransaction(db, (trx) => expireApproval(trx, clock.now(), row));
     } catch (err) {
       log.warn({ err }, "could not read the approval (retrying)"); // a locked database: next poll
@@ -83,6 +84,7 @@ async function recordRequest(
   r: ApprovalRequest,
 ): Promise<{ id: string; conversation_id: string }> {
   const approvalId = r.approvalId ?? r.itemId;
+  // Global lock (PostgreSQL): one per approval request (a person answers each), not a hot path.
   return writeTransaction(kernel.db, async (trx) => {
     const now = kernel.clock.now();
     const id = newId();
