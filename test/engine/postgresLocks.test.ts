@@ -253,3 +253,38 @@ describe("leases on PostgreSQL", () => {
     }
   });
 });
+
+describe("deadlocks on PostgreSQL", () => {
+  it("a transaction that dies of a deadlock runs again, so both writers of a crossed pair succeed", async () => {
+    env = await testEngine();
+    const [other] = otherProcesses(env, 1) as [Database];
+    const a = await startConversation(env.db, env.clock, env.project, "a", "U");
+    const b = await startConversation(env.db, env.clock, env.project, "b", "U");
+    let runs = 0;
+    let bothHold = 0;
+    const crossed = deferred();
+    // Each locks one conversation, waits until the other holds its own, then wants the other's.
+    const cross = (db: Database, first: string, second: string) =>
+      writeTransaction(
+        db,
+        async (trx) => {
+          runs += 1;
+          await lockConversation(trx, first);
+          if (++bothHold === 2) crossed.resolve();
+          await crossed.promise; // a test gate: real callers never wait inside
+          await lockConversation(trx, second);
+          await trx
+            .updateTable("conversations")
+            .set({ title: `by ${first}` })
+            .where("id", "=", second)
+            .execute();
+        },
+        { locks: [] },
+      );
+    await Promise.all([
+      cross(env.db, a.conversation.id, b.conversation.id),
+      cross(other, b.conversation.id, a.conversation.id),
+    ]);
+    expect(runs).toBe(3); // positive control: one of the two was chosen as the deadlock's victim, and ran again
+  });
+});
