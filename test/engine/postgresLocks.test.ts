@@ -4,7 +4,13 @@ import { lockConversation } from "../../src/engine/agents/conversationStore.js";
 import { claimSlots } from "../../src/engine/agents/dispatcher.js";
 import { fixedHostLoad } from "../../src/engine/agents/hostLoad.js";
 import { updateGlobalPolicy } from "../../src/engine/agents/policies.js";
+import { heartbeatHost, interruptLostHosts, registerHost } from "../../src/engine/agents/hosts.js";
+import { moveProject } from "../../src/engine/agents/placement.js";
+import { CLI_ACTOR, removeProject } from "../../src/engine/agents/projects.js";
+import { stopUseCase } from "../../src/engine/agents/stop.js";
 import { acquireLease } from "../../src/engine/leases.js";
+import { markDelivered } from "../../src/engine/outboxQueue.js";
+import { silentLogger } from "../../src/logger.js";
 import { claimLock, openDatabase, writeTransaction, type Database } from "../../src/engine/database.js";
 import { testEngine } from "../support/engine.js";
 
@@ -286,5 +292,126 @@ describe("deadlocks on PostgreSQL", () => {
       cross(other, b.conversation.id, a.conversation.id),
     ]);
     expect(runs).toBe(3); // positive control: one of the two was chosen as the deadlock's victim, and ran again
+  });
+});
+
+describe("the other hot paths and the admin writes that guard them", () => {
+  it("leases, host registration and heartbeats, stops, host loss and delivery marks do not wait behind a long global write", async () => {
+    env = await testEngine();
+    const [other] = otherProcesses(env, 1) as [Database];
+    const placed = await env.addProject({ name: "placed", ownerId: "U" });
+    await env.db.updateTable("projects").set({ host: "gone" }).where("id", "=", placed.id).execute();
+    const lost = await startConversation(env.db, env.clock, placed, "on a lost host", "U");
+    await env.db
+      .updateTable("prompt_queue")
+      .set({ status: "running", attempt: 1 })
+      .where("id", "=", lost.item.id)
+      .execute();
+    const stopped = await startConversation(env.db, env.clock, env.project, "to stop", "U");
+    const outbox = await env.db.selectFrom("outbox").select("id").execute();
+    const holding = deferred();
+    const release = deferred();
+    const long = writeTransaction(env.db, async () => {
+      holding.resolve();
+      await release.promise; // a test gate: real callers never wait inside
+    });
+    await holding.promise;
+    try {
+      const clock = env.clock;
+      const hook = env.engine.hook;
+      const all = Promise.all([
+        acquireLease(other, clock, "coordinator", "me", 10_000),
+        registerHost(other, clock, "h9", "elsewhere:9:9:aa", 30_000, "/data/h9"),
+        heartbeatHost(other, clock, "h9", "elsewhere:9:9:aa", {
+          loadPercent: 1,
+          memoryPercent: 1,
+          running: 0,
+        }),
+        stopUseCase({ ...env.engine, db: other }, stopped.conversation.id, "U"),
+        interruptLostHosts(other, clock, hook, silentLogger, 30_000),
+        markDelivered(
+          other,
+          outbox.map((o) => o.id),
+          clock.now(),
+        ),
+      ]);
+      const done = await within(all, 5_000);
+      expect(done).not.toBe("timeout");
+      if (done === "timeout") return;
+      expect(done[0]).toBe(true);
+      expect(done[1]).toBe(true);
+      expect(done[4]).toEqual([lost.item.id]);
+      // Positive control: a transaction that takes the global lock waits for the long one.
+      const global = writeTransaction(other, async () => "ran");
+      expect(await within(global, 500)).toBe("timeout");
+      release.resolve();
+      await global;
+    } finally {
+      release.resolve();
+      await long;
+    }
+  });
+
+  it("a project is not removed under an enqueue in flight: the removal waits for it, then refuses", async () => {
+    env = await testEngine();
+    const [other] = otherProcesses(env, 1) as [Database];
+    const { conversation, item } = await startConversation(env.db, env.clock, env.project, "first", "U");
+    await env.db.updateTable("prompt_queue").set({ status: "done" }).where("id", "=", item.id).execute();
+    const holding = deferred();
+    const release = deferred();
+    // An enqueue's own locks (no global one): the conversation's row, then the new item.
+    const enqueuing = writeTransaction(
+      env.db,
+      async (trx) => {
+        await lockConversation(trx, conversation.id);
+        holding.resolve();
+        await release.promise; // a test gate: real callers never wait inside
+        await trx
+          .insertInto("prompt_queue")
+          .values({
+            ...(await trx
+              .selectFrom("prompt_queue")
+              .selectAll()
+              .where("id", "=", item.id)
+              .executeTakeFirstOrThrow()),
+            id: "late",
+            seq: 99,
+            status: "queued",
+          })
+          .execute();
+      },
+      { locks: [] },
+    );
+    await holding.promise;
+    const removal = removeProject(other, CLI_ACTOR, env.project.name).catch((e: unknown) => e);
+    expect(await within(removal, 500)).toBe("timeout"); // it waits for the conversation's row
+    release.resolve();
+    await enqueuing;
+    expect(await removal).toMatchObject({ code: "conflict", reason: "project_busy" });
+    expect(
+      await env.db.selectFrom("prompt_queue").select("id").where("id", "=", "late").execute(),
+    ).toHaveLength(1);
+  });
+
+  it("a project does not move while a claim of its placement is in flight", async () => {
+    env = await testEngine();
+    const [other] = otherProcesses(env, 1) as [Database];
+    await registerHost(env.db, env.clock, "h1", "elsewhere:1:1:aa", 30_000, "/data/a");
+    const held = deferred();
+    const free = deferred();
+    const claiming = writeTransaction(
+      env.db,
+      async () => {
+        held.resolve();
+        await free.promise; // a test gate: real callers never wait inside
+      },
+      { locks: [claimLock(null)] },
+    );
+    await held.promise;
+    const move = moveProject(other, CLI_ACTOR, env.project.name, "h1");
+    expect(await within(move, 500)).toBe("timeout");
+    free.resolve();
+    await claiming;
+    expect((await move).to).toBe("h1");
   });
 });
