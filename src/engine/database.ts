@@ -223,7 +223,13 @@ const MAX_ATTEMPTS = 5;
  *   scopes never wait on each other in a cycle), then `fn`, under READ COMMITTED. What else keeps it
  *   correct is the caller's to state: guarded moves (`UPDATE … WHERE id = ? AND status = ?`, the
  *   row lock and the re-check), row locks (`FOR UPDATE`, `lockConversation`), unique indexes.
- *   `claimLock`, `leaseLock` and `hostLock` are the invariants that need a key.
+ *   `claimLock`, `leaseLock` and `hostLock` are the invariants that need a key (a key is hashed
+ *   to 32 bits: two names that collide merely share a lock).
+ *
+ * A global transaction that must not interleave with a scoped one takes that one's locks as well
+ * (`takeLocks`, row locks): moving a project or changing its host takes both placements' claim
+ * locks; removing a project locks its row and its conversations' rows. Order, to keep cycles rare:
+ * the global key, keyed locks, queue item rows, then conversation rows.
  *
  * On PostgreSQL a transaction that dies of a deadlock or a serialisation failure runs again (up to
  * 5 times): `fn` must therefore only touch the database (it does anyway: never await I/O there).
