@@ -10,6 +10,7 @@ import { postgresUnavailable } from "./test/support/postgresServer.js";
  */
 const POSTGRES_FILES = [
   "test/engine/postgres.test.ts",
+  "test/engine/postgresLocks.test.ts",
   "test/engine/wakeups.test.ts",
   "test/bot/notifierWakeups.test.ts",
   "test/integration/postgresCli.test.ts",
@@ -94,6 +95,7 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           exclude: [
             "test/engine/postgres.test.ts",
+            "test/engine/postgresLocks.test.ts",
             "test/engine/wakeups.test.ts",
             "test/bot/notifierWakeups.test.ts",
             "test/integration/postgresCli.test.ts",

@@ -14,6 +14,7 @@ import * as m0012 from "./0012_approvals.js";
 import * as m0013 from "./0013_steer.js";
 import * as m0014 from "./0014_worker_hosts.js";
 import * as m0015 from "./0015_shared_intake.js";
+import * as m0016 from "./0016_queue_sequence.js";
 
 /** Every migration in order; a static list so that the same code runs from src/ and dist/. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   "0013_steer": m0013,
   "0014_worker_hosts": m0014,
   "0015_shared_intake": m0015,
+  "0016_queue_sequence": m0016,
 };

@@ -166,34 +166,93 @@ export async function openMigrated(
 }
 
 /**
- * The advisory lock every PostgreSQL write transaction takes: one key for the whole database (an
- * arbitrary constant, "codexpi" in ASCII), which reproduces SQLite's single writer.
+ * The advisory lock a PostgreSQL write transaction takes when it names no narrower locks: one key
+ * for the whole database (an arbitrary constant, "codexpi" in ASCII), which reproduces SQLite's
+ * single writer among the transactions that take it.
  */
 const WRITE_LOCK_KEY = 0x636f64657870;
 
 /**
- * Runs `fn` as a write transaction: serialised against every other write transaction on the same
- * database, in every process (bot, workers, CLI). What a caller may assume inside `fn`: from its
- * first statement on, no other write transaction runs, so a read-then-write (slot claims against
- * the concurrency limit, leases, fenced outcomes, `max(seq) + 1`) cannot interleave with another
- * one, and every write committed before is visible. Writes outside any write transaction (single
- * guarded updates) are not held back, as on SQLite where they simply wait their turn.
+ * The space of keyed advisory locks (`pg_advisory_xact_lock(int4, int4)`: the two-key form, which
+ * never conflicts with the one-key WRITE_LOCK_KEY), "cdxp" in ASCII.
+ */
+const KEYED_LOCK_SPACE = 0x63647870;
+
+/** A keyed advisory lock: the name of one invariant that a transaction must hold alone. */
+export type WriteLock = { readonly advisory: string };
+
+/**
+ * The lock of the concurrency limit of one placement (null: the coordinator's own machine): the
+ * running count read against `max_concurrent` and the project overrides, and the claims it allows.
+ */
+export const claimLock = (placement: string | null): WriteLock => ({
+  advisory: `claims:${placement ?? ""}`,
+});
+
+/** The lock of one lease row (read the holder, then take or renew it). */
+export const leaseLock = (name: string): WriteLock => ({ advisory: `lease:${name}` });
+
+/** The lock of one worker host's name (read who holds it, then register). */
+export const hostLock = (name: string): WriteLock => ({ advisory: `host:${name}` });
+
+/** What a write transaction serialises against (see writeTransaction). */
+export interface WriteScope {
+  /**
+   * On PostgreSQL: absent, the global lock; a list (maybe empty), only these keyed locks, besides
+   * the row locks its own statements take. SQLite ignores it: every write transaction is exclusive.
+   */
+  locks?: readonly WriteLock[];
+}
+
+/** SQLSTATEs after which PostgreSQL asks the client to run the transaction again. */
+const RETRYABLE = new Set(["40P01", "40001"]); // deadlock_detected, serialization_failure
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Runs `fn` as a write transaction, in every process (bot, workers, CLI) alike. What it serialises
+ * against depends on `scope` on PostgreSQL; on SQLite it is always everything.
  *
  * - SQLite: `BEGIN IMMEDIATE`, the file's write lock taken up front (busy waits as configured:
- *   blocking, or yielding in the bot, see busyRetry.ts).
- * - PostgreSQL: a transaction (READ COMMITTED) whose first statement takes one transaction-scoped
- *   advisory lock, released at commit or rollback. Each later statement reads a fresh snapshot,
- *   which therefore includes everything the previous holder committed.
+ *   blocking, or yielding in the bot, see busyRetry.ts), whatever `scope` says: from its first
+ *   statement on, no other write transaction runs.
+ * - PostgreSQL, no `scope.locks` (the default): a transaction (READ COMMITTED) whose first statement
+ *   takes the global transaction-scoped advisory lock, released at commit or rollback. It excludes
+ *   every other transaction that takes it (every call site not yet proven safe without), not the
+ *   scoped ones below; each later statement reads a fresh snapshot.
+ * - PostgreSQL, `scope.locks` given: the keyed advisory locks named there (in a fixed order, so two
+ *   scopes never wait on each other in a cycle), then `fn`, under READ COMMITTED. What else keeps it
+ *   correct is the caller's to state: guarded moves (`UPDATE … WHERE id = ? AND status = ?`, the
+ *   row lock and the re-check), row locks (`FOR UPDATE`, `lockConversation`), unique indexes.
+ *   `claimLock`, `leaseLock` and `hostLock` are the invariants that need a key (a key is hashed
+ *   to 32 bits: two names that collide merely share a lock).
  *
+ * A global transaction that must not interleave with a scoped one takes that one's locks as well
+ * (`takeLocks`, row locks): moving a project or changing its host takes both placements' claim
+ * locks; removing a project locks its row and its conversations' rows. Order, to keep cycles rare:
+ * the global key, keyed locks, queue item rows, then conversation rows.
+ *
+ * On PostgreSQL a transaction that dies of a deadlock or a serialisation failure runs again (up to
+ * 5 times): `fn` must therefore only touch the database (it does anyway: never await I/O there).
  * Inside, use only the handle given to `fn` (on SQLite the one connection is taken; on PostgreSQL
- * another pooled connection would not see the uncommitted writes); never await I/O there.
+ * another pooled connection would not see the uncommitted writes).
  */
-export async function writeTransaction<T>(db: Database, fn: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+export async function writeTransaction<T>(
+  db: Database,
+  fn: (trx: Kysely<DB>) => Promise<T>,
+  scope: WriteScope = {},
+): Promise<T> {
   if (dialectOf(db) === "postgres") {
-    return db.transaction().execute(async (trx) => {
-      await sql`select pg_advisory_xact_lock(${sql.lit(WRITE_LOCK_KEY)})`.execute(trx);
-      return fn(trx);
-    });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await db.transaction().execute(async (trx) => {
+          if (scope.locks) await takeLocks(trx, scope.locks);
+          else await sql`select pg_advisory_xact_lock(${sql.lit(WRITE_LOCK_KEY)})`.execute(trx);
+          return fn(trx);
+        });
+      } catch (err) {
+        if (attempt >= MAX_ATTEMPTS || !RETRYABLE.has((err as { code?: string }).code ?? "")) throw err;
+      }
+    }
   }
   return db.connection().execute(async (conn) => {
     await sql`BEGIN IMMEDIATE`.execute(conn);
@@ -206,4 +265,15 @@ export async function writeTransaction<T>(db: Database, fn: (trx: Kysely<DB>) =>
       throw err;
     }
   });
+}
+
+/**
+ * Takes keyed locks inside a running write transaction (PostgreSQL; SQLite holds the file
+ * already), in a fixed order, until it ends: for a transaction that learns which keys it needs
+ * only after a read (moveProject: the placements of the project it read).
+ */
+export async function takeLocks(trx: Kysely<DB>, locks: readonly WriteLock[]): Promise<void> {
+  if (dialectOf(trx) !== "postgres") return;
+  for (const key of [...new Set(locks.map((l) => l.advisory))].sort())
+    await sql`select pg_advisory_xact_lock(${sql.lit(KEYED_LOCK_SPACE)}, hashtext(${key}))`.execute(trx);
 }

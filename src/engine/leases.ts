@@ -1,6 +1,6 @@
 import os from "node:os";
 import { randomBytes } from "node:crypto";
-import { writeTransaction, type Database } from "./database.js";
+import { leaseLock, writeTransaction, type Database } from "./database.js";
 import type { Clock } from "./clock.js";
 import { isSameProcessAlive, processStartTime } from "./agents/processes.js";
 
@@ -31,8 +31,8 @@ export function provablyDead(owner: string, host = os.hostname()): boolean {
 /**
  * Takes or renews a lease for `owner` until now+ttl. Returns false while another owner holds an
  * unexpired one, unless that owner is provably dead (same host, its process gone): then it is
- * replaced at once. The read and the write share one IMMEDIATE transaction, so two processes cannot
- * both win.
+ * replaced at once. The read and the write share one write transaction (on PostgreSQL under the
+ * lease's own `leaseLock`, not the global one), so two processes cannot both win.
  */
 export async function acquireLease(
   db: Database,
@@ -42,23 +42,27 @@ export async function acquireLease(
   ttlMs: number,
 ): Promise<boolean> {
   const now = clock.now();
-  return writeTransaction(db, async (trx) => {
-    const row = await trx.selectFrom("leases").selectAll().where("name", "=", name).executeTakeFirst();
-    if (row && row.owner !== owner && row.expires_at > now && !provablyDead(row.owner)) return false;
-    if (row) {
-      await trx
-        .updateTable("leases")
-        .set({ owner, expires_at: now + ttlMs, acquired_at: row.owner === owner ? row.acquired_at : now })
-        .where("name", "=", name)
-        .execute();
-    } else {
-      await trx
-        .insertInto("leases")
-        .values({ name, owner, expires_at: now + ttlMs, acquired_at: now })
-        .execute();
-    }
-    return true;
-  });
+  return writeTransaction(
+    db,
+    async (trx) => {
+      const row = await trx.selectFrom("leases").selectAll().where("name", "=", name).executeTakeFirst();
+      if (row && row.owner !== owner && row.expires_at > now && !provablyDead(row.owner)) return false;
+      if (row) {
+        await trx
+          .updateTable("leases")
+          .set({ owner, expires_at: now + ttlMs, acquired_at: row.owner === owner ? row.acquired_at : now })
+          .where("name", "=", name)
+          .execute();
+      } else {
+        await trx
+          .insertInto("leases")
+          .values({ name, owner, expires_at: now + ttlMs, acquired_at: now })
+          .execute();
+      }
+      return true;
+    },
+    { locks: [leaseLock(name)] },
+  );
 }
 
 /** Gives a lease up, if `owner` still holds it. */

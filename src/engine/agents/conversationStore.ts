@@ -1,4 +1,5 @@
 import type { Kysely, Updateable } from "kysely";
+import { dialectOf } from "../database.js";
 import type { ConversationsTable, ConversationStatus, DB } from "../schema.js";
 import { guardFor } from "../stateMachine.js";
 import { CONVERSATION_TRANSITIONS } from "./conversationMachine.js";
@@ -22,4 +23,16 @@ export async function moveConversation(
     .where("status", "in", guardFor("conversation", CONVERSATION_TRANSITIONS, to, from))
     .executeTakeFirst();
   return Number(u.numUpdatedRows) === 1;
+}
+
+/**
+ * Locks a conversation's row until the transaction ends (PostgreSQL; on SQLite the write
+ * transaction already holds the whole file). Enqueues, finishes and progress writes of one
+ * conversation take it, so they take turns: sequence numbers in commit order (FIFO), the status
+ * mirror read and written against every committed item, its outbox events in commit order. Lock
+ * order: a transaction that moves an item locks that item's row first, then its conversation.
+ */
+export async function lockConversation(trx: Kysely<DB>, id: string): Promise<void> {
+  if (dialectOf(trx) !== "postgres") return;
+  await trx.selectFrom("conversations").select("id").where("id", "=", id).forUpdate().execute();
 }

@@ -1,7 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { Clock } from "../clock.js";
-import type { Database } from "../database.js";
-import { writeTransaction } from "../database.js";
+import { dialectOf, writeTransaction, type Database } from "../database.js";
 import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
@@ -9,7 +8,7 @@ import type { Conversation, DB, Project, QueueItem } from "../schema.js";
 import { priorityOf, type OriginKind } from "./priorities.js";
 import { ENQUEUE_FROM } from "./conversationMachine.js";
 import { itemsAhead } from "../read/queue.js";
-import { moveConversation } from "./conversationStore.js";
+import { lockConversation, moveConversation } from "./conversationStore.js";
 import { announce } from "../wakeups.js";
 
 /**
@@ -87,8 +86,11 @@ async function itemOfRequest(
 }
 
 /**
- * Queues a prompt on a conversation, inside the caller's transaction. The sequence number is
- * taken inside the write lock (callers use `writeTransaction`), which keeps FIFO order across processes.
+ * Queues a prompt on a conversation, inside the caller's write transaction. The sequence number:
+ * on SQLite `max(seq) + 1` inside the file's write lock; on PostgreSQL the `prompt_queue_seq`
+ * sequence (migration 0016), taken while the conversation's row is locked, so that within one
+ * conversation seqs follow commit order (FIFO) across processes. Across conversations a seq only
+ * orders by when it was taken: any order is fair there.
  */
 export async function enqueueIn(
   trx: Kysely<DB>,
@@ -102,10 +104,8 @@ export async function enqueueIn(
   if (earlier) return earlier;
   const origin = opts.origin ?? "user";
   const now = clock.now();
-  const { next } = await trx
-    .selectFrom("prompt_queue")
-    .select(sql<number>`coalesce(max(seq), 0) + 1`.as("next"))
-    .executeTakeFirstOrThrow();
+  await lockConversation(trx, conversationId);
+  const next = await nextSeq(trx);
   const row: QueueItem = {
     id: newId(),
     seq: next,
@@ -164,7 +164,23 @@ export async function enqueueIn(
   return row;
 }
 
-/** Queues a prompt in its own write transaction. */
+/** The next queue sequence number (see enqueueIn). */
+async function nextSeq(trx: Kysely<DB>): Promise<number> {
+  if (dialectOf(trx) === "postgres") {
+    const { rows } = await sql<{ next: number }>`select nextval('prompt_queue_seq') as next`.execute(trx);
+    return Number(rows[0]?.next);
+  }
+  const { next } = await trx
+    .selectFrom("prompt_queue")
+    .select(sql<number>`coalesce(max(seq), 0) + 1`.as("next"))
+    .executeTakeFirstOrThrow();
+  return next;
+}
+
+/**
+ * Queues a prompt in its own write transaction. On PostgreSQL it takes no advisory lock: the
+ * conversation's row lock and the sequence are all it needs (see enqueueIn).
+ */
 export async function enqueue(
   db: Database,
   clock: Clock,
@@ -172,10 +188,13 @@ export async function enqueue(
   content: string,
   opts: EnqueueOptions = {},
 ): Promise<QueueItem> {
-  return writeTransaction(db, (trx) => enqueueIn(trx, clock, conversationId, content, opts));
+  return writeTransaction(db, (trx) => enqueueIn(trx, clock, conversationId, content, opts), { locks: [] });
 }
 
-/** Starts a conversation in a project and queues its first prompt, atomically. */
+/**
+ * Starts a conversation in a project and queues its first prompt, atomically. No advisory lock on
+ * PostgreSQL: the conversation is new (its row is this transaction's own), the seq a sequence's.
+ */
 export async function startConversation(
   db: Database,
   clock: Clock,
@@ -184,20 +203,25 @@ export async function startConversation(
   userId: string | null,
   opts: EnqueueOptions & { title?: string; slack?: SlackThread } = {},
 ): Promise<{ conversation: Conversation; item: QueueItem }> {
-  return writeTransaction(db, async (trx) => {
-    const earlier = await itemOfRequest(trx, opts.requestKey);
-    if (earlier) return { conversation: await getConversation(trx, earlier.conversation_id), item: earlier };
-    const conversation = await createConversation(
-      trx,
-      clock,
-      project.id,
-      opts.title ?? firstLine(prompt),
-      userId,
-      opts.slack,
-    );
-    const item = await enqueueIn(trx, clock, conversation.id, prompt, { requestedBy: userId, ...opts });
-    return { conversation, item };
-  });
+  return writeTransaction(
+    db,
+    async (trx) => {
+      const earlier = await itemOfRequest(trx, opts.requestKey);
+      if (earlier)
+        return { conversation: await getConversation(trx, earlier.conversation_id), item: earlier };
+      const conversation = await createConversation(
+        trx,
+        clock,
+        project.id,
+        opts.title ?? firstLine(prompt),
+        userId,
+        opts.slack,
+      );
+      const item = await enqueueIn(trx, clock, conversation.id, prompt, { requestedBy: userId, ...opts });
+      return { conversation, item };
+    },
+    { locks: [] },
+  );
 }
 
 /** The final assistant message written for a queue item, if any. */

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { Clock } from "../clock.js";
-import { writeTransaction, type Database } from "../database.js";
+import { claimLock, dialectOf, writeTransaction, type Database } from "../database.js";
 import { emit } from "../outbox.js";
 import type { HostLoad } from "./hostLoad.js";
 import { finishItem, type RecordAgentOutcome } from "./outcome.js";
@@ -32,6 +32,11 @@ export interface DispatchResult {
 }
 
 const BATCH = 100;
+/**
+ * PostgreSQL's page of candidates: each one read is row-locked (a write to its tuple), so a claim
+ * with few free slots reads a few times as many as it may start, then pages on.
+ */
+const lockedPage = (free: number) => Math.min(BATCH, Math.max(8, free * 4));
 
 /** Why new work would wait now: the concurrency limit is reached, or load or memory is too high. */
 export function pauseReasons(policy: RuntimePolicy, running: number, host: HostLoad): PauseReason[] {
@@ -45,12 +50,17 @@ export function pauseReasons(policy: RuntimePolicy, running: number, host: HostL
 /**
  * Claims as many queued items as the runtime policy allows, highest priority first and FIFO within
  * a priority, skipping items whose conversation is busy (never blocking the ones behind them), whose
- * project is at its limit, or that are background work outside the window. One IMMEDIATE
- * transaction, so concurrent dispatchers in several processes never exceed the limits.
+ * project is at its limit, or that are background work outside the window. One write
+ * transaction, so concurrent dispatchers in several processes never exceed the limits: on SQLite
+ * the file's write lock; on PostgreSQL only the placement's `claimLock` (the running count against
+ * the limits is the one global invariant), the candidates read `FOR UPDATE SKIP LOCKED` (a row
+ * another transaction holds — a stop, a finish — is passed over, never waited for), and no global
+ * lock: claims of different hosts run side by side, and no unrelated write holds them back.
  *
  * `placement` is the worker host this process runs for (null: the coordinator's own machine):
  * only items of projects placed there are claimed and counted, so the limits are this machine's.
- * The guarded move (`status = 'queued'`) keeps two hosts from taking one item.
+ * The guarded move (`status = 'queued'`) keeps two hosts from taking one item (moveProject takes
+ * both hosts' claim locks, so a project's items are never counted under two placements at once).
  *
  * With `hostTtlMs`, a placement whose heartbeat is older than it claims nothing: the coordinator
  * would interrupt the item at once (interruptLostHosts, same rule). Without this, the workers of a
@@ -64,91 +74,102 @@ export async function claimSlots(
   placement: string | null = null,
   hostTtlMs?: number,
 ): Promise<DispatchResult> {
-  return writeTransaction(db, async (trx) => {
-    const now = clock.now();
-    if (placement !== null && hostTtlMs !== undefined) {
-      const registered = await trx
-        .selectFrom("hosts")
-        .select("heartbeat_at")
-        .where("name", "=", placement)
-        .executeTakeFirst();
-      if (!registered || registered.heartbeat_at < now - hostTtlMs) return { started: [], paused: [] };
-    }
-    const policy = await globalPolicy(trx);
-    const running = await trx
-      .selectFrom("prompt_queue as q")
-      .innerJoin("conversations as c", "c.id", "q.conversation_id")
-      .innerJoin("projects as p", "p.id", "c.project_id")
-      .select(["q.conversation_id", "c.project_id"])
-      .where("q.status", "=", "running")
-      .where("p.host", placement === null ? "is" : "=", placement)
-      .execute();
-    const paused = pauseReasons(policy, running.length, host);
-    if (paused.length > 0) return { started: [], paused };
-
-    const windowOpen = backgroundWindowOpen(
-      policy.background_start_hour,
-      policy.background_end_hour,
-      host.localHour(now),
-    );
-    const overrides = new Map<string, number>();
-    const knownProjects = new Set<string>();
-    const loadOverrides = async (projectIds: string[]) => {
-      const missing = [...new Set(projectIds)].filter((id) => !knownProjects.has(id));
-      for (const id of missing) knownProjects.add(id);
-      for (const [id, max] of await projectOverrides(trx, missing)) overrides.set(id, max);
-    };
-    const busy = new Set(running.map((r) => r.conversation_id));
-    const perProject = new Map<string, number>();
-    for (const r of running) perProject.set(r.project_id, (perProject.get(r.project_id) ?? 0) + 1);
-    let free = policy.max_concurrent - running.length;
-    const started: Claim[] = [];
-
-    for (let offset = 0; free > 0; offset += BATCH) {
-      const batch = await trx
+  const postgres = dialectOf(db) === "postgres";
+  return writeTransaction(
+    db,
+    async (trx) => {
+      const now = clock.now();
+      if (placement !== null && hostTtlMs !== undefined) {
+        const registered = await trx
+          .selectFrom("hosts")
+          .select("heartbeat_at")
+          .where("name", "=", placement)
+          .executeTakeFirst();
+        if (!registered || registered.heartbeat_at < now - hostTtlMs) return { started: [], paused: [] };
+      }
+      const policy = await globalPolicy(trx);
+      const running = await trx
         .selectFrom("prompt_queue as q")
         .innerJoin("conversations as c", "c.id", "q.conversation_id")
         .innerJoin("projects as p", "p.id", "c.project_id")
-        .select(["q.id", "q.attempt", "q.conversation_id", "q.origin_kind", "c.project_id"])
-        .where("q.status", "=", "queued")
+        .select(["q.conversation_id", "c.project_id"])
+        .where("q.status", "=", "running")
         .where("p.host", placement === null ? "is" : "=", placement)
-        .orderBy("q.priority", "desc")
-        .orderBy("q.seq", "asc")
-        .limit(BATCH)
-        .offset(offset)
         .execute();
-      await loadOverrides(batch.map((b) => b.project_id));
-      for (const item of batch) {
-        if (free === 0) break;
-        if (busy.has(item.conversation_id)) continue;
-        const limit = overrides.get(item.project_id) ?? policy.max_concurrent;
-        if ((perProject.get(item.project_id) ?? 0) >= limit) continue;
-        if (!windowOpen && isBackground(item.origin_kind)) continue;
-        const attempt = item.attempt + 1;
-        const claimed = await moveItem(trx, item.id, "running", {
-          attempt,
-          slot_acquired_at: now,
-          started_at: now,
-          worker_pid: null,
-          worker_start_time: null,
-          claimed_at: null,
-        });
-        if (!claimed) continue;
-        await moveConversation(trx, item.conversation_id, "running", { updated_at: now });
-        await emit(trx, now, {
-          kind: "conversation.started",
-          conversationId: item.conversation_id,
-          queueId: item.id,
-        });
-        busy.add(item.conversation_id);
-        perProject.set(item.project_id, (perProject.get(item.project_id) ?? 0) + 1);
-        free -= 1;
-        started.push({ id: item.id, attempt, conversationId: item.conversation_id });
+      const paused = pauseReasons(policy, running.length, host);
+      if (paused.length > 0) return { started: [], paused };
+
+      const windowOpen = backgroundWindowOpen(
+        policy.background_start_hour,
+        policy.background_end_hour,
+        host.localHour(now),
+      );
+      const overrides = new Map<string, number>();
+      const knownProjects = new Set<string>();
+      const loadOverrides = async (projectIds: string[]) => {
+        const missing = [...new Set(projectIds)].filter((id) => !knownProjects.has(id));
+        for (const id of missing) knownProjects.add(id);
+        for (const [id, max] of await projectOverrides(trx, missing)) overrides.set(id, max);
+      };
+      const busy = new Set(running.map((r) => r.conversation_id));
+      const perProject = new Map<string, number>();
+      for (const r of running) perProject.set(r.project_id, (perProject.get(r.project_id) ?? 0) + 1);
+      let free = policy.max_concurrent - running.length;
+      const started: Claim[] = [];
+
+      for (let offset = 0; free > 0; ) {
+        const page = postgres ? lockedPage(free) : BATCH;
+        let claimedHere = 0;
+        const batch = await trx
+          .selectFrom("prompt_queue as q")
+          .innerJoin("conversations as c", "c.id", "q.conversation_id")
+          .innerJoin("projects as p", "p.id", "c.project_id")
+          .select(["q.id", "q.attempt", "q.conversation_id", "q.origin_kind", "c.project_id"])
+          .where("q.status", "=", "queued")
+          .where("p.host", placement === null ? "is" : "=", placement)
+          .orderBy("q.priority", "desc")
+          .orderBy("q.seq", "asc")
+          .limit(page)
+          .offset(offset)
+          .$if(postgres, (qb) => qb.forUpdate("q").skipLocked())
+          .execute();
+        await loadOverrides(batch.map((b) => b.project_id));
+        for (const item of batch) {
+          if (free === 0) break;
+          if (busy.has(item.conversation_id)) continue;
+          const limit = overrides.get(item.project_id) ?? policy.max_concurrent;
+          if ((perProject.get(item.project_id) ?? 0) >= limit) continue;
+          if (!windowOpen && isBackground(item.origin_kind)) continue;
+          const attempt = item.attempt + 1;
+          const claimed = await moveItem(trx, item.id, "running", {
+            attempt,
+            slot_acquired_at: now,
+            started_at: now,
+            worker_pid: null,
+            worker_start_time: null,
+            claimed_at: null,
+          });
+          if (!claimed) continue;
+          await moveConversation(trx, item.conversation_id, "running", { updated_at: now });
+          await emit(trx, now, {
+            kind: "conversation.started",
+            conversationId: item.conversation_id,
+            queueId: item.id,
+          });
+          busy.add(item.conversation_id);
+          perProject.set(item.project_id, (perProject.get(item.project_id) ?? 0) + 1);
+          free -= 1;
+          started.push({ id: item.id, attempt, conversationId: item.conversation_id });
+          claimedHere += 1;
+        }
+        if (batch.length < page) break;
+        // The rows claimed here are no longer queued: the next page starts after those still are.
+        offset += batch.length - claimedHere;
       }
-      if (batch.length < BATCH) break;
-    }
-    return { started, paused: [] };
-  });
+      return { started, paused: [] };
+    },
+    { locks: [claimLock(placement)] },
+  );
 }
 
 /** Dependencies of the dispatcher. */
@@ -192,13 +213,16 @@ export async function dispatch(deps: DispatcherDeps): Promise<DispatchResult> {
       log.info({ pid }, "worker spawned");
     } catch (err) {
       log.error({ err }, "worker spawn failed");
-      await writeTransaction(deps.db, (trx) =>
-        finishItem(trx, deps.clock, deps.hook, claim, {
-          status: "failed",
-          content: null,
-          error: failureNote("worker.spawn_failed", { detail: (err as Error).message }),
-          errorCode: "spawn_failed",
-        }),
+      await writeTransaction(
+        deps.db,
+        (trx) =>
+          finishItem(trx, deps.clock, deps.hook, claim, {
+            status: "failed",
+            content: null,
+            error: failureNote("worker.spawn_failed", { detail: (err as Error).message }),
+            errorCode: "spawn_failed",
+          }),
+        { locks: [] }, // a fenced finish: see finishItem
       );
     }
   }

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { Clock } from "../clock.js";
-import { writeTransaction, type Database } from "../database.js";
+import { hostLock, writeTransaction, type Database } from "../database.js";
 import { provablyDead } from "../leases.js";
 import { failureNote } from "../../i18n/failures.js";
 import type { HostLoad } from "./hostLoad.js";
@@ -23,8 +23,8 @@ export function readingsOf(host: HostLoad, running: number): HostReadings {
 
 /**
  * Registers `name` for `owner` (a `processOwnerId`), or refuses while another live process holds
- * it: its heartbeat is fresh and it is not provably dead. Read and write in one write transaction,
- * so two processes started with one name cannot both win.
+ * it: its heartbeat is fresh and it is not provably dead. Read and write in one write transaction
+ * under the name's `hostLock` (PostgreSQL), so two processes started with one name cannot both win.
  */
 export async function registerHost(
   db: Database,
@@ -35,23 +35,27 @@ export async function registerHost(
   dataDir: string,
 ): Promise<boolean> {
   const now = clock.now();
-  return writeTransaction(db, async (trx) => {
-    const row = await trx.selectFrom("hosts").selectAll().where("name", "=", name).executeTakeFirst();
-    if (row?.owner && row.owner !== owner && row.heartbeat_at > now - ttlMs && !provablyDead(row.owner))
-      return false;
-    if (row)
-      await trx
-        .updateTable("hosts")
-        .set({ owner, data_dir: dataDir, started_at: now, heartbeat_at: now })
-        .where("name", "=", name)
-        .execute();
-    else
-      await trx
-        .insertInto("hosts")
-        .values({ name, owner, data_dir: dataDir, started_at: now, heartbeat_at: now })
-        .execute();
-    return true;
-  });
+  return writeTransaction(
+    db,
+    async (trx) => {
+      const row = await trx.selectFrom("hosts").selectAll().where("name", "=", name).executeTakeFirst();
+      if (row?.owner && row.owner !== owner && row.heartbeat_at > now - ttlMs && !provablyDead(row.owner))
+        return false;
+      if (row)
+        await trx
+          .updateTable("hosts")
+          .set({ owner, data_dir: dataDir, started_at: now, heartbeat_at: now })
+          .where("name", "=", name)
+          .execute();
+      else
+        await trx
+          .insertInto("hosts")
+          .values({ name, owner, data_dir: dataDir, started_at: now, heartbeat_at: now })
+          .execute();
+      return true;
+    },
+    { locks: [hostLock(name)] },
+  );
 }
 
 /** Records that `owner` still runs host `name`; false when another process has taken the name. */
@@ -112,13 +116,16 @@ export async function interruptLostHosts(
     .execute();
   const interrupted: string[] = [];
   for (const item of items) {
-    const done = await writeTransaction(db, (trx) =>
-      finishItem(trx, clock, hook, item, {
-        status: "failed",
-        content: null,
-        error: failureNote("worker.interrupted"),
-        errorCode: "interrupted",
-      }),
+    const done = await writeTransaction(
+      db,
+      (trx) =>
+        finishItem(trx, clock, hook, item, {
+          status: "failed",
+          content: null,
+          error: failureNote("worker.interrupted"),
+          errorCode: "interrupted",
+        }),
+      { locks: [] }, // a fenced finish: see finishItem
     );
     if (!done) continue;
     logger.warn({ queueId: item.id, host: item.host }, "interrupted an item of a lost worker host");

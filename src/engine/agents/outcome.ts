@@ -6,7 +6,7 @@ import { findMarkers, type Markers } from "../protocol/markers.js";
 import { failureNote } from "../../i18n/failures.js";
 import type { DB, FailureCode } from "../schema.js";
 import { statusAfterItem } from "./conversationMachine.js";
-import { moveConversation } from "./conversationStore.js";
+import { lockConversation, moveConversation } from "./conversationStore.js";
 import { moveItem } from "./queueStore.js";
 import { announce } from "../wakeups.js";
 
@@ -80,6 +80,11 @@ export type RecordAgentOutcome = ReturnType<typeof createOutcomeHook>;
  * with `{queue_id, …}`, the conversation's state, the outcome hook and the outbox event, together.
  * The write is fenced on status and attempt, so a late worker cannot overwrite a reaped item.
  * Returns false when the fence did not match (someone else finished it).
+ *
+ * Needs no global lock (callers pass `{ locks: [] }` on PostgreSQL): the fenced move holds the
+ * item's row, then the conversation's row is locked (lockConversation) before the status mirror
+ * reads what is still queued, so an enqueue is either seen or comes after. The reactors write
+ * under unique indexes (one decision, delegation, incident per item) and guarded moves.
  */
 export async function finishItem(
   trx: Kysely<DB>,
@@ -109,6 +114,7 @@ export async function finishItem(
     { from: [row.status], attempt: item.attempt },
   );
   if (!moved) return false;
+  await lockConversation(trx, row.conversation_id);
   await announce(trx, "finish"); // a slot is free: a dispatcher elsewhere may start the next item
 
   let messageId: string | null = null;

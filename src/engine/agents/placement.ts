@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { writeTransaction, type Database } from "../database.js";
+import { claimLock, takeLocks, writeTransaction, type Database } from "../database.js";
 import { EngineError } from "../errors.js";
 import { projectCodexState } from "../isolation/codexJail.js";
 import type { Project } from "../schema.js";
@@ -16,7 +16,8 @@ export interface Move {
 /**
  * Places a project on another worker host (admins). Refused while one of its items runs: its
  * Codex thread is being written on the old host. Queued items simply wait for the new host.
- * The check and the write share one write transaction, so a claim cannot slip in between.
+ * The check and the write share one write transaction, so a claim cannot slip in between: on
+ * PostgreSQL (where claims take no global lock) it takes the claim locks of both placements.
  */
 export async function moveProject(
   db: Database,
@@ -25,8 +26,11 @@ export async function moveProject(
   to: string | null,
 ): Promise<Move> {
   assertAdmin(actor);
+  // Global lock (PostgreSQL): a rare admin move; it also takes both placements' claim locks.
   return writeTransaction(db, async (trx) => {
     const project = await projectForActor(trx, actor, name);
+    // Global lock: moves of one project are serialised; the placement read stays true until commit.
+    await takeLocks(trx, [claimLock(project.host), claimLock(to)]);
     const running = await trx
       .selectFrom("prompt_queue as q")
       .innerJoin("conversations as c", "c.id", "q.conversation_id")

@@ -1,6 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
-import { uniqueViolationOf, writeTransaction, type Database } from "../database.js";
+import {
+  claimLock,
+  dialectOf,
+  takeLocks,
+  uniqueViolationOf,
+  writeTransaction,
+  type Database,
+} from "../database.js";
 import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import type { Clock } from "../clock.js";
@@ -145,6 +152,7 @@ export async function addProject(
   };
   // Checks and write under one write lock: a project added meanwhile by another process cannot
   // slip in between (and surface as a raw constraint error).
+  // Global lock (PostgreSQL): a rare admin write (unique indexes on name and role back the check anyway).
   await writeTransaction(db, async (trx) => {
     const existing = await findProjectByName(trx, name);
     if (existing) throw new EngineError("conflict", "project_exists", { name: existing.name });
@@ -342,11 +350,14 @@ export async function updateProject(
     ...(changes.host !== undefined ? { host: changes.host } : {}),
   };
   // Check and write under one write lock: a role given to another project meanwhile is seen.
+  // Global lock (PostgreSQL): a rare admin write whose role check is a read-then-write.
   return writeTransaction(db, async (trx) => {
     const project = await projectForActor(trx, actor, name);
     if (changes.role && changes.role !== "project" && changes.role !== project.role)
       await assertRoleFree(trx, changes.role, project.id);
     if (changes.host) await requireHost(trx, changes.host);
+    // Claims take no global lock: a placement change waits for both placements' claims, as moveProject.
+    if (changes.host !== undefined) await takeLocks(trx, [claimLock(project.host), claimLock(changes.host)]);
     if (Object.keys(set).length)
       await trx
         .updateTable("projects")
@@ -374,8 +385,21 @@ export async function removeProject(db: Database, actor: Actor, name: string): P
   assertAdmin(actor);
   // Check and delete under one write lock: work enqueued by another process between them would
   // be deleted with the project (conversations and queue items cascade).
+  // Global lock (PostgreSQL): a rare admin delete; it also locks the project's rows (see below).
   return writeTransaction(db, async (trx) => {
     const project = await projectForActor(trx, actor, name);
+    // Enqueues take no global lock (PostgreSQL): the project's row (new conversations check it as
+    // their foreign key) and its conversations' rows (enqueues lock them) are held until the
+    // delete, so work queued meanwhile is either seen below or refused after, never deleted unseen.
+    if (dialectOf(trx) === "postgres") {
+      await trx.selectFrom("projects").select("id").where("id", "=", project.id).forUpdate().execute();
+      await trx
+        .selectFrom("conversations")
+        .select("id")
+        .where("project_id", "=", project.id)
+        .forUpdate()
+        .execute();
+    }
     const busy = await trx
       .selectFrom("prompt_queue as q")
       .innerJoin("conversations as c", "c.id", "q.conversation_id")

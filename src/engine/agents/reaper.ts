@@ -59,19 +59,22 @@ export async function reapLostWorkers(
           logger.warn({ err, queueId: item.id }, "could not look for the lost worker's answer");
           return null;
         });
-    const done = await writeTransaction(db, (trx) =>
-      finishItem(
-        trx,
-        clock,
-        hook,
-        item,
-        recovered ?? {
-          status: cancelled ? "cancelled" : "failed",
-          content: null,
-          error: failureNote(cancelled ? "worker.cancelled" : "worker.interrupted"),
-          errorCode: cancelled ? "cancelled" : "interrupted",
-        },
-      ),
+    const done = await writeTransaction(
+      db,
+      (trx) =>
+        finishItem(
+          trx,
+          clock,
+          hook,
+          item,
+          recovered ?? {
+            status: cancelled ? "cancelled" : "failed",
+            content: null,
+            error: failureNote(cancelled ? "worker.cancelled" : "worker.interrupted"),
+            errorCode: cancelled ? "cancelled" : "interrupted",
+          },
+        ),
+      { locks: [] }, // a fenced finish: see finishItem
     );
     if (done) {
       logger.warn(

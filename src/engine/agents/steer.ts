@@ -2,6 +2,7 @@ import type { Clock } from "../clock.js";
 import { writeTransaction, type Database, type Tx } from "../database.js";
 import { emit } from "../outbox.js";
 import { CLI_ACTOR } from "./projects.js";
+import { lockConversation } from "./conversationStore.js";
 import { moveItem } from "./queueStore.js";
 
 // Steering (issue 10): a person's follow-up written while their conversation's turn runs on the
@@ -74,23 +75,28 @@ export async function markSteered(
   followUp: { id: string; conversationId: string },
   intoQueueId: string,
 ): Promise<boolean> {
-  return writeTransaction(db, async (trx) => {
-    const now = clock.now();
-    const moved = await moveItem(
-      trx,
-      followUp.id,
-      "steered",
-      { steered_into: intoQueueId, started_at: now, finished_at: now },
-      { from: ["queued"] },
-    );
-    if (moved)
+  return writeTransaction(
+    db,
+    async (trx) => {
+      const now = clock.now();
+      const moved = await moveItem(
+        trx,
+        followUp.id,
+        "steered",
+        { steered_into: intoQueueId, started_at: now, finished_at: now },
+        { from: ["queued"] },
+      );
+      if (!moved) return false;
+      await lockConversation(trx, followUp.conversationId); // item row, then conversation (events in order)
       await emit(trx, now, {
         kind: "conversation.steered",
         conversationId: followUp.conversationId,
         queueId: followUp.id,
       });
-    return moved;
-  });
+      return true;
+    },
+    { locks: [] },
+  ); // a guarded move, then the conversation's row
 }
 
 /** What became of a person's follow-up, as its acknowledgement says it. */

@@ -1,6 +1,7 @@
 import { runUseCase, withEffects, type Kernel, type Outcome } from "../kernel.js";
 import { writeTransaction } from "../database.js";
 import { finishItem } from "./outcome.js";
+import { lockConversation } from "./conversationStore.js";
 import { failureNote } from "../../i18n/failures.js";
 import { cancelOpenDecisions } from "../coordination/decisionStore.js";
 import { emit } from "../outbox.js";
@@ -55,19 +56,22 @@ export async function stopUseCase(
     .execute();
   let cancelledQueued = 0;
   for (const q of queued) {
-    const ok = await writeTransaction(db, (trx) =>
-      finishItem(
-        trx,
-        clock,
-        engine.hook,
-        { id: q.id, attempt: q.attempt, fromStatus: "queued" },
-        {
-          status: "cancelled",
-          content: null,
-          error: failureNote("worker.cancelled_queued"),
-          errorCode: "cancelled",
-        },
-      ),
+    const ok = await writeTransaction(
+      db,
+      (trx) =>
+        finishItem(
+          trx,
+          clock,
+          engine.hook,
+          { id: q.id, attempt: q.attempt, fromStatus: "queued" },
+          {
+            status: "cancelled",
+            content: null,
+            error: failureNote("worker.cancelled_queued"),
+            errorCode: "cancelled",
+          },
+        ),
+      { locks: [] }, // a fenced finish: see finishItem
     );
     if (ok) cancelledQueued += 1;
   }
@@ -79,32 +83,38 @@ export async function stopUseCase(
     .where("q.conversation_id", "=", conversationId)
     .where("q.status", "=", "running")
     .execute();
-  const { flagged, cancelledDecisions } = await writeTransaction(db, async (trx) => {
-    let flagged = 0;
-    for (const r of running) {
-      const res = await trx
-        .updateTable("prompt_queue")
-        .set({ cancel_requested_at: now })
-        .where("id", "=", r.id)
-        .where("status", "=", "running")
-        .where("cancel_requested_at", "is", null)
-        .executeTakeFirst();
-      flagged += Number(res.numUpdatedRows);
-      if (Number(res.numUpdatedRows) > 0) await announce(trx, "cancel", r.id); // its worker, wherever it runs
-    }
-    const cancelledDecisions = (await cancelOpenDecisions(trx, now, conversationId)).length;
-    // The thread is told what was stopped; the state message, which offered Stop, is shown again.
-    if (flagged + cancelledQueued + cancelledDecisions > 0)
-      await emit(trx, now, {
-        kind: "conversation.stopped",
-        conversationId,
-        by,
-        stoppingRunning: flagged,
-        cancelledQueued,
-        cancelledDecisions,
-      });
-    return { flagged, cancelledDecisions };
-  });
+  const { flagged, cancelledDecisions } = await writeTransaction(
+    db,
+    async (trx) => {
+      let flagged = 0;
+      for (const r of running) {
+        const res = await trx
+          .updateTable("prompt_queue")
+          .set({ cancel_requested_at: now })
+          .where("id", "=", r.id)
+          .where("status", "=", "running")
+          .where("cancel_requested_at", "is", null)
+          .executeTakeFirst();
+        flagged += Number(res.numUpdatedRows);
+        if (Number(res.numUpdatedRows) > 0) await announce(trx, "cancel", r.id); // its worker, wherever it runs
+      }
+      // Item rows first, then the conversation's (the order finishes take): its events in commit order.
+      await lockConversation(trx, conversationId);
+      const cancelledDecisions = (await cancelOpenDecisions(trx, now, conversationId)).length;
+      // The thread is told what was stopped; the state message, which offered Stop, is shown again.
+      if (flagged + cancelledQueued + cancelledDecisions > 0)
+        await emit(trx, now, {
+          kind: "conversation.stopped",
+          conversationId,
+          by,
+          stoppingRunning: flagged,
+          cancelledQueued,
+          cancelledDecisions,
+        });
+      return { flagged, cancelledDecisions };
+    },
+    { locks: [] },
+  ); // guarded moves (flags, decisions), then the conversation's row
   // The worker also polls the flag; the signal only makes the stop immediate (after commit).
   // A pid means something on its own machine only: a worker of another host sees the flag instead.
   const signal = running

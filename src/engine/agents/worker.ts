@@ -3,6 +3,7 @@ import path from "node:path";
 import type { Kernel } from "../kernel.js";
 import { dialectOf, writeTransaction, type Database } from "../database.js";
 import { emit } from "../outbox.js";
+import { lockConversation } from "./conversationStore.js";
 import type { CodexState } from "./codexEvents.js";
 import type { Config } from "../../config.js";
 import { codexEnvironment } from "../isolation/environment.js";
@@ -123,7 +124,8 @@ export async function runWorker(
 
   const writeOutcome: OutcomeWriter =
     opts.writeOutcome ??
-    ((item, outcome) => writeTransaction(db, (trx) => finishItem(trx, clock, engine.hook, item, outcome)));
+    ((item, outcome) =>
+      writeTransaction(db, (trx) => finishItem(trx, clock, engine.hook, item, outcome), { locks: [] }));
   const finish = async (outcome: Outcome): Promise<WorkerResult> => {
     // The answer goes to disk first: if this worker dies before the database takes it, the reaper
     // finds it there. Then the database write is retried (full disk, read-only or locked database)
@@ -207,21 +209,27 @@ export async function runWorker(
       const now = clock.now();
       writes = writes
         .then(() =>
-          writeTransaction(db, async (trx) => {
-            const updated = await trx
-              .updateTable("prompt_queue")
-              .set({ last_activity: activity, last_activity_at: now })
-              .where("id", "=", queueId)
-              .where("status", "=", "running")
-              .executeTakeFirst();
-            if (Number(updated.numUpdatedRows) > 0)
+          writeTransaction(
+            db,
+            async (trx) => {
+              const updated = await trx
+                .updateTable("prompt_queue")
+                .set({ last_activity: activity, last_activity_at: now })
+                .where("id", "=", queueId)
+                .where("status", "=", "running")
+                .executeTakeFirst();
+              if (Number(updated.numUpdatedRows) === 0) return;
+              // The conversation's events leave in commit order (no global lock: item row, then conversation).
+              await lockConversation(trx, conversation.id);
               await emit(trx, now, {
                 kind: "conversation.progress",
                 conversationId: conversation.id,
                 queueId,
                 activity,
               });
-          }),
+            },
+            { locks: [] },
+          ),
         )
         .catch((err) => log.warn({ err }, "progress write failed"));
     },

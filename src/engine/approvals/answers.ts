@@ -41,6 +41,7 @@ export async function answerApprovalUseCase(
   approvalId: string,
   answer: ApprovalAnswer,
 ): Promise<Outcome<ApprovalView>> {
+  // Global lock (PostgreSQL): a person's click: read, check, guarded move; rare.
   const answered = await writeTransaction(kernel.db, async (trx) => {
     const a = await getApproval(trx, actor, approvalId);
     if (!isAnswerable(a.status)) throw closed(a);

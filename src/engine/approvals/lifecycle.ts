@@ -36,6 +36,7 @@ export async function expireApprovals(kernel: Pick<Kernel, "db" | "clock">): Pro
     .where("expires_at", "<=", now)
     .execute();
   const expired: string[] = [];
+  // Global lock (PostgreSQL): a tick step over due approvals only, rare.
   for (const a of due)
     if (await writeTransaction(kernel.db, (trx) => expireApproval(trx, now, a))) expired.push(a.id);
   return { expired };

@@ -3,6 +3,7 @@ import type {
   ApprovalHandler,
   ApprovalRequest,
 } from "../agents/appServer/approvalTypes.js";
+import { lockConversation } from "../agents/conversationStore.js";
 import { rootUserOf } from "../coordination/decisions.js";
 import { writeTransaction } from "../database.js";
 import { newId } from "../ids.js";
@@ -61,6 +62,7 @@ async function awaitApproval(
         return decision;
       }
       if (clock.now() >= current.expires_at)
+        // Global lock (PostgreSQL): a guarded move at most once per approval; rare.
         await writeTransaction(db, (trx) => expireApproval(trx, clock.now(), row));
     } catch (err) {
       log.warn({ err }, "could not read the approval (retrying)"); // a locked database: next poll
@@ -83,49 +85,56 @@ async function recordRequest(
   r: ApprovalRequest,
 ): Promise<{ id: string; conversation_id: string }> {
   const approvalId = r.approvalId ?? r.itemId;
-  return writeTransaction(kernel.db, async (trx) => {
-    const now = kernel.clock.now();
-    const id = newId();
-    const inserted = await trx
-      .insertInto("approvals")
-      .values({
-        id,
-        conversation_id: turn.conversationId,
-        queue_id: turn.queueId,
-        attempt: turn.attempt,
-        user_id: await rootUserOf(trx, turn.conversationId),
-        codex_thread_id: r.threadId,
-        turn_id: r.turnId,
-        item_id: r.itemId,
-        approval_id: approvalId,
-        kind: r.kind,
-        command: r.command,
-        cwd: r.cwd,
-        reason: r.reason,
-        diff: r.diff,
-        files: JSON.stringify(r.files),
-        status: "pending",
-        answered_by: null,
-        answered_at: null,
-        created_at: now,
-        expires_at: now + kernel.config.approvalTtlMs,
-      })
-      .onConflict((oc) => oc.columns(["codex_thread_id", "item_id", "approval_id"]).doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1)
-      await emit(trx, now, {
-        kind: "approval.requested",
-        conversationId: turn.conversationId,
-        approvalId: id,
-      });
-    return trx
-      .selectFrom("approvals")
-      .select(["id", "conversation_id"])
-      .where("codex_thread_id", "=", r.threadId)
-      .where("item_id", "=", r.itemId)
-      .where("approval_id", "=", approvalId)
-      .executeTakeFirstOrThrow();
-  });
+  // No global lock (PostgreSQL): a worker's write, once per request under a unique index.
+  return writeTransaction(
+    kernel.db,
+    async (trx) => {
+      const now = kernel.clock.now();
+      const id = newId();
+      const inserted = await trx
+        .insertInto("approvals")
+        .values({
+          id,
+          conversation_id: turn.conversationId,
+          queue_id: turn.queueId,
+          attempt: turn.attempt,
+          user_id: await rootUserOf(trx, turn.conversationId),
+          codex_thread_id: r.threadId,
+          turn_id: r.turnId,
+          item_id: r.itemId,
+          approval_id: approvalId,
+          kind: r.kind,
+          command: r.command,
+          cwd: r.cwd,
+          reason: r.reason,
+          diff: r.diff,
+          files: JSON.stringify(r.files),
+          status: "pending",
+          answered_by: null,
+          answered_at: null,
+          created_at: now,
+          expires_at: now + kernel.config.approvalTtlMs,
+        })
+        .onConflict((oc) => oc.columns(["codex_thread_id", "item_id", "approval_id"]).doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) {
+        await lockConversation(trx, turn.conversationId); // the conversation's events in commit order
+        await emit(trx, now, {
+          kind: "approval.requested",
+          conversationId: turn.conversationId,
+          approvalId: id,
+        });
+      }
+      return trx
+        .selectFrom("approvals")
+        .select(["id", "conversation_id"])
+        .where("codex_thread_id", "=", r.threadId)
+        .where("item_id", "=", r.itemId)
+        .where("approval_id", "=", approvalId)
+        .executeTakeFirstOrThrow();
+    },
+    { locks: [] },
+  );
 }
 
 /** Waits (a few seconds at most) until the item's stop is recorded or the turn is stopped. */

@@ -173,6 +173,7 @@ export async function answerDecision(
   optionIds: string[],
   custom: string,
 ): Promise<DecisionView> {
+  // Global lock (PostgreSQL): a person's answer: check, guarded move, queued answer; rare.
   return writeTransaction(db, async (trx) => {
     const d = await getDecision(trx, actor, decisionId);
     assertAnswerable(d);

@@ -102,6 +102,7 @@ export async function processDelegations(
   for (const d of running) {
     const answer =
       d.queue_status === "done" ? ((await answerOf(db, d.queue_id as string))?.content ?? "") : null;
+    // Global lock (PostgreSQL): delegation steps read the tree (parent, depth) then move it; a tick step.
     const ok = await writeTransaction(db, (trx) => finish(trx, clock, text, d, answer, d.queue_error));
     if (ok) finished += 1;
   }
@@ -113,6 +114,7 @@ export async function processDelegations(
     .limit(20)
     .execute();
   for (const d of pending) {
+    // Global lock (PostgreSQL): picks a specialist and creates its conversation after reading the tree; a tick step.
     const ok = await writeTransaction(db, (trx) => start(trx, clock, text, d));
     if (ok) started += 1;
   }

@@ -130,6 +130,7 @@ export async function processIncidents(
         .executeTakeFirst()
     : undefined;
   for (const incident of self ? open : []) {
+    // Global lock (PostgreSQL): starts a repair (conversation, clone record, prompt) after reading the incident; a tick step.
     const started = await writeTransaction(db, async (trx) => {
       const now = clock.now();
       const project = await trx
@@ -192,6 +193,7 @@ export async function processIncidents(
     // (git, outside the transaction); nothing merges or deploys it.
     const report = r.repair_conversation_id ? await finishSelfClone(engine, r.repair_conversation_id) : null;
     const resolution = withReport(verdict?.feedback || answer || r.error || "", report);
+    // Global lock (PostgreSQL): a tick step once per repair; rare.
     const done = await writeTransaction(db, async (trx) => {
       const moved = await moveIncident(trx, r.id, status, { resolution, updated_at: clock.now() }, [
         "REPAIRING",
@@ -277,6 +279,7 @@ export async function retryIncident(
 ): Promise<{ queueId: string }> {
   const { db, clock } = engine;
   return runUseCase(engine, async () => {
+    // Global lock (PostgreSQL): a person's retry: read, check, queue; rare.
     const queueId = await writeTransaction(db, async (trx) => {
       const visible = await getIncident(trx, actor, incidentId);
       if (!canIncident(visible.status, "retry")) throw new EngineError("conflict", "incident_not_retryable");

@@ -109,6 +109,7 @@ export async function createSpecialist(
   fs.mkdirSync(workspace, { recursive: true });
   const owner = opts.shared ? null : actor.userId;
   return runUseCase(engine, async () => {
+    // Global lock (PostgreSQL): a person creates a specialist (project, conversation, bootstrap prompt together); rare.
     const created = await writeTransaction(engine.db, async (trx) => {
       const now = engine.clock.now();
       const projectId = newId();
@@ -155,6 +156,7 @@ export async function createSpecialist(
 /** A FAILED specialist builds itself again in the same workspace, with a new bootstrap conversation. */
 export async function rebuildSpecialist(engine: Kernel, actor: Actor, id: string): Promise<SpecialistView> {
   const rebuilt = await runUseCase(engine, async () => {
+    // Global lock (PostgreSQL): a person's rebuild: check, guarded move, new bootstrap; rare.
     const rebuilt = await writeTransaction(engine.db, async (trx) => {
       const s = await findSpecialist(trx, actor, id);
       if (!canSpecialist(s.status, "rebuild"))
@@ -278,6 +280,7 @@ export async function processSpecialists(
               ? t(engine.config.locale, "specialist.not_ready")
               : (failureText(engine.config.locale, s.error) ?? s.queue_status),
         };
+    // Global lock (PostgreSQL): a tick step once per bootstrap; rare.
     const moved = await writeTransaction(db, async (trx) => {
       const { status, ...set } = next;
       const moved = await moveSpecialist(

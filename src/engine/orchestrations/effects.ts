@@ -90,6 +90,7 @@ export async function runPrepare(
   } catch (err) {
     return failPrepare(engine, o, token, "orch_git_failed", message(err));
   }
+  // Global lock (PostgreSQL): creates the agent's conversation and queues its prompt after a claim check; once per orchestration.
   const recorded = await writeTransaction(engine.db, async (trx) => {
     const now = engine.clock.now();
     // Still ours? Checked before creating anything, so a lost claim leaves no stray conversation.
@@ -148,6 +149,7 @@ async function failPrepare(
 ): Promise<StepResult> {
   const params = { path: detail, detail };
   const error = failureNote(`reason.${reason}`, params); // no language: views render it
+  // Global lock (PostgreSQL): orchestration transitions stay serialised with each other (rare).
   const moved = await writeTransaction(engine.db, (trx) =>
     transition(trx, engine.clock.now(), o, "prepare_failed", {
       claimToken: token,
@@ -197,6 +199,7 @@ export async function runVerify(
     error = message(err);
   }
   const passed = record?.passed === true;
+  // Global lock (PostgreSQL): orchestration transitions stay serialised with each other (rare).
   const moved = await writeTransaction(engine.db, (trx) =>
     transition(trx, engine.clock.now(), o, passed ? "verified" : "verification_failed", {
       claimToken: token,
@@ -242,6 +245,7 @@ export async function runMerge(
       log.warn({ err }, "clone cleanup after merge failed");
     });
   }
+  // Global lock (PostgreSQL): orchestration transitions stay serialised with each other (rare).
   const moved = await writeTransaction(engine.db, (trx) =>
     transition(trx, engine.clock.now(), o, result.ok ? "merged" : "merge_failed", {
       claimToken: token,
@@ -291,6 +295,7 @@ export async function runCancel(
       return { ok: false, reason: "orch_git_failed", params: { detail: message(err) } };
     }
   }
+  // Global lock (PostgreSQL): orchestration transitions stay serialised with each other (rare).
   const moved = await writeTransaction(engine.db, (trx) =>
     transition(trx, engine.clock.now(), o, "cancelled", { claimToken: token, event: { kind: "cancelled" } }),
   );

@@ -194,6 +194,7 @@ export async function createOrchestration(
     slack_channel_id: opts.slackChannelId ?? null,
     slack_thread_ts: null,
   };
+  // Global lock (PostgreSQL): orchestration writes stay serialised with each other (person-driven, rare; events keep one order).
   await writeTransaction(engine.db, (trx) => insertOrchestration(trx, row));
   return orchestrationView(engine.db, row, project);
 }
@@ -230,6 +231,7 @@ async function act(
     claimMs?: (row: Orchestration) => number;
   } = {},
 ): Promise<{ row: Orchestration; claimToken: string | null; action: OrchestrationAction }> {
+  // Global lock (PostgreSQL): a person's transition reads, checks, then moves with a claim token; rare, not a hot path.
   return writeTransaction(engine.db, async (trx) => {
     const { row, project } = await visibleOrchestration(trx, actor, id);
     const chosen = typeof action === "function" ? action(row, project) : action;

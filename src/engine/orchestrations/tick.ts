@@ -18,6 +18,7 @@ export async function advanceAgent(engine: Kernel, id: string): Promise<boolean>
     .where("id", "=", id)
     .executeTakeFirst();
   if (current?.status !== "AGENT_RUNNING") return false;
+  // Global lock (PostgreSQL): reads the agent's items, then moves the orchestration; taken only when it may move.
   return writeTransaction(engine.db, async (trx) => {
     const o = await trx
       .selectFrom("orchestrations")
@@ -97,6 +98,7 @@ async function recoverClaim(engine: Kernel, deps: OrchestrationDeps, id: string)
   const now = engine.clock.now();
   if (o.status === "VERIFYING") {
     const error = failureNote("orch.verification_interrupted");
+    // Global lock (PostgreSQL): recovery of an expired claim, rare.
     const moved = await writeTransaction(engine.db, (trx) =>
       transition(trx, now, o, "verification_interrupted", {
         claimToken: expired,
@@ -106,6 +108,7 @@ async function recoverClaim(engine: Kernel, deps: OrchestrationDeps, id: string)
     );
     return moved !== null;
   }
+  // Global lock (PostgreSQL): recovery of an expired claim, rare.
   const taken = await writeTransaction(engine.db, (trx) =>
     transition(trx, now, o, "resume", {
       claimToken: expired,

@@ -111,6 +111,7 @@ export async function startRun(
       actor,
       steps.map((s) => candidates.find((c) => c.id === s.projectId)),
     );
+    // Global lock (PostgreSQL): "one active run" is a read-then-insert with no unique index behind it.
     const runId = await writeTransaction(db, async (trx) => {
       if ((await activeRuns(trx)).length > 0) throw new EngineError("conflict", "run_active");
       const now = clock.now();
@@ -262,6 +263,7 @@ export async function resumeRun(
             parsePlan(opts.plan),
             await candidatesFor(db, { userId: run.owner_id, isAdmin: false }),
           );
+    // Global lock (PostgreSQL): a person's resume rewrites the run's steps after reading them; rare.
     const stopRepair = await writeTransaction(db, async (trx) => {
       const fresh = await activeRunFor(trx, actor, run.id);
       if (!canRun(fresh.status, "resume")) throw new EngineError("conflict", "run_not_blocked");
@@ -327,6 +329,7 @@ export async function cancelRun(engine: Kernel, actor: Actor, runId?: string): P
   const id = await runUseCase(engine, async () => {
     const { db, clock } = engine;
     const run = await drivableRun(db, actor, runId);
+    // Global lock (PostgreSQL): a person's cancel reads the run and its repair, then moves both; rare.
     const toStop = await writeTransaction(db, async (trx) => {
       const fresh = await activeRunFor(trx, actor, run.id);
       const now = clock.now();
@@ -363,6 +366,7 @@ export async function blockRun(
   opts: { code?: BlockCode; stepId?: string } = {},
 ): Promise<RunDetail> {
   const id = await runUseCase(engine, async () => {
+    // Global lock (PostgreSQL): blocks the active run after reading it and its steps; rare.
     await writeTransaction(engine.db, async (trx) => {
       const run = (await activeRuns(trx)).find((r) => r.id === runId);
       if (!run || !canRun(run.status, "block")) throw new EngineError("not_found", "run_not_found");

@@ -170,6 +170,7 @@ export function lockRun<T>(
   run: RunRow,
   fn: (trx: Kysely<DB>, fresh: RunRow) => Promise<T>,
 ): Promise<T> {
+  // Global lock (PostgreSQL): the run engine's every step compares the whole run row, then writes steps and events.
   return writeTransaction(db, async (trx) => {
     const fresh = await findRun(trx, run.id);
     const same =

@@ -153,4 +153,25 @@ describe("queue and dispatcher", () => {
       .execute();
     expect(running).toHaveLength(3);
   });
+
+  it("a claim pages on from where its last page left off: items claimed there do not hide the next candidates", async () => {
+    env = await testEngine();
+    await updateGlobalPolicy(env.db, env.clock, policy(64), "U");
+    const busy = await startConversation(env.db, env.clock, env.project, "z0", "U");
+    await env.db
+      .updateTable("prompt_queue")
+      .set({ status: "running" })
+      .where("id", "=", busy.item.id)
+      .execute();
+    // The first page (100 candidates) holds 30 claimable items and 70 of the busy conversation;
+    // 30 more claimable items follow it.
+    for (let i = 0; i < 70; i++) {
+      if (i < 30) await startConversation(env.db, env.clock, env.project, `c${i}`, "U");
+      await enqueue(env.db, env.clock, busy.conversation.id, `z${i + 1}`);
+    }
+    for (let i = 0; i < 30; i++) await startConversation(env.db, env.clock, env.project, `d${i}`, "U");
+    const { started } = await claimSlots(env.db, env.clock, fixedHostLoad());
+    expect(started).toHaveLength(60);
+    expect(started.map((s) => s.conversationId)).not.toContain(busy.conversation.id);
+  });
 });
