@@ -9,6 +9,28 @@ export interface IntakeRow {
   attempts: number;
 }
 
+/** A request as both journals store it (columns of the same names). */
+export interface IntakeRecord {
+  id: number;
+  key: string;
+  kind: string;
+  body: string;
+  received_at: number;
+  status: IntakeRow["status"];
+  attempts: number;
+}
+
+/** A stored request as the intake reads it (its payload parsed). */
+export const toIntakeRow = (r: IntakeRecord): IntakeRow => ({
+  id: r.id,
+  key: r.key,
+  kind: r.kind,
+  body: JSON.parse(r.body) as unknown,
+  receivedAt: r.received_at,
+  status: r.status,
+  attempts: r.attempts,
+});
+
 type Awaitable<T> = T | Promise<T>;
 
 /**

@@ -1,27 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import type { IntakeJournal, IntakeRow } from "./journal.js";
-
-interface RawRow {
-  id: number;
-  key: string;
-  kind: string;
-  body: string;
-  received_at: number;
-  status: IntakeRow["status"];
-  attempts: number;
-}
-
-const toRow = (r: RawRow): IntakeRow => ({
-  id: r.id,
-  key: r.key,
-  kind: r.kind,
-  body: JSON.parse(r.body) as unknown,
-  receivedAt: r.received_at,
-  status: r.status,
-  attempts: r.attempts,
-});
+import {
+  type IntakeJournal,
+  type IntakeRecord as RawRow,
+  type IntakeRow,
+  toIntakeRow as toRow,
+} from "./journal.js";
 
 /**
  * The intake database (`<data dir>/intake.db`): every request that asks for work is written here

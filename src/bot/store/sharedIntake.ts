@@ -7,30 +7,15 @@ import {
   provablyDead,
   releaseLease,
 } from "../../engine/leases.js";
-import type { IntakeJournal, IntakeRow } from "../intake/journal.js";
+import {
+  type IntakeJournal,
+  type IntakeRecord,
+  type IntakeRow,
+  toIntakeRow as toRow,
+} from "../intake/journal.js";
 
 /** The lease by which an instance holds its intake rows: `intake:<owner>`. */
 const holdOf = (owner: string) => `intake:${owner}`;
-
-interface SharedRow {
-  id: number;
-  key: string;
-  kind: string;
-  body: string;
-  received_at: number;
-  status: IntakeRow["status"];
-  attempts: number;
-}
-
-const toRow = (r: SharedRow): IntakeRow => ({
-  id: r.id,
-  key: r.key,
-  kind: r.kind,
-  body: JSON.parse(r.body) as unknown,
-  receivedAt: r.received_at,
-  status: r.status,
-  attempts: r.attempts,
-});
 
 /**
  * The intake journal in the shared database (PostgreSQL), one for every bot instance: a request
@@ -113,7 +98,7 @@ export class SharedIntakeStore implements IntakeJournal {
         .returningAll()
         .execute();
       await releaseLease(this.db, holdOf(owner), owner);
-      adopted.push(...rows.filter((r) => r.status === "pending").map((r) => toRow(r as SharedRow)));
+      adopted.push(...rows.filter((r) => r.status === "pending").map((r) => toRow(r as IntakeRecord)));
     }
     return adopted.sort((a, b) => a.id - b.id);
   }
@@ -127,7 +112,7 @@ export class SharedIntakeStore implements IntakeJournal {
       .where("next_at", "<=", now)
       .orderBy("id")
       .execute();
-    return rows.map((r) => toRow(r as SharedRow));
+    return rows.map((r) => toRow(r as IntakeRecord));
   }
 
   async firstSignature(key: string, now: number): Promise<boolean> {
