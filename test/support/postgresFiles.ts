@@ -75,7 +75,11 @@ export const POSTGRES_FILES = [
   "test/bot/projectChannel.test.ts",
   "test/bot/projectHost.test.ts",
   "test/bot/steer.test.ts",
-  // integration
+  // integration: real workers and Codex writing their outcomes to PostgreSQL, the cheap files
+  "test/integration/agentInstructions.test.ts",
+  "test/integration/inbox.test.ts",
+  "test/integration/selfRepair.test.ts",
+  "test/integration/workerApprovals.test.ts",
   "test/integration/workerHosts.test.ts",
 ];
 
