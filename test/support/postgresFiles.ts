@@ -67,6 +67,7 @@ export const POSTGRES_FILES = [
   "test/bot/decisionWaiting.test.ts",
   "test/bot/defaultProjects.test.ts",
   "test/bot/healthEnvironment.test.ts",
+  "test/bot/healthStorage.test.ts",
   "test/bot/housekeeping.test.ts",
   "test/bot/intake/intake.test.ts",
   "test/bot/locales.test.ts",
