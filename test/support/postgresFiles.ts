@@ -57,14 +57,16 @@ export const POSTGRES_FILES = [
   "test/engine/runs/resume.test.ts",
   "test/engine/runs/review.test.ts",
   "test/engine/runs/selfRepair.test.ts",
-  // the real bot (test/support/slackBot.ts) or its parts on the engine: the files that cost
-  // seconds, and three that drive Codex turns through paths PostgreSQL runs differently (an
-  // approval's or a decision's answer wakes the worker or the dispatcher by NOTIFY; a follow-up
-  // steers a running turn)
+  // the real bot (test/support/slackBot.ts) or its parts on the engine: the files that cost a few
+  // seconds, and two that drive Codex turns through paths PostgreSQL runs differently (an
+  // approval's answer wakes the waiting worker by NOTIFY; a follow-up steers a running turn).
+  // Not here, for their time (15-45 s each on PostgreSQL, all passed there once): app, runs,
+  // orchestrations, streaming, textSafety, threads, decisionCancel, decisionWaiting, progress,
+  // coordination, authorization, requests and the intake's earlyReplies, killAfterAck and
+  // foreignLock.
   "test/bot/approvalStatus.test.ts",
   "test/bot/approvals.test.ts",
   "test/bot/channelReaders.test.ts",
-  "test/bot/decisionWaiting.test.ts",
   "test/bot/defaultProjects.test.ts",
   "test/bot/healthEnvironment.test.ts",
   "test/bot/healthStorage.test.ts",
