@@ -138,4 +138,22 @@ describe("tick query plans", () => {
     ]);
     expect(scans).toEqual([]);
   });
+
+  it("the detector flags a read of a whole table or index, not a lookup nor max() from an index's end (control)", async () => {
+    env = await testEngine();
+    const q = env.db.selectFrom("prompt_queue");
+    const flagged = async (query: { compile(): CompiledQuery }) => tableScans(env, [query.compile()]);
+    expect(await flagged(q.select("id").where("content", "=", "x"))).toHaveLength(1);
+    expect(await flagged(q.select("seq").orderBy("seq"))).toEqual([
+      expect.stringMatching(/^(SCAN prompt_queue USING COVERING INDEX|(Bitmap )?Index (Only )?Scan on)/),
+    ]);
+    expect(await flagged(q.select("id").where("id", "=", "x"))).toEqual([]);
+    expect(await flagged(q.select((eb) => eb.fn.max("seq").as("top")))).toEqual([]);
+    // A partial index holding the live rows: the active run's.
+    expect(
+      await flagged(
+        env.db.selectFrom("remediation_runs").selectAll().where("status", "in", ["RUNNING", "BLOCKED"]),
+      ),
+    ).toEqual([]);
+  });
 });

@@ -24,20 +24,33 @@ interface PlanNode {
 }
 
 /**
- * The nodes of a plan that read a whole table or a whole index: SQLite's `SCAN` steps. An index
- * read without a condition right under a Limit, filtering nothing, stops after the limit's rows:
- * that is `max(seq)` read from the end of its index (SQLite's min/max `SEARCH`), not a scan.
+ * The nodes of a plan that read a whole table or a whole index: SQLite's `SCAN` steps. With
+ * sequential scans off, PostgreSQL reads a whole index instead where it can (an index or bitmap
+ * index scan without an index condition): that counts too, except for
+ * - a partial index (`partial`), which holds only the rows its predicate admits: the schema's
+ *   partial indexes are the live rows (`uq_remediation_runs_active`: the active run), and the
+ *   query's own condition is that predicate, so PostgreSQL shows none;
+ * - an index read right under a Limit, filtering nothing, which stops after the limit's rows:
+ *   `max(seq)` read from the end of its index (SQLite's min/max `SEARCH`).
  */
-function scansIn(node: PlanNode, underLimit = false): string[] {
+function scansIn(node: PlanNode, partial: ReadonlySet<string>, underLimit = false): string[] {
   const wholeIndex =
-    /^Index (Only )?Scan$/.test(node["Node Type"]) && !node["Index Cond"] && (!underLimit || !!node.Filter);
+    /^(Index|Index Only|Bitmap Index) Scan$/.test(node["Node Type"]) &&
+    !node["Index Cond"] &&
+    !partial.has(node["Index Name"] ?? "") &&
+    (!underLimit || !!node.Filter);
   const own =
     node["Node Type"] === "Seq Scan"
       ? [`Seq Scan on ${node["Relation Name"]}`]
       : wholeIndex
-        ? [`${node["Node Type"]} on ${node["Relation Name"]} using ${node["Index Name"]} (whole index)`]
+        ? [
+            `${node["Node Type"]} on ${node["Relation Name"] ?? "its table"} using ${node["Index Name"]} (whole index)`,
+          ]
         : [];
-  return [...own, ...(node.Plans ?? []).flatMap((child) => scansIn(child, node["Node Type"] === "Limit"))];
+  return [
+    ...own,
+    ...(node.Plans ?? []).flatMap((child) => scansIn(child, partial, node["Node Type"] === "Limit")),
+  ];
 }
 
 /**
@@ -72,13 +85,17 @@ export async function tableScans(
     }
     return scans;
   }
+  const { rows: partialIndexes } = await sql<{ indexname: string }>`
+    select indexname from pg_indexes where schemaname = current_schema() and indexdef like '% WHERE %'
+  `.execute(env.db);
+  const partial = new Set(partialIndexes.map((r) => r.indexname));
   await env.db.transaction().execute(async (trx) => {
     await sql`set local enable_seqscan = off`.execute(trx); // ends with the transaction
     for (const q of statements) {
       const { rows } = await trx.executeQuery<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(
         CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${q.sql}`, [...q.parameters]),
       );
-      for (const step of rows[0]!["QUERY PLAN"].flatMap((p) => scansIn(p.Plan)))
+      for (const step of rows[0]!["QUERY PLAN"].flatMap((p) => scansIn(p.Plan, partial)))
         scans.push(`${step}  ←  ${q.sql}`);
     }
   });
