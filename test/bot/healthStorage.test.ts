@@ -2,10 +2,26 @@ import SQLite from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { Health } from "../../src/bot/health.js";
+import { openDatabase, type Database } from "../../src/engine/database.js";
 import { Engine } from "../../src/engine/engine.js";
 import type { DB } from "../../src/engine/schema.js";
 import { probeDisk } from "../../src/engine/storage.js";
 import { recordingSpawner, testEngine } from "../support/engine.js";
+
+/**
+ * A handle on the test's database that reads and cannot write: a read-only SQLite connection, or
+ * PostgreSQL sessions whose transactions are read-only (a standby, a revoked grant).
+ */
+function readOnlyHandle(env: Awaited<ReturnType<typeof testEngine>>): Database {
+  const target = env.config.database;
+  if (target.dialect === "sqlite")
+    return new Kysely<DB>({
+      dialect: new SqliteDialect({ database: new SQLite(target.file, { readonly: true }) }),
+    });
+  const url = new URL(target.url);
+  url.searchParams.set("options", "-c default_transaction_read_only=on");
+  return openDatabase({ dialect: "postgres", url: url.toString() });
+}
 
 const enospc = () => {
   throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
@@ -36,9 +52,7 @@ describe("health of the disk and the database", () => {
 
   it("a database that reads but cannot write fails health as database_readonly", async () => {
     env = await testEngine();
-    const readonly = new Kysely<DB>({
-      dialect: new SqliteDialect({ database: new SQLite(env.config.databasePath, { readonly: true }) }),
-    });
+    const readonly = readOnlyHandle(env);
     try {
       const engine = new Engine({ config: env.config, db: readonly, spawner: recordingSpawner() });
       const report = await new Health(engine, [], 30_000, { minFreeBytes: 1 }).report();

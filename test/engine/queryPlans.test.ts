@@ -1,15 +1,14 @@
-import Database from "better-sqlite3";
 import type { CompiledQuery } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { enqueue, startConversation } from "../../src/engine/agents/conversations.js";
 import { updateGlobalPolicy, setProjectLimit } from "../../src/engine/agents/policies.js";
-import { openDatabase } from "../../src/engine/database.js";
 import { testEngine } from "../support/engine.js";
+import { loggingDatabase, planned, tableScans } from "../support/queryPlans.js";
 
 /**
  * The tick must cost what live work costs, not what history costs: every query it runs is
- * checked with EXPLAIN QUERY PLAN against a database holding finished history, and none may scan
- * a whole table.
+ * explained against a database holding finished history (EXPLAIN QUERY PLAN on SQLite, EXPLAIN
+ * with sequential scans disabled on PostgreSQL: see tableScans), and none may scan a whole table.
  */
 describe("tick query plans", () => {
   let env: Awaited<ReturnType<typeof testEngine>>;
@@ -109,9 +108,7 @@ describe("tick query plans", () => {
         .execute();
 
     const queries: CompiledQuery[] = [];
-    const logged = openDatabase(env.config.databasePath, {
-      log: (e) => void (e.level === "query" && queries.push(e.query)),
-    });
+    const logged = loggingDatabase(env.config, queries);
     const { Engine } = await import("../../src/engine/engine.js");
     const engine = new Engine({
       config: env.config,
@@ -131,26 +128,32 @@ describe("tick query plans", () => {
         ?.status,
     ).toBe("abandoned");
 
-    const raw = new Database(env.config.databasePath, { readonly: true });
-    const scans: string[] = [];
-    const statements = queries.filter(
-      (q) => /^\s*(select|update|delete|insert)/i.test(q.sql) && !/^\s*insert into "outbox"/i.test(q.sql),
-    );
+    const statements = queries.filter((q) => planned(q) && !/^\s*insert into "outbox"/i.test(q.sql));
     expect(statements.length).toBeGreaterThan(10);
-    for (const q of statements) {
-      const plan = raw.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...(q.parameters as unknown[])) as Array<{
-        detail: string;
-      }>;
-      for (const step of plan)
-        if (/^SCAN /.test(step.detail) && !/CONSTANT ROW/.test(step.detail))
-          scans.push(`${step.detail}  ←  ${q.sql}`);
-    }
+    const scans = await tableScans(env, statements);
     // Positive control: the detector does see a scan of the history.
-    const control = raw
-      .prepare(`EXPLAIN QUERY PLAN select id from prompt_queue where content = ?`)
-      .all("x") as Array<{ detail: string }>;
-    expect(control.some((s) => /^SCAN prompt_queue/.test(s.detail))).toBe(true);
-    raw.close();
+    const control = env.db.selectFrom("prompt_queue").select("id").where("content", "=", "x").compile();
+    expect(await tableScans(env, [control])).toEqual([
+      expect.stringMatching(/^(SCAN prompt_queue|Seq Scan on prompt_queue)/),
+    ]);
     expect(scans).toEqual([]);
+  });
+
+  it("the detector flags a read of a whole table or index, not a lookup nor max() from an index's end (control)", async () => {
+    env = await testEngine();
+    const q = env.db.selectFrom("prompt_queue");
+    const flagged = async (query: { compile(): CompiledQuery }) => tableScans(env, [query.compile()]);
+    expect(await flagged(q.select("id").where("content", "=", "x"))).toHaveLength(1);
+    expect(await flagged(q.select("seq").orderBy("seq"))).toEqual([
+      expect.stringMatching(/^(SCAN prompt_queue USING COVERING INDEX|(Bitmap )?Index (Only )?Scan on)/),
+    ]);
+    expect(await flagged(q.select("id").where("id", "=", "x"))).toEqual([]);
+    expect(await flagged(q.select((eb) => eb.fn.max("seq").as("top")))).toEqual([]);
+    // A partial index holding the live rows: the active run's.
+    expect(
+      await flagged(
+        env.db.selectFrom("remediation_runs").selectAll().where("status", "in", ["RUNNING", "BLOCKED"]),
+      ),
+    ).toEqual([]);
   });
 });

@@ -69,6 +69,8 @@ export async function testEngine(
   const db: Database =
     opts.db ??
     (fresh?.target.dialect === "postgres" ? openDatabase(fresh.target) : await openMigrated(config.database));
+  // The data dir exists on both dialects, as under `serve` (on SQLite the database file is in it).
+  fs.mkdirSync(config.dataDir, { recursive: true });
   const clock = (opts.clock as FakeClock | undefined) ?? new FakeClock();
   const spawner = recordingSpawner();
   const engine = new Engine({ spawner, host: fixedHostLoad(), ...opts, config, db, clock });

@@ -8,7 +8,7 @@ import type { WorkerSpawner } from "../../src/engine/agents/dispatcher.js";
 import { addProject } from "../../src/engine/agents/projects.js";
 import { updateGlobalPolicy } from "../../src/engine/agents/policies.js";
 import { processSpawner } from "../../src/engine/agents/spawner.js";
-import { openMigrated } from "../../src/engine/database.js";
+import { openDatabase, openMigrated } from "../../src/engine/database.js";
 import { fixedHostLoad } from "../../src/engine/agents/hostLoad.js";
 import { silentLogger, type Logger } from "../../src/logger.js";
 import { FAKE_KEY_ENV, makeCodexHome } from "./codexHome.js";
@@ -25,6 +25,7 @@ import {
   viewSubmissionPayload,
 } from "./slackRequests.js";
 import { removeTree } from "./removeTree.js";
+import { testDatabase } from "./testDatabase.js";
 
 export const SECRET = "test-signing-secret";
 export const TEAM = "T0001";
@@ -53,7 +54,10 @@ export async function slackBot(
   const model = await startFakeModel();
   const home = await makeCodexHome(model.url);
   const dir = tempDir();
+  // SQLite: the data dir's default file; PostgreSQL: a database of its own (CODEXPI_TEST_DB).
+  const database = await testDatabase(dir);
   const env: Record<string, string> = {
+    ...database.env,
     CODEXPI_DATA_DIR: path.join(dir, "data"),
     CODEX_HOME: home.dir,
     CODEXPI_AGENT_ENV: FAKE_KEY_ENV,
@@ -72,7 +76,11 @@ export async function slackBot(
     ...opts.env,
   };
   const config = parseConfig(env);
-  const db = await openMigrated(config.databasePath);
+  // On PostgreSQL the test's database is a copy of the migrated template.
+  const db =
+    database.target.dialect === "postgres"
+      ? openDatabase(database.target)
+      : await openMigrated(config.databasePath);
   const projectDir = path.join(dir, "demo");
   fs.mkdirSync(projectDir);
   const project = await addProject(
@@ -196,6 +204,7 @@ export async function slackBot(
       await bot.stop();
       await model.close();
       await slack.close();
+      await database.drop();
       await removeTree(dir);
       fs.rmSync(home.dir, { recursive: true, force: true });
     },

@@ -1,11 +1,10 @@
-import Database from "better-sqlite3";
 import type { CompiledQuery } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { openDatabase } from "../../../src/engine/database.js";
 import { Engine } from "../../../src/engine/engine.js";
 import { approveDraft, createOrchestration } from "../../../src/engine/orchestrations/index.js";
 import { GIT_CLAIM_MS } from "../../../src/engine/orchestrations/effects.js";
 import { OWNER_ACTOR, completedOutput } from "../../support/coordination.js";
+import { loggingDatabase, planned, tableScans } from "../../support/queryPlans.js";
 import { APP_TEST, disposableRepository } from "./repo.js";
 
 /**
@@ -45,9 +44,7 @@ describe("orchestrations tick query plans", () => {
     env.clock.advance(GIT_CLAIM_MS);
 
     const queries: CompiledQuery[] = [];
-    const logged = openDatabase(env.config.databasePath, {
-      log: (e) => void (e.level === "query" && queries.push(e.query)),
-    });
+    const logged = loggingDatabase(env.config, queries);
     const engine = new Engine({
       config: env.config,
       db: logged,
@@ -64,21 +61,9 @@ describe("orchestrations tick query plans", () => {
       orchestrations_recovered: 1,
     });
 
-    const raw = new Database(env.config.databasePath, { readonly: true });
-    const scans: string[] = [];
-    const statements = queries.filter(
-      (q) => /^\s*(select|update|delete|insert)/i.test(q.sql) && !/^\s*insert into "outbox"/i.test(q.sql),
-    );
+    const statements = queries.filter((q) => planned(q) && !/^\s*insert into "outbox"/i.test(q.sql));
     expect(statements.some((q) => q.sql.includes('"orchestrations"'))).toBe(true);
-    for (const q of statements) {
-      const plan = raw.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...(q.parameters as unknown[])) as Array<{
-        detail: string;
-      }>;
-      for (const step of plan)
-        if (/^SCAN /.test(step.detail) && !/CONSTANT ROW/.test(step.detail))
-          scans.push(`${step.detail}  ←  ${q.sql}`);
-    }
-    raw.close();
+    const scans = await tableScans(env, statements);
     expect(scans).toEqual([]);
   });
 });

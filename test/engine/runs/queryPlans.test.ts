@@ -1,17 +1,14 @@
-import Database from "better-sqlite3";
 import type { CompiledQuery } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { openDatabase } from "../../../src/engine/database.js";
 import { Engine } from "../../../src/engine/engine.js";
 import { cancelRun, runTick, startRun } from "../../../src/engine/runs/index.js";
+import { loggingDatabase, planned, tableScans } from "../../support/queryPlans.js";
 import { APPROVE_PLAN, OWNER_ACTOR, planStep, runEnv, type RunEnv } from "./runEnv.js";
 
 /** Runs the runs' tick step on a logging connection and returns every statement it ran. */
 async function loggedRunTick(env: RunEnv): Promise<{ queries: CompiledQuery[]; state: string }> {
   const queries: CompiledQuery[] = [];
-  const logged = openDatabase(env.config.databasePath, {
-    log: (e) => void (e.level === "query" && queries.push(e.query)),
-  });
+  const logged = loggingDatabase(env.config, queries);
   const engine = new Engine({
     config: env.config,
     db: logged,
@@ -25,19 +22,8 @@ async function loggedRunTick(env: RunEnv): Promise<{ queries: CompiledQuery[]; s
   return { queries, state };
 }
 
-function scansOf(env: RunEnv, queries: CompiledQuery[]): string[] {
-  const raw = new Database(env.config.databasePath, { readonly: true });
-  const scans: string[] = [];
-  for (const q of queries.filter((q) => /^\s*(select|update|delete|insert)/i.test(q.sql))) {
-    const plan = raw.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...(q.parameters as unknown[])) as Array<{
-      detail: string;
-    }>;
-    for (const step of plan)
-      if (/^SCAN /.test(step.detail) && !/CONSTANT ROW/.test(step.detail))
-        scans.push(`${step.detail}  ←  ${q.sql}`);
-  }
-  raw.close();
-  return scans;
+function scansOf(env: RunEnv, queries: CompiledQuery[]): Promise<string[]> {
+  return tableScans(env, queries.filter(planned));
 }
 
 /** Finished runs: the history a tick must not pay for. */
@@ -61,7 +47,7 @@ describe("runs tick query plans", () => {
     expect(state).toBe("idle");
     expect(queries).toHaveLength(1);
     expect(queries[0]!.sql).toMatch(/from "remediation_runs" where "status" in/);
-    expect(scansOf(env, queries)).toEqual([]);
+    expect(await scansOf(env, queries)).toEqual([]);
   });
 
   it("advancing, blocking and repairing an active run scans no whole table", async () => {
@@ -88,6 +74,6 @@ describe("runs tick query plans", () => {
     );
     await step("self_repair_processed"); // fixed → resume at the agent
     expect(all.length).toBeGreaterThan(20);
-    expect(scansOf(env, all)).toEqual([]);
+    expect(await scansOf(env, all)).toEqual([]);
   });
 });

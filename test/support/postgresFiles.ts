@@ -1,0 +1,131 @@
+/** Files only the postgres project runs (PostgreSQL's own features: NOTIFY, several serve). */
+export const POSTGRES_ONLY_FILES = [
+  "test/engine/postgres.test.ts",
+  "test/engine/wakeups.test.ts",
+  "test/bot/notifierWakeups.test.ts",
+  "test/integration/postgresCli.test.ts",
+  "test/integration/multiServe.test.ts",
+  "test/integration/postgresStop.test.ts",
+  "test/engine/postgresLocks.test.ts",
+];
+
+/**
+ * Test files the postgres project runs (each test on a database of its own, see testDatabase.ts):
+ * the PostgreSQL-only ones, every engine test file that uses the database, and the bot and
+ * integration tests that drive engine paths through the real bot cheaply, a second time there.
+ */
+export const POSTGRES_FILES = [
+  ...POSTGRES_ONLY_FILES,
+  // engine
+  "test/engine/agents/channelReaders.test.ts",
+  "test/engine/agents/requestKey.test.ts",
+  "test/engine/agents/dispatcher.test.ts",
+  "test/engine/agents/failureLocale.test.ts",
+  "test/engine/agents/followUpFate.test.ts",
+  "test/engine/agents/hosts.test.ts",
+  "test/engine/agents/layout.test.ts",
+  "test/engine/agents/longText.test.ts",
+  "test/engine/agents/machines.test.ts",
+  "test/engine/agents/policies.test.ts",
+  "test/engine/agents/projects.test.ts",
+  "test/engine/agents/reaper.test.ts",
+  "test/engine/agents/recovery.test.ts",
+  "test/engine/agents/sandboxPolicy.test.ts",
+  "test/engine/agents/selfClones.test.ts",
+  "test/engine/agents/steerLoop.test.ts",
+  "test/engine/agents/stopOnce.test.ts",
+  "test/engine/approvals/approvals.test.ts",
+  "test/engine/coordination/decisionCancel.test.ts",
+  "test/engine/coordination/decisions.test.ts",
+  "test/engine/coordination/incidents.test.ts",
+  "test/engine/coordination/lookups.test.ts",
+  "test/engine/coordination/machines.test.ts",
+  "test/engine/coordination/overview.test.ts",
+  "test/engine/coordination/sharedSpecialists.test.ts",
+  "test/engine/coordination/specialists.test.ts",
+  "test/engine/leases.test.ts",
+  "test/engine/orchestrations/clones.test.ts",
+  "test/engine/orchestrations/flow.test.ts",
+  "test/engine/orchestrations/guards.test.ts",
+  "test/engine/orchestrations/queryPlans.test.ts",
+  "test/engine/orchestrations/recovery.test.ts",
+  "test/engine/outbox.test.ts",
+  "test/engine/queryPlans.test.ts",
+  "test/engine/read/queue.test.ts",
+  "test/engine/runs/authorization.test.ts",
+  "test/engine/runs/machine.test.ts",
+  "test/engine/runs/pingPong.test.ts",
+  "test/engine/runs/queryPlans.test.ts",
+  "test/engine/runs/resume.test.ts",
+  "test/engine/runs/review.test.ts",
+  "test/engine/runs/selfRepair.test.ts",
+  // the real bot (test/support/slackBot.ts) or its parts on the engine: the files that cost a few
+  // seconds, and two that drive Codex turns through paths PostgreSQL runs differently (an
+  // approval's answer wakes the waiting worker by NOTIFY; a follow-up steers a running turn).
+  // Not here, for their time (15-45 s each on PostgreSQL, all passed there once): app, runs,
+  // orchestrations, streaming, textSafety, threads, decisionCancel, decisionWaiting, progress,
+  // coordination, authorization, requests and the intake's earlyReplies, killAfterAck and
+  // foreignLock.
+  "test/bot/approvalStatus.test.ts",
+  "test/bot/approvals.test.ts",
+  "test/bot/channelReaders.test.ts",
+  "test/bot/defaultProjects.test.ts",
+  "test/bot/healthEnvironment.test.ts",
+  "test/bot/healthStorage.test.ts",
+  "test/bot/housekeeping.test.ts",
+  "test/bot/intake/intake.test.ts",
+  "test/bot/intake/sharedIntake.test.ts",
+  "test/bot/locales.test.ts",
+  "test/bot/notifier.test.ts",
+  "test/bot/notifier/restarts.test.ts",
+  "test/bot/projectChannel.test.ts",
+  "test/bot/projectHost.test.ts",
+  "test/bot/steer.test.ts",
+  // integration: real workers and Codex writing their outcomes to PostgreSQL, the cheap files
+  "test/integration/agentInstructions.test.ts",
+  "test/integration/inbox.test.ts",
+  "test/integration/selfRepair.test.ts",
+  "test/integration/workerApprovals.test.ts",
+  "test/integration/workerHosts.test.ts",
+];
+
+const NO_DATABASE = "uses no database";
+
+/**
+ * Engine test files that run on SQLite only, and why: they test SQLite itself (its migrations,
+ * per-connection settings, the statements it is sent) or use no database at all, so a second run
+ * would test nothing new. test/lint/postgresFiles.test.ts checks that every engine test file is in
+ * exactly one of the two lists.
+ */
+export const SQLITE_ONLY_ENGINE_FILES: Record<string, string> = {
+  "test/engine/database.test.ts": "SQLite's upgrades of earlier files and its per-connection pragmas",
+  "test/engine/migrations.test.ts":
+    "landed migration files frozen by hash; 0008's repair of SQLite files an edited 0002 left incomplete",
+  "test/engine/migrationStatements.test.ts": "the exact statements SQLite gets from the migrations",
+  "test/engine/approvalsMigration.test.ts":
+    "upgrades an SQLite file written before 0012 (no PostgreSQL database predates PostgreSQL support) and re-runs it: SQLite's migrations are not transactional",
+  "test/engine/projectReadersMigration.test.ts": "as approvalsMigration (0011)",
+  "test/engine/slackAddressesMigration.test.ts": "as approvalsMigration (0009)",
+  "test/engine/steerMigration.test.ts": "as approvalsMigration (0013)",
+  "test/engine/orchestrations/machine.test.ts":
+    "a pure state machine, and 0006 re-run on a migrated SQLite file (idempotence SQLite's non-transactional migrations need)",
+  "test/engine/agents/agentInstructions.test.ts": NO_DATABASE,
+  "test/engine/agents/codexEvents.test.ts": NO_DATABASE,
+  "test/engine/agents/codexRunner.test.ts": `${NO_DATABASE} (the real Codex on its own)`,
+  "test/engine/agents/progress.test.ts": NO_DATABASE,
+  "test/engine/appServerJsonRpc.test.ts": NO_DATABASE,
+  "test/engine/appServerNotifications.test.ts": NO_DATABASE,
+  "test/engine/appServerProtocol.test.ts": NO_DATABASE,
+  "test/engine/appServerRunner.test.ts": `${NO_DATABASE} (the real Codex app-server on its own)`,
+  "test/engine/appServerStandIn.test.ts": NO_DATABASE,
+  "test/engine/approvals/runnerChoice.test.ts": NO_DATABASE,
+  "test/engine/kernel.test.ts": `${NO_DATABASE} (use cases and a source scan)`,
+  "test/engine/orchestrations/verificationJail.test.ts": `${NO_DATABASE} (the jailed test runner)`,
+  "test/engine/protocol/markers.test.ts": NO_DATABASE,
+  "test/engine/protocol/normalizeName.test.ts": NO_DATABASE,
+  "test/engine/protocol/quotedText.test.ts": NO_DATABASE,
+  "test/engine/protocol/withoutDecisionMarker.test.ts": NO_DATABASE,
+  "test/engine/runs/stepMachine.test.ts": NO_DATABASE,
+  "test/engine/stateMachine.test.ts": NO_DATABASE,
+  "test/engine/transitionTables.test.ts": `${NO_DATABASE} (compile checks of the transition tables)`,
+};
