@@ -486,6 +486,12 @@ try {
     byStatus[k] = (byStatus[k] ?? 0) + 1;
   }
   const notAcked = prompts.filter((p) => !p.acked).map((p) => p.token);
+  // What the survivor took over from the SIGKILLed serve's intake (its log line per adoption).
+  const adopted = fs
+    .readFileSync(path.join(dir, "serveB.log"), "utf8")
+    .split("\n")
+    .filter((l) => l.includes("adopting Slack requests"))
+    .reduce((n, l) => n + Number(/"count":(\d+)/.exec(l)?.[1] ?? 0), 0);
   process.stdout.write(
     [
       `soak-multi: ${N} conversations × (1 + ${F} follow-ups) on PostgreSQL; 2 serve (lease ${LEASE_S} s), 2 hosts (TTL ${HOST_TTL_S} s); coordinator and hostA SIGKILLed mid-way`,
@@ -494,7 +500,7 @@ try {
       `  lost ${lost.length}${lost.length ? ` ${lost.join(" ")}` : ""}`,
       `  duplicated ${answeredTwice.length + ranTwice.length} (answered twice: ${answeredTwice.length}${answeredTwice.length ? ` ${answeredTwice.join(" ")}` : ""}; run twice (model requests per prompt > 1): ${ranTwice.length}${ranTwice.length ? ` ${ranTwice.join(" ")}` : ""})`,
       `  interrupted ${interrupted.length} (running on hostA when it died: ${figures.runningOnHost}), retried ${retried.size}`,
-      `  failover: coordinator SIGKILL → other serve holds the lease ${fmt(figures.leaseTakenMs)}, → first post by it ${fmt(figures.firstPostMs)}`,
+      `  failover: coordinator SIGKILL → other serve holds the lease ${fmt(figures.leaseTakenMs)}, → first post by it ${fmt(figures.firstPostMs)}; requests it had acked and not consumed, adopted by the other: ${adopted}`,
       `  host loss: hostA SIGKILL → its items interrupted ${fmt(figures.hostLossMs)}; ${figures.moved}`,
       `  items by status: ${JSON.stringify(byStatus)}; model requests ${model.requests.length}`,
       `  ${((Date.now() - started) / 1000).toFixed(0)} s in all${timedOut ? " (time limit reached)" : ""}`,

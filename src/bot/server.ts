@@ -63,7 +63,7 @@ export async function startBot(
   // A database that cannot be opened, migrated or written stops the start with its path and the fix;
   // yielding: nothing in the bot may freeze its event loop (and its acks) behind another process's
   // write lock.
-  const db = await openWritable(config.database, { busy: "yield" });
+  const db = await openWritable(config.database, { busy: "yield", locale: config.locale });
   const spawner = overrides.spawner ?? warmSpawner(config, logger);
   const engine = new Engine({ config, db, logger, spawner, ...overrides });
   // On PostgreSQL, changes made by other processes wake this one (LISTEN/NOTIFY); on SQLite the

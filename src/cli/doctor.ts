@@ -5,6 +5,7 @@ import { execa } from "execa";
 import type { Kysely } from "kysely";
 import { parseConfig, type Config } from "../config.js";
 import { migrate, openDatabase } from "../engine/database.js";
+import { describeStorageError } from "../engine/storage.js";
 import { codexSupportPath, resolveCodexBinary } from "../engine/agents/codexBinary.js";
 import { args, cliLocale, out } from "./context.js";
 import { t, type Locale } from "../i18n/index.js";
@@ -44,7 +45,7 @@ export async function run(argv: string[]): Promise<number> {
     detail: t(locale, "cli.doctor.data_dir", { dir: config.dataDir, runner: config.runner }),
   });
   checks.push(await database(config));
-  const jail = await probeJail(config);
+  const jail = await probeJail({ jail: config.jail, dataDir: config.dataDir, locale: config.locale });
   checks.push({ name: checkName(locale, "jail"), ok: jail.ok, detail: `${jail.mechanism}: ${jail.detail}` });
   checks.push(await layoutCheck(config));
   const codex = await codexCheck(config);
@@ -70,7 +71,11 @@ async function database(config: Config): Promise<Check> {
       await db.destroy();
     }
   } catch (err) {
-    return { name: checkName(config.locale, "database"), ok: false, detail: (err as Error).message };
+    return {
+      name: checkName(config.locale, "database"),
+      ok: false,
+      detail: describeStorageError(config.database, err, config.locale),
+    };
   }
 }
 

@@ -20,7 +20,7 @@ export async function run(argv: string[]): Promise<number> {
   const logger = createLogger(config.logLevel);
   // Before anything starts: an agent able to write codexpi's data or code must never run.
   const problems = await layoutProblemsOf(config).catch((err: unknown) => {
-    throw new StartupError(describeStorageError(config.database, err), { cause: err });
+    throw new StartupError(describeStorageError(config.database, err, config.locale), { cause: err });
   });
   if (problems.length) {
     for (const p of problems)

@@ -10,6 +10,7 @@ import {
   openDatabase,
   type Database,
 } from "./database.js";
+import { DEFAULT_LOCALE, type Locale, t } from "../i18n/index.js";
 
 /** Below this much free space on the data directory's disk, health fails (answers are small, logs are not). */
 const MIN_FREE_BYTES = 64 * 1024 * 1024;
@@ -54,7 +55,7 @@ export async function probeDatabaseWrite(db: Database, opts: { noWait?: boolean 
  */
 export async function openWritable(
   target: string | DatabaseTarget,
-  opts: { busy?: BusyMode } = {},
+  opts: { busy?: BusyMode; locale?: Locale } = {},
 ): Promise<Database> {
   let db: Database | null = null;
   try {
@@ -64,39 +65,47 @@ export async function openWritable(
     return db;
   } catch (err) {
     await db?.destroy().catch(() => undefined);
-    throw new StartupError(describeStorageError(target, err), { cause: err });
+    throw new StartupError(describeStorageError(target, err, opts.locale), { cause: err });
   }
 }
 
-/** One sentence on a database codexpi cannot use (an SQLite file or a PostgreSQL server), and the fix. */
-export function describeStorageError(target: string | DatabaseTarget, err: unknown): string {
-  if (typeof target === "string") return describeDatabaseError(target, err);
-  return target.dialect === "postgres" ? describePostgresError(err) : describeDatabaseError(target.file, err);
+/**
+ * One sentence on a database codexpi cannot use (an SQLite file or a PostgreSQL server), and the
+ * fix, in the operator's language (CODEXPI_LOCALE).
+ */
+export function describeStorageError(
+  target: string | DatabaseTarget,
+  err: unknown,
+  locale: Locale = DEFAULT_LOCALE,
+): string {
+  if (typeof target === "string") return describeDatabaseError(target, err, locale);
+  return target.dialect === "postgres"
+    ? describePostgresError(err, locale)
+    : describeDatabaseError(target.file, err, locale);
 }
 
 /** One sentence on a PostgreSQL server codexpi cannot use (never the URL: it may hold a password). */
-function describePostgresError(err: unknown): string {
+function describePostgresError(err: unknown, locale: Locale): string {
   const reason =
     (err as { cause?: { message?: string }; message?: string }).cause?.message ?? (err as Error).message;
-  return `cannot use the PostgreSQL database of DATABASE_URL: ${reason}. Fix: check that the server is reachable, that the user may connect, create tables and write (not a read-only standby), or unset DATABASE_URL to use the SQLite file.`;
+  return t(locale, "cli.storage.postgres", { reason });
 }
 
 /** One sentence naming the database file, what went wrong and the fix. */
-function describeDatabaseError(file: string, err: unknown): string {
+function describeDatabaseError(file: string, err: unknown, locale: Locale): string {
   const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code ?? "";
   const reason = e.cause?.message ?? e.message ?? String(err);
   const dir = path.dirname(file);
-  const user = typeof process.getuid === "function" ? ` (uid ${process.getuid()})` : "";
-  if (/READONLY/.test(code) || /readonly/i.test(reason))
-    return `the database ${file} is read-only for this process${user}: ${reason}. Fix: make ${file} and its directory ${dir} writable by the user running codexpi (chown/chmod, or remount read-write), or set DATABASE_URL=sqlite:<writable path>.`;
-  if (/FULL/.test(code) || code === "ENOSPC")
-    return `the disk holding the database ${file} is full: ${reason}. Fix: free space on that disk (df ${dir}).`;
+  const user =
+    typeof process.getuid === "function" ? t(locale, "cli.storage.uid", { uid: process.getuid() }) : "";
+  const params = { file, dir, reason, user };
+  if (/READONLY/.test(code) || /readonly/i.test(reason)) return t(locale, "cli.storage.read_only", params);
+  if (/FULL/.test(code) || code === "ENOSPC") return t(locale, "cli.storage.disk_full", params);
   if (/CANTOPEN|PERM|AUTH/.test(code) || code === "EACCES" || code === "EROFS")
-    return `cannot open the database ${file}: ${reason}. Fix: make sure ${dir} exists and is writable by the user running codexpi${user}, or set CODEXPI_DATA_DIR / DATABASE_URL to a writable place.`;
-  if (/CORRUPT|NOTADB/.test(code))
-    return `the database ${file} is damaged or not an SQLite database: ${reason}. Fix: restore it from a backup, or point DATABASE_URL at the right file.`;
-  return `cannot use the database ${file}: ${reason}. Fix: check the file and its directory ${dir} (permissions, free space), or set DATABASE_URL.`;
+    return t(locale, "cli.storage.cannot_open", params);
+  if (/CORRUPT|NOTADB/.test(code)) return t(locale, "cli.storage.damaged", params);
+  return t(locale, "cli.storage.other", params);
 }
 
 /** How the data directory's disk is doing; `problem` is null when it takes writes and has room. */

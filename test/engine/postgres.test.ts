@@ -91,10 +91,10 @@ describe("the engine on PostgreSQL", () => {
   });
 
   it("a server codexpi cannot reach stops the start with one sentence that never holds the password", async () => {
-    const refused = await openWritable({
-      dialect: "postgres",
-      url: "postgres://u:secret-pw-1@127.0.0.1:1/x",
-    }).catch((e: unknown) => e);
+    const refused = await openWritable(
+      { dialect: "postgres", url: "postgres://u:secret-pw-1@127.0.0.1:1/x" },
+      { locale: "en" },
+    ).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(StartupError);
     expect((refused as Error).message).toMatch(/PostgreSQL database of DATABASE_URL: .*ECONNREFUSED/);
     expect((refused as Error).message).not.toContain("secret-pw-1");

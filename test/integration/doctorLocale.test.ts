@@ -49,7 +49,13 @@ describe("codexpi doctor in each language", () => {
     expect(fr.stdout).toMatch(
       /^✗ scopes slack : il manque à SLACK_BOT_TOKEN app_mentions:read, .*\. Correctif : /m,
     );
-    expect(fr.stdout).not.toMatch(/Fix:|not found|lacks|is granted/);
+    expect(fr.stdout).not.toMatch(
+      /Fix:|not found|lacks|is granted|jailed process|NOT isolated|not installed/,
+    );
+    // The jail's probe, whatever its outcome here, in French too.
+    expect(fr.stdout).toMatch(
+      /^[✓✗] [^:\n]+ : [^\n]*(processus emprisonné|n’est pas installé|ne sont PAS isolés|ne démarre pas)/m,
+    );
     // Every line is "mark name : detail", French spacing before the colon.
     for (const line of fr.stdout.trim().split("\n")) expect(line).toMatch(/^[✓✗] [^:]+ : /);
 
@@ -65,5 +71,21 @@ describe("codexpi doctor in each language", () => {
     dir = tempDir();
     const fr = await doctor("fr");
     expect(fr.stdout).toMatch(/^✗ slack : SLACK_BOT_TOKEN n’est pas défini$/m);
+  });
+
+  it("a database it cannot use is explained in French, with its fix (English: the control)", async () => {
+    dir = tempDir();
+    // Its directory would have to be made inside a regular file: no user can open it.
+    const blocker = path.join(dir, "a-file");
+    fs.writeFileSync(blocker, "");
+    const broken = { DATABASE_URL: `sqlite:${path.join(blocker, "codexpi.db")}` };
+    const fr = await doctor("fr", broken);
+    expect(fr.exitCode).toBe(1);
+    expect(fr.stdout).toMatch(
+      /^✗ base de données : impossible d’(ouvrir|utiliser) la base .*\. Correctif : /m,
+    );
+    expect(fr.stdout).not.toMatch(/cannot (open|use) the database|Fix:/);
+    const en = await doctor("en", broken);
+    expect(en.stdout).toMatch(/^✗ database: cannot (open|use) the database .*\. Fix: /m);
   });
 });

@@ -27,7 +27,14 @@ describe("storage faults at start-up (real CLI)", () => {
     fs.chownSync(data, NOBODY, NOBODY); // the directory is writable (WAL files), the database is not
     const started = Date.now();
     const serve = await execa(process.execPath, [CLI, "serve"], {
-      env: { PATH: process.env.PATH, HOME: dir, CODEXPI_DATA_DIR: data, HEALTH_PORT: "0", LOG_LEVEL: "warn" },
+      env: {
+        PATH: process.env.PATH,
+        HOME: dir,
+        CODEXPI_DATA_DIR: data,
+        CODEXPI_LOCALE: "en",
+        HEALTH_PORT: "0",
+        LOG_LEVEL: "warn",
+      },
       extendEnv: false,
       uid: NOBODY,
       gid: NOBODY,
@@ -57,7 +64,8 @@ describe("storage faults at start-up (real CLI)", () => {
     });
     expect(serve.exitCode).toBe(1);
     expect(serve.stderr).toContain(path.join(data, "codexpi.db"));
-    expect(serve.stderr).toContain("Fix:");
+    // In the operator's language: French when CODEXPI_LOCALE is unset.
+    expect(serve.stderr).toContain("Correctif :");
     expect(serve.stderr).not.toMatch(/^\s+at /m);
   });
 

@@ -11,6 +11,7 @@ export async function jailAvailable(): Promise<boolean> {
   const probe = await probeJail({
     jail: "bwrap",
     dataDir: path.join(os.tmpdir(), "codexpi-jail-probe-data"),
+    locale: "en",
   });
   if (probe.ok) return true;
   if (process.env.CODEXPI_REQUIRE_JAIL === "1")

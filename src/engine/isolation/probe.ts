@@ -4,6 +4,7 @@ import path from "node:path";
 import { execa } from "execa";
 import { testCommandEnvironment } from "./environment.js";
 import { findBwrap, jailArgs } from "./jail.js";
+import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.js";
 
 /** What the jail probe found on this host. */
 export interface JailProbe {
@@ -20,19 +21,25 @@ const MARK = "codexpi-probe-secret";
  * (outside its workspace), to see the prober's processes, and to write its workspace. The jail
  * works when the read and the view fail and the write succeeds.
  */
-export async function probeJail(opts: { jail: "bwrap" | "off"; dataDir: string }): Promise<JailProbe> {
+export async function probeJail(opts: {
+  jail: "bwrap" | "off";
+  dataDir: string;
+  /** The language of `detail` (the operator's, CODEXPI_LOCALE). */
+  locale?: Locale;
+}): Promise<JailProbe> {
+  const say = (key: Parameters<typeof t>[1], params = {}) => t(opts.locale ?? DEFAULT_LOCALE, key, params);
   if (opts.jail === "off")
     return {
       ok: false,
       mechanism: "none",
-      detail: "CODEXPI_JAIL=off: agents and test commands are NOT isolated",
+      detail: say("cli.jail.off"),
     };
   const bwrap = findBwrap();
   if (!bwrap)
     return {
       ok: false,
       mechanism: "none",
-      detail: "bubblewrap is not installed (Debian: apt install bubblewrap)",
+      detail: say("cli.jail.missing"),
     };
   const version = await execa(bwrap, ["--version"], { reject: false, timeout: 5_000 }).then(
     (r) => r.stdout.trim() || "bubblewrap",
@@ -68,19 +75,16 @@ export async function probeJail(opts: { jail: "bwrap" | "off"; dataDir: string }
       return {
         ok: false,
         mechanism,
-        detail: `the jail does not start here: ${output.trim().split("\n").pop() ?? r.exitCode}`,
+        detail: say("cli.jail.no_start", { error: output.trim().split("\n").pop() || String(r.exitCode) }),
       };
-    if (output.includes(MARK))
-      return { ok: false, mechanism, detail: "a jailed process read a file outside its workspace" };
-    if (output.includes("SAW-PARENT"))
-      return { ok: false, mechanism, detail: "a jailed process saw codexpi's processes" };
+    if (output.includes(MARK)) return { ok: false, mechanism, detail: say("cli.jail.read_outside") };
+    if (output.includes("SAW-PARENT")) return { ok: false, mechanism, detail: say("cli.jail.saw_parent") };
     if (!fs.existsSync(path.join(workspace, "probe.txt")))
-      return { ok: false, mechanism, detail: "a jailed process could not write its workspace" };
+      return { ok: false, mechanism, detail: say("cli.jail.no_write") };
     return {
       ok: true,
       mechanism,
-      detail:
-        "a jailed process could not read the data directory nor see codexpi's processes, and wrote its workspace",
+      detail: say("cli.jail.ok"),
     };
   } finally {
     fs.rmSync(secret, { force: true });

@@ -108,6 +108,27 @@ export const cli = {
   "cli.layout.install_in_project":
     'the project "{project}" ({path}) contains the running codexpi install ({install}): its agents could rewrite the code codexpi runs; register a separate checkout',
   "cli.serve.refused": "codexpi serve refused: {problem}",
+  "cli.storage.postgres":
+    "cannot use the PostgreSQL database of DATABASE_URL: {reason}. Fix: check that the server is reachable, that the user may connect, create tables and write (not a read-only standby), or unset DATABASE_URL to use the SQLite file.",
+  "cli.storage.read_only":
+    "the database {file} is read-only for this process{user}: {reason}. Fix: make {file} and its directory {dir} writable by the user running codexpi (chown/chmod, or remount read-write), or set DATABASE_URL=sqlite:<writable path>.",
+  "cli.storage.disk_full":
+    "the disk holding the database {file} is full: {reason}. Fix: free space on that disk (df {dir}).",
+  "cli.storage.cannot_open":
+    "cannot open the database {file}: {reason}. Fix: make sure {dir} exists and is writable by the user running codexpi{user}, or set CODEXPI_DATA_DIR / DATABASE_URL to a writable place.",
+  "cli.storage.damaged":
+    "the database {file} is damaged or not an SQLite database: {reason}. Fix: restore it from a backup, or point DATABASE_URL at the right file.",
+  "cli.storage.other":
+    "cannot use the database {file}: {reason}. Fix: check the file and its directory {dir} (permissions, free space), or set DATABASE_URL.",
+  "cli.storage.uid": " (uid {uid})",
+  "cli.jail.off": "CODEXPI_JAIL=off: agents and test commands are NOT isolated",
+  "cli.jail.missing": "bubblewrap is not installed (Debian: apt install bubblewrap)",
+  "cli.jail.no_start": "the jail does not start here: {error}",
+  "cli.jail.read_outside": "a jailed process read a file outside its workspace",
+  "cli.jail.saw_parent": "a jailed process saw codexpi's processes",
+  "cli.jail.no_write": "a jailed process could not write its workspace",
+  "cli.jail.ok":
+    "a jailed process could not read the data directory nor see codexpi's processes, and wrote its workspace",
   "cli.startup.bot_token_fix":
     "Fix: copy the Bot User OAuth Token (xoxb-…) from your app's OAuth page (OAuth and Permissions) into SLACK_BOT_TOKEN (reinstall the app to the workspace if the token was revoked).",
   "cli.startup.app_token_fix":

@@ -110,6 +110,27 @@ export const cli = {
   "cli.layout.install_in_project":
     "le projet « {project} » ({path}) contient l’installation de codexpi en service ({install}) : ses agents pourraient réécrire le code que codexpi exécute ; enregistre une copie séparée",
   "cli.serve.refused": "codexpi serve refuse de démarrer : {problem}",
+  "cli.storage.postgres":
+    "impossible d’utiliser la base PostgreSQL de DATABASE_URL : {reason}. Correctif : vérifie que le serveur est joignable, que l’utilisateur peut se connecter, créer des tables et écrire (pas un serveur de secours en lecture seule), ou retire DATABASE_URL pour utiliser le fichier SQLite.",
+  "cli.storage.read_only":
+    "la base {file} est en lecture seule pour ce processus{user} : {reason}. Correctif : rends {file} et son dossier {dir} modifiables par l’utilisateur qui lance codexpi (chown/chmod, ou remonte en lecture-écriture), ou mets DATABASE_URL=sqlite:<chemin modifiable>.",
+  "cli.storage.disk_full":
+    "le disque de la base {file} est plein : {reason}. Correctif : libère de la place sur ce disque (df {dir}).",
+  "cli.storage.cannot_open":
+    "impossible d’ouvrir la base {file} : {reason}. Correctif : vérifie que {dir} existe et est modifiable par l’utilisateur qui lance codexpi{user}, ou mets CODEXPI_DATA_DIR / DATABASE_URL sur un endroit modifiable.",
+  "cli.storage.damaged":
+    "la base {file} est endommagée ou n’est pas une base SQLite : {reason}. Correctif : restaure-la depuis une sauvegarde, ou fais pointer DATABASE_URL vers le bon fichier.",
+  "cli.storage.other":
+    "impossible d’utiliser la base {file} : {reason}. Correctif : vérifie le fichier et son dossier {dir} (droits, place libre), ou mets DATABASE_URL.",
+  "cli.storage.uid": " (uid {uid})",
+  "cli.jail.off": "CODEXPI_JAIL=off : les agents et les commandes de test ne sont PAS isolés",
+  "cli.jail.missing": "bubblewrap n’est pas installé (Debian : apt install bubblewrap)",
+  "cli.jail.no_start": "la prison ne démarre pas ici : {error}",
+  "cli.jail.read_outside": "un processus emprisonné a lu un fichier hors de son espace de travail",
+  "cli.jail.saw_parent": "un processus emprisonné a vu les processus de codexpi",
+  "cli.jail.no_write": "un processus emprisonné n’a pas pu écrire dans son espace de travail",
+  "cli.jail.ok":
+    "un processus emprisonné n’a pu ni lire le dossier de données ni voir les processus de codexpi, et a écrit dans son espace de travail",
   "cli.startup.bot_token_fix":
     "Correctif : copie le Bot User OAuth Token (xoxb-…) de la page OAuth de l’application (OAuth and Permissions) dans SLACK_BOT_TOKEN (réinstalle l’application dans l’espace de travail si le jeton a été révoqué).",
   "cli.startup.app_token_fix":
