@@ -111,7 +111,7 @@ export const cli = {
   "cli.storage.postgres":
     "cannot use the PostgreSQL database of DATABASE_URL: {reason}. Fix: check that the server is reachable, that the user may connect, create tables and write (not a read-only standby), or unset DATABASE_URL to use the SQLite file.",
   "cli.storage.read_only":
-    "the database {file} is read-only for this process{user}: {reason}. Fix: make {file} and its directory {dir} writable by the user running codexpi (chown/chmod, or remount read-write), or set DATABASE_URL=sqlite:<writable path>.",
+    "the database {file} is read-only for this process{user}: {reason}. Fix: make {file} and its directory {dir} writable by the user running codexpi (chown/chmod, or remount read-write), or set DATABASE_URL=sqlite:/a/writable/codexpi.db.",
   "cli.storage.disk_full":
     "the disk holding the database {file} is full: {reason}. Fix: free space on that disk (df {dir}).",
   "cli.storage.cannot_open":

@@ -113,7 +113,7 @@ export const cli = {
   "cli.storage.postgres":
     "impossible d’utiliser la base PostgreSQL de DATABASE_URL : {reason}. Correctif : vérifie que le serveur est joignable, que l’utilisateur peut se connecter, créer des tables et écrire (pas un serveur de secours en lecture seule), ou retire DATABASE_URL pour utiliser le fichier SQLite.",
   "cli.storage.read_only":
-    "la base {file} est en lecture seule pour ce processus{user} : {reason}. Correctif : rends {file} et son dossier {dir} modifiables par l’utilisateur qui lance codexpi (chown/chmod, ou remonte en lecture-écriture), ou mets DATABASE_URL=sqlite:<chemin modifiable>.",
+    "la base {file} est en lecture seule pour ce processus{user} : {reason}. Correctif : rends {file} et son dossier {dir} modifiables par l’utilisateur qui lance codexpi (chown/chmod, ou remonte en lecture-écriture), ou mets DATABASE_URL=sqlite:/un/chemin/modifiable/codexpi.db.",
   "cli.storage.disk_full":
     "le disque de la base {file} est plein : {reason}. Correctif : libère de la place sur ce disque (df {dir}).",
   "cli.storage.cannot_open":
