@@ -37,6 +37,7 @@ describe("a stopped conversation's decision in Slack", () => {
         .thread("C1", root.ts)
         .find(
           (m) =>
+            m.ts !== root.ts &&
             JSON.stringify(m.blocks ?? []).includes(question) &&
             JSON.stringify(m.blocks ?? []).includes("decision."),
         );
@@ -181,12 +182,13 @@ describe("a stopped conversation's decision in Slack", () => {
     const root = await eventually(() => rootIn("C1")[0], 30_000, "root");
     const card = await eventually(
       () =>
-        bot.slack
-          .thread("C1", root.ts)
-          .find(
-            (m) =>
-              JSON.stringify(m.blocks ?? []).includes("Quelle cible ?") && elementsOf(m.blocks).length > 0,
-          ),
+        bot.slack.thread("C1", root.ts).find(
+          (m) =>
+            // Not the root: its state line may quote the agent's text, and it offers Stop.
+            m.ts !== root.ts &&
+            JSON.stringify(m.blocks ?? []).includes("Quelle cible ?") &&
+            elementsOf(m.blocks).some((e) => e.action_id?.startsWith("decision.")),
+        ),
       45_000,
       "card",
     );
