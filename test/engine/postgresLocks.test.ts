@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
+import type { Kysely } from "kysely";
+import type { DB } from "../../src/engine/schema.js";
 import { enqueue, startConversation } from "../../src/engine/agents/conversations.js";
 import { lockConversation } from "../../src/engine/agents/conversationStore.js";
 import { claimSlots } from "../../src/engine/agents/dispatcher.js";
@@ -42,6 +44,34 @@ const deferred = () => {
   });
   return { promise, resolve };
 };
+
+/**
+ * A write transaction that runs `first`, then holds its locks until `release()` (a test gate: real
+ * callers never wait inside), then runs `after`; resolved once the locks are held.
+ */
+async function holdTransaction(
+  db: Database,
+  opts: {
+    first?: (trx: Kysely<DB>) => Promise<unknown>;
+    after?: (trx: Kysely<DB>) => Promise<unknown>;
+    scope?: Parameters<typeof writeTransaction>[2];
+  } = {},
+) {
+  const holding = deferred();
+  const gate = deferred();
+  const done = writeTransaction(
+    db,
+    async (trx) => {
+      await opts.first?.(trx);
+      holding.resolve();
+      await gate.promise;
+      await opts.after?.(trx);
+    },
+    opts.scope,
+  );
+  await holding.promise;
+  return { release: gate.resolve, done };
+}
 
 /** Resolves to "timeout" unless `p` settles within `ms`. */
 const within = <T>(p: Promise<T>, ms: number) =>
@@ -122,24 +152,18 @@ describe("enqueue on PostgreSQL without the global lock", () => {
     env = await testEngine();
     const [other] = otherProcesses(env, 1) as [Database];
     const { conversation } = await startConversation(env.db, env.clock, env.project, "first", "U1");
-    const holding = deferred();
-    const release = deferred();
-    const long = writeTransaction(env.db, async () => {
-      holding.resolve();
-      await release.promise; // a test gate: real callers never wait inside
-    });
-    await holding.promise;
+    const long = await holdTransaction(env.db);
     try {
       const item = await within(enqueue(other, env.clock, conversation.id, "not held back"), 5_000);
       expect(item).not.toBe("timeout");
       // Positive control: a transaction that takes the global lock waits for the long one.
       const global = writeTransaction(other, async () => "ran");
       expect(await within(global, 500)).toBe("timeout");
-      release.resolve();
+      long.release();
       expect(await global).toBe("ran");
     } finally {
-      release.resolve();
-      await long;
+      long.release();
+      await long.done;
     }
   });
 });
@@ -197,20 +221,17 @@ describe("claims on PostgreSQL: the placement's lock and SKIP LOCKED", () => {
     const [other] = otherProcesses(env, 1) as [Database];
     const busy = await startConversation(env.db, env.clock, env.project, "held", "U");
     await startConversation(env.db, env.clock, env.project, "claimable", "U");
-    const holding = deferred();
-    const release = deferred();
     // A long transaction under the global lock that also holds a conversation's row and one item's.
-    const long = writeTransaction(env.db, async (trx) => {
-      await lockConversation(trx, busy.conversation.id);
-      await trx
-        .updateTable("prompt_queue")
-        .set({ last_activity: "x" })
-        .where("id", "=", busy.item.id)
-        .execute();
-      holding.resolve();
-      await release.promise; // a test gate: real callers never wait inside
+    const long = await holdTransaction(env.db, {
+      first: async (trx) => {
+        await lockConversation(trx, busy.conversation.id);
+        await trx
+          .updateTable("prompt_queue")
+          .set({ last_activity: "x" })
+          .where("id", "=", busy.item.id)
+          .execute();
+      },
     });
-    await holding.promise;
     try {
       const claim = await within(claimSlots(other, env.clock, fixedHostLoad()), 5_000);
       expect(claim).not.toBe("timeout");
@@ -221,11 +242,11 @@ describe("claims on PostgreSQL: the placement's lock and SKIP LOCKED", () => {
       // Positive control: the global lock (what every claim took before) waits for the long one.
       const global = writeTransaction(other, async () => "ran");
       expect(await within(global, 500)).toBe("timeout");
-      release.resolve();
+      long.release();
       await global;
     } finally {
-      release.resolve();
-      await long;
+      long.release();
+      await long.done;
     }
     // And claims of one placement take turns: one waits while another holds its claim lock.
     const held = deferred();
@@ -309,13 +330,7 @@ describe("the other hot paths and the admin writes that guard them", () => {
       .execute();
     const stopped = await startConversation(env.db, env.clock, env.project, "to stop", "U");
     const outbox = await env.db.selectFrom("outbox").select("id").execute();
-    const holding = deferred();
-    const release = deferred();
-    const long = writeTransaction(env.db, async () => {
-      holding.resolve();
-      await release.promise; // a test gate: real callers never wait inside
-    });
-    await holding.promise;
+    const long = await holdTransaction(env.db);
     try {
       const clock = env.clock;
       const hook = env.engine.hook;
@@ -344,11 +359,11 @@ describe("the other hot paths and the admin writes that guard them", () => {
       // Positive control: a transaction that takes the global lock waits for the long one.
       const global = writeTransaction(other, async () => "ran");
       expect(await within(global, 500)).toBe("timeout");
-      release.resolve();
+      long.release();
       await global;
     } finally {
-      release.resolve();
-      await long;
+      long.release();
+      await long.done;
     }
   });
 
@@ -357,16 +372,11 @@ describe("the other hot paths and the admin writes that guard them", () => {
     const [other] = otherProcesses(env, 1) as [Database];
     const { conversation, item } = await startConversation(env.db, env.clock, env.project, "first", "U");
     await env.db.updateTable("prompt_queue").set({ status: "done" }).where("id", "=", item.id).execute();
-    const holding = deferred();
-    const release = deferred();
     // An enqueue's own locks (no global one): the conversation's row, then the new item.
-    const enqueuing = writeTransaction(
-      env.db,
-      async (trx) => {
-        await lockConversation(trx, conversation.id);
-        holding.resolve();
-        await release.promise; // a test gate: real callers never wait inside
-        await trx
+    const enqueuing = await holdTransaction(env.db, {
+      first: (trx) => lockConversation(trx, conversation.id),
+      after: async (trx) =>
+        trx
           .insertInto("prompt_queue")
           .values({
             ...(await trx
@@ -378,15 +388,13 @@ describe("the other hot paths and the admin writes that guard them", () => {
             seq: 99,
             status: "queued",
           })
-          .execute();
-      },
-      { locks: [] },
-    );
-    await holding.promise;
+          .execute(),
+      scope: { locks: [] },
+    });
     const removal = removeProject(other, CLI_ACTOR, env.project.name).catch((e: unknown) => e);
     expect(await within(removal, 500)).toBe("timeout"); // it waits for the conversation's row
-    release.resolve();
-    await enqueuing;
+    enqueuing.release();
+    await enqueuing.done;
     expect(await removal).toMatchObject({ code: "conflict", reason: "project_busy" });
     expect(
       await env.db.selectFrom("prompt_queue").select("id").where("id", "=", "late").execute(),

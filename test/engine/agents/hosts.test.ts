@@ -20,6 +20,18 @@ const readings = { loadPercent: 10, memoryPercent: 20, running: 0 };
 
 describe("worker hosts: registration, placement, claims and host loss", () => {
   let env: Awaited<ReturnType<typeof testEngine>>;
+  /** A project placed on host h1 and the bot's own, each with a running item. */
+  async function runningThereAndHere() {
+    const placed = await env.addProject({ name: "placed" });
+    await registerHost(env.db, env.clock, "h1", "elsewhere:1:1:aa", TTL, "/data/a");
+    await updateProject(env.db, CLI_ACTOR, "placed", { host: "h1" });
+    const there = await startConversation(env.db, env.clock, placed, "there", "U");
+    const here = await startConversation(env.db, env.clock, env.project, "here", "U");
+    await claimSlots(env.db, env.clock, fixedHostLoad(), "h1");
+    await claimSlots(env.db, env.clock, fixedHostLoad(), null);
+    return { there, here };
+  }
+
   afterEach(async () => env?.close());
 
   it("a held host name is refused to another process until its heartbeat is older than the TTL", async () => {
@@ -115,13 +127,7 @@ describe("worker hosts: registration, placement, claims and host loss", () => {
 
   it("the coordinator interrupts items of a host whose heartbeat expired, and only those", async () => {
     env = await testEngine();
-    const placed = await env.addProject({ name: "placed" });
-    await registerHost(env.db, env.clock, "h1", "elsewhere:1:1:aa", TTL, "/data/a");
-    await updateProject(env.db, CLI_ACTOR, "placed", { host: "h1" });
-    const there = await startConversation(env.db, env.clock, placed, "there", "U");
-    const here = await startConversation(env.db, env.clock, env.project, "here", "U");
-    await claimSlots(env.db, env.clock, fixedHostLoad(), "h1");
-    await claimSlots(env.db, env.clock, fixedHostLoad(), null);
+    const { there, here } = await runningThereAndHere();
     env.clock.advance(TTL - 1);
     expect(await interruptLostHosts(env.db, env.clock, env.engine.hook, silentLogger, TTL)).toEqual([]);
     env.clock.advance(2);
@@ -139,13 +145,7 @@ describe("worker hosts: registration, placement, claims and host loss", () => {
 
   it("a stop flags a host's running item but signals only this machine's workers (a pid is local)", async () => {
     env = await testEngine();
-    const placed = await env.addProject({ name: "placed" });
-    await registerHost(env.db, env.clock, "h1", "elsewhere:1:1:aa", TTL, "/data/a");
-    await updateProject(env.db, CLI_ACTOR, "placed", { host: "h1" });
-    const there = await startConversation(env.db, env.clock, placed, "there", "U");
-    const here = await startConversation(env.db, env.clock, env.project, "here", "U");
-    await claimSlots(env.db, env.clock, fixedHostLoad(), "h1");
-    await claimSlots(env.db, env.clock, fixedHostLoad(), null);
+    const { there, here } = await runningThereAndHere();
     await env.db.updateTable("prompt_queue").set({ worker_pid: 4242, worker_start_time: "99" }).execute();
     const remote = await stopUseCase(env.engine, there.conversation.id);
     expect(remote.value.stoppingRunning).toBe(1);
