@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { execa } from "execa";
-import { capText } from "../text/cap.js";
+import { repoGit, type GitJailMode, type RepoGitAccess } from "../isolation/repoGit.js";
 
 // The local clones agents work in (orchestrations, self-repair). A clone is made with
 // `git clone --shared`: it reads the source's objects through `.git/objects/info/alternates`
@@ -13,47 +12,35 @@ import { capText } from "../text/cap.js";
 // programs the engine does not control have run there: Codex keeps `.git` read-only for the agent,
 // but acceptance tests run in the clone without that sandbox. So every engine command in a clone
 // first checks the clone's seal (its git configuration, alternates and layout as the engine made
-// them, recorded next to the clone, outside what a jail shows), and runs with hooks, fsmonitor and
-// signing off: a configuration, hook or symlink planted in `.git` never runs or writes as codexpi.
+// them, recorded next to the clone, outside what a jail shows), and runs through `repoGit`: jailed,
+// with command-running configuration disarmed, so nothing planted in `.git` runs as codexpi.
 
-/** Git configuration every engine command in a clone runs with (overrides the clone's own). */
-const HARDENED = [
-  "core.hooksPath=/dev/null",
-  "core.fsmonitor=false",
-  "core.untrackedCache=false",
-  "core.attributesFile=/dev/null",
-  "commit.gpgsign=false",
-  "gc.auto=0",
-  "user.name=codexpi",
-  "user.email=codexpi@localhost",
-].flatMap((kv) => ["-c", kv]);
-
-// Only the operator's choice of global and system configuration passes; any other GIT_* variable
-// of this process (GIT_DIR, GIT_INDEX_FILE, …) would redirect git elsewhere.
-const PASSED_ENV = new Set(["GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM"]);
-
-function gitEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (v !== undefined && (!k.startsWith("GIT_") || PASSED_ENV.has(k))) env[k] = v;
-  return { ...env, GIT_TERMINAL_PROMPT: "0" };
+/** What a command in a sealed clone may see: the clone, and the object stores it borrows, read-only. */
+function cloneAccess(jail: GitJailMode, clone: string): RepoGitAccess {
+  return { jail, cwd: clone, write: [clone], read: borrowedObjects(clone) };
 }
 
-/** Runs git (an argv, never a shell line) in `cwd` with the hardened configuration; returns stdout. */
-export async function cloneGit(cwd: string, args: string[]): Promise<string> {
-  const r = await execa("git", [...HARDENED, ...args], {
-    cwd,
-    env: gitEnv(),
-    extendEnv: false,
-    stdin: "ignore",
-    reject: false,
-    timeout: 300_000,
-  });
-  if (r.exitCode !== 0)
-    throw new Error(
-      `git ${args[0] ?? ""} failed: ${capText(String(r.stderr || r.stdout || r.shortMessage || "").trim(), 2000)}`,
-    );
-  return String(r.stdout ?? "").trim();
+/**
+ * The object stores a sealed clone borrows (its alternates): the seal covers that file, so these
+ * are the ones codexpi wrote when it made the clone, never a path an agent added.
+ */
+function borrowedObjects(clone: string): string[] {
+  const objects = path.join(clone, ".git", "objects");
+  const file = path.join(objects, "info", "alternates");
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith("#"))
+    .map((l) => path.resolve(objects, l))
+    .filter((d) => fs.existsSync(d));
+}
+
+/** Runs git in a sealed clone (its seal checked first), jailed with what the clone needs; returns stdout. */
+async function inClone(jail: GitJailMode, clone: string, args: string[]): Promise<string> {
+  assertSealed(clone);
+  return repoGit(cloneAccess(jail, clone), args);
 }
 
 /** Where a clone's seal lives: beside the clone, never inside it. */
@@ -107,8 +94,8 @@ function assertSealed(clone: string): void {
 }
 
 /** The branch checked out in a sealed clone (null when detached). */
-async function branchOf(clone: string): Promise<string | null> {
-  return cloneGit(clone, ["symbolic-ref", "--short", "-q", "HEAD"]).catch(() => null);
+async function branchOf(jail: GitJailMode, clone: string): Promise<string | null> {
+  return inClone(jail, clone, ["symbolic-ref", "--short", "-q", "HEAD"]).catch(() => null);
 }
 
 /**
@@ -116,30 +103,53 @@ async function branchOf(clone: string): Promise<string | null> {
  * that branch is reused (an interrupted attempt made it); an unsealed one is an incomplete
  * attempt, made again; anything else at `dest` is an error.
  */
-export async function makeClone(source: string, dest: string, branch: string, base: string): Promise<void> {
+export async function makeClone(
+  jail: GitJailMode,
+  source: string,
+  dest: string,
+  branch: string,
+  base: string,
+): Promise<void> {
   if (fs.existsSync(dest)) {
     if (fs.existsSync(sealPath(dest))) {
       assertSealed(dest);
-      if ((await branchOf(dest)) === branch) return;
+      if ((await branchOf(jail, dest)) === branch) return;
       throw new Error(`${dest} exists and is not the clone of ${branch}`);
     }
     fs.rmSync(dest, { recursive: true, force: true });
   }
-  fs.mkdirSync(path.dirname(dest), { recursive: true });
+  // The clone is made inside an empty directory the jail shows alone (never its parent, which
+  // holds other clones), reading the source only.
+  fs.mkdirSync(dest, { recursive: true, mode: 0o700 });
+  const objects = path.join(source, ".git", "objects");
   // --shared: objects through alternates (no copy, no hardlink); --no-checkout, then the branch
   // at `base` exactly (the source's HEAD may have moved since `base` was read).
-  await cloneGit(path.dirname(dest), ["clone", "--shared", "--no-checkout", "--quiet", "--", source, dest]);
-  await cloneGit(dest, ["checkout", "-q", "-b", branch, base, "--"]);
+  await repoGit({ jail, cwd: dest, write: [dest], read: [source] }, [
+    "clone",
+    "--shared",
+    "--no-checkout",
+    "--quiet",
+    "--",
+    fs.realpathSync(source),
+    fs.realpathSync(dest),
+  ]);
+  await repoGit({ jail, cwd: dest, write: [dest], read: [objects] }, [
+    "checkout",
+    "-q",
+    "-b",
+    branch,
+    base,
+    "--",
+  ]);
   fs.writeFileSync(sealPath(dest), `${sealOf(dest)}\n${base}\n`, { mode: 0o600 });
 }
 
 /** Commits everything in a sealed clone (if anything changed) and returns its HEAD. */
-export async function commitClone(clone: string, message: string): Promise<string> {
-  assertSealed(clone);
-  await cloneGit(clone, ["add", "-A"]);
-  const staged = await cloneGit(clone, ["diff", "--cached", "--name-only"]);
-  if (staged) await cloneGit(clone, ["commit", "--no-verify", "-q", "-m", message]);
-  return cloneGit(clone, ["rev-parse", "HEAD"]);
+export async function commitClone(jail: GitJailMode, clone: string, message: string): Promise<string> {
+  await inClone(jail, clone, ["add", "-A"]);
+  const staged = await inClone(jail, clone, ["diff", "--cached", "--name-only", "--no-ext-diff"]);
+  if (staged) await inClone(jail, clone, ["commit", "--no-verify", "-q", "-m", message]);
+  return inClone(jail, clone, ["rev-parse", "HEAD"]);
 }
 
 /**
@@ -147,18 +157,26 @@ export async function commitClone(clone: string, message: string): Promise<strin
  * branch is codexpi's own), without touching the repository's working tree, index or HEAD —
  * git refuses to fetch into the branch a checkout has out.
  */
-export async function fetchFromClone(repo: string, clone: string, branch: string): Promise<string> {
+export async function fetchFromClone(
+  jail: GitJailMode,
+  repo: string,
+  clone: string,
+  branch: string,
+): Promise<string> {
   assertSealed(clone);
-  await cloneGit(repo, [
+  // The repository is written (objects, the branch); the clone and what it borrows are only read.
+  const access: RepoGitAccess = { jail, cwd: repo, write: [repo], read: [clone, ...borrowedObjects(clone)] };
+  await repoGit(access, [
     "fetch",
     "--quiet",
     "--no-tags",
     "--no-write-fetch-head",
+    "--upload-pack=git-upload-pack",
     "--",
-    clone,
+    fs.realpathSync(clone),
     `+refs/heads/${branch}:refs/heads/${branch}`,
   ]);
-  return cloneGit(repo, ["rev-parse", `refs/heads/${branch}`]);
+  return repoGit(access, ["rev-parse", `refs/heads/${branch}`]);
 }
 
 /** Removes a clone and its seal (never following a link out of it); nothing there is not an error. */

@@ -3,7 +3,8 @@ import path from "node:path";
 import type { Kernel } from "../kernel.js";
 import { t, type Locale } from "../../i18n/index.js";
 import type {} from "../orchestrations/schema.js"; // the orchestrations table
-import { cloneBase, cloneGit, commitClone, isSealedClone, makeClone, removeClone } from "./clones.js";
+import { cloneBase, commitClone, isSealedClone, makeClone, removeClone } from "./clones.js";
+import { repoGit, type GitJailMode } from "../isolation/repoGit.js";
 import { pruneInboxes } from "./inbox.js";
 import { capText } from "../text/cap.js";
 
@@ -25,17 +26,17 @@ export const selfCloneBranch = (conversationId: string): string => `codexpi/repa
  * at its first turn and reused by later turns (and by an attempt an interruption cut short).
  */
 export async function ensureSelfClone(
-  dataDir: string,
+  config: { dataDir: string; jail: GitJailMode },
   conversationId: string,
   selfPath: string,
 ): Promise<string> {
-  const dest = selfClonePath(dataDir, conversationId);
+  const dest = selfClonePath(config.dataDir, conversationId);
   // A reused clone keeps its own base; a new one starts at what the self project holds now.
   const base =
     fs.existsSync(dest) && isSealedClone(dest)
       ? "HEAD"
-      : await cloneGit(selfPath, ["rev-parse", "--verify", "HEAD^{commit}"]);
-  await makeClone(selfPath, dest, selfCloneBranch(conversationId), base);
+      : await repoGit({ jail: config.jail, cwd: selfPath }, ["rev-parse", "--verify", "HEAD^{commit}"]);
+  await makeClone(config.jail, selfPath, dest, selfCloneBranch(conversationId), base);
   return dest;
 }
 
@@ -49,15 +50,15 @@ export type SelfCloneResult =
  * transaction). Null when the conversation never got a clone (its agent never ran).
  */
 async function commitSelfClone(
-  dataDir: string,
+  config: { dataDir: string; jail: GitJailMode },
   conversationId: string,
   message: string,
 ): Promise<SelfCloneResult | null> {
-  const clone = selfClonePath(dataDir, conversationId);
+  const clone = selfClonePath(config.dataDir, conversationId);
   const branch = selfCloneBranch(conversationId);
   if (!fs.existsSync(clone)) return null;
   try {
-    const revision = await commitClone(clone, message);
+    const revision = await commitClone(config.jail, clone, message);
     return { clone, branch, revision, changed: revision !== cloneBase(clone) };
   } catch (err) {
     return { clone, branch, error: capText(err instanceof Error ? err.message : String(err), 500) };
@@ -82,7 +83,7 @@ export async function finishSelfClone(
 ): Promise<string | null> {
   const locale = engine.config.locale;
   const result = await commitSelfClone(
-    engine.config.dataDir,
+    engine.config,
     conversationId,
     t(locale, "repair.commit_message", { id: conversationId.slice(0, 8) }),
   );

@@ -7,11 +7,12 @@ import { capText } from "../text/cap.js";
 import type { EngineErrorReason } from "../errors.js";
 import { t } from "../../i18n/index.js";
 import { branchName, clonePath, startPrompt } from "./draft.js";
-import { simpleGitPort, type MergeResult, type OrchestrationGit } from "./git.js";
+import { gitPort, type MergeResult, type OrchestrationGit } from "./git.js";
 import { findOrchestration, transition } from "./store.js";
 import { failureSummary, runTests, type TestRunner, type VerificationRecord } from "./verification.js";
 import type { Orchestration } from "./schema.js";
 import { failureNote } from "../../i18n/failures.js";
+import type { Config } from "../../config.js";
 
 // The steps that touch git or run tests. Each runs after its claim committed (a claimed status
 // with a token), does its work outside any transaction, then records the result guarded on that
@@ -26,8 +27,12 @@ export interface OrchestrationDeps {
   testTimeoutMs: number;
 }
 
-/** Production ports: simple-git and real processes, ten minutes per test. */
-export const defaultDeps: OrchestrationDeps = { git: simpleGitPort, runTests, testTimeoutMs: 10 * 60_000 };
+/** Production ports: git and tests jailed as the operator configured, ten minutes per test. */
+export const defaultDeps = (config: Pick<Config, "jail">): OrchestrationDeps => ({
+  git: gitPort(config.jail),
+  runTests,
+  testTimeoutMs: 10 * 60_000,
+});
 
 /** How long a claim lasts before the tick may take the step over (git steps are quick). */
 export const GIT_CLAIM_MS = 2 * 60_000;
@@ -178,11 +183,12 @@ export async function runVerify(
   try {
     // Commit first: the revision recorded is exactly the content the tests ran on. Fetched before
     // the tests run: what they may leave in the clone's `.git` never reaches the project.
+    const project = await projectOf(engine, o);
     const revision = await deps.git.commitAll(
+      project.path,
       o.worktree_path,
       t(engine.config.locale, "orch.commit_message", { name: o.name, id: o.id.slice(0, 8) }),
     );
-    const project = await projectOf(engine, o);
     const fetched = await deps.git.fetchBranch(project.path, o.worktree_path, o.branch);
     if (fetched !== revision)
       throw new Error(

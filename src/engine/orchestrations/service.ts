@@ -136,7 +136,7 @@ export async function createOrchestration(
   engine: Kernel,
   actor: Actor,
   input: unknown,
-  deps: OrchestrationDeps = defaultDeps,
+  deps: OrchestrationDeps = defaultDeps(engine.config),
   opts: { slackChannelId?: string } = {},
 ): Promise<OrchestrationView> {
   const ref = projectRefSchema.safeParse(input);
@@ -306,7 +306,7 @@ export async function approveDraft(
   actor: Actor,
   id: string,
   hash: string,
-  deps: OrchestrationDeps = defaultDeps,
+  deps: OrchestrationDeps = defaultDeps(engine.config),
 ): Promise<OrchestrationView> {
   const { claimToken } = await act(engine, actor, id, "approve_draft", {
     check: (row) => {
@@ -325,7 +325,7 @@ export async function verifyOrchestration(
   engine: Kernel,
   actor: Actor,
   id: string,
-  deps: OrchestrationDeps = defaultDeps,
+  deps: OrchestrationDeps = defaultDeps(engine.config),
 ): Promise<OrchestrationView> {
   await visibleOrchestration(engine.db, actor, id);
   await advanceAgent(engine, id);
@@ -382,7 +382,7 @@ export async function approveRevision(
   actor: Actor,
   id: string,
   revision: string,
-  deps: OrchestrationDeps = defaultDeps,
+  deps: OrchestrationDeps = defaultDeps(engine.config),
 ): Promise<OrchestrationView> {
   const { claimToken, action } = await act(
     engine,
@@ -414,7 +414,7 @@ export async function mergeOrchestration(
   actor: Actor,
   id: string,
   opts: { confirm: boolean },
-  deps: OrchestrationDeps = defaultDeps,
+  deps: OrchestrationDeps = defaultDeps(engine.config),
 ): Promise<OrchestrationView> {
   const { claimToken } = await act(engine, actor, id, "confirm_merge", {
     check: () => {
@@ -440,7 +440,7 @@ export async function cancelOrchestration(
   engine: Kernel,
   actor: Actor,
   id: string,
-  deps: OrchestrationDeps = defaultDeps,
+  deps: OrchestrationDeps = defaultDeps(engine.config),
 ): Promise<OrchestrationView> {
   const { claimToken } = await act(engine, actor, id, "cancel", {
     within: async () => ({ event: { kind: "cancel.requested", detail: { by: actor.userId } } }),

@@ -125,7 +125,7 @@ async function recoverClaim(engine: Kernel, deps: OrchestrationDeps, id: string)
 /** Tick step: agents that finished move on; expired claims are taken over. */
 export async function processOrchestrations(
   engine: Kernel,
-  deps: OrchestrationDeps = defaultDeps,
+  deps: OrchestrationDeps = defaultDeps(engine.config),
 ): Promise<{ orchestrations_advanced: number; orchestrations_recovered: number }> {
   let advanced = 0;
   let recovered = 0;

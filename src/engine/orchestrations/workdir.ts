@@ -54,7 +54,7 @@ async function workdirOf(
   }
   if (project.role !== "self") return project.path;
   try {
-    return await ensureSelfClone(engine.config.dataDir, conversationId, project.path);
+    return await ensureSelfClone(engine.config, conversationId, project.path);
   } catch (err) {
     engine.logger.error(
       { err, conversationId, selfPath: project.path },

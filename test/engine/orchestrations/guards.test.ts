@@ -172,7 +172,7 @@ describe("orchestrations: access and guards", () => {
     let flow = await running(env, [noShell, forever]);
     await finishAgent(env, flow, "approved\n");
     flow = await verifyOrchestration(env.engine, OWNER_ACTOR, flow.id, {
-      ...defaultDeps,
+      ...defaultDeps(env.config),
       testTimeoutMs: 500,
     });
     expect(flow.status).toBe("VERIFICATION_FAILED");

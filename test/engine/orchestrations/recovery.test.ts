@@ -84,6 +84,7 @@ describe("orchestrations: crash recovery", () => {
     });
     const worktree = clonePath(env.config.dataDir, flow.name, flow.id);
     await makeClone(
+      env.config.jail,
       env.root,
       worktree,
       branchName(flow.name, flow.id),
@@ -114,11 +115,12 @@ describe("orchestrations: crash recovery", () => {
     flow = await approveDraft(env.engine, OWNER_ACTOR, flow.id, flow.draft_hash);
     await finishAgent(env, flow, "approved\n");
     // While the tests run, their claim expires and the tick takes the step back.
+    const deps = defaultDeps(env.config);
     const slow = {
-      ...defaultDeps,
-      runTests: async (...args: Parameters<typeof defaultDeps.runTests>) => {
-        const results = await defaultDeps.runTests(...args);
-        env.clock.advance(defaultDeps.testTimeoutMs + GIT_CLAIM_MS + 1);
+      ...deps,
+      runTests: async (...args: Parameters<typeof deps.runTests>) => {
+        const results = await deps.runTests(...args);
+        env.clock.advance(deps.testTimeoutMs + GIT_CLAIM_MS + 1);
         await processOrchestrations(env.engine);
         return results;
       },

@@ -1,0 +1,227 @@
+import fs from "node:fs";
+import path from "node:path";
+import { execa } from "execa";
+import { capText } from "../text/cap.js";
+import { findBwrap, jailArgs, type JailMount } from "./jail.js";
+
+// The one module that runs git on a repository an agent could have written: a project's checkout
+// (a full-access agent, or an overlapping project's agent, writes its `.git`), an orchestration or
+// self-repair clone (acceptance tests run there without Codex's sandbox), the self project. Git
+// executes what a repository's configuration and hooks name (hooks, fsmonitor, filters, diff and
+// merge drivers, alternate-refs commands, credential helpers, ssh and gpg programs, pagers,
+// editors…), so codexpi never runs git there as itself:
+//   1. every command runs in a jail like the acceptance tests' one: no network, an environment
+//      with no secret (nothing of codexpi's own environment passes), only the directories the
+//      command needs (read-only where it only reads), a private /tmp and /proc;
+//   2. inside it, the configuration that runs commands is neutralised: hooks and fsmonitor off,
+//      every command-running key the repository's configuration sets overridden on the command
+//      line, transports other than local files refused, global and system configuration ignored.
+// Nothing else in src/ may start git on such a path (test/lint/repoGit.test.ts scans for it).
+
+/** How git runs: jailed (the default), or directly when the operator turned the jail off (unsafe). */
+export type GitJailMode = "bwrap" | "off";
+
+/** What one git command may see: its working directory and the other directories it needs. */
+export interface RepoGitAccess {
+  jail: GitJailMode;
+  /** Where git runs; shown read-write when listed in `write`, else read-only. */
+  cwd: string;
+  /** Directories git writes (the repository a fetch, merge or commit changes). */
+  write?: readonly string[];
+  /** Directories git only reads (the clone a fetch reads, object stores a clone borrows). */
+  read?: readonly string[];
+  /** Wall-clock limit (default five minutes). */
+  timeoutMs?: number;
+}
+
+/** Settings every engine git command runs with: an identity, no signing, no hook, no command. */
+const FIXED: readonly string[] = [
+  "core.hooksPath=/dev/null",
+  "core.fsmonitor=false",
+  "core.untrackedCache=false",
+  "core.attributesFile=/dev/null",
+  // Run through a shell with the repository's path: `true` lists no alternate refs and runs nothing.
+  "core.alternateRefsCommand=true",
+  "core.askPass=",
+  "core.sshCommand=false",
+  "core.pager=cat",
+  "core.editor=true",
+  "sequence.editor=true",
+  "credential.helper=",
+  "gpg.program=false",
+  "gpg.ssh.program=false",
+  "gpg.x509.program=false",
+  "gpg.ssh.defaultKeyCommand=false",
+  "commit.gpgSign=false",
+  "tag.gpgSign=false",
+  "log.showSignature=false",
+  "merge.verifySignatures=false",
+  "diff.external=",
+  // Only local paths: no ext::, ssh or http transport, whatever a remote or URL rewrite says.
+  "protocol.allow=never",
+  "protocol.file.allow=always",
+  "submodule.recurse=false",
+  "fetch.recurseSubmodules=false",
+  "gc.auto=0",
+  "maintenance.auto=false",
+  "user.name=codexpi",
+  "user.email=codexpi@localhost",
+];
+
+/**
+ * Keys of a repository's configuration that name a command, and the value that disarms each:
+ * an empty filter is no filter, a merge driver `false` makes the merge conflict (never a silent
+ * "ours"), an empty helper list or textconv runs nothing.
+ */
+const COMMAND_KEYS: ReadonlyArray<[RegExp, string]> = [
+  [/^filter\..+\.(clean|smudge|process)$/, ""],
+  [/^filter\..+\.required$/, "false"],
+  [/^diff\..+\.(command|textconv)$/, ""],
+  [/^merge\..+\.driver$/, "false"],
+  [/^credential\..+\.helper$/, ""],
+  [/^remote\..+\.(uploadpack|receivepack|proxy|vcs)$/, ""],
+  [/^(difftool|mergetool)\..+\.(cmd|path)$/, "false"],
+  [/^pager\..+$/, "false"],
+  [/^submodule\..+\.update$/, "none"],
+  [/^core\.(gitproxy|worktree)$/, ""],
+  [/^uploadpack\.packobjectshook$/, ""],
+  [/^http\..*(proxy|cookiefile)$/, ""],
+];
+
+/** The `-c` overrides that disarm every command-running key among `keys` (lower-case names). */
+export function neutralisingOverrides(keys: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const key of keys) {
+    const k = key.toLowerCase();
+    // core.worktree cannot be emptied: git is told the work tree explicitly instead (see argv).
+    if (k === "core.worktree") continue;
+    for (const [pattern, value] of COMMAND_KEYS) if (pattern.test(k)) out.add(`${key}=${value}`);
+  }
+  return [...out];
+}
+
+const SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin";
+
+/**
+ * The environment of an engine git command: nothing of codexpi's own (no token, no database
+ * credential, no GIT_* redirection), no global or system configuration, no prompt of any kind.
+ */
+function gitEnvironment(): Record<string, string> {
+  return {
+    PATH: SYSTEM_PATH,
+    HOME: "/tmp",
+    LANG: "C",
+    LC_ALL: "C",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_ASKPASS: "",
+    SSH_ASKPASS: "",
+    GIT_EDITOR: "true",
+    GIT_SEQUENCE_EDITOR: "true",
+    GIT_PAGER: "cat",
+    GIT_OPTIONAL_LOCKS: "0",
+  };
+}
+
+/** A directory's real path (links resolved): what the jail binds and git is told. */
+function real(dir: string): string {
+  return fs.realpathSync(dir);
+}
+
+/** Whether `inner` is `outer` or lies below it. */
+function within(inner: string, outer: string): boolean {
+  const rel = path.relative(outer, inner);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+/**
+ * The jail's mounts: read-only directories first, then writable ones (a writable repository keeps
+ * its objects writable even when a clone lists them as alternates); a read-only directory inside a
+ * writable one is dropped, so it cannot make part of a written repository read-only.
+ */
+export function gitMounts(cwd: string, write: readonly string[], read: readonly string[]): JailMount[] {
+  const writable = [...new Set(write.map(real))];
+  const readable = [...new Set([cwd, ...read].filter((d) => fs.existsSync(d)).map(real))].filter(
+    (d) => !writable.some((w) => within(d, w)),
+  );
+  const byDepth = (a: string, b: string) => a.length - b.length;
+  return [
+    ...readable.sort(byDepth).map((source) => ({ source, writable: false })),
+    ...writable.sort(byDepth).map((source) => ({ source, writable: true })),
+  ];
+}
+
+/** The command that runs `argv` (git first) under `access`: jailed, or directly when the jail is off. */
+function prepared(access: RepoGitAccess, argv: string[]): { file: string; args: string[]; cwd: string } {
+  const cwd = real(access.cwd);
+  if (access.jail === "off") return { file: argv[0]!, args: argv.slice(1), cwd };
+  const bwrap = findBwrap();
+  if (!bwrap)
+    throw new Error(
+      "bubblewrap (bwrap) is not installed: codexpi runs git on agent-written repositories only inside its jail",
+    );
+  const mounts = gitMounts(cwd, access.write ?? [], access.read ?? []);
+  return { file: bwrap, args: jailArgs({ mounts, cwd, network: false, nestedSandbox: false }, argv), cwd };
+}
+
+async function exec(
+  access: RepoGitAccess,
+  argv: string[],
+): Promise<{ ok: boolean; out: string; err: string }> {
+  const { file, args, cwd } = prepared(access, argv);
+  const r = await execa(file, args, {
+    cwd,
+    env: gitEnvironment(),
+    extendEnv: false,
+    stdin: "ignore",
+    reject: false,
+    shell: false,
+    timeout: access.timeoutMs ?? 300_000,
+  });
+  return {
+    ok: r.exitCode === 0,
+    out: String(r.stdout ?? ""),
+    err: String(r.stderr || r.stdout || r.shortMessage || ""),
+  };
+}
+
+/** The configuration keys set for `cwd` (its repository's, included files' too), lower-case. */
+async function configuredKeys(access: RepoGitAccess): Promise<string[]> {
+  // Reading configuration runs nothing; the same jail shows the same files the command will read.
+  const r = await exec(access, ["git", "--no-pager", "config", "--list", "--name-only", "-z"]);
+  return r.ok ? r.out.split("\0").filter(Boolean) : [];
+}
+
+/** The work tree to name explicitly: `cwd` when it holds a `.git` directory (a clone or checkout). */
+function workTreeArgs(cwd: string): string[] {
+  const dotGit = fs.lstatSync(path.join(cwd, ".git"), { throwIfNoEntry: false });
+  return dotGit?.isDirectory() ? [`--git-dir=${path.join(cwd, ".git")}`, `--work-tree=${cwd}`] : [];
+}
+
+/**
+ * Runs `git <args>` (an argv, never a shell line) on agent-written content, jailed and disarmed;
+ * returns its stdout, trimmed. Throws, with the end of git's message, when git fails.
+ */
+export async function repoGit(access: RepoGitAccess, args: string[]): Promise<string> {
+  const cwd = real(access.cwd);
+  const overrides = [...FIXED, ...neutralisingOverrides(await configuredKeys(access))];
+  const safe = [cwd, ...(access.write ?? []), ...(access.read ?? [])]
+    .filter((d) => fs.existsSync(d))
+    .map((d) => `safe.directory=${real(d)}`);
+  const argv = [
+    "git",
+    "--no-pager",
+    ...workTreeArgs(cwd),
+    ...[...overrides, ...safe].flatMap((kv) => ["-c", kv]),
+    ...args,
+  ];
+  const r = await exec(access, argv);
+  if (!r.ok) throw new Error(`git ${args[0] ?? ""} failed: ${capText(r.err.trim(), 2000)}`);
+  return r.out.trim();
+}
+
+/** `repoGit` that answers null instead of throwing (a probe whose failure is an answer). */
+export async function repoGitOrNull(access: RepoGitAccess, args: string[]): Promise<string | null> {
+  return repoGit(access, args).catch(() => null);
+}
