@@ -140,7 +140,7 @@ function within(inner: string, outer: string): boolean {
  * its objects writable even when a clone lists them as alternates); a read-only directory inside a
  * writable one is dropped, so it cannot make part of a written repository read-only.
  */
-export function gitMounts(cwd: string, write: readonly string[], read: readonly string[]): JailMount[] {
+function gitMounts(cwd: string, write: readonly string[], read: readonly string[]): JailMount[] {
   const writable = [...new Set(write.map(real))];
   const readable = [...new Set([cwd, ...read].filter((d) => fs.existsSync(d)).map(real))].filter(
     (d) => !writable.some((w) => within(d, w)),
