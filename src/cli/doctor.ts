@@ -99,7 +99,11 @@ async function layoutChecks(config: Config): Promise<Check[]> {
       detail: found.length ? found.map((p) => describeProblem(locale, p)).join("; ") : t(locale, ok),
     });
     return [
-      line("layout", problems.filter((p) => !overlap(p)), "cli.doctor.layout_ok"),
+      line(
+        "layout",
+        problems.filter((p) => !overlap(p)),
+        "cli.doctor.layout_ok",
+      ),
       line("overlap", problems.filter(overlap), "cli.doctor.overlap_ok"),
     ];
   } catch (err) {

@@ -7,7 +7,11 @@ import { t, type Locale } from "../i18n/index.js";
 /** One sentence naming both paths (both projects, for an overlap) and what to do, in the operator's language. */
 export function describeProblem(locale: Locale, p: LayoutProblem): string {
   if (p.kind === "data_in_project")
-    return t(locale, "cli.layout.data_in_project", { data: p.dataDir, project: p.project, path: p.projectPath });
+    return t(locale, "cli.layout.data_in_project", {
+      data: p.dataDir,
+      project: p.project,
+      path: p.projectPath,
+    });
   if (p.kind === "install_in_project")
     return t(locale, "cli.layout.install_in_project", {
       project: p.project,

@@ -379,7 +379,8 @@ export async function updateProject(
     if (moved) {
       await assertNoOverlap(trx, moved.dir, moved.real, project.id);
       // A running agent, or one about to start, works in the old directory: move an idle project.
-      if (await hasWork(trx, project.id)) throw new EngineError("conflict", "project_busy", { name: project.name });
+      if (await hasWork(trx, project.id))
+        throw new EngineError("conflict", "project_busy", { name: project.name });
     }
     // Claims take no global lock: a placement change waits for both placements' claims, as moveProject.
     if (changes.host !== undefined) await takeLocks(trx, [claimLock(project.host), claimLock(changes.host)]);
@@ -425,7 +426,8 @@ export async function removeProject(db: Database, actor: Actor, name: string): P
         .forUpdate()
         .execute();
     }
-    if (await hasWork(trx, project.id)) throw new EngineError("conflict", "project_busy", { name: project.name });
+    if (await hasWork(trx, project.id))
+      throw new EngineError("conflict", "project_busy", { name: project.name });
     await trx.deleteFrom("runtime_policies").where("scope", "=", project.id).execute();
     await trx.deleteFrom("projects").where("id", "=", project.id).execute();
     return project;

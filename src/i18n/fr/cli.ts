@@ -114,9 +114,9 @@ export const cli = {
   "cli.layout.install_in_project":
     "le projet « {project} » ({path}) contient l’installation de codexpi en service ({install}) : ses agents pourraient réécrire le code que codexpi exécute ; enregistre une copie séparée",
   "cli.layout.project_inside":
-    "le projet « {project} » ({path}) est dans le projet « {other} » ({otherPath}) : les agents de « {other} » pourraient lire et écrire ses fichiers et ses hooks git ; donne à l’un des deux un dossier à lui (codexpi project set \"{project}\" --path DOSSIER) ou retire-en un (codexpi project remove \"{project}\")",
+    'le projet « {project} » ({path}) est dans le projet « {other} » ({otherPath}) : les agents de « {other} » pourraient lire et écrire ses fichiers et ses hooks git ; donne à l’un des deux un dossier à lui (codexpi project set "{project}" --path DOSSIER) ou retire-en un (codexpi project remove "{project}")',
   "cli.layout.project_same":
-    "les projets « {project} » et « {other} » ont le même dossier ({path}) : les agents de chacun pourraient lire et écrire les fichiers et les hooks git de l’autre ; donne à l’un des deux un dossier à lui (codexpi project set \"{project}\" --path DOSSIER) ou retire-en un (codexpi project remove \"{project}\")",
+    'les projets « {project} » et « {other} » ont le même dossier ({path}) : les agents de chacun pourraient lire et écrire les fichiers et les hooks git de l’autre ; donne à l’un des deux un dossier à lui (codexpi project set "{project}" --path DOSSIER) ou retire-en un (codexpi project remove "{project}")',
   "cli.serve.refused": "codexpi serve refuse de démarrer : {problem}",
   "cli.storage.postgres":
     "impossible d’utiliser la base PostgreSQL de DATABASE_URL : {reason}. Correctif : vérifie que le serveur est joignable, que l’utilisateur peut se connecter, créer des tables et écrire (pas un serveur de secours en lecture seule), ou retire DATABASE_URL pour utiliser le fichier SQLite.",
