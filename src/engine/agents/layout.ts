@@ -49,10 +49,10 @@ export function isWithin(inner: string, outer: string): boolean {
 }
 
 /** Whether two directories (real paths) overlap: one inside the other, or the same. */
-export const overlaps = (a: string, b: string): boolean => isWithin(a, b) || isWithin(b, a);
+const overlaps = (a: string, b: string): boolean => isWithin(a, b) || isWithin(b, a);
 
 /** How `project` overlaps `other` (real paths), the inner one first; null when apart. */
-export function overlapOf(
+function overlapOf(
   project: { name: string; path: string },
   other: { name: string; path: string },
 ): ProjectOverlap | null {
