@@ -54,6 +54,8 @@ export interface ProjectChanges {
   approvalMode?: ApprovalMode;
   /** The worker host it runs on (`codexpi host --name`); null: the coordinator's own machine. */
   host?: string | null;
+  /** Its directory on the host (the engine refuses one overlapping another project's). */
+  path?: string;
   maxConcurrent?: number | null;
   /**
    * The channel this project becomes the default of (a mention there needs no project name);
@@ -259,6 +261,7 @@ function parseSet(args: string[]): Command {
       changes.approvalMode = value as ApprovalMode;
     else if (flag === "--host" && /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/.test(value))
       changes.host = value === "none" ? null : value;
+    else if (flag === "--path" && !value.startsWith("--")) changes.path = value;
     else if (flag === "--max-concurrent" && (value === "none" || /^\d{1,2}$/.test(value)))
       changes.maxConcurrent = value === "none" ? null : Number(value);
     else return usage;

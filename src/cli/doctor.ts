@@ -13,7 +13,8 @@ import { codexEnvironment } from "../engine/isolation/environment.js";
 import { findBwrap } from "../engine/isolation/jail.js";
 import { jailedCodex, operatorCodexHome } from "../engine/isolation/codexJail.js";
 import { probeJail } from "../engine/isolation/probe.js";
-import { layoutProblemsOf } from "./layoutCheck.js";
+import { describeProblem, installProblemsOf } from "./layoutCheck.js";
+import type { LayoutProblem } from "../engine/agents/layout.js";
 import { modelProbe } from "./modelProbe.js";
 import { appTokenCheck, botTokenChecks, checkName, type Check } from "./slackChecks.js";
 
@@ -47,7 +48,7 @@ export async function run(argv: string[]): Promise<number> {
   checks.push(await database(config));
   const jail = await probeJail({ jail: config.jail, dataDir: config.dataDir, locale: config.locale });
   checks.push({ name: checkName(locale, "jail"), ok: jail.ok, detail: `${jail.mechanism}: ${jail.detail}` });
-  checks.push(await layoutCheck(config));
+  checks.push(...(await layoutChecks(config)));
   const codex = await codexCheck(config);
   checks.push(codex.check);
   if (codex.bin) checks.push(await sandboxCheck(config, codex.bin));
@@ -79,17 +80,34 @@ async function database(config: Config): Promise<Check> {
   }
 }
 
-/** No project may hold the data directory or the running install (its agents could rewrite them). */
-async function layoutCheck(config: Config): Promise<Check> {
+/**
+ * Two lines: no project may hold the data directory or the running install (its agents could
+ * rewrite them), and no two projects may overlap (one's agents could write the other's git hooks).
+ */
+async function layoutChecks(config: Config): Promise<Check[]> {
+  const locale = config.locale;
   try {
-    const problems = await layoutProblemsOf(config);
-    return {
-      name: checkName(config.locale, "layout"),
-      ok: problems.length === 0,
-      detail: problems.length ? problems.join("; ") : t(config.locale, "cli.doctor.layout_ok"),
-    };
+    const problems = await installProblemsOf(config);
+    const overlap = (p: LayoutProblem) => p.kind === "project_overlap";
+    const line = (
+      id: "layout" | "overlap",
+      found: LayoutProblem[],
+      ok: "cli.doctor.layout_ok" | "cli.doctor.overlap_ok",
+    ): Check => ({
+      name: checkName(locale, id),
+      ok: found.length === 0,
+      detail: found.length ? found.map((p) => describeProblem(locale, p)).join("; ") : t(locale, ok),
+    });
+    return [
+      line(
+        "layout",
+        problems.filter((p) => !overlap(p)),
+        "cli.doctor.layout_ok",
+      ),
+      line("overlap", problems.filter(overlap), "cli.doctor.overlap_ok"),
+    ];
   } catch (err) {
-    return { name: checkName(config.locale, "layout"), ok: false, detail: (err as Error).message };
+    return [{ name: checkName(locale, "layout"), ok: false, detail: (err as Error).message }];
   }
 }
 

@@ -92,16 +92,25 @@ async function remove(argv: string[]): Promise<number> {
   }
 }
 
-/** `project set NAME [--approvals never|on-request] [--steer on|off] [--host HOST|none]`: the operator is an admin. */
+/**
+ * `project set NAME [--approvals never|on-request] [--steer on|off] [--host HOST|none] [--path DIR]`:
+ * the operator is an admin; a new path is refused where it overlaps another project.
+ */
 async function set(argv: string[]): Promise<number> {
   const { values, positionals } = args(
     argv,
-    { approvals: { type: "string" }, steer: { type: "string" }, host: { type: "string" } },
+    {
+      approvals: { type: "string" },
+      steer: { type: "string" },
+      host: { type: "string" },
+      path: { type: "string" },
+    },
     1,
   );
   const mode = values.approvals as ApprovalMode | undefined;
   const steer = values.steer;
-  if (mode === undefined && steer === undefined && values.host === undefined)
+  const dir = values.path;
+  if (mode === undefined && steer === undefined && values.host === undefined && dir === undefined)
     throw new UsageError(t(cliLocale(), "cli.error.project_set"));
   if (mode !== undefined && !APPROVAL_MODES.includes(mode))
     throw new UsageError(t(cliLocale(), "cli.error.approvals"));
@@ -111,11 +120,14 @@ async function set(argv: string[]): Promise<number> {
   const { db, config } = await cliEngine();
   try {
     const name = positionals[0] as string;
-    if (mode !== undefined || host !== undefined) {
-      const p = await updateProject(db, CLI_ACTOR, name, {
+    if (mode !== undefined || host !== undefined || dir !== undefined) {
+      const changes = {
         ...(mode !== undefined ? { approvalMode: mode } : {}),
         ...(host !== undefined ? { host } : {}),
-      });
+        ...(dir !== undefined ? { path: dir } : {}),
+      };
+      const p = await updateProject(db, CLI_ACTOR, name, changes, installRoots(config));
+      if (dir !== undefined) out(t(config.locale, "cli.project.path_set", { name: p.name, path: p.path }));
       if (mode !== undefined)
         out(t(config.locale, "cli.project.updated", { name: p.name, approvals: p.approval_mode }));
       if (host !== undefined)

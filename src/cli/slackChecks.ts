@@ -10,6 +10,7 @@ type CheckId =
   | "database"
   | "jail"
   | "layout"
+  | "overlap"
   | "codex"
   | "sandbox"
   | "model"

@@ -7,6 +7,7 @@ export type EngineErrorReason =
   | "project_path_invalid"
   | "project_holds_data"
   | "project_holds_install"
+  | "project_overlaps"
   | "project_exists"
   | "role_taken"
   | "project_clash"

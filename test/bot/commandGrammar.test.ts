@@ -76,6 +76,15 @@ describe("/codex grammar", () => {
     });
   });
 
+  it("project set --path takes a directory, which the engine then checks (no overlap with another project)", () => {
+    expect(parseCommand("project set billing --path /srv/billing")).toEqual({
+      kind: "project.set",
+      name: "billing",
+      changes: { path: "/srv/billing" },
+    });
+    expect(parseCommand("project set billing --path")).toEqual({ kind: "usage", topic: "project.set" });
+  });
+
   it("project set --approvals takes never or on-request", () => {
     expect(parseCommand("project set demo --approvals on-request")).toEqual({
       kind: "project.set",

@@ -27,6 +27,7 @@ export const POSTGRES_FILES = [
   "test/engine/agents/longText.test.ts",
   "test/engine/agents/machines.test.ts",
   "test/engine/agents/policies.test.ts",
+  "test/engine/agents/projectOverlap.test.ts",
   "test/engine/agents/projects.test.ts",
   "test/engine/agents/reaper.test.ts",
   "test/engine/agents/recovery.test.ts",

@@ -214,7 +214,7 @@ async function run(
       // A channel's default only needs the project's owner; every other change, an admin.
       const p =
         Object.keys(changes).length || maxConcurrent !== undefined
-          ? await updateProject(engine.db, actor, cmd.name, changes)
+          ? await updateProject(engine.db, actor, cmd.name, changes, installRoots(engine.config))
           : await projectForOwner(engine.db, actor, cmd.name);
       if (defaultFor !== undefined || visible) await projectForOwner(engine.db, actor, p.name);
       // Steering, like visibility, is the owner's choice (or an admin's).

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Database } from "../database.js";
+import { EngineError } from "../errors.js";
 import { packageRoot } from "./spawner.js";
 
 // Where things may live on the host. An agent may write anywhere in its project's directory, so a
@@ -24,12 +25,57 @@ export const installRoots = (config: { dataDir: string }): InstallRoots => ({
 /** One way a layout is unsafe; the paths are real paths. */
 export type LayoutProblem =
   | { kind: "data_in_project"; project: string; projectPath: string; dataDir: string }
-  | { kind: "install_in_project"; project: string; projectPath: string; installDir: string };
+  | { kind: "install_in_project"; project: string; projectPath: string; installDir: string }
+  | ProjectOverlap;
 
-/** Whether `inner` is `outer` or below it (both real, absolute paths). */
+/**
+ * Two projects whose directories overlap (DESIGN "Projects never overlap"): `project` is inside
+ * `other`, or both are the same directory. An agent of the outer one could read the inner one's
+ * files and write its `.git` (Codex's sandbox protects only the `.git` at the top of its root).
+ */
+export interface ProjectOverlap {
+  kind: "project_overlap";
+  project: string;
+  projectPath: string;
+  other: string;
+  otherPath: string;
+  same: boolean;
+}
+
+/** Whether `inner` is `outer` or below it (both real, absolute paths), segment by segment. */
 export function isWithin(inner: string, outer: string): boolean {
   const rel = path.relative(outer, inner);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+/** Whether two directories (real paths) overlap: one inside the other, or the same. */
+const overlaps = (a: string, b: string): boolean => isWithin(a, b) || isWithin(b, a);
+
+/** How `project` overlaps `other` (real paths), the inner one first; null when apart. */
+function overlapOf(
+  project: { name: string; path: string },
+  other: { name: string; path: string },
+): ProjectOverlap | null {
+  if (!overlaps(project.path, other.path)) return null;
+  const [inner, outer] = isWithin(project.path, other.path) ? [project, other] : [other, project];
+  return {
+    kind: "project_overlap",
+    project: inner.name,
+    projectPath: inner.path,
+    other: outer.name,
+    otherPath: outer.path,
+    same: inner.path === outer.path,
+  };
+}
+
+/** Every pair of overlapping projects (real paths), each pair once. */
+export function projectOverlaps(projects: Array<{ name: string; path: string }>): ProjectOverlap[] {
+  return projects.flatMap((p, i) =>
+    projects.slice(i + 1).flatMap((q) => {
+      const found = overlapOf(p, q);
+      return found ? [found] : [];
+    }),
+  );
 }
 
 /** What is wrong with a project at `projectPath` (real) given the install's roots (real). */
@@ -47,7 +93,7 @@ export function layoutProblems(
   projects: Array<{ name: string; path: string }>,
   roots: InstallRoots,
 ): LayoutProblem[] {
-  return projects.flatMap((p) => projectProblems(p.name, p.path, roots));
+  return [...projects.flatMap((p) => projectProblems(p.name, p.path, roots)), ...projectOverlaps(projects)];
 }
 
 /**
@@ -70,11 +116,35 @@ export const realRoots = (roots: InstallRoots): InstallRoots => ({
   installDir: realPath(roots.installDir),
 });
 
-/** The problems of every registered project (specialists' workspaces, under the data dir, included). */
+/**
+ * The problems of every registered project (specialists' workspaces, under the data dir,
+ * included), overlaps between projects too.
+ */
 export async function installLayoutProblems(db: Database, roots: InstallRoots): Promise<LayoutProblem[]> {
   const projects = await db.selectFrom("projects").select(["name", "path"]).execute();
   return layoutProblems(
     projects.map((p) => ({ name: p.name, path: realPath(p.path) })),
     realRoots(roots),
   );
+}
+
+/**
+ * Refuses a project directory (`dir` as given, `real` its real path) that is inside, contains or
+ * is another registered project's (`except`: the project being moved), naming that project. Call
+ * it inside the write transaction that inserts or moves the project, so that a project added
+ * meanwhile by another process is seen.
+ */
+export async function assertNoOverlap(
+  trx: Database,
+  dir: string,
+  real: string,
+  except?: string,
+): Promise<void> {
+  let q = trx.selectFrom("projects").select(["id", "name", "path"]);
+  if (except) q = q.where("id", "<>", except);
+  for (const other of await q.orderBy("name").execute()) {
+    const otherPath = realPath(other.path);
+    if (overlaps(real, otherPath))
+      throw new EngineError("invalid", "project_overlaps", { path: dir, name: other.name, other: otherPath });
+  }
 }

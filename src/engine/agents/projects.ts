@@ -13,7 +13,7 @@ import { newId } from "../ids.js";
 import type { Clock } from "../clock.js";
 import { normalizeName } from "../protocol/normalizeName.js";
 import type { ApprovalMode, Project, ProjectRole, ProjectVisibility } from "../schema.js";
-import { projectProblems, realPath, realRoots, type InstallRoots } from "./layout.js";
+import { assertNoOverlap, projectProblems, realPath, realRoots, type InstallRoots } from "./layout.js";
 
 /** What an admin supplies to register a project. */
 export interface NewProject {
@@ -117,21 +117,7 @@ export async function addProject(
 ): Promise<Project> {
   const name = input.name.trim();
   if (!NAME_RE.test(name)) throw new EngineError("invalid", "project_name_invalid", { name: input.name });
-  const dir = path.resolve(input.path);
-  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
-    throw new EngineError("invalid", "project_path_invalid", { path: dir });
-  }
-  const [problem] = roots ? projectProblems(name, realPath(dir), realRoots(roots)) : [];
-  if (problem?.kind === "data_in_project")
-    throw new EngineError("invalid", "project_holds_data", {
-      path: problem.projectPath,
-      other: problem.dataDir,
-    });
-  if (problem?.kind === "install_in_project")
-    throw new EngineError("invalid", "project_holds_install", {
-      path: problem.projectPath,
-      other: problem.installDir,
-    });
+  const { dir, real } = projectDirectory(name, input.path, roots);
   const role = input.role ?? "project";
   const row = {
     id: newId(),
@@ -157,9 +143,35 @@ export async function addProject(
     const existing = await findProjectByName(trx, name);
     if (existing) throw new EngineError("conflict", "project_exists", { name: existing.name });
     if (role !== "project") await assertRoleFree(trx, role);
+    await assertNoOverlap(trx, dir, real);
     await trx.insertInto("projects").values(row).execute().catch(clash({ name, role }));
   });
   return row;
+}
+
+/**
+ * The directory a project may have: an existing directory (`dir`, absolute; `real`, symlinks
+ * resolved) holding neither codexpi's data nor its install when `roots` are given. Whether it
+ * overlaps another project is checked in the write transaction (`assertNoOverlap`).
+ */
+function projectDirectory(name: string, given: string, roots?: InstallRoots): { dir: string; real: string } {
+  const dir = path.resolve(given);
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
+    throw new EngineError("invalid", "project_path_invalid", { path: dir });
+  }
+  const real = realPath(dir);
+  const [problem] = roots ? projectProblems(name, real, realRoots(roots)) : [];
+  if (problem?.kind === "data_in_project")
+    throw new EngineError("invalid", "project_holds_data", {
+      path: problem.projectPath,
+      other: problem.dataDir,
+    });
+  if (problem?.kind === "install_in_project")
+    throw new EngineError("invalid", "project_holds_install", {
+      path: problem.projectPath,
+      other: problem.installDir,
+    });
+  return { dir, real };
 }
 
 /** Refuses a master or self role another project already holds. */
@@ -317,6 +329,8 @@ export interface ProjectUpdate {
   approvalMode?: ApprovalMode;
   /** The worker host it runs on; null: the coordinator's own machine. A host must have registered. */
   host?: string | null;
+  /** Its directory: checked as `addProject` checks it, overlap with other projects included. */
+  path?: string;
 }
 
 /** Refuses a placement on a host that never registered (a typo would strand the project's work). */
@@ -330,15 +344,21 @@ export function assertAdmin(actor: Actor): void {
   if (!actor.isAdmin) throw new EngineError("forbidden", "admins_only");
 }
 
-/** Changes a project's settings (admins). */
+/**
+ * Changes a project's settings (admins); a new path is checked as `addProject` checks one (with
+ * the install's `roots` when given) and refused while the project has work queued or running.
+ */
 export async function updateProject(
   db: Database,
   actor: Actor,
   name: string,
   changes: ProjectUpdate,
+  roots?: InstallRoots,
 ): Promise<Project> {
   assertAdmin(actor);
+  const moved = changes.path !== undefined ? projectDirectory(name, changes.path, roots) : null;
   const set = {
+    ...(moved ? { path: moved.dir } : {}),
     ...(changes.owner !== undefined ? { owner_id: changes.owner } : {}),
     ...(changes.channel !== undefined ? { slack_channel_id: changes.channel } : {}),
     ...(changes.fullAccess !== undefined ? { full_access: changes.fullAccess ? 1 : 0 } : {}),
@@ -356,6 +376,12 @@ export async function updateProject(
     if (changes.role && changes.role !== "project" && changes.role !== project.role)
       await assertRoleFree(trx, changes.role, project.id);
     if (changes.host) await requireHost(trx, changes.host);
+    if (moved) {
+      await assertNoOverlap(trx, moved.dir, moved.real, project.id);
+      // A running agent, or one about to start, works in the old directory: move an idle project.
+      if (await hasWork(trx, project.id))
+        throw new EngineError("conflict", "project_busy", { name: project.name });
+    }
     // Claims take no global lock: a placement change waits for both placements' claims, as moveProject.
     if (changes.host !== undefined) await takeLocks(trx, [claimLock(project.host), claimLock(changes.host)]);
     if (Object.keys(set).length)
@@ -400,16 +426,22 @@ export async function removeProject(db: Database, actor: Actor, name: string): P
         .forUpdate()
         .execute();
     }
-    const busy = await trx
-      .selectFrom("prompt_queue as q")
-      .innerJoin("conversations as c", "c.id", "q.conversation_id")
-      .select("q.id")
-      .where("c.project_id", "=", project.id)
-      .where("q.status", "in", ["queued", "running"])
-      .executeTakeFirst();
-    if (busy) throw new EngineError("conflict", "project_busy", { name: project.name });
+    if (await hasWork(trx, project.id))
+      throw new EngineError("conflict", "project_busy", { name: project.name });
     await trx.deleteFrom("runtime_policies").where("scope", "=", project.id).execute();
     await trx.deleteFrom("projects").where("id", "=", project.id).execute();
     return project;
   });
+}
+
+/** Whether the project has work queued or running. */
+async function hasWork(trx: Database, projectId: string): Promise<boolean> {
+  const busy = await trx
+    .selectFrom("prompt_queue as q")
+    .innerJoin("conversations as c", "c.id", "q.conversation_id")
+    .select("q.id")
+    .where("c.project_id", "=", projectId)
+    .where("q.status", "in", ["queued", "running"])
+    .executeTakeFirst();
+  return busy !== undefined;
 }

@@ -11,6 +11,7 @@ import { emit } from "../outbox.js";
 import type { DB, SpecialistAgentsTable } from "../schema.js";
 import { answerOf, createConversation, enqueueIn } from "../agents/conversations.js";
 import { SPECIALIST_GROUP, type Actor } from "../agents/projects.js";
+import { assertNoOverlap, realPath } from "../agents/layout.js";
 import { parseSpecialistReady } from "../protocol/markers.js";
 import { t } from "../../i18n/index.js";
 import { failureText } from "../../i18n/failures.js";
@@ -113,6 +114,9 @@ export async function createSpecialist(
     const created = await writeTransaction(engine.db, async (trx) => {
       const now = engine.clock.now();
       const projectId = newId();
+      // A new workspace is a new directory, yet a project registered at or above it (one under
+      // the data directory) would overlap it: projects never overlap, specialists' included.
+      await assertNoOverlap(trx, workspace, realPath(workspace));
       await trx
         .insertInto("projects")
         .values({

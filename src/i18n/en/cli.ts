@@ -35,7 +35,8 @@ export const cli = {
   "cli.project.steer": "project {name} changed: steer {steer}",
   "cli.project.updated": "project {name} changed: approvals {approvals}",
   "cli.error.project_set":
-    "project set needs --approvals never|on-request, --steer on|off or --host HOST|none",
+    "project set needs --approvals never|on-request, --steer on|off, --host HOST|none or --path DIR",
+  "cli.project.path_set": "project {name} now works in {path}",
   "cli.error.host_name": "a host name is letters, digits, . _ or - (at most 63)",
   "cli.project.host_set": "project {name} now runs on {host}",
   "cli.project.moved": "project {name} moved from {from} to {to}: {files} Codex session files copied",
@@ -65,6 +66,7 @@ export const cli = {
   "cli.doctor.name.database": "database",
   "cli.doctor.name.jail": "jail",
   "cli.doctor.name.layout": "layout",
+  "cli.doctor.name.overlap": "project paths",
   "cli.doctor.name.codex": "codex",
   "cli.doctor.name.sandbox": "sandbox",
   "cli.doctor.name.model": "model",
@@ -74,6 +76,7 @@ export const cli = {
   "cli.doctor.name.slack_app_token": "slack app token",
   "cli.doctor.data_dir": "data dir {dir}, runner {runner}",
   "cli.doctor.layout_ok": "no project holds the data directory or the install",
+  "cli.doctor.overlap_ok": "no project's directory is inside another's, contains it or is the same",
   "cli.doctor.codex_missing": "binary not found (npm ci installs @openai/codex; or set CODEX_BIN)",
   "cli.doctor.sandbox_ok": "restricted projects can run commands",
   "cli.doctor.sandbox_ok_jailed": "restricted projects can run commands (inside the jail)",
@@ -107,6 +110,10 @@ export const cli = {
     'the data directory {data} is inside the project "{project}" ({path}): its agents could rewrite codexpi\'s database; move CODEXPI_DATA_DIR outside every project',
   "cli.layout.install_in_project":
     'the project "{project}" ({path}) contains the running codexpi install ({install}): its agents could rewrite the code codexpi runs; register a separate checkout',
+  "cli.layout.project_inside":
+    'the project "{project}" ({path}) is inside the project "{other}" ({otherPath}): the agents of "{other}" could read and write its files and git hooks; give one of them a directory of its own (codexpi project set "{project}" --path DIR) or remove one (codexpi project remove "{project}")',
+  "cli.layout.project_same":
+    'the projects "{project}" and "{other}" have the same directory ({path}): each one’s agents could read and write the other’s files and git hooks; give one of them a directory of its own (codexpi project set "{project}" --path DIR) or remove one (codexpi project remove "{project}")',
   "cli.serve.refused": "codexpi serve refused: {problem}",
   "cli.storage.postgres":
     "cannot use the PostgreSQL database of DATABASE_URL: {reason}. Fix: check that the server is reachable, that the user may connect, create tables and write (not a read-only standby), or unset DATABASE_URL to use the SQLite file.",

@@ -29,6 +29,8 @@ export const core = {
     "the path {path} contains codexpi’s data directory ({other}): its agents could rewrite the database; choose a directory outside it",
   "reason.project_holds_install":
     "the path {path} contains the running codexpi install ({other}): its agents could rewrite the code codexpi runs; register a separate checkout",
+  "reason.project_overlaps":
+    "the path {path} overlaps the project {name} ({other}): projects never overlap (one inside the other, or the same directory), or one’s agents could read and write the other’s files and git hooks; choose a separate directory",
   "reason.project_exists": "a project named {name} already exists",
   "reason.role_taken": "the {role} role is already held by the project {name}",
   "reason.project_clash": "the project {name} clashes with another project (name or role {role}); try again",

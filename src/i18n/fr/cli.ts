@@ -35,7 +35,8 @@ export const cli = {
   "cli.project.steer": "projet {name} modifié : orientation {steer}",
   "cli.project.updated": "projet {name} modifié : approbations {approvals}",
   "cli.error.project_set":
-    "project set demande --approvals never|on-request, --steer on|off ou --host HÔTE|none",
+    "project set demande --approvals never|on-request, --steer on|off, --host HÔTE|none ou --path DOSSIER",
+  "cli.project.path_set": "le projet {name} travaille désormais dans {path}",
   "cli.error.host_name": "un nom d’hôte s’écrit en lettres, chiffres, . _ ou - (63 au plus)",
   "cli.project.host_set": "le projet {name} tourne désormais sur {host}",
   "cli.project.moved": "projet {name} déplacé de {from} vers {to} : {files} fichiers de session Codex copiés",
@@ -67,6 +68,7 @@ export const cli = {
   "cli.doctor.name.database": "base de données",
   "cli.doctor.name.jail": "isolation",
   "cli.doctor.name.layout": "emplacements",
+  "cli.doctor.name.overlap": "chemins des projets",
   "cli.doctor.name.codex": "codex",
   "cli.doctor.name.sandbox": "bac à sable",
   "cli.doctor.name.model": "modèle",
@@ -75,6 +77,8 @@ export const cli = {
   "cli.doctor.name.slack_scopes": "scopes slack",
   "cli.doctor.name.slack_app_token": "jeton d’application slack",
   "cli.doctor.data_dir": "répertoire de données {dir}, exécution par {runner}",
+  "cli.doctor.overlap_ok":
+    "aucun dossier de projet n’est dans celui d’un autre, ne le contient ni n’est le même",
   "cli.doctor.layout_ok": "aucun projet ne contient le répertoire de données ni l’installation",
   "cli.doctor.codex_missing": "binaire introuvable (npm ci installe @openai/codex ; ou règle CODEX_BIN)",
   "cli.doctor.sandbox_ok": "les projets restreints peuvent lancer des commandes",
@@ -109,6 +113,10 @@ export const cli = {
     "le répertoire de données {data} est dans le projet « {project} » ({path}) : ses agents pourraient réécrire la base de codexpi ; place CODEXPI_DATA_DIR hors de tout projet",
   "cli.layout.install_in_project":
     "le projet « {project} » ({path}) contient l’installation de codexpi en service ({install}) : ses agents pourraient réécrire le code que codexpi exécute ; enregistre une copie séparée",
+  "cli.layout.project_inside":
+    'le projet « {project} » ({path}) est dans le projet « {other} » ({otherPath}) : les agents de « {other} » pourraient lire et écrire ses fichiers et ses hooks git ; donne à l’un des deux un dossier à lui (codexpi project set "{project}" --path DOSSIER) ou retire-en un (codexpi project remove "{project}")',
+  "cli.layout.project_same":
+    'les projets « {project} » et « {other} » ont le même dossier ({path}) : les agents de chacun pourraient lire et écrire les fichiers et les hooks git de l’autre ; donne à l’un des deux un dossier à lui (codexpi project set "{project}" --path DOSSIER) ou retire-en un (codexpi project remove "{project}")',
   "cli.serve.refused": "codexpi serve refuse de démarrer : {problem}",
   "cli.storage.postgres":
     "impossible d’utiliser la base PostgreSQL de DATABASE_URL : {reason}. Correctif : vérifie que le serveur est joignable, que l’utilisateur peut se connecter, créer des tables et écrire (pas un serveur de secours en lecture seule), ou retire DATABASE_URL pour utiliser le fichier SQLite.",

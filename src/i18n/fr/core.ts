@@ -28,6 +28,8 @@ export const core = {
     "le chemin {path} contient le dossier de données de codexpi ({other}) : ses agents pourraient réécrire la base ; choisis un dossier en dehors",
   "reason.project_holds_install":
     "le chemin {path} contient l’installation de codexpi en service ({other}) : ses agents pourraient réécrire le code que codexpi exécute ; enregistre une copie séparée",
+  "reason.project_overlaps":
+    "le chemin {path} chevauche le projet {name} ({other}) : les projets ne se chevauchent jamais (l’un dans l’autre, ou le même dossier), sinon les agents de l’un pourraient lire et écrire les fichiers et les hooks git de l’autre ; choisis un dossier séparé",
   "reason.project_exists": "un projet nommé {name} existe déjà",
   "reason.role_taken": "le rôle {role} est déjà tenu par le projet {name}",
   "reason.project_clash":

@@ -11,9 +11,12 @@ import {
   type RootOperationNode,
   type UnknownRow,
 } from "kysely";
+import fs from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { enqueue, startConversation } from "../../../src/engine/agents/conversations.js";
 import { addProject, CLI_ACTOR, removeProject, updateProject } from "../../../src/engine/agents/projects.js";
+import { projectOverlaps, realPath } from "../../../src/engine/agents/layout.js";
 import { openDatabase, type Database } from "../../../src/engine/database.js";
 import { EngineError } from "../../../src/engine/errors.js";
 import { postgresDialect } from "../../../src/engine/postgres.js";
@@ -253,7 +256,9 @@ describe("project administration under concurrent writers", () => {
 
   it("a project of the same name added meanwhile is a conflict with a catalogued message, never a raw database error", async () => {
     env = await testEngine();
-    const dir = (await env.addProject({ name: "scratch" })).path;
+    // Its own directory: projects never overlap, so a second project at scratch's path is refused for that.
+    const dir = path.join(env.dir, "twin");
+    fs.mkdirSync(dir);
     const seam = meanwhile(
       env,
       { kind: "InsertQueryNode", table: "projects" },
@@ -286,6 +291,37 @@ describe("project administration under concurrent writers", () => {
     expect(
       await env.db.selectFrom("projects").select("id").where("name", "=", "twin").execute(),
     ).toHaveLength(1);
+  });
+
+  it("a project added meanwhile inside the new one's directory never leaves two overlapping projects registered", async () => {
+    env = await testEngine();
+    const outer = path.join(env.dir, "outer");
+    const inner = path.join(outer, "services", "billing");
+    fs.mkdirSync(inner, { recursive: true });
+    const seam = meanwhile(
+      env,
+      { kind: "InsertQueryNode", table: "projects" },
+      {
+        sqlite: (other) =>
+          other
+            .prepare(
+              "INSERT INTO projects (id, name, path, owner_id, full_access, execution_group, merge_confirmation_required, slack_channel_id, role, created_at) VALUES ('meanwhile', 'billing', ?, NULL, 0, NULL, 0, NULL, 'project', 0)",
+            )
+            .run(inner),
+        postgres: (other) => addProject(other, env.clock, { name: "billing", path: inner }),
+      },
+    );
+
+    const outcome = await addProject(seam.db, env.clock, { name: "outer", path: outer }).then(
+      (p) => p.name,
+      (err: unknown) => err,
+    );
+
+    expect(seam.outcome()).not.toBe("not reached");
+    if (seam.outcome() === "written") expect(outcome).toMatchObject({ reason: "project_overlaps" });
+    else expect(outcome).toBe("outer");
+    const registered = await env.db.selectFrom("projects").select(["name", "path"]).execute();
+    expect(projectOverlaps(registered.map((p) => ({ name: p.name, path: realPath(p.path) })))).toEqual([]);
   });
 
   it("an unknown project is not found, and a busy one is refused with its catalogued reason", async () => {

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startConversation } from "../../../src/engine/agents/conversations.js";
-import { addProject } from "../../../src/engine/agents/projects.js";
 import {
   findIncident,
   getIncident,
@@ -38,11 +37,7 @@ describe("lookups by id and per-actor lists", () => {
     );
     const oldest = (await env.db.selectFrom("incidents").select("id").executeTakeFirstOrThrow()).id;
     // 205 newer incidents of someone else's conversation in another project.
-    const other = await addProject(env.db, env.clock, {
-      name: "other",
-      path: env.source.path,
-      ownerId: OTHER.userId,
-    });
+    const other = await env.addProject({ name: "other", ownerId: OTHER.userId });
     const theirs = await startConversation(env.db, env.clock, other, "x", OTHER.userId);
     const now = env.clock.now();
     const rows = Array.from({ length: 205 }, (_, i) => ({
@@ -97,11 +92,7 @@ describe("lookups by id and per-actor lists", () => {
       .selectAll()
       .where("id", "=", flow.id)
       .executeTakeFirstOrThrow();
-    const other = await addProject(env.db, env.clock, {
-      name: "other",
-      path: env.dir,
-      ownerId: OTHER.userId,
-    });
+    const other = await env.addProject({ name: "other", ownerId: OTHER.userId });
     const copies = Array.from({ length: 501 }, (_, i) => ({
       ...row,
       id: newId(),
