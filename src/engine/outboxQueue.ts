@@ -70,13 +70,17 @@ export async function laterPendingKinds(
     .execute();
 }
 
-/** Records events as delivered (or as having nothing to deliver). */
+// Every mark names the state it moves from (`pending`): a mark that lost a race (another
+// notifier already delivered or gave the event up) changes nothing.
+
+/** Records pending events as delivered (or as having nothing to deliver). */
 export async function markDelivered(db: Database, ids: number[], now: number): Promise<void> {
   if (!ids.length) return;
   await db
     .updateTable("outbox")
     .set({ status: "done", done_at: now, last_error: null })
     .where("id", "in", ids)
+    .where("status", "=", "pending")
     .execute();
 }
 
@@ -95,6 +99,7 @@ export async function postpone(
       ...(failure?.attempts !== undefined ? { attempts: failure.attempts } : {}),
     })
     .where("id", "=", id)
+    .where("status", "=", "pending")
     .execute();
 }
 
@@ -110,6 +115,7 @@ export async function markFailed(
     .updateTable("outbox")
     .set({ status: "failed", attempts, last_error: error.slice(0, 500), done_at: now })
     .where("id", "=", id)
+    .where("status", "=", "pending")
     .execute();
 }
 

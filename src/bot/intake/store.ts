@@ -76,7 +76,11 @@ export class IntakeStore implements IntakeJournal {
 
   /** Marks a request consumed: it is never replayed. */
   done(id: number, now: number): void {
-    this.sqlite.prepare("UPDATE intake SET status = 'done', done_at = ? WHERE id = ?").run(now, id);
+    this.sqlite
+      .prepare(
+        "UPDATE intake SET status = 'done', done_at = ? WHERE id = ? AND status IN ('pending', 'waiting')",
+      )
+      .run(now, id);
   }
 
   /**
@@ -87,7 +91,8 @@ export class IntakeStore implements IntakeJournal {
     this.sqlite
       .prepare(
         `UPDATE intake SET status = 'waiting', attempts = attempts + 1,
-           next_at = ? + min(?, ? * (1 << min(attempts, 16))) WHERE id = ?`,
+           next_at = ? + min(?, ? * (1 << min(attempts, 16)))
+         WHERE id = ? AND status IN ('pending', 'waiting')`,
       )
       .run(now, maxDelayMs, firstDelayMs, id);
   }

@@ -122,9 +122,14 @@ export class SlackPosts {
     await this.db.deleteFrom("slack_posts").where("key", "=", key).where("status", "=", "sending").execute();
   }
 
-  /** Records the ts Slack gave a post. */
+  /** Records the ts Slack gave a post still being sent (a post already recorded keeps its ts). */
   async markPosted(key: string, ts: string): Promise<void> {
-    await this.db.updateTable("slack_posts").set({ ts, status: "posted" }).where("key", "=", key).execute();
+    await this.db
+      .updateTable("slack_posts")
+      .set({ ts, status: "posted" })
+      .where("key", "=", key)
+      .where("status", "=", "sending")
+      .execute();
   }
 
   /** Records an uploaded file (files have no ts: `file` stands for it). */

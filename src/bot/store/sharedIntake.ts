@@ -49,6 +49,7 @@ export class SharedIntakeStore implements IntakeJournal {
       .updateTable("intake_requests")
       .set({ status: "done", done_at: now })
       .where("id", "=", id)
+      .where("status", "in", ["pending", "waiting"])
       .execute();
   }
 
@@ -64,6 +65,7 @@ export class SharedIntakeStore implements IntakeJournal {
       .updateTable("intake_requests")
       .set({ status: "waiting", attempts: row.attempts + 1, next_at: now + delay })
       .where("id", "=", id)
+      .where("status", "in", ["pending", "waiting"])
       .execute();
   }
 
