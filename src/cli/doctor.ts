@@ -139,6 +139,7 @@ async function sandboxCheck(config: Config, bin: string): Promise<Check> {
             allowedAlternates: [],
             stateDir: state,
             operatorHome: operatorCodexHome(config.codexHome),
+            sandbox: "restricted",
             baseEnv: process.env,
             agentEnv: config.agentEnv,
           },
