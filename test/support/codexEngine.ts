@@ -18,10 +18,10 @@ import { removeTree } from "./removeTree.js";
  * binary against a fake model on 127.0.0.1. Everything it started is killed by close().
  */
 export async function codexEngine(
-  opts: { env?: Record<string, string>; maxConcurrent?: number; warm?: boolean } = {},
+  opts: { env?: Record<string, string>; maxConcurrent?: number; warm?: boolean; authFile?: boolean } = {},
 ) {
   const fake = await startFakeModel();
-  const home = await makeCodexHome(fake.url);
+  const home = await makeCodexHome(fake.url, { authFile: opts.authFile });
   const dir = tempDir();
   const database = await testDatabase(dir);
   const env = {
