@@ -72,16 +72,15 @@ describe("credentials no agent can change for another project (real Codex in the
       a,
       `printf '{"OPENAI_API_KEY":"${ATTACKER_KEY}"}' > /codex-home/auth.json; echo WROTE-$?; cat /codex-home/auth.json`,
     );
-    // Positive controls: the write succeeded, and landed on the host, in A's own copy.
-    expect(out).toContain("WROTE-0");
+    expect(out).toContain("WROTE-0"); // positive control: the write succeeded in A's jail
     expect(out).toContain(ATTACKER_KEY);
-    const copy = projectCredentialCopy(projectCodexState(env.config.dataDir, a.id));
-    expect(fs.readFileSync(copy, "utf8")).toContain(ATTACKER_KEY);
-
     expect(fs.readFileSync(operatorAuth, "utf8")).toBe(operatorText);
     const victim = await turnBearers(b, "UOTHER");
     expect(victim.length).toBeGreaterThan(0);
     expect(victim.every((h) => h === `Bearer ${OPERATOR_KEY}`)).toBe(true);
+    // Positive control: the write landed on the host, in A's own copy.
+    const copy = projectCredentialCopy(projectCodexState(env.config.dataDir, a.id));
+    expect(fs.readFileSync(copy, "utf8")).toContain(ATTACKER_KEY);
     // A's own copy is refreshed from the operator's before each of its turns, never written back.
     const own = await turnBearers(a, "UOWNER");
     expect(own.length).toBeGreaterThan(0);

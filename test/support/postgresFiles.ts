@@ -119,6 +119,7 @@ export const SQLITE_ONLY_ENGINE_FILES: Record<string, string> = {
   "test/engine/appServerRunner.test.ts": `${NO_DATABASE} (the real Codex app-server on its own)`,
   "test/engine/appServerStandIn.test.ts": NO_DATABASE,
   "test/engine/approvals/runnerChoice.test.ts": NO_DATABASE,
+  "test/engine/isolation/agentFiles.test.ts": NO_DATABASE,
   "test/engine/kernel.test.ts": `${NO_DATABASE} (use cases and a source scan)`,
   "test/engine/orchestrations/verificationJail.test.ts": `${NO_DATABASE} (the jailed test runner)`,
   "test/engine/protocol/markers.test.ts": NO_DATABASE,
