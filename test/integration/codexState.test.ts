@@ -10,7 +10,11 @@ import { execa } from "execa";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startConversation } from "../../src/engine/agents/conversations.js";
 import { codexSupportPath } from "../../src/engine/agents/codexBinary.js";
-import { jailedCodex, projectCodexState, projectCredentialCopy } from "../../src/engine/isolation/codexJail.js";
+import {
+  jailedCodex,
+  projectCodexState,
+  projectCredentialCopy,
+} from "../../src/engine/isolation/codexJail.js";
 import { findBwrap } from "../../src/engine/isolation/jail.js";
 import { codexBinaryPath } from "../support/codexBinary.js";
 import { codexEngine, finished, outsideDir } from "../support/codexEngine.js";

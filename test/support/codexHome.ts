@@ -121,7 +121,8 @@ export function codexHomeParent(): string {
 
 export async function makeCodexHome(fakeUrl: string, options: MakeCodexHomeOptions = {}): Promise<CodexHome> {
   const dir = await mkdtemp(path.join(options.parentDir ?? codexHomeParent(), "codexpi-codex-home-"));
-  const toml = fakeCodexConfigToml(fakeUrl, options.authFile) + (options.extraToml ? `\n${options.extraToml}\n` : "");
+  const toml =
+    fakeCodexConfigToml(fakeUrl, options.authFile) + (options.extraToml ? `\n${options.extraToml}\n` : "");
   await writeFile(path.join(dir, "config.toml"), toml, "utf8");
   return {
     dir,

@@ -18,7 +18,10 @@ export class PlantedPathError extends Error {}
 
 /** The parts of `rel` (relative, no `..`): a name that could leave the root is a bug of the caller. */
 function partsOf(root: string, rel: string): string[] {
-  const parts = path.normalize(rel).split(path.sep).filter((p) => p && p !== ".");
+  const parts = path
+    .normalize(rel)
+    .split(path.sep)
+    .filter((p) => p && p !== ".");
   if (path.isAbsolute(rel) || parts.length === 0 || parts.includes(".."))
     throw new Error(`${rel} is not a path inside ${root}`);
   return parts;
