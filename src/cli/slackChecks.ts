@@ -10,6 +10,7 @@ type CheckId =
   | "database"
   | "jail"
   | "layout"
+  | "credentials"
   | "codex"
   | "sandbox"
   | "model"
@@ -25,6 +26,8 @@ export const checkName = (locale: Locale, id: CheckId): string => t(locale, `cli
 export interface Check {
   name: string;
   ok: boolean;
+  /** Works, but the operator should know (shown with "!", does not fail doctor). */
+  warning?: boolean;
   detail: string;
 }
 

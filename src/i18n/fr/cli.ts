@@ -67,6 +67,7 @@ export const cli = {
   "cli.doctor.name.database": "base de données",
   "cli.doctor.name.jail": "isolation",
   "cli.doctor.name.layout": "emplacements",
+  "cli.doctor.name.credentials": "identifiants",
   "cli.doctor.name.codex": "codex",
   "cli.doctor.name.sandbox": "bac à sable",
   "cli.doctor.name.model": "modèle",
@@ -75,6 +76,10 @@ export const cli = {
   "cli.doctor.name.slack_scopes": "scopes slack",
   "cli.doctor.name.slack_app_token": "jeton d’application slack",
   "cli.doctor.data_dir": "répertoire de données {dir}, exécution par {runner}",
+  "cli.doctor.credentials_ok":
+    "aucun projet en accès complet ne partage une connexion ChatGPT (les tours en accès complet ont leur propre copie d’auth.json)",
+  "cli.doctor.credentials_shared_login":
+    "les projets en accès complet {projects} travaillent avec leur propre copie de la connexion ChatGPT de {file} : leurs agents peuvent la lire, et un rafraîchissement de jeton dans leur isolation peut invalider le jeton de rafraîchissement de ce fichier (chaque projet devra alors refaire `codex login`). Préférez une clé d’API (`codex login --with-api-key`) ou retirez-leur l’accès complet",
   "cli.doctor.layout_ok": "aucun projet ne contient le répertoire de données ni l’installation",
   "cli.doctor.codex_missing": "binaire introuvable (npm ci installe @openai/codex ; ou règle CODEX_BIN)",
   "cli.doctor.sandbox_ok": "les projets restreints peuvent lancer des commandes",
