@@ -113,6 +113,7 @@ export const SQLITE_ONLY_ENGINE_FILES: Record<string, string> = {
   "test/engine/agents/codexEvents.test.ts": NO_DATABASE,
   "test/engine/agents/codexRunner.test.ts": `${NO_DATABASE} (the real Codex on its own)`,
   "test/engine/agents/progress.test.ts": NO_DATABASE,
+  "test/engine/agents/sessionCopy.test.ts": NO_DATABASE,
   "test/engine/appServerJsonRpc.test.ts": NO_DATABASE,
   "test/engine/appServerNotifications.test.ts": NO_DATABASE,
   "test/engine/appServerProtocol.test.ts": NO_DATABASE,
