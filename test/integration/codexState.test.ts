@@ -90,7 +90,7 @@ describe("credentials no agent can change for another project (real Codex in the
     expect(own.length).toBeGreaterThan(0);
     expect(own.every((h) => h === `Bearer ${OPERATOR_KEY}`)).toBe(true);
     expect(fs.readFileSync(operatorAuth, "utf8")).toBe(operatorText);
-  });
+  }, 150_000);
 
   it("finding 3, positive control: the same write from an unsandboxed command in a jail that shares the operator's auth.json does reach the other project's model requests", async (ctx) => {
     if (!jail) ctx.skip();
@@ -121,7 +121,7 @@ describe("credentials no agent can change for another project (real Codex in the
     const r = await execa(old.file, old.args, { env: old.env, extendEnv: false, reject: false });
     expect(r.exitCode).toBe(0);
     expect(await turnBearers(b, "UOTHER")).toContain(`Bearer ${ATTACKER_KEY}`);
-  });
+  }, 150_000);
 });
 
 describe("the worker never follows a link planted in a project's Codex state", () => {
@@ -149,5 +149,5 @@ describe("the worker never follows a link planted in a project's Codex state", (
     expect(fs.existsSync(hostTarget)).toBe(false);
     expect(fs.readdirSync(hostDir)).toEqual([]);
     expect(fs.lstatSync(planted).isFile()).toBe(true);
-  });
+  }, 150_000);
 });

@@ -28,6 +28,8 @@ export async function codexEngine(
     CODEX_HOME: home.dir,
     CODEXPI_TURN_TIMEOUT: "60",
     CODEXPI_IDLE_TIMEOUT: "60",
+    // `CODEXPI_JAIL=off npx vitest …` runs the attack tests without the jail, to watch them fail.
+    ...(process.env.CODEXPI_JAIL ? { CODEXPI_JAIL: process.env.CODEXPI_JAIL } : {}),
     ...database.env,
     ...opts.env,
   };
