@@ -15,6 +15,7 @@ import { jailedCodex, operatorCodexHome } from "../engine/isolation/codexJail.js
 import { probeJail } from "../engine/isolation/probe.js";
 import { describeProblem, installProblemsOf } from "./layoutCheck.js";
 import type { LayoutProblem } from "../engine/agents/layout.js";
+import { credentialsCheck } from "./credentialsCheck.js";
 import { modelProbe } from "./modelProbe.js";
 import { appTokenCheck, botTokenChecks, checkName, type Check } from "./slackChecks.js";
 
@@ -49,6 +50,7 @@ export async function run(argv: string[]): Promise<number> {
   const jail = await probeJail({ jail: config.jail, dataDir: config.dataDir, locale: config.locale });
   checks.push({ name: checkName(locale, "jail"), ok: jail.ok, detail: `${jail.mechanism}: ${jail.detail}` });
   checks.push(...(await layoutChecks(config)));
+  checks.push(await credentialsCheck(config));
   const codex = await codexCheck(config);
   checks.push(codex.check);
   if (codex.bin) checks.push(await sandboxCheck(config, codex.bin));
@@ -58,9 +60,12 @@ export async function run(argv: string[]): Promise<number> {
   const app = await appTokenCheck(config);
   if (app) checks.push(app);
   for (const c of checks)
-    out(t(locale, "cli.doctor.line", { mark: c.ok ? "✓" : "✗", name: c.name, detail: c.detail }));
+    out(t(locale, "cli.doctor.line", { mark: markOf(c), name: c.name, detail: c.detail }));
   return checks.every((c) => c.ok) ? 0 : 1;
 }
+
+/** A doctor line's mark: passed, passed with a warning, failed. */
+const markOf = (c: Check): string => (!c.ok ? "✗" : c.warning ? "!" : "✓");
 
 async function database(config: Config): Promise<Check> {
   try {
@@ -157,6 +162,7 @@ async function sandboxCheck(config: Config, bin: string): Promise<Check> {
             allowedAlternates: [],
             stateDir: state,
             operatorHome: operatorCodexHome(config.codexHome),
+            sandbox: "restricted",
             baseEnv: process.env,
             agentEnv: config.agentEnv,
           },

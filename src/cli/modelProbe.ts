@@ -69,6 +69,7 @@ export async function modelProbe(config: Config, bin: string): Promise<Check> {
                 allowedAlternates: [],
                 stateDir: state,
                 operatorHome: home,
+                sandbox: "restricted",
                 baseEnv: process.env,
                 agentEnv: config.agentEnv,
               },

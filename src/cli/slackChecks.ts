@@ -11,6 +11,7 @@ type CheckId =
   | "jail"
   | "layout"
   | "overlap"
+  | "credentials"
   | "codex"
   | "sandbox"
   | "model"
@@ -26,6 +27,8 @@ export const checkName = (locale: Locale, id: CheckId): string => t(locale, `cli
 export interface Check {
   name: string;
   ok: boolean;
+  /** Works, but the operator should know (shown with "!", does not fail doctor). */
+  warning?: boolean;
   detail: string;
 }
 

@@ -401,6 +401,7 @@ describe("the app-server runner in the jail", () => {
       allowedAlternates: [],
       stateDir: path.join(r.home.dir, "project-state"),
       operatorHome: r.home.dir,
+      sandbox: "restricted" as const,
       baseEnv: { ...process.env, [FAKE_KEY_ENV]: r.home.env[FAKE_KEY_ENV] },
       agentEnv: [FAKE_KEY_ENV],
     };

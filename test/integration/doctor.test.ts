@@ -104,3 +104,58 @@ describe("codexpi doctor: a real model probe and Slack's tokens and scopes (real
     );
   });
 });
+
+describe("codexpi doctor: a ChatGPT login shared with full-access projects", () => {
+  const made: string[] = [];
+  afterEach(() => {
+    for (const d of made.splice(0)) fs.rmSync(d, { recursive: true, force: true, maxRetries: 10 });
+  });
+
+  /** Doctor's output for an install whose operator auth.json is `auth`, with one project of each kind. */
+  async function doctorWith(auth: object): Promise<string> {
+    const model = await startFakeModel();
+    const root = tempDir();
+    const home = await makeCodexHome(model.url);
+    made.push(root, home.dir);
+    fs.writeFileSync(path.join(home.dir, "auth.json"), JSON.stringify(auth), { mode: 0o600 });
+    const env = {
+      ...home.env,
+      CODEXPI_DATA_DIR: path.join(root, "data"),
+      CODEXPI_IDLE_TIMEOUT: "5",
+      NO_PROXY: "127.0.0.1,localhost",
+      LOG_LEVEL: "warn",
+      CODEXPI_LOCALE: "en",
+    };
+    try {
+      for (const [name, extra] of [
+        ["unsandboxed", ["--full-access"]],
+        ["sandboxed", []],
+      ] as const) {
+        fs.mkdirSync(path.join(root, name));
+        const added = await execa(
+          process.execPath,
+          [CLI, "project", "add", name, path.join(root, name), ...extra],
+          { env, reject: false },
+        );
+        expect(added.exitCode, added.stderr).toBe(0);
+      }
+      const r = await execa(process.execPath, [CLI, "doctor"], { env, reject: false, timeout: 120_000 });
+      return r.stdout;
+    } finally {
+      await model.close();
+    }
+  }
+
+  it("warns, naming the full-access project, when the operator's auth.json is a ChatGPT login; an API key gets no warning", async (ctx) => {
+    if (!(await jailAvailable())) ctx.skip();
+    const login = await doctorWith({
+      OPENAI_API_KEY: null,
+      tokens: { id_token: "x", access_token: "y", refresh_token: "z", account_id: "a" },
+      last_refresh: "2026-01-01T00:00:00Z",
+    });
+    expect(login).toMatch(/^! credentials: full-access projects unsandboxed run with their own copy/m);
+    // Positive control: the same install with an API key passes without a warning.
+    const key = await doctorWith({ OPENAI_API_KEY: "sk-operator" });
+    expect(key).toMatch(/^✓ credentials: no full-access project shares a ChatGPT login/m);
+  }, 180_000);
+});

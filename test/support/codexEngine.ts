@@ -18,16 +18,18 @@ import { removeTree } from "./removeTree.js";
  * binary against a fake model on 127.0.0.1. Everything it started is killed by close().
  */
 export async function codexEngine(
-  opts: { env?: Record<string, string>; maxConcurrent?: number; warm?: boolean } = {},
+  opts: { env?: Record<string, string>; maxConcurrent?: number; warm?: boolean; authFile?: boolean } = {},
 ) {
   const fake = await startFakeModel();
-  const home = await makeCodexHome(fake.url);
+  const home = await makeCodexHome(fake.url, { authFile: opts.authFile });
   const dir = tempDir();
   const database = await testDatabase(dir);
   const env = {
     CODEX_HOME: home.dir,
     CODEXPI_TURN_TIMEOUT: "60",
     CODEXPI_IDLE_TIMEOUT: "60",
+    // `CODEXPI_JAIL=off npx vitest …` runs the attack tests without the jail, to watch them fail.
+    ...(process.env.CODEXPI_JAIL ? { CODEXPI_JAIL: process.env.CODEXPI_JAIL } : {}),
     ...database.env,
     ...opts.env,
   };

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Kernel } from "../kernel.js";
 import { newId } from "../ids.js";
+import { replaceFile } from "../isolation/agentFiles.js";
 import { t, type Locale } from "../../i18n/index.js";
 
 // Long texts an agent receives (a specialist's result, a step's report for the master, a failure
@@ -55,38 +56,20 @@ export function passText(ctx: TextCtx, conversationId: string, text: string, lim
 /**
  * Copies a conversation's inbox into its workspace (the worker, before Codex starts). The
  * workspace is the agent's to write: `.codexpi` or its inbox planted as a symbolic link would
- * send the worker's writes elsewhere, so links are refused and never followed. A `.gitignore`
- * keeps the inbox out of commits (clones are committed with `git add -A`) and of `git status`.
+ * send the worker's writes elsewhere, so links are refused and never followed, and each file is
+ * renamed into place (a link, a FIFO or a directory planted at its name is replaced). A
+ * `.gitignore` keeps the inbox out of commits (clones are committed with `git add -A`) and of
+ * `git status`.
  */
 export function deliverInbox(dataDir: string, conversationId: string, workdir: string): number {
   const source = inboxStore(dataDir, conversationId);
   if (!fs.existsSync(source)) return 0;
   const files = fs.readdirSync(source).filter((f) => f.endsWith(".md"));
   if (!files.length) return 0;
-  const top = path.join(workdir, ".codexpi");
-  const inbox = path.join(workdir, INBOX_DIR);
-  for (const dir of [top, inbox]) {
-    const st = fs.lstatSync(dir, { throwIfNoEntry: false });
-    if (!st) fs.mkdirSync(dir);
-    else if (!st.isDirectory())
-      throw new Error(`${dir} is not a directory (a link or a file): the inbox is not delivered`);
-  }
-  writeNoFollow(path.join(top, ".gitignore"), "*\n");
-  for (const f of files) writeNoFollow(path.join(inbox, f), fs.readFileSync(path.join(source, f)));
+  replaceFile(workdir, path.join(".codexpi", ".gitignore"), "*\n", 0o644);
+  for (const f of files)
+    replaceFile(workdir, path.join(INBOX_DIR, f), fs.readFileSync(path.join(source, f)), 0o644);
   return files.length;
-}
-
-function writeNoFollow(file: string, data: string | Buffer): void {
-  const fd = fs.openSync(
-    file,
-    fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | fs.constants.O_NOFOLLOW,
-    0o644,
-  );
-  try {
-    fs.writeFileSync(fd, data);
-  } finally {
-    fs.closeSync(fd);
-  }
 }
 
 /**

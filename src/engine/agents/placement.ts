@@ -2,6 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { claimLock, takeLocks, writeTransaction, type Database } from "../database.js";
 import { EngineError } from "../errors.js";
+import {
+  ensurePrivateDirectory,
+  readRegularFile,
+  regularFilesUnder,
+  replaceFile,
+} from "../isolation/agentFiles.js";
 import { projectCodexState } from "../isolation/codexJail.js";
 import type { Project } from "../schema.js";
 import { assertAdmin, projectForActor, type Actor } from "./projects.js";
@@ -62,28 +68,29 @@ export async function hostDataDir(
 /**
  * Copies a project's Codex rollout files (`<data dir>/agents/<id>/codex-home/sessions/`) from one
  * data dir to another, keeping newer copies at the target; the rollout file is all Codex needs to
- * resume a thread elsewhere. Returns how many files were copied.
+ * resume a thread elsewhere. Returns how many files were copied. The project's agents write both
+ * sides: only regular files reached without a link are read, and each copy is renamed into place
+ * (a link planted at the target is replaced, never written through).
  */
 export function copyCodexSessions(fromDataDir: string, toDataDir: string, projectId: string): number {
-  const from = path.join(projectCodexState(fromDataDir, projectId), "sessions");
-  const to = path.join(projectCodexState(toDataDir, projectId), "sessions");
-  if (path.resolve(from) === path.resolve(to) || !fs.existsSync(from)) return 0;
+  const fromState = projectCodexState(fromDataDir, projectId);
+  const toState = projectCodexState(toDataDir, projectId);
+  if (path.resolve(fromState) === path.resolve(toState)) return 0;
+  const fromRoot = path.dirname(fromState);
+  const files = regularFilesUnder(fromRoot, path.join(path.basename(fromState), "sessions"));
+  if (!files.length) return 0;
+  // The jail's Codex state is private to its owner (0700), as the worker keeps it.
+  ensurePrivateDirectory(toState);
   let copied = 0;
-  const walk = (dir: string) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const source = path.join(dir, e.name);
-      if (e.isDirectory()) walk(source);
-      else if (e.isFile()) {
-        const target = path.join(to, path.relative(from, source));
-        const existing = fs.statSync(target, { throwIfNoEntry: false });
-        if (existing && existing.mtimeMs >= fs.statSync(source).mtimeMs) continue;
-        // The jail's Codex state is private to its owner (0700), as projectCodexState makes it.
-        fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
-        fs.copyFileSync(source, target);
-        copied += 1;
-      }
-    }
-  };
-  walk(from);
+  for (const rel of files) {
+    const inState = path.relative(path.basename(fromState), rel);
+    const existing = fs.lstatSync(path.join(toState, inState), { throwIfNoEntry: false });
+    const sourceTime = fs.lstatSync(path.join(fromRoot, rel)).mtimeMs;
+    if (existing?.isFile() && existing.mtimeMs >= sourceTime) continue;
+    const data = readRegularFile(fromRoot, rel);
+    if (!data) continue; // replaced by something else meanwhile
+    replaceFile(toState, inState, data);
+    copied += 1;
+  }
   return copied;
 }

@@ -1,7 +1,7 @@
-import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "../../config.js";
 import type { Database } from "../database.js";
+import { readRegularFile, regularFilesUnder } from "../isolation/agentFiles.js";
 import { operatorCodexHome, projectCodexState } from "../isolation/codexJail.js";
 import { readKeptOutcome } from "./keptOutcome.js";
 import type { Outcome } from "./outcome.js";
@@ -34,34 +34,21 @@ export async function recoverOutcome(config: Config, db: Database, item: LostIte
   const since = row?.codex_started_at ?? row?.claimed_at;
   if (!row?.codex_thread_id || !since) return null;
   // Jailed agents keep their sessions in the project's Codex state; unjailed ones in the operator's.
-  const homes =
+  const home =
     config.jail === "off"
-      ? [operatorCodexHome(config.codexHome)]
-      : [projectCodexState(config.dataDir, row.project_id)];
-  for (const home of homes) {
-    const file = findRollout(path.join(home, "sessions"), row.codex_thread_id);
-    const answer = file ? completedTurnAnswer(fs.readFileSync(file, "utf8"), since) : null;
-    if (answer !== null) return { status: "done", content: answer, error: null, errorCode: null };
-  }
-  return null;
+      ? operatorCodexHome(config.codexHome)
+      : projectCodexState(config.dataDir, row.project_id);
+  // The project's agents write its Codex state: from the directory above it, no link is followed.
+  const root = path.dirname(home);
+  const file = findRollout(root, path.join(path.basename(home), "sessions"), row.codex_thread_id);
+  const rollout = file ? readRegularFile(root, file) : null;
+  const answer = rollout ? completedTurnAnswer(rollout.toString("utf8"), since) : null;
+  return answer === null ? null : { status: "done", content: answer, error: null, errorCode: null };
 }
 
-/** The rollout file of a Codex thread (`sessions/YYYY/MM/DD/rollout-…-<thread id>.jsonl`). */
-function findRollout(dir: string, threadId: string): string | null {
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return null;
-  }
-  for (const e of entries) {
-    const full = path.join(dir, e.name);
-    if (e.isDirectory()) {
-      const found = findRollout(full, threadId);
-      if (found) return found;
-    } else if (e.name.endsWith(`-${threadId}.jsonl`)) return full;
-  }
-  return null;
+/** The rollout file of a Codex thread (`sessions/YYYY/MM/DD/rollout-…-<thread id>.jsonl`), relative to `root`. */
+function findRollout(root: string, sessions: string, threadId: string): string | null {
+  return regularFilesUnder(root, sessions).find((f) => f.endsWith(`-${threadId}.jsonl`)) ?? null;
 }
 
 /**

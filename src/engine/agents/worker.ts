@@ -9,7 +9,7 @@ import type { Config } from "../../config.js";
 import { codexEnvironment } from "../isolation/environment.js";
 import { findBwrap } from "../isolation/jail.js";
 import { jailedCodex, operatorCodexHome, projectCodexState } from "../isolation/codexJail.js";
-import { purposeOf, sandboxFor } from "./sandboxPolicy.js";
+import { purposeOf, sandboxFor, type SandboxMode } from "./sandboxPolicy.js";
 import { agentInstructions, tomlString } from "./agentInstructions.js";
 import { redactText } from "../../redaction.js";
 import { codexSupportPath, resolveCodexBinary } from "./codexBinary.js";
@@ -163,7 +163,7 @@ export async function runWorker(
 
   const purpose = await purposeOf(db, conversation.id, project);
   const sandbox = sandboxFor(purpose, project.full_access === 1);
-  const launch = codexLaunch(engine.config, bin, workdir, project);
+  const launch = codexLaunch(engine.config, bin, workdir, project, sandbox);
   if (!launch) {
     return finish({
       status: "failed",
@@ -339,7 +339,13 @@ export async function runWorker(
  * turned the jail off — directly, with the same allow-listed environment. Null when the jail is
  * required and bubblewrap is missing: the item fails rather than run unjailed.
  */
-function codexLaunch(config: Config, bin: string, workspace: string, project: { id: string; path: string }) {
+function codexLaunch(
+  config: Config,
+  bin: string,
+  workspace: string,
+  project: { id: string; path: string },
+  sandbox: SandboxMode,
+) {
   const support = codexSupportPath(bin);
   if (config.jail === "off") {
     const env = codexEnvironment(process.env, config.agentEnv, {
@@ -358,6 +364,7 @@ function codexLaunch(config: Config, bin: string, workspace: string, project: { 
     allowedAlternates: [path.join(project.path, ".git", "objects")],
     stateDir: projectCodexState(config.dataDir, project.id),
     operatorHome: operatorCodexHome(config.codexHome),
+    sandbox,
     baseEnv: process.env,
     agentEnv: config.agentEnv,
   };

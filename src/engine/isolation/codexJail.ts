@@ -1,19 +1,18 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { SandboxMode } from "../agents/sandboxPolicy.js";
+import { ensurePrivateDirectory, ensureRegularFile, replaceFile } from "./agentFiles.js";
 import { codexEnvironment } from "./environment.js";
 import { jailArgs, workspaceMounts, type JailMount } from "./jail.js";
 
 /** Where an agent's Codex state is mounted inside its jail (never under /tmp: Codex refuses it). */
 const JAIL_CODEX_HOME = "/codex-home";
+/** Codex's credentials file (an API key, or a ChatGPT login whose tokens Codex refreshes in place). */
+const AUTH_FILE = "auth.json";
 
 /** Files of the operator's CODEX_HOME an agent's Codex needs: settings, credentials, instructions. */
-const SHARED_FILES: Array<{ name: string; writable: boolean }> = [
-  { name: "config.toml", writable: false },
-  // Codex refreshes a ChatGPT login's tokens in place.
-  { name: "auth.json", writable: true },
-  { name: "AGENTS.md", writable: false },
-];
+const SHARED_FILES = ["config.toml", AUTH_FILE, "AGENTS.md"] as const;
 
 /** The operator's Codex home: CODEX_HOME, else Codex's own default. */
 export function operatorCodexHome(configured: string | undefined): string {
@@ -29,19 +28,46 @@ export function projectCodexState(dataDir: string, projectId: string): string {
 }
 
 /**
- * Creates the project's Codex state directory and returns the mounts that show it as the jail's
- * CODEX_HOME, with the operator's settings and credentials bound into it file by file.
+ * A full-access turn's own copy of the operator's auth.json: beside the project's Codex state (in
+ * a directory no jail shows), so that no agent can replace it with a link and renaming a fresh
+ * copy over it never disturbs a running jail's mount of the state directory.
  */
-function codexStateMounts(stateDir: string, operatorHome: string): JailMount[] {
-  fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+export function projectCredentialCopy(stateDir: string): string {
+  return path.join(path.dirname(stateDir), AUTH_FILE);
+}
+
+/**
+ * Where a jail's auth.json comes from. Restricted turns share the operator's file read-write:
+ * Codex's sandbox keeps their commands off it, and Codex itself refreshes a ChatGPT login there.
+ * A full-access turn's commands run unsandboxed, so it gets the project's own copy, refreshed
+ * from the operator's file now (outside the jail, atomically) and never written back: nothing it
+ * writes reaches another project's credential.
+ */
+function credentialSource(operatorFile: string, stateDir: string, sandbox: SandboxMode): string {
+  if (sandbox === "restricted") return operatorFile;
+  const copy = projectCredentialCopy(stateDir);
+  replaceFile(path.dirname(copy), path.basename(copy), fs.readFileSync(operatorFile));
+  return copy;
+}
+
+/**
+ * Creates (or, tampered with, re-creates) the project's Codex state directory and returns the
+ * mounts that show it as the jail's CODEX_HOME, with the operator's settings and credentials bound
+ * into it file by file. The agent writes that directory: each mount point is made a regular file
+ * without following whatever the agent may have left at its name.
+ */
+function codexStateMounts(stateDir: string, operatorHome: string, sandbox: SandboxMode): JailMount[] {
+  ensurePrivateDirectory(stateDir);
   const mounts: JailMount[] = [{ source: stateDir, target: JAIL_CODEX_HOME, writable: true }];
-  for (const f of SHARED_FILES) {
-    const source = path.join(operatorHome, f.name);
-    if (!fs.existsSync(source)) continue;
+  for (const name of SHARED_FILES) {
+    const operatorFile = path.join(operatorHome, name);
+    if (!fs.existsSync(operatorFile)) continue;
     // bwrap needs the mount point to exist in the directory it is bound over.
-    const placeholder = path.join(stateDir, f.name);
-    if (!fs.existsSync(placeholder)) fs.writeFileSync(placeholder, "", { mode: 0o600 });
-    mounts.push({ source, target: path.join(JAIL_CODEX_HOME, f.name), writable: f.writable });
+    ensureRegularFile(stateDir, name);
+    const target = path.join(JAIL_CODEX_HOME, name);
+    if (name === AUTH_FILE)
+      mounts.push({ source: credentialSource(operatorFile, stateDir, sandbox), target, writable: true });
+    else mounts.push({ source: operatorFile, target, writable: false });
   }
   return mounts;
 }
@@ -57,6 +83,8 @@ export interface CodexJailInput {
   allowedAlternates: readonly string[];
   stateDir: string;
   operatorHome: string;
+  /** How Codex's inner sandbox runs this turn: full access gets its own copy of the credentials. */
+  sandbox: SandboxMode;
   baseEnv: NodeJS.ProcessEnv;
   agentEnv: readonly string[];
 }
@@ -73,7 +101,7 @@ export function jailedCodex(input: CodexJailInput, codexArgv: string[]): Prepare
   const mounts: JailMount[] = [
     { source: input.codexBin, writable: false },
     ...(input.codexSupportDir ? [{ source: input.codexSupportDir, writable: false }] : []),
-    ...codexStateMounts(input.stateDir, input.operatorHome),
+    ...codexStateMounts(input.stateDir, input.operatorHome, input.sandbox),
     ...workspaceMounts(input.workspace, true, input.allowedAlternates),
   ];
   const systemPath = "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin";

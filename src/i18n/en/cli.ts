@@ -67,6 +67,7 @@ export const cli = {
   "cli.doctor.name.jail": "jail",
   "cli.doctor.name.layout": "layout",
   "cli.doctor.name.overlap": "project paths",
+  "cli.doctor.name.credentials": "credentials",
   "cli.doctor.name.codex": "codex",
   "cli.doctor.name.sandbox": "sandbox",
   "cli.doctor.name.model": "model",
@@ -75,6 +76,10 @@ export const cli = {
   "cli.doctor.name.slack_scopes": "slack scopes",
   "cli.doctor.name.slack_app_token": "slack app token",
   "cli.doctor.data_dir": "data dir {dir}, runner {runner}",
+  "cli.doctor.credentials_ok":
+    "no full-access project shares a ChatGPT login (full-access turns get their own copy of auth.json)",
+  "cli.doctor.credentials_shared_login":
+    "full-access projects {projects} run with their own copy of the ChatGPT login in {file}: their agents can read it, and a token refresh in their jail may rotate the refresh token that file holds (every project then needs `codex login` again). Prefer an API key (`codex login --with-api-key`) or turn full access off for them",
   "cli.doctor.layout_ok": "no project holds the data directory or the install",
   "cli.doctor.overlap_ok": "no project's directory is inside another's, contains it or is the same",
   "cli.doctor.codex_missing": "binary not found (npm ci installs @openai/codex; or set CODEX_BIN)",

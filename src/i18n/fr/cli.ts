@@ -69,6 +69,7 @@ export const cli = {
   "cli.doctor.name.jail": "isolation",
   "cli.doctor.name.layout": "emplacements",
   "cli.doctor.name.overlap": "chemins des projets",
+  "cli.doctor.name.credentials": "identifiants",
   "cli.doctor.name.codex": "codex",
   "cli.doctor.name.sandbox": "bac à sable",
   "cli.doctor.name.model": "modèle",
@@ -79,6 +80,10 @@ export const cli = {
   "cli.doctor.data_dir": "répertoire de données {dir}, exécution par {runner}",
   "cli.doctor.overlap_ok":
     "aucun dossier de projet n’est dans celui d’un autre, ne le contient ni n’est le même",
+  "cli.doctor.credentials_ok":
+    "aucun projet en accès complet ne partage une connexion ChatGPT (les tours en accès complet ont leur propre copie d’auth.json)",
+  "cli.doctor.credentials_shared_login":
+    "les projets en accès complet {projects} travaillent avec leur propre copie de la connexion ChatGPT de {file} : leurs agents peuvent la lire, et un rafraîchissement de jeton dans leur isolation peut invalider le jeton de rafraîchissement de ce fichier (chaque projet devra alors refaire `codex login`). Préférez une clé d’API (`codex login --with-api-key`) ou retirez-leur l’accès complet",
   "cli.doctor.layout_ok": "aucun projet ne contient le répertoire de données ni l’installation",
   "cli.doctor.codex_missing": "binaire introuvable (npm ci installe @openai/codex ; ou règle CODEX_BIN)",
   "cli.doctor.sandbox_ok": "les projets restreints peuvent lancer des commandes",

@@ -1,12 +1,14 @@
 import fs from "node:fs";
+import path from "node:path";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
 import { startConversation } from "../../../src/engine/agents/conversations.js";
 import { keepOutcome, keptOutcomeFile, retryWrite } from "../../../src/engine/agents/keptOutcome.js";
 import { processStartTime } from "../../../src/engine/agents/processes.js";
-import { completedTurnAnswer } from "../../../src/engine/agents/recovery.js";
-import { testEngine } from "../../support/engine.js";
+import { completedTurnAnswer, recoverOutcome } from "../../../src/engine/agents/recovery.js";
+import { projectCodexState } from "../../../src/engine/isolation/codexJail.js";
+import { tempDir, testEngine } from "../../support/engine.js";
 
 const line = (at: string, payload: Record<string, unknown>) =>
   JSON.stringify({ timestamp: at, type: "event_msg", payload });
@@ -70,6 +72,50 @@ describe("recovering the answer of a lost worker", () => {
     // The turn was cut (no task_complete): nothing to recover, not the previous turn's answer.
     expect(completedTurnAnswer([...earlier, thisTurn, '{"timestamp":'].join("\n"), since)).toBeNull();
     expect(completedTurnAnswer(earlier.join("\n"), since)).toBeNull();
+  });
+
+  it("a session record planted as a link to a file outside the project's Codex state is never read; the same record as a file is", async () => {
+    env = await testEngine();
+    const { item, conversation } = await startConversation(env.db, env.clock, env.project, "work", "U");
+    const since = Date.parse("2026-01-01T10:00:00.000Z");
+    await env.db
+      .updateTable("conversations")
+      .set({ codex_thread_id: "th-planted" })
+      .where("id", "=", conversation.id)
+      .execute();
+    await env.db
+      .updateTable("prompt_queue")
+      .set({ codex_started_at: since })
+      .where("id", "=", item.id)
+      .execute();
+    const record = [
+      line("2026-01-01T10:00:01.000Z", { type: "user_message", message: "x" }),
+      line("2026-01-01T10:00:02.000Z", {
+        type: "task_complete",
+        last_agent_message: "ANSWER-FROM-ELSEWHERE",
+      }),
+    ].join("\n");
+    const elsewhere = path.join(tempDir(), "other-project-rollout.jsonl");
+    fs.writeFileSync(elsewhere, record);
+    const day = path.join(
+      projectCodexState(env.config.dataDir, env.project.id),
+      "sessions",
+      "2026",
+      "01",
+      "01",
+    );
+    fs.mkdirSync(day, { recursive: true });
+    const rollout = path.join(day, "rollout-2026-01-01T10-00-00-th-planted.jsonl");
+    fs.symlinkSync(elsewhere, rollout);
+    const lost = { id: item.id, attempt: 1 };
+    expect(await recoverOutcome(env.config, env.db, lost)).toBeNull();
+    // Positive control: the same record, as a file of the project's own sessions, is recovered.
+    fs.unlinkSync(rollout);
+    fs.writeFileSync(rollout, record);
+    expect(await recoverOutcome(env.config, env.db, lost)).toMatchObject({
+      status: "done",
+      content: "ANSWER-FROM-ELSEWHERE",
+    });
   });
 
   it("the outcome write is retried with growing delays until it lands", async () => {
