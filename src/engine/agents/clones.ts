@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { readRegularFile } from "../isolation/agentFiles.js";
 import { repoGit, type GitJailMode, type RepoGitAccess } from "../isolation/repoGit.js";
 
 // The local clones agents work in (orchestrations, self-repair). A clone is made with
@@ -26,10 +27,10 @@ function cloneAccess(jail: GitJailMode, clone: string): RepoGitAccess {
  */
 function borrowedObjects(clone: string): string[] {
   const objects = path.join(clone, ".git", "objects");
-  const file = path.join(objects, "info", "alternates");
-  if (!fs.existsSync(file)) return [];
-  return fs
-    .readFileSync(file, "utf8")
+  const text = readRegularFile(clone, path.join(".git", "objects", "info", "alternates"));
+  if (!text) return [];
+  return text
+    .toString("utf8")
     .split("\n")
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith("#"))
@@ -55,7 +56,9 @@ function sealOf(clone: string): string {
     throw new Error(`${gitDir} points to another repository (commondir)`);
   const link = firstSymlink(gitDir);
   if (link) throw new Error(`${link} is a symbolic link`);
-  const read = (f: string) => (fs.existsSync(f) ? fs.readFileSync(f) : Buffer.alloc(0));
+  // Read without following a link or opening a FIFO a test command left there (either would hang
+  // or redirect codexpi): anything but a regular file reads as empty, so the seal no longer matches.
+  const read = (f: string) => readRegularFile(clone, path.relative(clone, f)) ?? Buffer.alloc(0);
   return createHash("sha256")
     .update(read(path.join(gitDir, "config")))
     .update("\0")

@@ -156,6 +156,33 @@ describe("orchestrations work in clones", () => {
     expect(fs.existsSync(marker)).toBe(true);
   });
 
+  it("a FIFO a test command leaves in place of the clone's git configuration or alternates is refused at once, never opened for reading (which would hang codexpi)", async () => {
+    env = await disposableRepository();
+    // The FIFO is made by a test command (jailed, in the clone): mkfifo replaces the file.
+    const tamper = [
+      "/bin/sh",
+      "-c",
+      "rm .git/objects/info/alternates && mkfifo .git/objects/info/alternates",
+    ];
+    let flow = await createOrchestration(env.engine, OWNER_ACTOR, {
+      project_id: env.projectId,
+      ...REQUEST,
+      tests: [APP_TEST, tamper],
+    });
+    flow = await approveDraft(env.engine, OWNER_ACTOR, flow.id, flow.draft_hash);
+    await finishAgent(env, flow, "approved\n");
+    flow = await verifyOrchestration(env.engine, OWNER_ACTOR, flow.id);
+    expect(flow.status).toBe("USER_REVIEW"); // control: the tests passed, and one of them left the FIFO
+    expect(
+      fs.lstatSync(path.join(flow.worktree_path!, ".git", "objects", "info", "alternates")).isFIFO(),
+    ).toBe(true);
+    flow = await requestCorrections(env.engine, OWNER_ACTOR, flow.id, "Encore.");
+    await finishAgent(env, flow, "draft\n");
+    flow = await verifyOrchestration(env.engine, OWNER_ACTOR, flow.id);
+    expect(flow.status).toBe("VERIFICATION_FAILED");
+    expect(flow.last_error).toContain("changed since codexpi made it");
+  });
+
   it("an orchestration an earlier version started in a git worktree finishes there after the upgrade: verified, merged, its worktree removed", async () => {
     env = await disposableRepository({ mergeConfirmation: false });
     let flow = await createOrchestration(env.engine, OWNER_ACTOR, { project_id: env.projectId, ...REQUEST });
