@@ -8,6 +8,7 @@ import type { CodexState } from "./codexEvents.js";
 import type { Config } from "../../config.js";
 import { codexEnvironment } from "../isolation/environment.js";
 import { findBwrap } from "../isolation/jail.js";
+import { agentNetwork } from "../isolation/agentNetwork.js";
 import { jailedCodex, operatorCodexHome, projectCodexState } from "../isolation/codexJail.js";
 import { purposeOf, sandboxFor } from "./sandboxPolicy.js";
 import { agentInstructions, tomlString } from "./agentInstructions.js";
@@ -163,7 +164,7 @@ export async function runWorker(
 
   const purpose = await purposeOf(db, conversation.id, project);
   const sandbox = sandboxFor(purpose, project.full_access === 1);
-  const launch = codexLaunch(engine.config, bin, workdir, project);
+  const launch = codexLaunch(engine.config, bin, workdir, project, sandbox === "full_access");
   if (!launch) {
     return finish({
       status: "failed",
@@ -339,7 +340,13 @@ export async function runWorker(
  * turned the jail off — directly, with the same allow-listed environment. Null when the jail is
  * required and bubblewrap is missing: the item fails rather than run unjailed.
  */
-function codexLaunch(config: Config, bin: string, workspace: string, project: { id: string; path: string }) {
+function codexLaunch(
+  config: Config,
+  bin: string,
+  workspace: string,
+  project: { id: string; path: string },
+  fullAccess: boolean,
+) {
   const support = codexSupportPath(bin);
   if (config.jail === "off") {
     const env = codexEnvironment(process.env, config.agentEnv, {
@@ -350,14 +357,21 @@ function codexLaunch(config: Config, bin: string, workspace: string, project: { 
   }
   const bwrap = findBwrap();
   if (!bwrap) return null;
+  const operatorHome = operatorCodexHome(config.codexHome);
+  const network = agentNetwork(
+    { netns: config.netns, extraPorts: config.netnsPorts, operatorHome },
+    fullAccess,
+    process.env,
+  );
   const input = {
     bwrap,
+    network,
     codexBin: bin,
     codexSupportDir: support,
     workspace,
     allowedAlternates: [path.join(project.path, ".git", "objects")],
     stateDir: projectCodexState(config.dataDir, project.id),
-    operatorHome: operatorCodexHome(config.codexHome),
+    operatorHome,
     baseEnv: process.env,
     agentEnv: config.agentEnv,
   };

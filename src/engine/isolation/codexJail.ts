@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { codexEnvironment } from "./environment.js";
-import { jailArgs, workspaceMounts, type JailMount } from "./jail.js";
+import { jailArgs, workspaceMounts, type JailMount, type JailSpec } from "./jail.js";
 
 /** Where an agent's Codex state is mounted inside its jail (never under /tmp: Codex refuses it). */
 const JAIL_CODEX_HOME = "/codex-home";
@@ -59,6 +59,8 @@ export interface CodexJailInput {
   operatorHome: string;
   baseEnv: NodeJS.ProcessEnv;
   agentEnv: readonly string[];
+  /** The jail's network (default: the host's; a full-access turn gets its own, see agentNetwork). */
+  network?: JailSpec["network"];
 }
 
 /** A command line and environment ready for execa (argv only, no shell). */
@@ -84,7 +86,10 @@ export function jailedCodex(input: CodexJailInput, codexArgv: string[]): Prepare
   });
   return {
     file: input.bwrap,
-    args: jailArgs({ mounts, cwd: input.workspace, network: true, nestedSandbox: true }, codexArgv),
+    args: jailArgs(
+      { mounts, cwd: input.workspace, network: input.network ?? true, nestedSandbox: true },
+      codexArgv,
+    ),
     env,
   };
 }

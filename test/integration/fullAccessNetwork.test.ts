@@ -1,0 +1,139 @@
+/**
+ * Issue 16, finding 6, tried as an attacker would: a full-access agent (real `codexpi worker`,
+ * the real Codex binary in the jail, the fake model's shell replies run as the agent) probes the
+ * host's network namespace — an abstract unix socket and a loopback TCP service the test opens on
+ * the host, and /proc/net. With its own namespace (pasta) it reaches neither and sees neither,
+ * while its turn completes (Codex reached the fake model on the host's 127.0.0.1: the network
+ * still works). The positive control runs the same probe with the namespace off.
+ */
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startConversation } from "../../src/engine/agents/conversations.js";
+import { findPasta } from "../../src/engine/isolation/agentNetwork.js";
+import { codexEngine, finished } from "../support/codexEngine.js";
+import { functionCallOutputs } from "../support/fakeModel.js";
+import { jailAvailable } from "../support/jail.js";
+
+let env: Awaited<ReturnType<typeof codexEngine>> | undefined;
+let jail = false;
+const servers: net.Server[] = [];
+
+beforeAll(async () => {
+  jail = await jailAvailable();
+  if (jail && !findPasta() && process.env.CODEXPI_REQUIRE_JAIL === "1")
+    throw new Error("pasta (Debian passt) is not installed and CODEXPI_REQUIRE_JAIL=1");
+});
+
+afterEach(async () => {
+  await env?.close();
+  env = undefined;
+  for (const s of servers.splice(0)) s.close();
+});
+
+/** A host service that answers `reply` to whoever connects, on a unix path or a TCP port. */
+async function hostService(reply: string, where: { path: string } | { port: 0; host: string }) {
+  const server = net.createServer((c) => c.end(reply));
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(where, resolve));
+  return server;
+}
+
+/**
+ * The probe the agent runs (node is in /usr, shown read-only in the jail): connects to the
+ * abstract socket and to the loopback port, and looks for both in /proc/net.
+ */
+const PROBE = `
+const net = require("node:net");
+const fs = require("node:fs");
+const [name, port] = process.argv.slice(2);
+const hex = Number(port).toString(16).toUpperCase().padStart(4, "0");
+const reach = (opts) => new Promise((done) => {
+  const s = net.connect(opts);
+  s.setTimeout(3000);
+  s.on("data", (d) => { done("ANSWER-" + d); s.destroy(); });
+  s.on("error", (e) => done("ERROR-" + e.code));
+  s.on("timeout", () => { done("TIMEOUT"); s.destroy(); });
+});
+(async () => {
+  console.log("ABSTRACT=" + (await reach({ path: "\\0" + name })));
+  console.log("LOOPBACK=" + (await reach({ host: "127.0.0.1", port: Number(port) })));
+  const unix = fs.readFileSync("/proc/net/unix", "utf8");
+  const tcp = fs.readFileSync("/proc/net/tcp", "utf8");
+  console.log("UNIX-LISTS-SOCKET=" + unix.includes("@" + name));
+  console.log("TCP-LISTS-PORT=" + tcp.includes(":" + hex + " "));
+  console.log("UNIX-ENTRIES=" + (unix.trim().split("\\n").length - 1));
+})();
+`;
+
+/** Opens the host's services, has a full-access agent run the probe, returns what it printed. */
+async function probeAsFullAccessAgent() {
+  const e = env!;
+  const project = await e.addProject({ name: "full", ownerId: "UOWNER", fullAccess: true });
+  const name = `codexpi-test-${process.pid}-${Date.now()}`;
+  await hostService("HOST-SOCKET-ANSWERED", { path: `\0${name}` });
+  const tcp = await hostService("HOST-TCP-ANSWERED", { port: 0, host: "127.0.0.1" });
+  const port = (tcp.address() as net.AddressInfo).port;
+  fs.writeFileSync(path.join(project.path, "probe.cjs"), PROBE);
+  const before = e.fake.requests.length;
+  e.fake.enqueue(
+    { kind: "shell", command: ["node", "probe.cjs", name, String(port)] },
+    { kind: "text", text: "fait" },
+  );
+  const { item } = await startConversation(e.db, e.clock, project, "sonde", "UOWNER");
+  await e.engine.dispatch();
+  const outcome = await finished(e.db, item.id);
+  const out = JSON.stringify(functionCallOutputs(e.fake.requests[before + 1] ?? {}));
+  return { outcome, out, project, name };
+}
+
+/** Network stack processes (pasta) still running for a project's jail. */
+function pastaProcessesOf(projectPath: string): number[] {
+  return fs
+    .readdirSync("/proc")
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        return (
+          /^pas(st|ta)/.test(fs.readFileSync(`/proc/${p}/comm`, "utf8")) &&
+          fs.readFileSync(`/proc/${p}/cmdline`, "utf8").includes(projectPath)
+        );
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+describe("a full-access agent's network (real Codex in the jail, issue 16 finding 6)", () => {
+  it("reaches neither the host's abstract socket nor an unforwarded loopback port, and sees neither in /proc/net, while its turn reached the model on the host's loopback", async (ctx) => {
+    if (!jail || !findPasta()) ctx.skip();
+    env = await codexEngine();
+    const { outcome, out, project, name } = await probeAsFullAccessAgent();
+    // Positive control of the network: Codex reached the fake model (127.0.0.1 on the host) twice.
+    expect(outcome).toMatchObject({ status: "done" });
+    expect(out).toContain("ABSTRACT="); // the probe ran
+    expect(out).toContain("ABSTRACT=ERROR-ECONNREFUSED");
+    expect(out).toContain("LOOPBACK=ERROR-ECONNREFUSED");
+    expect(out).not.toContain("HOST-SOCKET-ANSWERED");
+    expect(out).not.toContain("HOST-TCP-ANSWERED");
+    expect(out).toContain("UNIX-LISTS-SOCKET=false");
+    expect(out).toContain("TCP-LISTS-PORT=false");
+    // The host lists its socket (so "false" above is the namespace, not a probe that cannot read).
+    expect(fs.readFileSync("/proc/net/unix", "utf8")).toContain(`@${name}`);
+    // The network stack ended with the turn.
+    expect(pastaProcessesOf(project.path)).toEqual([]);
+  });
+
+  it("positive control: with the namespace off (CODEXPI_NETNS=off) the same probe reaches both and sees the socket", async (ctx) => {
+    if (!jail) ctx.skip();
+    env = await codexEngine({ env: { CODEXPI_NETNS: "off" } });
+    const { outcome, out } = await probeAsFullAccessAgent();
+    expect(outcome).toMatchObject({ status: "done" });
+    expect(out).toContain("ABSTRACT=ANSWER-HOST-SOCKET-ANSWERED");
+    expect(out).toContain("LOOPBACK=ANSWER-HOST-TCP-ANSWERED");
+    expect(out).toContain("UNIX-LISTS-SOCKET=true");
+    expect(out).toContain("TCP-LISTS-PORT=true");
+  });
+});
