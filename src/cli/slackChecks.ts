@@ -10,6 +10,7 @@ type CheckId =
   | "database"
   | "jail"
   | "layout"
+  | "network"
   | "codex"
   | "sandbox"
   | "model"
@@ -26,6 +27,8 @@ export interface Check {
   name: string;
   ok: boolean;
   detail: string;
+  /** A weaker protection than the default, said without failing doctor. */
+  warn?: boolean;
 }
 
 /** The bot scopes a manifest asks for (`oauth_config.scopes.bot`), read without a YAML parser. */

@@ -22,9 +22,9 @@ export interface PastaNetwork {
   loopbackTcpPorts: number[];
 }
 
-/** The pasta binary, or null when passt is not installed. */
+/** The pasta binary, or null when passt is not installed (or the tun device it needs is absent). */
 export function findPasta(pathVar = process.env.PATH ?? ""): string | null {
-  return findProgram("pasta", pathVar);
+  return fs.existsSync("/dev/net/tun") ? findProgram("pasta", pathVar) : null;
 }
 
 /**
@@ -104,7 +104,7 @@ export function agentNetwork(
   env: NodeJS.ProcessEnv,
   pasta: string | null = findPasta(),
 ): true | PastaNetwork {
-  if (!fullAccess || settings.netns === "off" || !pasta || !fs.existsSync("/dev/net/tun")) return true;
+  if (!fullAccess || settings.netns === "off" || !pasta) return true;
   return {
     pasta,
     loopbackTcpPorts: [...modelLoopbackPorts(settings.operatorHome, env), ...settings.extraPorts],

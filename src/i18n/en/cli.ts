@@ -65,6 +65,7 @@ export const cli = {
   "cli.doctor.name.database": "database",
   "cli.doctor.name.jail": "jail",
   "cli.doctor.name.layout": "layout",
+  "cli.doctor.name.network": "full-access network",
   "cli.doctor.name.codex": "codex",
   "cli.doctor.name.sandbox": "sandbox",
   "cli.doctor.name.model": "model",
@@ -74,6 +75,12 @@ export const cli = {
   "cli.doctor.name.slack_app_token": "slack app token",
   "cli.doctor.data_dir": "data dir {dir}, runner {runner}",
   "cli.doctor.layout_ok": "no project holds the data directory or the install",
+  "cli.doctor.netns_ok":
+    "full-access agents get a network namespace of their own (pasta); host loopback ports they reach: {ports}",
+  "cli.doctor.netns_missing":
+    "pasta (Debian package passt) or /dev/net/tun is missing: full-access agents share the host's network namespace (its abstract unix sockets, /proc/net); install passt",
+  "cli.doctor.netns_off":
+    "CODEXPI_NETNS=off: full-access agents share the host's network namespace (its abstract unix sockets, /proc/net)",
   "cli.doctor.codex_missing": "binary not found (npm ci installs @openai/codex; or set CODEX_BIN)",
   "cli.doctor.sandbox_ok": "restricted projects can run commands",
   "cli.doctor.sandbox_ok_jailed": "restricted projects can run commands (inside the jail)",

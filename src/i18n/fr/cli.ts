@@ -67,6 +67,7 @@ export const cli = {
   "cli.doctor.name.database": "base de données",
   "cli.doctor.name.jail": "isolation",
   "cli.doctor.name.layout": "emplacements",
+  "cli.doctor.name.network": "réseau en accès complet",
   "cli.doctor.name.codex": "codex",
   "cli.doctor.name.sandbox": "bac à sable",
   "cli.doctor.name.model": "modèle",
@@ -76,6 +77,12 @@ export const cli = {
   "cli.doctor.name.slack_app_token": "jeton d’application slack",
   "cli.doctor.data_dir": "répertoire de données {dir}, exécution par {runner}",
   "cli.doctor.layout_ok": "aucun projet ne contient le répertoire de données ni l’installation",
+  "cli.doctor.netns_ok":
+    "les agents en accès complet ont leur propre espace de noms réseau (pasta) ; ports de la boucle locale de l’hôte qu’ils atteignent : {ports}",
+  "cli.doctor.netns_missing":
+    "pasta (paquet Debian passt) ou /dev/net/tun manque : les agents en accès complet partagent l’espace de noms réseau de l’hôte (ses sockets unix abstraites, /proc/net) ; installez passt",
+  "cli.doctor.netns_off":
+    "CODEXPI_NETNS=off : les agents en accès complet partagent l’espace de noms réseau de l’hôte (ses sockets unix abstraites, /proc/net)",
   "cli.doctor.codex_missing": "binaire introuvable (npm ci installe @openai/codex ; ou règle CODEX_BIN)",
   "cli.doctor.sandbox_ok": "les projets restreints peuvent lancer des commandes",
   "cli.doctor.sandbox_ok_jailed": "les projets restreints peuvent lancer des commandes (dans l’isolation)",
