@@ -12,7 +12,7 @@ import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startConversation } from "../../src/engine/agents/conversations.js";
 import { findPasta } from "../../src/engine/isolation/agentNetwork.js";
-import { codexEngine, finished } from "../support/codexEngine.js";
+import { codexEngine, finished, until } from "../support/codexEngine.js";
 import { functionCallOutputs } from "../support/fakeModel.js";
 import { jailAvailable } from "../support/jail.js";
 
@@ -106,24 +106,77 @@ function pastaProcessesOf(projectPath: string): number[] {
     .map(Number);
 }
 
+/** Whether a process whose command line contains `marker` runs. */
+function processNamed(marker: string): boolean {
+  return fs
+    .readdirSync("/proc")
+    .filter((p) => /^\d+$/.test(p))
+    .some((p) => {
+      try {
+        return fs.readFileSync(`/proc/${p}/cmdline`, "utf8").includes(marker);
+      } catch {
+        return false;
+      }
+    });
+}
+
 describe("a full-access agent's network (real Codex in the jail, issue 16 finding 6)", () => {
+  /** What a full-access agent in its own namespace must (not) reach and see. */
+  function expectOwnNamespace(r: Awaited<ReturnType<typeof probeAsFullAccessAgent>>) {
+    // Positive control of the network: Codex reached the fake model (127.0.0.1 on the host) twice.
+    expect(r.outcome).toMatchObject({ status: "done" });
+    expect(r.out).toContain("ABSTRACT="); // the probe ran
+    expect(r.out).toContain("ABSTRACT=ERROR-ECONNREFUSED");
+    expect(r.out).toContain("LOOPBACK=ERROR-ECONNREFUSED");
+    expect(r.out).not.toContain("HOST-SOCKET-ANSWERED");
+    expect(r.out).not.toContain("HOST-TCP-ANSWERED");
+    expect(r.out).toContain("UNIX-LISTS-SOCKET=false");
+    expect(r.out).toContain("TCP-LISTS-PORT=false");
+    // The host lists its socket (so "false" above is the namespace, not a probe that cannot read).
+    expect(fs.readFileSync("/proc/net/unix", "utf8")).toContain(`@${r.name}`);
+    // The network stack ended with the turn.
+    expect(pastaProcessesOf(r.project.path)).toEqual([]);
+  }
+
   it("reaches neither the host's abstract socket nor an unforwarded loopback port, and sees neither in /proc/net, while its turn reached the model on the host's loopback", async (ctx) => {
     if (!jail || !findPasta()) ctx.skip();
     env = await codexEngine();
-    const { outcome, out, project, name } = await probeAsFullAccessAgent();
-    // Positive control of the network: Codex reached the fake model (127.0.0.1 on the host) twice.
-    expect(outcome).toMatchObject({ status: "done" });
-    expect(out).toContain("ABSTRACT="); // the probe ran
-    expect(out).toContain("ABSTRACT=ERROR-ECONNREFUSED");
-    expect(out).toContain("LOOPBACK=ERROR-ECONNREFUSED");
-    expect(out).not.toContain("HOST-SOCKET-ANSWERED");
-    expect(out).not.toContain("HOST-TCP-ANSWERED");
-    expect(out).toContain("UNIX-LISTS-SOCKET=false");
-    expect(out).toContain("TCP-LISTS-PORT=false");
-    // The host lists its socket (so "false" above is the namespace, not a probe that cannot read).
-    expect(fs.readFileSync("/proc/net/unix", "utf8")).toContain(`@${name}`);
-    // The network stack ended with the turn.
-    expect(pastaProcessesOf(project.path)).toEqual([]);
+    expectOwnNamespace(await probeAsFullAccessAgent());
+  });
+
+  it("the same under the app-server runner", async (ctx) => {
+    if (!jail || !findPasta()) ctx.skip();
+    env = await codexEngine({ env: { CODEXPI_RUNNER: "app-server" } });
+    expectOwnNamespace(await probeAsFullAccessAgent());
+  });
+
+  it("a turn stopped by its watchdog leaves neither the network stack nor the agent's command behind", async (ctx) => {
+    if (!jail || !findPasta()) ctx.skip();
+    env = await codexEngine({ env: { CODEXPI_TURN_TIMEOUT: "12" } });
+    const project = await env.addProject({ name: "full", ownerId: "UOWNER", fullAccess: true });
+    const marker = `codexpi-netns-sleeper-${process.pid}`;
+    // The command outlives Codex's wait for it (a background session); then the model never answers.
+    env.fake.enqueue(
+      { kind: "shell", command: ["sh", "-c", `exec -a ${marker} sleep 300`] },
+      { kind: "hang" },
+    );
+    const { item } = await startConversation(env.db, env.clock, project, "attends", "UOWNER");
+    await env.engine.dispatch();
+    // Positive control: the network stack did run for this turn.
+    await until(
+      async () => pastaProcessesOf(project.path).length > 0 && processNamed(marker),
+      30_000,
+      "pasta and the command to run",
+    );
+    expect(await finished(env.db, item.id, 60_000)).toMatchObject({
+      status: "failed",
+      error_code: "watchdog",
+    });
+    await until(
+      async () => pastaProcessesOf(project.path).length === 0 && !processNamed(marker),
+      10_000,
+      "the jail's processes to end",
+    );
   });
 
   it("positive control: with the namespace off (CODEXPI_NETNS=off) the same probe reaches both and sees the socket", async (ctx) => {
