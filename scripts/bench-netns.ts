@@ -8,17 +8,19 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { resolveCodexBinary, codexSupportPath } from "../src/engine/agents/codexBinary.js";
-import { findPasta, type PastaNetwork } from "../src/engine/isolation/agentNetwork.js";
+import { findNetworkStack, type PastaNetwork } from "../src/engine/isolation/agentNetwork.js";
 import { jailedCodex } from "../src/engine/isolation/codexJail.js";
 import { findBwrap } from "../src/engine/isolation/jail.js";
 import { fmt, median, percentile } from "./benchStats.js";
 
 const runs = Number(process.argv[2] ?? 20);
 const bwrap = findBwrap();
-const pasta = findPasta();
+const stack = findNetworkStack();
 const codex = resolveCodexBinary(undefined);
-if (!bwrap || !pasta || !codex) {
-  console.error(`needs bwrap, pasta and codex: bwrap=${bwrap} pasta=${pasta} codex=${codex}`);
+if (!bwrap || !stack || !codex) {
+  console.error(
+    `needs bwrap, pasta, capsh and codex: bwrap=${bwrap} stack=${JSON.stringify(stack)} codex=${codex}`,
+  );
   process.exit(1);
 }
 
@@ -45,7 +47,7 @@ const workspace = path.join(root, "workspace");
 fs.mkdirSync(workspace);
 const operatorHome = path.join(root, "operator");
 fs.mkdirSync(operatorHome);
-const namespace: PastaNetwork = { pasta, loopbackTcpPorts: [8080] };
+const namespace: PastaNetwork = { ...stack, loopbackTcpPorts: [8080] };
 const cases = {
   host: true as const,
   namespace,

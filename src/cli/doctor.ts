@@ -11,7 +11,7 @@ import { args, cliLocale, out } from "./context.js";
 import { t, type Locale } from "../i18n/index.js";
 import { codexEnvironment } from "../engine/isolation/environment.js";
 import { findBwrap } from "../engine/isolation/jail.js";
-import { findPasta, modelLoopbackPorts } from "../engine/isolation/agentNetwork.js";
+import { findNetworkStack, modelLoopbackPorts } from "../engine/isolation/agentNetwork.js";
 import { jailedCodex, operatorCodexHome } from "../engine/isolation/codexJail.js";
 import { probeJail } from "../engine/isolation/probe.js";
 import { layoutProblemsOf } from "./layoutCheck.js";
@@ -106,7 +106,7 @@ function networkCheck(config: Config): Check {
   const name = checkName(config.locale, "network");
   if (config.netns === "off")
     return { name, ok: true, warn: true, detail: t(config.locale, "cli.doctor.netns_off") };
-  if (!findPasta())
+  if (!findNetworkStack())
     return { name, ok: true, warn: true, detail: t(config.locale, "cli.doctor.netns_missing") };
   const ports = [
     ...modelLoopbackPorts(operatorCodexHome(config.codexHome), process.env),

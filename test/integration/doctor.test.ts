@@ -3,7 +3,7 @@ import net from "node:net";
 import path from "node:path";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
-import { findPasta } from "../../src/engine/isolation/agentNetwork.js";
+import { findNetworkStack } from "../../src/engine/isolation/agentNetwork.js";
 import { jailAvailable } from "../support/jail.js";
 import { makeCodexHome } from "../support/codexHome.js";
 import { startFakeModel, type FakeModel } from "../support/fakeModel.js";
@@ -70,7 +70,7 @@ describe("codexpi doctor: a real model probe and Slack's tokens and scopes (real
     expect(r.exitCode).toBe(0);
     expect(model.requests.length).toBeGreaterThan(0);
     // Full-access agents get their own network (pasta), reaching the model's loopback port only.
-    if (findPasta())
+    if (findNetworkStack())
       expect(r.stdout).toContain(
         `✓ full-access network: full-access agents get a network namespace of their own (pasta); host loopback ports they reach: ${new URL(model.url).port}`,
       );

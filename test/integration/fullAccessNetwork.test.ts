@@ -11,7 +11,7 @@ import net from "node:net";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startConversation } from "../../src/engine/agents/conversations.js";
-import { findPasta } from "../../src/engine/isolation/agentNetwork.js";
+import { findNetworkStack } from "../../src/engine/isolation/agentNetwork.js";
 import { codexEngine, finished, until } from "../support/codexEngine.js";
 import { functionCallOutputs } from "../support/fakeModel.js";
 import { jailAvailable } from "../support/jail.js";
@@ -22,7 +22,7 @@ const servers: net.Server[] = [];
 
 beforeAll(async () => {
   jail = await jailAvailable();
-  if (jail && !findPasta() && process.env.CODEXPI_REQUIRE_JAIL === "1")
+  if (jail && !findNetworkStack() && process.env.CODEXPI_REQUIRE_JAIL === "1")
     throw new Error("pasta (Debian passt) is not installed and CODEXPI_REQUIRE_JAIL=1");
 });
 
@@ -67,6 +67,20 @@ const reach = (opts) => new Promise((done) => {
 })();
 `;
 
+/**
+ * Before the probe, the agent tries to route 127.0.0.1 out through pasta (which would then connect
+ * to any port of the host's loopback): that needs CAP_NET_ADMIN over its namespace, which it must
+ * not have. Then the probe.
+ */
+const ROUTE_ATTACK = `grep CapEff /proc/self/status
+if command -v ip >/dev/null; then
+  gw=$(ip route show default | cut -d' ' -f3); dev=$(ip route show default | cut -d' ' -f5)
+  # route_localnet is writable by the namespace's root without any capability; the route is not.
+  echo 1 > /proc/sys/net/ipv4/conf/all/route_localnet 2>/dev/null
+  ip route add 127.0.0.1/32 via "$gw" dev "$dev" onlink 2>&1 && echo ROUTE-ADDED
+else echo NO-IP-TOOL; fi
+exec node probe.cjs "$1" "$2"`;
+
 /** Opens the host's services, has a full-access agent run the probe, returns what it printed. */
 async function probeAsFullAccessAgent() {
   const e = env!;
@@ -78,7 +92,7 @@ async function probeAsFullAccessAgent() {
   fs.writeFileSync(path.join(project.path, "probe.cjs"), PROBE);
   const before = e.fake.requests.length;
   e.fake.enqueue(
-    { kind: "shell", command: ["node", "probe.cjs", name, String(port)] },
+    { kind: "shell", command: ["sh", "-c", ROUTE_ATTACK, "attack", name, String(port)] },
     { kind: "text", text: "fait" },
   );
   const { item } = await startConversation(e.db, e.clock, project, "sonde", "UOWNER");
@@ -126,6 +140,9 @@ describe("a full-access agent's network (real Codex in the jail, issue 16 findin
     // Positive control of the network: Codex reached the fake model (127.0.0.1 on the host) twice.
     expect(r.outcome).toMatchObject({ status: "done" });
     expect(r.out).toContain("ABSTRACT="); // the probe ran
+    expect(r.out).toMatch(/CapEff:\\t0{16}/); // no capability over its namespace
+    if (!r.out.includes("NO-IP-TOOL")) expect(r.out).toContain("RTNETLINK answers: Operation not permitted");
+    expect(r.out).not.toContain("ROUTE-ADDED");
     expect(r.out).toContain("ABSTRACT=ERROR-ECONNREFUSED");
     expect(r.out).toContain("LOOPBACK=ERROR-ECONNREFUSED");
     expect(r.out).not.toContain("HOST-SOCKET-ANSWERED");
@@ -139,27 +156,24 @@ describe("a full-access agent's network (real Codex in the jail, issue 16 findin
   }
 
   it("reaches neither the host's abstract socket nor an unforwarded loopback port, and sees neither in /proc/net, while its turn reached the model on the host's loopback", async (ctx) => {
-    if (!jail || !findPasta()) ctx.skip();
+    if (!jail || !findNetworkStack()) ctx.skip();
     env = await codexEngine();
     expectOwnNamespace(await probeAsFullAccessAgent());
   });
 
   it("the same under the app-server runner", async (ctx) => {
-    if (!jail || !findPasta()) ctx.skip();
+    if (!jail || !findNetworkStack()) ctx.skip();
     env = await codexEngine({ env: { CODEXPI_RUNNER: "app-server" } });
     expectOwnNamespace(await probeAsFullAccessAgent());
   });
 
   it("a turn stopped by its watchdog leaves neither the network stack nor the agent's command behind", async (ctx) => {
-    if (!jail || !findPasta()) ctx.skip();
+    if (!jail || !findNetworkStack()) ctx.skip();
     env = await codexEngine({ env: { CODEXPI_TURN_TIMEOUT: "12" } });
     const project = await env.addProject({ name: "full", ownerId: "UOWNER", fullAccess: true });
     const marker = `codexpi-netns-sleeper-${process.pid}`;
     // The command outlives Codex's wait for it (a background session); then the model never answers.
-    env.fake.enqueue(
-      { kind: "shell", command: ["sh", "-c", `exec -a ${marker} sleep 300`] },
-      { kind: "hang" },
-    );
+    env.fake.enqueue({ kind: "shell", command: ["sh", "-c", `sleep 300; echo ${marker}`] }, { kind: "hang" });
     const { item } = await startConversation(env.db, env.clock, project, "attends", "UOWNER");
     await env.engine.dispatch();
     // Positive control: the network stack did run for this turn.

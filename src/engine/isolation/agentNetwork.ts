@@ -12,19 +12,28 @@ import { findProgram } from "./programs.js";
  *
  * pasta runs inside the bubblewrap jail, as the parent of Codex: it lives in the jail's PID
  * namespace, so it dies with the jail whatever kills the worker (no process can be leaked).
+ * pasta starts its command as root of the namespace's user namespace, with CAP_NET_ADMIN over it:
+ * enough to route 127.0.0.1 out through pasta (route_localnet), which then connects to any port of
+ * the host's loopback. Codex therefore starts through `capsh --caps=`, with no capability at all;
+ * pasta's no_new_privs keeps it so across every exec (a nested user namespace gets capabilities
+ * over itself only, never over this network namespace).
  */
 
 /** A private network namespace reached through pasta. */
 export interface PastaNetwork {
   /** The pasta binary. */
   pasta: string;
+  /** capsh (Debian libcap2-bin), which drops every capability before Codex starts. */
+  capsh: string;
   /** TCP ports of the host's loopback forwarded into the namespace's loopback (same numbers). */
   loopbackTcpPorts: number[];
 }
 
-/** The pasta binary, or null when passt is not installed (or the tun device it needs is absent). */
-export function findPasta(pathVar = process.env.PATH ?? ""): string | null {
-  return fs.existsSync("/dev/net/tun") ? findProgram("pasta", pathVar) : null;
+/** The programs of a private network, or null when passt, capsh or the tun device is missing. */
+export function findNetworkStack(pathVar = process.env.PATH ?? ""): { pasta: string; capsh: string } | null {
+  const pasta = findProgram("pasta", pathVar);
+  const capsh = findProgram("capsh", pathVar);
+  return pasta && capsh && fs.existsSync("/dev/net/tun") ? { pasta, capsh } : null;
 }
 
 /**
@@ -34,6 +43,7 @@ export function findPasta(pathVar = process.env.PATH ?? ""): string | null {
  */
 export function pastaArgs(net: PastaNetwork, command: readonly string[]): string[] {
   const ports = [...new Set(net.loopbackTcpPorts)].sort((a, b) => a - b);
+  const [program = "", ...args] = command;
   return [
     "--config-net",
     "--foreground",
@@ -48,7 +58,12 @@ export function pastaArgs(net: PastaNetwork, command: readonly string[]): string
     "none",
     "--no-map-gw",
     "--",
-    ...command,
+    // capsh runs `program` with `args` (argv, no shell) once it has dropped every capability.
+    net.capsh,
+    "--caps=",
+    `--shell=${program}`,
+    "--",
+    ...args,
   ];
 }
 
@@ -102,11 +117,11 @@ export function agentNetwork(
   settings: AgentNetworkSettings,
   fullAccess: boolean,
   env: NodeJS.ProcessEnv,
-  pasta: string | null = findPasta(),
+  stack: { pasta: string; capsh: string } | null = findNetworkStack(),
 ): true | PastaNetwork {
-  if (!fullAccess || settings.netns === "off" || !pasta) return true;
+  if (!fullAccess || settings.netns === "off" || !stack) return true;
   return {
-    pasta,
+    ...stack,
     loopbackTcpPorts: [...modelLoopbackPorts(settings.operatorHome, env), ...settings.extraPorts],
   };
 }

@@ -78,7 +78,7 @@ export const cli = {
   "cli.doctor.netns_ok":
     "full-access agents get a network namespace of their own (pasta); host loopback ports they reach: {ports}",
   "cli.doctor.netns_missing":
-    "pasta (Debian package passt) or /dev/net/tun is missing: full-access agents share the host's network namespace (its abstract unix sockets, /proc/net); install passt",
+    "pasta (Debian package passt), capsh (libcap2-bin) or /dev/net/tun is missing: full-access agents share the host's network namespace (its abstract unix sockets, /proc/net); install passt and libcap2-bin",
   "cli.doctor.netns_off":
     "CODEXPI_NETNS=off: full-access agents share the host's network namespace (its abstract unix sockets, /proc/net)",
   "cli.doctor.codex_missing": "binary not found (npm ci installs @openai/codex; or set CODEX_BIN)",

@@ -80,7 +80,7 @@ export const cli = {
   "cli.doctor.netns_ok":
     "les agents en accès complet ont leur propre espace de noms réseau (pasta) ; ports de la boucle locale de l’hôte qu’ils atteignent : {ports}",
   "cli.doctor.netns_missing":
-    "pasta (paquet Debian passt) ou /dev/net/tun manque : les agents en accès complet partagent l’espace de noms réseau de l’hôte (ses sockets unix abstraites, /proc/net) ; installez passt",
+    "pasta (paquet Debian passt), capsh (libcap2-bin) ou /dev/net/tun manque : les agents en accès complet partagent l’espace de noms réseau de l’hôte (ses sockets unix abstraites, /proc/net) ; installez passt et libcap2-bin",
   "cli.doctor.netns_off":
     "CODEXPI_NETNS=off : les agents en accès complet partagent l’espace de noms réseau de l’hôte (ses sockets unix abstraites, /proc/net)",
   "cli.doctor.codex_missing": "binaire introuvable (npm ci installe @openai/codex ; ou règle CODEX_BIN)",

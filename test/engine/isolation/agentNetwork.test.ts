@@ -22,10 +22,11 @@ function operatorHome(toml: string): string {
   return dir;
 }
 
-const PASTA = { pasta: "/usr/bin/pasta", loopbackTcpPorts: [8443, 11434, 8443] };
+const STACK = { pasta: "/usr/bin/pasta", capsh: "/usr/sbin/capsh" };
+const PASTA = { ...STACK, loopbackTcpPorts: [8443, 11434, 8443] };
 
 describe("pasta's argv", () => {
-  it("turns every automatic forwarding off and forwards exactly the listed loopback ports, sorted once each", () => {
+  it("turns every automatic forwarding off, forwards exactly the listed loopback ports (sorted, once each), and starts the command through capsh without capabilities", () => {
     expect(pastaArgs(PASTA, ["codex", "exec", "-"])).toEqual([
       "--config-net",
       "--foreground",
@@ -40,14 +41,17 @@ describe("pasta's argv", () => {
       "none",
       "--no-map-gw",
       "--",
-      "codex",
+      "/usr/sbin/capsh",
+      "--caps=",
+      "--shell=codex",
+      "--",
       "exec",
       "-",
     ]);
   });
 
   it("forwards no port at all when none is listed (pasta's default would forward every host port)", () => {
-    const args = pastaArgs({ pasta: "/usr/bin/pasta", loopbackTcpPorts: [] }, ["codex"]);
+    const args = pastaArgs({ ...STACK, loopbackTcpPorts: [] }, ["codex"]);
     expect(args[args.indexOf("--tcp-ns") + 1]).toBe("none");
     expect(args).not.toContain("auto");
   });
@@ -63,7 +67,14 @@ describe("the jail's argv with a pasta network", () => {
     expect(args.slice(tun, tun + 3)).toEqual(["--dev-bind", "/dev/net/tun", "/dev/net/tun"]);
     const command = args.slice(args.indexOf("--") + 1);
     expect(command[0]).toBe("/usr/bin/pasta");
-    expect(command.slice(command.indexOf("--") + 1)).toEqual(["/opt/codex", "exec", "-"]);
+    expect(command.slice(command.indexOf("--") + 1)).toEqual([
+      "/usr/sbin/capsh",
+      "--caps=",
+      "--shell=/opt/codex",
+      "--",
+      "exec",
+      "-",
+    ]);
     // pasta may not map the parent's uid 0 (it drops CAP_SETFCAP): a root jail gives it another id.
     const uid = Number(args[args.indexOf("--uid") + 1]);
     expect(uid).toBe(process.getuid?.() === 0 ? 1000 : process.getuid?.());
@@ -97,19 +108,14 @@ url = "http://localhost:7000/mcp"
 
   it("gives a full-access turn pasta with its model's ports, OPENAI_BASE_URL's and the configured extra ones", () => {
     const settings = { netns: "auto" as const, extraPorts: [9000], operatorHome: operatorHome(toml) };
-    const net = agentNetwork(
-      settings,
-      true,
-      { OPENAI_BASE_URL: "http://127.0.0.1:4000/v1" },
-      "/usr/bin/pasta",
-    );
-    expect(net).toEqual({ pasta: "/usr/bin/pasta", loopbackTcpPorts: [8080, 7000, 4000, 9000] });
+    const net = agentNetwork(settings, true, { OPENAI_BASE_URL: "http://127.0.0.1:4000/v1" }, STACK);
+    expect(net).toEqual({ ...STACK, loopbackTcpPorts: [8080, 7000, 4000, 9000] });
   });
 
-  it("leaves restricted turns, CODEXPI_NETNS=off and a host without pasta on the host's network", () => {
+  it("leaves restricted turns, CODEXPI_NETNS=off and a host without pasta or capsh on the host's network", () => {
     const settings = { netns: "auto" as const, extraPorts: [], operatorHome: operatorHome(toml) };
-    expect(agentNetwork(settings, false, {}, "/usr/bin/pasta")).toBe(true);
-    expect(agentNetwork({ ...settings, netns: "off" }, true, {}, "/usr/bin/pasta")).toBe(true);
+    expect(agentNetwork(settings, false, {}, STACK)).toBe(true);
+    expect(agentNetwork({ ...settings, netns: "off" }, true, {}, STACK)).toBe(true);
     expect(agentNetwork(settings, true, {}, null)).toBe(true);
   });
 });
