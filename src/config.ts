@@ -56,6 +56,19 @@ const schema = z.object({
   CODEXPI_TURN_TIMEOUT: seconds.default(30 * 60),
   CODEXPI_IDLE_TIMEOUT: seconds.default(10 * 60),
   CODEXPI_JAIL: z.enum(["bwrap", "off"]).default("bwrap"),
+  CODEXPI_NETNS: z.enum(["auto", "off"]).default("auto"),
+  CODEXPI_NETNS_PORTS: z
+    .string()
+    .transform((s) =>
+      s
+        .split(",")
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^\d{1,5}$/, "expected TCP port numbers, e.g. 8080,11434")))
+    .transform((ports) => ports.map(Number))
+    .refine((ports) => ports.every((n) => n > 0 && n < 65536), "expected TCP port numbers from 1 to 65535")
+    .optional(),
   CODEXPI_APPROVAL_TTL: seconds.default(24 * 60 * 60),
   CODEXPI_HOST_TTL: seconds.default(30),
   CODEXPI_HOST_NAME: z
@@ -148,6 +161,13 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     hostTtlMs: e.CODEXPI_HOST_TTL * 1000,
     /** `bwrap`: every agent process and test command runs in a bubblewrap jail; `off` is unsafe. */
     jail: e.CODEXPI_JAIL,
+    /**
+     * `auto`: a full-access turn's jail gets a network namespace of its own through pasta (when
+     * installed), reaching the model's loopback ports and the internet, not the host's sockets.
+     */
+    netns: e.CODEXPI_NETNS,
+    /** Host loopback TCP ports a full-access agent's namespace reaches besides its model's. */
+    netnsPorts: e.CODEXPI_NETNS_PORTS ?? [],
     /** How Codex runs a turn: `exec` (`codex exec --json`) or `app-server` (JSON-RPC; can ask approvals). */
     runner: e.CODEXPI_RUNNER,
     /** Names of the variables that carry the model's credential to Codex (never to its commands). */

@@ -11,6 +11,7 @@ import { args, cliLocale, out } from "./context.js";
 import { t, type Locale } from "../i18n/index.js";
 import { codexEnvironment } from "../engine/isolation/environment.js";
 import { findBwrap } from "../engine/isolation/jail.js";
+import { findNetworkStack, modelLoopbackPorts } from "../engine/isolation/agentNetwork.js";
 import { jailedCodex, operatorCodexHome } from "../engine/isolation/codexJail.js";
 import { probeJail } from "../engine/isolation/probe.js";
 import { describeProblem, installProblemsOf } from "./layoutCheck.js";
@@ -51,6 +52,7 @@ export async function run(argv: string[]): Promise<number> {
   checks.push({ name: checkName(locale, "jail"), ok: jail.ok, detail: `${jail.mechanism}: ${jail.detail}` });
   checks.push(...(await layoutChecks(config)));
   checks.push(await credentialsCheck(config));
+  if (config.jail !== "off") checks.push(networkCheck(config));
   const codex = await codexCheck(config);
   checks.push(codex.check);
   if (codex.bin) checks.push(await sandboxCheck(config, codex.bin));
@@ -114,6 +116,24 @@ async function layoutChecks(config: Config): Promise<Check[]> {
   } catch (err) {
     return [{ name: checkName(locale, "layout"), ok: false, detail: (err as Error).message }];
   }
+}
+
+/** Whether full-access agents get their own network namespace: a warning, never a failure. */
+function networkCheck(config: Config): Check {
+  const name = checkName(config.locale, "network");
+  if (config.netns === "off")
+    return { name, ok: true, warn: true, detail: t(config.locale, "cli.doctor.netns_off") };
+  if (!findNetworkStack())
+    return { name, ok: true, warn: true, detail: t(config.locale, "cli.doctor.netns_missing") };
+  const ports = [
+    ...modelLoopbackPorts(operatorCodexHome(config.codexHome), process.env),
+    ...config.netnsPorts,
+  ];
+  return {
+    name,
+    ok: true,
+    detail: t(config.locale, "cli.doctor.netns_ok", { ports: ports.length ? ports.join(", ") : "-" }),
+  };
 }
 
 async function codexCheck(config: Config): Promise<{ check: Check; bin: string | null }> {

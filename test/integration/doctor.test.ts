@@ -3,6 +3,7 @@ import net from "node:net";
 import path from "node:path";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
+import { findNetworkStack } from "../../src/engine/isolation/agentNetwork.js";
 import { jailAvailable } from "../support/jail.js";
 import { makeCodexHome } from "../support/codexHome.js";
 import { startFakeModel, type FakeModel } from "../support/fakeModel.js";
@@ -68,6 +69,28 @@ describe("codexpi doctor: a real model probe and Slack's tokens and scopes (real
     expect(r.stdout).not.toMatch(/^✗/m);
     expect(r.exitCode).toBe(0);
     expect(model.requests.length).toBeGreaterThan(0);
+    // Full-access agents get their own network (pasta), reaching the model's loopback port only.
+    if (findNetworkStack())
+      expect(r.stdout).toContain(
+        `✓ full-access network: full-access agents get a network namespace of their own (pasta); host loopback ports they reach: ${new URL(model.url).port}`,
+      );
+  });
+
+  it("warns, without failing, when full-access agents share the host's network (CODEXPI_NETNS=off)", async (ctx) => {
+    if (!(await jailAvailable())) ctx.skip();
+    dir = tempDir();
+    model = await startFakeModel();
+    slack = await startFakeSlack();
+    const r = await doctor(model.url, {
+      SLACK_BOT_TOKEN: "xoxb-ok",
+      SLACK_APP_TOKEN: "xapp-ok",
+      SLACK_API_URL: slack.apiUrl,
+      CODEXPI_NETNS: "off",
+    });
+    expect(r.stdout).toMatch(
+      /^! full-access network: CODEXPI_NETNS=off: full-access agents share the host's network namespace/m,
+    );
+    expect(r.exitCode).toBe(0);
   });
 
   it("with CODEXPI_RUNNER=app-server, doctor names the runner and probes the model through the app-server", async (ctx) => {

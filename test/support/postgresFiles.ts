@@ -121,6 +121,7 @@ export const SQLITE_ONLY_ENGINE_FILES: Record<string, string> = {
   "test/engine/appServerProtocol.test.ts": NO_DATABASE,
   "test/engine/appServerRunner.test.ts": `${NO_DATABASE} (the real Codex app-server on its own)`,
   "test/engine/appServerStandIn.test.ts": NO_DATABASE,
+  "test/engine/isolation/agentNetwork.test.ts": NO_DATABASE,
   "test/engine/approvals/runnerChoice.test.ts": NO_DATABASE,
   "test/engine/isolation/agentFiles.test.ts": NO_DATABASE,
   "test/engine/kernel.test.ts": `${NO_DATABASE} (use cases and a source scan)`,

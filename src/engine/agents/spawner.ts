@@ -36,6 +36,8 @@ export function workerEnv(config: Config, base: NodeJS.ProcessEnv = process.env)
     CODEXPI_IDLE_TIMEOUT: String(Math.ceil(config.idleTimeoutMs / 1000)),
     CODEXPI_LOCALE: config.locale,
     CODEXPI_JAIL: config.jail,
+    CODEXPI_NETNS: config.netns,
+    CODEXPI_NETNS_PORTS: config.netnsPorts.join(","),
     CODEXPI_RUNNER: config.runner,
     CODEXPI_APPROVAL_TTL: String(Math.ceil(config.approvalTtlMs / 1000)),
     CODEXPI_AGENT_ENV: config.agentEnv.join(","),

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { execa } from "execa";
+import { isNetworkStack } from "../isolation/agentNetwork.js";
 import { descendants, killTree } from "./processes.js";
 
 /** How to start one Codex process: the binary, its environment, its jail and its stderr log. */
@@ -43,10 +44,11 @@ export function startCodexProcess(
  * Stops a Codex process: SIGINT (Codex's clean interruption: it stops its commands and exits),
  * then SIGKILL to its whole tree after `graceMs`. The jail (bubblewrap) does not pass signals on,
  * so Codex inside it is signalled directly — not bubblewrap itself, which would die at once and
- * take Codex down with SIGKILL. Returns the timer of the SIGKILL.
+ * take Codex down with SIGKILL. Nor is a full-access jail's network stack (pasta, Codex's parent):
+ * its end would end the jail at once, before Codex's clean exit. Returns the timer of the SIGKILL.
  */
 export function interruptThenKill(pid: number, jailed: boolean, graceMs: number): NodeJS.Timeout {
-  for (const p of jailed ? descendants(pid) : [pid]) {
+  for (const p of jailed ? descendants(pid).filter((d) => !isNetworkStack(d)) : [pid]) {
     try {
       process.kill(p, "SIGINT");
     } catch {

@@ -8,6 +8,7 @@ import type { CodexState } from "./codexEvents.js";
 import type { Config } from "../../config.js";
 import { codexEnvironment } from "../isolation/environment.js";
 import { findBwrap } from "../isolation/jail.js";
+import { agentNetwork } from "../isolation/agentNetwork.js";
 import { jailedCodex, operatorCodexHome, projectCodexState } from "../isolation/codexJail.js";
 import { purposeOf, sandboxFor, type SandboxMode } from "./sandboxPolicy.js";
 import { agentInstructions, tomlString } from "./agentInstructions.js";
@@ -356,14 +357,21 @@ function codexLaunch(
   }
   const bwrap = findBwrap();
   if (!bwrap) return null;
+  const operatorHome = operatorCodexHome(config.codexHome);
+  const network = agentNetwork(
+    { netns: config.netns, extraPorts: config.netnsPorts, operatorHome },
+    sandbox === "full_access",
+    process.env,
+  );
   const input = {
     bwrap,
+    network,
     codexBin: bin,
     codexSupportDir: support,
     workspace,
     allowedAlternates: [path.join(project.path, ".git", "objects")],
     stateDir: projectCodexState(config.dataDir, project.id),
-    operatorHome: operatorCodexHome(config.codexHome),
+    operatorHome,
     sandbox,
     baseEnv: process.env,
     agentEnv: config.agentEnv,

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { SandboxMode } from "../agents/sandboxPolicy.js";
 import { ensurePrivateDirectory, ensureRegularFile, replaceFile } from "./agentFiles.js";
 import { codexEnvironment } from "./environment.js";
-import { jailArgs, workspaceMounts, type JailMount } from "./jail.js";
+import { jailArgs, workspaceMounts, type JailMount, type JailSpec } from "./jail.js";
 
 /** Where an agent's Codex state is mounted inside its jail (never under /tmp: Codex refuses it). */
 const JAIL_CODEX_HOME = "/codex-home";
@@ -87,6 +87,8 @@ export interface CodexJailInput {
   sandbox: SandboxMode;
   baseEnv: NodeJS.ProcessEnv;
   agentEnv: readonly string[];
+  /** The jail's network (default: the host's; a full-access turn gets its own, see agentNetwork). */
+  network?: JailSpec["network"];
 }
 
 /** A command line and environment ready for execa (argv only, no shell). */
@@ -112,7 +114,10 @@ export function jailedCodex(input: CodexJailInput, codexArgv: string[]): Prepare
   });
   return {
     file: input.bwrap,
-    args: jailArgs({ mounts, cwd: input.workspace, network: true, nestedSandbox: true }, codexArgv),
+    args: jailArgs(
+      { mounts, cwd: input.workspace, network: input.network ?? true, nestedSandbox: true },
+      codexArgv,
+    ),
     env,
   };
 }

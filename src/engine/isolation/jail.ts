@@ -1,5 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
+import { pastaArgs, type PastaNetwork } from "./agentNetwork.js";
+import { findProgram } from "./programs.js";
 
 /**
  * The outer isolation layer: a bubblewrap jail around every Codex process and every acceptance
@@ -24,8 +26,11 @@ export interface JailSpec {
   mounts: JailMount[];
   /** Working directory inside the jail. */
   cwd: string;
-  /** Share the host's network (Codex must reach its model); otherwise only a private loopback. */
-  network: boolean;
+  /**
+   * `true`: the host's network (Codex must reach its model); `false`: only a private loopback;
+   * a pasta network: a namespace of its own with outbound access (full-access agents).
+   */
+  network: boolean | PastaNetwork;
   /** Codex's inner sandbox creates namespaces of its own; a test command never needs to. */
   nestedSandbox: boolean;
 }
@@ -67,17 +72,7 @@ const SYSTEM_DIRS = ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
 
 /** The bwrap binary, or null when bubblewrap is not installed. */
 export function findBwrap(pathVar = process.env.PATH ?? ""): string | null {
-  for (const dir of [...pathVar.split(path.delimiter), "/usr/bin", "/usr/local/bin"]) {
-    if (!dir) continue;
-    const candidate = path.join(dir, "bwrap");
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return null;
+  return findProgram("bwrap", pathVar);
 }
 
 /** The system part of the jail: read-only /usr, the top-level links into it, a curated /etc. */
@@ -109,8 +104,8 @@ function systemArgs(): string[] {
 
 /** The bwrap argv (without the binary) that runs `command` inside the jail described by `spec`. */
 export function jailArgs(spec: JailSpec, command: string[]): string[] {
-  const uid = process.getuid?.() ?? 0;
-  const gid = process.getgid?.() ?? 0;
+  const pasta = typeof spec.network === "object" ? spec.network : null;
+  const { uid, gid } = jailIds(pasta !== null);
   const args = [
     // A user namespace even for root: without it a root-started jail keeps every capability.
     "--unshare-user",
@@ -122,7 +117,7 @@ export function jailArgs(spec: JailSpec, command: string[]): string[] {
     "--unshare-ipc",
     "--unshare-uts",
     "--unshare-cgroup-try",
-    ...(spec.network ? [] : ["--unshare-net"]),
+    ...(spec.network === false ? ["--unshare-net"] : []),
     "--hostname",
     "codexpi-agent",
     // The jail ends with the worker, and has no terminal of ours to push keystrokes into.
@@ -135,11 +130,30 @@ export function jailArgs(spec: JailSpec, command: string[]): string[] {
     "/proc",
     "--dev",
     "/dev",
+    // pasta creates the namespace's network interface through the tun device.
+    ...(pasta ? ["--dev-bind", TUN_DEVICE, TUN_DEVICE] : []),
   ];
   if (!spec.nestedSandbox) args.push("--cap-drop", "ALL", "--disable-userns");
   for (const m of spec.mounts) args.push(m.writable ? "--bind" : "--ro-bind", m.source, m.target ?? m.source);
-  args.push("--chdir", spec.cwd, "--", ...command);
+  args.push("--chdir", spec.cwd, "--", ...(pasta ? [pasta.pasta, ...pastaArgs(pasta, command)] : command));
   return args;
+}
+
+const TUN_DEVICE = "/dev/net/tun";
+/** The ids pasta runs as in a root-started jail (mapped to root outside): any but 0, see jailIds. */
+const PASTA_JAIL_ID = 1000;
+
+/**
+ * The uid and gid inside the jail: the worker's own. pasta maps the user namespace it creates for
+ * the agent as `0 <its uid> 1`, and the kernel refuses a process that dropped CAP_SETFCAP (pasta
+ * does) a map of its parent's uid 0: under a root worker, pasta's view of the jail uses another id,
+ * mapped to root all the same (the agent is uid 0 in its namespace, as a root worker's agents are).
+ */
+function jailIds(withPasta: boolean): { uid: number; gid: number } {
+  const uid = process.getuid?.() ?? 0;
+  const gid = process.getgid?.() ?? 0;
+  if (!withPasta) return { uid, gid };
+  return { uid: uid === 0 ? PASTA_JAIL_ID : uid, gid: gid === 0 ? PASTA_JAIL_ID : gid };
 }
 
 /**

@@ -68,6 +68,7 @@ export const cli = {
   "cli.doctor.name.layout": "layout",
   "cli.doctor.name.overlap": "project paths",
   "cli.doctor.name.credentials": "credentials",
+  "cli.doctor.name.network": "full-access network",
   "cli.doctor.name.codex": "codex",
   "cli.doctor.name.sandbox": "sandbox",
   "cli.doctor.name.model": "model",
@@ -82,6 +83,12 @@ export const cli = {
     "full-access projects {projects} run with their own copy of the ChatGPT login in {file}: their agents can read it, and a token refresh in their jail may rotate the refresh token that file holds (every project then needs `codex login` again). Prefer an API key (`codex login --with-api-key`) or turn full access off for them",
   "cli.doctor.layout_ok": "no project holds the data directory or the install",
   "cli.doctor.overlap_ok": "no project's directory is inside another's, contains it or is the same",
+  "cli.doctor.netns_ok":
+    "full-access agents get a network namespace of their own (pasta); host loopback ports they reach: {ports}",
+  "cli.doctor.netns_missing":
+    "pasta (Debian package passt), capsh (libcap2-bin) or /dev/net/tun is missing: full-access agents share the host's network namespace (its abstract unix sockets, /proc/net); install passt and libcap2-bin",
+  "cli.doctor.netns_off":
+    "CODEXPI_NETNS=off: full-access agents share the host's network namespace (its abstract unix sockets, /proc/net)",
   "cli.doctor.codex_missing": "binary not found (npm ci installs @openai/codex; or set CODEX_BIN)",
   "cli.doctor.sandbox_ok": "restricted projects can run commands",
   "cli.doctor.sandbox_ok_jailed": "restricted projects can run commands (inside the jail)",

@@ -70,6 +70,7 @@ export const cli = {
   "cli.doctor.name.layout": "emplacements",
   "cli.doctor.name.overlap": "chemins des projets",
   "cli.doctor.name.credentials": "identifiants",
+  "cli.doctor.name.network": "réseau en accès complet",
   "cli.doctor.name.codex": "codex",
   "cli.doctor.name.sandbox": "bac à sable",
   "cli.doctor.name.model": "modèle",
@@ -85,6 +86,12 @@ export const cli = {
   "cli.doctor.credentials_shared_login":
     "les projets en accès complet {projects} travaillent avec leur propre copie de la connexion ChatGPT de {file} : leurs agents peuvent la lire, et un rafraîchissement de jeton dans leur isolation peut invalider le jeton de rafraîchissement de ce fichier (chaque projet devra alors refaire `codex login`). Préférez une clé d’API (`codex login --with-api-key`) ou retirez-leur l’accès complet",
   "cli.doctor.layout_ok": "aucun projet ne contient le répertoire de données ni l’installation",
+  "cli.doctor.netns_ok":
+    "les agents en accès complet ont leur propre espace de noms réseau (pasta) ; ports de la boucle locale de l’hôte qu’ils atteignent : {ports}",
+  "cli.doctor.netns_missing":
+    "pasta (paquet Debian passt), capsh (libcap2-bin) ou /dev/net/tun manque : les agents en accès complet partagent l’espace de noms réseau de l’hôte (ses sockets unix abstraites, /proc/net) ; installez passt et libcap2-bin",
+  "cli.doctor.netns_off":
+    "CODEXPI_NETNS=off : les agents en accès complet partagent l’espace de noms réseau de l’hôte (ses sockets unix abstraites, /proc/net)",
   "cli.doctor.codex_missing": "binaire introuvable (npm ci installe @openai/codex ; ou règle CODEX_BIN)",
   "cli.doctor.sandbox_ok": "les projets restreints peuvent lancer des commandes",
   "cli.doctor.sandbox_ok_jailed": "les projets restreints peuvent lancer des commandes (dans l’isolation)",
