@@ -77,14 +77,8 @@ function boltLogger(logger: Logger): BoltLogger {
   };
 }
 
-/**
- * Builds and starts the Bolt app: Socket Mode when SLACK_APP_TOKEN is set (no public URL; health
- * on its own small server), HTTP otherwise (Bolt verifies signatures, requestChecks.ts refuses
- * replays and future timestamps first; health as custom routes).
- * `auth.test` is called first and its identity given to Bolt, so that construction never makes a
- * network call of its own (its failure would be an unhandled rejection).
- */
-export async function startSlackApp(opts: {
+/** What startSlackApp is given: configuration, the engine, and the seams tests shorten. */
+interface SlackAppOptions {
   config: Config;
   engine: Engine;
   logger: Logger;
@@ -93,64 +87,25 @@ export async function startSlackApp(opts: {
   metrics?: () => Record<string, number>;
   /** The intake database's file (default `<data dir>/intake.db`) and its waits (tests shorten them). */
   intake?: { file?: string; timing?: Partial<IntakeTiming> };
-}): Promise<SlackApp> {
-  const { config, engine, logger, health } = opts;
+}
+
+/**
+ * Builds and starts the Bolt app: Socket Mode when SLACK_APP_TOKEN is set (no public URL; health
+ * on its own small server), HTTP otherwise (Bolt verifies signatures, requestChecks.ts refuses
+ * replays and future timestamps first; health as custom routes).
+ * `auth.test` is called first and its identity given to Bolt, so that construction never makes a
+ * network call of its own (its failure would be an unhandled rejection).
+ */
+export async function startSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
+  const { config, engine, logger } = opts;
   const token = config.slack.botToken as string;
   const blogger = boltLogger(logger);
   // Our pino logger, not the SDK's console: whatever the client logs passes the redactor too.
   const client = new WebClient(token, { ...webClientOptions(config), logger: blogger });
-  // Before anything listens: a rejected token or an unreachable Slack stops the start with one
-  // line naming the variable to fix (Bolt would retry an app token's failure forever).
-  const identity = await client.auth.test().catch((err: unknown) => {
-    throw slackStartupError(err, "bot", config.slack.apiUrl, config.locale) ?? err;
-  });
-  if (config.slack.appToken)
-    await new WebClient(config.slack.appToken, webClientOptions(config)).apps.connections
-      .open()
-      .catch((err: unknown) => {
-        throw slackStartupError(err, "app", config.slack.apiUrl, config.locale) ?? err;
-      });
+  const identity = await checkTokens(config, client);
   const botUserId = identity.user_id as string;
-  const socket = Boolean(config.slack.appToken);
-  // On PostgreSQL the journal is shared, so that a surviving instance adopts what a dead one acked;
-  // on SQLite it is the bot's own file (a write there never waits behind another process's lock).
-  const intakeStore: IntakeJournal =
-    dialectOf(engine.db) === "postgres"
-      ? new SharedIntakeStore(engine.db, engine.clock, engine.owner, config.leaseTtlMs)
-      : new IntakeStore(opts.intake?.file ?? path.join(config.dataDir, "intake.db"));
-
-  let httpReceiver: HTTPReceiver | null = null;
-  let receiver: HTTPReceiver | SocketModeReceiver;
-  if (socket) {
-    receiver = new SocketModeReceiver({
-      appToken: config.slack.appToken as string,
-      logger: blogger,
-      installerOptions: { clientOptions: webClientOptions(config) },
-    });
-  } else {
-    httpReceiver = new HTTPReceiver({
-      signingSecret: config.slack.signingSecret as string,
-      endpoints: "/slack/events",
-      logger: blogger,
-      // The intake keys a command by its signature: the headers travel with the request.
-      customPropertiesExtractor: (req) => ({
-        slackTimestamp: req.headers["x-slack-request-timestamp"],
-        slackSignature: req.headers["x-slack-signature"],
-      }),
-      customRoutes: ["/healthz", "/metrics"].map((path) => ({
-        path,
-        method: ["GET"],
-        handler: (req, res) => void serveHealth(health, req, res, opts.metrics),
-      })),
-    });
-    checkSignedRequests(httpReceiver, {
-      signingSecret: config.slack.signingSecret as string,
-      seen: new SeenRequests(intakeStore, engine.clock),
-      clock: engine.clock,
-      logger,
-    });
-    receiver = httpReceiver;
-  }
+  const intakeStore = openIntakeJournal(opts);
+  const { receiver, httpReceiver } = createReceiver(opts, blogger, intakeStore);
   const app = new App({
     token,
     receiver,
@@ -178,53 +133,16 @@ export async function startSlackApp(opts: {
     logger: logger.child({ component: "intake" }),
     timing: opts.intake?.timing,
   });
-  const ctx: BotContext = {
-    engine,
-    config,
-    logger,
-    // Read at each use: the person's language, set per request by registerPersonLocale.
-    get locale() {
-      return currentLocale(opts.locale);
-    },
-    locales: new UserLocales(client, opts.locale, engine.clock, logger),
-    botUserId,
-    afterAck,
-    addresses: new SlackAddresses(engine.db, engine.clock),
-    channelDefaults: new SlackChannelDefaults(engine.db, engine.clock),
-    handledEvents,
-    channelMembers: new ChannelMembers(client, engine.db, engine.clock, logger),
-  };
-  registerGuards(app, ctx);
-  registerPersonLocale(app, ctx);
-  registerCommands(app, ctx);
-  registerActions(app, ctx);
-  registerCoordinationActions(app, ctx);
-  registerApprovalActions(app, ctx);
-  registerRunActions(app, ctx);
-  registerOrchestrationActions(app, ctx);
-  registerEvents(app, ctx);
+  registerListeners(app, botContext(opts, client, botUserId, afterAck, handledEvents));
   await intake.start();
 
-  let port: number | null = null;
-  let healthPort: number | null = null;
-  let healthServer: Server | null = null;
-  if (socket) {
-    await (receiver as SocketModeReceiver).start();
-    const h = await startHealthServer(health, config.health.host, config.health.port, opts.metrics);
-    healthServer = h.server;
-    healthPort = h.port;
-  } else {
-    const server = (await (httpReceiver as HTTPReceiver).start({
-      port: config.http.port,
-      host: config.http.host,
-    })) as Server;
-    port = (server.address() as AddressInfo).port;
-    healthPort = port;
-  }
-  logger.info({ mode: socket ? "socket" : "http", port, healthPort, botUserId }, "Slack app started");
+  const listening = await listen(opts, receiver, httpReceiver);
+  const { port, healthPort } = listening;
+  const mode = httpReceiver ? "http" : "socket";
+  logger.info({ mode, port, healthPort, botUserId }, "Slack app started");
   return {
     app,
-    mode: socket ? "socket" : "http",
+    mode,
     port,
     healthPort,
     botUserId,
@@ -241,7 +159,130 @@ export async function startSlackApp(opts: {
       intake.stop();
       await afterAck.settled();
       await intakeStore.close();
+      const { healthServer } = listening;
       await new Promise<void>((resolve) => (healthServer ? healthServer.close(() => resolve()) : resolve()));
     },
   };
+}
+
+/**
+ * The bot's identity from `auth.test`, after checking the app token too when there is one.
+ * Before anything listens: a rejected token or an unreachable Slack stops the start with one
+ * line naming the variable to fix (Bolt would retry an app token's failure forever).
+ */
+async function checkTokens(config: Config, client: WebClient) {
+  const identity = await client.auth.test().catch((err: unknown) => {
+    throw slackStartupError(err, "bot", config.slack.apiUrl, config.locale) ?? err;
+  });
+  if (config.slack.appToken)
+    await new WebClient(config.slack.appToken, webClientOptions(config)).apps.connections
+      .open()
+      .catch((err: unknown) => {
+        throw slackStartupError(err, "app", config.slack.apiUrl, config.locale) ?? err;
+      });
+  return identity;
+}
+
+function openIntakeJournal({ config, engine, intake }: SlackAppOptions): IntakeJournal {
+  // On PostgreSQL the journal is shared, so that a surviving instance adopts what a dead one acked;
+  // on SQLite it is the bot's own file (a write there never waits behind another process's lock).
+  return dialectOf(engine.db) === "postgres"
+    ? new SharedIntakeStore(engine.db, engine.clock, engine.owner, config.leaseTtlMs)
+    : new IntakeStore(intake?.file ?? path.join(config.dataDir, "intake.db"));
+}
+
+/** Socket Mode's receiver when there is an app token; else HTTP's, with replay checks and health routes. */
+function createReceiver(
+  opts: SlackAppOptions,
+  blogger: BoltLogger,
+  intakeStore: IntakeJournal,
+): { receiver: HTTPReceiver | SocketModeReceiver; httpReceiver: HTTPReceiver | null } {
+  const { config, engine, logger, health } = opts;
+  if (config.slack.appToken) {
+    const receiver = new SocketModeReceiver({
+      appToken: config.slack.appToken,
+      logger: blogger,
+      installerOptions: { clientOptions: webClientOptions(config) },
+    });
+    return { receiver, httpReceiver: null };
+  }
+  const httpReceiver = new HTTPReceiver({
+    signingSecret: config.slack.signingSecret as string,
+    endpoints: "/slack/events",
+    logger: blogger,
+    // The intake keys a command by its signature: the headers travel with the request.
+    customPropertiesExtractor: (req) => ({
+      slackTimestamp: req.headers["x-slack-request-timestamp"],
+      slackSignature: req.headers["x-slack-signature"],
+    }),
+    customRoutes: ["/healthz", "/metrics"].map((path) => ({
+      path,
+      method: ["GET"],
+      handler: (req, res) => void serveHealth(health, req, res, opts.metrics),
+    })),
+  });
+  checkSignedRequests(httpReceiver, {
+    signingSecret: config.slack.signingSecret as string,
+    seen: new SeenRequests(intakeStore, engine.clock),
+    clock: engine.clock,
+    logger,
+  });
+  return { receiver: httpReceiver, httpReceiver };
+}
+
+function botContext(
+  opts: SlackAppOptions,
+  client: WebClient,
+  botUserId: string,
+  afterAck: AfterAck,
+  handledEvents: HandledEvents,
+): BotContext {
+  const { engine, config, logger } = opts;
+  return {
+    engine,
+    config,
+    logger,
+    // Read at each use: the person's language, set per request by registerPersonLocale.
+    get locale() {
+      return currentLocale(opts.locale);
+    },
+    locales: new UserLocales(client, opts.locale, engine.clock, logger),
+    botUserId,
+    afterAck,
+    addresses: new SlackAddresses(engine.db, engine.clock),
+    channelDefaults: new SlackChannelDefaults(engine.db, engine.clock),
+    handledEvents,
+    channelMembers: new ChannelMembers(client, engine.db, engine.clock, logger),
+  };
+}
+
+function registerListeners(app: App, ctx: BotContext): void {
+  registerGuards(app, ctx);
+  registerPersonLocale(app, ctx);
+  registerCommands(app, ctx);
+  registerActions(app, ctx);
+  registerCoordinationActions(app, ctx);
+  registerApprovalActions(app, ctx);
+  registerRunActions(app, ctx);
+  registerOrchestrationActions(app, ctx);
+  registerEvents(app, ctx);
+}
+
+/** Starts the receiver; in Socket Mode health gets its own server, in HTTP mode it shares Slack's port. */
+async function listen(
+  { config, health, metrics }: SlackAppOptions,
+  receiver: HTTPReceiver | SocketModeReceiver,
+  httpReceiver: HTTPReceiver | null,
+): Promise<{ port: number | null; healthPort: number | null; healthServer: Server | null }> {
+  if (!httpReceiver) {
+    await (receiver as SocketModeReceiver).start();
+    const h = await startHealthServer(health, config.health.host, config.health.port, metrics);
+    return { port: null, healthPort: h.port, healthServer: h.server };
+  }
+  const server = (await httpReceiver.start({
+    port: config.http.port,
+    host: config.http.host,
+  })) as Server;
+  const port = (server.address() as AddressInfo).port;
+  return { port, healthPort: port, healthServer: null };
 }

@@ -12,9 +12,9 @@ import type { IntakeTiming } from "./intake/intake.js";
 import { Health, startHealthServer } from "./health.js";
 import { Notifier } from "./notifier/notifier.js";
 import { configuredSecrets, registerSecrets } from "../redaction.js";
-import { runShutdown } from "./shutdown.js";
-import { closeWakeups, wakeupsOf } from "../engine/wakeups.js";
-import { dialectOf } from "../engine/database.js";
+import { runShutdown, type ShutdownStep } from "./shutdown.js";
+import { closeWakeups, wakeupsOf, type Wakeups } from "../engine/wakeups.js";
+import { dialectOf, type Database } from "../engine/database.js";
 
 const HOUSEKEEPING_MS = 3600_000;
 const EVENT_MEMORY_MS = 24 * 3600_000; // Slack retries within minutes; a day is plenty
@@ -82,40 +82,17 @@ export async function startBot(
     // One tick before Slack starts: this process takes the lease at once if it is free.
     await engine.tick().catch((err) => logger.error({ err }, "first tick failed"));
     if (config.slack.botToken) {
-      const failures = () =>
-        Object.fromEntries(
-          [...(notifier?.failures ?? new Map<string, number>())].map(([code, n]) => [
-            `notifier_failures_${code.replace(/\W/g, "_")}`,
-            n,
-          ]),
-        );
       slack = await startSlackApp({
         config,
         engine,
         logger,
         locale: config.locale,
         health,
-        metrics: failures,
+        metrics: () => notifierFailureMetrics(notifier),
         intake: { file: config.intakeFile, ...slackOptions.intake },
       });
       healthPort = slack.healthPort;
-      notifier = new Notifier({
-        db,
-        client: slack.client,
-        clock: engine.clock,
-        logger: logger.child({ component: "notifier" }),
-        locale: config.locale,
-        isCoordinator: () => engine.holdsLease(),
-        wakeups,
-        // Woken by NOTIFY on PostgreSQL, the poll is only the net there.
-        pollMs: onPostgres ? POSTGRES_OUTBOX_POLL_MS : undefined,
-        progress: {
-          streaming: config.progress.streaming,
-          interimMs: config.progress.interimMs,
-          teamId: config.slack.teamId,
-        },
-      });
-      notifier.start();
+      notifier = startNotifier(config, engine, slack, logger, { wakeups, onPostgres });
     } else {
       logger.warn(
         "SLACK_BOT_TOKEN is not set: running without Slack (CLI, dispatcher, ticker and health only)",
@@ -125,14 +102,10 @@ export async function startBot(
       healthPort = h.port;
     }
     ticker = startTicker(engine, config.tick, logger);
-    housekeeping = setInterval(
-      () => void prune(engine).catch((err) => logger.warn({ err }, "housekeeping failed")),
-      HOUSEKEEPING_MS,
-    );
-    housekeeping.unref();
+    housekeeping = startHousekeeping(engine, logger);
   } catch (err) {
     await slack?.stop().catch(() => undefined);
-    if ("close" in spawner && typeof spawner.close === "function") spawner.close();
+    closeSpawner(spawner);
     offDispatch();
     await closeWakeups(db).catch(() => undefined);
     await db.destroy().catch(() => undefined);
@@ -142,6 +115,7 @@ export async function startBot(
     { owner: engine.owner, tick: config.tick, database: config.databasePath, healthPort },
     "codexpi serving",
   );
+  const parts = { db, spawner, offDispatch, slack, notifier, ticker, healthServer };
   return {
     engine,
     slack,
@@ -150,35 +124,91 @@ export async function startBot(
     healthPort,
     async stop() {
       if (housekeeping) clearInterval(housekeeping);
-      return runShutdown(
-        [
-          { name: "notifier", run: () => notifier?.stop() },
-          { name: "slack", run: () => slack?.stop() },
-          { name: "ticker", run: () => ticker?.stop() },
-          {
-            name: "health server",
-            run: () =>
-              new Promise<void>((resolve) =>
-                healthServer ? healthServer.close(() => resolve()) : resolve(),
-              ),
-          },
-          {
-            name: "standby worker",
-            run: () => {
-              if ("close" in spawner && typeof spawner.close === "function") spawner.close();
-            },
-          },
-          {
-            name: "wake-ups",
-            run: () => {
-              offDispatch();
-              return closeWakeups(db);
-            },
-          },
-          { name: "database", run: () => db.destroy() },
-        ],
-        logger,
-      );
+      return runShutdown(shutdownSteps(parts), logger);
     },
   };
+}
+
+/** The notifier's failures by Slack error code, as metrics (none before the notifier exists). */
+function notifierFailureMetrics(notifier: Notifier | null): Record<string, number> {
+  return Object.fromEntries(
+    [...(notifier?.failures ?? new Map<string, number>())].map(([code, n]) => [
+      `notifier_failures_${code.replace(/\W/g, "_")}`,
+      n,
+    ]),
+  );
+}
+
+function startNotifier(
+  config: Config,
+  engine: Engine,
+  slack: SlackApp,
+  logger: Logger,
+  { wakeups, onPostgres }: { wakeups: Wakeups; onPostgres: boolean },
+): Notifier {
+  const notifier = new Notifier({
+    db: engine.db,
+    client: slack.client,
+    clock: engine.clock,
+    logger: logger.child({ component: "notifier" }),
+    locale: config.locale,
+    isCoordinator: () => engine.holdsLease(),
+    wakeups,
+    // Woken by NOTIFY on PostgreSQL, the poll is only the net there.
+    pollMs: onPostgres ? POSTGRES_OUTBOX_POLL_MS : undefined,
+    progress: {
+      streaming: config.progress.streaming,
+      interimMs: config.progress.interimMs,
+      teamId: config.slack.teamId,
+    },
+  });
+  notifier.start();
+  return notifier;
+}
+
+function startHousekeeping(engine: Engine, logger: Logger): NodeJS.Timeout {
+  const housekeeping = setInterval(
+    () => void prune(engine).catch((err) => logger.warn({ err }, "housekeeping failed")),
+    HOUSEKEEPING_MS,
+  );
+  // Housekeeping alone must not keep the process alive.
+  housekeeping.unref();
+  return housekeeping;
+}
+
+/** Stops the warm standby worker, when the spawner keeps one. */
+function closeSpawner(spawner: object): void {
+  if ("close" in spawner && typeof spawner.close === "function") spawner.close();
+}
+
+/** What stop() ends, in its order: first what posts or accepts work, the database last. */
+function shutdownSteps(parts: {
+  db: Database;
+  spawner: object;
+  offDispatch: () => void;
+  slack: SlackApp | null;
+  notifier: Notifier | null;
+  ticker: Ticker | null;
+  healthServer: { close(cb: () => void): void } | null;
+}): ShutdownStep[] {
+  const { db, spawner, offDispatch, slack, notifier, ticker, healthServer } = parts;
+  return [
+    { name: "notifier", run: () => notifier?.stop() },
+    { name: "slack", run: () => slack?.stop() },
+    { name: "ticker", run: () => ticker?.stop() },
+    {
+      name: "health server",
+      run: () =>
+        new Promise<void>((resolve) => (healthServer ? healthServer.close(() => resolve()) : resolve())),
+    },
+    { name: "standby worker", run: () => closeSpawner(spawner) },
+    {
+      name: "wake-ups",
+      run: () => {
+        offDispatch();
+        return closeWakeups(db);
+      },
+    },
+    { name: "database", run: () => db.destroy() },
+  ];
 }

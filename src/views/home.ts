@@ -105,29 +105,37 @@ function stageLabel(locale: Locale, stage: string): string {
 
 /** The App Home: the current run, decisions, incidents, runtime policies and specialists. */
 export function homeView(locale: Locale, overview: HomeOverview): HomeView {
-  const blocks: Block[] = [header(t(locale, "home.title"))];
-  if (overview.run) {
-    const r = overview.run;
-    const line = t(locale, "home.run.line", {
-      title: oneLine(r.title, 300),
-      status: stateLabel(locale, "run", r.status),
-      stage: stageLabel(locale, r.stage),
-    });
-    blocks.push(section(`🚀 *${t(locale, "home.run.title")}*\n${line}`, { blockId: BLOCKS.homeRun }));
-  }
+  const blocks: Block[] = [
+    header(t(locale, "home.title")),
+    ...runBlocks(locale, overview.run),
+    ...pendingBlocks(locale, overview.decisions, overview.approvals ?? []),
+    ...incidentBlocks(locale, overview.incidents),
+    ...policyBlocks(locale, overview.runtime_policies),
+    ...specialistBlocks(locale, overview.specialists),
+  ];
+  return { type: "home", blocks: blocks.slice(0, MAX_SURFACE_BLOCKS) };
+}
 
+function runBlocks(locale: Locale, r: HomeOverview["run"]): Block[] {
+  if (!r) return [];
+  const line = t(locale, "home.run.line", {
+    title: oneLine(r.title, 300),
+    status: stateLabel(locale, "run", r.status),
+    stage: stageLabel(locale, r.stage),
+  });
+  return [section(`🚀 *${t(locale, "home.run.title")}*\n${line}`, { blockId: BLOCKS.homeRun })];
+}
+
+function pendingBlocks(locale: Locale, decisions: HomeDecision[], approvals: PendingApprovalItem[]): Block[] {
   // One list, one budget of blocks: decisions first, then approvals (each links to its card).
-  const approvals = overview.approvals ?? [];
-  const pending: Array<HomeDecision | PendingApprovalItem> = [...overview.decisions, ...approvals];
-  blocks.push(
+  const pending: Array<HomeDecision | PendingApprovalItem> = [...decisions, ...approvals];
+  return [
     divider(),
     header(
       approvals.length
         ? t(locale, "home.decisions.title_with_approvals", { n: pending.length })
-        : t(locale, "home.decisions.title", { n: overview.decisions.length }),
+        : t(locale, "home.decisions.title", { n: decisions.length }),
     ),
-  );
-  blocks.push(
     ...list(locale, pending, "home.decisions.empty", (d, i) =>
       "approval" in d
         ? pendingApprovalBlock(locale, d)
@@ -138,11 +146,14 @@ export function homeView(locale: Locale, overview: HomeOverview): HomeView {
             },
           ),
     ),
-  );
+  ];
+}
 
-  blocks.push(divider(), header(t(locale, "home.incidents.title", { n: overview.incidents.length })));
-  blocks.push(
-    ...list(locale, overview.incidents, "home.incidents.empty", (incident, i) => {
+function incidentBlocks(locale: Locale, incidents: HomeIncident[]): Block[] {
+  return [
+    divider(),
+    header(t(locale, "home.incidents.title", { n: incidents.length })),
+    ...list(locale, incidents, "home.incidents.empty", (incident, i) => {
       const retryable = incident.retryable ?? RETRYABLE.has(incident.status.toUpperCase());
       const failure = failureText(locale, incident.error)?.trim();
       const error = failure ? `\n${oneLine(failure, 500)}` : "";
@@ -162,11 +173,15 @@ export function homeView(locale: Locale, overview: HomeOverview): HomeView {
         },
       );
     }),
-  );
+  ];
+}
 
-  const policy = overview.runtime_policies.global;
-  blocks.push(divider(), header(t(locale, "home.policies.title")));
-  blocks.push(
+function policyBlocks(locale: Locale, policies: HomeOverview["runtime_policies"]): Block[] {
+  const policy = policies.global;
+  const projects = policies.projects;
+  return [
+    divider(),
+    header(t(locale, "home.policies.title")),
     section(
       t(locale, "home.policies.global", {
         max: policy.max_concurrent,
@@ -182,9 +197,6 @@ export function homeView(locale: Locale, overview: HomeOverview): HomeView {
             })),
       { blockId: BLOCKS.homePolicies },
     ),
-  );
-  const projects = overview.runtime_policies.projects;
-  blocks.push(
     ...(projects.length === 0
       ? [context([t(locale, "home.policies.no_projects")])]
       : listBlocks(
@@ -198,11 +210,14 @@ export function homeView(locale: Locale, overview: HomeOverview): HomeView {
             more: (n) => t(locale, "common.more", { n }),
           },
         )),
-  );
+  ];
+}
 
-  blocks.push(divider(), header(t(locale, "home.specialists.title", { n: overview.specialists.length })));
-  blocks.push(
-    ...list(locale, overview.specialists, "home.specialists.empty", (s, i) => {
+function specialistBlocks(locale: Locale, specialists: HomeSpecialist[]): Block[] {
+  return [
+    divider(),
+    header(t(locale, "home.specialists.title", { n: specialists.length })),
+    ...list(locale, specialists, "home.specialists.empty", (s, i) => {
       const shown = s.capabilities.slice(0, 30).map((c) => `\`${oneLine(c, 80)}\``);
       if (s.capabilities.length > 30) shown.push(t(locale, "common.more", { n: s.capabilities.length - 30 }));
       const capabilities = shown.length
@@ -225,6 +240,5 @@ export function homeView(locale: Locale, overview: HomeOverview): HomeView {
         },
       );
     }),
-  );
-  return { type: "home", blocks: blocks.slice(0, MAX_SURFACE_BLOCKS) };
+  ];
 }

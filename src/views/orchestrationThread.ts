@@ -169,128 +169,147 @@ export function stepMessages(
   o: OrchestrationView,
   event: OrchestrationEvent,
 ): SlackMessage[] {
-  const d = event.detail;
-  const draftOf = (version: number): SlackMessage[] =>
-    version === o.draft_version
-      ? draftMessages(locale, o)
-      : line(t(locale, "orch_view.step.draft_old", { version }));
-  switch (event.kind) {
-    case "created":
-      return draftOf(Number(d.draft_version ?? 1));
-    case "draft.rejected": {
-      const version = Number(d.version ?? 0);
-      return [
-        ...line(
-          t(locale, "orch_view.step.rejected", {
-            version,
-            feedback: escapeClip(detailString(d, "feedback").trim(), 2500),
-          }),
+  // Own keys only: an event kind such as "toString" must not find Object's.
+  const render = Object.hasOwn(STEP_RENDERERS, event.kind) ? STEP_RENDERERS[event.kind] : undefined;
+  return render ? render({ locale, o, d: event.detail, kind: event.kind }) : [];
+}
+
+/** What a renderer of one history event is given: the event's detail, and the orchestration now. */
+interface Step {
+  locale: Locale;
+  o: OrchestrationView;
+  d: Record<string, unknown>;
+  kind: string;
+}
+
+/** The draft of this version in full if it is the current one, else one line naming it. */
+const draftOf = ({ locale, o }: Step, version: number): SlackMessage[] =>
+  version === o.draft_version
+    ? draftMessages(locale, o)
+    : line(t(locale, "orch_view.step.draft_old", { version }));
+
+// One renderer per event kind shown in the thread; kinds not here are internal and show nothing.
+const STEP_RENDERERS: Record<string, (step: Step) => SlackMessage[]> = {
+  created: (s) => draftOf(s, Number(s.d.draft_version ?? 1)),
+  "draft.rejected": draftRejected,
+  "draft.approved": ({ locale, o, d }) =>
+    line(t(locale, "orch_view.step.approved_draft", { version: Number(d.version ?? o.draft_version) })),
+  "prepare.failed": ({ locale, d }) =>
+    line(
+      t(locale, "orch_view.step.prepare_failed", {
+        error: reasonText(locale, detailString(d, "reason"), {
+          path: detailString(d, "detail"),
+          detail: detailString(d, "detail"),
+        }),
+      }),
+    ),
+  "agent.started": ({ locale, o, d }) =>
+    line(
+      t(locale, "orch_view.step.agent_started", { branch: branchOf(detailString(d, "branch") || o.branch) }),
+    ),
+  "agent.finished": agentFinished,
+  "agent.failed": ({ locale, d }) =>
+    line(
+      t(locale, "orch_view.step.agent_failed", {
+        error: escapeClip(
+          failureText(locale, detailString(d, "error")) || detailString(d, "status") || "?",
+          1500,
         ),
-        ...draftOf(version + 1),
-      ];
-    }
-    case "draft.approved":
-      return line(
-        t(locale, "orch_view.step.approved_draft", { version: Number(d.version ?? o.draft_version) }),
-      );
-    case "prepare.failed":
-      return line(
-        t(locale, "orch_view.step.prepare_failed", {
-          error: reasonText(locale, detailString(d, "reason"), {
-            path: detailString(d, "detail"),
-            detail: detailString(d, "detail"),
-          }),
-        }),
-      );
-    case "agent.started":
-      return line(
-        t(locale, "orch_view.step.agent_started", {
-          branch: branchOf(detailString(d, "branch") || o.branch),
-        }),
-      );
-    case "agent.finished": {
-      const answer = detailString(d, "answer").trim();
-      const head = t(locale, "orch_view.step.agent_finished");
-      if (!answer) return line(head);
-      return chunkMessages(head, splitForSlack(markdownToMrkdwn(answer).trim(), CHUNK), {
-        idPrefix: BLOCKS.orchStep,
-      });
-    }
-    case "agent.failed":
-      return line(
-        t(locale, "orch_view.step.agent_failed", {
-          error: escapeClip(
-            failureText(locale, detailString(d, "error")) || detailString(d, "status") || "?",
-            1500,
-          ),
-        }),
-      );
-    case "corrections.requested":
-      return line(
-        t(locale, "orch_view.step.corrections", {
-          feedback: escapeClip(detailString(d, "feedback").trim(), 2500),
-        }),
-      );
-    case "verification.passed":
-    case "verification.failed": {
-      const passed = event.kind === "verification.passed";
-      const revision = typeof d.revision === "string" ? d.revision : null;
-      if (!revision)
-        return line(
-          t(locale, "orch_view.step.verification_error", {
-            error: escapeClip(detailString(d, "output") || "?", 1500),
-          }),
-        );
-      const head = t(locale, passed ? "orch_view.step.verified" : "orch_view.step.verification_failed", {
-        revision: shortRev(revision),
-      });
-      const record = o.verification;
-      if (record && record.revision === revision && record.passed === passed)
-        return verificationMessages(locale, record, head);
-      const output = detailString(d, "output").trim();
-      return output
-        ? chunkMessages(head, [codeBlock(escapedTail(output, CHUNK - 10).text)], {
-            idPrefix: BLOCKS.orchResult,
-          })
-        : line(head);
-    }
-    case "verification.interrupted":
-      return line(t(locale, "orch_view.step.verification_interrupted"));
-    case "revision.approved": {
-      const approved = t(locale, "orch_view.step.revision_approved", {
+      }),
+    ),
+  "corrections.requested": ({ locale, d }) =>
+    line(
+      t(locale, "orch_view.step.corrections", {
+        feedback: escapeClip(detailString(d, "feedback").trim(), 2500),
+      }),
+    ),
+  "verification.passed": verificationEnded,
+  "verification.failed": verificationEnded,
+  "verification.interrupted": ({ locale }) => line(t(locale, "orch_view.step.verification_interrupted")),
+  "revision.approved": revisionApproved,
+  "merge.confirmed": ({ locale }) => line(t(locale, "orch_view.step.merge_confirmed")),
+  "merge.declined": ({ locale }) => line(t(locale, "orch_view.step.merge_declined")),
+  merged: ({ locale, o, d }) =>
+    line(
+      t(locale, "orch_view.step.merged", {
+        branch: branchOf(o.base_branch),
         revision: shortRev(detailString(d, "revision")),
-      });
-      return line(
-        o.merge_confirmation_required ? `${approved}\n${t(locale, "orch_view.step.merge_asked")}` : approved,
-      );
-    }
-    case "merge.confirmed":
-      return line(t(locale, "orch_view.step.merge_confirmed"));
-    case "merge.declined":
-      return line(t(locale, "orch_view.step.merge_declined"));
-    case "merged":
-      return line(
-        t(locale, "orch_view.step.merged", {
-          branch: branchOf(o.base_branch),
-          revision: shortRev(detailString(d, "revision")),
-        }),
-      );
-    case "merge.failed": {
-      const reason = MERGE_REASONS[detailString(d, "reason")] ?? "orch_merge_conflict";
-      return line(
-        t(locale, "orch_view.step.merge_failed", {
-          error: reasonText(locale, reason, {
-            branch: o.base_branch ?? "?",
-            detail: detailString(d, "detail"),
-          }),
-        }),
-      );
-    }
-    case "cancel.requested":
-      return line(t(locale, "orch_view.step.cancel_requested"));
-    case "cancelled":
-      return line(t(locale, "orch_view.step.cancelled"));
-    default:
-      return [];
-  }
+      }),
+    ),
+  "merge.failed": mergeFailed,
+  "cancel.requested": ({ locale }) => line(t(locale, "orch_view.step.cancel_requested")),
+  cancelled: ({ locale }) => line(t(locale, "orch_view.step.cancelled")),
+};
+
+/** The rejection with its feedback, then the draft that answers it. */
+function draftRejected(s: Step): SlackMessage[] {
+  const { locale, d } = s;
+  const version = Number(d.version ?? 0);
+  return [
+    ...line(
+      t(locale, "orch_view.step.rejected", {
+        version,
+        feedback: escapeClip(detailString(d, "feedback").trim(), 2500),
+      }),
+    ),
+    ...draftOf(s, version + 1),
+  ];
+}
+
+/** The agent's answer, split into as many messages as it needs. */
+function agentFinished({ locale, d }: Step): SlackMessage[] {
+  const answer = detailString(d, "answer").trim();
+  const head = t(locale, "orch_view.step.agent_finished");
+  if (!answer) return line(head);
+  return chunkMessages(head, splitForSlack(markdownToMrkdwn(answer).trim(), CHUNK), {
+    idPrefix: BLOCKS.orchStep,
+  });
+}
+
+/**
+ * A verification's verdict: its full results while the orchestration still holds that record,
+ * else the tail of its output (or an error when it never reached a revision).
+ */
+function verificationEnded({ locale, o, d, kind }: Step): SlackMessage[] {
+  const passed = kind === "verification.passed";
+  const revision = typeof d.revision === "string" ? d.revision : null;
+  if (!revision)
+    return line(
+      t(locale, "orch_view.step.verification_error", {
+        error: escapeClip(detailString(d, "output") || "?", 1500),
+      }),
+    );
+  const head = t(locale, passed ? "orch_view.step.verified" : "orch_view.step.verification_failed", {
+    revision: shortRev(revision),
+  });
+  const record = o.verification;
+  if (record && record.revision === revision && record.passed === passed)
+    return verificationMessages(locale, record, head);
+  const output = detailString(d, "output").trim();
+  return output
+    ? chunkMessages(head, [codeBlock(escapedTail(output, CHUNK - 10).text)], {
+        idPrefix: BLOCKS.orchResult,
+      })
+    : line(head);
+}
+
+function revisionApproved({ locale, o, d }: Step): SlackMessage[] {
+  const approved = t(locale, "orch_view.step.revision_approved", {
+    revision: shortRev(detailString(d, "revision")),
+  });
+  return line(
+    o.merge_confirmation_required ? `${approved}\n${t(locale, "orch_view.step.merge_asked")}` : approved,
+  );
+}
+
+function mergeFailed({ locale, o, d }: Step): SlackMessage[] {
+  const reason = MERGE_REASONS[detailString(d, "reason")] ?? "orch_merge_conflict";
+  return line(
+    t(locale, "orch_view.step.merge_failed", {
+      error: reasonText(locale, reason, {
+        branch: o.base_branch ?? "?",
+        detail: detailString(d, "detail"),
+      }),
+    }),
+  );
 }

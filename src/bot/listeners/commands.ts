@@ -4,6 +4,7 @@ import type { WebClient } from "@slack/web-api";
 import { joinProjectChannel } from "../projectChannel.js";
 import { ask } from "../../engine/agents/conversationService.js";
 import {
+  type Actor,
   addProject,
   assertAdmin,
   listProjects,
@@ -35,7 +36,7 @@ import { listIncidents } from "../../engine/coordination/incidents.js";
 import { listSpecialists } from "../../engine/coordination/specialists.js";
 import { getPreferences, setPreferences } from "../../engine/coordination/preferences.js";
 import { EngineError } from "../../engine/errors.js";
-import { parseCommand, type Command } from "../commandGrammar.js";
+import { parseCommand, type Command, type ProjectChanges } from "../commandGrammar.js";
 import { actorOf, errorText, readerOf, type BotContext } from "../context.js";
 
 import { openRunModal, runCommand, type Reply } from "./runs.js";
@@ -122,179 +123,245 @@ export function registerCommands(app: App, ctx: BotContext): void {
   });
 }
 
+/** The commands answered after the ack, through the response URL; the others are answered in the ack. */
+type AfterAckCommand = Exclude<
+  Command,
+  { kind: "usage" | "unknown" | "help" | "specialist.add" | "policy" | "run.start" | "orchestrate" }
+>;
+type CommandOfKind = { [C in AfterAckCommand as C["kind"]]: C };
+
+/** What a handler is given besides its command: who asks, from where, and the Slack client. */
+interface CommandScope {
+  ctx: BotContext;
+  actor: Actor;
+  userId: string;
+  channelId: string;
+  client: WebClient;
+}
+
+type Handler<K extends keyof CommandOfKind> = (cmd: CommandOfKind[K], scope: CommandScope) => Promise<Reply>;
+
+// One handler per sub-command; the mapped type makes a sub-command without a handler a compile error.
+const handlers: { [K in keyof CommandOfKind]: Handler<K> } = {
+  ask: askCommand,
+  projects: projectsCommand,
+  status: async (_cmd, { ctx, actor }) => statusView(ctx.locale, await queueStatus(ctx.engine, actor)),
+  "project.add": projectAddCommand,
+  "project.remove": projectRemoveCommand,
+  "project.set": projectSetCommand,
+  "project.allow": projectAllowCommand,
+  decisions: decisionsCommand,
+  incidents: async (_cmd, { ctx, actor }) =>
+    incidentsView(ctx.locale, await listIncidents(ctx.engine.db, actor)),
+  specialists: async (_cmd, { ctx, actor }) =>
+    specialistsView(ctx.locale, await listSpecialists(ctx.engine.db, actor)),
+  run: (cmd, { ctx, actor, channelId }) => runCommand(ctx, cmd, actor, channelId),
+  "run.resume": (cmd, { ctx, actor, channelId }) => runCommand(ctx, cmd, actor, channelId),
+  "run.cancel": (cmd, { ctx, actor, channelId }) => runCommand(ctx, cmd, actor, channelId),
+  orchestrations: (cmd, { ctx, actor, channelId }) => orchestrationCommand(ctx, cmd, actor, channelId),
+  notify: notifyCommand,
+};
+
+function handle<K extends keyof CommandOfKind>(kind: K, cmd: CommandOfKind[K], scope: CommandScope) {
+  return handlers[kind](cmd, scope);
+}
+
 async function run(
   ctx: BotContext,
-  cmd: Exclude<
-    Command,
-    { kind: "usage" | "unknown" | "help" | "specialist.add" | "policy" | "run.start" | "orchestrate" }
-  >,
+  cmd: AfterAckCommand,
   userId: string,
   channelId: string,
   client: WebClient,
 ): Promise<Reply> {
-  const { engine } = ctx;
   // With the channels they belong to: a project visible to its channel's members is theirs to
   // read (status, projects); what they may prompt the engine decides regardless.
   const actor = await readerOf(ctx, userId, channelId);
-  switch (cmd.kind) {
-    case "ask": {
-      const started = await ask(
-        engine,
-        actor,
-        cmd.project,
-        cmd.prompt,
-        {
-          channelId,
-          threadTs: null,
-          origin: "command",
-        },
-        currentRequest(),
-      );
-      const position = await queuePosition(engine.db, started.item.id);
-      return {
-        text:
-          position === null
-            ? t(ctx.locale, "notice.working")
-            : t(ctx.locale, "notice.queued", { n: position }),
-      };
-    }
-    case "projects": {
-      const projects = await listProjects(engine.db, actor);
-      return projectsView(
-        ctx.locale,
-        projects.map((p) => ({
-          name: p.name,
-          path: p.path,
-          ownerId: p.owner_id,
-          fullAccess: p.full_access === 1,
-          mergeConfirmation: p.merge_confirmation_required === 1,
-          approvalsOnRequest: p.approval_mode === "on-request",
-          steer: p.steer === 1,
-          channelId: p.slack_channel_id,
-          role: p.role,
-          visibleToChannel: p.visibility === "channel",
-        })),
-      );
-    }
-    case "status":
-      return statusView(ctx.locale, await queueStatus(engine, actor));
-    case "project.add": {
-      assertAdmin(actor);
-      const refused = cmd.channel ? await refuseChannel(ctx, client, cmd.channel) : null;
-      if (refused) return { text: refused };
-      const p = await addProject(
-        engine.db,
-        engine.clock,
-        {
-          name: cmd.name,
-          path: cmd.path,
-          ownerId: cmd.owner,
-          channelId: cmd.channel,
-          fullAccess: cmd.fullAccess,
-          mergeConfirmation: cmd.mergeConfirmation,
-          role: cmd.role,
-        },
-        installRoots(engine.config),
-      );
-      return { text: t(ctx.locale, "project.added", { name: p.name, path: p.path }) };
-    }
-    case "project.remove": {
-      const p = await removeProject(engine.db, actor, cmd.name);
-      return { text: t(ctx.locale, "project.removed", { name: p.name }) };
-    }
-    case "project.set": {
-      const { maxConcurrent, defaultFor, visible, steer, ...changes } = cmd.changes;
-      if (changes.channel) {
-        // Only an admin may move a project's channel: checked before the bot joins anything.
-        assertAdmin(actor);
-        await projectForOwner(engine.db, actor, cmd.name);
-        const refused = await refuseChannel(ctx, client, changes.channel);
-        if (refused) return { text: refused };
-      }
-      // A channel's default only needs the project's owner; every other change, an admin.
-      const p =
-        Object.keys(changes).length || maxConcurrent !== undefined
-          ? await updateProject(engine.db, actor, cmd.name, changes, installRoots(engine.config))
-          : await projectForOwner(engine.db, actor, cmd.name);
-      if (defaultFor !== undefined || visible) await projectForOwner(engine.db, actor, p.name);
-      // Steering, like visibility, is the owner's choice (or an admin's).
-      if (steer !== undefined) await setProjectSteer(engine.db, actor, p.name, steer);
-      if (defaultFor) await ctx.channelDefaults.set(defaultFor, p.id, actor.userId);
-      const cleared = defaultFor === null ? await ctx.channelDefaults.clearProject(p.id) : [];
-      if (maxConcurrent !== undefined)
-        await setProjectLimit(engine.db, engine.clock, p.id, maxConcurrent, actor.userId);
-      const q = visible ? await setProjectVisibility(engine.db, actor, p.name, visible) : p;
-      // One sentence per thing said; "updated" when nothing more specific applies.
-      const said: string[] = [];
-      if (defaultFor)
-        said.push(
-          t(ctx.locale, "project.default_set", { name: p.name, channel: channelMention(defaultFor) }),
-        );
-      if (defaultFor === null)
-        said.push(
-          cleared.length
-            ? t(ctx.locale, "project.default_cleared", {
-                name: p.name,
-                channels: cleared.map(channelMention).join(", "),
-              })
-            : t(ctx.locale, "project.default_none", { name: p.name }),
-        );
-      if (steer !== undefined)
-        said.push(t(ctx.locale, steer ? "project.steer_on" : "project.steer_off", { name: p.name }));
-      if (changes.host !== undefined)
-        said.push(
-          changes.host === null
-            ? t(ctx.locale, "project.host_none", { name: p.name })
-            : t(ctx.locale, "project.host_set", { name: p.name, host: changes.host }),
-        );
-      if (visible === "private") said.push(t(ctx.locale, "project.visible_private", { name: q.name }));
-      if (visible === "channel")
-        said.push(
-          q.slack_channel_id
-            ? t(ctx.locale, "project.visible_channel", {
-                name: q.name,
-                channel: channelMention(q.slack_channel_id),
-              })
-            : t(ctx.locale, "project.visible_channel_none", { name: q.name }),
-        );
-      return { text: said.length ? said.join("\n") : t(ctx.locale, "project.updated", { name: p.name }) };
-    }
-    case "project.allow": {
-      const p = await setProjectPrompter(engine.db, engine.clock, actor, cmd.name, cmd.user, cmd.allowed);
-      return {
-        text: t(ctx.locale, cmd.allowed ? "project.allowed" : "project.disallowed", {
-          name: p.name,
-          user: userMention(cmd.user),
-        }),
-      };
-    }
-    case "decisions":
-      return decisionsView(
-        ctx.locale,
-        await listDecisions(engine.db, actor),
-        await pendingApprovalItems(engine.db, engine.clock, client, actor, ctx.logger),
-      );
-    case "incidents":
-      return incidentsView(ctx.locale, await listIncidents(engine.db, actor));
-    case "specialists":
-      return specialistsView(ctx.locale, await listSpecialists(engine.db, actor));
-    case "run":
-    case "run.resume":
-    case "run.cancel":
-      return runCommand(ctx, cmd, actor, channelId);
-    case "orchestrations":
-      return orchestrationCommand(ctx, cmd, actor, channelId);
-    case "notify": {
-      const current = await getPreferences(engine.db, userId);
-      const prefs = cmd.change
-        ? await setPreferences(engine.db, engine.clock, userId, {
-            ...current,
-            [cmd.change.key]: cmd.change.on,
-          })
-        : current;
-      return notifyView(ctx.locale, prefs);
-    }
+  return handle(cmd.kind, cmd, { ctx, actor, userId, channelId, client });
+}
+
+async function askCommand(
+  cmd: CommandOfKind["ask"],
+  { ctx, actor, channelId }: CommandScope,
+): Promise<Reply> {
+  const { engine } = ctx;
+  const started = await ask(
+    engine,
+    actor,
+    cmd.project,
+    cmd.prompt,
+    {
+      channelId,
+      threadTs: null,
+      origin: "command",
+    },
+    currentRequest(),
+  );
+  const position = await queuePosition(engine.db, started.item.id);
+  return {
+    text:
+      position === null ? t(ctx.locale, "notice.working") : t(ctx.locale, "notice.queued", { n: position }),
+  };
+}
+
+async function projectsCommand(
+  _cmd: CommandOfKind["projects"],
+  { ctx, actor }: CommandScope,
+): Promise<Reply> {
+  const projects = await listProjects(ctx.engine.db, actor);
+  return projectsView(
+    ctx.locale,
+    projects.map((p) => ({
+      name: p.name,
+      path: p.path,
+      ownerId: p.owner_id,
+      fullAccess: p.full_access === 1,
+      mergeConfirmation: p.merge_confirmation_required === 1,
+      approvalsOnRequest: p.approval_mode === "on-request",
+      steer: p.steer === 1,
+      channelId: p.slack_channel_id,
+      role: p.role,
+      visibleToChannel: p.visibility === "channel",
+    })),
+  );
+}
+
+async function projectAddCommand(
+  cmd: CommandOfKind["project.add"],
+  { ctx, actor, client }: CommandScope,
+): Promise<Reply> {
+  const { engine } = ctx;
+  assertAdmin(actor);
+  const refused = cmd.channel ? await refuseChannel(ctx, client, cmd.channel) : null;
+  if (refused) return { text: refused };
+  const p = await addProject(
+    engine.db,
+    engine.clock,
+    {
+      name: cmd.name,
+      path: cmd.path,
+      ownerId: cmd.owner,
+      channelId: cmd.channel,
+      fullAccess: cmd.fullAccess,
+      mergeConfirmation: cmd.mergeConfirmation,
+      role: cmd.role,
+    },
+    installRoots(engine.config),
+  );
+  return { text: t(ctx.locale, "project.added", { name: p.name, path: p.path }) };
+}
+
+async function projectRemoveCommand(
+  cmd: CommandOfKind["project.remove"],
+  { ctx, actor }: CommandScope,
+): Promise<Reply> {
+  const p = await removeProject(ctx.engine.db, actor, cmd.name);
+  return { text: t(ctx.locale, "project.removed", { name: p.name }) };
+}
+
+async function projectSetCommand(
+  cmd: CommandOfKind["project.set"],
+  { ctx, actor, client }: CommandScope,
+): Promise<Reply> {
+  const { engine } = ctx;
+  const { maxConcurrent, defaultFor, visible, steer, ...changes } = cmd.changes;
+  if (changes.channel) {
+    // Only an admin may move a project's channel: checked before the bot joins anything.
+    assertAdmin(actor);
+    await projectForOwner(engine.db, actor, cmd.name);
+    const refused = await refuseChannel(ctx, client, changes.channel);
+    if (refused) return { text: refused };
   }
+  // A channel's default only needs the project's owner; every other change, an admin.
+  const p =
+    Object.keys(changes).length || maxConcurrent !== undefined
+      ? await updateProject(engine.db, actor, cmd.name, changes, installRoots(engine.config))
+      : await projectForOwner(engine.db, actor, cmd.name);
+  if (defaultFor !== undefined || visible) await projectForOwner(engine.db, actor, p.name);
+  // Steering, like visibility, is the owner's choice (or an admin's).
+  if (steer !== undefined) await setProjectSteer(engine.db, actor, p.name, steer);
+  if (defaultFor) await ctx.channelDefaults.set(defaultFor, p.id, actor.userId);
+  const cleared = defaultFor === null ? await ctx.channelDefaults.clearProject(p.id) : [];
+  if (maxConcurrent !== undefined)
+    await setProjectLimit(engine.db, engine.clock, p.id, maxConcurrent, actor.userId);
+  const q = visible ? await setProjectVisibility(engine.db, actor, p.name, visible) : p;
+  const said = projectSetSentences(ctx, cmd.changes, p.name, cleared, q);
+  return { text: said.length ? said.join("\n") : t(ctx.locale, "project.updated", { name: p.name }) };
+}
+
+/** One sentence per thing `project set` changed that deserves its own; none says just "updated". */
+function projectSetSentences(
+  ctx: BotContext,
+  { defaultFor, steer, host, visible }: ProjectChanges,
+  name: string,
+  cleared: string[],
+  after: { name: string; slack_channel_id: string | null },
+): string[] {
+  const said: string[] = [];
+  if (defaultFor)
+    said.push(t(ctx.locale, "project.default_set", { name, channel: channelMention(defaultFor) }));
+  if (defaultFor === null)
+    said.push(
+      cleared.length
+        ? t(ctx.locale, "project.default_cleared", { name, channels: cleared.map(channelMention).join(", ") })
+        : t(ctx.locale, "project.default_none", { name }),
+    );
+  if (steer !== undefined)
+    said.push(t(ctx.locale, steer ? "project.steer_on" : "project.steer_off", { name }));
+  if (host !== undefined)
+    said.push(
+      host === null
+        ? t(ctx.locale, "project.host_none", { name })
+        : t(ctx.locale, "project.host_set", { name, host }),
+    );
+  if (visible === "private") said.push(t(ctx.locale, "project.visible_private", { name: after.name }));
+  if (visible === "channel")
+    said.push(
+      after.slack_channel_id
+        ? t(ctx.locale, "project.visible_channel", {
+            name: after.name,
+            channel: channelMention(after.slack_channel_id),
+          })
+        : t(ctx.locale, "project.visible_channel_none", { name: after.name }),
+    );
+  return said;
+}
+
+async function projectAllowCommand(
+  cmd: CommandOfKind["project.allow"],
+  { ctx, actor }: CommandScope,
+): Promise<Reply> {
+  const { engine } = ctx;
+  const p = await setProjectPrompter(engine.db, engine.clock, actor, cmd.name, cmd.user, cmd.allowed);
+  return {
+    text: t(ctx.locale, cmd.allowed ? "project.allowed" : "project.disallowed", {
+      name: p.name,
+      user: userMention(cmd.user),
+    }),
+  };
+}
+
+async function decisionsCommand(
+  _cmd: CommandOfKind["decisions"],
+  { ctx, actor, client }: CommandScope,
+): Promise<Reply> {
+  const { engine } = ctx;
+  return decisionsView(
+    ctx.locale,
+    await listDecisions(engine.db, actor),
+    await pendingApprovalItems(engine.db, engine.clock, client, actor, ctx.logger),
+  );
+}
+
+async function notifyCommand(cmd: CommandOfKind["notify"], { ctx, userId }: CommandScope): Promise<Reply> {
+  const { engine } = ctx;
+  const current = await getPreferences(engine.db, userId);
+  const prefs = cmd.change
+    ? await setPreferences(engine.db, engine.clock, userId, {
+        ...current,
+        [cmd.change.key]: cmd.change.on,
+      })
+    : current;
+  return notifyView(ctx.locale, prefs);
 }
 
 /**

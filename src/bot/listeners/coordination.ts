@@ -31,11 +31,21 @@ import { actorOf, errorText, type BotContext } from "../context.js";
  * an answered decision gets "already answered", never a second answer.
  */
 export function registerCoordinationActions(app: App, ctx: BotContext): void {
-  const reply = (respond: RespondFn, text: string) =>
-    respond({ response_type: "ephemeral", replace_original: false, text }).catch((err) =>
-      ctx.logger.warn({ err }, "could not answer an action"),
-    );
+  registerDecisionActions(app, ctx);
+  registerIncidentAndSpecialistButtons(app, ctx);
+  registerPolicyModal(app, ctx);
+  registerSpecialistModal(app, ctx);
+}
 
+/** An ephemeral answer to the person who clicked, beside the message (never replacing it). */
+function reply(ctx: BotContext, respond: RespondFn, text: string) {
+  return respond({ response_type: "ephemeral", replace_original: false, text }).catch((err) =>
+    ctx.logger.warn({ err }, "could not answer an action"),
+  );
+}
+
+/** A decision's option buttons, its submit button, and the modal for an answer in the person's words. */
+function registerDecisionActions(app: App, ctx: BotContext): void {
   // One action id per option button (Slack refuses duplicates in a block): matched by pattern.
   app.action<BlockAction>(DECISION_OPTION_ACTION, async ({ ack, body, action, respond }) => {
     await ack();
@@ -49,9 +59,9 @@ export function registerCoordinationActions(app: App, ctx: BotContext): void {
         await runUseCase(ctx.engine, () =>
           answerDecisionUseCase(ctx.engine, actor, decision.id, [optionId ?? ""], ""),
         );
-        await reply(respond, t(ctx.locale, "decision.answered_ack"));
+        await reply(ctx, respond, t(ctx.locale, "decision.answered_ack"));
       } catch (err) {
-        await reply(respond, errorText(ctx, err));
+        await reply(ctx, respond, errorText(ctx, err));
       }
     });
   });
@@ -66,9 +76,9 @@ export function registerCoordinationActions(app: App, ctx: BotContext): void {
         const decision = await getDecision(ctx.engine.db, actor, decisionId);
         const choices = readDecisionChoices(decision, values);
         await runUseCase(ctx.engine, () => answerDecisionUseCase(ctx.engine, actor, decisionId, choices, ""));
-        await reply(respond, t(ctx.locale, "decision.answered_ack"));
+        await reply(ctx, respond, t(ctx.locale, "decision.answered_ack"));
       } catch (err) {
-        await reply(respond, errorText(ctx, err));
+        await reply(ctx, respond, errorText(ctx, err));
       }
     });
   });
@@ -85,7 +95,7 @@ export function registerCoordinationActions(app: App, ctx: BotContext): void {
         view: decisionCustomModal(ctx.locale, decision),
       });
     } catch (err) {
-      await reply(respond, errorText(ctx, err));
+      await reply(ctx, respond, errorText(ctx, err));
     }
   });
 
@@ -101,16 +111,19 @@ export function registerCoordinationActions(app: App, ctx: BotContext): void {
       await ack({ response_action: "errors", errors: { [DECISION_CUSTOM_BLOCK]: errorText(ctx, err) } });
     }
   });
+}
 
+/** Retrying an incident and rebuilding a specialist: both answered after the ack. */
+function registerIncidentAndSpecialistButtons(app: App, ctx: BotContext): void {
   app.action<BlockButtonAction>(ACTIONS.incidentRetry, async ({ ack, body, action, respond }) => {
     await ack();
     const actor = actorOf(ctx, body.user.id);
     ctx.afterAck.run(async () => {
       try {
         await retryIncident(ctx.engine, actor, action.value ?? "");
-        await reply(respond, t(ctx.locale, "incident.view.retried_ack"));
+        await reply(ctx, respond, t(ctx.locale, "incident.view.retried_ack"));
       } catch (err) {
-        await reply(respond, errorText(ctx, err));
+        await reply(ctx, respond, errorText(ctx, err));
       }
     });
   });
@@ -121,13 +134,20 @@ export function registerCoordinationActions(app: App, ctx: BotContext): void {
     ctx.afterAck.run(async () => {
       try {
         const s = await rebuildSpecialist(ctx.engine, actor, action.value ?? "");
-        await reply(respond, t(ctx.locale, "specialist.view.rebuilding", { name: escapeMrkdwn(s.name) }));
+        await reply(
+          ctx,
+          respond,
+          t(ctx.locale, "specialist.view.rebuilding", { name: escapeMrkdwn(s.name) }),
+        );
       } catch (err) {
-        await reply(respond, errorText(ctx, err));
+        await reply(ctx, respond, errorText(ctx, err));
       }
     });
   });
+}
 
+/** The policy modal's submission: admins only, field errors shown in the modal. */
+function registerPolicyModal(app: App, ctx: BotContext): void {
   app.view(CALLBACKS.policyEdit, async ({ ack, body, view, client }) => {
     const actor = actorOf(ctx, body.user.id);
     try {
@@ -152,7 +172,10 @@ export function registerCoordinationActions(app: App, ctx: BotContext): void {
       });
     }
   });
+}
 
+/** The new-specialist modal's submission: field errors in the modal, the confirmation after the ack. */
+function registerSpecialistModal(app: App, ctx: BotContext): void {
   app.view(CALLBACKS.specialistAdd, async ({ ack, body, view, client }) => {
     const actor = actorOf(ctx, body.user.id);
     const meta = readSpecialistAddMetadata(view.private_metadata);

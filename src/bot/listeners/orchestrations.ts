@@ -71,118 +71,152 @@ export async function openOrchestrationModal(
  * the orchestration's thread (the notifier) or, when refused, ephemerally.
  */
 export function registerOrchestrationActions(app: App, ctx: BotContext): void {
-  const reply = (respond: RespondFn, text: string) =>
-    respond({ response_type: "ephemeral", replace_original: false, text }).catch((err) =>
-      ctx.logger.warn({ err }, "could not answer an orchestration action"),
-    );
+  registerStepButtons(app, ctx);
+  registerFeedback(app, ctx);
+  registerCreateModal(app, ctx);
+}
 
-  /** Runs `work` after the ack; a refusal is told to the clicking user. */
-  const act = (respond: RespondFn, work: () => Promise<unknown>, opts: { long?: boolean } = {}) => {
-    const run = async () => {
-      try {
-        await work();
-      } catch (err) {
-        await reply(respond, errorText(ctx, err));
-      }
-    };
-    // A long step is started from the queue but not awaited there: the commands behind it must
-    // not wait for the tests. The engine's claim keeps a second click from running it twice.
-    ctx.afterAck.run(async () => {
-      if (opts.long) void run();
-      else await run();
-    });
+/** An ephemeral answer to the person who clicked, beside the message (never replacing it). */
+function reply(ctx: BotContext, respond: RespondFn, text: string) {
+  return respond({ response_type: "ephemeral", replace_original: false, text }).catch((err) =>
+    ctx.logger.warn({ err }, "could not answer an orchestration action"),
+  );
+}
+
+/** Runs `work` after the ack; a refusal is told to the clicking user. */
+function act(
+  ctx: BotContext,
+  respond: RespondFn,
+  work: () => Promise<unknown>,
+  opts: { long?: boolean } = {},
+): void {
+  const run = async () => {
+    try {
+      await work();
+    } catch (err) {
+      await reply(ctx, respond, errorText(ctx, err));
+    }
   };
+  // A long step is started from the queue but not awaited there: the commands behind it must
+  // not wait for the tests. The engine's claim keeps a second click from running it twice.
+  ctx.afterAck.run(async () => {
+    if (opts.long) void run();
+    else await run();
+  });
+}
 
+/** The buttons that move an orchestration on without asking anything: approve, verify, merge. */
+function registerStepButtons(app: App, ctx: BotContext): void {
   app.action<BlockButtonAction>(ACTIONS.orchDraftApprove, async ({ ack, body, action, respond }) => {
     await ack();
     const { id, token } = parseOrchestrationValue(action.value ?? "");
-    act(respond, () => approveDraft(ctx.engine, actorOf(ctx, body.user.id), id, token));
+    act(ctx, respond, () => approveDraft(ctx.engine, actorOf(ctx, body.user.id), id, token));
   });
 
   app.action<BlockButtonAction>(ACTIONS.orchVerify, async ({ ack, body, action, respond }) => {
     await ack();
     const { id } = parseOrchestrationValue(action.value ?? "");
-    act(respond, () => verifyOrchestration(ctx.engine, actorOf(ctx, body.user.id), id), { long: true });
+    act(ctx, respond, () => verifyOrchestration(ctx.engine, actorOf(ctx, body.user.id), id), { long: true });
   });
 
   app.action<BlockButtonAction>(ACTIONS.orchApprove, async ({ ack, body, action, respond }) => {
     await ack();
     const { id, token } = parseOrchestrationValue(action.value ?? "");
     // Without a required confirmation, approving merges at once.
-    act(respond, () => approveRevision(ctx.engine, actorOf(ctx, body.user.id), id, token), { long: true });
+    act(ctx, respond, () => approveRevision(ctx.engine, actorOf(ctx, body.user.id), id, token), {
+      long: true,
+    });
   });
 
   app.action<BlockButtonAction>(ACTIONS.orchMergeConfirm, async ({ ack, body, action, respond }) => {
     await ack();
     const { id } = parseOrchestrationValue(action.value ?? "");
-    act(respond, () => mergeOrchestration(ctx.engine, actorOf(ctx, body.user.id), id, { confirm: true }), {
-      long: true,
-    });
+    act(
+      ctx,
+      respond,
+      () => mergeOrchestration(ctx.engine, actorOf(ctx, body.user.id), id, { confirm: true }),
+      {
+        long: true,
+      },
+    );
   });
 
   app.action<BlockButtonAction>(ACTIONS.orchMergeCancel, async ({ ack, body, action, respond }) => {
     await ack();
     const { id } = parseOrchestrationValue(action.value ?? "");
-    act(respond, () => declineMerge(ctx.engine, actorOf(ctx, body.user.id), id));
+    act(ctx, respond, () => declineMerge(ctx.engine, actorOf(ctx, body.user.id), id));
   });
+}
 
-  // Reject and corrections ask for feedback first: the modal opens at once (the trigger_id
-  // expires after 3 seconds), only for someone who may act and when the status allows it.
-  const openFeedback = (kind: FeedbackKind, allowed: readonly string[]) =>
-    app.action<BlockButtonAction>(
-      kind === "reject" ? ACTIONS.orchDraftReject : ACTIONS.orchCorrections,
-      async ({ ack, body, action, client, respond }) => {
-        await ack();
-        try {
-          const o = await getOrchestration(
-            ctx.engine,
-            actorOf(ctx, body.user.id),
-            parseOrchestrationValue(action.value ?? "").id,
-          );
-          if (!allowed.includes(o.status))
-            throw new EngineError("conflict", "orch_wrong_state", { status: o.status });
-          const view = feedbackModal(
-            ctx.locale,
-            kind,
-            o,
-            body.channel?.id ? { channelId: body.channel.id } : {},
-          );
-          await client.views.open({ trigger_id: body.trigger_id, view });
-        } catch (err) {
-          await reply(respond, errorText(ctx, err));
-        }
-      },
-    );
-  openFeedback("reject", ["DRAFT_REVIEW"]);
-  openFeedback("corrections", [
+/** Reject and corrections: a button opening a feedback modal, and the modal's submission. */
+function registerFeedback(app: App, ctx: BotContext): void {
+  openFeedbackOnClick(app, ctx, "reject", ["DRAFT_REVIEW"]);
+  openFeedbackOnClick(app, ctx, "corrections", [
     "AGENT_FAILED",
     "AWAITING_VERIFICATION",
     "VERIFICATION_FAILED",
     "USER_REVIEW",
     "AWAITING_MERGE_CONFIRMATION",
   ]);
-
-  const submitFeedback = (
-    callbackId: string,
-    apply: (actor: Actor, id: string, feedback: string) => Promise<unknown>,
-  ) =>
-    app.view(callbackId, async ({ ack, body, view }) => {
-      const { id } = readFeedbackMetadata(view.private_metadata);
-      try {
-        await apply(actorOf(ctx, body.user.id), id ?? "", readFeedback(view.state.values));
-        await ack();
-      } catch (err) {
-        await ack({
-          response_action: "errors",
-          errors: { [ORCH_FEEDBACK_INPUT.blockId]: errorText(ctx, err) },
-        });
-      }
-    });
-  submitFeedback(CALLBACKS.orchReject, (actor, id, feedback) => rejectDraft(ctx.engine, actor, id, feedback));
-  submitFeedback(CALLBACKS.orchCorrections, (actor, id, feedback) =>
+  submitFeedback(app, ctx, CALLBACKS.orchReject, (actor, id, feedback) =>
+    rejectDraft(ctx.engine, actor, id, feedback),
+  );
+  submitFeedback(app, ctx, CALLBACKS.orchCorrections, (actor, id, feedback) =>
     requestCorrections(ctx.engine, actor, id, feedback),
   );
+}
 
+// Reject and corrections ask for feedback first: the modal opens at once (the trigger_id
+// expires after 3 seconds), only for someone who may act and when the status allows it.
+function openFeedbackOnClick(app: App, ctx: BotContext, kind: FeedbackKind, allowed: readonly string[]) {
+  app.action<BlockButtonAction>(
+    kind === "reject" ? ACTIONS.orchDraftReject : ACTIONS.orchCorrections,
+    async ({ ack, body, action, client, respond }) => {
+      await ack();
+      try {
+        const o = await getOrchestration(
+          ctx.engine,
+          actorOf(ctx, body.user.id),
+          parseOrchestrationValue(action.value ?? "").id,
+        );
+        if (!allowed.includes(o.status))
+          throw new EngineError("conflict", "orch_wrong_state", { status: o.status });
+        const view = feedbackModal(
+          ctx.locale,
+          kind,
+          o,
+          body.channel?.id ? { channelId: body.channel.id } : {},
+        );
+        await client.views.open({ trigger_id: body.trigger_id, view });
+      } catch (err) {
+        await reply(ctx, respond, errorText(ctx, err));
+      }
+    },
+  );
+}
+
+function submitFeedback(
+  app: App,
+  ctx: BotContext,
+  callbackId: string,
+  apply: (actor: Actor, id: string, feedback: string) => Promise<unknown>,
+) {
+  app.view(callbackId, async ({ ack, body, view }) => {
+    const { id } = readFeedbackMetadata(view.private_metadata);
+    try {
+      await apply(actorOf(ctx, body.user.id), id ?? "", readFeedback(view.state.values));
+      await ack();
+    } catch (err) {
+      await ack({
+        response_action: "errors",
+        errors: { [ORCH_FEEDBACK_INPUT.blockId]: errorText(ctx, err) },
+      });
+    }
+  });
+}
+
+/** The new-orchestration modal's submission: form errors shown in the modal, the thread posted later. */
+function registerCreateModal(app: App, ctx: BotContext): void {
   app.view(CALLBACKS.orchCreate, async ({ ack, body, view }) => {
     const actor = actorOf(ctx, body.user.id);
     const meta = readOrchestrationMetadata(view.private_metadata);

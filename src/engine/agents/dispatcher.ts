@@ -79,23 +79,9 @@ export async function claimSlots(
     db,
     async (trx) => {
       const now = clock.now();
-      if (placement !== null && hostTtlMs !== undefined) {
-        const registered = await trx
-          .selectFrom("hosts")
-          .select("heartbeat_at")
-          .where("name", "=", placement)
-          .executeTakeFirst();
-        if (!registered || registered.heartbeat_at < now - hostTtlMs) return { started: [], paused: [] };
-      }
+      if (!(await placementAlive(trx, placement, hostTtlMs, now))) return { started: [], paused: [] };
       const policy = await globalPolicy(trx);
-      const running = await trx
-        .selectFrom("prompt_queue as q")
-        .innerJoin("conversations as c", "c.id", "q.conversation_id")
-        .innerJoin("projects as p", "p.id", "c.project_id")
-        .select(["q.conversation_id", "c.project_id"])
-        .where("q.status", "=", "running")
-        .where("p.host", placement === null ? "is" : "=", placement)
-        .execute();
+      const running = await runningItems(trx, placement);
       const paused = pauseReasons(policy, running.length, host);
       if (paused.length > 0) return { started: [], paused };
 
@@ -104,62 +90,24 @@ export async function claimSlots(
         policy.background_end_hour,
         host.localHour(now),
       );
-      const overrides = new Map<string, number>();
-      const knownProjects = new Set<string>();
-      const loadOverrides = async (projectIds: string[]) => {
-        const missing = [...new Set(projectIds)].filter((id) => !knownProjects.has(id));
-        for (const id of missing) knownProjects.add(id);
-        for (const [id, max] of await projectOverrides(trx, missing)) overrides.set(id, max);
-      };
-      const busy = new Set(running.map((r) => r.conversation_id));
-      const perProject = new Map<string, number>();
-      for (const r of running) perProject.set(r.project_id, (perProject.get(r.project_id) ?? 0) + 1);
-      let free = policy.max_concurrent - running.length;
+      const slots = new Slots(policy, running, windowOpen);
       const started: Claim[] = [];
 
-      for (let offset = 0; free > 0; ) {
-        const page = postgres ? lockedPage(free) : BATCH;
+      for (let offset = 0; slots.free > 0; ) {
+        const page = postgres ? lockedPage(slots.free) : BATCH;
         let claimedHere = 0;
-        const batch = await trx
-          .selectFrom("prompt_queue as q")
-          .innerJoin("conversations as c", "c.id", "q.conversation_id")
-          .innerJoin("projects as p", "p.id", "c.project_id")
-          .select(["q.id", "q.attempt", "q.conversation_id", "q.origin_kind", "c.project_id"])
-          .where("q.status", "=", "queued")
-          .where("p.host", placement === null ? "is" : "=", placement)
-          .orderBy("q.priority", "desc")
-          .orderBy("q.seq", "asc")
-          .limit(page)
-          .offset(offset)
-          .$if(postgres, (qb) => qb.forUpdate("q").skipLocked())
-          .execute();
-        await loadOverrides(batch.map((b) => b.project_id));
+        const batch = await queuedPage(trx, placement, { page, offset, postgres });
+        await slots.loadOverrides(
+          trx,
+          batch.map((b) => b.project_id),
+        );
         for (const item of batch) {
-          if (free === 0) break;
-          if (busy.has(item.conversation_id)) continue;
-          const limit = overrides.get(item.project_id) ?? policy.max_concurrent;
-          if ((perProject.get(item.project_id) ?? 0) >= limit) continue;
-          if (!windowOpen && isBackground(item.origin_kind)) continue;
-          const attempt = item.attempt + 1;
-          const claimed = await moveItem(trx, item.id, "running", {
-            attempt,
-            slot_acquired_at: now,
-            started_at: now,
-            worker_pid: null,
-            worker_start_time: null,
-            claimed_at: null,
-          });
-          if (!claimed) continue;
-          await moveConversation(trx, item.conversation_id, "running", { updated_at: now });
-          await emit(trx, now, {
-            kind: "conversation.started",
-            conversationId: item.conversation_id,
-            queueId: item.id,
-          });
-          busy.add(item.conversation_id);
-          perProject.set(item.project_id, (perProject.get(item.project_id) ?? 0) + 1);
-          free -= 1;
-          started.push({ id: item.id, attempt, conversationId: item.conversation_id });
+          if (slots.free === 0) break;
+          if (!slots.admits(item)) continue;
+          const claim = await claimItem(trx, item, now);
+          if (!claim) continue;
+          slots.take(item);
+          started.push(claim);
           claimedHere += 1;
         }
         if (batch.length < page) break;
@@ -170,6 +118,125 @@ export async function claimSlots(
     },
     { locks: [claimLock(placement)] },
   );
+}
+
+/** False when the placement's heartbeat is older than the host TTL (or it is not registered). */
+async function placementAlive(
+  trx: Database,
+  placement: string | null,
+  hostTtlMs: number | undefined,
+  now: number,
+): Promise<boolean> {
+  if (placement === null || hostTtlMs === undefined) return true;
+  const registered = await trx
+    .selectFrom("hosts")
+    .select("heartbeat_at")
+    .where("name", "=", placement)
+    .executeTakeFirst();
+  return Boolean(registered && registered.heartbeat_at >= now - hostTtlMs);
+}
+
+/** The items running now on this placement, with their conversation and project. */
+function runningItems(trx: Database, placement: string | null) {
+  return trx
+    .selectFrom("prompt_queue as q")
+    .innerJoin("conversations as c", "c.id", "q.conversation_id")
+    .innerJoin("projects as p", "p.id", "c.project_id")
+    .select(["q.conversation_id", "c.project_id"])
+    .where("q.status", "=", "running")
+    .where("p.host", placement === null ? "is" : "=", placement)
+    .execute();
+}
+
+/** One page of queued candidates on this placement, in claim order (row-locked on PostgreSQL). */
+function queuedPage(
+  trx: Database,
+  placement: string | null,
+  { page, offset, postgres }: { page: number; offset: number; postgres: boolean },
+) {
+  return trx
+    .selectFrom("prompt_queue as q")
+    .innerJoin("conversations as c", "c.id", "q.conversation_id")
+    .innerJoin("projects as p", "p.id", "c.project_id")
+    .select(["q.id", "q.attempt", "q.conversation_id", "q.origin_kind", "c.project_id"])
+    .where("q.status", "=", "queued")
+    .where("p.host", placement === null ? "is" : "=", placement)
+    .orderBy("q.priority", "desc")
+    .orderBy("q.seq", "asc")
+    .limit(page)
+    .offset(offset)
+    .$if(postgres, (qb) => qb.forUpdate("q").skipLocked())
+    .execute();
+}
+
+type Candidate = Awaited<ReturnType<typeof queuedPage>>[number];
+
+/**
+ * What one claim may still give out: free slots under the global limit, conversations already
+ * busy, each project's running count against its own limit, and whether background work may start.
+ */
+class Slots {
+  free: number;
+  private readonly busy: Set<string>;
+  private readonly perProject = new Map<string, number>();
+  private readonly overrides = new Map<string, number>();
+  private readonly knownProjects = new Set<string>();
+
+  constructor(
+    private readonly policy: RuntimePolicy,
+    running: { conversation_id: string; project_id: string }[],
+    private readonly windowOpen: boolean,
+  ) {
+    this.free = policy.max_concurrent - running.length;
+    this.busy = new Set(running.map((r) => r.conversation_id));
+    for (const r of running) this.count(r.project_id);
+  }
+
+  /** Reads the per-project limits of projects not seen yet in this claim (one query per page). */
+  async loadOverrides(trx: Database, projectIds: string[]): Promise<void> {
+    const missing = [...new Set(projectIds)].filter((id) => !this.knownProjects.has(id));
+    for (const id of missing) this.knownProjects.add(id);
+    for (const [id, max] of await projectOverrides(trx, missing)) this.overrides.set(id, max);
+  }
+
+  /** Skipped, not waited for: a busy conversation, a project at its limit, background work out of hours. */
+  admits(item: Candidate): boolean {
+    if (this.busy.has(item.conversation_id)) return false;
+    const limit = this.overrides.get(item.project_id) ?? this.policy.max_concurrent;
+    if ((this.perProject.get(item.project_id) ?? 0) >= limit) return false;
+    return this.windowOpen || !isBackground(item.origin_kind);
+  }
+
+  take(item: Candidate): void {
+    this.busy.add(item.conversation_id);
+    this.count(item.project_id);
+    this.free -= 1;
+  }
+
+  private count(projectId: string): void {
+    this.perProject.set(projectId, (this.perProject.get(projectId) ?? 0) + 1);
+  }
+}
+
+/** Moves one candidate to running (guarded: null when another claim took it first) and says so. */
+async function claimItem(trx: Database, item: Candidate, now: number): Promise<Claim | null> {
+  const attempt = item.attempt + 1;
+  const claimed = await moveItem(trx, item.id, "running", {
+    attempt,
+    slot_acquired_at: now,
+    started_at: now,
+    worker_pid: null,
+    worker_start_time: null,
+    claimed_at: null,
+  });
+  if (!claimed) return null;
+  await moveConversation(trx, item.conversation_id, "running", { updated_at: now });
+  await emit(trx, now, {
+    kind: "conversation.started",
+    conversationId: item.conversation_id,
+    queueId: item.id,
+  });
+  return { id: item.id, attempt, conversationId: item.conversation_id };
 }
 
 /** Dependencies of the dispatcher. */

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from "kysely";
+import { sql, type Kysely, type Selectable } from "kysely";
 import { runUseCase, withEffects, type Kernel } from "../kernel.js";
 import { writeTransaction } from "../database.js";
 import { newId } from "../ids.js";
@@ -109,10 +109,15 @@ export const openIncidentReactor: OutcomeReactor = async (trx, o, clock) => {
 export async function processIncidents(
   engine: Kernel,
 ): Promise<{ incidents_repairing: number; incidents_closed: number }> {
-  const { db, clock } = engine;
-  const locale = engine.config.locale;
+  const repairing = await startRepairs(engine);
+  const closed = await closeRepairs(engine);
+  return { incidents_repairing: repairing, incidents_closed: closed };
+}
+
+/** Sends up to 20 open incidents to self-repair; how many started (none without a self project). */
+async function startRepairs(engine: Kernel): Promise<number> {
+  const { db } = engine;
   let repairing = 0;
-  let closed = 0;
   const open = await db
     .selectFrom("incidents")
     .selectAll()
@@ -130,45 +135,60 @@ export async function processIncidents(
         .executeTakeFirst()
     : undefined;
   for (const incident of self ? open : []) {
-    // Global lock (PostgreSQL): starts a repair (conversation, clone record, prompt) after reading the incident; a tick step.
-    const started = await writeTransaction(db, async (trx) => {
-      const now = clock.now();
-      const project = await trx
-        .selectFrom("projects")
-        .select("name")
-        .where("id", "=", incident.project_id)
-        .executeTakeFirst();
-      const conversation = await createConversation(
-        trx,
-        clock,
-        self!.id,
-        t(locale, "incident.repair_title", { project: project?.name ?? "?" }),
-        null,
-      );
-      const error = passText(
-        { locale, dataDir: engine.config.dataDir },
-        conversation.id,
-        failureText(locale, incident.error),
-      );
-      const prompt = t(locale, "prompt.incident_repair", {
-        project: project?.name ?? "?",
-        code: incident.error_code ?? "?",
-        error: quote(error),
-      });
-      const item = await enqueueIn(trx, clock, conversation.id, prompt, { origin: "repair" });
-      const moved = await moveIncident(trx, incident.id, "REPAIRING", {
-        repair_project_id: self!.id,
-        repair_conversation_id: conversation.id,
-        repair_queue_id: item.id,
-        updated_at: now,
-      });
-      if (!moved) throw new Rollback();
-      await emit(trx, now, { kind: "incident.updated", incidentId: incident.id, status: "REPAIRING" });
-      return true;
-    }).catch((err) => (err instanceof Rollback ? false : Promise.reject(err)));
-    if (started) repairing += 1;
+    if (await startRepair(engine, incident, self!.id)) repairing += 1;
   }
-  const active = await db
+  return repairing;
+}
+
+/**
+ * Starts one repair: a conversation in the self project, its prompt quoting the failure, the
+ * incident moved to REPAIRING. False when another tick moved the incident first.
+ */
+async function startRepair(engine: Kernel, incident: Selectable<IncidentsTable>, selfId: string) {
+  const { db, clock } = engine;
+  const locale = engine.config.locale;
+  // Global lock (PostgreSQL): starts a repair (conversation, clone record, prompt) after reading the incident; a tick step.
+  return writeTransaction(db, async (trx) => {
+    const now = clock.now();
+    const project = await trx
+      .selectFrom("projects")
+      .select("name")
+      .where("id", "=", incident.project_id)
+      .executeTakeFirst();
+    const conversation = await createConversation(
+      trx,
+      clock,
+      selfId,
+      t(locale, "incident.repair_title", { project: project?.name ?? "?" }),
+      null,
+    );
+    const error = passText(
+      { locale, dataDir: engine.config.dataDir },
+      conversation.id,
+      failureText(locale, incident.error),
+    );
+    const prompt = t(locale, "prompt.incident_repair", {
+      project: project?.name ?? "?",
+      code: incident.error_code ?? "?",
+      error: quote(error),
+    });
+    const item = await enqueueIn(trx, clock, conversation.id, prompt, { origin: "repair" });
+    const moved = await moveIncident(trx, incident.id, "REPAIRING", {
+      repair_project_id: selfId,
+      repair_conversation_id: conversation.id,
+      repair_queue_id: item.id,
+      updated_at: now,
+    });
+    if (!moved) throw new Rollback();
+    await emit(trx, now, { kind: "incident.updated", incidentId: incident.id, status: "REPAIRING" });
+    return true;
+  }).catch((err) => (err instanceof Rollback ? false : Promise.reject(err)));
+}
+
+/** Closes the repairs whose item ended; how many were closed. */
+async function closeRepairs(engine: Kernel): Promise<number> {
+  let closed = 0;
+  const active = await engine.db
     .selectFrom("incidents as i")
     .innerJoin("prompt_queue as q", "q.id", "i.repair_queue_id")
     .select(["i.id", "i.repair_conversation_id", "q.id as queue_id", "q.status as queue_status", "q.error"])
@@ -176,34 +196,51 @@ export async function processIncidents(
     .where("q.status", "in", ["done", "failed", "cancelled"])
     .execute();
   for (const r of active) {
-    const answer =
-      r.queue_status === "done"
-        ? ((
-            await db
-              .selectFrom("messages")
-              .select("content")
-              .where("queue_id", "=", r.queue_id)
-              .where("role", "=", "assistant")
-              .executeTakeFirst()
-          )?.content ?? "")
-        : null;
-    const verdict = answer !== null ? parseSelfRepair(answer) : null;
-    const status = r.queue_status === "done" && verdict?.decision !== "needs_user" ? "RESOLVED" : "FAILED";
-    // The repair's work is committed on its clone's branch before the report names that branch
-    // (git, outside the transaction); nothing merges or deploys it.
-    const report = r.repair_conversation_id ? await finishSelfClone(engine, r.repair_conversation_id) : null;
-    const resolution = withReport(verdict?.feedback || answer || r.error || "", report);
-    // Global lock (PostgreSQL): a tick step once per repair; rare.
-    const done = await writeTransaction(db, async (trx) => {
-      const moved = await moveIncident(trx, r.id, status, { resolution, updated_at: clock.now() }, [
-        "REPAIRING",
-      ]);
-      if (moved) await emit(trx, clock.now(), { kind: "incident.updated", incidentId: r.id, status });
-      return moved;
-    });
-    if (done) closed += 1;
+    if (await closeRepair(engine, r)) closed += 1;
   }
-  return { incidents_repairing: repairing, incidents_closed: closed };
+  return closed;
+}
+
+/**
+ * RESOLVED when the repair finished without needing a person, else FAILED; the resolution is the
+ * repair's feedback (or answer, or error) with the report naming its branch.
+ */
+async function closeRepair(
+  engine: Kernel,
+  r: {
+    id: string;
+    repair_conversation_id: string | null;
+    queue_id: string;
+    queue_status: string;
+    error: string | null;
+  },
+): Promise<boolean> {
+  const { db, clock } = engine;
+  const answer =
+    r.queue_status === "done"
+      ? ((
+          await db
+            .selectFrom("messages")
+            .select("content")
+            .where("queue_id", "=", r.queue_id)
+            .where("role", "=", "assistant")
+            .executeTakeFirst()
+        )?.content ?? "")
+      : null;
+  const verdict = answer !== null ? parseSelfRepair(answer) : null;
+  const status = r.queue_status === "done" && verdict?.decision !== "needs_user" ? "RESOLVED" : "FAILED";
+  // The repair's work is committed on its clone's branch before the report names that branch
+  // (git, outside the transaction); nothing merges or deploys it.
+  const report = r.repair_conversation_id ? await finishSelfClone(engine, r.repair_conversation_id) : null;
+  const resolution = withReport(verdict?.feedback || answer || r.error || "", report);
+  // Global lock (PostgreSQL): a tick step once per repair; rare.
+  return writeTransaction(db, async (trx) => {
+    const moved = await moveIncident(trx, r.id, status, { resolution, updated_at: clock.now() }, [
+      "REPAIRING",
+    ]);
+    if (moved) await emit(trx, clock.now(), { kind: "incident.updated", incidentId: r.id, status });
+    return moved;
+  });
 }
 
 class Rollback extends Error {}

@@ -55,53 +55,11 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
     .where("c.id", "=", conversationId)
     .executeTakeFirst();
   if (!c) return null;
-  const first = await db
-    .selectFrom("messages")
-    .select("content")
-    .where("conversation_id", "=", conversationId)
-    .where("role", "=", "user")
-    .orderBy("created_at", "asc")
-    .limit(1)
-    .executeTakeFirst();
-  // The item that describes the conversation now: a running one, else the latest (a follow-up
-  // steered into a turn never ran on its own: that turn's item describes it).
-  const item =
-    (await db
-      .selectFrom("prompt_queue")
-      .selectAll()
-      .where("conversation_id", "=", conversationId)
-      .where("status", "=", "running")
-      .executeTakeFirst()) ??
-    (await db
-      .selectFrom("prompt_queue")
-      .selectAll()
-      .where("conversation_id", "=", conversationId)
-      .where("status", "<>", "steered")
-      .orderBy("seq", "desc")
-      .limit(1)
-      .executeTakeFirst());
-  // Through the conversation's items: decisions are indexed by the item that asked them.
-  const decision = await db
-    .selectFrom("decisions")
-    .select("id")
-    .where("queue_id", "in", (eb) =>
-      eb.selectFrom("prompt_queue").select("id").where("conversation_id", "=", conversationId),
-    )
-    .where("status", "=", "OPEN")
-    .limit(1)
-    .executeTakeFirst();
+  const first = await firstPrompt(db, conversationId);
+  const item = await currentItem(db, conversationId);
+  const decision = await openDecision(db, conversationId);
   // Only the running turn's own request pauses it (a closed or older one is history).
-  const approval =
-    item?.status === "running"
-      ? await db
-          .selectFrom("approvals")
-          .select("id")
-          .where("queue_id", "=", item.id)
-          .where("status", "=", "pending")
-          .orderBy("created_at")
-          .limit(1)
-          .executeTakeFirst()
-      : undefined;
+  const approval = item?.status === "running" ? await pendingApproval(db, item.id) : undefined;
   const progress = parseProgress(item?.last_activity);
   return {
     conversationId,
@@ -128,6 +86,67 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
     approvalPending: approval !== undefined,
     approvalId: approval?.id ?? null,
   };
+}
+
+/** The conversation's first message from a person: what it was asked. */
+function firstPrompt(db: Tx, conversationId: string) {
+  return db
+    .selectFrom("messages")
+    .select("content")
+    .where("conversation_id", "=", conversationId)
+    .where("role", "=", "user")
+    .orderBy("created_at", "asc")
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/**
+ * The item that describes the conversation now: a running one, else the latest (a follow-up
+ * steered into a turn never ran on its own: that turn's item describes it).
+ */
+async function currentItem(db: Tx, conversationId: string) {
+  return (
+    (await db
+      .selectFrom("prompt_queue")
+      .selectAll()
+      .where("conversation_id", "=", conversationId)
+      .where("status", "=", "running")
+      .executeTakeFirst()) ??
+    (await db
+      .selectFrom("prompt_queue")
+      .selectAll()
+      .where("conversation_id", "=", conversationId)
+      .where("status", "<>", "steered")
+      .orderBy("seq", "desc")
+      .limit(1)
+      .executeTakeFirst())
+  );
+}
+
+/** An open decision the conversation's agent asked, if any. */
+function openDecision(db: Tx, conversationId: string) {
+  // Through the conversation's items: decisions are indexed by the item that asked them.
+  return db
+    .selectFrom("decisions")
+    .select("id")
+    .where("queue_id", "in", (eb) =>
+      eb.selectFrom("prompt_queue").select("id").where("conversation_id", "=", conversationId),
+    )
+    .where("status", "=", "OPEN")
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** The oldest approval this item's turn still waits for, if any. */
+function pendingApproval(db: Tx, queueId: string) {
+  return db
+    .selectFrom("approvals")
+    .select("id")
+    .where("queue_id", "=", queueId)
+    .where("status", "=", "pending")
+    .orderBy("created_at")
+    .limit(1)
+    .executeTakeFirst();
 }
 
 const parseJson = (text: string | null | undefined): unknown => {

@@ -99,7 +99,7 @@ export async function startRun(
   opts: { slackChannelId?: string } = {},
 ): Promise<RunDetail> {
   const id = await runUseCase(engine, async () => {
-    const { db, clock } = engine;
+    const { db } = engine;
     const ctx = ctxOf(engine);
     const master = await findMasterProject(db);
     if (!master) throw new EngineError("unavailable", "run_no_master");
@@ -112,91 +112,9 @@ export async function startRun(
       steps.map((s) => candidates.find((c) => c.id === s.projectId)),
     );
     // Global lock (PostgreSQL): "one active run" is a read-then-insert with no unique index behind it.
-    const runId = await writeTransaction(db, async (trx) => {
-      if ((await activeRuns(trx)).length > 0) throw new EngineError("conflict", "run_active");
-      const now = clock.now();
-      const id = newId();
-      const conversation = await createConversation(
-        trx,
-        clock,
-        master.id,
-        t(ctx.locale, "run.master_title"),
-        actor.userId,
-      );
-      await trx
-        .insertInto("remediation_runs")
-        .values({
-          id,
-          owner_id: actor.userId,
-          status: "RUNNING",
-          stage: "PLAN_REVIEW",
-          plan: JSON.stringify(steps),
-          master_project_id: master.id,
-          master_conversation_id: conversation.id,
-          current_step_id: null,
-          active_queue_id: null,
-          self_repair_id: null,
-          correction_round: 0,
-          review_restarts: 0,
-          blocked_stage: null,
-          block_code: null,
-          error: null,
-          final_report: null,
-          created_at: now,
-          updated_at: now,
-          finished_at: null,
-          slack_channel_id: opts.slackChannelId ?? null,
-          slack_thread_ts: null,
-        })
-        .execute();
-      await trx
-        .insertInto("remediation_step_runs")
-        .values(
-          steps.map((s) => ({
-            id: newId(),
-            run_id: id,
-            step_id: s.id,
-            position: s.order,
-            phase: s.phase,
-            phase_label: s.phaseLabel,
-            title: s.title,
-            summary: s.summary,
-            risk: s.risk,
-            target: s.target,
-            aliases: JSON.stringify(s.aliases),
-            project_id: s.projectId,
-            prompt: s.prompt,
-            status: "PENDING" as const,
-            conversation_id: null,
-            queue_id: null,
-            attempts: 0,
-            feedback: null,
-            created_at: now,
-            updated_at: now,
-            finished_at: null,
-          })),
-        )
-        .execute();
-      const item = await enqueueIn(
-        trx,
-        clock,
-        conversation.id,
-        planReviewPrompt(ctx.locale, await loadSteps(trx, id)),
-        { origin: "run_stage", requestedBy: actor.userId },
-      );
-      await trx
-        .updateTable("remediation_runs")
-        .set({ active_queue_id: item.id })
-        .where("id", "=", id)
-        .execute();
-      await recordEvent(trx, now, id, null, "run.started", {
-        steps: steps.length,
-        master_project_id: master.id,
-        by: actor.userId,
-      });
-      await announce(trx, now, id, "RUNNING", "PLAN_REVIEW");
-      return id;
-    }).catch((err: unknown) => {
+    const runId = await writeTransaction(db, (trx) =>
+      createRunIn(trx, ctx, actor, { master, steps, slackChannelId: opts.slackChannelId }),
+    ).catch((err: unknown) => {
       // The unique index on the active slot: another process started one at the same moment.
       if (/uq_remediation_runs_active/.test(uniqueViolationOf(err) ?? ""))
         throw new EngineError("conflict", "run_active", {}, { cause: err });
@@ -205,6 +123,132 @@ export async function startRun(
     return withEffects(runId, { dispatch: true });
   });
   return detailOrThrow(engine.db, id);
+}
+
+/**
+ * In the start's transaction: refused while a run is active; else the run, its steps, and the
+ * master's plan review queued in a new conversation. Returns the run's id.
+ */
+async function createRunIn(
+  trx: Kysely<DB>,
+  ctx: RunCtx,
+  actor: Actor,
+  start: { master: Project; steps: ResolvedStep[]; slackChannelId?: string },
+): Promise<string> {
+  const { clock } = ctx;
+  const { master, steps } = start;
+  if ((await activeRuns(trx)).length > 0) throw new EngineError("conflict", "run_active");
+  const now = clock.now();
+  const id = newId();
+  const conversation = await createConversation(
+    trx,
+    clock,
+    master.id,
+    t(ctx.locale, "run.master_title"),
+    actor.userId,
+  );
+  await insertRun(trx, now, {
+    id,
+    ownerId: actor.userId,
+    steps,
+    master,
+    conversationId: conversation.id,
+    slackChannelId: start.slackChannelId,
+  });
+  await insertSteps(trx, now, id, steps);
+  const item = await enqueueIn(
+    trx,
+    clock,
+    conversation.id,
+    planReviewPrompt(ctx.locale, await loadSteps(trx, id)),
+    { origin: "run_stage", requestedBy: actor.userId },
+  );
+  await trx.updateTable("remediation_runs").set({ active_queue_id: item.id }).where("id", "=", id).execute();
+  await recordEvent(trx, now, id, null, "run.started", {
+    steps: steps.length,
+    master_project_id: master.id,
+    by: actor.userId,
+  });
+  await announce(trx, now, id, "RUNNING", "PLAN_REVIEW");
+  return id;
+}
+
+/** The run's row as it starts: RUNNING, in plan review, the plan frozen as resolved. */
+async function insertRun(
+  trx: Kysely<DB>,
+  now: number,
+  run: {
+    id: string;
+    ownerId: string;
+    steps: ResolvedStep[];
+    master: Project;
+    conversationId: string;
+    slackChannelId?: string;
+  },
+): Promise<void> {
+  await trx
+    .insertInto("remediation_runs")
+    .values({
+      id: run.id,
+      owner_id: run.ownerId,
+      status: "RUNNING",
+      stage: "PLAN_REVIEW",
+      plan: JSON.stringify(run.steps),
+      master_project_id: run.master.id,
+      master_conversation_id: run.conversationId,
+      current_step_id: null,
+      active_queue_id: null,
+      self_repair_id: null,
+      correction_round: 0,
+      review_restarts: 0,
+      blocked_stage: null,
+      block_code: null,
+      error: null,
+      final_report: null,
+      created_at: now,
+      updated_at: now,
+      finished_at: null,
+      slack_channel_id: run.slackChannelId ?? null,
+      slack_thread_ts: null,
+    })
+    .execute();
+}
+
+/** One PENDING row per resolved step, in the plan's order. */
+async function insertSteps(
+  trx: Kysely<DB>,
+  now: number,
+  runId: string,
+  steps: ResolvedStep[],
+): Promise<void> {
+  await trx
+    .insertInto("remediation_step_runs")
+    .values(
+      steps.map((s) => ({
+        id: newId(),
+        run_id: runId,
+        step_id: s.id,
+        position: s.order,
+        phase: s.phase,
+        phase_label: s.phaseLabel,
+        title: s.title,
+        summary: s.summary,
+        risk: s.risk,
+        target: s.target,
+        aliases: JSON.stringify(s.aliases),
+        project_id: s.projectId,
+        prompt: s.prompt,
+        status: "PENDING" as const,
+        conversation_id: null,
+        queue_id: null,
+        attempts: 0,
+        feedback: null,
+        created_at: now,
+        updated_at: now,
+        finished_at: null,
+      })),
+    )
+    .execute();
 }
 
 /** The run the actor sees: the active one if theirs (or they are an admin), else their latest; NOT_STARTED before any. */

@@ -72,139 +72,179 @@ export async function applyAction(
   ctx: RunCtx,
   run: RunRow,
   steps: StepWithProject[],
-  action: Exclude<RunAction, { kind: "block" | "wait" }>,
+  action: ApplicableAction,
 ): Promise<void> {
-  const now = ctx.clock.now();
-  const step = currentStep(run, steps);
-  const masterConversation = run.master_conversation_id as string;
-  switch (action.kind) {
-    case "start_next_step": {
-      await verdictEvent(trx, now, run, step?.step_id ?? null, action.verdict);
-      if (run.stage === "PLAN_REVIEW")
-        await recordEvent(trx, now, run.id, null, "plan.approved", {
-          feedback: action.verdict?.feedback ?? "",
-        });
-      if (step) await approveStep(trx, now, run, step, action.verdict);
-      const next = steps.find((s) => s.status === "PENDING" && s.id !== step?.id);
-      if (!next) throw new Error(`run ${run.id}: no pending step to start`);
-      await startStep(trx, ctx, run, next, steps.length, {
-        stage: "AGENT",
-        correction_round: 0,
-        review_restarts: 0,
-      });
-      break;
-    }
-    case "request_review": {
-      if (!step) throw new Error(`run ${run.id}: no current step to review`);
-      const answer = (await answerOf(trx, run.active_queue_id as string))?.content ?? "";
-      await moveStep(trx, step.id, STEP_ACTIONS.submit_for_review, { status: "REVIEWING" }, now);
-      const item = await queue(
-        trx,
-        ctx,
-        run,
-        masterConversation,
-        reviewPrompt(ctx.locale, step, steps.length, passText(ctx, masterConversation, answer)),
-      );
-      await moveRun(trx, run, { stage: "SUPERVISOR", active_queue_id: item.id, review_restarts: 0 }, now);
-      await recordEvent(trx, now, run.id, step.step_id, "step.submitted", {
-        queue_id: run.active_queue_id,
-        attempts: step.attempts,
-      });
-      await announce(trx, now, run.id, "RUNNING", "SUPERVISOR");
-      break;
-    }
-    case "request_correction": {
-      if (!step?.conversation_id) throw new Error(`run ${run.id}: no step conversation to correct in`);
-      const round = run.correction_round + 1;
-      await verdictEvent(trx, now, run, step.step_id, action.verdict);
-      const item = await queue(
-        trx,
-        ctx,
-        run,
-        step.conversation_id,
-        correctionPrompt(
-          ctx.locale,
-          step,
-          round,
-          passText(ctx, step.conversation_id, action.verdict.feedback),
-        ),
-      );
-      await moveStep(
-        trx,
-        step.id,
-        STEP_ACTIONS.review_verdict,
-        {
-          status: "CORRECTING",
-          attempts: step.attempts + 1,
-          feedback: action.verdict.feedback,
-          queue_id: item.id,
-        },
-        now,
-      );
-      await moveRun(
-        trx,
-        run,
-        { stage: "AGENT", active_queue_id: item.id, correction_round: round, review_restarts: 0 },
-        now,
-      );
-      await recordEvent(trx, now, run.id, step.step_id, "step.correction_requested", {
-        round,
-        feedback: action.verdict.feedback,
-      });
-      await announce(trx, now, run.id, "RUNNING", "AGENT");
-      break;
-    }
-    case "final_review": {
-      await verdictEvent(trx, now, run, step?.step_id ?? null, action.verdict);
-      if (step) await approveStep(trx, now, run, step, action.verdict);
-      const approved = steps.map((s) =>
-        s.id === step?.id ? { ...s, status: "APPROVED" as const, feedback: action.verdict.feedback } : s,
-      );
-      const item = await queue(trx, ctx, run, masterConversation, finalReviewPrompt(ctx.locale, approved));
-      await moveRun(
-        trx,
-        run,
-        {
-          stage: "FINAL_REVIEW",
-          current_step_id: null,
-          active_queue_id: item.id,
-          correction_round: 0,
-          review_restarts: 0,
-        },
-        now,
-      );
-      await recordEvent(trx, now, run.id, null, "run.final_review", {});
-      await announce(trx, now, run.id, "RUNNING", "FINAL_REVIEW");
-      break;
-    }
-    case "complete": {
-      await moveRun(
-        trx,
-        run,
-        { status: "COMPLETED", stage: "IDLE", final_report: action.report, finished_at: now },
-        now,
-      );
-      await recordEvent(trx, now, run.id, null, "run.completed", {});
-      await announce(trx, now, run.id, "COMPLETED", "IDLE");
-      break;
-    }
-    case "restart_review": {
-      const item = await queue(
-        trx,
-        ctx,
-        run,
-        masterConversation,
-        await masterPrompt(trx, ctx, run, run.stage as WorkStage, step, steps),
-      );
-      await moveRun(trx, run, { active_queue_id: item.id, review_restarts: run.review_restarts + 1 }, now);
-      await recordEvent(trx, now, run.id, step?.step_id ?? null, "master.review_restarted", {
-        stage: run.stage,
-        interrupted_queue_id: run.active_queue_id,
-      });
-      await announce(trx, now, run.id, "RUNNING", run.stage);
-      break;
-    }
-  }
+  const move: Move = {
+    trx,
+    ctx,
+    run,
+    steps,
+    now: ctx.clock.now(),
+    step: currentStep(run, steps),
+    masterConversation: run.master_conversation_id as string,
+  };
+  await carryOut(action.kind, action, move);
+}
+
+type ApplicableAction = Exclude<RunAction, { kind: "block" | "wait" }>;
+type ActionOfKind = { [A in ApplicableAction as A["kind"]]: A };
+
+/** What every transition works on: the transaction, the run, its steps and the step it is on. */
+interface Move {
+  trx: Kysely<DB>;
+  ctx: RunCtx;
+  run: RunRow;
+  steps: StepWithProject[];
+  now: number;
+  step: StepWithProject | undefined;
+  masterConversation: string;
+}
+
+// One function per action; the mapped type makes an action without one a compile error.
+const TRANSITIONS: { [K in keyof ActionOfKind]: (move: Move, action: ActionOfKind[K]) => Promise<void> } = {
+  start_next_step: startNextStep,
+  request_review: requestReview,
+  request_correction: requestCorrection,
+  final_review: finalReview,
+  complete,
+  restart_review: restartReview,
+};
+
+function carryOut<K extends keyof ActionOfKind>(kind: K, action: ActionOfKind[K], move: Move): Promise<void> {
+  return TRANSITIONS[kind](move, action);
+}
+
+/** The master approved the plan or a step: the next pending step starts in its project. */
+async function startNextStep(move: Move, action: ActionOfKind["start_next_step"]): Promise<void> {
+  const { trx, ctx, run, steps, now, step } = move;
+  await verdictEvent(trx, now, run, step?.step_id ?? null, action.verdict);
+  if (run.stage === "PLAN_REVIEW")
+    await recordEvent(trx, now, run.id, null, "plan.approved", {
+      feedback: action.verdict?.feedback ?? "",
+    });
+  if (step) await approveStep(trx, now, run, step, action.verdict);
+  const next = steps.find((s) => s.status === "PENDING" && s.id !== step?.id);
+  if (!next) throw new Error(`run ${run.id}: no pending step to start`);
+  await startStep(trx, ctx, run, next, steps.length, {
+    stage: "AGENT",
+    correction_round: 0,
+    review_restarts: 0,
+  });
+}
+
+/** The step's agent answered: the master reviews its work. */
+async function requestReview(move: Move, _action: ActionOfKind["request_review"]): Promise<void> {
+  const { trx, ctx, run, steps, now, step, masterConversation } = move;
+  if (!step) throw new Error(`run ${run.id}: no current step to review`);
+  const answer = (await answerOf(trx, run.active_queue_id as string))?.content ?? "";
+  await moveStep(trx, step.id, STEP_ACTIONS.submit_for_review, { status: "REVIEWING" }, now);
+  const item = await queue(
+    trx,
+    ctx,
+    run,
+    masterConversation,
+    reviewPrompt(ctx.locale, step, steps.length, passText(ctx, masterConversation, answer)),
+  );
+  await moveRun(trx, run, { stage: "SUPERVISOR", active_queue_id: item.id, review_restarts: 0 }, now);
+  await recordEvent(trx, now, run.id, step.step_id, "step.submitted", {
+    queue_id: run.active_queue_id,
+    attempts: step.attempts,
+  });
+  await announce(trx, now, run.id, "RUNNING", "SUPERVISOR");
+}
+
+/** The master asked for corrections: the step's agent gets another round. */
+async function requestCorrection(move: Move, action: ActionOfKind["request_correction"]): Promise<void> {
+  const { trx, ctx, run, now, step } = move;
+  if (!step?.conversation_id) throw new Error(`run ${run.id}: no step conversation to correct in`);
+  const round = run.correction_round + 1;
+  await verdictEvent(trx, now, run, step.step_id, action.verdict);
+  const item = await queue(
+    trx,
+    ctx,
+    run,
+    step.conversation_id,
+    correctionPrompt(ctx.locale, step, round, passText(ctx, step.conversation_id, action.verdict.feedback)),
+  );
+  await moveStep(
+    trx,
+    step.id,
+    STEP_ACTIONS.review_verdict,
+    {
+      status: "CORRECTING",
+      attempts: step.attempts + 1,
+      feedback: action.verdict.feedback,
+      queue_id: item.id,
+    },
+    now,
+  );
+  await moveRun(
+    trx,
+    run,
+    { stage: "AGENT", active_queue_id: item.id, correction_round: round, review_restarts: 0 },
+    now,
+  );
+  await recordEvent(trx, now, run.id, step.step_id, "step.correction_requested", {
+    round,
+    feedback: action.verdict.feedback,
+  });
+  await announce(trx, now, run.id, "RUNNING", "AGENT");
+}
+
+/** The last step was approved: the master reviews the whole run. */
+async function finalReview(move: Move, action: ActionOfKind["final_review"]): Promise<void> {
+  const { trx, ctx, run, steps, now, step, masterConversation } = move;
+  await verdictEvent(trx, now, run, step?.step_id ?? null, action.verdict);
+  if (step) await approveStep(trx, now, run, step, action.verdict);
+  const approved = steps.map((s) =>
+    s.id === step?.id ? { ...s, status: "APPROVED" as const, feedback: action.verdict.feedback } : s,
+  );
+  const item = await queue(trx, ctx, run, masterConversation, finalReviewPrompt(ctx.locale, approved));
+  await moveRun(
+    trx,
+    run,
+    {
+      stage: "FINAL_REVIEW",
+      current_step_id: null,
+      active_queue_id: item.id,
+      correction_round: 0,
+      review_restarts: 0,
+    },
+    now,
+  );
+  await recordEvent(trx, now, run.id, null, "run.final_review", {});
+  await announce(trx, now, run.id, "RUNNING", "FINAL_REVIEW");
+}
+
+/** The final review approved: the run is over, with its report. */
+async function complete(move: Move, action: ActionOfKind["complete"]): Promise<void> {
+  const { trx, run, now } = move;
+  await moveRun(
+    trx,
+    run,
+    { status: "COMPLETED", stage: "IDLE", final_report: action.report, finished_at: now },
+    now,
+  );
+  await recordEvent(trx, now, run.id, null, "run.completed", {});
+  await announce(trx, now, run.id, "COMPLETED", "IDLE");
+}
+
+/** A review was interrupted: the master is asked again (it only reads, so replaying is safe). */
+async function restartReview(move: Move, _action: ActionOfKind["restart_review"]): Promise<void> {
+  const { trx, ctx, run, steps, now, step, masterConversation } = move;
+  const item = await queue(
+    trx,
+    ctx,
+    run,
+    masterConversation,
+    await masterPrompt(trx, ctx, run, run.stage as WorkStage, step, steps),
+  );
+  await moveRun(trx, run, { active_queue_id: item.id, review_restarts: run.review_restarts + 1 }, now);
+  await recordEvent(trx, now, run.id, step?.step_id ?? null, "master.review_restarted", {
+    stage: run.stage,
+    interrupted_queue_id: run.active_queue_id,
+  });
+  await announce(trx, now, run.id, "RUNNING", run.stage);
 }
 
 async function approveStep(
