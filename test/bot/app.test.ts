@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { processStartTime } from "../../src/engine/agents/processes.js";
@@ -146,7 +147,9 @@ describe("Slack app end to end", () => {
     expect((res.json as { text: string }).text).toContain("/codex ask");
     const denied = await bot.command(`project add other /tmp`, OWNER);
     expect((await bot.response(denied.responseId)).text).toMatch(/réservé aux admins/i);
-    const added = await bot.command(`project add other ${bot.project.path}`, ADMIN);
+    // A directory of its own: projects never overlap (issue 16), so demo's path would be refused.
+    const otherDir = fs.mkdtempSync(path.join(os.tmpdir(), "codexpi-other-"));
+    const added = await bot.command(`project add other ${otherDir}`, ADMIN);
     expect((await bot.response(added.responseId)).text).toContain("other");
     const missing = await bot.command(`project add ghost /nonexistent/path`, ADMIN);
     expect((await bot.response(missing.responseId)).text).toContain("n’est pas un dossier");
@@ -156,6 +159,7 @@ describe("Slack app end to end", () => {
     expect((await bot.response(holding.responseId)).text).toContain(
       `contient le dossier de données de codexpi (${fs.realpathSync(bot.config.dataDir)})`,
     );
+    fs.rmSync(otherDir, { recursive: true, force: true });
   });
 
   it("requests from another workspace are refused", async () => {
