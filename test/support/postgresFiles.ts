@@ -127,6 +127,7 @@ export const SQLITE_ONLY_ENGINE_FILES: Record<string, string> = {
   "test/engine/kernel.test.ts": `${NO_DATABASE} (use cases and a source scan)`,
   "test/engine/orchestrations/verificationJail.test.ts": `${NO_DATABASE} (the jailed test runner)`,
   "test/engine/isolation/repoGit.test.ts": `${NO_DATABASE} (git on agent-written repositories)`,
+  "test/engine/isolation/jailMounts.test.ts": `${NO_DATABASE} (the jail's mounts from agent-written files)`,
   "test/engine/protocol/markers.test.ts": NO_DATABASE,
   "test/engine/protocol/normalizeName.test.ts": NO_DATABASE,
   "test/engine/protocol/quotedText.test.ts": NO_DATABASE,

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { readRegularFile } from "./agentFiles.js";
 import { pastaArgs, type PastaNetwork } from "./agentNetwork.js";
 import { findProgram } from "./programs.js";
 
@@ -164,14 +165,11 @@ function jailIds(withPasta: boolean): { uid: number; gid: number } {
  */
 function alternateObjectDirs(workspace: string, allowed: readonly string[]): string[] {
   const ok = new Set(allowed.map(realOrSelf));
-  const file = path.join(workspace, ".git", "objects", "info", "alternates");
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch {
-    return [];
-  }
+  // The agent writes this file: never through a link, never a FIFO (which would hang the worker).
+  const text = readRegularFile(workspace, path.join(".git", "objects", "info", "alternates"));
+  if (!text) return [];
   return text
+    .toString("utf8")
     .split("\n")
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith("#"))
