@@ -20,7 +20,7 @@ function postgresProject(): TestProjectInlineConfiguration[] {
         // narrow it with file filters (`… --project postgres test/bot`).
         include: process.env.CODEXPI_PG_FILES === "all" ? ["test/**/*.test.ts"] : POSTGRES_FILES,
         env: { CODEXPI_TEST_DB: "postgres" },
-        globalSetup: ["test/support/postgresGlobalSetup.ts"],
+        globalSetup: ["test/support/toolsGlobalSetup.ts", "test/support/postgresGlobalSetup.ts"],
         setupFiles: ["test/support/postgresSetupFile.ts"],
       },
     },
@@ -41,6 +41,8 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           exclude: [...POSTGRES_ONLY_FILES, "**/node_modules/**"],
           env: { CODEXPI_TEST_DB: "sqlite" },
+          // Fails the run at once, naming the package, when git (or bubblewrap in CI) is missing.
+          globalSetup: ["test/support/toolsGlobalSetup.ts"],
         },
       },
       ...postgresProject(),
