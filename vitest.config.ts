@@ -42,7 +42,7 @@ export default defineConfig({
           exclude: [...POSTGRES_ONLY_FILES, "**/node_modules/**"],
           env: { CODEXPI_TEST_DB: "sqlite" },
           // Fails the run at once, naming the package, when git (or bubblewrap in CI) is missing.
-          globalSetup: ["test/support/toolsGlobalSetup.ts"],
+          globalSetup: ["test/support/toolsGlobalSetup.ts", "test/support/sqliteGlobalSetup.ts"],
         },
       },
       ...postgresProject(),
