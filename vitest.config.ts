@@ -1,3 +1,4 @@
+import os from "node:os";
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import { POSTGRES_FILES, POSTGRES_ONLY_FILES } from "./test/support/postgresFiles.js";
 import { postgresUnavailable } from "./test/support/postgresServer.js";
@@ -20,19 +21,36 @@ function postgresProject(): TestProjectInlineConfiguration[] {
         // narrow it with file filters (`… --project postgres test/bot`).
         include: process.env.CODEXPI_PG_FILES === "all" ? ["test/**/*.test.ts"] : POSTGRES_FILES,
         env: { CODEXPI_TEST_DB: "postgres" },
-        globalSetup: ["test/support/postgresGlobalSetup.ts"],
+        globalSetup: ["test/support/toolsGlobalSetup.ts", "test/support/postgresGlobalSetup.ts"],
         setupFiles: ["test/support/postgresSetupFile.ts"],
       },
     },
   ];
 }
 
+/**
+ * How many test files run at once. Most test time is waiting (real Codex processes, ticks, a fake
+ * model and Slack on loopback), not computing: on an idle machine four files at a time keep two
+ * cores busy. On a machine already loaded (load average at or above its core count) more files only
+ * add contention, and the tests that bound a latency (an ack under 1 s, a wake-up under 500 ms)
+ * start to fail: then two, as before. CODEXPI_TEST_WORKERS=N decides instead.
+ */
+function testWorkers(): number {
+  const asked = Number(process.env.CODEXPI_TEST_WORKERS);
+  if (Number.isInteger(asked) && asked > 0) return asked;
+  const load = os.loadavg()[0]!;
+  const workers = load >= os.availableParallelism() ? 2 : 4;
+  if (workers === 2) process.stderr.write(`machine busy (load ${load.toFixed(1)}): 2 test files at a time\n`);
+  // The config is read more than once (once per project): decide once, for all of them.
+  process.env.CODEXPI_TEST_WORKERS = String(workers);
+  return workers;
+}
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Integration tests spawn real Codex processes: two cores, so keep parallelism modest.
-    maxWorkers: 2,
+    maxWorkers: testWorkers(),
     projects: [
       {
         extends: true,
@@ -41,6 +59,8 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           exclude: [...POSTGRES_ONLY_FILES, "**/node_modules/**"],
           env: { CODEXPI_TEST_DB: "sqlite" },
+          // Fails the run at once, naming the package, when git (or bubblewrap in CI) is missing.
+          globalSetup: ["test/support/toolsGlobalSetup.ts", "test/support/sqliteGlobalSetup.ts"],
         },
       },
       ...postgresProject(),

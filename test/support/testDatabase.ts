@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { inject } from "vitest";
@@ -63,16 +64,21 @@ export interface TestDatabase {
 
 /**
  * A fresh database for one test, on the dialect of this run: on SQLite the config's default file
- * under `dir` (exactly what tests always used); on PostgreSQL a new database copied from the
+ * under `dir` (exactly what tests always used), already migrated (a copy of the run's template);
+ * on PostgreSQL a new database copied from the
  * migrated template, so that tests and test files stay independent and may run in parallel.
  */
 export async function testDatabase(dir: string): Promise<TestDatabase> {
-  if (TEST_DIALECT === "sqlite")
-    return {
-      target: { dialect: "sqlite", file: path.join(dir, "data", "codexpi.db") },
-      env: {},
-      drop: async () => undefined,
-    };
+  if (TEST_DIALECT === "sqlite") {
+    const file = path.join(dir, "data", "codexpi.db");
+    // A copy of the migrated template (sqliteGlobalSetup.ts), when the run made one.
+    const template = inject("sqliteTemplate");
+    if (template && !fs.existsSync(file)) {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.copyFileSync(template, file);
+    }
+    return { target: { dialect: "sqlite", file }, env: {}, drop: async () => undefined };
+  }
   const name = await nextDatabase();
   const url = withDatabase(inject("pgAdminUrl"), name);
   return {

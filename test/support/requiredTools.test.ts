@@ -1,0 +1,62 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { onPath, toolCheck } from "./requiredTools.js";
+
+const having =
+  (...installed: string[]) =>
+  (command: string) =>
+    installed.includes(command);
+
+describe("the suite's global tool check", () => {
+  it("passes silently with git and bubblewrap", () => {
+    expect(toolCheck({ CODEXPI_REQUIRE_JAIL: "1" }, having("git", "bwrap"))).toEqual({
+      fatal: [],
+      notes: [],
+    });
+    expect(toolCheck({}, having("git", "bwrap"))).toEqual({ fatal: [], notes: [] });
+  });
+
+  it("git missing is fatal, in CI or not, naming the package and its install command", () => {
+    for (const env of [{}, { CODEXPI_REQUIRE_JAIL: "1" }]) {
+      const { fatal } = toolCheck(env, having("bwrap"));
+      expect(fatal).toHaveLength(1);
+      expect(fatal[0]).toContain("git is not installed");
+      expect(fatal[0]).toContain("apt-get install git");
+    }
+  });
+
+  it("bubblewrap missing is fatal with CODEXPI_REQUIRE_JAIL=1, naming the package", () => {
+    const { fatal } = toolCheck({ CODEXPI_REQUIRE_JAIL: "1" }, having("git"));
+    expect(fatal).toHaveLength(1);
+    expect(fatal[0]).toContain("bwrap is not installed");
+    expect(fatal[0]).toContain("apt-get install bubblewrap");
+  });
+
+  it("bubblewrap missing outside CI is a note: the jail tests skip with their reason", () => {
+    const { fatal, notes } = toolCheck({}, having("git"));
+    expect(fatal).toEqual([]);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toContain("apt-get install bubblewrap");
+    expect(toolCheck({ CODEXPI_REQUIRE_JAIL: "0" }, having("git")).fatal).toEqual([]);
+  });
+
+  it("both missing in CI: both named", () => {
+    const { fatal } = toolCheck({ CODEXPI_REQUIRE_JAIL: "1" }, having());
+    expect(fatal.join("\n")).toMatch(/apt-get install git[\s\S]*apt-get install bubblewrap/);
+  });
+
+  it("onPath finds an executable file on PATH, not a plain file nor a directory", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "codexpi-path-"));
+    fs.writeFileSync(path.join(dir, "tool"), "#!/bin/sh\n", { mode: 0o755 });
+    fs.writeFileSync(path.join(dir, "data"), "", { mode: 0o644 });
+    fs.mkdirSync(path.join(dir, "folder"));
+    const PATH = ["/nonexistent", dir].join(path.delimiter);
+    expect(onPath("tool", PATH)).toBe(true);
+    expect(onPath("data", PATH)).toBe(false);
+    expect(onPath("folder", PATH)).toBe(false);
+    expect(onPath("tool", "")).toBe(false);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
