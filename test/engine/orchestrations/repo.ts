@@ -15,7 +15,7 @@ export const GIT_ENV = {
   GIT_COMMITTER_EMAIL: "test@example.invalid",
 };
 
-/** The engine's own git (simple-git) passes these two through: the tests' processes set them too. */
+/** Git started by the tests themselves (the engine's own ignores global and system configuration anyway). */
 export function isolateGit(): void {
   process.env.GIT_CONFIG_GLOBAL = "/dev/null";
   process.env.GIT_CONFIG_NOSYSTEM = "1";
