@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { Kernel } from "../../kernel.js";
 import { writeTransaction } from "../../database.js";
-import type { TurnResult } from "../codexRunner.js";
+import type { TurnResult } from "../turnSupervisor.js";
 import { finishItem, type Outcome } from "../outcome.js";
 import { failureNote } from "../../../i18n/failures.js";
 import { capText } from "../../text/cap.js";

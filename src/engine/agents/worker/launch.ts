@@ -8,7 +8,7 @@ import { agentNetwork } from "../../isolation/agentNetwork.js";
 import { jailedCodex, operatorCodexHome, projectCodexState } from "../../isolation/codexJail.js";
 import { type AgentPurpose, purposeOf, sandboxFor, type SandboxMode } from "../sandboxPolicy.js";
 import { codexSupportPath, resolveCodexBinary } from "../codexBinary.js";
-import type { TurnOptions } from "../codexRunner.js";
+import type { TurnOptions } from "../turnSupervisor.js";
 import { agentWorkdir } from "../../orchestrations/workdir.js";
 import { type FailureKey, failureNote } from "../../../i18n/failures.js";
 import type { Outcome } from "../outcome.js";

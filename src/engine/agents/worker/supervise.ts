@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { Kernel } from "../../kernel.js";
-import type { TurnResult } from "../codexRunner.js";
+import type { TurnResult } from "../turnSupervisor.js";
 import { type RunnerKind, runnerFor, turnRunner } from "../runnerChoice.js";
 import type { AppServerTurnOptions } from "../appServer/appServerRunner.js";
 import type { ApprovalHandler } from "../appServer/approvalTypes.js";
