@@ -1,7 +1,8 @@
 import type { Config } from "../../config.js";
 import type { ApprovalMode } from "../schema.js";
 import { type AppServerTurnOptions, runAppServerTurn } from "./appServer/appServerRunner.js";
-import { runCodexTurn, type TurnResult } from "./codexRunner.js";
+import { runCodexTurn } from "./codexRunner.js";
+import type { TurnResult } from "./turnSupervisor.js";
 
 /** The two ways codexpi runs a Codex turn; both end with the same TurnResult. */
 export type RunnerKind = "exec" | "app-server";

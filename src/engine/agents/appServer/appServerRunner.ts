@@ -1,10 +1,21 @@
+import type { Readable, Writable } from "node:stream";
 import { type CodexState, initialCodexState } from "../codexEvents.js";
-import type { TurnOptions, TurnResult } from "../codexRunner.js";
-import { killGroup, processStartTime } from "../processes.js";
-import { interruptThenKill, startCodexProcess, stderrTail, turnWatchdogs } from "../turnProcess.js";
+import { startCodexProcess } from "../turnProcess.js";
+import {
+  superviseCodexTurn,
+  type TurnOptions,
+  type TurnResult,
+  type TurnSupervisor,
+} from "../turnSupervisor.js";
 import { approvalRequest, COMMAND_APPROVAL, FILE_CHANGE_APPROVAL } from "./approvalRequests.js";
 import type { ApprovalDecision, ApprovalHandler, ApprovalRequest } from "./approvalTypes.js";
-import { CONNECTION_CLOSED, METHOD_NOT_FOUND, RpcError, rpcConnection } from "./jsonRpc.js";
+import {
+  CONNECTION_CLOSED,
+  METHOD_NOT_FOUND,
+  RpcError,
+  type RpcConnection,
+  rpcConnection,
+} from "./jsonRpc.js";
 import { type AppServerView, applyNotification, isProgress, knownNotification } from "./notifications.js";
 import type { FileUpdateChange } from "./protocol/v2/FileUpdateChange.js";
 import type { ThreadItem } from "./protocol/v2/ThreadItem.js";
@@ -45,108 +56,129 @@ const textInput = (text: string): UserInput[] => [{ type: "text", text, text_ele
 
 /**
  * Runs one Codex turn through `codex app-server` (JSON-RPC over stdio), started like the exec
- * runner (own process group, same jail, stderr to the log) and ending with the same TurnResult:
- * its notifications fold into the same CodexState. Codex can ask for approvals here: they go to
- * `onApproval`, and the watchdogs are paused while one waits for a person. A stop interrupts the
- * turn through the protocol first, then signals Codex as exec does.
+ * runner (own process group, same jail, stderr to the log), supervised by the same turn supervisor
+ * and ending with the same TurnResult: its notifications fold into the same CodexState. Codex can
+ * ask for approvals here: they go to `onApproval`, and the watchdogs are paused while one waits for
+ * a person. A stop interrupts the turn through the protocol first, then signals Codex as exec does.
  */
 export async function runAppServerTurn(opts: AppServerTurnOptions): Promise<TurnResult> {
   const inv = opts.invocation;
   const configArgs = Object.entries(inv.config ?? {}).flatMap(([k, v]) => ["-c", `${k}=${v}`]);
   const child = startCodexProcess(opts, inv.cwd, ["app-server", ...configArgs], "pipe");
-  const pid = child.pid;
-  const jailed = Boolean(opts.wrap);
-  const killGrace = opts.killGraceMs ?? 3_000;
-  const interruptGrace = opts.interruptGraceMs ?? 3_000;
+  const session = new AppServerTurn(opts, child.pid, child.stdout!, child.stdin!);
+  try {
+    await session.supervisor.attach();
+    await session.start().catch((err: unknown) => session.startFailed(err));
+    await session.rpc.closed;
+    const result = await child;
+    return session.supervisor.result(session.state, result.exitCode);
+  } finally {
+    session.close();
+  }
+}
 
-  let view: AppServerView = { state: initialCodexState(), writing: null };
-  let turn: { threadId: string; turnId: string } | null = null;
-  let turnOver = false;
-  const fileChanges = new Map<string, FileUpdateChange[]>();
-  const ctl: { stop: { reason: TurnResult["ended"]; watchdog: TurnResult["watchdog"] } | null } = {
-    stop: null,
-  };
-  const timers: NodeJS.Timeout[] = [];
-  const approvalsStop = new AbortController();
-  let waitingApprovals = 0;
-  const watchdogs = turnWatchdogs(opts, (which) => stop("watchdog", which));
+/** One app-server turn's conversation with Codex: the protocol's side of the runner. */
+class AppServerTurn {
+  readonly supervisor: TurnSupervisor;
+  readonly rpc: RpcConnection<ClientRequests>;
+  private view: AppServerView = { state: initialCodexState(), writing: null };
+  private turn: { threadId: string; turnId: string } | null = null;
+  private turnOver = false;
+  private readonly fileChanges = new Map<string, FileUpdateChange[]>();
+  private readonly approvalsStop = new AbortController();
+  private waitingApprovals = 0;
+  private readonly interruptGrace: number;
 
-  const publish = (next: CodexState) => {
-    if (next === view.state) return;
-    view = { ...view, state: next };
-    opts.onState?.(next);
-  };
+  constructor(
+    private readonly opts: AppServerTurnOptions,
+    pid: number | undefined,
+    stdout: Readable,
+    stdin: Writable,
+  ) {
+    this.interruptGrace = opts.interruptGraceMs ?? 3_000;
+    this.supervisor = superviseCodexTurn(opts, pid, () => this.onStop());
+    this.rpc = rpcConnection<ClientRequests>(stdout, stdin, {
+      onNotification: (method, params) => this.onNotification(method, params),
+      onRequest: async (method, params) => {
+        if (method !== COMMAND_APPROVAL && method !== FILE_CHANGE_APPROVAL)
+          throw new RpcError(METHOD_NOT_FOUND, `codexpi does not answer ${method}`);
+        const request = approvalRequest(
+          method,
+          params as ServerRequests[typeof method][0],
+          this.fileChanges,
+          opts.invocation.cwd,
+        );
+        return { decision: await this.decide(request) };
+      },
+    });
+  }
 
-  const rpc = rpcConnection<ClientRequests>(child.stdout!, child.stdin!, {
-    onNotification(method, params) {
-      if (isProgress(method)) watchdogs.touch();
-      const n = knownNotification(method, params);
-      if (!n) return;
-      if (n.method === "item/started") rememberChanges(fileChanges, n.params.item);
-      const before = view.state;
-      try {
-        view = applyNotification(view, n);
-      } catch {
-        return; // a field the pinned protocol promised is missing: ignored, like a malformed JSONL line
-      }
-      if (view.state !== before) opts.onState?.(view.state);
-      if (n.method === "turn/completed" && !turnOver) {
-        turnOver = true;
-        // One turn per app-server: once it is over, closing stdin ends the process. The watchdogs
-        // have nothing left to guard; one that lingers gets the signals after the grace.
-        watchdogs.clear();
-        rpc.end();
-        if (pid)
-          timers.push(
-            setTimeout(() => timers.push(interruptThenKill(pid, jailed, killGrace)), interruptGrace),
-          );
-      }
-    },
-    async onRequest(method, params) {
-      if (method !== COMMAND_APPROVAL && method !== FILE_CHANGE_APPROVAL)
-        throw new RpcError(METHOD_NOT_FOUND, `codexpi does not answer ${method}`);
-      const request = approvalRequest(
-        method,
-        params as ServerRequests[typeof method][0],
-        fileChanges,
-        inv.cwd,
-      );
-      return { decision: await decide(request) };
-    },
-  });
+  get state(): CodexState {
+    return this.view.state;
+  }
 
-  // A person may take hours: the watchdogs wait with them, and a stop answers `cancel` at once.
-  const decide = async (request: ApprovalRequest): Promise<ApprovalDecision> => {
-    if (!opts.onApproval || approvalsStop.signal.aborted) return opts.onApproval ? "cancel" : "decline";
-    if (waitingApprovals++ === 0) watchdogs.pause();
+  private publish(next: CodexState): void {
+    if (next === this.view.state) return;
+    this.view = { ...this.view, state: next };
+    this.opts.onState?.(next);
+  }
+
+  private onNotification(method: string, params: unknown): void {
+    if (isProgress(method)) this.supervisor.watchdogs.touch();
+    const n = knownNotification(method, params);
+    if (!n) return;
+    if (n.method === "item/started") rememberChanges(this.fileChanges, n.params.item);
+    const before = this.view.state;
     try {
-      const stopped = new Promise<ApprovalDecision>((resolve) =>
-        approvalsStop.signal.addEventListener("abort", () => resolve("cancel"), { once: true }),
-      );
-      return await Promise.race([opts.onApproval(request, approvalsStop.signal), stopped]);
+      this.view = applyNotification(this.view, n);
     } catch {
-      return "decline"; // an approval that could not be asked is not granted
-    } finally {
-      if (--waitingApprovals === 0) watchdogs.resume();
+      return; // a field the pinned protocol promised is missing: ignored, like a malformed JSONL line
     }
-  };
-
-  function stop(reason: TurnResult["ended"], watchdog: TurnResult["watchdog"] = null) {
-    if (ctl.stop || !pid) return;
-    ctl.stop = { reason, watchdog };
-    approvalsStop.abort();
-    watchdogs.clear();
-    if (turn && !turnOver) {
-      // The clean way: Codex ends the turn as `interrupted` and the thread stays resumable.
-      rpc.request("turn/interrupt", turn).catch(() => undefined);
-      timers.push(setTimeout(() => timers.push(interruptThenKill(pid, jailed, killGrace)), interruptGrace));
-    } else {
-      rpc.end();
-      timers.push(interruptThenKill(pid, jailed, killGrace));
+    if (this.view.state !== before) this.opts.onState?.(this.view.state);
+    if (n.method === "turn/completed" && !this.turnOver) {
+      this.turnOver = true;
+      // One turn per app-server: once it is over, closing stdin ends the process. The watchdogs
+      // have nothing left to guard; one that lingers gets the signals after the grace.
+      this.supervisor.watchdogs.clear();
+      this.rpc.end();
+      this.supervisor.signalCodex(this.interruptGrace);
     }
   }
 
-  const start = async () => {
+  // A person may take hours: the watchdogs wait with them, and a stop answers `cancel` at once.
+  private async decide(request: ApprovalRequest): Promise<ApprovalDecision> {
+    const { onApproval } = this.opts;
+    if (!onApproval || this.approvalsStop.signal.aborted) return onApproval ? "cancel" : "decline";
+    if (this.waitingApprovals++ === 0) this.supervisor.watchdogs.pause();
+    try {
+      const stopped = new Promise<ApprovalDecision>((resolve) =>
+        this.approvalsStop.signal.addEventListener("abort", () => resolve("cancel"), { once: true }),
+      );
+      return await Promise.race([onApproval(request, this.approvalsStop.signal), stopped]);
+    } catch {
+      return "decline"; // an approval that could not be asked is not granted
+    } finally {
+      if (--this.waitingApprovals === 0) this.supervisor.watchdogs.resume();
+    }
+  }
+
+  /** The app-server's part of a stop (the supervisor has recorded it and cleared the watchdogs). */
+  private onStop(): void {
+    this.approvalsStop.abort();
+    if (this.turn && !this.turnOver) {
+      // The clean way: Codex ends the turn as `interrupted` and the thread stays resumable.
+      this.rpc.request("turn/interrupt", this.turn).catch(() => undefined);
+      this.supervisor.signalCodex(this.interruptGrace);
+    } else {
+      this.rpc.end();
+      this.supervisor.signalCodex();
+    }
+  }
+
+  /** Opens the thread (new or resumed) and starts the turn; a stop meanwhile interrupts it. */
+  async start(): Promise<void> {
+    const { rpc, opts } = this;
+    const inv = opts.invocation;
     await rpc.request("initialize", {
       clientInfo: CLIENT_INFO,
       capabilities: { experimentalApi: false, requestAttestation: false, optOutNotificationMethods: OPT_OUT },
@@ -161,13 +193,13 @@ export async function runAppServerTurn(opts: AppServerTurnOptions): Promise<Turn
     const { thread } = inv.threadId
       ? await rpc.request("thread/resume", { threadId: inv.threadId, ...settings, excludeTurns: true })
       : await rpc.request("thread/start", settings);
-    publish({ ...view.state, threadId: thread.id });
-    if (ctl.stop) return;
+    this.publish({ ...this.view.state, threadId: thread.id });
+    if (this.supervisor.stopped()) return;
     const started = await rpc.request("turn/start", { threadId: thread.id, input: textInput(opts.prompt) });
-    turn = { threadId: thread.id, turnId: started.turn.id };
-    const running = turn;
+    const running = { threadId: thread.id, turnId: started.turn.id };
+    this.turn = running;
     // A stop that came while the turn was starting: interrupt it now that it has an id.
-    if (ctl.stop) {
+    if (this.supervisor.stopped()) {
       rpc.request("turn/interrupt", running).catch(() => undefined);
       return;
     }
@@ -181,38 +213,21 @@ export async function runAppServerTurn(opts: AppServerTurnOptions): Promise<Turn
         });
       },
     });
-  };
+  }
 
-  if (pid) await opts.onSpawn?.(pid, processStartTime(pid));
-  const onAbort = () => stop("cancelled");
-  if (opts.signal?.aborted) onAbort();
-  opts.signal?.addEventListener("abort", onAbort, { once: true });
+  /**
+   * Codex refused (a thread it cannot resume…) or died (its stderr says why): the turn ends
+   * without a turn event.
+   */
+  startFailed(err: unknown): void {
+    if (!this.supervisor.stopped() && err instanceof RpcError && err.code !== CONNECTION_CLOSED)
+      this.publish({ ...this.view.state, lastError: err.message });
+    this.rpc.end();
+  }
 
-  try {
-    await start().catch((err: unknown) => {
-      // Codex refused (a thread it cannot resume…) or died (its stderr says why): the turn ends
-      // without a turn event.
-      if (!ctl.stop && err instanceof RpcError && err.code !== CONNECTION_CLOSED)
-        publish({ ...view.state, lastError: err.message });
-      rpc.end();
-    });
-    await rpc.closed;
-    const result = await child;
-    const { state } = view;
-    return {
-      state,
-      ended: ctl.stop?.reason ?? (state.turnCompleted ? "completed" : state.turnFailed ? "failed" : "exited"),
-      watchdog: ctl.stop?.watchdog ?? null,
-      exitCode: typeof result.exitCode === "number" ? result.exitCode : null,
-      stderrTail: stderrTail(opts.stderrFile),
-    };
-  } finally {
-    watchdogs.clear();
-    approvalsStop.abort();
-    for (const t of timers) clearTimeout(t);
-    opts.signal?.removeEventListener("abort", onAbort);
-    // Whatever is left of Codex's group goes with it.
-    if (pid) killGroup(pid, "SIGKILL");
+  close(): void {
+    this.approvalsStop.abort();
+    this.supervisor.close();
   }
 }
 
