@@ -2,7 +2,6 @@ import type { IncomingMessage, RequestListener, ServerResponse } from "node:http
 import { HTTPModuleFunctions, verifySlackRequest } from "@slack/bolt";
 import type { Logger } from "pino";
 import type { Clock } from "../../engine/clock.js";
-import type { IntakeJournal } from "../intake/journal.js";
 
 // What Bolt's HTTP receiver does not check: a signed request replayed within its five minutes
 // (one slash command, two conversations), and a timestamp in the future (Bolt refuses only the
@@ -14,6 +13,14 @@ export const SIGNATURE_WINDOW_MS = 5 * 60_000;
 const KEEP_MS = SIGNATURE_WINDOW_MS + 2 * 60_000;
 const PRUNE_EVERY_MS = 60_000;
 const KEY_PREFIX = "sig:";
+
+/** Where seen signatures are kept: the intake journal (intake/journal.ts) in the bot. */
+export interface SignatureStore {
+  /** Records a signed request's key; false when it was recorded before (a replay). */
+  firstSignature(key: string, now: number): boolean | Promise<boolean>;
+  /** Forgets the signatures seen before `before`. */
+  forgetSignatures(before: number): void | Promise<void>;
+}
 
 /**
  * The signed requests already accepted, by `x-slack-request-timestamp` and `x-slack-signature`.
@@ -28,7 +35,7 @@ export class SeenRequests {
   private lastPrune = 0;
 
   constructor(
-    private readonly store: Pick<IntakeJournal, "firstSignature" | "forgetSignatures">,
+    private readonly store: SignatureStore,
     private readonly clock: Clock,
   ) {}
 
