@@ -1,7 +1,14 @@
 import type { Server } from "node:http";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
-import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger as BoltLogger } from "@slack/bolt";
+import {
+  App,
+  HTTPReceiver,
+  LogLevel,
+  type Receiver,
+  SocketModeReceiver,
+  type Logger as BoltLogger,
+} from "@slack/bolt";
 import { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
@@ -9,7 +16,6 @@ import type { Engine } from "../engine/engine.js";
 import type { Locale } from "../i18n/index.js";
 import type { BotContext } from "./context.js";
 import { AfterAck } from "./afterAck.js";
-import { InFlight } from "./inFlight.js";
 import { serveHealth, startHealthServer, type Health } from "./health.js";
 import { registerActions } from "./listeners/actions.js";
 import { registerCoordinationActions } from "./listeners/coordination.js";
@@ -20,8 +26,12 @@ import { registerCommands } from "./listeners/commands.js";
 import { registerEvents } from "./listeners/events.js";
 import { registerGuards, registerPersonLocale } from "./listeners/guards.js";
 import { currentLocale, UserLocales } from "./userLocales.js";
-import { redactAcks, redactingFetch } from "./redactingSlack.js";
-import { checkSignedRequests, SeenRequests } from "./requestChecks.js";
+import { redactingFetch } from "./redactingSlack.js";
+import { redactAcks } from "./receiver/ackRedaction.js";
+import { ComposedReceiver } from "./receiver/composed.js";
+import { CheckedHttpReceiver } from "./receiver/http.js";
+import { InFlight } from "./receiver/inFlight.js";
+import { SeenRequests } from "./receiver/signatureCheck.js";
 import { slackStartupError } from "./startupErrors.js";
 import { SlackAddresses } from "./store/addresses.js";
 import { SlackChannelDefaults } from "./store/channelDefaults.js";
@@ -91,8 +101,10 @@ interface SlackAppOptions {
 
 /**
  * Builds and starts the Bolt app: Socket Mode when SLACK_APP_TOKEN is set (no public URL; health
- * on its own small server), HTTP otherwise (Bolt verifies signatures, requestChecks.ts refuses
- * replays and future timestamps first; health as custom routes).
+ * on its own small server), HTTP otherwise (Bolt verifies signatures, receiver/signatureCheck.ts
+ * refuses replays and future timestamps first; health as custom routes). The app's one receiver
+ * (receiver/composed.ts) puts in front of every request, in this order: that check (HTTP), the
+ * intake (durable write, then ack, then work), the in-flight count, the redaction of acks.
  * `auth.test` is called first and its identity given to Bolt, so that construction never makes a
  * network call of its own (its failure would be an unhandled rejection).
  */
@@ -105,7 +117,18 @@ export async function startSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
   const identity = await checkTokens(config, client);
   const botUserId = identity.user_id as string;
   const intakeStore = openIntakeJournal(opts);
-  const { receiver, httpReceiver } = createReceiver(opts, blogger, intakeStore);
+  const handledEvents = new HandledEvents(engine.db);
+  const intake = new Intake({
+    store: intakeStore,
+    handled: handledEvents,
+    clock: engine.clock,
+    logger: logger.child({ component: "intake" }),
+    timing: opts.intake?.timing,
+  });
+  // Counted after the intake: a replayed request is in flight like a new one.
+  const inFlight = new InFlight();
+  const transport = createTransport(opts, blogger, intakeStore);
+  const receiver = new ComposedReceiver(transport, [intake, inFlight, redactAcks]);
   const app = new App({
     token,
     receiver,
@@ -115,30 +138,17 @@ export async function startSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
     clientOptions: webClientOptions(config),
     logger: blogger,
   });
-  redactAcks(app);
   app.error(async (err) => {
     logger.error({ err }, "unhandled error in a Slack listener");
   });
 
   const afterAck = new AfterAck(logger);
-  const inFlight = new InFlight();
-  // Counted inside the intake: a replayed request is in flight like a new one.
-  inFlight.track(app);
-  const handledEvents = new HandledEvents(engine.db);
-  // Before any listener: every request passes the intake first (write, then ack, then work).
-  const intake = new Intake(app, {
-    store: intakeStore,
-    handled: handledEvents,
-    clock: engine.clock,
-    logger: logger.child({ component: "intake" }),
-    timing: opts.intake?.timing,
-  });
   registerListeners(app, botContext(opts, client, botUserId, afterAck, handledEvents));
-  await intake.start();
 
-  const listening = await listen(opts, receiver, httpReceiver);
+  // The receiver starts the intake (its replay) before it listens.
+  const listening = await listen(opts, receiver);
   const { port, healthPort } = listening;
-  const mode = httpReceiver ? "http" : "socket";
+  const mode = transport instanceof CheckedHttpReceiver ? "http" : "socket";
   logger.info({ mode, port, healthPort, botUserId }, "Slack app started");
   return {
     app,
@@ -155,8 +165,8 @@ export async function startSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
       } while (!inFlight.idle || afterAck.busy);
     },
     async stop() {
+      // The transport first, then the intake's retries.
       await receiver.stop().catch(() => undefined);
-      intake.stop();
       await afterAck.settled();
       await intakeStore.close();
       const { healthServer } = listening;
@@ -191,21 +201,18 @@ function openIntakeJournal({ config, engine, intake }: SlackAppOptions): IntakeJ
     : new IntakeStore(intake?.file ?? path.join(config.dataDir, "intake.db"));
 }
 
-/** Socket Mode's receiver when there is an app token; else HTTP's, with replay checks and health routes. */
-function createReceiver(
-  opts: SlackAppOptions,
-  blogger: BoltLogger,
-  intakeStore: IntakeJournal,
-): { receiver: HTTPReceiver | SocketModeReceiver; httpReceiver: HTTPReceiver | null } {
+/**
+ * The composed receiver's transport: Bolt's Socket Mode receiver when there is an app token; else
+ * Bolt's HTTP receiver (with health routes) behind the signature and replay check.
+ */
+function createTransport(opts: SlackAppOptions, blogger: BoltLogger, intakeStore: IntakeJournal): Receiver {
   const { config, engine, logger, health } = opts;
-  if (config.slack.appToken) {
-    const receiver = new SocketModeReceiver({
+  if (config.slack.appToken)
+    return new SocketModeReceiver({
       appToken: config.slack.appToken,
       logger: blogger,
       installerOptions: { clientOptions: webClientOptions(config) },
     });
-    return { receiver, httpReceiver: null };
-  }
   const httpReceiver = new HTTPReceiver({
     signingSecret: config.slack.signingSecret as string,
     endpoints: "/slack/events",
@@ -221,13 +228,13 @@ function createReceiver(
       handler: (req, res) => void serveHealth(health, req, res, opts.metrics),
     })),
   });
-  checkSignedRequests(httpReceiver, {
+  const checks = {
     signingSecret: config.slack.signingSecret as string,
     seen: new SeenRequests(intakeStore, engine.clock),
     clock: engine.clock,
     logger,
-  });
-  return { receiver: httpReceiver, httpReceiver };
+  };
+  return new CheckedHttpReceiver(httpReceiver, checks, blogger);
 }
 
 function botContext(
@@ -271,15 +278,14 @@ function registerListeners(app: App, ctx: BotContext): void {
 /** Starts the receiver; in Socket Mode health gets its own server, in HTTP mode it shares Slack's port. */
 async function listen(
   { config, health, metrics }: SlackAppOptions,
-  receiver: HTTPReceiver | SocketModeReceiver,
-  httpReceiver: HTTPReceiver | null,
+  receiver: ComposedReceiver,
 ): Promise<{ port: number | null; healthPort: number | null; healthServer: Server | null }> {
-  if (!httpReceiver) {
-    await (receiver as SocketModeReceiver).start();
+  if (config.slack.appToken) {
+    await receiver.start();
     const h = await startHealthServer(health, config.health.host, config.health.port, metrics);
     return { port: null, healthPort: h.port, healthServer: h.server };
   }
-  const server = (await httpReceiver.start({
+  const server = (await receiver.start({
     port: config.http.port,
     host: config.http.host,
   })) as Server;

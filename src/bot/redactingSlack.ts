@@ -1,8 +1,7 @@
-import type { App, ReceiverEvent } from "@slack/bolt";
 import type { FetchFunction } from "@slack/web-api";
 
 type FetchRequestInit = NonNullable<Parameters<FetchFunction>[1]>;
-import { redactDeep, redactText } from "../redaction.js";
+import { redactText } from "../redaction.js";
 
 // The Web API authenticates with this field when a call passes a token explicitly (Bolt's auth.test):
 // it is a credential sent to Slack, not content shown to people.
@@ -70,15 +69,4 @@ function decodeUtf8(bytes: ArrayBuffer): string | null {
   } catch {
     return null; // binary content: nothing we post is binary, and guessing would corrupt it
   }
-}
-
-/**
- * Makes every ack body pass the redactor (a slash command's immediate answer, a modal's field
- * errors): acks are the one reply to Slack that is not a Web API call. Receivers hand each event
- * to `app.processEvent`, so wrapping it there covers HTTP and Socket Mode alike.
- */
-export function redactAcks(app: App): void {
-  const processEvent = app.processEvent.bind(app);
-  app.processEvent = (event: ReceiverEvent) =>
-    processEvent({ ...event, ack: (response?: unknown) => event.ack(redactDeep(response)) });
 }

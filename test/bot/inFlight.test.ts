@@ -1,6 +1,6 @@
 import type { App, ReceiverEvent } from "@slack/bolt";
 import { describe, expect, it } from "vitest";
-import { InFlight } from "../../src/bot/inFlight.js";
+import { InFlight } from "../../src/bot/receiver/inFlight.js";
 
 /** A stand-in for Bolt's App whose processing of each request ends when the test says so. */
 function fakeApp() {
@@ -11,14 +11,19 @@ function fakeApp() {
   return { app, finish };
 }
 
+/** What the receiver hands each request to: the in-flight layer in front of the app. */
+const tracked = (inFlight: InFlight, app: App) => ({
+  processEvent: inFlight.wrap((e) => app.processEvent(e)),
+});
+
 const event = {} as ReceiverEvent;
 const tick = () => new Promise((r) => setImmediate(r));
 
 describe("requests in flight", () => {
   it("settled() waits for every request Bolt is processing, those arriving meanwhile included", async () => {
-    const { app, finish } = fakeApp();
+    const { app: listeners, finish } = fakeApp();
     const inFlight = new InFlight();
-    inFlight.track(app);
+    const app = tracked(inFlight, listeners);
     void app.processEvent(event);
     let done = false;
     const settled = inFlight.settled().then(() => {
@@ -37,7 +42,7 @@ describe("requests in flight", () => {
 
   it("settled() resolves at once when nothing is in flight", async () => {
     const inFlight = new InFlight();
-    inFlight.track(fakeApp().app);
+    tracked(inFlight, fakeApp().app);
     await inFlight.settled();
     expect(inFlight.idle).toBe(true);
   });

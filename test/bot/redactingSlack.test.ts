@@ -3,8 +3,9 @@ import path from "node:path";
 import fc from "fast-check";
 import { WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { App, ReceiverEvent } from "@slack/bolt";
-import { redactAcks, redactingFetch } from "../../src/bot/redactingSlack.js";
+import type { ReceiverEvent } from "@slack/bolt";
+import { redactAcks } from "../../src/bot/receiver/ackRedaction.js";
+import { redactingFetch } from "../../src/bot/redactingSlack.js";
 import { clearRegisteredSecrets, registerSecrets } from "../../src/redaction.js";
 import { startFakeSlack, type FakeSlack } from "../support/fakeSlack.js";
 import { hides, OWN_BOT_TOKEN, OWN_SIGNING_SECRET, textWithSecret } from "../support/secrets.js";
@@ -103,21 +104,21 @@ describe("redactAcks", () => {
   it("every ack body a listener sends passes the redactor; an empty ack stays empty", async () => {
     const sent: unknown[] = [];
     // The receivers' side of Bolt: they call app.processEvent with an ack that answers Slack.
-    const app = {
+    const listeners = {
       processEvent: async (event: ReceiverEvent) =>
         void (await event.ack({
           response_action: "errors",
           errors: { plan: `cible inconnue : ${OWN_BOT_TOKEN} / xoxb-1234567890-1234567890123-AbCdEfGhIjKl` },
         })),
     };
-    redactAcks(app as unknown as App);
+    const app = { processEvent: redactAcks.wrap((e) => listeners.processEvent(e)) };
     await app.processEvent({ body: {}, ack: async (response?: unknown) => void sent.push(response) });
     expect(sent).toEqual([
       { response_action: "errors", errors: { plan: "cible inconnue : [redacted] / xoxb-[redacted]" } },
     ]);
 
-    const empty = { processEvent: async (event: ReceiverEvent) => void (await event.ack()) };
-    redactAcks(empty as unknown as App);
+    const emptyAck = async (event: ReceiverEvent) => void (await event.ack());
+    const empty = { processEvent: redactAcks.wrap(emptyAck) };
     await empty.processEvent({ body: {}, ack: async (response?: unknown) => void sent.push(response) });
     expect(sent).toHaveLength(2);
     expect(sent[1]).toBeUndefined();

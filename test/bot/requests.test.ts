@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startSlackApp } from "../../src/bot/app.js";
-import { SeenRequests, SIGNATURE_WINDOW_MS } from "../../src/bot/requestChecks.js";
+import { SeenRequests, SIGNATURE_WINDOW_MS } from "../../src/bot/receiver/signatureCheck.js";
 import { IntakeStore } from "../../src/bot/intake/store.js";
 import { silentLogger } from "../../src/logger.js";
 import path from "node:path";

@@ -59,3 +59,29 @@ export function asNeverCasts(source: string): number[] {
   const code = stripComments(source, "blank");
   return [...code.matchAll(/\bas\s+never\b/g)].map((m) => lineOf(code, m.index));
 }
+
+/**
+ * The lines in code that set one of `names` on an object: `x.name = …` (and `+=`, `??=`, …),
+ * `x["name"] = …`, `Object.defineProperty(x, "name", …)`, `Reflect.set(x, "name", …)`,
+ * `Object.assign(x, { name … })`. Comments never count, nor strings that merely mention it; an
+ * object literal's own property (`{ name: f }`) or a comparison (`x.name === f`) is no assignment.
+ */
+export function propertyAssignments(source: string, names: readonly string[]): number[] {
+  const code = stripComments(source, "blank");
+  const withStrings = stripComments(source, "keep");
+  const name = `(?:${names.join("|")})`;
+  const patterns: Array<[string, RegExp]> = [
+    [code, new RegExp(`\\.\\s*${name}\\s*(?:[-+*/%&|^]|\\?\\?|&&|\\|\\|)?=(?![=>])`, "g")],
+    [
+      withStrings,
+      new RegExp(`\\[\\s*["'\`]${name}["'\`]\\s*\\]\\s*(?:[-+*/%&|^]|\\?\\?|&&|\\|\\|)?=(?![=>])`, "g"),
+    ],
+    [
+      withStrings,
+      new RegExp(`\\b(?:defineProperty|Reflect\\.set)\\s*\\([^;]*?,\\s*["'\`]${name}["'\`]`, "g"),
+    ],
+    [code, new RegExp(`\\bObject\\.assign\\s*\\([^;]*?\\b${name}\\b`, "g")],
+  ];
+  const lines = patterns.flatMap(([text, re]) => [...text.matchAll(re)].map((m) => lineOf(text, m.index)));
+  return [...new Set(lines)].sort((a, b) => a - b);
+}

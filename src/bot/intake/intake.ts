@@ -1,12 +1,11 @@
-import type { App } from "@slack/bolt";
+import type { ReceiverEvent } from "@slack/bolt";
 import type { Logger } from "pino";
 import type { Clock } from "../../engine/clock.js";
 import type { HandledEvents } from "../store/events.js";
 import { type IntakeWork, withIntake } from "./context.js";
 import { intakeKeyOf, type SignedHeaders } from "./keys.js";
 import type { IntakeJournal, IntakeRow } from "./journal.js";
-
-type ReceiverEvent = Parameters<App["processEvent"]>[0];
+import type { ProcessEvent, ReceiverLayer } from "../receiver/layer.js";
 
 /** How the intake waits: the bound of an early reply, and how often put-aside requests are retried. */
 export interface IntakeTiming {
@@ -24,25 +23,24 @@ const MAX_RETRY_DELAY_MS = 30_000;
 const ACK_DEADLINE_MS = 2_500;
 
 /**
- * Durable intake write → ack → work, between Bolt's receiver and the app: the receiver hands
- * every request to `app.processEvent`, which is replaced here by one that first records the
- * request (with its raw payload) in the intake journal (journal.ts), and only then lets Bolt run, ack and
- * dispatch it. A request already recorded (a Slack retry) is acked and dropped. The work a
- * listener schedules after its ack (`AfterAck`) takes the request's Slack key in the main
- * database before it runs (the de-duplication across bot instances and lives), and the intake
- * row is marked done when that work ends. A restarted bot replays what an earlier life recorded
+ * Durable intake write → ack → work, a layer of the composed receiver (receiver/composed.ts) in
+ * front of the app: each request the receiver parses is first recorded (with its raw payload) in
+ * the intake journal (journal.ts), and only then passed on, for Bolt to run, ack and dispatch it.
+ * A request already recorded (a Slack retry) is acked and dropped. The work a listener schedules
+ * after its ack (`AfterAck`) takes the request's Slack key in the main database before it runs
+ * (the de-duplication across bot instances and lives), and the intake row is marked done when
+ * that work ends. A restarted bot replays what an earlier life recorded
  * and never finished, and on the shared journal any surviving instance adopts what a dead one
  * acked, through the same listeners, with an ack that goes nowhere.
  */
-export class Intake {
-  private readonly original: App["processEvent"];
+export class Intake implements ReceiverLayer {
+  private next: ProcessEvent | null = null;
   private readonly timing: IntakeTiming;
   private timer: NodeJS.Timeout | null = null;
   private retrying = false;
   private lastPrune = 0;
 
   constructor(
-    app: App,
     private readonly opts: {
       store: IntakeJournal;
       handled: HandledEvents;
@@ -52,8 +50,17 @@ export class Intake {
     },
   ) {
     this.timing = { ...DEFAULT_TIMING, ...opts.timing };
-    this.original = app.processEvent.bind(app);
-    app.processEvent = (event) => this.receive(event);
+  }
+
+  /** Puts the intake in front of `next` (what follows it in the receiver, then the app). */
+  wrap(next: ProcessEvent): ProcessEvent {
+    this.next = next;
+    return (event) => this.receive(event);
+  }
+
+  private async passOn(event: ReceiverEvent): Promise<void> {
+    if (!this.next) throw new Error("the intake is not placed in a receiver");
+    return await this.next(event);
   }
 
   /** Replays what an earlier process recorded and never finished, then retries put-aside requests. */
@@ -78,7 +85,7 @@ export class Intake {
   private async receive(event: ReceiverEvent): Promise<void> {
     const body = event.body as Record<string, unknown>;
     const key = intakeKeyOf(body, (event.customProperties ?? {}) as SignedHeaders);
-    if (!key) return this.original(event);
+    if (!key) return this.passOn(event);
     const now = this.opts.clock.now();
     // Throws (the receiver answers 500, nothing acked) rather than ack what could not be kept.
     // Synchronous on the local file; one insert on the shared journal.
@@ -138,7 +145,7 @@ export class Intake {
       },
     };
     try {
-      await withIntake(work, () => this.original(event));
+      await withIntake(work, () => this.passOn(event));
     } finally {
       returned = true;
       work.settle();

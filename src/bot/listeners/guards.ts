@@ -61,7 +61,7 @@ function fromAllowedTeam(teams: RequestTeams, allowed: string): boolean {
  * does not retry, and ignored). Events already handled (Slack retries them) are dropped by the
  * intake, which nothing on the ack path may wait behind (see intake/intake.ts); an @mention in a
  * thread arrives twice under different ids, which the listeners handle. It runs in both modes;
- * signed HTTP requests were checked before (see requestChecks.ts).
+ * signed HTTP requests were checked before (see receiver/signatureCheck.ts).
  */
 export function registerGuards(app: App, ctx: BotContext): void {
   app.use(async (args) => {

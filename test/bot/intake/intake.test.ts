@@ -28,7 +28,7 @@ describe("the intake", () => {
     stores.push(store);
     const work: string[] = [];
     const afterAck = new AfterAck(silentLogger);
-    const app = {
+    const listeners = {
       // Like a listener: ack, then the work after the ack.
       processEvent: async (e: Received) => {
         await e.ack();
@@ -36,12 +36,14 @@ describe("the intake", () => {
         afterAck.run(async () => void work.push(body.trigger_id ?? body.type ?? "?"));
       },
     } as unknown as App;
-    const intake = new Intake(app, {
+    const intake = new Intake({
       store,
       handled: new HandledEvents(env.db),
       clock: env.clock,
       logger: silentLogger,
     });
+    // What the receiver hands each request to: the intake in front of the app.
+    const app = { processEvent: intake.wrap((e) => listeners.processEvent(e)) };
     return { store, app, intake, work, afterAck };
   }
 

@@ -121,7 +121,7 @@ describe("the shared intake journal", () => {
 
     const work: string[] = [];
     const afterAck = new AfterAck(silentLogger);
-    const app = {
+    const listeners = {
       processEvent: async (e: Received) => {
         await e.ack();
         const trigger = (e.body as { trigger_id: string }).trigger_id;
@@ -129,7 +129,9 @@ describe("the shared intake journal", () => {
       },
     } as unknown as App;
     const survivorStore = store(remote(2));
-    const intake = new Intake(app, { store: survivorStore, handled, clock: env.clock, logger: silentLogger });
+    const intake = new Intake({ store: survivorStore, handled, clock: env.clock, logger: silentLogger });
+    // What the receiver hands each request to: the intake in front of the app.
+    const app = { processEvent: intake.wrap((e) => listeners.processEvent(e)) };
     env.clock.advance(HOLD_MS + 1);
     await intake.start();
     await afterAck.settled();

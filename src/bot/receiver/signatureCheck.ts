@@ -1,18 +1,26 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-import { HTTPModuleFunctions, verifySlackRequest, type HTTPReceiver } from "@slack/bolt";
+import { HTTPModuleFunctions, verifySlackRequest } from "@slack/bolt";
 import type { Logger } from "pino";
-import type { Clock } from "../engine/clock.js";
-import type { IntakeJournal } from "./intake/journal.js";
+import type { Clock } from "../../engine/clock.js";
 
 // What Bolt's HTTP receiver does not check: a signed request replayed within its five minutes
 // (one slash command, two conversations), and a timestamp in the future (Bolt refuses only the
-// past). Both are refused here, before Bolt parses the request and any listener runs.
+// past). Both are refused here, the first thing the composed receiver does with an HTTP request
+// (http.ts), before Bolt parses it and any layer or listener runs.
 
 /** Bolt's window for a request's timestamp; a seen signature is kept this long plus a margin. */
 export const SIGNATURE_WINDOW_MS = 5 * 60_000;
 const KEEP_MS = SIGNATURE_WINDOW_MS + 2 * 60_000;
 const PRUNE_EVERY_MS = 60_000;
 const KEY_PREFIX = "sig:";
+
+/** Where seen signatures are kept: the intake journal (intake/journal.ts) in the bot. */
+export interface SignatureStore {
+  /** Records a signed request's key; false when it was recorded before (a replay). */
+  firstSignature(key: string, now: number): boolean | Promise<boolean>;
+  /** Forgets the signatures seen before `before`. */
+  forgetSignatures(before: number): void | Promise<void>;
+}
 
 /**
  * The signed requests already accepted, by `x-slack-request-timestamp` and `x-slack-signature`.
@@ -27,7 +35,7 @@ export class SeenRequests {
   private lastPrune = 0;
 
   constructor(
-    private readonly store: Pick<IntakeJournal, "firstSignature" | "forgetSignatures">,
+    private readonly store: SignatureStore,
     private readonly clock: Clock,
   ) {}
 
@@ -88,14 +96,13 @@ async function refusalOf(req: IncomingMessage, opts: RequestCheckOptions): Promi
 }
 
 /**
- * Puts the checks in front of an HTTP receiver's request listener: requests to the events
- * endpoint are checked first and a refusal is a 401 without a body, like Bolt's own for a bad
- * signature; other paths (health) go straight through.
+ * Bolt's HTTP request listener with the checks in front: requests to the events endpoint are
+ * checked first and a refusal is a 401 without a body, like Bolt's own for a bad signature; other
+ * paths (health) go straight through.
  */
-export function checkSignedRequests(receiver: HTTPReceiver, opts: RequestCheckOptions): void {
+export function checkSignedRequests(next: RequestListener, opts: RequestCheckOptions): RequestListener {
   const endpoints = opts.endpoints ?? ["/slack/events"];
-  const next: RequestListener = receiver.requestListener;
-  receiver.requestListener = (req: IncomingMessage, res: ServerResponse) => {
+  return (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     if (req.method?.toUpperCase() !== "POST" || !endpoints.includes(path)) return next(req, res);
     void (async () => {

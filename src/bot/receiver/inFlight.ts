@@ -1,17 +1,17 @@
-import type { App, ReceiverEvent } from "@slack/bolt";
+import type { ReceiverEvent } from "@slack/bolt";
+import type { ProcessEvent, ReceiverLayer } from "./layer.js";
 
 /**
  * The requests Bolt is still processing. Bolt acks an event before its middleware runs, so a
  * request answered 200 may not have reached its listener yet: `settled()` covers that gap.
  */
-export class InFlight {
+export class InFlight implements ReceiverLayer {
   private readonly pending = new Set<Promise<unknown>>();
 
-  /** Wraps `app.processEvent` (every receiver hands each request to it) to count what is running. */
-  track(app: App): void {
-    const processEvent = app.processEvent.bind(app);
-    app.processEvent = (event: ReceiverEvent) => {
-      const work = processEvent(event);
+  /** Counts each request from the moment it reaches this layer until the next ones are done with it. */
+  wrap(next: ProcessEvent): ProcessEvent {
+    return (event: ReceiverEvent) => {
+      const work = next(event);
       this.pending.add(work);
       const done = () => this.pending.delete(work);
       work.then(done, done);
