@@ -122,9 +122,9 @@ async function layoutChecks(config: Config): Promise<Check[]> {
 function networkCheck(config: Config): Check {
   const name = checkName(config.locale, "network");
   if (config.netns === "off")
-    return { name, ok: true, warn: true, detail: t(config.locale, "cli.doctor.netns_off") };
+    return { name, ok: true, warning: true, detail: t(config.locale, "cli.doctor.netns_off") };
   if (!findNetworkStack())
-    return { name, ok: true, warn: true, detail: t(config.locale, "cli.doctor.netns_missing") };
+    return { name, ok: true, warning: true, detail: t(config.locale, "cli.doctor.netns_missing") };
   const ports = [
     ...modelLoopbackPorts(operatorCodexHome(config.codexHome), process.env),
     ...config.netnsPorts,

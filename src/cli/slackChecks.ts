@@ -31,8 +31,6 @@ export interface Check {
   /** Works, but the operator should know (shown with "!", does not fail doctor). */
   warning?: boolean;
   detail: string;
-  /** A weaker protection than the default, said without failing doctor. */
-  warn?: boolean;
 }
 
 /** The bot scopes a manifest asks for (`oauth_config.scopes.bot`), read without a YAML parser. */
