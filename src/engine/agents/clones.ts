@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { readRegularFile } from "../isolation/agentFiles.js";
+import { listedAlternates } from "../isolation/jail.js";
 import { repoGit, type GitJailMode, type RepoGitAccess } from "../isolation/repoGit.js";
 
 // The local clones agents work in (orchestrations, self-repair). A clone is made with
@@ -25,18 +26,7 @@ function cloneAccess(jail: GitJailMode, clone: string): RepoGitAccess {
  * The object stores a sealed clone borrows (its alternates): the seal covers that file, so these
  * are the ones codexpi wrote when it made the clone, never a path an agent added.
  */
-function borrowedObjects(clone: string): string[] {
-  const objects = path.join(clone, ".git", "objects");
-  const text = readRegularFile(clone, path.join(".git", "objects", "info", "alternates"));
-  if (!text) return [];
-  return text
-    .toString("utf8")
-    .split("\n")
-    .map((l) => l.trim())
-    .filter((l) => l && !l.startsWith("#"))
-    .map((l) => path.resolve(objects, l))
-    .filter((d) => fs.existsSync(d));
-}
+const borrowedObjects = (clone: string): string[] => listedAlternates(clone);
 
 /** Runs git in a sealed clone (its seal checked first), jailed with what the clone needs; returns stdout. */
 async function inClone(jail: GitJailMode, clone: string, args: string[]): Promise<string> {

@@ -158,23 +158,33 @@ function jailIds(withPasta: boolean): { uid: number; gid: number } {
 }
 
 /**
- * Git object stores a clone borrows from (`git clone --shared`): shown read-only, so that git
- * works inside the jail while the project's objects stay untouchable. The alternates file is
- * written by the agent's own workspace, so only stores the caller expects (`allowed`, e.g. the
- * project's own `.git/objects`) are ever mounted: an agent cannot mount `/` by listing it.
+ * The object stores a repository's alternates file lists (`git clone --shared`), resolved, those
+ * that exist. The file may be agent-written: it is read without following a link or opening a
+ * FIFO (which would hang the caller); what the caller then trusts of the list is its decision.
  */
-function alternateObjectDirs(workspace: string, allowed: readonly string[]): string[] {
-  const ok = new Set(allowed.map(realOrSelf));
-  // The agent writes this file: never through a link, never a FIFO (which would hang the worker).
-  const text = readRegularFile(workspace, path.join(".git", "objects", "info", "alternates"));
+export function listedAlternates(repo: string): string[] {
+  const objects = path.join(repo, ".git", "objects");
+  const text = readRegularFile(repo, path.join(".git", "objects", "info", "alternates"));
   if (!text) return [];
   return text
     .toString("utf8")
     .split("\n")
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith("#"))
-    .map((l) => realOrSelf(path.resolve(path.join(workspace, ".git", "objects"), l)))
-    .filter((d) => ok.has(d) && fs.existsSync(d));
+    .map((l) => path.resolve(objects, l))
+    .filter((d) => fs.existsSync(d));
+}
+
+/**
+ * Git object stores a clone borrows from: shown read-only, so that git works inside the jail while
+ * the project's objects stay untouchable. Only stores the caller expects (`allowed`, e.g. the
+ * project's own `.git/objects`) are ever mounted: an agent cannot mount `/` by listing it.
+ */
+function alternateObjectDirs(workspace: string, allowed: readonly string[]): string[] {
+  const ok = new Set(allowed.map(realOrSelf));
+  return listedAlternates(workspace)
+    .map(realOrSelf)
+    .filter((d) => ok.has(d));
 }
 
 function realOrSelf(p: string): string {
