@@ -6,9 +6,10 @@
 // lock (BEGIN IMMEDIATE), says "locked", keeps it for <ms>, then lets go and exits.
 //   node dist/scripts/bench-ack-writer.js <database> hold <ms>
 import SQLite from "better-sqlite3";
-import { createConversation, enqueueIn } from "../src/engine/agents/conversations.js";
-import { announceOutcome, createOutcomeHook, finishItem } from "../src/engine/agents/outcome.js";
-import { processStartTime } from "../src/engine/agents/processes.js";
+import { createConversation, enqueueIn } from "../src/engine/conversations/conversations.js";
+import { finishItem } from "../src/engine/conversations/outcome.js";
+import { announceOutcome, createOutcomeHook } from "../src/engine/outcomeHook.js";
+import { processStartTime } from "../src/engine/system/processes.js";
 import { systemClock } from "../src/engine/clock.js";
 import { writeTransaction, openDatabase } from "../src/engine/database.js";
 

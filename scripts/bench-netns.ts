@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { resolveCodexBinary, codexSupportPath } from "../src/engine/agents/codexBinary.js";
+import { resolveCodexBinary, codexSupportPath } from "../src/engine/codex/codexBinary.js";
 import { findNetworkStack, type PastaNetwork } from "../src/engine/isolation/agentNetwork.js";
 import { jailedCodex } from "../src/engine/isolation/codexJail.js";
 import { findBwrap } from "../src/engine/isolation/jail.js";

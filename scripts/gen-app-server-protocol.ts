@@ -1,6 +1,6 @@
 /**
  * Copies the types of Codex's app-server protocol that codexpi uses, as the pinned binary
- * generates them (`codex app-server generate-ts`), into src/engine/agents/appServer/protocol/.
+ * generates them (`codex app-server generate-ts`), into src/engine/codex/appServer/protocol/.
  *
  * Only the files our code imports and their transitive imports are kept (the full output is
  * ~800 files). Their relative imports get the `.js` extension NodeNext requires; nothing else
@@ -15,10 +15,10 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
-import { resolveCodexBinary } from "../src/engine/agents/codexBinary.js";
+import { resolveCodexBinary } from "../src/engine/codex/codexBinary.js";
 
 /** Where the kept protocol files live, relative to the repository's root. */
-export const PROTOCOL_DIR = "src/engine/agents/appServer/protocol";
+export const PROTOCOL_DIR = "src/engine/codex/appServer/protocol";
 
 const RELATIVE_FROM = /(from\s+")(\.{1,2}\/[^"]+)(")/g;
 

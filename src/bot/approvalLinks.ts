@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { Clock } from "../engine/clock.js";
 import type { Database } from "../engine/database.js";
 import { pendingApprovalsFor } from "../engine/approvals/view.js";
-import type { Actor } from "../engine/agents/projects.js";
+import type { Actor } from "../engine/projects/projects.js";
 import type { PendingApprovalItem } from "../views/approvals.js";
 import { SlackPosts } from "./store/posts.js";
 

@@ -1,7 +1,7 @@
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
 import type { Clock } from "../engine/clock.js";
-import { channelsOpenToMembers, type Actor } from "../engine/agents/projects.js";
+import { channelsOpenToMembers, type Actor } from "../engine/projects/projects.js";
 import type { Database } from "../engine/database.js";
 
 /** How long a channel's member list is trusted: someone who leaves stops reading within this. */

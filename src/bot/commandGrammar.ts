@@ -1,4 +1,4 @@
-import type { NewProject, ProjectUpdate } from "../engine/agents/projects.js";
+import type { NewProject, ProjectUpdate } from "../engine/projects/projects.js";
 
 /** A project's role, as the engine's command takes it. */
 type ProjectRole = NonNullable<NewProject["role"]>;

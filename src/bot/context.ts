@@ -8,7 +8,7 @@ import type { UserLocales } from "./userLocales.js";
 import type { Config } from "../config.js";
 import type { Engine } from "../engine/engine.js";
 import { isEngineError } from "../engine/errors.js";
-import type { Actor } from "../engine/agents/projects.js";
+import type { Actor } from "../engine/projects/projects.js";
 import { engineErrorText, t, type Locale } from "../i18n/index.js";
 
 /** What every listener needs: the engine, who the admins are, the language, the bot's identity. */

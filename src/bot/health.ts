@@ -1,12 +1,12 @@
 import http from "node:http";
 import { outboxCounts, pingDatabase } from "../engine/read/health.js";
-import { queueCounts } from "../engine/read/queue.js";
+import { queueCounts } from "../engine/conversations/queueReads.js";
 import type { AddressInfo } from "node:net";
 import { execa } from "execa";
 import { codexEnvironment } from "../engine/isolation/environment.js";
 import type { Engine } from "../engine/engine.js";
 import { leaseHolder, COORDINATOR_LEASE } from "../engine/leases.js";
-import { resolveCodexBinary } from "../engine/agents/codexBinary.js";
+import { resolveCodexBinary } from "../engine/codex/codexBinary.js";
 import { probeDatabaseWrite, probeDisk, type DiskProbeOptions } from "../engine/storage.js";
 
 /** Extra gauges other features add to the health report (e.g. open incidents). */

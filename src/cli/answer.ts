@@ -1,4 +1,4 @@
-import { answerOf, getConversation } from "../engine/agents/conversations.js";
+import { answerOf, getConversation } from "../engine/conversations/conversations.js";
 import { withoutDecisionMarker } from "../engine/protocol/markers.js";
 import { failureText } from "../i18n/failures.js";
 import { t } from "../i18n/index.js";

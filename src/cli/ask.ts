@@ -1,6 +1,11 @@
-import { answerOf, enqueue, getConversation, startConversation } from "../engine/agents/conversations.js";
-import { CLI_ACTOR, projectForActor } from "../engine/agents/projects.js";
-import { waitForItem } from "../engine/agents/waitFor.js";
+import {
+  answerOf,
+  enqueue,
+  getConversation,
+  startConversation,
+} from "../engine/conversations/conversations.js";
+import { CLI_ACTOR, projectForActor } from "../engine/projects/projects.js";
+import { waitForItem } from "../engine/conversations/waitFor.js";
 import { EngineError } from "../engine/errors.js";
 import { args, cliEngine, out } from "./context.js";
 import { failureText } from "../i18n/failures.js";

@@ -4,7 +4,7 @@ import { pino } from "pino";
 import { parseConfig, type Config } from "../config.js";
 import { openDatabase, migrate, type Database } from "../engine/database.js";
 import { Engine } from "../engine/engine.js";
-import { logsDir } from "../engine/agents/spawner.js";
+import { logsDir } from "../engine/system/paths.js";
 import { createLogger } from "../logger.js";
 import { parseLocale, t, type Locale } from "../i18n/index.js";
 import { configuredSecrets, registerSecrets } from "../redaction.js";

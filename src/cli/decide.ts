@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { answerDecisionUseCase } from "../engine/coordination/decisions.js";
-import { CLI_ACTOR } from "../engine/agents/projects.js";
+import { CLI_ACTOR } from "../engine/projects/projects.js";
 import { runUseCase } from "../engine/kernel.js";
 import { t } from "../i18n/index.js";
 import { cliEngine, cliLocale, out, UsageError } from "./context.js";

@@ -6,7 +6,7 @@ import type { Kysely } from "kysely";
 import { parseConfig, type Config } from "../config.js";
 import { migrate, openDatabase } from "../engine/database.js";
 import { describeStorageError } from "../engine/storage.js";
-import { codexSupportPath, resolveCodexBinary } from "../engine/agents/codexBinary.js";
+import { codexSupportPath, resolveCodexBinary } from "../engine/codex/codexBinary.js";
 import { args, cliLocale, out } from "./context.js";
 import { t, type Locale } from "../i18n/index.js";
 import { codexEnvironment } from "../engine/isolation/environment.js";
@@ -15,7 +15,7 @@ import { findNetworkStack, modelLoopbackPorts } from "../engine/isolation/agentN
 import { jailedCodex, operatorCodexHome } from "../engine/isolation/codexJail.js";
 import { probeJail } from "../engine/isolation/probe.js";
 import { describeProblem, installProblemsOf } from "./layoutCheck.js";
-import type { LayoutProblem } from "../engine/agents/layout.js";
+import type { LayoutProblem } from "../engine/projects/layout.js";
 import { credentialsCheck } from "./credentialsCheck.js";
 import { modelProbe } from "./modelProbe.js";
 import { appTokenCheck, botTokenChecks, checkName, type Check } from "./slackChecks.js";

@@ -6,7 +6,7 @@ import { openDatabase } from "../engine/database.js";
 import { layoutProblemsOf } from "./layoutCheck.js";
 import { Engine } from "../engine/engine.js";
 import { processOwnerId } from "../engine/leases.js";
-import { HOST_NAME, heartbeatHost, readingsOf, registerHost, releaseHost } from "../engine/agents/hosts.js";
+import { HOST_NAME, heartbeatHost, readingsOf, registerHost, releaseHost } from "../engine/dispatch/hosts.js";
 import { describeStorageError, StartupError } from "../engine/storage.js";
 import { t } from "../i18n/index.js";
 import { args, cliLocale, out, UsageError } from "./context.js";

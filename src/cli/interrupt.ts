@@ -1,6 +1,6 @@
 import readline from "node:readline/promises";
-import { stop } from "../engine/agents/conversationService.js";
-import { CLI_ACTOR } from "../engine/agents/projects.js";
+import { stop } from "../engine/conversations/conversationService.js";
+import { CLI_ACTOR } from "../engine/projects/projects.js";
 import type { Engine } from "../engine/engine.js";
 import { t, type Locale } from "../i18n/index.js";
 import { out } from "./context.js";

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Config } from "../config.js";
 import { migrate, openDatabase } from "../engine/database.js";
-import { installLayoutProblems, installRoots, type LayoutProblem } from "../engine/agents/layout.js";
+import { installLayoutProblems, installRoots, type LayoutProblem } from "../engine/projects/layout.js";
 import { t, type Locale } from "../i18n/index.js";
 
 /** One sentence naming both paths (both projects, for an overlap) and what to do, in the operator's language. */

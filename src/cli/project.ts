@@ -5,12 +5,12 @@ import {
   removeProject,
   setProjectSteer,
   updateProject,
-} from "../engine/agents/projects.js";
+} from "../engine/projects/projects.js";
 import fs from "node:fs";
 import path from "node:path";
-import { installRoots } from "../engine/agents/layout.js";
-import { copyCodexSessions, hostDataDir, moveProject } from "../engine/agents/placement.js";
-import { HOST_NAME } from "../engine/agents/hosts.js";
+import { installRoots } from "../engine/projects/layout.js";
+import { copyCodexSessions, hostDataDir, moveProject } from "../engine/projects/placement.js";
+import { HOST_NAME } from "../engine/dispatch/hosts.js";
 import { projectCodexState } from "../engine/isolation/codexJail.js";
 import type { ApprovalMode, ProjectRole } from "../engine/schema.js";
 import { t } from "../i18n/index.js";

@@ -1,6 +1,6 @@
-import { stop } from "../engine/agents/conversationService.js";
-import { CLI_ACTOR } from "../engine/agents/projects.js";
-import { waitForItem } from "../engine/agents/waitFor.js";
+import { stop } from "../engine/conversations/conversationService.js";
+import { CLI_ACTOR } from "../engine/projects/projects.js";
+import { waitForItem } from "../engine/conversations/waitFor.js";
 import { t } from "../i18n/index.js";
 import { args, cliEngine, out } from "./context.js";
 

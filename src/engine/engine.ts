@@ -3,27 +3,32 @@ import type { Config } from "../config.js";
 import { silentLogger } from "../logger.js";
 import { systemClock, type Clock } from "./clock.js";
 import type { Database } from "./database.js";
-import { dispatch, type DispatchResult, type WorkerSpawner } from "./agents/dispatcher.js";
-import { systemHostLoad, type HostLoad } from "./agents/hostLoad.js";
+import { dispatch, type WorkerSpawner } from "./dispatch/dispatcher.js";
+import { systemHostLoad, type HostLoad } from "./system/hostLoad.js";
 import {
   announceOutcome,
   createOutcomeHook,
   type OutcomeReactor,
   type RecordAgentOutcome,
-} from "./agents/outcome.js";
-import { processSpawner } from "./agents/spawner.js";
-import { reapLostWorkers } from "./agents/reaper.js";
-import { interruptLostHosts } from "./agents/hosts.js";
-import { stopConversation, type StopResult } from "./agents/stop.js";
-import { coordinationReactors, registerCoordinationTicks } from "./coordination/index.js";
+  type StopReactor,
+} from "./outcomeHook.js";
+import { processSpawner } from "./dispatch/spawner.js";
+import { reapLostWorkers } from "./dispatch/reaper.js";
+import { interruptLostHosts } from "./dispatch/hosts.js";
+import { stopConversation, type StopResult } from "./conversations/stop.js";
+import {
+  cancelDecisionsOnStop,
+  coordinationReactors,
+  registerCoordinationTicks,
+} from "./coordination/index.js";
 import { registerRunTicks } from "./runs/index.js";
 import { registerOrchestrationTicks } from "./orchestrations/index.js";
 import { registerApprovalTicks } from "./approvals/index.js";
 import { abandonApprovalsReactor } from "./approvals/lifecycle.js";
 import { acquireLease, COORDINATOR_LEASE, leaseHolder, processOwnerId, releaseLease } from "./leases.js";
-import type { Kernel, TickHandler, TickResult } from "./kernel.js";
-import { recoverOutcome } from "./agents/recovery.js";
-import { dropKeptOutcome } from "./agents/keptOutcome.js";
+import type { DispatchResult, Kernel, TickHandler, TickResult } from "./kernel.js";
+import { recoverOutcome } from "./conversations/recovery.js";
+import { dropKeptOutcome } from "./conversations/keptOutcome.js";
 import type { Wakeups } from "./wakeups.js";
 
 export type { TickHandler, TickResult } from "./kernel.js";
@@ -54,6 +59,7 @@ export class Engine implements Kernel {
   readonly host: HostLoad;
   readonly logger: Logger;
   readonly hook: RecordAgentOutcome;
+  readonly onStop: StopReactor = cancelDecisionsOnStop;
   readonly owner: string;
   private readonly spawner: WorkerSpawner;
   private readonly leaseTtlMs: number;

@@ -2,13 +2,28 @@ import type { Logger } from "pino";
 import type { Config } from "../config.js";
 import type { Clock } from "./clock.js";
 import type { Database } from "./database.js";
-import type { DispatchResult } from "./agents/dispatcher.js";
-import type { HostLoad } from "./agents/hostLoad.js";
-import type { RecordAgentOutcome } from "./agents/outcome.js";
-import { signalIfSame } from "./agents/processes.js";
+import type { HostLoad } from "./system/hostLoad.js";
+import type { RecordAgentOutcome, StopReactor } from "./outcomeHook.js";
+import { signalIfSame } from "./system/processes.js";
 
 // Aggregates import this module, never engine.ts: the composition root imports every aggregate
 // (to register their ticks and reactors), so an aggregate importing it back would close a cycle.
+
+/** Why new work is not starting right now. */
+export type PauseReason = "concurrency" | "load" | "memory";
+
+/** A queue item the dispatcher moved to running. */
+export interface Claim {
+  id: string;
+  attempt: number;
+  conversationId: string;
+}
+
+/** What one dispatch did. */
+export interface DispatchResult {
+  started: Claim[];
+  paused: PauseReason[];
+}
 
 /** A step of the tick; coordination, runs and orchestrations register theirs. */
 export type TickHandler = (kernel: Kernel) => Promise<Record<string, unknown> | undefined>;
@@ -26,6 +41,8 @@ export interface Kernel {
   readonly host: HostLoad;
   /** Records an agent's outcome inside the transaction that finishes its item. */
   readonly hook: RecordAgentOutcome;
+  /** Closes what a stopped conversation left waiting (its open decisions), in the stop's transaction. */
+  readonly onStop: StopReactor;
   /** Starts what the runtime policy allows now; use cases ask for it with `{dispatch: true}`. */
   dispatch(): Promise<DispatchResult>;
   /** Stops a conversation's work (an effect: never called inside a transaction). */

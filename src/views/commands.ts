@@ -1,5 +1,5 @@
-import type { PauseReason } from "../engine/agents/dispatcher.js";
-import type { RuntimePolicy } from "../engine/agents/policies.js";
+import type { PauseReason } from "../engine/kernel.js";
+import type { RuntimePolicy } from "../engine/projects/policies.js";
 import type { ProjectRole } from "../engine/schema.js";
 import { isMessageKey, t, type Locale, type MessageKey } from "../i18n/index.js";
 import {
@@ -13,7 +13,7 @@ import {
   type SlackMessage,
 } from "./blocks.js";
 import { formatDuration, percent } from "./format.js";
-import { parseProgress } from "../engine/agents/progress.js";
+import { parseProgress } from "../engine/conversations/progress.js";
 import { progressLine } from "./progress.js";
 import { BLOCKS } from "./ids.js";
 import { MAX_MESSAGE_BLOCKS } from "./limits.js";

@@ -12,8 +12,8 @@ import {
 import { escapeClip, markdownToMrkdwn, slackLink, userMention } from "./mrkdwn.js";
 import { redactText } from "../redaction.js";
 import { failureText } from "../i18n/failures.js";
-import { canStop } from "../engine/agents/conversationMachine.js";
-import type { Progress } from "../engine/agents/progress.js";
+import { canStop } from "../engine/conversations/conversationMachine.js";
+import type { Progress } from "../engine/conversations/progress.js";
 import { formatTokens, interimQuote, planChecklist, progressLine } from "./progress.js";
 
 /** The state a conversation's root message shows (its current queue item's status). */

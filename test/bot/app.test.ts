@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { processStartTime } from "../../src/engine/agents/processes.js";
+import { processStartTime } from "../../src/engine/system/processes.js";
 import { inputText } from "../support/fakeModel.js";
 import { messageEvent, appMentionEvent } from "../support/slackRequests.js";
 import { ADMIN, OTHER, OWNER, eventually, slackBot } from "../support/slackBot.js";

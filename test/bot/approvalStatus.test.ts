@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { ApprovalRequest } from "../../src/engine/agents/appServer/approvalTypes.js";
+import type { ApprovalRequest } from "../../src/engine/codex/appServer/approvalTypes.js";
 import { approvalHandler } from "../../src/engine/approvals/waiter.js";
 import { recordingSpawner, type RecordingSpawner } from "../support/engine.js";
 import { ADMIN, OTHER, OWNER, eventually, slackBot } from "../support/slackBot.js";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { prune } from "../../src/bot/server.js";
-import { startConversation } from "../../src/engine/agents/conversations.js";
+import { startConversation } from "../../src/engine/conversations/conversations.js";
 import { testEngine } from "../support/engine.js";
 
 describe("housekeeping", () => {

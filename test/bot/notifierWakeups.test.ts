@@ -2,7 +2,7 @@ import { WebClient } from "@slack/web-api";
 import { afterEach, describe, expect, it } from "vitest";
 import { webClientOptions } from "../../src/bot/app.js";
 import { Notifier } from "../../src/bot/notifier/notifier.js";
-import { startConversation } from "../../src/engine/agents/conversations.js";
+import { startConversation } from "../../src/engine/conversations/conversations.js";
 import { openDatabase, type Database } from "../../src/engine/database.js";
 import { closeWakeups, wakeupsOf } from "../../src/engine/wakeups.js";
 import { silentLogger } from "../../src/logger.js";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { registerHost } from "../../src/engine/agents/hosts.js";
+import { registerHost } from "../../src/engine/dispatch/hosts.js";
 import { ADMIN, OWNER, slackBot } from "../support/slackBot.js";
 
 // `/codex project set <name> --host <host>|none` through the real app against the fake Slack:

@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { CONNECTION_CLOSED, RpcError, rpcConnection } from "../../src/engine/agents/appServer/jsonRpc.js";
+import { CONNECTION_CLOSED, RpcError, rpcConnection } from "../../src/engine/codex/appServer/jsonRpc.js";
 
 type Requests = { "math/add": [{ a: number; b: number }, { sum: number }] };
 

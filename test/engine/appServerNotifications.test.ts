@@ -4,10 +4,10 @@ import {
   applyNotification,
   isProgress,
   knownNotification,
-} from "../../src/engine/agents/appServer/notifications.js";
-import { initialCodexState } from "../../src/engine/agents/codexEvents.js";
-import { tokensOf } from "../../src/engine/agents/progress.js";
-import { turnWatchdogs } from "../../src/engine/agents/turnProcess.js";
+} from "../../src/engine/codex/appServer/notifications.js";
+import { initialCodexState } from "../../src/engine/codex/codexEvents.js";
+import { tokensOf } from "../../src/engine/conversations/progress.js";
+import { turnWatchdogs } from "../../src/engine/codex/turnProcess.js";
 
 const start = (): AppServerView => ({ state: initialCodexState(), writing: null });
 const fold = (view: AppServerView, method: string, params: unknown) => {

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { resolveCodexBinary } from "../../src/engine/agents/codexBinary.js";
+import { resolveCodexBinary } from "../../src/engine/codex/codexBinary.js";
 import {
   committedProtocol,
   generateProtocol,

@@ -5,18 +5,18 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { tomlString } from "../../src/engine/agents/agentInstructions.js";
+import { tomlString } from "../../src/engine/codex/agentInstructions.js";
 import {
   type AppServerTurnOptions,
   type RunningTurn,
   runAppServerTurn,
-} from "../../src/engine/agents/appServer/appServerRunner.js";
-import type { ApprovalDecision, ApprovalRequest } from "../../src/engine/agents/appServer/approvalTypes.js";
-import { codexSupportPath } from "../../src/engine/agents/codexBinary.js";
-import type { CodexState } from "../../src/engine/agents/codexEvents.js";
-import { runCodexTurn } from "../../src/engine/agents/codexRunner.js";
-import { descendants } from "../../src/engine/agents/processes.js";
-import { tokensOf } from "../../src/engine/agents/progress.js";
+} from "../../src/engine/codex/appServer/appServerRunner.js";
+import type { ApprovalDecision, ApprovalRequest } from "../../src/engine/codex/appServer/approvalTypes.js";
+import { codexSupportPath } from "../../src/engine/codex/codexBinary.js";
+import type { CodexState } from "../../src/engine/codex/codexEvents.js";
+import { runCodexTurn } from "../../src/engine/codex/codexRunner.js";
+import { descendants } from "../../src/engine/system/processes.js";
+import { tokensOf } from "../../src/engine/conversations/progress.js";
 import { jailedCodex } from "../../src/engine/isolation/codexJail.js";
 import { findBwrap } from "../../src/engine/isolation/jail.js";
 import { codexBinaryPath } from "../support/codexBinary.js";

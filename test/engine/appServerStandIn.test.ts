@@ -9,8 +9,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   runAppServerTurn,
   type AppServerTurnOptions,
-} from "../../src/engine/agents/appServer/appServerRunner.js";
-import { processStartTime } from "../../src/engine/agents/processes.js";
+} from "../../src/engine/codex/appServer/appServerRunner.js";
+import { processStartTime } from "../../src/engine/system/processes.js";
 import { tempDir } from "../support/engine.js";
 
 const STAND_IN = `#!${process.execPath}

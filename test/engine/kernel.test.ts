@@ -54,8 +54,8 @@ describe("use cases and their effects", () => {
     const allowed = new Set([
       "engine/kernel.ts",
       "engine/engine.ts",
-      "engine/agents/stop.ts",
-      "engine/agents/worker.ts",
+      "engine/conversations/stop.ts",
+      "engine/worker/worker.ts",
       "cli/ask.ts",
     ]);
     const root = path.resolve("src");

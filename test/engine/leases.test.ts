@@ -3,9 +3,9 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
 import { acquireLease, COORDINATOR_LEASE, processOwnerId, provablyDead } from "../../src/engine/leases.js";
-import { processStartTime } from "../../src/engine/agents/processes.js";
+import { processStartTime } from "../../src/engine/system/processes.js";
 import { Engine } from "../../src/engine/engine.js";
-import { fixedHostLoad } from "../../src/engine/agents/hostLoad.js";
+import { fixedHostLoad } from "../../src/engine/system/hostLoad.js";
 import { testEngine, recordingSpawner } from "../support/engine.js";
 
 describe("coordinator lease", () => {

@@ -6,7 +6,7 @@ import { Migrator, sql, type Kysely } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { migrations } from "../../db/migrations/index.js";
 import { up as repair } from "../../db/migrations/0008_repair_missing_columns.js";
-import { recordCodexStart } from "../../src/engine/agents/worker.js";
+import { recordCodexStart } from "../../src/engine/worker/worker.js";
 import { migrate, openDatabase, type Database } from "../../src/engine/database.js";
 import * as first0002 from "./fixtures/0002_as_first_landed.js";
 import { tempDir } from "../support/engine.js";

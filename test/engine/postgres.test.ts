@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { enqueue, startConversation } from "../../src/engine/agents/conversations.js";
+import { enqueue, startConversation } from "../../src/engine/conversations/conversations.js";
 import {
   openDatabase,
   uniqueViolationOf,

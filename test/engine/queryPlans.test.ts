@@ -1,7 +1,7 @@
 import type { CompiledQuery } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { enqueue, startConversation } from "../../src/engine/agents/conversations.js";
-import { updateGlobalPolicy, setProjectLimit } from "../../src/engine/agents/policies.js";
+import { enqueue, startConversation } from "../../src/engine/conversations/conversations.js";
+import { updateGlobalPolicy, setProjectLimit } from "../../src/engine/projects/policies.js";
 import { testEngine } from "../support/engine.js";
 import { loggingDatabase, planned, tableScans } from "../support/queryPlans.js";
 

@@ -1,9 +1,9 @@
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { startConversation } from "../../src/engine/agents/conversations.js";
+import { startConversation } from "../../src/engine/conversations/conversations.js";
 import { openDatabase, writeTransaction, type Database } from "../../src/engine/database.js";
 import { Engine } from "../../src/engine/engine.js";
-import { fixedHostLoad } from "../../src/engine/agents/hostLoad.js";
+import { fixedHostLoad } from "../../src/engine/system/hostLoad.js";
 import { emit } from "../../src/engine/outbox.js";
 import { announce, closeWakeups, wakeOrTimeout, wakeupsOf, type Wakeups } from "../../src/engine/wakeups.js";
 import { recordingSpawner, testEngine } from "../support/engine.js";

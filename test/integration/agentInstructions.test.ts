@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startConversation } from "../../src/engine/agents/conversations.js";
+import { startConversation } from "../../src/engine/conversations/conversations.js";
 import { codexEngine, finished } from "../support/codexEngine.js";
 
 // The real Codex binary, in the worker's jail, against the fake model: what the model is sent.

@@ -4,7 +4,7 @@ import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/engine/database.js";
 import { systemClock } from "../../src/engine/clock.js";
-import { updateGlobalPolicy } from "../../src/engine/agents/policies.js";
+import { updateGlobalPolicy } from "../../src/engine/projects/policies.js";
 import { jailAvailable } from "../support/jail.js";
 import { makeCodexHome } from "../support/codexHome.js";
 import { startFakeModel, type FakeModel } from "../support/fakeModel.js";

@@ -8,8 +8,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { execa } from "execa";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startConversation } from "../../src/engine/agents/conversations.js";
-import { codexSupportPath } from "../../src/engine/agents/codexBinary.js";
+import { startConversation } from "../../src/engine/conversations/conversations.js";
+import { codexSupportPath } from "../../src/engine/codex/codexBinary.js";
 import {
   jailedCodex,
   projectCodexState,

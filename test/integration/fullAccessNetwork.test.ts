@@ -10,7 +10,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startConversation } from "../../src/engine/agents/conversations.js";
+import { startConversation } from "../../src/engine/conversations/conversations.js";
 import { findNetworkStack } from "../../src/engine/isolation/agentNetwork.js";
 import { codexEngine, finished, until } from "../support/codexEngine.js";
 import { functionCallOutputs } from "../support/fakeModel.js";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createConversation, enqueueIn } from "../../src/engine/agents/conversations.js";
-import { passText } from "../../src/engine/agents/inbox.js";
+import { createConversation, enqueueIn } from "../../src/engine/conversations/conversations.js";
+import { passText } from "../../src/engine/conversations/inbox.js";
 import { writeTransaction } from "../../src/engine/database.js";
 import { functionCallOutputs } from "../support/fakeModel.js";
 import { codexEngine, finished } from "../support/codexEngine.js";

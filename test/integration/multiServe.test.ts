@@ -2,7 +2,7 @@ import os from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import { inputText } from "../support/fakeModel.js";
 import { messageEvent, slashCommandPayload } from "../support/slackRequests.js";
-import { startConversation } from "../../src/engine/agents/conversations.js";
+import { startConversation } from "../../src/engine/conversations/conversations.js";
 import { OWNER, TEAM, eventually } from "../support/slackBot.js";
 import { serveProcess } from "../support/serveProcess.js";
 import { tempDir } from "../support/engine.js";

@@ -6,12 +6,12 @@ import { Health } from "../../src/bot/health.js";
 import type { Config } from "../../src/config.js";
 import { writeTransaction, openDatabase } from "../../src/engine/database.js";
 import { Engine } from "../../src/engine/engine.js";
-import type { WorkerSpawner } from "../../src/engine/agents/dispatcher.js";
-import { fixedHostLoad } from "../../src/engine/agents/hostLoad.js";
-import { keptOutcomeFile } from "../../src/engine/agents/keptOutcome.js";
-import { finishItem } from "../../src/engine/agents/outcome.js";
-import { processStartTime } from "../../src/engine/agents/processes.js";
-import { runWorker, type OutcomeWriter } from "../../src/engine/agents/worker.js";
+import type { WorkerSpawner } from "../../src/engine/dispatch/dispatcher.js";
+import { fixedHostLoad } from "../../src/engine/system/hostLoad.js";
+import { keptOutcomeFile } from "../../src/engine/conversations/keptOutcome.js";
+import { finishItem } from "../../src/engine/conversations/outcome.js";
+import { processStartTime } from "../../src/engine/system/processes.js";
+import { runWorker, type OutcomeWriter } from "../../src/engine/worker/worker.js";
 import { FAKE_KEY_ENV, FAKE_KEY_VALUE } from "../support/codexHome.js";
 import { eventually, slackBot } from "../support/slackBot.js";
 

@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { execa } from "execa";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startConversation } from "../../src/engine/agents/conversations.js";
+import { startConversation } from "../../src/engine/conversations/conversations.js";
 import {
   approveDraft,
   approveRevision,

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
-import { updateGlobalPolicy } from "../../src/engine/agents/policies.js";
+import { updateGlobalPolicy } from "../../src/engine/projects/policies.js";
 import { systemClock } from "../../src/engine/clock.js";
 import { openDatabase, type Database } from "../../src/engine/database.js";
 import { makeCodexHome } from "../support/codexHome.js";

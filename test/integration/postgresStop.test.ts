@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startConversation } from "../../src/engine/agents/conversations.js";
+import { startConversation } from "../../src/engine/conversations/conversations.js";
 import { writeTransaction } from "../../src/engine/database.js";
 import { announce } from "../../src/engine/wakeups.js";
 import { codexEngine, finished, until } from "../support/codexEngine.js";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startConversation } from "../../src/engine/agents/conversations.js";
-import { parseProgress } from "../../src/engine/agents/progress.js";
+import { startConversation } from "../../src/engine/conversations/conversations.js";
+import { parseProgress } from "../../src/engine/conversations/progress.js";
 import { conversationView } from "../../src/engine/read/conversations.js";
 import { conversationRoot } from "../../src/views/conversation.js";
 import { codexEngine, finished, until } from "../support/codexEngine.js";

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startConversation } from "../../src/engine/agents/conversations.js";
+import { startConversation } from "../../src/engine/conversations/conversations.js";
 import { codexEngine, finished } from "../support/codexEngine.js";
 import { functionCallOutputs } from "../support/fakeModel.js";
 import { jailAvailable } from "../support/jail.js";

@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startConversation } from "../../src/engine/agents/conversations.js";
-import { installRoots } from "../../src/engine/agents/layout.js";
-import { addProject } from "../../src/engine/agents/projects.js";
-import { selfCloneBranch, selfClonePath } from "../../src/engine/agents/selfClones.js";
+import { startConversation } from "../../src/engine/conversations/conversations.js";
+import { installRoots } from "../../src/engine/projects/layout.js";
+import { addProject } from "../../src/engine/projects/projects.js";
+import { selfCloneBranch, selfClonePath } from "../../src/engine/workspaces/selfClones.js";
 import { listIncidents } from "../../src/engine/coordination/incidents.js";
 import { writeTransaction } from "../../src/engine/database.js";
 import { codexEngine, finished } from "../support/codexEngine.js";

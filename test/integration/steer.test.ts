@@ -6,13 +6,13 @@
  */
 import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { followUp, loadConversation } from "../../src/engine/agents/conversationService.js";
-import { startConversation } from "../../src/engine/agents/conversations.js";
-import type { WorkerSpawner } from "../../src/engine/agents/dispatcher.js";
-import { finishItem } from "../../src/engine/agents/outcome.js";
-import { updateGlobalPolicy } from "../../src/engine/agents/policies.js";
-import { setProjectSteer } from "../../src/engine/agents/projects.js";
-import { runWorker, type WorkerOptions } from "../../src/engine/agents/worker.js";
+import { followUp, loadConversation } from "../../src/engine/conversations/conversationService.js";
+import { startConversation } from "../../src/engine/conversations/conversations.js";
+import type { WorkerSpawner } from "../../src/engine/dispatch/dispatcher.js";
+import { finishItem } from "../../src/engine/conversations/outcome.js";
+import { updateGlobalPolicy } from "../../src/engine/projects/policies.js";
+import { setProjectSteer } from "../../src/engine/projects/projects.js";
+import { runWorker, type WorkerOptions } from "../../src/engine/worker/worker.js";
 import { systemClock } from "../../src/engine/clock.js";
 import { writeTransaction } from "../../src/engine/database.js";
 import { FAKE_KEY_ENV, FAKE_KEY_VALUE, makeCodexHome } from "../support/codexHome.js";

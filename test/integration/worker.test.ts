@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { answerOf, enqueue, startConversation } from "../../src/engine/agents/conversations.js";
-import { processStartTime } from "../../src/engine/agents/processes.js";
+import { answerOf, enqueue, startConversation } from "../../src/engine/conversations/conversations.js";
+import { processStartTime } from "../../src/engine/system/processes.js";
 import { functionCallOutputs, inputText } from "../support/fakeModel.js";
 import { codexEngine, finished, outsideDir, until } from "../support/codexEngine.js";
 
@@ -266,7 +266,7 @@ describe("Codex workers (real binary, fake model)", () => {
             }
           });
       await until(async () => findCommand().length > 0, 30_000, "the agent's command to run"); // control
-      const { stopConversation } = await import("../../src/engine/agents/stop.js");
+      const { stopConversation } = await import("../../src/engine/conversations/stop.js");
       expect(await stopConversation(env.engine, conversation.id)).toEqual({
         cancelledQueued: 0,
         stoppingRunning: 1,

@@ -5,11 +5,11 @@
  */
 import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ApprovalRequest } from "../../src/engine/agents/appServer/approvalTypes.js";
-import { startConversation } from "../../src/engine/agents/conversations.js";
-import type { WorkerSpawner } from "../../src/engine/agents/dispatcher.js";
-import { updateGlobalPolicy } from "../../src/engine/agents/policies.js";
-import { runWorker, type WorkerOptions } from "../../src/engine/agents/worker.js";
+import type { ApprovalRequest } from "../../src/engine/codex/appServer/approvalTypes.js";
+import { startConversation } from "../../src/engine/conversations/conversations.js";
+import type { WorkerSpawner } from "../../src/engine/dispatch/dispatcher.js";
+import { updateGlobalPolicy } from "../../src/engine/projects/policies.js";
+import { runWorker, type WorkerOptions } from "../../src/engine/worker/worker.js";
 import { systemClock } from "../../src/engine/clock.js";
 import { FAKE_KEY_ENV, FAKE_KEY_VALUE, makeCodexHome } from "../support/codexHome.js";
 import { finished } from "../support/codexEngine.js";

@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
-import { processSpawner } from "../../src/engine/agents/spawner.js";
-import { warmSpawner } from "../../src/engine/agents/warmSpawner.js";
+import { processSpawner } from "../../src/engine/dispatch/spawner.js";
+import { warmSpawner } from "../../src/engine/dispatch/warmSpawner.js";
 import { silentLogger } from "../../src/logger.js";
-import { updateGlobalPolicy } from "../../src/engine/agents/policies.js";
-import { processStartTime, killGroup } from "../../src/engine/agents/processes.js";
+import { updateGlobalPolicy } from "../../src/engine/projects/policies.js";
+import { processStartTime, killGroup } from "../../src/engine/system/processes.js";
 import { systemClock } from "../../src/engine/clock.js";
 import type { Database } from "../../src/engine/database.js";
 import { makeCodexHome } from "./codexHome.js";

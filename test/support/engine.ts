@@ -7,9 +7,9 @@ import { FAKE_KEY_ENV } from "./codexHome.js";
 import { FakeClock } from "../../src/engine/clock.js";
 import { openDatabase, openMigrated, type Database } from "../../src/engine/database.js";
 import { Engine, type EngineOptions } from "../../src/engine/engine.js";
-import { fixedHostLoad } from "../../src/engine/agents/hostLoad.js";
-import type { WorkerSpawner } from "../../src/engine/agents/dispatcher.js";
-import { addProject, type NewProject } from "../../src/engine/agents/projects.js";
+import { fixedHostLoad } from "../../src/engine/system/hostLoad.js";
+import type { WorkerSpawner } from "../../src/engine/dispatch/dispatcher.js";
+import { addProject, type NewProject } from "../../src/engine/projects/projects.js";
 import { testDatabase, type TestDatabase } from "./testDatabase.js";
 
 /** A temp directory removed by the returned cleanup. */

@@ -142,3 +142,30 @@ function cycleThrough(graph: ImportGraph, component: Set<string>): string[] {
   }
   return [start, start];
 }
+
+/**
+ * The folder a file belongs to, as a unit of the folder graph: a leaf folder (no subfolder) is one
+ * unit, its files together; a folder with subfolders is a namespace (src/, src/engine/, src/bot/):
+ * each file directly in it is a unit of its own (the kernel files, the composition roots).
+ */
+export function unitOf(file: string, folders: ReadonlySet<string>): string {
+  const dir = path.dirname(file);
+  const hasSubfolder = [...folders].some((f) => path.dirname(f) === dir && f !== dir);
+  return hasSubfolder || dir === "." ? file : dir;
+}
+
+/** The graph of units (see unitOf): an edge where a file of one imports a file of another. */
+export function buildFolderGraph(files: ImportGraph): ImportGraph {
+  const folders = new Set([...files.keys()].map((f) => path.dirname(f)));
+  const graph: ImportGraph = new Map();
+  for (const [file, targets] of files) {
+    const from = unitOf(file, folders);
+    const edges = graph.get(from) ?? new Set<string>();
+    for (const target of targets) {
+      const to = unitOf(target, folders);
+      if (to !== from) edges.add(to);
+    }
+    graph.set(from, edges);
+  }
+  return graph;
+}

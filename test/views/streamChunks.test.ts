@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Progress } from "../../src/engine/agents/progress.js";
+import type { Progress } from "../../src/engine/conversations/progress.js";
 import {
   keepAliveChunk,
   nothingStreamed,

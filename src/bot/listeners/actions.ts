@@ -1,6 +1,6 @@
 import type { App, BlockButtonAction } from "@slack/bolt";
 import { currentRequest } from "../intake/context.js";
-import { ask, stop } from "../../engine/agents/conversationService.js";
+import { ask, stop } from "../../engine/conversations/conversationService.js";
 import { t } from "../../i18n/index.js";
 import { ACTIONS } from "../../views/ids.js";
 import { readProjectChoice } from "../../views/projectChoice.js";

@@ -2,7 +2,7 @@ import type { App } from "@slack/bolt";
 import { currentRequest } from "../intake/context.js";
 import type { WebClient } from "@slack/web-api";
 import { joinProjectChannel } from "../projectChannel.js";
-import { ask } from "../../engine/agents/conversationService.js";
+import { ask } from "../../engine/conversations/conversationService.js";
 import {
   type Actor,
   addProject,
@@ -14,13 +14,13 @@ import {
   setProjectSteer,
   setProjectVisibility,
   updateProject,
-} from "../../engine/agents/projects.js";
-import { installRoots } from "../../engine/agents/layout.js";
-import { globalPolicy, setProjectLimit } from "../../engine/agents/policies.js";
+} from "../../engine/projects/projects.js";
+import { installRoots } from "../../engine/projects/layout.js";
+import { globalPolicy, setProjectLimit } from "../../engine/projects/policies.js";
 import { policyModal } from "../../views/policy.js";
 import { channelMention, userMention } from "../../views/mrkdwn.js";
-import { queueStatus } from "../../engine/agents/status.js";
-import { queuePosition } from "../../engine/read/queue.js";
+import { queueStatus } from "../../engine/dispatch/status.js";
+import { queuePosition } from "../../engine/conversations/queueReads.js";
 import { t } from "../../i18n/index.js";
 import { helpView, projectsView, statusView, unknownCommand, usage } from "../../views/commands.js";
 import {

@@ -5,7 +5,7 @@ import { performEffects, runUseCase } from "../../engine/kernel.js";
 import { retryIncident } from "../../engine/coordination/incidents.js";
 import { createSpecialist, rebuildSpecialist } from "../../engine/coordination/specialists.js";
 import { EngineError, isEngineError } from "../../engine/errors.js";
-import { updatePolicyUseCase } from "../../engine/agents/policyService.js";
+import { updatePolicyUseCase } from "../../engine/projects/policyService.js";
 import { policyErrors, POLICY_INPUTS, readPolicy } from "../../views/policy.js";
 import { t } from "../../i18n/index.js";
 import {

@@ -6,9 +6,9 @@ import {
   followUp,
   loadConversation,
   type ConversationWithProject,
-} from "../../engine/agents/conversationService.js";
+} from "../../engine/conversations/conversationService.js";
 import { overview } from "../../engine/coordination/overview.js";
-import { promptTarget } from "../../engine/agents/promptTarget.js";
+import { promptTarget } from "../../engine/projects/promptTarget.js";
 import { projectChoice } from "../../views/projectChoice.js";
 import type { Block } from "../../views/blocks.js";
 import { runStatus } from "../../engine/runs/index.js";

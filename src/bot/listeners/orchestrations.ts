@@ -1,6 +1,6 @@
 import type { App, BlockButtonAction, RespondFn } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
-import { projectForActor, type Actor } from "../../engine/agents/projects.js";
+import { projectForActor, type Actor } from "../../engine/projects/projects.js";
 import { EngineError, isEngineError } from "../../engine/errors.js";
 import {
   approveDraft,

@@ -1,6 +1,6 @@
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
-import type { Progress } from "../../engine/agents/progress.js";
+import type { Progress } from "../../engine/conversations/progress.js";
 import type { Clock } from "../../engine/clock.js";
 import type { Locale } from "../../i18n/index.js";
 import { InterimPosts } from "./interimPosts.js";

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { OutcomeReactor } from "../agents/outcome.js";
+import type { OutcomeReactor } from "../outcomeHook.js";
 import type { Kernel } from "../kernel.js";
 import { writeTransaction } from "../database.js";
 import { emit } from "../outbox.js";

@@ -1,9 +1,5 @@
-import type {
-  ApprovalDecision,
-  ApprovalHandler,
-  ApprovalRequest,
-} from "../agents/appServer/approvalTypes.js";
-import { lockConversation } from "../agents/conversationStore.js";
+import type { ApprovalDecision, ApprovalHandler, ApprovalRequest } from "../codex/appServer/approvalTypes.js";
+import { lockConversation } from "../conversations/conversationStore.js";
 import { rootUserOf } from "../coordination/decisions.js";
 import { writeTransaction } from "../database.js";
 import { newId } from "../ids.js";

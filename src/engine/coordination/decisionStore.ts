@@ -2,7 +2,7 @@ import type { Kysely, Updateable } from "kysely";
 import { emit } from "../outbox.js";
 import type { DB, DecisionsTable } from "../schema.js";
 import { guardFor } from "../stateMachine.js";
-import type { OutcomeReactor } from "../agents/outcome.js";
+import type { OutcomeReactor } from "../outcomeHook.js";
 import { DECISION_TRANSITIONS, type DecisionStatus } from "./decisionMachine.js";
 import { moveDelegation } from "./coordinationStore.js";
 

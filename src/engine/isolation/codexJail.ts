@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { SandboxMode } from "../agents/sandboxPolicy.js";
+import type { SandboxMode } from "./sandboxMode.js";
 import { ensurePrivateDirectory, ensureRegularFile, replaceFile } from "./agentFiles.js";
 import { codexEnvironment } from "./environment.js";
 import { jailArgs, workspaceMounts, type JailMount, type JailSpec } from "./jail.js";

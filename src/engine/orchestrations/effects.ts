@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { performEffects, type Effects, type Kernel } from "../kernel.js";
 import { writeTransaction } from "../database.js";
-import { createConversation, enqueueIn } from "../agents/conversations.js";
+import { createConversation, enqueueIn } from "../conversations/conversations.js";
 import { capText } from "../text/cap.js";
 import type { EngineErrorReason } from "../errors.js";
 import { t } from "../../i18n/index.js";

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { commitClone, fetchFromClone, isSealedClone, makeClone, removeClone } from "../agents/clones.js";
+import { commitClone, fetchFromClone, isSealedClone, makeClone, removeClone } from "../workspaces/clones.js";
 import { repoGit, repoGitOrNull, type GitJailMode } from "../isolation/repoGit.js";
 import { capText } from "../text/cap.js";
 

@@ -6,8 +6,8 @@ import { writeTransaction } from "../database.js";
 import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import type { DB, Project } from "../schema.js";
-import { enqueueIn } from "../agents/conversations.js";
-import { canPromptProject, findProjectByName, type Actor } from "../agents/projects.js";
+import { enqueueIn } from "../conversations/conversations.js";
+import { canPromptProject, findProjectByName, type Actor } from "../projects/projects.js";
 import { composeDraft, correctionsPrompt, draftHash } from "./draft.js";
 import {
   defaultDeps,

@@ -1,8 +1,8 @@
 import type { Kernel } from "../kernel.js";
 import type { Project } from "../schema.js";
-import { unusableWorkdir } from "../agents/clones.js";
-import { ensureSelfClone } from "../agents/selfClones.js";
-import { deliverInbox } from "../agents/inbox.js";
+import { unusableWorkdir } from "../workspaces/clones.js";
+import { ensureSelfClone } from "../workspaces/selfClones.js";
+import { deliverInbox } from "../conversations/inbox.js";
 import type {} from "./schema.js"; // the orchestrations tables
 
 /**

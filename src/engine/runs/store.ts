@@ -3,7 +3,7 @@ import type { DB, Project } from "../schema.js";
 import { writeTransaction, type Database } from "../database.js";
 import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
-import { answerOf } from "../agents/conversations.js";
+import { answerOf } from "../conversations/conversations.js";
 import { parseSupervision } from "../protocol/markers.js";
 import {
   ACTIVE_STATUSES,

@@ -2,10 +2,10 @@ import type { Kysely } from "kysely";
 import type { Clock } from "../clock.js";
 import type { DB } from "../schema.js";
 import { emit } from "../outbox.js";
-import { answerOf, createConversation, enqueueIn } from "../agents/conversations.js";
+import { answerOf, createConversation, enqueueIn } from "../conversations/conversations.js";
 import type { Supervision } from "../protocol/markers.js";
 import { t } from "../../i18n/index.js";
-import { passText, type TextCtx } from "../agents/inbox.js";
+import { passText, type TextCtx } from "../conversations/inbox.js";
 import {
   inferBlockedStage,
   resumePoint,

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { ApprovalRequest } from "../../../src/engine/agents/appServer/approvalTypes.js";
-import { startConversation } from "../../../src/engine/agents/conversations.js";
-import { finishItem } from "../../../src/engine/agents/outcome.js";
-import { conversationRights } from "../../../src/engine/agents/access.js";
+import type { ApprovalRequest } from "../../../src/engine/codex/appServer/approvalTypes.js";
+import { startConversation } from "../../../src/engine/conversations/conversations.js";
+import { finishItem } from "../../../src/engine/conversations/outcome.js";
+import { conversationRights } from "../../../src/engine/projects/access.js";
 import { answerApprovalUseCase, getApproval } from "../../../src/engine/approvals/answers.js";
 import {
   APPROVAL_TRANSITIONS,

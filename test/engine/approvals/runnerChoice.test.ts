@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runnerFor } from "../../../src/engine/agents/runnerChoice.js";
+import { runnerFor } from "../../../src/engine/codex/runnerChoice.js";
 
 describe("which runner a project's turns use", () => {
   it("a project whose agent may ask runs through the app-server whatever the operator's default; one that never asks keeps the default", () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startConversation, enqueue } from "../../../src/engine/agents/conversations.js";
-import { stopAndReport, stopConversation } from "../../../src/engine/agents/stop.js";
-import { finishItem } from "../../../src/engine/agents/outcome.js";
+import { startConversation, enqueue } from "../../../src/engine/conversations/conversations.js";
+import { stopAndReport, stopConversation } from "../../../src/engine/conversations/stop.js";
+import { finishItem } from "../../../src/engine/conversations/outcome.js";
 import { answerDecision, listDecisions } from "../../../src/engine/coordination/decisions.js";
 import { createSpecialist } from "../../../src/engine/coordination/specialists.js";
 import { writeTransaction } from "../../../src/engine/database.js";

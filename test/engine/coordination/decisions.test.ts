@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startConversation } from "../../../src/engine/agents/conversations.js";
+import { startConversation } from "../../../src/engine/conversations/conversations.js";
 import { answerDecision, listDecisions } from "../../../src/engine/coordination/decisions.js";
 import { writeTransaction } from "../../../src/engine/database.js";
 import { completedOutput, coordinationEnv, OWNER, OWNER_ACTOR } from "../../support/coordination.js";

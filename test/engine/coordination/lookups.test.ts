@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startConversation } from "../../../src/engine/agents/conversations.js";
+import { startConversation } from "../../../src/engine/conversations/conversations.js";
 import {
   findIncident,
   getIncident,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startConversation } from "../../../src/engine/agents/conversations.js";
+import { startConversation } from "../../../src/engine/conversations/conversations.js";
 import { overview } from "../../../src/engine/coordination/overview.js";
 import { getPreferences, setPreferences } from "../../../src/engine/coordination/preferences.js";
 import { createSpecialist } from "../../../src/engine/coordination/specialists.js";

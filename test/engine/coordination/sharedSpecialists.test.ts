@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { conversationRights } from "../../../src/engine/agents/access.js";
-import { ask, followUp, loadConversation } from "../../../src/engine/agents/conversationService.js";
-import { startConversation } from "../../../src/engine/agents/conversations.js";
-import { queueStatus } from "../../../src/engine/agents/status.js";
+import { conversationRights } from "../../../src/engine/projects/access.js";
+import { ask, followUp, loadConversation } from "../../../src/engine/conversations/conversationService.js";
+import { startConversation } from "../../../src/engine/conversations/conversations.js";
+import { queueStatus } from "../../../src/engine/dispatch/status.js";
 import { listDecisions } from "../../../src/engine/coordination/decisions.js";
 import { overview } from "../../../src/engine/coordination/overview.js";
 import { createSpecialist, getSpecialist } from "../../../src/engine/coordination/specialists.js";

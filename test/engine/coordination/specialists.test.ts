@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startConversation } from "../../../src/engine/agents/conversations.js";
+import { startConversation } from "../../../src/engine/conversations/conversations.js";
 import { answerDecision, listDecisions } from "../../../src/engine/coordination/decisions.js";
 import {
   createSpecialist,

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { runWorker } from "../../../src/engine/agents/worker.js";
+import { runWorker } from "../../../src/engine/worker/worker.js";
 import {
   approveDraft,
   approveRevision,
@@ -12,9 +12,9 @@ import {
 } from "../../../src/engine/orchestrations/index.js";
 import { defaultDeps, GIT_CLAIM_MS } from "../../../src/engine/orchestrations/effects.js";
 import { branchName, clonePath } from "../../../src/engine/orchestrations/draft.js";
-import { makeClone } from "../../../src/engine/agents/clones.js";
+import { makeClone } from "../../../src/engine/workspaces/clones.js";
 import { agentWorkdir } from "../../../src/engine/orchestrations/workdir.js";
-import { startConversation } from "../../../src/engine/agents/conversations.js";
+import { startConversation } from "../../../src/engine/conversations/conversations.js";
 import { OWNER_ACTOR } from "../../support/coordination.js";
 import { APP_TEST, disposableRepository, finishAgent, git, read } from "./repo.js";
 

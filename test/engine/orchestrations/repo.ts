@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { execa } from "execa";
-import { addProject } from "../../../src/engine/agents/projects.js";
+import { addProject } from "../../../src/engine/projects/projects.js";
 import { completedOutput, OWNER } from "../../support/coordination.js";
 import { testEngine } from "../../support/engine.js";
 

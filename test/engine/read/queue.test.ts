@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startConversation } from "../../../src/engine/agents/conversations.js";
+import { startConversation } from "../../../src/engine/conversations/conversations.js";
 import { pendingEvents } from "../../../src/engine/outboxQueue.js";
-import { queuePosition } from "../../../src/engine/read/queue.js";
+import { queuePosition } from "../../../src/engine/conversations/queueReads.js";
 import { conversationView } from "../../../src/engine/read/conversations.js";
 import { testEngine } from "../../support/engine.js";
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { newId } from "../../../src/engine/ids.js";
-import { INTERRUPTED_WORKER_REASON } from "../../../src/engine/agents/outcome.js";
+import { INTERRUPTED_WORKER_REASON } from "../../../src/engine/conversations/outcome.js";
 import { getRun } from "../../../src/engine/runs/index.js";
 import { completedOutput, OWNER, OWNER_ACTOR } from "../../support/coordination.js";
 import { testEngine } from "../../support/engine.js";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Engine } from "../../../src/engine/engine.js";
-import { INTERRUPTED_WORKER_REASON } from "../../../src/engine/agents/outcome.js";
+import { INTERRUPTED_WORKER_REASON } from "../../../src/engine/conversations/outcome.js";
 import { blockRun, configureRuns, getRun, resumeRun, startRun } from "../../../src/engine/runs/index.js";
 import { APPROVE_PLAN, OWNER_ACTOR, planStep, runEnv, type RunEnv } from "./runEnv.js";
 

@@ -1,0 +1,130 @@
+import fs from "node:fs";
+import { execa } from "execa";
+import { isNetworkStack } from "../isolation/agentNetwork.js";
+import { descendants, killTree } from "../system/processes.js";
+
+/** How to start one Codex process: the binary, its environment, its jail and its stderr log. */
+export interface CodexProcessSpec {
+  bin: string;
+  env: Record<string, string>;
+  stderrFile: string;
+  wrap?(codexArgv: string[]): { file: string; args: string[]; env: Record<string, string> };
+}
+
+/**
+ * Starts Codex (`codexArgs` after the binary) in a process group of its own, inside its jail when
+ * the spec has one. Stdout is a pipe (its events); stderr is appended to the log file, never a
+ * pipe (a dead reader must not break the agent). `stdin` is the prompt, or a pipe to talk to it.
+ */
+export function startCodexProcess(
+  spec: CodexProcessSpec,
+  cwd: string,
+  codexArgs: string[],
+  stdin: { input: string } | "pipe",
+) {
+  const codexArgv = [spec.bin, ...codexArgs];
+  const command = spec.wrap
+    ? spec.wrap(codexArgv)
+    : { file: spec.bin, args: codexArgv.slice(1), env: spec.env };
+  return execa(command.file, command.args, {
+    cwd,
+    env: command.env,
+    extendEnv: false,
+    detached: true,
+    ...(stdin === "pipe" ? { stdin: "pipe" as const } : { input: stdin.input }),
+    stdout: "pipe",
+    stderr: { file: spec.stderrFile, append: true },
+    buffer: false,
+    reject: false,
+    cleanup: false,
+  });
+}
+
+/**
+ * Stops a Codex process: SIGINT (Codex's clean interruption: it stops its commands and exits),
+ * then SIGKILL to its whole tree after `graceMs`. The jail (bubblewrap) does not pass signals on,
+ * so Codex inside it is signalled directly — not bubblewrap itself, which would die at once and
+ * take Codex down with SIGKILL. Nor is a full-access jail's network stack (pasta, Codex's parent):
+ * its end would end the jail at once, before Codex's clean exit. Returns the timer of the SIGKILL.
+ */
+export function interruptThenKill(pid: number, jailed: boolean, graceMs: number): NodeJS.Timeout {
+  for (const p of jailed ? descendants(pid).filter((d) => !isNetworkStack(d)) : [pid]) {
+    try {
+      process.kill(p, "SIGINT");
+    } catch {
+      // already gone
+    }
+  }
+  return setTimeout(() => killTree(pid, "SIGKILL"), graceMs).unref();
+}
+
+/** The watchdogs of one turn: a wall-clock limit and a limit without progress. */
+export interface TurnWatchdogs {
+  /** Progress: the idle limit starts again. */
+  touch(): void;
+  /** Stops both clocks (a person is being asked): waiting for them is neither idle nor turn time. */
+  pause(): void;
+  /** Restarts them: the idle limit in full, the turn limit with what was left of it. */
+  resume(): void;
+  clear(): void;
+}
+
+/**
+ * Arms a turn's watchdogs. Codex retries an unreachable provider forever and its retry errors are
+ * not progress, so a turn that never ends is stopped by one of them (`fire` is called once).
+ */
+export function turnWatchdogs(
+  limits: { turnTimeoutMs: number; idleTimeoutMs: number },
+  fire: (which: "turn" | "idle") => void,
+): TurnWatchdogs {
+  let turnLeft = limits.turnTimeoutMs;
+  let turnStarted = Date.now();
+  let turnTimer: NodeJS.Timeout | null = setTimeout(() => fire("turn"), turnLeft);
+  let idleTimer: NodeJS.Timeout | null = setTimeout(() => fire("idle"), limits.idleTimeoutMs);
+  let paused = false;
+  let cleared = false;
+  const stop = () => {
+    if (turnTimer) clearTimeout(turnTimer);
+    if (idleTimer) clearTimeout(idleTimer);
+    turnTimer = null;
+    idleTimer = null;
+  };
+  return {
+    touch() {
+      if (paused || cleared) return;
+      if (idleTimer) clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => fire("idle"), limits.idleTimeoutMs);
+    },
+    pause() {
+      if (paused) return;
+      paused = true;
+      turnLeft -= Date.now() - turnStarted;
+      stop();
+    },
+    resume() {
+      if (!paused || cleared) return;
+      paused = false;
+      turnStarted = Date.now();
+      turnTimer = setTimeout(() => fire("turn"), Math.max(0, turnLeft));
+      idleTimer = setTimeout(() => fire("idle"), limits.idleTimeoutMs);
+    },
+    clear() {
+      cleared = true; // for good: nothing restarts a cleared watchdog
+      stop();
+    },
+  };
+}
+
+/** The end of a log file (Codex's stderr), for the outcome's diagnosis. */
+export function stderrTail(file: string, bytes = 2_000): string {
+  try {
+    const size = fs.statSync(file).size;
+    const fd = fs.openSync(file, "r");
+    const buf = Buffer.alloc(Math.min(bytes, size));
+    fs.readSync(fd, buf, 0, buf.length, Math.max(0, size - buf.length));
+    fs.closeSync(fd);
+    return buf.toString("utf8");
+  } catch {
+    return "";
+  }
+}

@@ -1,0 +1,111 @@
+import { runUseCase, runUseCaseDispatched, withEffects, type Kernel } from "../kernel.js";
+import { EngineError } from "../errors.js";
+import type { Kysely } from "kysely";
+import type { Conversation, DB, Project } from "../schema.js";
+import { conversationRights } from "../projects/access.js";
+import { enqueue, startConversation, type SlackThread } from "./conversations.js";
+import { getProject, isSharedSpecialist, projectForActor, type Actor } from "../projects/projects.js";
+import { stopUseCase, type StopReport } from "./stop.js";
+
+/** A conversation with the project it belongs to. */
+export interface ConversationWithProject {
+  conversation: Conversation;
+  project: Project;
+}
+
+/**
+ * May `actor` drive this conversation (follow up, stop)? Its user, the project's owner and admins
+ * may; a shared specialist's conversations only admins (see access.ts). Anyone who cannot even
+ * see the conversation gets "not found", as if it did not exist.
+ */
+async function assertCanDrive(db: Kysely<DB>, actor: Actor, c: ConversationWithProject): Promise<void> {
+  const rights = await conversationRights(db, actor, c);
+  if (!rights.see) throw new EngineError("not_found", "conversation_not_found", { name: c.conversation.id });
+  if (rights.prompt) return;
+  if (isSharedSpecialist(c.project)) throw new EngineError("forbidden", "specialist_shared_admins_only");
+  throw new EngineError("forbidden", "not_allowed_to_drive", { user: c.conversation.user_id ?? "?" });
+}
+
+/** Where a prompt comes from: the adapter's request key makes a replayed request queue it once. */
+export interface RequestOrigin {
+  requestKey?: string | null;
+}
+
+/** Starts a conversation in a project the actor may prompt, and dispatches it at once. */
+export async function ask(
+  engine: Kernel,
+  actor: Actor,
+  projectName: string,
+  prompt: string,
+  slack?: SlackThread,
+  request: RequestOrigin = {},
+) {
+  const { value, dispatched } = await runUseCaseDispatched(engine, async () => {
+    const project = await projectForActor(engine.db, actor, projectName);
+    if (!prompt.trim()) throw new EngineError("invalid", "prompt_empty");
+    const started = await startConversation(engine.db, engine.clock, project, prompt, actor.userId, {
+      slack,
+      requestKey: request.requestKey,
+    });
+    return withEffects({ ...started, project }, { dispatch: true });
+  });
+  return { ...value, paused: dispatched?.paused ?? [] };
+}
+
+/** The conversation a Slack thread belongs to, if any. */
+export async function conversationOfThread(
+  engine: Kernel,
+  channelId: string,
+  threadTs: string,
+): Promise<ConversationWithProject | null> {
+  const conversation = await engine.db
+    .selectFrom("conversations")
+    .selectAll()
+    .where("slack_channel_id", "=", channelId)
+    .where("slack_thread_ts", "=", threadTs)
+    .executeTakeFirst();
+  if (!conversation) return null;
+  return { conversation, project: await getProject(engine.db, conversation.project_id) };
+}
+
+/** Loads a conversation with its project, or not_found. */
+export async function loadConversation(
+  engine: Kernel,
+  conversationId: string,
+): Promise<ConversationWithProject> {
+  const conversation = await engine.db
+    .selectFrom("conversations")
+    .selectAll()
+    .where("id", "=", conversationId)
+    .executeTakeFirst();
+  if (!conversation) throw new EngineError("not_found", "conversation_not_found", { name: conversationId });
+  return { conversation, project: await getProject(engine.db, conversation.project_id) };
+}
+
+/** Queues a follow-up in an existing conversation (same Codex thread) and dispatches. */
+export async function followUp(
+  engine: Kernel,
+  actor: Actor,
+  c: ConversationWithProject,
+  prompt: string,
+  request: RequestOrigin = {},
+) {
+  const { value: item, dispatched } = await runUseCaseDispatched(engine, async () => {
+    await assertCanDrive(engine.db, actor, c);
+    const item = await enqueue(engine.db, engine.clock, c.conversation.id, prompt, {
+      requestedBy: actor.userId,
+      requestKey: request.requestKey,
+    });
+    return withEffects(item, { dispatch: true });
+  });
+  return { item, paused: dispatched?.paused ?? [] };
+}
+
+/** Stops a conversation on behalf of a user allowed to drive it. */
+export async function stop(engine: Kernel, actor: Actor, conversationId: string): Promise<StopReport> {
+  return runUseCase(engine, async () => {
+    const c = await loadConversation(engine, conversationId);
+    await assertCanDrive(engine.db, actor, c);
+    return stopUseCase(engine, conversationId, actor.userId);
+  });
+}

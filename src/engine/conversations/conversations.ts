@@ -1,0 +1,241 @@
+import { sql, type Kysely } from "kysely";
+import type { Clock } from "../clock.js";
+import { dialectOf, writeTransaction, type Database } from "../database.js";
+import { EngineError } from "../errors.js";
+import { newId } from "../ids.js";
+import { emit } from "../outbox.js";
+import type { Conversation, DB, Project, QueueItem } from "../schema.js";
+import { priorityOf, type OriginKind } from "./priorities.js";
+import { ENQUEUE_FROM } from "./conversationMachine.js";
+import { itemsAhead } from "./queueReads.js";
+import { lockConversation, moveConversation } from "./conversationStore.js";
+import { announce } from "../wakeups.js";
+
+/**
+ * Where a conversation lives in Slack, when it was started there. `threadTs` is the user's own
+ * message for a mention or a DM; for `/codex ask` it is null until the bot's root message is posted.
+ */
+export interface SlackThread {
+  channelId: string;
+  threadTs: string | null;
+  origin: "command" | "mention" | "dm";
+}
+
+/** Creates a conversation in a project, for a user. */
+export async function createConversation(
+  db: Kysely<DB>,
+  clock: Clock,
+  projectId: string,
+  title: string,
+  userId: string | null,
+  slack?: SlackThread,
+): Promise<Conversation> {
+  const now = clock.now();
+  const row = {
+    id: newId(),
+    project_id: projectId,
+    title: title.length > 200 ? `${title.slice(0, 199)}…` : title, // a label: the whole prompt is the item's
+    user_id: userId,
+    status: "idle" as const,
+    worker_pid: null,
+    codex_thread_id: null,
+    slack_channel_id: slack?.channelId ?? null,
+    slack_thread_ts: slack?.threadTs ?? null,
+    slack_status_ts: null,
+    slack_origin: slack?.origin ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+  await db.insertInto("conversations").values(row).execute();
+  return row;
+}
+
+/** Reads one conversation or throws not_found. */
+export async function getConversation(db: Kysely<DB>, id: string): Promise<Conversation> {
+  const c = await db.selectFrom("conversations").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!c) throw new EngineError("not_found", "conversation_not_found", { name: id });
+  return c;
+}
+
+/** Options of one enqueue. */
+export interface EnqueueOptions {
+  origin?: OriginKind;
+  requestedBy?: string | null;
+  delegationDepth?: number;
+  /**
+   * The request the prompt comes from (a Slack request key): a second enqueue with the same key
+   * queues nothing and returns the first item, so a request replayed after its consumer died
+   * half-way (src/bot/intake) is answered once.
+   */
+  requestKey?: string | null;
+}
+
+/** The item queued earlier for `requestKey`, if any. */
+async function itemOfRequest(
+  trx: Kysely<DB>,
+  requestKey: string | null | undefined,
+): Promise<QueueItem | null> {
+  if (!requestKey) return null;
+  return (
+    (await trx
+      .selectFrom("prompt_queue")
+      .selectAll()
+      .where("request_key", "=", requestKey)
+      .executeTakeFirst()) ?? null
+  );
+}
+
+/**
+ * Queues a prompt on a conversation, inside the caller's write transaction. The sequence number:
+ * on SQLite `max(seq) + 1` inside the file's write lock; on PostgreSQL the `prompt_queue_seq`
+ * sequence (migration 0016), taken while the conversation's row is locked, so that within one
+ * conversation seqs follow commit order (FIFO) across processes. Across conversations a seq only
+ * orders by when it was taken: any order is fair there.
+ */
+export async function enqueueIn(
+  trx: Kysely<DB>,
+  clock: Clock,
+  conversationId: string,
+  content: string,
+  opts: EnqueueOptions = {},
+): Promise<QueueItem> {
+  if (!content.trim()) throw new EngineError("invalid", "prompt_empty");
+  const earlier = await itemOfRequest(trx, opts.requestKey);
+  if (earlier) return earlier;
+  const origin = opts.origin ?? "user";
+  const now = clock.now();
+  await lockConversation(trx, conversationId);
+  const next = await nextSeq(trx);
+  const row: QueueItem = {
+    id: newId(),
+    seq: next,
+    conversation_id: conversationId,
+    content,
+    status: "queued",
+    error: null,
+    error_code: null,
+    requested_by: opts.requestedBy ?? null,
+    created_at: now,
+    started_at: null,
+    finished_at: null,
+    priority: priorityOf(origin),
+    delegation_depth: opts.delegationDepth ?? 0,
+    origin_kind: origin,
+    slot_acquired_at: null,
+    attempt: 0,
+    worker_pid: null,
+    worker_start_time: null,
+    claimed_at: null,
+    codex_pid: null,
+    codex_start_time: null,
+    codex_started_at: null,
+    cancel_requested_at: null,
+    last_activity: null,
+    last_activity_at: null,
+    usage: null,
+    files_changed: null,
+    steer_turn_id: null,
+    steered_into: null,
+    request_key: opts.requestKey ?? null,
+  };
+  await trx.insertInto("prompt_queue").values(row).execute();
+  await announce(trx, "enqueue");
+  await trx
+    .insertInto("messages")
+    .values({
+      id: newId(),
+      conversation_id: conversationId,
+      role: "user",
+      content,
+      metadata: JSON.stringify({ queue_id: row.id, origin_kind: origin, requested_by: row.requested_by }),
+      queue_id: row.id,
+      created_at: now,
+    })
+    .execute();
+  // A running conversation stays running: its mirror moves to queued when that item ends.
+  await moveConversation(trx, conversationId, "queued", { updated_at: now }, ENQUEUE_FROM);
+  // The one queue rule (read/queue.ts) — the same count the listener and the state message show.
+  await emit(trx, now, {
+    kind: "conversation.queued",
+    conversationId,
+    queueId: row.id,
+    position: await itemsAhead(trx, row),
+  });
+  return row;
+}
+
+/** The next queue sequence number (see enqueueIn). */
+async function nextSeq(trx: Kysely<DB>): Promise<number> {
+  if (dialectOf(trx) === "postgres") {
+    const { rows } = await sql<{ next: number }>`select nextval('prompt_queue_seq') as next`.execute(trx);
+    return Number(rows[0]?.next);
+  }
+  const { next } = await trx
+    .selectFrom("prompt_queue")
+    .select(sql<number>`coalesce(max(seq), 0) + 1`.as("next"))
+    .executeTakeFirstOrThrow();
+  return next;
+}
+
+/**
+ * Queues a prompt in its own write transaction. On PostgreSQL it takes no advisory lock: the
+ * conversation's row lock and the sequence are all it needs (see enqueueIn).
+ */
+export async function enqueue(
+  db: Database,
+  clock: Clock,
+  conversationId: string,
+  content: string,
+  opts: EnqueueOptions = {},
+): Promise<QueueItem> {
+  return writeTransaction(db, (trx) => enqueueIn(trx, clock, conversationId, content, opts), { locks: [] });
+}
+
+/**
+ * Starts a conversation in a project and queues its first prompt, atomically. No advisory lock on
+ * PostgreSQL: the conversation is new (its row is this transaction's own), the seq a sequence's.
+ */
+export async function startConversation(
+  db: Database,
+  clock: Clock,
+  project: Project,
+  prompt: string,
+  userId: string | null,
+  opts: EnqueueOptions & { title?: string; slack?: SlackThread } = {},
+): Promise<{ conversation: Conversation; item: QueueItem }> {
+  return writeTransaction(
+    db,
+    async (trx) => {
+      const earlier = await itemOfRequest(trx, opts.requestKey);
+      if (earlier)
+        return { conversation: await getConversation(trx, earlier.conversation_id), item: earlier };
+      const conversation = await createConversation(
+        trx,
+        clock,
+        project.id,
+        opts.title ?? firstLine(prompt),
+        userId,
+        opts.slack,
+      );
+      const item = await enqueueIn(trx, clock, conversation.id, prompt, { requestedBy: userId, ...opts });
+      return { conversation, item };
+    },
+    { locks: [] },
+  );
+}
+
+/** The final assistant message written for a queue item, if any. */
+export async function answerOf(db: Kysely<DB>, queueId: string) {
+  return db
+    .selectFrom("messages")
+    .selectAll()
+    .where("queue_id", "=", queueId)
+    .where("role", "=", "assistant")
+    .orderBy("created_at", "desc")
+    .executeTakeFirst();
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}

@@ -1,0 +1,117 @@
+import type { Kysely } from "kysely";
+import type { Clock } from "../clock.js";
+import { newId } from "../ids.js";
+import { emit } from "../outbox.js";
+import { failureNote } from "../../i18n/failures.js";
+import type { DB, FailureCode } from "../schema.js";
+import { statusAfterItem } from "./conversationMachine.js";
+import { lockConversation, moveConversation } from "./conversationStore.js";
+import { moveItem } from "./queueStore.js";
+import { announce } from "../wakeups.js";
+import type { RecordAgentOutcome } from "../outcomeHook.js";
+
+/**
+ * The error stored when a worker vanished mid-task: a note with no language, which each reader
+ * renders in theirs (`failureText`); state machines match the `interrupted` code, never this text.
+ */
+export const INTERRUPTED_WORKER_REASON = failureNote("worker.interrupted");
+
+/** How a queue item ended, as its worker (or the reaper, or a cancel) saw it. */
+export interface Outcome {
+  status: "done" | "failed" | "cancelled";
+  content: string | null;
+  error: string | null;
+  errorCode: FailureCode | null;
+  usage?: unknown;
+  files?: string[];
+}
+
+/**
+ * Finishes a running (or queued) item in the caller's transaction: status, the assistant message
+ * with `{queue_id, …}`, the conversation's state, the outcome hook and the outbox event, together.
+ * The write is fenced on status and attempt, so a late worker cannot overwrite a reaped item.
+ * Returns false when the fence did not match (someone else finished it).
+ *
+ * Needs no global lock (callers pass `{ locks: [] }` on PostgreSQL): the fenced move holds the
+ * item's row, then the conversation's row is locked (lockConversation) before the status mirror
+ * reads what is still queued, so an enqueue is either seen or comes after. The reactors write
+ * under unique indexes (one decision, delegation, incident per item) and guarded moves.
+ */
+export async function finishItem(
+  trx: Kysely<DB>,
+  clock: Clock,
+  hook: RecordAgentOutcome,
+  item: { id: string; attempt: number; fromStatus?: "running" | "queued" },
+  outcome: Outcome,
+): Promise<boolean> {
+  const now = clock.now();
+  const row = await trx
+    .selectFrom("prompt_queue")
+    .select(["conversation_id", "status", "attempt"])
+    .where("id", "=", item.id)
+    .executeTakeFirst();
+  if (!row || row.status !== (item.fromStatus ?? "running") || row.attempt !== item.attempt) return false;
+  const moved = await moveItem(
+    trx,
+    item.id,
+    outcome.status,
+    {
+      error: outcome.error,
+      error_code: outcome.errorCode,
+      finished_at: now,
+      usage: outcome.usage === undefined ? null : JSON.stringify(outcome.usage),
+      files_changed: outcome.files?.length ? JSON.stringify(outcome.files) : null,
+    },
+    { from: [row.status], attempt: item.attempt },
+  );
+  if (!moved) return false;
+  await lockConversation(trx, row.conversation_id);
+  await announce(trx, "finish"); // a slot is free: a dispatcher elsewhere may start the next item
+
+  let messageId: string | null = null;
+  if (outcome.status === "done") {
+    messageId = newId();
+    await trx
+      .insertInto("messages")
+      .values({
+        id: messageId,
+        conversation_id: row.conversation_id,
+        role: "assistant",
+        content: outcome.content ?? "",
+        metadata: JSON.stringify({
+          queue_id: item.id,
+          usage: outcome.usage ?? null,
+          files: outcome.files ?? [],
+        }),
+        queue_id: item.id,
+        created_at: now,
+      })
+      .execute();
+  }
+  const stillQueued = await trx
+    .selectFrom("prompt_queue")
+    .select("id")
+    .where("conversation_id", "=", row.conversation_id)
+    .where("status", "in", ["queued", "running"])
+    .executeTakeFirst();
+  const mirror = statusAfterItem(outcome.status, stillQueued !== undefined);
+  if (!(await moveConversation(trx, row.conversation_id, mirror, { worker_pid: null, updated_at: now }))) {
+    // The mirror cannot go there from where it stands (it already says so): the worker is gone all the same.
+    await trx
+      .updateTable("conversations")
+      .set({ worker_pid: null, updated_at: now })
+      .where("id", "=", row.conversation_id)
+      .execute();
+  }
+  // The finished event first: in the thread, the answer comes before the decision it asks.
+  await emit(trx, now, {
+    kind: "conversation.finished",
+    conversationId: row.conversation_id,
+    queueId: item.id,
+    status: outcome.status,
+    errorCode: outcome.errorCode,
+    messageId,
+  });
+  await hook(trx, row.conversation_id, item.id, outcome.status, outcome.content, outcome.error);
+  return true;
+}

@@ -1,0 +1,22 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Config } from "../../config.js";
+
+/** The package root (holds package.json), found from this file whether it runs from src/ or dist/. */
+export function packageRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 8; i++) {
+    if (fs.existsSync(path.join(dir, "package.json")) && fs.existsSync(path.join(dir, "db"))) return dir;
+    dir = path.dirname(dir);
+  }
+  throw new Error("codexpi package root not found");
+}
+
+/** The compiled CLI entry that `codexpi worker` runs from. */
+export function cliEntry(): string {
+  return path.join(packageRoot(), "dist", "src", "main.js");
+}
+
+/** Directory of worker and Codex logs. */
+export const logsDir = (config: Config) => path.join(config.dataDir, "logs");

@@ -1,0 +1,51 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { ask, followUp, loadConversation } from "../../../src/engine/conversations/conversationService.js";
+import type { Actor } from "../../../src/engine/projects/access.js";
+import { testEngine } from "../../support/engine.js";
+
+// A Slack request replayed after its consumer died half-way (src/bot/intake) asks again: the
+// prompt it carries is queued once, whatever the number of tries.
+
+const OWNER: Actor = { userId: "UOWNER", isAdmin: false };
+
+describe("prompts keyed by the request they come from", () => {
+  let env: Awaited<ReturnType<typeof testEngine>>;
+  afterEach(async () => {
+    await env?.close();
+  });
+  const counts = async () => ({
+    conversations: (await env.db.selectFrom("conversations").select("id").execute()).length,
+    items: (await env.db.selectFrom("prompt_queue").select("id").execute()).length,
+    messages: (await env.db.selectFrom("messages").select("id").execute()).length,
+    events: (await env.db.selectFrom("outbox").select("id").execute()).length,
+  });
+
+  it("an ask replayed with its key starts nothing new; another key does (the control)", async () => {
+    env = await testEngine();
+    const first = await ask(env.engine, OWNER, "demo", "fix the build", undefined, { requestKey: "Ev1" });
+    const before = await counts();
+    const again = await ask(env.engine, OWNER, "demo", "fix the build", undefined, { requestKey: "Ev1" });
+    expect(again.conversation.id).toBe(first.conversation.id);
+    expect(again.item.id).toBe(first.item.id);
+    expect(await counts()).toEqual(before);
+    await ask(env.engine, OWNER, "demo", "fix the build", undefined, { requestKey: "Ev2" });
+    expect((await counts()).conversations).toBe(before.conversations + 1);
+    // Without a key (the CLI, tests), every ask is its own.
+    await ask(env.engine, OWNER, "demo", "fix the build");
+    await ask(env.engine, OWNER, "demo", "fix the build");
+    expect((await counts()).conversations).toBe(before.conversations + 3);
+  });
+
+  it("a follow-up replayed with its key is queued once; another key queues another", async () => {
+    env = await testEngine();
+    const started = await ask(env.engine, OWNER, "demo", "first", undefined, { requestKey: "Ev1" });
+    const c = await loadConversation(env.engine, started.conversation.id);
+    const one = await followUp(env.engine, OWNER, c, "and then?", { requestKey: "Ev2" });
+    const before = await counts();
+    const two = await followUp(env.engine, OWNER, c, "and then?", { requestKey: "Ev2" });
+    expect(two.item.id).toBe(one.item.id);
+    expect(await counts()).toEqual(before);
+    await followUp(env.engine, OWNER, c, "and then?", { requestKey: "Ev3" });
+    expect((await counts()).items).toBe(before.items + 1);
+  });
+});
