@@ -1,0 +1,128 @@
+import { execa } from "execa";
+import { outboxCounts, pingDatabase } from "../read/health.js";
+import { queueCounts } from "../conversations/queueReads.js";
+import { codexEnvironment } from "../isolation/environment.js";
+import type { Kernel } from "../kernel.js";
+import { leaseHolder, COORDINATOR_LEASE } from "../leases.js";
+import { resolveCodexBinary } from "../codex/codexBinary.js";
+import { probeDatabaseWrite, probeDisk, type DiskProbeOptions } from "../storage.js";
+
+// The admin health endpoint's figures: what the engine can say about the installation (database,
+// disk, Codex, the coordinator's lease, queue and outbox). The bot serves them over HTTP.
+
+/** Extra gauges other features add to the health report (e.g. open incidents). */
+export type HealthContributor = (engine: Kernel) => Promise<Record<string, number>>;
+
+/** The health report: `ok` false names the failing checks. */
+export interface HealthReport {
+  ok: boolean;
+  failing: string[];
+  database: boolean;
+  /** Whether the database takes a write (false: read-only file or mount, full disk, stuck lock). */
+  database_writable: boolean;
+  disk: { free_bytes: number | null; problem: string | null };
+  codex: { found: boolean; path: string | null; version: string | null };
+  lease: { holder: string | null; expiresAt: number | null };
+  last_tick_at: number | null;
+  queue: { queued: number; running: number };
+  outbox: { pending: number; failed: number };
+  gauges: Record<string, number>;
+}
+
+/** Reads the installation's health; never throws (a failing check is reported, not raised). */
+export class Health {
+  private codexVersion: Promise<string | null> | null = null;
+
+  constructor(
+    private readonly engine: Kernel,
+    private readonly contributors: HealthContributor[] = [],
+    private readonly leaseTtlMs = 30_000,
+    private readonly diskProbe: DiskProbeOptions = {},
+  ) {}
+
+  async report(): Promise<HealthReport> {
+    const failing: string[] = [];
+    const { db, clock } = this.engine;
+    let database = true;
+    let queue = { queued: 0, running: 0 };
+    let outbox = { pending: 0, failed: 0 };
+    let lease: HealthReport["lease"] = { holder: null, expiresAt: null };
+    const gauges: Record<string, number> = {};
+    try {
+      await pingDatabase(db);
+      queue = await queueCounts(db);
+      outbox = await outboxCounts(db);
+      const holder = await leaseHolder(db, clock, COORDINATOR_LEASE);
+      lease = { holder: holder?.owner ?? null, expiresAt: holder?.expiresAt ?? null };
+      for (const c of this.contributors) Object.assign(gauges, await c(this.engine));
+    } catch {
+      database = false;
+      failing.push("database");
+    }
+    // A bot that reads but cannot write loses every answer: reads alone prove nothing.
+    let databaseWritable = database;
+    if (database) {
+      try {
+        await probeDatabaseWrite(db, { noWait: true });
+      } catch {
+        databaseWritable = false;
+        failing.push("database_readonly");
+      }
+    }
+    const disk = probeDisk(this.engine.config.dataDir, this.diskProbe);
+    if (disk.problem) failing.push("disk");
+    const path = resolveCodexBinary(this.engine.config.codexBin);
+    const version = path ? await this.version(path) : null;
+    if (!path || !version) failing.push("codex");
+    if (database && !lease.holder) failing.push("tick");
+    return {
+      ok: failing.length === 0,
+      failing,
+      database,
+      database_writable: databaseWritable,
+      disk: { free_bytes: disk.freeBytes, problem: disk.problem },
+      codex: { found: Boolean(path), path, version },
+      lease,
+      last_tick_at: lease.expiresAt ? lease.expiresAt - this.leaseTtlMs : null,
+      queue,
+      outbox,
+      gauges,
+    };
+  }
+
+  /** Prometheus text exposition of the same figures. */
+  async metrics(extra: Record<string, number> = {}): Promise<string> {
+    const r = await this.report();
+    const lines = [
+      ["codexpi_up", r.ok ? 1 : 0],
+      ["codexpi_database_up", r.database ? 1 : 0],
+      ["codexpi_database_writable", r.database_writable ? 1 : 0],
+      ["codexpi_disk_free_bytes", r.disk.free_bytes ?? -1],
+      ["codexpi_queue_queued", r.queue.queued],
+      ["codexpi_queue_running", r.queue.running],
+      ["codexpi_outbox_pending", r.outbox.pending],
+      ["codexpi_outbox_failed", r.outbox.failed],
+      [
+        "codexpi_last_tick_age_seconds",
+        r.last_tick_at ? (this.engine.clock.now() - r.last_tick_at) / 1000 : -1,
+      ],
+      ...Object.entries({ ...r.gauges, ...extra }).map(([k, v]) => [`codexpi_${k}`, v] as const),
+    ] as const;
+    return `${lines.map(([k, v]) => `# TYPE ${k} gauge\n${k} ${v}`).join("\n")}\n`;
+  }
+
+  /** Codex's version, asked once (a process start per health probe would be wasteful). */
+  private version(path: string): Promise<string | null> {
+    // Allow-listed environment: the bot's Slack tokens never reach a Codex process, even this one.
+    const env = codexEnvironment(process.env, this.engine.config.agentEnv, {
+      CODEX_HOME: this.engine.config.codexHome,
+    });
+    this.codexVersion ??= execa(path, ["--version"], {
+      reject: false,
+      timeout: 10_000,
+      env,
+      extendEnv: false,
+    }).then((r) => (r.exitCode === 0 ? r.stdout.trim() : null));
+    return this.codexVersion;
+  }
+}

@@ -1,0 +1,86 @@
+import type { Kernel } from "../kernel.js";
+import type { Database } from "../database.js";
+import {
+  addProject,
+  assertAdmin,
+  channelsOpenToMembers,
+  listProjects,
+  projectForActor,
+  projectForOwner,
+  removeProject,
+  setProjectPrompter,
+  setProjectSteer,
+  setProjectVisibility,
+  updateProject,
+  type Actor,
+  type NewProject,
+  type ProjectUpdate,
+} from "../projects/projects.js";
+import type { Project, ProjectVisibility } from "../schema.js";
+import { installLayoutProblems, installRoots, type LayoutProblem } from "../projects/layout.js";
+import { copyCodexSessions, hostDataDir, moveProject } from "../projects/placement.js";
+import { promptTarget, type PromptTarget } from "../projects/promptTarget.js";
+
+type Move = Awaited<ReturnType<typeof moveProject>>;
+
+/** Projects: who may see and prompt them, their settings, where they live. */
+export interface ProjectsApi {
+  /** Adds a project (admins only). */
+  add(actor: Actor, input: NewProject): Promise<Project>;
+  /** The projects the actor may see. */
+  list(actor: Actor): Promise<Project[]>;
+  /** A project the actor may prompt (or read), by name; not_found otherwise. */
+  forActor(actor: Actor, name: string): Promise<Project>;
+  /** A project the actor owns (or any, for an admin), by name. */
+  forOwner(actor: Actor, name: string): Promise<Project>;
+  update(actor: Actor, name: string, changes: ProjectUpdate): Promise<Project>;
+  remove(actor: Actor, name: string): Promise<Project>;
+  setVisibility(actor: Actor, name: string, visibility: ProjectVisibility): Promise<Project>;
+  setSteer(actor: Actor, name: string, on: boolean): Promise<Project>;
+  setPrompter(actor: Actor, name: string, userId: string, allowed: boolean): Promise<Project>;
+  /** Moves a project to a worker host (or back to the coordinator's machine with null). */
+  move(actor: Actor, name: string, to: string | null): Promise<Move>;
+  /** Where a host keeps its data (its Codex state), if it registered. */
+  hostDataDir(host: string | null): Promise<string | null>;
+  /** Copies a project's Codex sessions from one data directory to another; answers how many. */
+  copyCodexSessions(fromDataDir: string, toDataDir: string, projectId: string): number;
+  /** The channels that open a project to their members. */
+  channelsOpenToMembers(): Promise<string[]>;
+  /** Which project a message in a channel or a DM is for (a name it starts with, the channel's default). */
+  promptTarget(
+    actor: Actor,
+    text: string,
+    where: { channelDefault: string | null; dm: boolean },
+  ): Promise<PromptTarget | null>;
+  /** What is wrong with where projects and the data directory are (overlaps, missing paths). */
+  layoutProblems(): Promise<LayoutProblem[]>;
+  /** Refuses anyone but an admin. */
+  assertAdmin(actor: Actor): void;
+}
+
+export function projectsApi(kernel: Kernel): ProjectsApi {
+  const db: Database = kernel.db;
+  const roots = installRoots(kernel.config);
+  return {
+    add: async (actor, input) => {
+      assertAdmin(actor);
+      return addProject(db, kernel.clock, input, roots);
+    },
+    list: (actor) => listProjects(db, actor),
+    forActor: (actor, name) => projectForActor(db, actor, name),
+    forOwner: (actor, name) => projectForOwner(db, actor, name),
+    update: (actor, name, changes) => updateProject(db, actor, name, changes, roots),
+    remove: (actor, name) => removeProject(db, actor, name),
+    setVisibility: (actor, name, visibility) => setProjectVisibility(db, actor, name, visibility),
+    setSteer: (actor, name, on) => setProjectSteer(db, actor, name, on),
+    setPrompter: (actor, name, userId, allowed) =>
+      setProjectPrompter(db, kernel.clock, actor, name, userId, allowed),
+    move: (actor, name, to) => moveProject(db, actor, name, to),
+    hostDataDir: (host) => hostDataDir(db, host, kernel.config.dataDir),
+    copyCodexSessions,
+    channelsOpenToMembers: () => channelsOpenToMembers(db),
+    promptTarget: (actor, text, where) => promptTarget(db, actor, text, where),
+    layoutProblems: () => installLayoutProblems(db, roots),
+    assertAdmin,
+  };
+}
