@@ -1,10 +1,8 @@
-import { answerOf, getConversation } from "../engine/conversations/conversations.js";
-import { withoutDecisionMarker } from "../engine/protocol/markers.js";
+import { CLI_ACTOR, withoutDecisionMarker } from "../engine/api/model.js";
 import { failureText } from "../i18n/failures.js";
 import { t } from "../i18n/index.js";
 import { args, cliEngine, out } from "./context.js";
 import { decisionText } from "./decisionWait.js";
-import { decisionOfItem } from "../engine/coordination/decisions.js";
 
 /** Exit code while the conversation still runs: a script polling `answer` tells it from a failure. */
 const STILL_RUNNING = 3;
@@ -12,17 +10,11 @@ const STILL_RUNNING = 3;
 /** `codexpi answer <conversation>`: the latest answer of a conversation, e.g. after `ask` without `--wait`. */
 export async function run(argv: string[]): Promise<number> {
   const { positionals } = args(argv, {}, 1);
-  const { db, config } = await cliEngine();
+  const { db, api, config } = await cliEngine();
   try {
-    const conversation = await getConversation(db, positionals[0] as string);
+    const { conversation } = await api.conversations.load(positionals[0] as string);
     const id = conversation.id;
-    const item = await db
-      .selectFrom("prompt_queue")
-      .selectAll()
-      .where("conversation_id", "=", id)
-      .where("status", "<>", "steered") // it went into an earlier turn, whose answer is the one
-      .orderBy("seq", "desc")
-      .executeTakeFirst();
+    const { item, answer, decision } = await api.conversations.latestTurn(CLI_ACTOR, id);
     if (item && (item.status === "queued" || item.status === "running")) {
       process.stderr.write(`${t(config.locale, "cli.answer.running", { id })}\n`);
       return STILL_RUNNING;
@@ -33,13 +25,11 @@ export async function run(argv: string[]): Promise<number> {
       );
       return 1;
     }
-    const answer = item ? await answerOf(db, item.id) : undefined;
     if (!item || !answer) {
       process.stderr.write(`${t(config.locale, "cli.answer.none", { id })}\n`);
       return 1;
     }
     // A decision still open is what the conversation waits for: show it with how to answer.
-    const decision = await decisionOfItem(db, item.id);
     const text = withoutDecisionMarker(answer.content);
     if (decision?.status === "OPEN")
       out(`${text ? `${text}\n\n` : ""}${decisionText(config.locale, decision)}`);

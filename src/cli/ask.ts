@@ -1,16 +1,7 @@
-import {
-  answerOf,
-  enqueue,
-  getConversation,
-  startConversation,
-} from "../engine/conversations/conversations.js";
-import { CLI_ACTOR, projectForActor } from "../engine/projects/projects.js";
-import { waitForItem } from "../engine/conversations/waitFor.js";
-import { EngineError } from "../engine/errors.js";
+import { CLI_ACTOR, EngineError, withoutDecisionMarker } from "../engine/api/model.js";
 import { args, cliEngine, out } from "./context.js";
 import { failureText } from "../i18n/failures.js";
 import { t } from "../i18n/index.js";
-import { withoutDecisionMarker } from "../engine/protocol/markers.js";
 import { decisionText, followDecision } from "./decisionWait.js";
 import { onInterrupt } from "./interrupt.js";
 
@@ -21,47 +12,49 @@ export async function run(argv: string[]): Promise<number> {
     { wait: { type: "boolean" }, conversation: { type: "string" }, "stop-on-exit": { type: "boolean" } },
     2,
   );
-  const { db, engine, config } = await cliEngine();
+  const { db, engine, api, config } = await cliEngine();
   try {
-    const project = await projectForActor(db, CLI_ACTOR, positionals[0] as string);
+    const project = await api.projects.forActor(CLI_ACTOR, positionals[0] as string);
     const prompt = positionals[1] as string;
     let conversationId: string;
     let queueId: string;
+    let paused: string[];
     if (values.conversation) {
-      const conversation = await getConversation(db, values.conversation);
-      if (conversation.project_id !== project.id) {
-        throw new EngineError("invalid", "conversation_other_project", { name: conversation.id });
+      const c = await api.conversations.load(values.conversation);
+      if (c.conversation.project_id !== project.id) {
+        throw new EngineError("invalid", "conversation_other_project", { name: c.conversation.id });
       }
-      conversationId = conversation.id;
-      queueId = (await enqueue(db, engine.clock, conversationId, prompt, { requestedBy: CLI_ACTOR.userId }))
-        .id;
+      const followed = await api.conversations.followUp(CLI_ACTOR, c, prompt);
+      conversationId = c.conversation.id;
+      queueId = followed.item.id;
+      paused = followed.paused;
     } else {
-      const started = await startConversation(db, engine.clock, project, prompt, CLI_ACTOR.userId);
+      const started = await api.conversations.ask(CLI_ACTOR, project.name, prompt);
       conversationId = started.conversation.id;
       queueId = started.item.id;
+      paused = started.paused;
     }
-    const first = await engine.dispatch();
-    if (first.paused.length)
-      process.stderr.write(`${t(config.locale, "cli.ask.paused", { reasons: first.paused.join(", ") })}\n`);
+    if (paused.length)
+      process.stderr.write(`${t(config.locale, "cli.ask.paused", { reasons: paused.join(", ") })}\n`);
     if (!values.wait) {
       out(`conversation ${conversationId}\nqueued ${queueId}`);
       return 0;
     }
     process.stderr.write(`conversation ${conversationId}\n`);
-    onInterrupt(engine, config.locale, conversationId, values["stop-on-exit"] ?? false);
+    onInterrupt(api, config.locale, conversationId, values["stop-on-exit"] ?? false);
     // Queued work may wait for a slot; without `serve` running nobody else would start it, so
     // this process keeps dispatching while it waits.
     for (;;) {
       const deadline = Date.now() + config.turnTimeoutMs * 2 + 60_000;
-      let item = await waitForItem(db, queueId, 0);
+      let item = await api.conversations.waitForItem(queueId, 0);
       while (["queued", "running"].includes(item.status) && Date.now() < deadline) {
         if (item.status === "queued") await engine.dispatch();
-        item = await waitForItem(db, queueId, 2_000, 200);
+        item = await api.conversations.waitForItem(queueId, 2_000, 200);
       }
       if (item.status !== "done") break;
-      const content = (await answerOf(db, queueId))?.content ?? "";
+      const content = (await api.conversations.answer(queueId)) ?? "";
       // A decision is a question, not the end: show it, then wait for its answer's turn.
-      const next = await followDecision(db, queueId, (d) => {
+      const next = await followDecision(api, queueId, (d) => {
         const before = withoutDecisionMarker(content);
         out(`${before ? `${before}\n\n` : ""}${decisionText(config.locale, d)}`);
         process.stderr.write(`${t(config.locale, "cli.decision.waiting")}\n`);
@@ -76,7 +69,7 @@ export async function run(argv: string[]): Promise<number> {
       }
       queueId = next;
     }
-    const item = await waitForItem(db, queueId, 0);
+    const item = await api.conversations.waitForItem(queueId, 0);
     process.stderr.write(
       `${item.status}${item.error_code ? ` (${item.error_code})` : ""}: ${failureText(config.locale, item.error) ?? t(config.locale, "cli.ask.still_waiting")}\n`,
     );

@@ -1,10 +1,16 @@
+import {
+  createEngineApi,
+  type Database,
+  Engine,
+  type EngineApi,
+  logsDir,
+  migrate,
+  openDatabase,
+} from "../engine/api/runtime.js";
 import path from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { pino } from "pino";
 import { parseConfig, type Config } from "../config.js";
-import { openDatabase, migrate, type Database } from "../engine/database.js";
-import { Engine } from "../engine/engine.js";
-import { logsDir } from "../engine/system/paths.js";
 import { createLogger } from "../logger.js";
 import { parseLocale, t, type Locale } from "../i18n/index.js";
 import { configuredSecrets, registerSecrets } from "../redaction.js";
@@ -35,7 +41,7 @@ export function args<T extends ParseArgsConfig["options"]>(argv: string[], optio
 /** Builds config, a migrated database and an engine for a one-off CLI command. */
 export async function cliEngine(
   opts: { migrate?: boolean } = {},
-): Promise<{ config: Config; db: Database; engine: Engine }> {
+): Promise<{ config: Config; db: Database; engine: Engine; api: EngineApi }> {
   const config = parseConfig();
   registerSecrets(configuredSecrets(config));
   // Logs go to a file: on a terminal, stderr carries the command's own messages (the
@@ -46,7 +52,8 @@ export async function cliEngine(
   ).child({ role: "cli" });
   const db = openDatabase(config.database);
   if (opts.migrate !== false) await migrate(db as unknown as Kysely<unknown>);
-  return { config, db, engine: new Engine({ config, db, logger }) };
+  const engine = new Engine({ config, db, logger });
+  return { config, db, engine, api: createEngineApi(engine) };
 }
 
 /** Writes a line to stdout (the CLI's output, as opposed to logs). */

@@ -1,9 +1,9 @@
+import { createEngineApi, Engine, migrate, openDatabase, operatorCodexHome } from "../engine/api/runtime.js";
+import { CLI_ACTOR } from "../engine/api/model.js";
 import fs from "node:fs";
 import path from "node:path";
 import type { Kysely } from "kysely";
 import type { Config } from "../config.js";
-import { migrate, openDatabase } from "../engine/database.js";
-import { operatorCodexHome } from "../engine/isolation/codexJail.js";
 import { t } from "../i18n/index.js";
 import { checkName, type Check } from "./slackChecks.js";
 
@@ -26,8 +26,11 @@ async function fullAccessProjects(config: Config): Promise<string[]> {
   const db = openDatabase(config.database);
   try {
     await migrate(db as unknown as Kysely<unknown>);
-    const rows = await db.selectFrom("projects").select("name").where("full_access", "=", 1).execute();
-    return rows.map((r) => r.name).sort();
+    const projects = await createEngineApi(new Engine({ config, db })).projects.list(CLI_ACTOR);
+    return projects
+      .filter((p) => p.full_access)
+      .map((p) => p.name)
+      .sort();
   } finally {
     await db.destroy();
   }

@@ -1,7 +1,5 @@
+import { CLI_ACTOR } from "../engine/api/model.js";
 import { parseArgs } from "node:util";
-import { answerDecisionUseCase } from "../engine/coordination/decisions.js";
-import { CLI_ACTOR } from "../engine/projects/projects.js";
-import { runUseCase } from "../engine/kernel.js";
 import { t } from "../i18n/index.js";
 import { cliEngine, cliLocale, out, UsageError } from "./context.js";
 
@@ -11,15 +9,13 @@ import { cliEngine, cliLocale, out, UsageError } from "./context.js";
  */
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = decideArgs(argv);
-  const { db, engine, config } = await cliEngine();
+  const { db, api, config } = await cliEngine();
   try {
     const options = (positionals[1] ?? "")
       .split(",")
       .map((o) => o.trim())
       .filter(Boolean);
-    await runUseCase(engine, () =>
-      answerDecisionUseCase(engine, CLI_ACTOR, positionals[0] as string, options, values.text ?? ""),
-    );
+    await api.decisions.answer(CLI_ACTOR, positionals[0] as string, options, values.text ?? "");
     out(t(config.locale, "decision.answered_ack"));
     return 0;
   } finally {

@@ -1,5 +1,5 @@
-import { decisionOfItem, type DecisionView } from "../engine/coordination/decisions.js";
-import type { Database } from "../engine/database.js";
+import type { EngineApi } from "../engine/api/index.js";
+import type { DecisionView } from "../engine/api/model.js";
 import { t, type Locale } from "../i18n/index.js";
 
 const POLL_MS = 500;
@@ -19,16 +19,16 @@ export function decisionText(locale: Locale, d: DecisionView): string {
  * `onOpen` is called once when the decision still waits.
  */
 export async function followDecision(
-  db: Database,
+  api: EngineApi,
   queueId: string,
   onOpen: (d: DecisionView) => void,
 ): Promise<string | "cancelled" | null> {
-  let d = await decisionOfItem(db, queueId);
+  let d = await api.decisions.ofItem(queueId);
   if (!d) return null;
   if (d.status === "OPEN") onOpen(d);
   while (d.status === "OPEN") {
     await new Promise((r) => setTimeout(r, POLL_MS));
-    d = (await decisionOfItem(db, queueId)) ?? d;
+    d = (await api.decisions.ofItem(queueId)) ?? d;
   }
   return d.status === "ANSWERED" && d.response_queue_id ? d.response_queue_id : "cancelled";
 }

@@ -1,21 +1,27 @@
+import {
+  type LayoutProblem,
+  codexEnvironment,
+  codexSupportPath,
+  describeStorageError,
+  findBwrap,
+  findNetworkStack,
+  jailedCodex,
+  migrate,
+  modelLoopbackPorts,
+  openDatabase,
+  operatorCodexHome,
+  probeJail,
+  resolveCodexBinary,
+} from "../engine/api/runtime.js";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { execa } from "execa";
 import type { Kysely } from "kysely";
 import { parseConfig, type Config } from "../config.js";
-import { migrate, openDatabase } from "../engine/database.js";
-import { describeStorageError } from "../engine/storage.js";
-import { codexSupportPath, resolveCodexBinary } from "../engine/codex/codexBinary.js";
 import { args, cliLocale, out } from "./context.js";
 import { t, type Locale } from "../i18n/index.js";
-import { codexEnvironment } from "../engine/isolation/environment.js";
-import { findBwrap } from "../engine/isolation/jail.js";
-import { findNetworkStack, modelLoopbackPorts } from "../engine/isolation/agentNetwork.js";
-import { jailedCodex, operatorCodexHome } from "../engine/isolation/codexJail.js";
-import { probeJail } from "../engine/isolation/probe.js";
 import { describeProblem, installProblemsOf } from "./layoutCheck.js";
-import type { LayoutProblem } from "../engine/projects/layout.js";
 import { credentialsCheck } from "./credentialsCheck.js";
 import { modelProbe } from "./modelProbe.js";
 import { appTokenCheck, botTokenChecks, checkName, type Check } from "./slackChecks.js";

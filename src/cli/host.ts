@@ -1,13 +1,17 @@
+import {
+  Engine,
+  HOST_NAME,
+  StartupError,
+  describeStorageError,
+  openDatabase,
+  processOwnerId,
+  workerHostSeat,
+} from "../engine/api/runtime.js";
 import os from "node:os";
 import { parseConfig } from "../config.js";
 import { createLogger } from "../logger.js";
 import { configuredSecrets, registerSecrets } from "../redaction.js";
-import { openDatabase } from "../engine/database.js";
 import { layoutProblemsOf } from "./layoutCheck.js";
-import { Engine } from "../engine/engine.js";
-import { processOwnerId } from "../engine/leases.js";
-import { HOST_NAME, heartbeatHost, readingsOf, registerHost, releaseHost } from "../engine/dispatch/hosts.js";
-import { describeStorageError, StartupError } from "../engine/storage.js";
 import { t } from "../i18n/index.js";
 import { args, cliLocale, out, UsageError } from "./context.js";
 
@@ -39,9 +43,8 @@ export async function run(argv: string[]): Promise<number> {
     return 1;
   }
   const db = openDatabase(config.database);
-  const engine = new Engine({ config, db, logger });
-  const owner = processOwnerId();
-  if (!(await registerHost(db, engine.clock, name, owner, config.hostTtlMs, config.dataDir))) {
+  const seat = workerHostSeat(new Engine({ config, db, logger }), name, processOwnerId());
+  if (!(await seat.register())) {
     process.stderr.write(`${t(config.locale, "cli.host.taken", { name })}\n`);
     await db.destroy();
     return 1;
@@ -56,18 +59,16 @@ export async function run(argv: string[]): Promise<number> {
   };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
-  let running = 0;
   let code = 0;
   while (!stopping) {
     try {
-      if (!(await heartbeatHost(db, engine.clock, name, owner, readingsOf(engine.host, running)))) {
+      if (!(await seat.heartbeat())) {
         process.stderr.write(`${t(config.locale, "cli.host.lost_name", { name })}\n`);
         code = 1;
         break;
       }
-      const result = await engine.hostTurn();
+      const result = await seat.turn();
       if (result.started.length) logger.info({ started: result.started.map((s) => s.id) }, "dispatched");
-      running = await runningHere(engine);
     } catch (err) {
       // A database hiccup must not end the host: its workers and heartbeat resume on the next turn.
       logger.error({ err }, "host loop failed");
@@ -79,21 +80,8 @@ export async function run(argv: string[]): Promise<number> {
     });
   }
   // Workers are detached: they finish their turns and write their outcomes without the host.
-  await releaseHost(db, name, owner).catch((err) => logger.warn({ err }, "could not release the host name"));
+  await seat.release().catch((err) => logger.warn({ err }, "could not release the host name"));
   await db.destroy();
   out(t(config.locale, "cli.host.stopped", { name }));
   return code;
-}
-
-/** How many items run on this host now (the heartbeat's reading). */
-async function runningHere(engine: Engine): Promise<number> {
-  const row = await engine.db
-    .selectFrom("prompt_queue as q")
-    .innerJoin("conversations as c", "c.id", "q.conversation_id")
-    .innerJoin("projects as p", "p.id", "c.project_id")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("q.status", "=", "running")
-    .where("p.host", "=", engine.config.hostName)
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
 }

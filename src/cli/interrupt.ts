@@ -1,7 +1,6 @@
+import type { EngineApi } from "../engine/api/index.js";
+import { CLI_ACTOR } from "../engine/api/model.js";
 import readline from "node:readline/promises";
-import { stop } from "../engine/conversations/conversationService.js";
-import { CLI_ACTOR } from "../engine/projects/projects.js";
-import type { Engine } from "../engine/engine.js";
 import { t, type Locale } from "../i18n/index.js";
 import { out } from "./context.js";
 
@@ -15,13 +14,13 @@ const INTERRUPTED = 130;
  * still polling.
  */
 export function onInterrupt(
-  engine: Engine,
+  api: EngineApi,
   locale: Locale,
   conversationId: string,
   stopOnExit: boolean,
 ): void {
   const handler = () => {
-    void decide(engine, locale, conversationId, stopOnExit).then(
+    void decide(api, locale, conversationId, stopOnExit).then(
       () => process.exit(INTERRUPTED),
       (err: unknown) => {
         process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
@@ -32,14 +31,14 @@ export function onInterrupt(
   process.once("SIGINT", handler);
 }
 
-async function decide(engine: Engine, locale: Locale, id: string, stopOnExit: boolean): Promise<void> {
+async function decide(api: EngineApi, locale: Locale, id: string, stopOnExit: boolean): Promise<void> {
   process.stderr.write("\n");
   const stopIt = stopOnExit || (process.stdin.isTTY && (await confirm(t(locale, "cli.ask.confirm_stop"))));
   if (!stopIt) {
     process.stderr.write(`${t(locale, "cli.ask.left_running", { id })}\n`);
     return;
   }
-  const report = await stop(engine, CLI_ACTOR, id);
+  const report = await api.conversations.stop(CLI_ACTOR, id);
   out(t(locale, "cli.stop.done", { id, running: report.stoppingRunning, queued: report.cancelledQueued }));
 }
 

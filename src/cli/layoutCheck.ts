@@ -1,7 +1,6 @@
+import { createEngineApi, Engine, type LayoutProblem, migrate, openDatabase } from "../engine/api/runtime.js";
 import type { Kysely } from "kysely";
 import type { Config } from "../config.js";
-import { migrate, openDatabase } from "../engine/database.js";
-import { installLayoutProblems, installRoots, type LayoutProblem } from "../engine/projects/layout.js";
 import { t, type Locale } from "../i18n/index.js";
 
 /** One sentence naming both paths (both projects, for an overlap) and what to do, in the operator's language. */
@@ -34,7 +33,7 @@ export async function installProblemsOf(config: Config): Promise<LayoutProblem[]
   const db = openDatabase(config.database);
   try {
     await migrate(db as unknown as Kysely<unknown>);
-    return await installLayoutProblems(db, installRoots(config));
+    return await createEngineApi(new Engine({ config, db })).projects.layoutProblems();
   } finally {
     await db.destroy();
   }

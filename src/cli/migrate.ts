@@ -1,6 +1,6 @@
+import { migrate, openDatabase } from "../engine/api/runtime.js";
 import type { Kysely } from "kysely";
 import { parseConfig } from "../config.js";
-import { migrate, openDatabase } from "../engine/database.js";
 import { t } from "../i18n/index.js";
 import { args, out } from "./context.js";
 

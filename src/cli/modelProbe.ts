@@ -1,12 +1,15 @@
+import {
+  codexEnvironment,
+  codexSupportPath,
+  findBwrap,
+  jailedCodex,
+  operatorCodexHome,
+  turnRunner,
+} from "../engine/api/runtime.js";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Config } from "../config.js";
-import { codexSupportPath } from "../engine/codex/codexBinary.js";
-import { turnRunner } from "../engine/codex/runnerChoice.js";
-import { codexEnvironment } from "../engine/isolation/environment.js";
-import { findBwrap } from "../engine/isolation/jail.js";
-import { jailedCodex, operatorCodexHome } from "../engine/isolation/codexJail.js";
 import { checkName, type Check } from "./slackChecks.js";
 import { t, type Locale } from "../i18n/index.js";
 

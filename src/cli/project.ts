@@ -1,18 +1,7 @@
-import {
-  addProject,
-  CLI_ACTOR,
-  listProjects,
-  removeProject,
-  setProjectSteer,
-  updateProject,
-} from "../engine/projects/projects.js";
+import { HOST_NAME, projectCodexState } from "../engine/api/runtime.js";
+import { type ApprovalMode, CLI_ACTOR, type ProjectRole } from "../engine/api/model.js";
 import fs from "node:fs";
 import path from "node:path";
-import { installRoots } from "../engine/projects/layout.js";
-import { copyCodexSessions, hostDataDir, moveProject } from "../engine/projects/placement.js";
-import { HOST_NAME } from "../engine/dispatch/hosts.js";
-import { projectCodexState } from "../engine/isolation/codexJail.js";
-import type { ApprovalMode, ProjectRole } from "../engine/schema.js";
 import { t } from "../i18n/index.js";
 import { args, cliEngine, cliLocale, out, UsageError } from "./context.js";
 
@@ -49,22 +38,17 @@ async function add(argv: string[]): Promise<number> {
     throw new UsageError(t(cliLocale(), "cli.error.owner"));
   if (values.channel !== undefined && !/^[CGD][A-Z0-9]+$/.test(values.channel))
     throw new UsageError(t(cliLocale(), "cli.error.channel"));
-  const { config, db, engine } = await cliEngine();
+  const { config, db, api } = await cliEngine();
   try {
-    const p = await addProject(
-      db,
-      engine.clock,
-      {
-        name: positionals[0] as string,
-        path: positionals[1] as string,
-        ownerId: values.owner ?? null,
-        fullAccess: values["full-access"] ?? false,
-        mergeConfirmation: values["merge-confirmation"] ?? false,
-        channelId: values.channel ?? null,
-        role,
-      },
-      installRoots(config),
-    );
+    const p = await api.projects.add(CLI_ACTOR, {
+      name: positionals[0] as string,
+      path: positionals[1] as string,
+      ownerId: values.owner ?? null,
+      fullAccess: values["full-access"] ?? false,
+      mergeConfirmation: values["merge-confirmation"] ?? false,
+      channelId: values.channel ?? null,
+      role,
+    });
     out(
       t(config.locale, p.full_access ? "cli.project.added_full_access" : "cli.project.added", {
         name: p.name,
@@ -82,9 +66,9 @@ async function add(argv: string[]): Promise<number> {
 // remove it here, then add a separate checkout.
 async function remove(argv: string[]): Promise<number> {
   const { positionals } = args(argv, {}, 1);
-  const { db, config } = await cliEngine();
+  const { db, api, config } = await cliEngine();
   try {
-    const p = await removeProject(db, CLI_ACTOR, positionals[0] as string);
+    const p = await api.projects.remove(CLI_ACTOR, positionals[0] as string);
     out(t(config.locale, "cli.project.removed", { name: p.name, path: p.path }));
     return 0;
   } finally {
@@ -117,7 +101,7 @@ async function set(argv: string[]): Promise<number> {
   if (steer !== undefined && steer !== "on" && steer !== "off")
     throw new UsageError(t(cliLocale(), "cli.error.steer"));
   const host = values.host === undefined ? undefined : hostArgument(values.host);
-  const { db, config } = await cliEngine();
+  const { db, api, config } = await cliEngine();
   try {
     const name = positionals[0] as string;
     if (mode !== undefined || host !== undefined || dir !== undefined) {
@@ -126,7 +110,7 @@ async function set(argv: string[]): Promise<number> {
         ...(host !== undefined ? { host } : {}),
         ...(dir !== undefined ? { path: dir } : {}),
       };
-      const p = await updateProject(db, CLI_ACTOR, name, changes, installRoots(config));
+      const p = await api.projects.update(CLI_ACTOR, name, changes);
       if (dir !== undefined) out(t(config.locale, "cli.project.path_set", { name: p.name, path: p.path }));
       if (mode !== undefined)
         out(t(config.locale, "cli.project.updated", { name: p.name, approvals: p.approval_mode }));
@@ -134,7 +118,7 @@ async function set(argv: string[]): Promise<number> {
         out(t(config.locale, "cli.project.host_set", { name: p.name, host: where(p.host) }));
     }
     if (steer !== undefined) {
-      const p = await setProjectSteer(db, CLI_ACTOR, name, steer === "on");
+      const p = await api.projects.setSteer(CLI_ACTOR, name, steer === "on");
       out(t(config.locale, "cli.project.steer", { name: p.name, steer }));
     }
     return 0;
@@ -161,14 +145,14 @@ async function move(argv: string[]): Promise<number> {
   const { values, positionals } = args(argv, { to: { type: "string" } }, 1);
   if (values.to === undefined) throw new UsageError(t(cliLocale(), "cli.error.host_name"));
   const to = hostArgument(values.to);
-  const { db, config } = await cliEngine();
+  const { db, api, config } = await cliEngine();
   try {
-    const moved = await moveProject(db, CLI_ACTOR, positionals[0] as string, to);
-    const source = await hostDataDir(db, moved.from, config.dataDir);
-    const target = await hostDataDir(db, moved.to, config.dataDir);
+    const moved = await api.projects.move(CLI_ACTOR, positionals[0] as string, to);
+    const source = await api.projects.hostDataDir(moved.from);
+    const target = await api.projects.hostDataDir(moved.to);
     const names = { name: moved.project.name, from: where(moved.from), to: where(moved.to) };
     if (source && target && fs.existsSync(source) && fs.existsSync(target)) {
-      const files = copyCodexSessions(source, target, moved.project.id);
+      const files = api.projects.copyCodexSessions(source, target, moved.project.id);
       out(t(config.locale, "cli.project.moved", { ...names, files }));
     } else {
       const sessions = (dir: string | null) =>
@@ -189,9 +173,9 @@ async function move(argv: string[]): Promise<number> {
 
 async function list(argv: string[]): Promise<number> {
   args(argv, {}, 0);
-  const { db, config } = await cliEngine();
+  const { db, api, config } = await cliEngine();
   try {
-    const projects = await listProjects(db, CLI_ACTOR);
+    const projects = await api.projects.list(CLI_ACTOR);
     if (projects.length === 0) out(t(config.locale, "cli.project.none"));
     for (const p of projects) {
       const flags = [

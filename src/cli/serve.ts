@@ -1,10 +1,10 @@
+import { StartupError, describeStorageError } from "../engine/api/runtime.js";
 import { parseConfig } from "../config.js";
 import { createLogger } from "../logger.js";
 import { configuredSecrets, registerSecrets } from "../redaction.js";
 import { args } from "./context.js";
 import { t } from "../i18n/index.js";
 import { layoutProblemsOf } from "./layoutCheck.js";
-import { describeStorageError, StartupError } from "../engine/storage.js";
 
 /** The whole shutdown's bound: every step has its own, this is the last word. */
 const SHUTDOWN_DEADLINE_MS = 45_000;

@@ -1,8 +1,8 @@
+import { packageRoot } from "../engine/api/runtime.js";
 import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "../config.js";
 import { t, type Locale } from "../i18n/index.js";
-import { packageRoot } from "../engine/system/paths.js";
 
 /** What doctor checks, each named in the operator's language (`cli.doctor.name.*`). */
 type CheckId =

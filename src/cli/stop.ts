@@ -1,6 +1,4 @@
-import { stop } from "../engine/conversations/conversationService.js";
-import { CLI_ACTOR } from "../engine/projects/projects.js";
-import { waitForItem } from "../engine/conversations/waitFor.js";
+import { CLI_ACTOR } from "../engine/api/model.js";
 import { t } from "../i18n/index.js";
 import { args, cliEngine, out } from "./context.js";
 
@@ -10,19 +8,14 @@ const SETTLE_MS = 30_000;
 /** `codexpi stop <conversation>`: stops its running agent and cancels its queued prompts. */
 export async function run(argv: string[]): Promise<number> {
   const { positionals } = args(argv, {}, 1);
-  const { db, engine, config } = await cliEngine();
+  const { db, api, config } = await cliEngine();
   try {
     const id = positionals[0] as string;
-    const running = await db
-      .selectFrom("prompt_queue")
-      .select("id")
-      .where("conversation_id", "=", id)
-      .where("status", "=", "running")
-      .execute();
-    const report = await stop(engine, CLI_ACTOR, id);
+    const running = await api.conversations.runningItems(CLI_ACTOR, id);
+    const report = await api.conversations.stop(CLI_ACTOR, id);
     // The worker writes `cancelled` once Codex is gone: returning before that would let the
     // operator believe the agent is still at work (or already gone when it is not).
-    for (const r of running) await waitForItem(db, r.id, SETTLE_MS);
+    for (const queueId of running) await api.conversations.waitForItem(queueId, SETTLE_MS);
     const none = report.stoppingRunning === 0 && report.cancelledQueued === 0;
     out(
       none

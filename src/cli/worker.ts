@@ -1,18 +1,20 @@
+import {
+  type Assignment,
+  Engine,
+  type WorkerSpawner,
+  closeWakeups,
+  logsDir,
+  openDatabase,
+  processSpawner,
+  runWorker,
+} from "../engine/api/runtime.js";
 import path from "node:path";
 import { pino } from "pino";
 import { parseConfig } from "../config.js";
-import { openDatabase } from "../engine/database.js";
-import { Engine } from "../engine/engine.js";
-import { runWorker } from "../engine/worker/worker.js";
-import { logsDir } from "../engine/system/paths.js";
-import type { Assignment } from "../engine/dispatch/warmSpawner.js";
 import { createLogger } from "../logger.js";
 import { configuredSecrets, registerSecrets } from "../redaction.js";
 import { t } from "../i18n/index.js";
 import { args, UsageError } from "./context.js";
-import { processSpawner } from "../engine/dispatch/spawner.js";
-import type { WorkerSpawner } from "../engine/dispatch/dispatcher.js";
-import { closeWakeups } from "../engine/wakeups.js";
 
 const MAX_ITEMS_PER_PROCESS = 50;
 

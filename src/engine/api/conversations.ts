@@ -11,6 +11,7 @@ import {
 } from "../conversations/conversationService.js";
 import type { StopReport } from "../conversations/stop.js";
 import { waitForItem } from "../conversations/waitFor.js";
+import { answerOf } from "../conversations/conversations.js";
 import { queuePosition, waitedForItsConversation } from "../conversations/queueReads.js";
 import { followUpFate, type FollowUpFate } from "../conversations/steer.js";
 import { queueStatus, type QueueStatus } from "../dispatch/status.js";
@@ -33,6 +34,8 @@ export interface ConversationsApi {
   stop(actor: Actor, conversationId: string): Promise<StopReport>;
   /** A conversation with its project, or not_found. */
   load(conversationId: string): Promise<ConversationWithProject>;
+  /** The final answer a turn wrote, if any. */
+  answer(queueId: string): Promise<string | null>;
   /** The latest turn of a conversation the actor may see: its item, answer and open decision. */
   latestTurn(actor: Actor, conversationId: string): Promise<LatestTurn>;
   /** The ids of the conversation's running items (what a stop waits for). */
@@ -63,6 +66,7 @@ export function conversationsApi(kernel: Kernel): ConversationsApi {
       followUp(kernel, actor, conversation, prompt, request),
     stop: (actor, conversationId) => stop(kernel, actor, conversationId),
     load: (conversationId) => loadConversation(kernel, conversationId),
+    answer: async (queueId) => (await answerOf(db, queueId))?.content ?? null,
     latestTurn: (actor, conversationId) => latestTurn(kernel, actor, conversationId),
     runningItems: (actor, conversationId) => runningItems(kernel, actor, conversationId),
     waitForItem: (queueId, timeoutMs, pollMs) => waitForItem(db, queueId, timeoutMs, pollMs),
