@@ -94,7 +94,8 @@ export async function moveRun(
   now: number,
 ): Promise<boolean> {
   const to = set.status;
-  const from = to && to !== run.status ? guardFor("run", RUN_TRANSITIONS, to, [run.status]) : [run.status];
+  const from =
+    to && to !== run.status ? guardFor(`run ${run.id}`, RUN_TRANSITIONS, to, [run.status]) : [run.status];
   const u = await trx
     .updateTable("remediation_runs")
     .set({ ...set, updated_at: now })

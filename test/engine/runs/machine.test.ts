@@ -341,7 +341,7 @@ describe("the run's guarded moves", () => {
     // A move the table does not have is a defect, not a lost race.
     await expect(
       moveRun(env.db, { id: "done", status: "COMPLETED", active_queue_id: null }, { status: "RUNNING" }, 5),
-    ).rejects.toThrow("run: COMPLETED → RUNNING is not a transition");
+    ).rejects.toThrow("run done: COMPLETED → RUNNING is not a transition");
     // Positive control: the same move from the status the row is in.
     const fresh = { id: "live", status: "RUNNING" as const, active_queue_id: null };
     expect(await moveRun(env.db, fresh, { status: "BLOCKED", stage: "IDLE" }, 5)).toBe(true);
