@@ -11,6 +11,7 @@ import { gitPort, type MergeResult, type OrchestrationGit } from "./git.js";
 import { findOrchestration, transition } from "./store.js";
 import { failureSummary, runTests, type TestRunner, type VerificationRecord } from "./verification.js";
 import type { Orchestration } from "./schema.js";
+import { canOrchestration, statusesAllowing, type OrchestrationAction } from "./machine.js";
 import { failureNote } from "../../i18n/failures.js";
 import type { Config } from "../../config.js";
 
@@ -55,14 +56,18 @@ const MERGE_REASONS = {
   conflict: "orch_merge_conflict",
 } as const;
 
+/**
+ * The orchestration, if its claim is still `token` and it still allows `records` (the move the
+ * step records when done): a step taken over, or an orchestration moved on, runs nothing.
+ */
 async function claimed(
   engine: Kernel,
   id: string,
-  status: Orchestration["status"],
+  records: OrchestrationAction,
   token: string,
 ): Promise<Orchestration | null> {
   const o = await findOrchestration(engine.db, id);
-  return o && o.status === status && o.claim_token === token ? o : null;
+  return o && canOrchestration(o.status, records) && o.claim_token === token ? o : null;
 }
 
 const projectOf = (engine: Kernel, o: Orchestration) =>
@@ -76,7 +81,7 @@ export async function runPrepare(
   id: string,
   token: string,
 ): Promise<StepResult> {
-  const o = await claimed(engine, id, "PREPARING", token);
+  const o = await claimed(engine, id, "prepared", token);
   if (!o) return LOST;
   const project = await projectOf(engine, o);
   const locale = engine.config.locale;
@@ -103,7 +108,7 @@ export async function runPrepare(
       .selectFrom("orchestrations")
       .select("id")
       .where("id", "=", o.id)
-      .where("status", "=", "PREPARING")
+      .where("status", "in", statusesAllowing("prepared"))
       .where("claim_token", "=", token)
       .executeTakeFirst();
     if (!still) return false;
@@ -175,7 +180,7 @@ export async function runVerify(
   id: string,
   token: string,
 ): Promise<StepResult> {
-  const o = await claimed(engine, id, "VERIFYING", token);
+  const o = await claimed(engine, id, "verified", token);
   if (!o?.worktree_path || !o.branch) return LOST;
   const tests = JSON.parse(o.tests) as string[][];
   let record: VerificationRecord | null = null;
@@ -231,7 +236,7 @@ export async function runMerge(
   id: string,
   token: string,
 ): Promise<StepResult> {
-  const o = await claimed(engine, id, "MERGING", token);
+  const o = await claimed(engine, id, "merged", token);
   if (!o?.approved_revision || !o.base_branch) return LOST;
   const mainBranch = o.base_branch;
   const project = await projectOf(engine, o);
@@ -285,7 +290,7 @@ export async function runCancel(
   id: string,
   token: string,
 ): Promise<StepResult> {
-  const o = await claimed(engine, id, "CANCELLING", token);
+  const o = await claimed(engine, id, "cancelled", token);
   if (!o) return LOST;
   // The agent stops before its clone is removed: performed here, not left to the caller.
   if (o.conversation_id) await performEffects(engine, { stop: [o.conversation_id] });

@@ -20,7 +20,7 @@ import {
   type OrchestrationDeps,
   type StepResult,
 } from "./effects.js";
-import { nextStatus, type OrchestrationAction, type OrchestrationStatus } from "./machine.js";
+import { canOrchestration, type OrchestrationAction, type OrchestrationStatus } from "./machine.js";
 import {
   eventsOf,
   insertOrchestration,
@@ -235,7 +235,7 @@ async function act(
   return writeTransaction(engine.db, async (trx) => {
     const { row, project } = await visibleOrchestration(trx, actor, id);
     const chosen = typeof action === "function" ? action(row, project) : action;
-    if (!nextStatus(row.status, chosen))
+    if (!canOrchestration(row.status, chosen))
       throw new EngineError("conflict", "orch_wrong_state", { status: row.status });
     opts.check?.(row, project);
     const extra = (await opts.within?.(trx, row)) ?? {};

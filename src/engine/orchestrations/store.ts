@@ -4,17 +4,20 @@ import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
 import type { DB, Project } from "../schema.js";
 import type { Actor } from "../projects/projects.js";
+import { guardFor } from "../stateMachine.js";
 import {
   CLAIMED_STATUSES,
   nextStatus,
+  ORCHESTRATION_TRANSITIONS,
   type OrchestrationAction,
   type OrchestrationStatus,
 } from "./machine.js";
 import type { Orchestration, OrchestrationsTable } from "./schema.js";
 
-// This aggregate's queries. Every change of status goes through `transition`: guarded on the
-// status that was read (and on the claim, for the step that holds one), with its history event
-// and its outbox event in the caller's transaction.
+// This aggregate's queries. Every change of status goes through `transition`, then
+// `moveOrchestration`: guarded on the status that was read, checked against the transition table
+// (and on the claim, for the step that holds one), with its history event and its outbox event in
+// the caller's transaction.
 
 /** One entry of an orchestration's history. */
 export interface OrchestrationEvent {
@@ -103,6 +106,29 @@ export interface TransitionOptions {
 }
 
 /**
+ * Moves one orchestration to `to` (with `set`), guarded on `from` (checked against the table by
+ * `guardFor`) and, when given, on the claim its caller holds. Whether the row moved: a lost race
+ * is an answer, not an exception.
+ */
+export async function moveOrchestration(
+  trx: Kysely<DB>,
+  id: string,
+  to: OrchestrationStatus,
+  from: readonly OrchestrationStatus[],
+  set: Omit<Updateable<OrchestrationsTable>, "status"> = {},
+  claimToken?: string,
+): Promise<boolean> {
+  let q = trx
+    .updateTable("orchestrations")
+    .set({ ...set, status: to })
+    .where("id", "=", id)
+    .where("status", "in", guardFor("orchestration", ORCHESTRATION_TRANSITIONS, to, from));
+  if (claimToken !== undefined) q = q.where("claim_token", "=", claimToken);
+  const moved = await q.executeTakeFirst();
+  return Number(moved.numUpdatedRows) === 1;
+}
+
+/**
  * Applies `action` to an orchestration read as `from`: null when the table refuses it or when
  * someone else moved it first (the guard matched nothing). Entering a claimed status takes a new
  * claim (returned as `claimToken`); leaving one releases it.
@@ -118,20 +144,13 @@ export async function transition(
   if (!to) return null;
   const claimed = (CLAIMED_STATUSES as readonly string[]).includes(to);
   const claimToken = claimed ? newId() : null;
-  let q = trx
-    .updateTable("orchestrations")
-    .set({
-      ...opts.set,
-      status: to,
-      claim_token: claimToken,
-      claim_expires_at: claimed ? now + (opts.claimMs ?? 120_000) : null,
-      updated_at: now,
-    })
-    .where("id", "=", from.id)
-    .where("status", "=", from.status);
-  if (opts.claimToken !== undefined) q = q.where("claim_token", "=", opts.claimToken);
-  const moved = await q.executeTakeFirst();
-  if (Number(moved.numUpdatedRows) !== 1) return null;
+  const set = {
+    ...opts.set,
+    claim_token: claimToken,
+    claim_expires_at: claimed ? now + (opts.claimMs ?? 120_000) : null,
+    updated_at: now,
+  };
+  if (!(await moveOrchestration(trx, from.id, to, [from.status], set, opts.claimToken))) return null;
   if (opts.event)
     await addEvent(trx, from.id, opts.event.kind, opts.event.detail ?? {}, now, opts.event.queueId ?? null);
   await emit(trx, now, { kind: "orchestration.updated", orchestrationId: from.id, status: to });

@@ -3,6 +3,7 @@ import { writeTransaction } from "../database.js";
 import { defaultDeps, runCancel, runMerge, runPrepare, type OrchestrationDeps } from "./effects.js";
 import { findOrchestration, transition, withEndedAgent, withExpiredClaim } from "./store.js";
 import { failureNote } from "../../i18n/failures.js";
+import { canOrchestration, type ORCHESTRATION_ACTIONS } from "./machine.js";
 
 /**
  * Moves an AGENT_RUNNING orchestration on once its agent is done with the conversation: the
@@ -17,7 +18,7 @@ export async function advanceAgent(engine: Kernel, id: string): Promise<boolean>
     .select("status")
     .where("id", "=", id)
     .executeTakeFirst();
-  if (current?.status !== "AGENT_RUNNING") return false;
+  if (!current || !canOrchestration(current.status, "agent_finished")) return false;
   // Global lock (PostgreSQL): reads the agent's items, then moves the orchestration; taken only when it may move.
   return writeTransaction(engine.db, async (trx) => {
     const o = await trx
@@ -25,7 +26,7 @@ export async function advanceAgent(engine: Kernel, id: string): Promise<boolean>
       .select(["id", "status", "conversation_id", "queue_id"])
       .where("id", "=", id)
       .executeTakeFirst();
-    if (o?.status !== "AGENT_RUNNING" || !o.conversation_id) return false;
+    if (!o || !canOrchestration(o.status, "agent_finished") || !o.conversation_id) return false;
     const live = await trx
       .selectFrom("prompt_queue")
       .select(["id"])
@@ -86,6 +87,14 @@ export async function advanceAgent(engine: Kernel, id: string): Promise<boolean>
   });
 }
 
+/** The statuses a step taken over re-enters (`resume`), and the step each one runs again. */
+type ResumedStatus = (typeof ORCHESTRATION_ACTIONS.resume)[number];
+const RESUMED_STEPS = {
+  PREPARING: runPrepare,
+  MERGING: runMerge,
+  CANCELLING: runCancel,
+} as const satisfies Record<ResumedStatus, typeof runPrepare>;
+
 /**
  * Takes over a step whose claim expired (its process died or hung): git steps run again (they
  * are idempotent); an interrupted verification goes back to AWAITING_VERIFICATION, because tests
@@ -96,7 +105,7 @@ async function recoverClaim(engine: Kernel, deps: OrchestrationDeps, id: string)
   if (!o?.claim_token || (o.claim_expires_at ?? Infinity) >= engine.clock.now()) return false;
   const expired = o.claim_token;
   const now = engine.clock.now();
-  if (o.status === "VERIFYING") {
+  if (canOrchestration(o.status, "verification_interrupted")) {
     const error = failureNote("orch.verification_interrupted");
     // Global lock (PostgreSQL): recovery of an expired claim, rare.
     const moved = await writeTransaction(engine.db, (trx) =>
@@ -116,7 +125,8 @@ async function recoverClaim(engine: Kernel, deps: OrchestrationDeps, id: string)
     }),
   );
   if (!taken?.claimToken) return false;
-  const step = o.status === "PREPARING" ? runPrepare : o.status === "MERGING" ? runMerge : runCancel;
+  // `resume` moved it, so its status is one of those the action allows.
+  const step = RESUMED_STEPS[o.status as ResumedStatus];
   const result = await step(engine, deps, id, taken.claimToken);
   if (result.ok === true && result.effects) await performEffects(engine, result.effects);
   return true;

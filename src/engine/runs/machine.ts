@@ -1,8 +1,9 @@
 import type { Supervision } from "../protocol/markers.js";
-import { actionsAt, allows, type ActionTable, type TransitionTable } from "../stateMachine.js";
+import { actionsAt, allows, allowsMove, type ActionTable, type TransitionTable } from "../stateMachine.js";
 
-// The autonomous run's state machine, without I/O: given what the run is waiting on and what
-// came back, which transition to take. The service carries the transitions out (guarded writes).
+// The autonomous run's state machine, without I/O: the shared tables (stateMachine.ts) of the run,
+// its steps and its self-repairs, and, given what the run is waiting on and what came back, which
+// transition to take. transitions.ts carries them out with the store's guarded writes.
 
 /** A run's lifecycle; BLOCKED still counts as the installation's one active run. */
 export type RunStatus = "RUNNING" | "BLOCKED" | "COMPLETED" | "CANCELLED";
@@ -113,8 +114,7 @@ export const runActions = (status: RunStatus): RunCommand[] => actionsAt(RUN_ACT
 export const ACTIVE_STATUSES = ["RUNNING", "BLOCKED"] as const satisfies readonly RunStatus[];
 
 /** Whether `from → to` is a legal status change. */
-export const canMove = (from: RunStatus, to: RunStatus): boolean =>
-  (RUN_TRANSITIONS[from] as readonly RunStatus[]).includes(to);
+export const canMove = (from: RunStatus, to: RunStatus): boolean => allowsMove(RUN_TRANSITIONS, from, to);
 
 /** Correction rounds the master may ask for one step; the next `correct` blocks the run. */
 export const MAX_CORRECTION_ROUNDS = 3;

@@ -21,6 +21,7 @@ import {
   moveRepair,
   moveRun,
   moveStep,
+  mustMove,
   recordEvent,
   repairCount,
   LostRace,
@@ -87,20 +88,27 @@ export async function blockIn(
       feedback: b.verdict.feedback,
     });
   }
-  if (step) await moveStep(trx, step.id, STEP_ACTIONS.block, { status: "BLOCKED", feedback: error }, now);
-  await moveRun(
-    trx,
-    run,
-    {
-      status: "BLOCKED",
-      stage: "IDLE",
-      current_step_id: step?.step_id ?? run.current_step_id,
-      blocked_stage: stage,
-      block_code: b.code,
-      error,
-      self_repair_id: null,
-    },
-    now,
+  if (step)
+    await mustMove(
+      moveStep(trx, step.id, STEP_ACTIONS.block, { status: "BLOCKED", feedback: error }, now),
+      `step ${step.id}`,
+    );
+  await mustMove(
+    moveRun(
+      trx,
+      run,
+      {
+        status: "BLOCKED",
+        stage: "IDLE",
+        current_step_id: step?.step_id ?? run.current_step_id,
+        blocked_stage: stage,
+        block_code: b.code,
+        error,
+        self_repair_id: null,
+      },
+      now,
+    ),
+    `run ${run.id}`,
   );
   await recordEvent(trx, now, run.id, step?.step_id ?? null, "run.blocked", { stage, code: b.code, error });
   await announce(trx, now, run.id, "BLOCKED", "IDLE");
@@ -211,16 +219,16 @@ export async function settleRepairIn(
       answer !== null
         ? t(ctx.locale, "run.error.repair_no_verdict")
         : (failureText(ctx.locale, item.error) ?? item.status);
-    if (
-      !(await moveRepair(
+    await mustMove(
+      moveRepair(
         trx,
         repair.id,
         "RUNNING",
         { status: "FAILED", error, finished_at: now, ...(report ? { feedback: report } : {}) },
         now,
-      ))
-    )
-      throw new LostRace(`repair ${repair.id}`);
+      ),
+      `repair ${repair.id}`,
+    );
     await recordEvent(trx, now, run.id, repair.step_id, "self_repair.failed", {
       self_repair_id: repair.id,
       error,
@@ -232,7 +240,7 @@ export async function settleRepairIn(
   const status = verdict.decision === "fixed" ? "SUCCEEDED" : "NEEDS_USER";
   const feedback = report ? withReport(verdict.feedback, report) : verdict.feedback;
   const settled = { status, feedback, prompt_addendum: verdict.prompt_addendum, finished_at: now } as const;
-  if (!(await moveRepair(trx, repair.id, "RUNNING", settled, now))) throw new LostRace(`repair ${repair.id}`);
+  await mustMove(moveRepair(trx, repair.id, "RUNNING", settled, now), `repair ${repair.id}`);
   if (verdict.decision === "needs_user") {
     await recordEvent(trx, now, run.id, repair.step_id, "self_repair.needs_user", {
       self_repair_id: repair.id,
@@ -277,11 +285,19 @@ export async function catchUpIn(
   const now = ctx.clock.now();
   const { stage, stepId } = await blockedStageOf(trx, { ...run, blocked_stage: null }, steps);
   const current = stepId ?? run.current_step_id;
-  await moveRun(
-    trx,
-    run,
-    { blocked_stage: stage, block_code: run.block_code ?? "legacy", current_step_id: current, stage: "IDLE" },
-    now,
+  await mustMove(
+    moveRun(
+      trx,
+      run,
+      {
+        blocked_stage: stage,
+        block_code: run.block_code ?? "legacy",
+        current_step_id: current,
+        stage: "IDLE",
+      },
+      now,
+    ),
+    `run ${run.id}`,
   );
   const caught = {
     ...run,

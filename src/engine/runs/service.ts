@@ -22,6 +22,7 @@ import {
   loadSteps,
   moveRepair,
   moveRun,
+  mustMove,
   recordEvent,
 } from "./store.js";
 import { resumeIn, type RunCtx } from "./transitions.js";
@@ -389,7 +390,10 @@ export async function cancelRun(engine: Kernel, actor: Actor, runId?: string): P
       const active = await itemState(trx, fresh.active_queue_id);
       if (active && (active.status === "queued" || active.status === "running"))
         stops.push(active.conversation_id);
-      await moveRun(trx, fresh, { status: "CANCELLED", stage: "IDLE", finished_at: now }, now);
+      await mustMove(
+        moveRun(trx, fresh, { status: "CANCELLED", stage: "IDLE", finished_at: now }, now),
+        `run ${fresh.id}`,
+      );
       await recordEvent(trx, now, run.id, null, "run.cancelled", { by: actor.userId });
       await announce(trx, now, run.id, "CANCELLED", "IDLE");
       return stops;

@@ -7,7 +7,7 @@ import { answerOf } from "../conversations/conversations.js";
 import { parseSupervision } from "../protocol/markers.js";
 import {
   ACTIVE_STATUSES,
-  canMove,
+  RUN_TRANSITIONS,
   SELF_REPAIR_TRANSITIONS,
   STEP_TRANSITIONS,
   type Observation,
@@ -33,6 +33,14 @@ export class LostRace extends Error {
   constructor(what: string) {
     super(`lost race on ${what}`);
   }
+}
+
+/**
+ * For the run's transitions, whose every write must land: a guarded write that did not move (a
+ * lost race, answered by the store) becomes a LostRace, and the caller's transaction rolls back.
+ */
+export async function mustMove(moved: Promise<boolean>, what: string): Promise<void> {
+  if (!(await moved)) throw new LostRace(what);
 }
 
 /** The runs that hold the installation's slot (at most one, by a unique index). */
@@ -75,47 +83,48 @@ export async function loadSteps(db: Kysely<DB>, runId: string): Promise<StepWith
 
 /**
  * Moves a run, guarded on the status and active item it was read with: a second tick, or another
- * process that got there first, changes nothing (the caller's transaction rolls back).
+ * process that got there first, changes nothing. A status change is checked against the table by
+ * `guardFor` (a move the table does not have is a defect of the processor: it throws); a write
+ * that keeps the status is guarded on it all the same. Whether the row moved.
  */
 export async function moveRun(
   trx: Kysely<DB>,
   run: Pick<RunRow, "id" | "status" | "active_queue_id">,
   set: Updateable<RemediationRunsTable>,
   now: number,
-): Promise<void> {
-  // A status change the machine does not allow is a defect of the processor, not a lost race.
-  const to = set.status as RunStatus | undefined;
-  if (to && to !== run.status && !canMove(run.status, to))
-    throw new Error(`run ${run.id}: ${run.status} → ${to} is not a transition`);
+): Promise<boolean> {
+  const to = set.status;
+  const from =
+    to && to !== run.status ? guardFor(`run ${run.id}`, RUN_TRANSITIONS, to, [run.status]) : [run.status];
   const u = await trx
     .updateTable("remediation_runs")
     .set({ ...set, updated_at: now })
     .where("id", "=", run.id)
-    .where("status", "=", run.status)
+    .where("status", "in", from)
     .where((eb) =>
       run.active_queue_id === null
         ? eb("active_queue_id", "is", null)
         : eb("active_queue_id", "=", run.active_queue_id),
     )
     .executeTakeFirst();
-  if (Number(u.numUpdatedRows) !== 1) throw new LostRace(`run ${run.id}`);
+  return Number(u.numUpdatedRows) === 1;
 }
 
-/** Moves a step, guarded on the statuses it may leave (checked against the step's table). */
+/** Moves a step, guarded on the statuses it may leave (checked against the step's table). Whether it moved. */
 export async function moveStep(
   trx: Kysely<DB>,
   stepRowId: string,
   from: readonly StepStatus[],
   set: Updateable<RemediationStepRunsTable> & { status: StepStatus },
   now: number,
-): Promise<void> {
+): Promise<boolean> {
   const u = await trx
     .updateTable("remediation_step_runs")
     .set({ ...set, updated_at: now })
     .where("id", "=", stepRowId)
     .where("status", "in", guardFor("step", STEP_TRANSITIONS, set.status, from))
     .executeTakeFirst();
-  if (Number(u.numUpdatedRows) !== 1) throw new LostRace(`step ${stepRowId}`);
+  return Number(u.numUpdatedRows) === 1;
 }
 
 /** Moves a self-repair, guarded on its current status (checked against the self-repair's table). */

@@ -24,7 +24,7 @@ import {
   stepPrompt,
   type StepWithProject,
 } from "./prompts.js";
-import { announce, itemState, moveRun, moveStep, recordEvent } from "./store.js";
+import { announce, itemState, moveRun, moveStep, mustMove, recordEvent } from "./store.js";
 import type { RunRow } from "./schema.js";
 
 // The transitions of a running or resuming run, carried out inside the caller's transaction:
@@ -137,7 +137,10 @@ async function requestReview(move: Move, _action: ActionOfKind["request_review"]
   const { trx, ctx, run, steps, now, step, masterConversation } = move;
   if (!step) throw new Error(`run ${run.id}: no current step to review`);
   const answer = (await answerOf(trx, run.active_queue_id as string))?.content ?? "";
-  await moveStep(trx, step.id, STEP_ACTIONS.submit_for_review, { status: "REVIEWING" }, now);
+  await mustMove(
+    moveStep(trx, step.id, STEP_ACTIONS.submit_for_review, { status: "REVIEWING" }, now),
+    `step ${step.id}`,
+  );
   const item = await queue(
     trx,
     ctx,
@@ -145,7 +148,10 @@ async function requestReview(move: Move, _action: ActionOfKind["request_review"]
     masterConversation,
     reviewPrompt(ctx.locale, step, steps.length, passText(ctx, masterConversation, answer)),
   );
-  await moveRun(trx, run, { stage: "SUPERVISOR", active_queue_id: item.id, review_restarts: 0 }, now);
+  await mustMove(
+    moveRun(trx, run, { stage: "SUPERVISOR", active_queue_id: item.id, review_restarts: 0 }, now),
+    `run ${run.id}`,
+  );
   await recordEvent(trx, now, run.id, step.step_id, "step.submitted", {
     queue_id: run.active_queue_id,
     attempts: step.attempts,
@@ -166,23 +172,29 @@ async function requestCorrection(move: Move, action: ActionOfKind["request_corre
     step.conversation_id,
     correctionPrompt(ctx.locale, step, round, passText(ctx, step.conversation_id, action.verdict.feedback)),
   );
-  await moveStep(
-    trx,
-    step.id,
-    STEP_ACTIONS.review_verdict,
-    {
-      status: "CORRECTING",
-      attempts: step.attempts + 1,
-      feedback: action.verdict.feedback,
-      queue_id: item.id,
-    },
-    now,
+  await mustMove(
+    moveStep(
+      trx,
+      step.id,
+      STEP_ACTIONS.review_verdict,
+      {
+        status: "CORRECTING",
+        attempts: step.attempts + 1,
+        feedback: action.verdict.feedback,
+        queue_id: item.id,
+      },
+      now,
+    ),
+    `step ${step.id}`,
   );
-  await moveRun(
-    trx,
-    run,
-    { stage: "AGENT", active_queue_id: item.id, correction_round: round, review_restarts: 0 },
-    now,
+  await mustMove(
+    moveRun(
+      trx,
+      run,
+      { stage: "AGENT", active_queue_id: item.id, correction_round: round, review_restarts: 0 },
+      now,
+    ),
+    `run ${run.id}`,
   );
   await recordEvent(trx, now, run.id, step.step_id, "step.correction_requested", {
     round,
@@ -200,17 +212,20 @@ async function finalReview(move: Move, action: ActionOfKind["final_review"]): Pr
     s.id === step?.id ? { ...s, status: "APPROVED" as const, feedback: action.verdict.feedback } : s,
   );
   const item = await queue(trx, ctx, run, masterConversation, finalReviewPrompt(ctx.locale, approved));
-  await moveRun(
-    trx,
-    run,
-    {
-      stage: "FINAL_REVIEW",
-      current_step_id: null,
-      active_queue_id: item.id,
-      correction_round: 0,
-      review_restarts: 0,
-    },
-    now,
+  await mustMove(
+    moveRun(
+      trx,
+      run,
+      {
+        stage: "FINAL_REVIEW",
+        current_step_id: null,
+        active_queue_id: item.id,
+        correction_round: 0,
+        review_restarts: 0,
+      },
+      now,
+    ),
+    `run ${run.id}`,
   );
   await recordEvent(trx, now, run.id, null, "run.final_review", {});
   await announce(trx, now, run.id, "RUNNING", "FINAL_REVIEW");
@@ -219,11 +234,14 @@ async function finalReview(move: Move, action: ActionOfKind["final_review"]): Pr
 /** The final review approved: the run is over, with its report. */
 async function complete(move: Move, action: ActionOfKind["complete"]): Promise<void> {
   const { trx, run, now } = move;
-  await moveRun(
-    trx,
-    run,
-    { status: "COMPLETED", stage: "IDLE", final_report: action.report, finished_at: now },
-    now,
+  await mustMove(
+    moveRun(
+      trx,
+      run,
+      { status: "COMPLETED", stage: "IDLE", final_report: action.report, finished_at: now },
+      now,
+    ),
+    `run ${run.id}`,
   );
   await recordEvent(trx, now, run.id, null, "run.completed", {});
   await announce(trx, now, run.id, "COMPLETED", "IDLE");
@@ -239,7 +257,10 @@ async function restartReview(move: Move, _action: ActionOfKind["restart_review"]
     masterConversation,
     await masterPrompt(trx, ctx, run, run.stage as WorkStage, step, steps),
   );
-  await moveRun(trx, run, { active_queue_id: item.id, review_restarts: run.review_restarts + 1 }, now);
+  await mustMove(
+    moveRun(trx, run, { active_queue_id: item.id, review_restarts: run.review_restarts + 1 }, now),
+    `run ${run.id}`,
+  );
   await recordEvent(trx, now, run.id, step?.step_id ?? null, "master.review_restarted", {
     stage: run.stage,
     interrupted_queue_id: run.active_queue_id,
@@ -254,12 +275,15 @@ async function approveStep(
   step: StepWithProject,
   v: Supervision | null,
 ): Promise<void> {
-  await moveStep(
-    trx,
-    step.id,
-    STEP_ACTIONS.review_verdict,
-    { status: "APPROVED", feedback: v?.feedback ?? null, finished_at: now },
-    now,
+  await mustMove(
+    moveStep(
+      trx,
+      step.id,
+      STEP_ACTIONS.review_verdict,
+      { status: "APPROVED", feedback: v?.feedback ?? null, finished_at: now },
+      now,
+    ),
+    `step ${step.id}`,
   );
   await recordEvent(trx, now, run.id, step.step_id, "step.approved", {
     feedback: v?.feedback ?? "",
@@ -285,14 +309,20 @@ async function startStep(
     run.owner_id,
   );
   const item = await queue(trx, ctx, run, conversation.id, stepPrompt(ctx.locale, step, total));
-  await moveStep(
-    trx,
-    step.id,
-    STEP_ACTIONS.start,
-    { status: "WORKING", conversation_id: conversation.id, queue_id: item.id, attempts: 1, feedback: null },
-    now,
+  await mustMove(
+    moveStep(
+      trx,
+      step.id,
+      STEP_ACTIONS.start,
+      { status: "WORKING", conversation_id: conversation.id, queue_id: item.id, attempts: 1, feedback: null },
+      now,
+    ),
+    `step ${step.id}`,
   );
-  await moveRun(trx, run, { ...runSet, current_step_id: step.step_id, active_queue_id: item.id }, now);
+  await mustMove(
+    moveRun(trx, run, { ...runSet, current_step_id: step.step_id, active_queue_id: item.id }, now),
+    `run ${run.id}`,
+  );
   await recordEvent(trx, now, run.id, step.step_id, "step.started", {
     project_id: step.project_id,
     conversation_id: conversation.id,
@@ -367,17 +397,20 @@ export async function resumeIn(
   if (point.mode === "reprocess") {
     // The active item is read again by the next tick: its result, if any, is not lost.
     if (step)
-      await moveStep(
-        trx,
-        step.id,
-        notApproved,
-        {
-          status: step.conversation_id ? stepStatusAt(point.stage, step.attempts) : "PENDING",
-          feedback: null,
-        },
-        now,
+      await mustMove(
+        moveStep(
+          trx,
+          step.id,
+          notApproved,
+          {
+            status: step.conversation_id ? stepStatusAt(point.stage, step.attempts) : "PENDING",
+            feedback: null,
+          },
+          now,
+        ),
+        `step ${step.id}`,
       );
-    await moveRun(trx, run, base, now);
+    await mustMove(moveRun(trx, run, base, now), `run ${run.id}`);
   } else if (point.stage === "AGENT" && step && !step.conversation_id) {
     await startStep(trx, ctx, run, step, steps.length, base);
   } else if (point.stage === "AGENT" && step?.conversation_id) {
@@ -388,16 +421,20 @@ export async function resumeIn(
       step.conversation_id,
       resumeStepPrompt(ctx.locale, step, passText(ctx, step.conversation_id, run.error ?? "")),
     );
-    await moveStep(
-      trx,
-      step.id,
-      notApproved,
-      { status: "CORRECTING", attempts: step.attempts + 1, queue_id: item.id, finished_at: null },
-      now,
+    await mustMove(
+      moveStep(
+        trx,
+        step.id,
+        notApproved,
+        { status: "CORRECTING", attempts: step.attempts + 1, queue_id: item.id, finished_at: null },
+        now,
+      ),
+      `step ${step.id}`,
     );
-    await moveRun(trx, run, { ...base, active_queue_id: item.id }, now);
+    await mustMove(moveRun(trx, run, { ...base, active_queue_id: item.id }, now), `run ${run.id}`);
   } else {
-    if (step) await moveStep(trx, step.id, notApproved, { status: "REVIEWING" }, now);
+    if (step)
+      await mustMove(moveStep(trx, step.id, notApproved, { status: "REVIEWING" }, now), `step ${step.id}`);
     const item = await queue(
       trx,
       ctx,
@@ -405,7 +442,7 @@ export async function resumeIn(
       run.master_conversation_id as string,
       await masterPrompt(trx, ctx, run, point.stage, step, steps),
     );
-    await moveRun(trx, run, { ...base, active_queue_id: item.id }, now);
+    await mustMove(moveRun(trx, run, { ...base, active_queue_id: item.id }, now), `run ${run.id}`);
   }
   await recordEvent(trx, now, run.id, step?.step_id ?? null, event.kind, {
     ...event.details,

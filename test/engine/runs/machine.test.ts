@@ -1,12 +1,22 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import {
+  ACTIVE_STATUSES,
   decide,
   inferBlockedStage,
   MAX_CORRECTION_ROUNDS,
   resumePoint,
   RUN_TRANSITIONS,
   canMove,
+  SELF_REPAIR_TRANSITIONS,
+  STEP_ACTIONS,
+  STEP_TRANSITIONS,
+  type RunStatus,
+  type SelfRepairStatus,
+  type StepStatus,
 } from "../../../src/engine/runs/machine.js";
+import { LostRace, moveRepair, moveRun, moveStep, mustMove } from "../../../src/engine/runs/store.js";
+import { terminalStatuses } from "../../../src/engine/stateMachine.js";
+import { testEngine } from "../../support/engine.js";
 import { checkRebase, parsePlan, resolveTargets } from "../../../src/engine/runs/plan.js";
 import { planStep } from "./runEnv.js";
 
@@ -204,5 +214,174 @@ describe("migration 0005_runs", () => {
     } finally {
       await env.close();
     }
+  });
+});
+
+const keys = (o: object) => Object.keys(o).sort();
+
+describe("the run's transition tables", () => {
+  it("list every status; a run ends completed or cancelled, and holds the slot while running or blocked", () => {
+    // A table without a status's row does not compile (test/engine/transitionTables.test.ts).
+    expect(keys(RUN_TRANSITIONS)).toEqual(["BLOCKED", "CANCELLED", "COMPLETED", "RUNNING"]);
+    expect(keys(STEP_TRANSITIONS)).toEqual([
+      "APPROVED",
+      "BLOCKED",
+      "CORRECTING",
+      "PENDING",
+      "REVIEWING",
+      "WORKING",
+    ]);
+    expect(keys(SELF_REPAIR_TRANSITIONS)).toEqual([
+      "FAILED",
+      "NEEDS_USER",
+      "RUNNING",
+      "SUCCEEDED",
+      "SUPERSEDED",
+    ]);
+    expect(RUN_TRANSITIONS).toEqual({
+      RUNNING: ["BLOCKED", "COMPLETED", "CANCELLED"],
+      BLOCKED: ["RUNNING", "CANCELLED"],
+      COMPLETED: [],
+      CANCELLED: [],
+    });
+    expect(terminalStatuses(RUN_TRANSITIONS)).toEqual(["COMPLETED", "CANCELLED"]);
+    const live = keys(RUN_TRANSITIONS).filter(
+      (s) => !terminalStatuses(RUN_TRANSITIONS).includes(s as RunStatus),
+    );
+    expect([...ACTIVE_STATUSES].sort()).toEqual(live);
+    expect(terminalStatuses(STEP_TRANSITIONS)).toEqual(["APPROVED"]);
+    expect(terminalStatuses(SELF_REPAIR_TRANSITIONS)).toEqual(["SUCCEEDED", "SUPERSEDED", "FAILED"]);
+  });
+});
+
+describe("the run's guarded moves", () => {
+  let env: Awaited<ReturnType<typeof testEngine>> | undefined;
+  afterEach(async () => {
+    await env?.close();
+    env = undefined;
+  });
+
+  const runRow = (id: string, status: RunStatus) => ({
+    id,
+    owner_id: "U",
+    status,
+    stage: status === "RUNNING" ? ("AGENT" as const) : ("IDLE" as const),
+    plan: "[]",
+    master_project_id: "m",
+    master_conversation_id: null,
+    current_step_id: null,
+    active_queue_id: null,
+    self_repair_id: null,
+    blocked_stage: null,
+    block_code: null,
+    error: null,
+    final_report: null,
+    created_at: 0,
+    updated_at: 0,
+    finished_at: null,
+    slack_channel_id: null,
+    slack_thread_ts: null,
+  });
+  const stepRow = (id: string, runId: string, position: number, status: StepStatus) => ({
+    id,
+    run_id: runId,
+    step_id: `s${position}`,
+    position,
+    phase: 1,
+    phase_label: "P",
+    title: "t",
+    summary: "s",
+    risk: "code",
+    target: "demo",
+    aliases: "[]",
+    project_id: "p",
+    prompt: "do",
+    status,
+    conversation_id: null,
+    queue_id: null,
+    attempts: 0,
+    feedback: null,
+    created_at: 0,
+    updated_at: 0,
+    finished_at: null,
+  });
+  const repairRow = (id: string, runId: string, status: SelfRepairStatus) => ({
+    id,
+    run_id: runId,
+    step_id: null,
+    status,
+    blocked_stage: "AGENT" as const,
+    block_code: "item_failed" as const,
+    error: "x",
+    project_id: "p",
+    conversation_id: "c",
+    queue_id: "q",
+    feedback: null,
+    prompt_addendum: null,
+    created_at: 0,
+    updated_at: 0,
+    finished_at: null,
+  });
+  const statusOf = async (
+    table: "remediation_runs" | "remediation_step_runs" | "remediation_self_repairs",
+    id: string,
+  ) =>
+    (await env!.db.selectFrom(table).select("status").where("id", "=", id).executeTakeFirstOrThrow()).status;
+
+  it("a run moves only from the status it was read in: a stale read moves nothing, a fresh one moves it", async () => {
+    env = await testEngine();
+    await env.db
+      .insertInto("remediation_runs")
+      .values([runRow("done", "COMPLETED"), runRow("live", "RUNNING")])
+      .execute();
+    // Read as RUNNING, but it completed meanwhile: the guard matches nothing.
+    const stale = { id: "done", status: "RUNNING" as const, active_queue_id: null };
+    expect(await moveRun(env.db, stale, { status: "BLOCKED", stage: "IDLE" }, 5)).toBe(false);
+    expect(await statusOf("remediation_runs", "done")).toBe("COMPLETED");
+    // A move the table does not have is a defect, not a lost race.
+    await expect(
+      moveRun(env.db, { id: "done", status: "COMPLETED", active_queue_id: null }, { status: "RUNNING" }, 5),
+    ).rejects.toThrow("run done: COMPLETED → RUNNING is not a transition");
+    // Positive control: the same move from the status the row is in.
+    const fresh = { id: "live", status: "RUNNING" as const, active_queue_id: null };
+    expect(await moveRun(env.db, fresh, { status: "BLOCKED", stage: "IDLE" }, 5)).toBe(true);
+    expect(await statusOf("remediation_runs", "live")).toBe("BLOCKED");
+    // The second of two moves from the same read lost the race; in a transition it rolls back.
+    expect(await moveRun(env.db, fresh, { status: "CANCELLED", stage: "IDLE" }, 6)).toBe(false);
+    await expect(mustMove(moveRun(env.db, fresh, { stage: "AGENT" }, 6), "run live")).rejects.toBeInstanceOf(
+      LostRace,
+    );
+    await expect(mustMove(Promise.resolve(true), "run live")).resolves.toBeUndefined();
+    expect(await statusOf("remediation_runs", "live")).toBe("BLOCKED");
+  });
+
+  it("a step moves only from the statuses its action allows: an approved one is not resumed, a blocked one is", async () => {
+    env = await testEngine();
+    await env.db.insertInto("remediation_runs").values(runRow("r", "BLOCKED")).execute();
+    await env.db
+      .insertInto("remediation_step_runs")
+      .values([stepRow("approved", "r", 1, "APPROVED"), stepRow("blocked", "r", 2, "BLOCKED")])
+      .execute();
+    expect(await moveStep(env.db, "approved", STEP_ACTIONS.resume, { status: "REVIEWING" }, 5)).toBe(false);
+    expect(await statusOf("remediation_step_runs", "approved")).toBe("APPROVED");
+    expect(await moveStep(env.db, "blocked", STEP_ACTIONS.resume, { status: "REVIEWING" }, 5)).toBe(true);
+    expect(await statusOf("remediation_step_runs", "blocked")).toBe("REVIEWING");
+  });
+
+  it("a self-repair settles once: a superseded one is not settled, a running one is", async () => {
+    env = await testEngine();
+    await env.db.insertInto("remediation_runs").values(runRow("r", "BLOCKED")).execute();
+    await env.db
+      .insertInto("remediation_self_repairs")
+      .values([repairRow("gone", "r", "SUPERSEDED"), repairRow("running", "r", "RUNNING")])
+      .execute();
+    expect(await moveRepair(env.db, "gone", "RUNNING", { status: "SUCCEEDED", finished_at: 5 }, 5)).toBe(
+      false,
+    );
+    expect(await statusOf("remediation_self_repairs", "gone")).toBe("SUPERSEDED");
+    expect(await moveRepair(env.db, "running", "RUNNING", { status: "SUCCEEDED", finished_at: 5 }, 5)).toBe(
+      true,
+    );
+    expect(await statusOf("remediation_self_repairs", "running")).toBe("SUCCEEDED");
   });
 });
