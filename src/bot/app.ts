@@ -12,7 +12,7 @@ import {
 import { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
-import type { Engine } from "../engine/engine.js";
+import { createEngineApi, dialectOf, type Engine } from "../engine/api/runtime.js";
 import type { Locale } from "../i18n/index.js";
 import type { BotContext } from "./context.js";
 import { AfterAck } from "./afterAck.js";
@@ -35,13 +35,13 @@ import { SeenRequests } from "./receiver/signatureCheck.js";
 import { slackStartupError } from "./startupErrors.js";
 import { SlackAddresses } from "./store/addresses.js";
 import { SlackChannelDefaults } from "./store/channelDefaults.js";
+import { SlackPosts } from "./store/posts.js";
 import { ChannelMembers } from "./channelMembers.js";
 import { HandledEvents } from "./store/events.js";
 import { Intake, type IntakeTiming } from "./intake/intake.js";
 import { IntakeStore } from "./intake/store.js";
 import type { IntakeJournal } from "./intake/journal.js";
 import { SharedIntakeStore } from "./store/sharedIntake.js";
-import { dialectOf } from "../engine/database.js";
 
 /** A started Slack app: its mode, the bound HTTP port (HTTP mode, or health in Socket Mode), and stop(). */
 export interface SlackApp {
@@ -245,8 +245,9 @@ function botContext(
   handledEvents: HandledEvents,
 ): BotContext {
   const { engine, config, logger } = opts;
+  const api = createEngineApi(engine);
   return {
-    engine,
+    api,
     config,
     logger,
     // Read at each use: the person's language, set per request by registerPersonLocale.
@@ -257,9 +258,10 @@ function botContext(
     botUserId,
     afterAck,
     addresses: new SlackAddresses(engine.db, engine.clock),
+    posts: new SlackPosts(engine.db, engine.clock),
     channelDefaults: new SlackChannelDefaults(engine.db, engine.clock),
     handledEvents,
-    channelMembers: new ChannelMembers(client, engine.db, engine.clock, logger),
+    channelMembers: new ChannelMembers(client, api, engine.clock, logger),
   };
 }
 

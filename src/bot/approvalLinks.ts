@@ -1,11 +1,7 @@
 import type { WebClient } from "@slack/web-api";
-import type { Logger } from "pino";
-import type { Clock } from "../engine/clock.js";
-import type { Database } from "../engine/database.js";
-import { pendingApprovalsFor } from "../engine/approvals/view.js";
-import type { Actor } from "../engine/projects/projects.js";
+import type { Actor } from "../engine/api/model.js";
 import type { PendingApprovalItem } from "../views/approvals.js";
-import { SlackPosts } from "./store/posts.js";
+import type { BotContext } from "./context.js";
 
 /**
  * The pending approvals `actor` may answer, each with the permalink of its card once the notifier
@@ -13,23 +9,20 @@ import { SlackPosts } from "./store/posts.js";
  * left out, never the approval.
  */
 export async function pendingApprovalItems(
-  db: Database,
-  clock: Clock,
+  ctx: Pick<BotContext, "api" | "posts" | "logger">,
   client: WebClient,
   actor: Actor,
-  logger: Logger,
 ): Promise<PendingApprovalItem[]> {
-  const posts = new SlackPosts(db, clock);
   const items: PendingApprovalItem[] = [];
-  for (const approval of await pendingApprovalsFor(db, actor)) {
-    const card = await posts.find(`approval:${approval.id}`);
+  for (const approval of await ctx.api.approvals.pendingFor(actor)) {
+    const card = await ctx.posts.find(`approval:${approval.id}`);
     let link: string | null = null;
     if (card?.status === "posted" && card.ts) {
       link = await client.chat
         .getPermalink({ channel: card.channel, message_ts: card.ts })
         .then((r) => r.permalink ?? null)
         .catch((err) => {
-          logger.warn({ err, approvalId: approval.id }, "no permalink for an approval card");
+          ctx.logger.warn({ err, approvalId: approval.id }, "no permalink for an approval card");
           return null;
         });
     }

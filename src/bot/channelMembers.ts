@@ -1,8 +1,8 @@
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
-import type { Clock } from "../engine/clock.js";
-import { channelsOpenToMembers, type Actor } from "../engine/projects/projects.js";
-import type { Database } from "../engine/database.js";
+import type { EngineApi } from "../engine/api/index.js";
+import type { Actor } from "../engine/api/model.js";
+import type { Clock } from "../engine/api/runtime.js";
 
 /** How long a channel's member list is trusted: someone who leaves stops reading within this. */
 const TTL_MS = 60_000;
@@ -20,7 +20,7 @@ export class ChannelMembers {
 
   constructor(
     private readonly client: WebClient,
-    private readonly db: Database,
+    private readonly api: EngineApi,
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {}
@@ -30,7 +30,7 @@ export class ChannelMembers {
    * `fromChannel`, where their request was written, counts without asking Slack.
    */
   async reader(actor: Actor, fromChannel?: string | null): Promise<Actor> {
-    const open = await channelsOpenToMembers(this.db);
+    const open = await this.api.projects.channelsOpenToMembers();
     const channels: string[] = [];
     for (const channel of open)
       if (channel === fromChannel || (await this.membersOf(channel)).has(actor.userId))

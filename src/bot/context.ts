@@ -6,14 +6,15 @@ import type { SlackChannelDefaults } from "./store/channelDefaults.js";
 import type { HandledEvents } from "./store/events.js";
 import type { UserLocales } from "./userLocales.js";
 import type { Config } from "../config.js";
-import type { Engine } from "../engine/engine.js";
-import { isEngineError } from "../engine/errors.js";
-import type { Actor } from "../engine/projects/projects.js";
+import type { EngineApi } from "../engine/api/index.js";
+import { type Actor, isEngineError } from "../engine/api/model.js";
+import type { SlackPosts } from "./store/posts.js";
 import { engineErrorText, t, type Locale } from "../i18n/index.js";
 
 /** What every listener needs: the engine, who the admins are, the language, the bot's identity. */
 export interface BotContext {
-  engine: Engine;
+  /** The engine, through its API only: every method checks the person it acts for. */
+  api: EngineApi;
   config: Config;
   logger: Logger;
   /** The language of the person the current request is from (see userLocales.ts), else `CODEXPI_LOCALE`. */
@@ -24,6 +25,8 @@ export interface BotContext {
   afterAck: AfterAck;
   /** Where conversations, runs and orchestrations live in Slack (the bot's own rows). */
   addresses: SlackAddresses;
+  /** What the bot posted, by key (the bot's own rows). */
+  posts: SlackPosts;
   /** Each channel's default project (the bot's own rows). */
   channelDefaults: SlackChannelDefaults;
   /** Slack events already handled (retries and double deliveries are dropped). */

@@ -1,6 +1,5 @@
 import type { App, BlockButtonAction } from "@slack/bolt";
 import { currentRequest } from "../intake/context.js";
-import { ask, stop } from "../../engine/conversations/conversationService.js";
 import { t } from "../../i18n/index.js";
 import { ACTIONS } from "../../views/ids.js";
 import { readProjectChoice } from "../../views/projectChoice.js";
@@ -16,7 +15,7 @@ export function registerActions(app: App, ctx: BotContext): void {
         // A reader of the project is told they may not stop it (not "not found"); the engine decides.
         // Membership is Slack's word only: a public channel's buttons can be clicked in preview.
         const actor = await readerOf(ctx, body.user.id);
-        const r = await stop(ctx.engine, actor, action.value ?? "");
+        const r = await ctx.api.conversations.stop(actor, action.value ?? "");
         // What it stopped is posted once in the thread (by the notifier), for everyone to see.
         if (r.stoppingRunning + r.cancelledQueued + r.cancelledDecisions > 0) return;
         text = t(ctx.locale, "notice.nothing_to_stop");
@@ -42,8 +41,7 @@ export function registerActions(app: App, ctx: BotContext): void {
           let text: string;
           try {
             if (!choice) throw new Error("unreadable project choice");
-            await ask(
-              ctx.engine,
+            await ctx.api.conversations.ask(
               actor,
               choice.project,
               choice.prompt,

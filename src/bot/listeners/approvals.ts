@@ -1,7 +1,5 @@
+import { APPROVAL_ANSWERS } from "../../engine/api/model.js";
 import type { App, BlockButtonAction } from "@slack/bolt";
-import { answerApprovalUseCase } from "../../engine/approvals/answers.js";
-import { APPROVAL_ANSWERS } from "../../engine/approvals/machine.js";
-import { runUseCase } from "../../engine/kernel.js";
 import { t } from "../../i18n/index.js";
 import { APPROVAL_ACTION_IDS } from "../../views/approvals.js";
 import { actorOf, errorText, type BotContext } from "../context.js";
@@ -19,9 +17,7 @@ export function registerApprovalActions(app: App, ctx: BotContext): void {
       ctx.afterAck.run(async () => {
         let text: string;
         try {
-          await runUseCase(ctx.engine, () =>
-            answerApprovalUseCase(ctx.engine, actor, action.value ?? "", answer),
-          );
+          await ctx.api.approvals.answer(actor, action.value ?? "", answer);
           text = t(ctx.locale, "approval.answered_ack");
         } catch (err) {
           text = errorText(ctx, err);

@@ -1,26 +1,10 @@
+import { type Actor, EngineError } from "../../engine/api/model.js";
 import type { App } from "@slack/bolt";
 import { currentRequest } from "../intake/context.js";
 import type { WebClient } from "@slack/web-api";
 import { joinProjectChannel } from "../projectChannel.js";
-import { ask } from "../../engine/conversations/conversationService.js";
-import {
-  type Actor,
-  addProject,
-  assertAdmin,
-  listProjects,
-  projectForOwner,
-  removeProject,
-  setProjectPrompter,
-  setProjectSteer,
-  setProjectVisibility,
-  updateProject,
-} from "../../engine/projects/projects.js";
-import { installRoots } from "../../engine/projects/layout.js";
-import { globalPolicy, setProjectLimit } from "../../engine/projects/policies.js";
 import { policyModal } from "../../views/policy.js";
 import { channelMention, userMention } from "../../views/mrkdwn.js";
-import { queueStatus } from "../../engine/dispatch/status.js";
-import { queuePosition } from "../../engine/conversations/queueReads.js";
 import { t } from "../../i18n/index.js";
 import { helpView, projectsView, statusView, unknownCommand, usage } from "../../views/commands.js";
 import {
@@ -30,12 +14,7 @@ import {
   specialistAddModal,
   specialistsView,
 } from "../../views/coordination.js";
-import { listDecisions } from "../../engine/coordination/decisions.js";
 import { pendingApprovalItems } from "../approvalLinks.js";
-import { listIncidents } from "../../engine/coordination/incidents.js";
-import { listSpecialists } from "../../engine/coordination/specialists.js";
-import { getPreferences, setPreferences } from "../../engine/coordination/preferences.js";
-import { EngineError } from "../../engine/errors.js";
 import { parseCommand, type Command, type ProjectChanges } from "../commandGrammar.js";
 import { actorOf, errorText, readerOf, type BotContext } from "../context.js";
 
@@ -66,7 +45,7 @@ export function registerCommands(app: App, ctx: BotContext): void {
           response_type: "ephemeral",
           text: errorText(ctx, new EngineError("forbidden", "admins_only")),
         }));
-      const view = policyModal(ctx.locale, await globalPolicy(ctx.engine.db), {
+      const view = policyModal(ctx.locale, await ctx.api.policies.global(), {
         channelId: command.channel_id,
       });
       await client.views.open({ trigger_id: command.trigger_id, view }).catch(async (err) => {
@@ -145,16 +124,16 @@ type Handler<K extends keyof CommandOfKind> = (cmd: CommandOfKind[K], scope: Com
 const handlers: { [K in keyof CommandOfKind]: Handler<K> } = {
   ask: askCommand,
   projects: projectsCommand,
-  status: async (_cmd, { ctx, actor }) => statusView(ctx.locale, await queueStatus(ctx.engine, actor)),
+  status: async (_cmd, { ctx, actor }) => statusView(ctx.locale, await ctx.api.conversations.status(actor)),
   "project.add": projectAddCommand,
   "project.remove": projectRemoveCommand,
   "project.set": projectSetCommand,
   "project.allow": projectAllowCommand,
   decisions: decisionsCommand,
   incidents: async (_cmd, { ctx, actor }) =>
-    incidentsView(ctx.locale, await listIncidents(ctx.engine.db, actor)),
+    incidentsView(ctx.locale, await ctx.api.coordination.incidents(actor)),
   specialists: async (_cmd, { ctx, actor }) =>
-    specialistsView(ctx.locale, await listSpecialists(ctx.engine.db, actor)),
+    specialistsView(ctx.locale, await ctx.api.coordination.specialists(actor)),
   run: (cmd, { ctx, actor, channelId }) => runCommand(ctx, cmd, actor, channelId),
   "run.resume": (cmd, { ctx, actor, channelId }) => runCommand(ctx, cmd, actor, channelId),
   "run.cancel": (cmd, { ctx, actor, channelId }) => runCommand(ctx, cmd, actor, channelId),
@@ -183,9 +162,7 @@ async function askCommand(
   cmd: CommandOfKind["ask"],
   { ctx, actor, channelId }: CommandScope,
 ): Promise<Reply> {
-  const { engine } = ctx;
-  const started = await ask(
-    engine,
+  const started = await ctx.api.conversations.ask(
     actor,
     cmd.project,
     cmd.prompt,
@@ -196,7 +173,7 @@ async function askCommand(
     },
     currentRequest(),
   );
-  const position = await queuePosition(engine.db, started.item.id);
+  const position = await ctx.api.conversations.queuePosition(started.item.id);
   return {
     text:
       position === null ? t(ctx.locale, "notice.working") : t(ctx.locale, "notice.queued", { n: position }),
@@ -207,7 +184,7 @@ async function projectsCommand(
   _cmd: CommandOfKind["projects"],
   { ctx, actor }: CommandScope,
 ): Promise<Reply> {
-  const projects = await listProjects(ctx.engine.db, actor);
+  const projects = await ctx.api.projects.list(actor);
   return projectsView(
     ctx.locale,
     projects.map((p) => ({
@@ -229,24 +206,18 @@ async function projectAddCommand(
   cmd: CommandOfKind["project.add"],
   { ctx, actor, client }: CommandScope,
 ): Promise<Reply> {
-  const { engine } = ctx;
-  assertAdmin(actor);
+  ctx.api.projects.assertAdmin(actor);
   const refused = cmd.channel ? await refuseChannel(ctx, client, cmd.channel) : null;
   if (refused) return { text: refused };
-  const p = await addProject(
-    engine.db,
-    engine.clock,
-    {
-      name: cmd.name,
-      path: cmd.path,
-      ownerId: cmd.owner,
-      channelId: cmd.channel,
-      fullAccess: cmd.fullAccess,
-      mergeConfirmation: cmd.mergeConfirmation,
-      role: cmd.role,
-    },
-    installRoots(engine.config),
-  );
+  const p = await ctx.api.projects.add(actor, {
+    name: cmd.name,
+    path: cmd.path,
+    ownerId: cmd.owner,
+    channelId: cmd.channel,
+    fullAccess: cmd.fullAccess,
+    mergeConfirmation: cmd.mergeConfirmation,
+    role: cmd.role,
+  });
   return { text: t(ctx.locale, "project.added", { name: p.name, path: p.path }) };
 }
 
@@ -254,7 +225,7 @@ async function projectRemoveCommand(
   cmd: CommandOfKind["project.remove"],
   { ctx, actor }: CommandScope,
 ): Promise<Reply> {
-  const p = await removeProject(ctx.engine.db, actor, cmd.name);
+  const p = await ctx.api.projects.remove(actor, cmd.name);
   return { text: t(ctx.locale, "project.removed", { name: p.name }) };
 }
 
@@ -262,28 +233,26 @@ async function projectSetCommand(
   cmd: CommandOfKind["project.set"],
   { ctx, actor, client }: CommandScope,
 ): Promise<Reply> {
-  const { engine } = ctx;
   const { maxConcurrent, defaultFor, visible, steer, ...changes } = cmd.changes;
   if (changes.channel) {
     // Only an admin may move a project's channel: checked before the bot joins anything.
-    assertAdmin(actor);
-    await projectForOwner(engine.db, actor, cmd.name);
+    ctx.api.projects.assertAdmin(actor);
+    await ctx.api.projects.forOwner(actor, cmd.name);
     const refused = await refuseChannel(ctx, client, changes.channel);
     if (refused) return { text: refused };
   }
   // A channel's default only needs the project's owner; every other change, an admin.
   const p =
     Object.keys(changes).length || maxConcurrent !== undefined
-      ? await updateProject(engine.db, actor, cmd.name, changes, installRoots(engine.config))
-      : await projectForOwner(engine.db, actor, cmd.name);
-  if (defaultFor !== undefined || visible) await projectForOwner(engine.db, actor, p.name);
+      ? await ctx.api.projects.update(actor, cmd.name, changes)
+      : await ctx.api.projects.forOwner(actor, cmd.name);
+  if (defaultFor !== undefined || visible) await ctx.api.projects.forOwner(actor, p.name);
   // Steering, like visibility, is the owner's choice (or an admin's).
-  if (steer !== undefined) await setProjectSteer(engine.db, actor, p.name, steer);
+  if (steer !== undefined) await ctx.api.projects.setSteer(actor, p.name, steer);
   if (defaultFor) await ctx.channelDefaults.set(defaultFor, p.id, actor.userId);
   const cleared = defaultFor === null ? await ctx.channelDefaults.clearProject(p.id) : [];
-  if (maxConcurrent !== undefined)
-    await setProjectLimit(engine.db, engine.clock, p.id, maxConcurrent, actor.userId);
-  const q = visible ? await setProjectVisibility(engine.db, actor, p.name, visible) : p;
+  if (maxConcurrent !== undefined) await ctx.api.policies.setProjectLimit(actor, p.name, maxConcurrent);
+  const q = visible ? await ctx.api.projects.setVisibility(actor, p.name, visible) : p;
   const said = projectSetSentences(ctx, cmd.changes, p.name, cleared, q);
   return { text: said.length ? said.join("\n") : t(ctx.locale, "project.updated", { name: p.name }) };
 }
@@ -330,8 +299,7 @@ async function projectAllowCommand(
   cmd: CommandOfKind["project.allow"],
   { ctx, actor }: CommandScope,
 ): Promise<Reply> {
-  const { engine } = ctx;
-  const p = await setProjectPrompter(engine.db, engine.clock, actor, cmd.name, cmd.user, cmd.allowed);
+  const p = await ctx.api.projects.setPrompter(actor, cmd.name, cmd.user, cmd.allowed);
   return {
     text: t(ctx.locale, cmd.allowed ? "project.allowed" : "project.disallowed", {
       name: p.name,
@@ -344,19 +312,17 @@ async function decisionsCommand(
   _cmd: CommandOfKind["decisions"],
   { ctx, actor, client }: CommandScope,
 ): Promise<Reply> {
-  const { engine } = ctx;
   return decisionsView(
     ctx.locale,
-    await listDecisions(engine.db, actor),
-    await pendingApprovalItems(engine.db, engine.clock, client, actor, ctx.logger),
+    await ctx.api.decisions.list(actor),
+    await pendingApprovalItems(ctx, client, actor),
   );
 }
 
 async function notifyCommand(cmd: CommandOfKind["notify"], { ctx, userId }: CommandScope): Promise<Reply> {
-  const { engine } = ctx;
-  const current = await getPreferences(engine.db, userId);
+  const current = await ctx.api.coordination.preferences(userId);
   const prefs = cmd.change
-    ? await setPreferences(engine.db, engine.clock, userId, {
+    ? await ctx.api.coordination.setPreferences(actorOf(ctx, userId), {
         ...current,
         [cmd.change.key]: cmd.change.on,
       })

@@ -1,11 +1,6 @@
+import { isEngineError } from "../../engine/api/model.js";
 import type { App, BlockAction, BlockButtonAction, RespondFn } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
-import { answerDecisionUseCase, assertAnswerable, getDecision } from "../../engine/coordination/decisions.js";
-import { performEffects, runUseCase } from "../../engine/kernel.js";
-import { retryIncident } from "../../engine/coordination/incidents.js";
-import { createSpecialist, rebuildSpecialist } from "../../engine/coordination/specialists.js";
-import { EngineError, isEngineError } from "../../engine/errors.js";
-import { updatePolicyUseCase } from "../../engine/projects/policyService.js";
 import { policyErrors, POLICY_INPUTS, readPolicy } from "../../views/policy.js";
 import { t } from "../../i18n/index.js";
 import {
@@ -54,11 +49,9 @@ function registerDecisionActions(app: App, ctx: BotContext): void {
     const actor = actorOf(ctx, body.user.id);
     ctx.afterAck.run(async () => {
       try {
-        const decision = await getDecision(ctx.engine.db, actor, parsed?.decisionId ?? "");
+        const decision = await ctx.api.decisions.get(actor, parsed?.decisionId ?? "");
         const optionId = parsed ? decisionOptionId(decision, parsed.token) : null;
-        await runUseCase(ctx.engine, () =>
-          answerDecisionUseCase(ctx.engine, actor, decision.id, [optionId ?? ""], ""),
-        );
+        await ctx.api.decisions.answer(actor, decision.id, [optionId ?? ""], "");
         await reply(ctx, respond, t(ctx.locale, "decision.answered_ack"));
       } catch (err) {
         await reply(ctx, respond, errorText(ctx, err));
@@ -73,9 +66,9 @@ function registerDecisionActions(app: App, ctx: BotContext): void {
     const values = ((body as { state?: { values?: StateValues } }).state?.values ?? {}) as StateValues;
     ctx.afterAck.run(async () => {
       try {
-        const decision = await getDecision(ctx.engine.db, actor, decisionId);
+        const decision = await ctx.api.decisions.get(actor, decisionId);
         const choices = readDecisionChoices(decision, values);
-        await runUseCase(ctx.engine, () => answerDecisionUseCase(ctx.engine, actor, decisionId, choices, ""));
+        await ctx.api.decisions.answer(actor, decisionId, choices, "");
         await reply(ctx, respond, t(ctx.locale, "decision.answered_ack"));
       } catch (err) {
         await reply(ctx, respond, errorText(ctx, err));
@@ -88,8 +81,8 @@ function registerDecisionActions(app: App, ctx: BotContext): void {
     const actor = actorOf(ctx, body.user.id);
     try {
       // Opened at once, not behind the queue: a trigger_id expires after 3 seconds.
-      const decision = await getDecision(ctx.engine.db, actor, action.value ?? "");
-      assertAnswerable(decision); // answered or cancelled: the refusal says which
+      const decision = await ctx.api.decisions.get(actor, action.value ?? "");
+      ctx.api.decisions.assertAnswerable(decision); // answered or cancelled: the refusal says which
       await client.views.open({
         trigger_id: body.trigger_id,
         view: decisionCustomModal(ctx.locale, decision),
@@ -103,10 +96,10 @@ function registerDecisionActions(app: App, ctx: BotContext): void {
     const actor = actorOf(ctx, body.user.id);
     const text = readDecisionCustom(view.state.values);
     try {
-      const { effects } = await answerDecisionUseCase(ctx.engine, actor, view.private_metadata, [], text);
+      const { effects } = await ctx.api.decisions.answerDeferred(actor, view.private_metadata, [], text);
       await ack();
       // The answer's effects wait for the ack: a modal must be answered within 3 seconds.
-      ctx.afterAck.run(async () => void (await performEffects(ctx.engine, effects)));
+      ctx.afterAck.run(effects);
     } catch (err) {
       await ack({ response_action: "errors", errors: { [DECISION_CUSTOM_BLOCK]: errorText(ctx, err) } });
     }
@@ -120,7 +113,7 @@ function registerIncidentAndSpecialistButtons(app: App, ctx: BotContext): void {
     const actor = actorOf(ctx, body.user.id);
     ctx.afterAck.run(async () => {
       try {
-        await retryIncident(ctx.engine, actor, action.value ?? "");
+        await ctx.api.coordination.retryIncident(actor, action.value ?? "");
         await reply(ctx, respond, t(ctx.locale, "incident.view.retried_ack"));
       } catch (err) {
         await reply(ctx, respond, errorText(ctx, err));
@@ -133,7 +126,7 @@ function registerIncidentAndSpecialistButtons(app: App, ctx: BotContext): void {
     const actor = actorOf(ctx, body.user.id);
     ctx.afterAck.run(async () => {
       try {
-        const s = await rebuildSpecialist(ctx.engine, actor, action.value ?? "");
+        const s = await ctx.api.coordination.rebuildSpecialist(actor, action.value ?? "");
         await reply(
           ctx,
           respond,
@@ -151,12 +144,11 @@ function registerPolicyModal(app: App, ctx: BotContext): void {
   app.view(CALLBACKS.policyEdit, async ({ ack, body, view, client }) => {
     const actor = actorOf(ctx, body.user.id);
     try {
-      if (!actor.isAdmin) throw new EngineError("forbidden", "admins_only");
-      const { effects } = await updatePolicyUseCase(ctx.engine, readPolicy(view.state.values), actor.userId);
+      const { effects } = await ctx.api.policies.update(actor, readPolicy(view.state.values));
       await ack();
       const { channelId } = readSpecialistAddMetadata(view.private_metadata); // same {channelId} shape
       ctx.afterAck.run(async () => {
-        await performEffects(ctx.engine, effects); // a higher limit may let queued work start now
+        await effects(); // a higher limit may let queued work start now
         await tell(ctx, client, body.user.id, channelId, t(ctx.locale, "policy.saved"));
       });
     } catch (err) {
@@ -180,7 +172,7 @@ function registerSpecialistModal(app: App, ctx: BotContext): void {
     const actor = actorOf(ctx, body.user.id);
     const meta = readSpecialistAddMetadata(view.private_metadata);
     try {
-      const s = await createSpecialist(ctx.engine, actor, readSpecialistAdd(view.state.values), {
+      const s = await ctx.api.coordination.createSpecialist(actor, readSpecialistAdd(view.state.values), {
         shared: meta.shared === true,
       });
       await ack();

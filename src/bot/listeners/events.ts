@@ -1,26 +1,15 @@
+import { type ConversationWithProject, canIncident } from "../../engine/api/model.js";
 import type { App } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
-import {
-  ask,
-  conversationOfThread,
-  followUp,
-  loadConversation,
-  type ConversationWithProject,
-} from "../../engine/conversations/conversationService.js";
-import { overview } from "../../engine/coordination/overview.js";
-import { promptTarget } from "../../engine/projects/promptTarget.js";
 import { projectChoice } from "../../views/projectChoice.js";
 import type { Block } from "../../views/blocks.js";
-import { runStatus } from "../../engine/runs/index.js";
 import { homeView } from "../../views/home.js";
 import { usage } from "../../views/commands.js";
 import { tokenize } from "../commandGrammar.js";
 import { actorOf, errorText, readerOf, type BotContext } from "../context.js";
-import { canIncident } from "../../engine/coordination/incidentMachine.js";
 import { t } from "../../i18n/index.js";
 import { currentRequest, waitForThread } from "../intake/context.js";
 import { resolveRootFromSlack } from "../intake/threadRoots.js";
-import { SlackPosts } from "../store/posts.js";
 import { pendingApprovalItems } from "../approvalLinks.js";
 
 interface MessageLike {
@@ -77,8 +66,8 @@ async function conversationOfSlackThread(
   threadTs: string,
 ): Promise<ConversationWithProject | null> {
   const id = await ctx.addresses.subjectOfThread("conversation", channel, threadTs);
-  if (id) return loadConversation(ctx.engine, id);
-  return conversationOfThread(ctx.engine, channel, threadTs);
+  if (id) return ctx.api.conversations.load(id);
+  return ctx.api.conversations.ofThread(channel, threadTs);
 }
 
 async function onMention(ctx: BotContext, client: WebClient, e: MessageLike): Promise<void> {
@@ -97,8 +86,7 @@ async function onMessage(ctx: BotContext, client: WebClient, e: MessageLike): Pr
     if (!prompt) return;
     try {
       // A member of a channel the project is visible to reads it: told they may not prompt it.
-      await followUp(
-        ctx.engine,
+      await ctx.api.conversations.followUp(
         await readerOf(ctx, e.user, e.channel),
         conversation,
         prompt,
@@ -122,8 +110,7 @@ async function onMessage(ctx: BotContext, client: WebClient, e: MessageLike): Pr
  */
 async function onUnknownThread(ctx: BotContext, client: WebClient, e: MessageLike): Promise<void> {
   if (e.parent_user_id !== ctx.botUserId || !e.thread_ts) return;
-  const posts = new SlackPosts(ctx.engine.db, ctx.engine.clock);
-  const args = { client, posts, channel: e.channel, threadTs: e.thread_ts, logger: ctx.logger };
+  const args = { client, posts: ctx.posts, channel: e.channel, threadTs: e.thread_ts, logger: ctx.logger };
   // Its address is recorded once the notifier takes the post up again (without posting): the
   // reply matches at its next try.
   await resolveRootFromSlack(args);
@@ -139,8 +126,8 @@ async function onHomeOpened(
 ): Promise<void> {
   if (event.tab && event.tab !== "home") return;
   const actor = actorOf(ctx, event.user);
-  const o = await overview(ctx.engine.db, actor);
-  const approvals = await pendingApprovalItems(ctx.engine.db, ctx.engine.clock, client, actor, ctx.logger);
+  const o = await ctx.api.coordination.overview(actor);
+  const approvals = await pendingApprovalItems(ctx, client, actor);
   const view = homeView(ctx.locale, {
     approvals,
     decisions: o.decisions.map((d) => ({
@@ -179,7 +166,7 @@ async function currentRun(
   ctx: BotContext,
   actor: ReturnType<typeof actorOf>,
 ): Promise<{ status: string; stage: string; title: string } | null> {
-  const run = await runStatus(ctx.engine, actor);
+  const run = await ctx.api.runs.status(actor);
   if (run.status === "NOT_STARTED" || !("steps" in run)) return null;
   const step = run.steps.find((s) => s.id === run.current_step_id) ?? run.steps[0];
   return { status: run.status, stage: run.stage, title: step?.title ?? "" };
@@ -196,7 +183,7 @@ async function start(
   const threadTs = e.thread_ts ?? e.ts;
   try {
     // The engine decides where it goes: a named project, the channel's default, the DM's last one.
-    const target = await promptTarget(ctx.engine.db, actor, text, {
+    const target = await ctx.api.projects.promptTarget(actor, text, {
       channelDefault: origin === "dm" ? null : await ctx.channelDefaults.get(e.channel),
       dm: origin === "dm",
     });
@@ -210,8 +197,7 @@ async function start(
       });
       return await ephemeral(ctx, client, e, choice.text, choice.blocks);
     }
-    await ask(
-      ctx.engine,
+    await ctx.api.conversations.ask(
       actor,
       target.project,
       target.prompt,

@@ -1,19 +1,6 @@
+import { type Actor, EngineError, isEngineError } from "../../engine/api/model.js";
 import type { App, BlockButtonAction, RespondFn } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
-import { projectForActor, type Actor } from "../../engine/projects/projects.js";
-import { EngineError, isEngineError } from "../../engine/errors.js";
-import {
-  approveDraft,
-  approveRevision,
-  createOrchestration,
-  declineMerge,
-  getOrchestration,
-  listOrchestrations,
-  mergeOrchestration,
-  rejectDraft,
-  requestCorrections,
-  verifyOrchestration,
-} from "../../engine/orchestrations/index.js";
 import { ACTIONS, CALLBACKS } from "../../views/ids.js";
 import {
   feedbackModal,
@@ -39,7 +26,7 @@ export async function orchestrationCommand(
   actor: Actor,
   _channelId: string,
 ): Promise<Reply> {
-  return orchestrationsView(ctx.locale, await listOrchestrations(ctx.engine, actor));
+  return orchestrationsView(ctx.locale, await ctx.api.orchestrations.list(actor));
 }
 
 /**
@@ -54,7 +41,7 @@ export async function openOrchestrationModal(
   channelId: string,
   actor: Actor,
 ): Promise<void> {
-  const project = await projectForActor(ctx.engine.db, actor, cmd.project);
+  const project = await ctx.api.projects.forActor(actor, cmd.project);
   const view = orchestrationModal(ctx.locale, {
     projectId: project.id,
     projectName: project.name,
@@ -110,20 +97,20 @@ function registerStepButtons(app: App, ctx: BotContext): void {
   app.action<BlockButtonAction>(ACTIONS.orchDraftApprove, async ({ ack, body, action, respond }) => {
     await ack();
     const { id, token } = parseOrchestrationValue(action.value ?? "");
-    act(ctx, respond, () => approveDraft(ctx.engine, actorOf(ctx, body.user.id), id, token));
+    act(ctx, respond, () => ctx.api.orchestrations.approveDraft(actorOf(ctx, body.user.id), id, token));
   });
 
   app.action<BlockButtonAction>(ACTIONS.orchVerify, async ({ ack, body, action, respond }) => {
     await ack();
     const { id } = parseOrchestrationValue(action.value ?? "");
-    act(ctx, respond, () => verifyOrchestration(ctx.engine, actorOf(ctx, body.user.id), id), { long: true });
+    act(ctx, respond, () => ctx.api.orchestrations.verify(actorOf(ctx, body.user.id), id), { long: true });
   });
 
   app.action<BlockButtonAction>(ACTIONS.orchApprove, async ({ ack, body, action, respond }) => {
     await ack();
     const { id, token } = parseOrchestrationValue(action.value ?? "");
     // Without a required confirmation, approving merges at once.
-    act(ctx, respond, () => approveRevision(ctx.engine, actorOf(ctx, body.user.id), id, token), {
+    act(ctx, respond, () => ctx.api.orchestrations.approveRevision(actorOf(ctx, body.user.id), id, token), {
       long: true,
     });
   });
@@ -131,20 +118,15 @@ function registerStepButtons(app: App, ctx: BotContext): void {
   app.action<BlockButtonAction>(ACTIONS.orchMergeConfirm, async ({ ack, body, action, respond }) => {
     await ack();
     const { id } = parseOrchestrationValue(action.value ?? "");
-    act(
-      ctx,
-      respond,
-      () => mergeOrchestration(ctx.engine, actorOf(ctx, body.user.id), id, { confirm: true }),
-      {
-        long: true,
-      },
-    );
+    act(ctx, respond, () => ctx.api.orchestrations.merge(actorOf(ctx, body.user.id), id, { confirm: true }), {
+      long: true,
+    });
   });
 
   app.action<BlockButtonAction>(ACTIONS.orchMergeCancel, async ({ ack, body, action, respond }) => {
     await ack();
     const { id } = parseOrchestrationValue(action.value ?? "");
-    act(ctx, respond, () => declineMerge(ctx.engine, actorOf(ctx, body.user.id), id));
+    act(ctx, respond, () => ctx.api.orchestrations.declineMerge(actorOf(ctx, body.user.id), id));
   });
 }
 
@@ -159,10 +141,10 @@ function registerFeedback(app: App, ctx: BotContext): void {
     "AWAITING_MERGE_CONFIRMATION",
   ]);
   submitFeedback(app, ctx, CALLBACKS.orchReject, (actor, id, feedback) =>
-    rejectDraft(ctx.engine, actor, id, feedback),
+    ctx.api.orchestrations.rejectDraft(actor, id, feedback),
   );
   submitFeedback(app, ctx, CALLBACKS.orchCorrections, (actor, id, feedback) =>
-    requestCorrections(ctx.engine, actor, id, feedback),
+    ctx.api.orchestrations.requestCorrections(actor, id, feedback),
   );
 }
 
@@ -174,8 +156,7 @@ function openFeedbackOnClick(app: App, ctx: BotContext, kind: FeedbackKind, allo
     async ({ ack, body, action, client, respond }) => {
       await ack();
       try {
-        const o = await getOrchestration(
-          ctx.engine,
+        const o = await ctx.api.orchestrations.get(
           actorOf(ctx, body.user.id),
           parseOrchestrationValue(action.value ?? "").id,
         );
@@ -224,11 +205,9 @@ function registerCreateModal(app: App, ctx: BotContext): void {
     if (Object.keys(errors).length) return void (await ack({ response_action: "errors", errors }));
     try {
       // The thread root is posted by the notifier, in the channel the command came from.
-      await createOrchestration(
-        ctx.engine,
+      await ctx.api.orchestrations.create(
         actor,
         { project_id: meta.projectId ?? "", ...form, engine: "codex" },
-        undefined,
         meta.channelId ? { slackChannelId: meta.channelId } : {},
       );
       await ack();

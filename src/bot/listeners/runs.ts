@@ -1,14 +1,6 @@
+import type { Actor, RunDetail } from "../../engine/api/model.js";
 import type { App, BlockButtonAction, RespondFn } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
-import type { Actor } from "../../engine/projects/projects.js";
-import {
-  cancelRun,
-  resumeRun,
-  revisableRun,
-  runStatus,
-  startRun,
-  type RunDetail,
-} from "../../engine/runs/index.js";
 import { t } from "../../i18n/index.js";
 import { ACTIONS, CALLBACKS } from "../../views/ids.js";
 import {
@@ -40,11 +32,11 @@ export async function runCommand(
 ): Promise<Reply> {
   switch (cmd.kind) {
     case "run":
-      return runDetailView(ctx.locale, await runStatus(ctx.engine, actor));
+      return runDetailView(ctx.locale, await ctx.api.runs.status(actor));
     case "run.resume":
-      return { text: resumedText(ctx, await resumeRun(ctx.engine, actor), "run_view.resumed_ack") };
+      return { text: resumedText(ctx, await ctx.api.runs.resume(actor), "run_view.resumed_ack") };
     case "run.cancel":
-      await cancelRun(ctx.engine, actor);
+      await ctx.api.runs.cancel(actor);
       return { text: t(ctx.locale, "run_view.cancelled_ack") };
   }
 }
@@ -67,7 +59,7 @@ export async function openRunModal(
 
 /** The run the actor may revise (the engine checks who, and that it is BLOCKED). */
 async function reviseTarget(ctx: BotContext, actor: Actor, runId?: string) {
-  const run = await revisableRun(ctx.engine, actor, runId);
+  const run = await ctx.api.runs.revisable(actor, runId);
   return { runId: run.id, steps: run.steps };
 }
 
@@ -92,7 +84,7 @@ export function registerRunActions(app: App, ctx: BotContext): void {
           respond,
           resumedText(
             ctx,
-            await resumeRun(ctx.engine, actor, { runId: action.value ?? "" }),
+            await ctx.api.runs.resume(actor, { runId: action.value ?? "" }),
             "run_view.resumed_ack",
           ),
         );
@@ -125,12 +117,7 @@ export function registerRunActions(app: App, ctx: BotContext): void {
     if (!parsed.ok)
       return void (await ack({ response_action: "errors", errors: runPlanErrors(parsed.error) }));
     try {
-      await startRun(
-        ctx.engine,
-        actor,
-        parsed.plan,
-        meta.channelId ? { slackChannelId: meta.channelId } : {},
-      );
+      await ctx.api.runs.start(actor, parsed.plan, meta.channelId ? { slackChannelId: meta.channelId } : {});
     } catch (err) {
       return void (await ack({ response_action: "errors", errors: runPlanErrors(errorText(ctx, err)) }));
     }
@@ -148,7 +135,7 @@ export function registerRunActions(app: App, ctx: BotContext): void {
       return void (await ack({ response_action: "errors", errors: runPlanErrors(parsed.error) }));
     let run: RunDetail;
     try {
-      run = await resumeRun(ctx.engine, actor, {
+      run = await ctx.api.runs.resume(actor, {
         plan: parsed.plan,
         ...(meta.runId ? { runId: meta.runId } : {}),
       });
