@@ -1,5 +1,3 @@
-import type { NewProject, ProjectUpdate } from "../engine/projects/projects.js";
-
 /** A project's role, as the engine's command takes it. */
 type ProjectRole = NonNullable<NewProject["role"]>;
 /** A project's approval mode, as the engine's command takes it. */
@@ -288,3 +286,4 @@ function parseRun(args: string[]): Command {
     return { kind: "run.resume", revise: true };
   return { kind: "usage", topic: verb === "start" ? "run.start" : verb === "resume" ? "run.resume" : "run" };
 }
+import type { NewProject, ProjectUpdate } from "../engine/api/model.js";

@@ -1,20 +1,27 @@
+import {
+  type Database,
+  Engine,
+  type EngineOptions,
+  type Ticker,
+  type Wakeups,
+  closeWakeups,
+  createEngineApi,
+  dialectOf,
+  openWritable,
+  pruneClones,
+  startTicker,
+  wakeupsOf,
+  warmSpawner,
+} from "../engine/api/runtime.js";
 import type { Logger } from "pino";
 import { requireSlack, type Config } from "../config.js";
-import { openWritable } from "../engine/storage.js";
-import { pruneDelivered } from "../engine/outboxQueue.js";
 import { HandledEvents } from "./store/events.js";
-import { Engine, type EngineOptions } from "../engine/engine.js";
-import { startTicker, type Ticker } from "../engine/ticker.js";
-import { warmSpawner } from "../engine/dispatch/warmSpawner.js";
-import { pruneClones } from "../engine/workspaces/selfClones.js";
 import { startSlackApp, type SlackApp } from "./app.js";
 import type { IntakeTiming } from "./intake/intake.js";
 import { Health, startHealthServer } from "./health.js";
 import { Notifier } from "./notifier/notifier.js";
 import { configuredSecrets, registerSecrets } from "../redaction.js";
 import { runShutdown, type ShutdownStep } from "./shutdown.js";
-import { closeWakeups, wakeupsOf, type Wakeups } from "../engine/wakeups.js";
-import { dialectOf, type Database } from "../engine/database.js";
 
 const HOUSEKEEPING_MS = 3600_000;
 const EVENT_MEMORY_MS = 24 * 3600_000; // Slack retries within minutes; a day is plenty
@@ -29,7 +36,7 @@ const POSTGRES_OUTBOX_POLL_MS = 2_000;
 export async function prune(engine: Engine): Promise<void> {
   const now = engine.clock.now();
   await new HandledEvents(engine.db).forget(now - EVENT_MEMORY_MS);
-  await pruneDelivered(engine.db, now - OUTBOX_MEMORY_MS);
+  await createEngineApi(engine).events.pruneDelivered(now - OUTBOX_MEMORY_MS);
   await pruneClones(engine);
 }
 

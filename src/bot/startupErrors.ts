@@ -1,5 +1,5 @@
+import { StartupError } from "../engine/api/runtime.js";
 import { ErrorCode } from "@slack/web-api";
-import { StartupError } from "../engine/storage.js";
 import { t, type Locale } from "../i18n/index.js";
 
 // Slack's answers that mean "this token is not (or no longer) valid": the fix is a new token.

@@ -1,7 +1,7 @@
+import type { Clock } from "../engine/api/runtime.js";
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
-import type { Clock } from "../engine/clock.js";
 import { isLocale, type Locale } from "../i18n/index.js";
 
 /** How long a person's Slack locale is trusted before it is asked again. */

@@ -1,6 +1,6 @@
+import type { Clock } from "../../engine/api/runtime.js";
 import type { ReceiverEvent } from "@slack/bolt";
 import type { Logger } from "pino";
-import type { Clock } from "../../engine/clock.js";
 import type { HandledEvents } from "../store/events.js";
 import { type IntakeWork, withIntake } from "./context.js";
 import { intakeKeyOf, type SignedHeaders } from "./keys.js";

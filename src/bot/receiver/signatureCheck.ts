@@ -1,7 +1,7 @@
+import type { Clock } from "../../engine/api/runtime.js";
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { HTTPModuleFunctions, verifySlackRequest } from "@slack/bolt";
 import type { Logger } from "pino";
-import type { Clock } from "../../engine/clock.js";
 
 // What Bolt's HTTP receiver does not check: a signed request replayed within its five minutes
 // (one slash command, two conversations), and a timestamp in the future (Bolt refuses only the
