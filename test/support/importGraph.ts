@@ -142,3 +142,29 @@ function cycleThrough(graph: ImportGraph, component: Set<string>): string[] {
   }
   return [start, start];
 }
+
+/**
+ * The graph of a folder's units: each subfolder is one unit, and each file directly in the folder
+ * is its own. Files outside the folder, and imports within one unit, are left out. A cycle here is
+ * folders depending on each other even when no file cycle closes it.
+ */
+export function unitGraph(graph: ImportGraph, folder: string): ImportGraph {
+  const prefix = folder ? `${folder}/` : "";
+  const unitOf = (file: string): string | undefined => {
+    if (!file.startsWith(prefix)) return undefined;
+    const rest = file.slice(prefix.length).split("/");
+    return rest.length === 1 ? file : `${prefix}${rest[0]}`;
+  };
+  const units: ImportGraph = new Map();
+  for (const [file, targets] of graph) {
+    const from = unitOf(file);
+    if (from === undefined) continue;
+    const edges = units.get(from) ?? new Set<string>();
+    for (const target of targets) {
+      const to = unitOf(target);
+      if (to !== undefined && to !== from) edges.add(to);
+    }
+    units.set(from, edges);
+  }
+  return units;
+}
