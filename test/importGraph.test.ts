@@ -39,7 +39,8 @@ describe("the import graph of src/", () => {
   it("no aggregate imports the composition root: only the entry points do", () => {
     const graph = buildImportGraph(path.resolve("src"), { runtimeOnly: false });
     const importers = [...graph].filter(([, targets]) => targets.has("engine/engine.ts")).map(([f]) => f);
-    expect(importers.filter((f) => f.startsWith("engine/"))).toEqual([]);
+    // engine/api/ is the entry points' way in (it composes, it is no aggregate).
+    expect(importers.filter((f) => f.startsWith("engine/") && !f.startsWith("engine/api/"))).toEqual([]);
   });
 
   it("has no cycle between folders either (each leaf folder one unit, each file of src/ and src/engine/ its own)", () => {

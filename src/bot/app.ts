@@ -40,7 +40,7 @@ import { ChannelMembers } from "./channelMembers.js";
 import { HandledEvents } from "./store/events.js";
 import { Intake, type IntakeTiming } from "./intake/intake.js";
 import { IntakeStore } from "./intake/store.js";
-import type { IntakeJournal } from "./intake/journal.js";
+import type { IntakeJournal } from "./store/intakeJournal.js";
 import { SharedIntakeStore } from "./store/sharedIntake.js";
 
 /** A started Slack app: its mode, the bound HTTP port (HTTP mode, or health in Socket Mode), and stop(). */

@@ -4,7 +4,7 @@ import type { Logger } from "pino";
 import type { HandledEvents } from "../store/events.js";
 import { type IntakeWork, withIntake } from "./context.js";
 import { intakeKeyOf, type SignedHeaders } from "./keys.js";
-import type { IntakeJournal, IntakeRow } from "./journal.js";
+import type { IntakeJournal, IntakeRow } from "../store/intakeJournal.js";
 import type { ProcessEvent, ReceiverLayer } from "../receiver/layer.js";
 
 /** How the intake waits: the bound of an early reply, and how often put-aside requests are retried. */
@@ -25,7 +25,8 @@ const ACK_DEADLINE_MS = 2_500;
 /**
  * Durable intake write → ack → work, a layer of the composed receiver (receiver/composed.ts) in
  * front of the app: each request the receiver parses is first recorded (with its raw payload) in
- * the intake journal (journal.ts), and only then passed on, for Bolt to run, ack and dispatch it.
+ * the intake journal (../store/intakeJournal.ts), and only then passed on, for Bolt to run, ack
+ * and dispatch it.
  * A request already recorded (a Slack retry) is acked and dropped. The work a listener schedules
  * after its ack (`AfterAck`) takes the request's Slack key in the main database before it runs
  * (the de-duplication across bot instances and lives), and the intake row is marked done when

@@ -6,7 +6,7 @@ import {
   type IntakeRecord as RawRow,
   type IntakeRow,
   toIntakeRow as toRow,
-} from "./journal.js";
+} from "../store/intakeJournal.js";
 
 /**
  * The intake database (`<data dir>/intake.db`): every request that asks for work is written here

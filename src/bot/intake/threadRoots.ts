@@ -1,7 +1,6 @@
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
-import { POST_METADATA_TYPE } from "../notifier/poster.js";
-import type { SlackPosts } from "../store/posts.js";
+import { POST_METADATA_TYPE, type SlackPosts } from "../store/posts.js";
 
 /**
  * Resolves a thread root the bot posted but whose ts it never recorded (Slack's answer to the

@@ -1,20 +1,13 @@
-import type { WebClient } from "@slack/web-api";
-import type { Database } from "../../engine/database.js";
 import { readApproval, type ApprovalView } from "../../engine/approvals/view.js";
 import { getPreferences } from "../../engine/coordination/preferences.js";
-import { conversationView } from "../../engine/read/conversations.js";
-import { t, type Locale } from "../../i18n/index.js";
+import { t } from "../../i18n/index.js";
 import { approvalMessage, approvalSubject, diffFitsInline } from "../../views/approvals.js";
 import { escapeClip } from "../../views/mrkdwn.js";
-import type { SlackAddresses } from "../store/addresses.js";
-import type { SlackPoster } from "./poster.js";
-import { currentLocale, inLocale, type UserLocales } from "../userLocales.js";
+import { fileNameOfKey, isSlackUser, RendererBase } from "./rendererBase.js";
 import type { EntryOf, Renderer, Rendered } from "./renderer.js";
 
 /** The events of approvals. */
 type ApprovalKind = "approval.requested" | "approval.answered" | "approval.expired" | "approval.abandoned";
-
-const isSlackUser = (id: string | null): id is string => Boolean(id && /^[UW][A-Z0-9]+$/.test(id));
 
 /**
  * Approval requests in Slack. The card goes into its conversation's thread (or by DM when the
@@ -23,20 +16,7 @@ const isSlackUser = (id: string | null): id is string => Boolean(id && /^[UW][A-
  * want decisions notified. Once answered, expired or abandoned the card is edited to its closed
  * form: who answered and when, no buttons. Renders the approval's current state, never the event's.
  */
-export class ApprovalMessages implements Renderer<ApprovalKind> {
-  constructor(
-    private readonly db: Database,
-    private readonly client: WebClient,
-    private readonly poster: SlackPoster,
-    private readonly addresses: SlackAddresses,
-    private readonly fallback: Locale,
-    private readonly locales: UserLocales,
-  ) {}
-
-  private get locale(): Locale {
-    return currentLocale(this.fallback);
-  }
-
+export class ApprovalMessages extends RendererBase implements Renderer<ApprovalKind> {
   async relevant(entries: Array<EntryOf<ApprovalKind>>): Promise<Set<number>> {
     return new Set(entries.map((e) => e.id));
   }
@@ -44,7 +24,7 @@ export class ApprovalMessages implements Renderer<ApprovalKind> {
   async handle({ id: outboxId, event }: EntryOf<ApprovalKind>): Promise<Rendered> {
     const a = await readApproval(this.db, event.approvalId);
     if (!a) return "ignored"; // its conversation was removed
-    return inLocale(await this.locales.of(a.user_id), () =>
+    return this.inLocaleOf(a.user_id, () =>
       event.kind === "approval.requested" ? this.post(outboxId, a) : this.close(a),
     );
   }
@@ -54,16 +34,9 @@ export class ApprovalMessages implements Renderer<ApprovalKind> {
   }
 
   private async close(a: ApprovalView): Promise<Rendered> {
-    const posted = await this.poster.posts.find(`approval:${a.id}`);
-    if (posted?.status !== "posted" || !posted.ts) return "ignored";
-    const view = approvalMessage(this.locale, a);
-    await this.client.chat.update({
-      channel: posted.channel,
-      ts: posted.ts,
-      text: view.text,
-      blocks: view.blocks,
-    });
-    return "posted";
+    return (await this.editPosted(`approval:${a.id}`, approvalMessage(this.locale, a)))
+      ? "posted"
+      : "ignored";
   }
 
   private async post(outboxId: number, a: ApprovalView): Promise<Rendered> {
@@ -96,61 +69,33 @@ export class ApprovalMessages implements Renderer<ApprovalKind> {
     threadTs: string,
   ): Promise<void> {
     const key = `approval-diff:${a.id}`;
-    if (await this.poster.postedTs(key)) return;
-    const filename = `${key.replace(/[^\w.-]/g, "-")}.diff`;
-    const replies = await this.client.conversations.replies({ channel, ts: threadTs, limit: 200 });
-    const already = (replies.messages ?? []).some((m) => (m.files ?? []).some((f) => f.name === filename));
-    if (!already)
-      await this.client.filesUploadV2({
-        channel_id: channel,
-        thread_ts: threadTs,
-        filename,
+    await this.uploadOnce(
+      key,
+      { outboxId, conversationId: a.conversation_id, channel, threadTs },
+      {
+        filename: `${fileNameOfKey(key)}.diff`,
         title: t(this.locale, "approval.diff_file_title"),
         content: a.diff ?? "",
-      });
-    await this.poster.posts.recordFile({
-      key,
-      outboxId,
-      conversationId: a.conversation_id,
-      channel,
-      threadTs,
-    });
+      },
+    );
   }
 
   /** A DM that an approval awaits, when the card is in a channel's thread and the person wants it. */
   private async ping(outboxId: number, a: ApprovalView, channel: string, ts: string): Promise<void> {
     if (channel.startsWith("D") || !isSlackUser(a.user_id)) return;
     if (!(await getPreferences(this.db, a.user_id)).decisions) return;
-    const key = `approval-dm:${a.id}`;
-    if (await this.poster.postedTs(key)) return;
-    const link = await this.client.chat.getPermalink({ channel, message_ts: ts });
-    const text = t(this.locale, "notice.approval_waiting", {
-      project: escapeClip(a.project_name, 100),
-      what: approvalSubject(this.locale, a),
-      link: link.permalink ? `<${link.permalink}|${t(this.locale, "notice.see_thread")}>` : "",
-    });
-    await this.poster.postOnce({
-      key,
+    await this.pingOnce({
+      key: `approval-dm:${a.id}`,
       outboxId,
       conversationId: a.conversation_id,
-      purpose: "notice",
-      channel: await this.dm(a.user_id),
-      threadTs: null,
-      text,
+      userId: a.user_id,
+      at: { channel, ts },
+      text: (link) =>
+        t(this.locale, "notice.approval_waiting", {
+          project: escapeClip(a.project_name, 100),
+          what: approvalSubject(this.locale, a),
+          link,
+        }),
     });
-  }
-
-  /** The conversation's thread: the one the bot posted, else the one it was asked in. */
-  private async threadOf(conversationId: string): Promise<string | null> {
-    const address = await this.addresses.get("conversation", conversationId);
-    if (address?.threadTs) return address.threadTs;
-    return (await conversationView(this.db, conversationId))?.originThreadTs ?? null;
-  }
-
-  private async dm(userId: string): Promise<string> {
-    const res = await this.client.conversations.open({ users: userId });
-    const channel = res.channel?.id;
-    if (!channel) throw new Error("conversations.open returned no channel");
-    return channel;
   }
 }

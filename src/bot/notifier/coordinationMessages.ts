@@ -1,14 +1,9 @@
-import type { WebClient } from "@slack/web-api";
-import type { Database } from "../../engine/database.js";
 import { getPreferences } from "../../engine/coordination/preferences.js";
 import { decisionCard, incidentNotice } from "../../engine/read/coordination.js";
-import { conversationView } from "../../engine/read/conversations.js";
-import { t, type Locale } from "../../i18n/index.js";
+import { t } from "../../i18n/index.js";
 import { escapeClip } from "../../views/mrkdwn.js";
 import { decisionMessage, incidentMessage } from "../../views/coordination.js";
-import type { SlackAddresses } from "../store/addresses.js";
-import type { SlackPoster } from "./poster.js";
-import { currentLocale, inLocale, type UserLocales } from "../userLocales.js";
+import { isSlackUser, RendererBase } from "./rendererBase.js";
 import type { EntryOf, Renderer, Rendered } from "./renderer.js";
 
 /** The events of decisions and incidents. */
@@ -19,8 +14,6 @@ type CoordinationKind =
   | "incident.opened"
   | "incident.updated";
 
-const isSlackUser = (id: string | null): id is string => Boolean(id && /^[UW][A-Z0-9]+$/.test(id));
-
 /**
  * Decisions and incidents in Slack. A decision goes into its conversation's thread (its buttons
  * under the answer that asked it), or by DM when the conversation is not in Slack and the user
@@ -28,21 +21,7 @@ const isSlackUser = (id: string | null): id is string => Boolean(id && /^[UW][A-
  * again. An incident is posted in the project's channel and, if the user wants it, by DM; updates
  * edit them.
  */
-export class CoordinationMessages implements Renderer<CoordinationKind> {
-  constructor(
-    private readonly db: Database,
-    private readonly client: WebClient,
-    private readonly poster: SlackPoster,
-    private readonly addresses: SlackAddresses,
-    private readonly fallback: Locale,
-    private readonly locales: UserLocales,
-  ) {}
-
-  /** The language of the person a decision or incident is for, set around each event. */
-  private get locale(): Locale {
-    return currentLocale(this.fallback);
-  }
-
+export class CoordinationMessages extends RendererBase implements Renderer<CoordinationKind> {
   async relevant(entries: Array<EntryOf<CoordinationKind>>): Promise<Set<number>> {
     return new Set(entries.map((e) => e.id));
   }
@@ -64,9 +43,7 @@ export class CoordinationMessages implements Renderer<CoordinationKind> {
   private async decision(outboxId: number, kind: string, id: string): Promise<Rendered> {
     const card = await decisionCard(this.db, id);
     // The card is for the person who answers: their language, in a thread or a DM.
-    return inLocale(await this.locales.of(card.decision.user_id), () =>
-      this.decisionIn(outboxId, kind, id, card),
-    );
+    return this.inLocaleOf(card.decision.user_id, () => this.decisionIn(outboxId, kind, id, card));
   }
 
   private async decisionIn(
@@ -78,17 +55,8 @@ export class CoordinationMessages implements Renderer<CoordinationKind> {
     const view = decisionMessage(this.locale, d, { projectName, answeredBy });
     const key = `decision:${id}`;
     // Answered or cancelled: the card is edited to its closed form, without buttons.
-    if (kind === "decision.answered" || kind === "decision.cancelled") {
-      const posted = await this.poster.posts.find(key);
-      if (posted?.status !== "posted" || !posted.ts) return "ignored";
-      await this.client.chat.update({
-        channel: posted.channel,
-        ts: posted.ts,
-        text: view.text,
-        blocks: view.blocks,
-      });
-      return "posted";
-    }
+    if (kind === "decision.answered" || kind === "decision.cancelled")
+      return (await this.editPosted(key, view)) ? "posted" : "ignored";
     let channel = channelId;
     let threadTs = channel ? await this.threadOf(d.conversation_id) : null;
     if (!channel) {
@@ -123,29 +91,25 @@ export class CoordinationMessages implements Renderer<CoordinationKind> {
   ): Promise<void> {
     if (channel.startsWith("D") || !isSlackUser(d.user_id)) return;
     if (!(await getPreferences(this.db, d.user_id)).decisions) return;
-    const key = `decision-dm:${d.id}`;
-    if (await this.poster.postedTs(key)) return;
-    const link = await this.client.chat.getPermalink({ channel, message_ts: ts });
-    const text = t(this.locale, "notice.decision_waiting", {
-      project: escapeClip(projectName, 100),
-      title: escapeClip(d.title, 200),
-      link: link.permalink ? `<${link.permalink}|${t(this.locale, "notice.see_thread")}>` : "",
-    });
-    await this.poster.postOnce({
-      key,
+    await this.pingOnce({
+      key: `decision-dm:${d.id}`,
       outboxId,
       conversationId: d.conversation_id,
-      purpose: "notice",
-      channel: await this.dm(d.user_id),
-      threadTs: null,
-      text,
+      userId: d.user_id,
+      at: { channel, ts },
+      text: (link) =>
+        t(this.locale, "notice.decision_waiting", {
+          project: escapeClip(projectName, 100),
+          title: escapeClip(d.title, 200),
+          link,
+        }),
     });
   }
 
   private async incident(outboxId: number, kind: string, id: string): Promise<Rendered> {
     const notice = await incidentNotice(this.db, id);
     if (!notice) return "ignored";
-    return inLocale(await this.locales.of(notice.userId), () => this.incidentIn(outboxId, kind, id, notice));
+    return this.inLocaleOf(notice.userId, () => this.incidentIn(outboxId, kind, id, notice));
   }
 
   private async incidentIn(
@@ -165,12 +129,7 @@ export class CoordinationMessages implements Renderer<CoordinationKind> {
     for (const target of targets) {
       const posted = await this.poster.posts.find(target.key);
       if (posted?.status === "posted" && posted.ts) {
-        await this.client.chat.update({
-          channel: posted.channel,
-          ts: posted.ts,
-          text: view.text,
-          blocks: view.blocks,
-        });
+        await this.edit(posted.channel, posted.ts, view);
       } else if (kind === "incident.opened" || posted) {
         await this.poster.postOnce({
           key: target.key,
@@ -186,19 +145,5 @@ export class CoordinationMessages implements Renderer<CoordinationKind> {
       rendered = "posted";
     }
     return rendered;
-  }
-
-  /** The thread of a decision's conversation: the one the bot posted, else the one it was asked in. */
-  private async threadOf(conversationId: string): Promise<string | null> {
-    const address = await this.addresses.get("conversation", conversationId);
-    if (address?.threadTs) return address.threadTs;
-    return (await conversationView(this.db, conversationId))?.originThreadTs ?? null;
-  }
-
-  private async dm(userId: string): Promise<string> {
-    const res = await this.client.conversations.open({ users: userId });
-    const channel = res.channel?.id;
-    if (!channel) throw new Error("conversations.open returned no channel");
-    return channel;
   }
 }

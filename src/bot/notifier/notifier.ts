@@ -29,6 +29,7 @@ import { UserLocales } from "../userLocales.js";
 import { SlackAddresses } from "../store/addresses.js";
 import { SlackPosts } from "../store/posts.js";
 import { TurnProgress, type TurnProgressSettings } from "./turnProgress.js";
+import type { RendererDeps } from "./rendererBase.js";
 
 /** What one drain did, for tests and metrics. */
 export interface DrainResult {
@@ -80,25 +81,27 @@ export class Notifier {
 
   constructor(private readonly o: NotifierOptions) {
     this.poster = new SlackPoster(new SlackPosts(o.db, o.clock), o.client);
-    const addresses = new SlackAddresses(o.db, o.clock);
-    const locales = new UserLocales(o.client, o.locale, o.clock, o.logger);
+    const deps: RendererDeps = {
+      db: o.db,
+      client: o.client,
+      poster: this.poster,
+      addresses: new SlackAddresses(o.db, o.clock),
+      fallback: o.locale,
+      clock: o.clock,
+      locales: new UserLocales(o.client, o.locale, o.clock, o.logger),
+      logger: o.logger,
+    };
     this.renderers = renderersOf({
-      conversations: new ConversationMessages(
-        o.db,
-        o.client,
-        this.poster,
-        addresses,
-        o.clock,
-        o.locale,
-        o.logger,
-        locales,
-        new TurnProgress(o.client, this.poster, o.clock, o.logger, o.progress ?? DEFAULT_PROGRESS),
-      ),
-      coordination: new CoordinationMessages(o.db, o.client, this.poster, addresses, o.locale, locales),
-      runs: new RunMessages(o.db, o.client, this.poster, addresses, o.locale, o.clock, locales),
-      orchestrations: new OrchestrationMessages(o.db, o.client, this.poster, addresses, o.locale, locales),
-      approvals: new ApprovalMessages(o.db, o.client, this.poster, addresses, o.locale, locales),
-      steering: new SteerMessages(o.db, this.poster, addresses, o.locale, locales),
+      conversations: new ConversationMessages({
+        ...deps,
+        logger: o.logger,
+        turns: new TurnProgress(o.client, this.poster, o.clock, o.logger, o.progress ?? DEFAULT_PROGRESS),
+      }),
+      coordination: new CoordinationMessages(deps),
+      runs: new RunMessages(o.db, o.client, this.poster, deps.addresses, o.locale, o.clock, deps.locales),
+      orchestrations: new OrchestrationMessages(deps),
+      approvals: new ApprovalMessages(deps),
+      steering: new SteerMessages(deps),
     });
   }
 

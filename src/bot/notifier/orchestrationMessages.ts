@@ -1,18 +1,13 @@
-import type { WebClient } from "@slack/web-api";
-import type { Database } from "../../engine/database.js";
 import type { OrchestrationView } from "../../engine/orchestrations/index.js";
 import { orchestrationsFromSlack, orchestrationThreadView } from "../../engine/read/orchestrations.js";
-import { t, type Locale } from "../../i18n/index.js";
+import { t } from "../../i18n/index.js";
 import { channelMention, escapeClip } from "../../views/mrkdwn.js";
 import { orchestrationRoot, stepMessages } from "../../views/orchestrations.js";
-import { Defer } from "./defer.js";
-import type { SlackAddresses } from "../store/addresses.js";
-import type { SlackPoster } from "./poster.js";
-import { currentLocale, inLocale, type UserLocales } from "../userLocales.js";
 import { laterPendingKinds } from "../../engine/outboxQueue.js";
+import { EditPacer } from "./editPacer.js";
+import { isSlackUser, RendererBase } from "./rendererBase.js";
 import type { EntryOf, Renderer, Rendered } from "./renderer.js";
 
-const MIN_EDIT_INTERVAL_MS = 1_000;
 type OrchestrationKind = "orchestration.updated";
 
 /**
@@ -22,27 +17,14 @@ type OrchestrationKind = "orchestration.updated";
  * (`orch:<id>:step:<n>:<part>`), in order, whatever event brought the notifier here. Renders the
  * current state from the database, never the event's: late or repeated events show no stale state.
  */
-export class OrchestrationMessages implements Renderer<OrchestrationKind> {
-  private readonly lastEdit = new Map<string, number>();
-
-  constructor(
-    readonly db: Database,
-    readonly client: WebClient,
-    readonly poster: SlackPoster,
-    readonly addresses: SlackAddresses,
-    readonly fallback: Locale,
-    private readonly locales?: UserLocales,
-  ) {}
-
-  /** The language of the orchestration's owner, set around each event (see `handle`). */
-  private get locale(): Locale {
-    return currentLocale(this.fallback);
-  }
+export class OrchestrationMessages extends RendererBase implements Renderer<OrchestrationKind> {
+  // On the wall clock, as this renderer always paced its root (the others pace on `clock`): kept
+  // so that the split into a base changes no behaviour.
+  private readonly pacer = new EditPacer(() => Date.now());
 
   /** Runs `fn` in the language of the orchestration's owner: its thread and DMs are theirs. */
   private async asOwner<T>(id: string, fn: () => Promise<T>): Promise<T> {
-    const ownerId = (await orchestrationThreadView(this.db, id))?.view.owner_id;
-    return inLocale(this.locales && ownerId ? await this.locales.of(ownerId) : this.fallback, fn);
+    return this.inLocaleOf((await orchestrationThreadView(this.db, id))?.view.owner_id, fn);
   }
 
   /** Only orchestrations started from Slack have a channel to show their steps in. */
@@ -67,29 +49,20 @@ export class OrchestrationMessages implements Renderer<OrchestrationKind> {
     let threadTs = address?.threadTs ?? null;
     let fresh = false;
     if (!threadTs) {
-      const root = orchestrationRoot(this.locale, o);
-      threadTs = await this.poster.postOnce({
-        key: `orch:${id}:root`,
-        outboxId,
-        conversationId: null,
-        purpose: "status",
-        channel,
-        threadTs: null,
-        text: root.text,
-        blocks: root.blocks,
-      });
-      await this.addresses.record("orchestration", id, { channel, threadTs, statusTs: threadTs });
-      this.lastEdit.set(id, Date.now());
+      ({ threadTs } = await this.postStateMessage(
+        { kind: "orchestration", id, key: `orch:${id}:root` },
+        { outboxId, conversationId: null, channel, threadTs: null },
+        orchestrationRoot(this.locale, o),
+      ));
+      this.pacer.edited(id);
       fresh = true;
     }
     await this.postSteps(outboxId, o, channel, threadTs);
     // A later event of this orchestration waits: it will edit the root, this one need not.
     if (fresh || (await laterPendingKinds(this.db, orderingKey, outboxId, 1)).length > 0) return "posted";
-    const wait = (this.lastEdit.get(id) ?? 0) + MIN_EDIT_INTERVAL_MS - Date.now();
-    if (wait > 0) throw new Defer(wait);
-    const root = orchestrationRoot(this.locale, o);
-    await this.client.chat.update({ channel, ts: threadTs, text: root.text, blocks: root.blocks });
-    this.lastEdit.set(id, Date.now());
+    this.pacer.check(id);
+    await this.edit(channel, threadTs, orchestrationRoot(this.locale, o));
+    this.pacer.edited(id);
     return "posted";
   }
 
@@ -105,27 +78,22 @@ export class OrchestrationMessages implements Renderer<OrchestrationKind> {
     const id = event.orchestrationId;
     const loaded = await orchestrationThreadView(this.db, id);
     const owner = loaded?.view.owner_id;
-    if (!loaded?.channelId || !owner || !/^[UW][A-Z0-9]+$/.test(owner)) return;
-    const dm = await this.client.conversations.open({ users: owner });
-    const channel = dm.channel?.id;
-    if (!channel) return;
-    const text =
-      code === "not_in_channel" || code === "channel_not_found"
-        ? t(this.locale, "notice.not_in_channel", { channel: channelMention(loaded.channelId) })
-        : t(this.locale, "orch_view.delivery_failed", {
-            name: escapeClip(loaded.view.name, 150),
-            channel: channelMention(loaded.channelId),
-            code: escapeClip(code, 100),
-          });
+    if (!loaded?.channelId || !isSlackUser(owner)) return;
+    const where = channelMention(loaded.channelId);
     // One notice per orchestration and cause, however many events fail.
-    await this.poster.postOnce({
+    await this.tellDeliveryFailure({
       key: `orch:${id}:failure:${code}`,
       outboxId,
       conversationId: null,
-      purpose: "notice",
-      channel,
-      threadTs: null,
-      text,
+      userId: owner,
+      code,
+      where,
+      otherwise: () =>
+        t(this.locale, "orch_view.delivery_failed", {
+          name: escapeClip(loaded.view.name, 150),
+          channel: where,
+          code: escapeClip(code, 100),
+        }),
     });
   }
 

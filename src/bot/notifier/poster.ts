@@ -1,8 +1,5 @@
 import { ErrorCode, type WebClient } from "@slack/web-api";
-import type { PostPurpose, SlackPosts } from "../store/posts.js";
-
-/** Metadata type on every message the bot posts: it carries the post's key for reconciliation. */
-export const POST_METADATA_TYPE = "codexpi_post";
+import { POST_METADATA_TYPE, type PostPurpose, type SlackPosts } from "../store/posts.js";
 
 /** One message to post exactly once. */
 export interface PostRequest {

@@ -1,5 +1,5 @@
 import type { WebClient } from "@slack/web-api";
-import { systemClock, type Clock } from "../../engine/clock.js";
+import type { Clock } from "../../engine/clock.js";
 import type { Database } from "../../engine/database.js";
 import { runDetail, type RunDetail } from "../../engine/runs/index.js";
 import { runOrigin, runsFromSlack } from "../../engine/read/runs.js";
@@ -15,18 +15,16 @@ import {
   type VerdictSubject,
 } from "../../views/runs.js";
 import type { SlackMessage } from "../../views/blocks.js";
-import { Defer } from "./defer.js";
 import type { SlackAddresses } from "../store/addresses.js";
 import type { SlackPoster } from "./poster.js";
-import { currentLocale, inLocale, type UserLocales } from "../userLocales.js";
+import type { UserLocales } from "../userLocales.js";
 import type { EventOf } from "../../engine/outbox.js";
+import { EditPacer } from "./editPacer.js";
+import { isSlackUser, RendererBase } from "./rendererBase.js";
 import type { EntryOf, Renderer, Rendered } from "./renderer.js";
 
 /** The events of a run's thread. */
 type RunKind = "run.updated" | "run.verdict";
-
-const MIN_EDIT_INTERVAL_MS = 1_000;
-const isSlackUser = (id: string | null): id is string => Boolean(id && /^[UW][A-Z0-9]+$/.test(id));
 
 /** Where a run started from Slack shows itself. */
 interface RunThread {
@@ -43,30 +41,27 @@ interface RunThread {
  * the database has it now, and posts with keys, so that late, repeated or replayed events never
  * show a stale state nor post twice.
  */
-export class RunMessages implements Renderer<RunKind> {
-  private readonly lastEdit = new Map<string, number>();
+export class RunMessages extends RendererBase implements Renderer<RunKind> {
+  private readonly pacer = new EditPacer(() => this.clock.now());
   /** What each edited message shows now (by post key), so that an unchanged render costs no call. */
   private readonly shown = new Map<string, string>();
 
+  // Positional, unlike the other renderers (RendererDeps): test/bot/runs.test.ts builds it so.
   constructor(
-    private readonly db: Database,
-    private readonly client: WebClient,
-    private readonly poster: SlackPoster,
-    private readonly addresses: SlackAddresses,
-    private readonly fallback: Locale,
-    private readonly clock: Clock = systemClock,
-    private readonly locales?: UserLocales,
-  ) {}
-
-  /** The language of the run's owner, set around each event (see `handle`). */
-  private get locale(): Locale {
-    return currentLocale(this.fallback);
+    db: Database,
+    client: WebClient,
+    poster: SlackPoster,
+    addresses: SlackAddresses,
+    fallback: Locale,
+    clock?: Clock,
+    locales?: UserLocales,
+  ) {
+    super({ db, client, poster, addresses, fallback, clock, locales });
   }
 
   /** Runs `fn` in the language of the run's owner: its thread and DMs are theirs. */
   private async asOwner<T>(runId: string, fn: () => Promise<T>): Promise<T> {
-    const ownerId = (await runOrigin(this.db, runId))?.ownerId;
-    return inLocale(this.locales && ownerId ? await this.locales.of(ownerId) : this.fallback, fn);
+    return this.inLocaleOf((await runOrigin(this.db, runId))?.ownerId, fn);
   }
 
   /** Only runs started from Slack (with a channel) have a thread to show their events in. */
@@ -120,22 +115,15 @@ export class RunMessages implements Renderer<RunKind> {
     const runId = event.runId;
     const origin = await runOrigin(this.db, runId);
     if (!origin?.channelId || !isSlackUser(origin.ownerId)) return;
-    const dm = await this.client.conversations.open({ users: origin.ownerId });
-    const channel = dm.channel?.id;
-    if (!channel) return;
     const where = channelMention(origin.channelId);
-    const text =
-      code === "not_in_channel" || code === "channel_not_found"
-        ? t(this.locale, "notice.not_in_channel", { channel: where })
-        : t(this.locale, "run_view.delivery_failed", { channel: where, code });
-    await this.poster.postOnce({
+    await this.tellDeliveryFailure({
       key: `run-failure:${runId}:${code}`,
       outboxId,
       conversationId: null,
-      purpose: "notice",
-      channel,
-      threadTs: null,
-      text,
+      userId: origin.ownerId,
+      code,
+      where,
+      otherwise: () => t(this.locale, "run_view.delivery_failed", { channel: where, code }),
     });
   }
 
@@ -149,19 +137,13 @@ export class RunMessages implements Renderer<RunKind> {
     if (threadTs) return { runId: run.id, channel, threadTs };
     const view = runRootMessage(this.locale, run);
     const key = `run:${run.id}:root`;
-    const ts = await this.poster.postOnce({
-      key,
-      outboxId,
-      conversationId: null,
-      purpose: "status",
-      channel,
-      threadTs: null,
-      text: view.text,
-      blocks: view.blocks,
-    });
-    await this.addresses.record("run", run.id, { channel, threadTs: ts, statusTs: ts });
+    const { ts } = await this.postStateMessage(
+      { kind: "run", id: run.id, key },
+      { outboxId, conversationId: null, channel, threadTs: null },
+      view,
+    );
     this.shown.set(key, JSON.stringify(view));
-    this.lastEdit.set(run.id, this.clock.now());
+    this.pacer.edited(run.id);
     return { runId: run.id, channel, threadTs: ts };
   }
 
@@ -170,16 +152,10 @@ export class RunMessages implements Renderer<RunKind> {
     const view = runRootMessage(this.locale, run);
     const key = `run:${run.id}:root`;
     if (this.shown.get(key) === JSON.stringify(view)) return;
-    const wait = (this.lastEdit.get(run.id) ?? 0) + MIN_EDIT_INTERVAL_MS - this.clock.now();
-    if (wait > 0) throw new Defer(wait);
-    await this.client.chat.update({
-      channel: thread.channel,
-      ts: thread.threadTs,
-      text: view.text,
-      blocks: view.blocks,
-    });
+    this.pacer.check(run.id);
+    await this.edit(thread.channel, thread.threadTs, view);
     this.shown.set(key, JSON.stringify(view));
-    this.lastEdit.set(run.id, this.clock.now());
+    this.pacer.edited(run.id);
   }
 
   /** A master's verdict as its own reply(ies) in the thread. */
@@ -228,7 +204,7 @@ export class RunMessages implements Renderer<RunKind> {
           blocks: view.blocks,
         });
         this.shown.set(key, JSON.stringify(view));
-      } else await this.edit(key, thread.channel, ts, view);
+      } else await this.editShown(key, thread.channel, ts, view);
       return;
     }
     // Blocks the run has left behind: their messages lose their buttons.
@@ -243,14 +219,15 @@ export class RunMessages implements Renderer<RunKind> {
         runStatus: run.status,
         selfRepair: null,
       };
-      if (p.ts) await this.edit(p.key, p.channel, p.ts, runBlockedMessage(this.locale, input));
+      if (p.ts) await this.editShown(p.key, p.channel, p.ts, runBlockedMessage(this.locale, input));
     }
   }
 
-  private async edit(key: string, channel: string, ts: string, view: SlackMessage): Promise<void> {
+  /** Edits a message unless it shows that view already. */
+  private async editShown(key: string, channel: string, ts: string, view: SlackMessage): Promise<void> {
     const json = JSON.stringify(view);
     if (this.shown.get(key) === json) return;
-    await this.client.chat.update({ channel, ts, text: view.text, blocks: view.blocks });
+    await this.edit(channel, ts, view);
     this.shown.set(key, json);
   }
 

@@ -1,30 +1,15 @@
-import type { Database } from "../../engine/database.js";
-import { conversationsFromSlack, conversationView } from "../../engine/read/conversations.js";
-import type { Locale } from "../../i18n/index.js";
+import { conversationView } from "../../engine/read/conversations.js";
 import { followUpAck } from "../../views/conversation.js";
-import type { SlackAddresses } from "../store/addresses.js";
-import { currentLocale, inLocale, type UserLocales } from "../userLocales.js";
-import type { SlackPoster } from "./poster.js";
+import { RendererBase } from "./rendererBase.js";
 import type { EntryOf, Renderer, Rendered } from "./renderer.js";
 
 /**
  * A follow-up sent into the running turn: a short reply in the thread says so, once per
  * follow-up, where the queue's acknowledgement would have given its place in line.
  */
-export class SteerMessages implements Renderer<"conversation.steered"> {
-  constructor(
-    private readonly db: Database,
-    private readonly poster: SlackPoster,
-    private readonly addresses: SlackAddresses,
-    private readonly fallback: Locale,
-    private readonly locales: UserLocales,
-  ) {}
-
-  async relevant(entries: Array<EntryOf<"conversation.steered">>): Promise<Set<number>> {
-    const inSlack = await conversationsFromSlack(this.db, [
-      ...new Set(entries.map((e) => e.event.conversationId)),
-    ]);
-    return new Set(entries.filter((e) => inSlack.has(e.event.conversationId)).map((e) => e.id));
+export class SteerMessages extends RendererBase implements Renderer<"conversation.steered"> {
+  relevant(entries: Array<EntryOf<"conversation.steered">>): Promise<Set<number>> {
+    return this.fromSlackConversations(entries);
   }
 
   async handle({ id: outboxId, event }: EntryOf<"conversation.steered">): Promise<Rendered> {
@@ -34,8 +19,8 @@ export class SteerMessages implements Renderer<"conversation.steered"> {
     const threadTs = address?.threadTs ?? view.originThreadTs;
     if (!threadTs) return "ignored"; // a follow-up is written in the thread: it exists by now
     const channel = address?.channel ?? view.channelId;
-    return inLocale(await this.locales.of(view.userId), async (): Promise<Rendered> => {
-      const ack = followUpAck(currentLocale(this.fallback), { steered: true });
+    return this.inLocaleOf(view.userId, async (): Promise<Rendered> => {
+      const ack = followUpAck(this.locale, { steered: true });
       await this.poster.postOnce({
         key: `steered:${event.queueId}`,
         outboxId,

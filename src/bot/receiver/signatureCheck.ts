@@ -14,7 +14,7 @@ const KEEP_MS = SIGNATURE_WINDOW_MS + 2 * 60_000;
 const PRUNE_EVERY_MS = 60_000;
 const KEY_PREFIX = "sig:";
 
-/** Where seen signatures are kept: the intake journal (intake/journal.ts) in the bot. */
+/** Where seen signatures are kept: the intake journal (store/intakeJournal.ts) in the bot. */
 export interface SignatureStore {
   /** Records a signed request's key; false when it was recorded before (a replay). */
   firstSignature(key: string, now: number): boolean | Promise<boolean>;

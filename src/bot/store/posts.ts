@@ -1,6 +1,12 @@
 import type { Clock } from "../../engine/clock.js";
 import type { Database } from "../../engine/database.js";
 
+/**
+ * Metadata type on every message the bot posts: it carries the post's key, by which a post whose
+ * ts was never recorded is found again (the poster's reconciliation, the intake's thread roots).
+ */
+export const POST_METADATA_TYPE = "codexpi_post";
+
 /** Why a message was posted. */
 export type PostPurpose = "status" | "answer" | "notice" | "file" | "interim" | "stream";
 

@@ -12,7 +12,7 @@ import {
   type IntakeRecord,
   type IntakeRow,
   toIntakeRow as toRow,
-} from "../intake/journal.js";
+} from "./intakeJournal.js";
 
 /** The lease by which an instance holds its intake rows: `intake:<owner>`. */
 const holdOf = (owner: string) => `intake:${owner}`;

@@ -35,9 +35,9 @@ type Awaitable<T> = T | Promise<T>;
 
 /**
  * Where acked Slack requests are kept until consumed. Two kinds:
- * - the bot's own file (store.ts), on SQLite: written synchronously, never behind another
+ * - the bot's own file (../intake/store.ts), on SQLite: written synchronously, never behind another
  *   process's lock; only a later life of the same instance replays what it left (`unfinished`);
- * - the shared journal (../store/sharedIntake.ts), on PostgreSQL: every instance writes to the main
+ * - the shared journal (sharedIntake.ts), on PostgreSQL: every instance writes to the main
  *   database, and a surviving instance adopts what a dead one acked and never consumed (`maintain`).
  */
 export interface IntakeJournal {

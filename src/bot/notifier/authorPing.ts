@@ -1,0 +1,48 @@
+import { getPreferences } from "../../engine/coordination/preferences.js";
+import type { EventOf } from "../../engine/outbox.js";
+import { itemOpenedIncident } from "../../engine/read/coordination.js";
+import { t } from "../../i18n/index.js";
+import { escapeClip } from "../../views/mrkdwn.js";
+import type { SlackConversation } from "./conversationSnapshot.js";
+import { isSlackUser, type RendererBase } from "./rendererBase.js";
+
+/**
+ * A DM to the author when their task ends in a channel (never for a DM conversation, which is
+ * already theirs, nor for a stop they asked), if their preferences say so. A failure that
+ * opened an incident the author gets by DM is told by that DM alone (one DM per failure).
+ */
+export async function pingAuthor(
+  base: RendererBase,
+  outboxId: number,
+  snap: SlackConversation,
+  event: EventOf<"conversation.finished">,
+): Promise<void> {
+  const userId = snap.userId;
+  if (
+    event.status === "cancelled" ||
+    snap.decisionOpen || // not over: the decision's own DM says what waits
+    snap.origin === "dm" ||
+    !isSlackUser(userId)
+  )
+    return;
+  const preferences = await getPreferences(base.db, userId);
+  if (!preferences.task_completion) return;
+  if (
+    event.status === "failed" &&
+    preferences.incidents &&
+    (await itemOpenedIncident(base.db, event.queueId))
+  )
+    return;
+  await base.pingOnce({
+    key: `${outboxId}:ping`,
+    outboxId,
+    conversationId: snap.conversationId,
+    userId,
+    at: { channel: snap.channelId, ts: snap.threadTs as string },
+    text: (link) =>
+      t(base.locale, event.status === "done" ? "notice.task_done" : "notice.task_failed", {
+        project: escapeClip(snap.projectName, 100),
+        link,
+      }),
+  });
+}

@@ -1,0 +1,63 @@
+import type { EventOf } from "../../engine/outbox.js";
+import { withoutDecisionMarker } from "../../engine/protocol/markers.js";
+import { answerText, turnFailure } from "../../engine/read/conversations.js";
+import { failureText } from "../../i18n/failures.js";
+import { isMessageKey, t } from "../../i18n/index.js";
+import { agentAnswer } from "../../views/conversation.js";
+import { escapeClip } from "../../views/mrkdwn.js";
+import { placeOf, type SlackConversation } from "./conversationSnapshot.js";
+import { fileNameOfKey, type RendererBase } from "./rendererBase.js";
+
+/** The end of a turn in its thread: the answer (done), or a notice (failed); a stop shows nothing here. */
+export async function postOutcome(
+  base: RendererBase,
+  outboxId: number,
+  snap: SlackConversation,
+  event: EventOf<"conversation.finished">,
+): Promise<void> {
+  // A stop is told once, to whoever pressed Stop (with what it cancelled), and on the state
+  // message: one notice per cancelled item said "Agent stopped." as many times.
+  if (event.status === "cancelled") return;
+  if (event.status === "done") return postAnswer(base, outboxId, snap, event.messageId);
+  const place = placeOf(outboxId, snap);
+  const item = await turnFailure(base.db, event.queueId);
+  // The catalog explains the failure in the reader's language; Codex's own message is kept
+  // when it is the cause (it is data from the agent: escaped, never formatting).
+  const code = `failure.${item?.errorCode ?? ""}`;
+  const reason = isMessageKey(code) ? t(base.locale, code) : "";
+  const detail =
+    item?.errorCode === "codex_failed" || !reason
+      ? escapeClip(failureText(base.locale, item?.error) ?? "?", 1500)
+      : "";
+  const text = t(base.locale, "notice.failed", { error: [reason, detail].filter(Boolean).join(" — ") });
+  await base.poster.postOnce({ ...place, key: `${outboxId}:notice`, purpose: "notice", text });
+}
+
+/** The agent's answer in the thread: split into messages, or uploaded as a file when long. */
+async function postAnswer(
+  base: RendererBase,
+  outboxId: number,
+  snap: SlackConversation,
+  messageId: EventOf<"conversation.finished">["messageId"],
+): Promise<void> {
+  const place = placeOf(outboxId, snap);
+  const content = messageId ? await answerText(base.db, messageId) : null;
+  // A decision's marker is for codexpi: its question is posted with its buttons instead.
+  const answer = agentAnswer(base.locale, withoutDecisionMarker(content ?? ""));
+  for (const [i, m] of answer.messages.entries()) {
+    await base.poster.postOnce({
+      ...place,
+      key: `${outboxId}:answer:${i}`,
+      purpose: "answer",
+      text: m.text,
+      blocks: m.blocks,
+    });
+  }
+  if (!answer.file) return;
+  const key = `${outboxId}:file`;
+  await base.uploadOnce(key, place, {
+    filename: `${fileNameOfKey(key)}-${answer.file.filename}`,
+    title: answer.file.title,
+    content: answer.file.content,
+  });
+}
