@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { WebClient } from "@slack/web-api";
 import { Notifier } from "../src/bot/notifier/notifier.js";
+import { SlackAddresses } from "../src/bot/store/addresses.js";
 import { TIER_PER_MINUTE } from "../src/bot/notifier/slackBudget.js";
 import { parseConfig } from "../src/config.js";
 import { startConversation } from "../src/engine/conversations/conversations.js";
@@ -89,17 +90,13 @@ const engine = new Engine({
   spawner: async () => ({ pid: process.pid }),
 });
 const items: Array<{ id: string; conversationId: string }> = [];
+const addresses = new SlackAddresses(db, systemClock);
 for (let n = 0; n < turns; n++) {
-  const { conversation, item } = await startConversation(
-    db,
-    systemClock,
-    project,
-    `turn ${n}`,
-    `UBENCH${n}`,
-    {
-      slack: { channelId: `CBENCH${n % CHANNELS}`, threadTs: null, origin: "command" },
-    },
-  );
+  const channel = `CBENCH${n % CHANNELS}`;
+  const { conversation, item } = await startConversation(db, systemClock, project, `turn ${n}`, `UBENCH${n}`, {
+    onCreated: (trx, id) =>
+      addresses.within(trx).record("conversation", id, { channel, threadTs: null, statusTs: null, origin: "command" }),
+  });
   items.push({ id: item.id, conversationId: conversation.id });
 }
 const client = new WebClient("xoxb-bench", {

@@ -84,7 +84,7 @@ describe("coordination in Slack", () => {
     bot = await slackBot();
     await bot.db
       .updateTable("projects")
-      .set({ slack_channel_id: "CPROJ" })
+      .set({ channel_id: "CPROJ" })
       .where("name", "=", "demo")
       .execute();
     bot.model.enqueue({ kind: "fail", message: "modèle en panne" });

@@ -141,7 +141,7 @@ describe("text safety end to end", () => {
     bot = await slackBot({ env: { SLACK_BOT_TOKEN: OWN_TOKEN, LOG_LEVEL: "debug" }, logger: logs.logger });
     await bot.db
       .updateTable("projects")
-      .set({ slack_channel_id: "CPROJ" })
+      .set({ channel_id: "CPROJ" })
       .where("name", "=", "demo")
       .execute();
     bot.model.enqueue({

@@ -1,5 +1,6 @@
 import type { App, BlockButtonAction } from "@slack/bolt";
 import { currentRequest } from "../intake/context.js";
+import { askedIn } from "../askedIn.js";
 import { ask, stop } from "../../engine/conversations/conversationService.js";
 import { t } from "../../i18n/index.js";
 import { ACTIONS } from "../../views/ids.js";
@@ -42,18 +43,15 @@ export function registerActions(app: App, ctx: BotContext): void {
           let text: string;
           try {
             if (!choice) throw new Error("unreadable project choice");
-            await ask(
-              ctx.engine,
-              actor,
-              choice.project,
-              choice.prompt,
-              {
-                channelId: choice.channel,
+            await ask(ctx.engine, actor, choice.project, choice.prompt, {
+              ...currentRequest(),
+              onCreated: askedIn(ctx, {
+                channel: choice.channel,
                 threadTs: choice.threadTs,
+                statusTs: null,
                 origin: choice.origin,
-              },
-              currentRequest(),
-            );
+              }),
+            });
             text = t(ctx.locale, "ask.chosen", { project: choice.project });
           } catch (err) {
             text = errorText(ctx, err);

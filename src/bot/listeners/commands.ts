@@ -1,5 +1,6 @@
 import type { App } from "@slack/bolt";
 import { currentRequest } from "../intake/context.js";
+import { askedIn } from "../askedIn.js";
 import type { WebClient } from "@slack/web-api";
 import { joinProjectChannel } from "../projectChannel.js";
 import { ask } from "../../engine/conversations/conversationService.js";
@@ -184,18 +185,11 @@ async function askCommand(
   { ctx, actor, channelId }: CommandScope,
 ): Promise<Reply> {
   const { engine } = ctx;
-  const started = await ask(
-    engine,
-    actor,
-    cmd.project,
-    cmd.prompt,
-    {
-      channelId,
-      threadTs: null,
-      origin: "command",
-    },
-    currentRequest(),
-  );
+  // The thread is the state message the notifier posts as its root.
+  const started = await ask(engine, actor, cmd.project, cmd.prompt, {
+    ...currentRequest(),
+    onCreated: askedIn(ctx, { channel: channelId, threadTs: null, statusTs: null, origin: "command" }),
+  });
   const position = await queuePosition(engine.db, started.item.id);
   return {
     text:
@@ -218,7 +212,7 @@ async function projectsCommand(
       mergeConfirmation: p.merge_confirmation_required === 1,
       approvalsOnRequest: p.approval_mode === "on-request",
       steer: p.steer === 1,
-      channelId: p.slack_channel_id,
+      channelId: p.channel_id,
       role: p.role,
       visibleToChannel: p.visibility === "channel",
     })),
@@ -294,7 +288,7 @@ function projectSetSentences(
   { defaultFor, steer, host, visible }: ProjectChanges,
   name: string,
   cleared: string[],
-  after: { name: string; slack_channel_id: string | null },
+  after: { name: string; channel_id: string | null },
 ): string[] {
   const said: string[] = [];
   if (defaultFor)
@@ -316,10 +310,10 @@ function projectSetSentences(
   if (visible === "private") said.push(t(ctx.locale, "project.visible_private", { name: after.name }));
   if (visible === "channel")
     said.push(
-      after.slack_channel_id
+      after.channel_id
         ? t(ctx.locale, "project.visible_channel", {
             name: after.name,
-            channel: channelMention(after.slack_channel_id),
+            channel: channelMention(after.channel_id),
           })
         : t(ctx.locale, "project.visible_channel_none", { name: after.name }),
     );

@@ -2,7 +2,6 @@ import type { App } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import {
   ask,
-  conversationOfThread,
   followUp,
   loadConversation,
   type ConversationWithProject,
@@ -19,6 +18,7 @@ import { actorOf, errorText, readerOf, type BotContext } from "../context.js";
 import { canIncident } from "../../engine/coordination/incidentMachine.js";
 import { t } from "../../i18n/index.js";
 import { currentRequest, waitForThread } from "../intake/context.js";
+import { askedIn } from "../askedIn.js";
 import { resolveRootFromSlack } from "../intake/threadRoots.js";
 import { SlackPosts } from "../store/posts.js";
 import { pendingApprovalItems } from "../approvalLinks.js";
@@ -70,15 +70,14 @@ export function registerEvents(app: App, ctx: BotContext): void {
   );
 }
 
-/** The conversation of a thread: one the bot started (its own address), else one asked in that thread. */
+/** The conversation of a thread: one the bot started, or one asked in that thread (its address either way). */
 async function conversationOfSlackThread(
   ctx: BotContext,
   channel: string,
   threadTs: string,
 ): Promise<ConversationWithProject | null> {
   const id = await ctx.addresses.subjectOfThread("conversation", channel, threadTs);
-  if (id) return loadConversation(ctx.engine, id);
-  return conversationOfThread(ctx.engine, channel, threadTs);
+  return id ? loadConversation(ctx.engine, id) : null;
 }
 
 async function onMention(ctx: BotContext, client: WebClient, e: MessageLike): Promise<void> {
@@ -210,14 +209,10 @@ async function start(
       });
       return await ephemeral(ctx, client, e, choice.text, choice.blocks);
     }
-    await ask(
-      ctx.engine,
-      actor,
-      target.project,
-      target.prompt,
-      { channelId: e.channel, threadTs, origin },
-      currentRequest(),
-    );
+    await ask(ctx.engine, actor, target.project, target.prompt, {
+      ...currentRequest(),
+      onCreated: askedIn(ctx, { channel: e.channel, threadTs, statusTs: null, origin }),
+    });
   } catch (err) {
     await ephemeral(ctx, client, e, errorText(ctx, err));
   }

@@ -24,6 +24,7 @@ import {
 import type { InteractiveBlock } from "../../views/interactive.js";
 import type { Command } from "../commandGrammar.js";
 import { actorOf, errorText, type BotContext } from "../context.js";
+import { askedIn } from "../askedIn.js";
 
 /** A reply to a `/codex` command (ephemeral). */
 export type Reply = { text: string; blocks?: InteractiveBlock[] };
@@ -129,7 +130,9 @@ export function registerRunActions(app: App, ctx: BotContext): void {
         ctx.engine,
         actor,
         parsed.plan,
-        meta.channelId ? { slackChannelId: meta.channelId } : {},
+        meta.channelId
+          ? { onCreated: askedIn(ctx, { channel: meta.channelId, threadTs: null, statusTs: null }, "run") }
+          : {},
       );
     } catch (err) {
       return void (await ack({ response_action: "errors", errors: runPlanErrors(errorText(ctx, err)) }));

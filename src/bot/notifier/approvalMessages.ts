@@ -2,7 +2,6 @@ import type { WebClient } from "@slack/web-api";
 import type { Database } from "../../engine/database.js";
 import { readApproval, type ApprovalView } from "../../engine/approvals/view.js";
 import { getPreferences } from "../../engine/coordination/preferences.js";
-import { conversationView } from "../../engine/read/conversations.js";
 import { t, type Locale } from "../../i18n/index.js";
 import { approvalMessage, approvalSubject, diffFitsInline } from "../../views/approvals.js";
 import { escapeClip } from "../../views/mrkdwn.js";
@@ -67,8 +66,10 @@ export class ApprovalMessages implements Renderer<ApprovalKind> {
   }
 
   private async post(outboxId: number, a: ApprovalView): Promise<Rendered> {
-    let channel = a.channel_id;
-    let threadTs = channel ? await this.threadOf(a.conversation_id) : null;
+    // In the conversation's thread when it lives in Slack, else by DM to its person.
+    const address = await this.addresses.get("conversation", a.conversation_id);
+    let channel = address?.channel ?? null;
+    let threadTs = address?.threadTs ?? null;
     if (!channel) {
       if (!isSlackUser(a.user_id) || !(await getPreferences(this.db, a.user_id)).decisions) return "ignored";
       channel = await this.dm(a.user_id);
@@ -84,7 +85,7 @@ export class ApprovalMessages implements Renderer<ApprovalKind> {
       blocks: view.blocks,
     });
     if (a.diff && !diffFitsInline(a)) await this.uploadDiff(outboxId, a, channel, threadTs ?? ts);
-    if (a.channel_id) await this.ping(outboxId, a, channel, ts);
+    if (address) await this.ping(outboxId, a, channel, ts);
     return "posted";
   }
 
@@ -138,13 +139,6 @@ export class ApprovalMessages implements Renderer<ApprovalKind> {
       threadTs: null,
       text,
     });
-  }
-
-  /** The conversation's thread: the one the bot posted, else the one it was asked in. */
-  private async threadOf(conversationId: string): Promise<string | null> {
-    const address = await this.addresses.get("conversation", conversationId);
-    if (address?.threadTs) return address.threadTs;
-    return (await conversationView(this.db, conversationId))?.originThreadTs ?? null;
   }
 
   private async dm(userId: string): Promise<string> {

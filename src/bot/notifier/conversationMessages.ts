@@ -4,7 +4,6 @@ import type { Clock } from "../../engine/clock.js";
 import type { Database } from "../../engine/database.js";
 import {
   answerText,
-  conversationsFromSlack,
   conversationView,
   turnFailure,
   type ConversationView,
@@ -17,7 +16,7 @@ import { agentAnswer, conversationRoot, followUpAck, stopSummary } from "../../v
 import { waitedForItsConversation } from "../../engine/conversations/queueReads.js";
 import { followUpFate } from "../../engine/conversations/steer.js";
 import type { EventOf } from "../../engine/outbox.js";
-import type { SlackAddresses } from "../store/addresses.js";
+import type { SlackAddresses, SlackOrigin } from "../store/addresses.js";
 import type { SlackPoster } from "./poster.js";
 import { currentLocale, inLocale, type UserLocales } from "../userLocales.js";
 import type { EntryOf, Renderer, Rendered } from "./renderer.js";
@@ -59,6 +58,8 @@ type SlackConversation = ConversationView & {
   channelId: string;
   threadTs: string | null;
   statusTs: string | null;
+  /** How it was asked (`/codex ask`, a mention, a DM). */
+  origin: SlackOrigin | null;
 };
 
 /**
@@ -94,7 +95,7 @@ export class ConversationMessages implements Renderer<ConversationKind> {
   async relevant(entries: Array<EntryOf<ConversationKind>>): Promise<Set<number>> {
     const ids = [...new Set(entries.map((e) => e.event.conversationId))];
     if (!ids.length) return new Set();
-    const inSlack = await conversationsFromSlack(this.db, ids);
+    const inSlack = await this.addresses.addressed("conversation", ids);
     return new Set(entries.filter((e) => inSlack.has(e.event.conversationId)).map((e) => e.id));
   }
 
@@ -248,17 +249,18 @@ export class ConversationMessages implements Renderer<ConversationKind> {
     });
   }
 
-  /** The conversation's state with its Slack address (recorded by the bot, else where it was asked); null outside Slack. */
+  /** The conversation's state with its Slack address (where it was asked, what the bot posted); null outside Slack. */
   private async load(conversationId: string): Promise<SlackConversation | null> {
     const view = await conversationView(this.db, conversationId);
-    if (!view?.channelId) return null;
     const address = await this.addresses.get("conversation", conversationId);
+    if (!view || !address) return null;
     return {
       ...view,
       now: this.clock.now(),
-      channelId: address?.channel ?? view.channelId,
-      threadTs: address?.threadTs ?? view.originThreadTs,
-      statusTs: address?.statusTs ?? null,
+      channelId: address.channel,
+      threadTs: address.threadTs,
+      statusTs: address.statusTs,
+      origin: address.origin ?? null,
       decisionLink: view.decisionId ? await this.cardLink(`decision:${view.decisionId}`) : null,
       approvalLink: view.approvalId ? await this.cardLink(`approval:${view.approvalId}`) : null,
     };

@@ -2,7 +2,6 @@ import type { WebClient } from "@slack/web-api";
 import type { Database } from "../../engine/database.js";
 import { getPreferences } from "../../engine/coordination/preferences.js";
 import { decisionCard, incidentNotice } from "../../engine/read/coordination.js";
-import { conversationView } from "../../engine/read/conversations.js";
 import { t, type Locale } from "../../i18n/index.js";
 import { escapeClip } from "../../views/mrkdwn.js";
 import { decisionMessage, incidentMessage } from "../../views/coordination.js";
@@ -73,7 +72,7 @@ export class CoordinationMessages implements Renderer<CoordinationKind> {
     outboxId: number,
     kind: string,
     id: string,
-    { decision: d, projectName, channelId, answeredBy }: Awaited<ReturnType<typeof decisionCard>>,
+    { decision: d, projectName, answeredBy }: Awaited<ReturnType<typeof decisionCard>>,
   ): Promise<Rendered> {
     const view = decisionMessage(this.locale, d, { projectName, answeredBy });
     const key = `decision:${id}`;
@@ -89,8 +88,10 @@ export class CoordinationMessages implements Renderer<CoordinationKind> {
       });
       return "posted";
     }
-    let channel = channelId;
-    let threadTs = channel ? await this.threadOf(d.conversation_id) : null;
+    // In the conversation's thread when it lives in Slack, else by DM to its person.
+    const address = await this.addresses.get("conversation", d.conversation_id);
+    let channel = address?.channel ?? null;
+    let threadTs = address?.threadTs ?? null;
     if (!channel) {
       if (!isSlackUser(d.user_id) || !(await getPreferences(this.db, d.user_id)).decisions) return "ignored";
       channel = await this.dm(d.user_id);
@@ -106,7 +107,7 @@ export class CoordinationMessages implements Renderer<CoordinationKind> {
       text: view.text,
       blocks: view.blocks,
     });
-    if (channelId) await this.pingDecision(outboxId, d, projectName, channel, ts);
+    if (address) await this.pingDecision(outboxId, d, projectName, channel, ts);
     return "posted";
   }
 
@@ -186,13 +187,6 @@ export class CoordinationMessages implements Renderer<CoordinationKind> {
       rendered = "posted";
     }
     return rendered;
-  }
-
-  /** The thread of a decision's conversation: the one the bot posted, else the one it was asked in. */
-  private async threadOf(conversationId: string): Promise<string | null> {
-    const address = await this.addresses.get("conversation", conversationId);
-    if (address?.threadTs) return address.threadTs;
-    return (await conversationView(this.db, conversationId))?.originThreadTs ?? null;
   }
 
   private async dm(userId: string): Promise<string> {

@@ -1,7 +1,7 @@
 import type { WebClient } from "@slack/web-api";
 import type { Database } from "../../engine/database.js";
 import type { OrchestrationView } from "../../engine/orchestrations/index.js";
-import { orchestrationsFromSlack, orchestrationThreadView } from "../../engine/read/orchestrations.js";
+import { orchestrationThreadView } from "../../engine/read/orchestrations.js";
 import { t, type Locale } from "../../i18n/index.js";
 import { channelMention, escapeClip } from "../../views/mrkdwn.js";
 import { orchestrationRoot, stepMessages } from "../../views/orchestrations.js";
@@ -49,7 +49,7 @@ export class OrchestrationMessages implements Renderer<OrchestrationKind> {
   async relevant(entries: Array<EntryOf<OrchestrationKind>>): Promise<Set<number>> {
     const ids = [...new Set(entries.map((e) => e.event.orchestrationId))];
     if (!ids.length) return new Set();
-    const inSlack = await orchestrationsFromSlack(this.db, ids);
+    const inSlack = await this.addresses.addressed("orchestration", ids);
     return new Set(entries.filter((e) => inSlack.has(e.event.orchestrationId)).map((e) => e.id));
   }
 
@@ -60,11 +60,11 @@ export class OrchestrationMessages implements Renderer<OrchestrationKind> {
   private async render({ id: outboxId, event, orderingKey }: EntryOf<OrchestrationKind>): Promise<Rendered> {
     const id = event.orchestrationId;
     const loaded = await orchestrationThreadView(this.db, id);
-    if (!loaded?.channelId) return "ignored";
     const address = await this.addresses.get("orchestration", id);
+    if (!loaded || !address) return "ignored";
     const o = loaded.view;
-    const channel = address?.channel ?? loaded.channelId;
-    let threadTs = address?.threadTs ?? null;
+    const channel = address.channel;
+    let threadTs = address.threadTs;
     let fresh = false;
     if (!threadTs) {
       const root = orchestrationRoot(this.locale, o);
@@ -104,17 +104,18 @@ export class OrchestrationMessages implements Renderer<OrchestrationKind> {
   ): Promise<void> {
     const id = event.orchestrationId;
     const loaded = await orchestrationThreadView(this.db, id);
+    const address = await this.addresses.get("orchestration", id);
     const owner = loaded?.view.owner_id;
-    if (!loaded?.channelId || !owner || !/^[UW][A-Z0-9]+$/.test(owner)) return;
+    if (!loaded || !address || !owner || !/^[UW][A-Z0-9]+$/.test(owner)) return;
     const dm = await this.client.conversations.open({ users: owner });
     const channel = dm.channel?.id;
     if (!channel) return;
     const text =
       code === "not_in_channel" || code === "channel_not_found"
-        ? t(this.locale, "notice.not_in_channel", { channel: channelMention(loaded.channelId) })
+        ? t(this.locale, "notice.not_in_channel", { channel: channelMention(address.channel) })
         : t(this.locale, "orch_view.delivery_failed", {
             name: escapeClip(loaded.view.name, 150),
-            channel: channelMention(loaded.channelId),
+            channel: channelMention(address.channel),
             code: escapeClip(code, 100),
           });
     // One notice per orchestration and cause, however many events fail.

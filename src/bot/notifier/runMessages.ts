@@ -2,7 +2,7 @@ import type { WebClient } from "@slack/web-api";
 import { systemClock, type Clock } from "../../engine/clock.js";
 import type { Database } from "../../engine/database.js";
 import { runDetail, type RunDetail } from "../../engine/runs/index.js";
-import { runOrigin, runsFromSlack } from "../../engine/read/runs.js";
+import { runOrigin } from "../../engine/read/runs.js";
 import { t, type Locale } from "../../i18n/index.js";
 import { channelMention } from "../../views/mrkdwn.js";
 import {
@@ -73,7 +73,7 @@ export class RunMessages implements Renderer<RunKind> {
   async relevant(entries: Array<EntryOf<RunKind>>): Promise<Set<number>> {
     const ids = [...new Set(entries.map((e) => e.event.runId))];
     if (!ids.length) return new Set();
-    const inSlack = await runsFromSlack(this.db, ids);
+    const inSlack = await this.addresses.addressed("run", ids);
     return new Set(entries.filter((e) => inSlack.has(e.event.runId)).map((e) => e.id));
   }
 
@@ -83,16 +83,10 @@ export class RunMessages implements Renderer<RunKind> {
 
   private async render({ id: outboxId, event }: EntryOf<RunKind>): Promise<Rendered> {
     const runId = event.runId;
-    const origin = await runOrigin(this.db, runId);
     const run = await runDetail(this.db, runId);
-    if (!origin?.channelId || !run) return "ignored";
     const address = await this.addresses.get("run", runId);
-    const thread = await this.ensureRoot(
-      outboxId,
-      run,
-      address?.channel ?? origin.channelId,
-      address?.threadTs ?? null,
-    );
+    if (!address || !run) return "ignored";
+    const thread = await this.ensureRoot(outboxId, run, address.channel, address.threadTs);
     if (event.kind === "run.verdict") {
       await this.postVerdict(outboxId, thread, run, event);
       return "posted";
@@ -119,11 +113,12 @@ export class RunMessages implements Renderer<RunKind> {
   private async tellFailure({ id: outboxId, event }: EntryOf<RunKind>, code: string): Promise<void> {
     const runId = event.runId;
     const origin = await runOrigin(this.db, runId);
-    if (!origin?.channelId || !isSlackUser(origin.ownerId)) return;
+    const address = await this.addresses.get("run", runId);
+    if (!address || !origin || !isSlackUser(origin.ownerId)) return;
     const dm = await this.client.conversations.open({ users: origin.ownerId });
     const channel = dm.channel?.id;
     if (!channel) return;
-    const where = channelMention(origin.channelId);
+    const where = channelMention(address.channel);
     const text =
       code === "not_in_channel" || code === "channel_not_found"
         ? t(this.locale, "notice.not_in_channel", { channel: where })

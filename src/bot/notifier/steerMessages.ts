@@ -1,5 +1,5 @@
 import type { Database } from "../../engine/database.js";
-import { conversationsFromSlack, conversationView } from "../../engine/read/conversations.js";
+import { conversationView } from "../../engine/read/conversations.js";
 import type { Locale } from "../../i18n/index.js";
 import { followUpAck } from "../../views/conversation.js";
 import type { SlackAddresses } from "../store/addresses.js";
@@ -21,7 +21,7 @@ export class SteerMessages implements Renderer<"conversation.steered"> {
   ) {}
 
   async relevant(entries: Array<EntryOf<"conversation.steered">>): Promise<Set<number>> {
-    const inSlack = await conversationsFromSlack(this.db, [
+    const inSlack = await this.addresses.addressed("conversation", [
       ...new Set(entries.map((e) => e.event.conversationId)),
     ]);
     return new Set(entries.filter((e) => inSlack.has(e.event.conversationId)).map((e) => e.id));
@@ -29,11 +29,10 @@ export class SteerMessages implements Renderer<"conversation.steered"> {
 
   async handle({ id: outboxId, event }: EntryOf<"conversation.steered">): Promise<Rendered> {
     const view = await conversationView(this.db, event.conversationId);
-    if (!view?.channelId) return "ignored";
     const address = await this.addresses.get("conversation", event.conversationId);
-    const threadTs = address?.threadTs ?? view.originThreadTs;
+    if (!view || !address) return "ignored";
+    const { threadTs, channel } = address;
     if (!threadTs) return "ignored"; // a follow-up is written in the thread: it exists by now
-    const channel = address?.channel ?? view.channelId;
     return inLocale(await this.locales.of(view.userId), async (): Promise<Rendered> => {
       const ack = followUpAck(currentLocale(this.fallback), { steered: true });
       await this.poster.postOnce({

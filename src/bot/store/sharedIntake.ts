@@ -1,5 +1,6 @@
 import type { Clock } from "../../engine/clock.js";
 import type { Database } from "../../engine/database.js";
+import type {} from "./schema.js"; // the bot's tables
 import {
   acquireLease,
   forgetExpiredLeases,

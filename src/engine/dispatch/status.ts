@@ -14,8 +14,6 @@ export interface QueueStatus {
     title: string;
     activity: string | null;
     startedAt: number | null;
-    channelId: string | null;
-    threadTs: string | null;
   }>;
   limits: RuntimePolicy;
   host: { loadPercent: number; memoryPercent: number };
@@ -37,8 +35,6 @@ export async function queueStatus(engine: Kernel, actor: Actor): Promise<QueueSt
       "q.last_activity",
       "q.started_at",
       "c.title",
-      "c.slack_channel_id",
-      "c.slack_thread_ts",
       "p.name",
     ])
     .where("q.status", "=", "running")
@@ -61,8 +57,6 @@ export async function queueStatus(engine: Kernel, actor: Actor): Promise<QueueSt
       title: r.title,
       activity: r.last_activity,
       startedAt: r.started_at,
-      channelId: r.slack_channel_id,
-      threadTs: r.slack_thread_ts,
     })),
     limits,
     host: { loadPercent: host.loadPercent(), memoryPercent: host.memoryPercent() },
