@@ -93,10 +93,19 @@ const items: Array<{ id: string; conversationId: string }> = [];
 const addresses = new SlackAddresses(db, systemClock);
 for (let n = 0; n < turns; n++) {
   const channel = `CBENCH${n % CHANNELS}`;
-  const { conversation, item } = await startConversation(db, systemClock, project, `turn ${n}`, `UBENCH${n}`, {
-    onCreated: (trx, id) =>
-      addresses.within(trx).record("conversation", id, { channel, threadTs: null, statusTs: null, origin: "command" }),
-  });
+  const { conversation, item } = await startConversation(
+    db,
+    systemClock,
+    project,
+    `turn ${n}`,
+    `UBENCH${n}`,
+    {
+      onCreated: (trx, id) =>
+        addresses
+          .within(trx)
+          .record("conversation", id, { channel, threadTs: null, statusTs: null, origin: "command" }),
+    },
+  );
   items.push({ id: item.id, conversationId: conversation.id });
 }
 const client = new WebClient("xoxb-bench", {

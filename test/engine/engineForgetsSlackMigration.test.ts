@@ -39,7 +39,13 @@ async function fillAt0016(db: Database): Promise<void> {
     visibility: "channel",
     slack_channel_id: "CHOME",
   });
-  const conversation = (id: string, channel: string | null, thread: string | null, status: string | null, origin: string | null) =>
+  const conversation = (
+    id: string,
+    channel: string | null,
+    thread: string | null,
+    status: string | null,
+    origin: string | null,
+  ) =>
     insertRow(db, "conversations", {
       id,
       project_id: "p1",
@@ -109,7 +115,9 @@ describe("migration 0017: the engine forgets Slack", () => {
       r1: await addresses.get("run", "r1"),
       r2: await addresses.get("run", "r2"),
       o1: await addresses.get("orchestration", "o1"),
-      inSlack: [...(await addresses.addressed("conversation", ["ask", "mention", "dm", "queued-ask", "cli"]))].sort(),
+      inSlack: [
+        ...(await addresses.addressed("conversation", ["ask", "mention", "dm", "queued-ask", "cli"])),
+      ].sort(),
       threadOfMention: await addresses.subjectOfThread("conversation", "C1", "200.1"),
       threadOfAsk: await addresses.subjectOfThread("conversation", "C1", "100.1"),
     });
@@ -130,7 +138,9 @@ describe("migration 0017: the engine forgets Slack", () => {
     for (const table of ["conversations", "remediation_runs", "orchestrations", "projects"])
       expect((await columnsOf(db, table)).filter((c) => c.startsWith("slack_"))).toEqual([]);
     expect(await columnsOf(db, "conversations")).toContain("codex_thread_id");
-    expect(await db.selectFrom("projects").select("channel_id").executeTakeFirst()).toEqual({ channel_id: "CHOME" });
+    expect(await db.selectFrom("projects").select("channel_id").executeTakeFirst()).toEqual({
+      channel_id: "CHOME",
+    });
     expect(await channelsOpenToMembers(db)).toEqual(["CHOME"]);
 
     await m0017.up(asUnknown(db)); // a migration interrupted half-way simply runs again

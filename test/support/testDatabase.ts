@@ -97,7 +97,11 @@ export async function testDatabase(dir: string): Promise<TestDatabase> {
  */
 export async function emptyTestDatabase(dir: string): Promise<TestDatabase> {
   if (TEST_DIALECT === "sqlite")
-    return { target: { dialect: "sqlite", file: path.join(dir, "empty.db") }, env: {}, drop: async () => undefined };
+    return {
+      target: { dialect: "sqlite", file: path.join(dir, "empty.db") },
+      env: {},
+      drop: async () => undefined,
+    };
   const name = `e_${randomBytes(8).toString("hex")}`;
   await adminPool().query(`CREATE DATABASE ${name}`);
   const url = withDatabase(inject("pgAdminUrl"), name);

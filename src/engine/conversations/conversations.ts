@@ -196,7 +196,13 @@ export async function startConversation(
       const earlier = await itemOfRequest(trx, opts.requestKey);
       if (earlier)
         return { conversation: await getConversation(trx, earlier.conversation_id), item: earlier };
-      const conversation = await createConversation(trx, clock, project.id, opts.title ?? firstLine(prompt), userId);
+      const conversation = await createConversation(
+        trx,
+        clock,
+        project.id,
+        opts.title ?? firstLine(prompt),
+        userId,
+      );
       await opts.onCreated?.(trx, conversation.id);
       const item = await enqueueIn(trx, clock, conversation.id, prompt, { requestedBy: userId, ...opts });
       return { conversation, item };

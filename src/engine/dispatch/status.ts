@@ -30,13 +30,7 @@ export async function queueStatus(engine: Kernel, actor: Actor): Promise<QueueSt
     .selectFrom("prompt_queue as q")
     .innerJoin("conversations as c", "c.id", "q.conversation_id")
     .innerJoin("projects as p", "p.id", "c.project_id")
-    .select([
-      "q.conversation_id",
-      "q.last_activity",
-      "q.started_at",
-      "c.title",
-      "p.name",
-    ])
+    .select(["q.conversation_id", "q.last_activity", "q.started_at", "c.title", "p.name"])
     .where("q.status", "=", "running")
     .orderBy("q.started_at")
     .execute();

@@ -38,12 +38,7 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
   const c = await db
     .selectFrom("conversations as c")
     .innerJoin("projects as p", "p.id", "c.project_id")
-    .select([
-      "c.id",
-      "c.title",
-      "c.user_id",
-      "p.name as project_name",
-    ])
+    .select(["c.id", "c.title", "c.user_id", "p.name as project_name"])
     .where("c.id", "=", conversationId)
     .executeTakeFirst();
   if (!c) return null;
