@@ -14,6 +14,10 @@ import { addMissingColumns } from "./helpers.js";
 // - `projects.slack_channel_id` is the project's home channel, a domain notion (visibility
 //   `channel`): renamed `channel_id`, an opaque id a front end gives.
 //
+// Not additive, unlike 0009: a worker of an older version still running when this lands fails
+// the writes that name the dropped columns (a conversation it creates on finishing, a run, a
+// specialist's project). Upgrade with no agent running.
+//
 // SQLite's migrations are not transactional: each step looks before it acts, so that a migration
 // interrupted half-way simply runs again. SQLite drops a column (3.35+) that no index uses.
 
