@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { WebClient } from "@slack/web-api";
 import { Notifier } from "../src/bot/notifier/notifier.js";
+import { SlackAddresses } from "../src/bot/store/addresses.js";
 import { TIER_PER_MINUTE } from "../src/bot/notifier/slackBudget.js";
 import { parseConfig } from "../src/config.js";
 import { startConversation } from "../src/engine/conversations/conversations.js";
@@ -19,6 +20,7 @@ import { serializeProgress, type Progress } from "../src/engine/conversations/pr
 import { systemClock } from "../src/engine/clock.js";
 import { writeTransaction, openMigrated } from "../src/engine/database.js";
 import { Engine } from "../src/engine/engine.js";
+import { createEngineApi } from "../src/engine/api/index.js";
 import { emit } from "../src/engine/outbox.js";
 import { silentLogger } from "../src/logger.js";
 import { startFakeSlack, type FakeSlackCall } from "../test/support/fakeSlack.js";
@@ -89,7 +91,9 @@ const engine = new Engine({
   spawner: async () => ({ pid: process.pid }),
 });
 const items: Array<{ id: string; conversationId: string }> = [];
+const addresses = new SlackAddresses(db, systemClock);
 for (let n = 0; n < turns; n++) {
+  const channel = `CBENCH${n % CHANNELS}`;
   const { conversation, item } = await startConversation(
     db,
     systemClock,
@@ -97,7 +101,10 @@ for (let n = 0; n < turns; n++) {
     `turn ${n}`,
     `UBENCH${n}`,
     {
-      slack: { channelId: `CBENCH${n % CHANNELS}`, threadTs: null, origin: "command" },
+      onCreated: (trx, id) =>
+        addresses
+          .within(trx)
+          .record("conversation", id, { channel, threadTs: null, statusTs: null, origin: "command" }),
     },
   );
   items.push({ id: item.id, conversationId: conversation.id });
@@ -108,6 +115,7 @@ const client = new WebClient("xoxb-bench", {
   rejectRateLimitedCalls: true,
 });
 const notifier = new Notifier({
+  api: createEngineApi(engine),
   db,
   client,
   clock: systemClock,

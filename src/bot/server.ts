@@ -154,6 +154,7 @@ function startNotifier(
   { wakeups, onPostgres }: { wakeups: Wakeups; onPostgres: boolean },
 ): Notifier {
   const notifier = new Notifier({
+    api: createEngineApi(engine),
     db: engine.db,
     client: slack.client,
     clock: engine.clock,

@@ -187,7 +187,7 @@ async function list(argv: string[]): Promise<number> {
         p.owner_id
           ? t(config.locale, "cli.project.owner", { id: p.owner_id })
           : t(config.locale, "cli.project.shared"),
-        p.slack_channel_id ? t(config.locale, "cli.project.channel", { id: p.slack_channel_id }) : null,
+        p.channel_id ? t(config.locale, "cli.project.channel", { id: p.channel_id }) : null,
         p.host ? t(config.locale, "cli.project.on_host", { host: p.host }) : null,
       ].filter(Boolean);
       out(`${p.name}\t${p.path}\t${flags.join(", ")}`);

@@ -21,6 +21,15 @@ import type { DB } from "./schema.js";
 export type Database = Kysely<DB>;
 /** A handle usable inside a transaction (same query API). */
 export type Tx = Kysely<DB> | Transaction<DB>;
+/** A column the database fills (a default, an identity): for the tables a front end adds to `DB`. */
+export type { Generated } from "kysely";
+
+/**
+ * A front end's own bookkeeping for a subject it creates (where the subject lives there), written
+ * in the transaction that creates it: whatever reads the subject afterwards (a notifier in another
+ * process) finds the front end's rows with it, and a crash keeps both or neither.
+ */
+export type OnCreated = (trx: Tx, subjectId: string) => Promise<void>;
 
 /**
  * How a connection waits for another process's write lock: `block` in SQLite for up to 5 s (CLI,

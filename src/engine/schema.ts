@@ -13,7 +13,11 @@ export interface ProjectsTable {
   full_access: number;
   execution_group: string | null;
   merge_confirmation_required: number;
-  slack_channel_id: string | null;
+  /**
+   * The project's home channel: an opaque id a front end gives (`--channel`). With visibility
+   * `channel`, that channel's members may read it (renamed by migration 0017).
+   */
+  channel_id: string | null;
   role: Generated<ProjectRole>;
   created_at: number;
   /** Whether Codex may ask a person before an escalation (`on-request`) or never asks (`never`). */
@@ -57,10 +61,6 @@ export interface ConversationsTable {
   status: Generated<ConversationStatus>;
   worker_pid: number | null;
   codex_thread_id: string | null;
-  slack_channel_id: string | null;
-  slack_thread_ts: string | null;
-  slack_status_ts: string | null;
-  slack_origin: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -120,7 +120,7 @@ export interface PromptQueueTable {
   steer_turn_id: string | null;
   /** On a steered follow-up: the running item whose turn took it. */
   steered_into: string | null;
-  /** The Slack request the prompt came from (unique): a replayed request queues it once. */
+  /** The front end's request the prompt came from (unique): a replayed request queues it once. */
   request_key: string | null;
 }
 
@@ -167,62 +167,6 @@ export interface RuntimePoliciesTable {
   background_end_hour: number | null;
   updated_by: string | null;
   updated_at: number;
-}
-
-export interface SlackEventsTable {
-  event_id: string;
-  received_at: number;
-}
-
-/** A Slack request acked by a bot instance (the shared intake journal, PostgreSQL only). */
-export interface IntakeRequestsTable {
-  id: Generated<number>;
-  key: string;
-  kind: string;
-  body: string;
-  /** The bot instance that consumes it (a lease owner id); a survivor adopts a dead one's rows. */
-  owner: string;
-  received_at: number;
-  status: Generated<"pending" | "waiting" | "done">;
-  attempts: Generated<number>;
-  next_at: number | null;
-  done_at: number | null;
-}
-
-/** A signed request already accepted (the replay refusal, shared by every bot instance). */
-export interface IntakeSignaturesTable {
-  key: string;
-  at: number;
-}
-
-/** Where a subject (conversation, run, orchestration) lives in Slack: the Slack adapter's own rows. */
-/** A channel's default project (the Slack adapter's own table). */
-export interface SlackChannelDefaultsTable {
-  channel_id: string;
-  project_id: string;
-  set_by: string;
-  updated_at: number;
-}
-
-export interface SlackAddressesTable {
-  subject_kind: "conversation" | "run" | "orchestration";
-  subject_id: string;
-  channel_id: string;
-  thread_ts: string | null;
-  status_ts: string | null;
-  updated_at: number;
-}
-
-export interface SlackPostsTable {
-  key: string;
-  outbox_id: number;
-  conversation_id: string | null;
-  purpose: "status" | "answer" | "notice" | "file" | "interim" | "stream";
-  channel_id: string;
-  thread_ts: string | null;
-  ts: string | null;
-  status: "sending" | "posted";
-  created_at: number;
 }
 
 /** A question an agent asked a person (CODEXPI_DECISION). */
@@ -364,12 +308,6 @@ export interface DB {
   hosts: HostsTable;
   outbox: OutboxTable;
   runtime_policies: RuntimePoliciesTable;
-  slack_events: SlackEventsTable;
-  intake_requests: IntakeRequestsTable;
-  intake_signatures: IntakeSignaturesTable;
-  slack_posts: SlackPostsTable;
-  slack_addresses: SlackAddressesTable;
-  slack_channel_defaults: SlackChannelDefaultsTable;
   decisions: DecisionsTable;
   approvals: ApprovalsTable;
   incidents: IncidentsTable;

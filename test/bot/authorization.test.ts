@@ -49,7 +49,7 @@ describe("authorisation end to end", () => {
         full_access: 1,
         execution_group: "__global_agent__",
         merge_confirmation_required: 0,
-        slack_channel_id: null,
+        channel_id: null,
         role: "project",
         created_at: Date.now(),
       })

@@ -110,7 +110,7 @@ describe("a project visible to its channel, in Slack", () => {
     const openTo = (channel: string) =>
       bot.db
         .updateTable("projects")
-        .set({ slack_channel_id: channel, visibility: "channel" })
+        .set({ channel_id: channel, visibility: "channel" })
         .where("name", "=", "demo")
         .execute();
     bot.slack.setChannel("GSECRET", { isPrivate: true, botIsMember: false, members: [MEMBER] });

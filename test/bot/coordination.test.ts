@@ -82,11 +82,7 @@ describe("coordination in Slack", () => {
 
   it("a failed agent's incident is posted in the project's channel with its state kept up to date", async () => {
     bot = await slackBot();
-    await bot.db
-      .updateTable("projects")
-      .set({ slack_channel_id: "CPROJ" })
-      .where("name", "=", "demo")
-      .execute();
+    await bot.db.updateTable("projects").set({ channel_id: "CPROJ" }).where("name", "=", "demo").execute();
     bot.model.enqueue({ kind: "fail", message: "modèle en panne" });
     await bot.command("ask demo casse tout");
     const post = await eventually(() => bot.slack.messages("CPROJ")[0], 45_000, "incident post");

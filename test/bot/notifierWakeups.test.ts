@@ -9,6 +9,7 @@ import { silentLogger } from "../../src/logger.js";
 import { startFakeSlack, type FakeSlack } from "../support/fakeSlack.js";
 import { testEngine } from "../support/engine.js";
 import { eventually } from "../support/slackBot.js";
+import { askedInChannel } from "../support/slackAsked.js";
 
 // Run by the postgres project only (vitest.config.ts): the notifier of one process is woken by
 // an outbox event committed in another (NOTIFY), long before its poll.
@@ -57,7 +58,7 @@ describe("notifier woken by the outbox on PostgreSQL", () => {
   async function postedAfter(): Promise<number> {
     const t0 = Date.now();
     await startConversation(env!.db, env!.clock, env!.project, "hello", "UOWNER", {
-      slack: { channelId: "C1", threadTs: null, origin: "command" },
+      onCreated: askedInChannel(env!, "C1"),
     });
     await eventually(() => slack!.messages("C1")[0], POLL_MS * 2, "the state message");
     return Date.now() - t0;

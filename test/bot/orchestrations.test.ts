@@ -104,7 +104,16 @@ describe("orchestrations in Slack", () => {
       10_000,
       "orchestration",
     );
-    expect(o).toMatchObject({ status: "DRAFT_REVIEW", owner_id: OWNER, slack_channel_id: "C1" });
+    expect(o).toMatchObject({ status: "DRAFT_REVIEW", owner_id: OWNER });
+    // Where it lives in Slack: the bot's own address, recorded with the orchestration.
+    expect(
+      await bot.db
+        .selectFrom("slack_addresses")
+        .select("channel_id")
+        .where("subject_kind", "=", "orchestration")
+        .where("subject_id", "=", o.id)
+        .executeTakeFirst(),
+    ).toEqual({ channel_id: "C1" });
     expect(JSON.parse(o.tests)).toEqual([[process.execPath, "-e", CHECK]]); // an argv, never a shell line
     const root = await eventually(
       () =>

@@ -12,10 +12,10 @@ describe("a project's channel: the bot is in it", () => {
     (
       await bot.db
         .selectFrom("projects")
-        .select("slack_channel_id")
+        .select("channel_id")
         .where("name", "=", "demo")
         .executeTakeFirstOrThrow()
-    ).slack_channel_id;
+    ).channel_id;
   const set = async (text: string, user = ADMIN) => {
     const r = await bot.command(text, user);
     return (await bot.response(r.responseId)).text ?? "";

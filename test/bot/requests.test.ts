@@ -103,11 +103,12 @@ describe("requests: workspace, replays and timestamps", () => {
     // (The specialist's preparation is a conversation too: count the mention's alone.)
     await settled(bot);
     const fromMentions = await bot.db
-      .selectFrom("conversations")
-      .select("slack_thread_ts")
-      .where("slack_origin", "=", "mention")
+      .selectFrom("slack_addresses")
+      .select("thread_ts")
+      .where("subject_kind", "=", "conversation")
+      .where("origin", "=", "mention")
       .execute();
-    expect(fromMentions).toEqual([{ slack_thread_ts: "1800000021.000100" }]);
+    expect(fromMentions).toEqual([{ thread_ts: "1800000021.000100" }]);
   });
 
   it("finding 10a in Socket Mode: mixed teams are refused there too, and a correctly teamed payload is accepted", async () => {

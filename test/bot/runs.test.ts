@@ -16,6 +16,7 @@ import { startFakeSlack, type FakeSlack } from "../support/fakeSlack.js";
 import { inputText } from "../support/fakeModel.js";
 import { ADMIN, OTHER, OWNER, eventually, slackBot } from "../support/slackBot.js";
 import { APPROVE_PLAN, OWNER_ACTOR, planStep, runEnv, type RunEnv } from "../engine/runs/runEnv.js";
+import { askedInChannel } from "../support/slackAsked.js";
 
 const verdict = (decision: "approve" | "correct" | "block", feedback: string) =>
   `Relu.\nCODEXPI_SUPERVISION ${JSON.stringify({ decision, feedback })}`;
@@ -55,7 +56,7 @@ describe("autonomous runs in Slack", () => {
         full_access: 1,
         execution_group: "__global_agent__",
         merge_confirmation_required: 0,
-        slack_channel_id: null,
+        channel_id: null,
         role: "project",
         created_at: Date.now(),
       })
@@ -348,7 +349,9 @@ describe("run messages (outbox → the run's thread)", () => {
 
   it("posts the root and the verdicts once: a restarted renderer replaying the same events posts nothing twice", async () => {
     const { renderer } = await setup();
-    const run = await startRun(env.engine, OWNER_ACTOR, [planStep()], { slackChannelId: "C1" });
+    const run = await startRun(env.engine, OWNER_ACTOR, [planStep()], {
+      onCreated: askedInChannel(env, "C1", "run"),
+    });
     await env.finishActive(run.id, APPROVE_PLAN);
     await env.tick();
     await env.finishActive(run.id, "Fait.");

@@ -139,11 +139,7 @@ describe("text safety end to end", () => {
   it("finding 7: a failed turn whose failure text holds the bot's token posts the failure, its incident and its DM redacted, and logs nothing of it", async () => {
     const logs = captureLogs();
     bot = await slackBot({ env: { SLACK_BOT_TOKEN: OWN_TOKEN, LOG_LEVEL: "debug" }, logger: logs.logger });
-    await bot.db
-      .updateTable("projects")
-      .set({ slack_channel_id: "CPROJ" })
-      .where("name", "=", "demo")
-      .execute();
+    await bot.db.updateTable("projects").set({ channel_id: "CPROJ" }).where("name", "=", "demo").execute();
     bot.model.enqueue({
       kind: "fail",
       message: `authentification refusée pour ${OWN_TOKEN} et ${SLACK_TOKEN} (clé ${OPENAI_KEY})`,

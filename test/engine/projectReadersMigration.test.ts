@@ -27,7 +27,7 @@ describe("migration 0011: projects visible to their channel, and who may prompt 
     expect(await migrate(asUnknown(db))).toContain("0011_project_readers");
     const projects = await db
       .selectFrom("projects")
-      .select(["id", "name", "owner_id", "slack_channel_id", "full_access", "visibility"])
+      .select(["id", "name", "owner_id", "channel_id", "full_access", "visibility"]) // renamed by 0017
       .orderBy("id")
       .execute();
     expect(projects).toEqual([
@@ -35,7 +35,7 @@ describe("migration 0011: projects visible to their channel, and who may prompt 
         id: "p1",
         name: "demo",
         owner_id: "UOWNER",
-        slack_channel_id: "C1",
+        channel_id: "C1",
         full_access: 0,
         visibility: "private",
       },
@@ -43,7 +43,7 @@ describe("migration 0011: projects visible to their channel, and who may prompt 
         id: "p2",
         name: "legacy",
         owner_id: null,
-        slack_channel_id: null,
+        channel_id: null,
         full_access: 1,
         visibility: "private",
       },

@@ -87,7 +87,7 @@ describe("migration 0009: Slack addresses", () => {
       created_at: 7,
     });
 
-    await migrate(asUnknown(db));
+    await migrate(asUnknown(db), "0016_queue_sequence"); // 0017 drops the old columns (its own test)
     const read = () =>
       db!
         .selectFrom("slack_addresses")

@@ -224,7 +224,7 @@ describe("codexpi CLI (real binary, fake model)", () => {
         full_access: 0,
         execution_group: null,
         merge_confirmation_required: 0,
-        slack_channel_id: null,
+        channel_id: null,
         role: "project",
         created_at: Date.now(),
       })

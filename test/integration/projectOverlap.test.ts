@@ -123,7 +123,7 @@ describe("projects never overlap (issue 16, finding 4; real Codex in the jail)",
         full_access: 0,
         execution_group: null,
         merge_confirmation_required: 0,
-        slack_channel_id: null,
+        channel_id: null,
         role: "project",
         created_at: Date.now(),
       })

@@ -106,7 +106,7 @@ describe("steering a running turn", () => {
     await steerable(env, first.id);
 
     // A channel's member may read this conversation, never prompt it: no steer, nothing queued.
-    await env.db.updateTable("projects").set({ visibility: "channel", slack_channel_id: "CPROJ" }).execute();
+    await env.db.updateTable("projects").set({ visibility: "channel", channel_id: "CPROJ" }).execute();
     const c = await loadConversation(env.engine, conversation.id);
     const reader = { userId: "UREADER", isAdmin: false, channels: ["CPROJ"] };
     await expect(followUp(env.engine, reader, c, "READER-NOTE-5531")).rejects.toMatchObject({

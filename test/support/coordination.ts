@@ -26,7 +26,7 @@ export async function coordinationEnv() {
       full_access: 1,
       execution_group: "__global_agent__",
       merge_confirmation_required: 0,
-      slack_channel_id: null,
+      channel_id: null,
       role: "self",
       created_at: env.clock.now(),
     })

@@ -45,6 +45,7 @@ export const POSTGRES_FILES = [
   "test/engine/coordination/sharedSpecialists.test.ts",
   "test/engine/coordination/specialists.test.ts",
   "test/engine/leases.test.ts",
+  "test/engine/engineForgetsSlackMigration.test.ts",
   "test/engine/orchestrations/clones.test.ts",
   "test/engine/orchestrations/flow.test.ts",
   "test/engine/orchestrations/guards.test.ts",

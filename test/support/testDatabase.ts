@@ -89,3 +89,27 @@ export async function testDatabase(dir: string): Promise<TestDatabase> {
     },
   };
 }
+
+/**
+ * An empty, unmigrated database for one test, on the dialect of this run (a migration test takes
+ * it to an earlier migration, fills it, then migrates it on): a new file under `dir` on SQLite, a
+ * new database (not the template's copy) on PostgreSQL.
+ */
+export async function emptyTestDatabase(dir: string): Promise<TestDatabase> {
+  if (TEST_DIALECT === "sqlite")
+    return {
+      target: { dialect: "sqlite", file: path.join(dir, "empty.db") },
+      env: {},
+      drop: async () => undefined,
+    };
+  const name = `e_${randomBytes(8).toString("hex")}`;
+  await adminPool().query(`CREATE DATABASE ${name}`);
+  const url = withDatabase(inject("pgAdminUrl"), name);
+  return {
+    target: { dialect: "postgres", url },
+    env: { DATABASE_URL: url },
+    drop: async () => {
+      await adminPool().query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+  };
+}

@@ -1,5 +1,6 @@
 import type { App, BlockButtonAction } from "@slack/bolt";
 import { currentRequest } from "../intake/context.js";
+import { askedIn } from "../askedIn.js";
 import { t } from "../../i18n/index.js";
 import { ACTIONS } from "../../views/ids.js";
 import { readProjectChoice } from "../../views/projectChoice.js";
@@ -41,17 +42,15 @@ export function registerActions(app: App, ctx: BotContext): void {
           let text: string;
           try {
             if (!choice) throw new Error("unreadable project choice");
-            await ctx.api.conversations.ask(
-              actor,
-              choice.project,
-              choice.prompt,
-              {
-                channelId: choice.channel,
+            await ctx.api.conversations.ask(actor, choice.project, choice.prompt, {
+              ...currentRequest(),
+              onCreated: askedIn(ctx, {
+                channel: choice.channel,
                 threadTs: choice.threadTs,
+                statusTs: null,
                 origin: choice.origin,
-              },
-              currentRequest(),
-            );
+              }),
+            });
             text = t(ctx.locale, "ask.chosen", { project: choice.project });
           } catch (err) {
             text = errorText(ctx, err);

@@ -1,6 +1,7 @@
 import { type Actor, EngineError } from "../../engine/api/model.js";
 import type { App } from "@slack/bolt";
 import { currentRequest } from "../intake/context.js";
+import { askedIn } from "../askedIn.js";
 import type { WebClient } from "@slack/web-api";
 import { joinProjectChannel } from "../projectChannel.js";
 import { policyModal } from "../../views/policy.js";
@@ -162,17 +163,11 @@ async function askCommand(
   cmd: CommandOfKind["ask"],
   { ctx, actor, channelId }: CommandScope,
 ): Promise<Reply> {
-  const started = await ctx.api.conversations.ask(
-    actor,
-    cmd.project,
-    cmd.prompt,
-    {
-      channelId,
-      threadTs: null,
-      origin: "command",
-    },
-    currentRequest(),
-  );
+  // The thread is the state message the notifier posts as its root.
+  const started = await ctx.api.conversations.ask(actor, cmd.project, cmd.prompt, {
+    ...currentRequest(),
+    onCreated: askedIn(ctx, { channel: channelId, threadTs: null, statusTs: null, origin: "command" }),
+  });
   const position = await ctx.api.conversations.queuePosition(started.item.id);
   return {
     text:
@@ -195,7 +190,7 @@ async function projectsCommand(
       mergeConfirmation: p.merge_confirmation_required === 1,
       approvalsOnRequest: p.approval_mode === "on-request",
       steer: p.steer === 1,
-      channelId: p.slack_channel_id,
+      channelId: p.channel_id,
       role: p.role,
       visibleToChannel: p.visibility === "channel",
     })),
@@ -263,7 +258,7 @@ function projectSetSentences(
   { defaultFor, steer, host, visible }: ProjectChanges,
   name: string,
   cleared: string[],
-  after: { name: string; slack_channel_id: string | null },
+  after: { name: string; channel_id: string | null },
 ): string[] {
   const said: string[] = [];
   if (defaultFor)
@@ -285,10 +280,10 @@ function projectSetSentences(
   if (visible === "private") said.push(t(ctx.locale, "project.visible_private", { name: after.name }));
   if (visible === "channel")
     said.push(
-      after.slack_channel_id
+      after.channel_id
         ? t(ctx.locale, "project.visible_channel", {
             name: after.name,
-            channel: channelMention(after.slack_channel_id),
+            channel: channelMention(after.channel_id),
           })
         : t(ctx.locale, "project.visible_channel_none", { name: after.name }),
     );

@@ -9,6 +9,7 @@ import { tokenize } from "../commandGrammar.js";
 import { actorOf, errorText, readerOf, type BotContext } from "../context.js";
 import { t } from "../../i18n/index.js";
 import { currentRequest, waitForThread } from "../intake/context.js";
+import { askedIn } from "../askedIn.js";
 import { resolveRootFromSlack } from "../intake/threadRoots.js";
 import { pendingApprovalItems } from "../approvalLinks.js";
 
@@ -59,15 +60,14 @@ export function registerEvents(app: App, ctx: BotContext): void {
   );
 }
 
-/** The conversation of a thread: one the bot started (its own address), else one asked in that thread. */
+/** The conversation of a thread: one the bot started, or one asked in that thread (its address either way). */
 async function conversationOfSlackThread(
   ctx: BotContext,
   channel: string,
   threadTs: string,
 ): Promise<ConversationWithProject | null> {
   const id = await ctx.addresses.subjectOfThread("conversation", channel, threadTs);
-  if (id) return ctx.api.conversations.load(id);
-  return ctx.api.conversations.ofThread(channel, threadTs);
+  return id ? ctx.api.conversations.load(id) : null;
 }
 
 async function onMention(ctx: BotContext, client: WebClient, e: MessageLike): Promise<void> {
@@ -197,13 +197,10 @@ async function start(
       });
       return await ephemeral(ctx, client, e, choice.text, choice.blocks);
     }
-    await ctx.api.conversations.ask(
-      actor,
-      target.project,
-      target.prompt,
-      { channelId: e.channel, threadTs, origin },
-      currentRequest(),
-    );
+    await ctx.api.conversations.ask(actor, target.project, target.prompt, {
+      ...currentRequest(),
+      onCreated: askedIn(ctx, { channel: e.channel, threadTs, statusTs: null, origin }),
+    });
   } catch (err) {
     await ephemeral(ctx, client, e, errorText(ctx, err));
   }

@@ -17,6 +17,7 @@ import {
 } from "../../views/orchestrations.js";
 import type { Command } from "../commandGrammar.js";
 import { actorOf, errorText, type BotContext } from "../context.js";
+import { askedIn } from "../askedIn.js";
 import type { Reply } from "./runs.js";
 
 /** `/codex orchestrations`: answered through the response URL. */
@@ -208,7 +209,15 @@ function registerCreateModal(app: App, ctx: BotContext): void {
       await ctx.api.orchestrations.create(
         actor,
         { project_id: meta.projectId ?? "", ...form, engine: "codex" },
-        meta.channelId ? { slackChannelId: meta.channelId } : {},
+        meta.channelId
+          ? {
+              onCreated: askedIn(
+                ctx,
+                { channel: meta.channelId, threadTs: null, statusTs: null },
+                "orchestration",
+              ),
+            }
+          : {},
       );
       await ack();
     } catch (err) {

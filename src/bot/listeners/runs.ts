@@ -16,6 +16,7 @@ import {
 import type { InteractiveBlock } from "../../views/interactive.js";
 import type { Command } from "../commandGrammar.js";
 import { actorOf, errorText, type BotContext } from "../context.js";
+import { askedIn } from "../askedIn.js";
 
 /** A reply to a `/codex` command (ephemeral). */
 export type Reply = { text: string; blocks?: InteractiveBlock[] };
@@ -117,7 +118,13 @@ export function registerRunActions(app: App, ctx: BotContext): void {
     if (!parsed.ok)
       return void (await ack({ response_action: "errors", errors: runPlanErrors(parsed.error) }));
     try {
-      await ctx.api.runs.start(actor, parsed.plan, meta.channelId ? { slackChannelId: meta.channelId } : {});
+      await ctx.api.runs.start(
+        actor,
+        parsed.plan,
+        meta.channelId
+          ? { onCreated: askedIn(ctx, { channel: meta.channelId, threadTs: null, statusTs: null }, "run") }
+          : {},
+      );
     } catch (err) {
       return void (await ack({ response_action: "errors", errors: runPlanErrors(errorText(ctx, err)) }));
     }

@@ -1,5 +1,4 @@
-import { readApproval, type ApprovalView } from "../../engine/approvals/view.js";
-import { getPreferences } from "../../engine/coordination/preferences.js";
+import type { ApprovalView } from "../../engine/api/model.js";
 import { t } from "../../i18n/index.js";
 import { approvalMessage, approvalSubject, diffFitsInline } from "../../views/approvals.js";
 import { escapeClip } from "../../views/mrkdwn.js";
@@ -22,7 +21,7 @@ export class ApprovalMessages extends RendererBase implements Renderer<ApprovalK
   }
 
   async handle({ id: outboxId, event }: EntryOf<ApprovalKind>): Promise<Rendered> {
-    const a = await readApproval(this.db, event.approvalId);
+    const a = await this.api.approvals.read(event.approvalId);
     if (!a) return "ignored"; // its conversation was removed
     return this.inLocaleOf(a.user_id, () =>
       event.kind === "approval.requested" ? this.post(outboxId, a) : this.close(a),
@@ -40,10 +39,13 @@ export class ApprovalMessages extends RendererBase implements Renderer<ApprovalK
   }
 
   private async post(outboxId: number, a: ApprovalView): Promise<Rendered> {
-    let channel = a.channel_id;
-    let threadTs = channel ? await this.threadOf(a.conversation_id) : null;
+    // In the conversation's thread when it lives in Slack, else by DM to its person.
+    const address = await this.addresses.get("conversation", a.conversation_id);
+    let channel = address?.channel ?? null;
+    let threadTs = address?.threadTs ?? null;
     if (!channel) {
-      if (!isSlackUser(a.user_id) || !(await getPreferences(this.db, a.user_id)).decisions) return "ignored";
+      if (!isSlackUser(a.user_id) || !(await this.api.coordination.preferences(a.user_id)).decisions)
+        return "ignored";
       channel = await this.dm(a.user_id);
       threadTs = null;
     }
@@ -57,7 +59,7 @@ export class ApprovalMessages extends RendererBase implements Renderer<ApprovalK
       blocks: view.blocks,
     });
     if (a.diff && !diffFitsInline(a)) await this.uploadDiff(outboxId, a, channel, threadTs ?? ts);
-    if (a.channel_id) await this.ping(outboxId, a, channel, ts);
+    if (address) await this.ping(outboxId, a, channel, ts);
     return "posted";
   }
 
@@ -83,7 +85,7 @@ export class ApprovalMessages extends RendererBase implements Renderer<ApprovalK
   /** A DM that an approval awaits, when the card is in a channel's thread and the person wants it. */
   private async ping(outboxId: number, a: ApprovalView, channel: string, ts: string): Promise<void> {
     if (channel.startsWith("D") || !isSlackUser(a.user_id)) return;
-    if (!(await getPreferences(this.db, a.user_id)).decisions) return;
+    if (!(await this.api.coordination.preferences(a.user_id)).decisions) return;
     await this.pingOnce({
       key: `approval-dm:${a.id}`,
       outboxId,

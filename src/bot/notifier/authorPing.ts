@@ -1,6 +1,4 @@
-import { getPreferences } from "../../engine/coordination/preferences.js";
-import type { EventOf } from "../../engine/outbox.js";
-import { itemOpenedIncident } from "../../engine/read/coordination.js";
+import type { EventOf } from "../../engine/api/model.js";
 import { t } from "../../i18n/index.js";
 import { escapeClip } from "../../views/mrkdwn.js";
 import type { SlackConversation } from "./conversationSnapshot.js";
@@ -25,12 +23,12 @@ export async function pingAuthor(
     !isSlackUser(userId)
   )
     return;
-  const preferences = await getPreferences(base.db, userId);
+  const preferences = await base.api.coordination.preferences(userId);
   if (!preferences.task_completion) return;
   if (
     event.status === "failed" &&
     preferences.incidents &&
-    (await itemOpenedIncident(base.db, event.queueId))
+    (await base.api.coordination.itemOpenedIncident(event.queueId))
   )
     return;
   await base.pingOnce({

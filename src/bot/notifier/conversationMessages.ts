@@ -1,5 +1,5 @@
+import type { EventOf } from "../../engine/api/model.js";
 import type { Logger } from "pino";
-import type { EventOf } from "../../engine/outbox.js";
 import { t } from "../../i18n/index.js";
 import { pingAuthor } from "./authorPing.js";
 import { ConversationSnapshots, turnOf, type SlackConversation } from "./conversationSnapshot.js";

@@ -1,4 +1,5 @@
-import { conversationView, type ConversationView } from "../../engine/read/conversations.js";
+import type { ConversationView } from "../../engine/api/model.js";
+import type { SlackOrigin } from "../store/addresses.js";
 import type { RendererBase } from "./rendererBase.js";
 import type { TurnOnSlack } from "./turnProgress.js";
 
@@ -10,6 +11,8 @@ export type SlackConversation = ConversationView & {
   /** The permalink of the card of the approval the turn waits for, once it is posted. */
   approvalLink: string | null;
   channelId: string;
+  /** How it was asked (`/codex ask`, a mention, a DM). */
+  origin: SlackOrigin | null;
   threadTs: string | null;
   statusTs: string | null;
 };
@@ -24,17 +27,18 @@ export class ConversationSnapshots {
 
   constructor(private readonly base: RendererBase) {}
 
-  /** The conversation's state with its Slack address (recorded by the bot, else where it was asked); null outside Slack. */
+  /** The conversation's state with its Slack address (where it was asked, what the bot posted); null outside Slack. */
   async load(conversationId: string): Promise<SlackConversation | null> {
-    const view = await conversationView(this.base.db, conversationId);
-    if (!view?.channelId) return null;
+    const view = await this.base.api.conversations.view(conversationId);
     const address = await this.base.addresses.get("conversation", conversationId);
+    if (!view || !address) return null;
     return {
       ...view,
       now: this.base.clock.now(),
-      channelId: address?.channel ?? view.channelId,
-      threadTs: address?.threadTs ?? view.originThreadTs,
-      statusTs: address?.statusTs ?? null,
+      channelId: address.channel,
+      threadTs: address.threadTs,
+      statusTs: address.statusTs,
+      origin: address.origin ?? null,
       decisionLink: view.decisionId ? await this.cardLink(`decision:${view.decisionId}`) : null,
       approvalLink: view.approvalId ? await this.cardLink(`approval:${view.approvalId}`) : null,
     };

@@ -1,5 +1,4 @@
-import { getPreferences } from "../../engine/coordination/preferences.js";
-import { decisionCard, incidentNotice } from "../../engine/read/coordination.js";
+import type { DecisionCard, IncidentNotice } from "../../engine/api/model.js";
 import { t } from "../../i18n/index.js";
 import { escapeClip } from "../../views/mrkdwn.js";
 import { decisionMessage, incidentMessage } from "../../views/coordination.js";
@@ -41,7 +40,7 @@ export class CoordinationMessages extends RendererBase implements Renderer<Coord
   }
 
   private async decision(outboxId: number, kind: string, id: string): Promise<Rendered> {
-    const card = await decisionCard(this.db, id);
+    const card = await this.api.decisions.card(id);
     // The card is for the person who answers: their language, in a thread or a DM.
     return this.inLocaleOf(card.decision.user_id, () => this.decisionIn(outboxId, kind, id, card));
   }
@@ -50,17 +49,20 @@ export class CoordinationMessages extends RendererBase implements Renderer<Coord
     outboxId: number,
     kind: string,
     id: string,
-    { decision: d, projectName, channelId, answeredBy }: Awaited<ReturnType<typeof decisionCard>>,
+    { decision: d, projectName, answeredBy }: DecisionCard,
   ): Promise<Rendered> {
     const view = decisionMessage(this.locale, d, { projectName, answeredBy });
     const key = `decision:${id}`;
     // Answered or cancelled: the card is edited to its closed form, without buttons.
     if (kind === "decision.answered" || kind === "decision.cancelled")
       return (await this.editPosted(key, view)) ? "posted" : "ignored";
-    let channel = channelId;
-    let threadTs = channel ? await this.threadOf(d.conversation_id) : null;
+    // In the conversation's thread when it lives in Slack, else by DM to its person.
+    const address = await this.addresses.get("conversation", d.conversation_id);
+    let channel = address?.channel ?? null;
+    let threadTs = address?.threadTs ?? null;
     if (!channel) {
-      if (!isSlackUser(d.user_id) || !(await getPreferences(this.db, d.user_id)).decisions) return "ignored";
+      if (!isSlackUser(d.user_id) || !(await this.api.coordination.preferences(d.user_id)).decisions)
+        return "ignored";
       channel = await this.dm(d.user_id);
       threadTs = null;
     }
@@ -74,7 +76,7 @@ export class CoordinationMessages extends RendererBase implements Renderer<Coord
       text: view.text,
       blocks: view.blocks,
     });
-    if (channelId) await this.pingDecision(outboxId, d, projectName, channel, ts);
+    if (address) await this.pingDecision(outboxId, d, projectName, channel, ts);
     return "posted";
   }
 
@@ -90,7 +92,7 @@ export class CoordinationMessages extends RendererBase implements Renderer<Coord
     ts: string,
   ): Promise<void> {
     if (channel.startsWith("D") || !isSlackUser(d.user_id)) return;
-    if (!(await getPreferences(this.db, d.user_id)).decisions) return;
+    if (!(await this.api.coordination.preferences(d.user_id)).decisions) return;
     await this.pingOnce({
       key: `decision-dm:${d.id}`,
       outboxId,
@@ -107,7 +109,7 @@ export class CoordinationMessages extends RendererBase implements Renderer<Coord
   }
 
   private async incident(outboxId: number, kind: string, id: string): Promise<Rendered> {
-    const notice = await incidentNotice(this.db, id);
+    const notice = await this.api.coordination.incidentNotice(id);
     if (!notice) return "ignored";
     return this.inLocaleOf(notice.userId, () => this.incidentIn(outboxId, kind, id, notice));
   }
@@ -116,13 +118,13 @@ export class CoordinationMessages extends RendererBase implements Renderer<Coord
     outboxId: number,
     kind: string,
     id: string,
-    notice: NonNullable<Awaited<ReturnType<typeof incidentNotice>>>,
+    notice: IncidentNotice,
   ): Promise<Rendered> {
     const { incident, userId, projectChannelId } = notice;
     const view = incidentMessage(this.locale, incident);
     const targets: Array<{ key: string; channel: () => Promise<string> }> = [];
     if (projectChannelId) targets.push({ key: `incident:${id}`, channel: async () => projectChannelId });
-    if (isSlackUser(userId) && (await getPreferences(this.db, userId)).incidents) {
+    if (isSlackUser(userId) && (await this.api.coordination.preferences(userId)).incidents) {
       targets.push({ key: `incident-dm:${id}`, channel: () => this.dm(userId) });
     }
     let rendered: Rendered = "ignored";

@@ -1,6 +1,4 @@
-import { followUpFate } from "../../engine/conversations/steer.js";
-import type { EventOf } from "../../engine/outbox.js";
-import { waitedForItsConversation } from "../../engine/conversations/queueReads.js";
+import type { EventOf } from "../../engine/api/model.js";
 import { followUpAck } from "../../views/conversation.js";
 import { placeOf, type SlackConversation } from "./conversationSnapshot.js";
 import { Defer } from "./defer.js";
@@ -21,9 +19,9 @@ export async function acknowledgeFollowUp(
   snap: SlackConversation,
   event: EventOf<"conversation.queued">,
 ): Promise<boolean> {
-  if (!snap.threadTs || !(await waitedForItsConversation(base.db, event.queueId))) return false;
+  if (!snap.threadTs || !(await base.api.conversations.waitedForItsConversation(event.queueId))) return false;
   // A follow-up the running turn takes is told so by its `conversation.steered` (steerMessages).
-  const fate = await followUpFate(base.db, event.queueId, base.clock.now());
+  const fate = await base.api.conversations.followUpFate(event.queueId);
   if (fate === "steering") throw new Defer(STEER_ACK_POLL_MS);
   if (fate === "steered") return false;
   const ack = followUpAck(base.locale, { position: event.position + 1 });

@@ -1,5 +1,5 @@
+import type { Progress } from "../../engine/api/model.js";
 import { createHash } from "node:crypto";
-import type { Progress } from "../../engine/conversations/progress.js";
 import type { Locale } from "../../i18n/index.js";
 import { interimMessage } from "../../views/progress.js";
 import type { SlackPoster } from "./poster.js";

@@ -1,7 +1,7 @@
+import type { Clock, Database, Wakeups } from "../../engine/api/runtime.js";
+import type { EventKind, MalformedEntry, OutboxEntry } from "../../engine/api/model.js";
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
-import type { Clock } from "../../engine/clock.js";
-import type { Database } from "../../engine/database.js";
 import type { Locale } from "../../i18n/index.js";
 import { classifySlackError } from "../slackErrors.js";
 import { ConversationMessages, REFRESH_KINDS } from "./conversationMessages.js";
@@ -12,24 +12,14 @@ import { RunMessages } from "./runMessages.js";
 import { SteerMessages } from "./steerMessages.js";
 import { OrchestrationMessages } from "./orchestrationMessages.js";
 import { renderersOf } from "./renderers.js";
-import type { EventKind } from "../../engine/outbox.js";
-import {
-  laterPendingKinds,
-  markDelivered,
-  markFailed,
-  pendingEvents,
-  postpone,
-  type MalformedEntry,
-  type OutboxEntry,
-} from "../../engine/outboxQueue.js";
 import type { Renderer, RendererMap } from "./renderer.js";
-import type { Wakeups } from "../../engine/wakeups.js";
 import { SlackPoster } from "./poster.js";
 import { UserLocales } from "../userLocales.js";
 import { SlackAddresses } from "../store/addresses.js";
 import { SlackPosts } from "../store/posts.js";
 import { TurnProgress, type TurnProgressSettings } from "./turnProgress.js";
 import type { RendererDeps } from "./rendererBase.js";
+import type { EngineApi } from "../../engine/api/index.js";
 
 /** What one drain did, for tests and metrics. */
 export interface DrainResult {
@@ -40,6 +30,9 @@ export interface DrainResult {
 
 /** Options of the notifier; delays are injectable so tests can run an outage in seconds. */
 export interface NotifierOptions {
+  /** The engine, through its API: the outbox and what renderers read. */
+  api: EngineApi;
+  /** The bot's own tables (posts, addresses): the same database, never passed to the engine. */
   db: Database;
   client: WebClient;
   clock: Clock;
@@ -82,7 +75,7 @@ export class Notifier {
   constructor(private readonly o: NotifierOptions) {
     this.poster = new SlackPoster(new SlackPosts(o.db, o.clock), o.client);
     const deps: RendererDeps = {
-      db: o.db,
+      api: o.api,
       client: o.client,
       poster: this.poster,
       addresses: new SlackAddresses(o.db, o.clock),
@@ -98,7 +91,7 @@ export class Notifier {
         turns: new TurnProgress(o.client, this.poster, o.clock, o.logger, o.progress ?? DEFAULT_PROGRESS),
       }),
       coordination: new CoordinationMessages(deps),
-      runs: new RunMessages(o.db, o.client, this.poster, deps.addresses, o.locale, o.clock, deps.locales),
+      runs: new RunMessages(o.api, o.client, this.poster, deps.addresses, o.locale, o.clock, deps.locales),
       orchestrations: new OrchestrationMessages(deps),
       approvals: new ApprovalMessages(deps),
       steering: new SteerMessages(deps),
@@ -152,7 +145,7 @@ export class Notifier {
     const result: DrainResult = { delivered: 0, failed: 0, deferred: 0 };
     const now = this.o.clock.now();
     if (now < this.pausedUntil) return result;
-    const { entries, malformed } = await pendingEvents(this.o.db, 200);
+    const { entries, malformed } = await this.o.api.events.pending(200);
     for (const m of malformed) result.failed += await this.rejectMalformed(m);
     const relevant = await this.skipIrrelevant(entries);
     const blocked = new Set<string>();
@@ -176,7 +169,7 @@ export class Notifier {
       "malformed outbox event: marked failed",
     );
     this.failures.set("malformed_event", (this.failures.get("malformed_event") ?? 0) + 1);
-    await markFailed(this.o.db, m.id, 1, `malformed: ${m.error}`, this.o.clock.now());
+    await this.o.api.events.failed(m.id, 1, `malformed: ${m.error}`, this.o.clock.now());
     return 1;
   }
 
@@ -192,8 +185,7 @@ export class Notifier {
     }
     const keepIds = new Set<number>();
     for (const [r, mine] of byRenderer) for (const id of await r.relevant(mine)) keepIds.add(id);
-    await markDelivered(
-      this.o.db,
+    await this.o.api.events.delivered(
       entries.filter((e) => !keepIds.has(e.id)).map((e) => e.id),
       this.o.clock.now(),
     );
@@ -213,16 +205,16 @@ export class Notifier {
       // Consecutive state refreshes of one thread collapse into the one just rendered.
       const done = [entry.id];
       if (handled === "refreshed") {
-        for (const n of await laterPendingKinds(this.o.db, entry.orderingKey, entry.id)) {
+        for (const n of await this.o.api.events.laterPendingKinds(entry.orderingKey, entry.id)) {
           if (!REFRESH_KINDS.has(n.kind)) break;
           done.push(n.id);
         }
       }
-      await markDelivered(this.o.db, done, this.o.clock.now());
+      await this.o.api.events.delivered(done, this.o.clock.now());
       return "delivered";
     } catch (err) {
       if (err instanceof Defer) {
-        await postpone(this.o.db, entry.id, this.o.clock.now() + err.ms);
+        await this.o.api.events.postpone(entry.id, this.o.clock.now() + err.ms);
         return "deferred";
       }
       return this.fail(entry, err, log);
@@ -235,7 +227,7 @@ export class Notifier {
     if (failure.kind === "rate_limited") {
       this.pausedUntil = now + failure.retryAfterMs;
       log.warn({ retryAfterMs: failure.retryAfterMs }, "Slack rate limit: waiting");
-      await postpone(this.o.db, entry.id, this.pausedUntil, { lastError: "ratelimited" });
+      await this.o.api.events.postpone(entry.id, this.pausedUntil, { lastError: "ratelimited" });
       return "deferred";
     }
     if (failure.kind === "transient" && now - entry.createdAt < (this.o.giveUpAfterMs ?? 24 * 3600_000)) {
@@ -247,7 +239,7 @@ export class Notifier {
         { detail: failure.detail, attempt: entry.attempts + 1, retryInMs: delay },
         "Slack call failed: will retry",
       );
-      await postpone(this.o.db, entry.id, now + delay, {
+      await this.o.api.events.postpone(entry.id, now + delay, {
         attempts: entry.attempts + 1,
         lastError: failure.detail,
       });
@@ -256,7 +248,7 @@ export class Notifier {
     const code = failure.kind === "permanent" ? failure.code : `gave_up: ${failure.detail}`;
     log.error({ code }, "Slack delivery failed permanently");
     this.failures.set(code, (this.failures.get(code) ?? 0) + 1);
-    await markFailed(this.o.db, entry.id, entry.attempts + 1, code, now);
+    await this.o.api.events.failed(entry.id, entry.attempts + 1, code, now);
     // Tell the person concerned where we can (a DM works even where the bot is not a member).
     await this.rendererOf(entry.event.kind)
       ?.reportFailure(entry, code)

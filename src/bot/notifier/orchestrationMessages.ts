@@ -1,9 +1,7 @@
-import type { OrchestrationView } from "../../engine/orchestrations/index.js";
-import { orchestrationsFromSlack, orchestrationThreadView } from "../../engine/read/orchestrations.js";
+import type { OrchestrationView } from "../../engine/api/model.js";
 import { t } from "../../i18n/index.js";
 import { channelMention, escapeClip } from "../../views/mrkdwn.js";
 import { orchestrationRoot, stepMessages } from "../../views/orchestrations.js";
-import { laterPendingKinds } from "../../engine/outboxQueue.js";
 import { EditPacer } from "./editPacer.js";
 import { isSlackUser, RendererBase } from "./rendererBase.js";
 import type { EntryOf, Renderer, Rendered } from "./renderer.js";
@@ -24,14 +22,14 @@ export class OrchestrationMessages extends RendererBase implements Renderer<Orch
 
   /** Runs `fn` in the language of the orchestration's owner: its thread and DMs are theirs. */
   private async asOwner<T>(id: string, fn: () => Promise<T>): Promise<T> {
-    return this.inLocaleOf((await orchestrationThreadView(this.db, id))?.view.owner_id, fn);
+    return this.inLocaleOf((await this.api.orchestrations.threadView(id))?.view.owner_id, fn);
   }
 
   /** Only orchestrations started from Slack have a channel to show their steps in. */
   async relevant(entries: Array<EntryOf<OrchestrationKind>>): Promise<Set<number>> {
     const ids = [...new Set(entries.map((e) => e.event.orchestrationId))];
     if (!ids.length) return new Set();
-    const inSlack = await orchestrationsFromSlack(this.db, ids);
+    const inSlack = await this.addresses.addressed("orchestration", ids);
     return new Set(entries.filter((e) => inSlack.has(e.event.orchestrationId)).map((e) => e.id));
   }
 
@@ -41,12 +39,12 @@ export class OrchestrationMessages extends RendererBase implements Renderer<Orch
 
   private async render({ id: outboxId, event, orderingKey }: EntryOf<OrchestrationKind>): Promise<Rendered> {
     const id = event.orchestrationId;
-    const loaded = await orchestrationThreadView(this.db, id);
-    if (!loaded?.channelId) return "ignored";
+    const loaded = await this.api.orchestrations.threadView(id);
     const address = await this.addresses.get("orchestration", id);
+    if (!loaded || !address) return "ignored";
     const o = loaded.view;
-    const channel = address?.channel ?? loaded.channelId;
-    let threadTs = address?.threadTs ?? null;
+    const channel = address.channel;
+    let threadTs = address.threadTs;
     let fresh = false;
     if (!threadTs) {
       ({ threadTs } = await this.postStateMessage(
@@ -59,7 +57,8 @@ export class OrchestrationMessages extends RendererBase implements Renderer<Orch
     }
     await this.postSteps(outboxId, o, channel, threadTs);
     // A later event of this orchestration waits: it will edit the root, this one need not.
-    if (fresh || (await laterPendingKinds(this.db, orderingKey, outboxId, 1)).length > 0) return "posted";
+    if (fresh || (await this.api.events.laterPendingKinds(orderingKey, outboxId, 1)).length > 0)
+      return "posted";
     this.pacer.check(id);
     await this.edit(channel, threadTs, orchestrationRoot(this.locale, o));
     this.pacer.edited(id);
@@ -76,10 +75,11 @@ export class OrchestrationMessages extends RendererBase implements Renderer<Orch
     code: string,
   ): Promise<void> {
     const id = event.orchestrationId;
-    const loaded = await orchestrationThreadView(this.db, id);
+    const loaded = await this.api.orchestrations.threadView(id);
+    const address = await this.addresses.get("orchestration", id);
     const owner = loaded?.view.owner_id;
-    if (!loaded?.channelId || !isSlackUser(owner)) return;
-    const where = channelMention(loaded.channelId);
+    if (!loaded || !address || !isSlackUser(owner)) return;
+    const where = channelMention(address.channel);
     // One notice per orchestration and cause, however many events fail.
     await this.tellDeliveryFailure({
       key: `orch:${id}:failure:${code}`,

@@ -1,6 +1,3 @@
-import type { EventKind, EventOf } from "../../engine/outbox.js";
-import type { OutboxEntry } from "../../engine/outboxQueue.js";
-
 /** A parsed outbox entry of some kinds. */
 export type EntryOf<K extends EventKind> = OutboxEntry<EventOf<K>>;
 
@@ -21,3 +18,4 @@ export interface Renderer<K extends EventKind> {
  * reason beside it). A kind added to the engine fails to compile here until it is one or the other.
  */
 export type RendererMap = { [K in EventKind]: Renderer<K> | "ignored" };
+import type { EventKind, EventOf, OutboxEntry } from "../../engine/api/model.js";

@@ -1,8 +1,7 @@
+import { type Clock, systemClock } from "../../engine/api/runtime.js";
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
-import { systemClock, type Clock } from "../../engine/clock.js";
-import type { Database } from "../../engine/database.js";
-import { conversationsFromSlack, conversationView } from "../../engine/read/conversations.js";
+import type { EngineApi } from "../../engine/api/index.js";
 import { t, type Locale } from "../../i18n/index.js";
 import type { SlackMessage } from "../../views/blocks.js";
 import type { InteractiveMessage } from "../../views/interactive.js";
@@ -12,7 +11,8 @@ import type { SlackPoster } from "./poster.js";
 
 /** What every renderer is built from (one options object, not positional arguments). */
 export interface RendererDeps {
-  db: Database;
+  /** The engine, through its API: what a renderer reads of conversations, runs, decisions. */
+  api: EngineApi;
   client: WebClient;
   poster: SlackPoster;
   addresses: SlackAddresses;
@@ -48,14 +48,14 @@ export const fileNameOfKey = (key: string): string => key.replace(/[^\w.-]/g, "-
  * Every post goes through the poster (exactly once, by key); every edit is `chat.update`.
  */
 export class RendererBase {
-  readonly db: Database;
+  readonly api: EngineApi;
   readonly client: WebClient;
   readonly poster: SlackPoster;
   readonly addresses: SlackAddresses;
   readonly clock: Clock;
 
   constructor(private readonly deps: RendererDeps) {
-    this.db = deps.db;
+    this.api = deps.api;
     this.client = deps.client;
     this.poster = deps.poster;
     this.addresses = deps.addresses;
@@ -79,15 +79,13 @@ export class RendererBase {
   ): Promise<Set<number>> {
     const ids = [...new Set(entries.map((e) => e.event.conversationId))];
     if (!ids.length) return new Set();
-    const inSlack = await conversationsFromSlack(this.db, ids);
+    const inSlack = await this.addresses.addressed("conversation", ids);
     return new Set(entries.filter((e) => inSlack.has(e.event.conversationId)).map((e) => e.id));
   }
 
-  /** The conversation's thread: the one the bot posted, else the one it was asked in. */
+  /** The conversation's thread: where it was asked, or the root the bot posted for it. */
   async threadOf(conversationId: string): Promise<string | null> {
-    const address = await this.addresses.get("conversation", conversationId);
-    if (address?.threadTs) return address.threadTs;
-    return (await conversationView(this.db, conversationId))?.originThreadTs ?? null;
+    return (await this.addresses.get("conversation", conversationId))?.threadTs ?? null;
   }
 
   /** The DM channel with a person, or undefined when Slack gives none. */

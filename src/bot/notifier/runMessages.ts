@@ -1,8 +1,8 @@
+import type { Clock } from "../../engine/api/runtime.js";
+import type { EventOf } from "../../engine/api/model.js";
 import type { WebClient } from "@slack/web-api";
-import type { Clock } from "../../engine/clock.js";
-import type { Database } from "../../engine/database.js";
-import { runDetail, type RunDetail } from "../../engine/runs/index.js";
-import { runOrigin, runsFromSlack } from "../../engine/read/runs.js";
+import type { EngineApi } from "../../engine/api/index.js";
+import type { RunDetail } from "../../engine/api/model.js";
 import { t, type Locale } from "../../i18n/index.js";
 import { channelMention } from "../../views/mrkdwn.js";
 import {
@@ -18,7 +18,6 @@ import type { SlackMessage } from "../../views/blocks.js";
 import type { SlackAddresses } from "../store/addresses.js";
 import type { SlackPoster } from "./poster.js";
 import type { UserLocales } from "../userLocales.js";
-import type { EventOf } from "../../engine/outbox.js";
 import { EditPacer } from "./editPacer.js";
 import { isSlackUser, RendererBase } from "./rendererBase.js";
 import type { EntryOf, Renderer, Rendered } from "./renderer.js";
@@ -48,7 +47,7 @@ export class RunMessages extends RendererBase implements Renderer<RunKind> {
 
   // Positional, unlike the other renderers (RendererDeps): test/bot/runs.test.ts builds it so.
   constructor(
-    db: Database,
+    api: EngineApi,
     client: WebClient,
     poster: SlackPoster,
     addresses: SlackAddresses,
@@ -56,19 +55,19 @@ export class RunMessages extends RendererBase implements Renderer<RunKind> {
     clock?: Clock,
     locales?: UserLocales,
   ) {
-    super({ db, client, poster, addresses, fallback, clock, locales });
+    super({ api, client, poster, addresses, fallback, clock, locales });
   }
 
   /** Runs `fn` in the language of the run's owner: its thread and DMs are theirs. */
   private async asOwner<T>(runId: string, fn: () => Promise<T>): Promise<T> {
-    return this.inLocaleOf((await runOrigin(this.db, runId))?.ownerId, fn);
+    return this.inLocaleOf((await this.api.runs.origin(runId))?.ownerId, fn);
   }
 
   /** Only runs started from Slack (with a channel) have a thread to show their events in. */
   async relevant(entries: Array<EntryOf<RunKind>>): Promise<Set<number>> {
     const ids = [...new Set(entries.map((e) => e.event.runId))];
     if (!ids.length) return new Set();
-    const inSlack = await runsFromSlack(this.db, ids);
+    const inSlack = await this.addresses.addressed("run", ids);
     return new Set(entries.filter((e) => inSlack.has(e.event.runId)).map((e) => e.id));
   }
 
@@ -78,16 +77,10 @@ export class RunMessages extends RendererBase implements Renderer<RunKind> {
 
   private async render({ id: outboxId, event }: EntryOf<RunKind>): Promise<Rendered> {
     const runId = event.runId;
-    const origin = await runOrigin(this.db, runId);
-    const run = await runDetail(this.db, runId);
-    if (!origin?.channelId || !run) return "ignored";
+    const run = await this.api.runs.detail(runId);
     const address = await this.addresses.get("run", runId);
-    const thread = await this.ensureRoot(
-      outboxId,
-      run,
-      address?.channel ?? origin.channelId,
-      address?.threadTs ?? null,
-    );
+    if (!address || !run) return "ignored";
+    const thread = await this.ensureRoot(outboxId, run, address.channel, address.threadTs);
     if (event.kind === "run.verdict") {
       await this.postVerdict(outboxId, thread, run, event);
       return "posted";
@@ -113,9 +106,10 @@ export class RunMessages extends RendererBase implements Renderer<RunKind> {
 
   private async tellFailure({ id: outboxId, event }: EntryOf<RunKind>, code: string): Promise<void> {
     const runId = event.runId;
-    const origin = await runOrigin(this.db, runId);
-    if (!origin?.channelId || !isSlackUser(origin.ownerId)) return;
-    const where = channelMention(origin.channelId);
+    const origin = await this.api.runs.origin(runId);
+    const address = await this.addresses.get("run", runId);
+    if (!address || !origin || !isSlackUser(origin.ownerId)) return;
+    const where = channelMention(address.channel);
     await this.tellDeliveryFailure({
       key: `run-failure:${runId}:${code}`,
       outboxId,

@@ -1,4 +1,3 @@
-import { conversationView } from "../../engine/read/conversations.js";
 import { followUpAck } from "../../views/conversation.js";
 import { RendererBase } from "./rendererBase.js";
 import type { EntryOf, Renderer, Rendered } from "./renderer.js";
@@ -13,12 +12,12 @@ export class SteerMessages extends RendererBase implements Renderer<"conversatio
   }
 
   async handle({ id: outboxId, event }: EntryOf<"conversation.steered">): Promise<Rendered> {
-    const view = await conversationView(this.db, event.conversationId);
-    if (!view?.channelId) return "ignored";
+    const view = await this.api.conversations.view(event.conversationId);
     const address = await this.addresses.get("conversation", event.conversationId);
-    const threadTs = address?.threadTs ?? view.originThreadTs;
+    if (!view || !address) return "ignored";
+    const threadTs = address.threadTs;
     if (!threadTs) return "ignored"; // a follow-up is written in the thread: it exists by now
-    const channel = address?.channel ?? view.channelId;
+    const channel = address.channel;
     return this.inLocaleOf(view.userId, async (): Promise<Rendered> => {
       const ack = followUpAck(this.locale, { steered: true });
       await this.poster.postOnce({

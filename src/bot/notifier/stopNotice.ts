@@ -1,4 +1,4 @@
-import type { EventOf } from "../../engine/outbox.js";
+import type { EventOf } from "../../engine/api/model.js";
 import { stopSummary } from "../../views/conversation.js";
 import { placeOf, type SlackConversation } from "./conversationSnapshot.js";
 import type { RendererBase } from "./rendererBase.js";

@@ -1,6 +1,4 @@
-import type { EventOf } from "../../engine/outbox.js";
-import { withoutDecisionMarker } from "../../engine/protocol/markers.js";
-import { answerText, turnFailure } from "../../engine/read/conversations.js";
+import { type EventOf, withoutDecisionMarker } from "../../engine/api/model.js";
 import { failureText } from "../../i18n/failures.js";
 import { isMessageKey, t } from "../../i18n/index.js";
 import { agentAnswer } from "../../views/conversation.js";
@@ -20,7 +18,7 @@ export async function postOutcome(
   if (event.status === "cancelled") return;
   if (event.status === "done") return postAnswer(base, outboxId, snap, event.messageId);
   const place = placeOf(outboxId, snap);
-  const item = await turnFailure(base.db, event.queueId);
+  const item = await base.api.conversations.turnFailure(event.queueId);
   // The catalog explains the failure in the reader's language; Codex's own message is kept
   // when it is the cause (it is data from the agent: escaped, never formatting).
   const code = `failure.${item?.errorCode ?? ""}`;
@@ -41,7 +39,7 @@ async function postAnswer(
   messageId: EventOf<"conversation.finished">["messageId"],
 ): Promise<void> {
   const place = placeOf(outboxId, snap);
-  const content = messageId ? await answerText(base.db, messageId) : null;
+  const content = messageId ? await base.api.conversations.answerText(messageId) : null;
   // A decision's marker is for codexpi: its question is posted with its buttons instead.
   const answer = agentAnswer(base.locale, withoutDecisionMarker(content ?? ""));
   for (const [i, m] of answer.messages.entries()) {

@@ -1,7 +1,7 @@
+import type { Clock } from "../../engine/api/runtime.js";
+import type { Progress } from "../../engine/api/model.js";
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
-import type { Progress } from "../../engine/conversations/progress.js";
-import type { Clock } from "../../engine/clock.js";
 import type { Locale } from "../../i18n/index.js";
 import { InterimPosts } from "./interimPosts.js";
 import type { SlackPoster } from "./poster.js";

@@ -1,7 +1,7 @@
+import type { Clock } from "../../engine/api/runtime.js";
+import type { Progress } from "../../engine/api/model.js";
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
-import type { Clock } from "../../engine/clock.js";
-import type { Progress } from "../../engine/conversations/progress.js";
 import { t, type Locale } from "../../i18n/index.js";
 import {
   keepAliveChunk,

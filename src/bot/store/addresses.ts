@@ -1,5 +1,7 @@
-import type { Clock } from "../../engine/clock.js";
-import type { Database } from "../../engine/database.js";
+import type { Clock, Database, Tx } from "../../engine/api/runtime.js";
+import type { SlackOrigin } from "./schema.js";
+
+export type { SlackOrigin } from "./schema.js";
 
 /** What a Slack address belongs to. */
 export type SubjectKind = "conversation" | "run" | "orchestration";
@@ -9,35 +11,57 @@ export interface SlackAddress {
   channel: string;
   threadTs: string | null;
   statusTs: string | null;
+  /** How a conversation was asked (null for runs and orchestrations); kept when not given. */
+  origin?: SlackOrigin | null;
 }
 
 /**
- * The Slack adapter's own record of where each subject lives (`slack_addresses`): the engine knows
- * where a request came from, the bot alone knows the messages it posted for it.
+ * The Slack adapter's own record of where each subject lives (`slack_addresses`): the channel and
+ * thread a request came from, the messages the bot posted for it. The engine knows none of it.
  */
 export class SlackAddresses {
   constructor(
-    private readonly db: Database,
+    private readonly db: Database | Tx,
     private readonly clock: Clock,
   ) {}
+
+  /** The same store inside a transaction (the engine's, when a subject is created: see `OnCreated`). */
+  within(trx: Tx): SlackAddresses {
+    return new SlackAddresses(trx, this.clock);
+  }
 
   /** The address of one subject, if the bot recorded one. */
   async get(kind: SubjectKind, id: string): Promise<SlackAddress | null> {
     const row = await this.db
       .selectFrom("slack_addresses")
-      .select(["channel_id", "thread_ts", "status_ts"])
+      .select(["channel_id", "thread_ts", "status_ts", "origin"])
       .where("subject_kind", "=", kind)
       .where("subject_id", "=", id)
       .executeTakeFirst();
-    return row ? { channel: row.channel_id, threadTs: row.thread_ts, statusTs: row.status_ts } : null;
+    return row
+      ? { channel: row.channel_id, threadTs: row.thread_ts, statusTs: row.status_ts, origin: row.origin }
+      : null;
   }
 
-  /** Records (or replaces) a subject's address. */
+  /** Of these subjects, those that live in Slack (the others were asked elsewhere: the CLI). */
+  async addressed(kind: SubjectKind, ids: string[]): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const rows = await this.db
+      .selectFrom("slack_addresses")
+      .select("subject_id")
+      .where("subject_kind", "=", kind)
+      .where("subject_id", "in", ids)
+      .execute();
+    return new Set(rows.map((r) => r.subject_id));
+  }
+
+  /** Records (or replaces) a subject's address; an origin not given stays as it was. */
   async record(kind: SubjectKind, id: string, address: SlackAddress): Promise<void> {
     const values = {
       channel_id: address.channel,
       thread_ts: address.threadTs,
       status_ts: address.statusTs,
+      ...(address.origin !== undefined ? { origin: address.origin } : {}),
       updated_at: this.clock.now(),
     };
     await this.db
@@ -47,7 +71,7 @@ export class SlackAddresses {
       .execute();
   }
 
-  /** The subject whose thread this is, if the bot posted it (a `/codex ask` root, a run's root). */
+  /** The subject whose thread this is (a `/codex ask` root, a run's root, a mention's own thread). */
   async subjectOfThread(kind: SubjectKind, channel: string, threadTs: string): Promise<string | null> {
     const row = await this.db
       .selectFrom("slack_addresses")

@@ -1,5 +1,5 @@
-import type { Clock } from "../../engine/clock.js";
-import type { Database } from "../../engine/database.js";
+import type { Clock, Database } from "../../engine/api/runtime.js";
+import type {} from "./schema.js"; // the bot's tables
 
 /** Each channel's default project (`slack_channel_defaults`), where a mention without a project name goes. */
 export class SlackChannelDefaults {

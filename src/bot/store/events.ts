@@ -1,4 +1,5 @@
-import type { Database } from "../../engine/database.js";
+import type { Database } from "../../engine/api/runtime.js";
+import type {} from "./schema.js"; // the bot's tables
 
 /**
  * The Slack events and signed requests the bot has handled (`slack_events`, its own table):

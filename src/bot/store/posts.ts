@@ -1,5 +1,5 @@
-import type { Clock } from "../../engine/clock.js";
-import type { Database } from "../../engine/database.js";
+import type { Clock, Database } from "../../engine/api/runtime.js";
+import type {} from "./schema.js"; // the bot's tables
 
 /**
  * Metadata type on every message the bot posts: it carries the post's key, by which a post whose

@@ -1,12 +1,13 @@
-import type { Clock } from "../../engine/clock.js";
-import type { Database } from "../../engine/database.js";
 import {
+  type Clock,
+  type Database,
   acquireLease,
   forgetExpiredLeases,
   leaseExpiries,
   provablyDead,
   releaseLease,
-} from "../../engine/leases.js";
+} from "../../engine/api/runtime.js";
+import type {} from "./schema.js"; // the bot's tables
 import {
   type IntakeJournal,
   type IntakeRecord,

@@ -3,7 +3,6 @@ import type { Actor } from "../projects/projects.js";
 import type { QueueItem } from "../schema.js";
 import {
   ask,
-  conversationOfThread,
   followUp,
   loadConversation,
   stop,
@@ -33,8 +32,6 @@ export interface ConversationsApi {
   ): ReturnType<typeof followUp>;
   /** Stops a conversation the actor may drive: queued prompts cancelled, a running agent stopped. */
   stop(actor: Actor, conversationId: string): Promise<StopReport>;
-  /** The conversation a thread of the front end belongs to, if any. */
-  ofThread(channelId: string, threadTs: string): Promise<ConversationWithProject | null>;
   /** A conversation with its project, or not_found. */
   load(conversationId: string): Promise<ConversationWithProject>;
   /** The final answer a turn wrote, if any. */
@@ -68,7 +65,6 @@ export function conversationsApi(kernel: Kernel): ConversationsApi {
     followUp: (actor, conversation, prompt, request) =>
       followUp(kernel, actor, conversation, prompt, request),
     stop: (actor, conversationId) => stop(kernel, actor, conversationId),
-    ofThread: (channelId, threadTs) => conversationOfThread(kernel, channelId, threadTs),
     load: (conversationId) => loadConversation(kernel, conversationId),
     answer: async (queueId) => (await answerOf(db, queueId))?.content ?? null,
     latestTurn: (actor, conversationId) => latestTurn(kernel, actor, conversationId),

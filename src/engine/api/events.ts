@@ -23,22 +23,23 @@ export interface EventsApi {
     afterId: number,
     limit?: number,
   ): Promise<Array<{ id: number; kind: string }>>;
-  delivered(ids: number[]): Promise<void>;
+  /** Marks events delivered at `now` (the consumer's clock). */
+  delivered(ids: number[], now: number): Promise<void>;
   /** Tries again at `at` (epoch ms), counting the failure when there was one. */
   postpone(id: number, at: number, failure?: { attempts?: number; lastError: string }): Promise<void>;
-  failed(id: number, attempts: number, error: string): Promise<void>;
+  failed(id: number, attempts: number, error: string, now: number): Promise<void>;
   /** Forgets delivered events older than `before` (epoch ms). */
   pruneDelivered(before: number): Promise<void>;
 }
 
 export function eventsApi(kernel: Kernel): EventsApi {
-  const { db, clock } = kernel;
+  const { db } = kernel;
   return {
     pending: (limit) => pendingEvents(db, limit),
     laterPendingKinds: (orderingKey, afterId, limit) => laterPendingKinds(db, orderingKey, afterId, limit),
-    delivered: (ids) => markDelivered(db, ids, clock.now()),
+    delivered: (ids, now) => markDelivered(db, ids, now),
     postpone: (id, at, failure) => postpone(db, id, at, failure),
-    failed: (id, attempts, error) => markFailed(db, id, attempts, error, clock.now()),
+    failed: (id, attempts, error, now) => markFailed(db, id, attempts, error, now),
     pruneDelivered: (before) => pruneDelivered(db, before),
   };
 }

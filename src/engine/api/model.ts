@@ -2,12 +2,14 @@
 // pure rules of its state machines (which buttons a status offers). Nothing here reads or writes.
 
 export { EngineError, isEngineError } from "../errors.js";
+export type { Generated, OnCreated } from "../database.js";
 export { CLI_ACTOR, type Actor, type NewProject, type ProjectUpdate } from "../projects/projects.js";
 export type { ApprovalMode, ProjectRole, Project, Conversation, QueueItem } from "../schema.js";
 export type { PauseReason } from "../kernel.js";
 export type { ConversationWithProject } from "../conversations/conversationService.js";
 export { parseProgress, type ActivityKind, type PlanStep, type Progress } from "../conversations/progress.js";
 export type { ConversationView } from "../read/conversations.js";
+export type { DecisionCard, IncidentNotice } from "../read/coordination.js";
 export { canStop } from "../conversations/conversationMachine.js";
 export { withoutDecisionMarker } from "../protocol/markers.js";
 export { canDecision } from "../coordination/decisionMachine.js";

@@ -15,13 +15,14 @@ import {
 } from "../orchestrations/index.js";
 import { defaultDeps } from "../orchestrations/effects.js";
 import { orchestrationThreadView } from "../read/orchestrations.js";
+import type { OnCreated } from "../database.js";
 
 type ThreadView = Awaited<ReturnType<typeof orchestrationThreadView>>;
 
 /** Guarded orchestrations: a draft, an agent in its own clone, verification, a confirmed merge. */
 export interface OrchestrationsApi {
   /** Creates an orchestration from a form's input (validated here) in a project the actor may prompt. */
-  create(actor: Actor, input: unknown, opts?: { slackChannelId?: string }): Promise<OrchestrationView>;
+  create(actor: Actor, input: unknown, opts?: { onCreated?: OnCreated }): Promise<OrchestrationView>;
   get(actor: Actor, id: string): Promise<OrchestrationView>;
   list(actor: Actor): Promise<OrchestrationView[]>;
   approveDraft(actor: Actor, id: string, hash: string): Promise<OrchestrationView>;

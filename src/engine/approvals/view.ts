@@ -3,7 +3,7 @@ import { mayAnswer } from "../projects/access.js";
 import type { Actor } from "../projects/projects.js";
 import type { ApprovalStatus, ApprovalsTable, DB } from "../schema.js";
 
-/** An approval as people and views see it, with where it was asked. */
+/** An approval as people and views see it. */
 export interface ApprovalView {
   id: string;
   conversation_id: string;
@@ -22,18 +22,16 @@ export interface ApprovalView {
   created_at: number;
   expires_at: number;
   project_name: string;
-  /** The Slack channel the conversation lives in (null for a CLI conversation). */
-  channel_id: string | null;
 }
 
-/** Reads one approval with its project's name and its conversation's channel; undefined when none. */
+/** Reads one approval with its project's name; undefined when none. */
 export async function readApproval(db: Kysely<DB>, id: string): Promise<ApprovalView | undefined> {
   const r = await db
     .selectFrom("approvals as a")
     .innerJoin("conversations as c", "c.id", "a.conversation_id")
     .innerJoin("projects as p", "p.id", "c.project_id")
     .selectAll("a")
-    .select(["p.name as project_name", "c.slack_channel_id as channel_id"])
+    .select("p.name as project_name")
     .where("a.id", "=", id)
     .executeTakeFirst();
   if (!r) return undefined;
@@ -54,7 +52,6 @@ export async function readApproval(db: Kysely<DB>, id: string): Promise<Approval
     created_at: r.created_at,
     expires_at: r.expires_at,
     project_name: r.project_name,
-    channel_id: r.channel_id,
   };
 }
 

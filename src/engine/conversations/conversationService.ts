@@ -1,9 +1,10 @@
 import { runUseCase, runUseCaseDispatched, withEffects, type Kernel } from "../kernel.js";
 import { EngineError } from "../errors.js";
 import type { Kysely } from "kysely";
+import type { OnCreated } from "../database.js";
 import type { Conversation, DB, Project } from "../schema.js";
 import { conversationRights } from "../projects/access.js";
-import { enqueue, startConversation, type SlackThread } from "./conversations.js";
+import { enqueue, startConversation } from "./conversations.js";
 import { getProject, isSharedSpecialist, projectForActor, type Actor } from "../projects/projects.js";
 import { stopUseCase, type StopReport } from "./stop.js";
 
@@ -29,6 +30,8 @@ async function assertCanDrive(db: Kysely<DB>, actor: Actor, c: ConversationWithP
 /** Where a prompt comes from: the adapter's request key makes a replayed request queue it once. */
 export interface RequestOrigin {
   requestKey?: string | null;
+  /** The adapter's own rows for a conversation this request starts (where it lives there). */
+  onCreated?: OnCreated;
 }
 
 /** Starts a conversation in a project the actor may prompt, and dispatches it at once. */
@@ -37,35 +40,18 @@ export async function ask(
   actor: Actor,
   projectName: string,
   prompt: string,
-  slack?: SlackThread,
   request: RequestOrigin = {},
 ) {
   const { value, dispatched } = await runUseCaseDispatched(engine, async () => {
     const project = await projectForActor(engine.db, actor, projectName);
     if (!prompt.trim()) throw new EngineError("invalid", "prompt_empty");
     const started = await startConversation(engine.db, engine.clock, project, prompt, actor.userId, {
-      slack,
       requestKey: request.requestKey,
+      onCreated: request.onCreated,
     });
     return withEffects({ ...started, project }, { dispatch: true });
   });
   return { ...value, paused: dispatched?.paused ?? [] };
-}
-
-/** The conversation a Slack thread belongs to, if any. */
-export async function conversationOfThread(
-  engine: Kernel,
-  channelId: string,
-  threadTs: string,
-): Promise<ConversationWithProject | null> {
-  const conversation = await engine.db
-    .selectFrom("conversations")
-    .selectAll()
-    .where("slack_channel_id", "=", channelId)
-    .where("slack_thread_ts", "=", threadTs)
-    .executeTakeFirst();
-  if (!conversation) return null;
-  return { conversation, project: await getProject(engine.db, conversation.project_id) };
 }
 
 /** Loads a conversation with its project, or not_found. */

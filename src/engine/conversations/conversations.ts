@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { Clock } from "../clock.js";
-import { dialectOf, writeTransaction, type Database } from "../database.js";
+import { dialectOf, writeTransaction, type Database, type OnCreated } from "../database.js";
 import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
@@ -11,16 +11,6 @@ import { itemsAhead } from "./queueReads.js";
 import { lockConversation, moveConversation } from "./conversationStore.js";
 import { announce } from "../wakeups.js";
 
-/**
- * Where a conversation lives in Slack, when it was started there. `threadTs` is the user's own
- * message for a mention or a DM; for `/codex ask` it is null until the bot's root message is posted.
- */
-export interface SlackThread {
-  channelId: string;
-  threadTs: string | null;
-  origin: "command" | "mention" | "dm";
-}
-
 /** Creates a conversation in a project, for a user. */
 export async function createConversation(
   db: Kysely<DB>,
@@ -28,7 +18,6 @@ export async function createConversation(
   projectId: string,
   title: string,
   userId: string | null,
-  slack?: SlackThread,
 ): Promise<Conversation> {
   const now = clock.now();
   const row = {
@@ -39,10 +28,6 @@ export async function createConversation(
     status: "idle" as const,
     worker_pid: null,
     codex_thread_id: null,
-    slack_channel_id: slack?.channelId ?? null,
-    slack_thread_ts: slack?.threadTs ?? null,
-    slack_status_ts: null,
-    slack_origin: slack?.origin ?? null,
     created_at: now,
     updated_at: now,
   };
@@ -194,6 +179,8 @@ export async function enqueue(
 /**
  * Starts a conversation in a project and queues its first prompt, atomically. No advisory lock on
  * PostgreSQL: the conversation is new (its row is this transaction's own), the seq a sequence's.
+ * `onCreated` writes the front end's own rows for it in the same transaction; a replayed request
+ * (its key already queued) creates nothing, and records nothing again.
  */
 export async function startConversation(
   db: Database,
@@ -201,7 +188,7 @@ export async function startConversation(
   project: Project,
   prompt: string,
   userId: string | null,
-  opts: EnqueueOptions & { title?: string; slack?: SlackThread } = {},
+  opts: EnqueueOptions & { title?: string; onCreated?: OnCreated } = {},
 ): Promise<{ conversation: Conversation; item: QueueItem }> {
   return writeTransaction(
     db,
@@ -215,8 +202,8 @@ export async function startConversation(
         project.id,
         opts.title ?? firstLine(prompt),
         userId,
-        opts.slack,
       );
+      await opts.onCreated?.(trx, conversation.id);
       const item = await enqueueIn(trx, clock, conversation.id, prompt, { requestedBy: userId, ...opts });
       return { conversation, item };
     },

@@ -127,7 +127,7 @@ export async function createSpecialist(
           full_access: 0,
           execution_group: SPECIALIST_GROUP,
           merge_confirmation_required: 0,
-          slack_channel_id: null,
+          channel_id: null,
           role: "project",
           created_at: now,
         })

@@ -14,8 +14,6 @@ export interface QueueStatus {
     title: string;
     activity: string | null;
     startedAt: number | null;
-    channelId: string | null;
-    threadTs: string | null;
   }>;
   limits: RuntimePolicy;
   host: { loadPercent: number; memoryPercent: number };
@@ -32,15 +30,7 @@ export async function queueStatus(engine: Kernel, actor: Actor): Promise<QueueSt
     .selectFrom("prompt_queue as q")
     .innerJoin("conversations as c", "c.id", "q.conversation_id")
     .innerJoin("projects as p", "p.id", "c.project_id")
-    .select([
-      "q.conversation_id",
-      "q.last_activity",
-      "q.started_at",
-      "c.title",
-      "c.slack_channel_id",
-      "c.slack_thread_ts",
-      "p.name",
-    ])
+    .select(["q.conversation_id", "q.last_activity", "q.started_at", "c.title", "p.name"])
     .where("q.status", "=", "running")
     .orderBy("q.started_at")
     .execute();
@@ -61,8 +51,6 @@ export async function queueStatus(engine: Kernel, actor: Actor): Promise<QueueSt
       title: r.title,
       activity: r.last_activity,
       startedAt: r.started_at,
-      channelId: r.slack_channel_id,
-      threadTs: r.slack_thread_ts,
     })),
     limits,
     host: { loadPercent: host.loadPercent(), memoryPercent: host.memoryPercent() },

@@ -39,9 +39,6 @@ export interface OrchestrationsTable {
   claim_expires_at: number | null;
   created_at: number;
   updated_at: number;
-  /** The Slack thread the orchestration's steps go to (migration 0007). */
-  slack_channel_id: string | null;
-  slack_thread_ts: string | null;
 }
 
 /** What happened to an orchestration, in order (`agent.finished`, `verification.passed`, …). */

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import { performEffects, runUseCase, withEffects, type Kernel } from "../kernel.js";
-import { writeTransaction } from "../database.js";
+import { writeTransaction, type OnCreated } from "../database.js";
 import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import type { DB, Project } from "../schema.js";
@@ -137,7 +137,7 @@ export async function createOrchestration(
   actor: Actor,
   input: unknown,
   deps: OrchestrationDeps = defaultDeps(engine.config),
-  opts: { slackChannelId?: string } = {},
+  opts: { onCreated?: OnCreated } = {},
 ): Promise<OrchestrationView> {
   const ref = projectRefSchema.safeParse(input);
   const wanted = ref.success ? (ref.data.project_id ?? ref.data.project ?? "") : "";
@@ -191,11 +191,12 @@ export async function createOrchestration(
     claim_expires_at: null,
     created_at: now,
     updated_at: now,
-    slack_channel_id: opts.slackChannelId ?? null,
-    slack_thread_ts: null,
   };
   // Global lock (PostgreSQL): orchestration writes stay serialised with each other (person-driven, rare; events keep one order).
-  await writeTransaction(engine.db, (trx) => insertOrchestration(trx, row));
+  await writeTransaction(engine.db, async (trx) => {
+    await insertOrchestration(trx, row);
+    await opts.onCreated?.(trx, row.id);
+  });
   return orchestrationView(engine.db, row, project);
 }
 

@@ -23,7 +23,7 @@ export interface ConversationRights {
 /** A conversation with the project fields the rule reads. */
 export interface ConversationRef {
   conversation: Pick<Conversation, "id" | "user_id">;
-  project: Pick<Project, "id" | "owner_id" | "execution_group" | "visibility" | "slack_channel_id">;
+  project: Pick<Project, "id" | "owner_id" | "execution_group" | "visibility" | "channel_id">;
 }
 
 /** Delegation chains are at most three deep; this bounds a corrupt (cyclic) chain. */
@@ -115,7 +115,7 @@ async function refOf(db: Kysely<DB>, conversationId: string): Promise<Conversati
       "p.owner_id",
       "p.execution_group",
       "p.visibility",
-      "p.slack_channel_id",
+      "p.channel_id",
     ])
     .where("c.id", "=", conversationId)
     .executeTakeFirst();
@@ -127,7 +127,7 @@ async function refOf(db: Kysely<DB>, conversationId: string): Promise<Conversati
         owner_id: row.owner_id,
         execution_group: row.execution_group,
         visibility: row.visibility,
-        slack_channel_id: row.slack_channel_id,
+        channel_id: row.channel_id,
       },
     }
   );

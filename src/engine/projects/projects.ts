@@ -57,10 +57,10 @@ export function canSee(actor: Actor, project: Pick<Project, "owner_id">): boolea
  */
 export function canRead(
   actor: Actor,
-  project: Pick<Project, "owner_id"> & Partial<Pick<Project, "visibility" | "slack_channel_id">>,
+  project: Pick<Project, "owner_id"> & Partial<Pick<Project, "visibility" | "channel_id">>,
 ): boolean {
   if (canSee(actor, project)) return true;
-  const channel = project.slack_channel_id;
+  const channel = project.channel_id;
   return project.visibility === "channel" && !!channel && (actor.channels ?? []).includes(channel);
 }
 
@@ -127,7 +127,7 @@ export async function addProject(
     full_access: input.fullAccess ? 1 : 0,
     execution_group: null,
     merge_confirmation_required: input.mergeConfirmation ? 1 : 0,
-    slack_channel_id: input.channelId ?? null,
+    channel_id: input.channelId ?? null,
     role,
     created_at: clock.now(),
     // A new project never asks: on-request is an admin's choice (`project set --approvals`).
@@ -244,12 +244,12 @@ export async function listProjects(db: Database, actor: Actor): Promise<Project[
 export async function channelsOpenToMembers(db: Database): Promise<string[]> {
   const rows = await db
     .selectFrom("projects")
-    .select("slack_channel_id")
+    .select("channel_id")
     .distinct()
     .where("visibility", "=", "channel")
-    .where("slack_channel_id", "is not", null)
+    .where("channel_id", "is not", null)
     .execute();
-  return rows.map((r) => r.slack_channel_id as string);
+  return rows.map((r) => r.channel_id as string);
 }
 
 /**
@@ -360,7 +360,7 @@ export async function updateProject(
   const set = {
     ...(moved ? { path: moved.dir } : {}),
     ...(changes.owner !== undefined ? { owner_id: changes.owner } : {}),
-    ...(changes.channel !== undefined ? { slack_channel_id: changes.channel } : {}),
+    ...(changes.channel !== undefined ? { channel_id: changes.channel } : {}),
     ...(changes.fullAccess !== undefined ? { full_access: changes.fullAccess ? 1 : 0 } : {}),
     ...(changes.mergeConfirmation !== undefined
       ? { merge_confirmation_required: changes.mergeConfirmation ? 1 : 0 }

@@ -4,18 +4,13 @@ import { parseProgress, tokensOf, type Progress } from "../conversations/progres
 
 /**
  * A conversation as a view shows it: its current state (from its latest queue item, never an
- * event's) and where it was asked from. Where the bot posted it is the bot's own business.
+ * event's). Where it was asked from and where it shows are the front end's own business.
  */
 export interface ConversationView {
   conversationId: string;
   projectName: string;
   userId: string | null;
   prompt: string;
-  /** The Slack channel the request came from; null when it did not come from Slack (CLI). */
-  channelId: string | null;
-  /** The thread the request was made in (a mention's, a DM's); null for `/codex ask`, whose thread the bot starts. */
-  originThreadTs: string | null;
-  origin: string | null;
   status: "queued" | "running" | "done" | "failed" | "cancelled";
   /** Plain activity text of rows written before progress was structured; null otherwise. */
   activity: string | null;
@@ -43,15 +38,7 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
   const c = await db
     .selectFrom("conversations as c")
     .innerJoin("projects as p", "p.id", "c.project_id")
-    .select([
-      "c.id",
-      "c.title",
-      "c.user_id",
-      "c.slack_channel_id",
-      "c.slack_thread_ts",
-      "c.slack_origin",
-      "p.name as project_name",
-    ])
+    .select(["c.id", "c.title", "c.user_id", "p.name as project_name"])
     .where("c.id", "=", conversationId)
     .executeTakeFirst();
   if (!c) return null;
@@ -66,11 +53,6 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
     projectName: c.project_name,
     userId: c.user_id,
     prompt: first?.content ?? c.title,
-    channelId: c.slack_channel_id,
-    // A /codex ask conversation has no thread of its own when asked; rows written before the bot
-    // kept its addresses apart may hold the thread it posted, which the bot has copied.
-    originThreadTs: c.slack_origin === "command" ? null : c.slack_thread_ts,
-    origin: c.slack_origin,
     status: item?.status === undefined || item.status === "steered" ? "queued" : item.status,
     activity: progress ? null : (item?.last_activity ?? null),
     progress,
@@ -157,18 +139,6 @@ const parseJson = (text: string | null | undefined): unknown => {
     return null;
   }
 };
-
-/** Of these conversations, those asked from Slack. */
-export async function conversationsFromSlack(db: Tx, ids: string[]): Promise<Set<string>> {
-  if (!ids.length) return new Set();
-  const rows = await db
-    .selectFrom("conversations")
-    .select("id")
-    .where("id", "in", ids)
-    .where("slack_channel_id", "is not", null)
-    .execute();
-  return new Set(rows.map((r) => r.id));
-}
 
 /** The text of an agent's answer (a message of the conversation); null when there is none. */
 export async function answerText(db: Tx, messageId: string): Promise<string | null> {

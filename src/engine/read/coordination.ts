@@ -4,12 +4,10 @@ import type { IncidentView } from "../coordination/incidents.js";
 
 const SYSTEM = { userId: "system", isAdmin: true };
 
-/** A decision as its card shows it, with where its conversation was asked from. */
+/** A decision as its card shows it. */
 export interface DecisionCard {
   decision: DecisionView;
   projectName: string;
-  /** The conversation's Slack channel; null when the conversation was not asked from Slack. */
-  channelId: string | null;
   answeredBy: string | undefined;
 }
 
@@ -20,13 +18,12 @@ export async function decisionCard(db: Tx, decisionId: string): Promise<Decision
     .selectFrom("conversations as c")
     .innerJoin("projects as p", "p.id", "c.project_id")
     .innerJoin("decisions as d", "d.conversation_id", "c.id")
-    .select(["c.slack_channel_id", "p.name", "d.answered_by"])
+    .select(["p.name", "d.answered_by"])
     .where("d.id", "=", decisionId)
     .executeTakeFirstOrThrow();
   return {
     decision,
     projectName: c.name,
-    channelId: c.slack_channel_id,
     answeredBy: decision.status === "ANSWERED" ? (c.answered_by ?? undefined) : undefined,
   };
 }
@@ -35,7 +32,7 @@ export async function decisionCard(db: Tx, decisionId: string): Promise<Decision
 export interface IncidentNotice {
   incident: IncidentView;
   userId: string | null;
-  /** The project's channel (`--channel`), if any. */
+  /** The project's home channel (`--channel`), if any. */
   projectChannelId: string | null;
 }
 
@@ -58,7 +55,7 @@ export async function incidentNotice(db: Tx, incidentId: string): Promise<Incide
       "i.created_at",
       "i.repair_conversation_id",
       "p.name as project_name",
-      "p.slack_channel_id",
+      "p.channel_id",
       "r.name as repair_project_name",
     ])
     .where("i.id", "=", incidentId)
@@ -80,7 +77,7 @@ export async function incidentNotice(db: Tx, incidentId: string): Promise<Incide
       created_at: r.created_at,
     },
     userId: r.user_id,
-    projectChannelId: r.slack_channel_id,
+    projectChannelId: r.channel_id,
   };
 }
 

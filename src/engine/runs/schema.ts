@@ -26,9 +26,6 @@ export interface RemediationRunsTable {
   created_at: number;
   updated_at: number;
   finished_at: number | null;
-  /** The Slack thread the run's progress and master verdicts go to (migration 0007). */
-  slack_channel_id: string | null;
-  slack_thread_ts: string | null;
 }
 
 /** One plan step of a run (seed: remediation_step_runs); `step_id` is the plan's own id. */

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { runUseCase, withEffects, type Kernel } from "../kernel.js";
 import type { DB, Project } from "../schema.js";
-import { uniqueViolationOf, writeTransaction } from "../database.js";
+import { uniqueViolationOf, writeTransaction, type OnCreated } from "../database.js";
 import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import { createConversation, enqueueIn } from "../conversations/conversations.js";
@@ -97,7 +97,7 @@ export async function startRun(
   engine: Kernel,
   actor: Actor,
   plan: unknown,
-  opts: { slackChannelId?: string } = {},
+  opts: { onCreated?: OnCreated } = {},
 ): Promise<RunDetail> {
   const id = await runUseCase(engine, async () => {
     const { db } = engine;
@@ -114,7 +114,7 @@ export async function startRun(
     );
     // Global lock (PostgreSQL): "one active run" is a read-then-insert with no unique index behind it.
     const runId = await writeTransaction(db, (trx) =>
-      createRunIn(trx, ctx, actor, { master, steps, slackChannelId: opts.slackChannelId }),
+      createRunIn(trx, ctx, actor, { master, steps, onCreated: opts.onCreated }),
     ).catch((err: unknown) => {
       // The unique index on the active slot: another process started one at the same moment.
       if (/uq_remediation_runs_active/.test(uniqueViolationOf(err) ?? ""))
@@ -134,7 +134,7 @@ async function createRunIn(
   trx: Kysely<DB>,
   ctx: RunCtx,
   actor: Actor,
-  start: { master: Project; steps: ResolvedStep[]; slackChannelId?: string },
+  start: { master: Project; steps: ResolvedStep[]; onCreated?: OnCreated },
 ): Promise<string> {
   const { clock } = ctx;
   const { master, steps } = start;
@@ -154,8 +154,8 @@ async function createRunIn(
     steps,
     master,
     conversationId: conversation.id,
-    slackChannelId: start.slackChannelId,
   });
+  await start.onCreated?.(trx, id);
   await insertSteps(trx, now, id, steps);
   const item = await enqueueIn(
     trx,
@@ -184,7 +184,6 @@ async function insertRun(
     steps: ResolvedStep[];
     master: Project;
     conversationId: string;
-    slackChannelId?: string;
   },
 ): Promise<void> {
   await trx
@@ -209,8 +208,6 @@ async function insertRun(
       created_at: now,
       updated_at: now,
       finished_at: null,
-      slack_channel_id: run.slackChannelId ?? null,
-      slack_thread_ts: null,
     })
     .execute();
 }

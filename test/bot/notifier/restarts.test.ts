@@ -10,6 +10,7 @@ import { emit } from "../../../src/engine/outbox.js";
 import { silentLogger } from "../../../src/logger.js";
 import { testEngine } from "../../support/engine.js";
 import { startFakeSlack, type FakeSlack } from "../../support/fakeSlack.js";
+import { askedInChannel } from "../../support/slackAsked.js";
 
 // The notifier alone (real outbox, real SQLite, the fake Slack, a fake clock), restarted mid-turn.
 describe("a running turn's progress across notifier restarts", () => {
@@ -36,7 +37,7 @@ describe("a running turn's progress across notifier restarts", () => {
         progress: { streaming: "auto", interimMs: 60_000, teamId: "T0001" },
       });
     const { conversation, item } = await startConversation(env.db, env.clock, env.project, "long", "UOWNER", {
-      slack: { channelId: "C1", threadTs: null, origin: "command" },
+      onCreated: askedInChannel(env, "C1"),
     });
     const [claim] = (await env.engine.dispatch()).started;
     const progress = async (p: Progress) => {
@@ -143,7 +144,7 @@ describe("a running turn's progress across notifier restarts", () => {
     await finish();
     const another = async () => {
       await startConversation(env.db, env.clock, env.project, "encore", "UOWNER", {
-        slack: { channelId: "C2", threadTs: null, origin: "command" },
+        onCreated: askedInChannel(env, "C2"),
       });
       const [claim] = (await env.engine.dispatch()).started;
       expect(claim).toBeDefined();

@@ -22,13 +22,13 @@ describe("prompts keyed by the request they come from", () => {
 
   it("an ask replayed with its key starts nothing new; another key does (the control)", async () => {
     env = await testEngine();
-    const first = await ask(env.engine, OWNER, "demo", "fix the build", undefined, { requestKey: "Ev1" });
+    const first = await ask(env.engine, OWNER, "demo", "fix the build", { requestKey: "Ev1" });
     const before = await counts();
-    const again = await ask(env.engine, OWNER, "demo", "fix the build", undefined, { requestKey: "Ev1" });
+    const again = await ask(env.engine, OWNER, "demo", "fix the build", { requestKey: "Ev1" });
     expect(again.conversation.id).toBe(first.conversation.id);
     expect(again.item.id).toBe(first.item.id);
     expect(await counts()).toEqual(before);
-    await ask(env.engine, OWNER, "demo", "fix the build", undefined, { requestKey: "Ev2" });
+    await ask(env.engine, OWNER, "demo", "fix the build", { requestKey: "Ev2" });
     expect((await counts()).conversations).toBe(before.conversations + 1);
     // Without a key (the CLI, tests), every ask is its own.
     await ask(env.engine, OWNER, "demo", "fix the build");
@@ -38,7 +38,7 @@ describe("prompts keyed by the request they come from", () => {
 
   it("a follow-up replayed with its key is queued once; another key queues another", async () => {
     env = await testEngine();
-    const started = await ask(env.engine, OWNER, "demo", "first", undefined, { requestKey: "Ev1" });
+    const started = await ask(env.engine, OWNER, "demo", "first", { requestKey: "Ev1" });
     const c = await loadConversation(env.engine, started.conversation.id);
     const one = await followUp(env.engine, OWNER, c, "and then?", { requestKey: "Ev2" });
     const before = await counts();

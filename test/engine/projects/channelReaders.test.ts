@@ -30,7 +30,7 @@ describe("a project visible to its channel's members", () => {
     env = await coordinationEnv();
     await env.db
       .updateTable("projects")
-      .set({ slack_channel_id: "CTEAM" })
+      .set({ channel_id: "CTEAM" })
       .where("id", "=", env.source.id)
       .execute();
     await setProjectVisibility(env.db, OWNER_ACTOR, env.source.name, visibility);

@@ -165,7 +165,7 @@ describe("projects never overlap", () => {
           full_access: 0,
           execution_group: null,
           merge_confirmation_required: 0,
-          slack_channel_id: null,
+          channel_id: null,
           role: "project",
           created_at: 0,
         })

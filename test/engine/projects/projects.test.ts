@@ -271,7 +271,7 @@ describe("project administration under concurrent writers", () => {
         sqlite: (other) =>
           other
             .prepare(
-              "INSERT INTO projects (id, name, path, owner_id, full_access, execution_group, merge_confirmation_required, slack_channel_id, role, created_at) VALUES ('meanwhile', 'twin', ?, NULL, 0, NULL, 0, NULL, 'project', 0)",
+              "INSERT INTO projects (id, name, path, owner_id, full_access, execution_group, merge_confirmation_required, channel_id, role, created_at) VALUES ('meanwhile', 'twin', ?, NULL, 0, NULL, 0, NULL, 'project', 0)",
             )
             .run(dir),
         postgres: (other) => addProject(other, env.clock, { name: "twin", path: dir }),
@@ -310,7 +310,7 @@ describe("project administration under concurrent writers", () => {
         sqlite: (other) =>
           other
             .prepare(
-              "INSERT INTO projects (id, name, path, owner_id, full_access, execution_group, merge_confirmation_required, slack_channel_id, role, created_at) VALUES ('meanwhile', 'billing', ?, NULL, 0, NULL, 0, NULL, 'project', 0)",
+              "INSERT INTO projects (id, name, path, owner_id, full_access, execution_group, merge_confirmation_required, channel_id, role, created_at) VALUES ('meanwhile', 'billing', ?, NULL, 0, NULL, 0, NULL, 'project', 0)",
             )
             .run(inner),
         postgres: (other) => addProject(other, env.clock, { name: "billing", path: inner }),

@@ -49,7 +49,7 @@ export async function runEnv() {
       full_access: 1,
       execution_group: "__global_agent__",
       merge_confirmation_required: 0,
-      slack_channel_id: null,
+      channel_id: null,
       role: "project",
       created_at: env.clock.now(),
     })
@@ -78,7 +78,7 @@ export async function runEnv() {
           full_access: 1,
           execution_group: null,
           merge_confirmation_required: 0,
-          slack_channel_id: null,
+          channel_id: null,
           role: "self",
           created_at: env.clock.now(),
         })
