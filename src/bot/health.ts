@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Health } from "../engine/api/health.js";
 
-export { Health, type HealthContributor, type HealthReport } from "../engine/api/health.js";
+export { Health } from "../engine/api/health.js";
 
 /** Handles GET /healthz and GET /metrics; returns false for any other request. */
 export async function serveHealth(

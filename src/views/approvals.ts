@@ -1,6 +1,4 @@
-import type { ApprovalAnswer } from "../engine/approvals/machine.js";
-import { isAnswerable } from "../engine/approvals/machine.js";
-import type { ApprovalView } from "../engine/approvals/view.js";
+import { type ApprovalAnswer, type ApprovalView, isAnswerable } from "../engine/api/model.js";
 import { t, type Locale } from "../i18n/index.js";
 import { actions, button, context, section, type Block } from "./blocks.js";
 import { ACTIONS, BLOCKS } from "./ids.js";

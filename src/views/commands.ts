@@ -1,6 +1,9 @@
-import type { PauseReason } from "../engine/kernel.js";
-import type { RuntimePolicy } from "../engine/projects/policies.js";
-import type { ProjectRole } from "../engine/schema.js";
+import {
+  type PauseReason,
+  type ProjectRole,
+  type RuntimePolicy,
+  parseProgress,
+} from "../engine/api/model.js";
 import { isMessageKey, t, type Locale, type MessageKey } from "../i18n/index.js";
 import {
   context,
@@ -13,7 +16,6 @@ import {
   type SlackMessage,
 } from "./blocks.js";
 import { formatDuration, percent } from "./format.js";
-import { parseProgress } from "../engine/conversations/progress.js";
 import { progressLine } from "./progress.js";
 import { BLOCKS } from "./ids.js";
 import { MAX_MESSAGE_BLOCKS } from "./limits.js";

@@ -1,3 +1,4 @@
+import { type Progress, canStop } from "../engine/api/model.js";
 import { isMessageKey, t, type Locale } from "../i18n/index.js";
 import { actions, button, confirmDialog, context, section, type Block, type SlackMessage } from "./blocks.js";
 import { formatDuration } from "./format.js";
@@ -12,8 +13,6 @@ import {
 import { escapeClip, markdownToMrkdwn, slackLink, userMention } from "./mrkdwn.js";
 import { redactText } from "../redaction.js";
 import { failureText } from "../i18n/failures.js";
-import { canStop } from "../engine/conversations/conversationMachine.js";
-import type { Progress } from "../engine/conversations/progress.js";
 import { formatTokens, interimQuote, planChecklist, progressLine } from "./progress.js";
 
 /** The state a conversation's root message shows (its current queue item's status). */

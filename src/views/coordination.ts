@@ -1,6 +1,10 @@
-import type { IncidentView } from "../engine/coordination/incidents.js";
-import type { NotificationPreferences } from "../engine/coordination/preferences.js";
-import type { SpecialistView } from "../engine/coordination/specialists.js";
+import {
+  type IncidentView,
+  type NotificationPreferences,
+  type SpecialistView,
+  canIncident,
+  canSpecialist,
+} from "../engine/api/model.js";
 import { t, type Locale, type MessageKey } from "../i18n/index.js";
 import {
   actions,
@@ -17,8 +21,6 @@ import { fitItems, inputValue, modal, textInput, type ModalView, type StateValue
 import { clip, MAX_BLOCK_ID } from "./limits.js";
 import { escapeClip } from "./mrkdwn.js";
 import { failureText } from "../i18n/failures.js";
-import { canIncident } from "../engine/coordination/incidentMachine.js";
-import { canSpecialist } from "../engine/coordination/specialistMachine.js";
 
 export * from "./decisions.js";
 export type {

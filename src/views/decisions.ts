@@ -1,4 +1,4 @@
-import type { DecisionView } from "../engine/coordination/decisions.js";
+import { type DecisionView, canDecision } from "../engine/api/model.js";
 import { pendingApprovalBlock, type PendingApprovalItem } from "./approvals.js";
 import { t, type Locale } from "../i18n/index.js";
 import { button, context, divider, header, section } from "./blocks.js";
@@ -25,7 +25,6 @@ import {
 } from "./limits.js";
 import { escapeClip, userMention } from "./mrkdwn.js";
 import { redactText } from "../redaction.js";
-import { canDecision } from "../engine/coordination/decisionMachine.js";
 
 /** The input of the free-text answer modal (`view.state.values[blockId][actionId].value`). */
 const DECISION_CUSTOM_INPUT = {

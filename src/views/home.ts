@@ -1,5 +1,5 @@
+import type { RuntimePolicy } from "../engine/api/model.js";
 import type * as slack from "@slack/types";
-import type { RuntimePolicy } from "../engine/projects/policies.js";
 import { isMessageKey, t, type Locale, type MessageKey } from "../i18n/index.js";
 import { button, context, divider, header, listBlocks, section, type Block } from "./blocks.js";
 import { ACTIONS, BLOCKS } from "./ids.js";

@@ -1,4 +1,4 @@
-import type { OrchestrationView } from "../engine/orchestrations/index.js";
+import type { OrchestrationView } from "../engine/api/model.js";
 import { t, type Locale, type MessageKey } from "../i18n/index.js";
 import { parseTests } from "./argv.js";
 import { context, section } from "./blocks.js";

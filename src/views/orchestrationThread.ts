@@ -1,5 +1,9 @@
-import type { OrchestrationView, TestResult, VerificationRecord } from "../engine/orchestrations/index.js";
-import type { OrchestrationEvent } from "../engine/orchestrations/store.js";
+import type {
+  OrchestrationEvent,
+  OrchestrationView,
+  TestResult,
+  VerificationRecord,
+} from "../engine/api/model.js";
 import { isMessageKey, t, type Locale } from "../i18n/index.js";
 import { context, section, type Block, type SlackMessage } from "./blocks.js";
 import { formatDuration } from "./format.js";

@@ -1,4 +1,4 @@
-import type { OrchestrationStatus, OrchestrationView } from "../engine/orchestrations/index.js";
+import type { OrchestrationStatus, OrchestrationView } from "../engine/api/model.js";
 import { t, type Locale, type MessageKey } from "../i18n/index.js";
 import {
   actions,

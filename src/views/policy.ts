@@ -1,4 +1,4 @@
-import type { RuntimePolicy } from "../engine/projects/policies.js";
+import type { RuntimePolicy } from "../engine/api/model.js";
 import { t, type Locale, type MessageKey } from "../i18n/index.js";
 import { context } from "./blocks.js";
 import { CALLBACKS } from "./ids.js";

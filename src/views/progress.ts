@@ -1,5 +1,5 @@
+import type { PlanStep, Progress } from "../engine/api/model.js";
 import { t, type Locale } from "../i18n/index.js";
-import type { PlanStep, Progress } from "../engine/conversations/progress.js";
 import { redactText } from "../redaction.js";
 import { context, section, type Block } from "./blocks.js";
 import { splitForSlack } from "./limits.js";

@@ -1,4 +1,4 @@
-import type { RunStepView } from "../engine/runs/index.js";
+import type { RunStepView } from "../engine/api/model.js";
 import { t, type Locale } from "../i18n/index.js";
 import { context } from "./blocks.js";
 import { BLOCKS, CALLBACKS, INPUTS } from "./ids.js";

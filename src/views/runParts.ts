@@ -1,4 +1,4 @@
-import type { RunDetail, RunStage, RunStatus, RunStepView, StepStatus } from "../engine/runs/index.js";
+import type { RunDetail, RunStage, RunStatus, RunStepView, StepStatus } from "../engine/api/model.js";
 import { t, type Locale } from "../i18n/index.js";
 import { actions, button, context, section, type Block } from "./blocks.js";
 import { ACTIONS, BLOCKS } from "./ids.js";

@@ -1,4 +1,11 @@
-import type { BlockCode, RunDetail, RunStage, RunStatus, SelfRepairStatus } from "../engine/runs/index.js";
+import {
+  type BlockCode,
+  type RunDetail,
+  type RunStage,
+  type RunStatus,
+  type SelfRepairStatus,
+  canRun,
+} from "../engine/api/model.js";
 import { t, type Locale } from "../i18n/index.js";
 import { context, section, type Block, type SlackMessage } from "./blocks.js";
 import { BLOCKS } from "./ids.js";
@@ -20,7 +27,6 @@ import {
   type StepRef,
   type VerdictSubject,
 } from "./runParts.js";
-import { canRun } from "../engine/runs/machine.js";
 
 // The run's thread: its root (edited as the run moves), the blocked message, the master's
 // verdicts and its final report. Pure.

@@ -1,4 +1,4 @@
-import type { RunStatusView } from "../engine/runs/index.js";
+import { type RunStatusView, canRun } from "../engine/api/model.js";
 import { t, type Locale } from "../i18n/index.js";
 import { context, header, section, type Block, type SlackMessage } from "./blocks.js";
 import { BLOCKS } from "./ids.js";
@@ -18,7 +18,6 @@ import {
   textSections,
 } from "./runParts.js";
 import { blockedInputOf } from "./runThread.js";
-import { canRun } from "../engine/runs/machine.js";
 
 // The autonomous run in Slack, and the public entry of its views: `/codex run` here; the thread's
 // root, the master's verdicts, the blocked message and the final report in runThread.ts; the plan

@@ -1,4 +1,4 @@
-import type { ActivityKind, Progress } from "../engine/conversations/progress.js";
+import type { ActivityKind, Progress } from "../engine/api/model.js";
 import { t, type Locale } from "../i18n/index.js";
 import { redactText } from "../redaction.js";
 

@@ -1,7 +1,7 @@
 import { Defer } from "./defer.js";
 
 /** Slack's edit limit on one message, roughly: an edit a second. */
-export const MIN_EDIT_INTERVAL_MS = 1_000;
+const MIN_EDIT_INTERVAL_MS = 1_000;
 
 /**
  * Keeps the edits of each state message (by its subject's id) at most one a second: an edit that

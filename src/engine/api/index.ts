@@ -44,18 +44,3 @@ export function createEngineApi(kernel: Kernel): EngineApi {
     health: new Health(kernel),
   };
 }
-
-export type {
-  ApprovalsApi,
-  ConversationsApi,
-  CoordinationApi,
-  DecisionsApi,
-  EventsApi,
-  OrchestrationsApi,
-  PoliciesApi,
-  ProjectsApi,
-  RunsApi,
-};
-export type { Deferred } from "./deferred.js";
-export type { LatestTurn } from "./turns.js";
-export type { HealthReport } from "./health.js";

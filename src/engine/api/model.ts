@@ -4,7 +4,7 @@
 export { EngineError, isEngineError } from "../errors.js";
 export type { Generated, OnCreated } from "../database.js";
 export { CLI_ACTOR, type Actor, type NewProject, type ProjectUpdate } from "../projects/projects.js";
-export type { ApprovalMode, ProjectRole, Project, Conversation, QueueItem } from "../schema.js";
+export type { ApprovalMode, ProjectRole } from "../schema.js";
 export type { PauseReason } from "../kernel.js";
 export type { ConversationWithProject } from "../conversations/conversationService.js";
 export { parseProgress, type ActivityKind, type PlanStep, type Progress } from "../conversations/progress.js";

@@ -8,13 +8,11 @@ export {
   openDatabase,
   migrate,
   dialectOf,
-  writeTransaction,
   type Database,
-  type Dialect,
   type Tx,
 } from "../database.js";
 export { systemClock, type Clock } from "../clock.js";
-export { StartupError, describeStorageError, openWritable, type DiskProbeOptions } from "../storage.js";
+export { StartupError, describeStorageError, openWritable } from "../storage.js";
 export { startTicker, type Ticker } from "../ticker.js";
 export { wakeupsOf, closeWakeups, type Wakeups } from "../wakeups.js";
 export {
@@ -30,7 +28,7 @@ export { processSpawner } from "../dispatch/spawner.js";
 export { warmSpawner, type Assignment } from "../dispatch/warmSpawner.js";
 export type { WorkerSpawner } from "../dispatch/dispatcher.js";
 export { HOST_NAME } from "../dispatch/hosts.js";
-export { workerHostSeat, type WorkerHostSeat } from "./workerHost.js";
+export { workerHostSeat } from "./workerHost.js";
 export { runWorker } from "../worker/worker.js";
 export { pruneClones } from "../workspaces/selfClones.js";
 export { createEngineApi, type EngineApi } from "./index.js";
@@ -43,4 +41,4 @@ export { jailedCodex, operatorCodexHome, projectCodexState } from "../isolation/
 export { codexEnvironment } from "../isolation/environment.js";
 export { findBwrap } from "../isolation/jail.js";
 export { probeJail } from "../isolation/probe.js";
-export { installRoots, type LayoutProblem } from "../projects/layout.js";
+export type { LayoutProblem } from "../projects/layout.js";
