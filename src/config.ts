@@ -2,7 +2,7 @@ import path from "node:path";
 import { validate as validCron } from "node-cron";
 import { z } from "zod";
 import type { DatabaseTarget } from "./engine/database.js";
-import { DEFAULT_AGENT_ENV, isForbiddenAgentVariable } from "./engine/isolation/environment.js";
+import { DEFAULT_AGENT_ENV, isForbiddenAgentVariable } from "./engine/isolation/index.js";
 
 /** Validated runtime configuration, read once from the environment. */
 export type Config = ReturnType<typeof parseConfig>;

@@ -3,8 +3,8 @@ import type { Config } from "../config.js";
 import { silentLogger } from "../logger.js";
 import { systemClock, type Clock } from "./clock.js";
 import type { Database } from "./database.js";
-import { dispatch, type WorkerSpawner } from "./dispatch/dispatcher.js";
-import { systemHostLoad, type HostLoad } from "./system/hostLoad.js";
+import { dispatch, type WorkerSpawner } from "./dispatch/index.js";
+import { systemHostLoad, type HostLoad } from "./system/index.js";
 import {
   announceOutcome,
   createOutcomeHook,
@@ -12,10 +12,10 @@ import {
   type RecordAgentOutcome,
   type StopReactor,
 } from "./outcomeHook.js";
-import { processSpawner } from "./dispatch/spawner.js";
-import { reapLostWorkers } from "./dispatch/reaper.js";
-import { interruptLostHosts } from "./dispatch/hosts.js";
-import { stopConversation, type StopResult } from "./conversations/stop.js";
+import { processSpawner } from "./dispatch/index.js";
+import { reapLostWorkers } from "./dispatch/index.js";
+import { interruptLostHosts } from "./dispatch/index.js";
+import { stopConversation, type StopResult } from "./conversations/index.js";
 import {
   cancelDecisionsOnStop,
   coordinationReactors,
@@ -24,11 +24,11 @@ import {
 import { registerRunTicks } from "./runs/index.js";
 import { registerOrchestrationTicks } from "./orchestrations/index.js";
 import { registerApprovalTicks } from "./approvals/index.js";
-import { abandonApprovalsReactor } from "./approvals/lifecycle.js";
+import { abandonApprovalsReactor } from "./approvals/index.js";
 import { acquireLease, COORDINATOR_LEASE, leaseHolder, processOwnerId, releaseLease } from "./leases.js";
 import type { DispatchResult, Kernel, TickHandler, TickResult } from "./kernel.js";
-import { recoverOutcome } from "./conversations/recovery.js";
-import { dropKeptOutcome } from "./conversations/keptOutcome.js";
+import { recoverOutcome } from "./conversations/index.js";
+import { dropKeptOutcome } from "./conversations/index.js";
 import type { Wakeups } from "./wakeups.js";
 
 export type { TickHandler, TickResult } from "./kernel.js";

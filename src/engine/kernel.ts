@@ -2,9 +2,9 @@ import type { Logger } from "pino";
 import type { Config } from "../config.js";
 import type { Clock } from "./clock.js";
 import type { Database } from "./database.js";
-import type { HostLoad } from "./system/hostLoad.js";
+import type { HostLoad } from "./system/index.js";
 import type { RecordAgentOutcome, StopReactor } from "./outcomeHook.js";
-import { signalIfSame } from "./system/processes.js";
+import { signalIfSame } from "./system/index.js";
 
 // Aggregates import this module, never engine.ts: the composition root imports every aggregate
 // (to register their ticks and reactors), so an aggregate importing it back would close a cycle.

@@ -2,7 +2,7 @@ import os from "node:os";
 import { randomBytes } from "node:crypto";
 import { leaseLock, writeTransaction, type Database } from "./database.js";
 import type { Clock } from "./clock.js";
-import { isSameProcessAlive, processStartTime } from "./system/processes.js";
+import { isSameProcessAlive, processStartTime } from "./system/index.js";
 
 /** The lease that makes one process the coordinator of ticks. */
 export const COORDINATOR_LEASE = "coordinator";

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Clock } from "./clock.js";
 import { emit } from "./outbox.js";
-import { findMarkers, type Markers } from "./protocol/markers.js";
+import { findMarkers, type Markers } from "./protocol/index.js";
 import type { DB } from "./schema.js";
 
 // The outcome hook is a port of the kernel: the composition root binds the reactors (coordination,

@@ -1,8 +1,8 @@
 import type { Kernel } from "../kernel.js";
-import type { Actor } from "../projects/projects.js";
-import { answerApprovalUseCase } from "../approvals/answers.js";
-import type { ApprovalAnswer } from "../approvals/machine.js";
-import { pendingApprovalsFor, readApproval, type ApprovalView } from "../approvals/view.js";
+import type { Actor } from "../projects/index.js";
+import { answerApprovalUseCase } from "../approvals/index.js";
+import type { ApprovalAnswer } from "../approvals/index.js";
+import { pendingApprovalsFor, readApproval, type ApprovalView } from "../approvals/index.js";
 import { now } from "./deferred.js";
 
 /** Approvals: what an agent asks before it acts on the host (an escalation), and its answer. */

@@ -1,5 +1,5 @@
 import type { Kernel } from "../kernel.js";
-import type { Actor } from "../projects/projects.js";
+import type { Actor } from "../projects/index.js";
 import type { QueueItem } from "../schema.js";
 import {
   ask,
@@ -8,14 +8,14 @@ import {
   stop,
   type ConversationWithProject,
   type RequestOrigin,
-} from "../conversations/conversationService.js";
-import type { StopReport } from "../conversations/stop.js";
-import { waitForItem } from "../conversations/waitFor.js";
-import { answerOf } from "../conversations/conversations.js";
-import { queuePosition, waitedForItsConversation } from "../conversations/queueReads.js";
-import { followUpFate, type FollowUpFate } from "../conversations/steer.js";
-import { queueStatus, type QueueStatus } from "../dispatch/status.js";
-import { answerText, conversationView, turnFailure, type ConversationView } from "../read/conversations.js";
+} from "../conversations/index.js";
+import type { StopReport } from "../conversations/index.js";
+import { waitForItem } from "../conversations/index.js";
+import { answerOf } from "../conversations/index.js";
+import { queuePosition, waitedForItsConversation } from "../conversations/index.js";
+import { followUpFate, type FollowUpFate } from "../conversations/index.js";
+import { queueStatus, type QueueStatus } from "../dispatch/index.js";
+import { answerText, conversationView, turnFailure, type ConversationView } from "../read/index.js";
 import { latestTurn, runningItems, type LatestTurn } from "./turns.js";
 import { bound, type Bound } from "./bind.js";
 

@@ -1,5 +1,5 @@
 import type { Kernel } from "../kernel.js";
-import type { Actor } from "../projects/projects.js";
+import type { Actor } from "../projects/index.js";
 import {
   answerDecisionUseCase,
   assertAnswerable,
@@ -7,23 +7,23 @@ import {
   getDecision,
   listDecisions,
   type DecisionView,
-} from "../coordination/decisions.js";
-import { listIncidents, retryIncident, type IncidentView } from "../coordination/incidents.js";
+} from "../coordination/index.js";
+import { listIncidents, retryIncident, type IncidentView } from "../coordination/index.js";
 import {
   createSpecialist,
   listSpecialists,
   rebuildSpecialist,
   type SpecialistView,
-} from "../coordination/specialists.js";
-import { getPreferences, setPreferences, type NotificationPreferences } from "../coordination/preferences.js";
-import { overview, type Overview } from "../coordination/overview.js";
+} from "../coordination/index.js";
+import { getPreferences, setPreferences, type NotificationPreferences } from "../coordination/index.js";
+import { overview, type Overview } from "../coordination/index.js";
 import {
   decisionCard,
   incidentNotice,
   itemOpenedIncident,
   type DecisionCard,
   type IncidentNotice,
-} from "../read/coordination.js";
+} from "../read/index.js";
 import { deferred, now, type Deferred } from "./deferred.js";
 
 /** Decisions: what an agent asks (CODEXPI_DECISION) and who answers it. */

@@ -1,10 +1,10 @@
 import { execa } from "execa";
-import { outboxCounts, pingDatabase } from "../read/health.js";
-import { queueCounts } from "../conversations/queueReads.js";
-import { codexEnvironment } from "../isolation/environment.js";
+import { outboxCounts, pingDatabase } from "../read/index.js";
+import { queueCounts } from "../conversations/index.js";
+import { codexEnvironment } from "../isolation/index.js";
 import type { Kernel } from "../kernel.js";
 import { leaseHolder, COORDINATOR_LEASE } from "../leases.js";
-import { resolveCodexBinary } from "../codex/codexBinary.js";
+import { resolveCodexBinary } from "../codex/index.js";
 import { probeDatabaseWrite, probeDisk, type DiskProbeOptions } from "../storage.js";
 
 // The admin health endpoint's figures: what the engine can say about the installation (database,

@@ -1,5 +1,5 @@
 import type { Kernel } from "../kernel.js";
-import type { Actor } from "../projects/projects.js";
+import type { Actor } from "../projects/index.js";
 import {
   approveDraft,
   approveRevision,
@@ -13,8 +13,8 @@ import {
   verifyOrchestration,
   type OrchestrationView,
 } from "../orchestrations/index.js";
-import { defaultDeps } from "../orchestrations/effects.js";
-import { orchestrationThreadView } from "../read/orchestrations.js";
+import { defaultDeps } from "../orchestrations/index.js";
+import { orchestrationThreadView } from "../read/index.js";
 import type { OnCreated } from "../database.js";
 
 type ThreadView = Awaited<ReturnType<typeof orchestrationThreadView>>;

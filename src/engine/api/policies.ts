@@ -1,7 +1,7 @@
 import type { Kernel } from "../kernel.js";
-import { assertAdmin, projectForOwner, type Actor } from "../projects/projects.js";
-import { globalPolicy, setProjectLimit, type RuntimePolicy } from "../projects/policies.js";
-import { updatePolicyUseCase } from "../projects/policyService.js";
+import { assertAdmin, projectForOwner, type Actor } from "../projects/index.js";
+import { globalPolicy, setProjectLimit, type RuntimePolicy } from "../projects/index.js";
+import { updatePolicyUseCase } from "../projects/index.js";
 import { deferred, type Deferred } from "./deferred.js";
 
 /** Runtime policies: how much runs at once, when background work may start. */

@@ -15,11 +15,11 @@ import {
   type Actor,
   type NewProject,
   type ProjectUpdate,
-} from "../projects/projects.js";
+} from "../projects/index.js";
 import type { Project, ProjectVisibility } from "../schema.js";
-import { installLayoutProblems, installRoots, type LayoutProblem } from "../projects/layout.js";
-import { copyCodexSessions, hostDataDir, moveProject } from "../projects/placement.js";
-import { promptTarget, type PromptTarget } from "../projects/promptTarget.js";
+import { installLayoutProblems, installRoots, type LayoutProblem } from "../projects/index.js";
+import { copyCodexSessions, hostDataDir, moveProject } from "../projects/index.js";
+import { promptTarget, type PromptTarget } from "../projects/index.js";
 
 type Move = Awaited<ReturnType<typeof moveProject>>;
 

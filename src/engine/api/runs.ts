@@ -9,7 +9,7 @@ import {
   type RunDetail,
   type RunStatusView,
 } from "../runs/index.js";
-import { runOrigin, type RunOrigin } from "../read/runs.js";
+import { runOrigin, type RunOrigin } from "../read/index.js";
 import { bound, type Bound } from "./bind.js";
 
 /** Autonomous runs: a plan of steps supervised by the master agent. */

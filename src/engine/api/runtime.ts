@@ -23,22 +23,22 @@ export {
   provablyDead,
   processOwnerId,
 } from "../leases.js";
-export { logsDir, packageRoot } from "../system/paths.js";
-export { processSpawner } from "../dispatch/spawner.js";
-export { warmSpawner, type Assignment } from "../dispatch/warmSpawner.js";
-export type { WorkerSpawner } from "../dispatch/dispatcher.js";
-export { HOST_NAME } from "../dispatch/hosts.js";
+export { logsDir, packageRoot } from "../system/index.js";
+export { processSpawner } from "../dispatch/index.js";
+export { warmSpawner, type Assignment } from "../dispatch/index.js";
+export type { WorkerSpawner } from "../dispatch/index.js";
+export { HOST_NAME } from "../dispatch/index.js";
 export { workerHostSeat } from "./workerHost.js";
-export { runWorker } from "../worker/worker.js";
-export { pruneClones } from "../workspaces/selfClones.js";
+export { runWorker } from "../worker/index.js";
+export { pruneClones } from "../workspaces/index.js";
 export { createEngineApi, type EngineApi } from "./index.js";
 
 // `codexpi doctor` and the model probe: the jail, the network stack, Codex and its credentials.
-export { codexSupportPath, resolveCodexBinary } from "../codex/codexBinary.js";
-export { turnRunner } from "../codex/runnerChoice.js";
-export { findNetworkStack, modelLoopbackPorts } from "../isolation/agentNetwork.js";
-export { jailedCodex, operatorCodexHome, projectCodexState } from "../isolation/codexJail.js";
-export { codexEnvironment } from "../isolation/environment.js";
-export { findBwrap } from "../isolation/jail.js";
-export { probeJail } from "../isolation/probe.js";
-export type { LayoutProblem } from "../projects/layout.js";
+export { codexSupportPath, resolveCodexBinary } from "../codex/index.js";
+export { turnRunner } from "../codex/index.js";
+export { findNetworkStack, modelLoopbackPorts } from "../isolation/index.js";
+export { jailedCodex, operatorCodexHome, projectCodexState } from "../isolation/index.js";
+export { codexEnvironment } from "../isolation/index.js";
+export { findBwrap } from "../isolation/index.js";
+export { probeJail } from "../isolation/index.js";
+export type { LayoutProblem } from "../projects/index.js";

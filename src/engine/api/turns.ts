@@ -2,10 +2,10 @@ import type { Kernel } from "../kernel.js";
 import { EngineError } from "../errors.js";
 import type { Selectable } from "kysely";
 import type { MessagesTable, QueueItem } from "../schema.js";
-import type { Actor } from "../projects/projects.js";
-import { canSeeConversationId } from "../projects/access.js";
-import { answerOf } from "../conversations/conversations.js";
-import { decisionOfItem, type DecisionView } from "../coordination/decisions.js";
+import type { Actor } from "../projects/index.js";
+import { canSeeConversationId } from "../projects/index.js";
+import { answerOf } from "../conversations/index.js";
+import { decisionOfItem, type DecisionView } from "../coordination/index.js";
 
 // Reads the CLI used to write as SQL itself (`codexpi answer`, `codexpi stop`): the engine answers
 // them, behind the same visibility rule as every other read.

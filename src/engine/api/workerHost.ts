@@ -1,6 +1,6 @@
 import type { Engine } from "../engine.js";
 import type { DispatchResult } from "../kernel.js";
-import { heartbeatHost, readingsOf, registerHost, releaseHost } from "../dispatch/hosts.js";
+import { heartbeatHost, readingsOf, registerHost, releaseHost } from "../dispatch/index.js";
 
 /**
  * A worker host's seat (`codexpi host`): its name held in the database by heartbeats, its turns

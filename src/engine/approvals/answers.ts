@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
-import { mayAnswer } from "../projects/access.js";
-import type { Actor } from "../projects/projects.js";
+import { mayAnswer } from "../projects/index.js";
+import type { Actor } from "../projects/index.js";
 import { writeTransaction } from "../database.js";
 import { EngineError } from "../errors.js";
 import { withEffects, type Kernel, type Outcome } from "../kernel.js";

@@ -5,3 +5,9 @@ import { expireApprovals } from "./lifecycle.js";
 export function registerApprovalTicks(engine: Kernel): void {
   engine.onTick("approvals", expireApprovals);
 }
+
+export { answerApprovalUseCase } from "./answers.js";
+export { abandonApprovalsReactor } from "./lifecycle.js";
+export { APPROVAL_ANSWERS, type ApprovalAnswer, isAnswerable } from "./machine.js";
+export { type ApprovalView, pendingApprovalsFor, readApproval } from "./view.js";
+export { approvalHandler } from "./waiter.js";

@@ -1,4 +1,4 @@
-import type { ApprovalDecision } from "../codex/appServer/approvalTypes.js";
+import type { ApprovalDecision } from "../codex/index.js";
 import type { ApprovalStatus } from "../schema.js";
 import { allows, type ActionTable, type TransitionTable } from "../stateMachine.js";
 

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
-import { mayAnswer } from "../projects/access.js";
-import type { Actor } from "../projects/projects.js";
+import { mayAnswer } from "../projects/index.js";
+import type { Actor } from "../projects/index.js";
 import type { ApprovalStatus, ApprovalsTable, DB } from "../schema.js";
 
 /** An approval as people and views see it. */

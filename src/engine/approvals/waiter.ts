@@ -1,6 +1,6 @@
-import type { ApprovalDecision, ApprovalHandler, ApprovalRequest } from "../codex/appServer/approvalTypes.js";
-import { lockConversation } from "../conversations/conversationStore.js";
-import { rootUserOf } from "../coordination/decisions.js";
+import type { ApprovalDecision, ApprovalHandler, ApprovalRequest } from "../codex/index.js";
+import { lockConversation } from "../conversations/index.js";
+import { rootUserOf } from "../coordination/index.js";
 import { writeTransaction } from "../database.js";
 import { newId } from "../ids.js";
 import type { Kernel } from "../kernel.js";

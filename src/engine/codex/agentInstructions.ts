@@ -1,5 +1,5 @@
 import { type Locale, type MessageKey, t } from "../../i18n/index.js";
-import type { AgentPurpose } from "../isolation/sandboxMode.js";
+import type { AgentPurpose } from "../isolation/index.js";
 
 /**
  * The markers each kind of agent may use: codexpi acts on them whatever the project's AGENTS.md

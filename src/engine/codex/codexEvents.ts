@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { commandKind, unwrapCommand, type ActivityKind, type Progress } from "../conversations/progress.js";
+import { commandKind, unwrapCommand, type ActivityKind, type Progress } from "../conversations/index.js";
 
 /** What a worker has learnt from Codex's JSONL stream so far. Pure data, folded event by event. */
 export interface CodexState {

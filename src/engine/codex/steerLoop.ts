@@ -1,6 +1,6 @@
 import type { Kernel } from "../kernel.js";
 import type { RunningTurn } from "./appServer/appServerRunner.js";
-import { markSteerable, markSteered, steerableFollowUps } from "../conversations/steer.js";
+import { markSteerable, markSteered, steerableFollowUps } from "../conversations/index.js";
 
 /** How often the worker looks for follow-ups to send into its running turn. */
 const STEER_POLL_MS = 500;

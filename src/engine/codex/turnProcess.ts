@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { execa } from "execa";
-import { isNetworkStack } from "../isolation/agentNetwork.js";
-import { descendants, killTree } from "../system/processes.js";
+import { isNetworkStack } from "../isolation/index.js";
+import { descendants, killTree } from "../system/index.js";
 
 /** How to start one Codex process: the binary, its environment, its jail and its stderr log. */
 export interface CodexProcessSpec {

@@ -1,6 +1,6 @@
 import type { CodexState } from "./codexEvents.js";
 import type { CodexInvocation } from "./codexArgs.js";
-import { killGroup, processStartTime } from "../system/processes.js";
+import { killGroup, processStartTime } from "../system/index.js";
 import { interruptThenKill, stderrTail, type TurnWatchdogs, turnWatchdogs } from "./turnProcess.js";
 
 /** Everything one Codex turn needs, whichever runner starts it. */

@@ -3,9 +3,9 @@ import { EngineError } from "../errors.js";
 import type { Kysely } from "kysely";
 import type { OnCreated } from "../database.js";
 import type { Conversation, DB, Project } from "../schema.js";
-import { conversationRights } from "../projects/access.js";
+import { conversationRights } from "../projects/index.js";
 import { enqueue, startConversation } from "./conversations.js";
-import { getProject, isSharedSpecialist, projectForActor, type Actor } from "../projects/projects.js";
+import { getProject, isSharedSpecialist, projectForActor, type Actor } from "../projects/index.js";
 import { stopUseCase, type StopReport } from "./stop.js";
 
 /** A conversation with the project it belongs to. */

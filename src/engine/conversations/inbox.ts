@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Kernel } from "../kernel.js";
 import { newId } from "../ids.js";
-import { replaceFile } from "../isolation/agentFiles.js";
+import { replaceFile } from "../isolation/index.js";
 import { t, type Locale } from "../../i18n/index.js";
 
 // Long texts an agent receives (a specialist's result, a step's report for the master, a failure

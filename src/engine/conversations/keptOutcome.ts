@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "../../config.js";
 import type { Outcome } from "./outcome.js";
-import { logsDir } from "../system/paths.js";
+import { logsDir } from "../system/index.js";
 
 /** An outcome kept on disk beside the worker's log until the database has it. */
 export interface KeptOutcome {

@@ -1,8 +1,8 @@
 import path from "node:path";
 import type { Config } from "../../config.js";
 import type { Database } from "../database.js";
-import { readRegularFile, regularFilesUnder } from "../isolation/agentFiles.js";
-import { operatorCodexHome, projectCodexState } from "../isolation/codexJail.js";
+import { readRegularFile, regularFilesUnder } from "../isolation/index.js";
+import { operatorCodexHome, projectCodexState } from "../isolation/index.js";
 import { readKeptOutcome } from "./keptOutcome.js";
 import type { Outcome } from "./outcome.js";
 

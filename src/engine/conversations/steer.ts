@@ -1,7 +1,7 @@
 import type { Clock } from "../clock.js";
 import { writeTransaction, type Database, type Tx } from "../database.js";
 import { emit } from "../outbox.js";
-import { CLI_ACTOR } from "../projects/projects.js";
+import { CLI_ACTOR } from "../projects/index.js";
 import { lockConversation } from "./conversationStore.js";
 import { moveItem } from "./queueStore.js";
 

@@ -5,12 +5,12 @@ import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
 import type { DB, SpecialistDelegationsTable } from "../schema.js";
 import type { OutcomeReactor } from "../outcomeHook.js";
-import { answerOf, createConversation, enqueueIn } from "../conversations/conversations.js";
+import { answerOf, createConversation, enqueueIn } from "../conversations/index.js";
 import { t, type Locale } from "../../i18n/index.js";
 import type { Clock } from "../clock.js";
 import { rootUserOf } from "./decisions.js";
-import { quote } from "../text/quote.js";
-import { passText, type TextCtx } from "../conversations/inbox.js";
+import { quote } from "../text/index.js";
+import { passText, type TextCtx } from "../conversations/index.js";
 import { failureText } from "../../i18n/failures.js";
 import { moveDelegation } from "./coordinationStore.js";
 

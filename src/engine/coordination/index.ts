@@ -22,3 +22,20 @@ export function registerCoordinationTicks(engine: Kernel): void {
   engine.onTick("delegations", processDelegations);
   engine.onTick("incidents", processIncidents);
 }
+
+export { canDecision } from "./decisionMachine.js";
+export {
+  type DecisionView,
+  answerDecisionUseCase,
+  assertAnswerable,
+  decisionOfItem,
+  getDecision,
+  listDecisions,
+  rootUserOf,
+} from "./decisions.js";
+export { canIncident } from "./incidentMachine.js";
+export { type IncidentView, listIncidents, retryIncident } from "./incidents.js";
+export { type Overview, overview } from "./overview.js";
+export { type NotificationPreferences, getPreferences, setPreferences } from "./preferences.js";
+export { canSpecialist } from "./specialistMachine.js";
+export { type SpecialistView, createSpecialist, listSpecialists, rebuildSpecialist } from "./specialists.js";

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../schema.js";
-import { canSee, type Actor } from "../projects/projects.js";
-import { runtimePolicies } from "../projects/policies.js";
+import { canSee, type Actor } from "../projects/index.js";
+import { runtimePolicies } from "../projects/index.js";
 import { listDecisions, type DecisionView } from "./decisions.js";
 import { listIncidents, type IncidentView } from "./incidents.js";
 import { listSpecialists, type SpecialistView } from "./specialists.js";

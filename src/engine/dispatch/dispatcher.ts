@@ -2,8 +2,8 @@ import type { Logger } from "pino";
 import type { Clock } from "../clock.js";
 import { claimLock, dialectOf, writeTransaction, type Database } from "../database.js";
 import { emit } from "../outbox.js";
-import type { HostLoad } from "../system/hostLoad.js";
-import { finishItem } from "../conversations/outcome.js";
+import type { HostLoad } from "../system/index.js";
+import { finishItem } from "../conversations/index.js";
 import type { RecordAgentOutcome } from "../outcomeHook.js";
 import type { Claim, DispatchResult, PauseReason } from "../kernel.js";
 import {
@@ -11,13 +11,13 @@ import {
   globalPolicy,
   projectOverrides,
   type RuntimePolicy,
-} from "../projects/policies.js";
-import { isBackground } from "../conversations/priorities.js";
-import { processStartTime } from "../system/processes.js";
+} from "../projects/index.js";
+import { isBackground } from "../conversations/index.js";
+import { processStartTime } from "../system/index.js";
 import type { Locale } from "../../i18n/index.js";
 import { failureNote } from "../../i18n/failures.js";
-import { moveConversation } from "../conversations/conversationStore.js";
-import { moveItem } from "../conversations/queueStore.js";
+import { moveConversation } from "../conversations/index.js";
+import { moveItem } from "../conversations/index.js";
 
 /** Starts the worker process for a claimed item; returns its pid. */
 export type WorkerSpawner = (queueId: string, attempt: number) => Promise<{ pid: number }>;

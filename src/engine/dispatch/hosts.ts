@@ -3,8 +3,8 @@ import type { Clock } from "../clock.js";
 import { hostLock, writeTransaction, type Database } from "../database.js";
 import { provablyDead } from "../leases.js";
 import { failureNote } from "../../i18n/failures.js";
-import type { HostLoad } from "../system/hostLoad.js";
-import { finishItem } from "../conversations/outcome.js";
+import type { HostLoad } from "../system/index.js";
+import { finishItem } from "../conversations/index.js";
 import type { RecordAgentOutcome } from "../outcomeHook.js";
 
 /** What a worker host may be called (also a file-name-safe word). */

@@ -1,10 +1,10 @@
 import type { Logger } from "pino";
 import type { Clock } from "../clock.js";
 import { writeTransaction, type Database } from "../database.js";
-import { finishItem, type Outcome } from "../conversations/outcome.js";
+import { finishItem, type Outcome } from "../conversations/index.js";
 import type { RecordAgentOutcome } from "../outcomeHook.js";
 import { failureNote } from "../../i18n/failures.js";
-import { isSameProcessAlive, killTree } from "../system/processes.js";
+import { isSameProcessAlive, killTree } from "../system/index.js";
 
 /** How long a claimed item may wait for its worker to record itself before it counts as lost. */
 export const SPAWN_GRACE_MS = 30_000;

@@ -3,8 +3,8 @@ import path from "node:path";
 import { spawn } from "node:child_process";
 import type { Config } from "../../config.js";
 import type { WorkerSpawner } from "./dispatcher.js";
-import { workerEnvironment } from "../isolation/environment.js";
-import { cliEntry, logsDir } from "../system/paths.js";
+import { workerEnvironment } from "../isolation/index.js";
+import { cliEntry, logsDir } from "../system/index.js";
 
 /**
  * The environment a worker needs to find the same database and settings as its parent, built

@@ -1,9 +1,9 @@
 import type { Kernel } from "../kernel.js";
 import { pauseReasons } from "./dispatcher.js";
 import type { PauseReason } from "../kernel.js";
-import { backgroundWindowOpen, globalPolicy, type RuntimePolicy } from "../projects/policies.js";
-import { canSeeConversationId } from "../projects/access.js";
-import type { Actor } from "../projects/projects.js";
+import { backgroundWindowOpen, globalPolicy, type RuntimePolicy } from "../projects/index.js";
+import { canSeeConversationId } from "../projects/index.js";
+import type { Actor } from "../projects/index.js";
 
 /** The queue as `/codex status` shows it. */
 export interface QueueStatus {

@@ -5,7 +5,7 @@ import type { Logger } from "pino";
 import type { Config } from "../../config.js";
 import type { WorkerSpawner } from "./dispatcher.js";
 import { processSpawner, workerEnv } from "./spawner.js";
-import { cliEntry, logsDir } from "../system/paths.js";
+import { cliEntry, logsDir } from "../system/index.js";
 
 /** A spawner that keeps a standby worker; close() ends the standby (never an assigned worker). */
 export type WarmSpawner = WorkerSpawner & {

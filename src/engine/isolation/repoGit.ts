@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { execa } from "execa";
-import { capText } from "../text/cap.js";
+import { capText } from "../text/index.js";
 import { findBwrap, jailArgs, type JailMount } from "./jail.js";
 
 // The one module that runs git on a repository an agent could have written: a project's checkout

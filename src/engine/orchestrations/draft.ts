@@ -1,8 +1,8 @@
-import { slugify } from "../protocol/normalizeName.js";
+import { slugify } from "../protocol/index.js";
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { t, type Locale } from "../../i18n/index.js";
-import { quote } from "../text/quote.js";
+import { quote } from "../text/index.js";
 
 /** What a draft spec is composed from. */
 export interface DraftInput {

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { commitClone, fetchFromClone, isSealedClone, makeClone, removeClone } from "../workspaces/clones.js";
-import { repoGit, repoGitOrNull, type GitJailMode } from "../isolation/repoGit.js";
-import { capText } from "../text/cap.js";
+import { commitClone, fetchFromClone, isSealedClone, makeClone, removeClone } from "../workspaces/index.js";
+import { repoGit, repoGitOrNull, type GitJailMode } from "../isolation/index.js";
+import { capText } from "../text/index.js";
 
 /** How a merge into the main checkout ended. */
 export type MergeResult =

@@ -10,3 +10,7 @@ export { processOrchestrations } from "./tick.js";
 export function registerOrchestrationTicks(engine: Kernel): void {
   engine.onTick("orchestrations", (e) => processOrchestrations(e));
 }
+
+export { defaultDeps } from "./effects.js";
+export { type OrchestrationEvent, findOrchestration } from "./store.js";
+export { agentWorkdir } from "./workdir.js";

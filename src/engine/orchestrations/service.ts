@@ -6,8 +6,8 @@ import { writeTransaction, type OnCreated } from "../database.js";
 import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import type { DB, Project } from "../schema.js";
-import { enqueueIn } from "../conversations/conversations.js";
-import { canPromptProject, findProjectByName, type Actor } from "../projects/projects.js";
+import { enqueueIn } from "../conversations/index.js";
+import { canPromptProject, findProjectByName, type Actor } from "../projects/index.js";
 import { composeDraft, correctionsPrompt, draftHash } from "./draft.js";
 import {
   defaultDeps,

@@ -3,7 +3,7 @@ import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
 import type { DB, Project } from "../schema.js";
-import type { Actor } from "../projects/projects.js";
+import type { Actor } from "../projects/index.js";
 import { guardFor } from "../stateMachine.js";
 import {
   CLAIMED_STATUSES,

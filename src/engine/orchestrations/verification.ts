@@ -1,6 +1,6 @@
 import { execa } from "execa";
-import { testCommandEnvironment } from "../isolation/environment.js";
-import { findBwrap, jailArgs, workspaceMounts } from "../isolation/jail.js";
+import { testCommandEnvironment } from "../isolation/index.js";
+import { findBwrap, jailArgs, workspaceMounts } from "../isolation/index.js";
 import { displayArgv } from "./draft.js";
 
 /** One acceptance test's result. */

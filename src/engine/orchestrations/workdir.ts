@@ -1,8 +1,8 @@
 import type { Kernel } from "../kernel.js";
 import type { Project } from "../schema.js";
-import { unusableWorkdir } from "../workspaces/clones.js";
-import { ensureSelfClone } from "../workspaces/selfClones.js";
-import { deliverInbox } from "../conversations/inbox.js";
+import { unusableWorkdir } from "../workspaces/index.js";
+import { ensureSelfClone } from "../workspaces/index.js";
+import { deliverInbox } from "../conversations/index.js";
 import type {} from "./schema.js"; // the orchestrations tables
 
 /**

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Database } from "../database.js";
 import { EngineError } from "../errors.js";
-import { packageRoot } from "../system/paths.js";
+import { packageRoot } from "../system/index.js";
 
 // Where things may live on the host. An agent may write anywhere in its project's directory, so a
 // project must hold neither codexpi's data (the database, other agents' workspaces) nor the

@@ -7,8 +7,8 @@ import {
   readRegularFile,
   regularFilesUnder,
   replaceFile,
-} from "../isolation/agentFiles.js";
-import { projectCodexState } from "../isolation/codexJail.js";
+} from "../isolation/index.js";
+import { projectCodexState } from "../isolation/index.js";
 import type { Project } from "../schema.js";
 import { assertAdmin, projectForActor, type Actor } from "./projects.js";
 

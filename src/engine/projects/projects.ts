@@ -11,7 +11,7 @@ import {
 import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import type { Clock } from "../clock.js";
-import { normalizeName } from "../protocol/normalizeName.js";
+import { normalizeName } from "../protocol/index.js";
 import type { ApprovalMode, Project, ProjectRole, ProjectVisibility } from "../schema.js";
 import { assertNoOverlap, projectProblems, realPath, realRoots, type InstallRoots } from "./layout.js";
 

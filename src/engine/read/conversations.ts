@@ -1,6 +1,6 @@
 import type { Tx } from "../database.js";
-import { itemsAhead } from "../conversations/queueReads.js";
-import { parseProgress, tokensOf, type Progress } from "../conversations/progress.js";
+import { itemsAhead } from "../conversations/index.js";
+import { parseProgress, tokensOf, type Progress } from "../conversations/index.js";
 
 /**
  * A conversation as a view shows it: its current state (from its latest queue item, never an

@@ -1,6 +1,6 @@
 import type { Tx } from "../database.js";
-import { getDecision, type DecisionView } from "../coordination/decisions.js";
-import type { IncidentView } from "../coordination/incidents.js";
+import { getDecision, type DecisionView } from "../coordination/index.js";
+import type { IncidentView } from "../coordination/index.js";
 
 const SYSTEM = { userId: "system", isAdmin: true };
 

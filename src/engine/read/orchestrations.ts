@@ -1,6 +1,6 @@
 import type { Tx } from "../database.js";
-import { orchestrationView, type OrchestrationView } from "../orchestrations/service.js";
-import { findOrchestration } from "../orchestrations/store.js";
+import { orchestrationView, type OrchestrationView } from "../orchestrations/index.js";
+import { findOrchestration } from "../orchestrations/index.js";
 
 /** An orchestration as its thread shows it. */
 export async function orchestrationThreadView(

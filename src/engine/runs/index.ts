@@ -25,3 +25,5 @@ export function registerRunTicks(engine: Kernel): void {
     return result.state === "idle" ? undefined : result;
   });
 }
+
+export { canRun } from "./machine.js";

@@ -1,4 +1,4 @@
-import type { Supervision } from "../protocol/markers.js";
+import type { Supervision } from "../protocol/index.js";
 import { actionsAt, allows, allowsMove, type ActionTable, type TransitionTable } from "../stateMachine.js";
 
 // The autonomous run's state machine, without I/O: the shared tables (stateMachine.ts) of the run,

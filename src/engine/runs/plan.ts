@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { EngineError } from "../errors.js";
-import { normalizeName } from "../protocol/normalizeName.js";
+import { normalizeName } from "../protocol/index.js";
 
 // The plan a run executes: zod-validated JSON, its targets resolved to projects by normalised
 // name, and the rules of a revised plan (only prompts may change). Pure.

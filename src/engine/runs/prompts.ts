@@ -1,5 +1,5 @@
 import { t, type Locale } from "../../i18n/index.js";
-import { quote } from "../text/quote.js";
+import { quote } from "../text/index.js";
 import { MAX_CORRECTION_ROUNDS, type BlockCode, type WorkStage } from "./machine.js";
 import type { StepRow } from "./schema.js";
 

@@ -1,10 +1,10 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../schema.js";
 import { emit } from "../outbox.js";
-import { answerOf, createConversation, enqueueIn } from "../conversations/conversations.js";
-import { parseSelfRepair, type Supervision } from "../protocol/markers.js";
+import { answerOf, createConversation, enqueueIn } from "../conversations/index.js";
+import { parseSelfRepair, type Supervision } from "../protocol/index.js";
 import { t } from "../../i18n/index.js";
-import { withReport } from "../workspaces/selfClones.js";
+import { withReport } from "../workspaces/index.js";
 import {
   MAX_CORRECTION_ROUNDS,
   MAX_SELF_REPAIRS,
@@ -12,7 +12,7 @@ import {
   type BlockCode,
   type WorkStage,
 } from "./machine.js";
-import { passText } from "../conversations/inbox.js";
+import { passText } from "../conversations/index.js";
 import { selfRepairPrompt, type StepWithProject } from "./prompts.js";
 import {
   announce,

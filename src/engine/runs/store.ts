@@ -3,8 +3,8 @@ import type { DB, Project } from "../schema.js";
 import { writeTransaction, type Database } from "../database.js";
 import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
-import { answerOf } from "../conversations/conversations.js";
-import { parseSupervision } from "../protocol/markers.js";
+import { answerOf } from "../conversations/index.js";
+import { parseSupervision } from "../protocol/index.js";
 import {
   ACTIVE_STATUSES,
   RUN_TRANSITIONS,

@@ -1,6 +1,6 @@
 import type { Kernel } from "../kernel.js";
 import { t } from "../../i18n/index.js";
-import { finishSelfClone } from "../workspaces/selfClones.js";
+import { finishSelfClone } from "../workspaces/index.js";
 import { decide, type WorkStage } from "./machine.js";
 import { blockIn, catchUpIn, settleRepairIn } from "./repair.js";
 import type { RunRow } from "./schema.js";

@@ -2,10 +2,10 @@ import type { Kysely } from "kysely";
 import type { Clock } from "../clock.js";
 import type { DB } from "../schema.js";
 import { emit } from "../outbox.js";
-import { answerOf, createConversation, enqueueIn } from "../conversations/conversations.js";
-import type { Supervision } from "../protocol/markers.js";
+import { answerOf, createConversation, enqueueIn } from "../conversations/index.js";
+import type { Supervision } from "../protocol/index.js";
 import { t } from "../../i18n/index.js";
-import { passText, type TextCtx } from "../conversations/inbox.js";
+import { passText, type TextCtx } from "../conversations/index.js";
 import {
   inferBlockedStage,
   resumePoint,

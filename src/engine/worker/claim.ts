@@ -1,7 +1,7 @@
 import type { Kernel } from "../kernel.js";
 import type { Database } from "../database.js";
 import type { Conversation, Project, QueueItem } from "../schema.js";
-import { processStartTime } from "../system/processes.js";
+import { processStartTime } from "../system/index.js";
 
 /** The rows a claimed queue item runs with. */
 export interface ClaimedItem {

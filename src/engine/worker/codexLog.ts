@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "../../config.js";
 import { redactText } from "../../redaction.js";
-import { logsDir } from "../system/paths.js";
+import { logsDir } from "../system/index.js";
 
 /** Where Codex's stderr goes for this item (the logs directory is made if needed). */
 export function codexLogFile(config: Config, queueId: string): string {

@@ -1,17 +1,17 @@
 import type { Logger } from "pino";
 import type { Kernel } from "../kernel.js";
 import { writeTransaction } from "../database.js";
-import type { TurnResult } from "../codex/turnSupervisor.js";
-import { finishItem, type Outcome } from "../conversations/outcome.js";
+import type { TurnResult } from "../codex/index.js";
+import { finishItem, type Outcome } from "../conversations/index.js";
 import { failureNote } from "../../i18n/failures.js";
-import { capText } from "../text/cap.js";
+import { capText } from "../text/index.js";
 import {
   dropKeptOutcome,
   keepOutcome,
   OUTCOME_RETRY,
   retryWrite,
   type RetryPolicy,
-} from "../conversations/keptOutcome.js";
+} from "../conversations/index.js";
 
 /** Writes an item's outcome in the database; false when the fence did not match (finished elsewhere). */
 export type OutcomeWriter = (item: { id: string; attempt: number }, outcome: Outcome) => Promise<boolean>;

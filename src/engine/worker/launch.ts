@@ -2,17 +2,17 @@ import path from "node:path";
 import type { Kernel } from "../kernel.js";
 import type { Config } from "../../config.js";
 import type { Project } from "../schema.js";
-import { codexEnvironment } from "../isolation/environment.js";
-import { findBwrap } from "../isolation/jail.js";
-import { agentNetwork } from "../isolation/agentNetwork.js";
-import { jailedCodex, operatorCodexHome, projectCodexState } from "../isolation/codexJail.js";
+import { codexEnvironment } from "../isolation/index.js";
+import { findBwrap } from "../isolation/index.js";
+import { agentNetwork } from "../isolation/index.js";
+import { jailedCodex, operatorCodexHome, projectCodexState } from "../isolation/index.js";
 import { purposeOf } from "./sandboxPolicy.js";
-import { type AgentPurpose, sandboxFor, type SandboxMode } from "../isolation/sandboxMode.js";
-import { codexSupportPath, resolveCodexBinary } from "../codex/codexBinary.js";
-import type { TurnOptions } from "../codex/turnSupervisor.js";
-import { agentWorkdir } from "../orchestrations/workdir.js";
+import { type AgentPurpose, sandboxFor, type SandboxMode } from "../isolation/index.js";
+import { codexSupportPath, resolveCodexBinary } from "../codex/index.js";
+import type { TurnOptions } from "../codex/index.js";
+import { agentWorkdir } from "../orchestrations/index.js";
 import { type FailureKey, failureNote } from "../../i18n/failures.js";
-import type { Outcome } from "../conversations/outcome.js";
+import type { Outcome } from "../conversations/index.js";
 import type { ClaimedItem } from "./claim.js";
 
 /** How Codex starts for this item's turn: where, which binary, which sandbox, inside which jail. */

@@ -1,10 +1,10 @@
 import type { Kernel } from "../kernel.js";
 import { writeTransaction } from "../database.js";
 import { emit } from "../outbox.js";
-import { lockConversation } from "../conversations/conversationStore.js";
-import type { CodexState } from "../codex/codexEvents.js";
-import { serializeProgress } from "../conversations/progress.js";
-import { trailingThrottle } from "../system/throttle.js";
+import { lockConversation } from "../conversations/index.js";
+import type { CodexState } from "../codex/index.js";
+import { serializeProgress } from "../conversations/index.js";
+import { trailingThrottle } from "../system/index.js";
 
 const PROGRESS_WRITE_MS = 1_000;
 // A long command emits no event: the status's elapsed time is refreshed this often meanwhile.

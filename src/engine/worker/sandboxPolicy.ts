@@ -2,8 +2,8 @@ import type { Kysely } from "kysely";
 import type { DB } from "../schema.js";
 import type {} from "../orchestrations/schema.js"; // the orchestrations table
 import type {} from "../runs/schema.js"; // the runs tables
-import { SPECIALIST_GROUP } from "../projects/projects.js";
-import type { AgentPurpose } from "../isolation/sandboxMode.js";
+import { SPECIALIST_GROUP } from "../projects/index.js";
+import type { AgentPurpose } from "../isolation/index.js";
 
 /** The project fields the purpose depends on. */
 export interface PurposeProject {

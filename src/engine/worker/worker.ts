@@ -1,6 +1,6 @@
 import type { Kernel } from "../kernel.js";
-import type { Outcome } from "../conversations/outcome.js";
-import type { RetryPolicy } from "../conversations/keptOutcome.js";
+import type { Outcome } from "../conversations/index.js";
+import type { RetryPolicy } from "../conversations/index.js";
 import { claimItem } from "./claim.js";
 import { prepareLaunch } from "./launch.js";
 import { type ApprovalsFor, superviseTurn } from "./supervise.js";

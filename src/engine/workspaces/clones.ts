@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { readRegularFile } from "../isolation/agentFiles.js";
-import { listedAlternates } from "../isolation/jail.js";
-import { repoGit, type GitJailMode, type RepoGitAccess } from "../isolation/repoGit.js";
+import { readRegularFile } from "../isolation/index.js";
+import { listedAlternates } from "../isolation/index.js";
+import { repoGit, type GitJailMode, type RepoGitAccess } from "../isolation/index.js";
 
 // The local clones agents work in (orchestrations, self-repair). A clone is made with
 // `git clone --shared`: it reads the source's objects through `.git/objects/info/alternates`

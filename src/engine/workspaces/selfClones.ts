@@ -5,9 +5,9 @@ import { t, type Locale } from "../../i18n/index.js";
 // The orchestrations table is declared by orchestrations/schema.ts (a module augmentation of DB,
 // seen program-wide): importing it here would make workspaces and orchestrations a folder cycle.
 import { cloneBase, commitClone, isSealedClone, makeClone, removeClone } from "./clones.js";
-import { repoGit, type GitJailMode } from "../isolation/repoGit.js";
-import { pruneInboxes } from "../conversations/inbox.js";
-import { capText } from "../text/cap.js";
+import { repoGit, type GitJailMode } from "../isolation/index.js";
+import { pruneInboxes } from "../conversations/index.js";
+import { capText } from "../text/index.js";
 
 // The self project is codexpi's own source. Its agents (incident and run self-repairs, and any
 // conversation of the project) never work in that checkout: each conversation gets a clone of the

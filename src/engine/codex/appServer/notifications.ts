@@ -1,5 +1,5 @@
 import { type CodexState, interimText, oneLine, withActivity } from "../codexEvents.js";
-import { commandKind, unwrapCommand } from "../../conversations/progress.js";
+import { commandKind, unwrapCommand } from "../../conversations/index.js";
 import type { ThreadItem } from "./protocol/v2/ThreadItem.js";
 import type { Notifications } from "./wire.js";
 

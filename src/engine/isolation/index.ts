@@ -1,0 +1,16 @@
+// The public face of engine/isolation: what other folders of the engine (and its API) use of it.
+
+export { ensurePrivateDirectory, readRegularFile, regularFilesUnder, replaceFile } from "./agentFiles.js";
+export { agentNetwork, findNetworkStack, isNetworkStack, modelLoopbackPorts } from "./agentNetwork.js";
+export { jailedCodex, operatorCodexHome, projectCodexState } from "./codexJail.js";
+export {
+  DEFAULT_AGENT_ENV,
+  codexEnvironment,
+  isForbiddenAgentVariable,
+  testCommandEnvironment,
+  workerEnvironment,
+} from "./environment.js";
+export { findBwrap, jailArgs, listedAlternates, workspaceMounts } from "./jail.js";
+export { probeJail } from "./probe.js";
+export { type GitJailMode, type RepoGitAccess, repoGit, repoGitOrNull } from "./repoGit.js";
+export { type AgentPurpose, type SandboxMode, sandboxFor } from "./sandboxMode.js";

@@ -1,0 +1,44 @@
+// The public face of engine/projects: what other folders of the engine (and its API) use of it.
+
+export { canSeeConversationId, conversationRights, mayAnswer } from "./access.js";
+export {
+  type LayoutProblem,
+  assertNoOverlap,
+  installLayoutProblems,
+  installRoots,
+  realPath,
+} from "./layout.js";
+export { copyCodexSessions, hostDataDir, moveProject } from "./placement.js";
+export {
+  type RuntimePolicy,
+  backgroundWindowOpen,
+  globalPolicy,
+  projectOverrides,
+  runtimePolicies,
+  setProjectLimit,
+} from "./policies.js";
+export { updatePolicyUseCase } from "./policyService.js";
+export {
+  type Actor,
+  CLI_ACTOR,
+  type NewProject,
+  type ProjectUpdate,
+  SPECIALIST_GROUP,
+  addProject,
+  assertAdmin,
+  canPromptProject,
+  canSee,
+  channelsOpenToMembers,
+  findProjectByName,
+  getProject,
+  isSharedSpecialist,
+  listProjects,
+  projectForActor,
+  projectForOwner,
+  removeProject,
+  setProjectPrompter,
+  setProjectSteer,
+  setProjectVisibility,
+  updateProject,
+} from "./projects.js";
+export { type PromptTarget, promptTarget } from "./promptTarget.js";

@@ -1,0 +1,13 @@
+// The public face of engine/protocol: what other folders of the engine (and its API) use of it.
+
+export {
+  type DecisionOption,
+  type Markers,
+  type Supervision,
+  findMarkers,
+  parseSelfRepair,
+  parseSpecialistReady,
+  parseSupervision,
+  withoutDecisionMarker,
+} from "./markers.js";
+export { normalizeName, slugify } from "./normalizeName.js";

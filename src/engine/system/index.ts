@@ -1,0 +1,13 @@
+// The public face of engine/system: what other folders of the engine (and its API) use of it.
+
+export { type HostLoad, systemHostLoad } from "./hostLoad.js";
+export { cliEntry, logsDir, packageRoot } from "./paths.js";
+export {
+  descendants,
+  isSameProcessAlive,
+  killGroup,
+  killTree,
+  processStartTime,
+  signalIfSame,
+} from "./processes.js";
+export { trailingThrottle } from "./throttle.js";
