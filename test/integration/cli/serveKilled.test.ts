@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { execa } from "execa";
 import { openDatabase } from "../../../src/engine/database.js";
+import { systemClock } from "../../../src/engine/clock.js";
 import { startConversation } from "../../../src/engine/agents/conversations.js";
 import { processStartTime } from "../../../src/engine/agents/processes.js";
 import { finished, until } from "../../support/codexEngine.js";
