@@ -1,8 +1,47 @@
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import { POSTGRES_FILES, POSTGRES_ONLY_FILES } from "./test/support/postgresFiles.js";
 import { postgresUnavailable } from "./test/support/postgresServer.js";
+import { LATENCY_FILES } from "./test/support/latencyFiles.js";
 
-function postgresProject(): TestProjectInlineConfiguration[] {
+/**
+ * How many test files run at once, outside the latency-bounded ones: four by default. The suite
+ * mostly waits (real processes, ticks, loopback servers), so four files keep two cores busier than
+ * two did. CODEXPI_TEST_WORKERS=N changes it (1 to debug one file's output in order).
+ */
+function testWorkers(): number {
+  const asked = Number(process.env.CODEXPI_TEST_WORKERS);
+  return Number.isInteger(asked) && asked > 0 ? asked : 4;
+}
+
+/**
+ * The files that bound a latency (an ack under 1 s, a wake-up under a fraction of a poll) run in
+ * a group of their own, after the others, two at a time: what they time is then the code, not the
+ * other files' load. Vitest runs each group's projects together, and the groups one after another.
+ */
+const LATENCY = { groupOrder: 1, maxWorkers: 2 };
+const BULK = { groupOrder: 0, maxWorkers: testWorkers() };
+
+function sqliteProjects(): TestProjectInlineConfiguration[] {
+  const sqlite = (name: string, group: typeof LATENCY, include: string[], exclude: string[]) => ({
+    extends: true as const,
+    test: {
+      name,
+      include,
+      exclude: [...POSTGRES_ONLY_FILES, ...exclude, "**/node_modules/**"],
+      env: { CODEXPI_TEST_DB: "sqlite" },
+      maxWorkers: group.maxWorkers,
+      sequence: { groupOrder: group.groupOrder },
+      // Fails the run at once, naming the package, when git (or bubblewrap in CI) is missing.
+      globalSetup: ["test/support/toolsGlobalSetup.ts", "test/support/sqliteGlobalSetup.ts"],
+    },
+  });
+  return [
+    sqlite("sqlite", BULK, ["test/**/*.test.ts"], LATENCY_FILES),
+    sqlite("sqlite-latency", LATENCY, LATENCY_FILES, []),
+  ];
+}
+
+function postgresProjects(): TestProjectInlineConfiguration[] {
   const reason = postgresUnavailable();
   if (reason) {
     // CI must not pass without the PostgreSQL run; a developer's machine may lack the user.
@@ -10,31 +49,28 @@ function postgresProject(): TestProjectInlineConfiguration[] {
     process.stderr.write(`PostgreSQL tests skipped: ${reason}\n`);
     return [];
   }
-  return [
-    {
-      extends: true,
-      test: {
-        name: "postgres",
-        // The list (test/support/postgresFiles.ts says which files and why the others are not
-        // there); CODEXPI_PG_FILES=all takes every test file, to see what fails on PostgreSQL:
-        // narrow it with file filters (`… --project postgres test/bot`).
-        include: process.env.CODEXPI_PG_FILES === "all" ? ["test/**/*.test.ts"] : POSTGRES_FILES,
-        env: { CODEXPI_TEST_DB: "postgres" },
-        globalSetup: ["test/support/toolsGlobalSetup.ts", "test/support/postgresGlobalSetup.ts"],
-        setupFiles: ["test/support/postgresSetupFile.ts"],
-      },
+  // The list (test/support/postgresFiles.ts says which files and why the others are not
+  // there); CODEXPI_PG_FILES=all takes every test file, to see what fails on PostgreSQL:
+  // narrow it with file filters (`… --project postgres test/bot`).
+  const files = process.env.CODEXPI_PG_FILES === "all" ? ["test/**/*.test.ts"] : POSTGRES_FILES;
+  const postgres = (name: string, group: typeof LATENCY, include: string[], exclude: string[]) => ({
+    extends: true as const,
+    test: {
+      name,
+      include,
+      exclude: [...exclude, "**/node_modules/**"],
+      env: { CODEXPI_TEST_DB: "postgres" },
+      maxWorkers: group.maxWorkers,
+      sequence: { groupOrder: group.groupOrder },
+      globalSetup: ["test/support/toolsGlobalSetup.ts", "test/support/postgresGlobalSetup.ts"],
+      setupFiles: ["test/support/postgresSetupFile.ts"],
     },
+  });
+  const latency = files === POSTGRES_FILES ? LATENCY_FILES.filter((f) => files.includes(f)) : LATENCY_FILES;
+  return [
+    postgres("postgres", BULK, files, LATENCY_FILES),
+    postgres("postgres-latency", LATENCY, latency, []),
   ];
-}
-
-/**
- * How many test files run at once: two by default (the two cores). Most test time is waiting, so
- * more files at once may be faster on an idle machine, but the tests that bound a latency (an ack
- * under 1 s, a wake-up under 500 ms) were not shown stable at four: CODEXPI_TEST_WORKERS=N tries it.
- */
-function testWorkers(): number {
-  const asked = Number(process.env.CODEXPI_TEST_WORKERS);
-  return Number.isInteger(asked) && asked > 0 ? asked : 2;
 }
 
 export default defineConfig({
@@ -42,19 +78,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     maxWorkers: testWorkers(),
-    projects: [
-      {
-        extends: true,
-        test: {
-          name: "sqlite",
-          include: ["test/**/*.test.ts"],
-          exclude: [...POSTGRES_ONLY_FILES, "**/node_modules/**"],
-          env: { CODEXPI_TEST_DB: "sqlite" },
-          // Fails the run at once, naming the package, when git (or bubblewrap in CI) is missing.
-          globalSetup: ["test/support/toolsGlobalSetup.ts", "test/support/sqliteGlobalSetup.ts"],
-        },
-      },
-      ...postgresProject(),
-    ],
+    projects: [...sqliteProjects(), ...postgresProjects()],
   },
 });

@@ -34,12 +34,25 @@ describe("the suite's global tool check", () => {
     expect(fatal[0]).toContain("apt-get install bubblewrap");
   });
 
-  it("bubblewrap missing outside CI is a note: the jail tests skip with their reason", () => {
-    const { fatal, notes } = toolCheck({}, having("git"));
+  it("bubblewrap missing outside CI is fatal too (every worker runs jailed), naming the package and the way out", () => {
+    for (const env of [{}, { CODEXPI_REQUIRE_JAIL: "0" }]) {
+      const { fatal, notes } = toolCheck(env, having("git"));
+      expect(fatal).toHaveLength(1);
+      expect(fatal[0]).toContain("apt-get install bubblewrap");
+      expect(fatal[0]).toContain("CODEXPI_JAIL=off");
+      expect(notes).toEqual([]);
+    }
+  });
+
+  it("bubblewrap missing with CODEXPI_JAIL=off outside CI is a note: the jail tests skip with their reason", () => {
+    const { fatal, notes } = toolCheck({ CODEXPI_JAIL: "off" }, having("git"));
     expect(fatal).toEqual([]);
     expect(notes).toHaveLength(1);
     expect(notes[0]).toContain("apt-get install bubblewrap");
-    expect(toolCheck({ CODEXPI_REQUIRE_JAIL: "0" }, having("git")).fatal).toEqual([]);
+    // CI still fails without it, jail off or not.
+    expect(toolCheck({ CODEXPI_JAIL: "off", CODEXPI_REQUIRE_JAIL: "1" }, having("git")).fatal).toHaveLength(
+      1,
+    );
   });
 
   it("both missing in CI: both named", () => {

@@ -32,9 +32,11 @@ export function onPath(command: string, pathVariable = process.env.PATH ?? ""): 
 }
 
 /**
- * What the suite's tools say before any test runs: `fatal` stops the run (git is always needed;
- * bubblewrap too when CODEXPI_REQUIRE_JAIL=1, as in CI), `notes` are printed (outside CI the jail
- * tests skip with their reason when bubblewrap is missing, test/support/jail.ts).
+ * What the suite's tools say before any test runs: `fatal` stops the run, `notes` are printed.
+ * git is always needed. So is bubblewrap: every test's Codex worker runs in the jail, so without it
+ * the run would fail test after test for minutes. Only with CODEXPI_JAIL=off (workers unjailed)
+ * and outside CI (CODEXPI_REQUIRE_JAIL=1 fails it) is it a note: the jail tests then skip with
+ * their reason (test/support/jail.ts).
  */
 export function toolCheck(
   env: Record<string, string | undefined>,
@@ -46,7 +48,9 @@ export function toolCheck(
   if (!found(GIT.command)) fatal.push(missing(GIT));
   if (!found(BWRAP.command)) {
     if (env.CODEXPI_REQUIRE_JAIL === "1") fatal.push(`${missing(BWRAP)} (CODEXPI_REQUIRE_JAIL=1)`);
-    else notes.push(`${missing(BWRAP)}; the jail tests will skip`);
+    else if (env.CODEXPI_JAIL !== "off")
+      fatal.push(`${missing(BWRAP)}; or CODEXPI_JAIL=off to run the workers unjailed`);
+    else notes.push(`${missing(BWRAP)}; CODEXPI_JAIL=off: the jail tests will skip`);
   }
   return { fatal, notes };
 }

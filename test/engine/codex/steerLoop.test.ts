@@ -73,7 +73,8 @@ describe("the worker's steer loop", () => {
         throw new Error("no active turn to steer");
       },
     });
-    await new Promise((r) => setTimeout(r, 200));
+    // Until the loop has tried (a fixed 200 ms was too short on a loaded machine), then stopped.
+    await expect.poll(() => tries, { timeout: 10_000 }).toBeGreaterThan(0);
     await loop.stop();
     expect(tries).toBeGreaterThan(0);
     expect(await statusOf(note.id)).toEqual({ status: "queued", steered_into: null });

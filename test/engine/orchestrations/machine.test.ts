@@ -143,8 +143,6 @@ describe("the orchestration's guarded moves", () => {
       claim_expires_at: null,
       created_at: 0,
       updated_at: 0,
-      slack_channel_id: null,
-      slack_thread_ts: null,
     };
     await env!.db.insertInto("orchestrations").values(row).execute();
   }

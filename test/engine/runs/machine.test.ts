@@ -279,8 +279,6 @@ describe("the run's guarded moves", () => {
     created_at: 0,
     updated_at: 0,
     finished_at: null,
-    slack_channel_id: null,
-    slack_thread_ts: null,
   });
   const stepRow = (id: string, runId: string, position: number, status: StepStatus) => ({
     id,

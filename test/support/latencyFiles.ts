@@ -1,0 +1,24 @@
+/**
+ * Test files that assert a latency: an ack under 1 s (killAfterAck, foreignLock), a wake-up under a
+ * fraction of the poll it replaces (wakeups, notifierWakeups, postgresStop, approvals), a steer or
+ * a takeover within its bound (steer, takeover, multiServe), a shutdown under 2 s, watchdogs and
+ * graces of a few hundred ms (appServerStandIn, appServerRunner: flaky at four files at once on a
+ * loaded 2-core machine, while they pass alone). vitest.config.ts
+ * runs them in a group of their own, two at a time, after the rest of the suite (which runs more
+ * files at once): what they time is then the code, not the load of the files around them.
+ */
+export const LATENCY_FILES = [
+  "test/bot/approvals.test.ts",
+  "test/bot/intake/foreignLock.test.ts",
+  "test/bot/intake/killAfterAck.test.ts",
+  "test/bot/notifierWakeups.test.ts",
+  "test/bot/shutdown.test.ts",
+  "test/engine/appServerRunner.test.ts",
+  "test/engine/appServerStandIn.test.ts",
+  "test/engine/approvals/approvals.test.ts",
+  "test/engine/wakeups.test.ts",
+  "test/integration/multiServe.test.ts",
+  "test/integration/postgresStop.test.ts",
+  "test/integration/steer.test.ts",
+  "test/integration/takeover.test.ts",
+];
