@@ -1,3 +1,4 @@
+import { createEngineApi } from "../../src/engine/api/index.js";
 import { WebClient } from "@slack/web-api";
 import { afterEach, describe, expect, it } from "vitest";
 import { webClientOptions } from "../../src/bot/app.js";
@@ -25,6 +26,7 @@ describe("notifier (outbox → Slack)", () => {
     const client = new WebClient("xoxb-test", webClientOptions({ slack: { apiUrl: slack.apiUrl } } as never));
     const notifier = () =>
       new Notifier({
+        api: createEngineApi(env.engine),
         db: env.db,
         client,
         clock: env.clock,
@@ -251,6 +253,7 @@ describe("notifier (outbox → Slack)", () => {
       error: (obj: unknown) => void logged.push(obj),
     });
     const n = new Notifier({
+      api: createEngineApi(env.engine),
       db: env.db,
       client: new WebClient("xoxb-test", webClientOptions({ slack: { apiUrl: slack.apiUrl } } as never)),
       clock: env.clock,

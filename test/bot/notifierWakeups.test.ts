@@ -1,3 +1,5 @@
+import { Engine } from "../../src/engine/engine.js";
+import { createEngineApi } from "../../src/engine/api/index.js";
 import { WebClient } from "@slack/web-api";
 import { afterEach, describe, expect, it } from "vitest";
 import { webClientOptions } from "../../src/bot/app.js";
@@ -42,6 +44,8 @@ describe("notifier woken by the outbox on PostgreSQL", () => {
     await wakeups.ready();
     const client = new WebClient("xoxb-test", webClientOptions({ slack: { apiUrl: slack.apiUrl } } as never));
     notifier = new Notifier({
+      // The notifier's own connection, as another process would have.
+      api: createEngineApi(new Engine({ config: env.config, db: notifierDb, clock: env.clock })),
       db: notifierDb,
       client,
       clock: env.clock,

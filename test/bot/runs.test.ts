@@ -1,3 +1,4 @@
+import { createEngineApi } from "../../src/engine/api/index.js";
 import fs from "node:fs";
 import path from "node:path";
 import { WebClient } from "@slack/web-api";
@@ -313,7 +314,7 @@ describe("run messages (outbox → the run's thread)", () => {
     const client = new WebClient("xoxb-test", webClientOptions({ slack: { apiUrl: slack.apiUrl } } as never));
     const renderer = () =>
       new RunMessages(
-        env.db,
+        createEngineApi(env.engine),
         client,
         new SlackPoster(new SlackPosts(env.db, env.clock), client),
         new SlackAddresses(env.db, env.clock),

@@ -1,3 +1,4 @@
+import { createEngineApi } from "../../../src/engine/api/index.js";
 import { WebClient } from "@slack/web-api";
 import { afterEach, describe, expect, it } from "vitest";
 import { webClientOptions } from "../../../src/bot/app.js";
@@ -27,6 +28,7 @@ describe("a running turn's progress across notifier restarts", () => {
     const client = new WebClient("xoxb-test", webClientOptions({ slack: { apiUrl: slack.apiUrl } } as never));
     const notifier = () =>
       new Notifier({
+        api: createEngineApi(env.engine),
         db: env.db,
         client,
         clock: env.clock,
