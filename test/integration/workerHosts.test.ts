@@ -316,5 +316,5 @@ describe("worker hosts (codexpi host, real processes, real Codex, fake model)", 
     const code = await new Promise<number | null>((resolve) => hostB.child.once("exit", resolve));
     expect(code).toBe(0);
     expect(hostB.output()).toContain("worker host hostB stopped");
-  });
+  }, 180_000); // several CLI processes, a host TTL and a resume: over a minute on a loaded machine
 });
