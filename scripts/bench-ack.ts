@@ -110,7 +110,7 @@ try {
   await start(
     [
       ...(process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir=/tmp/prof"] : []),
-      path.join(root, "dist/src/main.js"),
+      path.join(root, "dist/bin/main.js"),
       "serve",
     ],
     { ...env, PORT: String(appPort), HEALTH_PORT: "0" },

@@ -40,7 +40,7 @@ const TEAM = "T0001";
 const USER = "USOAK";
 const CHANNEL = "C1";
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..", "..");
-const CLI = path.join(root, "dist/src/main.js");
+const CLI = path.join(root, "dist/bin/main.js");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const started = Date.now();
 const say = (line: string) =>

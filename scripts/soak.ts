@@ -111,7 +111,7 @@ const selfExits: string[] = [];
 let finished = false;
 
 function startServe(): ChildProcess {
-  const child = spawn(process.execPath, [path.join(root, "dist/src/main.js"), "serve"], {
+  const child = spawn(process.execPath, [path.join(root, "dist/bin/main.js"), "serve"], {
     env,
     stdio: ["ignore", logFd, logFd],
   });

@@ -10,7 +10,7 @@ import { makeCodexHome } from "../support/codexHome.js";
 import { startFakeModel, type FakeModel } from "../support/fakeModel.js";
 import { tempDir } from "../support/engine.js";
 
-const CLI = path.resolve("dist/src/main.js");
+const CLI = path.resolve("dist/bin/main.js");
 
 describe("a relative CODEX_HOME (real CLI, worker and Codex)", () => {
   let fake: FakeModel | undefined;

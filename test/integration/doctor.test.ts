@@ -10,7 +10,7 @@ import { startFakeModel, type FakeModel } from "../support/fakeModel.js";
 import { startFakeSlack, type FakeSlack } from "../support/fakeSlack.js";
 import { tempDir } from "../support/engine.js";
 
-const CLI = path.resolve("dist/src/main.js");
+const CLI = path.resolve("dist/bin/main.js");
 
 const closedPort = () =>
   new Promise<number>((resolve) => {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startFakeSlack, type FakeSlack } from "../support/fakeSlack.js";
 import { tempDir } from "../support/engine.js";
 
-const CLI = path.resolve("dist/src/main.js");
+const CLI = path.resolve("dist/bin/main.js");
 
 // doctor speaks the operator's language (CODEXPI_LOCALE), its names, details, fixes and
 // punctuation included; the real CLI, with no Codex binary so that it answers in seconds.

@@ -9,7 +9,7 @@ import { updateGlobalPolicy } from "../../src/engine/projects/policies.js";
 import { makeCodexHome } from "../support/codexHome.js";
 import { tempDir } from "../support/engine.js";
 
-const CLI = path.resolve("dist/src/main.js");
+const CLI = path.resolve("dist/bin/main.js");
 
 describe("a model that keeps failing (real CLI, worker and Codex)", () => {
   let dir = "";

@@ -13,7 +13,7 @@ import { testDatabase, type TestDatabase } from "../support/testDatabase.js";
 
 // Run by the postgres project only (vitest.config.ts): the CLI and its worker on DATABASE_URL=postgres://….
 
-const CLI = path.resolve("dist/src/main.js");
+const CLI = path.resolve("dist/bin/main.js");
 
 describe("codexpi CLI on PostgreSQL (real binary, fake model)", () => {
   let fake: FakeModel | undefined;

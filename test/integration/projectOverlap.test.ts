@@ -17,7 +17,7 @@ import { codexEngine, finished } from "../support/codexEngine.js";
 import { functionCallOutputs } from "../support/fakeModel.js";
 import { jailAvailable } from "../support/jail.js";
 
-const CLI = path.resolve("dist/src/main.js");
+const CLI = path.resolve("dist/bin/main.js");
 let env: Awaited<ReturnType<typeof codexEngine>> | undefined;
 let jail = false;
 

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startFakeSlack, type FakeSlack } from "../support/fakeSlack.js";
 import { tempDir } from "../support/engine.js";
 
-const CLI = path.resolve("dist/src/main.js");
+const CLI = path.resolve("dist/bin/main.js");
 
 /** What a person reads on stderr: pino's JSON lines aside. */
 const message = (stderr: string) => stderr.split("\n").filter((l) => l.trim() && !l.startsWith("{"));

@@ -8,7 +8,7 @@ import { COORDINATOR_LEASE, leaseHolder } from "../../src/engine/leases.js";
 import { until } from "../support/codexEngine.js";
 import { tempDir } from "../support/engine.js";
 
-const CLI = path.resolve("dist/src/main.js");
+const CLI = path.resolve("dist/bin/main.js");
 const NOBODY = 65534;
 
 describe("storage faults at start-up (real CLI)", () => {

@@ -16,7 +16,7 @@ import { startFakeSlack, type FakeSlack } from "../support/fakeSlack.js";
 import { postSigned, slashCommandBody } from "../support/slackRequests.js";
 import { removeTree } from "../support/removeTree.js";
 
-const CLI = path.resolve("dist/src/main.js");
+const CLI = path.resolve("dist/bin/main.js");
 const SECRET = "takeover-secret";
 
 const freePort = () =>

@@ -19,7 +19,7 @@ import { removeTree } from "../support/removeTree.js";
 // coordinator (the CLI's tick), two `codexpi host` processes with data dirs of their own, real
 // Codex workers against the fake model.
 
-const CLI = path.resolve("dist/src/main.js");
+const CLI = path.resolve("dist/bin/main.js");
 const TTL_S = 3;
 
 /** Every prompt carries a token; the fake model answers `done <token>`, or hangs on a `hang` token. */

@@ -23,7 +23,7 @@ import {
 import { ADMIN, OWNER, SECRET, TEAM } from "./slackBot.js";
 import { removeTree } from "./removeTree.js";
 
-const CLI = path.resolve("dist/src/main.js");
+const CLI = path.resolve("dist/bin/main.js");
 
 const freePort = () =>
   new Promise<number>((resolve) => {

@@ -34,7 +34,7 @@ export function workerEnv(config: Config, base: NodeJS.ProcessEnv = process.env)
 }
 
 /**
- * Spawns `node dist/src/main.js worker <id> --attempt <n>` detached: its own process group, stdio
+ * Spawns `node dist/bin/main.js worker <id> --attempt <n>` detached: its own process group, stdio
  * to a file (a dead parent must not EPIPE it), unref'd so the bot can restart while it works.
  */
 export function processSpawner(config: Config, env: NodeJS.ProcessEnv = process.env): WorkerSpawner {

@@ -11,7 +11,7 @@ import { killRecorded } from "../../support/codexEngine.js";
 import { tempDir } from "../../support/engine.js";
 import { removeTree } from "../../support/removeTree.js";
 
-export const CLI = path.resolve("dist/src/main.js");
+export const CLI = path.resolve("dist/bin/main.js");
 
 /**
  * What every CLI test file shares (the CLI tests are split by command into several files so that
