@@ -1,5 +1,11 @@
 import { HOST_NAME, projectCodexState } from "../engine/api/runtime.js";
-import { type ApprovalMode, CLI_ACTOR, type ProjectRole } from "../engine/api/model.js";
+import {
+  type ApprovalMode,
+  CLI_ACTOR,
+  type ProjectRole,
+  WORKSPACE_MODES,
+  type WorkspaceMode,
+} from "../engine/api/model.js";
 import fs from "node:fs";
 import path from "node:path";
 import { t } from "../i18n/index.js";
@@ -77,8 +83,9 @@ async function remove(argv: string[]): Promise<number> {
 }
 
 /**
- * `project set NAME [--approvals never|on-request] [--steer on|off] [--host HOST|none] [--path DIR]`:
- * the operator is an admin; a new path is refused where it overlaps another project.
+ * `project set NAME [--approvals never|on-request] [--steer on|off] [--workspace direct|branch]
+ * [--host HOST|none] [--path DIR]`: the operator is an admin; a new path is refused where it
+ * overlaps another project.
  */
 async function set(argv: string[]): Promise<number> {
   const { values, positionals } = args(
@@ -86,20 +93,23 @@ async function set(argv: string[]): Promise<number> {
     {
       approvals: { type: "string" },
       steer: { type: "string" },
+      workspace: { type: "string" },
       host: { type: "string" },
       path: { type: "string" },
     },
     1,
   );
   const mode = values.approvals as ApprovalMode | undefined;
-  const steer = values.steer;
-  const dir = values.path;
-  if (mode === undefined && steer === undefined && values.host === undefined && dir === undefined)
+  const { steer, path: dir } = values;
+  const workspace = values.workspace as WorkspaceMode | undefined;
+  if ([mode, steer, workspace, values.host, dir].every((v) => v === undefined))
     throw new UsageError(t(cliLocale(), "cli.error.project_set"));
   if (mode !== undefined && !APPROVAL_MODES.includes(mode))
     throw new UsageError(t(cliLocale(), "cli.error.approvals"));
   if (steer !== undefined && steer !== "on" && steer !== "off")
     throw new UsageError(t(cliLocale(), "cli.error.steer"));
+  if (workspace !== undefined && !WORKSPACE_MODES.includes(workspace))
+    throw new UsageError(t(cliLocale(), "cli.error.workspace"));
   const host = values.host === undefined ? undefined : hostArgument(values.host);
   const { db, api, config } = await cliEngine();
   try {
@@ -120,6 +130,10 @@ async function set(argv: string[]): Promise<number> {
     if (steer !== undefined) {
       const p = await api.projects.setSteer(CLI_ACTOR, name, steer === "on");
       out(t(config.locale, "cli.project.steer", { name: p.name, steer }));
+    }
+    if (workspace !== undefined) {
+      const p = await api.projects.setWorkspaceMode(CLI_ACTOR, name, workspace);
+      out(t(config.locale, "cli.project.workspace", { name: p.name, mode: p.workspace_mode }));
     }
     return 0;
   } finally {
@@ -184,6 +198,10 @@ async function list(argv: string[]): Promise<number> {
         p.merge_confirmation_required ? t(config.locale, "cli.project.merge_confirmation") : null,
         p.approval_mode === "on-request" ? t(config.locale, "cli.project.approvals_on_request") : null,
         p.steer ? t(config.locale, "cli.project.steer_on") : null,
+        t(
+          config.locale,
+          p.workspace_mode === "branch" ? "cli.project.workspace_branch" : "cli.project.workspace_direct",
+        ),
         p.owner_id
           ? t(config.locale, "cli.project.owner", { id: p.owner_id })
           : t(config.locale, "cli.project.shared"),

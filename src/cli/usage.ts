@@ -10,7 +10,7 @@ const SYNTAX: Record<string, string[]> = {
     "project add NAME PATH [--owner U…] [--full-access] [--merge-confirmation] [--channel C…] [--role project|master|self]",
     "project list",
     "project remove NAME",
-    "project set NAME [--approvals never|on-request] [--steer on|off] [--host HOST|none]",
+    "project set NAME [--approvals never|on-request] [--steer on|off] [--workspace direct|branch] [--host HOST|none]",
     "project move NAME --to HOST|none",
   ],
   ask: ["ask PROJECT PROMPT [--wait] [--stop-on-exit] [--conversation ID]"],

@@ -28,7 +28,15 @@ export interface ProjectsTable {
   steer: Generated<number>;
   /** The worker host it is placed on (`codexpi host --name`); null: the coordinator's own machine. */
   host: Generated<string | null>;
+  /**
+   * Where its conversations work: 'direct' in the project's one checkout;
+   * 'branch' each in a lane of its own (issue 18; lanes are not built yet, so it cannot be set).
+   */
+  workspace_mode: Generated<WorkspaceMode>;
 }
+
+/** Where a project's conversations work: its checkout, or a lane each. */
+export type WorkspaceMode = "direct" | "branch";
 
 /** Who may read a project's conversations besides its owner and admins. */
 export type ProjectVisibility = "private" | "channel";

@@ -11,12 +11,13 @@ import {
   setProjectPrompter,
   setProjectSteer,
   setProjectVisibility,
+  setWorkspaceMode,
   updateProject,
   type Actor,
   type NewProject,
   type ProjectUpdate,
 } from "../projects/index.js";
-import type { Project, ProjectVisibility } from "../schema.js";
+import type { Project, ProjectVisibility, WorkspaceMode } from "../schema.js";
 import { installLayoutProblems, installRoots, type LayoutProblem } from "../projects/index.js";
 import { copyCodexSessions, hostDataDir, moveProject } from "../projects/index.js";
 import { promptTarget, type PromptTarget } from "../projects/index.js";
@@ -37,6 +38,12 @@ export interface ProjectsApi {
   remove(actor: Actor, name: string): Promise<Project>;
   setVisibility(actor: Actor, name: string, visibility: ProjectVisibility): Promise<Project>;
   setSteer(actor: Actor, name: string, on: boolean): Promise<Project>;
+  /**
+   * Where its conversations work (admins): `direct` in its checkout. `branch`
+   * (a lane each) is refused: for a directory that is no git repository, and, until lanes are
+   * built, for every project.
+   */
+  setWorkspaceMode(actor: Actor, name: string, mode: WorkspaceMode): Promise<Project>;
   setPrompter(actor: Actor, name: string, userId: string, allowed: boolean): Promise<Project>;
   /** Moves a project to a worker host (or back to the coordinator's machine with null). */
   move(actor: Actor, name: string, to: string | null): Promise<Move>;
@@ -73,6 +80,7 @@ export function projectsApi(kernel: Kernel): ProjectsApi {
     remove: (actor, name) => removeProject(db, actor, name),
     setVisibility: (actor, name, visibility) => setProjectVisibility(db, actor, name, visibility),
     setSteer: (actor, name, on) => setProjectSteer(db, actor, name, on),
+    setWorkspaceMode: (actor, name, mode) => setWorkspaceMode(db, kernel.config.jail, actor, name, mode),
     setPrompter: (actor, name, userId, allowed) =>
       setProjectPrompter(db, kernel.clock, actor, name, userId, allowed),
     move: (actor, name, to) => moveProject(db, actor, name, to),

@@ -42,3 +42,4 @@ export {
   updateProject,
 } from "./projects.js";
 export { type PromptTarget, promptTarget } from "./promptTarget.js";
+export { WORKSPACE_MODES, setWorkspaceMode } from "./workspaceMode.js";

@@ -135,6 +135,8 @@ export async function addProject(
     visibility: "private" as const,
     steer: 0, // a follow-up queues until an owner or admin lets it steer the running turn
     host: null,
+    // Direct until lanes exist; then a git repository's default becomes 'branch' (migration 0018).
+    workspace_mode: "direct" as const,
   };
   // Checks and write under one write lock: a project added meanwhile by another process cannot
   // slip in between (and surface as a raw constraint error).

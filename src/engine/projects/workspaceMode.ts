@@ -1,0 +1,46 @@
+import fs from "node:fs";
+import type { Database } from "../database.js";
+import { EngineError } from "../errors.js";
+import { repoGitOrNull, type GitJailMode } from "../isolation/index.js";
+import type { Project, WorkspaceMode } from "../schema.js";
+import { assertAdmin, getProject, projectForActor, type Actor } from "./projects.js";
+
+// Issue 18, first increment: a project's workspace mode. In `direct` mode its conversations work
+// in its one checkout, as every conversation did before. `branch` mode (a lane per conversation:
+// a sealed clone on a branch of its own) is not built yet, so it cannot be set.
+
+export const WORKSPACE_MODES: readonly WorkspaceMode[] = ["direct", "branch"];
+
+/** Whether `dir` is the top of a git work tree (git run as every engine git command is: jailed). */
+async function isRepositoryRoot(jail: GitJailMode, dir: string): Promise<boolean> {
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) return false;
+  const top = await repoGitOrNull({ jail, cwd: dir }, ["rev-parse", "--show-toplevel"]);
+  return top !== null && fs.realpathSync(top) === fs.realpathSync(dir);
+}
+
+/**
+ * Sets where a project's conversations work (admins). `branch` is refused: for a directory that
+ * is not the root of a git repository, since a lane is a clone of it; for any other, since lanes
+ * are not built yet (accepting it and working as `direct` would say something untrue).
+ */
+export async function setWorkspaceMode(
+  db: Database,
+  jail: GitJailMode,
+  actor: Actor,
+  name: string,
+  mode: WorkspaceMode,
+): Promise<Project> {
+  assertAdmin(actor);
+  if (!WORKSPACE_MODES.includes(mode)) throw new EngineError("invalid", "workspace_mode_invalid", { mode });
+  const project = await projectForActor(db, actor, name);
+  if (mode === "branch") {
+    if (!(await isRepositoryRoot(jail, project.path)))
+      throw new EngineError("invalid", "workspace_not_a_repository", {
+        name: project.name,
+        path: project.path,
+      });
+    throw new EngineError("conflict", "workspace_lanes_unavailable", { name: project.name });
+  }
+  await db.updateTable("projects").set({ workspace_mode: mode }).where("id", "=", project.id).execute();
+  return getProject(db, project.id);
+}
