@@ -64,7 +64,7 @@ export interface ProjectChanges {
   visible?: "channel" | "private";
   /** Whether a reply written while the agent works is sent into the running turn (owner or admin). */
   steer?: boolean;
-  /** Where its conversations work: its checkout, or a lane each (admins). */
+  /** Where its conversations work: its checkout, one at a time, or a lane each (admins). */
   workspace?: WorkspaceMode;
 }
 

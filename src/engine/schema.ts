@@ -29,13 +29,13 @@ export interface ProjectsTable {
   /** The worker host it is placed on (`codexpi host --name`); null: the coordinator's own machine. */
   host: Generated<string | null>;
   /**
-   * Where its conversations work: 'direct' in the project's one checkout;
+   * Where its conversations work: 'direct' in the project's one checkout, one agent at a time;
    * 'branch' each in a lane of its own (issue 18; lanes are not built yet, so it cannot be set).
    */
   workspace_mode: Generated<WorkspaceMode>;
 }
 
-/** Where a project's conversations work: its checkout, or a lane each. */
+/** Where a project's conversations work: its checkout, one at a time, or a lane each. */
 export type WorkspaceMode = "direct" | "branch";
 
 /** Who may read a project's conversations besides its owner and admins. */

@@ -122,7 +122,7 @@ export interface ProjectListItem {
   steer?: boolean;
   /** Its channel's members may read and follow it. */
   visibleToChannel?: boolean;
-  /** Where its conversations work: its checkout, or a lane each. */
+  /** Where its conversations work: its checkout, one agent at a time, or a lane each. */
   workspaceMode?: WorkspaceMode;
 }
 

@@ -27,7 +27,7 @@ describe("a project's workspace mode from Slack", () => {
     bot = await slackBot();
     expect(await say("project set demo --workspace direct", OWNER)).toMatch(/réservé aux admins/i);
     expect(await say("project set demo --workspace direct")).toContain(
-      "Le projet *demo* travaille directement dans sa copie de travail.",
+      "Le projet *demo* travaille directement dans sa copie de travail : un agent à la fois",
     );
     const plain = await say("project set demo --workspace branch");
     expect(plain).toContain("n’est pas la racine d’un dépôt git");
@@ -36,6 +36,6 @@ describe("a project's workspace mode from Slack", () => {
     expect(repository).toMatch(/le mode branch n’est pas encore disponible/i);
     expect(repository).not.toContain("n’est pas la racine"); // positive control of the first refusal
     expect(await modeOfDemo()).toBe("direct");
-    expect(await say("projects", OWNER)).toContain("direct : dans sa copie de travail");
+    expect(await say("projects", OWNER)).toContain("direct : un agent à la fois dans sa copie de travail");
   });
 });

@@ -119,7 +119,9 @@ describe("projectsView", () => {
       project(3),
     ]);
     const entries = texts(view.blocks).join("\n").split("\n\n");
-    expect(entries.find((e) => e.includes("projet-1"))).toContain("direct: in its checkout");
+    expect(entries.find((e) => e.includes("projet-1"))).toContain(
+      "direct: one agent at a time in its checkout",
+    );
     expect(entries.find((e) => e.includes("projet-2"))).toContain("branch: a lane per conversation");
     expect(entries.find((e) => e.includes("projet-3"))).not.toMatch(/direct|branch/);
   });

@@ -39,7 +39,7 @@ export interface ProjectsApi {
   setVisibility(actor: Actor, name: string, visibility: ProjectVisibility): Promise<Project>;
   setSteer(actor: Actor, name: string, on: boolean): Promise<Project>;
   /**
-   * Where its conversations work (admins): `direct` in its checkout. `branch`
+   * Where its conversations work (admins): `direct` in its checkout, one agent at a time. `branch`
    * (a lane each) is refused: for a directory that is no git repository, and, until lanes are
    * built, for every project.
    */

@@ -11,7 +11,9 @@ import type {} from "./schema.js"; // the orchestrations tables
  * of the self project (self-repairs) in its own clone of codexpi's source, never in the running
  * install; any other conversation in its project's directory. Null when the clone is missing or
  * cannot be made: the item must then fail, never fall back to the main checkout. The
- * conversation's inbox is delivered there first.
+ * conversation's inbox is delivered there first. The dispatcher reads the same rule
+ * (`holdsCheckout`, projects/checkoutRule.ts) to let one agent at a time into a direct project's
+ * checkout: a change here is a change there.
  */
 export async function agentWorkdir(
   engine: Pick<Kernel, "db" | "config" | "logger">,

@@ -6,8 +6,9 @@ import type { Project, WorkspaceMode } from "../schema.js";
 import { assertAdmin, getProject, projectForActor, type Actor } from "./projects.js";
 
 // Issue 18, first increment: a project's workspace mode. In `direct` mode its conversations work
-// in its one checkout, as every conversation did before. `branch` mode (a lane per conversation:
-// a sealed clone on a branch of its own) is not built yet, so it cannot be set.
+// in its one checkout, one agent at a time (./checkoutRule.ts, read by the dispatcher). `branch`
+// mode (a lane per conversation: a sealed clone on a branch of its own) is not built yet, so it
+// cannot be set.
 
 export const WORKSPACE_MODES: readonly WorkspaceMode[] = ["direct", "branch"];
 

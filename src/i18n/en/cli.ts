@@ -167,7 +167,7 @@ export const cli = {
   "cli.project.merge_confirmation": "merge confirmation",
   "cli.project.approvals_on_request": "approvals on request",
   "cli.project.steer_on": "replies steer the running turn",
-  "cli.project.workspace_direct": "direct (in its checkout)",
+  "cli.project.workspace_direct": "direct (one agent at a time in its checkout)",
   "cli.project.workspace_branch": "branch (a lane per conversation)",
   "cli.project.owner": "owner {id}",
   "cli.project.shared": "no owner",

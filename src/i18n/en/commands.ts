@@ -81,7 +81,8 @@ export const commands = {
     "Project *{name}*: a reply written in a thread while its agent works is now sent into the running turn (app-server runner); otherwise it waits for the next turn.",
   "project.steer_off":
     "Project *{name}*: a reply written while its agent works waits for the next turn again.",
-  "project.workspace_direct": "Project *{name}* works directly in its checkout.",
+  "project.workspace_direct":
+    "Project *{name}* works directly in its checkout: one agent at a time there, the others wait their turn.",
   "project.workspace_branch":
     "Project *{name}* works in lanes: each conversation in a clone of its own, on a branch of its own.",
   "project.allowed": "{user} may now prompt project *{name}*.",
@@ -99,7 +100,7 @@ export const commands = {
   "projects.merge_confirmation": "merge on confirmation",
   "projects.approvals_on_request": "approvals on request",
   "projects.steer": "replies steer the running turn",
-  "projects.workspace.direct": "direct: in its checkout",
+  "projects.workspace.direct": "direct: one agent at a time in its checkout",
   "projects.workspace.branch": "branch: a lane per conversation",
   "projects.role.project": "project",
   "projects.role.master": "master agent",

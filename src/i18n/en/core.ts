@@ -46,7 +46,7 @@ export const core = {
   "reason.workspace_not_a_repository":
     "the project {name} cannot work in branch mode: {path} is not the root of a git repository (each conversation’s lane would be a clone of it); it stays direct",
   "reason.workspace_lanes_unavailable":
-    "branch mode is not available yet: lanes (a clone and a branch per conversation) are not built, so the project {name} stays direct (in its checkout)",
+    "branch mode is not available yet: lanes (a clone and a branch per conversation) are not built, so the project {name} stays direct (one agent at a time in its checkout)",
   "reason.conversation_not_found": "conversation not found",
   "reason.conversation_other_project": "the conversation {name} belongs to another project",
   "reason.prompt_empty": "the prompt is empty",

@@ -170,7 +170,7 @@ export const cli = {
   "cli.project.merge_confirmation": "confirmation de fusion",
   "cli.project.approvals_on_request": "approbations à la demande",
   "cli.project.steer_on": "les réponses orientent le tour en cours",
-  "cli.project.workspace_direct": "direct (dans sa copie de travail)",
+  "cli.project.workspace_direct": "direct (un agent à la fois dans sa copie de travail)",
   "cli.project.workspace_branch": "branche (une voie par conversation)",
   "cli.project.owner": "propriétaire {id}",
   "cli.project.shared": "sans propriétaire",

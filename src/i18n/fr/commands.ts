@@ -83,7 +83,8 @@ export const commands = {
     "Projet *{name}* : une réponse écrite dans un fil pendant que son agent travaille est désormais transmise au tour en cours (runner app-server) ; sinon, elle attend le tour suivant.",
   "project.steer_off":
     "Projet *{name}* : une réponse écrite pendant que son agent travaille attend de nouveau le tour suivant.",
-  "project.workspace_direct": "Le projet *{name}* travaille directement dans sa copie de travail.",
+  "project.workspace_direct":
+    "Le projet *{name}* travaille directement dans sa copie de travail : un agent à la fois, les autres attendent leur tour.",
   "project.workspace_branch":
     "Le projet *{name}* travaille en voies : chaque conversation dans un clone à elle, sur une branche à elle.",
   "project.allowed": "{user} peut désormais confier du travail au projet *{name}*.",
@@ -101,7 +102,7 @@ export const commands = {
   "projects.merge_confirmation": "fusion sur confirmation",
   "projects.approvals_on_request": "approbations sur demande",
   "projects.steer": "les réponses orientent le tour en cours",
-  "projects.workspace.direct": "direct : dans sa copie de travail",
+  "projects.workspace.direct": "direct : un agent à la fois dans sa copie de travail",
   "projects.workspace.branch": "branche : une voie par conversation",
   "projects.role.project": "projet",
   "projects.role.master": "agent maître",

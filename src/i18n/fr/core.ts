@@ -46,7 +46,7 @@ export const core = {
   "reason.workspace_not_a_repository":
     "le projet {name} ne peut pas travailler en mode branch : {path} n’est pas la racine d’un dépôt git (la voie de chaque conversation en serait un clone) ; il reste direct",
   "reason.workspace_lanes_unavailable":
-    "le mode branch n’est pas encore disponible : les voies (un clone et une branche par conversation) ne sont pas construites, le projet {name} reste donc direct (dans sa copie de travail)",
+    "le mode branch n’est pas encore disponible : les voies (un clone et une branche par conversation) ne sont pas construites, le projet {name} reste donc direct (un agent à la fois dans sa copie de travail)",
   "reason.conversation_not_found": "conversation introuvable",
   "reason.conversation_other_project": "la conversation {name} appartient à un autre projet",
   "reason.prompt_empty": "la consigne est vide",

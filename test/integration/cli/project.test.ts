@@ -47,7 +47,9 @@ describe("codexpi project, doctor and help (real binary)", () => {
     const set = await t.cli("project", "set", "demo", "--workspace", "direct");
     expect(set.exitCode).toBe(0);
     expect(set.stdout).toContain("espace de travail direct");
-    expect((await t.cli("project", "list")).stdout).toContain("direct (dans sa copie de travail)");
+    expect((await t.cli("project", "list")).stdout).toContain(
+      "direct (un agent à la fois dans sa copie de travail)",
+    );
     const noRepository = await t.cli("project", "set", "demo", "--workspace", "branch");
     expect(noRepository.exitCode).not.toBe(0);
     expect(noRepository.stderr).toContain("n’est pas la racine d’un dépôt git");
@@ -55,7 +57,7 @@ describe("codexpi project, doctor and help (real binary)", () => {
     const noLanes = await t.cli("project", "set", "demo", "--workspace", "branch");
     expect(noLanes.exitCode).not.toBe(0);
     expect(noLanes.stderr).toMatch(/le mode branch n’est pas encore disponible/i);
-    expect((await t.cli("project", "list")).stdout).toContain("direct (dans sa copie");
+    expect((await t.cli("project", "list")).stdout).toContain("direct (un agent à la fois");
   });
 
   it("serve, doctor and project add refuse a project holding the data directory or the running install, naming both paths", async () => {
