@@ -30,7 +30,7 @@ export interface ProjectsTable {
   host: Generated<string | null>;
   /**
    * Where its conversations work: 'direct' in the project's one checkout, one agent at a time;
-   * 'branch' each in a lane of its own (issue 18; lanes are not built yet, so it cannot be set).
+   * 'branch' each in a lane of its own (issue 18, engine/lanes).
    */
   workspace_mode: Generated<WorkspaceMode>;
 }

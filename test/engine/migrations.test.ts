@@ -37,6 +37,7 @@ const LANDED: Record<string, string> = {
   "0016_queue_sequence.ts": "6c9cc1f7bf55a4c97d12f30b7558d94b72d8600390b042bad28a5569e178eeda",
   "0017_engine_forgets_slack.ts": "28a245133e55920c6e2278467d41509dd8312b2898afe60416f2efa61e09b583",
   "0018_workspace_mode.ts": "f94f7cd8aab09961738a8303e3cddb2d5f9b48d763de514e2c9400d5616efff3",
+  "0019_lanes.ts": "205eedc784ebd3716a9ab2d951c552321790a7d39511f4b9e81bc2936caa23fc",
 };
 
 const sha256 = (file: string) => createHash("sha256").update(fs.readFileSync(file)).digest("hex");

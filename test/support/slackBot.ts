@@ -86,7 +86,7 @@ export async function slackBot(
   const project = await addProject(
     db,
     { now: () => Date.now() },
-    { name: "demo", path: projectDir, ownerId: OWNER },
+    { name: "demo", path: projectDir, ownerId: OWNER, workspaceMode: "direct" },
   );
   await updateGlobalPolicy(
     db,

@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { Kernel } from "../kernel.js";
 import type { Database } from "../database.js";
 import {
@@ -12,6 +13,7 @@ import {
   setProjectSteer,
   setProjectVisibility,
   setWorkspaceMode,
+  defaultWorkspaceMode,
   updateProject,
   type Actor,
   type NewProject,
@@ -26,7 +28,10 @@ type Move = Awaited<ReturnType<typeof moveProject>>;
 
 /** Projects: who may see and prompt them, their settings, where they live. */
 export interface ProjectsApi {
-  /** Adds a project (admins only). */
+  /**
+   * Adds a project (admins only); without a workspace mode, a git repository root starts in
+   * `branch` mode and any other directory in `direct`.
+   */
   add(actor: Actor, input: NewProject): Promise<Project>;
   /** The projects the actor may see. */
   list(actor: Actor): Promise<Project[]>;
@@ -39,9 +44,8 @@ export interface ProjectsApi {
   setVisibility(actor: Actor, name: string, visibility: ProjectVisibility): Promise<Project>;
   setSteer(actor: Actor, name: string, on: boolean): Promise<Project>;
   /**
-   * Where its conversations work (admins): `direct` in its checkout, one agent at a time. `branch`
-   * (a lane each) is refused: for a directory that is no git repository, and, until lanes are
-   * built, for every project.
+   * Where its conversations work (admins): `direct` in its checkout, one agent at a time; `branch`
+   * a lane each (refused for a directory that is no git repository root).
    */
   setWorkspaceMode(actor: Actor, name: string, mode: WorkspaceMode): Promise<Project>;
   setPrompter(actor: Actor, name: string, userId: string, allowed: boolean): Promise<Project>;
@@ -71,7 +75,10 @@ export function projectsApi(kernel: Kernel): ProjectsApi {
   return {
     add: async (actor, input) => {
       assertAdmin(actor);
-      return addProject(db, kernel.clock, input, roots);
+      // A git repository root starts in branch mode (a lane per conversation), anything else direct.
+      const workspaceMode =
+        input.workspaceMode ?? (await defaultWorkspaceMode(kernel.config.jail, path.resolve(input.path)));
+      return addProject(db, kernel.clock, { ...input, workspaceMode }, roots);
     },
     list: (actor) => listProjects(db, actor),
     forActor: (actor, name) => projectForActor(db, actor, name),

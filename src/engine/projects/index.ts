@@ -43,4 +43,4 @@ export {
 } from "./projects.js";
 export { type PromptTarget, promptTarget } from "./promptTarget.js";
 export { holdsCheckout } from "./checkoutRule.js";
-export { WORKSPACE_MODES, setWorkspaceMode } from "./workspaceMode.js";
+export { WORKSPACE_MODES, defaultWorkspaceMode, setWorkspaceMode } from "./workspaceMode.js";

@@ -12,7 +12,7 @@ import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import type { Clock } from "../clock.js";
 import { normalizeName } from "../protocol/index.js";
-import type { ApprovalMode, Project, ProjectRole, ProjectVisibility } from "../schema.js";
+import type { ApprovalMode, Project, ProjectRole, ProjectVisibility, WorkspaceMode } from "../schema.js";
 import { assertNoOverlap, projectProblems, realPath, realRoots, type InstallRoots } from "./layout.js";
 
 /** What an admin supplies to register a project. */
@@ -24,6 +24,11 @@ export interface NewProject {
   mergeConfirmation?: boolean;
   channelId?: string | null;
   role?: ProjectRole;
+  /**
+   * Where its conversations work; `direct` when absent. The API passes the default of a project
+   * added now (`defaultWorkspaceMode`: `branch` for a git repository root).
+   */
+  workspaceMode?: WorkspaceMode;
 }
 
 /** Who is asking: a Slack user (or the local operator through the CLI) and whether they are an admin. */
@@ -135,8 +140,7 @@ export async function addProject(
     visibility: "private" as const,
     steer: 0, // a follow-up queues until an owner or admin lets it steer the running turn
     host: null,
-    // Direct until lanes exist; then a git repository's default becomes 'branch' (migration 0018).
-    workspace_mode: "direct" as const,
+    workspace_mode: input.workspaceMode ?? ("direct" as WorkspaceMode),
   };
   // Checks and write under one write lock: a project added meanwhile by another process cannot
   // slip in between (and surface as a raw constraint error).

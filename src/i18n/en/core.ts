@@ -45,8 +45,11 @@ export const core = {
   "reason.workspace_mode_invalid": "the workspace mode must be branch or direct (not {mode})",
   "reason.workspace_not_a_repository":
     "the project {name} cannot work in branch mode: {path} is not the root of a git repository (each conversation’s lane would be a clone of it); it stays direct",
-  "reason.workspace_lanes_unavailable":
-    "branch mode is not available yet: lanes (a clone and a branch per conversation) are not built, so the project {name} stays direct (one agent at a time in its checkout)",
+  "reason.lane_not_found":
+    "this conversation has no lane (its project works in direct mode, or its agent has not started)",
+  "reason.lane_busy":
+    "the conversation {name} has an agent at work or waiting in its lane: stop it before discarding the lane",
+  "lanes.commit_message": "codexpi: {title}",
   "reason.conversation_not_found": "conversation not found",
   "reason.conversation_other_project": "the conversation {name} belongs to another project",
   "reason.prompt_empty": "the prompt is empty",

@@ -45,8 +45,11 @@ export const core = {
   "reason.workspace_mode_invalid": "le mode d’espace de travail est branch ou direct (pas {mode})",
   "reason.workspace_not_a_repository":
     "le projet {name} ne peut pas travailler en mode branch : {path} n’est pas la racine d’un dépôt git (la voie de chaque conversation en serait un clone) ; il reste direct",
-  "reason.workspace_lanes_unavailable":
-    "le mode branch n’est pas encore disponible : les voies (un clone et une branche par conversation) ne sont pas construites, le projet {name} reste donc direct (un agent à la fois dans sa copie de travail)",
+  "reason.lane_not_found":
+    "cette conversation n’a pas de voie (son projet travaille en mode direct, ou son agent n’a pas commencé)",
+  "reason.lane_busy":
+    "la conversation {name} a un agent au travail ou en attente dans sa voie : arrêtez-le avant d’abandonner la voie",
+  "lanes.commit_message": "codexpi : {title}",
   "reason.conversation_not_found": "conversation introuvable",
   "reason.conversation_other_project": "la conversation {name} appartient à un autre projet",
   "reason.prompt_empty": "la consigne est vide",

@@ -6,9 +6,9 @@ import { createEngineApi } from "../../../src/engine/api/index.js";
 import { CLI_ACTOR, type Actor } from "../../../src/engine/api/model.js";
 import { testEngine } from "../../support/engine.js";
 
-// Issue 18, first increment: a project's workspace mode is admin-set through the API; `branch`
-// is refused (for a directory that is no git repository, and for now for every project, since
-// lanes are not built).
+// Issue 18: a project's workspace mode is admin-set through the API; `branch` is refused for a
+// directory that is no git repository root. A project added through the API that is a repository
+// root starts in `branch` mode.
 
 const OWNER: Actor = { userId: "UOWNER", isAdmin: false };
 const ADMIN: Actor = { userId: "UADMIN", isAdmin: true };
@@ -66,21 +66,36 @@ describe("a project's workspace mode", () => {
     expect([await modeOf("demo"), await modeOf("inner")]).toEqual(["direct", "direct"]);
   });
 
-  it("branch is refused for a git repository too while lanes are not built; the project stays direct", async () => {
+  it("branch is accepted for a git repository root (lanes exist) and an unknown mode is refused", async () => {
     env = await testEngine();
     const api = createEngineApi(env.engine).projects;
     await gitRepository(path.join(env.dir, "repo"));
-    await env.addProject({ name: "repo", ownerId: "UOWNER" });
-    await expect(api.setWorkspaceMode(ADMIN, "repo", "branch")).rejects.toMatchObject({
-      code: "conflict",
-      reason: "workspace_lanes_unavailable",
-      params: { name: "repo" },
+    await env.addProject({ name: "repo", ownerId: "UOWNER", workspaceMode: "direct" });
+    expect(await modeOf("repo")).toBe("direct"); // positive control
+    await expect(api.setWorkspaceMode(ADMIN, "repo", "branch")).resolves.toMatchObject({
+      workspace_mode: "branch",
     });
-    expect(await modeOf("repo")).toBe("direct");
+    expect(await modeOf("repo")).toBe("branch");
     // An unknown mode (a caller past the front ends' checks) is refused, never written.
     await expect(api.setWorkspaceMode(ADMIN, "repo", "lanes" as "branch")).rejects.toMatchObject({
       reason: "workspace_mode_invalid",
     });
-    expect(await modeOf("repo")).toBe("direct");
+    expect(await modeOf("repo")).toBe("branch");
+  });
+
+  it("a project added through the API starts in branch mode when it is a git repository root, direct otherwise; an explicit mode wins", async () => {
+    env = await testEngine();
+    const api = createEngineApi(env.engine).projects;
+    await gitRepository(path.join(env.dir, "repo"));
+    fs.mkdirSync(path.join(env.dir, "plain"));
+    await gitRepository(path.join(env.dir, "kept"));
+    await api.add(ADMIN, { name: "repo", path: path.join(env.dir, "repo") });
+    await api.add(ADMIN, { name: "plain", path: path.join(env.dir, "plain") });
+    await api.add(ADMIN, { name: "kept", path: path.join(env.dir, "kept"), workspaceMode: "direct" });
+    expect([await modeOf("repo"), await modeOf("plain"), await modeOf("kept")]).toEqual([
+      "branch",
+      "direct",
+      "direct",
+    ]);
   });
 });

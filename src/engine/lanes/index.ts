@@ -1,0 +1,27 @@
+// The public face of engine/lanes (issue 18): a branch-mode conversation's lane, a sealed clone of
+// its project on a branch of its own. What other folders of the engine (and its API) use of it.
+import type { Kernel } from "../kernel.js";
+import { sweepLanes } from "./sweep.js";
+
+export type { Lane, LaneStatus, LanesTable } from "./schema.js";
+export {
+  type LaneBase,
+  type LaneCommit,
+  type LaneRequest,
+  ensureLane,
+  laneAfterTurn,
+  laneBaseOf,
+  laneBranch,
+  laneOf,
+  lanePath,
+} from "./lane.js";
+export { conversationBusy, endLane, sweepLanes } from "./sweep.js";
+export { type LaneView, discardLane, laneOfConversation } from "./service.js";
+
+/** Lanes' tick step (registered on every engine): the retention sweep. */
+export function registerLaneTicks(engine: Kernel): void {
+  engine.onTick("lanes", async (e) => {
+    const expired = await sweepLanes(e);
+    return expired ? { expired } : undefined;
+  });
+}
