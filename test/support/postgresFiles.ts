@@ -49,6 +49,7 @@ export const POSTGRES_FILES = [
   "test/engine/engineForgetsSlackMigration.test.ts",
   "test/engine/workspaceModeMigration.test.ts",
   "test/engine/lanesMigration.test.ts",
+  "test/engine/lanes/lanes.test.ts",
   "test/engine/orchestrations/clones.test.ts",
   "test/engine/orchestrations/flow.test.ts",
   "test/engine/orchestrations/guards.test.ts",
