@@ -32,6 +32,12 @@ export interface RepoGitAccess {
   read?: readonly string[];
   /** Wall-clock limit (default five minutes). */
   timeoutMs?: number;
+  /**
+   * `cwd` is a directory codexpi just made (empty, or the clone git made there a moment ago) where
+   * no other program ran since: git's own configuration only, nothing to disarm, so the reading of
+   * its configuration keys (one more jailed process) is skipped. Lane start-up counts processes.
+   */
+  fresh?: boolean;
 }
 
 /** Settings every engine git command runs with: an identity, no signing, no hook, no command. */
@@ -205,7 +211,7 @@ function workTreeArgs(cwd: string): string[] {
  */
 export async function repoGit(access: RepoGitAccess, args: string[]): Promise<string> {
   const cwd = real(access.cwd);
-  const overrides = [...FIXED, ...neutralisingOverrides(await configuredKeys(access))];
+  const overrides = [...FIXED, ...neutralisingOverrides(access.fresh ? [] : await configuredKeys(access))];
   const safe = [cwd, ...(access.write ?? []), ...(access.read ?? [])]
     .filter((d) => fs.existsSync(d))
     .map((d) => `safe.directory=${real(d)}`);

@@ -3,19 +3,8 @@
 import type { Kernel } from "../kernel.js";
 import { sweepLanes } from "./sweep.js";
 
-export type { Lane, LaneStatus, LanesTable } from "./schema.js";
-export {
-  type LaneBase,
-  type LaneCommit,
-  type LaneRequest,
-  ensureLane,
-  laneAfterTurn,
-  laneBaseOf,
-  laneBranch,
-  laneOf,
-  lanePath,
-} from "./lane.js";
-export { conversationBusy, endLane, sweepLanes } from "./sweep.js";
+export { ensureLane, laneAfterTurn, laneOf, lanePath } from "./lane.js";
+export { sweepLanes } from "./sweep.js";
 export { type LaneView, discardLane, laneOfConversation } from "./service.js";
 
 /** Lanes' tick step (registered on every engine): the retention sweep. */

@@ -21,7 +21,7 @@ export const lanePath = (dataDir: string, projectId: string, conversationId: str
 const SLUG_MAX = 24;
 
 /** A branch-safe short form of a title: lower-case ASCII letters and digits joined by dashes. */
-export function titleSlug(title: string): string {
+function titleSlug(title: string): string {
   const slug = title
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
@@ -34,14 +34,14 @@ export function titleSlug(title: string): string {
 }
 
 /** The lane's branch: `codexpi/<short title>-<first 8 characters of the conversation id>`. */
-export const laneBranch = (title: string, conversationId: string): string =>
+const laneBranch = (title: string, conversationId: string): string =>
   `codexpi/${titleSlug(title)}-${conversationId
     .replace(/[^A-Za-z0-9]/g, "")
     .slice(0, 8)
     .toLowerCase()}`;
 
 /** What a lane starts from when the request named no branch: the project's current branch. */
-export interface LaneBase {
+interface LaneBase {
   branch: string | null;
   commit: string;
 }
@@ -49,23 +49,25 @@ export interface LaneBase {
 /**
  * The branch and commit a new lane starts from: `requested` (the person's `branch=`) when given,
  * else the branch the project's checkout has out (null with its commit when HEAD is detached).
- * Read through `repoGit` (jailed, read-only): an agent may have written the checkout.
+ * One git command (each is a jailed process: lane start-up counts them), through `repoGit`
+ * (jailed, read-only): an agent may have written the checkout.
  */
-export async function laneBaseOf(
+async function laneBaseOf(
   jail: GitJailMode,
   projectPath: string,
   requested?: string | null,
 ): Promise<LaneBase> {
   const read = (args: string[]) => repoGit({ jail, cwd: projectPath }, args);
-  const branch = requested ?? (await read(["symbolic-ref", "--short", "-q", "HEAD"]).catch(() => "")) ?? "";
   // `refs/heads/…` never reads as an option, whatever the person typed after `branch=`.
-  const commit = await read([
-    "rev-parse",
-    "--verify",
-    "-q",
-    `${branch ? `refs/heads/${branch}` : "HEAD"}^{commit}`,
-  ]);
-  return { branch: branch || null, commit };
+  if (requested)
+    return {
+      branch: requested,
+      commit: await read(["rev-parse", "--verify", "-q", `refs/heads/${requested}^{commit}`]),
+    };
+  const [commit = "", ref = ""] = (
+    await read(["rev-parse", "HEAD^{commit}", "--symbolic-full-name", "HEAD"])
+  ).split("\n");
+  return { branch: ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : null, commit };
 }
 
 /** The lane row of a conversation, whatever its state. */

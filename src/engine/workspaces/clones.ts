@@ -117,7 +117,9 @@ export async function makeClone(
   const objects = path.join(source, ".git", "objects");
   // --shared: objects through alternates (no copy, no hardlink); --no-checkout, then the branch
   // at `base` exactly (the source's HEAD may have moved since `base` was read).
-  await repoGit({ jail, cwd: dest, write: [dest], read: [source] }, [
+  // `fresh`: dest is the empty directory made above, then the clone git made there; nothing else
+  // ran in it yet (the seal is written only after), so it holds git's own configuration only.
+  await repoGit({ jail, cwd: dest, write: [dest], read: [source], fresh: true }, [
     "clone",
     "--shared",
     "--no-checkout",
@@ -126,7 +128,7 @@ export async function makeClone(
     fs.realpathSync(source),
     fs.realpathSync(dest),
   ]);
-  await repoGit({ jail, cwd: dest, write: [dest], read: [objects] }, [
+  await repoGit({ jail, cwd: dest, write: [dest], read: [objects], fresh: true }, [
     "checkout",
     "-q",
     "-b",

@@ -19,7 +19,7 @@ const OWNER: Actor = { userId: "UOWNER", isAdmin: false };
 const STRANGER: Actor = { userId: "USTRANGER", isAdmin: false };
 const DAY = 24 * 3600_000;
 
-describe("lanes (S-LANE-01, S-LANE-04, S-LANE-05, S-LANE-06)", () => {
+describe("lanes", () => {
   let env: Awaited<ReturnType<typeof testEngine>> | undefined;
   afterEach(async () => {
     await env?.close();
@@ -49,7 +49,7 @@ describe("lanes (S-LANE-01, S-LANE-04, S-LANE-05, S-LANE-06)", () => {
   const finishAll = async (e: NonNullable<typeof env>) =>
     e.db.updateTable("prompt_queue").set({ status: "done" }).execute();
 
-  it("the first turn makes the lane on codexpi/<title>-<id> at the project's branch; later turns reuse it; a turn's change is committed there only", async () => {
+  it("S-LANE-01: the first turn makes the lane on codexpi/<title>-<id> at the project's branch; later turns reuse it; a turn's change is committed there only", async () => {
     const { e, project, root } = await branchProject();
     const { conversation } = await startConversation(e.db, e.clock, project, "Ajoute un fichier", "UOWNER", {
       title: "Ajoute un fichier README",
@@ -95,7 +95,7 @@ describe("lanes (S-LANE-01, S-LANE-04, S-LANE-05, S-LANE-06)", () => {
     });
   });
 
-  it("a creation cut short is finished by the retry: a sealed clone without its row is reused, a half-made one made again", async () => {
+  it("S-LANE-04: a creation cut short is finished by the retry: a sealed clone without its row is reused, a half-made one made again", async () => {
     const { e, project, root } = await branchProject();
     const { conversation } = await startConversation(e.db, e.clock, project, "t", "UOWNER", { title: "Cut" });
     const dir = await ensureLane(e.engine, { conversation, project });
@@ -116,7 +116,7 @@ describe("lanes (S-LANE-01, S-LANE-04, S-LANE-05, S-LANE-06)", () => {
     expect(await git(dir, "symbolic-ref", "--short", "HEAD")).toBe(row?.branch);
   });
 
-  it("discard: a stranger and a bystander are refused and nothing changes; the owner discards, the clone and its seal go", async () => {
+  it("S-LANE-05: discard: a stranger and a bystander are refused and nothing changes; the owner discards, the clone and its seal go", async () => {
     const { e, project } = await branchProject();
     const { conversation } = await startConversation(e.db, e.clock, project, "t", "UOWNER", {
       title: "Discard",
@@ -138,7 +138,7 @@ describe("lanes (S-LANE-01, S-LANE-04, S-LANE-05, S-LANE-06)", () => {
     expect((await laneOf(e.db, conversation.id))?.finished_at).toBe(e.clock.now());
   });
 
-  it("retention: an old idle lane expires; an old lane whose agent waits for a decision, and a recent one, stay", async () => {
+  it("S-LANE-06: retention: an old idle lane expires; an old lane whose agent waits for a decision, and a recent one, stay", async () => {
     const { e, project } = await branchProject();
     const start = async (title: string) => {
       const { conversation, item } = await startConversation(e.db, e.clock, project, "t", "UOWNER", {
