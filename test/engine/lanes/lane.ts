@@ -40,9 +40,16 @@ export function write(root: string, file: string, content: string | Buffer): voi
 
 /** Commits everything in a repository with plain git, as the test's stand-in for a person or agent. */
 export async function commitAll(root: string, message: string): Promise<string> {
-  await git(root, "add", "-A");
-  await git(root, "commit", "-q", "-m", message);
-  return git(root, "rev-parse", "HEAD");
+  // Hooks and fsmonitor off (a test plants them), and no stdin a planted program could wait on.
+  const run = (...args: string[]) =>
+    execa("git", ["-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", ...args], {
+      cwd: root,
+      env: GIT_ENV,
+      stdin: "ignore",
+    });
+  await run("add", "-A");
+  await run("commit", "-q", "-m", message);
+  return (await run("rev-parse", "HEAD")).stdout.trim();
 }
 
 export const read = (root: string, file: string): string => fs.readFileSync(path.join(root, file), "utf8");
