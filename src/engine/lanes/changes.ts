@@ -65,7 +65,14 @@ export async function laneChanges(
   const from = await git(["merge-base", `${base}^{commit}`, head]);
   const range = `${from}..${head}`;
   const totalCommits = Number(await git(["rev-list", "--count", range, "--"]));
-  const log = await git(["log", "--no-color", `--max-count=${limits.commits}`, "--format=%H%x09%s", range, "--"]);
+  const log = await git([
+    "log",
+    "--no-color",
+    `--max-count=${limits.commits}`,
+    "--format=%H%x09%s",
+    range,
+    "--",
+  ]);
   const files = parseNumstat(await git([...DIFF, "--numstat", "-z", from, head, "--"]));
   const diff = await git([...DIFF, "--patch", from, head, "--"]);
   const cut = cutAtLine(diff, limits.diffBytes);

@@ -26,7 +26,11 @@ const currentBranch = (jail: GitJailMode, repo: string) =>
  * Why `branch` of the checkout `repo` may not receive a merge now (null when it may): another
  * branch (or none) is checked out, or tracked files have uncommitted changes. Reads only.
  */
-export async function checkoutRefusal(jail: GitJailMode, repo: string, branch: string): Promise<Refusal | null> {
+export async function checkoutRefusal(
+  jail: GitJailMode,
+  repo: string,
+  branch: string,
+): Promise<Refusal | null> {
   const current = await currentBranch(jail, repo);
   if (current !== branch) return { ok: false, reason: "main_moved", detail: current ?? "HEAD" };
   const dirty = await writing(jail, repo, ["status", "--porcelain", "--untracked-files=no"]);
@@ -56,7 +60,16 @@ export async function mergeIntoCheckout(
   try {
     if (fastForward) await writing(jail, repo, ["merge", "--ff-only", "-q", revision]);
     else
-      await writing(jail, repo, ["merge", "--no-ff", "--no-verify", "--no-edit", "-q", "-m", message, revision]);
+      await writing(jail, repo, [
+        "merge",
+        "--no-ff",
+        "--no-verify",
+        "--no-edit",
+        "-q",
+        "-m",
+        message,
+        revision,
+      ]);
   } catch (err) {
     return abortedMerge(jail, repo, err);
   }

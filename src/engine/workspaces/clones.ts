@@ -146,7 +146,8 @@ export async function commitClone(jail: GitJailMode, clone: string, message: str
   const staged = await inClone(jail, clone, ["diff", "--cached", "--name-only", "--no-ext-diff"]);
   // A merge whose resolution kept the branch's side stages nothing, yet is still to be recorded.
   const merging = await inClone(jail, clone, ["rev-parse", "-q", "--verify", "MERGE_HEAD"]).catch(() => "");
-  if (staged || merging) await inClone(jail, clone, ["commit", "--no-verify", "-q", "--no-edit", "-m", message]);
+  if (staged || merging)
+    await inClone(jail, clone, ["commit", "--no-verify", "-q", "--no-edit", "-m", message]);
   return inClone(jail, clone, ["rev-parse", "HEAD"]);
 }
 
@@ -199,7 +200,14 @@ export async function startMergeInClone(
 ): Promise<{ merging: boolean; conflicts: string[] }> {
   const mergeHead = () => inClone(jail, clone, ["rev-parse", "-q", "--verify", "MERGE_HEAD"]).catch(() => "");
   if (!(await mergeHead())) {
-    const failed = await inClone(jail, clone, ["merge", "--no-ff", "--no-commit", "--no-verify", "-q", revision])
+    const failed = await inClone(jail, clone, [
+      "merge",
+      "--no-ff",
+      "--no-commit",
+      "--no-verify",
+      "-q",
+      revision,
+    ])
       .then(() => null)
       .catch((err: unknown) => err);
     // A conflict leaves the merge under way (its markers are the agent's to resolve); anything

@@ -8,7 +8,8 @@ export const laneCard = {
   "lane.merge_message": "Merge {branch} into {base} (codexpi)",
   "prompt.lane_merge_base":
     "The project's branch `{base}` moved on and no longer merges cleanly with your branch. codexpi has started merging `{base}` (`{ref}`) into your branch, right here: the files below hold conflict markers.\n\nResolve each conflict keeping the intent of both sides, remove every conflict marker, then check that the project builds and its tests pass. Do not commit and do not abort the merge (`git merge --abort`): codexpi records the merge commit when your turn ends.\n\nConflicting files:\n{files}",
-  "prompt.lane_merge_base_no_files": "(no conflicting file: only check that the project builds and its tests pass)",
+  "prompt.lane_merge_base_no_files":
+    "(no conflicting file: only check that the project builds and its tests pass)",
   "lane.card.title": "🌿 Branch {branch} → {base}",
   "lane.card.summary": (p) =>
     `{commits} commit${s(count(p, "commits"))} · {files} file${s(count(p, "files"))} changed · +{added} −{removed}`,

@@ -7,7 +7,8 @@ export const laneCard = {
   "lane.merge_message": "Fusion de {branch} dans {base} (codexpi)",
   "prompt.lane_merge_base":
     "La branche `{base}` du projet a avancé et ne fusionne plus proprement avec ta branche. codexpi a commencé à fusionner `{base}` (`{ref}`) dans ta branche, ici même : les fichiers ci-dessous contiennent des marqueurs de conflit.\n\nRésous chaque conflit en gardant l’intention des deux côtés, retire tous les marqueurs de conflit, puis vérifie que le projet compile et que ses tests passent. Ne fais pas de commit et n’abandonne pas la fusion (`git merge --abort`) : codexpi enregistre le commit de fusion à la fin de ton tour.\n\nFichiers en conflit :\n{files}",
-  "prompt.lane_merge_base_no_files": "(aucun fichier en conflit : vérifie seulement que le projet compile et que ses tests passent)",
+  "prompt.lane_merge_base_no_files":
+    "(aucun fichier en conflit : vérifie seulement que le projet compile et que ses tests passent)",
   "lane.card.title": "🌿 Branche {branch} → {base}",
   "lane.card.summary": (p) =>
     `{commits} commit${s(count(p, "commits"))} · {files} fichier${s(count(p, "files"))} modifié${s(count(p, "files"))} · +{added} −{removed}`,
@@ -29,7 +30,8 @@ export const laneCard = {
     "Le clone de travail de {branch} sera supprimé et ses changements non fusionnés ni poussés seront perdus.",
   "lane.card.discard_yes": "Abandonner",
   "lane.card.discard_no": "Garder",
-  "lane.card.conflict": "⚠️ La fusion dans {base} est en conflit ; le projet est resté tel quel. Fichiers : {files}",
+  "lane.card.conflict":
+    "⚠️ La fusion dans {base} est en conflit ; le projet est resté tel quel. Fichiers : {files}",
   "lane.card.ask_merge": "Demander à l’agent de fusionner {base}",
   "lane.card.pushed": "⬆️ Branche poussée sur {remote}.",
   "lane.card.pr_line": "🔀 Pull request {link} · {state}",

@@ -32,7 +32,12 @@ async function laneWithWork() {
   const l = await lane(p);
   write(l.clone, "app.txt", "one\nlane\nthree\n");
   const head = await commitClone(JAIL, l.clone, "Turn 1");
-  return { p, l, head, opts: { checkout: p.root, clone: l.clone, branch: l.branch, base: "main", locale: "en" as const } };
+  return {
+    p,
+    l,
+    head,
+    opts: { checkout: p.root, clone: l.clone, branch: l.branch, base: "main", locale: "en" as const },
+  };
 }
 
 /** What a person sees of the checkout: its branch, main, the lane's branch if any, status, files. */
@@ -74,7 +79,9 @@ describe("mergeLane: a lane's branch into the project's checkout", () => {
     const merged = await git(p.root, "rev-parse", "main");
     expect(r.ok && r.revision).toBe(merged);
     expect(await parents(p.root, merged)).toEqual([moved, head]);
-    expect(await git(p.root, "log", "-1", "--format=%s", merged)).toBe("Merge codexpi/work-1 into main (codexpi)");
+    expect(await git(p.root, "log", "-1", "--format=%s", merged)).toBe(
+      "Merge codexpi/work-1 into main (codexpi)",
+    );
     expect(read(p.root, "app.txt")).toBe("one\nlane\nthree\n");
     expect(read(p.root, "other.txt")).toBe("main's own work\n");
     expect(await git(p.root, "status", "--porcelain")).toBe("");
@@ -175,7 +182,11 @@ describe("mergeLane: a lane's branch into the project's checkout", () => {
     expect(fr).toContain("`develop`");
     expect(fr).toContain("- `app.txt`");
     expect(fr).toMatch(/marqueurs de conflit/);
-    const many = conflictFollowUpPrompt("en", "main", Array.from({ length: 60 }, (_, i) => `f${i}`));
+    const many = conflictFollowUpPrompt(
+      "en",
+      "main",
+      Array.from({ length: 60 }, (_, i) => `f${i}`),
+    );
     expect(many).toContain("- `f49`");
     expect(many).not.toContain("- `f50`");
     expect(many).toContain("10 more");
