@@ -14,7 +14,7 @@ export interface ChangeLimits {
   diffBytes: number;
 }
 
-export const DEFAULT_CHANGE_LIMITS: ChangeLimits = { commits: 50, files: 100, diffBytes: 1_000_000 };
+const DEFAULT_CHANGE_LIMITS: ChangeLimits = { commits: 50, files: 100, diffBytes: 1_000_000 };
 
 /** One file changed: lines added and removed (0 and 0 for a binary file, which has no lines). */
 export interface LaneFileChange {

@@ -46,7 +46,7 @@ export async function mergeLane(jail: GitJailMode, lane: LaneMerge): Promise<Mer
 }
 
 /** Where a lane's clone keeps its base branch as last brought in: as a clone of the project would. */
-export const laneBaseRef = (base: string): string => `refs/remotes/origin/${base}`;
+const laneBaseRef = (base: string): string => `refs/remotes/origin/${base}`;
 
 /** The base brought into a lane, and the merge of it started there. */
 export interface LaneBaseUpdate {

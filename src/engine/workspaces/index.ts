@@ -1,7 +1,6 @@
 // The public face of engine/workspaces: what other folders of the engine (and its API) use of it.
 
 export {
-  cloneBase,
   commitClone,
   fetchFromClone,
   fetchIntoClone,
