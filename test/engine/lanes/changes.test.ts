@@ -59,6 +59,8 @@ describe("laneChanges: what changed in a lane", () => {
     expect(c.diff).toContain("diff --git a/old.txt b/old.txt");
     expect(c.diffTruncated).toBe(false);
     expect(c.diffBytes).toBe(Buffer.byteLength(c.diff));
+    // The clone's own record of the project's base (made by the clone) reads the same.
+    expect(await laneChanges(JAIL, l.clone, "refs/remotes/origin/main")).toEqual(c);
   });
 
   it("S-CARD-01: the base merged into the lane is not counted as the lane's work (changes run from the merge base)", async (ctx) => {
