@@ -4,9 +4,13 @@ export {
   cloneBase,
   commitClone,
   fetchFromClone,
+  fetchIntoClone,
   isSealedClone,
   makeClone,
+  readClone,
   removeClone,
+  startMergeInClone,
   unusableWorkdir,
 } from "./clones.js";
 export { ensureSelfClone, finishSelfClone, pruneClones, withReport } from "./selfClones.js";
+export { checkoutRefusal, type MergeResult, mergeIntoCheckout } from "./checkoutMerge.js";
