@@ -3,6 +3,7 @@ import { cli } from "./en/cli.js";
 import { commands } from "./en/commands.js";
 import { coordination } from "./en/coordination.js";
 import { core } from "./en/core.js";
+import { forge } from "./en/forge.js";
 import { orchestrations } from "./en/orchestrations.js";
 import { runs } from "./en/runs.js";
 import type { MessageKey } from "./fr.js";
@@ -20,4 +21,5 @@ export const en = {
   ...runs,
   ...orchestrations,
   ...approvals,
+  ...forge,
 } satisfies Record<MessageKey, Message>;

@@ -3,6 +3,7 @@ import { cli } from "./fr/cli.js";
 import { commands } from "./fr/commands.js";
 import { coordination } from "./fr/coordination.js";
 import { core } from "./fr/core.js";
+import { forge } from "./fr/forge.js";
 import { orchestrations } from "./fr/orchestrations.js";
 import { runs } from "./fr/runs.js";
 
@@ -19,6 +20,7 @@ export const fr = {
   ...runs,
   ...orchestrations,
   ...approvals,
+  ...forge,
 };
 
 /** Keys defined in more than one area. */
@@ -43,6 +45,7 @@ type _AreasAreDisjoint = Assert<
       typeof runs,
       typeof orchestrations,
       typeof approvals,
+      typeof forge,
     ]
   >
 >;
