@@ -20,8 +20,8 @@ export type RemoteTransport =
 const HTTP_URL = /^(https?):\/\/(?:([^@/?#]*)@)?([^/?#]+)([^?#]*)/i;
 const SSH_URL = /^ssh:\/\/(?:[^@/]+@)?([^/:]+)(?::\d+)?\/(.*)$/i;
 // scp-like `user@host:path` (no scheme, a colon before any slash, a host of more than one letter,
-// which tells it from a Windows drive).
-const SCP_LIKE = /^(?:[^@/:]+@)?([^/:]{2,}):(?!\/\/)(.+)$/;
+// which tells it from a Windows drive; `helper::address` is a remote helper, refused).
+const SCP_LIKE = /^(?:[^@/:]+@)?([^/:]{2,}):(?!\/\/|:)(.+)$/;
 
 /** The transport of a git remote URL; null for one codexpi does not push to (ext::, git://…). */
 export function remoteTransport(url: string): RemoteTransport | null {
