@@ -16,6 +16,7 @@ import * as m0014 from "./0014_worker_hosts.js";
 import * as m0015 from "./0015_shared_intake.js";
 import * as m0016 from "./0016_queue_sequence.js";
 import * as m0017 from "./0017_engine_forgets_slack.js";
+import * as m0020 from "./0020_project_forge.js";
 
 /** Every migration in order; a static list so that the same code runs from src/ and dist/. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   "0015_shared_intake": m0015,
   "0016_queue_sequence": m0016,
   "0017_engine_forgets_slack": m0017,
+  "0020_project_forge": m0020,
 };

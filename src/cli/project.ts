@@ -4,11 +4,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { t } from "../i18n/index.js";
 import { args, cliEngine, cliLocale, out, UsageError } from "./context.js";
+import { FORGE_OPTIONS, forgeChanges, projectCredential, setForgeOptions } from "./credential.js";
 
 const ROLES: ProjectRole[] = ["project", "master", "self"];
 const APPROVAL_MODES: ApprovalMode[] = ["never", "on-request"];
 
-/** `codexpi project add|list|set|remove`. */
+/** `codexpi project add|list|set|remove|move|credential`. */
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === "add") return add(rest);
@@ -16,6 +17,7 @@ export async function run(argv: string[]): Promise<number> {
   if (sub === "remove") return remove(rest);
   if (sub === "set") return set(rest);
   if (sub === "move") return move(rest);
+  if (sub === "credential") return projectCredential(rest);
   throw new UsageError(t(cliLocale(), "cli.error.project_command", { name: sub ?? "-" }));
 }
 
@@ -77,7 +79,8 @@ async function remove(argv: string[]): Promise<number> {
 }
 
 /**
- * `project set NAME [--approvals never|on-request] [--steer on|off] [--host HOST|none] [--path DIR]`:
+ * `project set NAME [--approvals never|on-request] [--steer on|off] [--host HOST|none] [--path DIR]
+ * [--remote R] [--forge github|gitlab|none] [--forge-url URL|none] [--forge-repo REPO|none]`:
  * the operator is an admin; a new path is refused where it overlaps another project.
  */
 async function set(argv: string[]): Promise<number> {
@@ -88,13 +91,15 @@ async function set(argv: string[]): Promise<number> {
       steer: { type: "string" },
       host: { type: "string" },
       path: { type: "string" },
+      ...FORGE_OPTIONS,
     },
     1,
   );
   const mode = values.approvals as ApprovalMode | undefined;
   const steer = values.steer;
   const dir = values.path;
-  if (mode === undefined && steer === undefined && values.host === undefined && dir === undefined)
+  const forge = forgeChanges(values);
+  if ([mode, steer, values.host, dir].every((v) => v === undefined) && forge === null)
     throw new UsageError(t(cliLocale(), "cli.error.project_set"));
   if (mode !== undefined && !APPROVAL_MODES.includes(mode))
     throw new UsageError(t(cliLocale(), "cli.error.approvals"));
@@ -121,6 +126,7 @@ async function set(argv: string[]): Promise<number> {
       const p = await api.projects.setSteer(CLI_ACTOR, name, steer === "on");
       out(t(config.locale, "cli.project.steer", { name: p.name, steer }));
     }
+    if (forge !== null) await setForgeOptions(api, config.locale, name, forge);
     return 0;
   } finally {
     await db.destroy();

@@ -28,6 +28,14 @@ export interface ProjectsTable {
   steer: Generated<number>;
   /** The worker host it is placed on (`codexpi host --name`); null: the coordinator's own machine. */
   host: Generated<string | null>;
+  /** The git remote its branches are pushed to (migration 0020). */
+  remote: Generated<string>;
+  /** Where its pull (merge) requests open; null: derived from the remote's URL (github.com, gitlab.com). */
+  forge: Generated<"github" | "gitlab" | null>;
+  /** The forge API's base URL (https://api.github.com, https://host/api/v3, https://host/api/v4). */
+  forge_url: Generated<string | null>;
+  /** "owner/name", GitLab's "group/sub/name" or numeric id; null: derived from the remote's URL. */
+  forge_repo: Generated<string | null>;
 }
 
 /** Who may read a project's conversations besides its owner and admins. */

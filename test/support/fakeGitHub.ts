@@ -57,7 +57,10 @@ export async function startFakeGitHub(opts: {
   const store = new Map<string, Pull[]>(opts.repos.map((r) => [r, []]));
   const route = (req: Omit<ForgeRequest, "status">): Answer => {
     if (!authorised(req.headers, opts.token))
-      return { status: 401, body: { message: "Bad credentials", documentation_url: "https://docs.github.com/rest" } };
+      return {
+        status: 401,
+        body: { message: "Bad credentials", documentation_url: "https://docs.github.com/rest" },
+      };
     if (!acceptable(req.headers.accept)) return { status: 415, body: { message: "Unsupported media type" } };
     const url = new URL(req.url, "http://fake");
     if (!url.pathname.startsWith(`${prefix}/repos/`)) return { status: 404, body: { message: "Not Found" } };
@@ -105,7 +108,13 @@ function create(req: Omit<ForgeRequest, "status">, repo: string, pulls: Pull[]):
       status: 422,
       body: {
         message: "Validation Failed",
-        errors: [{ resource: "PullRequest", code: "custom", message: `A pull request already exists for ${owner}:${b.head}.` }],
+        errors: [
+          {
+            resource: "PullRequest",
+            code: "custom",
+            message: `A pull request already exists for ${owner}:${b.head}.`,
+          },
+        ],
       },
     };
   const number = pulls.length + 1;

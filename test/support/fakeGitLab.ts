@@ -56,7 +56,8 @@ export async function startFakeGitLab(opts: { token: string; projects: string[] 
     const project = m ? byId(m[1]!) : null;
     if (!m || !project) return { status: 404, body: { message: "404 Project Not Found" } };
     const mrs = store.get(project)!;
-    if (req.method === "POST" && !m[2]) return create(req, project, opts.projects.indexOf(project) + 100, mrs);
+    if (req.method === "POST" && !m[2])
+      return create(req, project, opts.projects.indexOf(project) + 100, mrs);
     if (req.method === "GET" && m[2]) {
       const mr = mrs.find((x) => x.iid === Number(m[2]));
       return mr ? { status: 200, body: mr } : { status: 404, body: { message: "404 Not found" } };
@@ -77,11 +78,18 @@ export async function startFakeGitLab(opts: { token: string; projects: string[] 
   };
 }
 
-function create(req: Omit<ForgeRequest, "status">, project: string, projectId: number, mrs: MergeRequest[]): Answer {
+function create(
+  req: Omit<ForgeRequest, "status">,
+  project: string,
+  projectId: number,
+  mrs: MergeRequest[],
+): Answer {
   const bad = stringFields(req.body, ["source_branch", "target_branch", "title"], ["description"]);
   if (bad.length) return { status: 400, body: { error: `${bad.join(", ")} is missing` } };
   const b = req.body as { source_branch: string; target_branch: string; title: string; description?: string };
-  const open = mrs.find((x) => x.state === "opened" && x.source_branch === b.source_branch && x.target_branch === b.target_branch);
+  const open = mrs.find(
+    (x) => x.state === "opened" && x.source_branch === b.source_branch && x.target_branch === b.target_branch,
+  );
   if (open)
     return {
       status: 409,

@@ -38,7 +38,13 @@ function cgiHeaders(block: string): { status: number; headers: Record<string, st
   return { status, headers };
 }
 
-function backend(root: string, user: string, req: http.IncomingMessage, res: http.ServerResponse, done: (status: number) => void) {
+function backend(
+  root: string,
+  user: string,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  done: (status: number) => void,
+) {
   const url = new URL(req.url ?? "/", "http://127.0.0.1");
   const child = spawn("git", ["http-backend"], {
     env: {
@@ -77,7 +83,11 @@ function backend(root: string, user: string, req: http.IncomingMessage, res: htt
 }
 
 /** Starts the server over the bare repositories under `root`, accepting `user`:`token` only. */
-export async function startGitHttpServer(opts: { root: string; user: string; token: string }): Promise<GitHttpServer> {
+export async function startGitHttpServer(opts: {
+  root: string;
+  user: string;
+  token: string;
+}): Promise<GitHttpServer> {
   const expected = `Basic ${Buffer.from(`${opts.user}:${opts.token}`).toString("base64")}`;
   const received: GitHttpRequest[] = [];
   const server = http.createServer((req, res) => {

@@ -46,6 +46,7 @@ export const POSTGRES_FILES = [
   "test/engine/coordination/specialists.test.ts",
   "test/engine/leases.test.ts",
   "test/engine/engineForgetsSlackMigration.test.ts",
+  "test/engine/forge/settings.test.ts",
   "test/engine/orchestrations/clones.test.ts",
   "test/engine/orchestrations/flow.test.ts",
   "test/engine/orchestrations/guards.test.ts",

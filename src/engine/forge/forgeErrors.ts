@@ -25,7 +25,8 @@ export function forgeFailure(e: unknown, target: { forgeRepo: string; token: str
   if (isEngineError(e)) return e;
   const status = statusOf(e);
   if (status === 401) return new EngineError("forbidden", "forge_token_refused");
-  if (status === 403) return new EngineError("forbidden", "forge_forbidden", { detail: safeDetail(e, target.token) });
+  if (status === 403)
+    return new EngineError("forbidden", "forge_forbidden", { detail: safeDetail(e, target.token) });
   if (status === 404) return new EngineError("not_found", "forge_repo_not_found", { repo: target.forgeRepo });
   if (status === 409 || status === 422 || status === 400)
     return new EngineError("invalid", "forge_request_refused", { detail: safeDetail(e, target.token) });

@@ -1,7 +1,13 @@
 import { Octokit } from "@octokit/rest";
 import { EngineError } from "../errors.js";
 import { statusOf } from "./forgeErrors.js";
-import type { ForgeClient, ForgeTarget, PullRequest, PullRequestInput, PullRequestState } from "./pullRequests.js";
+import type {
+  ForgeClient,
+  ForgeTarget,
+  PullRequest,
+  PullRequestInput,
+  PullRequestState,
+} from "./pullRequests.js";
 
 // GitHub and GitHub Enterprise through Octokit (`@octokit/rest`): the documented endpoints
 // (`POST /repos/{owner}/{repo}/pulls`, `GET …/pulls?head=owner:branch`, `GET …/pulls/{n}`), the
@@ -22,7 +28,8 @@ function octokit(target: ForgeTarget): Octokit {
 
 function ownerRepo(forgeRepo: string): { owner: string; repo: string } {
   const [owner, repo, ...rest] = forgeRepo.split("/");
-  if (!owner || !repo || rest.length) throw new EngineError("invalid", "forge_repo_invalid", { value: forgeRepo });
+  if (!owner || !repo || rest.length)
+    throw new EngineError("invalid", "forge_repo_invalid", { value: forgeRepo });
   return { owner, repo };
 }
 
@@ -74,7 +81,12 @@ export const githubForge: ForgeClient = {
   },
   async state(target, number) {
     const { owner, repo } = ownerRepo(target.forgeRepo);
-    const { data } = await octokit(target).rest.pulls.get({ owner, repo, pull_number: number, request: request() });
+    const { data } = await octokit(target).rest.pulls.get({
+      owner,
+      repo,
+      pull_number: number,
+      request: request(),
+    });
     return { state: stateOf(data), url: data.html_url };
   },
 };

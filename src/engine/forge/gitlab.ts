@@ -1,7 +1,13 @@
 import { Gitlab } from "@gitbeaker/rest";
 import { EngineError } from "../errors.js";
 import { statusOf } from "./forgeErrors.js";
-import type { ForgeClient, ForgeTarget, PullRequest, PullRequestInput, PullRequestState } from "./pullRequests.js";
+import type {
+  ForgeClient,
+  ForgeTarget,
+  PullRequest,
+  PullRequestInput,
+  PullRequestState,
+} from "./pullRequests.js";
 
 // GitLab (gitlab.com or self-hosted) through Gitbeaker (`@gitbeaker/rest`): the documented
 // endpoints (`POST /projects/:id/merge_requests`, `GET …/merge_requests?source_branch=…`,
@@ -12,7 +18,8 @@ type GitlabApi = InstanceType<typeof Gitlab<false>>;
 /** Gitbeaker takes the instance's address and appends `/api/v4` itself. */
 function gitlab(target: ForgeTarget): GitlabApi {
   const base = target.forgeUrl.replace(/\/+$/, "");
-  if (!/\/api\/v4$/.test(base)) throw new EngineError("invalid", "forge_url_invalid", { value: target.forgeUrl });
+  if (!/\/api\/v4$/.test(base))
+    throw new EngineError("invalid", "forge_url_invalid", { value: target.forgeUrl });
   return new Gitlab({ host: base.replace(/\/api\/v4$/, ""), token: target.token });
 }
 
@@ -43,9 +50,15 @@ export const gitlabForge: ForgeClient = {
   async open(input) {
     const api = gitlab(input);
     try {
-      const mr = await api.MergeRequests.create(projectId(input.forgeRepo), input.head, input.base, input.title, {
-        description: input.body,
-      });
+      const mr = await api.MergeRequests.create(
+        projectId(input.forgeRepo),
+        input.head,
+        input.base,
+        input.title,
+        {
+          description: input.body,
+        },
+      );
       return { number: mr.iid, url: mr.web_url, state: stateOf(mr.state), existing: false };
     } catch (e) {
       if (statusOf(e) === 409 && /already exists/i.test(e instanceof Error ? e.message : "")) {

@@ -10,6 +10,13 @@ export {
   writeForgeToken,
 } from "./credentials.js";
 export {
+  type ForgeHost,
+  openProjectPullRequest,
+  projectPullRequestState,
+  projectRemoteUrl,
+  pushProjectBranch,
+} from "./projectForge.js";
+export {
   type ForgeTarget,
   type PullRequest,
   type PullRequestInput,
@@ -17,5 +24,12 @@ export {
   openPullRequest,
   pullRequestState,
 } from "./pullRequests.js";
-export { type PushCredential, type PushRequest, type PushResult, isPushableBranch, pushBranch } from "./push.js";
+export {
+  type PushCredential,
+  type PushRequest,
+  type PushResult,
+  isPushableBranch,
+  pushBranch,
+} from "./push.js";
 export { type DerivedForge, type ForgeKind, forgeFromRemote, remoteTransport } from "./remoteUrl.js";
+export { type ForgeSettings, checkedForgeSettings, projectForge, setForge } from "./settings.js";

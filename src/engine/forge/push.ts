@@ -51,8 +51,7 @@ const REMOTE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 /** Whether a branch name is one codexpi pushes (git's rules, and never an option or a refspec). */
 export function isPushableBranch(name: string): boolean {
   return (
-    /^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$/.test(name) &&
-    !/\.\.|\/\/|\/\.|@\{|\.lock(?:\/|$)|[./]$/.test(name)
+    /^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$/.test(name) && !/\.\.|\/\/|\/\.|@\{|\.lock(?:\/|$)|[./]$/.test(name)
   );
 }
 
@@ -92,7 +91,8 @@ function remoteAccess(
 ): { remote: GitRemoteAccess; write: string[] } {
   if (transport.kind === "file") {
     const dir = localDirectory(url, req.remoteFrom ?? req.repoPath);
-    if (!fs.existsSync(dir)) throw new EngineError("not_found", "forge_remote_missing", { remote: req.remote });
+    if (!fs.existsSync(dir))
+      throw new EngineError("not_found", "forge_remote_missing", { remote: req.remote });
     return { remote: { protocols: [] }, write: [dir] };
   }
   if (transport.kind === "ssh") {
@@ -124,8 +124,10 @@ function remoteAccess(
  * text passed the redactor and never holds the token.
  */
 export async function pushBranch(req: PushRequest): Promise<PushResult> {
-  if (!REMOTE_NAME.test(req.remote)) throw new EngineError("invalid", "forge_remote_invalid", { value: req.remote });
-  if (!isPushableBranch(req.branch)) throw new EngineError("invalid", "forge_branch_invalid", { branch: req.branch });
+  if (!REMOTE_NAME.test(req.remote))
+    throw new EngineError("invalid", "forge_remote_invalid", { value: req.remote });
+  if (!isPushableBranch(req.branch))
+    throw new EngineError("invalid", "forge_branch_invalid", { branch: req.branch });
   const url = await pushUrl(req);
   const transport = remoteTransport(url);
   if (!transport) throw new EngineError("invalid", "forge_remote_unsupported", { remote: req.remote });

@@ -29,7 +29,13 @@ export function remoteTransport(url: string): RemoteTransport | null {
   if (u.startsWith("/") || /^file:\/\//i.test(u)) return { kind: "file" };
   const http = HTTP_URL.exec(u);
   if (http) {
-    const [, scheme, userinfo, host, path] = http as unknown as [string, string, string | undefined, string, string];
+    const [, scheme, userinfo, host, path] = http as unknown as [
+      string,
+      string,
+      string | undefined,
+      string,
+      string,
+    ];
     const [user, password] = userinfo === undefined ? [null, false] : splitUserinfo(userinfo);
     const kind = scheme.toLowerCase() as "http" | "https";
     return { kind, origin: `${kind}://${host}`, host: hostName(host), user, password, path };

@@ -27,9 +27,12 @@ export const forge = {
   "reason.forge_unreachable": "the forge does not answer: {detail}",
 
   "cli.project.forge": "project {name} changed: remote {remote}, forge {forge}, API {url}, repository {repo}",
+  "cli.about.credential":
+    "store (from standard input) or remove the install’s forge token, used for projects without their own",
   "cli.project.forge_none": "none",
   "cli.credential.stored": "forge token stored in {file} (readable by codexpi only)",
   "cli.credential.removed": "forge token removed: {file}",
   "cli.credential.absent": "no forge token to remove ({file})",
-  "cli.error.credential": "usage: --forge-token - (the token read from standard input, never an argument) or --remove",
+  "cli.error.credential":
+    "usage: --forge-token - (the token read from standard input, never an argument) or --remove",
 } satisfies Record<keyof typeof fr, Message>;

@@ -28,6 +28,8 @@ export const forge = {
   "reason.forge_unreachable": "la forge ne répond pas : {detail}",
 
   "cli.project.forge": "projet {name} modifié : remote {remote}, forge {forge}, API {url}, dépôt {repo}",
+  "cli.about.credential":
+    "enregistre (depuis l’entrée standard) ou supprime le jeton de forge de l’installation, utilisé pour les projets qui n’ont pas le leur",
   "cli.project.forge_none": "aucune",
   "cli.credential.stored": "jeton de forge enregistré dans {file} (lisible par codexpi seul)",
   "cli.credential.removed": "jeton de forge supprimé : {file}",

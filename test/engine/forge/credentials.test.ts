@@ -3,7 +3,12 @@ import path from "node:path";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { installAskPass } from "../../../src/engine/forge/askpass.js";
-import { forgeTokenPath, readForgeToken, removeForgeToken, writeForgeToken } from "../../../src/engine/forge/index.js";
+import {
+  forgeTokenPath,
+  readForgeToken,
+  removeForgeToken,
+  writeForgeToken,
+} from "../../../src/engine/forge/index.js";
 import { tempDir } from "../../support/engine.js";
 
 let dirs: string[] = [];

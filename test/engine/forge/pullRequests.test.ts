@@ -24,7 +24,12 @@ async function gitlab() {
   return gl;
 }
 
-const request = { head: "codexpi/fix-login-a1b2", base: "main", title: "Fix the login", body: "Asked by <@U1> in Slack." };
+const request = {
+  head: "codexpi/fix-login-a1b2",
+  base: "main",
+  title: "Fix the login",
+  body: "Asked by <@U1> in Slack.",
+};
 
 /** The EngineError a promise rejects with, and everything it would show (message, params, JSON, catalogue). */
 async function refusal(p: Promise<unknown>) {
@@ -33,26 +38,53 @@ async function refusal(p: Promise<unknown>) {
     (err: unknown) => err,
   );
   if (!isEngineError(e)) throw new Error(`expected an EngineError, got ${String(e)}`);
-  const shown = [e.message, JSON.stringify(e.params), t("en", `reason.${e.reason}`, e.params), String(e.cause ?? "")].join("\n");
+  const shown = [
+    e.message,
+    JSON.stringify(e.params),
+    t("en", `reason.${e.reason}`, e.params),
+    String(e.cause ?? ""),
+  ].join("\n");
   return { e, shown };
 }
 
 describe("pull requests on GitHub (Octokit against a fake GitHub checking the documented shape)", () => {
   it("S-FG-04: opens a pull request with the documented request and answers its number, link and state", async () => {
     const gh = await github();
-    const pr = await openPullRequest({ forge: "github", forgeUrl: gh.apiUrl, forgeRepo: "acme/widgets", token: TOKEN, ...request });
-    expect(pr).toEqual({ number: 1, url: "https://github.example/acme/widgets/pull/1", state: "open", existing: false });
+    const pr = await openPullRequest({
+      forge: "github",
+      forgeUrl: gh.apiUrl,
+      forgeRepo: "acme/widgets",
+      token: TOKEN,
+      ...request,
+    });
+    expect(pr).toEqual({
+      number: 1,
+      url: "https://github.example/acme/widgets/pull/1",
+      state: "open",
+      existing: false,
+    });
     const post = gh.received.find((r) => r.method === "POST");
     expect(post?.url).toBe("/repos/acme/widgets/pulls");
     expect(post?.status).toBe(201);
-    expect(post?.body).toEqual({ head: request.head, base: request.base, title: request.title, body: request.body });
+    expect(post?.body).toEqual({
+      head: request.head,
+      base: request.base,
+      title: request.title,
+      body: request.body,
+    });
     expect(post?.headers.authorization).toMatch(new RegExp(`^(Bearer|token) ${TOKEN}$`));
     expect(post?.headers.accept).toMatch(/application\/vnd\.github/);
   });
 
   it("S-FG-04: GitHub Enterprise is reached under its /api/v3 base URL", async () => {
     const gh = await github(true);
-    const pr = await openPullRequest({ forge: "github", forgeUrl: gh.apiUrl, forgeRepo: "acme/widgets", token: TOKEN, ...request });
+    const pr = await openPullRequest({
+      forge: "github",
+      forgeUrl: gh.apiUrl,
+      forgeRepo: "acme/widgets",
+      token: TOKEN,
+      ...request,
+    });
     expect(pr.number).toBe(1);
     expect(gh.received.map((r) => `${r.method} ${r.url}`)).toEqual(["POST /api/v3/repos/acme/widgets/pulls"]);
   });
@@ -62,7 +94,11 @@ describe("pull requests on GitHub (Octokit against a fake GitHub checking the do
     const target = { forge: "github" as const, forgeUrl: gh.apiUrl, forgeRepo: "acme/widgets", token: TOKEN };
     await openPullRequest({ ...target, ...request });
     const again = await openPullRequest({ ...target, ...request });
-    expect(again).toMatchObject({ number: 1, existing: true, url: "https://github.example/acme/widgets/pull/1" });
+    expect(again).toMatchObject({
+      number: 1,
+      existing: true,
+      url: "https://github.example/acme/widgets/pull/1",
+    });
     expect(gh.received.map((r) => r.status)).toEqual([201, 422, 200]);
     expect(gh.received[2]?.url).toContain(`head=${encodeURIComponent(`acme:${request.head}`)}`);
     expect(gh.pulls("acme/widgets")).toHaveLength(1);
@@ -80,7 +116,13 @@ describe("pull requests on GitHub (Octokit against a fake GitHub checking the do
   it("S-FG-07: a wrong token is 'the forge refused the token', and no text of the error holds it", async () => {
     const gh = await github();
     const { e, shown } = await refusal(
-      openPullRequest({ forge: "github", forgeUrl: gh.apiUrl, forgeRepo: "acme/widgets", token: WRONG, ...request }),
+      openPullRequest({
+        forge: "github",
+        forgeUrl: gh.apiUrl,
+        forgeRepo: "acme/widgets",
+        token: WRONG,
+        ...request,
+      }),
     );
     expect(e.reason).toBe("forge_token_refused");
     expect(t("en", "reason.forge_token_refused")).toBe("the forge refused the token");
@@ -94,7 +136,13 @@ describe("pull requests on GitHub (Octokit against a fake GitHub checking the do
   it("S-FG-07: an unknown repository is 'not found or no access'", async () => {
     const gh = await github();
     const { e, shown } = await refusal(
-      openPullRequest({ forge: "github", forgeUrl: gh.apiUrl, forgeRepo: "acme/nope", token: TOKEN, ...request }),
+      openPullRequest({
+        forge: "github",
+        forgeUrl: gh.apiUrl,
+        forgeRepo: "acme/nope",
+        token: TOKEN,
+        ...request,
+      }),
     );
     expect(e.reason).toBe("forge_repo_not_found");
     expect(shown).toContain("acme/nope");
@@ -105,7 +153,13 @@ describe("pull requests on GitHub (Octokit against a fake GitHub checking the do
     const gh = await github();
     await gh.close();
     const { e, shown } = await refusal(
-      openPullRequest({ forge: "github", forgeUrl: gh.apiUrl, forgeRepo: "acme/widgets", token: TOKEN, ...request }),
+      openPullRequest({
+        forge: "github",
+        forgeUrl: gh.apiUrl,
+        forgeRepo: "acme/widgets",
+        token: TOKEN,
+        ...request,
+      }),
     );
     expect(e.reason).toBe("forge_unreachable");
     expect(shown).not.toContain(TOKEN);
@@ -137,19 +191,32 @@ describe("merge requests on GitLab (Gitbeaker against a fake GitLab checking the
       title: request.title,
       description: request.body,
     });
-    expect(post?.headers["private-token"] ?? post?.headers.authorization).toMatch(new RegExp(`^(Bearer )?${TOKEN}$`));
+    expect(post?.headers["private-token"] ?? post?.headers.authorization).toMatch(
+      new RegExp(`^(Bearer )?${TOKEN}$`),
+    );
   });
 
   it("S-FG-04: a numeric project id works too", async () => {
     const gl = await gitlab();
-    const pr = await openPullRequest({ forge: "gitlab", forgeUrl: gl.apiUrl, forgeRepo: "100", token: TOKEN, ...request });
+    const pr = await openPullRequest({
+      forge: "gitlab",
+      forgeUrl: gl.apiUrl,
+      forgeRepo: "100",
+      token: TOKEN,
+      ...request,
+    });
     expect(pr.number).toBe(1);
     expect(gl.received[0]?.url).toBe("/api/v4/projects/100/merge_requests");
   });
 
   it("S-FG-05 and S-FG-06: the one already open is answered (GitLab's 409); its state is read back", async () => {
     const gl = await gitlab();
-    const target = { forge: "gitlab" as const, forgeUrl: gl.apiUrl, forgeRepo: "acme/platform/widgets", token: TOKEN };
+    const target = {
+      forge: "gitlab" as const,
+      forgeUrl: gl.apiUrl,
+      forgeRepo: "acme/platform/widgets",
+      token: TOKEN,
+    };
     const first = await openPullRequest({ ...target, ...request });
     const again = await openPullRequest({ ...target, ...request });
     expect(again).toMatchObject({ number: first.number, url: first.url, existing: true });
@@ -162,7 +229,13 @@ describe("merge requests on GitLab (Gitbeaker against a fake GitLab checking the
   it("S-FG-07: a wrong token is refused with the catalogue's sentence, which never holds it", async () => {
     const gl = await gitlab();
     const { e, shown } = await refusal(
-      openPullRequest({ forge: "gitlab", forgeUrl: gl.apiUrl, forgeRepo: "acme/platform/widgets", token: WRONG, ...request }),
+      openPullRequest({
+        forge: "gitlab",
+        forgeUrl: gl.apiUrl,
+        forgeRepo: "acme/platform/widgets",
+        token: WRONG,
+        ...request,
+      }),
     );
     expect(e.reason).toBe("forge_token_refused");
     expect(gl.received[0]?.status).toBe(401);
@@ -176,19 +249,39 @@ describe("the fake forges refuse what the real APIs refuse", () => {
     const gh = await github();
     const gl = await gitlab();
     const post = (url: string, headers: Record<string, string>, body: unknown) =>
-      fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
-    const r1 = await post(`${gh.apiUrl}/repos/acme/widgets/pulls`, { authorization: `Bearer ${TOKEN}` }, { head: "x", base: "main" });
+      fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify(body),
+      });
+    const r1 = await post(
+      `${gh.apiUrl}/repos/acme/widgets/pulls`,
+      { authorization: `Bearer ${TOKEN}` },
+      { head: "x", base: "main" },
+    );
     expect(r1.status).toBe(422);
-    const r2 = await post(`${gl.apiUrl}/projects/acme%2Fplatform%2Fwidgets/merge_requests`, { "private-token": TOKEN }, { title: "t" });
+    const r2 = await post(
+      `${gl.apiUrl}/projects/acme%2Fplatform%2Fwidgets/merge_requests`,
+      { "private-token": TOKEN },
+      { title: "t" },
+    );
     expect(r2.status).toBe(400);
-    const r3 = await post(`${gl.apiUrl}/projects/acme/platform/widgets/merge_requests`, { "private-token": TOKEN }, {
-      source_branch: "a",
-      target_branch: "main",
-      title: "t",
-    });
+    const r3 = await post(
+      `${gl.apiUrl}/projects/acme/platform/widgets/merge_requests`,
+      { "private-token": TOKEN },
+      {
+        source_branch: "a",
+        target_branch: "main",
+        title: "t",
+      },
+    );
     expect(r3.status).toBe(404);
     // Positive control: the same request well formed is accepted.
-    const r4 = await post(`${gh.apiUrl}/repos/acme/widgets/pulls`, { authorization: `token ${TOKEN}` }, { head: "x", base: "main", title: "t" });
+    const r4 = await post(
+      `${gh.apiUrl}/repos/acme/widgets/pulls`,
+      { authorization: `token ${TOKEN}` },
+      { head: "x", base: "main", title: "t" },
+    );
     expect(r4.status).toBe(201);
   });
 });

@@ -74,7 +74,10 @@ async function refusal(p: Promise<unknown>) {
     (err: unknown) => err,
   );
   if (!isEngineError(e)) throw new Error(`expected an EngineError, got ${String(e)}`);
-  return { e, shown: [e.message, JSON.stringify(e.params), t("en", `reason.${e.reason}`, e.params)].join("\n") };
+  return {
+    e,
+    shown: [e.message, JSON.stringify(e.params), t("en", `reason.${e.reason}`, e.params)].join("\n"),
+  };
 }
 
 describe.each<GitJailMode>(["off", "bwrap"])("pushBranch (jail %s)", (mode) => {
@@ -87,7 +90,14 @@ describe.each<GitJailMode>(["off", "bwrap"])("pushBranch (jail %s)", (mode) => {
     const f = await fixture();
     await git(f.clone, "remote", "add", "origin", f.bare);
     expect(await remoteHead(f.bare)).toBeNull();
-    const r = await pushBranch({ repoPath: f.clone, remote: "origin", branch: BRANCH, credential: null, dataDir: f.dataDir, jail: mode });
+    const r = await pushBranch({
+      repoPath: f.clone,
+      remote: "origin",
+      branch: BRANCH,
+      credential: null,
+      dataDir: f.dataDir,
+      jail: mode,
+    });
     expect(r).toEqual({ remoteUrl: f.bare, branch: BRANCH });
     expect(await remoteHead(f.bare)).toBe(await git(f.clone, "rev-parse", BRANCH));
     // Only the branch asked for: main stays unpushed.
@@ -125,7 +135,14 @@ describe.each<GitJailMode>(["off", "bwrap"])("pushBranch (jail %s)", (mode) => {
     const server = await httpServer(f.remotes, "the-server-wants-another-token");
     await git(f.clone, "remote", "add", "origin", `${server.url}/widgets.git`);
     const { e, shown } = await refusal(
-      pushBranch({ repoPath: f.clone, remote: "origin", branch: BRANCH, credential: { token: TOKEN }, dataDir: f.dataDir, jail: mode }),
+      pushBranch({
+        repoPath: f.clone,
+        remote: "origin",
+        branch: BRANCH,
+        credential: { token: TOKEN },
+        dataDir: f.dataDir,
+        jail: mode,
+      }),
     );
     expect(e.reason).toBe("forge_push_failed");
     const basic = `Basic ${Buffer.from(`${USER}:${TOKEN}`).toString("base64")}`;
@@ -149,7 +166,15 @@ describe.each<GitJailMode>(["off", "bwrap"])("pushBranch (jail %s)", (mode) => {
     // The agent rewrote its lane's remote.
     await git(f.clone, "remote", "add", "origin", `${attacker.url}/widgets.git`);
     const push = (remoteFrom?: string) =>
-      pushBranch({ repoPath: f.clone, remote: "origin", branch: BRANCH, credential: { token: TOKEN }, remoteFrom, dataDir: f.dataDir, jail: mode });
+      pushBranch({
+        repoPath: f.clone,
+        remote: "origin",
+        branch: BRANCH,
+        credential: { token: TOKEN },
+        remoteFrom,
+        dataDir: f.dataDir,
+        jail: mode,
+      });
     await push(project);
     expect(await remoteHead(f.bare)).not.toBeNull();
     expect(attacker.received).toEqual([]);
@@ -163,7 +188,14 @@ describe.each<GitJailMode>(["off", "bwrap"])("pushBranch (jail %s)", (mode) => {
     const f = await fixture();
     await git(f.clone, "remote", "add", "origin", "http://forge.example.invalid/acme/widgets.git");
     const { e } = await refusal(
-      pushBranch({ repoPath: f.clone, remote: "origin", branch: BRANCH, credential: { token: TOKEN }, dataDir: f.dataDir, jail: mode }),
+      pushBranch({
+        repoPath: f.clone,
+        remote: "origin",
+        branch: BRANCH,
+        credential: { token: TOKEN },
+        dataDir: f.dataDir,
+        jail: mode,
+      }),
     );
     expect(e.reason).toBe("forge_remote_insecure");
   });
@@ -201,7 +233,13 @@ describe("pushBranch runs nothing the clone planted", () => {
   it("positive control: plain git pushing from the clone runs the planted hooks and commands", async () => {
     const f = await planted();
     const plain = (...args: string[]) =>
-      execa("git", args, { cwd: f.clone, env: { ...process.env, ...GIT_ENV, GIT_TERMINAL_PROMPT: "0" }, reject: false, stdin: "ignore", timeout: 20_000 });
+      execa("git", args, {
+        cwd: f.clone,
+        env: { ...process.env, ...GIT_ENV, GIT_TERMINAL_PROMPT: "0" },
+        reject: false,
+        stdin: "ignore",
+        timeout: 20_000,
+      });
     await plain("status", "--porcelain");
     await plain("push", "--no-verify", "origin", BRANCH);
     await plain("push", "origin", BRANCH);
@@ -219,7 +257,14 @@ describe("pushBranch runs nothing the clone planted", () => {
       if (mode === "bwrap" && !jail) ctx.skip();
       const f = await planted();
       const push = (remote: string) =>
-        pushBranch({ repoPath: f.clone, remote, branch: BRANCH, credential: { token: TOKEN }, dataDir: f.dataDir, jail: mode });
+        pushBranch({
+          repoPath: f.clone,
+          remote,
+          branch: BRANCH,
+          credential: { token: TOKEN },
+          dataDir: f.dataDir,
+          jail: mode,
+        });
       await push("origin");
       expect(await remoteHead(f.bare)).not.toBeNull(); // the push happened
       await push("web");

@@ -9,8 +9,18 @@ describe("a forge derived from a remote's URL", () => {
     ["git@github.com:acme/widgets.git", "github", "https://api.github.com", "acme/widgets"],
     ["ssh://git@github.com/acme/widgets.git", "github", "https://api.github.com", "acme/widgets"],
     ["ssh://git@github.com:22/acme/widgets.git", "github", "https://api.github.com", "acme/widgets"],
-    ["https://gitlab.com/acme/platform/widgets.git", "gitlab", "https://gitlab.com/api/v4", "acme/platform/widgets"],
-    ["git@gitlab.com:acme/platform/widgets.git", "gitlab", "https://gitlab.com/api/v4", "acme/platform/widgets"],
+    [
+      "https://gitlab.com/acme/platform/widgets.git",
+      "gitlab",
+      "https://gitlab.com/api/v4",
+      "acme/platform/widgets",
+    ],
+    [
+      "git@gitlab.com:acme/platform/widgets.git",
+      "gitlab",
+      "https://gitlab.com/api/v4",
+      "acme/platform/widgets",
+    ],
     ["ssh://git@gitlab.com/acme/widgets", "gitlab", "https://gitlab.com/api/v4", "acme/widgets"],
     ["HTTPS://GitHub.com/acme/widgets.git", "github", "https://api.github.com", "acme/widgets"],
   ])("S-FG-08: %s → %s %s %s", (url, forge, forgeUrl, forgeRepo) => {
@@ -41,7 +51,11 @@ describe("a remote's transport", () => {
       password: false,
       path: "/a/b.git",
     });
-    expect(remoteTransport("http://bob@127.0.0.1:9000/x.git")).toMatchObject({ kind: "http", user: "bob", password: false });
+    expect(remoteTransport("http://bob@127.0.0.1:9000/x.git")).toMatchObject({
+      kind: "http",
+      user: "bob",
+      password: false,
+    });
     expect(remoteTransport("https://bob:pw@h/x.git")).toMatchObject({ user: "bob", password: true });
     expect(remoteTransport("/srv/x.git")).toEqual({ kind: "file" });
     expect(remoteTransport("git@h.example:x.git")).toEqual({ kind: "ssh", host: "h.example", path: "x.git" });
