@@ -9,7 +9,7 @@ import { EngineError } from "../errors.js";
 // standard input, never from an argument (`ps` shows arguments).
 
 /** Where a data directory keeps codexpi's credentials. */
-export function credentialsDir(dataDir: string): string {
+function credentialsDir(dataDir: string): string {
   return path.join(dataDir, "credentials");
 }
 

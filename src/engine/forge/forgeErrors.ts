@@ -12,7 +12,7 @@ export function statusOf(e: unknown): number | null {
 }
 
 /** A client error's own message, without the token or anything the redactor knows. */
-export function safeDetail(e: unknown, token: string): string {
+function safeDetail(e: unknown, token: string): string {
   const text = e instanceof Error ? e.message : String(e);
   return capText(redactText(token ? text.split(token).join("[redacted]") : text), 500);
 }

@@ -49,7 +49,7 @@ export interface PushResult {
 const REMOTE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 /** Whether a branch name is one codexpi pushes (git's rules, and never an option or a refspec). */
-export function isPushableBranch(name: string): boolean {
+function isPushableBranch(name: string): boolean {
   return (
     /^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$/.test(name) && !/\.\.|\/\/|\/\.|@\{|\.lock(?:\/|$)|[./]$/.test(name)
   );

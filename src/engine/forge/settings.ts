@@ -55,7 +55,7 @@ function validRepo(forge: ForgeKind | null, repo: string): boolean {
 }
 
 /** The project's forge columns after `changes`, each checked against the others; throws `invalid`. */
-export function checkedForgeSettings(project: Project, changes: ForgeSettings) {
+function checkedForgeSettings(project: Project, changes: ForgeSettings) {
   const next = {
     remote: changes.remote ?? project.remote,
     forge: changes.forge !== undefined ? changes.forge : project.forge,

@@ -16,7 +16,6 @@ export {
   type GitJailMode,
   type GitRemoteAccess,
   type RepoGitAccess,
-  SECRET_PATH,
   repoGit,
   repoGitOrNull,
 } from "./repoGit.js";

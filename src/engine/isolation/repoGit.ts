@@ -58,7 +58,7 @@ export interface GitRemoteAccess {
 }
 
 /** The variable naming the file that holds a remote command's secret (see GitRemoteAccess). */
-export const SECRET_PATH = "CODEXPI_ASKPASS_SECRET";
+const SECRET_PATH = "CODEXPI_ASKPASS_SECRET";
 /** Where the secret lies inside the jail (its private /tmp). */
 const JAILED_SECRET = "/tmp/codexpi-askpass/secret";
 /** The file descriptor bubblewrap reads the secret from. */
