@@ -10,11 +10,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { t } from "../i18n/index.js";
 import { args, cliEngine, cliLocale, out, UsageError } from "./context.js";
+import { FORGE_OPTIONS, forgeChanges, projectCredential, setForgeOptions } from "./credential.js";
 
 const ROLES: ProjectRole[] = ["project", "master", "self"];
 const APPROVAL_MODES: ApprovalMode[] = ["never", "on-request"];
 
-/** `codexpi project add|list|set|remove`. */
+/** `codexpi project add|list|set|remove|move|credential`. */
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === "add") return add(rest);
@@ -22,6 +23,7 @@ export async function run(argv: string[]): Promise<number> {
   if (sub === "remove") return remove(rest);
   if (sub === "set") return set(rest);
   if (sub === "move") return move(rest);
+  if (sub === "credential") return projectCredential(rest);
   throw new UsageError(t(cliLocale(), "cli.error.project_command", { name: sub ?? "-" }));
 }
 
@@ -84,8 +86,9 @@ async function remove(argv: string[]): Promise<number> {
 
 /**
  * `project set NAME [--approvals never|on-request] [--steer on|off] [--workspace direct|branch]
- * [--host HOST|none] [--path DIR]`: the operator is an admin; a new path is refused where it
- * overlaps another project.
+ * [--host HOST|none] [--path DIR] [--remote R] [--forge github|gitlab|none] [--forge-url URL|none]
+ * [--forge-repo REPO|none]`: the operator is an admin; a new path is refused where it overlaps
+ * another project.
  */
 async function set(argv: string[]): Promise<number> {
   const { values, positionals } = args(
@@ -96,13 +99,15 @@ async function set(argv: string[]): Promise<number> {
       workspace: { type: "string" },
       host: { type: "string" },
       path: { type: "string" },
+      ...FORGE_OPTIONS,
     },
     1,
   );
   const mode = values.approvals as ApprovalMode | undefined;
   const { steer, path: dir } = values;
   const workspace = values.workspace as WorkspaceMode | undefined;
-  if ([mode, steer, workspace, values.host, dir].every((v) => v === undefined))
+  const forge = forgeChanges(values);
+  if ([mode, steer, workspace, values.host, dir].every((v) => v === undefined) && forge === null)
     throw new UsageError(t(cliLocale(), "cli.error.project_set"));
   if (mode !== undefined && !APPROVAL_MODES.includes(mode))
     throw new UsageError(t(cliLocale(), "cli.error.approvals"));
@@ -135,6 +140,7 @@ async function set(argv: string[]): Promise<number> {
       const p = await api.projects.setWorkspaceMode(CLI_ACTOR, name, workspace);
       out(t(config.locale, "cli.project.workspace", { name: p.name, mode: p.workspace_mode }));
     }
+    if (forge !== null) await setForgeOptions(api, config.locale, name, forge);
     return 0;
   } finally {
     await db.destroy();

@@ -66,7 +66,25 @@ export type EngineErrorReason =
   | "run_target_unknown"
   | "run_rebase_refused"
   | "run_no_master"
-  | "run_projects_not_found";
+  | "run_projects_not_found"
+  // Forges: push and pull requests (issue 18).
+  | "forge_kind_invalid"
+  | "forge_url_invalid"
+  | "forge_repo_invalid"
+  | "forge_remote_invalid"
+  | "forge_branch_invalid"
+  | "forge_token_invalid"
+  | "forge_token_missing"
+  | "forge_not_configured"
+  | "forge_remote_missing"
+  | "forge_remote_unsupported"
+  | "forge_remote_insecure"
+  | "forge_push_failed"
+  | "forge_token_refused"
+  | "forge_forbidden"
+  | "forge_repo_not_found"
+  | "forge_request_refused"
+  | "forge_unreachable";
 
 /**
  * The one error type the engine throws for expected failures. The sentence a person reads comes

@@ -33,6 +33,14 @@ export interface ProjectsTable {
    * 'branch' each in a lane of its own (issue 18, engine/lanes).
    */
   workspace_mode: Generated<WorkspaceMode>;
+  /** The git remote its branches are pushed to (migration 0020). */
+  remote: Generated<string>;
+  /** Where its pull (merge) requests open; null: derived from the remote's URL (github.com, gitlab.com). */
+  forge: Generated<"github" | "gitlab" | null>;
+  /** The forge API's base URL (https://api.github.com, https://host/api/v3, https://host/api/v4). */
+  forge_url: Generated<string | null>;
+  /** "owner/name", GitLab's "group/sub/name" or numeric id; null: derived from the remote's URL. */
+  forge_repo: Generated<string | null>;
 }
 
 /** Where a project's conversations work: its checkout, one at a time, or a lane each. */

@@ -4,6 +4,7 @@ import { commands } from "./en/commands.js";
 import { coordination } from "./en/coordination.js";
 import { core } from "./en/core.js";
 import { laneCard } from "./en/laneCard.js";
+import { forge } from "./en/forge.js";
 import { orchestrations } from "./en/orchestrations.js";
 import { runs } from "./en/runs.js";
 import type { MessageKey } from "./fr.js";
@@ -22,4 +23,5 @@ export const en = {
   ...orchestrations,
   ...approvals,
   ...laneCard,
+  ...forge,
 } satisfies Record<MessageKey, Message>;

@@ -4,6 +4,7 @@ import { commands } from "./fr/commands.js";
 import { coordination } from "./fr/coordination.js";
 import { core } from "./fr/core.js";
 import { laneCard } from "./fr/laneCard.js";
+import { forge } from "./fr/forge.js";
 import { orchestrations } from "./fr/orchestrations.js";
 import { runs } from "./fr/runs.js";
 
@@ -21,6 +22,7 @@ export const fr = {
   ...orchestrations,
   ...approvals,
   ...laneCard,
+  ...forge,
 };
 
 /** Keys defined in more than one area. */
@@ -46,6 +48,7 @@ type _AreasAreDisjoint = Assert<
       typeof orchestrations,
       typeof approvals,
       typeof laneCard,
+      typeof forge,
     ]
   >
 >;

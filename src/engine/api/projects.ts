@@ -23,6 +23,13 @@ import type { Project, ProjectVisibility, WorkspaceMode } from "../schema.js";
 import { installLayoutProblems, installRoots, type LayoutProblem } from "../projects/index.js";
 import { copyCodexSessions, hostDataDir, moveProject } from "../projects/index.js";
 import { promptTarget, type PromptTarget } from "../projects/index.js";
+import {
+  type ForgeSettings,
+  forgeTokenPath,
+  removeForgeToken,
+  setForge,
+  writeForgeToken,
+} from "../forge/index.js";
 
 type Move = Awaited<ReturnType<typeof moveProject>>;
 
@@ -49,6 +56,18 @@ export interface ProjectsApi {
    */
   setWorkspaceMode(actor: Actor, name: string, mode: WorkspaceMode): Promise<Project>;
   setPrompter(actor: Actor, name: string, userId: string, allowed: boolean): Promise<Project>;
+  /**
+   * Where its branches are pushed and its pull requests opened (admins): the remote, the forge,
+   * the API's base URL, the repository; null clears a field (derived again from the remote's URL).
+   */
+  setForge(actor: Actor, name: string, changes: ForgeSettings): Promise<Project>;
+  /**
+   * Stores a forge token (admins) for a project, or for the whole install with a null name, in a
+   * 0600 file under the data directory's credentials/ (never in the database); answers the file.
+   */
+  setForgeToken(actor: Actor, name: string | null, token: string): Promise<string>;
+  /** Removes a stored forge token (admins); answers the file and whether there was one. */
+  removeForgeToken(actor: Actor, name: string | null): Promise<{ file: string; removed: boolean }>;
   /** Moves a project to a worker host (or back to the coordinator's machine with null). */
   move(actor: Actor, name: string, to: string | null): Promise<Move>;
   /** Where a host keeps its data (its Codex state), if it registered. */
@@ -90,6 +109,18 @@ export function projectsApi(kernel: Kernel): ProjectsApi {
     setWorkspaceMode: (actor, name, mode) => setWorkspaceMode(db, kernel.config.jail, actor, name, mode),
     setPrompter: (actor, name, userId, allowed) =>
       setProjectPrompter(db, kernel.clock, actor, name, userId, allowed),
+    setForge: (actor, name, changes) => setForge(db, actor, name, changes),
+    setForgeToken: async (actor, name, token) => {
+      assertAdmin(actor);
+      const project = name === null ? null : await projectForActor(db, actor, name);
+      return writeForgeToken(kernel.config.dataDir, project?.name ?? null, token);
+    },
+    removeForgeToken: async (actor, name) => {
+      assertAdmin(actor);
+      const project = name === null ? null : await projectForActor(db, actor, name);
+      const file = forgeTokenPath(kernel.config.dataDir, project?.name ?? null);
+      return { file, removed: removeForgeToken(kernel.config.dataDir, project?.name ?? null) };
+    },
     move: (actor, name, to) => moveProject(db, actor, name, to),
     hostDataDir: (host) => hostDataDir(db, host, kernel.config.dataDir),
     copyCodexSessions,

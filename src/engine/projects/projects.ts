@@ -141,6 +141,11 @@ export async function addProject(
     steer: 0, // a follow-up queues until an owner or admin lets it steer the running turn
     host: null,
     workspace_mode: input.workspaceMode ?? ("direct" as WorkspaceMode),
+    // Pushed to `origin`; its forge derived from the remote's URL until an admin names one.
+    remote: "origin",
+    forge: null,
+    forge_url: null,
+    forge_repo: null,
   };
   // Checks and write under one write lock: a project added meanwhile by another process cannot
   // slip in between (and surface as a raw constraint error).
