@@ -41,6 +41,8 @@ export interface ProjectsTable {
   forge_url: Generated<string | null>;
   /** "owner/name", GitLab's "group/sub/name" or numeric id; null: derived from the remote's URL. */
   forge_repo: Generated<string | null>;
+  /** 1 when a conversation's person may merge its lane into the project (migration 0021). */
+  prompters_merge: Generated<number>;
 }
 
 /** Where a project's conversations work: its checkout, one at a time, or a lane each. */

@@ -68,6 +68,8 @@ export interface LaneCardInput {
   /** The remote the branch was pushed to, once pushed. */
   pushed?: { remote: string } | null;
   pullRequest?: LaneCardPullRequest | null;
+  /** The project's merge-confirmation setting: Merge asks "are you sure?" first. */
+  confirmMerge?: boolean;
 }
 
 /** The diff to upload beside the card when it is not shown inline (redacted, its cut said). */
@@ -262,6 +264,7 @@ function laneButtons(locale: Locale, card: LaneCardInput): ButtonElement[] {
         text: t(locale, "lane.card.merge", { base }),
         value,
         ...(conflict ? {} : { style: "primary" as const }),
+        ...(card.confirmMerge ? { confirm: mergeConfirmation(locale, card) } : {}),
       }),
       button({ actionId: ACTIONS.lanePush, text: t(locale, "lane.card.push"), value }),
     );
@@ -284,4 +287,14 @@ function laneButtons(locale: Locale, card: LaneCardInput): ButtonElement[] {
     }),
   );
   return out;
+}
+
+/** The project asks a confirmation before a merge: the dialog Merge opens. */
+function mergeConfirmation(locale: Locale, card: LaneCardInput) {
+  return confirmDialog({
+    title: t(locale, "lane.card.merge_title"),
+    text: t(locale, "lane.card.merge_text", { branch: card.branch, base: card.base }),
+    confirm: t(locale, "lane.card.merge_yes"),
+    deny: t(locale, "lane.card.discard_no"),
+  });
 }

@@ -6,6 +6,7 @@ export type { Generated, OnCreated } from "../database.js";
 export { CLI_ACTOR, type Actor, type NewProject, type ProjectUpdate } from "../projects/index.js";
 export type { ApprovalMode, ProjectRole, WorkspaceMode } from "../schema.js";
 export type { ForgeSettings } from "../forge/index.js";
+export type { LaneCardData } from "../lanes/index.js";
 export type { PauseReason } from "../kernel.js";
 export type { ConversationWithProject } from "../conversations/index.js";
 export { parseProgress, type ActivityKind, type PlanStep, type Progress } from "../conversations/index.js";

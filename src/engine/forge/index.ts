@@ -3,7 +3,7 @@
 
 export { forgeTokenPath, readForgeToken, removeForgeToken, writeForgeToken } from "./credentials.js";
 export { openProjectPullRequest, projectPullRequestState, pushProjectBranch } from "./projectForge.js";
-export { openPullRequest, pullRequestState } from "./pullRequests.js";
+export { type PullRequest, openPullRequest, pullRequestState } from "./pullRequests.js";
 export { pushBranch } from "./push.js";
 export { forgeFromRemote, remoteTransport } from "./remoteUrl.js";
 export { type ForgeSettings, projectForge, setForge } from "./settings.js";

@@ -6,8 +6,6 @@ import { sweepLanes } from "./sweep.js";
 export { ensureLane, laneAfterTurn, laneOf, lanePath } from "./lane.js";
 export { sweepLanes } from "./sweep.js";
 export { type LaneView, discardLane, laneOfConversation } from "./service.js";
-export { laneChanges } from "./changes.js";
-export { conflictFollowUpPrompt, mergeLane, updateLaneBase } from "./merge.js";
 
 /** Lanes' tick step (registered on every engine): the retention sweep. */
 export function registerLaneTicks(engine: Kernel): void {
@@ -16,3 +14,12 @@ export function registerLaneTicks(engine: Kernel): void {
     return expired ? { expired } : undefined;
   });
 }
+export { type LaneCardData, laneCardData } from "./card.js";
+export {
+  type AskMergeOutcome,
+  type LaneMergeOutcome,
+  askAgentToMerge,
+  mergeLaneOf,
+  openLanePullRequest,
+  pushLane,
+} from "./leave.js";

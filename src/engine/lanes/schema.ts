@@ -1,4 +1,4 @@
-import type { Selectable } from "kysely";
+import type { Generated, Selectable } from "kysely";
 
 // Row type of db/migrations/0019_lanes. Times are epoch milliseconds.
 
@@ -22,6 +22,21 @@ export interface LanesTable {
   /** The last turn that ran in the lane (or when it was made): the retention sweep's clock. */
   updated_at: number;
   finished_at: number | null;
+  /** The last changes read, as the card lists them (JSON `LaneSummary`, no diff; migration 0021). */
+  summary: Generated<string | null>;
+  /** The remote the branch was pushed to, and when. */
+  pushed_remote: Generated<string | null>;
+  pushed_at: Generated<number | null>;
+  /** Its pull (merge) request, as the forge last said. */
+  pr_url: Generated<string | null>;
+  pr_number: Generated<number | null>;
+  pr_state: Generated<"open" | "draft" | "merged" | "closed" | null>;
+  /** The files the last refused merge named (JSON array); null once merged or never refused. */
+  conflict_files: Generated<string | null>;
+  /** Who merged or discarded it (null: the retention sweep, or not ended). */
+  ended_by: Generated<string | null>;
+  /** The project's commit after its merge. */
+  merged_revision: Generated<string | null>;
 }
 
 /** A lane row as read. */

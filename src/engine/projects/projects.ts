@@ -146,6 +146,7 @@ export async function addProject(
     forge: null,
     forge_url: null,
     forge_repo: null,
+    prompters_merge: 0, // its owner and admins merge its lanes until an admin lets its prompters
   };
   // Checks and write under one write lock: a project added meanwhile by another process cannot
   // slip in between (and surface as a raw constraint error).

@@ -48,7 +48,7 @@ export const core = {
   "reason.lane_not_found":
     "this conversation has no lane (its project works in direct mode, or its agent has not started)",
   "reason.lane_busy":
-    "the conversation {name} has an agent at work or waiting in its lane: stop it before discarding the lane",
+    "the conversation {name} has an agent at work or waiting in its lane: wait for its answer or stop it, then try again",
   "lanes.commit_message": "codexpi: {title}",
   "reason.conversation_not_found": "conversation not found",
   "reason.conversation_other_project": "the conversation {name} belongs to another project",

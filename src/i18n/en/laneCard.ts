@@ -5,6 +5,23 @@ const s = (n: number) => (n === 1 ? "" : "s");
 
 /** English messages of a lane's card (what changed in a conversation's branch) and its merge. */
 export const laneCard = {
+  "reason.lane_merge_not_allowed": "only the owner of {name} and admins merge its conversations' branches",
+  "reason.lane_publish_not_allowed":
+    "only the person who asked, and admins, push this branch or open its pull request",
+  "reason.lane_ended": "this branch is no longer kept: it was merged or discarded",
+  "reason.lane_no_base": "this branch started from a detached checkout: there is no branch to merge it into",
+  "reason.lane_checkout_dirty":
+    "the checkout of {name} has uncommitted changes: commit or stash them, then merge into `{base}` again",
+  "reason.lane_checkout_moved":
+    "the checkout of {name} has another branch out: check out `{base}`, then merge again",
+  "lane.pr_body":
+    "{request}\n\n---\n\n**What the agent did**\n\n{summary}\n\n---\n\nAsked by {requester} in Slack: {thread}\n\n_Opened by codexpi._",
+  "lane.reply.conflict":
+    "The merge stopped on a conflict in {n} file(s): the card names them and offers to ask the agent.",
+  "lane.reply.ask_asked":
+    "The agent is asked to merge the base into its branch and resolve the conflicts: its answer comes in this thread.",
+  "lane.reply.ask_merged": "The base merged into the branch without conflict: merge it again.",
+  "lane.reply.ask_up_to_date": "The branch already contains its base: nothing to merge.",
   "lane.merge_message": "Merge {branch} into {base} (codexpi)",
   "prompt.lane_merge_base":
     "The project's branch `{base}` moved on and no longer merges cleanly with your branch. codexpi has started merging `{base}` (`{ref}`) into your branch, right here: the files below hold conflict markers.\n\nResolve each conflict keeping the intent of both sides, remove every conflict marker, then check that the project builds and its tests pass. Do not commit and do not abort the merge (`git merge --abort`): codexpi records the merge commit when your turn ends.\n\nConflicting files:\n{files}",
@@ -25,6 +42,9 @@ export const laneCard = {
   "lane.card.merge": "Merge into {base}",
   "lane.card.push": "Push branch",
   "lane.card.pr": "Open pull request",
+  "lane.card.merge_title": "Merge this branch?",
+  "lane.card.merge_text": "Merge `{branch}` into `{base}` in the project’s checkout?",
+  "lane.card.merge_yes": "Merge",
   "lane.card.discard": "Discard",
   "lane.card.discard_title": "Discard this branch?",
   "lane.card.discard_text":

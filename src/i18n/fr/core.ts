@@ -48,7 +48,7 @@ export const core = {
   "reason.lane_not_found":
     "cette conversation n’a pas de voie (son projet travaille en mode direct, ou son agent n’a pas commencé)",
   "reason.lane_busy":
-    "la conversation {name} a un agent au travail ou en attente dans sa voie : arrêtez-le avant d’abandonner la voie",
+    "la conversation {name} a un agent au travail ou en attente dans sa voie : attendez sa réponse ou arrêtez-le, puis réessayez",
   "lanes.commit_message": "codexpi : {title}",
   "reason.conversation_not_found": "conversation introuvable",
   "reason.conversation_other_project": "la conversation {name} appartient à un autre projet",
