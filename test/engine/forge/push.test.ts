@@ -251,7 +251,7 @@ describe("pushBranch runs nothing the clone planted", () => {
     );
   });
 
-  it.each<GitJailMode>(["off", "bwrap"])(
+  it.for<GitJailMode>(["off", "bwrap"])(
     "S-FG-03: pushBranch (jail %s) to a local, an http and an ssh remote runs no hook, fsmonitor, ssh command, credential helper or receive-pack",
     async (mode, ctx) => {
       if (mode === "bwrap" && !jail) ctx.skip();
