@@ -4,7 +4,7 @@ import type { Project } from "../schema.js";
 import { readForgeToken } from "./credentials.js";
 import { type PullRequest, openPullRequest, pullRequestState } from "./pullRequests.js";
 import { type PushResult, pushBranch } from "./push.js";
-import type { ForgeKind } from "./remoteUrl.js";
+import { type ForgeKind, remoteTransport } from "./remoteUrl.js";
 import { projectForge } from "./settings.js";
 
 // A project's push and pull requests, its settings and stored token applied: what the
@@ -33,24 +33,43 @@ async function projectRemoteUrl(project: Project, host: ForgeHost): Promise<stri
 /**
  * Pushes `branch` of `repoPath` (a lane's clone, or the project's checkout) to the project's
  * remote, as the project's checkout names it (a lane's own configuration never chooses), with the
- * project's token (else the install's) when one is stored.
+ * project's token (else the install's) when one is stored and the remote is on the forge's host.
  */
 export async function pushProjectBranch(
   project: Project,
   branch: { repoPath: string; branch: string; read?: readonly string[] },
   host: ForgeHost,
 ): Promise<PushResult> {
-  const stored = readForgeToken(host.dataDir, project.name);
   const url = await projectRemoteUrl(project, host);
-  const forge = url ? projectForge(project, url)?.forge : undefined;
+  const forge = url ? projectForge(project, url) : null;
+  const stored =
+    forge && url && onForgeHost(url, forge.forgeUrl) ? readForgeToken(host.dataDir, project.name) : null;
   return pushBranch({
     ...branch,
     remote: project.remote,
     remoteFrom: project.path,
-    credential: stored ? { token: stored.token, username: TOKEN_USER[forge ?? "github"] } : null,
+    credential: stored && forge ? { token: stored.token, username: TOKEN_USER[forge.forge] } : null,
     dataDir: host.dataDir,
     jail: host.jail,
   });
+}
+
+/**
+ * Whether a remote lies on the forge's own host (GitHub's API host api.github.com serves
+ * github.com): the only host a forge token is handed to. A checkout's remote may have been
+ * rewritten by an agent (a direct-mode project's checkout is its workspace): a remote elsewhere
+ * is pushed to without the token.
+ */
+function onForgeHost(remoteUrl: string, forgeUrl: string): boolean {
+  const t = remoteTransport(remoteUrl);
+  if (!t || (t.kind !== "http" && t.kind !== "https")) return false;
+  let api: string;
+  try {
+    api = new URL(forgeUrl).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return t.host === (api === "api.github.com" ? "github.com" : api);
 }
 
 /** The project's forge and token; `forge_not_configured` or `forge_token_missing` otherwise. */

@@ -252,7 +252,12 @@ async function exec(
     shell: false,
     timeout: access.timeoutMs ?? 300_000,
   });
-  if (piped) (child.stdio[SECRET_FD] as Writable | null)?.end(remote?.secret?.value);
+  if (piped) {
+    const pipe = child.stdio[SECRET_FD] as Writable | null;
+    // A jail that fails before reading it closes the pipe: git's own failure is the error to report.
+    pipe?.on("error", () => {});
+    pipe?.end(remote?.secret?.value);
+  }
   const r = await child.finally(() => spill?.remove());
   return {
     ok: r.exitCode === 0,

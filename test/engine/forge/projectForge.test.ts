@@ -11,6 +11,7 @@ import {
 } from "../../../src/engine/forge/index.js";
 import { testEngine } from "../../support/engine.js";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fakeGitHub.js";
+import { startGitHttpServer } from "../../support/gitHttpServer.js";
 import { jailAvailable } from "../../support/jail.js";
 import { GIT_ENV, git } from "../orchestrations/repo.js";
 
@@ -66,6 +67,40 @@ describe("a project's push and pull request", () => {
       env: GIT_ENV,
     });
     expect(pushed.stdout.trim()).toBe(await git(p.lane, "rev-parse", BRANCH));
+  });
+
+  it("S-FG-02: the token goes only to the forge's own host: a checkout remote elsewhere is pushed to without it", async () => {
+    const p = await projectWithLane();
+    const api = createEngineApi(env.engine).projects;
+    const server = await startGitHttpServer({ root: env.dir, user: "x-access-token", token: TOKEN });
+    try {
+      await git(p.checkout, "remote", "set-url", "origin", `${server.url}/remote.git`);
+      await api.setForgeToken(CLI_ACTOR, "demo", TOKEN);
+      // The forge's host is "localhost", the remote's 127.0.0.1: the token is withheld, the push refused.
+      const elsewhere = await api.setForge(CLI_ACTOR, "demo", {
+        forge: "github",
+        forgeUrl: "http://localhost:1/api/v3",
+        forgeRepo: "acme/widgets",
+      });
+      await expect(
+        pushProjectBranch(elsewhere, { repoPath: p.lane, branch: BRANCH }, p.host),
+      ).rejects.toMatchObject({
+        reason: "forge_push_failed",
+      });
+      expect(server.received.filter((q) => q.authorization !== null)).toEqual([]);
+      // Positive control: the forge on the remote's host gets the token, and the branch.
+      const same = await api.setForge(CLI_ACTOR, "demo", { forgeUrl: "http://127.0.0.1:1/api/v3" });
+      await pushProjectBranch(same, { repoPath: p.lane, branch: BRANCH }, p.host);
+      expect(server.received.some((q) => q.authorization?.startsWith("Basic ") && q.status === 200)).toBe(
+        true,
+      );
+      const pushed = await execa("git", ["--git-dir", p.bare, "rev-parse", `refs/heads/${BRANCH}`], {
+        env: GIT_ENV,
+      });
+      expect(pushed.stdout.trim()).toBe(await git(p.lane, "rev-parse", BRANCH));
+    } finally {
+      await server.close();
+    }
   });
 
   it("S-FG-04: the pull request opens on the project's forge with its stored token, and its state reads back", async () => {

@@ -183,6 +183,37 @@ describe.each<GitJailMode>(["off", "bwrap"])("pushBranch (jail %s)", (mode) => {
     expect(attacker.received.some((q) => q.authorization?.startsWith("Basic "))).toBe(true);
   });
 
+  it("S-FG-02: a URL rewrite planted in the lane sends git elsewhere, and the askpass helper gives it nothing", async (ctx) => {
+    skipUnlessJail(ctx);
+    const f = await fixture();
+    const server = await httpServer(f.remotes);
+    const elsewhere = path.join(f.root, "elsewhere");
+    fs.mkdirSync(elsewhere);
+    await git(f.root, "init", "-q", "--bare", path.join(elsewhere, "widgets.git"));
+    const attacker = await httpServer(elsewhere);
+    const project = path.join(f.root, "project");
+    await git(f.root, "init", "-q", "-b", "main", project);
+    await git(project, "remote", "add", "origin", `${server.url}/widgets.git`);
+    await git(f.clone, "config", `url.${attacker.url}/.pushInsteadOf`, `${server.url}/`);
+    const { e, shown } = await refusal(
+      pushBranch({
+        repoPath: f.clone,
+        remote: "origin",
+        branch: BRANCH,
+        credential: { token: TOKEN },
+        remoteFrom: project,
+        dataDir: f.dataDir,
+        jail: mode,
+      }),
+    );
+    expect(e.reason).toBe("forge_push_failed");
+    // Positive control: git did go to the other server (the rewrite applied) — which got no credentials.
+    expect(attacker.received.length).toBeGreaterThan(0);
+    expect(attacker.received.filter((q) => q.authorization !== null)).toEqual([]);
+    expect(server.received).toEqual([]);
+    expect(shown).not.toContain(TOKEN);
+  });
+
   it("a plain-http remote elsewhere than this machine is refused before anything is sent", async (ctx) => {
     skipUnlessJail(ctx);
     const f = await fixture();
@@ -251,7 +282,7 @@ describe("pushBranch runs nothing the clone planted", () => {
     );
   });
 
-  it.each<GitJailMode>(["off", "bwrap"])(
+  it.for<GitJailMode>(["off", "bwrap"])(
     "S-FG-03: pushBranch (jail %s) to a local, an http and an ssh remote runs no hook, fsmonitor, ssh command, credential helper or receive-pack",
     async (mode, ctx) => {
       if (mode === "bwrap" && !jail) ctx.skip();
