@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { createEngineApi } from "../../src/engine/api/index.js";
 import { addProject } from "../../src/engine/projects/projects.js";
 import { writeForgeToken } from "../../src/engine/forge/index.js";
 import { laneOf } from "../../src/engine/lanes/index.js";
@@ -74,7 +75,7 @@ describe("a lane's card through the real bot", () => {
 
   it("S-CARD-10: two people's agents run side by side in their lanes; Merge, the conflict and the agent's resolution, Push to the bare remote, the pull request, Discard; a non-owner's Merge changes nothing", async () => {
     isolateGit();
-    github = await startFakeGitHub({ token: TOKEN, repos: ["acme/repo"] });
+    github = await startFakeGitHub({ token: TOKEN, repos: ["acme/repo"], enterprise: true });
     bot = await slackBot({ model: { respond } });
     const b = bot;
     const root = path.join(path.dirname(b.config.dataDir), "repo");
@@ -91,7 +92,7 @@ describe("a lane's card through the real bot", () => {
       { now: () => Date.now() },
       { name: "repo", path: root, ownerId: OWNER, workspaceMode: "branch" },
     );
-    await b.bot.api.projects.setForge({ userId: ADMIN, isAdmin: true }, "repo", {
+    await createEngineApi(b.bot.engine).projects.setForge({ userId: ADMIN, isAdmin: true }, "repo", {
       forge: "github",
       forgeUrl: github.apiUrl,
       forgeRepo: "acme/repo",
