@@ -47,6 +47,8 @@ export interface ProjectChanges {
   channel?: string | null;
   fullAccess?: boolean;
   mergeConfirmation?: boolean;
+  /** Whether a conversation's person may merge its lane (else its owner and admins; admins set it). */
+  promptersMerge?: boolean;
   role?: ProjectRole;
   /** Whether escalations ask a person (`on-request`) or never (`never`). */
   approvalMode?: ApprovalMode;
@@ -259,6 +261,8 @@ function parseSet(args: string[]): Command {
       changes.workspace = value as WorkspaceMode;
     else if (flag === "--merge-confirmation" && onOff(value) !== undefined)
       changes.mergeConfirmation = onOff(value);
+    else if (flag === "--prompters-merge" && onOff(value) !== undefined)
+      changes.promptersMerge = onOff(value);
     else if (flag === "--role" && ROLES.includes(value as ProjectRole)) changes.role = value as ProjectRole;
     else if (flag === "--approvals" && APPROVAL_MODES.includes(value as ApprovalMode))
       changes.approvalMode = value as ApprovalMode;

@@ -86,7 +86,7 @@ async function remove(argv: string[]): Promise<number> {
 
 /**
  * `project set NAME [--approvals never|on-request] [--steer on|off] [--workspace direct|branch]
- * [--host HOST|none] [--path DIR] [--remote R] [--forge github|gitlab|none] [--forge-url URL|none]
+ * [--prompters-merge on|off] [--host HOST|none] [--path DIR] [--remote R] [--forge github|gitlab|none] [--forge-url URL|none]
  * [--forge-repo REPO|none]`: the operator is an admin; a new path is refused where it overlaps
  * another project.
  */
@@ -97,6 +97,7 @@ async function set(argv: string[]): Promise<number> {
       approvals: { type: "string" },
       steer: { type: "string" },
       workspace: { type: "string" },
+      "prompters-merge": { type: "string" },
       host: { type: "string" },
       path: { type: "string" },
       ...FORGE_OPTIONS,
@@ -107,7 +108,13 @@ async function set(argv: string[]): Promise<number> {
   const { steer, path: dir } = values;
   const workspace = values.workspace as WorkspaceMode | undefined;
   const forge = forgeChanges(values);
-  if ([mode, steer, workspace, values.host, dir].every((v) => v === undefined) && forge === null)
+  const promptersMerge = values["prompters-merge"];
+  if (promptersMerge !== undefined && promptersMerge !== "on" && promptersMerge !== "off")
+    throw new UsageError(t(cliLocale(), "cli.error.prompters_merge"));
+  if (
+    [mode, steer, workspace, values.host, dir, promptersMerge].every((v) => v === undefined) &&
+    forge === null
+  )
     throw new UsageError(t(cliLocale(), "cli.error.project_set"));
   if (mode !== undefined && !APPROVAL_MODES.includes(mode))
     throw new UsageError(t(cliLocale(), "cli.error.approvals"));
@@ -119,9 +126,10 @@ async function set(argv: string[]): Promise<number> {
   const { db, api, config } = await cliEngine();
   try {
     const name = positionals[0] as string;
-    if (mode !== undefined || host !== undefined || dir !== undefined) {
+    if (mode !== undefined || host !== undefined || dir !== undefined || promptersMerge !== undefined) {
       const changes = {
         ...(mode !== undefined ? { approvalMode: mode } : {}),
+        ...(promptersMerge !== undefined ? { promptersMerge: promptersMerge === "on" } : {}),
         ...(host !== undefined ? { host } : {}),
         ...(dir !== undefined ? { path: dir } : {}),
       };
@@ -131,6 +139,8 @@ async function set(argv: string[]): Promise<number> {
         out(t(config.locale, "cli.project.updated", { name: p.name, approvals: p.approval_mode }));
       if (host !== undefined)
         out(t(config.locale, "cli.project.host_set", { name: p.name, host: where(p.host) }));
+      if (promptersMerge !== undefined)
+        out(t(config.locale, "cli.project.prompters_merge", { name: p.name, value: promptersMerge }));
     }
     if (steer !== undefined) {
       const p = await api.projects.setSteer(CLI_ACTOR, name, steer === "on");

@@ -131,10 +131,14 @@ describe("a lane's card through the real bot", () => {
     await eventually(async () => (await laneOf(b.db, alpha))?.status === "merged", 30_000, "alpha merged");
     expect(fs.readFileSync(path.join(root, "app.txt"), "utf8")).toBe("alpha\n");
     expect(fs.existsSync(path.join(root, "alpha.txt"))).toBe(true);
-    await eventually(() => {
-      const m = b.slack.messages().find((x) => x.ts === cardA.ts);
-      return m && m.updates > 0 && !buttonOf(m, ACTIONS.laneMerge);
-    }, 15_000, "alpha's card redrawn as merged");
+    await eventually(
+      () => {
+        const m = b.slack.messages().find((x) => x.ts === cardA.ts);
+        return m && m.updates > 0 && !buttonOf(m, ACTIONS.laneMerge);
+      },
+      15_000,
+      "alpha's card redrawn as merged",
+    );
 
     // Bravo's Merge (the admin's) conflicts on app.txt: nothing changes, the card names the file.
     const before = await git(root, "rev-parse", "HEAD");
@@ -142,28 +146,44 @@ describe("a lane's card through the real bot", () => {
     expect((await b.response(conflicted.responseId)).text).toMatch(/1/);
     expect(await git(root, "rev-parse", "HEAD")).toBe(before);
     expect(await git(root, "status", "--porcelain")).toBe("");
-    const askCard = await eventually(() => {
-      const m = b.slack.messages().find((x) => x.ts === cardB.ts);
-      return m && buttonOf(m, ACTIONS.laneAskMerge) ? m : null;
-    }, 15_000, "bravo's card with Ask the agent to merge");
+    const askCard = await eventually(
+      () => {
+        const m = b.slack.messages().find((x) => x.ts === cardB.ts);
+        return m && buttonOf(m, ACTIONS.laneAskMerge) ? m : null;
+      },
+      15_000,
+      "bravo's card with Ask the agent to merge",
+    );
     expect(JSON.stringify(askCard.blocks)).toContain("app.txt");
 
     // Push creates the branch on the bare remote; Open pull request posts the documented request.
     await b.click(ACTIONS.lanePush, bravo, cardB.ts, ADMIN);
     const branch = (await laneOf(b.db, bravo))!.branch;
-    await eventually(async () => (await git(remote, "branch", "--list", branch)).includes(branch), 30_000, "pushed");
+    await eventually(
+      async () => (await git(remote, "branch", "--list", branch)).includes(branch),
+      30_000,
+      "pushed",
+    );
     await b.click(ACTIONS.lanePullRequest, bravo, cardB.ts, ADMIN);
     const pull = await eventually(() => github!.pulls("acme/repo")[0], 30_000, "pull request");
     expect(pull).toMatchObject({ head: branch, base: "main", title: expect.any(String) });
-    await eventually(() => {
-      const m = b.slack.messages().find((x) => x.ts === cardB.ts);
-      return m && JSON.stringify(m.blocks).includes(pull.html_url);
-    }, 15_000, "the card shows the pull request's link");
+    await eventually(
+      () => {
+        const m = b.slack.messages().find((x) => x.ts === cardB.ts);
+        return m && JSON.stringify(m.blocks).includes(pull.html_url);
+      },
+      15_000,
+      "the card shows the pull request's link",
+    );
     expect(JSON.stringify(b.slack.calls)).not.toContain(TOKEN);
 
     // Ask the agent to merge main: it resolves app.txt in its lane; a new card; the admin merges.
     await b.click(ACTIONS.laneAskMerge, bravo, cardB.ts, ADMIN);
-    const resolved = await eventually(() => cardsOf(b, bravo).find((m) => m.ts !== cardB.ts), 90_000, "new card");
+    const resolved = await eventually(
+      () => cardsOf(b, bravo).find((m) => m.ts !== cardB.ts),
+      90_000,
+      "new card",
+    );
     await b.click(ACTIONS.laneMerge, bravo, resolved.ts, ADMIN);
     await eventually(async () => (await laneOf(b.db, bravo))?.status === "merged", 30_000, "bravo merged");
     expect(fs.readFileSync(path.join(root, "app.txt"), "utf8")).toBe("alpha\nbravo\n");
@@ -171,7 +191,11 @@ describe("a lane's card through the real bot", () => {
     // Discard removes a third lane; its branch reaches neither the project nor the remote.
     await b.command("ask repo CARD-GAMMA write gamma", OWNER);
     const gamma = await eventually(async () => {
-      const rows = await b.db.selectFrom("conversations").select("id").where("id", "not in", [alpha, bravo]).execute();
+      const rows = await b.db
+        .selectFrom("conversations")
+        .select("id")
+        .where("id", "not in", [alpha, bravo])
+        .execute();
       return rows[0]?.id;
     });
     const cardC = await eventually(() => cardsOf(b, gamma)[0], 90_000, "gamma's card");

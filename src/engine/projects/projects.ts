@@ -336,6 +336,8 @@ export interface ProjectUpdate {
   channel?: string | null;
   fullAccess?: boolean;
   mergeConfirmation?: boolean;
+  /** Whether a conversation's person may merge its lane into the project (else owner and admins). */
+  promptersMerge?: boolean;
   role?: ProjectRole;
   /** Whether escalations ask a person (`on-request`) or are refused by Codex's sandbox (`never`). */
   approvalMode?: ApprovalMode;
@@ -374,6 +376,7 @@ export async function updateProject(
     ...(changes.owner !== undefined ? { owner_id: changes.owner } : {}),
     ...(changes.channel !== undefined ? { channel_id: changes.channel } : {}),
     ...(changes.fullAccess !== undefined ? { full_access: changes.fullAccess ? 1 : 0 } : {}),
+    ...(changes.promptersMerge !== undefined ? { prompters_merge: changes.promptersMerge ? 1 : 0 } : {}),
     ...(changes.mergeConfirmation !== undefined
       ? { merge_confirmation_required: changes.mergeConfirmation ? 1 : 0 }
       : {}),

@@ -31,13 +31,16 @@ export const cli = {
   "cli.error.project_command": "sous-commande de project inconnue : {name} (add, list, set ou remove)",
   "cli.error.role": "--role doit valoir {roles}",
   "cli.error.approvals": "--approvals doit valoir never ou on-request",
+  "cli.error.prompters_merge": "--prompters-merge doit valoir on ou off",
+  "cli.project.prompters_merge":
+    "{name} : les personnes qui le sollicitent peuvent fusionner leurs branches : {value}",
   "cli.error.steer": "--steer doit valoir on ou off",
   "cli.error.workspace": "--workspace doit valoir direct ou branch",
   "cli.project.workspace": "projet {name} modifié : espace de travail {mode}",
   "cli.project.steer": "projet {name} modifié : orientation {steer}",
   "cli.project.updated": "projet {name} modifié : approbations {approvals}",
   "cli.error.project_set":
-    "project set demande --approvals never|on-request, --steer on|off, --workspace direct|branch, --host HÔTE|none ou --path DOSSIER",
+    "project set demande --approvals never|on-request, --steer on|off, --workspace direct|branch, --prompters-merge on|off, --host HÔTE|none ou --path DOSSIER",
   "cli.project.path_set": "le projet {name} travaille désormais dans {path}",
   "cli.error.host_name": "un nom d’hôte s’écrit en lettres, chiffres, . _ ou - (63 au plus)",
   "cli.project.host_set": "le projet {name} tourne désormais sur {host}",
