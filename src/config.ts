@@ -71,6 +71,7 @@ const schema = z.object({
     .optional(),
   CODEXPI_APPROVAL_TTL: seconds.default(24 * 60 * 60),
   CODEXPI_HOST_TTL: seconds.default(30),
+  CODEXPI_LANE_RETENTION_DAYS: z.coerce.number().positive().default(14),
   CODEXPI_HOST_NAME: z
     .string()
     .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, "expected a host name (letters, digits, . _ -)")
@@ -159,6 +160,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     hostName: e.CODEXPI_HOST_NAME ?? null,
     /** A worker host whose heartbeat is older than this is lost: its running items are interrupted. */
     hostTtlMs: e.CODEXPI_HOST_TTL * 1000,
+    /** A lane unused this long (its conversation neither running nor waiting) is removed. */
+    laneRetentionMs: Math.round(e.CODEXPI_LANE_RETENTION_DAYS * 24 * 3600_000),
     /** `bwrap`: every agent process and test command runs in a bubblewrap jail; `off` is unsafe. */
     jail: e.CODEXPI_JAIL,
     /**

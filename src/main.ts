@@ -18,6 +18,7 @@ const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<numb
   stop: () => import("./cli/stop.js"),
   worker: () => import("./cli/worker.js"),
   host: () => import("./cli/host.js"),
+  credential: () => import("./cli/credential.js"),
 };
 
 const locale = parseLocale(process.env.CODEXPI_LOCALE);

@@ -16,6 +16,10 @@ import * as m0014 from "./0014_worker_hosts.js";
 import * as m0015 from "./0015_shared_intake.js";
 import * as m0016 from "./0016_queue_sequence.js";
 import * as m0017 from "./0017_engine_forgets_slack.js";
+import * as m0018 from "./0018_workspace_mode.js";
+import * as m0019 from "./0019_lanes.js";
+import * as m0020 from "./0020_project_forge.js";
+import * as m0021 from "./0021_lane_card.js";
 
 /** Every migration in order; a static list so that the same code runs from src/ and dist/. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +40,8 @@ export const migrations: Record<string, Migration> = {
   "0015_shared_intake": m0015,
   "0016_queue_sequence": m0016,
   "0017_engine_forgets_slack": m0017,
+  "0018_workspace_mode": m0018,
+  "0019_lanes": m0019,
+  "0020_project_forge": m0020,
+  "0021_lane_card": m0021,
 };

@@ -18,6 +18,7 @@ import type { BotContext } from "./context.js";
 import { AfterAck } from "./afterAck.js";
 import { serveHealth, startHealthServer, type Health } from "./health.js";
 import { registerActions } from "./listeners/actions.js";
+import { registerLaneActions } from "./listeners/lanes.js";
 import { registerCoordinationActions } from "./listeners/coordination.js";
 import { registerApprovalActions } from "./listeners/approvals.js";
 import { registerRunActions } from "./listeners/runs.js";
@@ -274,6 +275,7 @@ function registerListeners(app: App, ctx: BotContext): void {
   registerApprovalActions(app, ctx);
   registerRunActions(app, ctx);
   registerOrchestrationActions(app, ctx);
+  registerLaneActions(app, ctx);
   registerEvents(app, ctx);
 }
 

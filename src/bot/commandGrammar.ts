@@ -47,6 +47,8 @@ export interface ProjectChanges {
   channel?: string | null;
   fullAccess?: boolean;
   mergeConfirmation?: boolean;
+  /** Whether a conversation's person may merge its lane (else its owner and admins; admins set it). */
+  promptersMerge?: boolean;
   role?: ProjectRole;
   /** Whether escalations ask a person (`on-request`) or never (`never`). */
   approvalMode?: ApprovalMode;
@@ -64,6 +66,8 @@ export interface ProjectChanges {
   visible?: "channel" | "private";
   /** Whether a reply written while the agent works is sent into the running turn (owner or admin). */
   steer?: boolean;
+  /** Where its conversations work: its checkout, one at a time, or a lane each (admins). */
+  workspace?: WorkspaceMode;
 }
 
 /** The sub-commands a usage line exists for. */
@@ -84,6 +88,7 @@ export type UsageTopic =
 
 const ROLES: readonly ProjectRole[] = ["project", "master", "self"];
 const APPROVAL_MODES: readonly ApprovalMode[] = ["never", "on-request"];
+const WORKSPACE_MODES: readonly WorkspaceMode[] = ["direct", "branch"];
 
 /**
  * Splits on whitespace, keeping "quoted strings" (straight or typographic quotes, as Slack
@@ -252,8 +257,12 @@ function parseSet(args: string[]): Command {
     } else if (flag === "--visible" && (value === "channel" || value === "private")) changes.visible = value;
     else if (flag === "--full-access" && onOff(value) !== undefined) changes.fullAccess = onOff(value);
     else if (flag === "--steer" && onOff(value) !== undefined) changes.steer = onOff(value);
+    else if (flag === "--workspace" && WORKSPACE_MODES.includes(value as WorkspaceMode))
+      changes.workspace = value as WorkspaceMode;
     else if (flag === "--merge-confirmation" && onOff(value) !== undefined)
       changes.mergeConfirmation = onOff(value);
+    else if (flag === "--prompters-merge" && onOff(value) !== undefined)
+      changes.promptersMerge = onOff(value);
     else if (flag === "--role" && ROLES.includes(value as ProjectRole)) changes.role = value as ProjectRole;
     else if (flag === "--approvals" && APPROVAL_MODES.includes(value as ApprovalMode))
       changes.approvalMode = value as ApprovalMode;
@@ -286,4 +295,4 @@ function parseRun(args: string[]): Command {
     return { kind: "run.resume", revise: true };
   return { kind: "usage", topic: verb === "start" ? "run.start" : verb === "resume" ? "run.resume" : "run" };
 }
-import type { NewProject, ProjectUpdate } from "../engine/api/model.js";
+import type { NewProject, ProjectUpdate, WorkspaceMode } from "../engine/api/model.js";

@@ -1,14 +1,21 @@
 import { HOST_NAME, projectCodexState } from "../engine/api/runtime.js";
-import { type ApprovalMode, CLI_ACTOR, type ProjectRole } from "../engine/api/model.js";
+import {
+  type ApprovalMode,
+  CLI_ACTOR,
+  type ProjectRole,
+  WORKSPACE_MODES,
+  type WorkspaceMode,
+} from "../engine/api/model.js";
 import fs from "node:fs";
 import path from "node:path";
 import { t } from "../i18n/index.js";
 import { args, cliEngine, cliLocale, out, UsageError } from "./context.js";
+import { FORGE_OPTIONS, forgeChanges, projectCredential, setForgeOptions } from "./credential.js";
 
 const ROLES: ProjectRole[] = ["project", "master", "self"];
 const APPROVAL_MODES: ApprovalMode[] = ["never", "on-request"];
 
-/** `codexpi project add|list|set|remove`. */
+/** `codexpi project add|list|set|remove|move|credential`. */
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === "add") return add(rest);
@@ -16,6 +23,7 @@ export async function run(argv: string[]): Promise<number> {
   if (sub === "remove") return remove(rest);
   if (sub === "set") return set(rest);
   if (sub === "move") return move(rest);
+  if (sub === "credential") return projectCredential(rest);
   throw new UsageError(t(cliLocale(), "cli.error.project_command", { name: sub ?? "-" }));
 }
 
@@ -77,8 +85,10 @@ async function remove(argv: string[]): Promise<number> {
 }
 
 /**
- * `project set NAME [--approvals never|on-request] [--steer on|off] [--host HOST|none] [--path DIR]`:
- * the operator is an admin; a new path is refused where it overlaps another project.
+ * `project set NAME [--approvals never|on-request] [--steer on|off] [--workspace direct|branch]
+ * [--prompters-merge on|off] [--host HOST|none] [--path DIR] [--remote R] [--forge github|gitlab|none] [--forge-url URL|none]
+ * [--forge-repo REPO|none]`: the operator is an admin; a new path is refused where it overlaps
+ * another project.
  */
 async function set(argv: string[]): Promise<number> {
   const { values, positionals } = args(
@@ -86,27 +96,40 @@ async function set(argv: string[]): Promise<number> {
     {
       approvals: { type: "string" },
       steer: { type: "string" },
+      workspace: { type: "string" },
+      "prompters-merge": { type: "string" },
       host: { type: "string" },
       path: { type: "string" },
+      ...FORGE_OPTIONS,
     },
     1,
   );
   const mode = values.approvals as ApprovalMode | undefined;
-  const steer = values.steer;
-  const dir = values.path;
-  if (mode === undefined && steer === undefined && values.host === undefined && dir === undefined)
+  const { steer, path: dir } = values;
+  const workspace = values.workspace as WorkspaceMode | undefined;
+  const forge = forgeChanges(values);
+  const promptersMerge = values["prompters-merge"];
+  if (promptersMerge !== undefined && promptersMerge !== "on" && promptersMerge !== "off")
+    throw new UsageError(t(cliLocale(), "cli.error.prompters_merge"));
+  if (
+    [mode, steer, workspace, values.host, dir, promptersMerge].every((v) => v === undefined) &&
+    forge === null
+  )
     throw new UsageError(t(cliLocale(), "cli.error.project_set"));
   if (mode !== undefined && !APPROVAL_MODES.includes(mode))
     throw new UsageError(t(cliLocale(), "cli.error.approvals"));
   if (steer !== undefined && steer !== "on" && steer !== "off")
     throw new UsageError(t(cliLocale(), "cli.error.steer"));
+  if (workspace !== undefined && !WORKSPACE_MODES.includes(workspace))
+    throw new UsageError(t(cliLocale(), "cli.error.workspace"));
   const host = values.host === undefined ? undefined : hostArgument(values.host);
   const { db, api, config } = await cliEngine();
   try {
     const name = positionals[0] as string;
-    if (mode !== undefined || host !== undefined || dir !== undefined) {
+    if (mode !== undefined || host !== undefined || dir !== undefined || promptersMerge !== undefined) {
       const changes = {
         ...(mode !== undefined ? { approvalMode: mode } : {}),
+        ...(promptersMerge !== undefined ? { promptersMerge: promptersMerge === "on" } : {}),
         ...(host !== undefined ? { host } : {}),
         ...(dir !== undefined ? { path: dir } : {}),
       };
@@ -116,11 +139,18 @@ async function set(argv: string[]): Promise<number> {
         out(t(config.locale, "cli.project.updated", { name: p.name, approvals: p.approval_mode }));
       if (host !== undefined)
         out(t(config.locale, "cli.project.host_set", { name: p.name, host: where(p.host) }));
+      if (promptersMerge !== undefined)
+        out(t(config.locale, "cli.project.prompters_merge", { name: p.name, value: promptersMerge }));
     }
     if (steer !== undefined) {
       const p = await api.projects.setSteer(CLI_ACTOR, name, steer === "on");
       out(t(config.locale, "cli.project.steer", { name: p.name, steer }));
     }
+    if (workspace !== undefined) {
+      const p = await api.projects.setWorkspaceMode(CLI_ACTOR, name, workspace);
+      out(t(config.locale, "cli.project.workspace", { name: p.name, mode: p.workspace_mode }));
+    }
+    if (forge !== null) await setForgeOptions(api, config.locale, name, forge);
     return 0;
   } finally {
     await db.destroy();
@@ -184,6 +214,10 @@ async function list(argv: string[]): Promise<number> {
         p.merge_confirmation_required ? t(config.locale, "cli.project.merge_confirmation") : null,
         p.approval_mode === "on-request" ? t(config.locale, "cli.project.approvals_on_request") : null,
         p.steer ? t(config.locale, "cli.project.steer_on") : null,
+        t(
+          config.locale,
+          p.workspace_mode === "branch" ? "cli.project.workspace_branch" : "cli.project.workspace_direct",
+        ),
         p.owner_id
           ? t(config.locale, "cli.project.owner", { id: p.owner_id })
           : t(config.locale, "cli.project.shared"),

@@ -10,8 +10,10 @@ const SYNTAX: Record<string, string[]> = {
     "project add NAME PATH [--owner U…] [--full-access] [--merge-confirmation] [--channel C…] [--role project|master|self]",
     "project list",
     "project remove NAME",
-    "project set NAME [--approvals never|on-request] [--steer on|off] [--host HOST|none]",
+    "project set NAME [--approvals never|on-request] [--steer on|off] [--workspace direct|branch] [--prompters-merge on|off] [--host HOST|none]",
+    "project set NAME [--remote R] [--forge github|gitlab|none] [--forge-url URL|none] [--forge-repo OWNER/NAME|none]",
     "project move NAME --to HOST|none",
+    "project credential NAME --forge-token - | --remove",
   ],
   ask: ["ask PROJECT PROMPT [--wait] [--stop-on-exit] [--conversation ID]"],
   answer: ["answer CONVERSATION"],
@@ -20,6 +22,7 @@ const SYNTAX: Record<string, string[]> = {
   tick: ["tick"],
   worker: ["worker QUEUE-ID --attempt N"],
   host: ["host [--name NAME]"],
+  credential: ["credential --forge-token - | --remove"],
 };
 
 // Whether a command is one `usage` knows.

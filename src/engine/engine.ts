@@ -24,6 +24,7 @@ import {
 import { registerRunTicks } from "./runs/index.js";
 import { registerOrchestrationTicks } from "./orchestrations/index.js";
 import { registerApprovalTicks } from "./approvals/index.js";
+import { registerLaneTicks } from "./lanes/index.js";
 import { abandonApprovalsReactor } from "./approvals/index.js";
 import { acquireLease, COORDINATOR_LEASE, leaseHolder, processOwnerId, releaseLease } from "./leases.js";
 import type { DispatchResult, Kernel, TickHandler, TickResult } from "./kernel.js";
@@ -92,6 +93,7 @@ export class Engine implements Kernel {
     registerRunTicks(this);
     registerOrchestrationTicks(this);
     registerApprovalTicks(this);
+    registerLaneTicks(this);
   }
 
   /** Adds a tick step; steps run in registration order, the dispatcher always last. */

@@ -17,6 +17,16 @@ export type EngineErrorReason =
   | "project_busy"
   | "project_running"
   | "host_not_found"
+  | "workspace_mode_invalid"
+  | "workspace_not_a_repository"
+  | "lane_not_found"
+  | "lane_busy"
+  | "lane_ended"
+  | "lane_merge_not_allowed"
+  | "lane_publish_not_allowed"
+  | "lane_no_base"
+  | "lane_checkout_dirty"
+  | "lane_checkout_moved"
   | "conversation_not_found"
   | "conversation_other_project"
   | "prompt_empty"
@@ -62,7 +72,25 @@ export type EngineErrorReason =
   | "run_target_unknown"
   | "run_rebase_refused"
   | "run_no_master"
-  | "run_projects_not_found";
+  | "run_projects_not_found"
+  // Forges: push and pull requests (issue 18).
+  | "forge_kind_invalid"
+  | "forge_url_invalid"
+  | "forge_repo_invalid"
+  | "forge_remote_invalid"
+  | "forge_branch_invalid"
+  | "forge_token_invalid"
+  | "forge_token_missing"
+  | "forge_not_configured"
+  | "forge_remote_missing"
+  | "forge_remote_unsupported"
+  | "forge_remote_insecure"
+  | "forge_push_failed"
+  | "forge_token_refused"
+  | "forge_forbidden"
+  | "forge_repo_not_found"
+  | "forge_request_refused"
+  | "forge_unreachable";
 
 /**
  * The one error type the engine throws for expected failures. The sentence a person reads comes

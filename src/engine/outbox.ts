@@ -89,6 +89,8 @@ const eventSchemas = {
     orchestrationId: z.string(),
     status: z.string(),
   }),
+  /** A lane's state changed (merged, a conflict, pushed, a pull request, discarded): its card is redrawn. */
+  "lane.updated": z.object({ kind: z.literal("lane.updated"), conversationId: z.string() }),
   "run.updated": z.object({
     kind: z.literal("run.updated"),
     runId: z.string(),
@@ -144,6 +146,8 @@ const aggregateOf: { [K in EventKind]: (e: EventOf<K>) => string } = {
   "specialist.updated": (e) => `specialist:${e.specialistId}`,
   "delegation.updated": (e) => `delegation:${e.delegationId}`,
   "orchestration.updated": (e) => `orchestration:${e.orchestrationId}`,
+  // A lane's card belongs to its conversation's thread, after the turn that changed it.
+  "lane.updated": (e) => `conversation:${e.conversationId}`,
   "run.updated": (e) => `run:${e.runId}`,
   "run.verdict": (e) => `run:${e.runId}`,
 };

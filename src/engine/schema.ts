@@ -28,7 +28,25 @@ export interface ProjectsTable {
   steer: Generated<number>;
   /** The worker host it is placed on (`codexpi host --name`); null: the coordinator's own machine. */
   host: Generated<string | null>;
+  /**
+   * Where its conversations work: 'direct' in the project's one checkout, one agent at a time;
+   * 'branch' each in a lane of its own (issue 18, engine/lanes).
+   */
+  workspace_mode: Generated<WorkspaceMode>;
+  /** The git remote its branches are pushed to (migration 0020). */
+  remote: Generated<string>;
+  /** Where its pull (merge) requests open; null: derived from the remote's URL (github.com, gitlab.com). */
+  forge: Generated<"github" | "gitlab" | null>;
+  /** The forge API's base URL (https://api.github.com, https://host/api/v3, https://host/api/v4). */
+  forge_url: Generated<string | null>;
+  /** "owner/name", GitLab's "group/sub/name" or numeric id; null: derived from the remote's URL. */
+  forge_repo: Generated<string | null>;
+  /** 1 when a conversation's person may merge its lane into the project (migration 0021). */
+  prompters_merge: Generated<number>;
 }
+
+/** Where a project's conversations work: its checkout, one at a time, or a lane each. */
+export type WorkspaceMode = "direct" | "branch";
 
 /** Who may read a project's conversations besides its owner and admins. */
 export type ProjectVisibility = "private" | "channel";

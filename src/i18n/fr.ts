@@ -3,6 +3,8 @@ import { cli } from "./fr/cli.js";
 import { commands } from "./fr/commands.js";
 import { coordination } from "./fr/coordination.js";
 import { core } from "./fr/core.js";
+import { laneCard } from "./fr/laneCard.js";
+import { forge } from "./fr/forge.js";
 import { orchestrations } from "./fr/orchestrations.js";
 import { runs } from "./fr/runs.js";
 
@@ -19,6 +21,8 @@ export const fr = {
   ...runs,
   ...orchestrations,
   ...approvals,
+  ...laneCard,
+  ...forge,
 };
 
 /** Keys defined in more than one area. */
@@ -43,6 +47,8 @@ type _AreasAreDisjoint = Assert<
       typeof runs,
       typeof orchestrations,
       typeof approvals,
+      typeof laneCard,
+      typeof forge,
     ]
   >
 >;

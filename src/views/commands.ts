@@ -1,6 +1,7 @@
 import {
   type PauseReason,
   type ProjectRole,
+  type WorkspaceMode,
   type RuntimePolicy,
   parseProgress,
 } from "../engine/api/model.js";
@@ -121,6 +122,8 @@ export interface ProjectListItem {
   steer?: boolean;
   /** Its channel's members may read and follow it. */
   visibleToChannel?: boolean;
+  /** Where its conversations work: its checkout, one agent at a time, or a lane each. */
+  workspaceMode?: WorkspaceMode;
 }
 
 /** The `/codex projects` message. */
@@ -141,6 +144,7 @@ export function projectsView(locale: Locale, projects: ProjectListItem[]): Slack
       ...(p.mergeConfirmation ? [t(locale, "projects.merge_confirmation")] : []),
       ...(p.approvalsOnRequest ? [t(locale, "projects.approvals_on_request")] : []),
       ...(p.steer ? [t(locale, "projects.steer")] : []),
+      ...(p.workspaceMode ? [t(locale, `projects.workspace.${p.workspaceMode}`)] : []),
     ];
     return `*${escapeClip(p.name, 200)}* · \`${escapeClip(p.path, 400)}\`\n${facts.join(" · ")}`;
   });

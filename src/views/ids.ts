@@ -22,6 +22,11 @@ export const ACTIONS = {
   approvalApproveSession: "approval.approve_session",
   approvalDeny: "approval.deny",
   approvalStop: "approval.stop",
+  laneMerge: "lane.merge",
+  lanePush: "lane.push",
+  lanePullRequest: "lane.pull_request",
+  laneDiscard: "lane.discard",
+  laneAskMerge: "lane.ask_merge",
   /** Prefix: one button per project (`ask.choose.<n>`), as Slack wants unique ids in a block. */
   askChoose: "ask.choose",
 } as const;
@@ -87,6 +92,14 @@ export const BLOCKS = {
   approvalActions: "approval.actions",
   approvalState: "approval.state",
   approvalPending: "approval.pending",
+  laneHead: "lane.head",
+  laneCommits: "lane.commits",
+  laneFiles: "lane.files",
+  laneDiff: "lane.diff",
+  laneConflict: "lane.conflict",
+  laneForge: "lane.forge",
+  laneState: "lane.state",
+  laneActions: "lane.actions",
 } as const;
 
 /** Callback ids of the modals (`view_submission` routing). */

@@ -111,6 +111,24 @@ describe("/codex grammar", () => {
     expect(parseCommand("project set demo --steer always")).toEqual({ kind: "usage", topic: "project.set" });
   });
 
+  it("project set --workspace takes direct or branch (the engine decides whether branch is possible)", () => {
+    expect(parseCommand("project set demo --workspace direct")).toEqual({
+      kind: "project.set",
+      name: "demo",
+      changes: { workspace: "direct" },
+    });
+    expect(parseCommand("project set demo --workspace branch --steer on")).toEqual({
+      kind: "project.set",
+      name: "demo",
+      changes: { workspace: "branch", steer: true },
+    });
+    expect(parseCommand("project set demo --workspace lanes")).toEqual({
+      kind: "usage",
+      topic: "project.set",
+    });
+    expect(parseCommand("project set demo --workspace")).toEqual({ kind: "usage", topic: "project.set" });
+  });
+
   it("project set --host takes a host name or none (the coordinator's machine)", () => {
     expect(parseCommand("project set demo --host build-box.2")).toEqual({
       kind: "project.set",

@@ -36,6 +36,9 @@ const LANDED: Record<string, string> = {
   "0015_shared_intake.ts": "8a9f79aed5b15ed6045dab390ddb6c79570122e2bdb3b68e666dd93f2884e381",
   "0016_queue_sequence.ts": "6c9cc1f7bf55a4c97d12f30b7558d94b72d8600390b042bad28a5569e178eeda",
   "0017_engine_forgets_slack.ts": "28a245133e55920c6e2278467d41509dd8312b2898afe60416f2efa61e09b583",
+  "0018_workspace_mode.ts": "f94f7cd8aab09961738a8303e3cddb2d5f9b48d763de514e2c9400d5616efff3",
+  "0019_lanes.ts": "205eedc784ebd3716a9ab2d951c552321790a7d39511f4b9e81bc2936caa23fc",
+  "0020_project_forge.ts": "8829e61780fc3142f8838a54c1e47e93123dc7804b85bdaf79af4453050bcda2",
 };
 
 const sha256 = (file: string) => createHash("sha256").update(fs.readFileSync(file)).digest("hex");

@@ -8,7 +8,7 @@ import { processStartTime, killGroup } from "../../src/engine/system/processes.j
 import { systemClock } from "../../src/engine/clock.js";
 import type { Database } from "../../src/engine/database.js";
 import { makeCodexHome } from "./codexHome.js";
-import { startFakeModel } from "./fakeModel.js";
+import { startFakeModel, type FakeModelOptions } from "./fakeModel.js";
 import { testConfig, testEngine, tempDir } from "./engine.js";
 import { testDatabase } from "./testDatabase.js";
 import { removeTree } from "./removeTree.js";
@@ -18,9 +18,16 @@ import { removeTree } from "./removeTree.js";
  * binary against a fake model on 127.0.0.1. Everything it started is killed by close().
  */
 export async function codexEngine(
-  opts: { env?: Record<string, string>; maxConcurrent?: number; warm?: boolean; authFile?: boolean } = {},
+  opts: {
+    env?: Record<string, string>;
+    maxConcurrent?: number;
+    warm?: boolean;
+    authFile?: boolean;
+    /** How the fake model answers a request when no step is queued. */
+    fakeModel?: FakeModelOptions;
+  } = {},
 ) {
-  const fake = await startFakeModel();
+  const fake = await startFakeModel(opts.fakeModel);
   const home = await makeCodexHome(fake.url, { authFile: opts.authFile });
   const dir = tempDir();
   const database = await testDatabase(dir);

@@ -76,7 +76,13 @@ export async function testEngine(
   const engine = new Engine({ spawner, host: fixedHostLoad(), ...opts, config, db, clock });
   const projectDir = path.join(dir, "project");
   fs.mkdirSync(projectDir, { recursive: true });
-  const project = await addProject(db, clock, { name: "demo", path: projectDir, ownerId: "UOWNER" });
+  // Direct, as every project was before lanes: a test that wants lanes asks for branch mode.
+  const project = await addProject(db, clock, {
+    name: "demo",
+    path: projectDir,
+    ownerId: "UOWNER",
+    workspaceMode: "direct",
+  });
   return {
     dir,
     config,
@@ -88,7 +94,7 @@ export async function testEngine(
     async addProject(input: Partial<NewProject> & { name: string }) {
       const p = path.join(dir, input.name.replace(/\W/g, "_"));
       fs.mkdirSync(p, { recursive: true });
-      return addProject(db, clock, { path: p, ...input });
+      return addProject(db, clock, { path: p, workspaceMode: "direct", ...input });
     },
     async close() {
       spawner.killAll();

@@ -1,7 +1,8 @@
 /**
  * Test files that assert a latency: an ack under 1 s (killAfterAck, foreignLock), a wake-up under a
  * fraction of the poll it replaces (wakeups, notifierWakeups, postgresStop, approvals), a steer or
- * a takeover within its bound (steer, takeover, multiServe), a shutdown under 2 s, watchdogs and
+ * a takeover within its bound (steer, takeover, multiServe), two agents' turns overlapping by
+ * most of their 3 s (directWorkspace's positive control, lanes), a shutdown under 2 s, watchdogs and
  * graces of a few hundred ms (appServerStandIn, appServerRunner: flaky at four files at once on a
  * loaded 2-core machine, while they pass alone). vitest.config.ts
  * runs them in a group of their own, two at a time, after the rest of the suite (which runs more
@@ -17,6 +18,8 @@ export const LATENCY_FILES = [
   "test/engine/appServerStandIn.test.ts",
   "test/engine/approvals/approvals.test.ts",
   "test/engine/wakeups.test.ts",
+  "test/integration/directWorkspace.test.ts",
+  "test/integration/lanes.test.ts",
   "test/integration/multiServe.test.ts",
   "test/integration/postgresStop.test.ts",
   "test/integration/steer.test.ts",

@@ -29,6 +29,7 @@ export const POSTGRES_FILES = [
   "test/engine/projects/policies.test.ts",
   "test/engine/projects/projectOverlap.test.ts",
   "test/engine/projects/projects.test.ts",
+  "test/engine/projects/workspaceMode.test.ts",
   "test/engine/dispatch/reaper.test.ts",
   "test/engine/conversations/recovery.test.ts",
   "test/engine/worker/sandboxPolicy.test.ts",
@@ -46,6 +47,10 @@ export const POSTGRES_FILES = [
   "test/engine/coordination/specialists.test.ts",
   "test/engine/leases.test.ts",
   "test/engine/engineForgetsSlackMigration.test.ts",
+  "test/engine/workspaceModeMigration.test.ts",
+  "test/engine/lanesMigration.test.ts",
+  "test/engine/lanes/lanes.test.ts",
+  "test/engine/forge/settings.test.ts",
   "test/engine/orchestrations/clones.test.ts",
   "test/engine/orchestrations/flow.test.ts",
   "test/engine/orchestrations/guards.test.ts",
@@ -105,6 +110,12 @@ export const SQLITE_ONLY_ENGINE_FILES: Record<string, string> = {
   "test/engine/migrations.test.ts":
     "landed migration files frozen by hash; 0008's repair of SQLite files an edited 0002 left incomplete",
   "test/engine/migrationStatements.test.ts": "the exact statements SQLite gets from the migrations",
+  "test/engine/forge/credentials.test.ts": NO_DATABASE,
+  "test/engine/forge/pullRequests.test.ts": NO_DATABASE,
+  "test/engine/forge/push.test.ts": NO_DATABASE,
+  "test/engine/forge/remoteUrl.test.ts": NO_DATABASE,
+  "test/engine/forge/projectForge.test.ts":
+    "git and a fake forge around one project row: the dialect plays no part (settings.test.ts runs the settings on both)",
   "test/engine/approvalsMigration.test.ts":
     "upgrades an SQLite file written before 0012 (no PostgreSQL database predates PostgreSQL support) and re-runs it: SQLite's migrations are not transactional",
   "test/engine/projectReadersMigration.test.ts": "as approvalsMigration (0011)",

@@ -66,7 +66,16 @@ export async function serveProcess(opts: { database?: TestDatabase } = {}) {
   const seed = target.dialect === "postgres" ? openDatabase(target) : await openMigrated(dbFile);
   const projectDir = path.join(dir, "demo");
   fs.mkdirSync(projectDir);
-  await addProject(seed, { now: () => Date.now() }, { name: "demo", path: projectDir, ownerId: OWNER });
+  await addProject(
+    seed,
+    { now: () => Date.now() },
+    {
+      name: "demo",
+      path: projectDir,
+      ownerId: OWNER,
+      workspaceMode: "direct",
+    },
+  );
   await updateGlobalPolicy(
     seed,
     { now: () => Date.now() },

@@ -14,7 +14,7 @@ import { silentLogger, type Logger } from "../../src/logger.js";
 import { FAKE_KEY_ENV, makeCodexHome } from "./codexHome.js";
 import { killRecorded } from "./codexEngine.js";
 import { tempDir } from "./engine.js";
-import { startFakeModel } from "./fakeModel.js";
+import { type FakeModelOptions, startFakeModel } from "./fakeModel.js";
 import { startFakeSlack } from "./fakeSlack.js";
 import {
   blockActionPayload,
@@ -48,10 +48,12 @@ export async function slackBot(
     spawner?: (config: Config) => WorkerSpawner;
     /** Whether the fake workspace allows Slack streams (default: it refuses them). */
     streaming?: boolean;
+    /** How the fake model answers (default: "ok" to everything not queued). */
+    model?: FakeModelOptions;
   } = {},
 ) {
   const slack = await startFakeSlack({ teamId: TEAM, streaming: opts.streaming ?? false });
-  const model = await startFakeModel();
+  const model = await startFakeModel(opts.model);
   const home = await makeCodexHome(model.url);
   const dir = tempDir();
   // SQLite: the data dir's default file; PostgreSQL: a database of its own (CODEXPI_TEST_DB).
@@ -86,7 +88,7 @@ export async function slackBot(
   const project = await addProject(
     db,
     { now: () => Date.now() },
-    { name: "demo", path: projectDir, ownerId: OWNER },
+    { name: "demo", path: projectDir, ownerId: OWNER, workspaceMode: "direct" },
   );
   await updateGlobalPolicy(
     db,

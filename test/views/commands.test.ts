@@ -112,6 +112,20 @@ describe("projectsView", () => {
     expectWithinBlockKit(view.blocks);
   });
 
+  it("shows where each project's conversations work when it is given", () => {
+    const view = projectsView("en", [
+      project(1, { workspaceMode: "direct" }),
+      project(2, { workspaceMode: "branch" }),
+      project(3),
+    ]);
+    const entries = texts(view.blocks).join("\n").split("\n\n");
+    expect(entries.find((e) => e.includes("projet-1"))).toContain(
+      "direct: one agent at a time in its checkout",
+    );
+    expect(entries.find((e) => e.includes("projet-2"))).toContain("branch: a lane per conversation");
+    expect(entries.find((e) => e.includes("projet-3"))).not.toMatch(/direct|branch/);
+  });
+
   it("says how to add one when there is none", () => {
     expect(texts(projectsView("en", []).blocks).join("\n")).toContain("/codex project add");
   });

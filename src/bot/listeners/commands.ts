@@ -190,6 +190,7 @@ async function projectsCommand(
       mergeConfirmation: p.merge_confirmation_required === 1,
       approvalsOnRequest: p.approval_mode === "on-request",
       steer: p.steer === 1,
+      workspaceMode: p.workspace_mode,
       channelId: p.channel_id,
       role: p.role,
       visibleToChannel: p.visibility === "channel",
@@ -228,7 +229,7 @@ async function projectSetCommand(
   cmd: CommandOfKind["project.set"],
   { ctx, actor, client }: CommandScope,
 ): Promise<Reply> {
-  const { maxConcurrent, defaultFor, visible, steer, ...changes } = cmd.changes;
+  const { maxConcurrent, defaultFor, visible, steer, workspace, ...changes } = cmd.changes;
   if (changes.channel) {
     // Only an admin may move a project's channel: checked before the bot joins anything.
     ctx.api.projects.assertAdmin(actor);
@@ -241,6 +242,7 @@ async function projectSetCommand(
     Object.keys(changes).length || maxConcurrent !== undefined
       ? await ctx.api.projects.update(actor, cmd.name, changes)
       : await ctx.api.projects.forOwner(actor, cmd.name);
+  if (workspace !== undefined) await ctx.api.projects.setWorkspaceMode(actor, p.name, workspace);
   if (defaultFor !== undefined || visible) await ctx.api.projects.forOwner(actor, p.name);
   // Steering, like visibility, is the owner's choice (or an admin's).
   if (steer !== undefined) await ctx.api.projects.setSteer(actor, p.name, steer);
@@ -255,7 +257,7 @@ async function projectSetCommand(
 /** One sentence per thing `project set` changed that deserves its own; none says just "updated". */
 function projectSetSentences(
   ctx: BotContext,
-  { defaultFor, steer, host, visible }: ProjectChanges,
+  { defaultFor, steer, host, visible, workspace }: ProjectChanges,
   name: string,
   cleared: string[],
   after: { name: string; channel_id: string | null },
@@ -271,6 +273,12 @@ function projectSetSentences(
     );
   if (steer !== undefined)
     said.push(t(ctx.locale, steer ? "project.steer_on" : "project.steer_off", { name }));
+  if (workspace !== undefined)
+    said.push(
+      t(ctx.locale, workspace === "direct" ? "project.workspace_direct" : "project.workspace_branch", {
+        name,
+      }),
+    );
   if (host !== undefined)
     said.push(
       host === null

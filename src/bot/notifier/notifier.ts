@@ -9,6 +9,7 @@ import { Defer } from "./defer.js";
 import { CoordinationMessages } from "./coordinationMessages.js";
 import { ApprovalMessages } from "./approvalMessages.js";
 import { RunMessages } from "./runMessages.js";
+import { LaneCards } from "./laneCards.js";
 import { SteerMessages } from "./steerMessages.js";
 import { OrchestrationMessages } from "./orchestrationMessages.js";
 import { renderersOf } from "./renderers.js";
@@ -95,6 +96,7 @@ export class Notifier {
       orchestrations: new OrchestrationMessages(deps),
       approvals: new ApprovalMessages(deps),
       steering: new SteerMessages(deps),
+      lanes: new LaneCards(deps),
     });
   }
 

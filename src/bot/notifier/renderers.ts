@@ -2,6 +2,7 @@ import type { ApprovalMessages } from "./approvalMessages.js";
 import { ApprovalStatus } from "./approvalStatus.js";
 import type { ConversationMessages } from "./conversationMessages.js";
 import type { CoordinationMessages } from "./coordinationMessages.js";
+import { type LaneCards, TurnThenLaneCard } from "./laneCards.js";
 import { DecisionOpened } from "./decisionOpened.js";
 import type { OrchestrationMessages } from "./orchestrationMessages.js";
 import type { RendererMap } from "./renderer.js";
@@ -16,6 +17,7 @@ export interface Renderers {
   orchestrations: OrchestrationMessages;
   approvals: ApprovalMessages;
   steering: SteerMessages;
+  lanes: LaneCards;
 }
 
 /** What the notifier does with each kind of event: checked at compile time to cover every kind. */
@@ -28,7 +30,8 @@ export function renderersOf(r: Renderers): RendererMap {
     "conversation.steered": r.steering,
     "conversation.progress": r.conversations,
     "conversation.stopped": r.conversations,
-    "conversation.finished": r.conversations,
+    // The turn's answer, then its lane's card (branch mode).
+    "conversation.finished": new TurnThenLaneCard(r.conversations, r.lanes),
     // The end of a turn is shown by conversation.finished; this one feeds the engine's own hooks.
     "agent.outcome": "ignored",
     // Its card, then the conversation's state message linking to it.
@@ -47,6 +50,7 @@ export function renderersOf(r: Renderers): RendererMap {
     // the caller's conversation as a turn of its own, rendered by the conversation events.
     "delegation.updated": "ignored",
     "orchestration.updated": r.orchestrations,
+    "lane.updated": r.lanes,
     "run.updated": r.runs,
     "run.verdict": r.runs,
   } satisfies RendererMap;

@@ -3,6 +3,7 @@ import { approvalsApi, type ApprovalsApi } from "./approvals.js";
 import { coordinationApi, decisionsApi, type CoordinationApi, type DecisionsApi } from "./coordination.js";
 import { conversationsApi, type ConversationsApi } from "./conversations.js";
 import { eventsApi, type EventsApi } from "./events.js";
+import { lanesApi, type LanesApi } from "./lanes.js";
 import { orchestrationsApi, type OrchestrationsApi } from "./orchestrations.js";
 import { policiesApi, type PoliciesApi } from "./policies.js";
 import { projectsApi, type ProjectsApi } from "./projects.js";
@@ -23,6 +24,7 @@ export interface EngineApi {
   coordination: CoordinationApi;
   runs: RunsApi;
   orchestrations: OrchestrationsApi;
+  lanes: LanesApi;
   policies: PoliciesApi;
   events: EventsApi;
   /** The admin health endpoint's report and metrics. */
@@ -39,6 +41,7 @@ export function createEngineApi(kernel: Kernel): EngineApi {
     coordination: coordinationApi(kernel),
     runs: runsApi(kernel),
     orchestrations: orchestrationsApi(kernel),
+    lanes: lanesApi(kernel),
     policies: policiesApi(kernel),
     events: eventsApi(kernel),
     health: new Health(kernel),

@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { Kernel } from "../kernel.js";
 import type { Database } from "../database.js";
 import {
@@ -11,21 +12,33 @@ import {
   setProjectPrompter,
   setProjectSteer,
   setProjectVisibility,
+  setWorkspaceMode,
+  defaultWorkspaceMode,
   updateProject,
   type Actor,
   type NewProject,
   type ProjectUpdate,
 } from "../projects/index.js";
-import type { Project, ProjectVisibility } from "../schema.js";
+import type { Project, ProjectVisibility, WorkspaceMode } from "../schema.js";
 import { installLayoutProblems, installRoots, type LayoutProblem } from "../projects/index.js";
 import { copyCodexSessions, hostDataDir, moveProject } from "../projects/index.js";
 import { promptTarget, type PromptTarget } from "../projects/index.js";
+import {
+  type ForgeSettings,
+  forgeTokenPath,
+  removeForgeToken,
+  setForge,
+  writeForgeToken,
+} from "../forge/index.js";
 
 type Move = Awaited<ReturnType<typeof moveProject>>;
 
 /** Projects: who may see and prompt them, their settings, where they live. */
 export interface ProjectsApi {
-  /** Adds a project (admins only). */
+  /**
+   * Adds a project (admins only); without a workspace mode, a git repository root starts in
+   * `branch` mode and any other directory in `direct`.
+   */
   add(actor: Actor, input: NewProject): Promise<Project>;
   /** The projects the actor may see. */
   list(actor: Actor): Promise<Project[]>;
@@ -37,7 +50,24 @@ export interface ProjectsApi {
   remove(actor: Actor, name: string): Promise<Project>;
   setVisibility(actor: Actor, name: string, visibility: ProjectVisibility): Promise<Project>;
   setSteer(actor: Actor, name: string, on: boolean): Promise<Project>;
+  /**
+   * Where its conversations work (admins): `direct` in its checkout, one agent at a time; `branch`
+   * a lane each (refused for a directory that is no git repository root).
+   */
+  setWorkspaceMode(actor: Actor, name: string, mode: WorkspaceMode): Promise<Project>;
   setPrompter(actor: Actor, name: string, userId: string, allowed: boolean): Promise<Project>;
+  /**
+   * Where its branches are pushed and its pull requests opened (admins): the remote, the forge,
+   * the API's base URL, the repository; null clears a field (derived again from the remote's URL).
+   */
+  setForge(actor: Actor, name: string, changes: ForgeSettings): Promise<Project>;
+  /**
+   * Stores a forge token (admins) for a project, or for the whole install with a null name, in a
+   * 0600 file under the data directory's credentials/ (never in the database); answers the file.
+   */
+  setForgeToken(actor: Actor, name: string | null, token: string): Promise<string>;
+  /** Removes a stored forge token (admins); answers the file and whether there was one. */
+  removeForgeToken(actor: Actor, name: string | null): Promise<{ file: string; removed: boolean }>;
   /** Moves a project to a worker host (or back to the coordinator's machine with null). */
   move(actor: Actor, name: string, to: string | null): Promise<Move>;
   /** Where a host keeps its data (its Codex state), if it registered. */
@@ -64,7 +94,10 @@ export function projectsApi(kernel: Kernel): ProjectsApi {
   return {
     add: async (actor, input) => {
       assertAdmin(actor);
-      return addProject(db, kernel.clock, input, roots);
+      // A git repository root starts in branch mode (a lane per conversation), anything else direct.
+      const workspaceMode =
+        input.workspaceMode ?? (await defaultWorkspaceMode(kernel.config.jail, path.resolve(input.path)));
+      return addProject(db, kernel.clock, { ...input, workspaceMode }, roots);
     },
     list: (actor) => listProjects(db, actor),
     forActor: (actor, name) => projectForActor(db, actor, name),
@@ -73,8 +106,21 @@ export function projectsApi(kernel: Kernel): ProjectsApi {
     remove: (actor, name) => removeProject(db, actor, name),
     setVisibility: (actor, name, visibility) => setProjectVisibility(db, actor, name, visibility),
     setSteer: (actor, name, on) => setProjectSteer(db, actor, name, on),
+    setWorkspaceMode: (actor, name, mode) => setWorkspaceMode(db, kernel.config.jail, actor, name, mode),
     setPrompter: (actor, name, userId, allowed) =>
       setProjectPrompter(db, kernel.clock, actor, name, userId, allowed),
+    setForge: (actor, name, changes) => setForge(db, actor, name, changes),
+    setForgeToken: async (actor, name, token) => {
+      assertAdmin(actor);
+      const project = name === null ? null : await projectForActor(db, actor, name);
+      return writeForgeToken(kernel.config.dataDir, project?.name ?? null, token);
+    },
+    removeForgeToken: async (actor, name) => {
+      assertAdmin(actor);
+      const project = name === null ? null : await projectForActor(db, actor, name);
+      const file = forgeTokenPath(kernel.config.dataDir, project?.name ?? null);
+      return { file, removed: removeForgeToken(kernel.config.dataDir, project?.name ?? null) };
+    },
     move: (actor, name, to) => moveProject(db, actor, name, to),
     hostDataDir: (host) => hostDataDir(db, host, kernel.config.dataDir),
     copyCodexSessions,

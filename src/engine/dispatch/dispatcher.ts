@@ -1,7 +1,9 @@
+import type { ExpressionBuilder } from "kysely";
 import type { Logger } from "pino";
 import type { Clock } from "../clock.js";
 import { claimLock, dialectOf, writeTransaction, type Database } from "../database.js";
 import { emit } from "../outbox.js";
+import type { DB, PromptQueueTable } from "../schema.js";
 import type { HostLoad } from "../system/index.js";
 import { finishItem } from "../conversations/index.js";
 import type { RecordAgentOutcome } from "../outcomeHook.js";
@@ -9,9 +11,11 @@ import type { Claim, DispatchResult, PauseReason } from "../kernel.js";
 import {
   backgroundWindowOpen,
   globalPolicy,
+  holdsCheckout,
   projectOverrides,
   type RuntimePolicy,
 } from "../projects/index.js";
+import type {} from "../orchestrations/schema.js"; // the orchestrations table
 import { isBackground } from "../conversations/index.js";
 import { processStartTime } from "../system/index.js";
 import type { Locale } from "../../i18n/index.js";
@@ -41,7 +45,8 @@ export function pauseReasons(policy: RuntimePolicy, running: number, host: HostL
 /**
  * Claims as many queued items as the runtime policy allows, highest priority first and FIFO within
  * a priority, skipping items whose conversation is busy (never blocking the ones behind them), whose
- * project is at its limit, or that are background work outside the window. One write
+ * project is at its limit or is direct with an agent in its checkout already, or that are
+ * background work outside the window. One write
  * transaction, so concurrent dispatchers in several processes never exceed the limits: on SQLite
  * the file's write lock; on PostgreSQL only the placement's `claimLock` (the running count against
  * the limits is the one global invariant), the candidates read `FOR UPDATE SKIP LOCKED` (a row
@@ -127,6 +132,21 @@ async function placementAlive(
   return Boolean(registered && registered.heartbeat_at >= now - hostTtlMs);
 }
 
+/**
+ * What the checkout rule reads of a queue item's conversation (see `holdsCheckout`), besides its
+ * project's workspace mode, role and group: whether an orchestration (its own clone) owns it.
+ */
+function inOrchestration(eb: ExpressionBuilder<DB & { q: PromptQueueTable }, "q">) {
+  return eb
+    .exists(
+      eb
+        .selectFrom("orchestrations as o")
+        .select("o.id")
+        .whereRef("o.conversation_id", "=", "q.conversation_id"),
+    )
+    .as("in_orchestration");
+}
+
 /** The items running now on this placement, with their conversation and project. */
 function runningItems(trx: Database, placement: string | null) {
   return trx
@@ -134,6 +154,7 @@ function runningItems(trx: Database, placement: string | null) {
     .innerJoin("conversations as c", "c.id", "q.conversation_id")
     .innerJoin("projects as p", "p.id", "c.project_id")
     .select(["q.conversation_id", "c.project_id"])
+    .select((eb) => ["p.workspace_mode", "p.role", "p.execution_group", inOrchestration(eb)])
     .where("q.status", "=", "running")
     .where("p.host", placement === null ? "is" : "=", placement)
     .execute();
@@ -150,6 +171,7 @@ function queuedPage(
     .innerJoin("conversations as c", "c.id", "q.conversation_id")
     .innerJoin("projects as p", "p.id", "c.project_id")
     .select(["q.id", "q.attempt", "q.conversation_id", "q.origin_kind", "c.project_id"])
+    .select((eb) => ["p.workspace_mode", "p.role", "p.execution_group", inOrchestration(eb)])
     .where("q.status", "=", "queued")
     .where("p.host", placement === null ? "is" : "=", placement)
     .orderBy("q.priority", "desc")
@@ -161,25 +183,34 @@ function queuedPage(
 }
 
 type Candidate = Awaited<ReturnType<typeof queuedPage>>[number];
+type Running = Awaited<ReturnType<typeof runningItems>>[number];
+
+/** The project whose checkout an item takes while it runs (a direct project's), else null. */
+const checkoutOf = (item: Running | Candidate): string | null =>
+  holdsCheckout({ ...item, inOrchestration: Boolean(item.in_orchestration) }) ? item.project_id : null;
 
 /**
  * What one claim may still give out: free slots under the global limit, conversations already
- * busy, each project's running count against its own limit, and whether background work may start.
+ * busy, each project's running count against its own limit, the direct projects whose checkout
+ * an agent already works in (one at a time, whatever the limits say), and whether background
+ * work may start.
  */
 class Slots {
   free: number;
   private readonly busy: Set<string>;
+  private readonly checkoutsTaken: Set<string>;
   private readonly perProject = new Map<string, number>();
   private readonly overrides = new Map<string, number>();
   private readonly knownProjects = new Set<string>();
 
   constructor(
     private readonly policy: RuntimePolicy,
-    running: { conversation_id: string; project_id: string }[],
+    running: Running[],
     private readonly windowOpen: boolean,
   ) {
     this.free = policy.max_concurrent - running.length;
     this.busy = new Set(running.map((r) => r.conversation_id));
+    this.checkoutsTaken = new Set(running.map(checkoutOf).filter((p) => p !== null));
     for (const r of running) this.count(r.project_id);
   }
 
@@ -190,16 +221,23 @@ class Slots {
     for (const [id, max] of await projectOverrides(trx, missing)) this.overrides.set(id, max);
   }
 
-  /** Skipped, not waited for: a busy conversation, a project at its limit, background work out of hours. */
+  /**
+   * Skipped, not waited for: a busy conversation, a project at its limit, a direct project's
+   * checkout another agent works in, background work out of hours.
+   */
   admits(item: Candidate): boolean {
     if (this.busy.has(item.conversation_id)) return false;
     const limit = this.overrides.get(item.project_id) ?? this.policy.max_concurrent;
     if ((this.perProject.get(item.project_id) ?? 0) >= limit) return false;
+    const checkout = checkoutOf(item);
+    if (checkout !== null && this.checkoutsTaken.has(checkout)) return false;
     return this.windowOpen || !isBackground(item.origin_kind);
   }
 
   take(item: Candidate): void {
     this.busy.add(item.conversation_id);
+    const checkout = checkoutOf(item);
+    if (checkout !== null) this.checkoutsTaken.add(checkout);
     this.count(item.project_id);
     this.free -= 1;
   }

@@ -12,5 +12,11 @@ export {
 } from "./environment.js";
 export { findBwrap, jailArgs, listedAlternates, workspaceMounts } from "./jail.js";
 export { probeJail } from "./probe.js";
-export { type GitJailMode, type RepoGitAccess, repoGit, repoGitOrNull } from "./repoGit.js";
+export {
+  type GitJailMode,
+  type GitRemoteAccess,
+  type RepoGitAccess,
+  repoGit,
+  repoGitOrNull,
+} from "./repoGit.js";
 export { type AgentPurpose, type SandboxMode, sandboxFor } from "./sandboxMode.js";

@@ -34,6 +34,11 @@ export interface JailSpec {
   network: boolean | PastaNetwork;
   /** Codex's inner sandbox creates namespaces of its own; a test command never needs to. */
   nestedSandbox: boolean;
+  /**
+   * Read-only files that exist only inside the jail, read by bubblewrap from an inherited file
+   * descriptor (a push's token: never on disk, in an environment or in an argv).
+   */
+  data?: ReadonlyArray<{ fd: number; target: string }>;
 }
 
 /** /etc entries a program needs (users, name resolution, TLS roots, time zone, dynamic linker). */
@@ -136,6 +141,7 @@ export function jailArgs(spec: JailSpec, command: string[]): string[] {
   ];
   if (!spec.nestedSandbox) args.push("--cap-drop", "ALL", "--disable-userns");
   for (const m of spec.mounts) args.push(m.writable ? "--bind" : "--ro-bind", m.source, m.target ?? m.source);
+  for (const d of spec.data ?? []) args.push("--perms", "0400", "--ro-bind-data", String(d.fd), d.target);
   args.push("--chdir", spec.cwd, "--", ...(pasta ? [pasta.pasta, ...pastaArgs(pasta, command)] : command));
   return args;
 }

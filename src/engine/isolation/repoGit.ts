@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import type { Writable } from "node:stream";
 import { execa } from "execa";
 import { capText } from "../text/index.js";
 import { findBwrap, jailArgs, type JailMount } from "./jail.js";
@@ -32,7 +33,42 @@ export interface RepoGitAccess {
   read?: readonly string[];
   /** Wall-clock limit (default five minutes). */
   timeoutMs?: number;
+  /**
+   * `cwd` is a directory codexpi just made (empty, or the clone git made there a moment ago) where
+   * no other program ran since: git's own configuration only, nothing to disarm, so the reading of
+   * its configuration keys (one more jailed process) is skipped. Lane start-up counts processes.
+   */
+  fresh?: boolean;
+  /** Set only for a command that reaches a remote (a push): the network and what it needs. */
+  remote?: GitRemoteAccess;
 }
+
+/**
+ * What a command that talks to a remote may use besides the usual jail: the host's network, the
+ * transports named, an askpass program outside every repository, a secret it reads. Everything
+ * else stays as for any engine git command (no hook, no command from the repository's config).
+ */
+export interface GitRemoteAccess {
+  /** Transports allowed besides local files. */
+  protocols: ReadonlyArray<"https" | "http" | "ssh">;
+  /** Directories (or files) shown read-only: the askpass program's, the operator's ~/.ssh. */
+  read?: readonly string[];
+  /** The askpass program git asks for a user name and a password, and the variables it reads. */
+  askPass?: { program: string; env: Readonly<Record<string, string>> };
+  /**
+   * A secret the askpass program reads from the file `SECRET_PATH` names. Jailed: a read-only
+   * file that exists only inside the jail (bubblewrap reads it from a pipe). Jail off: a
+   * 0600 file in `spillDir` (private, outside every repository), removed when git ends.
+   */
+  secret?: { value: string; spillDir: string };
+}
+
+/** The variable naming the file that holds a remote command's secret (see GitRemoteAccess). */
+const SECRET_PATH = "CODEXPI_ASKPASS_SECRET";
+/** Where the secret lies inside the jail (its private /tmp). */
+const JAILED_SECRET = "/tmp/codexpi-askpass/secret";
+/** The file descriptor bubblewrap reads the secret from. */
+const SECRET_FD = 3;
 
 /** Settings every engine git command runs with: an identity, no signing, no hook, no command. */
 const FIXED: readonly string[] = [
@@ -86,7 +122,23 @@ const COMMAND_KEYS: ReadonlyArray<[RegExp, string]> = [
   [/^core\.(gitproxy|worktree)$/, ""],
   [/^uploadpack\.packobjectshook$/, ""],
   [/^http\..*(proxy|cookiefile)$/, ""],
+  // Certificates are always checked (a per-URL key outranks the plain `http.sslVerify`).
+  [/^http\..+\.sslverify$/, "true"],
 ];
+
+/** The settings a command reaching a remote runs with, after FIXED (the last value wins). */
+function remoteOverrides(remote: GitRemoteAccess): string[] {
+  return [
+    ...remote.protocols.map((p) => `protocol.${p}.allow=always`),
+    "http.sslVerify=true",
+    "push.recurseSubmodules=no",
+    "push.gpgSign=false",
+    ...(remote.askPass ? [`core.askPass=${remote.askPass.program}`] : []),
+    // The operator's own ssh (its ~/.ssh shown read-only); never a prompt, never a program the
+    // repository names.
+    ...(remote.protocols.includes("ssh") ? ["core.sshCommand=ssh -o BatchMode=yes"] : []),
+  ];
+}
 
 /** The `-c` overrides that disarm every command-running key among `keys` (lower-case names). */
 export function neutralisingOverrides(keys: readonly string[]): string[] {
@@ -161,8 +213,20 @@ function prepared(access: RepoGitAccess, argv: string[]): { file: string; args: 
     throw new Error(
       "bubblewrap (bwrap) is not installed: codexpi runs git on agent-written repositories only inside its jail",
     );
-  const mounts = gitMounts(cwd, access.write ?? [], access.read ?? []);
-  return { file: bwrap, args: jailArgs({ mounts, cwd, network: false, nestedSandbox: false }, argv), cwd };
+  const remote = access.remote;
+  const mounts = gitMounts(cwd, access.write ?? [], [...(access.read ?? []), ...(remote?.read ?? [])]);
+  const data = remote?.secret ? [{ fd: SECRET_FD, target: JAILED_SECRET }] : [];
+  const spec = { mounts, cwd, network: remote !== undefined, nestedSandbox: false, data };
+  return { file: bwrap, args: jailArgs(spec, argv), cwd };
+}
+
+/** Where the secret goes for the jail-off mode: a private file, and how to remove it. */
+function spilledSecret(secret: { value: string; spillDir: string }): { file: string; remove: () => void } {
+  fs.mkdirSync(secret.spillDir, { recursive: true, mode: 0o700 });
+  const dir = fs.mkdtempSync(path.join(secret.spillDir, "push-"));
+  const file = path.join(dir, "secret");
+  fs.writeFileSync(file, secret.value, { mode: 0o600, flag: "wx" });
+  return { file, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
 async function exec(
@@ -170,15 +234,31 @@ async function exec(
   argv: string[],
 ): Promise<{ ok: boolean; out: string; err: string }> {
   const { file, args, cwd } = prepared(access, argv);
-  const r = await execa(file, args, {
+  const remote = access.remote;
+  const spill = remote?.secret && access.jail === "off" ? spilledSecret(remote.secret) : null;
+  const env: Record<string, string> = {
+    ...gitEnvironment(),
+    ...(remote?.askPass ? { ...remote.askPass.env, GIT_ASKPASS: remote.askPass.program } : {}),
+    ...(remote?.secret ? { [SECRET_PATH]: spill?.file ?? JAILED_SECRET } : {}),
+  };
+  const piped = remote?.secret !== undefined && spill === null;
+  const child = execa(file, args, {
     cwd,
-    env: gitEnvironment(),
+    env,
     extendEnv: false,
-    stdin: "ignore",
+    // bubblewrap reads the secret from descriptor 3 at start-up (then closes it): git never sees it.
+    stdio: ["ignore", "pipe", "pipe", piped ? "pipe" : "ignore"],
     reject: false,
     shell: false,
     timeout: access.timeoutMs ?? 300_000,
   });
+  if (piped) {
+    const pipe = child.stdio[SECRET_FD] as Writable | null;
+    // A jail that fails before reading it closes the pipe: git's own failure is the error to report.
+    pipe?.on("error", () => {});
+    pipe?.end(remote?.secret?.value);
+  }
+  const r = await child.finally(() => spill?.remove());
   return {
     ok: r.exitCode === 0,
     out: String(r.stdout ?? ""),
@@ -189,7 +269,8 @@ async function exec(
 /** The configuration keys set for `cwd` (its repository's, included files' too), lower-case. */
 async function configuredKeys(access: RepoGitAccess): Promise<string[]> {
   // Reading configuration runs nothing; the same jail shows the same files the command will read.
-  const r = await exec(access, ["git", "--no-pager", "config", "--list", "--name-only", "-z"]);
+  const local = { ...access, remote: undefined };
+  const r = await exec(local, ["git", "--no-pager", "config", "--list", "--name-only", "-z"]);
   return r.ok ? r.out.split("\0").filter(Boolean) : [];
 }
 
@@ -205,7 +286,11 @@ function workTreeArgs(cwd: string): string[] {
  */
 export async function repoGit(access: RepoGitAccess, args: string[]): Promise<string> {
   const cwd = real(access.cwd);
-  const overrides = [...FIXED, ...neutralisingOverrides(await configuredKeys(access))];
+  const overrides = [
+    ...FIXED,
+    ...neutralisingOverrides(access.fresh ? [] : await configuredKeys(access)),
+    ...(access.remote ? remoteOverrides(access.remote) : []),
+  ];
   const safe = [cwd, ...(access.write ?? []), ...(access.read ?? [])]
     .filter((d) => fs.existsSync(d))
     .map((d) => `safe.directory=${real(d)}`);

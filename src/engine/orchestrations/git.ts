@@ -1,13 +1,18 @@
 import fs from "node:fs";
 import path from "node:path";
-import { commitClone, fetchFromClone, isSealedClone, makeClone, removeClone } from "../workspaces/index.js";
+import {
+  commitClone,
+  fetchFromClone,
+  isSealedClone,
+  makeClone,
+  type MergeResult,
+  mergeIntoCheckout,
+  removeClone,
+} from "../workspaces/index.js";
 import { repoGit, repoGitOrNull, type GitJailMode } from "../isolation/index.js";
-import { capText } from "../text/index.js";
 
-/** How a merge into the main checkout ended. */
-export type MergeResult =
-  | { ok: true; revision: string; how: "fast-forward" | "merge-commit" | "already-merged" }
-  | { ok: false; reason: "main_dirty" | "main_moved" | "conflict"; detail: string };
+/** How a merge into the main checkout ended (the merge every work brought back shares). */
+export type { MergeResult };
 
 /**
  * The git operations an orchestration needs (a port: tests may inject one that fails on purpose).
@@ -77,38 +82,8 @@ export function gitPort(jail: GitJailMode): OrchestrationGit {
       return fetchFromClone(jail, repo, clone, branch);
     },
 
-    async merge(repo, { branch, revision, message }) {
-      const current = await currentBranch(repo);
-      if (current !== branch) return { ok: false, reason: "main_moved", detail: current ?? "HEAD" };
-      const head = await writing(repo, ["rev-parse", "HEAD"]);
-      // Checked before "dirty": a retry after a crash that followed a successful merge is a success.
-      if ((await writing(repo, ["merge-base", revision, head])) === revision)
-        return { ok: true, revision: head, how: "already-merged" };
-      const dirty = await writing(repo, ["status", "--porcelain", "--untracked-files=no"]);
-      if (dirty) return { ok: false, reason: "main_dirty", detail: capLines(dirty, 10) };
-      const fastForward = (await writing(repo, ["merge-base", head, revision])) === head;
-      try {
-        if (fastForward) await writing(repo, ["merge", "--ff-only", "-q", revision]);
-        else
-          await writing(repo, [
-            "merge",
-            "--no-ff",
-            "--no-verify",
-            "--no-edit",
-            "-q",
-            "-m",
-            message,
-            revision,
-          ]);
-      } catch (err) {
-        await writing(repo, ["merge", "--abort"]).catch(() => undefined);
-        return { ok: false, reason: "conflict", detail: capText((err as Error).message, 2000) };
-      }
-      return {
-        ok: true,
-        revision: await writing(repo, ["rev-parse", "HEAD"]),
-        how: fastForward ? "fast-forward" : "merge-commit",
-      };
+    async merge(repo, opts) {
+      return mergeIntoCheckout(jail, repo, opts);
     },
 
     async removeClone(repo, clone, branch) {
@@ -133,10 +108,4 @@ function isLegacyWorktree(dir: string): boolean {
   return (
     !isSealedClone(dir) && fs.lstatSync(path.join(dir, ".git"), { throwIfNoEntry: false })?.isFile() === true
   );
-}
-
-/** The first `max` lines, and how many more there are (a list of files people read, not data). */
-function capLines(text: string, max: number): string {
-  const lines = text.split("\n");
-  return lines.length <= max ? text : `${lines.slice(0, max).join("\n")}\n[… +${lines.length - max}]`;
 }

@@ -3,20 +3,28 @@ import type { Project } from "../schema.js";
 import { unusableWorkdir } from "../workspaces/index.js";
 import { ensureSelfClone } from "../workspaces/index.js";
 import { deliverInbox } from "../conversations/index.js";
+import { ensureLane } from "../lanes/index.js";
+import { SPECIALIST_GROUP } from "../projects/index.js";
 import type {} from "./schema.js"; // the orchestrations tables
+
+/** The project fields that decide where its conversations' agents work. */
+type WorkdirProject = Pick<Project, "id" | "path" | "role" | "workspace_mode" | "execution_group">;
 
 /**
  * Where the agent of a conversation works (the worker's hook): an orchestration's conversation in
  * its clone, never in the project's main checkout, which only the merge touches; a conversation
  * of the self project (self-repairs) in its own clone of codexpi's source, never in the running
- * install; any other conversation in its project's directory. Null when the clone is missing or
+ * install; a conversation of a `branch`-mode project in its lane (engine/lanes: made at its
+ * first turn, reused by every later one); any other conversation in its project's directory. Null when the clone is missing or
  * cannot be made: the item must then fail, never fall back to the main checkout. The
- * conversation's inbox is delivered there first.
+ * conversation's inbox is delivered there first. The dispatcher reads the same rule
+ * (`holdsCheckout`, projects/checkoutRule.ts) to let one agent at a time into a direct project's
+ * checkout: a change here is a change there.
  */
 export async function agentWorkdir(
-  engine: Pick<Kernel, "db" | "config" | "logger">,
+  engine: Pick<Kernel, "db" | "config" | "logger" | "clock">,
   conversationId: string,
-  project: Pick<Project, "path" | "role">,
+  project: WorkdirProject,
 ): Promise<string | null> {
   const dir = await workdirOf(engine, conversationId, project);
   if (!dir) return null;
@@ -34,9 +42,9 @@ export async function agentWorkdir(
 }
 
 async function workdirOf(
-  engine: Pick<Kernel, "db" | "config" | "logger">,
+  engine: Pick<Kernel, "db" | "config" | "logger" | "clock">,
   conversationId: string,
-  project: Pick<Project, "path" | "role">,
+  project: WorkdirProject,
 ): Promise<string | null> {
   const o = await engine.db
     .selectFrom("orchestrations")
@@ -52,7 +60,7 @@ async function workdirOf(
       );
     return why ? null : o.worktree_path;
   }
-  if (project.role !== "self") return project.path;
+  if (project.role !== "self") return laneOrCheckout(engine, conversationId, project);
   try {
     return await ensureSelfClone(engine.config, conversationId, project.path);
   } catch (err) {
@@ -60,6 +68,30 @@ async function workdirOf(
       { err, conversationId, selfPath: project.path },
       "the self project's clone could not be made; the item fails",
     );
+    return null;
+  }
+}
+
+/**
+ * A branch-mode project's conversation works in its lane (a specialist's workspace is codexpi's
+ * own directory for it, no person's checkout: it has none); any other in the project's checkout.
+ */
+async function laneOrCheckout(
+  engine: Pick<Kernel, "db" | "config" | "logger" | "clock">,
+  conversationId: string,
+  project: WorkdirProject,
+): Promise<string | null> {
+  if (project.workspace_mode !== "branch" || project.execution_group === SPECIALIST_GROUP)
+    return project.path;
+  try {
+    const conversation = await engine.db
+      .selectFrom("conversations")
+      .select(["id", "title"])
+      .where("id", "=", conversationId)
+      .executeTakeFirstOrThrow();
+    return await ensureLane(engine, { conversation, project });
+  } catch (err) {
+    engine.logger.error({ err, conversationId }, "the conversation's lane could not be made; the item fails");
     return null;
   }
 }

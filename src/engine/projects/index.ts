@@ -42,3 +42,5 @@ export {
   updateProject,
 } from "./projects.js";
 export { type PromptTarget, promptTarget } from "./promptTarget.js";
+export { holdsCheckout } from "./checkoutRule.js";
+export { WORKSPACE_MODES, defaultWorkspaceMode, setWorkspaceMode } from "./workspaceMode.js";

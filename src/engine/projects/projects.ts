@@ -12,7 +12,7 @@ import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import type { Clock } from "../clock.js";
 import { normalizeName } from "../protocol/index.js";
-import type { ApprovalMode, Project, ProjectRole, ProjectVisibility } from "../schema.js";
+import type { ApprovalMode, Project, ProjectRole, ProjectVisibility, WorkspaceMode } from "../schema.js";
 import { assertNoOverlap, projectProblems, realPath, realRoots, type InstallRoots } from "./layout.js";
 
 /** What an admin supplies to register a project. */
@@ -24,6 +24,11 @@ export interface NewProject {
   mergeConfirmation?: boolean;
   channelId?: string | null;
   role?: ProjectRole;
+  /**
+   * Where its conversations work; `direct` when absent. The API passes the default of a project
+   * added now (`defaultWorkspaceMode`: `branch` for a git repository root).
+   */
+  workspaceMode?: WorkspaceMode;
 }
 
 /** Who is asking: a Slack user (or the local operator through the CLI) and whether they are an admin. */
@@ -135,6 +140,13 @@ export async function addProject(
     visibility: "private" as const,
     steer: 0, // a follow-up queues until an owner or admin lets it steer the running turn
     host: null,
+    workspace_mode: input.workspaceMode ?? ("direct" as WorkspaceMode),
+    // Pushed to `origin`; its forge derived from the remote's URL until an admin names one.
+    remote: "origin",
+    forge: null,
+    forge_url: null,
+    forge_repo: null,
+    prompters_merge: 0, // its owner and admins merge its lanes until an admin lets its prompters
   };
   // Checks and write under one write lock: a project added meanwhile by another process cannot
   // slip in between (and surface as a raw constraint error).
@@ -324,6 +336,8 @@ export interface ProjectUpdate {
   channel?: string | null;
   fullAccess?: boolean;
   mergeConfirmation?: boolean;
+  /** Whether a conversation's person may merge its lane into the project (else owner and admins). */
+  promptersMerge?: boolean;
   role?: ProjectRole;
   /** Whether escalations ask a person (`on-request`) or are refused by Codex's sandbox (`never`). */
   approvalMode?: ApprovalMode;
@@ -362,6 +376,7 @@ export async function updateProject(
     ...(changes.owner !== undefined ? { owner_id: changes.owner } : {}),
     ...(changes.channel !== undefined ? { channel_id: changes.channel } : {}),
     ...(changes.fullAccess !== undefined ? { full_access: changes.fullAccess ? 1 : 0 } : {}),
+    ...(changes.promptersMerge !== undefined ? { prompters_merge: changes.promptersMerge ? 1 : 0 } : {}),
     ...(changes.mergeConfirmation !== undefined
       ? { merge_confirmation_required: changes.mergeConfirmation ? 1 : 0 }
       : {}),

@@ -34,11 +34,11 @@ const cannotStart = (key: FailureKey): Outcome => ({
 
 /**
  * Everything Codex needs before it starts, or the failed outcome that says what is missing: the
- * agent's working directory (orchestration and self-project agents work in their clone, never the
- * main checkout or the install), the Codex binary, and the jail.
+ * agent's working directory (orchestration, self-project and lane agents work in their clone, never
+ * the main checkout or the install), the Codex binary, and the jail.
  */
 export async function prepareLaunch(
-  engine: Pick<Kernel, "db" | "config" | "logger">,
+  engine: Pick<Kernel, "db" | "config" | "logger" | "clock">,
   { conversation, project }: Pick<ClaimedItem, "conversation" | "project">,
 ): Promise<CodexLaunch | { failed: Outcome }> {
   const workdir = await agentWorkdir(engine, conversation.id, project);

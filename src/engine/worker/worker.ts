@@ -5,6 +5,8 @@ import { claimItem } from "./claim.js";
 import { prepareLaunch } from "./launch.js";
 import { type ApprovalsFor, superviseTurn } from "./supervise.js";
 import { cancelRequestedAt } from "./stopRequests.js";
+import { laneAfterTurn } from "../lanes/index.js";
+import type { Conversation } from "../schema.js";
 import { fencedOutcomeWriter, type OutcomeWriter, outcomeOf, recordOutcome } from "./finish.js";
 
 // A worker run in four steps, one module each under ./worker/: claim the item, prepare Codex's
@@ -55,6 +57,9 @@ export async function runWorker(
   const launch = await prepareLaunch(engine, claim);
   if ("failed" in launch) return finish(launch.failed);
   const turn = await superviseTurn(engine, log, { ...claim, attempt }, launch, opts.approvals);
+  // Whatever the turn's end, what its agent changed in a lane is committed on the lane's branch
+  // before the outcome is written: the outcome's readers (the what-changed card) diff that branch.
+  await commitLane(engine, log, claim.conversation);
   if ("failed" in turn) return finish(turn.failed);
   // A person's cancel, or a stop that no signal explains, is a cancel; a signal alone is a shutdown.
   const cancelRequested = await cancelRequestedAt(engine.db, queueId);
@@ -65,4 +70,18 @@ export async function runWorker(
       engine.config,
     ),
   );
+}
+
+/** Commits the turn's changes in the conversation's lane, if it has one; a failure is logged, never fatal. */
+async function commitLane(
+  engine: Kernel,
+  log: Kernel["logger"],
+  conversation: Pick<Conversation, "id" | "title">,
+): Promise<void> {
+  const committed = await laneAfterTurn(engine, conversation);
+  if (committed && "error" in committed)
+    log.warn(
+      { error: committed.error },
+      "the lane's changes could not be committed; the next turn will try again",
+    );
 }

@@ -117,7 +117,9 @@ export async function makeClone(
   const objects = path.join(source, ".git", "objects");
   // --shared: objects through alternates (no copy, no hardlink); --no-checkout, then the branch
   // at `base` exactly (the source's HEAD may have moved since `base` was read).
-  await repoGit({ jail, cwd: dest, write: [dest], read: [source] }, [
+  // `fresh`: dest is the empty directory made above, then the clone git made there; nothing else
+  // ran in it yet (the seal is written only after), so it holds git's own configuration only.
+  await repoGit({ jail, cwd: dest, write: [dest], read: [source], fresh: true }, [
     "clone",
     "--shared",
     "--no-checkout",
@@ -126,7 +128,7 @@ export async function makeClone(
     fs.realpathSync(source),
     fs.realpathSync(dest),
   ]);
-  await repoGit({ jail, cwd: dest, write: [dest], read: [objects] }, [
+  await repoGit({ jail, cwd: dest, write: [dest], read: [objects], fresh: true }, [
     "checkout",
     "-q",
     "-b",
@@ -137,12 +139,86 @@ export async function makeClone(
   fs.writeFileSync(sealPath(dest), `${sealOf(dest)}\n${base}\n`, { mode: 0o600 });
 }
 
-/** Commits everything in a sealed clone (if anything changed) and returns its HEAD. */
+/**
+ * Commits everything in a sealed clone (if anything changed, or a merge the engine started there
+ * awaits its commit) and returns its HEAD.
+ */
 export async function commitClone(jail: GitJailMode, clone: string, message: string): Promise<string> {
   await inClone(jail, clone, ["add", "-A"]);
   const staged = await inClone(jail, clone, ["diff", "--cached", "--name-only", "--no-ext-diff"]);
-  if (staged) await inClone(jail, clone, ["commit", "--no-verify", "-q", "-m", message]);
+  // A merge whose resolution kept the branch's side stages nothing, yet is still to be recorded.
+  const merging = await inClone(jail, clone, ["rev-parse", "-q", "--verify", "MERGE_HEAD"]).catch(() => "");
+  if (staged || merging)
+    await inClone(jail, clone, ["commit", "--no-verify", "-q", "--no-edit", "-m", message]);
   return inClone(jail, clone, ["rev-parse", "HEAD"]);
+}
+
+/**
+ * Runs a git command that only reads a sealed clone (its seal checked first): the clone and the
+ * object stores it borrows are shown read-only. Returns stdout.
+ */
+export async function readClone(jail: GitJailMode, clone: string, args: string[]): Promise<string> {
+  assertSealed(clone);
+  return repoGit({ jail, cwd: clone, read: borrowedObjects(clone) }, args);
+}
+
+/**
+ * Brings `branch` of the repository `source` (the project a clone was made from) into a sealed
+ * clone as `ref` (forced), without touching the clone's working tree, index or HEAD; returns the
+ * revision. The source is only read.
+ */
+export async function fetchIntoClone(
+  jail: GitJailMode,
+  clone: string,
+  source: string,
+  branch: string,
+  ref: string,
+): Promise<string> {
+  assertSealed(clone);
+  const access: RepoGitAccess = { ...cloneAccess(jail, clone), read: [source, ...borrowedObjects(clone)] };
+  await repoGit(access, [
+    "fetch",
+    "--quiet",
+    "--no-tags",
+    "--no-write-fetch-head",
+    "--upload-pack=git-upload-pack",
+    "--",
+    fs.realpathSync(source),
+    `+refs/heads/${branch}:${ref}`,
+  ]);
+  return repoGit(access, ["rev-parse", ref]);
+}
+
+/**
+ * Starts merging `revision` into the branch of a sealed clone and leaves it for the agent to
+ * finish: a clean merge is left staged, a conflicting one with its markers in the files (which are
+ * returned); `commitClone` records the merge after the agent's turn. A merge already under way is
+ * left as it is; `merging` is false when the branch already contains `revision`.
+ */
+export async function startMergeInClone(
+  jail: GitJailMode,
+  clone: string,
+  revision: string,
+): Promise<{ merging: boolean; conflicts: string[] }> {
+  const mergeHead = () => inClone(jail, clone, ["rev-parse", "-q", "--verify", "MERGE_HEAD"]).catch(() => "");
+  if (!(await mergeHead())) {
+    const failed = await inClone(jail, clone, [
+      "merge",
+      "--no-ff",
+      "--no-commit",
+      "--no-verify",
+      "-q",
+      revision,
+    ])
+      .then(() => null)
+      .catch((err: unknown) => err);
+    // A conflict leaves the merge under way (its markers are the agent's to resolve); anything
+    // else (a change not committed yet in the way) started nothing and is the caller's to hear.
+    if (failed && !(await mergeHead())) throw failed;
+  }
+  if (!(await mergeHead())) return { merging: false, conflicts: [] };
+  const unmerged = await inClone(jail, clone, ["diff", "--name-only", "--diff-filter=U", "-z"]);
+  return { merging: true, conflicts: unmerged.split("\0").filter(Boolean) };
 }
 
 /**

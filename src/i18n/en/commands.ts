@@ -28,7 +28,7 @@ export const commands = {
   "command.project.remove.syntax": "/codex project remove <name>",
   "command.project.remove.help": "Removes a project (its files stay where they are).",
   "command.project.set.syntax":
-    "/codex project set <name> [--owner @someone|none] [--channel #channel|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--approvals never|on-request] [--host <host>|none] [--path <path>] [--max-concurrent <n>|none] [--default-for #channel|none] [--visible channel|private] [--steer on|off]",
+    "/codex project set <name> [--owner @someone|none] [--channel #channel|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--approvals never|on-request] [--host <host>|none] [--path <path>] [--max-concurrent <n>|none] [--default-for #channel|none] [--visible channel|private] [--steer on|off] [--workspace direct|branch] [--prompters-merge on|off]",
   "command.project.set.help":
     "Changes a project’s settings; its owner may also use `--default-for #channel` (the channel’s default project) or `--default-for none`, and `--visible channel` (its channel’s members may read and follow its conversations, not prompt it; `private` by default).",
   "command.project.allow.syntax": "/codex project allow|disallow <name> @someone",
@@ -81,6 +81,10 @@ export const commands = {
     "Project *{name}*: a reply written in a thread while its agent works is now sent into the running turn (app-server runner); otherwise it waits for the next turn.",
   "project.steer_off":
     "Project *{name}*: a reply written while its agent works waits for the next turn again.",
+  "project.workspace_direct":
+    "Project *{name}* works directly in its checkout: one agent at a time there, the others wait their turn.",
+  "project.workspace_branch":
+    "Project *{name}* works in lanes: each conversation in a clone of its own, on a branch of its own.",
   "project.allowed": "{user} may now prompt project *{name}*.",
   "project.disallowed": "{user} may no longer prompt project *{name}*.",
   "project.default_cleared": "Project *{name}* is no longer the default project of {channels}.",
@@ -96,6 +100,8 @@ export const commands = {
   "projects.merge_confirmation": "merge on confirmation",
   "projects.approvals_on_request": "approvals on request",
   "projects.steer": "replies steer the running turn",
+  "projects.workspace.direct": "direct: one agent at a time in its checkout",
+  "projects.workspace.branch": "branch: a lane per conversation",
   "projects.role.project": "project",
   "projects.role.master": "master agent",
   "projects.role.self": "self-repair",

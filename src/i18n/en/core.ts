@@ -42,6 +42,14 @@ export const core = {
   "reason.project_running": "the project {name} has an agent running: move it once it has finished",
   "reason.host_not_found":
     "no worker host named {name} has registered (start codexpi host --name {name} first)",
+  "reason.workspace_mode_invalid": "the workspace mode must be branch or direct (not {mode})",
+  "reason.workspace_not_a_repository":
+    "the project {name} cannot work in branch mode: {path} is not the root of a git repository (each conversation’s lane would be a clone of it); it stays direct",
+  "reason.lane_not_found":
+    "this conversation has no lane (its project works in direct mode, or its agent has not started)",
+  "reason.lane_busy":
+    "the conversation {name} has an agent at work or waiting in its lane: wait for its answer or stop it, then try again",
+  "lanes.commit_message": "codexpi: {title}",
   "reason.conversation_not_found": "conversation not found",
   "reason.conversation_other_project": "the conversation {name} belongs to another project",
   "reason.prompt_empty": "the prompt is empty",

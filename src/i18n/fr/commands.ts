@@ -27,7 +27,7 @@ export const commands = {
   "command.project.remove.syntax": "/codex project remove <nom>",
   "command.project.remove.help": "Retire un projet (ses fichiers restent en place).",
   "command.project.set.syntax":
-    "/codex project set <nom> [--owner @qqn|none] [--channel #canal|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--approvals never|on-request] [--host <host>|none] [--path <chemin>] [--max-concurrent <n>|none] [--default-for #canal|none] [--visible channel|private] [--steer on|off]",
+    "/codex project set <nom> [--owner @qqn|none] [--channel #canal|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--approvals never|on-request] [--host <host>|none] [--path <chemin>] [--max-concurrent <n>|none] [--default-for #canal|none] [--visible channel|private] [--steer on|off] [--workspace direct|branch] [--prompters-merge on|off]",
   "command.project.set.help":
     "Modifie les réglages d’un projet ; son propriétaire peut aussi utiliser `--default-for` (projet par défaut du canal ; `none` : d’aucun canal) et `--visible channel` (les membres de son canal peuvent lire et suivre ses conversations, pas lui confier de travail ; `private` par défaut).",
   "command.project.allow.syntax": "/codex project allow|disallow <nom> @qqn",
@@ -83,6 +83,10 @@ export const commands = {
     "Projet *{name}* : une réponse écrite dans un fil pendant que son agent travaille est désormais transmise au tour en cours (runner app-server) ; sinon, elle attend le tour suivant.",
   "project.steer_off":
     "Projet *{name}* : une réponse écrite pendant que son agent travaille attend de nouveau le tour suivant.",
+  "project.workspace_direct":
+    "Le projet *{name}* travaille directement dans sa copie de travail : un agent à la fois, les autres attendent leur tour.",
+  "project.workspace_branch":
+    "Le projet *{name}* travaille en voies : chaque conversation dans un clone à elle, sur une branche à elle.",
   "project.allowed": "{user} peut désormais confier du travail au projet *{name}*.",
   "project.disallowed": "{user} ne peut plus confier de travail au projet *{name}*.",
   "project.default_cleared": "Le projet *{name}* n’est plus le projet par défaut de {channels}.",
@@ -98,6 +102,8 @@ export const commands = {
   "projects.merge_confirmation": "fusion sur confirmation",
   "projects.approvals_on_request": "approbations sur demande",
   "projects.steer": "les réponses orientent le tour en cours",
+  "projects.workspace.direct": "direct : un agent à la fois dans sa copie de travail",
+  "projects.workspace.branch": "branche : une voie par conversation",
   "projects.role.project": "projet",
   "projects.role.master": "agent maître",
   "projects.role.self": "auto-réparation",

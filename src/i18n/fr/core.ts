@@ -42,6 +42,14 @@ export const core = {
   "reason.project_running": "le projet {name} a un agent en cours : déplacez-le quand il aura fini",
   "reason.host_not_found":
     "aucun hôte de travail nommé {name} ne s’est enregistré (lancez d’abord codexpi host --name {name})",
+  "reason.workspace_mode_invalid": "le mode d’espace de travail est branch ou direct (pas {mode})",
+  "reason.workspace_not_a_repository":
+    "le projet {name} ne peut pas travailler en mode branch : {path} n’est pas la racine d’un dépôt git (la voie de chaque conversation en serait un clone) ; il reste direct",
+  "reason.lane_not_found":
+    "cette conversation n’a pas de voie (son projet travaille en mode direct, ou son agent n’a pas commencé)",
+  "reason.lane_busy":
+    "la conversation {name} a un agent au travail ou en attente dans sa voie : attendez sa réponse ou arrêtez-le, puis réessayez",
+  "lanes.commit_message": "codexpi : {title}",
   "reason.conversation_not_found": "conversation introuvable",
   "reason.conversation_other_project": "la conversation {name} appartient à un autre projet",
   "reason.prompt_empty": "la consigne est vide",

@@ -1,0 +1,152 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { redactText } from "../../redaction.js";
+import { EngineError } from "../errors.js";
+import { type GitJailMode, type GitRemoteAccess, type RepoGitAccess, repoGit } from "../isolation/index.js";
+import { capText } from "../text/index.js";
+import { askPassDir, askPassEnvironment, installAskPass } from "./askpass.js";
+import { isLoopbackHost, type RemoteTransport, remoteTransport } from "./remoteUrl.js";
+
+/** What a push over http(s) authenticates with: a token (and the user name to give with it). */
+export interface PushCredential {
+  token: string;
+  /** Default `x-access-token` (GitHub's; GitLab accepts any name with a token, e.g. `oauth2`). */
+  username?: string;
+}
+
+/** One branch to push. */
+export interface PushRequest {
+  /** The repository holding the branch (a lane's clone or the project's checkout); only read. */
+  repoPath: string;
+  /** The remote's name (the project's `remote`, `origin` by default). */
+  remote: string;
+  branch: string;
+  /** The token for an http(s) remote; null for a local or ssh remote (or a public one). */
+  credential: PushCredential | null;
+  /**
+   * The repository whose configuration names the remote's URL (default `repoPath`). A lane's
+   * clone is written by its agent: pass the project's checkout here, so that the agent cannot
+   * choose where the branch (and the token) goes.
+   */
+  remoteFrom?: string;
+  /** codexpi's data directory: the askpass program lives there (never inside a repository). */
+  dataDir: string;
+  jail: GitJailMode;
+  /** Object stores the repository borrows (read-only in the jail). */
+  read?: readonly string[];
+  /** The operator's ssh directory for an ssh remote (default ~/.ssh), shown read-only. */
+  sshDir?: string;
+  timeoutMs?: number;
+}
+
+/** Where the branch went: the remote's URL without any user or password. */
+export interface PushResult {
+  remoteUrl: string;
+  branch: string;
+}
+
+const REMOTE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/** Whether a branch name is one codexpi pushes (git's rules, and never an option or a refspec). */
+function isPushableBranch(name: string): boolean {
+  return (
+    /^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$/.test(name) && !/\.\.|\/\/|\/\.|@\{|\.lock(?:\/|$)|[./]$/.test(name)
+  );
+}
+
+/** A URL as shown to people: no user, no password. */
+function shownUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/?#]*@/i, "$1");
+}
+
+/** Git's message with the token, and anything else the redactor knows, removed. */
+function scrubbed(text: string, token: string | undefined): string {
+  const plain = token ? text.split(token).join("[redacted]") : text;
+  return capText(redactText(plain), 1500);
+}
+
+/** The remote's push URL, as the configuration of `from` names it (insteadOf rules applied). */
+async function pushUrl(req: PushRequest): Promise<string> {
+  const from = req.remoteFrom ?? req.repoPath;
+  const access: RepoGitAccess = { jail: req.jail, cwd: from, read: req.read, timeoutMs: req.timeoutMs };
+  try {
+    return await repoGit(access, ["remote", "get-url", "--push", "--", req.remote]);
+  } catch {
+    throw new EngineError("not_found", "forge_remote_missing", { remote: req.remote });
+  }
+}
+
+/** A local remote's directory (a bare repository on disk), resolved from `from`. */
+function localDirectory(url: string, from: string): string {
+  const p = url.replace(/^file:\/\//i, "");
+  return path.resolve(from, p);
+}
+
+/** What the push's jail may use to reach the remote, and which directory it writes (local). */
+function remoteAccess(
+  req: PushRequest,
+  url: string,
+  transport: RemoteTransport,
+): { remote: GitRemoteAccess; write: string[] } {
+  if (transport.kind === "file") {
+    const dir = localDirectory(url, req.remoteFrom ?? req.repoPath);
+    if (!fs.existsSync(dir))
+      throw new EngineError("not_found", "forge_remote_missing", { remote: req.remote });
+    return { remote: { protocols: [] }, write: [dir] };
+  }
+  if (transport.kind === "ssh") {
+    const sshDir = req.sshDir ?? path.join(os.homedir(), ".ssh");
+    return { remote: { protocols: ["ssh"], read: fs.existsSync(sshDir) ? [sshDir] : [] }, write: [] };
+  }
+  // A token over plain http crosses the network readable: only this machine's loopback may.
+  if (transport.kind === "http" && !isLoopbackHost(transport.host))
+    throw new EngineError("invalid", "forge_remote_insecure", { host: transport.host });
+  const protocols = [transport.kind];
+  if (!req.credential || transport.password) return { remote: { protocols }, write: [] };
+  const program = installAskPass(req.dataDir);
+  const env = askPassEnvironment(transport, req.credential.username ?? "x-access-token");
+  return {
+    remote: {
+      protocols,
+      read: [askPassDir(req.dataDir)],
+      askPass: { program, env },
+      secret: { value: req.credential.token, spillDir: path.join(askPassDir(req.dataDir), "spill") },
+    },
+    write: [],
+  };
+}
+
+/**
+ * Pushes `branch` to the remote (`git push <url> refs/heads/B:refs/heads/B`) through repoGit:
+ * jailed with the network, hooks and command-running configuration disarmed, the token handed by
+ * codexpi's askpass (see askpass.ts). The repository is only read. Errors are EngineErrors whose
+ * text passed the redactor and never holds the token.
+ */
+export async function pushBranch(req: PushRequest): Promise<PushResult> {
+  if (!REMOTE_NAME.test(req.remote))
+    throw new EngineError("invalid", "forge_remote_invalid", { value: req.remote });
+  if (!isPushableBranch(req.branch))
+    throw new EngineError("invalid", "forge_branch_invalid", { branch: req.branch });
+  const url = await pushUrl(req);
+  const transport = remoteTransport(url);
+  if (!transport) throw new EngineError("invalid", "forge_remote_unsupported", { remote: req.remote });
+  const { remote, write } = remoteAccess(req, url, transport);
+  const target = transport.kind === "file" ? write[0]! : url;
+  const ref = `refs/heads/${req.branch}`;
+  const access: RepoGitAccess = {
+    jail: req.jail,
+    cwd: req.repoPath,
+    read: req.read,
+    write,
+    remote,
+    timeoutMs: req.timeoutMs ?? 300_000,
+  };
+  try {
+    await repoGit(access, ["push", "--no-verify", "--porcelain", "--", target, `${ref}:${ref}`]);
+  } catch (e) {
+    const detail = scrubbed(e instanceof Error ? e.message : String(e), req.credential?.token);
+    throw new EngineError("unavailable", "forge_push_failed", { remote: req.remote, detail });
+  }
+  return { remoteUrl: shownUrl(url), branch: req.branch };
+}

@@ -1,0 +1,25 @@
+// The public face of engine/lanes (issue 18): a branch-mode conversation's lane, a sealed clone of
+// its project on a branch of its own. What other folders of the engine (and its API) use of it.
+import type { Kernel } from "../kernel.js";
+import { sweepLanes } from "./sweep.js";
+
+export { ensureLane, laneAfterTurn, laneOf, lanePath } from "./lane.js";
+export { sweepLanes } from "./sweep.js";
+export { type LaneView, discardLane, laneOfConversation } from "./service.js";
+
+/** Lanes' tick step (registered on every engine): the retention sweep. */
+export function registerLaneTicks(engine: Kernel): void {
+  engine.onTick("lanes", async (e) => {
+    const expired = await sweepLanes(e);
+    return expired ? { expired } : undefined;
+  });
+}
+export { type LaneCardData, laneCardData } from "./card.js";
+export {
+  type AskMergeOutcome,
+  type LaneMergeOutcome,
+  askAgentToMerge,
+  mergeLaneOf,
+  openLanePullRequest,
+  pushLane,
+} from "./leave.js";

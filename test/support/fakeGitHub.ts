@@ -1,0 +1,145 @@
+import { type Answer, type ForgeRequest, forgeServer, stringFields } from "./fakeForge.js";
+
+// A fake GitHub REST API on 127.0.0.1, checking each request against GitHub's documented shape
+// (docs.github.com, "Pulls"): `POST /repos/{owner}/{repo}/pulls` with a JSON body holding string
+// `title`, `head`, `base` and an optional string `body`; `GET /repos/{owner}/{repo}/pulls` (filters
+// `head=owner:branch`, `base`, `state`); `GET /repos/{owner}/{repo}/pulls/{pull_number}`. The token
+// comes as `Authorization: Bearer <t>` or `token <t>`; the media type is GitHub's JSON
+// (`application/vnd.github…+json`) or plain JSON. GitHub Enterprise serves the same under
+// `/api/v3`. It answers as GitHub does: 201 with `number`, `html_url`, `state`; 401 "Bad
+// credentials"; 404 "Not Found"; 422 "Validation Failed" (a malformed body, or "A pull request
+// already exists for owner:branch.").
+
+/** A pull request the fake holds. */
+interface Pull {
+  number: number;
+  title: string;
+  body: string | null;
+  head: string;
+  base: string;
+  state: "open" | "closed";
+  merged_at: string | null;
+  html_url: string;
+}
+
+export interface FakeGitHub {
+  /** The API's base URL codexpi is given (`…/api/v3` for Enterprise). */
+  apiUrl: string;
+  received: ForgeRequest[];
+  /** The pull requests of `owner/repo`, in order. */
+  pulls(repo: string): Pull[];
+  /** Marks a pull request merged (as GitHub shows it: closed, `merged_at` set). */
+  merge(repo: string, number: number): void;
+  close(): Promise<void>;
+}
+
+const WEB = "https://github.example";
+
+function view(p: Pull) {
+  return { ...p, head: { ref: p.head }, base: { ref: p.base }, merged: p.merged_at !== null };
+}
+
+function authorised(headers: ForgeRequest["headers"], token: string): boolean {
+  const auth = headers.authorization ?? "";
+  return auth === `Bearer ${token}` || auth === `token ${token}`;
+}
+
+const acceptable = (accept: string | undefined) =>
+  !accept || /application\/vnd\.github(?:\.[\w-]+)?(?:\+json)?|application\/json|\*\/\*/.test(accept);
+
+/** Starts a fake GitHub (`enterprise`: under /api/v3) knowing `repos` ("owner/name") and one token. */
+export async function startFakeGitHub(opts: {
+  token: string;
+  repos: string[];
+  enterprise?: boolean;
+}): Promise<FakeGitHub> {
+  const prefix = opts.enterprise ? "/api/v3" : "";
+  const store = new Map<string, Pull[]>(opts.repos.map((r) => [r, []]));
+  const route = (req: Omit<ForgeRequest, "status">): Answer => {
+    if (!authorised(req.headers, opts.token))
+      return {
+        status: 401,
+        body: { message: "Bad credentials", documentation_url: "https://docs.github.com/rest" },
+      };
+    if (!acceptable(req.headers.accept)) return { status: 415, body: { message: "Unsupported media type" } };
+    const url = new URL(req.url, "http://fake");
+    if (!url.pathname.startsWith(`${prefix}/repos/`)) return { status: 404, body: { message: "Not Found" } };
+    const m = /^\/repos\/([^/]+)\/([^/]+)\/pulls(?:\/(\d+))?$/.exec(url.pathname.slice(prefix.length));
+    const repo = m ? `${m[1]}/${m[2]}` : "";
+    const pulls = store.get(repo);
+    if (!m || !pulls) return { status: 404, body: { message: "Not Found" } };
+    if (req.method === "POST" && !m[3]) return create(req, repo, pulls);
+    if (req.method === "GET" && m[3]) {
+      const p = pulls.find((x) => x.number === Number(m[3]));
+      return p ? { status: 200, body: view(p) } : { status: 404, body: { message: "Not Found" } };
+    }
+    if (req.method === "GET") return { status: 200, body: list(url.searchParams, m[1]!, pulls).map(view) };
+    return { status: 404, body: { message: "Not Found" } };
+  };
+  const server = await forgeServer(route);
+  return {
+    apiUrl: `http://127.0.0.1:${server.port}${prefix}`,
+    received: server.received,
+    pulls: (repo) => store.get(repo) ?? [],
+    merge(repo, number) {
+      const p = store.get(repo)?.find((x) => x.number === number);
+      if (p) Object.assign(p, { state: "closed", merged_at: new Date(0).toISOString() });
+    },
+    close: server.close,
+  };
+}
+
+function create(req: Omit<ForgeRequest, "status">, repo: string, pulls: Pull[]): Answer {
+  const bad = String(req.headers["content-type"] ?? "").startsWith("application/json")
+    ? stringFields(req.body, ["title", "head", "base"], ["body"])
+    : ["body"];
+  if (bad.length)
+    return {
+      status: 422,
+      body: {
+        message: "Validation Failed",
+        errors: bad.map((field) => ({ resource: "PullRequest", field, code: "missing_field" })),
+      },
+    };
+  const b = req.body as { title: string; head: string; base: string; body?: string };
+  const owner = repo.split("/")[0];
+  if (pulls.some((p) => p.state === "open" && p.head === b.head && p.base === b.base))
+    return {
+      status: 422,
+      body: {
+        message: "Validation Failed",
+        errors: [
+          {
+            resource: "PullRequest",
+            code: "custom",
+            message: `A pull request already exists for ${owner}:${b.head}.`,
+          },
+        ],
+      },
+    };
+  const number = pulls.length + 1;
+  const pull: Pull = {
+    number,
+    title: b.title,
+    body: b.body ?? null,
+    head: b.head,
+    base: b.base,
+    state: "open",
+    merged_at: null,
+    html_url: `${WEB}/${repo}/pull/${number}`,
+  };
+  pulls.push(pull);
+  return { status: 201, body: view(pull) };
+}
+
+/** `GET …/pulls` with GitHub's filters: `head` as `owner:branch`, `base`, `state` (default open). */
+function list(q: URLSearchParams, owner: string, pulls: Pull[]): Pull[] {
+  const state = q.get("state") ?? "open";
+  const head = q.get("head");
+  return pulls.filter(
+    (p) =>
+      (state === "all" || p.state === state) &&
+      (!head || head === `${owner}:${p.head}`) &&
+      (!q.get("base") || q.get("base") === p.base),
+  );
+}
