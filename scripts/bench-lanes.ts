@@ -56,7 +56,12 @@ const duKb = (dir: string) => Number(execFileSync("du", ["-sk", dir]).toString()
 async function scenario(files: number) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "codexpi-bench-lanes-"));
   try {
-    const config = parseConfig({ CODEXPI_DATA_DIR: path.join(dir, "data"), LOG_LEVEL: "silent" });
+    // CODEXPI_JAIL=off measures the same without bubblewrap (what the jail costs).
+    const config = parseConfig({
+      CODEXPI_DATA_DIR: path.join(dir, "data"),
+      LOG_LEVEL: "silent",
+      CODEXPI_JAIL: process.env.CODEXPI_JAIL,
+    });
     fs.mkdirSync(config.dataDir, { recursive: true });
     const db = await openMigrated(config.database);
     const root = path.join(dir, "repo");

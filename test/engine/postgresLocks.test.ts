@@ -174,8 +174,9 @@ describe("claims on PostgreSQL: the placement's lock and SKIP LOCKED", () => {
   it("four concurrent claimers per host never exceed the host's limit nor claim one item twice", async () => {
     env = await testEngine();
     await updateGlobalPolicy(env.db, env.clock, policy(3), "U");
-    const north = await env.addProject({ name: "north", ownerId: "U" });
-    const south = await env.addProject({ name: "south", ownerId: "U" });
+    // In lanes (issue 18): several conversations of one project run side by side, up to the limits.
+    const north = await env.addProject({ name: "north", ownerId: "U", workspaceMode: "branch" });
+    const south = await env.addProject({ name: "south", ownerId: "U", workspaceMode: "branch" });
     await env.db.updateTable("projects").set({ host: "h1" }).where("id", "=", north.id).execute();
     await env.db.updateTable("projects").set({ host: "h2" }).where("id", "=", south.id).execute();
     for (let i = 0; i < ROUNDS * 3; i++) {

@@ -14,6 +14,15 @@ import { tempDir } from "../support/engine.js";
 import { inputText, startFakeModel, type FakeModel } from "../support/fakeModel.js";
 import { testDatabase, type TestDatabase } from "../support/testDatabase.js";
 import { removeTree } from "../support/removeTree.js";
+import { git, isolateGit } from "../engine/orchestrations/repo.js";
+
+/** A git repository with one commit (a lane's base). */
+async function gitRepository(root: string): Promise<void> {
+  isolateGit();
+  fs.mkdirSync(root);
+  await git(root, "init", "-q", "-b", "main");
+  await git(root, "commit", "-q", "--allow-empty", "-m", "Base");
+}
 
 // Real processes on one database (SQLite file, and PostgreSQL in the postgres project): a
 // coordinator (the CLI's tick), two `codexpi host` processes with data dirs of their own, real
@@ -136,7 +145,9 @@ describe("worker hosts (codexpi host, real processes, real Codex, fake model)", 
       return { child, output: () => output };
     };
 
-    for (const p of ["alpha", "beta"]) fs.mkdirSync(path.join(dir, p));
+    // Git repositories: added now, they work in lanes (issue 18), so that several conversations of
+    // one project run at once, as this test asks (a direct project takes one agent at a time).
+    for (const p of ["alpha", "beta"]) await gitRepository(path.join(dir, p));
     expect((await cli("migrate")).exitCode).toBe(0);
     db = openDatabase(database.target);
     await updateGlobalPolicy(

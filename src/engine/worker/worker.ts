@@ -59,7 +59,7 @@ export async function runWorker(
   const turn = await superviseTurn(engine, log, { ...claim, attempt }, launch, opts.approvals);
   // Whatever the turn's end, what its agent changed in a lane is committed on the lane's branch
   // before the outcome is written: the outcome's readers (the what-changed card) diff that branch.
-  await commitLane(engine, log, claim.conversation);
+  if (claim.project.workspace_mode === "branch") await commitLane(engine, log, claim.conversation);
   if ("failed" in turn) return finish(turn.failed);
   // A person's cancel, or a stop that no signal explains, is a cancel; a signal alone is a shutdown.
   const cancelRequested = await cancelRequestedAt(engine.db, queueId);

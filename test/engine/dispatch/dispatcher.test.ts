@@ -17,6 +17,22 @@ const policy = (max: number, start = 0, end = 0) => ({
   background_end_hour: end,
 });
 
+/**
+ * A test engine whose project works in lanes (issue 18): its conversations run side by side up to
+ * the policy's limits, which is what the tests using it measure (in a direct project's checkout
+ * one agent at a time works, whatever the policy: directWorkspace.test.ts). Set up in the database
+ * only: no worker runs here, so no lane is made.
+ */
+async function laneEngine() {
+  const env = await testEngine();
+  await env.db
+    .updateTable("projects")
+    .set({ workspace_mode: "branch" })
+    .where("id", "=", env.project.id)
+    .execute();
+  return env;
+}
+
 describe("queue and dispatcher", () => {
   let env: Awaited<ReturnType<typeof testEngine>>;
   afterEach(async () => env?.close());
@@ -54,7 +70,7 @@ describe("queue and dispatcher", () => {
   });
 
   it("at most one running item per conversation; a busy conversation never blocks the others", async () => {
-    env = await testEngine();
+    env = await laneEngine();
     await updateGlobalPolicy(env.db, env.clock, policy(5), "U");
     const a = await startConversation(env.db, env.clock, env.project, "a1", "U");
     const a2 = await enqueue(env.db, env.clock, a.conversation.id, "a2");
@@ -97,7 +113,7 @@ describe("queue and dispatcher", () => {
   });
 
   it("S-Q-03: background work starts only inside the window; foreground work passes it", async () => {
-    env = await testEngine();
+    env = await laneEngine();
     await updateGlobalPolicy(env.db, env.clock, policy(5, 22, 7), "U");
     const bg = await startConversation(env.db, env.clock, env.project, "bootstrap", null, {
       origin: "specialist_bootstrap",
@@ -126,7 +142,7 @@ describe("queue and dispatcher", () => {
   });
 
   it("dispatchers in several processes at once never exceed the limit (one write lock for the claim)", async () => {
-    env = await testEngine();
+    env = await laneEngine();
     await updateGlobalPolicy(env.db, env.clock, policy(3), "U");
     for (let i = 0; i < 10; i++) await startConversation(env.db, env.clock, env.project, `p${i}`, "U");
     // One connection per process, as in production: in one process a second connection would
@@ -155,7 +171,7 @@ describe("queue and dispatcher", () => {
   });
 
   it("a claim pages on from where its last page left off: items claimed there do not hide the next candidates", async () => {
-    env = await testEngine();
+    env = await laneEngine();
     await updateGlobalPolicy(env.db, env.clock, policy(64), "U");
     const busy = await startConversation(env.db, env.clock, env.project, "z0", "U");
     await env.db
