@@ -8,6 +8,7 @@ import { laneOf } from "../../src/engine/lanes/index.js";
 import { ACTIONS } from "../../src/views/ids.js";
 import { inputText, type FakeStep, type ResponsesRequestBody } from "../support/fakeModel.js";
 import { startFakeGitHub, type FakeGitHub } from "../support/fakeGitHub.js";
+import { startFakeGitLab, type FakeGitLab } from "../support/fakeGitLab.js";
 import type { FakeSlackMessage } from "../support/fakeSlack.js";
 import { ADMIN, eventually, OTHER, OWNER, slackBot } from "../support/slackBot.js";
 import { git, isolateGit } from "../engine/orchestrations/repo.js";
@@ -66,18 +67,19 @@ const cardsOf = (bot: Bot, conversationId: string) =>
 describe("a lane's card through the real bot", () => {
   let bot: Bot | undefined;
   let github: FakeGitHub | undefined;
+  let gitlab: FakeGitLab | undefined;
   afterEach(async () => {
     await bot?.close();
     await github?.close();
+    await gitlab?.close();
     bot = undefined;
     github = undefined;
+    gitlab = undefined;
   });
 
-  it("S-CARD-10: two people's agents run side by side in their lanes; Merge, the conflict and the agent's resolution, Push to the bare remote, the pull request, Discard; a non-owner's Merge changes nothing", async () => {
+  /** A branch-mode project `repo` on `main` (app.txt) whose remote is a bare repository. */
+  async function repoProject(b: Bot): Promise<{ root: string; remote: string }> {
     isolateGit();
-    github = await startFakeGitHub({ token: TOKEN, repos: ["acme/repo"], enterprise: true });
-    bot = await slackBot({ model: { respond } });
-    const b = bot;
     const root = path.join(path.dirname(b.config.dataDir), "repo");
     const remote = path.join(path.dirname(b.config.dataDir), "remote.git");
     fs.mkdirSync(root);
@@ -92,6 +94,14 @@ describe("a lane's card through the real bot", () => {
       { now: () => Date.now() },
       { name: "repo", path: root, ownerId: OWNER, workspaceMode: "branch" },
     );
+    return { root, remote };
+  }
+
+  it("S-CARD-10: two people's agents run side by side in their lanes; Merge, the conflict and the agent's resolution, Push to the bare remote, the pull request, Discard; a non-owner's Merge changes nothing", async () => {
+    github = await startFakeGitHub({ token: TOKEN, repos: ["acme/repo"], enterprise: true });
+    bot = await slackBot({ model: { respond } });
+    const b = bot;
+    const { root, remote } = await repoProject(b);
     await createEngineApi(b.bot.engine).projects.setForge({ userId: ADMIN, isAdmin: true }, "repo", {
       forge: "github",
       forgeUrl: github.apiUrl,
@@ -205,4 +215,35 @@ describe("a lane's card through the real bot", () => {
     expect(fs.existsSync(lanePath)).toBe(false);
     expect(fs.existsSync(path.join(root, "gamma.txt"))).toBe(false);
   }, 240_000);
+
+  it("S-CARD-11: Open pull request on a self-hosted GitLab: the documented merge request (nested group), the card shows its link, the token in no Slack call", async () => {
+    gitlab = await startFakeGitLab({ token: TOKEN, projects: ["acme/tools/repo"] });
+    bot = await slackBot({ model: { respond } });
+    const b = bot;
+    await repoProject(b);
+    await createEngineApi(b.bot.engine).projects.setForge({ userId: ADMIN, isAdmin: true }, "repo", {
+      forge: "gitlab",
+      forgeUrl: gitlab.apiUrl,
+      forgeRepo: "acme/tools/repo",
+    });
+    writeForgeToken(b.config.dataDir, "repo", TOKEN);
+    await b.command("ask repo CARD-GAMMA write gamma", OWNER);
+    const id = await eventually(
+      async () => (await b.db.selectFrom("conversations").select("id").executeTakeFirst())?.id,
+    );
+    const card = await eventually(() => cardsOf(b, id)[0], 90_000, "the card");
+    await b.click(ACTIONS.lanePullRequest, id, card.ts, OWNER);
+    const mr = await eventually(() => gitlab!.mergeRequests("acme/tools/repo")[0], 30_000, "merge request");
+    const branch = (await laneOf(b.db, id))!.branch;
+    expect(mr).toMatchObject({ source_branch: branch, target_branch: "main" });
+    await eventually(
+      () => {
+        const m = b.slack.messages().find((x) => x.ts === card.ts);
+        return m && JSON.stringify(m.blocks).includes(mr.web_url);
+      },
+      15_000,
+      "the card shows the merge request's link",
+    );
+    expect(JSON.stringify(b.slack.calls)).not.toContain(TOKEN);
+  }, 180_000);
 });

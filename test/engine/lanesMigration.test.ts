@@ -43,7 +43,7 @@ describe("migration 0019: lanes", () => {
     await sql`insert into conversations (id, project_id, title, user_id, status, created_at, updated_at)
       values ('c1', 'p1', 'Travail', 'U1', 'idle', 1, 1)`.execute(db);
 
-    expect(await migrate(asUnknown(db))).toEqual(["0019_lanes"]);
+    expect(await migrate(asUnknown(db))).toContain("0019_lanes"); // and any later one
     expect(await db.selectFrom("lanes").selectAll().execute()).toEqual([]);
     await db.insertInto("lanes").values(lane("c1", "codexpi/travail-c1")).execute();
     const stored = await db.selectFrom("lanes").selectAll().executeTakeFirstOrThrow();

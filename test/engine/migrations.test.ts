@@ -39,6 +39,7 @@ const LANDED: Record<string, string> = {
   "0018_workspace_mode.ts": "f94f7cd8aab09961738a8303e3cddb2d5f9b48d763de514e2c9400d5616efff3",
   "0019_lanes.ts": "205eedc784ebd3716a9ab2d951c552321790a7d39511f4b9e81bc2936caa23fc",
   "0020_project_forge.ts": "8829e61780fc3142f8838a54c1e47e93123dc7804b85bdaf79af4453050bcda2",
+  "0021_lane_card.ts": "331639b19f5fd045c06a932397dc58bce4677b02f294ca23373626802ac49c34",
 };
 
 const sha256 = (file: string) => createHash("sha256").update(fs.readFileSync(file)).digest("hex");

@@ -42,6 +42,7 @@ const SAMPLES: { [K in EventKind]: EventOf<K> } = {
   "specialist.updated": { kind: "specialist.updated", specialistId: "s1", status: "ACTIVE" },
   "delegation.updated": { kind: "delegation.updated", delegationId: "g1", status: "RUNNING" },
   "orchestration.updated": { kind: "orchestration.updated", orchestrationId: "o1", status: "DRAFT" },
+  "lane.updated": { kind: "lane.updated", conversationId: "c1" },
   "run.updated": { kind: "run.updated", runId: "r1", status: "RUNNING", stage: "PLAN_REVIEW" },
   "run.verdict": { kind: "run.verdict", runId: "r1", stepId: null, decision: "approve", feedback: "ok" },
 };
@@ -68,6 +69,7 @@ const AGGREGATES: Record<EventKind, string> = {
   "orchestration.updated": "orchestration:o1",
   "run.updated": "run:r1",
   "run.verdict": "run:r1",
+  "lane.updated": "conversation:c1",
 };
 
 describe("outbox (typed both ways)", () => {

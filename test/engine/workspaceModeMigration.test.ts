@@ -32,7 +32,7 @@ describe("migration 0018: a project's workspace mode", () => {
     expect(await columnsOf(db, "projects")).not.toContain("workspace_mode"); // positive control
     await projectAt0017(db, "p1", "before");
 
-    expect(await migrate(asUnknown(db))).toEqual(["0018_workspace_mode"]);
+    expect(await migrate(asUnknown(db))).toContain("0018_workspace_mode"); // and any later one
     await projectAt0017(db, "p2", "after");
     const modes = await db.selectFrom("projects").select(["id", "workspace_mode"]).orderBy("id").execute();
     expect(modes).toEqual([

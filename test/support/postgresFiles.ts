@@ -111,6 +111,8 @@ export const SQLITE_ONLY_ENGINE_FILES: Record<string, string> = {
     "landed migration files frozen by hash; 0008's repair of SQLite files an edited 0002 left incomplete",
   "test/engine/migrationStatements.test.ts": "the exact statements SQLite gets from the migrations",
   "test/engine/forge/credentials.test.ts": NO_DATABASE,
+  "test/engine/lanes/changes.test.ts": NO_DATABASE,
+  "test/engine/lanes/merge.test.ts": NO_DATABASE,
   "test/engine/forge/pullRequests.test.ts": NO_DATABASE,
   "test/engine/forge/push.test.ts": NO_DATABASE,
   "test/engine/forge/remoteUrl.test.ts": NO_DATABASE,

@@ -11,7 +11,7 @@ import { makeCodexHome } from "./codexHome.js";
 import { killRecorded } from "./codexEngine.js";
 import { tempDir } from "./engine.js";
 import type { TestDatabase } from "./testDatabase.js";
-import { startFakeModel } from "./fakeModel.js";
+import { type FakeModelOptions, startFakeModel } from "./fakeModel.js";
 import { startFakeSlack } from "./fakeSlack.js";
 import {
   eventBody,
@@ -38,9 +38,9 @@ const freePort = () =>
  * binary), with Slack and the model faked on 127.0.0.1: what a kill right after an ack needs.
  * The data directory survives `kill()`, so `start()` again is the restarted bot.
  */
-export async function serveProcess(opts: { database?: TestDatabase } = {}) {
+export async function serveProcess(opts: { database?: TestDatabase; model?: FakeModelOptions } = {}) {
   const slack = await startFakeSlack({ teamId: TEAM });
-  const model = await startFakeModel();
+  const model = await startFakeModel(opts.model);
   const home = await makeCodexHome(model.url);
   const dir = tempDir();
   const dataDir = path.join(dir, "data");

@@ -14,6 +14,7 @@ declare const coordination: Renderer<
 declare const steering: Renderer<"conversation.steered">;
 declare const runs: Renderer<"run.updated" | "run.verdict">;
 declare const orchestrations: Renderer<"orchestration.updated">;
+declare const lanes: Renderer<"lane.updated">;
 declare const approvals: Renderer<
   "approval.requested" | "approval.answered" | "approval.expired" | "approval.abandoned"
 >;
@@ -39,6 +40,7 @@ export const complete = {
   "specialist.updated": "ignored",
   "delegation.updated": "ignored",
   "orchestration.updated": orchestrations,
+  "lane.updated": lanes,
   "run.updated": runs,
   "run.verdict": runs,
 } satisfies RendererMap;

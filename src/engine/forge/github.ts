@@ -7,7 +7,7 @@ import type {
   PullRequest,
   PullRequestInput,
   PullRequestState,
-} from "./pullRequests.js";
+} from "./forgeTypes.js";
 
 // GitHub and GitHub Enterprise through Octokit (`@octokit/rest`): the documented endpoints
 // (`POST /repos/{owner}/{repo}/pulls`, `GET …/pulls?head=owner:branch`, `GET …/pulls/{n}`), the

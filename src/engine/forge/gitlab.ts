@@ -7,7 +7,7 @@ import type {
   PullRequest,
   PullRequestInput,
   PullRequestState,
-} from "./pullRequests.js";
+} from "./forgeTypes.js";
 
 // GitLab (gitlab.com or self-hosted) through Gitbeaker (`@gitbeaker/rest`): the documented
 // endpoints (`POST /projects/:id/merge_requests`, `GET …/merge_requests?source_branch=…`,

@@ -49,11 +49,11 @@ export interface LaneCardData {
 }
 
 /** The ref a lane's changes are counted from: its base branch as the clone knows it, else the commit it started at. */
-export const laneBaseRef = (lane: Pick<Lane, "base_branch" | "base_commit">): string =>
+const laneBaseRef = (lane: Pick<Lane, "base_branch" | "base_commit">): string =>
   lane.base_branch ? `refs/remotes/origin/${lane.base_branch}` : lane.base_commit;
 
 /** The summary kept of changes (what the card lists once the clone is gone). */
-export const summaryOf = (c: LaneChanges): LaneSummary => ({
+const summaryOf = (c: LaneChanges): LaneSummary => ({
   commits: c.commits.slice(0, CARD_LIMITS.commits),
   totalCommits: c.totalCommits,
   files: c.files.slice(0, CARD_LIMITS.files),

@@ -14,9 +14,10 @@ export function registerLaneTicks(engine: Kernel): void {
     return expired ? { expired } : undefined;
   });
 }
+export { laneChanges } from "./changes.js";
+export { conflictFollowUpPrompt, mergeLane, updateLaneBase } from "./merge.js";
 export { type LaneCardData, laneCardData } from "./card.js";
 export {
-  type AskMergeOutcome,
   type LaneMergeOutcome,
   askAgentToMerge,
   mergeLaneOf,
