@@ -1,6 +1,7 @@
 import { HOST_NAME, projectCodexState } from "../engine/api/runtime.js";
 import {
   type ApprovalMode,
+  allowedModels,
   CLI_ACTOR,
   type ProjectRole,
   WORKSPACE_MODES,
@@ -175,9 +176,7 @@ function modelsArgument(value: string): string[] | null {
 /** A project's allowed models as the CLI says them: listed, or only the configured one. */
 const modelsParams = (p: { name: string; allowed_models: string | null }) => ({
   name: p.name,
-  models: p.allowed_models
-    ? (JSON.parse(p.allowed_models) as string[]).join(", ")
-    : t(cliLocale(), "cli.project.models_default"),
+  models: allowedModels(p).join(", ") || t(cliLocale(), "cli.project.models_default"),
 });
 
 /** A `--host`/`--to` value: a host name, or `none` for the coordinator's own machine. */

@@ -6,7 +6,7 @@ import { laneOf } from "../../src/engine/lanes/index.js";
 import { BLOCKS } from "../../src/views/ids.js";
 import { inputText, type ResponsesRequestBody } from "../support/fakeModel.js";
 import { ADMIN, eventually, OWNER, slackBot } from "../support/slackBot.js";
-import { messageEvent } from "../support/slackRequests.js";
+import { appMentionEvent, messageEvent } from "../support/slackRequests.js";
 import { git, isolateGit } from "../engine/orchestrations/repo.js";
 
 // Issue 19, item 4 end to end through the real bot (signed HTTP, notifier, ticker), real
@@ -148,6 +148,17 @@ describe("per-request options through the real bot", () => {
       ["ask demo branch=main do X", "mode direct"],
     ] as const;
     for (const [text, allowed] of refusals) expect(await say(b, text, OWNER)).toContain(allowed);
+    // The same words in a mention: its ephemeral answer lists the allowed values.
+    await b.event(
+      appMentionEvent({
+        user: OWNER,
+        channel: "C2",
+        text: `<@${b.slack.botUserId}> repo model=gpt-5.6-terra do X`,
+        ts: "1800000001.000100",
+      }),
+    );
+    const ephemeral = await eventually(() => b.slack.ephemerals.find((e) => e.channel === "C2"));
+    expect(ephemeral.text).toContain("gpt-5.5, gpt-5.6-luna");
     // Nothing ran, nothing was queued, nothing was posted but the refusals (ephemeral answers).
     expect(await b.db.selectFrom("conversations").select("id").execute()).toEqual([]);
     expect(await b.db.selectFrom("prompt_queue").select("id").execute()).toEqual([]);

@@ -9,8 +9,8 @@ import type { Project } from "../schema.js";
 // checked before anything is written or queued: a refused one changes nothing.
 
 /** The reasoning efforts a request may ask for. */
-export const EFFORTS = ["low", "medium", "high"] as const;
-export type Effort = (typeof EFFORTS)[number];
+const EFFORTS = ["low", "medium", "high"] as const;
+type Effort = (typeof EFFORTS)[number];
 
 /** What one request chose; null (or absent): the default. */
 export interface RequestOptions {
