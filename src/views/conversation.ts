@@ -57,8 +57,12 @@ function optionsLine(locale: Locale, options: ConversationRootInput["options"]):
   if (!options) return null;
   const parts = [
     options.model ? t(locale, "conversation.option.model", { value: escapeClip(options.model, 100) }) : null,
-    options.effort ? t(locale, "conversation.option.effort", { value: escapeClip(options.effort, 20) }) : null,
-    options.branch ? t(locale, "conversation.option.branch", { value: escapeClip(options.branch, 200) }) : null,
+    options.effort
+      ? t(locale, "conversation.option.effort", { value: escapeClip(options.effort, 20) })
+      : null,
+    options.branch
+      ? t(locale, "conversation.option.branch", { value: escapeClip(options.branch, 200) })
+      : null,
   ].filter((p): p is string => p !== null);
   return parts.length ? parts.join(" · ") : null;
 }

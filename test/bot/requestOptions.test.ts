@@ -71,7 +71,9 @@ describe("per-request options through the real bot", () => {
       bot = await slackBot({ env: { CODEXPI_RUNNER: runner } });
       const b = bot;
       const { feature } = await repoProject(b);
-      expect(await say(b, "project set repo --models gpt-5.5,gpt-5.6-terra")).toContain("gpt-5.5, gpt-5.6-terra");
+      expect(await say(b, "project set repo --models gpt-5.5,gpt-5.6-terra")).toContain(
+        "gpt-5.5, gpt-5.6-terra",
+      );
 
       await b.command("ask repo model=gpt-5.6-terra effort=high branch=feature OPT-ALPHA do X", OWNER);
       const conversation = await eventually(
@@ -99,11 +101,8 @@ describe("per-request options through the real bot", () => {
       expect(lane).toMatchObject({ base_branch: "feature", base_commit: feature });
 
       // The thread's root (the state message) shows the options under the prompt.
-      const root = await eventually(
-        () =>
-          b.slack
-            .messages()
-            .find((m) => JSON.stringify(m.blocks ?? []).includes(BLOCKS.conversationRequest)),
+      const root = await eventually(() =>
+        b.slack.messages().find((m) => JSON.stringify(m.blocks ?? []).includes(BLOCKS.conversationRequest)),
       );
       const request = JSON.stringify(root.blocks);
       expect(request).toContain("modèle `gpt-5.6-terra`");
@@ -120,7 +119,11 @@ describe("per-request options through the real bot", () => {
           thread_ts: root.ts,
         }),
       );
-      await eventually(() => (requestsOf(b, "OPT-BRAVO").length ? true : null), 90_000, "the follow-up's request");
+      await eventually(
+        () => (requestsOf(b, "OPT-BRAVO").length ? true : null),
+        90_000,
+        "the follow-up's request",
+      );
       for (const r of requestsOf(b, "OPT-BRAVO")) {
         expect(r.model).toBe("gpt-5.6-terra");
         expect((r.reasoning as { effort?: string } | undefined)?.effort).toBe("high");

@@ -87,8 +87,12 @@ export function allowedModels(project: Pick<Project, "allowed_models">): string[
 /** A parse refusal as the person reads it: an EngineError naming the option and what is allowed. */
 export function refusalError(r: OptionRefusal): EngineError {
   if (r.why === "empty") return new EngineError("invalid", "request_option_empty", { option: r.option });
-  if (r.why === "repeated") return new EngineError("invalid", "request_option_repeated", { option: r.option });
-  return new EngineError("invalid", "request_effort_invalid", { value: r.value, allowed: r.allowed.join(", ") });
+  if (r.why === "repeated")
+    return new EngineError("invalid", "request_option_repeated", { option: r.option });
+  return new EngineError("invalid", "request_effort_invalid", {
+    value: r.value,
+    allowed: r.allowed.join(", "),
+  });
 }
 
 /**

@@ -40,7 +40,15 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
   const c = await db
     .selectFrom("conversations as c")
     .innerJoin("projects as p", "p.id", "c.project_id")
-    .select(["c.id", "c.title", "c.user_id", "c.model", "c.effort", "c.base_branch", "p.name as project_name"])
+    .select([
+      "c.id",
+      "c.title",
+      "c.user_id",
+      "c.model",
+      "c.effort",
+      "c.base_branch",
+      "p.name as project_name",
+    ])
     .where("c.id", "=", conversationId)
     .executeTakeFirst();
   if (!c) return null;

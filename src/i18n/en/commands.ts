@@ -16,7 +16,8 @@ export const commands = {
   "command.general.help": "The /codex sub-commands; `/codex help` describes them.",
   "command.help.syntax": "/codex help",
   "command.help.help": "Shows this help.",
-  "command.ask.syntax": "/codex ask <project> [model=<model>] [effort=low|medium|high] [branch=<branch>] <prompt>",
+  "command.ask.syntax":
+    "/codex ask <project> [model=<model>] [effort=low|medium|high] [branch=<branch>] <prompt>",
   "command.ask.help": "Starts a Codex agent in a project; the message’s thread becomes the conversation.",
   "command.projects.syntax": "/codex projects",
   "command.projects.help": "Lists the projects you can use.",

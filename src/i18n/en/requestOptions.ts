@@ -12,7 +12,8 @@ export const requestOptions = {
     "the model `{model}` is not allowed in {name}: allowed models: {allowed} (or no `model=` for the configured one)",
   "reason.request_branch_direct":
     "project {name} works in its checkout (direct mode): `branch=` has no meaning there, only a branch-mode project starts from a chosen branch",
-  "reason.request_branch_missing": "there is no branch `{branch}` in the repository of {name}: branches: {allowed}",
+  "reason.request_branch_missing":
+    "there is no branch `{branch}` in the repository of {name}: branches: {allowed}",
   "reason.project_models_invalid": "`{model}` is not a model name (letters, digits and . _ : / -)",
   "conversation.option.model": "model `{value}`",
   "conversation.option.effort": "effort `{value}`",

@@ -15,7 +15,8 @@ export const commands = {
   "command.general.help": "Sous-commandes de /codex ; `/codex help` les décrit.",
   "command.help.syntax": "/codex help",
   "command.help.help": "Affiche cette aide.",
-  "command.ask.syntax": "/codex ask <projet> [model=<modèle>] [effort=low|medium|high] [branch=<branche>] <consigne>",
+  "command.ask.syntax":
+    "/codex ask <projet> [model=<modèle>] [effort=low|medium|high] [branch=<branche>] <consigne>",
   "command.ask.help": "Lance un agent Codex dans un projet ; le fil du message devient la conversation.",
   "command.projects.syntax": "/codex projects",
   "command.projects.help": "Liste les projets que tu peux utiliser.",

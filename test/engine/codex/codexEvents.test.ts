@@ -170,7 +170,13 @@ describe("Codex command line", () => {
 
   it("S-OPT-05: a conversation's model and effort: -m and model_reasoning_effort after resume <thread>, before the prompt", () => {
     expect(
-      codexExecArgs({ cwd: "/w", fullAccess: false, threadId: "th-1", model: "gpt-5.6-terra", effort: "high" }),
+      codexExecArgs({
+        cwd: "/w",
+        fullAccess: false,
+        threadId: "th-1",
+        model: "gpt-5.6-terra",
+        effort: "high",
+      }),
     ).toEqual([
       "exec",
       "--json",
@@ -188,9 +194,9 @@ describe("Codex command line", () => {
       "-",
     ]);
     // Null options: Codex's configured ones (no flag at all).
-    expect(codexExecArgs({ cwd: "/w", fullAccess: false, threadId: null, model: null, effort: null })).not.toContain(
-      "-m",
-    );
+    expect(
+      codexExecArgs({ cwd: "/w", fullAccess: false, threadId: null, model: null, effort: null }),
+    ).not.toContain("-m");
   });
 
   it("Codex never sees Slack tokens or codexpi's settings, only allow-listed variables", () => {

@@ -34,7 +34,12 @@ describe("per-request options in the ask use case", () => {
     spawned: env.spawner.calls.length,
   });
   /** Asks and expects a refusal with `reason`; nothing may have changed. */
-  async function refused(project: string, prompt: string, reason: string, params: Record<string, unknown> = {}) {
+  async function refused(
+    project: string,
+    prompt: string,
+    reason: string,
+    params: Record<string, unknown> = {},
+  ) {
     const before = await counts();
     const err = await ask(env.engine, OWNER, project, prompt).catch((e: unknown) => e);
     expect(err).toMatchObject({ name: "EngineError", code: "invalid", reason, params });
@@ -49,7 +54,9 @@ describe("per-request options in the ask use case", () => {
       model: "gpt-5.6-terra",
       name: "demo",
     });
-    expect(t("en", `reason.${none.reason}` as "reason.request_model_none", none.params)).toContain("--models");
+    expect(t("en", `reason.${none.reason}` as "reason.request_model_none", none.params)).toContain(
+      "--models",
+    );
     // Only admins set the list; a bad name is refused.
     await expect(updateProject(env.db, OWNER, "demo", { models: ["gpt-5.5"] })).rejects.toMatchObject({
       reason: "admins_only",
@@ -85,7 +92,9 @@ describe("per-request options in the ask use case", () => {
     await refused("demo", "effort= do X", "request_option_empty", { option: "effort" });
     // Options alone are no prompt.
     const before = await counts();
-    await expect(ask(env.engine, OWNER, "demo", "effort=high")).rejects.toMatchObject({ reason: "prompt_empty" });
+    await expect(ask(env.engine, OWNER, "demo", "effort=high")).rejects.toMatchObject({
+      reason: "prompt_empty",
+    });
     expect(await counts()).toEqual(before);
     const started = await ask(env.engine, OWNER, "demo", "effort=high do X");
     expect(started.conversation).toMatchObject({ model: null, effort: "high" });
