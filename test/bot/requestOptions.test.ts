@@ -80,14 +80,15 @@ describe("per-request options through the real bot", () => {
         async () => (await b.db.selectFrom("conversations").selectAll().executeTakeFirst()) ?? null,
       );
       expect(conversation).toMatchObject({ model: "gpt-5.6-terra", effort: "high", base_branch: "feature" });
-      await eventually(
+      const item = await eventually(
         async () => {
-          const item = await b.db.selectFrom("prompt_queue").select("status").executeTakeFirst();
-          return item?.status === "done" ? true : null;
+          const row = await b.db.selectFrom("prompt_queue").selectAll().executeTakeFirst();
+          return row && ["done", "failed", "cancelled"].includes(row.status) ? row : null;
         },
         90_000,
-        "the turn done",
+        "the turn over",
       );
+      expect({ status: item.status, error: item.error }).toEqual({ status: "done", error: null });
       const asked = requestsOf(b, "OPT-ALPHA");
       expect(asked.length).toBeGreaterThan(0);
       for (const r of asked) {
