@@ -11,7 +11,8 @@ export const requestOptions = {
     "le projet {name} travaille dans sa copie (mode direct) : `branch=` n’y a pas de sens, seul un projet en mode branch part d’une branche choisie",
   "reason.request_branch_missing":
     "la branche `{branch}` n’existe pas dans le dépôt de {name} : branches : {allowed}",
-  "reason.project_models_invalid": "`{model}` n’est pas un nom de modèle (lettres, chiffres et . _ : / -)",
+  "reason.project_models_invalid":
+    "`{model}` n’est pas un nom de modèle (lettres, chiffres, points, tirets, soulignés, deux-points et barres obliques)",
   "conversation.option.model": "modèle `{value}`",
   "conversation.option.effort": "effort `{value}`",
   "conversation.option.branch": "base `{value}`",
