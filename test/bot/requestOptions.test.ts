@@ -169,6 +169,17 @@ describe("per-request options through the real bot", () => {
     expect(b.model.requests.length).toBe(0);
     expect(b.slack.messages().length).toBe(posted);
 
+    // In a DM the refusal is the one reply posted, in the DM's thread; still nothing runs.
+    await b.event(
+      messageEvent({ user: OWNER, channel: "D1", text: "repo effort=max do X", ts: "1800000002.000100" }),
+    );
+    const dm = await eventually(() =>
+      b.slack.messages("D1").find((m) => m.text.includes("low, medium, high")),
+    );
+    expect(dm.thread_ts).toBe("1800000002.000100");
+    expect(b.slack.messages().length).toBe(posted + 1);
+    expect(await b.db.selectFrom("conversations").select("id").execute()).toEqual([]);
+
     // The positive control: the same request with an allowed model runs.
     await b.command("ask repo model=gpt-5.6-luna OPT-GAMMA do X", OWNER);
     await eventually(() => (requestsOf(b, "OPT-GAMMA").length ? true : null), 90_000, "the allowed request");
