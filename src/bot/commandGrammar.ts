@@ -68,6 +68,8 @@ export interface ProjectChanges {
   steer?: boolean;
   /** Where its conversations work: its checkout, one at a time, or a lane each (admins). */
   workspace?: WorkspaceMode;
+  /** The models a request may name with `model=` (admins); null: only Codex's configured model. */
+  models?: string[] | null;
 }
 
 /** The sub-commands a usage line exists for. */
@@ -271,6 +273,9 @@ function parseSet(args: string[]): Command {
     else if (flag === "--path" && !value.startsWith("--")) changes.path = value;
     else if (flag === "--max-concurrent" && (value === "none" || /^\d{1,2}$/.test(value)))
       changes.maxConcurrent = value === "none" ? null : Number(value);
+    // `a,b` or `none`; the engine checks each name.
+    else if (flag === "--models" && !value.startsWith("--"))
+      changes.models = value === "none" ? null : value.split(",").filter(Boolean);
     else return usage;
   }
   return { kind: "project.set", name, changes };

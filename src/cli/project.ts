@@ -1,6 +1,7 @@
 import { HOST_NAME, projectCodexState } from "../engine/api/runtime.js";
 import {
   type ApprovalMode,
+  allowedModels,
   CLI_ACTOR,
   type ProjectRole,
   WORKSPACE_MODES,
@@ -86,7 +87,7 @@ async function remove(argv: string[]): Promise<number> {
 
 /**
  * `project set NAME [--approvals never|on-request] [--steer on|off] [--workspace direct|branch]
- * [--prompters-merge on|off] [--host HOST|none] [--path DIR] [--remote R] [--forge github|gitlab|none] [--forge-url URL|none]
+ * [--prompters-merge on|off] [--models a,b|none] [--host HOST|none] [--path DIR] [--remote R] [--forge github|gitlab|none] [--forge-url URL|none]
  * [--forge-repo REPO|none]`: the operator is an admin; a new path is refused where it overlaps
  * another project.
  */
@@ -98,6 +99,7 @@ async function set(argv: string[]): Promise<number> {
       steer: { type: "string" },
       workspace: { type: "string" },
       "prompters-merge": { type: "string" },
+      models: { type: "string" },
       host: { type: "string" },
       path: { type: "string" },
       ...FORGE_OPTIONS,
@@ -112,7 +114,7 @@ async function set(argv: string[]): Promise<number> {
   if (promptersMerge !== undefined && promptersMerge !== "on" && promptersMerge !== "off")
     throw new UsageError(t(cliLocale(), "cli.error.prompters_merge"));
   if (
-    [mode, steer, workspace, values.host, dir, promptersMerge].every((v) => v === undefined) &&
+    [mode, steer, workspace, values.host, dir, promptersMerge, values.models].every((v) => v === undefined) &&
     forge === null
   )
     throw new UsageError(t(cliLocale(), "cli.error.project_set"));
@@ -123,11 +125,13 @@ async function set(argv: string[]): Promise<number> {
   if (workspace !== undefined && !WORKSPACE_MODES.includes(workspace))
     throw new UsageError(t(cliLocale(), "cli.error.workspace"));
   const host = values.host === undefined ? undefined : hostArgument(values.host);
+  const models = values.models === undefined ? undefined : modelsArgument(values.models);
   const { db, api, config } = await cliEngine();
   try {
     const name = positionals[0] as string;
-    if (mode !== undefined || host !== undefined || dir !== undefined || promptersMerge !== undefined) {
+    if ([mode, host, dir, promptersMerge, models].some((v) => v !== undefined)) {
       const changes = {
+        ...(models !== undefined ? { models } : {}),
         ...(mode !== undefined ? { approvalMode: mode } : {}),
         ...(promptersMerge !== undefined ? { promptersMerge: promptersMerge === "on" } : {}),
         ...(host !== undefined ? { host } : {}),
@@ -141,6 +145,7 @@ async function set(argv: string[]): Promise<number> {
         out(t(config.locale, "cli.project.host_set", { name: p.name, host: where(p.host) }));
       if (promptersMerge !== undefined)
         out(t(config.locale, "cli.project.prompters_merge", { name: p.name, value: promptersMerge }));
+      if (models !== undefined) out(t(config.locale, "cli.project.models_set", modelsParams(p)));
     }
     if (steer !== undefined) {
       const p = await api.projects.setSteer(CLI_ACTOR, name, steer === "on");
@@ -156,6 +161,23 @@ async function set(argv: string[]): Promise<number> {
     await db.destroy();
   }
 }
+
+/** A `--models` value: `a,b` (the models a request may name with `model=`), or `none`. */
+function modelsArgument(value: string): string[] | null {
+  if (value.trim() === "none") return null;
+  const models = value
+    .split(",")
+    .map((m) => m.trim())
+    .filter(Boolean);
+  if (!models.length) throw new UsageError(t(cliLocale(), "cli.error.models"));
+  return models;
+}
+
+/** A project's allowed models as the CLI says them: listed, or only the configured one. */
+const modelsParams = (p: { name: string; allowed_models: string | null }) => ({
+  name: p.name,
+  models: allowedModels(p).join(", ") || t(cliLocale(), "cli.project.models_default"),
+});
 
 /** A `--host`/`--to` value: a host name, or `none` for the coordinator's own machine. */
 function hostArgument(value: string): string | null {
@@ -223,6 +245,7 @@ async function list(argv: string[]): Promise<number> {
           : t(config.locale, "cli.project.shared"),
         p.channel_id ? t(config.locale, "cli.project.channel", { id: p.channel_id }) : null,
         p.host ? t(config.locale, "cli.project.on_host", { host: p.host }) : null,
+        p.allowed_models ? t(config.locale, "cli.project.models", modelsParams(p)) : null,
       ].filter(Boolean);
       out(`${p.name}\t${p.path}\t${flags.join(", ")}`);
     }

@@ -90,7 +90,16 @@ export type EngineErrorReason =
   | "forge_forbidden"
   | "forge_repo_not_found"
   | "forge_request_refused"
-  | "forge_unreachable";
+  | "forge_unreachable"
+  // Per-request options (issue 19): `model=`, `effort=`, `branch=`.
+  | "request_option_empty"
+  | "request_option_repeated"
+  | "request_effort_invalid"
+  | "request_model_none"
+  | "request_model_not_allowed"
+  | "request_branch_direct"
+  | "request_branch_missing"
+  | "project_models_invalid";
 
 /**
  * The one error type the engine throws for expected failures. The sentence a person reads comes

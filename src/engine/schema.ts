@@ -43,6 +43,8 @@ export interface ProjectsTable {
   forge_repo: Generated<string | null>;
   /** 1 when a conversation's person may merge its lane into the project (migration 0021). */
   prompters_merge: Generated<number>;
+  /** Models an admin allows for `model=`, a JSON array; null: only the configured default (0022). */
+  allowed_models: Generated<string | null>;
 }
 
 /** Where a project's conversations work: its checkout, one at a time, or a lane each. */
@@ -81,6 +83,10 @@ export interface ConversationsTable {
   codex_thread_id: string | null;
   created_at: number;
   updated_at: number;
+  /** The request's `model=`, `effort=` and `branch=` (migration 0022); null: the defaults. */
+  model: Generated<string | null>;
+  effort: Generated<string | null>;
+  base_branch: Generated<string | null>;
 }
 
 export interface MessagesTable {

@@ -7,6 +7,7 @@ import { laneCard } from "./en/laneCard.js";
 import { forge } from "./en/forge.js";
 import { orchestrations } from "./en/orchestrations.js";
 import { runs } from "./en/runs.js";
+import { requestOptions } from "./en/requestOptions.js";
 import type { MessageKey } from "./fr.js";
 import type { Message } from "./message.js";
 
@@ -24,4 +25,5 @@ export const en = {
   ...approvals,
   ...laneCard,
   ...forge,
+  ...requestOptions,
 } satisfies Record<MessageKey, Message>;

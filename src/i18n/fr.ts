@@ -7,6 +7,7 @@ import { laneCard } from "./fr/laneCard.js";
 import { forge } from "./fr/forge.js";
 import { orchestrations } from "./fr/orchestrations.js";
 import { runs } from "./fr/runs.js";
+import { requestOptions } from "./fr/requestOptions.js";
 
 /**
  * The French catalog: the default language and the source of the keys (`MessageKey`), built from
@@ -23,6 +24,7 @@ export const fr = {
   ...approvals,
   ...laneCard,
   ...forge,
+  ...requestOptions,
 };
 
 /** Keys defined in more than one area. */
@@ -49,6 +51,7 @@ type _AreasAreDisjoint = Assert<
       typeof approvals,
       typeof laneCard,
       typeof forge,
+      typeof requestOptions,
     ]
   >
 >;

@@ -124,6 +124,8 @@ export interface ProjectListItem {
   visibleToChannel?: boolean;
   /** Where its conversations work: its checkout, one agent at a time, or a lane each. */
   workspaceMode?: WorkspaceMode;
+  /** The models a request may name with `model=` (absent or empty: only the configured one). */
+  allowedModels?: string[];
 }
 
 /** The `/codex projects` message. */
@@ -145,6 +147,9 @@ export function projectsView(locale: Locale, projects: ProjectListItem[]): Slack
       ...(p.approvalsOnRequest ? [t(locale, "projects.approvals_on_request")] : []),
       ...(p.steer ? [t(locale, "projects.steer")] : []),
       ...(p.workspaceMode ? [t(locale, `projects.workspace.${p.workspaceMode}`)] : []),
+      ...(p.allowedModels?.length
+        ? [t(locale, "projects.models", { models: escapeClip(p.allowedModels.join(", "), 400) })]
+        : []),
     ];
     return `*${escapeClip(p.name, 200)}* · \`${escapeClip(p.path, 400)}\`\n${facts.join(" · ")}`;
   });

@@ -48,6 +48,23 @@ export interface ConversationRootInput {
   approvalPending?: boolean;
   /** A link to that approval's card, once it is posted. */
   approvalLink?: string | null;
+  /** The request's options (`model=`, `effort=`, `branch=`), shown under the prompt when chosen. */
+  options?: { model: string | null; effort: string | null; branch: string | null } | null;
+}
+
+/** The options a request chose, as one line (`model gpt-5.5 · effort high · base feature`); null without any. */
+function optionsLine(locale: Locale, options: ConversationRootInput["options"]): string | null {
+  if (!options) return null;
+  const parts = [
+    options.model ? t(locale, "conversation.option.model", { value: escapeClip(options.model, 100) }) : null,
+    options.effort
+      ? t(locale, "conversation.option.effort", { value: escapeClip(options.effort, 20) })
+      : null,
+    options.branch
+      ? t(locale, "conversation.option.branch", { value: escapeClip(options.branch, 200) })
+      : null,
+  ].filter((p): p is string => p !== null);
+  return parts.length ? parts.join(" · ") : null;
 }
 
 const STATE_EMOJI = {
@@ -150,8 +167,9 @@ export function conversationRoot(locale: Locale, c: ConversationRootInput): Slac
   const project = escapeClip(c.projectName, 100);
   const asked = t(locale, "conversation.asked", { user: c.userId ? userMention(c.userId) : "?", project });
   const state = `${stateEmoji(c)} ${stateLine(locale, c)}`;
+  const request = [asked, c.prompt.trim() ? quotePrompt(c.prompt) : null, optionsLine(locale, c.options)];
   const blocks: Block[] = [
-    section(c.prompt.trim() ? `${asked}\n${quotePrompt(c.prompt)}` : asked, {
+    section(request.filter((l): l is string => l !== null).join("\n"), {
       blockId: BLOCKS.conversationRequest,
     }),
     section(state, { blockId: BLOCKS.conversationState }),

@@ -19,6 +19,7 @@ export const POSTGRES_FILES = [
   // engine
   "test/engine/projects/channelReaders.test.ts",
   "test/engine/conversations/requestKey.test.ts",
+  "test/engine/conversations/requestOptions.test.ts",
   "test/engine/dispatch/dispatcher.test.ts",
   "test/engine/conversations/failureLocale.test.ts",
   "test/engine/conversations/followUpFate.test.ts",
@@ -112,6 +113,7 @@ export const SQLITE_ONLY_ENGINE_FILES: Record<string, string> = {
   "test/engine/migrationStatements.test.ts": "the exact statements SQLite gets from the migrations",
   "test/engine/forge/credentials.test.ts": NO_DATABASE,
   "test/engine/lanes/changes.test.ts": NO_DATABASE,
+  "test/engine/conversations/requestOptionsParse.test.ts": NO_DATABASE,
   "test/engine/lanes/merge.test.ts": NO_DATABASE,
   "test/engine/forge/pullRequests.test.ts": NO_DATABASE,
   "test/engine/forge/push.test.ts": NO_DATABASE,

@@ -60,7 +60,9 @@ describe("helpView", () => {
     const all = texts(helpView("en", { isAdmin: false }).blocks).join("\n");
     expect(all).not.toContain("/codex project add");
     expect(all).not.toContain("🔒");
-    expect(all).toContain("/codex ask &lt;project&gt; &lt;prompt&gt;");
+    expect(all).toContain(
+      "/codex ask &lt;project&gt; [model=&lt;model&gt;] [effort=low|medium|high] [branch=&lt;branch&gt;] &lt;prompt&gt;",
+    );
   });
 
   it("has a description for each sub-command in both languages", () => {
@@ -77,8 +79,12 @@ describe("helpView", () => {
 
 describe("usage", () => {
   it("gives one escaped usage line per sub-command", () => {
-    expect(usage("fr", "ask")).toBe("Usage : `/codex ask &lt;projet&gt; &lt;consigne&gt;`");
-    expect(usage("en", "ask")).toBe("Usage: `/codex ask &lt;project&gt; &lt;prompt&gt;`");
+    expect(usage("fr", "ask")).toBe(
+      "Usage : `/codex ask &lt;projet&gt; [model=&lt;modèle&gt;] [effort=low|medium|high] [branch=&lt;branche&gt;] &lt;consigne&gt;`",
+    );
+    expect(usage("en", "ask")).toBe(
+      "Usage: `/codex ask &lt;project&gt; [model=&lt;model&gt;] [effort=low|medium|high] [branch=&lt;branch&gt;] &lt;prompt&gt;`",
+    );
     expect(usage("fr", "project.remove")).toBe("Usage : `/codex project remove &lt;nom&gt;`");
     for (const { topic } of COMMANDS) expect(usage("fr", topic)).toMatch(/^Usage : `\/codex /);
     expect(usage("fr", "general")).toContain("/codex help|ask");

@@ -1,4 +1,4 @@
-import { type Actor, EngineError } from "../../engine/api/model.js";
+import { type Actor, EngineError, allowedModels } from "../../engine/api/model.js";
 import type { App } from "@slack/bolt";
 import { currentRequest } from "../intake/context.js";
 import { askedIn } from "../askedIn.js";
@@ -191,6 +191,7 @@ async function projectsCommand(
       approvalsOnRequest: p.approval_mode === "on-request",
       steer: p.steer === 1,
       workspaceMode: p.workspace_mode,
+      allowedModels: allowedModels(p),
       channelId: p.channel_id,
       role: p.role,
       visibleToChannel: p.visibility === "channel",
@@ -254,15 +255,22 @@ async function projectSetCommand(
   return { text: said.length ? said.join("\n") : t(ctx.locale, "project.updated", { name: p.name }) };
 }
 
+/** What `--models` left: the models a request may name, or only the configured one. */
+const modelsSentence = (ctx: BotContext, name: string, models: string[]) =>
+  models.length
+    ? t(ctx.locale, "project.models_set", { name, models: models.join(", ") })
+    : t(ctx.locale, "project.models_default", { name });
+
 /** One sentence per thing `project set` changed that deserves its own; none says just "updated". */
 function projectSetSentences(
   ctx: BotContext,
-  { defaultFor, steer, host, visible, workspace }: ProjectChanges,
+  { defaultFor, steer, host, visible, workspace, models }: ProjectChanges,
   name: string,
   cleared: string[],
-  after: { name: string; channel_id: string | null },
+  after: { name: string; channel_id: string | null; allowed_models: string | null },
 ): string[] {
   const said: string[] = [];
+  if (models !== undefined) said.push(modelsSentence(ctx, name, allowedModels(after)));
   if (defaultFor)
     said.push(t(ctx.locale, "project.default_set", { name, channel: channelMention(defaultFor) }));
   if (defaultFor === null)

@@ -4,6 +4,25 @@ export interface CodexInvocation {
   fullAccess: boolean;
   threadId: string | null;
   config?: Record<string, string>;
+  /** The conversation's `model=` (null: Codex's configured model). */
+  model?: string | null;
+  /** The conversation's `effort=` (low, medium, high; null: Codex's configured effort). */
+  effort?: string | null;
+}
+
+/** A TOML basic string (for a `-c key=value` override): quotes and backslashes escaped. */
+const tomlQuoted = (s: string): string => JSON.stringify(s);
+
+/**
+ * The `-m` and `-c model_reasoning_effort=` of a turn: per-request options, every turn of the
+ * conversation (a resumed thread does not keep a model). Both values were checked when asked
+ * (allowed models, the three efforts); they are still argv words, never a shell's.
+ */
+function modelArgs(inv: Pick<CodexInvocation, "model" | "effort">): string[] {
+  const args: string[] = [];
+  if (inv.model) args.push("-m", inv.model);
+  if (inv.effort) args.push("-c", `model_reasoning_effort=${tomlQuoted(inv.effort)}`);
+  return args;
 }
 
 /**
@@ -17,6 +36,8 @@ export function codexExecArgs(inv: CodexInvocation): string[] {
   );
   for (const [k, v] of Object.entries(inv.config ?? {})) args.push("-c", `${k}=${v}`);
   if (inv.threadId) args.push("resume", inv.threadId);
-  args.push("-");
+  // After `resume <id>`: its own `-m`/`-c` (the pinned binary's `exec resume --help`), so that a
+  // resumed turn surely takes them; a new one takes them there as well.
+  args.push(...modelArgs(inv), "-");
   return args;
 }

@@ -7,6 +7,7 @@ import { conversationRights } from "../projects/index.js";
 import { enqueue, startConversation } from "./conversations.js";
 import { getProject, isSharedSpecialist, projectForActor, type Actor } from "../projects/index.js";
 import { stopUseCase, type StopReport } from "./stop.js";
+import { checkRequestOptions, parseRequestOptions, refusalError } from "./requestOptions.js";
 
 /** A conversation with the project it belongs to. */
 export interface ConversationWithProject {
@@ -44,10 +45,16 @@ export async function ask(
 ) {
   const { value, dispatched } = await runUseCaseDispatched(engine, async () => {
     const project = await projectForActor(engine.db, actor, projectName);
-    if (!prompt.trim()) throw new EngineError("invalid", "prompt_empty");
-    const started = await startConversation(engine.db, engine.clock, project, prompt, actor.userId, {
+    // The request's options (`model=`, `effort=`, `branch=`) lead its prompt: read and checked
+    // before anything is written, so that a refused one queues nothing and posts nothing.
+    const parsed = parseRequestOptions(prompt);
+    if (!parsed.ok) throw refusalError(parsed.refusal);
+    if (!parsed.prompt) throw new EngineError("invalid", "prompt_empty");
+    await checkRequestOptions(engine, project, parsed.options);
+    const started = await startConversation(engine.db, engine.clock, project, parsed.prompt, actor.userId, {
       requestKey: request.requestKey,
       onCreated: request.onCreated,
+      options: parsed.options,
     });
     return withEffects({ ...started, project }, { dispatch: true });
   });

@@ -10,6 +10,7 @@ import { ENQUEUE_FROM } from "./conversationMachine.js";
 import { itemsAhead } from "./queueReads.js";
 import { lockConversation, moveConversation } from "./conversationStore.js";
 import { announce } from "../wakeups.js";
+import type { RequestOptions } from "./requestOptions.js";
 
 /** Creates a conversation in a project, for a user. */
 export async function createConversation(
@@ -18,6 +19,7 @@ export async function createConversation(
   projectId: string,
   title: string,
   userId: string | null,
+  options: RequestOptions | null = null,
 ): Promise<Conversation> {
   const now = clock.now();
   const row = {
@@ -30,6 +32,9 @@ export async function createConversation(
     codex_thread_id: null,
     created_at: now,
     updated_at: now,
+    model: options?.model ?? null,
+    effort: options?.effort ?? null,
+    base_branch: options?.branch ?? null,
   };
   await db.insertInto("conversations").values(row).execute();
   return row;
@@ -188,7 +193,7 @@ export async function startConversation(
   project: Project,
   prompt: string,
   userId: string | null,
-  opts: EnqueueOptions & { title?: string; onCreated?: OnCreated } = {},
+  opts: EnqueueOptions & { title?: string; onCreated?: OnCreated; options?: RequestOptions } = {},
 ): Promise<{ conversation: Conversation; item: QueueItem }> {
   return writeTransaction(
     db,
@@ -202,6 +207,7 @@ export async function startConversation(
         project.id,
         opts.title ?? firstLine(prompt),
         userId,
+        opts.options,
       );
       await opts.onCreated?.(trx, conversation.id);
       const item = await enqueueIn(trx, clock, conversation.id, prompt, { requestedBy: userId, ...opts });

@@ -31,3 +31,4 @@ export { recoverOutcome } from "./recovery.js";
 export { type FollowUpFate, followUpFate, markSteerable, markSteered, steerableFollowUps } from "./steer.js";
 export { type StopReport, type StopResult, stopConversation } from "./stop.js";
 export { waitForItem } from "./waitFor.js";
+export { allowedModels } from "./requestOptions.js";

@@ -86,10 +86,12 @@ async function laneOrCheckout(
   try {
     const conversation = await engine.db
       .selectFrom("conversations")
-      .select(["id", "title"])
+      .select(["id", "title", "base_branch"])
       .where("id", "=", conversationId)
       .executeTakeFirstOrThrow();
-    return await ensureLane(engine, { conversation, project });
+    // The person's `branch=` (checked when asked) is the lane's base when the lane is made: at
+    // its first turn, and again should the conversation go on after its lane ended.
+    return await ensureLane(engine, { conversation, project, baseBranch: conversation.base_branch });
   } catch (err) {
     engine.logger.error({ err, conversationId }, "the conversation's lane could not be made; the item fails");
     return null;

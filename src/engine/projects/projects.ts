@@ -147,6 +147,7 @@ export async function addProject(
     forge_url: null,
     forge_repo: null,
     prompters_merge: 0, // its owner and admins merge its lanes until an admin lets its prompters
+    allowed_models: null, // only Codex's configured model until an admin lists others (`--models`)
   };
   // Checks and write under one write lock: a project added meanwhile by another process cannot
   // slip in between (and surface as a raw constraint error).
@@ -345,6 +346,18 @@ export interface ProjectUpdate {
   host?: string | null;
   /** Its directory: checked as `addProject` checks it, overlap with other projects included. */
   path?: string;
+  /** The models a request may name with `model=`; null or []: only Codex's configured model. */
+  models?: string[] | null;
+}
+
+/** A model's name as `--models` takes it (what `codex -m` takes: no spaces, no commas). */
+const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}$/;
+
+/** The `allowed_models` column of a `--models` list: a JSON array, null for none. */
+function modelsColumn(models: string[] | null): string | null {
+  const bad = (models ?? []).find((m) => !MODEL_NAME.test(m));
+  if (bad !== undefined) throw new EngineError("invalid", "project_models_invalid", { model: bad });
+  return models?.length ? JSON.stringify([...new Set(models)]) : null;
 }
 
 /** Refuses a placement on a host that never registered (a typo would strand the project's work). */
@@ -383,6 +396,7 @@ export async function updateProject(
     ...(changes.role !== undefined ? { role: changes.role } : {}),
     ...(changes.approvalMode !== undefined ? { approval_mode: changes.approvalMode } : {}),
     ...(changes.host !== undefined ? { host: changes.host } : {}),
+    ...(changes.models !== undefined ? { allowed_models: modelsColumn(changes.models) } : {}),
   };
   // Check and write under one write lock: a role given to another project meanwhile is seen.
   // Global lock (PostgreSQL): a rare admin write whose role check is a read-then-write.

@@ -31,6 +31,8 @@ export interface ConversationView {
   /** The approval the running turn waits for, if any (its card is linked from the state message). */
   approvalPending: boolean;
   approvalId: string | null;
+  /** The request's options (`model=`, `effort=`, `branch=`); null each where the default runs. */
+  options: { model: string | null; effort: string | null; branch: string | null };
 }
 
 /** Reads a conversation's current state; null when it does not exist. */
@@ -38,7 +40,15 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
   const c = await db
     .selectFrom("conversations as c")
     .innerJoin("projects as p", "p.id", "c.project_id")
-    .select(["c.id", "c.title", "c.user_id", "p.name as project_name"])
+    .select([
+      "c.id",
+      "c.title",
+      "c.user_id",
+      "c.model",
+      "c.effort",
+      "c.base_branch",
+      "p.name as project_name",
+    ])
     .where("c.id", "=", conversationId)
     .executeTakeFirst();
   if (!c) return null;
@@ -67,6 +77,7 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
     decisionId: decision?.id ?? null,
     approvalPending: approval !== undefined,
     approvalId: approval?.id ?? null,
+    options: { model: c.model, effort: c.effort, branch: c.base_branch },
   };
 }
 

@@ -97,6 +97,9 @@ function turnOptions(
       cwd: launch.workdir,
       fullAccess: launch.sandbox === "full_access",
       threadId: conversation.codex_thread_id,
+      // The person's `model=` and `effort=` (checked when asked), for every turn of the conversation.
+      model: conversation.model,
+      effort: conversation.effort,
       config: {
         // Off by default for the bundled models: with it, a plan arrives as `todo_list` items.
         "tools.update_plan.enabled": "true",

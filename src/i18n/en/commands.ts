@@ -16,7 +16,8 @@ export const commands = {
   "command.general.help": "The /codex sub-commands; `/codex help` describes them.",
   "command.help.syntax": "/codex help",
   "command.help.help": "Shows this help.",
-  "command.ask.syntax": "/codex ask <project> <prompt>",
+  "command.ask.syntax":
+    "/codex ask <project> [model=<model>] [effort=low|medium|high] [branch=<branch>] <prompt>",
   "command.ask.help": "Starts a Codex agent in a project; the message’s thread becomes the conversation.",
   "command.projects.syntax": "/codex projects",
   "command.projects.help": "Lists the projects you can use.",
@@ -28,7 +29,7 @@ export const commands = {
   "command.project.remove.syntax": "/codex project remove <name>",
   "command.project.remove.help": "Removes a project (its files stay where they are).",
   "command.project.set.syntax":
-    "/codex project set <name> [--owner @someone|none] [--channel #channel|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--approvals never|on-request] [--host <host>|none] [--path <path>] [--max-concurrent <n>|none] [--default-for #channel|none] [--visible channel|private] [--steer on|off] [--workspace direct|branch] [--prompters-merge on|off]",
+    "/codex project set <name> [--owner @someone|none] [--channel #channel|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--approvals never|on-request] [--host <host>|none] [--path <path>] [--max-concurrent <n>|none] [--default-for #channel|none] [--visible channel|private] [--steer on|off] [--workspace direct|branch] [--prompters-merge on|off] [--models a,b|none]",
   "command.project.set.help":
     "Changes a project’s settings; its owner may also use `--default-for #channel` (the channel’s default project) or `--default-for none`, and `--visible channel` (its channel’s members may read and follow its conversations, not prompt it; `private` by default).",
   "command.project.allow.syntax": "/codex project allow|disallow <name> @someone",

@@ -168,6 +168,37 @@ describe("Codex command line", () => {
     ]);
   });
 
+  it("S-OPT-05: a conversation's model and effort: -m and model_reasoning_effort after resume <thread>, before the prompt", () => {
+    expect(
+      codexExecArgs({
+        cwd: "/w",
+        fullAccess: false,
+        threadId: "th-1",
+        model: "gpt-5.6-terra",
+        effort: "high",
+      }),
+    ).toEqual([
+      "exec",
+      "--json",
+      "--skip-git-repo-check",
+      "-C",
+      "/w",
+      "--sandbox",
+      "workspace-write",
+      "resume",
+      "th-1",
+      "-m",
+      "gpt-5.6-terra",
+      "-c",
+      'model_reasoning_effort="high"',
+      "-",
+    ]);
+    // Null options: Codex's configured ones (no flag at all).
+    expect(
+      codexExecArgs({ cwd: "/w", fullAccess: false, threadId: null, model: null, effort: null }),
+    ).not.toContain("-m");
+  });
+
   it("Codex never sees Slack tokens or codexpi's settings, only allow-listed variables", () => {
     const env = codexEnvironment(
       {

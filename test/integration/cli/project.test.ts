@@ -24,6 +24,23 @@ describe("codexpi project, doctor and help (real binary)", () => {
     expect((await t.cli("project", "list")).stdout).not.toContain("approbations");
   });
 
+  it("S-OPT-02: project set --models a,b lists the models a request may name, shown by project list; none goes back to the configured one; a bad name changes nothing", async () => {
+    await t.setup();
+    await t.cli("project", "add", "demo", path.join(t.dir, "demo"));
+    expect((await t.cli("project", "list")).stdout).not.toContain("modèles");
+    const bad = await t.cli("project", "set", "demo", "--models", "gpt-5.5,bad name");
+    expect(bad.exitCode).not.toBe(0);
+    expect(bad.stderr).toContain("bad name");
+    expect((await t.cli("project", "list")).stdout).not.toContain("modèles"); // the refusal changed nothing
+    const set = await t.cli("project", "set", "demo", "--models", "gpt-5.5, gpt-5.6-terra");
+    expect(set.exitCode).toBe(0);
+    expect(set.stdout).toContain("demo : modèles permis : gpt-5.5, gpt-5.6-terra");
+    expect((await t.cli("project", "list")).stdout).toContain("modèles gpt-5.5, gpt-5.6-terra");
+    const none = await t.cli("project", "set", "demo", "--models", "none");
+    expect(none.stdout).toContain("le modèle configuré seulement");
+    expect((await t.cli("project", "list")).stdout).not.toContain("modèles");
+  });
+
   it("project set --steer on|off lets replies steer the running turn; project list shows it; a bad value is a usage error", async () => {
     await t.setup();
     await t.cli("project", "add", "demo", path.join(t.dir, "demo"));

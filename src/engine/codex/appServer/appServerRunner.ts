@@ -195,7 +195,14 @@ class AppServerTurn {
       : await rpc.request("thread/start", settings);
     this.publish({ ...this.view.state, threadId: thread.id });
     if (this.supervisor.stopped()) return;
-    const started = await rpc.request("turn/start", { threadId: thread.id, input: textInput(opts.prompt) });
+    // The pinned protocol's per-turn overrides (TurnStartParams.model, .effort): every turn sends
+    // them, so a resumed thread runs with the conversation's options, not the last turn's.
+    const started = await rpc.request("turn/start", {
+      threadId: thread.id,
+      input: textInput(opts.prompt),
+      ...(inv.model ? { model: inv.model } : {}),
+      ...(inv.effort ? { effort: inv.effort } : {}),
+    });
     const running = { threadId: thread.id, turnId: started.turn.id };
     this.turn = running;
     // A stop that came while the turn was starting: interrupt it now that it has an id.
