@@ -6,7 +6,7 @@ import { addProject } from "../../src/engine/projects/projects.js";
 import { writeForgeToken } from "../../src/engine/forge/index.js";
 import { laneOf } from "../../src/engine/lanes/index.js";
 import { ACTIONS } from "../../src/views/ids.js";
-import { inputText, type FakeStep, type ResponsesRequestBody } from "../support/fakeModel.js";
+import { scriptedRespond } from "../support/scriptedModel.js";
 import { startFakeGitHub, type FakeGitHub } from "../support/fakeGitHub.js";
 import { startFakeGitLab, type FakeGitLab } from "../support/fakeGitLab.js";
 import type { FakeSlackMessage } from "../support/fakeSlack.js";
@@ -30,23 +30,7 @@ const SCRIPTS: Record<string, string> = {
   "origin/main": "printf 'alpha\\nbravo\\n' > app.txt",
 };
 
-/** The fake model: the newest marker's first request gets its script, the next one a text. */
-function respond(body: ResponsesRequestBody): FakeStep | undefined {
-  const text = inputText(body);
-  const marker = Object.keys(SCRIPTS)
-    .filter((m) => text.includes(m))
-    .sort((a, b) => text.lastIndexOf(a) - text.lastIndexOf(b))
-    .pop();
-  if (!marker) return { kind: "text", text: "rien" };
-  const items = body.input ?? [];
-  const asked = items.findLastIndex((i) => JSON.stringify(i).includes(marker));
-  const answered = items.findLastIndex(
-    (i) => typeof i === "object" && i !== null && (i as { type?: string }).type === "function_call_output",
-  );
-  return answered > asked
-    ? { kind: "text", text: `done ${marker}` }
-    : { kind: "shell", command: ["sh", "-c", SCRIPTS[marker]!] };
-}
+const respond = scriptedRespond(SCRIPTS);
 
 type Bot = Awaited<ReturnType<typeof slackBot>>;
 

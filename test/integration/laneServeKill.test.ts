@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { addProject } from "../../src/engine/projects/projects.js";
 import { laneOf } from "../../src/engine/lanes/index.js";
-import { inputText, type FakeStep, type ResponsesRequestBody } from "../support/fakeModel.js";
+import { scriptedRespond } from "../support/scriptedModel.js";
 import { serveProcess } from "../support/serveProcess.js";
 import { OWNER } from "../support/slackBot.js";
 import { until } from "../support/codexEngine.js";
@@ -19,22 +19,7 @@ const SCRIPTS: Record<string, string> = {
   "KILL-AFTER": "echo two > two.txt",
 };
 
-function respond(body: ResponsesRequestBody): FakeStep | undefined {
-  const text = inputText(body);
-  const marker = Object.keys(SCRIPTS)
-    .filter((m) => text.includes(m))
-    .sort((a, b) => text.lastIndexOf(a) - text.lastIndexOf(b))
-    .pop();
-  if (!marker) return { kind: "text", text: "rien" };
-  const items = body.input ?? [];
-  const asked = items.findLastIndex((i) => JSON.stringify(i).includes(marker));
-  const answered = items.findLastIndex(
-    (i) => typeof i === "object" && i !== null && (i as { type?: string }).type === "function_call_output",
-  );
-  return answered > asked
-    ? { kind: "text", text: `done ${marker}` }
-    : { kind: "shell", command: ["sh", "-c", SCRIPTS[marker]!] };
-}
+const respond = scriptedRespond(SCRIPTS);
 
 describe("a lane across a SIGKILL of serve (real CLI, real Codex)", () => {
   let s: Awaited<ReturnType<typeof serveProcess>> | undefined;
