@@ -4,7 +4,9 @@ import type { EntryOf, Renderer, Rendered } from "./renderer.js";
 
 /**
  * A follow-up sent into the running turn: a short reply in the thread says so, once per
- * follow-up, where the queue's acknowledgement would have given its place in line.
+ * follow-up, where the queue's acknowledgement would have given its place in line. When that
+ * acknowledgement was posted anyway (the worker took longer than the notifier waits, as on a
+ * loaded machine), it is edited to say so rather than a second reply contradicting it.
  */
 export class SteerMessages extends RendererBase implements Renderer<"conversation.steered"> {
   relevant(entries: Array<EntryOf<"conversation.steered">>): Promise<Set<number>> {
@@ -20,6 +22,7 @@ export class SteerMessages extends RendererBase implements Renderer<"conversatio
     const channel = address.channel;
     return this.inLocaleOf(view.userId, async (): Promise<Rendered> => {
       const ack = followUpAck(this.locale, { steered: true });
+      if (await this.editPosted(`followup:${event.queueId}`, ack)) return "posted";
       await this.poster.postOnce({
         key: `steered:${event.queueId}`,
         outboxId,
