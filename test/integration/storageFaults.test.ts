@@ -1,12 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { execa } from "execa";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { openDatabase, openMigrated } from "../../src/engine/database.js";
 import { systemClock } from "../../src/engine/clock.js";
 import { COORDINATOR_LEASE, leaseHolder } from "../../src/engine/leases.js";
 import { until } from "../support/codexEngine.js";
 import { tempDir } from "../support/engine.js";
+import { installReadableByOthers } from "../support/unprivilegedInstall.js";
 
 const CLI = path.resolve("dist/bin/main.js");
 const NOBODY = 65534;
@@ -14,6 +15,13 @@ const NOBODY = 65534;
 describe("storage faults at start-up (real CLI)", () => {
   let dir: string;
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
+  // nobody must be able to load the CLI even from a clone under a root-only directory (/root).
+  let forNobody: ReturnType<typeof installReadableByOthers> | undefined;
+  const nobodysCli = async () => {
+    forNobody = forNobody ?? installReadableByOthers();
+    return (await forNobody).cli;
+  };
+  afterAll(async () => (await forNobody)?.remove());
 
   it("serve on a read-only database exits 1 at once, naming the file and the fix, without a stack trace", async (ctx) => {
     // Root writes any file whatever its mode: the bot runs as nobody, the database stays root's.
@@ -25,8 +33,9 @@ describe("storage faults at start-up (real CLI)", () => {
     await (await openMigrated(file)).destroy();
     fs.chmodSync(file, 0o644);
     fs.chownSync(data, NOBODY, NOBODY); // the directory is writable (WAL files), the database is not
+    const cli = await nobodysCli();
     const started = Date.now();
-    const serve = await execa(process.execPath, [CLI, "serve"], {
+    const serve = await execa(process.execPath, [cli, "serve"], {
       env: {
         PATH: process.env.PATH,
         HOME: dir,
@@ -54,7 +63,7 @@ describe("storage faults at start-up (real CLI)", () => {
     dir = tempDir();
     fs.chmodSync(dir, 0o755); // root's: nobody cannot create the data directory in it
     const data = path.join(dir, "data");
-    const serve = await execa(process.execPath, [CLI, "serve"], {
+    const serve = await execa(process.execPath, [await nobodysCli(), "serve"], {
       env: { PATH: process.env.PATH, HOME: dir, CODEXPI_DATA_DIR: data, HEALTH_PORT: "0", LOG_LEVEL: "warn" },
       extendEnv: false,
       uid: NOBODY,

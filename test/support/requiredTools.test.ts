@@ -1,8 +1,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { onPath, toolCheck } from "./requiredTools.js";
+import { onPath, toolCheck } from "./requiredTools.mjs";
 
 const having =
   (...installed: string[]) =>
@@ -70,6 +71,30 @@ describe("the suite's global tool check", () => {
     expect(onPath("data", PATH)).toBe(false);
     expect(onPath("folder", PATH)).toBe(false);
     expect(onPath("tool", "")).toBe(false);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  it("S-TEST-01: npm test checks the tools first, before building: without bubblewrap the check exits 1 in seconds naming the package", async () => {
+    const pkg = JSON.parse(fs.readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
+    expect(pkg.scripts.pretest?.startsWith("node test/support/requiredTools.mjs && ")).toBe(true);
+    // A PATH with git and no bwrap.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "codexpi-path-"));
+    fs.writeFileSync(path.join(dir, "git"), "#!/bin/sh\n", { mode: 0o755 });
+    const started = Date.now();
+    const run = (env: Record<string, string>) =>
+      execa(process.execPath, ["test/support/requiredTools.mjs"], {
+        env: { PATH: dir, ...env },
+        extendEnv: false,
+        reject: false,
+      });
+    const without = await run({});
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(without.exitCode).toBe(1);
+    expect(without.stderr).toContain("apt-get install bubblewrap");
+    // Positive control: the same check passes once bwrap is there too.
+    fs.writeFileSync(path.join(dir, "bwrap"), "#!/bin/sh\n", { mode: 0o755 });
+    const withIt = await run({});
+    expect(withIt.exitCode).toBe(0);
+    expect(withIt.stderr).toBe("");
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });
