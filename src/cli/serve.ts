@@ -1,5 +1,5 @@
 import { StartupError, describeStorageError } from "../engine/api/runtime.js";
-import { parseConfig } from "../config.js";
+import { missingSlack, parseConfig, type Config } from "../config.js";
 import { createLogger } from "../logger.js";
 import { configuredSecrets, registerSecrets } from "../redaction.js";
 import { args } from "./context.js";
@@ -14,9 +14,17 @@ const SHUTDOWN_DEADLINE_MS = 45_000;
  * until SIGINT/SIGTERM. Workers are detached: stopping serve never stops a running agent.
  */
 export async function run(argv: string[]): Promise<number> {
-  args(argv, {}, 0);
+  const { values } = args(argv, { headless: { type: "boolean" } }, 0);
   const config = parseConfig();
   registerSecrets(configuredSecrets(config));
+  const headless = values.headless === true || config.headless;
+  // A bot that cannot reach Slack is no bot: without Slack, serve runs only when asked to
+  // (the CLI-only set-up), rather than serving a healthy-looking process nobody can talk to.
+  const missing = headless ? null : noSlack(config);
+  if (missing) {
+    process.stderr.write(`${missing}\n`);
+    return 1;
+  }
   const logger = createLogger(config.logLevel);
   // Before anything starts: an agent able to write codexpi's data or code must never run.
   const problems = await layoutProblemsOf(config).catch((err: unknown) => {
@@ -28,7 +36,7 @@ export async function run(argv: string[]): Promise<number> {
     return 1;
   }
   const { startBot } = await import("../bot/server.js");
-  const bot = await startBot(config, logger).catch((err: unknown) => {
+  const bot = await startBot(config, logger, {}, { headless }).catch((err: unknown) => {
     // Whatever the failed start left open must not keep the process alive after the message.
     setTimeout(() => process.exit(1), 1_000).unref();
     // Slack's own errors were already put in words by startSlackApp; anything else stays as is.
@@ -55,4 +63,15 @@ export async function run(argv: string[]): Promise<number> {
   // Whatever a failed step left open (a server, a timer) must not keep the process alive.
   setTimeout(() => process.exit(clean ? 0 : 1), 500).unref();
   return clean ? 0 : 1;
+}
+
+/** The one line saying which Slack variables serve lacks and where to read how to set them; null when none. */
+function noSlack(config: Config): string | null {
+  const { botToken, mode } = missingSlack(config);
+  if (!botToken && !mode) return null;
+  const names = [
+    botToken ? "SLACK_BOT_TOKEN" : null,
+    mode ? t(config.locale, "cli.serve.slack_missing_mode") : null,
+  ];
+  return t(config.locale, "cli.serve.no_slack", { missing: names.filter(Boolean).join(", ") });
 }

@@ -121,7 +121,7 @@ describe("codexpi project, doctor and help (real binary)", () => {
       `✗ emplacements : le répertoire de données ${data} est dans le projet « legacy » (${real})`,
     );
     const serve = await execa(process.execPath, [CLI, "serve"], {
-      env: { ...t.env, HEALTH_PORT: "0" },
+      env: { ...t.env, CODEXPI_HEADLESS: "1", HEALTH_PORT: "0" },
       reject: false,
       timeout: 30_000,
     });
