@@ -3,6 +3,10 @@ import { POSTGRES_FILES, POSTGRES_ONLY_FILES } from "./test/support/postgresFile
 import { postgresUnavailable } from "./test/support/postgresServer.js";
 import { LATENCY_FILES } from "./test/support/latencyFiles.js";
 
+// Tests choose every variable the processes they start see: an operator's .env in the checkout
+// (the quick start puts real Slack tokens there) must never reach them.
+process.env.CODEXPI_ENV_FILE ??= "none";
+
 /**
  * How many test files run at once, outside the latency-bounded ones: four by default. Since files
  * share their worker's modules (isolate: false) and workers start from the bundle, the suite no

@@ -36,6 +36,7 @@ const schema = z.object({
     .string()
     .regex(/^[TE][A-Z0-9]+$/, "expected a Slack team id like T123ABC")
     .optional(),
+  CODEXPI_HEADLESS: z.enum(["0", "1", "false", "true"], "expected 1 or 0").optional(),
   CODEXPI_ADMINS: slackUserIds.default([]),
   CODEXPI_DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: z.string().min(1).optional(),
@@ -122,6 +123,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       apiUrl: e.SLACK_API_URL,
       teamId: e.SLACK_TEAM_ID,
     },
+    /** `serve` without Slack (the CLI-only set-up), asked for with CODEXPI_HEADLESS=1 or `--headless`. */
+    headless: e.CODEXPI_HEADLESS === "1" || e.CODEXPI_HEADLESS === "true",
     admins: e.CODEXPI_ADMINS,
     dataDir,
     /** Which database the engine uses: the SQLite file (default) or a PostgreSQL server. */
@@ -181,6 +184,17 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       /** `auto`: a turn is streamed into its thread where the workspace allows it; `off`: edited status only. */
       streaming: e.CODEXPI_STREAMING,
     },
+  };
+}
+
+/**
+ * The Slack variables `serve` lacks (empty: Slack is configured): the bot token, and Socket Mode's
+ * app token or HTTP mode's signing secret.
+ */
+export function missingSlack(config: Config): { botToken: boolean; mode: boolean } {
+  return {
+    botToken: !config.slack.botToken,
+    mode: !config.slack.appToken && !config.slack.signingSecret,
   };
 }
 

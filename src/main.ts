@@ -5,6 +5,7 @@ import { ConfigError } from "./config.js";
 import { isEngineError } from "./engine/errors.js";
 import { engineErrorText, parseLocale, t } from "./i18n/index.js";
 import { usage, wantsHelp } from "./cli/usage.js";
+import { loadEnvFile } from "./cli/envFile.js";
 
 const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<number> }>> = {
   serve: () => import("./cli/serve.js"),
@@ -21,10 +22,23 @@ const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<numb
   credential: () => import("./cli/credential.js"),
 };
 
-const locale = parseLocale(process.env.CODEXPI_LOCALE);
 const command = process.argv[2];
+// A worker's environment is the one its spawner chose (allow-listed): it never reads a file.
+const envFileError = command === "worker" ? null : readEnvFile();
+const locale = parseLocale(process.env.CODEXPI_LOCALE);
+
+/** The operator's `.env` (or CODEXPI_ENV_FILE), read before anything reads the environment. */
+function readEnvFile(): unknown {
+  try {
+    loadEnvFile(process.env, process.cwd());
+    return null;
+  } catch (err) {
+    return err;
+  }
+}
 
 async function main(): Promise<number> {
+  if (envFileError) throw envFileError;
   const rest = process.argv.slice(3);
   const load = command ? COMMANDS[command] : undefined;
   const help = !command || ["-h", "--help", "help"].includes(command);

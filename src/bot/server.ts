@@ -55,16 +55,17 @@ export interface RunningBot {
 
 /**
  * Starts the bot: migrations, the engine with a standby worker, the Slack app and its notifier,
- * the health endpoint and the ticker. Without SLACK_BOT_TOKEN it runs headless (engine, ticker and
- * health only), which is what the CLI-only set-up needs.
+ * the health endpoint and the ticker. Headless (asked for: the CLI-only set-up) it runs without
+ * Slack (engine, ticker and health only); otherwise Slack's settings are required.
  */
 export async function startBot(
   config: Config,
   logger: Logger,
   overrides: Partial<EngineOptions> = {},
-  slackOptions: { intake?: { timing?: Partial<IntakeTiming> } } = {},
+  slackOptions: { intake?: { timing?: Partial<IntakeTiming> }; headless?: boolean } = {},
 ): Promise<RunningBot> {
-  if (config.slack.botToken) requireSlack(config); // before anything starts: a bad config changes nothing
+  const headless = slackOptions.headless === true;
+  if (!headless) requireSlack(config); // before anything starts: a bad config changes nothing
   // Before anything is logged or posted: the bot's own tokens are redacted wherever they appear.
   registerSecrets(configuredSecrets(config));
   // A database that cannot be opened, migrated or written stops the start with its path and the fix;
@@ -88,7 +89,7 @@ export async function startBot(
   try {
     // One tick before Slack starts: this process takes the lease at once if it is free.
     await engine.tick().catch((err) => logger.error({ err }, "first tick failed"));
-    if (config.slack.botToken) {
+    if (!headless) {
       slack = await startSlackApp({
         config,
         engine,
@@ -101,9 +102,7 @@ export async function startBot(
       healthPort = slack.healthPort;
       notifier = startNotifier(config, engine, slack, logger, { wakeups, onPostgres });
     } else {
-      logger.warn(
-        "SLACK_BOT_TOKEN is not set: running without Slack (CLI, dispatcher, ticker and health only)",
-      );
+      logger.info("headless: running without Slack (CLI, dispatcher, ticker and health only)");
       const h = await startHealthServer(health, config.health.host, config.health.port);
       healthServer = h.server;
       healthPort = h.port;

@@ -4,6 +4,7 @@ import {
   findBwrap,
   jailedCodex,
   operatorCodexHome,
+  recordModelProbe,
   turnRunner,
 } from "../engine/api/runtime.js";
 import fs from "node:fs";
@@ -86,16 +87,11 @@ export async function modelProbe(config: Config, bin: string): Promise<Check> {
     });
     const ms = Date.now() - started;
     const seconds = (ms / 1000).toFixed(1);
+    // What /healthz reports until a turn proves more (the probe reached Codex: its verdict counts).
+    recordModelProbe(config.dataDir, { ok: r.ended === "completed", at: Date.now() });
     if (r.ended === "completed")
       return { name, ok: true, detail: t(locale, "cli.doctor.model_ok", { model, seconds, home }) };
-    const why =
-      r.state.turnFailed ??
-      r.state.lastError ??
-      (r.ended === "watchdog"
-        ? t(locale, "cli.doctor.model_silent", { seconds: Math.round(ms / 1000) })
-        : null) ??
-      (r.stderrTail.trim().split("\n").pop() ||
-        t(locale, "cli.doctor.model_exited", { code: r.exitCode ?? "signal" }));
+    const why = failureOf(locale, r, ms);
     return {
       name,
       ok: false,
@@ -116,4 +112,21 @@ export async function modelProbe(config: Config, bin: string): Promise<Check> {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.rmSync(state, { recursive: true, force: true });
   }
+}
+
+/** Why a probe's turn did not complete: Codex's own error when it gave one. */
+function failureOf(
+  locale: Locale,
+  r: Awaited<ReturnType<ReturnType<typeof turnRunner>>>,
+  ms: number,
+): string {
+  return (
+    r.state.turnFailed ??
+    r.state.lastError ??
+    (r.ended === "watchdog"
+      ? t(locale, "cli.doctor.model_silent", { seconds: Math.round(ms / 1000) })
+      : null) ??
+    (r.stderrTail.trim().split("\n").pop() ||
+      t(locale, "cli.doctor.model_exited", { code: r.exitCode ?? "signal" }))
+  );
 }

@@ -3,7 +3,7 @@ import { t, type Locale, type MessageKey } from "../i18n/index.js";
 // Syntax lines are the commands' grammar, the same in every language; what they do comes from
 // the catalogs. Placeholders are upper case, so catalog texts stay free of < and >.
 const SYNTAX: Record<string, string[]> = {
-  serve: ["serve"],
+  serve: ["serve [--headless]"],
   migrate: ["migrate"],
   doctor: ["doctor"],
   project: [

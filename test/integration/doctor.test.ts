@@ -34,6 +34,13 @@ describe("codexpi doctor: a real model probe and Slack's tokens and scopes (real
     for (const h of homes.splice(0)) fs.rmSync(h, { recursive: true, force: true });
   });
 
+  /** What doctor recorded of its model probe in the data directory. */
+  const probeRecord = () =>
+    JSON.parse(fs.readFileSync(path.join(dir, "data", "model-probe.json"), "utf8")) as {
+      ok: boolean;
+      at: number;
+    };
+
   async function doctor(modelUrl: string, extra: Record<string, string> = {}) {
     const home = await makeCodexHome(modelUrl);
     homes.push(home.dir);
@@ -68,6 +75,8 @@ describe("codexpi doctor: a real model probe and Slack's tokens and scopes (real
     expect(r.stdout).toMatch(/^✓ slack app token: apps\.connections\.open ok/m);
     expect(r.stdout).not.toMatch(/^✗/m);
     expect(r.exitCode).toBe(0);
+    // S-FH-03: the probe's verdict is kept for /healthz.
+    expect(probeRecord()).toMatchObject({ ok: true });
     expect(model.requests.length).toBeGreaterThan(0);
     // Full-access agents get their own network (pasta), reaching the model's loopback port only.
     if (findNetworkStack())
@@ -120,6 +129,7 @@ describe("codexpi doctor: a real model probe and Slack's tokens and scopes (real
     expect(r.stdout).toMatch(
       /^✗ model: gpt-5\.5 \(provider fake\) did not answer after [\d.]+ s: .+\. Fix: log in/m,
     );
+    expect(probeRecord()).toMatchObject({ ok: false }); // S-FH-03
     expect(r.stdout).toMatch(/^✗ slack scopes: SLACK_BOT_TOKEN lacks app_mentions:read, .*files:write/m);
     expect(r.stdout).toMatch(/^✗ slack scopes: .*lacks .*channels:join, channels:read, groups:read/m);
     expect(r.stdout).toMatch(

@@ -40,6 +40,7 @@ describe("storage faults at start-up (real CLI)", () => {
         PATH: process.env.PATH,
         HOME: dir,
         CODEXPI_DATA_DIR: data,
+        CODEXPI_HEADLESS: "1",
         CODEXPI_LOCALE: "en",
         HEALTH_PORT: "0",
         LOG_LEVEL: "warn",
@@ -64,7 +65,14 @@ describe("storage faults at start-up (real CLI)", () => {
     fs.chmodSync(dir, 0o755); // root's: nobody cannot create the data directory in it
     const data = path.join(dir, "data");
     const serve = await execa(process.execPath, [await nobodysCli(), "serve"], {
-      env: { PATH: process.env.PATH, HOME: dir, CODEXPI_DATA_DIR: data, HEALTH_PORT: "0", LOG_LEVEL: "warn" },
+      env: {
+        PATH: process.env.PATH,
+        HOME: dir,
+        CODEXPI_DATA_DIR: data,
+        CODEXPI_HEADLESS: "1",
+        HEALTH_PORT: "0",
+        LOG_LEVEL: "warn",
+      },
       extendEnv: false,
       uid: NOBODY,
       gid: NOBODY,
@@ -82,7 +90,7 @@ describe("storage faults at start-up (real CLI)", () => {
     dir = tempDir();
     const data = path.join(dir, "data");
     const serve = execa(process.execPath, [CLI, "serve"], {
-      env: { CODEXPI_DATA_DIR: data, HEALTH_PORT: "0", LOG_LEVEL: "info" },
+      env: { CODEXPI_DATA_DIR: data, CODEXPI_HEADLESS: "1", HEALTH_PORT: "0", LOG_LEVEL: "info" },
       reject: false,
       timeout: 60_000,
     });

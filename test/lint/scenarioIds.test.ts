@@ -3,8 +3,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const CATALOGUE = "docs/scenarios.md";
-/** Where ids are cited: code, tests, scripts and the README. */
-const CITING = ["src", "test", "scripts", "README.md"];
+/** Where ids are cited: code, tests, scripts, the README and docs/. */
+const CITING = ["src", "test", "scripts", "README.md", "docs"];
 
 /** A scenario id as tests and comments cite it: `S-RUN-13`, `S-CO-01`, `S-Q-04`. */
 const ID = /\bS-[A-Z]+-\d+\b/g;

@@ -81,6 +81,7 @@ export const POSTGRES_FILES = [
   "test/bot/defaultProjects.test.ts",
   "test/bot/healthEnvironment.test.ts",
   "test/bot/healthStorage.test.ts",
+  "test/bot/healthModel.test.ts",
   "test/bot/housekeeping.test.ts",
   "test/bot/intake/intake.test.ts",
   "test/bot/intake/sharedIntake.test.ts",

@@ -1,11 +1,12 @@
 import { execa } from "execa";
 import { outboxCounts, pingDatabase } from "../read/index.js";
-import { queueCounts } from "../conversations/index.js";
+import { queueCounts, turnCompletedSince } from "../conversations/index.js";
 import { codexEnvironment } from "../isolation/index.js";
 import type { Kernel } from "../kernel.js";
 import { leaseHolder, COORDINATOR_LEASE } from "../leases.js";
 import { resolveCodexBinary } from "../codex/index.js";
 import { probeDatabaseWrite, probeDisk, type DiskProbeOptions } from "../storage.js";
+import { readModelProbe } from "../system/index.js";
 
 // The admin health endpoint's figures: what the engine can say about the installation (database,
 // disk, Codex, the coordinator's lease, queue and outbox). The bot serves them over HTTP.
@@ -22,6 +23,12 @@ export interface HealthReport {
   database_writable: boolean;
   disk: { free_bytes: number | null; problem: string | null };
   codex: { found: boolean; path: string | null; version: string | null };
+  /**
+   * Whether the model answers: `ok` once `doctor`'s probe passed or a turn completed; `failing`
+   * when the newest proof is a failed probe (then `model` is a failing check); `unchecked` before
+   * any proof (nothing says the model works, nothing says it does not: run `codexpi doctor`).
+   */
+  model: { state: "ok" | "failing" | "unchecked"; checked_at: number | null; by: "doctor" | "turn" | null };
   lease: { holder: string | null; expiresAt: number | null };
   last_tick_at: number | null;
   queue: { queued: number; running: number };
@@ -29,9 +36,12 @@ export interface HealthReport {
   gauges: Record<string, number>;
 }
 
+const UNCHECKED: HealthReport["model"] = { state: "unchecked", checked_at: null, by: null };
+
 /** Reads the installation's health; never throws (a failing check is reported, not raised). */
 export class Health {
   private codexVersion: Promise<string | null> | null = null;
+  private turnProof: { since: number; model: HealthReport["model"] } | null = null;
 
   constructor(
     private readonly engine: Kernel,
@@ -75,6 +85,8 @@ export class Health {
     const version = path ? await this.version(path) : null;
     if (!path || !version) failing.push("codex");
     if (database && !lease.holder) failing.push("tick");
+    const model = database ? await this.model().catch(() => UNCHECKED) : UNCHECKED;
+    if (model.state === "failing") failing.push("model");
     return {
       ok: failing.length === 0,
       failing,
@@ -82,6 +94,7 @@ export class Health {
       database_writable: databaseWritable,
       disk: { free_bytes: disk.freeBytes, problem: disk.problem },
       codex: { found: Boolean(path), path, version },
+      model,
       lease,
       last_tick_at: lease.expiresAt ? lease.expiresAt - this.leaseTtlMs : null,
       queue,
@@ -97,6 +110,8 @@ export class Health {
       ["codexpi_up", r.ok ? 1 : 0],
       ["codexpi_database_up", r.database ? 1 : 0],
       ["codexpi_database_writable", r.database_writable ? 1 : 0],
+      // 1 proven, 0 failing, -1 unchecked
+      ["codexpi_model_up", r.model.state === "ok" ? 1 : r.model.state === "failing" ? 0 : -1],
       ["codexpi_disk_free_bytes", r.disk.free_bytes ?? -1],
       ["codexpi_queue_queued", r.queue.queued],
       ["codexpi_queue_running", r.queue.running],
@@ -109,6 +124,24 @@ export class Health {
       ...Object.entries({ ...r.gauges, ...extra }).map(([k, v]) => [`codexpi_${k}`, v] as const),
     ] as const;
     return `${lines.map(([k, v]) => `# TYPE ${k} gauge\n${k} ${v}`).join("\n")}\n`;
+  }
+
+  /**
+   * The newest proof about the model: the last probe `doctor` recorded, or a turn completed since
+   * it. A turn found after a probe stays the answer until doctor records another probe.
+   */
+  private async model(): Promise<HealthReport["model"]> {
+    const probe = readModelProbe(this.engine.config.dataDir);
+    if (probe?.ok) return { state: "ok", checked_at: probe.at, by: "doctor" };
+    const since = probe?.at ?? 0;
+    if (this.turnProof?.since === since) return this.turnProof.model;
+    const turnAt = await turnCompletedSince(this.engine.db, since);
+    if (turnAt !== null) {
+      const model = { state: "ok", checked_at: turnAt, by: "turn" } as const;
+      this.turnProof = { since, model };
+      return model;
+    }
+    return probe ? { state: "failing", checked_at: probe.at, by: "doctor" } : UNCHECKED;
   }
 
   /** Codex's version, asked once (a process start per health probe would be wasteful). */

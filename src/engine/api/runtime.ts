@@ -23,7 +23,7 @@ export {
   provablyDead,
   processOwnerId,
 } from "../leases.js";
-export { logsDir, packageRoot } from "../system/index.js";
+export { logsDir, packageRoot, recordModelProbe } from "../system/index.js";
 export { processSpawner } from "../dispatch/index.js";
 export { warmSpawner, type Assignment } from "../dispatch/index.js";
 export type { WorkerSpawner } from "../dispatch/index.js";

@@ -25,7 +25,13 @@ export {
   tokensOf,
   unwrapCommand,
 } from "./progress.js";
-export { itemsAhead, queueCounts, queuePosition, waitedForItsConversation } from "./queueReads.js";
+export {
+  itemsAhead,
+  queueCounts,
+  queuePosition,
+  turnCompletedSince,
+  waitedForItsConversation,
+} from "./queueReads.js";
 export { moveItem } from "./queueStore.js";
 export { recoverOutcome } from "./recovery.js";
 export { type FollowUpFate, followUpFate, markSteerable, markSteered, steerableFollowUps } from "./steer.js";

@@ -66,3 +66,19 @@ export async function waitedForItsConversation(db: Tx, queueId: string): Promise
     .executeTakeFirst();
   return earlier !== undefined;
 }
+
+/**
+ * When a turn last completed after `after` (a model answered), or null: the health endpoint's
+ * proof that the model works when no probe says so. Any completed turn will do (the index on
+ * status finds one without reading the others).
+ */
+export async function turnCompletedSince(db: Tx, after: number): Promise<number | null> {
+  const row = await db
+    .selectFrom("prompt_queue")
+    .select("finished_at")
+    .where("status", "=", "done")
+    .where("finished_at", ">", after)
+    .limit(1)
+    .executeTakeFirst();
+  return row?.finished_at ?? null;
+}

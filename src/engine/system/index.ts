@@ -11,3 +11,4 @@ export {
   signalIfSame,
 } from "./processes.js";
 export { trailingThrottle } from "./throttle.js";
+export { readModelProbe, recordModelProbe } from "./modelProbeRecord.js";

@@ -108,7 +108,7 @@ export const cli = {
   "cli.doctor.model_silent": "no answer within {seconds} s",
   "cli.doctor.model_exited": "codex exited ({code})",
   "cli.doctor.model_failed":
-    "{model} did not answer after {seconds} s: {why}. Fix: log in (see README, Set-up) or correct {config}",
+    "{model} did not answer after {seconds} s: {why}. Fix: log in (see docs/setup.md#the-model) or correct {config}",
   "cli.doctor.model_cannot_run": "codex could not run: {error}",
   "cli.doctor.bot_token_unset": "SLACK_BOT_TOKEN is not set",
   "cli.doctor.auth_failed":

@@ -112,7 +112,7 @@ export const cli = {
   "cli.doctor.model_silent": "pas de réponse en {seconds} s",
   "cli.doctor.model_exited": "codex s’est arrêté ({code})",
   "cli.doctor.model_failed":
-    "{model} n’a pas répondu après {seconds} s : {why}. Correctif : connecte-toi (voir le README, Installation) ou corrige {config}",
+    "{model} n’a pas répondu après {seconds} s : {why}. Correctif : connecte-toi (voir docs/setup.md#the-model) ou corrige {config}",
   "cli.doctor.model_cannot_run": "codex n’a pas pu démarrer : {error}",
   "cli.doctor.bot_token_unset": "SLACK_BOT_TOKEN n’est pas défini",
   "cli.doctor.auth_failed":
