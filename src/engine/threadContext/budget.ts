@@ -1,7 +1,7 @@
 import type { QuotedMessage, ThreadContext } from "./model.js";
 
 /** How much quoted context one prompt may carry (CODEXPI_THREAD_CONTEXT_MESSAGES / _CHARS). */
-export interface ContextBudget {
+interface ContextBudget {
   messages: number;
   chars: number;
 }

@@ -1,6 +1,6 @@
 // The public face of engine/threadContext: Slack context kept with a queued prompt and quoted
 // into the prompt Codex is given (issue 19, item 1; docs/thread-context.md).
 
-export { type ContextBudget, MESSAGE_CHARS, fitToBudget } from "./budget.js";
+export { MESSAGE_CHARS, fitToBudget } from "./budget.js";
 export { type QuotedMessage, type ThreadContext, readStoredContext, threadContextSchema } from "./model.js";
-export { plainLines, promptWithContext } from "./render.js";
+export { promptWithContext } from "./render.js";

@@ -17,7 +17,7 @@ const LINE_BREAKS = /\r\n|[\r\v\f\u0085\u2028\u2029]/g;
 const INVISIBLE = /[\u0000-\u0008\u000e-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** A person's text as plain lines: one kind of line break, no control characters. */
-export function plainLines(text: string): string[] {
+function plainLines(text: string): string[] {
   return text.replace(LINE_BREAKS, "\n").replace(INVISIBLE, "").split("\n");
 }
 
