@@ -13,7 +13,6 @@ const QUOTE = ">";
 // Every line break a model could read as one (CR, VT, FF, NEL, LS, PS) becomes "\n" before the
 // lines are quoted; other control characters and bidirectional overrides are dropped.
 const LINE_BREAKS = /\r\n|[\r\v\f\u0085\u2028\u2029]/g;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
 const INVISIBLE = /[\u0000-\u0008\u000e-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** A person's text as plain lines: one kind of line break, no control characters. */
