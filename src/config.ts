@@ -80,6 +80,8 @@ const schema = z.object({
   CODEXPI_RUNNER: z.enum(["exec", "app-server"]).default("exec"),
   CODEXPI_INTERIM_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   CODEXPI_STREAMING: z.enum(["auto", "off"]).default("auto"),
+  CODEXPI_THREAD_CONTEXT_MESSAGES: z.coerce.number().int().min(0).max(1000).default(50),
+  CODEXPI_THREAD_CONTEXT_CHARS: z.coerce.number().int().min(500).max(500_000).default(20_000),
   CODEXPI_AGENT_ENV: z
     .string()
     .transform((s) =>
@@ -183,6 +185,14 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       interimMs: e.CODEXPI_INTERIM_SECONDS * 1000,
       /** `auto`: a turn is streamed into its thread where the workspace allows it; `off`: edited status only. */
       streaming: e.CODEXPI_STREAMING,
+    },
+    /**
+     * How much of a Slack thread an agent is given (docs/thread-context.md): at most this many
+     * earlier messages (0: the thread is never read) and characters of them; the cut is said.
+     */
+    threadContext: {
+      messages: e.CODEXPI_THREAD_CONTEXT_MESSAGES,
+      chars: e.CODEXPI_THREAD_CONTEXT_CHARS,
     },
   };
 }

@@ -47,6 +47,18 @@ describe("configuration", () => {
     expect(() => parseConfig({ CODEXPI_INTERIM_SECONDS: "soon" })).toThrow(/CODEXPI_INTERIM_SECONDS/);
   });
 
+  it("S-CTX-05: the thread-context budget is 50 messages and 20,000 characters by default; 0 messages turns it off; both are validated", () => {
+    expect(parseConfig({}).threadContext).toEqual({ messages: 50, chars: 20_000 });
+    expect(
+      parseConfig({ CODEXPI_THREAD_CONTEXT_MESSAGES: "0", CODEXPI_THREAD_CONTEXT_CHARS: "500" })
+        .threadContext,
+    ).toEqual({ messages: 0, chars: 500 });
+    expect(() => parseConfig({ CODEXPI_THREAD_CONTEXT_MESSAGES: "-1" })).toThrow(
+      /CODEXPI_THREAD_CONTEXT_MESSAGES/,
+    );
+    expect(() => parseConfig({ CODEXPI_THREAD_CONTEXT_CHARS: "10" })).toThrow(/CODEXPI_THREAD_CONTEXT_CHARS/);
+  });
+
   it("a relative CODEX_HOME is resolved against the working directory; unset stays unset (~/.codex)", () => {
     expect(parseConfig({ CODEX_HOME: "codex-home" }).codexHome).toBe(path.resolve("codex-home"));
     expect(parseConfig({ CODEX_HOME: "/srv/codex" }).codexHome).toBe("/srv/codex");

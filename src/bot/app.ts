@@ -38,6 +38,7 @@ import { SlackAddresses } from "./store/addresses.js";
 import { SlackChannelDefaults } from "./store/channelDefaults.js";
 import { SlackPosts } from "./store/posts.js";
 import { ChannelMembers } from "./channelMembers.js";
+import { ChannelAccessCheck, DisplayNames, ThreadReader } from "./threadContext/index.js";
 import { HandledEvents } from "./store/events.js";
 import { Intake, type IntakeTiming } from "./intake/intake.js";
 import { IntakeStore } from "./intake/store.js";
@@ -263,6 +264,14 @@ function botContext(
     channelDefaults: new SlackChannelDefaults(engine.db, engine.clock),
     handledEvents,
     channelMembers: new ChannelMembers(client, api, engine.clock, logger),
+    threadReader: new ThreadReader(
+      client,
+      config,
+      botUserId,
+      new ChannelAccessCheck(client, engine.clock, logger),
+      new DisplayNames(client, engine.clock, logger),
+      logger,
+    ),
   };
 }
 

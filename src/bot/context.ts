@@ -9,6 +9,7 @@ import type { Config } from "../config.js";
 import type { EngineApi } from "../engine/api/index.js";
 import { type Actor, isEngineError } from "../engine/api/model.js";
 import type { SlackPosts } from "./store/posts.js";
+import type { ThreadReader } from "./threadContext/index.js";
 import { engineErrorText, t, type Locale } from "../i18n/index.js";
 
 /** What every listener needs: the engine, who the admins are, the language, the bot's identity. */
@@ -33,6 +34,8 @@ export interface BotContext {
   handledEvents: HandledEvents;
   /** Who belongs to the channels that open a project to their members (reading only). */
   channelMembers: ChannelMembers;
+  /** Reads the Slack thread a person called the bot into, as data for the agent. */
+  threadReader: ThreadReader;
 }
 
 /** The Slack user as the engine sees them. */

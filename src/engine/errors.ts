@@ -30,6 +30,7 @@ export type EngineErrorReason =
   | "conversation_not_found"
   | "conversation_other_project"
   | "prompt_empty"
+  | "thread_context_invalid"
   | "not_allowed_to_drive"
   | "policy_invalid"
   | "limit_invalid"

@@ -146,6 +146,8 @@ export interface PromptQueueTable {
   steered_into: string | null;
   /** The front end's request the prompt came from (unique): a replayed request queues it once. */
   request_key: string | null;
+  /** The Slack context given with the prompt (JSON, engine/threadContext), quoted into it when it runs. */
+  thread_context: string | null;
 }
 
 /** A `codexpi host` process: its name, who holds it, its heartbeat and its last readings. */

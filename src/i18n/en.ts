@@ -9,6 +9,7 @@ import { orchestrations } from "./en/orchestrations.js";
 import { runs } from "./en/runs.js";
 import { requestOptions } from "./en/requestOptions.js";
 import { firstHour } from "./en/firstHour.js";
+import { threadContext } from "./en/threadContext.js";
 import type { MessageKey } from "./fr.js";
 import type { Message } from "./message.js";
 
@@ -28,4 +29,5 @@ export const en = {
   ...forge,
   ...requestOptions,
   ...firstHour,
+  ...threadContext,
 } satisfies Record<MessageKey, Message>;

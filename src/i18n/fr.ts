@@ -9,6 +9,7 @@ import { orchestrations } from "./fr/orchestrations.js";
 import { runs } from "./fr/runs.js";
 import { requestOptions } from "./fr/requestOptions.js";
 import { firstHour } from "./fr/firstHour.js";
+import { threadContext } from "./fr/threadContext.js";
 
 /**
  * The French catalog: the default language and the source of the keys (`MessageKey`), built from
@@ -27,6 +28,7 @@ export const fr = {
   ...forge,
   ...requestOptions,
   ...firstHour,
+  ...threadContext,
 };
 
 /** Keys defined in more than one area. */
@@ -55,6 +57,7 @@ type _AreasAreDisjoint = Assert<
       typeof forge,
       typeof requestOptions,
       typeof firstHour,
+      typeof threadContext,
     ]
   >
 >;

@@ -124,9 +124,12 @@ export interface FakeSlackMessage {
   blocks: unknown[] | undefined;
   attachments: unknown[] | undefined;
   metadata: { event_type: string; event_payload: Record<string, unknown> } | undefined;
-  /** The bot's user id (every message in the fake is posted by the bot). */
+  /** Who wrote it: the bot's user id, but for the messages of `say`. */
   user: string;
+  /** The bot's id; undefined for a person's message (`say`). */
   bot_id: string;
+  /** Another app's name (`say` with a bot id). */
+  username?: string;
   /** Number of successful `chat.update` calls on it. */
   updates: number;
   edited: { user: string; ts: string } | undefined;
@@ -225,6 +228,21 @@ export interface FakeSlackChannel {
   members: string[];
   /** What `conversations.join` answers instead of joining (e.g. "is_archived"). */
   joinError?: string;
+  /** The channel's topic (`conversations.info`). */
+  topic?: string;
+}
+
+/** A message someone other than the bot wrote (`say`): a person, or another app with `botId`. */
+export interface FakeSlackSaid {
+  channel: string;
+  user: string;
+  text: string;
+  thread_ts?: string;
+  /** Its ts; default: the fake's next one (after everything posted so far). */
+  ts?: string;
+  /** Another app's message: its bot id and name. */
+  botId?: string;
+  username?: string;
 }
 
 export interface FakeSlack {
@@ -259,6 +277,11 @@ export interface FakeSlack {
    * (fields merge with what was set before). A channel never described is public, the bot a member.
    */
   setChannel(channel: string, fields: Partial<FakeSlackChannel>): void;
+  /**
+   * Stores a message written by someone else than the bot (served by `conversations.replies` and
+   * `conversations.history`; no event is sent: send one with the bot's `event` when it matters).
+   */
+  say(message: FakeSlackSaid): FakeSlackMessage;
   /** Streams started with chat.startStream, in order, with every call made on each. */
   readonly streams: FakeSlackStream[];
   /**
@@ -698,6 +721,29 @@ class FakeSlackServer implements FakeSlack {
 
   setChannel(channel: string, fields: Partial<FakeSlackChannel>): void {
     this.channels.set(channel, { ...this.channelOf(channel), ...fields });
+  }
+
+  say(m: FakeSlackSaid): FakeSlackMessage {
+    const msg: FakeSlackMessage & { deleted: boolean } = {
+      channel: m.channel,
+      ts: m.ts ?? this.nextTs(),
+      thread_ts: m.thread_ts,
+      text: m.text,
+      blocks: undefined,
+      attachments: undefined,
+      metadata: undefined,
+      user: m.user,
+      bot_id: m.botId as string,
+      username: m.username,
+      updates: 0,
+      edited: undefined,
+      files: undefined,
+      reply_broadcast: false,
+      deleted: false,
+    };
+    this.store.push(msg);
+    this.notify();
+    return msg;
   }
 
   private channelOf(channel: string): FakeSlackChannel {
@@ -1206,7 +1252,8 @@ class FakeSlackServer implements FakeSlack {
       type: "message",
       user: m.user,
       bot_id: m.bot_id,
-      app_id: this.appId,
+      ...(m.bot_id ? { app_id: this.appId } : {}),
+      ...(m.username ? { username: m.username, subtype: "bot_message" } : {}),
       text: m.text,
       ts: m.ts,
       team: this.teamId,
@@ -1467,6 +1514,7 @@ class FakeSlackServer implements FakeSlack {
             is_im: isIm,
             is_member: isIm || known.botIsMember,
             is_archived: false,
+            ...(known.topic !== undefined ? { topic: { value: known.topic, creator: "", last_set: 0 } } : {}),
           },
         });
       },
@@ -1523,6 +1571,9 @@ class FakeSlackServer implements FakeSlack {
         const ts = str(args.ts);
         if (!channel) return fail("channel_not_found");
         if (!ts) return fail("invalid_arguments");
+        // Like Slack, a private channel's messages only for a member.
+        const known = this.channelOf(channel);
+        if (known.isPrivate && !known.botIsMember) return fail("channel_not_found");
         const parent = this.findMessage(channel, ts);
         if (!parent) return fail("thread_not_found");
         const includeMetadata = bool(args.include_all_metadata);

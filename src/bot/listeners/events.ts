@@ -12,6 +12,8 @@ import { currentRequest, waitForThread } from "../intake/context.js";
 import { askedIn } from "../askedIn.js";
 import { resolveRootFromSlack } from "../intake/threadRoots.js";
 import { pendingApprovalItems } from "../approvalLinks.js";
+import { tellUnread } from "../threadContext/index.js";
+import { followUpContext, givenUpTo, mentionContext } from "./threadContext.js";
 
 interface MessageLike {
   user?: string;
@@ -86,11 +88,22 @@ async function onMessage(ctx: BotContext, client: WebClient, e: MessageLike): Pr
     if (!prompt) return;
     try {
       // A member of a channel the project is visible to reads it: told they may not prompt it.
-      await ctx.api.conversations.followUp(
-        await readerOf(ctx, e.user, e.channel),
-        conversation,
-        prompt,
-        currentRequest(),
+      // What people posted in the thread since the agent was last given it comes along, quoted.
+      const context = await followUpContext(ctx, conversation.conversation.id, {
+        ...e,
+        thread_ts: e.thread_ts,
+      });
+      await ctx.api.conversations.followUp(await readerOf(ctx, e.user, e.channel), conversation, prompt, {
+        ...currentRequest(),
+        context,
+      });
+      await ctx.addresses.advanceContext(conversation.conversation.id, e.ts);
+      await tellUnread(
+        client,
+        ctx.logger,
+        ctx.locale,
+        { channel: e.channel, threadTs: e.thread_ts },
+        context,
       );
     } catch (err) {
       await ephemeral(ctx, client, e, errorText(ctx, err));
@@ -197,10 +210,14 @@ async function start(
       });
       return await ephemeral(ctx, client, e, choice.text, choice.blocks);
     }
+    // A mention in someone's thread: the thread's earlier messages come along, quoted.
+    const context = origin === "mention" ? await mentionContext(ctx, e) : null;
     await ctx.api.conversations.ask(actor, target.project, target.prompt, {
       ...currentRequest(),
-      onCreated: askedIn(ctx, { channel: e.channel, threadTs, statusTs: null, origin }),
+      context,
+      onCreated: givenUpTo(ctx, askedIn(ctx, { channel: e.channel, threadTs, statusTs: null, origin }), e.ts),
     });
+    await tellUnread(client, ctx.logger, ctx.locale, { channel: e.channel, threadTs }, context);
   } catch (err) {
     await ephemeral(ctx, client, e, errorText(ctx, err));
   }

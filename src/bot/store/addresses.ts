@@ -82,4 +82,32 @@ export class SlackAddresses {
       .executeTakeFirst();
     return row?.subject_id ?? null;
   }
+
+  /**
+   * The newest message of a conversation's thread already given to its agent, as a prompt or as
+   * context (migration 0023): the next follow-up carries what people posted after it.
+   */
+  async contextTs(conversationId: string): Promise<string | null> {
+    const row = await this.db
+      .selectFrom("slack_addresses")
+      .select("context_ts")
+      .where("subject_kind", "=", "conversation")
+      .where("subject_id", "=", conversationId)
+      .executeTakeFirst();
+    return row?.context_ts ?? null;
+  }
+
+  /**
+   * Moves that mark forward to `ts`, never back (follow-ups may be handled out of order). Slack
+   * timestamps have a fixed width (10 digits, a dot, 6 digits): they compare as strings.
+   */
+  async advanceContext(conversationId: string, ts: string): Promise<void> {
+    await this.db
+      .updateTable("slack_addresses")
+      .set({ context_ts: ts })
+      .where("subject_kind", "=", "conversation")
+      .where("subject_id", "=", conversationId)
+      .where((eb) => eb.or([eb("context_ts", "is", null), eb("context_ts", "<", ts)]))
+      .execute();
+  }
 }

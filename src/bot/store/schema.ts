@@ -1,6 +1,6 @@
 import type { Generated } from "../../engine/api/model.js";
 
-// Row types of the Slack adapter's own tables (db/migrations 0003, 0009, 0010, 0015, 0017). The
+// Row types of the Slack adapter's own tables (db/migrations 0003, 0009, 0010, 0015, 0017, 0023). The
 // engine never names them: they join its schema here, for the bot's store alone. Times are epoch
 // milliseconds.
 
@@ -51,6 +51,8 @@ export interface SlackAddressesTable {
   status_ts: string | null;
   /** How a conversation was asked (migration 0017); null for runs and orchestrations. */
   origin: SlackOrigin | null;
+  /** The newest message of a conversation's thread already given to its agent (migration 0023). */
+  context_ts: string | null;
   updated_at: number;
 }
 

@@ -13,9 +13,17 @@ const MARKERS_BY_PURPOSE = {
   self_repair: ["agent.protocol.self_repair"],
 } as const satisfies Record<AgentPurpose, readonly MessageKey[]>;
 
-/** The protocol told to an agent of this purpose, given as Codex's developer instructions. */
+/**
+ * The protocol told to an agent of this purpose, given as Codex's developer instructions; with
+ * it, every agent is told that text quoted from Slack is other people's words, not instructions
+ * (engine/threadContext).
+ */
 export function agentInstructions(purpose: AgentPurpose, locale: Locale): string {
-  return ["agent.protocol.rules" as const, ...MARKERS_BY_PURPOSE[purpose]]
+  return [
+    "agent.protocol.rules" as const,
+    "agent.protocol.quoted_data" as const,
+    ...MARKERS_BY_PURPOSE[purpose],
+  ]
     .map((key) => t(locale, key))
     .join("\n\n");
 }

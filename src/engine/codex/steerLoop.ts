@@ -1,6 +1,7 @@
 import type { Kernel } from "../kernel.js";
 import type { RunningTurn } from "./appServer/appServerRunner.js";
 import { markSteerable, markSteered, steerableFollowUps } from "../conversations/index.js";
+import { promptWithContext, readStoredContext } from "../threadContext/index.js";
 
 /** How often the worker looks for follow-ups to send into its running turn. */
 const STEER_POLL_MS = 500;
@@ -25,7 +26,7 @@ export interface SteerLoop {
  * the mark is a guarded move out of `queued`, so nothing is steered twice.
  */
 export function steerLoop(
-  engine: Pick<Kernel, "db" | "clock" | "logger">,
+  engine: Pick<Kernel, "db" | "clock" | "logger" | "config">,
   item: { id: string; attempt: number; conversationId: string },
   opts: SteerLoopOptions = {},
 ): SteerLoop {
@@ -59,7 +60,9 @@ export function steerLoop(
       }
       if (stopped) return;
       try {
-        await running.steer(followUp.content);
+        // As a turn's own prompt: its Slack context quoted before it (engine/threadContext).
+        const context = readStoredContext(followUp.thread_context);
+        await running.steer(promptWithContext(followUp.content, context, followUp.id, engine.config.locale));
       } catch (err) {
         log.info({ err, followUp: followUp.id }, "the turn did not take the follow-up: it stays queued");
         return;

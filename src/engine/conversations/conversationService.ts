@@ -8,6 +8,7 @@ import { enqueue, startConversation } from "./conversations.js";
 import { getProject, isSharedSpecialist, projectForActor, type Actor } from "../projects/index.js";
 import { stopUseCase, type StopReport } from "./stop.js";
 import { checkRequestOptions, parseRequestOptions, refusalError } from "./requestOptions.js";
+import { fitToBudget, threadContextSchema, type ThreadContext } from "../threadContext/index.js";
 
 /** A conversation with the project it belongs to. */
 export interface ConversationWithProject {
@@ -33,6 +34,19 @@ export interface RequestOrigin {
   requestKey?: string | null;
   /** The adapter's own rows for a conversation this request starts (where it lives there). */
   onCreated?: OnCreated;
+  /**
+   * Other people's words from where the request was written (a Slack thread): kept with the
+   * queued prompt, within the configured budget, and quoted into it as untrusted data.
+   */
+  context?: ThreadContext | null;
+}
+
+/** The request's context checked and cut to the budget (null when none was given). */
+function contextOf(engine: Kernel, request: RequestOrigin): ThreadContext | null {
+  if (!request.context) return null;
+  const parsed = threadContextSchema.safeParse(request.context);
+  if (!parsed.success) throw new EngineError("invalid", "thread_context_invalid");
+  return fitToBudget(parsed.data, engine.config.threadContext);
 }
 
 /** Starts a conversation in a project the actor may prompt, and dispatches it at once. */
@@ -55,6 +69,7 @@ export async function ask(
       requestKey: request.requestKey,
       onCreated: request.onCreated,
       options: parsed.options,
+      context: contextOf(engine, request),
     });
     return withEffects({ ...started, project }, { dispatch: true });
   });
@@ -88,6 +103,7 @@ export async function followUp(
     const item = await enqueue(engine.db, engine.clock, c.conversation.id, prompt, {
       requestedBy: actor.userId,
       requestKey: request.requestKey,
+      context: contextOf(engine, request),
     });
     return withEffects(item, { dispatch: true });
   });

@@ -11,6 +11,7 @@ import { itemsAhead } from "./queueReads.js";
 import { lockConversation, moveConversation } from "./conversationStore.js";
 import { announce } from "../wakeups.js";
 import type { RequestOptions } from "./requestOptions.js";
+import type { ThreadContext } from "../threadContext/index.js";
 
 /** Creates a conversation in a project, for a user. */
 export async function createConversation(
@@ -58,6 +59,8 @@ export interface EnqueueOptions {
    * half-way (src/bot/intake) is answered once.
    */
   requestKey?: string | null;
+  /** Slack context given with the prompt, already within its budget (engine/threadContext). */
+  context?: ThreadContext | null;
 }
 
 /** The item queued earlier for `requestKey`, if any. */
@@ -127,6 +130,7 @@ export async function enqueueIn(
     steer_turn_id: null,
     steered_into: null,
     request_key: opts.requestKey ?? null,
+    thread_context: opts.context ? JSON.stringify(opts.context) : null,
   };
   await trx.insertInto("prompt_queue").values(row).execute();
   await announce(trx, "enqueue");

@@ -19,6 +19,8 @@ const STEER_ACK_WAIT_MS = 5_000;
 export interface SteerableFollowUp {
   id: string;
   content: string;
+  /** The Slack context given with it (JSON), quoted into what the turn is sent. */
+  thread_context: string | null;
 }
 
 /**
@@ -53,7 +55,7 @@ export async function steerableFollowUps(
     .selectFrom("prompt_queue as q")
     .innerJoin("conversations as c", "c.id", "q.conversation_id")
     .innerJoin("projects as p", "p.id", "c.project_id")
-    .select(["q.id", "q.content"])
+    .select(["q.id", "q.content", "q.thread_context"])
     .where("q.conversation_id", "=", running.conversationId)
     .where("q.status", "=", "queued")
     .where("q.origin_kind", "=", "user")

@@ -14,6 +14,7 @@ import type { CodexLaunch } from "./launch.js";
 import { listenForStops } from "./stopRequests.js";
 import { progressWrites } from "./progressWrites.js";
 import { codexLogFile, redactFileInPlace } from "./codexLog.js";
+import { promptWithContext, readStoredContext } from "../threadContext/index.js";
 
 /** Who answers a turn's approval requests (the approvals feature; a seam for tests). */
 export type ApprovalsFor = (item: {
@@ -107,7 +108,13 @@ function turnOptions(
         developer_instructions: tomlString(agentInstructions(launch.purpose, engine.config.locale)),
       },
     },
-    prompt: item.content,
+    // The person's prompt, after the Slack context given with it, quoted as other people's words.
+    prompt: promptWithContext(
+      item.content,
+      readStoredContext(item.thread_context),
+      item.id,
+      engine.config.locale,
+    ),
     env: launch.env,
     wrap: launch.wrap,
     turnTimeoutMs: engine.config.turnTimeoutMs,
