@@ -8,6 +8,7 @@ import { enqueue, startConversation } from "./conversations.js";
 import { getProject, isSharedSpecialist, projectForActor, type Actor } from "../projects/index.js";
 import { stopUseCase, type StopReport } from "./stop.js";
 import { checkRequestOptions, parseRequestOptions, refusalError } from "./requestOptions.js";
+import { assertWithinBudget } from "../usage/index.js";
 
 /** A conversation with the project it belongs to. */
 export interface ConversationWithProject {
@@ -51,6 +52,8 @@ export async function ask(
     if (!parsed.ok) throw refusalError(parsed.refusal);
     if (!parsed.prompt) throw new EngineError("invalid", "prompt_empty");
     await checkRequestOptions(engine, project, parsed.options);
+    // Over budget: refused before anything is queued (OverBudgetError carries the refusal).
+    await assertWithinBudget(engine, { projectId: project.id, projectName: project.name, person: actor.userId });
     const started = await startConversation(engine.db, engine.clock, project, parsed.prompt, actor.userId, {
       requestKey: request.requestKey,
       onCreated: request.onCreated,
@@ -85,6 +88,11 @@ export async function followUp(
 ) {
   const { value: item, dispatched } = await runUseCaseDispatched(engine, async () => {
     await assertCanDrive(engine.db, actor, c);
+    await assertWithinBudget(engine, {
+      projectId: c.project.id,
+      projectName: c.project.name,
+      person: actor.userId,
+    });
     const item = await enqueue(engine.db, engine.clock, c.conversation.id, prompt, {
       requestedBy: actor.userId,
       requestKey: request.requestKey,
