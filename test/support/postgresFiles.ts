@@ -20,6 +20,7 @@ export const POSTGRES_FILES = [
   "test/engine/projects/channelReaders.test.ts",
   "test/engine/conversations/requestKey.test.ts",
   "test/engine/conversations/requestOptions.test.ts",
+  "test/engine/usage/usageBudgets.test.ts",
   "test/engine/dispatch/dispatcher.test.ts",
   "test/engine/conversations/failureLocale.test.ts",
   "test/engine/conversations/followUpFate.test.ts",

@@ -53,7 +53,11 @@ export async function ask(
     if (!parsed.prompt) throw new EngineError("invalid", "prompt_empty");
     await checkRequestOptions(engine, project, parsed.options);
     // Over budget: refused before anything is queued (OverBudgetError carries the refusal).
-    await assertWithinBudget(engine, { projectId: project.id, projectName: project.name, person: actor.userId });
+    await assertWithinBudget(engine, {
+      projectId: project.id,
+      projectName: project.name,
+      person: actor.userId,
+    });
     const started = await startConversation(engine.db, engine.clock, project, parsed.prompt, actor.userId, {
       requestKey: request.requestKey,
       onCreated: request.onCreated,

@@ -24,3 +24,4 @@ export { periodBounds } from "./periods.js";
 export { recordTurnUsage } from "./record.js";
 export { type UsageReport, type UsageRow, type UsageSums, usageReport } from "./report.js";
 export type { BudgetPeriod, BudgetScope } from "./schema.js";
+export { usageTotals } from "./totals.js";
