@@ -1,2 +1,2 @@
 // The public face of src/metrics: Prometheus families and a registry per process (issue 21, item 4).
-export { Counter, Gauge, type Labels, Registry } from "./registry.js";
+export { Counter, Gauge, Registry } from "./registry.js";

@@ -31,7 +31,7 @@ function formatNumber(v: number): string {
 }
 
 /** A metric family: its samples by label set. */
-export abstract class Metric<L extends string = string> {
+abstract class Metric<L extends string = string> {
   abstract readonly type: "counter" | "gauge";
   readonly name: string;
   readonly help: string;

@@ -15,7 +15,7 @@ import { escapeClip, userMention } from "./mrkdwn.js";
 // same in every language, so that people and tests read them alike.
 
 /** How a person or a project is named in a line: a Slack mention, or the project's name in bold. */
-export const subjectLabel = (scope: "project" | "user", name: string): string =>
+const subjectLabel = (scope: "project" | "user", name: string): string =>
   scope === "user" ? userMention(name) : `*${escapeClip(name, 100)}*`;
 
 const costText = (locale: Locale, sums: UsageSums, currency: string | null): string =>
@@ -27,7 +27,7 @@ const costText = (locale: Locale, sums: UsageSums, currency: string | null): str
       });
 
 /** One line of sums: tokens, agent minutes, turns and (with prices) the estimated cost. */
-export function usageLine(locale: Locale, key: string, sums: UsageSums, currency: string | null): string {
+function usageLine(locale: Locale, key: string, sums: UsageSums, currency: string | null): string {
   return (
     t(locale, "spend.line", {
       key,

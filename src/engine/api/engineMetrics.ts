@@ -2,13 +2,24 @@ import { Counter, Gauge, type Registry } from "../../metrics/index.js";
 import type { Kernel } from "../kernel.js";
 import { approvalsWaiting, turnsByOutcome } from "../read/index.js";
 import { allBudgets, usageTotals } from "../usage/index.js";
-import type { HealthReport } from "./health.js";
+
+/** What the metrics read of a health report (health.ts's HealthFigures has these fields). */
+interface HealthFigures {
+  ok: boolean;
+  database: boolean;
+  database_writable: boolean;
+  disk: { free_bytes: number | null };
+  queue: { queued: number; running: number };
+  outbox: { pending: number; failed: number };
+  last_tick_at: number | null;
+  gauges: Record<string, number>;
+}
 
 // The engine's metric families (issue 21, item 4), filled at each scrape from the health report
 // and the database: counters for what only grows (turns, tokens, agent time, read from the
 // recorded history, so every `serve` reports the same), gauges for the rest.
 
-const HEALTH_GAUGES: Array<[name: string, help: string, read: (r: HealthReport, now: number) => number]> = [
+const HEALTH_GAUGES: Array<[name: string, help: string, read: (r: HealthFigures, now: number) => number]> = [
   ["codexpi_up", "1 when every health check passes", (r) => (r.ok ? 1 : 0)],
   ["codexpi_database_up", "1 when the database answers", (r) => (r.database ? 1 : 0)],
   ["codexpi_database_writable", "1 when the database takes a write", (r) => (r.database_writable ? 1 : 0)],
@@ -29,7 +40,7 @@ const HEALTH_GAUGES: Array<[name: string, help: string, read: (r: HealthReport, 
 ];
 
 /** Registers the engine's families in `registry`; the answer fills them from one health report. */
-export function engineMetrics(registry: Registry, kernel: Kernel): (report: HealthReport) => Promise<void> {
+export function engineMetrics(registry: Registry, kernel: Kernel): (report: HealthFigures) => Promise<void> {
   const registers = [registry];
   const health = HEALTH_GAUGES.map(([name, help, read]) => ({
     gauge: new Gauge({ name, help, registers }),

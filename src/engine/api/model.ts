@@ -45,15 +45,10 @@ export type {
 export type { OrchestrationEvent } from "../orchestrations/index.js";
 export type { EventKind, EventOf } from "../outbox.js";
 export type { MalformedEntry, OutboxEntry } from "../outboxQueue.js";
-export { OverBudgetError, isOverBudget } from "../usage/index.js";
 export type {
   BudgetChange,
   BudgetLimits,
-  BudgetPeriod,
-  BudgetScope,
-  BudgetTarget,
   BudgetView,
-  OverBudget,
   UsageReport,
   UsageRow,
   UsageSums,

@@ -31,7 +31,7 @@ export interface OverBudget {
  * The refusal of a prompt over budget: an EngineError (every front end already renders those, in
  * the reader's language: `reason.over_budget`) that carries the structured refusal as `refusal`.
  */
-export class OverBudgetError extends EngineError {
+class OverBudgetError extends EngineError {
   constructor(readonly refusal: OverBudget) {
     super("forbidden", "over_budget", {
       scope: refusal.scope,

@@ -1,6 +1,7 @@
 // The public face of engine/usage (issue 21, item 2): what turns used (tokens, agent time, an
 // estimated cost), summed per project, person and day, and the admin-set budgets that refuse a
-// new prompt once reached.
+// new prompt once reached. A refusal is an OverBudgetError whose `refusal` says which budget,
+// the use and the reset (`isOverBudget` tells it apart: schedules report it).
 
 export {
   type BudgetChange,
@@ -12,16 +13,7 @@ export {
   listBudgets,
   setBudget,
 } from "./budgets.js";
-export {
-  type Chargee,
-  type OverBudget,
-  OverBudgetError,
-  assertWithinBudget,
-  isOverBudget,
-  tokensUsedSince,
-} from "./check.js";
-export { periodBounds } from "./periods.js";
+export { assertWithinBudget, isOverBudget } from "./check.js";
 export { recordTurnUsage } from "./record.js";
 export { type UsageReport, type UsageRow, type UsageSums, usageReport } from "./report.js";
-export type { BudgetPeriod, BudgetScope } from "./schema.js";
 export { usageTotals } from "./totals.js";

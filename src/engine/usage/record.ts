@@ -14,7 +14,7 @@ const count = (v: unknown): number =>
   typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0;
 
 /** The token counts of a Codex `usage` value, or null when it holds none. */
-export function tokensOfUsage(usage: unknown): Tokens | null {
+function tokensOfUsage(usage: unknown): Tokens | null {
   if (!usage || typeof usage !== "object") return null;
   const u = usage as Record<string, unknown>;
   const t = {
