@@ -79,6 +79,7 @@ export const POSTGRES_FILES = [
   "test/bot/guardedMarks.test.ts",
   "test/bot/approvals.test.ts",
   "test/bot/channelReaders.test.ts",
+  "test/bot/usageBudgets.test.ts",
   "test/bot/defaultProjects.test.ts",
   "test/bot/healthEnvironment.test.ts",
   "test/bot/healthStorage.test.ts",
