@@ -1,4 +1,6 @@
+import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
+import { tsFilesUnder } from "../support/sourceScan.js";
 import { ADMIN, eventually, OWNER, slackBot } from "../support/slackBot.js";
 import { parsePrometheusText } from "../support/promText.js";
 
@@ -166,5 +168,10 @@ describe("usage, budgets and metrics through the real bot", () => {
     expect(() => parsePrometheusText("# HELP a x\n# TYPE a counter\na 1\n")).toThrow(/_total/);
     expect(() => parsePrometheusText('# HELP a x\n# TYPE a gauge\na{b="c} 1\n')).toThrow(/bad labels/);
     expect(() => parsePrometheusText("# HELP a x\n# TYPE a gauge\na one\n")).toThrow(/bad value/);
+  });
+
+  it("S-MET-03: no hand-written exposition remains: only src/metrics writes HELP and TYPE lines", () => {
+    const writers = tsFilesUnder("src").filter((f) => /# (TYPE|HELP) /.test(fs.readFileSync(f, "utf8")));
+    expect(writers.map((f) => f.split("\\").join("/"))).toEqual(["src/metrics/registry.ts"]);
   });
 });
