@@ -4,7 +4,7 @@ import type { Kysely } from "kysely";
 import type { OnCreated } from "../database.js";
 import type { Conversation, DB, Project } from "../schema.js";
 import { conversationRights } from "../projects/index.js";
-import { enqueue, startConversation } from "./conversations.js";
+import { enqueue, itemOfRequest, startConversation } from "./conversations.js";
 import { getProject, isSharedSpecialist, projectForActor, type Actor } from "../projects/index.js";
 import { stopUseCase, type StopReport } from "./stop.js";
 import { checkRequestOptions, parseRequestOptions, refusalError } from "./requestOptions.js";
@@ -36,6 +36,19 @@ export interface RequestOrigin {
   onCreated?: OnCreated;
 }
 
+/**
+ * Refuses a prompt over budget (see engine/usage), except a replayed request: its prompt is
+ * already queued, and the replay answers what the first delivery did.
+ */
+async function budgetUnlessReplayed(
+  engine: Kernel,
+  request: RequestOrigin,
+  chargee: Parameters<typeof assertWithinBudget>[1],
+): Promise<void> {
+  if (await itemOfRequest(engine.db, request.requestKey)) return;
+  await assertWithinBudget(engine, chargee);
+}
+
 /** Starts a conversation in a project the actor may prompt, and dispatches it at once. */
 export async function ask(
   engine: Kernel,
@@ -53,7 +66,7 @@ export async function ask(
     if (!parsed.prompt) throw new EngineError("invalid", "prompt_empty");
     await checkRequestOptions(engine, project, parsed.options);
     // Over budget: refused before anything is queued (OverBudgetError carries the refusal).
-    await assertWithinBudget(engine, {
+    await budgetUnlessReplayed(engine, request, {
       projectId: project.id,
       projectName: project.name,
       person: actor.userId,
@@ -92,7 +105,7 @@ export async function followUp(
 ) {
   const { value: item, dispatched } = await runUseCaseDispatched(engine, async () => {
     await assertCanDrive(engine.db, actor, c);
-    await assertWithinBudget(engine, {
+    await budgetUnlessReplayed(engine, request, {
       projectId: c.project.id,
       projectName: c.project.name,
       person: actor.userId,

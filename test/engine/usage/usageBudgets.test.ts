@@ -91,7 +91,7 @@ describe("usage and budgets (engine)", () => {
     expect(turnShare({ input: 40, cached: 0, output: 5 }, prev)).toEqual({ input: 40, cached: 0, output: 5 });
   });
 
-  it("S-USE-05: a project budget refuses the next prompt once reached (before anything is queued), tells each admin once per period, and resets with the day", async () => {
+  it("S-USE-05: a project budget refuses the next prompt once reached (before anything is queued; a replayed request is answered as before), tells each admin once per period, and resets with the day", async () => {
     env = await testEngine({ env: { CODEXPI_ADMINS: "UADMIN,UADMIN2" } });
     const api = createEngineApi(env.engine);
     await expect(
@@ -108,7 +108,7 @@ describe("usage and budgets (engine)", () => {
       after: { daily: 100, monthly: null },
     });
     // Under the budget, prompts run (the positive control).
-    await api.conversations.ask(OWNER, "demo", "one");
+    const first = await api.conversations.ask(OWNER, "demo", "one", { requestKey: "req-one" });
     await finishRunning(env, { input_tokens: 90, output_tokens: 20 });
     const queued = async () => (await env!.db.selectFrom("prompt_queue").select("id").execute()).length;
     expect(await queued()).toBe(1);
@@ -124,6 +124,9 @@ describe("usage and budgets (engine)", () => {
       resetsAt: Date.UTC(2026, 0, 2),
     });
     expect(await queued()).toBe(1);
+    // A replayed request (Slack's retry of the first) answers as the first delivery did.
+    const replay = await api.conversations.ask(OWNER, "demo", "one", { requestKey: "req-one" });
+    expect(replay.item.id).toBe(first.item.id);
     // A second refusal (a follow-up this time) tells nobody again.
     const c = await api.conversations.load(
       (await env.db.selectFrom("conversations").select("id").executeTakeFirstOrThrow()).id,
