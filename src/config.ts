@@ -3,6 +3,7 @@ import { validate as validCron } from "node-cron";
 import { z } from "zod";
 import type { DatabaseTarget } from "./engine/database.js";
 import { DEFAULT_AGENT_ENV, isForbiddenAgentVariable } from "./engine/isolation/index.js";
+import { parsePrices } from "./prices.js";
 
 /** Validated runtime configuration, read once from the environment. */
 export type Config = ReturnType<typeof parseConfig>;
@@ -78,6 +79,18 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, "expected a host name (letters, digits, . _ -)")
     .optional(),
   CODEXPI_RUNNER: z.enum(["exec", "app-server"]).default("exec"),
+  // Usage's estimated cost (issue 21): JSON, or a file holding it (docs/usage-and-budgets.md).
+  CODEXPI_PRICES: z
+    .string()
+    .transform((s, ctx) => {
+      try {
+        return parsePrices(s);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: (err as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional(),
   CODEXPI_INTERIM_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   CODEXPI_STREAMING: z.enum(["auto", "off"]).default("auto"),
   CODEXPI_THREAD_CONTEXT_MESSAGES: z.coerce.number().int().min(0).max(1000).default(50),
@@ -178,6 +191,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     netnsPorts: e.CODEXPI_NETNS_PORTS ?? [],
     /** How Codex runs a turn: `exec` (`codex exec --json`) or `app-server` (JSON-RPC; can ask approvals). */
     runner: e.CODEXPI_RUNNER,
+    /** Prices per model for usage's estimated cost; null: no cost is shown. */
+    prices: e.CODEXPI_PRICES ?? null,
     /** Names of the variables that carry the model's credential to Codex (never to its commands). */
     agentEnv: e.CODEXPI_AGENT_ENV ?? DEFAULT_AGENT_ENV,
     progress: {

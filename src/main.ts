@@ -20,6 +20,8 @@ const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<numb
   worker: () => import("./cli/worker.js"),
   host: () => import("./cli/host.js"),
   credential: () => import("./cli/credential.js"),
+  usage: () => import("./cli/spend.js"),
+  budget: () => import("./cli/budget.js"),
 };
 
 const command = process.argv[2];

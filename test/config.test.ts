@@ -22,6 +22,16 @@ describe("configuration", () => {
     expect(() => parseConfig({ CODEXPI_LOCALE: "de" })).toThrow(/CODEXPI_LOCALE/);
   });
 
+  it("S-USE-04: CODEXPI_PRICES is a price table (JSON or a file holding it); a malformed one names the variable", () => {
+    const table = { currency: "EUR", models: { default: { input: 1, output: 2 } } };
+    expect(parseConfig({ CODEXPI_PRICES: JSON.stringify(table) }).prices).toEqual(table);
+    expect(parseConfig({}).prices).toBeNull();
+    expect(() => parseConfig({ CODEXPI_PRICES: '{"models":{"x":{"input":"cheap"}}}' })).toThrow(
+      /CODEXPI_PRICES/,
+    );
+    expect(() => parseConfig({ CODEXPI_PRICES: "/nonexistent/prices.json" })).toThrow(/CODEXPI_PRICES/);
+  });
+
   it("an invalid CODEXPI_TICK is a configuration error naming it; a valid one is kept", () => {
     expect(() => parseConfig({ CODEXPI_TICK: "every five seconds" })).toThrow(ConfigError);
     expect(() => parseConfig({ CODEXPI_TICK: "every five seconds" })).toThrow(/CODEXPI_TICK/);

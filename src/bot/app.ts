@@ -28,6 +28,7 @@ import { registerEvents } from "./listeners/events.js";
 import { registerGuards, registerPersonLocale } from "./listeners/guards.js";
 import { currentLocale, UserLocales } from "./userLocales.js";
 import { redactingFetch } from "./redactingSlack.js";
+import { countingFetch, type SlackCallMetrics, slackCallMetrics } from "./slackMetrics.js";
 import { redactAcks } from "./receiver/ackRedaction.js";
 import { ComposedReceiver } from "./receiver/composed.js";
 import { CheckedHttpReceiver } from "./receiver/http.js";
@@ -62,10 +63,11 @@ export interface SlackApp {
  * Web API client options shared by Bolt and the notifier: our own retries, never the SDK's 30
  * minutes, and a fetch that redacts every request body (Bolt's `respond()` uses it too).
  */
-export function webClientOptions(config: Config) {
+export function webClientOptions(config: Config, metrics?: SlackCallMetrics) {
   return {
     ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}),
-    fetch: redactingFetch(),
+    // Counted after the redactor, as Slack sees the call (metrics: calls and 429s by method).
+    fetch: metrics ? countingFetch(redactingFetch(), metrics) : redactingFetch(),
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
     timeout: 15_000,
@@ -96,7 +98,6 @@ interface SlackAppOptions {
   logger: Logger;
   locale: Locale;
   health: Health;
-  metrics?: () => Record<string, number>;
   /** The intake database's file (default `<data dir>/intake.db`) and its waits (tests shorten them). */
   intake?: { file?: string; timing?: Partial<IntakeTiming> };
 }
@@ -115,8 +116,9 @@ export async function startSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
   const token = config.slack.botToken as string;
   const blogger = boltLogger(logger);
   // Our pino logger, not the SDK's console: whatever the client logs passes the redactor too.
-  const client = new WebClient(token, { ...webClientOptions(config), logger: blogger });
-  const identity = await checkTokens(config, client);
+  const calls = slackCallMetrics(opts.health.registry);
+  const client = new WebClient(token, { ...webClientOptions(config, calls), logger: blogger });
+  const identity = await checkTokens(config, client, calls);
   const botUserId = identity.user_id as string;
   const intakeStore = openIntakeJournal(opts);
   const handledEvents = new HandledEvents(engine.db);
@@ -129,7 +131,7 @@ export async function startSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
   });
   // Counted after the intake: a replayed request is in flight like a new one.
   const inFlight = new InFlight();
-  const transport = createTransport(opts, blogger, intakeStore);
+  const transport = createTransport(opts, blogger, intakeStore, calls);
   const receiver = new ComposedReceiver(transport, [intake, inFlight, redactAcks]);
   const app = new App({
     token,
@@ -137,7 +139,7 @@ export async function startSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
     botId: identity.bot_id as string,
     botUserId,
     tokenVerificationEnabled: false,
-    clientOptions: webClientOptions(config),
+    clientOptions: webClientOptions(config, calls),
     logger: blogger,
   });
   app.error(async (err) => {
@@ -182,12 +184,12 @@ export async function startSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
  * Before anything listens: a rejected token or an unreachable Slack stops the start with one
  * line naming the variable to fix (Bolt would retry an app token's failure forever).
  */
-async function checkTokens(config: Config, client: WebClient) {
+async function checkTokens(config: Config, client: WebClient, calls: SlackCallMetrics) {
   const identity = await client.auth.test().catch((err: unknown) => {
     throw slackStartupError(err, "bot", config.slack.apiUrl, config.locale) ?? err;
   });
   if (config.slack.appToken)
-    await new WebClient(config.slack.appToken, webClientOptions(config)).apps.connections
+    await new WebClient(config.slack.appToken, webClientOptions(config, calls)).apps.connections
       .open()
       .catch((err: unknown) => {
         throw slackStartupError(err, "app", config.slack.apiUrl, config.locale) ?? err;
@@ -207,13 +209,18 @@ function openIntakeJournal({ config, engine, intake }: SlackAppOptions): IntakeJ
  * The composed receiver's transport: Bolt's Socket Mode receiver when there is an app token; else
  * Bolt's HTTP receiver (with health routes) behind the signature and replay check.
  */
-function createTransport(opts: SlackAppOptions, blogger: BoltLogger, intakeStore: IntakeJournal): Receiver {
+function createTransport(
+  opts: SlackAppOptions,
+  blogger: BoltLogger,
+  intakeStore: IntakeJournal,
+  calls: SlackCallMetrics,
+): Receiver {
   const { config, engine, logger, health } = opts;
   if (config.slack.appToken)
     return new SocketModeReceiver({
       appToken: config.slack.appToken,
       logger: blogger,
-      installerOptions: { clientOptions: webClientOptions(config) },
+      installerOptions: { clientOptions: webClientOptions(config, calls) },
     });
   const httpReceiver = new HTTPReceiver({
     signingSecret: config.slack.signingSecret as string,
@@ -227,7 +234,7 @@ function createTransport(opts: SlackAppOptions, blogger: BoltLogger, intakeStore
     customRoutes: ["/healthz", "/metrics"].map((path) => ({
       path,
       method: ["GET"],
-      handler: (req, res) => void serveHealth(health, req, res, opts.metrics),
+      handler: (req, res) => void serveHealth(health, req, res),
     })),
   });
   const checks = {
@@ -290,12 +297,12 @@ function registerListeners(app: App, ctx: BotContext): void {
 
 /** Starts the receiver; in Socket Mode health gets its own server, in HTTP mode it shares Slack's port. */
 async function listen(
-  { config, health, metrics }: SlackAppOptions,
+  { config, health }: SlackAppOptions,
   receiver: ComposedReceiver,
 ): Promise<{ port: number | null; healthPort: number | null; healthServer: Server | null }> {
   if (config.slack.appToken) {
     await receiver.start();
-    const h = await startHealthServer(health, config.health.host, config.health.port, metrics);
+    const h = await startHealthServer(health, config.health.host, config.health.port);
     return { port: null, healthPort: h.port, healthServer: h.server };
   }
   const server = (await receiver.start({

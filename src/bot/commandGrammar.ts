@@ -35,6 +35,7 @@ export type Command =
   | { kind: "orchestrate"; project: string }
   | { kind: "orchestrations" }
   | { kind: "usage"; topic: UsageTopic }
+  | Exclude<UsageCommand, { kind: "usage" }>
   | { kind: "unknown"; command: string };
 
 /** The notification preferences a user can switch. */
@@ -86,7 +87,9 @@ export type UsageTopic =
   | "run"
   | "run.start"
   | "run.resume"
-  | "orchestrate";
+  | "orchestrate"
+  | "usage"
+  | "budget";
 
 const ROLES: readonly ProjectRole[] = ["project", "master", "self"];
 const APPROVAL_MODES: readonly ApprovalMode[] = ["never", "on-request"];
@@ -166,6 +169,11 @@ export function parseCommand(text: string): Command {
         : { kind: "usage", topic: "orchestrate" };
     case "orchestrations":
       return rest.length ? { kind: "usage", topic: "general" } : { kind: "orchestrations" };
+    case "usage":
+    case "conso":
+      return parseUsage(rest);
+    case "budget":
+      return parseBudget(rest, slackUser);
     case "policy":
     case "politique":
       return rest.length ? { kind: "usage", topic: "general" } : { kind: "policy" };
@@ -301,3 +309,4 @@ function parseRun(args: string[]): Command {
   return { kind: "usage", topic: verb === "start" ? "run.start" : verb === "resume" ? "run.resume" : "run" };
 }
 import type { NewProject, ProjectUpdate, WorkspaceMode } from "../engine/api/model.js";
+import { parseBudget, parseUsage, type UsageCommand } from "./usageGrammar.js";

@@ -9,7 +9,6 @@ export async function serveHealth(
   health: Health,
   req: http.IncomingMessage,
   res: http.ServerResponse,
-  extraMetrics?: () => Record<string, number>,
 ): Promise<boolean> {
   const url = (req.url ?? "").split("?")[0];
   if (req.method !== "GET" || (url !== "/healthz" && url !== "/metrics")) return false;
@@ -18,8 +17,8 @@ export async function serveHealth(
     res.writeHead(report.ok ? 200 : 503, { "content-type": "application/json" });
     res.end(JSON.stringify(report));
   } else {
-    res.writeHead(200, { "content-type": "text/plain; version=0.0.4" });
-    res.end(await health.metrics(extraMetrics?.()));
+    res.writeHead(200, { "content-type": health.registry.contentType });
+    res.end(await health.metrics());
   }
   return true;
 }
@@ -29,10 +28,9 @@ export async function startHealthServer(
   health: Health,
   host: string,
   port: number,
-  extraMetrics?: () => Record<string, number>,
 ): Promise<{ server: http.Server; port: number }> {
   const server = http.createServer((req, res) => {
-    serveHealth(health, req, res, extraMetrics)
+    serveHealth(health, req, res)
       .then((handled) => {
         if (!handled) {
           res.writeHead(404, { "content-type": "text/plain" });

@@ -20,6 +20,7 @@ import { startSlackApp, type SlackApp } from "./app.js";
 import type { IntakeTiming } from "./intake/intake.js";
 import { Health, startHealthServer } from "./health.js";
 import { Notifier } from "./notifier/notifier.js";
+import { Counter } from "../metrics/index.js";
 import { configuredSecrets, registerSecrets } from "../redaction.js";
 import { runShutdown, type ShutdownStep } from "./shutdown.js";
 
@@ -80,6 +81,7 @@ export async function startBot(
   const wakeups = wakeupsOf(db);
   const offDispatch = onPostgres ? engine.dispatchOnWake(wakeups) : () => undefined;
   const health = new Health(engine);
+  registerNotifierFailures(health, () => notifier);
   let slack: SlackApp | null = null;
   let notifier: Notifier | null = null;
   let healthPort: number | null = null;
@@ -96,7 +98,6 @@ export async function startBot(
         logger,
         locale: config.locale,
         health,
-        metrics: () => notifierFailureMetrics(notifier),
         intake: { file: config.intakeFile, ...slackOptions.intake },
       });
       healthPort = slack.healthPort;
@@ -135,14 +136,18 @@ export async function startBot(
   };
 }
 
-/** The notifier's failures by Slack error code, as metrics (none before the notifier exists). */
-function notifierFailureMetrics(notifier: Notifier | null): Record<string, number> {
-  return Object.fromEntries(
-    [...(notifier?.failures ?? new Map<string, number>())].map(([code, n]) => [
-      `notifier_failures_${code.replace(/\W/g, "_")}`,
-      n,
-    ]),
-  );
+/** The notifier's permanent failures by Slack error code, as a counter (none before it exists). */
+function registerNotifierFailures(health: Health, notifier: () => Notifier | null): void {
+  new Counter<"code">({
+    name: "codexpi_notifier_failures_total",
+    help: "Events the notifier gave up delivering, by Slack error code",
+    labelNames: ["code"],
+    registers: [health.registry],
+    collect() {
+      this.reset();
+      for (const [code, n] of notifier()?.failures ?? []) (this as Counter<"code">).inc({ code }, n);
+    },
+  });
 }
 
 function startNotifier(

@@ -23,6 +23,12 @@ const SYNTAX: Record<string, string[]> = {
   worker: ["worker QUEUE-ID --attempt N"],
   host: ["host [--name NAME]"],
   credential: ["credential --forge-token - | --remove"],
+  usage: ["usage [PROJECT] [--days N] [--json]"],
+  budget: [
+    "budget set project|user NAME [--daily N|none] [--monthly N|none]",
+    "budget list",
+    "budget clear project|user NAME",
+  ],
 };
 
 // Whether a command is one `usage` knows.

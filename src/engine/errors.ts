@@ -100,7 +100,12 @@ export type EngineErrorReason =
   | "request_model_not_allowed"
   | "request_branch_direct"
   | "request_branch_missing"
-  | "project_models_invalid";
+  | "project_models_invalid"
+  // Usage and budgets (issue 21).
+  | "over_budget"
+  | "budget_invalid"
+  | "budget_not_found"
+  | "usage_days_invalid";
 
 /**
  * The one error type the engine throws for expected failures. The sentence a person reads comes

@@ -104,6 +104,18 @@ const eventSchemas = {
     decision: z.string(),
     feedback: z.string(),
   }),
+  /** A budget was found reached in its period (issue 21): one event per admin, once per period. */
+  "budget.reached": z.object({
+    kind: z.literal("budget.reached"),
+    admin: z.string(),
+    scope: z.enum(["project", "user"]),
+    name: z.string(),
+    period: z.enum(["daily", "monthly"]),
+    budget: z.number(),
+    used: z.number(),
+    resetsAt: z.number(),
+    periodStart: z.number(),
+  }),
 } as const;
 
 /** The kind of a domain event. */
@@ -150,6 +162,7 @@ const aggregateOf: { [K in EventKind]: (e: EventOf<K>) => string } = {
   "lane.updated": (e) => `conversation:${e.conversationId}`,
   "run.updated": (e) => `run:${e.runId}`,
   "run.verdict": (e) => `run:${e.runId}`,
+  "budget.reached": (e) => `budget:${e.admin}`,
 };
 
 /** The ordering key of an event (`aggregate:id`). */

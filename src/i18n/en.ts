@@ -10,6 +10,7 @@ import { runs } from "./en/runs.js";
 import { requestOptions } from "./en/requestOptions.js";
 import { firstHour } from "./en/firstHour.js";
 import { threadContext } from "./en/threadContext.js";
+import { usage } from "./en/usage.js";
 import type { MessageKey } from "./fr.js";
 import type { Message } from "./message.js";
 
@@ -30,4 +31,5 @@ export const en = {
   ...requestOptions,
   ...firstHour,
   ...threadContext,
+  ...usage,
 } satisfies Record<MessageKey, Message>;

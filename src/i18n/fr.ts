@@ -10,6 +10,7 @@ import { runs } from "./fr/runs.js";
 import { requestOptions } from "./fr/requestOptions.js";
 import { firstHour } from "./fr/firstHour.js";
 import { threadContext } from "./fr/threadContext.js";
+import { usage } from "./fr/usage.js";
 
 /**
  * The French catalog: the default language and the source of the keys (`MessageKey`), built from
@@ -29,6 +30,7 @@ export const fr = {
   ...requestOptions,
   ...firstHour,
   ...threadContext,
+  ...usage,
 };
 
 /** Keys defined in more than one area. */

@@ -13,3 +13,7 @@ export function formatDuration(locale: Locale, ms: number): string {
 
 /** A percentage reading rounded for display. */
 export const percent = (value: number): number => (Number.isFinite(value) ? Math.round(value) : 0);
+
+/** An instant as people read a reset time: `2026-12-03 00:00 UTC` (budgets count in UTC). */
+export const utcMinute = (at: number): string =>
+  `${new Date(at).toISOString().slice(0, 16).replace("T", " ")} UTC`;

@@ -1,3 +1,5 @@
+import type { UsageReport } from "../engine/api/model.js";
+import { homeUsageBlocks } from "./usage.js";
 import type { RuntimePolicy } from "../engine/api/model.js";
 import type * as slack from "@slack/types";
 import { isMessageKey, t, type Locale, type MessageKey } from "../i18n/index.js";
@@ -45,6 +47,8 @@ export interface HomeOverview {
   };
   specialists: HomeSpecialist[];
   run?: { status: string; stage: string; title: string } | null;
+  /** The last 7 days' usage of what the person may read (issue 21). */
+  usage?: UsageReport | null;
 }
 
 /** The App Home view. */
@@ -112,6 +116,7 @@ export function homeView(locale: Locale, overview: HomeOverview): HomeView {
     ...incidentBlocks(locale, overview.incidents),
     ...policyBlocks(locale, overview.runtime_policies),
     ...specialistBlocks(locale, overview.specialists),
+    ...(overview.usage ? homeUsageBlocks(locale, overview.usage) : []),
   ];
   return { type: "home", blocks: blocks.slice(0, MAX_SURFACE_BLOCKS) };
 }

@@ -45,6 +45,17 @@ const SAMPLES: { [K in EventKind]: EventOf<K> } = {
   "lane.updated": { kind: "lane.updated", conversationId: "c1" },
   "run.updated": { kind: "run.updated", runId: "r1", status: "RUNNING", stage: "PLAN_REVIEW" },
   "run.verdict": { kind: "run.verdict", runId: "r1", stepId: null, decision: "approve", feedback: "ok" },
+  "budget.reached": {
+    kind: "budget.reached",
+    admin: "UADMIN",
+    scope: "project",
+    name: "demo",
+    period: "daily",
+    budget: 100,
+    used: 120,
+    resetsAt: 86_400_000,
+    periodStart: 0,
+  },
 };
 
 const AGGREGATES: Record<EventKind, string> = {
@@ -70,6 +81,7 @@ const AGGREGATES: Record<EventKind, string> = {
   "run.updated": "run:r1",
   "run.verdict": "run:r1",
   "lane.updated": "conversation:c1",
+  "budget.reached": "budget:UADMIN",
 };
 
 describe("outbox (typed both ways)", () => {

@@ -21,6 +21,7 @@ import { actorOf, errorText, readerOf, type BotContext } from "../context.js";
 
 import { openRunModal, runCommand, type Reply } from "./runs.js";
 import { openOrchestrationModal, orchestrationCommand } from "./orchestrations.js";
+import { budgetClearCommand, budgetListCommand, budgetSetCommand, usageCommand } from "./usageCommands.js";
 
 /**
  * `/codex`: parse, ack at once (usage and help inline), then do the work and answer through the
@@ -140,6 +141,10 @@ const handlers: { [K in keyof CommandOfKind]: Handler<K> } = {
   "run.cancel": (cmd, { ctx, actor, channelId }) => runCommand(ctx, cmd, actor, channelId),
   orchestrations: (cmd, { ctx, actor, channelId }) => orchestrationCommand(ctx, cmd, actor, channelId),
   notify: notifyCommand,
+  "usage.show": (cmd, { ctx, actor }) => usageCommand(cmd, ctx, actor),
+  "budget.set": (cmd, { ctx, actor }) => budgetSetCommand(cmd, ctx, actor),
+  "budget.clear": (cmd, { ctx, actor }) => budgetClearCommand(cmd, ctx, actor),
+  "budget.list": (_cmd, { ctx, actor }) => budgetListCommand(ctx, actor),
 };
 
 function handle<K extends keyof CommandOfKind>(kind: K, cmd: CommandOfKind[K], scope: CommandScope) {

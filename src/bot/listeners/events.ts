@@ -170,6 +170,7 @@ async function onHomeOpened(
       capabilities: s.capabilities,
     })),
     run: await currentRun(ctx, actor),
+    usage: await ctx.api.usage.report(actor, { days: 7 }),
   });
   await client.views.publish({ user_id: event.user, view });
 }

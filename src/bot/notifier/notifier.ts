@@ -12,6 +12,7 @@ import { RunMessages } from "./runMessages.js";
 import { LaneCards } from "./laneCards.js";
 import { SteerMessages } from "./steerMessages.js";
 import { OrchestrationMessages } from "./orchestrationMessages.js";
+import { BudgetNotices } from "./budgetNotices.js";
 import { renderersOf } from "./renderers.js";
 import type { Renderer, RendererMap } from "./renderer.js";
 import { SlackPoster } from "./poster.js";
@@ -97,6 +98,7 @@ export class Notifier {
       approvals: new ApprovalMessages(deps),
       steering: new SteerMessages(deps),
       lanes: new LaneCards(deps),
+      budgets: new BudgetNotices(deps),
     });
   }
 

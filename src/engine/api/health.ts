@@ -5,6 +5,8 @@ import { codexEnvironment } from "../isolation/index.js";
 import type { Kernel } from "../kernel.js";
 import { leaseHolder, COORDINATOR_LEASE } from "../leases.js";
 import { resolveCodexBinary } from "../codex/index.js";
+import { Registry } from "../../metrics/index.js";
+import { engineMetrics } from "./engineMetrics.js";
 import { probeDatabaseWrite, probeDisk, type DiskProbeOptions } from "../storage.js";
 import { readModelProbe } from "../system/index.js";
 
@@ -42,13 +44,18 @@ const UNCHECKED: HealthReport["model"] = { state: "unchecked", checked_at: null,
 export class Health {
   private codexVersion: Promise<string | null> | null = null;
   private turnProof: { since: number; model: HealthReport["model"] } | null = null;
+  /** This process's metric families (never a global registry: processes and tests stay apart). */
+  readonly registry = new Registry();
+  private readonly fill: (report: HealthReport) => Promise<void>;
 
   constructor(
     private readonly engine: Kernel,
     private readonly contributors: HealthContributor[] = [],
     private readonly leaseTtlMs = 30_000,
     private readonly diskProbe: DiskProbeOptions = {},
-  ) {}
+  ) {
+    this.fill = engineMetrics(this.registry, engine);
+  }
 
   async report(): Promise<HealthReport> {
     const failing: string[] = [];
@@ -103,27 +110,13 @@ export class Health {
     };
   }
 
-  /** Prometheus text exposition of the same figures. */
-  async metrics(extra: Record<string, number> = {}): Promise<string> {
-    const r = await this.report();
-    const lines = [
-      ["codexpi_up", r.ok ? 1 : 0],
-      ["codexpi_database_up", r.database ? 1 : 0],
-      ["codexpi_database_writable", r.database_writable ? 1 : 0],
-      // 1 proven, 0 failing, -1 unchecked
-      ["codexpi_model_up", r.model.state === "ok" ? 1 : r.model.state === "failing" ? 0 : -1],
-      ["codexpi_disk_free_bytes", r.disk.free_bytes ?? -1],
-      ["codexpi_queue_queued", r.queue.queued],
-      ["codexpi_queue_running", r.queue.running],
-      ["codexpi_outbox_pending", r.outbox.pending],
-      ["codexpi_outbox_failed", r.outbox.failed],
-      [
-        "codexpi_last_tick_age_seconds",
-        r.last_tick_at ? (this.engine.clock.now() - r.last_tick_at) / 1000 : -1,
-      ],
-      ...Object.entries({ ...r.gauges, ...extra }).map(([k, v]) => [`codexpi_${k}`, v] as const),
-    ] as const;
-    return `${lines.map(([k, v]) => `# TYPE ${k} gauge\n${k} ${v}`).join("\n")}\n`;
+  /**
+   * Prometheus text exposition (prom-client's format) of this process's registry: the engine's
+   * families, filled from one report, and whatever the process added (the bot's Slack calls).
+   */
+  async metrics(): Promise<string> {
+    await this.fill(await this.report());
+    return this.registry.metrics();
   }
 
   /**

@@ -8,6 +8,7 @@ import { orchestrationsApi, type OrchestrationsApi } from "./orchestrations.js";
 import { policiesApi, type PoliciesApi } from "./policies.js";
 import { projectsApi, type ProjectsApi } from "./projects.js";
 import { runsApi, type RunsApi } from "./runs.js";
+import { usageApi, type UsageApi } from "./usage.js";
 import { Health } from "./health.js";
 
 // The one way in: the bot and the CLI call the engine through these objects (a lint test refuses
@@ -27,6 +28,8 @@ export interface EngineApi {
   lanes: LanesApi;
   policies: PoliciesApi;
   events: EventsApi;
+  /** Usage (tokens, agent time, cost) and budgets (issue 21). */
+  usage: UsageApi;
   /** The admin health endpoint's report and metrics. */
   health: Pick<Health, "report" | "metrics">;
 }
@@ -44,6 +47,7 @@ export function createEngineApi(kernel: Kernel): EngineApi {
     lanes: lanesApi(kernel),
     policies: policiesApi(kernel),
     events: eventsApi(kernel),
+    usage: usageApi(kernel),
     health: new Health(kernel),
   };
 }

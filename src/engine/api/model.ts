@@ -46,3 +46,11 @@ export type {
 export type { OrchestrationEvent } from "../orchestrations/index.js";
 export type { EventKind, EventOf } from "../outbox.js";
 export type { MalformedEntry, OutboxEntry } from "../outboxQueue.js";
+export type {
+  BudgetChange,
+  BudgetLimits,
+  BudgetView,
+  UsageReport,
+  UsageRow,
+  UsageSums,
+} from "../usage/index.js";

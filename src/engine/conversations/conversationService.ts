@@ -4,11 +4,12 @@ import type { Kysely } from "kysely";
 import type { OnCreated } from "../database.js";
 import type { Conversation, DB, Project } from "../schema.js";
 import { conversationRights } from "../projects/index.js";
-import { enqueue, startConversation } from "./conversations.js";
+import { enqueue, itemOfRequest, startConversation } from "./conversations.js";
 import { getProject, isSharedSpecialist, projectForActor, type Actor } from "../projects/index.js";
 import { stopUseCase, type StopReport } from "./stop.js";
 import { checkRequestOptions, parseRequestOptions, refusalError } from "./requestOptions.js";
 import { fitToBudget, threadContextSchema, type ThreadContext } from "../threadContext/index.js";
+import { assertWithinBudget } from "../usage/index.js";
 
 /** A conversation with the project it belongs to. */
 export interface ConversationWithProject {
@@ -49,6 +50,19 @@ function contextOf(engine: Kernel, request: RequestOrigin): ThreadContext | null
   return fitToBudget(parsed.data, engine.config.threadContext);
 }
 
+/**
+ * Refuses a prompt over budget (see engine/usage), except a replayed request: its prompt is
+ * already queued, and the replay answers what the first delivery did.
+ */
+async function budgetUnlessReplayed(
+  engine: Kernel,
+  request: RequestOrigin,
+  chargee: Parameters<typeof assertWithinBudget>[1],
+): Promise<void> {
+  if (await itemOfRequest(engine.db, request.requestKey)) return;
+  await assertWithinBudget(engine, chargee);
+}
+
 /** Starts a conversation in a project the actor may prompt, and dispatches it at once. */
 export async function ask(
   engine: Kernel,
@@ -65,6 +79,12 @@ export async function ask(
     if (!parsed.ok) throw refusalError(parsed.refusal);
     if (!parsed.prompt) throw new EngineError("invalid", "prompt_empty");
     await checkRequestOptions(engine, project, parsed.options);
+    // Over budget: refused before anything is queued (OverBudgetError carries the refusal).
+    await budgetUnlessReplayed(engine, request, {
+      projectId: project.id,
+      projectName: project.name,
+      person: actor.userId,
+    });
     const started = await startConversation(engine.db, engine.clock, project, parsed.prompt, actor.userId, {
       requestKey: request.requestKey,
       onCreated: request.onCreated,
@@ -100,6 +120,11 @@ export async function followUp(
 ) {
   const { value: item, dispatched } = await runUseCaseDispatched(engine, async () => {
     await assertCanDrive(engine.db, actor, c);
+    await budgetUnlessReplayed(engine, request, {
+      projectId: c.project.id,
+      projectName: c.project.name,
+      person: actor.userId,
+    });
     const item = await enqueue(engine.db, engine.clock, c.conversation.id, prompt, {
       requestedBy: actor.userId,
       requestKey: request.requestKey,

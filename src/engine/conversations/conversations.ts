@@ -64,7 +64,7 @@ export interface EnqueueOptions {
 }
 
 /** The item queued earlier for `requestKey`, if any. */
-async function itemOfRequest(
+export async function itemOfRequest(
   trx: Kysely<DB>,
   requestKey: string | null | undefined,
 ): Promise<QueueItem | null> {

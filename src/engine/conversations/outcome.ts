@@ -9,6 +9,7 @@ import { lockConversation, moveConversation } from "./conversationStore.js";
 import { moveItem } from "./queueStore.js";
 import { announce } from "../wakeups.js";
 import type { RecordAgentOutcome } from "../outcomeHook.js";
+import { recordTurnUsage } from "../usage/index.js";
 
 /**
  * The error stored when a worker vanished mid-task: a note with no language, which each reader
@@ -65,6 +66,8 @@ export async function finishItem(
     { from: [row.status], attempt: item.attempt },
   );
   if (!moved) return false;
+  // In the finishing transaction: a turn's usage is counted once, whoever finishes it.
+  await recordTurnUsage(trx, item.id, outcome.usage, now);
   await lockConversation(trx, row.conversation_id);
   await announce(trx, "finish"); // a slot is free: a dispatcher elsewhere may start the next item
 

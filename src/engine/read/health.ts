@@ -19,3 +19,24 @@ export async function outboxCounts(db: Tx): Promise<{ pending: number; failed: n
     failed: Number(ob.find((c) => c.status === "failed")?.n ?? 0),
   };
 }
+
+/** Finished turns by how they ended (metrics: a counter read from the queue's history). */
+export async function turnsByOutcome(db: Tx): Promise<Array<{ outcome: string; n: number }>> {
+  const rows = await db
+    .selectFrom("prompt_queue")
+    .select(["status", (eb) => eb.fn.countAll<number>().as("n")])
+    .where("status", "in", ["done", "failed", "cancelled", "steered"])
+    .groupBy("status")
+    .execute();
+  return rows.map((r) => ({ outcome: r.status, n: Number(r.n) }));
+}
+
+/** Approvals waiting for a person's answer. */
+export async function approvalsWaiting(db: Tx): Promise<number> {
+  const row = await db
+    .selectFrom("approvals")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("status", "=", "pending")
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -12,7 +12,7 @@ export const commands = {
   "help.admin_note": "Commands marked 🔒 are for admins only.",
 
   "command.general.syntax":
-    "/codex help|ask|projects|project|status|decisions|incidents|specialists|specialist|notify|run|policy|orchestrate|orchestrations …",
+    "/codex help|ask|projects|project|status|decisions|incidents|specialists|specialist|notify|run|policy|orchestrate|orchestrations|usage|budget …",
   "command.general.help": "The /codex sub-commands; `/codex help` describes them.",
   "command.help.syntax": "/codex help",
   "command.help.help": "Shows this help.",

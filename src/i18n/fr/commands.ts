@@ -11,7 +11,7 @@ export const commands = {
   "help.admin_note": "Les commandes marquées 🔒 sont réservées aux admins.",
 
   "command.general.syntax":
-    "/codex help|ask|projects|project|status|decisions|incidents|specialists|specialist|notify|run|policy|orchestrate|orchestrations …",
+    "/codex help|ask|projects|project|status|decisions|incidents|specialists|specialist|notify|run|policy|orchestrate|orchestrations|usage|budget …",
   "command.general.help": "Sous-commandes de /codex ; `/codex help` les décrit.",
   "command.help.syntax": "/codex help",
   "command.help.help": "Affiche cette aide.",
