@@ -21,6 +21,7 @@ import * as m0019 from "./0019_lanes.js";
 import * as m0020 from "./0020_project_forge.js";
 import * as m0021 from "./0021_lane_card.js";
 import * as m0022 from "./0022_request_options.js";
+import * as m0024 from "./0024_queue_attachments.js";
 
 /** Every migration in order; a static list so that the same code runs from src/ and dist/. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   "0020_project_forge": m0020,
   "0021_lane_card": m0021,
   "0022_request_options": m0022,
+  "0024_queue_attachments": m0024,
 };

@@ -164,6 +164,7 @@ function startNotifier(
     wakeups,
     // Woken by NOTIFY on PostgreSQL, the poll is only the net there.
     pollMs: onPostgres ? POSTGRES_OUTBOX_POLL_MS : undefined,
+    files: { dataDir: config.dataDir, limits: config.files },
     progress: {
       streaming: config.progress.streaming,
       interimMs: config.progress.interimMs,

@@ -146,6 +146,8 @@ export interface PromptQueueTable {
   steered_into: string | null;
   /** The front end's request the prompt came from (unique): a replayed request queues it once. */
   request_key: string | null;
+  /** The files shared with the prompt, staged by the front end (JSON, see engine/files); null: none. */
+  attachments: string | null;
 }
 
 /** A `codexpi host` process: its name, who holds it, its heartbeat and its last readings. */

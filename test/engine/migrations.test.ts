@@ -41,6 +41,7 @@ const LANDED: Record<string, string> = {
   "0020_project_forge.ts": "8829e61780fc3142f8838a54c1e47e93123dc7804b85bdaf79af4453050bcda2",
   "0021_lane_card.ts": "331639b19f5fd045c06a932397dc58bce4677b02f294ca23373626802ac49c34",
   "0022_request_options.ts": "f68de404a35af850dcc7e527db111fabbdc08130bd43f110ba5a010801cec918",
+  "0024_queue_attachments.ts": "ff0b4d1d310e126f67d69502584c9d5f3aa58f05725787dbeffb6fd1cfbd10e7",
 };
 
 const sha256 = (file: string) => createHash("sha256").update(fs.readFileSync(file)).digest("hex");

@@ -12,6 +12,8 @@ import { currentRequest, waitForThread } from "../intake/context.js";
 import { askedIn } from "../askedIn.js";
 import { resolveRootFromSlack } from "../intake/threadRoots.js";
 import { pendingApprovalItems } from "../approvalLinks.js";
+import { type PromptFiles, promptFiles } from "../files/promptFiles.js";
+import type { SlackFile } from "../files/stage.js";
 
 interface MessageLike {
   user?: string;
@@ -24,6 +26,8 @@ interface MessageLike {
   thread_ts?: string;
   /** Who wrote the thread's root (Slack sets it on replies). */
   parent_user_id?: string;
+  /** The files shared with the message (issue 19: they go to the agent). */
+  files?: SlackFile[];
 }
 
 /** `<@BOT> demo do this` → { project: "demo", prompt: "do this" }. */
@@ -84,15 +88,16 @@ async function onMessage(ctx: BotContext, client: WebClient, e: MessageLike): Pr
     if (!conversation) return void (await onUnknownThread(ctx, client, e));
     const prompt = e.text.replace(new RegExp(`<@${ctx.botUserId}(\\|[^>]*)?>`, "g"), "").trim();
     if (!prompt) return;
+    const files = await promptFiles(ctx, client, e, e.thread_ts);
     try {
       // A member of a channel the project is visible to reads it: told they may not prompt it.
-      await ctx.api.conversations.followUp(
-        await readerOf(ctx, e.user, e.channel),
-        conversation,
-        prompt,
-        currentRequest(),
-      );
+      await ctx.api.conversations.followUp(await readerOf(ctx, e.user, e.channel), conversation, prompt, {
+        ...currentRequest(),
+        attachments: files.attachments,
+      });
+      await files.tell();
     } catch (err) {
+      files.drop();
       await ephemeral(ctx, client, e, errorText(ctx, err));
     }
     return;
@@ -181,6 +186,7 @@ async function start(
   const actor = actorOf(ctx, e.user as string);
   const text = withoutMention(e.text ?? "", ctx.botUserId);
   const threadTs = e.thread_ts ?? e.ts;
+  let files: PromptFiles | undefined;
   try {
     // The engine decides where it goes: a named project, the channel's default, the DM's last one.
     const target = await ctx.api.projects.promptTarget(actor, text, {
@@ -197,11 +203,15 @@ async function start(
       });
       return await ephemeral(ctx, client, e, choice.text, choice.blocks);
     }
+    files = await promptFiles(ctx, client, e, threadTs);
     await ctx.api.conversations.ask(actor, target.project, target.prompt, {
       ...currentRequest(),
       onCreated: askedIn(ctx, { channel: e.channel, threadTs, statusTs: null, origin }),
+      attachments: files.attachments,
     });
+    await files.tell();
   } catch (err) {
+    files?.drop();
     await ephemeral(ctx, client, e, errorText(ctx, err));
   }
 }

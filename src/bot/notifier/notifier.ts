@@ -1,3 +1,5 @@
+import { HandBackFiles } from "./handBackFiles.js";
+import type { Config } from "../../config.js";
 import type { Clock, Database, Wakeups } from "../../engine/api/runtime.js";
 import type { EventKind, MalformedEntry, OutboxEntry } from "../../engine/api/model.js";
 import type { WebClient } from "@slack/web-api";
@@ -50,6 +52,8 @@ export interface NotifierOptions {
   wakeups?: Wakeups;
   /** The progress renderers' settings (CODEXPI_STREAMING, CODEXPI_INTERIM_SECONDS, SLACK_TEAM_ID). */
   progress?: TurnProgressSettings;
+  /** Where the files agents hand back wait (the data directory), and their limits; none: not uploaded. */
+  files?: { dataDir: string; limits: Config["files"] };
 }
 
 // Without settings (tests of the notifier alone): no streams, interim posts once a minute.
@@ -97,6 +101,7 @@ export class Notifier {
       approvals: new ApprovalMessages(deps),
       steering: new SteerMessages(deps),
       lanes: new LaneCards(deps),
+      handBack: new HandBackFiles(deps, o.files),
     });
   }
 

@@ -8,6 +8,7 @@ import type { OrchestrationMessages } from "./orchestrationMessages.js";
 import type { RendererMap } from "./renderer.js";
 import type { RunMessages } from "./runMessages.js";
 import type { SteerMessages } from "./steerMessages.js";
+import type { HandBackFiles } from "./handBackFiles.js";
 
 /** The notifier's renderers, one per family of events. */
 export interface Renderers {
@@ -18,6 +19,7 @@ export interface Renderers {
   approvals: ApprovalMessages;
   steering: SteerMessages;
   lanes: LaneCards;
+  handBack: HandBackFiles;
 }
 
 /** What the notifier does with each kind of event: checked at compile time to cover every kind. */
@@ -32,6 +34,8 @@ export function renderersOf(r: Renderers): RendererMap {
     "conversation.stopped": r.conversations,
     // The turn's answer, then its lane's card (branch mode).
     "conversation.finished": new TurnThenLaneCard(r.conversations, r.lanes),
+    // The files the turn's agent left in its outbox, uploaded into the thread after its answer.
+    "conversation.files": r.handBack,
     // The end of a turn is shown by conversation.finished; this one feeds the engine's own hooks.
     "agent.outcome": "ignored",
     // Its card, then the conversation's state message linking to it.

@@ -45,3 +45,15 @@ export type {
 export type { OrchestrationEvent } from "../orchestrations/index.js";
 export type { EventKind, EventOf } from "../outbox.js";
 export type { MalformedEntry, OutboxEntry } from "../outboxQueue.js";
+// Files in and out of a conversation (issue 19): kinds, safe names, where they are staged.
+export {
+  fileKindOf,
+  formatBytes,
+  handBackDirOf,
+  isTextName,
+  safeFileName,
+  stagingDirOf,
+  type Attachment,
+  type FileRefusal,
+  type FileRefused,
+} from "../files/index.js";

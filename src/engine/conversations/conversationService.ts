@@ -1,3 +1,4 @@
+import type { Attachment } from "../files/index.js";
 import { runUseCase, runUseCaseDispatched, withEffects, type Kernel } from "../kernel.js";
 import { EngineError } from "../errors.js";
 import type { Kysely } from "kysely";
@@ -33,6 +34,8 @@ export interface RequestOrigin {
   requestKey?: string | null;
   /** The adapter's own rows for a conversation this request starts (where it lives there). */
   onCreated?: OnCreated;
+  /** The files shared with the prompt, staged by the adapter (issue 19): its turn gets them. */
+  attachments?: readonly Attachment[];
 }
 
 /** Starts a conversation in a project the actor may prompt, and dispatches it at once. */
@@ -55,6 +58,7 @@ export async function ask(
       requestKey: request.requestKey,
       onCreated: request.onCreated,
       options: parsed.options,
+      attachments: request.attachments,
     });
     return withEffects({ ...started, project }, { dispatch: true });
   });
@@ -88,6 +92,7 @@ export async function followUp(
     const item = await enqueue(engine.db, engine.clock, c.conversation.id, prompt, {
       requestedBy: actor.userId,
       requestKey: request.requestKey,
+      attachments: request.attachments,
     });
     return withEffects(item, { dispatch: true });
   });

@@ -1,3 +1,4 @@
+import { type Attachment, attachmentsColumn } from "../files/index.js";
 import { sql, type Kysely } from "kysely";
 import type { Clock } from "../clock.js";
 import { dialectOf, writeTransaction, type Database, type OnCreated } from "../database.js";
@@ -58,6 +59,8 @@ export interface EnqueueOptions {
    * half-way (src/bot/intake) is answered once.
    */
   requestKey?: string | null;
+  /** The files shared with the prompt, staged by the front end (issue 19). */
+  attachments?: readonly Attachment[];
 }
 
 /** The item queued earlier for `requestKey`, if any. */
@@ -127,6 +130,7 @@ export async function enqueueIn(
     steer_turn_id: null,
     steered_into: null,
     request_key: opts.requestKey ?? null,
+    attachments: attachmentsColumn(opts.attachments),
   };
   await trx.insertInto("prompt_queue").values(row).execute();
   await announce(trx, "enqueue");

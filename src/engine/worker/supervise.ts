@@ -100,6 +100,7 @@ function turnOptions(
       // The person's `model=` and `effort=` (checked when asked), for every turn of the conversation.
       model: conversation.model,
       effort: conversation.effort,
+      images: launch.files?.images,
       config: {
         // Off by default for the bundled models: with it, a plan arrives as `todo_list` items.
         "tools.update_plan.enabled": "true",
@@ -107,7 +108,8 @@ function turnOptions(
         developer_instructions: tomlString(agentInstructions(launch.purpose, engine.config.locale)),
       },
     },
-    prompt: item.content,
+    // The files shared with it are named after the person's words (other people's data, said so).
+    prompt: launch.files?.note ? `${item.content}\n\n${launch.files.note}` : item.content,
     env: launch.env,
     wrap: launch.wrap,
     turnTimeoutMs: engine.config.turnTimeoutMs,
