@@ -75,6 +75,7 @@ export const POSTGRES_FILES = [
   // coordination, authorization, requests and the intake's earlyReplies, killAfterAck and
   // foreignLock.
   "test/bot/approvalStatus.test.ts",
+  "test/bot/files.test.ts",
   "test/bot/guardedMarks.test.ts",
   "test/bot/approvals.test.ts",
   "test/bot/channelReaders.test.ts",

@@ -15,6 +15,7 @@ declare const steering: Renderer<"conversation.steered">;
 declare const runs: Renderer<"run.updated" | "run.verdict">;
 declare const orchestrations: Renderer<"orchestration.updated">;
 declare const lanes: Renderer<"lane.updated">;
+declare const handBack: Renderer<"conversation.files">;
 declare const approvals: Renderer<
   "approval.requested" | "approval.answered" | "approval.expired" | "approval.abandoned"
 >;
@@ -27,6 +28,7 @@ export const complete = {
   "conversation.progress": conversations,
   "conversation.stopped": conversations,
   "conversation.finished": conversations,
+  "conversation.files": handBack,
   "agent.outcome": "ignored",
   "decision.opened": coordination,
   "decision.answered": coordination,

@@ -6,6 +6,7 @@ import {
   deliverToInbox,
   dropStaged,
   handBackDirOf,
+  keepOutOfGit,
   parseAttachments,
   type HandBack,
 } from "../files/index.js";
@@ -24,8 +25,10 @@ export function withInbox(
   launch: CodexLaunch,
 ): CodexLaunch {
   const attachments = parseAttachments(item.attachments);
-  if (!attachments.length) return launch;
   try {
+    // Every conversation turn: the agent's own `git add -A` leaves `.codexpi/` out as well.
+    if (launch.purpose === "conversation") keepOutOfGit(launch.workdir);
+    if (!attachments.length) return launch;
     const files = deliverToInbox(engine.config.dataDir, launch.workdir, attachments, engine.config.locale);
     return { ...launch, files };
   } catch (err) {
