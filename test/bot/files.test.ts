@@ -113,9 +113,9 @@ describe("files in and out through the real bot", () => {
       b.slack.messages("C1").find((m) => m.text.includes("not passed to the agent")),
     );
     expect(notice.thread_ts).toBe("1800000000.000200");
-    expect(notice.text).toMatch(/`huge\.csv`: too large \(200 MB, limit 1 MB per file\)/);
-    expect(notice.text).toMatch(/`tool\.exe`: executable programs are not accepted/);
-    expect(notice.text).toMatch(/`liar\.txt`: too large/);
+    expect(notice.text).toMatch(/`huge\.csv` — too large \(200 MB, limit 1 MB per file\)/);
+    expect(notice.text).toMatch(/`tool\.exe` — executable programs are not accepted/);
+    expect(notice.text).toMatch(/`liar\.txt` — too large/);
     expect(notice.text).not.toContain("ok.txt");
     const item = await finishedItem(b);
     expect(item.status).toBe("done");
@@ -141,7 +141,7 @@ describe("files in and out through the real bot", () => {
     const notice = await eventually(() =>
       b.slack.messages("C1").find((m) => m.text.includes("not passed to the agent")),
     );
-    expect(notice.text).toMatch(/`data\.json`: the download from Slack failed \(HTTP 403\)/);
+    expect(notice.text).toMatch(/`data\.json` — the download from Slack failed \(HTTP 403\)/);
     expect((await finishedItem(b)).status).toBe("done");
     expect(inputText(requestsOf(b, "FILE-CHARLIE")[0] as ResponsesRequestBody)).not.toContain("data.json");
     expect(b.slack.shared.downloads.at(-1)).toEqual({ id: file.id, token: "xoxb-wrong", status: 403 });
@@ -190,7 +190,7 @@ describe("files in and out through the real bot", () => {
     expect(chart?.content.toString()).toBe("PNGBYTES");
     expect(uploaded.some((f) => f.filename === "host")).toBe(false);
     const refusal = await eventually(() => b.slack.messages("C1").find((m) => m.text.includes("not sent")));
-    expect(refusal.text).toMatch(/`host`: not a regular file/);
+    expect(refusal.text).toMatch(/`host` — not a regular file/);
     expect(refusal.thread_ts).toBe("1800000000.000400");
 
     const conversation = await b.db.selectFrom("conversations").select("id").executeTakeFirstOrThrow();

@@ -114,6 +114,7 @@ export const SQLITE_ONLY_ENGINE_FILES: Record<string, string> = {
   "test/engine/migrationStatements.test.ts": "the exact statements SQLite gets from the migrations",
   "test/engine/forge/credentials.test.ts": NO_DATABASE,
   "test/engine/lanes/changes.test.ts": NO_DATABASE,
+  "test/engine/files/files.test.ts": NO_DATABASE,
   "test/engine/conversations/requestOptionsParse.test.ts": NO_DATABASE,
   "test/engine/lanes/merge.test.ts": NO_DATABASE,
   "test/engine/forge/pullRequests.test.ts": NO_DATABASE,

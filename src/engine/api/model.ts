@@ -54,6 +54,5 @@ export {
   safeFileName,
   stagingDirOf,
   type Attachment,
-  type FileRefusal,
   type FileRefused,
 } from "../files/index.js";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { FileRefusal } from "./kinds.js";
 
 /** A file staged for a prompt by the front end: its safe name, kind, size and staged path. */
-export const attachmentSchema = z.object({
+const attachmentSchema = z.object({
   name: z.string().min(1),
   kind: z.enum(["image", "file"]),
   size: z.number().int().nonnegative(),

@@ -1,15 +1,14 @@
 // Files in and out of a conversation (issue 19, items 2 and 3): what kinds and names are taken,
 // where they are staged and handed back, and the worker's moves in and out of a workspace.
-export { FILE_REFUSALS, fileKindOf, isTextName, type FileKind, type FileRefusal } from "./kinds.js";
+export { FILE_REFUSALS, fileKindOf, isTextName } from "./kinds.js";
 export { safeFileName } from "./names.js";
-export { handBackDirOf, INBOX, OUTBOX, stagingDirOf } from "./paths.js";
+export { handBackDirOf, stagingDirOf } from "./paths.js";
 export {
   attachmentsColumn,
   parseAttachments,
   type Attachment,
   type FileRefused,
   type HandBack,
-  type HandBackFile,
 } from "./attachments.js";
 export { deliverToInbox, dropStaged, keepOutOfGit } from "./inbox.js";
 export { collectOutbox } from "./handBack.js";
