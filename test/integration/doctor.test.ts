@@ -120,7 +120,9 @@ describe("codexpi doctor: a real model probe and Slack's tokens and scopes (real
     expect(r.stdout).toMatch(
       /^✗ model: gpt-5\.5 \(provider fake\) did not answer after [\d.]+ s: .+\. Fix: log in/m,
     );
-    expect(r.stdout).toMatch(/^✗ slack scopes: SLACK_BOT_TOKEN lacks app_mentions:read, .*files:write/m);
+    expect(r.stdout).toMatch(
+      /^✗ slack scopes: SLACK_BOT_TOKEN lacks app_mentions:read, .*files:read, files:write/m,
+    );
     expect(r.stdout).toMatch(/^✗ slack scopes: .*lacks .*channels:join, channels:read, groups:read/m);
     expect(r.stdout).toMatch(
       /^✗ slack app token: apps\.connections\.open failed: invalid_auth.*SLACK_APP_TOKEN/m,
