@@ -13,3 +13,4 @@ export {
 export { deliverToInbox, dropStaged, keepOutOfGit } from "./inbox.js";
 export { collectOutbox } from "./handBack.js";
 export { formatBytes } from "./size.js";
+export { pruneStaleFiles } from "./prune.js";

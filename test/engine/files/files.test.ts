@@ -6,6 +6,7 @@ import {
   collectOutbox,
   deliverToInbox,
   fileKindOf,
+  pruneStaleFiles,
   safeFileName,
   stagingDirOf,
 } from "../../../src/engine/files/index.js";
@@ -133,5 +134,19 @@ describe("files: moves in and out of a workspace", () => {
     fs.symlinkSync(other, outbox);
     expect(collectOutbox(workdir, dest, LIMITS)).toEqual({ files: [], refused: [] });
     expect(fs.readdirSync(other)).toEqual(["x.txt"]);
+  });
+
+  it("S-FILE-08: housekeeping removes staged and handed-back folders older than its bound, and keeps the recent ones", () => {
+    const { dataDir } = setUp({ "a.txt": "one" });
+    const out = path.join(dataDir, "files", "out", "q-old");
+    fs.mkdirSync(out, { recursive: true });
+    const old = (Date.now() - 10 * 24 * 3600_000) / 1000;
+    fs.utimesSync(out, old, old);
+    const staged = stagingDirOf(dataDir, "Ev1");
+    expect(pruneStaleFiles(dataDir, Date.now() - 7 * 24 * 3600_000)).toBe(1);
+    expect([fs.existsSync(out), fs.existsSync(staged)]).toEqual([false, true]);
+    fs.utimesSync(staged, old, old);
+    expect(pruneStaleFiles(dataDir, Date.now() - 7 * 24 * 3600_000)).toBe(1);
+    expect(fs.existsSync(staged)).toBe(false);
   });
 });
