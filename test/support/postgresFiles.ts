@@ -76,6 +76,7 @@ export const POSTGRES_FILES = [
   // foreignLock.
   "test/bot/approvalStatus.test.ts",
   "test/bot/files.test.ts",
+  "test/bot/handBackFiles.test.ts",
   "test/bot/guardedMarks.test.ts",
   "test/bot/approvals.test.ts",
   "test/bot/channelReaders.test.ts",
