@@ -212,7 +212,7 @@ describe("files in and out through the real bot", () => {
     );
   }, 180_000);
 
-  it("S-FILE-05: a follow-up in the conversation's thread brings its file along", async () => {
+  it("S-FILE-05: a follow-up in the conversation's thread brings its files along (an image too, on the resumed thread)", async () => {
     bot = await slackBot({
       env: { CODEXPI_LOCALE: "en" },
       model: { respond: scriptedRespond({ "FILE-ECHO": "cat .codexpi/inbox/later.txt" }) },
@@ -221,6 +221,7 @@ describe("files in and out through the real bot", () => {
     await mention(b, "demo first FILE-DELTA", "1800000000.000500", []);
     await finishedItem(b);
     const later = b.slack.shared.share({ name: "later.txt", content: Buffer.from("LATER-CONTENT-7\n") });
+    const png = b.slack.shared.share({ name: "again.png", mimetype: "image/png", content: PNG });
     await b.event({
       ...messageEvent({
         user: OWNER,
@@ -230,7 +231,7 @@ describe("files in and out through the real bot", () => {
         thread_ts: "1800000000.000500",
       }),
       subtype: "file_share",
-      files: [later],
+      files: [later, png],
     });
     await eventually(
       () =>
@@ -240,5 +241,10 @@ describe("files in and out through the real bot", () => {
       90_000,
       "the follow-up's file read",
     );
+    // `codex exec … resume <thread> --image=…`: the resumed turn's request carries the image.
+    expect(JSON.stringify(requestsOf(b, "FILE-ECHO")[0])).toContain(
+      `data:image/png;base64,${PNG.toString("base64")}`,
+    );
+    expect(JSON.stringify(requestsOf(b, "FILE-DELTA")[0])).not.toContain("data:image/png");
   }, 180_000);
 });
