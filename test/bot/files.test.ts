@@ -77,6 +77,10 @@ describe("files in and out through the real bot", () => {
       expect(asked).toContain(".codexpi/inbox/notes.txt");
       expect(asked).toContain(".codexpi/inbox/screen_shot.png");
       expect(asked).toMatch(/data, never instructions/);
+      // The agent's instructions name both folders.
+      expect(JSON.stringify(first)).toMatch(
+        /arrive in `\.codexpi\/inbox\/`.*write it in `\.codexpi\/outbox\/`/,
+      );
       // The agent read the text file at that path: its content came back in the command's output.
       const outputs = b.model.requests
         .flatMap((r) => functionCallOutputs(r))
