@@ -13,6 +13,7 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
+const MIB = 1024 * 1024;
 const port = z.coerce.number().int().min(0).max(65535);
 const seconds = z.coerce.number().int().positive();
 const slackUserIds = z
@@ -78,6 +79,11 @@ const schema = z.object({
     .string()
     .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, "expected a host name (letters, digits, . _ -)")
     .optional(),
+  CODEXPI_FILE_MAX_MB: z.coerce.number().positive().max(1024).default(20),
+  CODEXPI_FILES_MAX_MB: z.coerce.number().positive().max(4096).default(50),
+  CODEXPI_FILES_MAX_COUNT: z.coerce.number().int().min(0).max(100).default(10),
+  CODEXPI_OUTBOX_MAX_MB: z.coerce.number().positive().max(1024).default(20),
+  CODEXPI_OUTBOX_MAX_COUNT: z.coerce.number().int().min(0).max(100).default(10),
   CODEXPI_RUNNER: z.enum(["exec", "app-server"]).default("exec"),
   // Usage's estimated cost (issue 21): JSON, or a file holding it (docs/usage-and-budgets.md).
   CODEXPI_PRICES: z
@@ -195,6 +201,19 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     prices: e.CODEXPI_PRICES ?? null,
     /** Names of the variables that carry the model's credential to Codex (never to its commands). */
     agentEnv: e.CODEXPI_AGENT_ENV ?? DEFAULT_AGENT_ENV,
+    /** Files in (shared with a prompt) and out (left in the agent's outbox): see docs/files.md. */
+    files: {
+      /** Largest file downloaded from Slack, in bytes (declared size and actual bytes). */
+      maxFileBytes: Math.round(e.CODEXPI_FILE_MAX_MB * MIB),
+      /** Largest total downloaded for one message, in bytes. */
+      maxMessageBytes: Math.round(e.CODEXPI_FILES_MAX_MB * MIB),
+      /** Most files taken from one message. */
+      maxCount: e.CODEXPI_FILES_MAX_COUNT,
+      /** Largest file uploaded from the agent's outbox, in bytes. */
+      maxOutBytes: Math.round(e.CODEXPI_OUTBOX_MAX_MB * MIB),
+      /** Most files uploaded after one turn. */
+      maxOutCount: e.CODEXPI_OUTBOX_MAX_COUNT,
+    },
     progress: {
       /** A long turn's interim messages are posted in its thread at most once per this many ms (0: never). */
       interimMs: e.CODEXPI_INTERIM_SECONDS * 1000,

@@ -23,6 +23,7 @@ import * as m0021 from "./0021_lane_card.js";
 import * as m0022 from "./0022_request_options.js";
 import * as m0023 from "./0023_thread_context.js";
 import * as m0029 from "./0029_usage_and_budgets.js";
+import * as m0024 from "./0024_queue_attachments.js";
 
 /** Every migration in order; a static list so that the same code runs from src/ and dist/. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   "0022_request_options": m0022,
   "0023_thread_context": m0023,
   "0029_usage_and_budgets": m0029,
+  "0024_queue_attachments": m0024,
 };

@@ -9,6 +9,7 @@ import {
   dialectOf,
   openWritable,
   pruneClones,
+  pruneStaleFiles,
   startTicker,
   wakeupsOf,
   warmSpawner,
@@ -32,13 +33,15 @@ const POSTGRES_OUTBOX_POLL_MS = 2_000;
 
 /**
  * Forgets what no longer matters: handled event ids, delivered outbox rows after a week, and
- * agents' clones nobody needs any more (see `pruneClones`).
+ * agents' clones nobody needs any more (see `pruneClones`), files staged or handed back a week ago
+ * and never taken (docs/files.md).
  */
 export async function prune(engine: Engine): Promise<void> {
   const now = engine.clock.now();
   await new HandledEvents(engine.db).forget(now - EVENT_MEMORY_MS);
   await createEngineApi(engine).events.pruneDelivered(now - OUTBOX_MEMORY_MS);
   await pruneClones(engine);
+  pruneStaleFiles(engine.config.dataDir, now - OUTBOX_MEMORY_MS);
 }
 
 /**
@@ -168,6 +171,7 @@ function startNotifier(
     wakeups,
     // Woken by NOTIFY on PostgreSQL, the poll is only the net there.
     pollMs: onPostgres ? POSTGRES_OUTBOX_POLL_MS : undefined,
+    files: { dataDir: config.dataDir, limits: config.files },
     progress: {
       streaming: config.progress.streaming,
       interimMs: config.progress.interimMs,

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { z } from "zod";
 import type { DB } from "./schema.js";
 import { announce } from "./wakeups.js";
+import { FILE_REFUSALS } from "./files/index.js";
 
 const turn = { conversationId: z.string(), queueId: z.string() };
 
@@ -38,6 +39,15 @@ const eventSchemas = {
     status: z.enum(["done", "failed", "cancelled"]),
     errorCode: z.string().nullable(),
     messageId: z.string().nullable(),
+  }),
+  // The files a turn handed back (in the data directory, see engine/files), after its answer.
+  "conversation.files": z.object({
+    kind: z.literal("conversation.files"),
+    ...turn,
+    files: z.array(z.object({ name: z.string(), size: z.number() })),
+    refused: z.array(
+      z.object({ name: z.string(), reason: z.enum(FILE_REFUSALS), size: z.number().optional() }),
+    ),
   }),
   "agent.outcome": z.object({
     kind: z.literal("agent.outcome"),
@@ -145,6 +155,7 @@ const aggregateOf: { [K in EventKind]: (e: EventOf<K>) => string } = {
   "conversation.progress": (e) => `conversation:${e.conversationId}`,
   "conversation.stopped": (e) => `conversation:${e.conversationId}`,
   "conversation.finished": (e) => `conversation:${e.conversationId}`,
+  "conversation.files": (e) => `conversation:${e.conversationId}`,
   "agent.outcome": (e) => `conversation:${e.conversationId}`,
   "decision.opened": (e) => `conversation:${e.conversationId}`,
   "decision.answered": (e) => `conversation:${e.conversationId}`,

@@ -148,6 +148,8 @@ export interface PromptQueueTable {
   request_key: string | null;
   /** The Slack context given with the prompt (JSON, engine/threadContext), quoted into it when it runs. */
   thread_context: string | null;
+  /** The files shared with the prompt, staged by the front end (JSON, see engine/files); null: none. */
+  attachments: string | null;
 }
 
 /** A `codexpi host` process: its name, who holds it, its heartbeat and its last readings. */

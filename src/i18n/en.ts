@@ -11,6 +11,7 @@ import { requestOptions } from "./en/requestOptions.js";
 import { firstHour } from "./en/firstHour.js";
 import { threadContext } from "./en/threadContext.js";
 import { usage } from "./en/usage.js";
+import { files } from "./en/files.js";
 import type { MessageKey } from "./fr.js";
 import type { Message } from "./message.js";
 
@@ -32,4 +33,5 @@ export const en = {
   ...firstHour,
   ...threadContext,
   ...usage,
+  ...files,
 } satisfies Record<MessageKey, Message>;

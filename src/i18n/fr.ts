@@ -11,6 +11,7 @@ import { requestOptions } from "./fr/requestOptions.js";
 import { firstHour } from "./fr/firstHour.js";
 import { threadContext } from "./fr/threadContext.js";
 import { usage } from "./fr/usage.js";
+import { files } from "./fr/files.js";
 
 /**
  * The French catalog: the default language and the source of the keys (`MessageKey`), built from
@@ -31,6 +32,7 @@ export const fr = {
   ...firstHour,
   ...threadContext,
   ...usage,
+  ...files,
 };
 
 /** Keys defined in more than one area. */
@@ -60,6 +62,7 @@ type _AreasAreDisjoint = Assert<
       typeof requestOptions,
       typeof firstHour,
       typeof threadContext,
+      typeof files,
     ]
   >
 >;

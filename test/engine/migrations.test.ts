@@ -43,6 +43,7 @@ const LANDED: Record<string, string> = {
   "0022_request_options.ts": "f68de404a35af850dcc7e527db111fabbdc08130bd43f110ba5a010801cec918",
   "0023_thread_context.ts": "c4e07295e28204978ee0db4556cd22889965fbf3b10f85f683b116eb1f354d09",
   "0029_usage_and_budgets.ts": "5da6438d7a273879a1b1e2cbbe17a72036940ad12a97de0d0825664b32d167cf",
+  "0024_queue_attachments.ts": "ff0b4d1d310e126f67d69502584c9d5f3aa58f05725787dbeffb6fd1cfbd10e7",
 };
 
 const sha256 = (file: string) => createHash("sha256").update(fs.readFileSync(file)).digest("hex");

@@ -23,6 +23,13 @@ const SAMPLES: { [K in EventKind]: EventOf<K> } = {
     errorCode: "codex_failed",
     messageId: null,
   },
+  "conversation.files": {
+    kind: "conversation.files",
+    conversationId: "c1",
+    queueId: "q1",
+    files: [{ name: "report.txt", size: 12 }],
+    refused: [{ name: "big.bin", reason: "too_large", size: 99 }],
+  },
   "agent.outcome": {
     kind: "agent.outcome",
     conversationId: "c1",
@@ -65,6 +72,7 @@ const AGGREGATES: Record<EventKind, string> = {
   "conversation.progress": "conversation:c1",
   "conversation.stopped": "conversation:c1",
   "conversation.finished": "conversation:c1",
+  "conversation.files": "conversation:c1",
   "agent.outcome": "conversation:c1",
   "decision.opened": "conversation:c1",
   "decision.answered": "conversation:c1",

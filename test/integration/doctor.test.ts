@@ -130,7 +130,9 @@ describe("codexpi doctor: a real model probe and Slack's tokens and scopes (real
       /^✗ model: gpt-5\.5 \(provider fake\) did not answer after [\d.]+ s: .+\. Fix: log in/m,
     );
     expect(probeRecord()).toMatchObject({ ok: false }); // S-FH-03
-    expect(r.stdout).toMatch(/^✗ slack scopes: SLACK_BOT_TOKEN lacks app_mentions:read, .*files:write/m);
+    expect(r.stdout).toMatch(
+      /^✗ slack scopes: SLACK_BOT_TOKEN lacks app_mentions:read, .*files:read, files:write/m,
+    );
     expect(r.stdout).toMatch(/^✗ slack scopes: .*lacks .*channels:join, channels:read, groups:read/m);
     // Thread context (docs/thread-context.md): group DMs' threads and whether the bot is in them.
     expect(r.stdout).toMatch(/^✗ slack scopes: .*lacks .*mpim:history.*mpim:read/m);

@@ -28,6 +28,7 @@
  * the socket-mode client tries to reconnect to a closed server and rejects unhandled.
  */
 import { randomUUID } from "node:crypto";
+import { FakeSharedFiles } from "./fakeSlackFiles.js";
 import http from "node:http";
 import path from "node:path";
 import type { AddressInfo, Socket } from "node:net";
@@ -56,6 +57,8 @@ export interface FakeSlackOptions {
    * `refuseStreaming`.
    */
   streaming?: boolean;
+  /** The only token that may download shared files (default `xoxb-test`, the test bot's). */
+  botToken?: string;
 }
 
 /** One chat.startStream / appendStream / stopStream call on a stream, with its chunks. */
@@ -263,6 +266,8 @@ export interface FakeSlack {
   thread(channel: string, threadTs: string): FakeSlackMessage[];
   readonly ephemerals: FakeSlackEphemeral[];
   readonly files: FakeSlackFile[];
+  /** Files people share (served at `/files-pri/…` to the bot token only), and their downloads. */
+  readonly shared: FakeSharedFiles;
   readonly views: FakeSlackViewRecord[];
   readonly responses: FakeSlackResponse[];
   responseUrl(id: string): string;
@@ -574,6 +579,7 @@ class FakeSlackServer implements FakeSlack {
   readonly calls: FakeSlackCall[] = [];
   readonly ephemerals: FakeSlackEphemeral[] = [];
   readonly files: FakeSlackFile[] = [];
+  readonly shared: FakeSharedFiles;
   readonly views: FakeSlackViewRecord[] = [];
   readonly responses: FakeSlackResponse[] = [];
   readonly streams: FakeSlackStream[] = [];
@@ -615,6 +621,7 @@ class FakeSlackServer implements FakeSlack {
     this.teamName = opts.teamName ?? "Fake Team";
     this.appId = opts.appId ?? "A1";
     this.scopes = opts.scopes ?? manifestBotScopes(path.resolve("manifest.yml"));
+    this.shared = new FakeSharedFiles(() => this.baseUrl, opts.botToken ?? "xoxb-test");
     this.tsStart = BigInt(opts.tsStartSeconds ?? 1_700_000_000);
     this.streamingRefusal = opts.streaming ? undefined : "feature_not_enabled";
     this.server = http.createServer((req, res) => {
@@ -909,6 +916,8 @@ class FakeSlackServer implements FakeSlack {
     const raw = await readBody(req);
     if (url.pathname.startsWith("/api/")) {
       await this.handleApi(decodeURIComponent(url.pathname.slice("/api/".length)), req, res, raw, url, at);
+    } else if (url.pathname.startsWith("/files-pri/") && req.method === "GET") {
+      await this.shared.serve(url.pathname.slice("/files-pri/".length), req, res);
     } else if (url.pathname.startsWith("/upload/") && req.method === "POST") {
       await this.handleUpload(decodeURIComponent(url.pathname.slice("/upload/".length)), req, res, raw, at);
     } else if (url.pathname.startsWith("/response/") && req.method === "POST") {

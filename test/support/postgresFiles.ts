@@ -77,6 +77,8 @@ export const POSTGRES_FILES = [
   // coordination, authorization, requests and the intake's earlyReplies, killAfterAck and
   // foreignLock.
   "test/bot/approvalStatus.test.ts",
+  "test/bot/files.test.ts",
+  "test/bot/handBackFiles.test.ts",
   "test/bot/guardedMarks.test.ts",
   "test/bot/approvals.test.ts",
   "test/bot/channelReaders.test.ts",
@@ -117,6 +119,7 @@ export const SQLITE_ONLY_ENGINE_FILES: Record<string, string> = {
   "test/engine/migrationStatements.test.ts": "the exact statements SQLite gets from the migrations",
   "test/engine/forge/credentials.test.ts": NO_DATABASE,
   "test/engine/lanes/changes.test.ts": NO_DATABASE,
+  "test/engine/files/files.test.ts": NO_DATABASE,
   "test/engine/conversations/requestOptionsParse.test.ts": NO_DATABASE,
   "test/engine/threadContext/threadContext.test.ts": NO_DATABASE,
   "test/engine/lanes/merge.test.ts": NO_DATABASE,

@@ -16,6 +16,7 @@ declare const runs: Renderer<"run.updated" | "run.verdict">;
 declare const orchestrations: Renderer<"orchestration.updated">;
 declare const lanes: Renderer<"lane.updated">;
 declare const budgets: Renderer<"budget.reached">;
+declare const handBack: Renderer<"conversation.files">;
 declare const approvals: Renderer<
   "approval.requested" | "approval.answered" | "approval.expired" | "approval.abandoned"
 >;
@@ -28,6 +29,7 @@ export const complete = {
   "conversation.progress": conversations,
   "conversation.stopped": conversations,
   "conversation.finished": conversations,
+  "conversation.files": handBack,
   "agent.outcome": "ignored",
   "decision.opened": coordination,
   "decision.answered": coordination,

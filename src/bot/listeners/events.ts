@@ -14,6 +14,8 @@ import { resolveRootFromSlack } from "../intake/threadRoots.js";
 import { pendingApprovalItems } from "../approvalLinks.js";
 import { tellUnread } from "../threadContext/index.js";
 import { followUpContext, givenUpTo, mentionContext } from "./threadContext.js";
+import { type PromptFiles, promptFiles } from "../files/promptFiles.js";
+import type { SlackFile } from "../files/stage.js";
 
 interface MessageLike {
   user?: string;
@@ -26,6 +28,8 @@ interface MessageLike {
   thread_ts?: string;
   /** Who wrote the thread's root (Slack sets it on replies). */
   parent_user_id?: string;
+  /** The files shared with the message (issue 19: they go to the agent). */
+  files?: SlackFile[];
 }
 
 /** `<@BOT> demo do this` → { project: "demo", prompt: "do this" }. */
@@ -86,6 +90,7 @@ async function onMessage(ctx: BotContext, client: WebClient, e: MessageLike): Pr
     if (!conversation) return void (await onUnknownThread(ctx, client, e));
     const prompt = e.text.replace(new RegExp(`<@${ctx.botUserId}(\\|[^>]*)?>`, "g"), "").trim();
     if (!prompt) return;
+    const files = await promptFiles(ctx, client, e, e.thread_ts);
     try {
       // A member of a channel the project is visible to reads it: told they may not prompt it.
       // What people posted in the thread since the agent was last given it comes along, quoted.
@@ -96,8 +101,10 @@ async function onMessage(ctx: BotContext, client: WebClient, e: MessageLike): Pr
       await ctx.api.conversations.followUp(await readerOf(ctx, e.user, e.channel), conversation, prompt, {
         ...currentRequest(),
         context,
+        attachments: files.attachments,
       });
       await ctx.addresses.advanceContext(conversation.conversation.id, e.ts);
+      await files.tell();
       await tellUnread(
         client,
         ctx.logger,
@@ -106,6 +113,7 @@ async function onMessage(ctx: BotContext, client: WebClient, e: MessageLike): Pr
         context,
       );
     } catch (err) {
+      files.drop();
       await ephemeral(ctx, client, e, errorText(ctx, err));
     }
     return;
@@ -195,6 +203,7 @@ async function start(
   const actor = actorOf(ctx, e.user as string);
   const text = withoutMention(e.text ?? "", ctx.botUserId);
   const threadTs = e.thread_ts ?? e.ts;
+  let files: PromptFiles | undefined;
   try {
     // The engine decides where it goes: a named project, the channel's default, the DM's last one.
     const target = await ctx.api.projects.promptTarget(actor, text, {
@@ -213,13 +222,17 @@ async function start(
     }
     // A mention in someone's thread: the thread's earlier messages come along, quoted.
     const context = origin === "mention" ? await mentionContext(ctx, e) : null;
+    files = await promptFiles(ctx, client, e, threadTs);
     await ctx.api.conversations.ask(actor, target.project, target.prompt, {
       ...currentRequest(),
       context,
       onCreated: givenUpTo(ctx, askedIn(ctx, { channel: e.channel, threadTs, statusTs: null, origin }), e.ts),
+      attachments: files.attachments,
     });
+    await files.tell();
     await tellUnread(client, ctx.logger, ctx.locale, { channel: e.channel, threadTs }, context);
   } catch (err) {
+    files?.drop();
     await ephemeral(ctx, client, e, errorText(ctx, err));
   }
 }

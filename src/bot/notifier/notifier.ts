@@ -1,3 +1,5 @@
+import { HandBackFiles } from "./handBackFiles.js";
+import type { Config } from "../../config.js";
 import type { Clock, Database, Wakeups } from "../../engine/api/runtime.js";
 import type { EventKind, MalformedEntry, OutboxEntry } from "../../engine/api/model.js";
 import type { WebClient } from "@slack/web-api";
@@ -51,6 +53,8 @@ export interface NotifierOptions {
   wakeups?: Wakeups;
   /** The progress renderers' settings (CODEXPI_STREAMING, CODEXPI_INTERIM_SECONDS, SLACK_TEAM_ID). */
   progress?: TurnProgressSettings;
+  /** Where the files agents hand back wait (the data directory), and their limits; none: not uploaded. */
+  files?: { dataDir: string; limits: Config["files"] };
 }
 
 // Without settings (tests of the notifier alone): no streams, interim posts once a minute.
@@ -99,6 +103,7 @@ export class Notifier {
       steering: new SteerMessages(deps),
       lanes: new LaneCards(deps),
       budgets: new BudgetNotices(deps),
+      handBack: new HandBackFiles(deps, o.files),
     });
   }
 

@@ -9,6 +9,7 @@ import type { RendererMap } from "./renderer.js";
 import type { RunMessages } from "./runMessages.js";
 import type { SteerMessages } from "./steerMessages.js";
 import type { BudgetNotices } from "./budgetNotices.js";
+import type { HandBackFiles } from "./handBackFiles.js";
 
 /** The notifier's renderers, one per family of events. */
 export interface Renderers {
@@ -20,6 +21,7 @@ export interface Renderers {
   steering: SteerMessages;
   lanes: LaneCards;
   budgets: BudgetNotices;
+  handBack: HandBackFiles;
 }
 
 /** What the notifier does with each kind of event: checked at compile time to cover every kind. */
@@ -34,6 +36,8 @@ export function renderersOf(r: Renderers): RendererMap {
     "conversation.stopped": r.conversations,
     // The turn's answer, then its lane's card (branch mode).
     "conversation.finished": new TurnThenLaneCard(r.conversations, r.lanes),
+    // The files the turn's agent left in its outbox, uploaded into the thread after its answer.
+    "conversation.files": r.handBack,
     // The end of a turn is shown by conversation.finished; this one feeds the engine's own hooks.
     "agent.outcome": "ignored",
     // Its card, then the conversation's state message linking to it.

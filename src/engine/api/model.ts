@@ -54,3 +54,14 @@ export type {
   UsageRow,
   UsageSums,
 } from "../usage/index.js";
+// Files in and out of a conversation (issue 19): kinds, safe names, where they are staged.
+export {
+  fileKindOf,
+  formatBytes,
+  handBackDirOf,
+  isTextName,
+  safeFileName,
+  stagingDirOf,
+  type Attachment,
+  type FileRefused,
+} from "../files/index.js";

@@ -31,6 +31,7 @@ export { HOST_NAME } from "../dispatch/index.js";
 export { workerHostSeat } from "./workerHost.js";
 export { runWorker } from "../worker/index.js";
 export { pruneClones } from "../workspaces/index.js";
+export { pruneStaleFiles } from "../files/index.js";
 export { createEngineApi, type EngineApi } from "./index.js";
 
 // `codexpi doctor` and the model probe: the jail, the network stack, Codex and its credentials.

@@ -6,7 +6,8 @@ import type { AgentPurpose } from "../isolation/index.js";
  * says, so the agent is told about exactly those (a conversation cannot self-repair).
  */
 const MARKERS_BY_PURPOSE = {
-  conversation: ["agent.protocol.decision", "agent.protocol.specialist_call"],
+  // Only a conversation has a Slack thread to share files with it and to hand files back to.
+  conversation: ["agent.protocol.decision", "agent.protocol.specialist_call", "agent.protocol.files"],
   run: ["agent.protocol.decision", "agent.protocol.specialist_call", "agent.protocol.supervision"],
   orchestration: ["agent.protocol.decision", "agent.protocol.specialist_call"],
   specialist: ["agent.protocol.specialist_ready", "agent.protocol.decision"],

@@ -8,6 +8,8 @@ export interface CodexInvocation {
   model?: string | null;
   /** The conversation's `effort=` (low, medium, high; null: Codex's configured effort). */
   effort?: string | null;
+  /** Images given to the model with the prompt (absolute paths inside the workspace). */
+  images?: readonly string[];
 }
 
 /** A TOML basic string (for a `-c key=value` override): quotes and backslashes escaped. */
@@ -38,6 +40,8 @@ export function codexExecArgs(inv: CodexInvocation): string[] {
   if (inv.threadId) args.push("resume", inv.threadId);
   // After `resume <id>`: its own `-m`/`-c` (the pinned binary's `exec resume --help`), so that a
   // resumed turn surely takes them; a new one takes them there as well.
-  args.push(...modelArgs(inv), "-");
+  // `--image=<file>`, one per image: the `=` form takes exactly one value, so the prompt's `-`
+  // is never read as another image (`--image` takes several values).
+  args.push(...modelArgs(inv), ...(inv.images ?? []).map((file) => `--image=${file}`), "-");
   return args;
 }

@@ -1,3 +1,4 @@
+import type { Attachment } from "../files/index.js";
 import { runUseCase, runUseCaseDispatched, withEffects, type Kernel } from "../kernel.js";
 import { EngineError } from "../errors.js";
 import type { Kysely } from "kysely";
@@ -35,6 +36,8 @@ export interface RequestOrigin {
   requestKey?: string | null;
   /** The adapter's own rows for a conversation this request starts (where it lives there). */
   onCreated?: OnCreated;
+  /** The files shared with the prompt, staged by the adapter (issue 19): its turn gets them. */
+  attachments?: readonly Attachment[];
   /**
    * Other people's words from where the request was written (a Slack thread): kept with the
    * queued prompt, within the configured budget, and quoted into it as untrusted data.
@@ -90,6 +93,7 @@ export async function ask(
       onCreated: request.onCreated,
       options: parsed.options,
       context: contextOf(engine, request),
+      attachments: request.attachments,
     });
     return withEffects({ ...started, project }, { dispatch: true });
   });
@@ -129,6 +133,7 @@ export async function followUp(
       requestedBy: actor.userId,
       requestKey: request.requestKey,
       context: contextOf(engine, request),
+      attachments: request.attachments,
     });
     return withEffects(item, { dispatch: true });
   });

@@ -1,3 +1,4 @@
+import { type Attachment, attachmentsColumn } from "../files/index.js";
 import { sql, type Kysely } from "kysely";
 import type { Clock } from "../clock.js";
 import { dialectOf, writeTransaction, type Database, type OnCreated } from "../database.js";
@@ -61,6 +62,8 @@ export interface EnqueueOptions {
   requestKey?: string | null;
   /** Slack context given with the prompt, already within its budget (engine/threadContext). */
   context?: ThreadContext | null;
+  /** The files shared with the prompt, staged by the front end (issue 19). */
+  attachments?: readonly Attachment[];
 }
 
 /** The item queued earlier for `requestKey`, if any. */
@@ -131,6 +134,7 @@ export async function enqueueIn(
     steered_into: null,
     request_key: opts.requestKey ?? null,
     thread_context: opts.context ? JSON.stringify(opts.context) : null,
+    attachments: attachmentsColumn(opts.attachments),
   };
   await trx.insertInto("prompt_queue").values(row).execute();
   await announce(trx, "enqueue");

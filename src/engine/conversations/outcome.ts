@@ -1,3 +1,4 @@
+import type { HandBack } from "../files/index.js";
 import type { Kysely } from "kysely";
 import type { Clock } from "../clock.js";
 import { newId } from "../ids.js";
@@ -25,6 +26,8 @@ export interface Outcome {
   errorCode: FailureCode | null;
   usage?: unknown;
   files?: string[];
+  /** What the agent left in its outbox (moved out of the workspace): the bot uploads it. */
+  handBack?: HandBack;
 }
 
 /**
@@ -115,6 +118,14 @@ export async function finishItem(
     errorCode: outcome.errorCode,
     messageId,
   });
+  if (outcome.handBack && (outcome.handBack.files.length || outcome.handBack.refused.length))
+    await emit(trx, now, {
+      kind: "conversation.files",
+      conversationId: row.conversation_id,
+      queueId: item.id,
+      files: outcome.handBack.files,
+      refused: outcome.handBack.refused,
+    });
   await hook(trx, row.conversation_id, item.id, outcome.status, outcome.content, outcome.error);
   return true;
 }

@@ -51,20 +51,24 @@ export async function steerableFollowUps(
   db: Tx,
   running: { id: string; conversationId: string },
 ): Promise<SteerableFollowUp[]> {
-  return db
-    .selectFrom("prompt_queue as q")
-    .innerJoin("conversations as c", "c.id", "q.conversation_id")
-    .innerJoin("projects as p", "p.id", "c.project_id")
-    .select(["q.id", "q.content", "q.thread_context"])
-    .where("q.conversation_id", "=", running.conversationId)
-    .where("q.status", "=", "queued")
-    .where("q.origin_kind", "=", "user")
-    .where("q.requested_by", "is not", null)
-    .where("q.requested_by", "<>", CLI_ACTOR.userId)
-    .where("q.id", "<>", running.id)
-    .where("p.steer", "=", 1)
-    .orderBy("q.seq")
-    .execute();
+  return (
+    db
+      .selectFrom("prompt_queue as q")
+      .innerJoin("conversations as c", "c.id", "q.conversation_id")
+      .innerJoin("projects as p", "p.id", "c.project_id")
+      .select(["q.id", "q.content", "q.thread_context"])
+      .where("q.conversation_id", "=", running.conversationId)
+      .where("q.status", "=", "queued")
+      // A follow-up with files waits for its own turn: a steer carries text only.
+      .where("q.attachments", "is", null)
+      .where("q.origin_kind", "=", "user")
+      .where("q.requested_by", "is not", null)
+      .where("q.requested_by", "<>", CLI_ACTOR.userId)
+      .where("q.id", "<>", running.id)
+      .where("p.steer", "=", 1)
+      .orderBy("q.seq")
+      .execute()
+  );
 }
 
 /**

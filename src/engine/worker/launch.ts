@@ -23,6 +23,8 @@ export interface CodexLaunch {
   sandbox: SandboxMode;
   env: TurnOptions["env"];
   wrap: TurnOptions["wrap"];
+  /** The files shared with the prompt, once in the workspace: the prompt's note and the images. */
+  files?: { note: string | null; images: string[] };
 }
 
 const cannotStart = (key: FailureKey): Outcome => ({

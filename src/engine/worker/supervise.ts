@@ -101,6 +101,7 @@ function turnOptions(
       // The person's `model=` and `effort=` (checked when asked), for every turn of the conversation.
       model: conversation.model,
       effort: conversation.effort,
+      images: launch.files?.images,
       config: {
         // Off by default for the bundled models: with it, a plan arrives as `todo_list` items.
         "tools.update_plan.enabled": "true",
@@ -108,9 +109,10 @@ function turnOptions(
         developer_instructions: tomlString(agentInstructions(launch.purpose, engine.config.locale)),
       },
     },
-    // The person's prompt, after the Slack context given with it, quoted as other people's words.
+    // The person's prompt, after the Slack context given with it, quoted as other people's words;
+    // the files shared with it are named after the person's words (other people's data, said so).
     prompt: promptWithContext(
-      item.content,
+      launch.files?.note ? `${item.content}\n\n${launch.files.note}` : item.content,
       readStoredContext(item.thread_context),
       item.id,
       engine.config.locale,

@@ -2,6 +2,7 @@ import type { Kernel } from "../kernel.js";
 import type { Outcome } from "../conversations/index.js";
 import type { RetryPolicy } from "../conversations/index.js";
 import { claimItem } from "./claim.js";
+import { afterTurnFiles, withInbox } from "./turnFiles.js";
 import { prepareLaunch } from "./launch.js";
 import { type ApprovalsFor, superviseTurn } from "./supervise.js";
 import { cancelRequestedAt } from "./stopRequests.js";
@@ -54,22 +55,26 @@ export async function runWorker(
     return outcome.status;
   };
 
-  const launch = await prepareLaunch(engine, claim);
-  if ("failed" in launch) return finish(launch.failed);
+  const prepared = await prepareLaunch(engine, claim);
+  if ("failed" in prepared) return finish(prepared.failed);
+  const launch = withInbox(engine, log, claim.item, prepared);
   const turn = await superviseTurn(engine, log, { ...claim, attempt }, launch, opts.approvals);
+  // Before the lane's commit: the outbox leaves the workspace (and is never committed).
+  const handBack = afterTurnFiles(engine, log, claim.item, launch);
   // Whatever the turn's end, what its agent changed in a lane is committed on the lane's branch
   // before the outcome is written: the outcome's readers (the what-changed card) diff that branch.
   if (claim.project.workspace_mode === "branch") await commitLane(engine, log, claim.conversation);
-  if ("failed" in turn) return finish(turn.failed);
+  if ("failed" in turn) return finish({ ...turn.failed, handBack });
   // A person's cancel, or a stop that no signal explains, is a cancel; a signal alone is a shutdown.
   const cancelRequested = await cancelRequestedAt(engine.db, queueId);
-  return finish(
-    outcomeOf(
+  return finish({
+    ...outcomeOf(
       turn.result,
       Boolean(cancelRequested) || (turn.result.ended === "cancelled" && !turn.signalled),
       engine.config,
     ),
-  );
+    handBack,
+  });
 }
 
 /** Commits the turn's changes in the conversation's lane, if it has one; a failure is logged, never fatal. */

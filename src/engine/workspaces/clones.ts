@@ -145,6 +145,9 @@ export async function makeClone(
  */
 export async function commitClone(jail: GitJailMode, clone: string, message: string): Promise<string> {
   await inClone(jail, clone, ["add", "-A"]);
+  // Never `.codexpi/` (the files people shared, the agent's outbox): it is no part of the work.
+  // Its index entries go back to HEAD's (an exclude pathspec fails once it is in info/exclude).
+  await inClone(jail, clone, ["reset", "-q", "--", ".codexpi"]);
   const staged = await inClone(jail, clone, ["diff", "--cached", "--name-only", "--no-ext-diff"]);
   // A merge whose resolution kept the branch's side stages nothing, yet is still to be recorded.
   const merging = await inClone(jail, clone, ["rev-parse", "-q", "--verify", "MERGE_HEAD"]).catch(() => "");

@@ -33,7 +33,12 @@ describe("the worker's steer loop", () => {
     );
     // `codexpi ask --conversation --wait` waits for its own turn's answer: never steered.
     const fromCli = await enqueue(env.db, env.clock, conversation.id, "from the CLI", { requestedBy: "cli" });
-    return { item, note, engineAnswer, fromCli, loop };
+    // A follow-up with files (S-FILE-05): a steer carries text only, so it waits for its own turn.
+    const withFiles = await enqueue(env.db, env.clock, conversation.id, "see this file", {
+      requestedBy: "UOWNER",
+      attachments: [{ name: "a.txt", kind: "file", size: 1, staged: "/nowhere/a.txt" }],
+    });
+    return { item, note, engineAnswer, fromCli, withFiles, loop };
   }
 
   const statusOf = async (id: string) =>
@@ -43,8 +48,8 @@ describe("the worker's steer loop", () => {
       .where("id", "=", id)
       .executeTakeFirstOrThrow();
 
-  it("a follow-up the turn takes is sent once and marked steered however many polls run; the engine's own items and the CLI's are never steered", async () => {
-    const { item, note, engineAnswer, fromCli, loop } = await runningWithFollowUp(true);
+  it("a follow-up the turn takes is sent once and marked steered however many polls run; the engine's own items, the CLI's and one with files (S-FILE-05) are never steered", async () => {
+    const { item, note, engineAnswer, fromCli, withFiles, loop } = await runningWithFollowUp(true);
     const sent: string[] = [];
     const turn: RunningTurn = { threadId: "t", turnId: "u", steer: async (text) => void sent.push(text) };
     loop.onTurnStarted(turn);
@@ -54,6 +59,7 @@ describe("the worker's steer loop", () => {
     expect(await statusOf(note.id)).toEqual({ status: "steered", steered_into: item.id });
     expect(await statusOf(engineAnswer.id)).toEqual({ status: "queued", steered_into: null });
     expect(await statusOf(fromCli.id)).toEqual({ status: "queued", steered_into: null });
+    expect(await statusOf(withFiles.id)).toEqual({ status: "queued", steered_into: null });
     const mark = await env.db
       .selectFrom("prompt_queue")
       .select("steer_turn_id")

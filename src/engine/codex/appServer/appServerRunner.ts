@@ -54,6 +54,12 @@ const OPT_OUT = [
 
 const textInput = (text: string): UserInput[] => [{ type: "text", text, text_elements: [] }];
 
+/** A turn's input: its text, then its images as local files Codex reads and sends to the model. */
+const turnInput = (text: string, images: readonly string[] = []): UserInput[] => [
+  ...textInput(text),
+  ...images.map((path): UserInput => ({ type: "localImage", path })),
+];
+
 /**
  * Runs one Codex turn through `codex app-server` (JSON-RPC over stdio), started like the exec
  * runner (own process group, same jail, stderr to the log), supervised by the same turn supervisor
@@ -199,7 +205,7 @@ class AppServerTurn {
     // them, so a resumed thread runs with the conversation's options, not the last turn's.
     const started = await rpc.request("turn/start", {
       threadId: thread.id,
-      input: textInput(opts.prompt),
+      input: turnInput(opts.prompt, inv.images),
       ...(inv.model ? { model: inv.model } : {}),
       ...(inv.effort ? { effort: inv.effort } : {}),
     });

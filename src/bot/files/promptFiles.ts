@@ -1,0 +1,58 @@
+import fs from "node:fs";
+import type { WebClient } from "@slack/web-api";
+import type { BotContext } from "../context.js";
+import { type Attachment, stagingDirOf } from "../../engine/api/model.js";
+import { currentRequest } from "../intake/context.js";
+import { refusalNotice } from "./refusals.js";
+import { type SlackFile, type StagedFiles, stageFiles } from "./stage.js";
+
+/** The files of a message that prompts, staged, and what to tell its thread once the prompt is in. */
+export interface PromptFiles {
+  attachments: Attachment[] | undefined;
+  /** Names the refused files in the thread (after the prompt was taken). */
+  tell(): Promise<void>;
+  /** Drops the staged files (the prompt was refused). */
+  drop(): void;
+}
+
+const NONE: PromptFiles = { attachments: undefined, tell: async () => {}, drop: () => {} };
+
+/** The request's key: the staging directory's, so that a replay finds its files at the same place. */
+const keyOf = (channel: string, ts: string): string =>
+  currentRequest().requestKey ?? `message:${channel}:${ts}`;
+
+/**
+ * Stages the files shared with a message that prompts (mention, DM, follow-up in a conversation's
+ * thread); the refused ones are named in `threadTs` by `tell()`, in the person's language.
+ */
+export async function promptFiles(
+  ctx: BotContext,
+  client: WebClient,
+  e: { files?: SlackFile[]; channel: string; ts: string },
+  threadTs: string,
+): Promise<PromptFiles> {
+  if (!e.files?.length) return NONE;
+  const key = keyOf(e.channel, e.ts);
+  let staged: StagedFiles;
+  try {
+    staged = await stageFiles(ctx.config, e.files, key);
+  } catch (err) {
+    ctx.logger.warn({ err }, "the files of a message could not be staged");
+    staged = {
+      attachments: [],
+      refused: e.files.map((f) => ({ name: f.name ?? "?", reason: "download_failed" })),
+    };
+  }
+  const locale = ctx.locale;
+  return {
+    attachments: staged.attachments.length ? staged.attachments : undefined,
+    tell: async () => {
+      if (!staged.refused.length) return;
+      const text = refusalNotice(locale, staged.refused, ctx.config.files, "in");
+      await client.chat
+        .postMessage({ channel: e.channel, thread_ts: threadTs, text })
+        .catch((err: unknown) => ctx.logger.warn({ err }, "could not name the refused files"));
+    },
+    drop: () => fs.rmSync(stagingDirOf(ctx.config.dataDir, key), { recursive: true, force: true }),
+  };
+}

@@ -1,0 +1,67 @@
+import type { Logger } from "pino";
+import type { Kernel } from "../kernel.js";
+import type { QueueItem } from "../schema.js";
+import {
+  collectOutbox,
+  deliverToInbox,
+  dropStaged,
+  handBackDirOf,
+  keepOutOfGit,
+  parseAttachments,
+  type HandBack,
+} from "../files/index.js";
+import type { CodexLaunch } from "./launch.js";
+
+// A turn's files (issue 19): those shared with its prompt go into the workspace's inbox before it
+// (the launch carries the prompt's note and the images), those its agent left in the outbox come
+// out after it (the outcome carries them to the bot). A file that cannot be moved is logged: the
+// turn runs, and its answer goes out, without it.
+
+/** Puts the item's staged files in the workspace; the launch then tells Codex about them. */
+export function withInbox(
+  engine: Pick<Kernel, "config">,
+  log: Logger,
+  item: Pick<QueueItem, "attachments">,
+  launch: CodexLaunch,
+): CodexLaunch {
+  const attachments = parseAttachments(item.attachments);
+  try {
+    // Every conversation turn: the agent's own `git add -A` leaves `.codexpi/` out as well.
+    if (launch.purpose === "conversation") keepOutOfGit(launch.workdir);
+    if (!attachments.length) return launch;
+    const files = deliverToInbox(engine.config.dataDir, launch.workdir, attachments, engine.config.locale);
+    return { ...launch, files };
+  } catch (err) {
+    log.warn({ err }, "the files shared with the prompt could not be put in the workspace");
+    return launch;
+  }
+}
+
+/**
+ * After the turn: the agent's outbox, moved out of the workspace (conversations only: their
+ * agents are told of it, and their thread is where the files go), and the staged copies dropped.
+ */
+export function afterTurnFiles(
+  engine: Pick<Kernel, "config">,
+  log: Logger,
+  item: Pick<QueueItem, "id" | "attachments">,
+  launch: CodexLaunch,
+): HandBack | undefined {
+  try {
+    dropStaged(engine.config.dataDir, parseAttachments(item.attachments));
+  } catch (err) {
+    log.warn({ err }, "the staged files of the prompt could not be removed");
+  }
+  if (launch.purpose !== "conversation") return undefined;
+  try {
+    const handBack = collectOutbox(
+      launch.workdir,
+      handBackDirOf(engine.config.dataDir, item.id),
+      engine.config.files,
+    );
+    return handBack.files.length || handBack.refused.length ? handBack : undefined;
+  } catch (err) {
+    log.warn({ err }, "the agent's outbox could not be read");
+    return undefined;
+  }
+}
