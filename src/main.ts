@@ -4,7 +4,8 @@
 import { ConfigError } from "./config.js";
 import { isEngineError } from "./engine/errors.js";
 import { engineErrorText, parseLocale, t } from "./i18n/index.js";
-import { usage, wantsHelp } from "./cli/usage.js";
+import { PUBLIC_COMMANDS, usage, wantsHelp } from "./cli/usage.js";
+import { closest } from "./cli/suggest.js";
 
 const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<number> }>> = {
   serve: () => import("./cli/serve.js"),
@@ -32,7 +33,7 @@ async function main(): Promise<number> {
     // Help asked for is the command's output (stdout, exit 0); an unknown command is a mistake.
     // `codexpi help ask` is `codexpi ask --help`: npx keeps a bare `--help` for itself.
     if (help) process.stdout.write(usage(locale, command === "help" ? rest[0] : undefined));
-    else process.stderr.write(`${t(locale, "cli.usage.unknown", { name: command })}\n${usage(locale)}`);
+    else process.stderr.write(`${unknownCommand(command as string)}\n${usage(locale)}`);
     return help ? 0 : 2;
   }
   if (wantsHelp(rest)) {
@@ -40,6 +41,13 @@ async function main(): Promise<number> {
     return 0;
   }
   return (await load()).run(rest);
+}
+
+/** "unknown command", with the public command it most likely meant. */
+function unknownCommand(name: string): string {
+  const guess = closest(name, PUBLIC_COMMANDS);
+  const text = t(locale, "cli.usage.unknown", { name });
+  return guess ? `${text}. ${t(locale, "cli.did_you_mean", { name: guess })}` : text;
 }
 
 main().then(

@@ -55,7 +55,14 @@ describe("storage faults at start-up (real CLI)", () => {
     fs.chmodSync(dir, 0o755); // root's: nobody cannot create the data directory in it
     const data = path.join(dir, "data");
     const serve = await execa(process.execPath, [CLI, "serve"], {
-      env: { PATH: process.env.PATH, HOME: dir, CODEXPI_DATA_DIR: data, HEALTH_PORT: "0", LOG_LEVEL: "warn" },
+      env: {
+        PATH: process.env.PATH,
+        HOME: dir,
+        CODEXPI_DATA_DIR: data,
+        HEALTH_PORT: "0",
+        LOG_LEVEL: "warn",
+        CODEXPI_LOCALE: "fr",
+      },
       extendEnv: false,
       uid: NOBODY,
       gid: NOBODY,
@@ -64,7 +71,7 @@ describe("storage faults at start-up (real CLI)", () => {
     });
     expect(serve.exitCode).toBe(1);
     expect(serve.stderr).toContain(path.join(data, "codexpi.db"));
-    // In the operator's language: French when CODEXPI_LOCALE is unset.
+    // In the operator's language (CODEXPI_LOCALE).
     expect(serve.stderr).toContain("Correctif :");
     expect(serve.stderr).not.toMatch(/^\s+at /m);
   });
