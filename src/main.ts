@@ -43,6 +43,10 @@ async function main(): Promise<number> {
   return (await load()).run(rest);
 }
 
+/** Where to look when a project is not found: what exists, and how to add one. */
+const notFoundHint = (reason: string): string =>
+  reason === "project_not_found" ? `. ${t(locale, "rights.cli_not_found_hint")}` : "";
+
 /** "unknown command", with the public command it most likely meant. */
 function unknownCommand(name: string): string {
   const guess = closest(name, PUBLIC_COMMANDS);
@@ -58,7 +62,8 @@ main().then(
     // Configuration and start-up errors name what to fix: their message is the whole story.
     if (err instanceof ConfigError || (err instanceof Error && err.name === "StartupError"))
       process.stderr.write(`${err.message}\n`);
-    else if (isEngineError(err)) process.stderr.write(`${engineErrorText(locale, err)}\n`);
+    else if (isEngineError(err))
+      process.stderr.write(`${engineErrorText(locale, err)}${notFoundHint(err.reason)}\n`);
     else if (err instanceof Error && err.name === "UsageError")
       process.stderr.write(`${err.message}\n${usage(locale, command)}`);
     else process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

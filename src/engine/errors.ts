@@ -31,6 +31,8 @@ export type EngineErrorReason =
   | "conversation_other_project"
   | "prompt_empty"
   | "not_allowed_to_drive"
+  | "conversation_reserved"
+  | "decision_reserved"
   | "policy_invalid"
   | "limit_invalid"
   | "decision_not_found"

@@ -8,9 +8,10 @@ import { forge } from "./fr/forge.js";
 import { orchestrations } from "./fr/orchestrations.js";
 import { runs } from "./fr/runs.js";
 import { requestOptions } from "./fr/requestOptions.js";
+import { rights } from "./fr/rights.js";
 
 /**
- * The French catalog: the default language and the source of the keys (`MessageKey`), built from
+ * The French catalog: the source of the keys (`MessageKey`), built from
  * one file per area (`fr/*.ts`). Keys are `<area>.<item>`; values are Slack mrkdwn-safe (no raw
  * `&`, `<`, `>`), except the `command.*.syntax` lines, which views escape.
  */
@@ -25,6 +26,7 @@ export const fr = {
   ...laneCard,
   ...forge,
   ...requestOptions,
+  ...rights,
 };
 
 /** Keys defined in more than one area. */
@@ -52,6 +54,7 @@ type _AreasAreDisjoint = Assert<
       typeof laneCard,
       typeof forge,
       typeof requestOptions,
+      typeof rights,
     ]
   >
 >;
