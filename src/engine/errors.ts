@@ -33,6 +33,7 @@ export type EngineErrorReason =
   | "not_allowed_to_drive"
   | "conversation_reserved"
   | "decision_reserved"
+  | "approval_reserved"
   | "policy_invalid"
   | "limit_invalid"
   | "decision_not_found"

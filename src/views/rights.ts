@@ -38,6 +38,8 @@ export function rightsText(locale: Locale, err: Refusal): string | null {
       return `${t(locale, "rights.project_reserved", { owner, project })} ${allow()}`;
     case "decision_reserved":
       return t(locale, "rights.decision_reserved", { person: mention(locale, p.person) });
+    case "approval_reserved":
+      return t(locale, "rights.approval_reserved", { person: mention(locale, p.person) });
     case "project_not_found":
     case "conversation_not_found":
       return `${engineErrorText(locale, err)}. ${t(locale, "rights.not_found_hint")}`;

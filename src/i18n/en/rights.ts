@@ -10,6 +10,10 @@ export const rights = {
   "reason.conversation_reserved":
     "only the person who started this conversation, the owner of {project} and admins may prompt in it",
   "reason.decision_reserved": "only the person this decision was asked of and admins may answer it",
+  "reason.approval_reserved":
+    "only the person who started this conversation, the project’s owner and admins may answer this request",
+  "rights.approval_reserved":
+    "Only {person} (who started this conversation), the owner of the project and admins may answer this request; you may follow the conversation.",
   "rights.conversation_reserved":
     "Only {author} (who started this conversation), {owner} (the owner of *{project}*) and admins may prompt in this conversation; you may follow it.",
   "rights.conversation_reserved_owner":

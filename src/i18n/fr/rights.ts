@@ -8,6 +8,10 @@ export const rights = {
     "seuls la personne qui a lancé cette conversation, le propriétaire de {project} et les admins peuvent y écrire",
   "reason.decision_reserved":
     "seuls la personne à qui cette décision est posée et les admins peuvent y répondre",
+  "reason.approval_reserved":
+    "seuls la personne qui a lancé cette conversation, le propriétaire du projet et les admins peuvent répondre à cette demande",
+  "rights.approval_reserved":
+    "Seuls {person} (qui a lancé cette conversation), le propriétaire du projet et les admins peuvent répondre à cette demande ; tu peux suivre la conversation.",
   "rights.conversation_reserved":
     "Seuls {author} (qui a lancé cette conversation), {owner} (propriétaire de *{project}*) et les admins peuvent écrire dans cette conversation ; tu peux la suivre.",
   "rights.conversation_reserved_owner":
