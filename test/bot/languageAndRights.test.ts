@@ -32,6 +32,9 @@ describe("each person's language, and what a reader may do", () => {
     bot.slack.setUser(ADMIN, { locale: "fr-FR" });
     const enDm = bot.slack.dmChannel(OWNER);
     const frDm = bot.slack.dmChannel(ADMIN);
+    // Each person's locale read once first: a look-up slower than its bound (800 ms, to ack in
+    // time) falls back to CODEXPI_LOCALE by design, which a loaded test machine could hit.
+    await Promise.all([bot.command("help", OWNER), bot.command("help", ADMIN)]);
     // A DM without a project: the picker, both at once (the French one first, then the reverse).
     await Promise.all([
       bot.event(messageEvent({ user: ADMIN, channel: frDm, text: "hello", ts: "1800000000.000100" })),

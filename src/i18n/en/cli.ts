@@ -148,7 +148,7 @@ export const cli = {
   "cli.storage.other":
     "cannot use the database {file}: {reason}. Fix: check the file and its directory {dir} (permissions, free space), or set DATABASE_URL.",
   "cli.storage.uid": " (uid {uid})",
-  "cli.jail.none": "no jail",
+  "cli.jail.none": "none",
   "cli.jail.mechanism": "{version} (user, pid, ipc, uts namespaces; private /tmp and /proc)",
   "cli.jail.line": "{mechanism}: {detail}",
   "cli.jail.off": "CODEXPI_JAIL=off: agents and test commands are NOT isolated",

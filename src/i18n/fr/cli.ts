@@ -152,7 +152,7 @@ export const cli = {
   "cli.storage.other":
     "impossible d’utiliser la base {file} : {reason}. Correctif : vérifie le fichier et son dossier {dir} (droits, place libre), ou mets DATABASE_URL.",
   "cli.storage.uid": " (uid {uid})",
-  "cli.jail.none": "aucune prison",
+  "cli.jail.none": "aucune",
   "cli.jail.mechanism": "{version} (espaces de noms user, pid, ipc, uts ; /tmp et /proc privés)",
   "cli.jail.line": "{mechanism} : {detail}",
   "cli.jail.off": "CODEXPI_JAIL=off : les agents et les commandes de test ne sont PAS isolés",
