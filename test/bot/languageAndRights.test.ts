@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { inputText } from "../support/fakeModel.js";
-import { messageEvent } from "../support/slackRequests.js";
+import { appMentionEvent, messageEvent } from "../support/slackRequests.js";
 import { ADMIN, OTHER, OWNER, eventually, slackBot } from "../support/slackBot.js";
 
 const DECISION =
@@ -185,6 +185,23 @@ describe("each person's language, and what a reader may do", () => {
     expect(toMember.text).toBe(
       `Only <@${OWNER}> (who started this conversation and owns *demo*) and admins may prompt in this conversation; you may follow it. To be allowed, ask <@${OWNER}> or an admin: \`/codex project allow demo @you\`.`,
     );
+    // Asking it by a mention: the same people, and how to be allowed.
+    await bot.event(
+      appMentionEvent({
+        user: MEMBER,
+        channel: "CTEAM",
+        text: `<@${bot.slack.botUserId}> demo drop the tables`,
+        ts: "1800000000.000550",
+      }),
+    );
+    const mentioned = await eventually(
+      () => bot.slack.ephemerals.find((e) => e.user === MEMBER && e.text.includes("(its owner)")),
+      15_000,
+      "the member's mention answer",
+    );
+    expect(mentioned.text).toBe(
+      `Only <@${OWNER}> (its owner), the people they allow and admins may prompt in *demo*; you may follow its conversations. To be allowed, ask <@${OWNER}> or an admin: \`/codex project allow demo @you\`.`,
+    );
     const staging = buttonsOf(card.blocks).find((b) => b.value.endsWith("|staging")) as Button;
     const memberClick = await bot.click(staging.action_id, staging.value, card.ts, MEMBER, "CTEAM");
     expect((await bot.response(memberClick.responseId)).text).toBe(
@@ -196,7 +213,8 @@ describe("each person's language, and what a reader may do", () => {
     await bot.db.updateTable("projects").set({ visibility: "private" }).where("name", "=", "demo").execute();
     await reply(MEMBER, "1800000000.000600");
     const hidden = await eventually(
-      () => bot.slack.ephemerals.filter((e) => e.user === MEMBER)[1],
+      () =>
+        bot.slack.ephemerals.find((e) => e.user === MEMBER && e.text.startsWith("Conversation not found")),
       15_000,
       "the member's second answer",
     );
