@@ -55,7 +55,9 @@ const schema = z.object({
     .default("*/5 * * * * *"),
   CODEXPI_INTAKE_FILE: z.string().min(1).optional(),
   CODEXPI_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
-  CODEXPI_LOCALE: z.enum(["fr", "en"]).default("fr"),
+  // English by default; deliberately not read from LANG: a service's LANG is its machine's (often
+  // C.UTF-8), not its people's, who each get their own Slack language anyway.
+  CODEXPI_LOCALE: z.enum(["fr", "en"]).default("en"),
   CODEXPI_TURN_TIMEOUT: seconds.default(30 * 60),
   CODEXPI_IDLE_TIMEOUT: seconds.default(10 * 60),
   CODEXPI_JAIL: z.enum(["bwrap", "off"]).default("bwrap"),

@@ -4,8 +4,9 @@
 import { ConfigError } from "./config.js";
 import { isEngineError } from "./engine/errors.js";
 import { engineErrorText, parseLocale, t } from "./i18n/index.js";
-import { usage, wantsHelp } from "./cli/usage.js";
+import { PUBLIC_COMMANDS, usage, wantsHelp } from "./cli/usage.js";
 import { loadEnvFile } from "./cli/envFile.js";
+import { closest } from "./cli/suggest.js";
 
 const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<number> }>> = {
   serve: () => import("./cli/serve.js"),
@@ -48,7 +49,7 @@ async function main(): Promise<number> {
     // Help asked for is the command's output (stdout, exit 0); an unknown command is a mistake.
     // `codexpi help ask` is `codexpi ask --help`: npx keeps a bare `--help` for itself.
     if (help) process.stdout.write(usage(locale, command === "help" ? rest[0] : undefined));
-    else process.stderr.write(`${t(locale, "cli.usage.unknown", { name: command })}\n${usage(locale)}`);
+    else process.stderr.write(`${unknownCommand(command as string)}\n${usage(locale)}`);
     return help ? 0 : 2;
   }
   if (wantsHelp(rest)) {
@@ -56,6 +57,17 @@ async function main(): Promise<number> {
     return 0;
   }
   return (await load()).run(rest);
+}
+
+/** Where to look when a project is not found: what exists, and how to add one. */
+const notFoundHint = (reason: string): string =>
+  reason === "project_not_found" ? `. ${t(locale, "rights.cli_not_found_hint")}` : "";
+
+/** "unknown command", with the public command it most likely meant. */
+function unknownCommand(name: string): string {
+  const guess = closest(name, PUBLIC_COMMANDS);
+  const text = t(locale, "cli.usage.unknown", { name });
+  return guess ? `${text}. ${t(locale, "cli.did_you_mean", { name: guess })}` : text;
 }
 
 main().then(
@@ -66,7 +78,8 @@ main().then(
     // Configuration and start-up errors name what to fix: their message is the whole story.
     if (err instanceof ConfigError || (err instanceof Error && err.name === "StartupError"))
       process.stderr.write(`${err.message}\n`);
-    else if (isEngineError(err)) process.stderr.write(`${engineErrorText(locale, err)}\n`);
+    else if (isEngineError(err))
+      process.stderr.write(`${engineErrorText(locale, err)}${notFoundHint(err.reason)}\n`);
     else if (err instanceof Error && err.name === "UsageError")
       process.stderr.write(`${err.message}\n${usage(locale, command)}`);
     else process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

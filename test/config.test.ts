@@ -3,11 +3,14 @@ import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig, requireSlack } from "../src/config.js";
 
 describe("configuration", () => {
-  it("defaults: data dir ./data, SQLite file inside it, French, tick every 5 s", () => {
+  it("defaults: data dir ./data, SQLite file inside it, English (S-LANG-01), tick every 5 s", () => {
     const c = parseConfig({});
     expect(c.dataDir).toBe(path.resolve("data"));
     expect(c.databasePath).toBe(path.resolve("data", "codexpi.db"));
-    expect(c.locale).toBe("fr");
+    expect(c.locale).toBe("en");
+    // Not from LANG: a service's LANG is its machine's, not its people's.
+    expect(parseConfig({ LANG: "fr_FR.UTF-8", LC_ALL: "fr_FR.UTF-8" }).locale).toBe("en");
+    expect(parseConfig({ CODEXPI_LOCALE: "fr" }).locale).toBe("fr");
     expect(c.tick).toBe("*/5 * * * * *");
     expect(c.admins).toEqual([]);
   });

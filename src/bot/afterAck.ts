@@ -1,3 +1,4 @@
+import { AsyncResource } from "node:async_hooks";
 import type { Logger } from "pino";
 import { currentIntake, withIntake } from "./intake/context.js";
 
@@ -25,19 +26,20 @@ export class AfterAck {
   run(work: () => Promise<void>, opts: { replaySafe?: boolean } = {}): void {
     const intake = currentIntake();
     if (intake) intake.pending++;
-    this.queue.push(
-      !intake
-        ? work
-        : () =>
-            withIntake(intake, async () => {
-              try {
-                if (await intake.claim(opts.replaySafe ?? false)) await work();
-              } finally {
-                intake.pending--;
-                intake.settle();
-              }
-            }),
-    );
+    const item = !intake
+      ? work
+      : () =>
+          withIntake(intake, async () => {
+            try {
+              if (await intake.claim(opts.replaySafe ?? false)) await work();
+            } finally {
+              intake.pending--;
+              intake.settle();
+            }
+          });
+    // Run in the async context of the request that scheduled it (its person's language, …), not
+    // in that of the request whose work happened to start the loop (S-LANG-06).
+    this.queue.push(AsyncResource.bind(item));
     // The loop runs outside any request: its continuations must not pass for the first one's.
     if (!this.running) withIntake(undefined, () => void this.drain());
   }

@@ -11,6 +11,7 @@ import { type Actor, isEngineError } from "../engine/api/model.js";
 import type { SlackPosts } from "./store/posts.js";
 import type { ThreadReader } from "./threadContext/index.js";
 import { engineErrorText, t, type Locale } from "../i18n/index.js";
+import { rightsText } from "../views/rights.js";
 
 /** What every listener needs: the engine, who the admins are, the language, the bot's identity. */
 export interface BotContext {
@@ -38,9 +39,9 @@ export interface BotContext {
   threadReader: ThreadReader;
 }
 
-/** The Slack user as the engine sees them. */
+/** The Slack user as the engine sees them, in the language of the request they made. */
 export function actorOf(ctx: BotContext, userId: string): Actor {
-  return { userId, isAdmin: ctx.config.admins.includes(userId) };
+  return { userId, isAdmin: ctx.config.admins.includes(userId), locale: ctx.locale };
 }
 
 /**
@@ -54,7 +55,7 @@ export function readerOf(ctx: BotContext, userId: string, fromChannel?: string |
 
 /** The sentence a person reads for an error: engine errors from the catalog, anything else generic. */
 export function errorText(ctx: BotContext, err: unknown): string {
-  if (isEngineError(err)) return engineErrorText(ctx.locale, err);
+  if (isEngineError(err)) return rightsText(ctx.locale, err) ?? engineErrorText(ctx.locale, err);
   ctx.logger.error({ err }, "unexpected error in a Slack listener");
   return t(ctx.locale, "error.internal");
 }

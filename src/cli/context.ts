@@ -13,6 +13,7 @@ import { pino } from "pino";
 import { parseConfig, type Config } from "../config.js";
 import { createLogger } from "../logger.js";
 import { parseLocale, t, type Locale } from "../i18n/index.js";
+import { argErrorText } from "./argErrors.js";
 import { configuredSecrets, registerSecrets } from "../redaction.js";
 import type { Kysely } from "kysely";
 
@@ -33,8 +34,7 @@ export function args<T extends ParseArgsConfig["options"]>(argv: string[], optio
     return parsed;
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    // Node's own message names the option; the sentence around it is in the operator's language.
-    throw new UsageError(t(cliLocale(), "cli.error.invalid", { detail: (err as Error).message }));
+    throw new UsageError(argErrorText(cliLocale(), err, options));
   }
 }
 

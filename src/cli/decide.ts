@@ -1,4 +1,5 @@
 import { CLI_ACTOR } from "../engine/api/model.js";
+import { argErrorText } from "./argErrors.js";
 import { parseArgs } from "node:util";
 import { t } from "../i18n/index.js";
 import { cliEngine, cliLocale, out, UsageError } from "./context.js";
@@ -29,7 +30,7 @@ function decideArgs(argv: string[]) {
   try {
     parsed = parse(argv);
   } catch (err) {
-    throw new UsageError(t(cliLocale(), "cli.error.invalid", { detail: (err as Error).message }));
+    throw new UsageError(argErrorText(cliLocale(), err, DECIDE_OPTIONS));
   }
   const n = parsed.positionals.length;
   if (n < 1 || n > 2 || (n === 1 && !parsed.values.text))
@@ -37,5 +38,7 @@ function decideArgs(argv: string[]) {
   return parsed;
 }
 
+const DECIDE_OPTIONS = { text: { type: "string" } } as const;
+
 const parse = (argv: string[]) =>
-  parseArgs({ args: argv, options: { text: { type: "string" } }, allowPositionals: true, strict: true });
+  parseArgs({ args: argv, options: DECIDE_OPTIONS, allowPositionals: true, strict: true });

@@ -55,7 +55,11 @@ export async function run(argv: string[]): Promise<number> {
   });
   checks.push(await database(config));
   const jail = await probeJail({ jail: config.jail, dataDir: config.dataDir, locale: config.locale });
-  checks.push({ name: checkName(locale, "jail"), ok: jail.ok, detail: `${jail.mechanism}: ${jail.detail}` });
+  checks.push({
+    name: checkName(locale, "jail"),
+    ok: jail.ok,
+    detail: t(locale, "cli.jail.line", { mechanism: jail.mechanism, detail: jail.detail }),
+  });
   checks.push(...(await layoutChecks(config)));
   checks.push(await credentialsCheck(config));
   if (config.jail !== "off") checks.push(networkCheck(config));

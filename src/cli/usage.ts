@@ -31,13 +31,24 @@ const SYNTAX: Record<string, string[]> = {
   ],
 };
 
+/**
+ * Commands only codexpi itself runs (the dispatcher spawns `worker`): left out of the general
+ * help, still described by `codexpi help worker`. `tick` stays listed: operators run it.
+ */
+const INTERNAL: readonly string[] = ["worker"];
+
+/** The commands a person may type, for help and "did you mean". */
+export const PUBLIC_COMMANDS: readonly string[] = Object.keys(SYNTAX).filter(
+  (name) => !INTERNAL.includes(name),
+);
+
 // Whether a command is one `usage` knows.
 const isCommand = (name: string | undefined): name is string =>
   name !== undefined && Object.hasOwn(SYNTAX, name);
 
 /** Every command's syntax and purpose, or one command's when `command` names one. */
 export function usage(locale: Locale, command?: string): string {
-  const names = isCommand(command) ? [command] : Object.keys(SYNTAX);
+  const names = isCommand(command) ? [command] : PUBLIC_COMMANDS;
   const lines = [t(locale, "cli.usage.title")];
   for (const name of names) {
     for (const s of SYNTAX[name] ?? []) lines.push(`  codexpi ${s}`);

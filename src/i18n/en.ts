@@ -12,6 +12,7 @@ import { firstHour } from "./en/firstHour.js";
 import { threadContext } from "./en/threadContext.js";
 import { usage } from "./en/usage.js";
 import { files } from "./en/files.js";
+import { rights } from "./en/rights.js";
 import type { MessageKey } from "./fr.js";
 import type { Message } from "./message.js";
 
@@ -34,4 +35,5 @@ export const en = {
   ...threadContext,
   ...usage,
   ...files,
+  ...rights,
 } satisfies Record<MessageKey, Message>;

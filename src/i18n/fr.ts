@@ -12,9 +12,10 @@ import { firstHour } from "./fr/firstHour.js";
 import { threadContext } from "./fr/threadContext.js";
 import { usage } from "./fr/usage.js";
 import { files } from "./fr/files.js";
+import { rights } from "./fr/rights.js";
 
 /**
- * The French catalog: the default language and the source of the keys (`MessageKey`), built from
+ * The French catalog: the source of the keys (`MessageKey`), built from
  * one file per area (`fr/*.ts`). Keys are `<area>.<item>`; values are Slack mrkdwn-safe (no raw
  * `&`, `<`, `>`), except the `command.*.syntax` lines, which views escape.
  */
@@ -33,6 +34,7 @@ export const fr = {
   ...threadContext,
   ...usage,
   ...files,
+  ...rights,
 };
 
 /** Keys defined in more than one area. */
@@ -63,6 +65,7 @@ type _AreasAreDisjoint = Assert<
       typeof firstHour,
       typeof threadContext,
       typeof files,
+      typeof rights,
     ]
   >
 >;

@@ -5,11 +5,11 @@ import { interpolate, type Message, type Params } from "./message.js";
 export type { MessageKey } from "./fr.js";
 export type { Message, Params } from "./message.js";
 
-/** The languages codexpi speaks; French is the default. */
+/** The languages codexpi speaks; English is the default. */
 export type Locale = "fr" | "en";
 
 /** The language used when none is configured (`CODEXPI_LOCALE`). */
-export const DEFAULT_LOCALE: Locale = "fr";
+export const DEFAULT_LOCALE: Locale = "en";
 
 /** Every locale, in catalog order. */
 export const LOCALES: readonly Locale[] = ["fr", "en"];

@@ -152,11 +152,24 @@ export function parsePlanText(
   } catch (err) {
     return {
       ok: false,
-      error: t(locale, "run_modal.plan_invalid_json", {
-        detail: clip(err instanceof Error ? err.message : String(err), 300),
-      }),
+      error: t(locale, "run_modal.plan_invalid_json", { detail: jsonErrorPlace(locale, err) }),
     };
   }
+}
+
+/**
+ * Where JSON.parse stopped, in the person's language: its own message is English whatever theirs
+ * (issue 20: no raw library text inside a catalog sentence), so only the place is kept.
+ */
+function jsonErrorPlace(locale: Locale, err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const at = /line (\d+) column (\d+)/.exec(message);
+  if (at) return t(locale, "run_modal.json_at", { line: at[1] as string, column: at[2] as string });
+  const position = /position (\d+)/.exec(message);
+  if (position) return t(locale, "run_modal.json_at_position", { n: Number(position[1]) + 1 });
+  const token = /Unexpected token '(.+?)'/.exec(message);
+  if (token) return t(locale, "run_modal.json_unexpected", { token: token[1] as string });
+  return t(locale, /end of JSON/i.test(message) ? "run_modal.json_ends_early" : "run_modal.json_invalid");
 }
 
 /** `response_action: "errors"` naming the plan field with `message`. */

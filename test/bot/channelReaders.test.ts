@@ -57,14 +57,15 @@ describe("a project visible to its channel, in Slack", () => {
     expect(JSON.stringify(await bot.response(othersProjects.responseId))).not.toContain("*demo*");
 
     // The member cannot prompt the project…
-    expect(await reply("ask demo supprime tout", MEMBER, "CTEAM")).toMatch(
-      /tu peux suivre le projet demo, pas lui confier de travail/i,
+    // (S-SEE-03: told who may and how to be allowed.)
+    expect(await reply("ask demo supprime tout", MEMBER, "CTEAM")).toBe(
+      `Seuls <@${OWNER}> (son propriétaire), les personnes qu’il autorise et les admins peuvent lancer l’agent de *demo* ; tu peux suivre ses conversations. Pour y avoir droit, demande à <@${OWNER}> ou à un admin : \`/codex project allow demo @toi\`.`,
     );
     // …nor stop its conversation…
     const conversationId = (await items())[0]!.conversation_id;
     const stop = await bot.click("conversation.stop", conversationId, root.ts, MEMBER, "CTEAM");
     expect((await bot.response(stop.responseId)).text).toMatch(
-      /seuls l’auteur de la conversation, le propriétaire/i,
+      /^Seuls <@\w+> \(qui a lancé cette conversation et possède \*demo\*\) et les admins/,
     );
     // …nor follow it up in its thread.
     await bot.event(
@@ -77,7 +78,7 @@ describe("a project visible to its channel, in Slack", () => {
       }),
     );
     await eventually(
-      () => bot.slack.ephemerals.find((e) => e.user === MEMBER && /seuls l’auteur/i.test(e.text)),
+      () => bot.slack.ephemerals.find((e) => e.user === MEMBER && /^Seuls <@\w+> \(qui a lancé/.test(e.text)),
       15_000,
       "the refusal of the member's follow-up",
     );
@@ -98,7 +99,7 @@ describe("a project visible to its channel, in Slack", () => {
     expect(await reply(`project disallow demo <@${MEMBER}>`, OWNER)).toBe(
       `<@${MEMBER}> ne peut plus confier de travail au projet *demo*.`,
     );
-    expect(await reply("ask demo encore", MEMBER, "CTEAM")).toMatch(/pas lui confier de travail/);
+    expect(await reply("ask demo encore", MEMBER, "CTEAM")).toMatch(/Pour y avoir droit/);
   });
 
   it("a channel Slack will not list (the bot is not in it) opens nothing: closed, not open (control: a channel it lists)", async () => {

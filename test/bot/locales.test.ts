@@ -21,7 +21,7 @@ describe("each person's language", () => {
     expect(unknown(await bot.command("nonsense", OWNER))).toBe(
       "Commande inconnue : `nonsense`. Tape `/codex help` pour la liste.",
     );
-    // Positive control of the fallback: no locale in Slack, CODEXPI_LOCALE (French by default).
+    // Positive control of the fallback: no locale in Slack, CODEXPI_LOCALE (French, as slackBot sets it).
     expect(unknown(await bot.command("nonsense", OTHER))).toMatch(/^Commande inconnue/);
     const lookups = bot.slack.calls.filter((c) => c.method === "users.info");
     expect(lookups.every((c) => String(c.args.include_locale) === "true")).toBe(true);

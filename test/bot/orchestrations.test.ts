@@ -76,8 +76,9 @@ describe("orchestrations in Slack", () => {
     // A project the user may not see is "not found", exactly as a missing one, and no modal opens.
     const hidden = await answer(bot.command("orchestrate demo", OTHER));
     const missing = await answer(bot.command("orchestrate fantome", OWNER));
-    expect(hidden).toBe("Projet introuvable : demo");
-    expect(missing).toBe("Projet introuvable : fantome");
+    // Both point to what exists (S-SEE-04), the same words either way.
+    expect(hidden).toMatch(/^Projet introuvable : demo\. `\/codex projects`/);
+    expect(missing).toBe(hidden.replace("demo", "fantome"));
     expect(bot.slack.views.filter((v) => v.method === "views.open")).toHaveLength(0);
 
     await bot.command("orchestrate demo");

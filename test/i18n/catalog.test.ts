@@ -121,12 +121,13 @@ describe("t", () => {
 });
 
 describe("locales", () => {
-  it("French is the default and Slack locales are reduced to their language", () => {
-    expect(DEFAULT_LOCALE).toBe("fr");
-    expect(parseLocale(undefined)).toBe("fr");
+  it("S-LANG-01: English is the default and Slack locales are reduced to their language", () => {
+    expect(DEFAULT_LOCALE).toBe("en");
+    expect(parseLocale(undefined)).toBe("en");
+    expect(parseLocale("fr-FR")).toBe("fr");
     expect(parseLocale("en-US")).toBe("en");
     expect(parseLocale("EN")).toBe("en");
-    expect(parseLocale("de-DE")).toBe("fr");
+    expect(parseLocale("de-DE")).toBe("en");
   });
 
   it("English texts keep English typography: no space before : ; ? ! (French spacing)", () => {

@@ -72,6 +72,7 @@ describe("storage faults at start-up (real CLI)", () => {
         CODEXPI_HEADLESS: "1",
         HEALTH_PORT: "0",
         LOG_LEVEL: "warn",
+        CODEXPI_LOCALE: "fr",
       },
       extendEnv: false,
       uid: NOBODY,
@@ -81,7 +82,7 @@ describe("storage faults at start-up (real CLI)", () => {
     });
     expect(serve.exitCode).toBe(1);
     expect(serve.stderr).toContain(path.join(data, "codexpi.db"));
-    // In the operator's language: French when CODEXPI_LOCALE is unset.
+    // In the operator's language (CODEXPI_LOCALE).
     expect(serve.stderr).toContain("Correctif :");
     expect(serve.stderr).not.toMatch(/^\s+at /m);
   });

@@ -20,6 +20,9 @@ export function tempDir(prefix = "codexpi-test-"): string {
 /** A config whose data dir and database live in `dir`. */
 export function testConfig(dir: string, env: Record<string, string> = {}): Config {
   return parseConfig({
+    // The language the tests built on this helper assert (written when French was the default):
+    // set explicitly since the default became English (S-LANG-01); a test may override it.
+    CODEXPI_LOCALE: "fr",
     CODEXPI_DATA_DIR: path.join(dir, "data"),
     LOG_LEVEL: "silent",
     CODEXPI_AGENT_ENV: FAKE_KEY_ENV,

@@ -48,6 +48,9 @@ export async function serveProcess(opts: { database?: TestDatabase; model?: Fake
   const baseEnv: Record<string, string> = {
     ...home.env,
     NO_PROXY: "127.0.0.1,localhost",
+    // The language the tests built on this helper assert (written when French was the default):
+    // set explicitly since the default became English (S-LANG-01); a test may override it.
+    CODEXPI_LOCALE: "fr",
     CODEXPI_DATA_DIR: dataDir,
     SLACK_BOT_TOKEN: "xoxb-test",
     SLACK_SIGNING_SECRET: SECRET,

@@ -60,6 +60,9 @@ export async function slackBot(
   const database = await testDatabase(dir);
   const env: Record<string, string> = {
     ...database.env,
+    // The language the tests built on this helper assert (written when French was the default):
+    // set explicitly since the default became English (S-LANG-01); a test may override it.
+    CODEXPI_LOCALE: "fr",
     CODEXPI_DATA_DIR: path.join(dir, "data"),
     CODEX_HOME: home.dir,
     CODEXPI_AGENT_ENV: FAKE_KEY_ENV,

@@ -399,7 +399,7 @@ describe("the plan modals", () => {
     expect(json.length).toBeLessThanOrEqual(MAX_PLAN_INPUT);
   });
 
-  it("reads the plan back, says what is wrong with bad JSON, and names the field in errors", () => {
+  it("reads the plan back, says what is wrong with bad JSON (S-LANG-08), and names the field in errors", () => {
     expect(readRunPlan({ [RUN_PLAN_INPUT.blockId]: { [RUN_PLAN_INPUT.actionId]: { value: "[1]" } } })).toBe(
       "[1]",
     );
@@ -408,6 +408,21 @@ describe("the plan modals", () => {
     const bad = parsePlanText("fr", "[{");
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.error).toMatch(/^Ce n’est pas du JSON valide : /);
+    // S-LANG-08: only the place of the mistake, in the person's language; none of JSON.parse's English.
+    for (const [text, fr, en] of [
+      ["[1,]", "Ce n’est pas du JSON valide : ] inattendu", "This is not valid JSON: unexpected ]"],
+      [
+        "",
+        "Ce n’est pas du JSON valide : le texte s’arrête avant la fin du JSON",
+        "This is not valid JSON: the text ends before the JSON does",
+      ],
+    ] as const) {
+      expect(parsePlanText("fr", text)).toEqual({ ok: false, error: fr });
+      expect(parsePlanText("en", text)).toEqual({ ok: false, error: en });
+    }
+    const frErrors = ["[{", "{x", "nope"].map((x) => parsePlanText("fr", x));
+    for (const r of frErrors)
+      expect(r.ok ? "" : r.error).not.toMatch(/Unexpected|Expected|position|JSON input/);
     expect(runPlanErrors("x".repeat(5000))[BLOCKS.runPlan]!.length).toBeLessThanOrEqual(2000);
     expect(readRunModalMetadata("not json")).toEqual({});
   });

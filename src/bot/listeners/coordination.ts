@@ -18,7 +18,7 @@ import {
 } from "../../views/coordination.js";
 import { escapeMrkdwn } from "../../views/mrkdwn.js";
 import { ACTIONS, CALLBACKS } from "../../views/ids.js";
-import { actorOf, errorText, type BotContext } from "../context.js";
+import { actorOf, errorText, readerOf, type BotContext } from "../context.js";
 
 /**
  * Decision, incident and specialist buttons, and the coordination modals. Every handler answers
@@ -46,9 +46,10 @@ function registerDecisionActions(app: App, ctx: BotContext): void {
     await ack();
     if (action.type !== "button") return; // a checkbox ticked: the submit button answers
     const parsed = parseDecisionOptionValue(action.value ?? "");
-    const actor = actorOf(ctx, body.user.id);
     ctx.afterAck.run(async () => {
       try {
+        // As a reader: someone who sees the conversation is told who answers, not "not found".
+        const actor = await readerOf(ctx, body.user.id, body.channel?.id);
         const decision = await ctx.api.decisions.get(actor, parsed?.decisionId ?? "");
         const optionId = parsed ? decisionOptionId(decision, parsed.token) : null;
         await ctx.api.decisions.answer(actor, decision.id, [optionId ?? ""], "");
@@ -62,10 +63,10 @@ function registerDecisionActions(app: App, ctx: BotContext): void {
   app.action<BlockButtonAction>(ACTIONS.decisionSubmit, async ({ ack, body, action, respond }) => {
     await ack();
     const decisionId = action.value ?? "";
-    const actor = actorOf(ctx, body.user.id);
     const values = ((body as { state?: { values?: StateValues } }).state?.values ?? {}) as StateValues;
     ctx.afterAck.run(async () => {
       try {
+        const actor = await readerOf(ctx, body.user.id, body.channel?.id);
         const decision = await ctx.api.decisions.get(actor, decisionId);
         const choices = readDecisionChoices(decision, values);
         await ctx.api.decisions.answer(actor, decisionId, choices, "");
@@ -78,8 +79,8 @@ function registerDecisionActions(app: App, ctx: BotContext): void {
 
   app.action<BlockButtonAction>(ACTIONS.decisionCustom, async ({ ack, body, action, client, respond }) => {
     await ack();
-    const actor = actorOf(ctx, body.user.id);
     try {
+      const actor = await readerOf(ctx, body.user.id, body.channel?.id);
       // Opened at once, not behind the queue: a trigger_id expires after 3 seconds.
       const decision = await ctx.api.decisions.get(actor, action.value ?? "");
       ctx.api.decisions.assertAnswerable(decision); // answered or cancelled: the refusal says which

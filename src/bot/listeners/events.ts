@@ -200,7 +200,8 @@ async function start(
   e: MessageLike,
   origin: "mention" | "dm",
 ): Promise<void> {
-  const actor = actorOf(ctx, e.user as string);
+  // As a reader: naming a project they may only read, they are told who may prompt it.
+  const actor = await readerOf(ctx, e.user as string, origin === "dm" ? null : e.channel);
   const text = withoutMention(e.text ?? "", ctx.botUserId);
   const threadTs = e.thread_ts ?? e.ts;
   let files: PromptFiles | undefined;

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { mayAnswer } from "../projects/index.js";
+import { canSeeConversationId, mayAnswer } from "../projects/index.js";
 import type { Actor } from "../projects/index.js";
 import { writeTransaction } from "../database.js";
 import { EngineError } from "../errors.js";
@@ -13,13 +13,15 @@ import { announce } from "../wakeups.js";
 
 /**
  * One approval the actor may answer (DESIGN "Who answers an approval": the conversation's person,
- * the project's owner, admins), else not_found: to anyone else a card's buttons are inert.
+ * the project's owner, admins); to a reader of the conversation "reserved", to anyone else not_found.
  */
 export async function getApproval(db: Kysely<DB>, actor: Actor, id: string): Promise<ApprovalView> {
   const a = await readApproval(db, id);
-  if (!a || !(await mayAnswer(db, actor, "approval", a.conversation_id, a.user_id)))
-    throw new EngineError("not_found", "approval_not_found");
-  return a;
+  if (a && (await mayAnswer(db, actor, "approval", a.conversation_id, a.user_id))) return a;
+  // Someone who sees the conversation is told who answers; anyone else, as if it did not exist.
+  if (a && (await canSeeConversationId(db, actor, a.conversation_id)))
+    throw new EngineError("forbidden", "approval_reserved", { person: a.user_id ?? "" });
+  throw new EngineError("not_found", "approval_not_found");
 }
 
 /** Why a closed request takes no answer any more: someone answered, it expired, or its turn ended. */

@@ -6,7 +6,13 @@ import type { OnCreated } from "../database.js";
 import type { Conversation, DB, Project } from "../schema.js";
 import { conversationRights } from "../projects/index.js";
 import { enqueue, itemOfRequest, startConversation } from "./conversations.js";
-import { getProject, isSharedSpecialist, projectForActor, type Actor } from "../projects/index.js";
+import {
+  getProject,
+  isSharedSpecialist,
+  mayPromptProject,
+  projectForActor,
+  type Actor,
+} from "../projects/index.js";
 import { stopUseCase, type StopReport } from "./stop.js";
 import { checkRequestOptions, parseRequestOptions, refusalError } from "./requestOptions.js";
 import { fitToBudget, threadContextSchema, type ThreadContext } from "../threadContext/index.js";
@@ -28,7 +34,13 @@ async function assertCanDrive(db: Kysely<DB>, actor: Actor, c: ConversationWithP
   if (!rights.see) throw new EngineError("not_found", "conversation_not_found", { name: c.conversation.id });
   if (rights.prompt) return;
   if (isSharedSpecialist(c.project)) throw new EngineError("forbidden", "specialist_shared_admins_only");
-  throw new EngineError("forbidden", "not_allowed_to_drive", { user: c.conversation.user_id ?? "?" });
+  // They see it: told who may prompt here and what they may do instead, never "not found".
+  throw new EngineError("forbidden", "conversation_reserved", {
+    project: c.project.name,
+    owner: c.project.owner_id ?? "",
+    author: c.conversation.user_id ?? "",
+    may_prompt_project: (await mayPromptProject(db, actor, c.project)) ? 1 : 0,
+  });
 }
 
 /** Where a prompt comes from: the adapter's request key makes a replayed request queue it once. */

@@ -144,9 +144,14 @@ export async function decisionOfItem(db: Kysely<DB>, queueId: string): Promise<D
 /** One decision the actor may see (theirs, in a conversation they can see), or not_found. */
 export async function getDecision(db: Kysely<DB>, actor: Actor, id: string): Promise<DecisionView> {
   const d = await decisionsWithProject(db).where("d.id", "=", id).executeTakeFirst();
-  if (!d || !(await mayAnswer(db, actor, "decision", d.conversation_id, d.user_id)))
-    throw new EngineError("not_found", "decision_not_found", { name: id });
-  return view(d);
+  if (d && (await mayAnswer(db, actor, "decision", d.conversation_id, d.user_id))) return view(d);
+  // Someone who sees the conversation is told who answers; anyone else, as if it did not exist.
+  if (d && (await canSeeConversationId(db, actor, d.conversation_id)))
+    throw new EngineError("forbidden", "decision_reserved", {
+      person: d.user_id ?? "",
+      project: d.project_name,
+    });
+  throw new EngineError("not_found", "decision_not_found", { name: id });
 }
 
 /** Why a decision that is no longer open cannot be answered: it has its answer, or it was cancelled. */
@@ -222,6 +227,8 @@ export async function answerDecisionUseCase(
   custom: string,
 ): Promise<Outcome<DecisionView>> {
   const { db, clock, config } = kernel;
-  const answered = await answerDecision(db, clock, config.locale, actor, decisionId, optionIds, custom);
+  // Relayed in the answering person's language: the agent tends to answer in the language it is spoken to.
+  const locale = actor.locale ?? config.locale;
+  const answered = await answerDecision(db, clock, locale, actor, decisionId, optionIds, custom);
   return withEffects(answered, { dispatch: true });
 }

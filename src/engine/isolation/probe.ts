@@ -31,20 +31,20 @@ export async function probeJail(opts: {
   if (opts.jail === "off")
     return {
       ok: false,
-      mechanism: "none",
+      mechanism: say("cli.jail.none"),
       detail: say("cli.jail.off"),
     };
   const bwrap = findBwrap();
   if (!bwrap)
     return {
       ok: false,
-      mechanism: "none",
+      mechanism: say("cli.jail.none"),
       detail: say("cli.jail.missing"),
     };
   const version = await execa(bwrap, ["--version"], { reject: false, timeout: 5_000 }).then(
     (r) => r.stdout.trim() || "bubblewrap",
   );
-  const mechanism = `${version} (user, pid, ipc, uts namespaces; private /tmp and /proc)`;
+  const mechanism = say("cli.jail.mechanism", { version });
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const secret = path.join(opts.dataDir, `.jail-probe-${process.pid}-${Date.now()}`);
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), "codexpi-jail-probe-"));

@@ -265,7 +265,9 @@ export async function askAgentToMerge(
     return { kind: "merged" };
   }
   await clearConflict(engine, conversationId);
-  return { kind: "asked", prompt: conflictFollowUpPrompt(engine.config.locale, base, update.conflicts) };
+  // The person's request, relayed in their language (as their decision answers are).
+  const prompt = conflictFollowUpPrompt(actor.locale ?? locale, base, update.conflicts);
+  return { kind: "asked", prompt };
 }
 
 async function clearConflict(engine: Engine, conversationId: string): Promise<void> {

@@ -354,7 +354,7 @@ export async function requestCorrections(
       },
       within: async (trx, row) => {
         const failedOutput = row.status === "VERIFICATION_FAILED" ? row.last_error : null;
-        const prompt = correctionsPrompt(engine.config.locale, {
+        const prompt = correctionsPrompt(actor.locale ?? engine.config.locale, {
           name: row.name,
           feedback: text,
           failedOutput,

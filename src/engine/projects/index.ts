@@ -33,6 +33,7 @@ export {
   getProject,
   isSharedSpecialist,
   listProjects,
+  mayPromptProject,
   projectForActor,
   projectForOwner,
   removeProject,

@@ -9,6 +9,7 @@ import {
   type Database,
 } from "../database.js";
 import { EngineError } from "../errors.js";
+import type { Locale } from "../../i18n/index.js";
 import { newId } from "../ids.js";
 import type { Clock } from "../clock.js";
 import { normalizeName } from "../protocol/index.js";
@@ -40,6 +41,11 @@ export interface Actor {
    * the conversations of a project visible to its channel. Never a right to prompt.
    */
   channels?: readonly string[];
+  /**
+   * The language this person reads (the bot passes their Slack locale): what the engine writes on
+   * their behalf, such as their answer relayed to an agent, is in it. Absent: `CODEXPI_LOCALE`.
+   */
+  locale?: Locale;
 }
 
 /** The local operator, for CLI commands: the machine's owner is an admin. */
@@ -229,7 +235,10 @@ export async function projectForActor(db: Database, actor: Actor, name: string):
   if (project && (await mayPromptProject(db, actor, project))) return project;
   // A shared specialist is everyone's to read through its delegations, never to prompt: not found.
   if (project && !isSharedSpecialist(project) && canRead(actor, project))
-    throw new EngineError("forbidden", "project_read_only", { name: project.name });
+    throw new EngineError("forbidden", "project_read_only", {
+      name: project.name,
+      owner: project.owner_id ?? "",
+    });
   throw new EngineError("not_found", "project_not_found", { name });
 }
 

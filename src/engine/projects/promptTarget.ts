@@ -1,5 +1,13 @@
 import type { Database } from "../database.js";
-import { type Actor, findProjectByName, listProjects, mayPromptProject } from "./projects.js";
+import { EngineError } from "../errors.js";
+import {
+  type Actor,
+  canRead,
+  findProjectByName,
+  isSharedSpecialist,
+  listProjects,
+  mayPromptProject,
+} from "./projects.js";
 
 /** Where a mention or DM goes: a project with its prompt, or a choice the person must make. */
 export type PromptTarget =
@@ -25,7 +33,7 @@ export async function promptTarget(
   // The first word, or a "quoted name" (straight or typographic quotes), then the rest.
   const m = /^(?:"([^"]*)"|“([^”]*)”|«\s*([^»]*?)\s*»|(\S+))\s*([\s\S]*)$/.exec(trimmed);
   const rest = m?.[5]?.trim() ?? "";
-  const named = await promptable(db, actor, m?.[1] ?? m?.[2] ?? m?.[3] ?? m?.[4] ?? "");
+  const named = await promptable(db, actor, m?.[1] ?? m?.[2] ?? m?.[3] ?? m?.[4] ?? "", { reserved: true });
   if (named) return rest ? { kind: "project", project: named, prompt: rest } : null;
   const fallback =
     (where.channelDefault ? await promptableById(db, actor, where.channelDefault) : null) ??
@@ -37,10 +45,24 @@ export async function promptTarget(
   return { kind: "choose", projects, prompt: trimmed };
 }
 
-async function promptable(db: Database, actor: Actor, name: string): Promise<string | null> {
+/**
+ * The project named, when the person may prompt it; with `reserved` (a name they wrote), "read
+ * only" (who may, how to be allowed) when they may only read it, since they are looking at it
+ * (issue 20); null otherwise (not theirs to know).
+ */
+async function promptable(
+  db: Database,
+  actor: Actor,
+  name: string,
+  opts: { reserved?: boolean } = {},
+): Promise<string | null> {
   if (!name) return null;
   const p = await findProjectByName(db, name);
-  return p && (await mayPromptProject(db, actor, p)) ? p.name : null;
+  if (!p) return null;
+  if (await mayPromptProject(db, actor, p)) return p.name;
+  if (opts.reserved && !isSharedSpecialist(p) && canRead(actor, p))
+    throw new EngineError("forbidden", "project_read_only", { name: p.name, owner: p.owner_id ?? "" });
+  return null;
 }
 
 async function promptableById(db: Database, actor: Actor, id: string): Promise<string | null> {

@@ -20,7 +20,11 @@ export const cli = {
   "cli.about.host":
     "run the agents of the projects placed on this machine (registers NAME, heartbeats; default name: the machine's)",
   "cli.error.arguments": "expected {n} argument(s), got {got}",
-  "cli.error.invalid": "invalid arguments: {detail}",
+  "cli.error.unknown_option": "unknown option {option}.",
+  "cli.error.option_value": "option {option} needs a value.",
+  "cli.error.option_no_value": "option {option} takes no value.",
+  "cli.error.invalid_arguments": "invalid arguments.",
+  "cli.did_you_mean": "Did you mean {name}?",
   "cli.answer.running": "Conversation {id} is still running. Follow it with: codexpi answer {id}",
   "cli.answer.none": "Conversation {id} has no answer yet.",
   "cli.stop.done": "Conversation {id} stopped ({running} running, {queued} queued cancelled).",
@@ -144,6 +148,9 @@ export const cli = {
   "cli.storage.other":
     "cannot use the database {file}: {reason}. Fix: check the file and its directory {dir} (permissions, free space), or set DATABASE_URL.",
   "cli.storage.uid": " (uid {uid})",
+  "cli.jail.none": "none",
+  "cli.jail.mechanism": "{version} (user, pid, ipc, uts namespaces; private /tmp and /proc)",
+  "cli.jail.line": "{mechanism}: {detail}",
   "cli.jail.off": "CODEXPI_JAIL=off: agents and test commands are NOT isolated",
   "cli.jail.missing": "bubblewrap is not installed (Debian: apt install bubblewrap)",
   "cli.jail.no_start": "the jail does not start here: {error}",

@@ -129,4 +129,9 @@ export const runs = {
   "run_modal.plan_too_long":
     "The current plan is longer than {max} characters and cannot be prefilled: paste the full revised plan.",
   "run_modal.plan_invalid_json": "This is not valid JSON: {detail}",
+  "run_modal.json_at": "error at line {line}, column {column}",
+  "run_modal.json_at_position": "error at character {n}",
+  "run_modal.json_ends_early": "the text ends before the JSON does",
+  "run_modal.json_unexpected": "unexpected {token}",
+  "run_modal.json_invalid": "not parsable",
 } satisfies Record<keyof typeof frRuns, Message>;

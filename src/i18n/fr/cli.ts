@@ -20,7 +20,11 @@ export const cli = {
   "cli.about.host":
     "exécute les agents des projets placés sur cette machine (enregistre NOM, signale sa présence ; nom par défaut : celui de la machine)",
   "cli.error.arguments": "{n} argument(s) attendu(s), {got} reçu(s)",
-  "cli.error.invalid": "arguments invalides : {detail}",
+  "cli.error.unknown_option": "option inconnue : {option}.",
+  "cli.error.option_value": "l’option {option} attend une valeur.",
+  "cli.error.option_no_value": "l’option {option} ne prend pas de valeur.",
+  "cli.error.invalid_arguments": "arguments invalides.",
+  "cli.did_you_mean": "Voulais-tu dire {name} ?",
   "cli.answer.running": "La conversation {id} est en cours. Pour la suivre : codexpi answer {id}",
   "cli.answer.none": "La conversation {id} n’a pas encore de réponse.",
   "cli.stop.done": "Conversation {id} arrêtée ({running} en cours, {queued} en attente annulés).",
@@ -148,6 +152,9 @@ export const cli = {
   "cli.storage.other":
     "impossible d’utiliser la base {file} : {reason}. Correctif : vérifie le fichier et son dossier {dir} (droits, place libre), ou mets DATABASE_URL.",
   "cli.storage.uid": " (uid {uid})",
+  "cli.jail.none": "aucune",
+  "cli.jail.mechanism": "{version} (espaces de noms user, pid, ipc, uts ; /tmp et /proc privés)",
+  "cli.jail.line": "{mechanism} : {detail}",
   "cli.jail.off": "CODEXPI_JAIL=off : les agents et les commandes de test ne sont PAS isolés",
   "cli.jail.missing": "bubblewrap n’est pas installé (Debian : apt install bubblewrap)",
   "cli.jail.no_start": "la prison ne démarre pas ici : {error}",

@@ -130,4 +130,9 @@ export const runs = {
   "run_modal.plan_too_long":
     "Le plan actuel dépasse {max} caractères et ne peut pas être prérempli : colle le plan révisé complet.",
   "run_modal.plan_invalid_json": "Ce n’est pas du JSON valide : {detail}",
+  "run_modal.json_at": "erreur ligne {line}, colonne {column}",
+  "run_modal.json_at_position": "erreur au caractère {n}",
+  "run_modal.json_ends_early": "le texte s’arrête avant la fin du JSON",
+  "run_modal.json_unexpected": "{token} inattendu",
+  "run_modal.json_invalid": "illisible",
 } satisfies Record<string, Message>;

@@ -153,7 +153,7 @@ describe("approvals", () => {
     expect(await other.decision).toBe("cancel");
   });
 
-  it("who answers: the conversation's person, the project's owner, admins; anyone else gets not found and changes nothing", async () => {
+  it("who answers: the conversation's person, the project's owner, admins; anyone else is told who may when they see the conversation (S-SEE-01), else not found, and changes nothing", async () => {
     env = await testEngine();
     // PERSON's conversation where OTHER sees everything (nobody owns the project), and an admin's
     // conversation in OWNER's project: OWNER answers its approvals though not its decisions.
@@ -172,8 +172,11 @@ describe("approvals", () => {
       const waiting = wait(turn, request({ itemId: `item-${who.userId}` }));
       const id = await pendingId();
       const refused = await answerApprovalUseCase(env.engine, OTHER, id, "approve").catch((e) => e);
-      expect(refused).toMatchObject({ code: "not_found", reason: "approval_not_found" });
-      expect(engineErrorText("en", refused)).toMatch(/not found/);
+      // OTHER sees the conversations of the project nobody owns, not those of OWNER's project.
+      if (turn === owned) {
+        expect(refused).toMatchObject({ code: "not_found", reason: "approval_not_found" });
+        expect(engineErrorText("en", refused)).toMatch(/not found/);
+      } else expect(refused).toMatchObject({ code: "forbidden", reason: "approval_reserved" });
       expect(
         (await env.db.selectFrom("approvals").select("status").where("id", "=", id).executeTakeFirst())
           ?.status,

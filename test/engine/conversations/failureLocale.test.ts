@@ -8,7 +8,7 @@ import { conversationRoot } from "../../../src/views/conversation.js";
 import { incidentMessage } from "../../../src/views/coordination.js";
 import { testEngine } from "../../support/engine.js";
 
-// The engine's language (CODEXPI_LOCALE, French by default) is not its readers': a row it writes
+// The engine's language (CODEXPI_LOCALE, French here) is not its readers': a row it writes
 // about a vanished worker holds no sentence, and each reader sees the reason in their language.
 
 const EN = "The worker stopped before the task was done (process interrupted).";

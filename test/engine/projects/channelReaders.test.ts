@@ -52,7 +52,7 @@ describe("a project visible to its channel's members", () => {
     return env.db.selectFrom("decisions").selectAll().executeTakeFirstOrThrow();
   }
 
-  it("a member reads (rights, listings, status) but cannot prompt, follow up, stop or answer; the owner can (control)", async () => {
+  it("S-SEE-01: a member reads (rights, listings, status) but cannot prompt, follow up, stop or answer, and is told who may; the owner can (control)", async () => {
     const { conversation, item } = await setUp("channel");
     const c = await loadConversation(env.engine, conversation.id);
     expect(await conversationRights(env.db, MEMBER, c)).toEqual({
@@ -78,8 +78,14 @@ describe("a project visible to its channel's members", () => {
     await expect(projectForActor(env.db, MEMBER, env.source.name)).rejects.toMatchObject({
       code: "forbidden",
       reason: "project_read_only",
+      params: { name: env.source.name, owner: OWNER },
     });
-    await expect(followUp(env.engine, MEMBER, c, "rm -rf")).rejects.toMatchObject({ code: "forbidden" });
+    // Told who may prompt (not "not found": they see it), and that they may not prompt the project either.
+    await expect(followUp(env.engine, MEMBER, c, "rm -rf")).rejects.toMatchObject({
+      code: "forbidden",
+      reason: "conversation_reserved",
+      params: { project: env.source.name, owner: OWNER, may_prompt_project: 0 },
+    });
     await expect(stop(env.engine, MEMBER, conversation.id)).rejects.toMatchObject({ code: "forbidden" });
     expect((await env.db.selectFrom("prompt_queue").select("status").execute()).map((r) => r.status)).toEqual(
       ["running"],
@@ -99,7 +105,9 @@ describe("a project visible to its channel's members", () => {
     await expect(
       answerDecision(env.db, env.clock, "fr", MEMBER, decision.id, ["a"], ""),
     ).rejects.toMatchObject({
-      code: "not_found",
+      code: "forbidden",
+      reason: "decision_reserved",
+      params: { project: env.source.name },
     });
     // The owner, the conversation's person, answers (control).
     expect((await answerDecision(env.db, env.clock, "fr", OWNER_ACTOR, decision.id, ["a"], "")).status).toBe(
@@ -107,7 +115,7 @@ describe("a project visible to its channel's members", () => {
     );
   });
 
-  it("someone outside the channel, and a member of a private project's channel, get 'not found' for everything", async () => {
+  it("S-SEE-02: someone outside the channel, and a member of a private project's channel, get 'not found' for everything", async () => {
     const { conversation } = await setUp("channel");
     const c = await loadConversation(env.engine, conversation.id);
     expect(await conversationRights(env.db, OUTSIDER, c)).toEqual({

@@ -32,6 +32,9 @@ export function cliHarness() {
       fs.mkdirSync(path.join(t.dir, "demo"));
       t.env = {
         ...home.env,
+        // The language the tests built on this helper assert (written when French was the default):
+        // set explicitly since the default became English (S-LANG-01); a test may override it.
+        CODEXPI_LOCALE: "fr",
         CODEXPI_DATA_DIR: path.join(t.dir, "data"),
         LOG_LEVEL: "warn",
         NO_PROXY: "127.0.0.1,localhost",

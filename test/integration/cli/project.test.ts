@@ -16,7 +16,7 @@ describe("codexpi project set (real binary)", () => {
     const set = await t.cli("project", "set", "demo", "--approvals", "on-request");
     expect(set.exitCode).toBe(0);
     expect(set.stdout).toContain("on-request");
-    // The listing reads in the operator's language (French by default).
+    // The listing reads in the operator's language (French: the harness sets CODEXPI_LOCALE=fr).
     expect((await t.cli("project", "list")).stdout).toContain("approbations à la demande");
     await t.cli("project", "set", "demo", "--approvals", "never");
     expect((await t.cli("project", "list")).stdout).not.toContain("approbations");
