@@ -1,5 +1,6 @@
 import type { EventOf } from "../../engine/api/model.js";
 import type { Logger } from "pino";
+import type { PendingAcks } from "../pendingAcks.js";
 import { t } from "../../i18n/index.js";
 import { pingAuthor } from "./authorPing.js";
 import { ConversationSnapshots, turnOf, type SlackConversation } from "./conversationSnapshot.js";
@@ -29,10 +30,21 @@ export const REFRESH_KINDS: ReadonlySet<string> = new Set<ConversationKind>([
   "conversation.progress",
 ]);
 
+// Matches CODEXPI_DONE_DM_SECONDS' default (notifiers built without the configuration: tests).
+const DEFAULT_DONE_DM_AFTER_MS = 60_000;
+
+// While a turn streams, its root is edited at most this often (its elapsed time; the heartbeat of
+// a running turn brings an event every 30 s): within the budget the stream's appends share.
+const ROOT_WHILE_STREAMING_MS = 15_000;
+
 /** What the conversations' renderer is built from: the renderers' own, and the running turns' progress. */
 export interface ConversationDeps extends RendererDeps {
   logger: Logger;
   turns: TurnProgress;
+  /** `/codex ask` acknowledgements, removed once their root is posted. */
+  acks?: PendingAcks;
+  /** A "done" DM only for turns that ran at least this long (default 60 s; 0: every turn). */
+  doneDmAfterMs?: number;
 }
 
 /**
@@ -45,12 +57,14 @@ export class ConversationMessages extends RendererBase implements Renderer<Conve
   private readonly turns: TurnProgress;
   private readonly snapshots: ConversationSnapshots;
   private readonly state: StateMessages;
+  private readonly doneDmAfterMs: number;
 
   constructor(deps: ConversationDeps) {
     super(deps);
+    this.doneDmAfterMs = deps.doneDmAfterMs ?? DEFAULT_DONE_DM_AFTER_MS;
     this.turns = deps.turns;
     this.snapshots = new ConversationSnapshots(this);
-    this.state = new StateMessages(this, deps.turns);
+    this.state = new StateMessages(this, deps.turns, deps.acks);
   }
 
   /** Only conversations started from Slack have a thread to show their events in. */
@@ -99,7 +113,12 @@ export class ConversationMessages extends RendererBase implements Renderer<Conve
   ): Promise<void> {
     if (progressOf && (snap.status !== "running" || snap.queueId !== progressOf)) return;
     if (progressOf && this.turns.isStreaming(snap.queueId)) {
-      if (await this.turns.show(outboxId, turnOf(snap), this.locale)) return;
+      if (await this.turns.show(outboxId, turnOf(snap), this.locale)) {
+        // The root's summary stays current too (its elapsed time; a model it cannot reach at once).
+        const reconnecting = snap.progress?.kind === "reconnecting";
+        await this.state.refreshIfStale(outboxId, snap, reconnecting ? 1_000 : ROOT_WHILE_STREAMING_MS);
+        return;
+      }
     }
     const shown = await this.state.refresh(outboxId, snap, !progressOf);
     await this.turns.show(outboxId, turnOf(shown), this.locale);
@@ -117,7 +136,7 @@ export class ConversationMessages extends RendererBase implements Renderer<Conve
     const turn = turnOf(withThread);
     const stop = await this.turns.end(outboxId, event.queueId, turn, this.locale, true);
     await postOutcome(this, outboxId, withThread, event);
-    await pingAuthor(this, outboxId, withThread, event);
+    await pingAuthor(this, outboxId, withThread, event, this.doneDmAfterMs);
     if (stop === "later") await this.turns.end(outboxId, event.queueId, turn, this.locale);
     await this.state.refresh(outboxId, withThread);
   }
