@@ -78,7 +78,13 @@ describe("quiet threads", () => {
       { kind: "text", text: "second answer" },
     );
     await bot.event(
-      messageEvent({ user: OWNER, channel: "C1", text: "and then?", ts: "1800000000.000100", thread_ts: root?.ts }),
+      messageEvent({
+        user: OWNER,
+        channel: "C1",
+        text: "and then?",
+        ts: "1800000000.000100",
+        thread_ts: root?.ts,
+      }),
     );
     await eventually(
       () => bot.slack.messages("C1").find((m) => m.text === "second answer"),

@@ -34,7 +34,10 @@ describe("failures people can see", () => {
     expect(notice.text).toContain("could not reach the model for 8 s");
     expect(notice.text).toContain("Connection failed");
     expect(notice.text).toContain("Try next");
-    const item = await bot.db.selectFrom("prompt_queue").select(["status", "error"]).executeTakeFirstOrThrow();
+    const item = await bot.db
+      .selectFrom("prompt_queue")
+      .select(["status", "error"])
+      .executeTakeFirstOrThrow();
     expect(item.status).toBe("failed");
     expect(item.error).toContain("worker.model_unreachable");
   }, 150_000);
