@@ -40,6 +40,8 @@ export interface ConversationRootInput {
   errorCode?: string | null;
   startedAt?: number | null;
   finishedAt?: number | null;
+  /** Stop was pressed and the running turn is being stopped: never shown as running again. */
+  stopping?: boolean;
   /** Who pressed Stop, when known. */
   stoppedBy?: string | null;
   /** A decision the agent asked still waits: Stop is offered (it cancels the decision). */
@@ -143,6 +145,8 @@ function stateLine(locale: Locale, c: ConversationRootInput): string {
 
 /** While running: the elapsed time, the current activity in the person's language, the plan. */
 function runningLine(locale: Locale, c: ConversationRootInput): string {
+  // Stop was pressed: what the agent did meanwhile (its killed command ending) is not work going on.
+  if (c.stopping) return t(locale, "conversation.state.stopping");
   const elapsed =
     c.startedAt != null && c.now != null && c.now >= c.startedAt
       ? t(locale, "conversation.state.running_for", { duration: formatDuration(locale, c.now - c.startedAt) })

@@ -61,13 +61,15 @@ const clip = (s: string, max: number) => {
  * activity as a task that starts and completes, and the agent's text as markdown once other work
  * follows it (the last text may be the answer, posted once on its own): only the new suffix while
  * a message grows, the whole of a new message after a blank line. `ending` shows the
- * last state with every activity complete (the turn is over). Pure: the renderer keeps `sent`.
+ * last state with every activity complete (the turn is over), or the one under way marked as an
+ * error (stopped, for a cancel) when the turn did not end `done`. Pure: the renderer keeps `sent`.
  */
 export function progressChunks(
   locale: Locale,
   sent: Streamed,
   p: Progress | null,
   ending = false,
+  endedAs: "done" | "failed" | "cancelled" = "done",
 ): { chunks: StreamChunk[]; next: Streamed } {
   const chunks: StreamChunk[] = [];
   const tasks = { ...sent.tasks };
@@ -82,6 +84,17 @@ export function progressChunks(
   const tool = p && TOOL_KINDS.has(p.kind) ? p : null;
   let activity = sent.activity;
   let activities = sent.activities;
+  const interrupted = (a: NonNullable<Streamed["activity"]>) => {
+    const q = activityProgress(a);
+    const title =
+      q.kind === "reconnecting"
+        ? reconnectingLine(locale, q, (d) => clip(d, 100))
+        : q.detail?.trim()
+          ? clip(q.detail, TITLE_MAX)
+          : t(locale, `progress.kind.${q.kind}`);
+    const details = endedAs === "cancelled" ? t(locale, "progress.stopped") : undefined;
+    task({ type: "task_update", id: a.id, title, status: "error", ...(details ? { details } : {}) });
+  };
   const current = (id: string, status: "in_progress" | "complete", q: Progress) => {
     const kind = t(locale, `progress.kind.${q.kind}`);
     if (q.kind === "reconnecting")
@@ -138,7 +151,9 @@ export function progressChunks(
     current(activity.id, ending ? "complete" : "in_progress", tool);
   }
   if (ending && activity) {
-    current(activity.id, "complete", activityProgress(activity));
+    // A turn stopped or failed mid-activity: its command was killed or cut short, never "done".
+    if (endedAs === "done") current(activity.id, "complete", activityProgress(activity));
+    else interrupted(activity);
     activity = null;
   }
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { eventually, slackBot } from "../support/slackBot.js";
+import { eventually, OWNER, slackBot } from "../support/slackBot.js";
 
 type Bot = Awaited<ReturnType<typeof slackBot>>;
 
@@ -40,5 +40,41 @@ describe("failures people can see", () => {
       .executeTakeFirstOrThrow();
     expect(item.status).toBe("failed");
     expect(item.error).toContain("worker.model_unreachable");
+  }, 150_000);
+
+  it("S-FAIL-04: Stop shows the killed command as stopped, never done, and the root goes from stopping to cancelled without showing it running again", async () => {
+    bot = await slackBot({ streaming: true, env: { CODEXPI_LOCALE: "en" } });
+    bot.model.enqueue({ kind: "shell", command: ["sh", "-c", "sleep 60; echo never"] });
+    await bot.command("ask demo a long one");
+    const stream = await eventually(() => bot.slack.streams[0], 60_000, "a stream");
+    const chunks = () => stream.calls.flatMap((c) => c.chunks);
+    await eventually(
+      () => chunks().some((c) => String(c.title ?? "").includes("sleep 60") && c.status === "in_progress"),
+      60_000,
+      "the command running in the stream",
+    );
+    const root = rootOf(bot);
+    const conversationId = (await bot.db.selectFrom("conversations").select("id").executeTakeFirstOrThrow())
+      .id;
+    const edits = () =>
+      bot.slack
+        .callsTo("chat.update")
+        .filter((c) => c.ok && c.args.ts === root?.ts)
+        .map((c) => JSON.stringify(c.args.blocks ?? c.args.text));
+    const before = edits().length;
+    expect((await bot.click("conversation.stop", conversationId, root?.ts ?? "", OWNER)).status).toBe(200);
+    await eventually(() => /Cancelled/.test(rootText(bot)), 60_000, "the root cancelled");
+    await eventually(() => stream.calls.at(-1)?.method === "chat.stopStream", 20_000, "the stream stopped");
+    // From the stop on, the root said stopping, then cancelled: never running again in between.
+    const after = edits().slice(before);
+    // (Stopping… shows when the stop's edit comes before the turn's end; a quick end goes straight to cancelled.)
+    const stopping = after.findIndex((e) => /Stopping…|Cancelled/.test(e));
+    expect(stopping).toBeGreaterThanOrEqual(0);
+    expect(after.slice(stopping).some((e) => /Running/.test(e))).toBe(false);
+    // The killed command's last state is an error marked stopped; positive control: it was shown running.
+    const command = chunks().filter((c) => String(c.title ?? "").includes("sleep 60"));
+    expect(command.map((c) => c.status)).toContain("in_progress");
+    expect(command.map((c) => c.status)).not.toContain("complete");
+    expect(command.at(-1)).toMatchObject({ status: "error", details: "stopped" });
   }, 150_000);
 });

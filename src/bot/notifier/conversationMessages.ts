@@ -112,6 +112,9 @@ export class ConversationMessages extends RendererBase implements Renderer<Conve
     progressOf: string | null,
   ): Promise<void> {
     if (progressOf && (snap.status !== "running" || snap.queueId !== progressOf)) return;
+    // Stop was pressed: the root says so already; what the killed turn does meanwhile is not shown
+    // (its command ending would read as done, and the root as running again).
+    if (progressOf && snap.stopping) return;
     if (progressOf && this.turns.isStreaming(snap.queueId)) {
       if (await this.turns.show(outboxId, turnOf(snap), this.locale)) {
         // The root's summary stays current too (its elapsed time; a model it cannot reach at once).
@@ -134,10 +137,11 @@ export class ConversationMessages extends RendererBase implements Renderer<Conve
     // The turn's stream ends before its answer (unless the budget would hold the answer back): the
     // answer is posted below, exactly once, as ever.
     const turn = turnOf(withThread);
-    const stop = await this.turns.end(outboxId, event.queueId, turn, this.locale, true);
+    const stop = await this.turns.end(outboxId, event.queueId, turn, this.locale, true, event.status);
     await postOutcome(this, outboxId, withThread, event);
     await pingAuthor(this, outboxId, withThread, event, this.doneDmAfterMs);
-    if (stop === "later") await this.turns.end(outboxId, event.queueId, turn, this.locale);
+    if (stop === "later")
+      await this.turns.end(outboxId, event.queueId, turn, this.locale, false, event.status);
     await this.state.refresh(outboxId, withThread);
   }
 

@@ -102,9 +102,11 @@ export class TurnProgress {
     turn: TurnOnSlack,
     locale: Locale,
     answerWaits = false,
+    endedAs: "done" | "failed" | "cancelled" = "done",
   ): Promise<"stopped" | "later"> {
     if (!turn.threadTs) return "stopped";
-    return this.streams.end({ ...turn, queueId, threadTs: turn.threadTs, outboxId }, locale, answerWaits);
+    const t = { ...turn, queueId, threadTs: turn.threadTs, outboxId };
+    return this.streams.end(t, locale, answerWaits, endedAs);
   }
 
   /**

@@ -108,7 +108,12 @@ export class TurnStreams {
    * short. With `answerWaits` (its answer is not posted yet), a stop the budget cannot afford soon
    * answers `later`: the answer goes first, and the stop follows when the budget allows.
    */
-  async end(turn: StreamTurn, locale: Locale, answerWaits = false): Promise<"stopped" | "later"> {
+  async end(
+    turn: StreamTurn,
+    locale: Locale,
+    answerWaits = false,
+    endedAs: "done" | "failed" | "cancelled" = "done",
+  ): Promise<"stopped" | "later"> {
     this.fallen.delete(turn.queueId);
     const live = this.live.get(turn.queueId);
     if (!live) {
@@ -127,7 +132,7 @@ export class TurnStreams {
     // The last plan and activities, all complete; not the last text, which may be the answer
     // (posted next, by the outbox).
     const last = turn.progress ? { ...turn.progress, text: null } : null;
-    const { chunks } = progressChunks(locale, live.sent, last, true);
+    const { chunks } = progressChunks(locale, live.sent, last, true, endedAs);
     // The stop comes before the turn's answer: it goes first in the budget.
     const wait = this.o.budget.take(live.team, "chat.stopStream", undefined, true);
     if (wait > 0 && answerWaits && wait > ANSWER_GRACE_MS) return "later";

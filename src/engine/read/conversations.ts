@@ -26,6 +26,8 @@ export interface ConversationView {
   startedAt: number | null;
   finishedAt: number | null;
   queueId: string | null;
+  /** Stop was pressed and the running turn is being stopped (its end follows). */
+  stopping: boolean;
   /** Whether a decision the agent asked still waits for its answer (Stop would cancel it). */
   decisionOpen: boolean;
   /** The decision that waits, if any (its question is linked from the state message). */
@@ -77,6 +79,7 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
     startedAt: item?.started_at ?? null,
     finishedAt: item?.finished_at ?? null,
     queueId: item?.id ?? null,
+    stopping: item?.status === "running" && item.cancel_requested_at != null,
     decisionOpen: decision !== undefined,
     decisionId: decision?.id ?? null,
     approvalPending: approval !== undefined,

@@ -5,6 +5,7 @@ import type { Message } from "../message.js";
 export const quiet = {
   "progress.kind.reconnecting": "reconnecting to the model",
   "progress.reconnecting": "reconnecting to the model: {error}, attempt {n}",
+  "conversation.state.stopping": "Stopping…",
   "progress.stopped": "stopped",
   "worker.model_unreachable": "Codex could not reach the model for {s} s: {detail}",
   "failure.next.model_unreachable":

@@ -2,6 +2,7 @@
 export const quiet = {
   "progress.kind.reconnecting": "reconnexion au modèle",
   "progress.reconnecting": "reconnexion au modèle : {error}, tentative {n}",
+  "conversation.state.stopping": "Arrêt en cours…",
   "progress.stopped": "arrêté",
   "worker.model_unreachable": "Codex n’a pas pu joindre le modèle pendant {s} s : {detail}",
   "failure.next.model_unreachable":
