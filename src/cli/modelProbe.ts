@@ -12,10 +12,13 @@ import path from "node:path";
 import type { Config } from "../config.js";
 import { checkName, type Check } from "./slackChecks.js";
 import { t, type Locale } from "../i18n/index.js";
+import { modelAccessProblem } from "./modelAccess.js";
 
 /** The probe's bounds: a doctor answers within a minute, whatever the model does. */
 const PROBE_TURN_MS = 60_000;
 const PROBE_IDLE_MS = 30_000;
+// Codex retries an endpoint it cannot reach forever: a few seconds of nothing else say enough.
+const PROBE_CONNECT_MS = 6_000;
 const PROBE_PROMPT = "This is a connectivity check. Reply with the single word: ok";
 
 /** The model the operator's config.toml names (Codex's own default when it names none). */
@@ -43,6 +46,20 @@ export async function modelProbe(config: Config, bin: string): Promise<Check> {
   const name = checkName(locale, "model");
   const home = operatorCodexHome(config.codexHome);
   const model = configuredModel(locale, home);
+  const configFile = path.join(home, "config.toml");
+  const access = modelAccessProblem(home, process.env);
+  if (access?.kind === "not_logged_in")
+    return { name, ok: false, detail: t(locale, "cli.doctor.model_not_logged_in", { model, home }) };
+  if (access?.kind === "key_missing")
+    return {
+      name,
+      ok: false,
+      detail: t(locale, "cli.doctor.model_key_missing", {
+        model,
+        variable: access.variable,
+        config: configFile,
+      }),
+    };
   const bwrap = config.jail === "bwrap" ? findBwrap() : null;
   if (config.jail === "bwrap" && !bwrap)
     return { name, ok: false, detail: t(locale, "cli.doctor.model_no_bwrap") };
@@ -81,6 +98,7 @@ export async function modelProbe(config: Config, bin: string): Promise<Check> {
         : undefined,
       turnTimeoutMs: Math.min(config.turnTimeoutMs, PROBE_TURN_MS),
       idleTimeoutMs: Math.min(config.idleTimeoutMs, PROBE_IDLE_MS),
+      connectTimeoutMs: Math.min(config.connectTimeoutMs, PROBE_CONNECT_MS),
       stderrFile: path.join(state, "stderr.log"),
       killGraceMs: 1_000,
     });
@@ -88,6 +106,18 @@ export async function modelProbe(config: Config, bin: string): Promise<Check> {
     const seconds = (ms / 1000).toFixed(1);
     if (r.ended === "completed")
       return { name, ok: true, detail: t(locale, "cli.doctor.model_ok", { model, seconds, home }) };
+    // Codex only ever retried: its endpoint is not there (whichever limit came first).
+    if (r.ended === "watchdog" && (r.watchdog === "connect" || r.state.reconnects > 0))
+      return {
+        name,
+        ok: false,
+        detail: t(locale, "cli.doctor.model_unreachable", {
+          model,
+          seconds,
+          why: r.state.progress?.detail ?? r.state.lastError ?? "?",
+          config: configFile,
+        }),
+      };
     const why =
       r.state.turnFailed ??
       r.state.lastError ??

@@ -6,6 +6,12 @@ export const quiet = {
   "progress.kind.reconnecting": "reconnecting to the model",
   "progress.reconnecting": "reconnecting to the model: {error}, attempt {n}",
   "conversation.state.stopping": "Stopping…",
+  "cli.doctor.model_not_logged_in":
+    "{model}: Codex is not logged in (no {home}/auth.json and no OPENAI_API_KEY). Fix: `CODEX_HOME={home} codex login` (or a key: `codex login --with-api-key`), then run doctor again",
+  "cli.doctor.model_key_missing":
+    "{model}: the variable {variable} that {config} names for the provider's key is not set. Fix: set it (and name it in CODEXPI_AGENT_ENV), then run doctor again",
+  "cli.doctor.model_unreachable":
+    "{model} cannot be reached after {seconds} s: {why}. Fix: check the provider's base_url in {config}, that the service runs, and that the network (or proxy) lets it through",
   "progress.stopped": "stopped",
   "worker.model_unreachable": "Codex could not reach the model for {s} s: {detail}",
   "failure.next.model_unreachable":
