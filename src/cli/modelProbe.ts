@@ -36,6 +36,19 @@ function configuredModel(locale: Locale, home: string): string {
   }
 }
 
+/** Why Codex cannot authenticate to its model, said before any turn (with its fix); null when it may. */
+function accessRefusal(locale: Locale, model: string, home: string): string | null {
+  const access = modelAccessProblem(home, process.env);
+  if (access?.kind === "not_logged_in") return t(locale, "cli.doctor.model_not_logged_in", { model, home });
+  if (access?.kind === "key_missing")
+    return t(locale, "cli.doctor.model_key_missing", {
+      model,
+      variable: access.variable,
+      config: path.join(home, "config.toml"),
+    });
+  return null;
+}
+
 /**
  * One real Codex turn, started the way agents start (in their jail when it is on, with the same
  * allow-listed environment and the operator's config and credentials): the only proof that a
@@ -47,19 +60,8 @@ export async function modelProbe(config: Config, bin: string): Promise<Check> {
   const home = operatorCodexHome(config.codexHome);
   const model = configuredModel(locale, home);
   const configFile = path.join(home, "config.toml");
-  const access = modelAccessProblem(home, process.env);
-  if (access?.kind === "not_logged_in")
-    return { name, ok: false, detail: t(locale, "cli.doctor.model_not_logged_in", { model, home }) };
-  if (access?.kind === "key_missing")
-    return {
-      name,
-      ok: false,
-      detail: t(locale, "cli.doctor.model_key_missing", {
-        model,
-        variable: access.variable,
-        config: configFile,
-      }),
-    };
+  const refused = accessRefusal(locale, model, home);
+  if (refused) return { name, ok: false, detail: refused };
   const bwrap = config.jail === "bwrap" ? findBwrap() : null;
   if (config.jail === "bwrap" && !bwrap)
     return { name, ok: false, detail: t(locale, "cli.doctor.model_no_bwrap") };
@@ -107,17 +109,11 @@ export async function modelProbe(config: Config, bin: string): Promise<Check> {
     if (r.ended === "completed")
       return { name, ok: true, detail: t(locale, "cli.doctor.model_ok", { model, seconds, home }) };
     // Codex only ever retried: its endpoint is not there (whichever limit came first).
-    if (r.ended === "watchdog" && (r.watchdog === "connect" || r.state.reconnects > 0))
-      return {
-        name,
-        ok: false,
-        detail: t(locale, "cli.doctor.model_unreachable", {
-          model,
-          seconds,
-          why: r.state.progress?.detail ?? r.state.lastError ?? "?",
-          config: configFile,
-        }),
-      };
+    if (r.ended === "watchdog" && (r.watchdog === "connect" || r.state.reconnects > 0)) {
+      const why = r.state.progress?.detail ?? r.state.lastError ?? "?";
+      const detail = t(locale, "cli.doctor.model_unreachable", { model, seconds, why, config: configFile });
+      return { name, ok: false, detail };
+    }
     const why =
       r.state.turnFailed ??
       r.state.lastError ??
