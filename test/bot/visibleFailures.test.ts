@@ -77,4 +77,29 @@ describe("failures people can see", () => {
     expect(command.map((c) => c.status)).not.toContain("complete");
     expect(command.at(-1)).toMatchObject({ status: "error", details: "stopped" });
   }, 150_000);
+
+  it("S-QUIET-05: while a turn streams, its root is still edited: each new reconnecting attempt reaches it as well as the stream", async () => {
+    bot = await slackBot({
+      streaming: true,
+      env: { CODEXPI_LOCALE: "en", CODEXPI_CONNECT_TIMEOUT: "30", CODEXPI_IDLE_TIMEOUT: "600" },
+    });
+    await bot.model.close();
+    await bot.command("ask demo hello");
+    const stream = await eventually(
+      () => bot.slack.streams[0],
+      60_000,
+      "a stream (the retries are its activity)",
+    );
+    await eventually(
+      () => stream.calls.flatMap((c) => c.chunks).some((c) => /attempt 2/.test(String(c.title ?? ""))),
+      60_000,
+      "the second attempt in the stream",
+    );
+    // The root follows the streamed turn (positive control of the stream: it got there too).
+    await eventually(
+      () => /reconnecting to the model: .*attempt [2-9]/.test(rootText(bot)),
+      20_000,
+      "the root",
+    );
+  }, 150_000);
 });
