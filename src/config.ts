@@ -60,6 +60,8 @@ const schema = z.object({
   CODEXPI_LOCALE: z.enum(["fr", "en"]).default("en"),
   CODEXPI_TURN_TIMEOUT: seconds.default(30 * 60),
   CODEXPI_IDLE_TIMEOUT: seconds.default(10 * 60),
+  CODEXPI_CONNECT_TIMEOUT: seconds.default(120),
+  CODEXPI_DONE_DM_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   CODEXPI_JAIL: z.enum(["bwrap", "off"]).default("bwrap"),
   CODEXPI_NETNS: z.enum(["auto", "off"]).default("auto"),
   CODEXPI_NETNS_PORTS: z
@@ -176,6 +178,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     locale: e.CODEXPI_LOCALE,
     turnTimeoutMs: e.CODEXPI_TURN_TIMEOUT * 1000,
     idleTimeoutMs: e.CODEXPI_IDLE_TIMEOUT * 1000,
+    /**
+     * How long a turn may do nothing but fail to reach its model (Codex's "Reconnecting…"
+     * retries) before it fails with Codex's last error, whatever the idle limit.
+     */
+    connectTimeoutMs: e.CODEXPI_CONNECT_TIMEOUT * 1000,
     /** How long an approval request waits for a person before it expires (answered `cancel`). */
     approvalTtlMs: e.CODEXPI_APPROVAL_TTL * 1000,
     logLevel: e.LOG_LEVEL,
@@ -221,6 +228,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       interimMs: e.CODEXPI_INTERIM_SECONDS * 1000,
       /** `auto`: a turn is streamed into its thread where the workspace allows it; `off`: edited status only. */
       streaming: e.CODEXPI_STREAMING,
+      /**
+       * A "done" DM only for a turn that ran at least this long (0: every turn): its person was
+       * likely away; one who waited a few seconds is still looking at the thread.
+       */
+      doneDmAfterMs: e.CODEXPI_DONE_DM_SECONDS * 1000,
     },
     /**
      * How much of a Slack thread an agent is given (docs/thread-context.md): at most this many

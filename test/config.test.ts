@@ -49,10 +49,11 @@ describe("configuration", () => {
   });
 
   it("streaming is automatic and interim posts come once a minute by default; both are validated", () => {
-    expect(parseConfig({}).progress).toEqual({ streaming: "auto", interimMs: 60_000 });
+    expect(parseConfig({}).progress).toEqual({ streaming: "auto", interimMs: 60_000, doneDmAfterMs: 60_000 });
     expect(parseConfig({ CODEXPI_STREAMING: "off", CODEXPI_INTERIM_SECONDS: "0" }).progress).toEqual({
       streaming: "off",
       interimMs: 0,
+      doneDmAfterMs: 60_000,
     });
     expect(parseConfig({ CODEXPI_INTERIM_SECONDS: "15" }).progress.interimMs).toBe(15_000);
     expect(() => parseConfig({ CODEXPI_STREAMING: "always" })).toThrow(/CODEXPI_STREAMING/);
@@ -70,6 +71,14 @@ describe("configuration", () => {
       /CODEXPI_THREAD_CONTEXT_MESSAGES/,
     );
     expect(() => parseConfig({ CODEXPI_THREAD_CONTEXT_CHARS: "10" })).toThrow(/CODEXPI_THREAD_CONTEXT_CHARS/);
+  });
+
+  it("S-QUIET-02, S-FAIL-02: done DMs after 60 s of work and a connection limit of 120 s by default; both are settings", () => {
+    expect(parseConfig({}).connectTimeoutMs).toBe(120_000);
+    expect(parseConfig({ CODEXPI_CONNECT_TIMEOUT: "5" }).connectTimeoutMs).toBe(5_000);
+    expect(parseConfig({ CODEXPI_DONE_DM_SECONDS: "0" }).progress.doneDmAfterMs).toBe(0);
+    expect(() => parseConfig({ CODEXPI_CONNECT_TIMEOUT: "0" })).toThrow(/CODEXPI_CONNECT_TIMEOUT/);
+    expect(() => parseConfig({ CODEXPI_DONE_DM_SECONDS: "soon" })).toThrow(/CODEXPI_DONE_DM_SECONDS/);
   });
 
   it("a relative CODEX_HOME is resolved against the working directory; unset stays unset (~/.codex)", () => {

@@ -16,6 +16,7 @@ import { createEngineApi, dialectOf, type Engine } from "../engine/api/runtime.j
 import type { Locale } from "../i18n/index.js";
 import type { BotContext } from "./context.js";
 import { AfterAck } from "./afterAck.js";
+import { PendingAcks } from "./pendingAcks.js";
 import { serveHealth, startHealthServer, type Health } from "./health.js";
 import { registerActions } from "./listeners/actions.js";
 import { registerLaneActions } from "./listeners/lanes.js";
@@ -54,6 +55,8 @@ export interface SlackApp {
   healthPort: number | null;
   botUserId: string;
   client: WebClient;
+  /** The `/codex ask` acknowledgements that wait for their root (the notifier removes them). */
+  acks: PendingAcks;
   /** Resolves once every request received so far has been processed, its work after ack included. */
   settled(): Promise<void>;
   stop(): Promise<void>;
@@ -147,7 +150,8 @@ export async function startSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
   });
 
   const afterAck = new AfterAck(logger);
-  registerListeners(app, botContext(opts, client, botUserId, afterAck, handledEvents));
+  const acks = new PendingAcks(logger, () => engine.clock.now());
+  registerListeners(app, botContext(opts, client, botUserId, afterAck, handledEvents, acks));
 
   // The receiver starts the intake (its replay) before it listens.
   const listening = await listen(opts, receiver);
@@ -161,6 +165,7 @@ export async function startSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
     healthPort,
     botUserId,
     client,
+    acks,
     async settled() {
       // Work after ack may come from a request still in Bolt, and vice versa: wait until both are idle.
       do {
@@ -252,6 +257,7 @@ function botContext(
   botUserId: string,
   afterAck: AfterAck,
   handledEvents: HandledEvents,
+  acks: PendingAcks,
 ): BotContext {
   const { engine, config, logger } = opts;
   const api = createEngineApi(engine);
@@ -266,6 +272,7 @@ function botContext(
     locales: new UserLocales(client, opts.locale, engine.clock, logger),
     botUserId,
     afterAck,
+    acks,
     addresses: new SlackAddresses(engine.db, engine.clock),
     posts: new SlackPosts(engine.db, engine.clock),
     channelDefaults: new SlackChannelDefaults(engine.db, engine.clock),

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { AfterAck } from "./afterAck.js";
+import type { PendingAcks } from "./pendingAcks.js";
 import type { ChannelMembers } from "./channelMembers.js";
 import type { SlackAddresses } from "./store/addresses.js";
 import type { SlackChannelDefaults } from "./store/channelDefaults.js";
@@ -25,6 +26,8 @@ export interface BotContext {
   locales: UserLocales;
   botUserId: string;
   afterAck: AfterAck;
+  /** `/codex ask` acknowledgements removed once their conversation's root is posted. */
+  acks: PendingAcks;
   /** Where conversations, runs and orchestrations live in Slack (the bot's own rows). */
   addresses: SlackAddresses;
   /** What the bot posted, by key (the bot's own rows). */

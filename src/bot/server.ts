@@ -167,6 +167,7 @@ function startNotifier(
     clock: engine.clock,
     logger: logger.child({ component: "notifier" }),
     locale: config.locale,
+    acks: slack.acks,
     isCoordinator: () => engine.holdsLease(),
     wakeups,
     // Woken by NOTIFY on PostgreSQL, the poll is only the net there.
@@ -175,6 +176,7 @@ function startNotifier(
     progress: {
       streaming: config.progress.streaming,
       interimMs: config.progress.interimMs,
+      doneDmAfterMs: config.progress.doneDmAfterMs,
       teamId: config.slack.teamId,
     },
   });

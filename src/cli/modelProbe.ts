@@ -13,10 +13,13 @@ import path from "node:path";
 import type { Config } from "../config.js";
 import { checkName, type Check } from "./slackChecks.js";
 import { t, type Locale } from "../i18n/index.js";
+import { modelAccessProblem } from "./modelAccess.js";
 
 /** The probe's bounds: a doctor answers within a minute, whatever the model does. */
 const PROBE_TURN_MS = 60_000;
 const PROBE_IDLE_MS = 30_000;
+// Codex retries an endpoint it cannot reach forever: a few seconds of nothing else say enough.
+const PROBE_CONNECT_MS = 6_000;
 const PROBE_PROMPT = "This is a connectivity check. Reply with the single word: ok";
 
 /** The model the operator's config.toml names (Codex's own default when it names none). */
@@ -34,6 +37,19 @@ function configuredModel(locale: Locale, home: string): string {
   }
 }
 
+/** Why Codex cannot authenticate to its model, said before any turn (with its fix); null when it may. */
+function accessRefusal(locale: Locale, model: string, home: string): string | null {
+  const access = modelAccessProblem(home, process.env);
+  if (access?.kind === "not_logged_in") return t(locale, "cli.doctor.model_not_logged_in", { model, home });
+  if (access?.kind === "key_missing")
+    return t(locale, "cli.doctor.model_key_missing", {
+      model,
+      variable: access.variable,
+      config: path.join(home, "config.toml"),
+    });
+  return null;
+}
+
 /**
  * One real Codex turn, started the way agents start (in their jail when it is on, with the same
  * allow-listed environment and the operator's config and credentials): the only proof that a
@@ -44,6 +60,9 @@ export async function modelProbe(config: Config, bin: string): Promise<Check> {
   const name = checkName(locale, "model");
   const home = operatorCodexHome(config.codexHome);
   const model = configuredModel(locale, home);
+  const configFile = path.join(home, "config.toml");
+  const refused = accessRefusal(locale, model, home);
+  if (refused) return { name, ok: false, detail: refused };
   const bwrap = config.jail === "bwrap" ? findBwrap() : null;
   if (config.jail === "bwrap" && !bwrap)
     return { name, ok: false, detail: t(locale, "cli.doctor.model_no_bwrap") };
@@ -82,6 +101,7 @@ export async function modelProbe(config: Config, bin: string): Promise<Check> {
         : undefined,
       turnTimeoutMs: Math.min(config.turnTimeoutMs, PROBE_TURN_MS),
       idleTimeoutMs: Math.min(config.idleTimeoutMs, PROBE_IDLE_MS),
+      connectTimeoutMs: Math.min(config.connectTimeoutMs, PROBE_CONNECT_MS),
       stderrFile: path.join(state, "stderr.log"),
       killGraceMs: 1_000,
     });
@@ -91,6 +111,8 @@ export async function modelProbe(config: Config, bin: string): Promise<Check> {
     recordModelProbe(config.dataDir, { ok: r.ended === "completed", at: Date.now() });
     if (r.ended === "completed")
       return { name, ok: true, detail: t(locale, "cli.doctor.model_ok", { model, seconds, home }) };
+    const unreachable = unreachableDetail(locale, r, { model, seconds, config: configFile });
+    if (unreachable) return { name, ok: false, detail: unreachable };
     const why = failureOf(locale, r, ms);
     return {
       name,
@@ -115,6 +137,17 @@ export async function modelProbe(config: Config, bin: string): Promise<Check> {
 }
 
 /** Why a probe's turn did not complete: Codex's own error when it gave one. */
+/** Codex only ever retried: its endpoint is not there (whichever limit came first). */
+function unreachableDetail(
+  locale: Locale,
+  r: Awaited<ReturnType<ReturnType<typeof turnRunner>>>,
+  vars: { model: string; seconds: string; config: string },
+): string | null {
+  if (r.ended !== "watchdog" || (r.watchdog !== "connect" && r.state.reconnects === 0)) return null;
+  const why = r.state.progress?.detail ?? r.state.lastError ?? "?";
+  return t(locale, "cli.doctor.model_unreachable", { ...vars, why });
+}
+
 function failureOf(
   locale: Locale,
   r: Awaited<ReturnType<ReturnType<typeof turnRunner>>>,

@@ -13,6 +13,7 @@ import { threadContext } from "./en/threadContext.js";
 import { usage } from "./en/usage.js";
 import { files } from "./en/files.js";
 import { rights } from "./en/rights.js";
+import { quiet } from "./en/quiet.js";
 import type { MessageKey } from "./fr.js";
 import type { Message } from "./message.js";
 
@@ -36,4 +37,5 @@ export const en = {
   ...usage,
   ...files,
   ...rights,
+  ...quiet,
 } satisfies Record<MessageKey, Message>;

@@ -14,6 +14,7 @@ export type FailureKey =
   | "worker.watchdog_idle"
   | "worker.watchdog_turn"
   | "worker.watchdog_retrying"
+  | "worker.model_unreachable"
   | "worker.cancelled"
   | "worker.cancelled_queued"
   | "worker.thread_busy"
@@ -34,6 +35,7 @@ const KEYS: ReadonlySet<string> = new Set<FailureKey>([
   "worker.watchdog_idle",
   "worker.watchdog_turn",
   "worker.watchdog_retrying",
+  "worker.model_unreachable",
   "worker.cancelled",
   "worker.cancelled_queued",
   "worker.thread_busy",
@@ -80,3 +82,30 @@ function paramsOf(json: string): Params {
     return {};
   }
 }
+
+const NEXT_STEPS = {
+  model_unreachable: "failure.next.model_unreachable",
+  watchdog: "failure.next.watchdog",
+  codex_failed: "failure.next.codex_failed",
+  interrupted: "failure.next.interrupted",
+  spawn_failed: "failure.next.spawn_failed",
+  thread_busy: "failure.next.thread_busy",
+} as const;
+
+/**
+ * What to try after a failure, in `locale`, by its kind: a model Codex could not reach (told by
+ * its note), else the item's error code; null for a kind with nothing to try (a cancel).
+ */
+export function failureNextStep(
+  locale: Locale,
+  stored: string | null | undefined,
+  errorCode: string | null | undefined,
+): string | null {
+  const kind = isModelUnreachable(stored) ? "model_unreachable" : errorCode;
+  const key = kind && Object.hasOwn(NEXT_STEPS, kind) ? NEXT_STEPS[kind as keyof typeof NEXT_STEPS] : null;
+  return key ? t(locale, key) : null;
+}
+
+/** Whether a stored failure says Codex could not reach its model (its own words follow in the note). */
+export const isModelUnreachable = (stored: string | null | undefined): boolean =>
+  NOTE.exec(stored ?? "")?.[1] === "worker.model_unreachable";

@@ -13,6 +13,7 @@ import { threadContext } from "./fr/threadContext.js";
 import { usage } from "./fr/usage.js";
 import { files } from "./fr/files.js";
 import { rights } from "./fr/rights.js";
+import { quiet } from "./fr/quiet.js";
 
 /**
  * The French catalog: the source of the keys (`MessageKey`), built from
@@ -35,6 +36,7 @@ export const fr = {
   ...usage,
   ...files,
   ...rights,
+  ...quiet,
 };
 
 /** Keys defined in more than one area. */
@@ -66,6 +68,7 @@ type _AreasAreDisjoint = Assert<
       typeof threadContext,
       typeof files,
       typeof rights,
+      typeof quiet,
     ]
   >
 >;

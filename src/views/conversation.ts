@@ -29,8 +29,10 @@ export interface ConversationRootInput {
   activity?: string | null;
   /** What the agent does now, and its plan. */
   progress?: Progress | null;
-  /** Tokens the turn used, shown once it is over. */
+  /** Tokens the conversation used (all its turns), shown once a turn is over. */
   tokens?: number | null;
+  /** How long the agent worked, all finished turns together (the summary once done). */
+  workedMs?: number | null;
   /** When the message is rendered (elapsed time while running). */
   now?: number | null;
   position?: number | null;
@@ -38,6 +40,8 @@ export interface ConversationRootInput {
   errorCode?: string | null;
   startedAt?: number | null;
   finishedAt?: number | null;
+  /** Stop was pressed and the running turn is being stopped: never shown as running again. */
+  stopping?: boolean;
   /** Who pressed Stop, when known. */
   stoppedBy?: string | null;
   /** A decision the agent asked still waits: Stop is offered (it cancels the decision). */
@@ -118,7 +122,8 @@ function stateLine(locale: Locale, c: ConversationRootInput): string {
       return runningLine(locale, c);
     case "done": {
       if (c.startedAt == null || c.finishedAt == null) return t(locale, "conversation.state.done");
-      const duration = formatDuration(locale, c.finishedAt - c.startedAt);
+      // The conversation's total (every turn's work), not the last turn's: the tokens are a total too.
+      const duration = formatDuration(locale, Math.max(c.workedMs ?? 0, c.finishedAt - c.startedAt));
       return c.tokens != null && c.tokens > 0
         ? t(locale, "conversation.state.done_in_tokens", { duration, tokens: formatTokens(locale, c.tokens) })
         : t(locale, "conversation.state.done_in", { duration });
@@ -140,6 +145,8 @@ function stateLine(locale: Locale, c: ConversationRootInput): string {
 
 /** While running: the elapsed time, the current activity in the person's language, the plan. */
 function runningLine(locale: Locale, c: ConversationRootInput): string {
+  // Stop was pressed: what the agent did meanwhile (its killed command ending) is not work going on.
+  if (c.stopping) return t(locale, "conversation.state.stopping");
   const elapsed =
     c.startedAt != null && c.now != null && c.now >= c.startedAt
       ? t(locale, "conversation.state.running_for", { duration: formatDuration(locale, c.now - c.startedAt) })

@@ -13,8 +13,20 @@ const detailText = (detail: string) =>
 
 /** The current activity in the person's language: its kind from the catalog, then its detail. */
 export function progressLine(locale: Locale, p: Progress): string {
+  if (p.kind === "reconnecting") return reconnectingLine(locale, p, detailText);
   const kind = t(locale, `progress.kind.${p.kind}`);
   return p.detail?.trim() ? t(locale, "progress.with_detail", { kind, detail: detailText(p.detail) }) : kind;
+}
+
+/**
+ * "reconnecting to the model: <Codex's last error>, attempt N": what a turn that cannot reach its
+ * model shows on its root and in its stream, rather than looking like one that works.
+ */
+export function reconnectingLine(locale: Locale, p: Progress, show: (detail: string) => string): string {
+  return t(locale, "progress.reconnecting", {
+    error: p.detail?.trim() ? show(p.detail) : "?",
+    n: p.attempt ?? 1,
+  });
 }
 
 /** The agent's plan as a checklist (at most a dozen steps, each clipped). */

@@ -39,7 +39,8 @@ describe("each person's language", () => {
   });
 
   it("a conversation's thread and DMs are in the language of its person, whoever shares the channel", async () => {
-    bot = await slackBot();
+    // A done DM for a turn of any length (by default only after a minute: S-QUIET-02).
+    bot = await slackBot({ env: { CODEXPI_DONE_DM_SECONDS: "0" } });
     bot.slack.setUser(OWNER, { locale: "en-GB" });
     bot.slack.setUser(ADMIN, { locale: "fr-FR" });
     const res = await bot.command("ask demo say hello", OWNER);

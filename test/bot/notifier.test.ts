@@ -34,6 +34,8 @@ describe("notifier (outbox → Slack)", () => {
         locale: "fr",
         backoffBaseMs: 1_000,
         backoffMaxMs: 8_000,
+        // Every turn's done DM, as these tests' fake-clock turns last no time (default: a minute, S-QUIET-02).
+        progress: { streaming: "off", interimMs: 60_000, doneDmAfterMs: 0 },
       });
     return { client, notifier };
   }

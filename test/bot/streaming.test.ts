@@ -146,12 +146,13 @@ describe("a turn as it happens in its thread", () => {
   it("coalesces appends while Slack rate-limits them, and still ends the turn with its answer once", async () => {
     bot = await slackBot({ streaming: true });
     bot.model.enqueue(
-      { kind: "shell", command: ["sh", "-c", "echo step-1"] },
+      // The stream opens at the first activity (S-QUIET-03): step-1 lasts long enough to open it.
+      { kind: "shell", command: ["sh", "-c", "sleep 2; echo step-1"] },
       { kind: "shell", command: ["sh", "-c", "sleep 1; echo step-2"] },
       { kind: "shell", command: ["sh", "-c", "sleep 6; echo step-3"] },
       { kind: "text", text: "fini" },
     );
-    // The first append answers 429 with Retry-After: 4 s; step-2 (1 s) comes and goes meanwhile.
+    // The first append (step-2's) answers 429 with Retry-After: 4 s; step-2 (1 s) comes and goes meanwhile.
     bot.slack.failNext("chat.appendStream", { status: 429, retryAfter: 4 });
     await bot.command("ask demo limité");
     await eventually(() => postsOf(bot, "fini").length > 0, 90_000, "the answer");

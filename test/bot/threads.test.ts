@@ -112,7 +112,8 @@ describe("a conversation's thread in Slack", () => {
   });
 
   it("a failure gives one thread notice and one DM: the incident's when one opens, else the failure's", async () => {
-    bot = await slackBot();
+    // The failure's DM for a turn of any length (by default only after a minute: S-QUIET-02).
+    bot = await slackBot({ env: { CODEXPI_DONE_DM_SECONDS: "0" } });
     const dm = bot.slack.dmChannel(OWNER);
     bot.model.enqueue({ kind: "fail", message: "modèle en panne" });
     await bot.command("ask demo casse tout");

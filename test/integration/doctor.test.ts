@@ -126,10 +126,13 @@ describe("codexpi doctor: a real model probe and Slack's tokens and scopes (real
     });
     expect(Date.now() - started).toBeLessThan(90_000);
     expect(r.exitCode).toBe(1);
+    // A wrong endpoint is named as such, quickly, with Codex's error and where to correct it (S-FAIL-05).
     expect(r.stdout).toMatch(
-      /^✗ model: gpt-5\.5 \(provider fake\) did not answer after [\d.]+ s: .+\. Fix: log in/m,
+      /^✗ model: gpt-5\.5 \(provider fake\) cannot be reached after [\d.]+ s: Connection failed.*\. Fix: check the provider's base_url in .*config\.toml/m,
     );
     expect(probeRecord()).toMatchObject({ ok: false }); // S-FH-03
+    const probed = Number(/cannot be reached after ([\d.]+) s/.exec(r.stdout)?.[1]);
+    expect(probed).toBeLessThan(20);
     expect(r.stdout).toMatch(
       /^✗ slack scopes: SLACK_BOT_TOKEN lacks app_mentions:read, .*files:read, files:write/m,
     );
@@ -140,6 +143,43 @@ describe("codexpi doctor: a real model probe and Slack's tokens and scopes (real
       /^✗ slack app token: apps\.connections\.open failed: invalid_auth.*SLACK_APP_TOKEN/m,
     );
   });
+});
+
+describe("codexpi doctor: a model Codex cannot authenticate to (real CLI)", () => {
+  const made: string[] = [];
+  afterEach(() => {
+    for (const d of made.splice(0)) fs.rmSync(d, { recursive: true, force: true, maxRetries: 10 });
+  });
+
+  async function doctorWith(home: { dir: string; env: Record<string, string> }, env: Record<string, string>) {
+    const data = tempDir();
+    made.push(home.dir, data);
+    const started = Date.now();
+    const r = await execa(process.execPath, [CLI, "doctor"], {
+      env: { CODEX_HOME: home.dir, CODEXPI_DATA_DIR: path.join(data, "data"), CODEXPI_LOCALE: "en", ...env },
+      extendEnv: false,
+      reject: false,
+      timeout: 60_000,
+    });
+    return { ...r, ms: Date.now() - started };
+  }
+
+  it("S-FAIL-05: says at once that Codex is not logged in, or that the provider's key variable is unset, and how to fix each", async () => {
+    const url = `http://127.0.0.1:${await closedPort()}/v1`;
+    const openAi = await makeCodexHome(url, { authFile: true }); // requires_openai_auth, no auth.json
+    const notLoggedIn = await doctorWith(openAi, { PATH: process.env.PATH ?? "" });
+    expect(notLoggedIn.stdout).toMatch(
+      /^✗ model: .*Codex is not logged in .*Fix: `CODEX_HOME=.* codex login`/m,
+    );
+    expect(notLoggedIn.ms).toBeLessThan(20_000);
+    const keyed = await makeCodexHome(url);
+    const noKey = await doctorWith(keyed, { PATH: process.env.PATH ?? "" });
+    expect(noKey.stdout).toMatch(/^✗ model: .*the variable FAKE_OPENAI_API_KEY .* is not set\. Fix: set it/m);
+    // Positive control: with its key, the probe goes on to the model (here: an endpoint that is not there).
+    const withKey = await doctorWith(keyed, { PATH: process.env.PATH ?? "", ...keyed.env });
+    expect(withKey.stdout).not.toMatch(/FAKE_OPENAI_API_KEY .*is not set/);
+    expect(withKey.stdout).toMatch(/^✗ model: .*cannot be reached after/m);
+  }, 120_000);
 });
 
 describe("codexpi doctor: a ChatGPT login shared with full-access projects", () => {

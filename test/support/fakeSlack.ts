@@ -270,6 +270,12 @@ export interface FakeSlack {
   readonly shared: FakeSharedFiles;
   readonly views: FakeSlackViewRecord[];
   readonly responses: FakeSlackResponse[];
+  /**
+   * The ephemerals response URLs left on screen: each post adds one, `replace_original: true`
+   * replaces the URL's last one, `delete_original: true` removes it (as Slack does for the
+   * ephemeral answers of a slash command).
+   */
+  shownResponses(): FakeSlackResponse[];
   responseUrl(id: string): string;
   /** The DM channel `conversations.open` returns for a user (stable: `D` + user id without its first letter). */
   dmChannel(userId: string): string;
@@ -707,6 +713,20 @@ class FakeSlackServer implements FakeSlack {
 
   expireStreams(): void {
     for (const st of this.streams) if (st.state === "open") st.state = "expired";
+  }
+
+  shownResponses(): FakeSlackResponse[] {
+    const shown: FakeSlackResponse[] = [];
+    for (const r of this.responses) {
+      const body = isRecord(r.body) ? r.body : {};
+      const last = shown.map((x) => x.id).lastIndexOf(r.id);
+      if (body.delete_original === true || body.delete_original === "true") {
+        if (last >= 0) shown.splice(last, 1);
+      } else if ((body.replace_original === true || body.replace_original === "true") && last >= 0) {
+        shown[last] = r;
+      } else shown.push(r);
+    }
+    return shown;
   }
 
   responseUrl(id: string): string {

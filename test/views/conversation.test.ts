@@ -282,3 +282,35 @@ describe("stopSummary", () => {
     ).toBe("Stopped by <@U0123ABC>: 1 queued follow-up cancelled.");
   });
 });
+
+describe("the root of a quiet thread and of a visible failure", () => {
+  const running: ConversationRootInput = {
+    ...base,
+    status: "running",
+    startedAt: 0,
+    now: 5_000,
+    progress: { kind: "command", detail: "npm test", plan: null },
+  };
+
+  it("S-QUIET-04: a done conversation gives its total work time, not its last turn's", () => {
+    const done = { ...base, status: "done" as const, startedAt: 10_000, finishedAt: 12_000, tokens: 144 };
+    expect(stateText({ ...done, workedMs: 14_000 }, "en")).toContain("14 s");
+    // Positive control: without a total, the last turn's.
+    expect(stateText(done, "en")).toContain("2 s");
+  });
+
+  it("S-FAIL-01: a turn that cannot reach its model says so, with Codex's error and the attempt", () => {
+    const text = stateText(
+      { ...running, progress: { kind: "reconnecting", detail: "Connection failed", attempt: 3, plan: null } },
+      "en",
+    );
+    expect(text).toContain("reconnecting to the model: `Connection failed`, attempt 3");
+  });
+
+  it("S-FAIL-04: a turn being stopped says so rather than what its killed command did", () => {
+    expect(stateText(running, "en")).toContain("npm test");
+    const stopping = stateText({ ...running, stopping: true }, "en");
+    expect(stopping).toContain("Stopping…");
+    expect(stopping).not.toContain("npm test");
+  });
+});

@@ -91,16 +91,63 @@ describe("a turn's progress as stream chunks", () => {
     ]);
   });
 
-  it("appends only the new suffix of a message as it is written, and a new message after a blank line", () => {
+  it("appends only the new suffix of a message once other work follows it, and a new message after a blank line", () => {
     const writing = (text: string): Progress => ({ kind: "writing", detail: null, plan: null, text });
+    const followed = (text: string): Progress => ({ kind: "thinking", detail: null, plan: null, text });
     const { calls } = run(
-      [writing("Je regarde"), writing("Je regarde les tests."), writing("Tout passe.")],
+      [
+        writing("Je regarde"),
+        followed("Je regarde"),
+        writing("Je regarde les tests."),
+        followed("Je regarde les tests."),
+        writing("Tout passe."),
+        followed("Tout passe."),
+      ],
       false,
     );
     expect(calls.map((c) => c.map((x) => (x.type === "markdown_text" ? x.text : x.type)))).toEqual([
+      [],
       ["Je regarde"],
+      [],
       [" les tests."],
+      [],
       ["\n\nTout passe."],
+    ]);
+  });
+
+  it("S-QUIET-03: never streams the last text while it is the last thing the agent did (it may be the answer, posted on its own)", () => {
+    const { calls } = run([{ kind: "writing", detail: null, plan: null, text: "La réponse." }], true);
+    expect(calls.flat().filter((c) => c.type === "markdown_text")).toEqual([]);
+    // Positive control: the same text followed by a command is streamed, before the command.
+    const { calls: followed } = run([
+      { kind: "command", detail: "npm test", plan: null, text: "La réponse." },
+    ]);
+    expect(followed[0]?.map((c) => c.type)).toEqual(["markdown_text", "task_update"]);
+  });
+
+  it("S-FAIL-01: shows retries as one task retitled at each attempt with Codex's error", () => {
+    const retry = (n: number): Progress => ({
+      kind: "reconnecting",
+      detail: "Connection failed: error sending request",
+      attempt: n,
+      plan: null,
+    });
+    const { calls } = run([retry(1), retry(2)], false);
+    expect(calls[0]).toEqual([
+      {
+        type: "task_update",
+        id: "a1",
+        title: "reconnecting to the model: Connection failed: error sending request, attempt 1",
+        status: "in_progress",
+      },
+    ]);
+    expect(calls[1]).toEqual([
+      {
+        type: "task_update",
+        id: "a1",
+        title: "reconnecting to the model: Connection failed: error sending request, attempt 2",
+        status: "in_progress",
+      },
     ]);
   });
 

@@ -87,16 +87,17 @@ export function registerCommands(app: App, ctx: BotContext): void {
     }
     ctx.afterAck.run(
       async () => {
-        let reply: Reply;
+        let reply: CommandReply;
         try {
           reply = await run(ctx, parsed, command.user_id, command.channel_id, client);
         } catch (err) {
           reply = { text: errorText(ctx, err) };
         }
+        const { ackOf, ...shown } = reply;
         // Not awaited: the queue serialises database work, not round trips to Slack.
-        respond({ response_type: "ephemeral", replace_original: false, ...reply }).catch((err) =>
-          ctx.logger.warn({ err }, "could not answer a /codex command"),
-        );
+        respond({ response_type: "ephemeral", replace_original: false, ...shown })
+          .then(() => ackOf && ctx.acks.sent(ackOf, respond))
+          .catch((err) => ctx.logger.warn({ err }, "could not answer a /codex command"));
         // An ask's prompt carries the request's key; other commands run at most once.
       },
       { replaySafe: parsed.kind === "ask" },
@@ -120,7 +121,13 @@ interface CommandScope {
   client: WebClient;
 }
 
-type Handler<K extends keyof CommandOfKind> = (cmd: CommandOfKind[K], scope: CommandScope) => Promise<Reply>;
+/** A command's answer; `ackOf`: the conversation whose root replaces it (an ask's acknowledgement). */
+type CommandReply = Reply & { ackOf?: string };
+
+type Handler<K extends keyof CommandOfKind> = (
+  cmd: CommandOfKind[K],
+  scope: CommandScope,
+) => Promise<CommandReply>;
 
 // One handler per sub-command; the mapped type makes a sub-command without a handler a compile error.
 const handlers: { [K in keyof CommandOfKind]: Handler<K> } = {
@@ -157,7 +164,7 @@ async function run(
   userId: string,
   channelId: string,
   client: WebClient,
-): Promise<Reply> {
+): Promise<CommandReply> {
   // With the channels they belong to: a project visible to its channel's members is theirs to
   // read (status, projects); what they may prompt the engine decides regardless.
   const actor = await readerOf(ctx, userId, channelId);
@@ -167,7 +174,7 @@ async function run(
 async function askCommand(
   cmd: CommandOfKind["ask"],
   { ctx, actor, channelId }: CommandScope,
-): Promise<Reply> {
+): Promise<CommandReply> {
   // The thread is the state message the notifier posts as its root.
   const started = await ctx.api.conversations.ask(actor, cmd.project, cmd.prompt, {
     ...currentRequest(),
@@ -177,6 +184,8 @@ async function askCommand(
   return {
     text:
       position === null ? t(ctx.locale, "notice.working") : t(ctx.locale, "notice.queued", { n: position }),
+    // Removed once the conversation's root (which shows the same state) is in the channel.
+    ackOf: started.item.conversation_id,
   };
 }
 

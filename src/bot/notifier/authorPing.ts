@@ -5,7 +5,8 @@ import type { SlackConversation } from "./conversationSnapshot.js";
 import { isSlackUser, type RendererBase } from "./rendererBase.js";
 
 /**
- * A DM to the author when their task ends in a channel (never for a DM conversation, which is
+ * A DM to the author when their task ends in a channel, after a turn long enough (`awayAfterMs`,
+ * CODEXPI_DONE_DM_SECONDS) that they were likely away (never for a DM conversation, which is
  * already theirs, nor for a stop they asked), if their preferences say so. A failure that
  * opened an incident the author gets by DM is told by that DM alone (one DM per failure).
  */
@@ -14,6 +15,7 @@ export async function pingAuthor(
   outboxId: number,
   snap: SlackConversation,
   event: EventOf<"conversation.finished">,
+  awayAfterMs: number,
 ): Promise<void> {
   const userId = snap.userId;
   if (
@@ -25,6 +27,9 @@ export async function pingAuthor(
     return;
   const preferences = await base.api.coordination.preferences(userId);
   if (!preferences.task_completion) return;
+  // Only a person likely away is told: one who waited a few seconds is still looking at the thread.
+  const ranMs = (await base.api.conversations.turnFailure(event.queueId))?.ranMs ?? null;
+  if (ranMs !== null && ranMs < awayAfterMs) return;
   if (
     event.status === "failed" &&
     preferences.incidents &&

@@ -1,5 +1,6 @@
 import type { EventOf } from "../../engine/api/model.js";
 import type { Logger } from "pino";
+import type { PendingAcks } from "../pendingAcks.js";
 import { t } from "../../i18n/index.js";
 import { pingAuthor } from "./authorPing.js";
 import { ConversationSnapshots, turnOf, type SlackConversation } from "./conversationSnapshot.js";
@@ -29,10 +30,21 @@ export const REFRESH_KINDS: ReadonlySet<string> = new Set<ConversationKind>([
   "conversation.progress",
 ]);
 
+// Matches CODEXPI_DONE_DM_SECONDS' default (notifiers built without the configuration: tests).
+const DEFAULT_DONE_DM_AFTER_MS = 60_000;
+
+// While a turn streams, its root is edited at most this often (its elapsed time; the heartbeat of
+// a running turn brings an event every 30 s): within the budget the stream's appends share.
+const ROOT_WHILE_STREAMING_MS = 15_000;
+
 /** What the conversations' renderer is built from: the renderers' own, and the running turns' progress. */
 export interface ConversationDeps extends RendererDeps {
   logger: Logger;
   turns: TurnProgress;
+  /** `/codex ask` acknowledgements, removed once their root is posted. */
+  acks?: PendingAcks;
+  /** A "done" DM only for turns that ran at least this long (default 60 s; 0: every turn). */
+  doneDmAfterMs?: number;
 }
 
 /**
@@ -45,12 +57,14 @@ export class ConversationMessages extends RendererBase implements Renderer<Conve
   private readonly turns: TurnProgress;
   private readonly snapshots: ConversationSnapshots;
   private readonly state: StateMessages;
+  private readonly doneDmAfterMs: number;
 
   constructor(deps: ConversationDeps) {
     super(deps);
+    this.doneDmAfterMs = deps.doneDmAfterMs ?? DEFAULT_DONE_DM_AFTER_MS;
     this.turns = deps.turns;
     this.snapshots = new ConversationSnapshots(this);
-    this.state = new StateMessages(this, deps.turns);
+    this.state = new StateMessages(this, deps.turns, deps.acks);
   }
 
   /** Only conversations started from Slack have a thread to show their events in. */
@@ -98,8 +112,16 @@ export class ConversationMessages extends RendererBase implements Renderer<Conve
     progressOf: string | null,
   ): Promise<void> {
     if (progressOf && (snap.status !== "running" || snap.queueId !== progressOf)) return;
+    // Stop was pressed: the root says so already; what the killed turn does meanwhile is not shown
+    // (its command ending would read as done, and the root as running again).
+    if (progressOf && snap.stopping) return;
     if (progressOf && this.turns.isStreaming(snap.queueId)) {
-      if (await this.turns.show(outboxId, turnOf(snap), this.locale)) return;
+      if (await this.turns.show(outboxId, turnOf(snap), this.locale)) {
+        // The root's summary stays current too (its elapsed time; a model it cannot reach at once).
+        const reconnecting = snap.progress?.kind === "reconnecting";
+        await this.state.refreshIfStale(outboxId, snap, reconnecting ? 1_000 : ROOT_WHILE_STREAMING_MS);
+        return;
+      }
     }
     const shown = await this.state.refresh(outboxId, snap, !progressOf);
     await this.turns.show(outboxId, turnOf(shown), this.locale);
@@ -115,10 +137,11 @@ export class ConversationMessages extends RendererBase implements Renderer<Conve
     // The turn's stream ends before its answer (unless the budget would hold the answer back): the
     // answer is posted below, exactly once, as ever.
     const turn = turnOf(withThread);
-    const stop = await this.turns.end(outboxId, event.queueId, turn, this.locale, true);
+    const stop = await this.turns.end(outboxId, event.queueId, turn, this.locale, true, event.status);
     await postOutcome(this, outboxId, withThread, event);
-    await pingAuthor(this, outboxId, withThread, event);
-    if (stop === "later") await this.turns.end(outboxId, event.queueId, turn, this.locale);
+    await pingAuthor(this, outboxId, withThread, event, this.doneDmAfterMs);
+    if (stop === "later")
+      await this.turns.end(outboxId, event.queueId, turn, this.locale, false, event.status);
     await this.state.refresh(outboxId, withThread);
   }
 

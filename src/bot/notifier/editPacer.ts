@@ -18,6 +18,12 @@ export class EditPacer {
     if (wait > 0) throw new Defer(wait);
   }
 
+  /** How long ago the subject's message was last edited or posted (Infinity: never by this process). */
+  age(id: string): number {
+    const last = this.lastEdit.get(id);
+    return last === undefined ? Number.POSITIVE_INFINITY : this.now() - last;
+  }
+
   /** Records that the subject's message was just edited or posted. */
   edited(id: string): void {
     this.lastEdit.set(id, this.now());

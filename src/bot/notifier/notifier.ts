@@ -6,6 +6,7 @@ import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
 import type { Locale } from "../../i18n/index.js";
 import { classifySlackError } from "../slackErrors.js";
+import type { PendingAcks } from "../pendingAcks.js";
 import { ConversationMessages, REFRESH_KINDS } from "./conversationMessages.js";
 import { Defer } from "./defer.js";
 import { CoordinationMessages } from "./coordinationMessages.js";
@@ -42,6 +43,8 @@ export interface NotifierOptions {
   clock: Clock;
   logger: Logger;
   locale: Locale;
+  /** `/codex ask` acknowledgements to remove once their root is posted (the Slack app's). */
+  acks?: PendingAcks;
   /** Only the coordinator delivers, so that two bot instances never post twice. */
   isCoordinator?: () => Promise<boolean>;
   backoffBaseMs?: number;
@@ -94,6 +97,8 @@ export class Notifier {
       conversations: new ConversationMessages({
         ...deps,
         logger: o.logger,
+        acks: o.acks,
+        doneDmAfterMs: o.progress?.doneDmAfterMs,
         turns: new TurnProgress(o.client, this.poster, o.clock, o.logger, o.progress ?? DEFAULT_PROGRESS),
       }),
       coordination: new CoordinationMessages(deps),

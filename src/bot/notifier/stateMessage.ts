@@ -5,6 +5,7 @@ import { Defer } from "./defer.js";
 import { EditPacer } from "./editPacer.js";
 import type { RendererBase } from "./rendererBase.js";
 import type { TurnProgress } from "./turnProgress.js";
+import type { PendingAcks } from "../pendingAcks.js";
 
 // Looked at again this soon when the workspace's budget holds an edit back.
 const BUDGET_RETRY_MS = 1_000;
@@ -20,6 +21,7 @@ export class StateMessages {
   constructor(
     private readonly base: RendererBase,
     private readonly turns: TurnProgress,
+    private readonly acks?: PendingAcks,
   ) {
     this.pacer = new EditPacer(() => base.clock.now());
   }
@@ -35,7 +37,23 @@ export class StateMessages {
       conversationRoot(this.base.locale, snap),
     );
     this.pacer.edited(id);
+    // The root shows the state from now on: the "Working…" ephemeral has nothing left to say.
+    this.acks?.rootPosted(id);
     return { ...snap, statusTs: ts, threadTs };
+  }
+
+  /**
+   * Re-renders the state message of a streamed turn when it is older than `maxAgeMs` (its elapsed
+   * time, or a new kind of activity such as reconnecting): the stream shows each activity, the
+   * root keeps its summary current. Never waits: short of budget or pace, the next event does it.
+   */
+  async refreshIfStale(outboxId: number, snap: SlackConversation, maxAgeMs: number): Promise<void> {
+    if (!snap.statusTs || this.pacer.age(snap.conversationId) < maxAgeMs) return;
+    try {
+      await this.refresh(outboxId, snap, false);
+    } catch (err) {
+      if (!(err instanceof Defer)) throw err;
+    }
   }
 
   /** Re-renders the state message (posts it when there is none yet); `urgent` for a change of state. */

@@ -1,5 +1,5 @@
 import { type EventOf, withoutDecisionMarker } from "../../engine/api/model.js";
-import { failureText } from "../../i18n/failures.js";
+import { failureNextStep, failureText, isModelUnreachable } from "../../i18n/failures.js";
 import { isMessageKey, t } from "../../i18n/index.js";
 import { agentAnswer } from "../../views/conversation.js";
 import { escapeClip } from "../../views/mrkdwn.js";
@@ -21,13 +21,17 @@ export async function postOutcome(
   const item = await base.api.conversations.turnFailure(event.queueId);
   // The catalog explains the failure in the reader's language; Codex's own message is kept
   // when it is the cause (it is data from the agent: escaped, never formatting).
-  const code = `failure.${item?.errorCode ?? ""}`;
+  // A model Codex could not reach is not a turn over its time: the note says which error it got.
+  const code = isModelUnreachable(item?.error) ? "" : `failure.${item?.errorCode ?? ""}`;
   const reason = isMessageKey(code) ? t(base.locale, code) : "";
   const detail =
     item?.errorCode === "codex_failed" || !reason
       ? escapeClip(failureText(base.locale, item?.error) ?? "?", 1500)
       : "";
-  const text = t(base.locale, "notice.failed", { error: [reason, detail].filter(Boolean).join(" — ") });
+  const failed = t(base.locale, "notice.failed", { error: [reason, detail].filter(Boolean).join(" — ") });
+  // Then what to try next, for this kind of failure.
+  const next = failureNextStep(base.locale, item?.error, item?.errorCode);
+  const text = next ? `${failed}\n${next}` : failed;
   await base.poster.postOnce({ ...place, key: `${outboxId}:notice`, purpose: "notice", text });
 }
 

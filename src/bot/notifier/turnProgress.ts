@@ -28,6 +28,8 @@ export interface TurnProgressSettings {
   /** SLACK_TEAM_ID when set; else the bot token's workspace (auth.test). */
   teamId?: string;
   budget?: SlackBudget;
+  /** A "done" DM only for turns that ran at least this long (CODEXPI_DONE_DM_SECONDS). */
+  doneDmAfterMs?: number;
 }
 
 /**
@@ -77,7 +79,10 @@ export class TurnProgress {
   async show(outboxId: number, turn: TurnOnSlack, locale: Locale): Promise<boolean> {
     if (turn.status !== "running" || !turn.queueId || !turn.threadTs) return false;
     const t = { ...turn, queueId: turn.queueId, threadTs: turn.threadTs, outboxId };
-    if ((await this.streams.show(t, locale)) === "streamed") return true;
+    const shown = await this.streams.show(t, locale);
+    if (shown === "streamed") return true;
+    // Nothing worth a stream yet (no activity): nor an interim post.
+    if (shown === "waiting") return false;
     await this.interim.post(t, locale);
     return false;
   }
@@ -97,9 +102,11 @@ export class TurnProgress {
     turn: TurnOnSlack,
     locale: Locale,
     answerWaits = false,
+    endedAs: "done" | "failed" | "cancelled" = "done",
   ): Promise<"stopped" | "later"> {
     if (!turn.threadTs) return "stopped";
-    return this.streams.end({ ...turn, queueId, threadTs: turn.threadTs, outboxId }, locale, answerWaits);
+    const t = { ...turn, queueId, threadTs: turn.threadTs, outboxId };
+    return this.streams.end(t, locale, answerWaits, endedAs);
   }
 
   /**

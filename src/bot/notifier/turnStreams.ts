@@ -2,14 +2,8 @@ import type { Clock } from "../../engine/api/runtime.js";
 import type { Progress } from "../../engine/api/model.js";
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
-import { t, type Locale } from "../../i18n/index.js";
-import {
-  keepAliveChunk,
-  nothingStreamed,
-  progressChunks,
-  type StreamChunk,
-  type Streamed,
-} from "../../views/streamChunks.js";
+import type { Locale } from "../../i18n/index.js";
+import { keepAliveChunk, nothingStreamed, progressChunks, type Streamed } from "../../views/streamChunks.js";
 import { classifySlackError } from "../slackErrors.js";
 import type { SlackPosts } from "../store/posts.js";
 import type { SlackBudget } from "./slackBudget.js";
@@ -90,8 +84,11 @@ export class TurnStreams {
 
   constructor(private readonly o: TurnStreamsOptions) {}
 
-  /** Shows the turn's progress in its stream (opening it at the first call); `fallback` when it has none. */
-  async show(turn: StreamTurn, locale: Locale): Promise<"streamed" | "fallback"> {
+  /**
+   * Shows the turn's progress in its stream (opening it at its first activity); `fallback` when it
+   * has none, `waiting` while the turn has shown nothing a stream would (no stream yet).
+   */
+  async show(turn: StreamTurn, locale: Locale): Promise<"streamed" | "fallback" | "waiting"> {
     if (this.o.mode === "off" || this.fallen.has(turn.queueId)) return "fallback";
     const live = this.live.get(turn.queueId);
     if (live) return this.append(turn, live, locale);
@@ -111,7 +108,12 @@ export class TurnStreams {
    * short. With `answerWaits` (its answer is not posted yet), a stop the budget cannot afford soon
    * answers `later`: the answer goes first, and the stop follows when the budget allows.
    */
-  async end(turn: StreamTurn, locale: Locale, answerWaits = false): Promise<"stopped" | "later"> {
+  async end(
+    turn: StreamTurn,
+    locale: Locale,
+    answerWaits = false,
+    endedAs: "done" | "failed" | "cancelled" = "done",
+  ): Promise<"stopped" | "later"> {
     this.fallen.delete(turn.queueId);
     const live = this.live.get(turn.queueId);
     if (!live) {
@@ -130,7 +132,7 @@ export class TurnStreams {
     // The last plan and activities, all complete; not the last text, which may be the answer
     // (posted next, by the outbox).
     const last = turn.progress ? { ...turn.progress, text: null } : null;
-    const { chunks } = progressChunks(locale, live.sent, last, true);
+    const { chunks } = progressChunks(locale, live.sent, last, true, endedAs);
     // The stop comes before the turn's answer: it goes first in the budget.
     const wait = this.o.budget.take(live.team, "chat.stopStream", undefined, true);
     if (wait > 0 && answerWaits && wait > ANSWER_GRACE_MS) return "later";
@@ -155,25 +157,19 @@ export class TurnStreams {
     return this.live.has(queueId);
   }
 
-  private async open(turn: StreamTurn, locale: Locale): Promise<"streamed" | "fallback"> {
+  private async open(turn: StreamTurn, locale: Locale): Promise<"streamed" | "fallback" | "waiting"> {
     const team = await this.o.team().catch(() => null);
     if (!team || (await this.refusing(team))) return this.fallBack(turn, false);
     // Tier 2 is small: a turn that finds it short shows its progress on the status message for
-    // now, and tries again at its next event.
-    if (this.o.budget.take(team, "chat.startStream") > 0) return "fallback";
+    // now, and tries again at its next event (the budget is taken below, once there is something to show).
     const first = progressChunks(locale, nothingStreamed(), turn.progress);
-    // Slack needs something to start with: before any activity, the turn "starting" as a task,
-    // completed by the first activity that follows.
-    const starting: StreamChunk = {
-      type: "task_update",
-      id: "a0",
-      title: t(locale, "progress.kind.starting"),
-      status: "in_progress",
-    };
-    const opening = first.chunks.length ? first.chunks : [starting];
-    const next: Streamed = first.chunks.length
-      ? first.next
-      : { ...first.next, activity: { id: "a0", kind: "starting", detail: null } };
+    // Opened at the turn's first real activity (a command, a plan, text it wrote before working
+    // on): a turn that only thinks and answers has no stream at all, not one whose only task is
+    // "starting" — its answer alone is posted.
+    if (!first.chunks.length) return "waiting";
+    if (this.o.budget.take(team, "chat.startStream") > 0) return "fallback";
+    const opening = first.chunks;
+    const next = first.next;
     await this.o.posts.intend({
       key: streamKey(turn.queueId),
       outboxId: turn.outboxId,

@@ -54,7 +54,7 @@ export interface ConversationsApi {
   view(conversationId: string): Promise<ConversationView | null>;
   /** An answer's text by its message id. */
   answerText(messageId: string): Promise<string | null>;
-  /** Why a turn failed, as its reader is told. */
+  /** Why a turn failed, as its reader is told, and how long it ran. */
   turnFailure(queueId: string): ReturnType<typeof turnFailure>;
 }
 

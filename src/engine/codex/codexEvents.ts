@@ -12,6 +12,8 @@ export interface CodexState {
   turnCompleted: boolean;
   turnFailed: string | null;
   lastError: string | null;
+  /** Consecutive failed attempts to reach the model (Codex's "Reconnecting…"), 0 once anything else comes. */
+  reconnects: number;
 }
 
 export const initialCodexState = (): CodexState => ({
@@ -23,6 +25,7 @@ export const initialCodexState = (): CodexState => ({
   turnCompleted: false,
   turnFailed: null,
   lastError: null,
+  reconnects: 0,
 });
 
 // Loose on purpose: Codex adds fields between versions; we read only what we need.
@@ -73,6 +76,42 @@ export const interimText = (s: string) =>
 
 /** Folds one event into the state. */
 export function applyCodexEvent(state: CodexState, e: z.infer<typeof event>): CodexState {
+  // Anything but a retry notice means Codex reached its model (or never needed it): the count restarts.
+  const s = e.type === "error" || !state.reconnects ? state : { ...state, reconnects: 0 };
+  return foldEvent(s, e);
+}
+
+// Codex 0.171's retry notices: "Reconnecting... 2/5 (stream disconnected …)" for a model that
+// fails, "Reconnecting... waiting for network (Connection failed: …)" for one it cannot reach.
+const RECONNECTING =
+  /^Reconnecting\.*\s*(?:(\d+)\/\d+)?\s*(?:waiting for network)?\s*(?:\(([\s\S]*)\))?\s*$/i;
+
+/** Whether Codex's error message is one of its retry notices (not a failure: it tries again). */
+export const isReconnecting = (message: string): boolean => /^Reconnecting\b/i.test(message.trim());
+
+/**
+ * The state after a retry notice: the activity says the model cannot be reached, with Codex's
+ * error (inside the notice's parentheses) and the attempt (Codex's count, else ours).
+ */
+export function reconnecting(state: CodexState, message: string): CodexState {
+  const m = RECONNECTING.exec(message.trim());
+  const attempt = m?.[1] ? Number(m[1]) : state.reconnects + 1;
+  const cause = oneLine(m?.[2]?.trim() || message, 300);
+  return {
+    ...state,
+    lastError: message,
+    reconnects: state.reconnects + 1,
+    progress: {
+      kind: "reconnecting",
+      detail: cause,
+      attempt,
+      plan: state.progress?.plan ?? null,
+      text: state.progress?.text ?? null,
+    },
+  };
+}
+
+function foldEvent(state: CodexState, e: z.infer<typeof event>): CodexState {
   switch (e.type) {
     case "thread.started":
       return { ...state, threadId: e.thread_id };
@@ -83,7 +122,9 @@ export function applyCodexEvent(state: CodexState, e: z.infer<typeof event>): Co
     case "turn.failed":
       return { ...state, turnFailed: e.error?.message ?? "turn failed" };
     case "error":
-      return { ...state, lastError: e.message ?? state.lastError };
+      return e.message && isReconnecting(e.message)
+        ? reconnecting(state, e.message)
+        : { ...state, lastError: e.message ?? state.lastError };
     case "item.started":
     case "item.updated":
     case "item.completed":

@@ -1,5 +1,5 @@
 import readline from "node:readline";
-import { applyCodexEvent, initialCodexState, parseCodexLine } from "./codexEvents.js";
+import { applyCodexEvent, initialCodexState, isReconnecting, parseCodexLine } from "./codexEvents.js";
 import { codexExecArgs } from "./codexArgs.js";
 import { startCodexProcess } from "./turnProcess.js";
 import { superviseCodexTurn, type TurnOptions, type TurnResult } from "./turnSupervisor.js";
@@ -25,8 +25,10 @@ export async function runCodexTurn(opts: TurnOptions): Promise<TurnResult> {
       for await (const line of lines) {
         const event = parseCodexLine(line);
         // Codex's retries ("Reconnecting… 2/5") are top-level errors: a model that keeps failing
-        // must not look like progress, or the turn would never end.
-        if (event?.type !== "error") turn.watchdogs.touch();
+        // must not look like progress, or the turn would never end; they start the connection limit.
+        if (event?.type === "error" && event.message && isReconnecting(event.message))
+          turn.watchdogs.failing();
+        else if (event?.type !== "error") turn.watchdogs.touch();
         if (!event) continue;
         state = applyCodexEvent(state, event);
         opts.onState?.(state);

@@ -58,11 +58,13 @@ export function interruptThenKill(pid: number, jailed: boolean, graceMs: number)
   return setTimeout(() => killTree(pid, "SIGKILL"), graceMs).unref();
 }
 
-/** The watchdogs of one turn: a wall-clock limit and a limit without progress. */
+/** The watchdogs of one turn: a wall-clock limit, a limit without progress, a limit of failed connections. */
 export interface TurnWatchdogs {
-  /** Progress: the idle limit starts again. */
+  /** Progress: the idle limit starts again, and Codex reached its model (the connection limit is off). */
   touch(): void;
-  /** Stops both clocks (a person is being asked): waiting for them is neither idle nor turn time. */
+  /** Codex failed to reach its model and retries: the connection limit starts, unless it runs already. */
+  failing(): void;
+  /** Stops the clocks (a person is being asked): waiting for them is neither idle nor turn time. */
   pause(): void;
   /** Restarts them: the idle limit in full, the turn limit with what was left of it. */
   resume(): void;
@@ -71,29 +73,42 @@ export interface TurnWatchdogs {
 
 /**
  * Arms a turn's watchdogs. Codex retries an unreachable provider forever and its retry errors are
- * not progress, so a turn that never ends is stopped by one of them (`fire` is called once).
+ * not progress, so a turn that never ends is stopped by one of them (`fire` is called once). The
+ * connection limit (`connectTimeoutMs`) runs from the first retry of a series to the next sign of
+ * life: a model that cannot be reached fails the turn in that bound, whatever the idle limit.
  */
 export function turnWatchdogs(
-  limits: { turnTimeoutMs: number; idleTimeoutMs: number },
-  fire: (which: "turn" | "idle") => void,
+  limits: { turnTimeoutMs: number; idleTimeoutMs: number; connectTimeoutMs?: number },
+  fire: (which: "turn" | "idle" | "connect") => void,
 ): TurnWatchdogs {
   let turnLeft = limits.turnTimeoutMs;
   let turnStarted = Date.now();
   let turnTimer: NodeJS.Timeout | null = setTimeout(() => fire("turn"), turnLeft);
   let idleTimer: NodeJS.Timeout | null = setTimeout(() => fire("idle"), limits.idleTimeoutMs);
+  let connectTimer: NodeJS.Timeout | null = null;
   let paused = false;
   let cleared = false;
+  const stopConnect = () => {
+    if (connectTimer) clearTimeout(connectTimer);
+    connectTimer = null;
+  };
   const stop = () => {
     if (turnTimer) clearTimeout(turnTimer);
     if (idleTimer) clearTimeout(idleTimer);
+    stopConnect();
     turnTimer = null;
     idleTimer = null;
   };
   return {
     touch() {
       if (paused || cleared) return;
+      stopConnect();
       if (idleTimer) clearTimeout(idleTimer);
       idleTimer = setTimeout(() => fire("idle"), limits.idleTimeoutMs);
+    },
+    failing() {
+      if (paused || cleared || connectTimer || !limits.connectTimeoutMs) return;
+      connectTimer = setTimeout(() => fire("connect"), limits.connectTimeoutMs);
     },
     pause() {
       if (paused) return;

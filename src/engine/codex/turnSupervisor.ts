@@ -11,6 +11,11 @@ export interface TurnOptions {
   env: Record<string, string>;
   turnTimeoutMs: number;
   idleTimeoutMs: number;
+  /**
+   * How long Codex may do nothing but retry an unreachable or failing model ("Reconnecting…")
+   * before the turn fails with its last error (default: no such limit, the idle one applies).
+   */
+  connectTimeoutMs?: number;
   /** Codex's stderr is appended here (never a pipe: a dead reader must not break the agent). */
   stderrFile: string;
   /** Aborting stops the turn (the whole process group goes) and reports `cancelled`. */
@@ -44,10 +49,13 @@ export type TurnResult =
   /** The caller's signal stopped the turn. */
   | (TurnEnd & { ended: "cancelled"; watchdog: null })
   /** A watchdog stopped a turn that went over its time or made no progress. */
-  | (TurnEnd & { ended: "watchdog"; watchdog: "turn" | "idle" });
+  | (TurnEnd & { ended: "watchdog"; watchdog: Watchdog });
+
+/** The limit that stopped a turn: its wall clock, its silence, or a model it could not reach. */
+export type Watchdog = "turn" | "idle" | "connect";
 
 /** Why a turn was stopped before Codex ended it. */
-export type TurnStop = { reason: "cancelled" } | { reason: "watchdog"; watchdog: "turn" | "idle" };
+export type TurnStop = { reason: "cancelled" } | { reason: "watchdog"; watchdog: Watchdog };
 
 /** One turn's supervision, the same for both runners. */
 export interface TurnSupervisor {

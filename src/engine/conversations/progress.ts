@@ -13,6 +13,8 @@ const activityKinds = [
   "thinking",
   "planning",
   "writing",
+  // Codex cannot reach its model and retries ("Reconnecting…"): `detail` is its last error.
+  "reconnecting",
 ] as const;
 
 /** One kind of activity; each has a catalog entry `progress.kind.<kind>`. */
@@ -28,6 +30,8 @@ const progressSchema = z.object({
    * quotes one line of it, a stream appends what was added since the last render.
    */
   text: z.string().nullable().optional(),
+  /** While reconnecting: which attempt this is (Codex's own count when it gives one). */
+  attempt: z.number().int().positive().optional(),
 });
 
 /** One step of the agent's plan (Codex's `todo_list` item). */

@@ -19,6 +19,7 @@ export function workerEnv(config: Config, base: NodeJS.ProcessEnv = process.env)
       config.database.dialect === "postgres" ? config.database.url : `sqlite:${config.database.file}`,
     CODEXPI_TURN_TIMEOUT: String(Math.ceil(config.turnTimeoutMs / 1000)),
     CODEXPI_IDLE_TIMEOUT: String(Math.ceil(config.idleTimeoutMs / 1000)),
+    CODEXPI_CONNECT_TIMEOUT: String(Math.ceil(config.connectTimeoutMs / 1000)),
     CODEXPI_LOCALE: config.locale,
     CODEXPI_JAIL: config.jail,
     CODEXPI_NETNS: config.netns,

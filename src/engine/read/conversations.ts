@@ -16,14 +16,18 @@ export interface ConversationView {
   activity: string | null;
   /** What the agent does now (the running item's stored progress). */
   progress: Progress | null;
-  /** Tokens the latest turn used, once known. */
+  /** Tokens the conversation used so far (Codex counts a thread's running total), once known. */
   tokens: number | null;
+  /** How long its agent worked, all turns together (finished turns; the running one is `startedAt`). */
+  workedMs: number;
   position: number | null;
   error: string | null;
   errorCode: string | null;
   startedAt: number | null;
   finishedAt: number | null;
   queueId: string | null;
+  /** Stop was pressed and the running turn is being stopped (its end follows). */
+  stopping: boolean;
   /** Whether a decision the agent asked still waits for its answer (Stop would cancel it). */
   decisionOpen: boolean;
   /** The decision that waits, if any (its question is linked from the state message). */
@@ -58,6 +62,7 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
   // Only the running turn's own request pauses it (a closed or older one is history).
   const approval = item?.status === "running" ? await pendingApproval(db, item.id) : undefined;
   const progress = parseProgress(item?.last_activity);
+  const totals = await conversationTotals(db, conversationId);
   return {
     conversationId,
     projectName: c.project_name,
@@ -66,19 +71,43 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
     status: item?.status === undefined || item.status === "steered" ? "queued" : item.status,
     activity: progress ? null : (item?.last_activity ?? null),
     progress,
-    tokens: tokensOf(parseJson(item?.usage)),
+    tokens: totals.tokens ?? tokensOf(parseJson(item?.usage)),
+    workedMs: totals.workedMs,
     position: item?.status === "queued" ? (await itemsAhead(db, item)) + 1 : null,
     error: item?.error ?? null,
     errorCode: item?.error_code ?? null,
     startedAt: item?.started_at ?? null,
     finishedAt: item?.finished_at ?? null,
     queueId: item?.id ?? null,
+    stopping: item?.status === "running" && item.cancel_requested_at != null,
     decisionOpen: decision !== undefined,
     decisionId: decision?.id ?? null,
     approvalPending: approval !== undefined,
     approvalId: approval?.id ?? null,
     options: { model: c.model, effort: c.effort, branch: c.base_branch },
   };
+}
+
+/**
+ * What all the conversation's turns add up to: the time its agent worked (each finished turn's
+ * start to end; not the time people took between turns) and the tokens used — Codex's usage is
+ * the thread's running total, so the largest is the conversation's (a failed last turn has none).
+ */
+async function conversationTotals(db: Tx, conversationId: string) {
+  const rows = await db
+    .selectFrom("prompt_queue")
+    .select(["started_at", "finished_at", "usage"])
+    .where("conversation_id", "=", conversationId)
+    .where("status", "<>", "steered")
+    .execute();
+  let workedMs = 0;
+  let tokens: number | null = null;
+  for (const r of rows) {
+    if (r.started_at != null && r.finished_at != null) workedMs += Math.max(0, r.finished_at - r.started_at);
+    const used = tokensOf(parseJson(r.usage));
+    if (used !== null && (tokens === null || used > tokens)) tokens = used;
+  }
+  return { workedMs, tokens };
 }
 
 /** The conversation's first message from a person: what it was asked. */
@@ -161,15 +190,21 @@ export async function answerText(db: Tx, messageId: string): Promise<string | nu
   return row?.content ?? null;
 }
 
-/** Why a turn failed (its error text and code); null when the item does not exist. */
+/**
+ * Why a turn failed (its error text and code) and how long it ran (null before its end); null
+ * when the item does not exist.
+ */
 export async function turnFailure(
   db: Tx,
   queueId: string,
-): Promise<{ error: string | null; errorCode: string | null } | null> {
+): Promise<{ error: string | null; errorCode: string | null; ranMs: number | null } | null> {
   const row = await db
     .selectFrom("prompt_queue")
-    .select(["error", "error_code"])
+    .select(["error", "error_code", "started_at", "finished_at"])
     .where("id", "=", queueId)
     .executeTakeFirst();
-  return row ? { error: row.error, errorCode: row.error_code } : null;
+  if (!row) return null;
+  const ranMs =
+    row.started_at != null && row.finished_at != null ? Math.max(0, row.finished_at - row.started_at) : null;
+  return { error: row.error, errorCode: row.error_code, ranMs };
 }

@@ -55,7 +55,7 @@ export async function recordOutcome(
 export function outcomeOf(
   r: TurnResult,
   cancelRequested: boolean,
-  limits: { turnTimeoutMs: number; idleTimeoutMs: number },
+  limits: { turnTimeoutMs: number; idleTimeoutMs: number; connectTimeoutMs?: number },
 ): Outcome {
   const say = failureNote;
   const base = { usage: r.state.usage ?? undefined, files: r.state.files };
@@ -75,6 +75,14 @@ export function outcomeOf(
           error: say("worker.interrupted"),
           errorCode: "interrupted",
         };
+  }
+  if (r.ended === "watchdog" && r.watchdog === "connect") {
+    // Codex's own words say why the model could not be reached (its last retry notice).
+    const error = say("worker.model_unreachable", {
+      s: Math.round((limits.connectTimeoutMs ?? 0) / 1000),
+      detail: capText(reconnectCause(r.state.lastError) ?? "?", 500),
+    });
+    return { ...base, status: "failed", content: null, error, errorCode: "watchdog" };
   }
   if (r.ended === "watchdog") {
     const error =
@@ -109,6 +117,13 @@ export function outcomeOf(
     error: detail ? say("worker.interrupted_detail", { detail }) : say("worker.interrupted"),
     errorCode: "interrupted",
   };
+}
+
+/** The error inside a retry notice ("Reconnecting... 2/5 (<error>)"), else the text itself. */
+function reconnectCause(text: string | null): string | null {
+  if (!text) return null;
+  const m = /\(([\s\S]*)\)\s*$/.exec(text.trim());
+  return m?.[1]?.trim() || text;
 }
 
 function lastLine(text: string): string {

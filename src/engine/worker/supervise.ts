@@ -121,6 +121,7 @@ function turnOptions(
     wrap: launch.wrap,
     turnTimeoutMs: engine.config.turnTimeoutMs,
     idleTimeoutMs: engine.config.idleTimeoutMs,
+    connectTimeoutMs: engine.config.connectTimeoutMs,
     onSpawn: async (pid, startTime) => {
       await recordCodexStart(engine.db, engine.clock.now(), item.id, attempt, pid, startTime);
       log.info({ codexPid: pid, runner }, "codex started");

@@ -140,7 +140,24 @@ describe("a running turn's progress across notifier restarts", () => {
   });
 
   it("remembers a workspace's refusal of streams across a restart, for an hour", async () => {
-    const { notifier, finish } = await setup(false);
+    const { notifier, progress, finish } = await setup(false);
+    // A stream is asked for at a turn's first activity (S-QUIET-03), not at its start.
+    const working = (conversationId: string, queueId: string) =>
+      writeTransaction(env.db, async (trx) => {
+        const activity = serializeProgress({ kind: "command", detail: "npm test", plan: null });
+        await trx
+          .updateTable("prompt_queue")
+          .set({ last_activity: activity })
+          .where("id", "=", queueId)
+          .execute();
+        await emit(trx, env.clock.now(), {
+          kind: "conversation.progress",
+          conversationId,
+          queueId,
+          activity,
+        });
+      });
+    await progress({ kind: "command", detail: "npm test", plan: null });
     await drain(notifier());
     expect(slack.callsTo("chat.startStream").map((c) => c.error)).toEqual(["feature_not_enabled"]);
     await finish();
@@ -150,6 +167,7 @@ describe("a running turn's progress across notifier restarts", () => {
       });
       const [claim] = (await env.engine.dispatch()).started;
       expect(claim).toBeDefined();
+      await working(claim!.conversation_id, claim!.id);
       return async () => {
         await writeTransaction(env.db, (trx) =>
           finishItem(trx, env.clock, env.engine.hook, claim!, {

@@ -218,3 +218,53 @@ describe("Codex command line", () => {
     expect(env).toEqual({ PATH: "/bin", LC_ALL: "C", OPENAI_API_KEY: "k", CODEX_HOME: "/h" });
   });
 });
+
+describe("a model Codex cannot reach", () => {
+  it("S-FAIL-01: Codex's retry notices become the activity 'reconnecting' with its error and the attempt; any other event ends the series", () => {
+    const waiting = fold([
+      '{"type":"turn.started"}',
+      '{"type":"error","message":"Reconnecting... waiting for network (Connection failed: error sending request)"}',
+      '{"type":"error","message":"Reconnecting... waiting for network (Connection failed: error sending request)"}',
+    ]);
+    expect(waiting.progress).toMatchObject({
+      kind: "reconnecting",
+      detail: "Connection failed: error sending request",
+      attempt: 2,
+    });
+    expect(waiting.reconnects).toBe(2);
+    // Codex's own count when it gives one.
+    const counted = fold([
+      '{"type":"error","message":"Reconnecting... 3/5 (stream disconnected before completion: 500)"}',
+    ]);
+    expect(counted.progress).toMatchObject({
+      kind: "reconnecting",
+      detail: "stream disconnected before completion: 500",
+      attempt: 3,
+    });
+    const back = fold([
+      '{"type":"error","message":"Reconnecting... 1/5 (boom)"}',
+      '{"type":"item.completed","item":{"id":"r","type":"reasoning"}}',
+    ]);
+    expect(back.reconnects).toBe(0);
+    expect(back.progress?.kind).toBe("thinking");
+    // Positive control: another error is a warning, not a retry.
+    const warned = fold(['{"type":"error","message":"something odd"}']);
+    expect(warned.progress).toBeNull();
+    expect(warned.lastError).toBe("something odd");
+  });
+
+  it("S-FAIL-02: the connection limit ends a turn with Codex's error inside its retry notice", () => {
+    const state = fold([
+      '{"type":"error","message":"Reconnecting... waiting for network (Connection failed: error sending request)"}',
+    ]);
+    const out = outcomeOf(turn({ state, ended: "watchdog", watchdog: "connect" }), false, {
+      ...limits,
+      connectTimeoutMs: 8_000,
+    });
+    expect(out.status).toBe("failed");
+    expect(out.errorCode).toBe("watchdog");
+    expect(failureText("en", out.error)).toBe(
+      "Codex could not reach the model for 8 s: Connection failed: error sending request",
+    );
+  });
+});

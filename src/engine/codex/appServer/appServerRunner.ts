@@ -1,5 +1,5 @@
 import type { Readable, Writable } from "node:stream";
-import { type CodexState, initialCodexState } from "../codexEvents.js";
+import { type CodexState, initialCodexState, isReconnecting } from "../codexEvents.js";
 import { startCodexProcess } from "../turnProcess.js";
 import {
   superviseCodexTurn,
@@ -133,6 +133,9 @@ class AppServerTurn {
     if (isProgress(method)) this.supervisor.watchdogs.touch();
     const n = knownNotification(method, params);
     if (!n) return;
+    // A retry of a model it cannot reach: the connection limit starts (progress stops it).
+    if (n.method === "error" && (n.params.willRetry || isReconnecting(n.params.error.message)))
+      this.supervisor.watchdogs.failing();
     if (n.method === "item/started") rememberChanges(this.fileChanges, n.params.item);
     const before = this.view.state;
     try {

@@ -1,4 +1,11 @@
-import { type CodexState, interimText, oneLine, withActivity } from "../codexEvents.js";
+import {
+  type CodexState,
+  interimText,
+  isReconnecting,
+  oneLine,
+  reconnecting,
+  withActivity,
+} from "../codexEvents.js";
 import { commandKind, unwrapCommand } from "../../conversations/index.js";
 import type { ThreadItem } from "./protocol/v2/ThreadItem.js";
 import type { Notifications } from "./wire.js";
@@ -48,7 +55,8 @@ export interface AppServerView {
  * plan, interim text, usage, files, last agent message, turn end, last error). Pure.
  */
 export function applyNotification(view: AppServerView, n: KnownNotification): AppServerView {
-  const { state } = view;
+  // Anything but an error means Codex reached its model: the count of failed attempts restarts.
+  const state = n.method !== "error" && view.state.reconnects ? { ...view.state, reconnects: 0 } : view.state;
   const same = (next: CodexState): AppServerView => ({ ...view, state: next });
   switch (n.method) {
     case "thread/started":
@@ -84,7 +92,12 @@ export function applyNotification(view: AppServerView, n: KnownNotification): Ap
       });
     }
     case "error":
-      return same({ ...state, lastError: n.params.error.message });
+      // A retry notice ("Reconnecting… 2/5 (…)"): the activity says so; other errors are warnings.
+      return same(
+        n.params.willRetry || isReconnecting(n.params.error.message)
+          ? reconnecting(state, n.params.error.message)
+          : { ...state, lastError: n.params.error.message },
+      );
     case "item/agentMessage/delta": {
       const { itemId, delta } = n.params;
       const text = view.writing?.itemId === itemId ? view.writing.text + delta : delta;
