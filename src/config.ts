@@ -211,18 +211,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     /** Names of the variables that carry the model's credential to Codex (never to its commands). */
     agentEnv: e.CODEXPI_AGENT_ENV ?? DEFAULT_AGENT_ENV,
     /** Files in (shared with a prompt) and out (left in the agent's outbox): see docs/files.md. */
-    files: {
-      /** Largest file downloaded from Slack, in bytes (declared size and actual bytes). */
-      maxFileBytes: Math.round(e.CODEXPI_FILE_MAX_MB * MIB),
-      /** Largest total downloaded for one message, in bytes. */
-      maxMessageBytes: Math.round(e.CODEXPI_FILES_MAX_MB * MIB),
-      /** Most files taken from one message. */
-      maxCount: e.CODEXPI_FILES_MAX_COUNT,
-      /** Largest file uploaded from the agent's outbox, in bytes. */
-      maxOutBytes: Math.round(e.CODEXPI_OUTBOX_MAX_MB * MIB),
-      /** Most files uploaded after one turn. */
-      maxOutCount: e.CODEXPI_OUTBOX_MAX_COUNT,
-    },
+    files: fileLimits(e),
     progress: {
       /** A long turn's interim messages are posted in its thread at most once per this many ms (0: never). */
       interimMs: e.CODEXPI_INTERIM_SECONDS * 1000,
@@ -242,6 +231,22 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       messages: e.CODEXPI_THREAD_CONTEXT_MESSAGES,
       chars: e.CODEXPI_THREAD_CONTEXT_CHARS,
     },
+  };
+}
+
+/** The limits on files in and out of a conversation (docs/files.md). */
+function fileLimits(e: z.infer<typeof schema>) {
+  return {
+    /** Largest file downloaded from Slack, in bytes (declared size and actual bytes). */
+    maxFileBytes: Math.round(e.CODEXPI_FILE_MAX_MB * MIB),
+    /** Largest total downloaded for one message, in bytes. */
+    maxMessageBytes: Math.round(e.CODEXPI_FILES_MAX_MB * MIB),
+    /** Most files taken from one message. */
+    maxCount: e.CODEXPI_FILES_MAX_COUNT,
+    /** Largest file uploaded from the agent's outbox, in bytes. */
+    maxOutBytes: Math.round(e.CODEXPI_OUTBOX_MAX_MB * MIB),
+    /** Most files uploaded after one turn. */
+    maxOutCount: e.CODEXPI_OUTBOX_MAX_COUNT,
   };
 }
 
