@@ -19,6 +19,8 @@ const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<numb
   worker: () => import("./cli/worker.js"),
   host: () => import("./cli/host.js"),
   credential: () => import("./cli/credential.js"),
+  schedule: () => import("./cli/schedule.js"),
+  audit: () => import("./cli/audit.js"),
 };
 
 const locale = parseLocale(process.env.CODEXPI_LOCALE);

@@ -21,6 +21,8 @@ import * as m0019 from "./0019_lanes.js";
 import * as m0020 from "./0020_project_forge.js";
 import * as m0021 from "./0021_lane_card.js";
 import * as m0022 from "./0022_request_options.js";
+import * as m0027 from "./0027_schedules.js";
+import * as m0028 from "./0028_audit_events.js";
 
 /** Every migration in order; a static list so that the same code runs from src/ and dist/. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +48,6 @@ export const migrations: Record<string, Migration> = {
   "0020_project_forge": m0020,
   "0021_lane_card": m0021,
   "0022_request_options": m0022,
+  "0027_schedules": m0027,
+  "0028_audit_events": m0028,
 };

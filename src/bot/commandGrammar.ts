@@ -34,6 +34,8 @@ export type Command =
   | { kind: "run.cancel" }
   | { kind: "orchestrate"; project: string }
   | { kind: "orchestrations" }
+  | ScheduleCommand
+  | AuditCommand
   | { kind: "usage"; topic: UsageTopic }
   | { kind: "unknown"; command: string };
 
@@ -86,7 +88,9 @@ export type UsageTopic =
   | "run"
   | "run.start"
   | "run.resume"
-  | "orchestrate";
+  | "orchestrate"
+  | "schedule"
+  | "audit";
 
 const ROLES: readonly ProjectRole[] = ["project", "master", "self"];
 const APPROVAL_MODES: readonly ApprovalMode[] = ["never", "on-request"];
@@ -166,6 +170,11 @@ export function parseCommand(text: string): Command {
         : { kind: "usage", topic: "orchestrate" };
     case "orchestrations":
       return rest.length ? { kind: "usage", topic: "general" } : { kind: "orchestrations" };
+    case "schedule":
+    case "planifie":
+      return parseSchedule(trimmed.replace(/^\S+\s*/, ""));
+    case "audit":
+      return parseAudit(trimmed.replace(/^\S+\s*/, ""));
     case "policy":
     case "politique":
       return rest.length ? { kind: "usage", topic: "general" } : { kind: "policy" };
@@ -301,3 +310,4 @@ function parseRun(args: string[]): Command {
   return { kind: "usage", topic: verb === "start" ? "run.start" : verb === "resume" ? "run.resume" : "run" };
 }
 import type { NewProject, ProjectUpdate, WorkspaceMode } from "../engine/api/model.js";
+import { parseAudit, parseSchedule, type AuditCommand, type ScheduleCommand } from "./scheduleGrammar.js";

@@ -23,6 +23,12 @@ const SYNTAX: Record<string, string[]> = {
   worker: ["worker QUEUE-ID --attempt N"],
   host: ["host [--name NAME]"],
   credential: ["credential --forge-token - | --remove"],
+  schedule: [
+    "schedule add PROJECT CRON PROMPT [--tz ZONE] [--channel C…] [--catch-up once|skip]",
+    "schedule list [PROJECT]",
+    "schedule pause|resume|remove ID",
+  ],
+  audit: ["audit [--json] [--project NAME] [--user ID] [--since 2026-12-01|7d]"],
 };
 
 // Whether a command is one `usage` knows.

@@ -99,7 +99,14 @@ export type EngineErrorReason =
   | "request_model_not_allowed"
   | "request_branch_direct"
   | "request_branch_missing"
-  | "project_models_invalid";
+  | "project_models_invalid"
+  // Schedules and the audit trail (issue 21).
+  | "schedule_not_found"
+  | "schedule_not_yours"
+  | "schedule_cron_invalid"
+  | "schedule_cron_never"
+  | "schedule_tz_invalid"
+  | "audit_since_invalid";
 
 /**
  * The one error type the engine throws for expected failures. The sentence a person reads comes

@@ -8,6 +8,7 @@ import { forge } from "./en/forge.js";
 import { orchestrations } from "./en/orchestrations.js";
 import { runs } from "./en/runs.js";
 import { requestOptions } from "./en/requestOptions.js";
+import { schedules } from "./en/schedules.js";
 import type { MessageKey } from "./fr.js";
 import type { Message } from "./message.js";
 
@@ -26,4 +27,5 @@ export const en = {
   ...laneCard,
   ...forge,
   ...requestOptions,
+  ...schedules,
 } satisfies Record<MessageKey, Message>;

@@ -8,6 +8,7 @@ import { forge } from "./fr/forge.js";
 import { orchestrations } from "./fr/orchestrations.js";
 import { runs } from "./fr/runs.js";
 import { requestOptions } from "./fr/requestOptions.js";
+import { schedules } from "./fr/schedules.js";
 
 /**
  * The French catalog: the default language and the source of the keys (`MessageKey`), built from
@@ -25,6 +26,7 @@ export const fr = {
   ...laneCard,
   ...forge,
   ...requestOptions,
+  ...schedules,
 };
 
 /** Keys defined in more than one area. */
@@ -52,6 +54,7 @@ type _AreasAreDisjoint = Assert<
       typeof laneCard,
       typeof forge,
       typeof requestOptions,
+      typeof schedules,
     ]
   >
 >;

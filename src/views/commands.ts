@@ -43,7 +43,9 @@ export type CommandTopic =
   | "policy"
   | "notify"
   | "orchestrate"
-  | "orchestrations";
+  | "orchestrations"
+  | "schedule"
+  | "audit";
 
 /** What a usage line can be shown for: a sub-command, a group (`project`), or `/codex` itself. */
 export type UsageTopic = CommandTopic | "project" | "general";
@@ -73,6 +75,8 @@ export const COMMANDS: ReadonlyArray<{ topic: CommandTopic; admin: boolean; live
   { topic: "notify", admin: false, live: true },
   { topic: "orchestrate", admin: false, live: true },
   { topic: "orchestrations", admin: false, live: true },
+  { topic: "schedule", admin: false, live: true },
+  { topic: "audit", admin: true, live: true },
 ];
 
 const more = (locale: Locale) => (n: number) => t(locale, "common.more", { n });

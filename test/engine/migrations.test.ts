@@ -41,6 +41,8 @@ const LANDED: Record<string, string> = {
   "0020_project_forge.ts": "8829e61780fc3142f8838a54c1e47e93123dc7804b85bdaf79af4453050bcda2",
   "0021_lane_card.ts": "331639b19f5fd045c06a932397dc58bce4677b02f294ca23373626802ac49c34",
   "0022_request_options.ts": "f68de404a35af850dcc7e527db111fabbdc08130bd43f110ba5a010801cec918",
+  "0027_schedules.ts": "0ee66bd7c5b56db7200e55dd1147df3616251ac100449315cf4934c43c99e2e7",
+  "0028_audit_events.ts": "5880d961bf369fa7d3ab871976800bf8831132efa68b8204df5ceca903fa5e16",
 };
 
 const sha256 = (file: string) => createHash("sha256").update(fs.readFileSync(file)).digest("hex");

@@ -45,6 +45,14 @@ const SAMPLES: { [K in EventKind]: EventOf<K> } = {
   "lane.updated": { kind: "lane.updated", conversationId: "c1" },
   "run.updated": { kind: "run.updated", runId: "r1", status: "RUNNING", stage: "PLAN_REVIEW" },
   "run.verdict": { kind: "run.verdict", runId: "r1", stepId: null, decision: "approve", feedback: "ok" },
+  "schedule.skipped": {
+    kind: "schedule.skipped",
+    scheduleId: "s1",
+    code: "invalid",
+    reason: "request_model_not_allowed",
+    params: { model: "nope", n: 1 },
+  },
+  "schedule.paused": { kind: "schedule.paused", scheduleId: "s1", userId: "U1" },
 };
 
 const AGGREGATES: Record<EventKind, string> = {
@@ -70,6 +78,8 @@ const AGGREGATES: Record<EventKind, string> = {
   "run.updated": "run:r1",
   "run.verdict": "run:r1",
   "lane.updated": "conversation:c1",
+  "schedule.skipped": "schedule:s1",
+  "schedule.paused": "schedule:s1",
 };
 
 describe("outbox (typed both ways)", () => {

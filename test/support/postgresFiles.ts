@@ -17,6 +17,8 @@ export const POSTGRES_ONLY_FILES = [
 export const POSTGRES_FILES = [
   ...POSTGRES_ONLY_FILES,
   // engine
+  "test/engine/schedules/fire.test.ts",
+  "test/engine/audit/audit.test.ts",
   "test/engine/projects/channelReaders.test.ts",
   "test/engine/conversations/requestKey.test.ts",
   "test/engine/conversations/requestOptions.test.ts",
@@ -115,6 +117,7 @@ export const SQLITE_ONLY_ENGINE_FILES: Record<string, string> = {
   "test/engine/lanes/changes.test.ts": NO_DATABASE,
   "test/engine/conversations/requestOptionsParse.test.ts": NO_DATABASE,
   "test/engine/lanes/merge.test.ts": NO_DATABASE,
+  "test/engine/schedules/cron.test.ts": NO_DATABASE,
   "test/engine/forge/pullRequests.test.ts": NO_DATABASE,
   "test/engine/forge/push.test.ts": NO_DATABASE,
   "test/engine/forge/remoteUrl.test.ts": NO_DATABASE,

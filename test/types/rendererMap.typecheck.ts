@@ -15,6 +15,7 @@ declare const steering: Renderer<"conversation.steered">;
 declare const runs: Renderer<"run.updated" | "run.verdict">;
 declare const orchestrations: Renderer<"orchestration.updated">;
 declare const lanes: Renderer<"lane.updated">;
+declare const schedules: Renderer<"schedule.skipped" | "schedule.paused">;
 declare const approvals: Renderer<
   "approval.requested" | "approval.answered" | "approval.expired" | "approval.abandoned"
 >;
@@ -43,6 +44,8 @@ export const complete = {
   "lane.updated": lanes,
   "run.updated": runs,
   "run.verdict": runs,
+  "schedule.skipped": schedules,
+  "schedule.paused": schedules,
 } satisfies RendererMap;
 
 const { "run.verdict": _verdict, ...withoutVerdict } = complete;

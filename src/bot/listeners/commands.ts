@@ -21,6 +21,7 @@ import { actorOf, errorText, readerOf, type BotContext } from "../context.js";
 
 import { openRunModal, runCommand, type Reply } from "./runs.js";
 import { openOrchestrationModal, orchestrationCommand } from "./orchestrations.js";
+import { auditCommand, scheduleAdd, scheduleChange } from "./schedules.js";
 
 /**
  * `/codex`: parse, ack at once (usage and help inline), then do the work and answer through the
@@ -140,6 +141,12 @@ const handlers: { [K in keyof CommandOfKind]: Handler<K> } = {
   "run.cancel": (cmd, { ctx, actor, channelId }) => runCommand(ctx, cmd, actor, channelId),
   orchestrations: (cmd, { ctx, actor, channelId }) => orchestrationCommand(ctx, cmd, actor, channelId),
   notify: notifyCommand,
+  "schedule.add": (cmd, { ctx, actor, channelId }) => scheduleAdd(ctx, cmd, actor, channelId),
+  "schedule.list": (cmd, { ctx, actor }) => scheduleChange(ctx, cmd, actor),
+  "schedule.pause": (cmd, { ctx, actor }) => scheduleChange(ctx, cmd, actor),
+  "schedule.resume": (cmd, { ctx, actor }) => scheduleChange(ctx, cmd, actor),
+  "schedule.remove": (cmd, { ctx, actor }) => scheduleChange(ctx, cmd, actor),
+  audit: (cmd, { ctx, actor }) => auditCommand(ctx, cmd, actor),
 };
 
 function handle<K extends keyof CommandOfKind>(kind: K, cmd: CommandOfKind[K], scope: CommandScope) {

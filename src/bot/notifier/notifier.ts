@@ -16,6 +16,7 @@ import { renderersOf } from "./renderers.js";
 import type { Renderer, RendererMap } from "./renderer.js";
 import { SlackPoster } from "./poster.js";
 import { UserLocales } from "../userLocales.js";
+import { ScheduleMessages } from "./scheduleMessages.js";
 import { SlackAddresses } from "../store/addresses.js";
 import { SlackPosts } from "../store/posts.js";
 import { TurnProgress, type TurnProgressSettings } from "./turnProgress.js";
@@ -97,6 +98,7 @@ export class Notifier {
       approvals: new ApprovalMessages(deps),
       steering: new SteerMessages(deps),
       lanes: new LaneCards(deps),
+      schedules: new ScheduleMessages(deps),
     });
   }
 

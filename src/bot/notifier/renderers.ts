@@ -8,6 +8,7 @@ import type { OrchestrationMessages } from "./orchestrationMessages.js";
 import type { RendererMap } from "./renderer.js";
 import type { RunMessages } from "./runMessages.js";
 import type { SteerMessages } from "./steerMessages.js";
+import type { ScheduleMessages } from "./scheduleMessages.js";
 
 /** The notifier's renderers, one per family of events. */
 export interface Renderers {
@@ -18,6 +19,7 @@ export interface Renderers {
   approvals: ApprovalMessages;
   steering: SteerMessages;
   lanes: LaneCards;
+  schedules: ScheduleMessages;
 }
 
 /** What the notifier does with each kind of event: checked at compile time to cover every kind. */
@@ -53,5 +55,7 @@ export function renderersOf(r: Renderers): RendererMap {
     "lane.updated": r.lanes,
     "run.updated": r.runs,
     "run.verdict": r.runs,
+    "schedule.skipped": r.schedules,
+    "schedule.paused": r.schedules,
   } satisfies RendererMap;
 }

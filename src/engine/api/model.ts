@@ -45,3 +45,6 @@ export type {
 export type { OrchestrationEvent } from "../orchestrations/index.js";
 export type { EventKind, EventOf } from "../outbox.js";
 export type { MalformedEntry, OutboxEntry } from "../outboxQueue.js";
+export type { CatchUp, ScheduleView } from "../schedules/index.js";
+export type { AuditEvent, AuditPage } from "../audit/index.js";
+export type { ScheduledIn } from "../kernel.js";
