@@ -62,3 +62,28 @@ export function auditActorOf(userId: string): { actor: string; via: AuditVia } {
   if (userId.startsWith("agent:")) return { actor: userId, via: "agent" };
   return { actor: userId, via: "slack" };
 }
+
+/**
+ * Records what an agent did of its own (a decision it asks, a delegation, an approval it requests)
+ * as `agent:<conversation>`, in the transaction that records the act, with its project's name.
+ */
+export async function recordAgentAudit(
+  trx: Kysely<DB>,
+  at: number,
+  conversationId: string,
+  entry: { action: string; target: string; detail?: string | null },
+): Promise<void> {
+  const project = await trx
+    .selectFrom("conversations")
+    .innerJoin("projects", "projects.id", "conversations.project_id")
+    .select("projects.name")
+    .where("conversations.id", "=", conversationId)
+    .executeTakeFirst();
+  await recordAudit(trx, at, {
+    actor: `agent:${conversationId}`,
+    via: "agent",
+    outcome: "ok",
+    project: project?.name ?? null,
+    ...entry,
+  });
+}

@@ -7,6 +7,12 @@ import { CLI_ACTOR } from "../../../src/engine/projects/projects.js";
 import { recordAudit } from "../../../src/engine/audit/index.js";
 import { clearRegisteredSecrets, registerSecrets } from "../../../src/redaction.js";
 import { testEngine } from "../../support/engine.js";
+import { startConversation } from "../../../src/engine/conversations/conversations.js";
+import { finishItem } from "../../../src/engine/conversations/outcome.js";
+import { writeTransaction } from "../../../src/engine/database.js";
+
+const DECISION =
+  'CODEXPI_DECISION {"title":"Quel port ?","question":"Lequel ?","options":[{"id":"a","label":"A"},{"id":"b","label":"B"}],"allow_multiple":false,"allow_custom":false}';
 
 const OWNER = { userId: "UOWNER", isAdmin: false };
 const ADMIN = { userId: "UADMIN", isAdmin: true };
@@ -129,6 +135,43 @@ describe("the audit trail (engine)", () => {
     const exported: string[] = [];
     for await (const e of api.audit.rows(ADMIN, { project: "demo" })) exported.push(JSON.stringify(e));
     expect(exported.map((l) => JSON.parse(l).detail)).toEqual([0, 1, 2, 3, 4].map((i) => `prompt ${i}`));
+  });
+
+  it("S-AUDIT-01: an agent's own act (the decision it asks) is recorded as agent:<conversation>, once", async () => {
+    env = await testEngine();
+    const { conversation, item } = await startConversation(
+      env.db,
+      env.clock,
+      env.project,
+      "choisis",
+      "UOWNER",
+    );
+    await env.db
+      .updateTable("prompt_queue")
+      .set({ status: "running", attempt: 1 })
+      .where("id", "=", item.id)
+      .execute();
+    const finish = () =>
+      writeTransaction(env.db, (trx) =>
+        finishItem(
+          trx,
+          env.clock,
+          env.engine.hook,
+          { id: item.id, attempt: 1 },
+          {
+            status: "done",
+            content: DECISION,
+            error: null,
+            errorCode: null,
+          },
+        ),
+      );
+    await finish();
+    await finish(); // fenced: the same outcome twice records nothing twice
+    const rows = await env.db.selectFrom("audit_events").selectAll().execute();
+    expect(rows.map((r) => [r.actor, r.via, r.action, r.project, r.detail])).toEqual([
+      [`agent:${conversation.id}`, "agent", "decision.ask", "demo", "Quel port ?"],
+    ]);
   });
 
   it("S-AUDIT-04: the tick sweeps rows older than the retention", async () => {
