@@ -76,11 +76,15 @@ async function fireOne(kernel: Kernel, s: Schedule, now: number): Promise<Firing
   const actor = creatorOf(kernel, s);
   if (!(await mayStillPrompt(kernel, actor, project)))
     return (await pauseForAccess(kernel, s, project, now)) ? "paused" : "lost";
+  // Set when this process's transaction created the conversation; a replayed request key (the
+  // same minute, already fired by another process) creates nothing and is theirs.
+  let created = false;
   try {
     const started = await ask(kernel, actor, project.name, s.prompt, {
       requestKey: `schedule:${s.id}:${s.next_fire_at}`,
       onCreated: async (trx, conversationId) => {
         if (!(await advance(trx, s.id, s.next_fire_at, next, now, { conversationId }))) throw new LostRace();
+        created = true;
         await kernel.scheduledIn?.(trx, conversationId, s.channel_id ?? project.channel_id);
         await recordAudit(trx, now, {
           actor: `schedule:${s.id}`,
@@ -98,7 +102,7 @@ async function fireOne(kernel: Kernel, s: Schedule, now: number): Promise<Firing
       return (await settle(kernel, s, project, next, now, { why: "refused", reason: refused }))
         ? "skipped"
         : "lost";
-    return "fired";
+    return created ? "fired" : "lost";
   } catch (err) {
     if (err instanceof LostRace) return "lost";
     if (!isEngineError(err)) throw err;

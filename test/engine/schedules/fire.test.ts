@@ -4,6 +4,8 @@ import { openDatabase, type Database } from "../../../src/engine/database.js";
 import { fixedHostLoad } from "../../../src/engine/system/hostLoad.js";
 import { createEngineApi } from "../../../src/engine/api/index.js";
 import { fireDueSchedules } from "../../../src/engine/schedules/fire.js";
+import { advance } from "../../../src/engine/schedules/store.js";
+import { writeTransaction } from "../../../src/engine/database.js";
 import { setProjectPrompter } from "../../../src/engine/projects/projects.js";
 import { recordingSpawner, testEngine } from "../../support/engine.js";
 
@@ -31,7 +33,9 @@ describe("schedule firing (engine)", () => {
 
   it("S-SCHED-02: two engines firing at once on one database start each minute's conversation exactly once", async () => {
     env = await testEngine({ env: { CODEXPI_ADMINS: "UADMIN" } });
-    other = openDatabase(env.config.database);
+    // Yielding, as the bot's connection does: a lock wait must not freeze the event loop the
+    // other engine's transaction (in this same process) needs to commit.
+    other = openDatabase(env.config.database, { busy: "yield" });
     const second = new Engine({
       config: env.config,
       db: other,
@@ -51,10 +55,20 @@ describe("schedule firing (engine)", () => {
       // No lease here: the guarded update alone must keep the two apart.
       const [a, b] = await Promise.all([fireDueSchedules(env.engine), fireDueSchedules(second)]);
       expect(a.fired + b.fired).toBe(1);
+      // The other one saw it due too (or not yet advanced) and lost, or did not see it due.
+      expect(a.lost + b.lost).toBeLessThanOrEqual(1);
       expect(await conversations()).toBe(minute);
     }
     const row = await schedule(s.id);
     expect(Number(row.fired_count)).toBe(3);
+    // The guard itself, without the request key behind it: of two moves from one minute, one wins.
+    const from = Number(row.next_fire_at);
+    const moves = await Promise.all(
+      [env.db, other].map((db) =>
+        writeTransaction(db, (trx) => advance(trx, s.id, from, from + MINUTE, env.clock.now(), null)),
+      ),
+    );
+    expect(moves.sort()).toEqual([false, true]);
     const owners = await env.db.selectFrom("conversations").select("user_id").execute();
     expect(owners.every((c) => c.user_id === "UOWNER")).toBe(true); // the creator's prompts
     // Each firing is recorded once, by the schedule, in the conversation's project.
