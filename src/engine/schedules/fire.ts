@@ -8,7 +8,13 @@ import { recordAudit, refusalOf } from "../audit/index.js";
 import type { Project } from "../schema.js";
 import { nextFireOf } from "./service.js";
 import type { Schedule } from "./schema.js";
-import { advance, dueSchedules, setStatus } from "./store.js";
+import { advance, dueSchedules, getSchedule, setStatus } from "./store.js";
+
+/** A result's `kind`, when it has one (a refusal's name). */
+const kindOf = (v: unknown): string | null =>
+  v !== null && typeof v === "object" && typeof (v as { kind?: unknown }).kind === "string"
+    ? (v as { kind: string }).kind
+    : null;
 
 /**
  * A tick later than this after its minute means the firing was missed (codexpi was down, or no
@@ -102,7 +108,13 @@ async function fireOne(kernel: Kernel, s: Schedule, now: number): Promise<Firing
       return (await settle(kernel, s, project, next, now, { why: "refused", reason: refused }))
         ? "skipped"
         : "lost";
-    return created ? "fired" : "lost";
+    if (created) return "fired";
+    // Nothing created here: another process's firing of this minute (its request key), or a
+    // refusal answered in a shape refusalOf does not know. The row tells which.
+    const now2 = await getSchedule(kernel.db, s.id);
+    if (now2?.status !== "active" || now2.next_fire_at !== s.next_fire_at) return "lost";
+    const reason = kindOf(started) ?? "refused";
+    return (await settle(kernel, s, project, next, now, { why: "refused", reason })) ? "skipped" : "lost";
   } catch (err) {
     if (err instanceof LostRace) return "lost";
     if (!isEngineError(err)) throw err;
