@@ -57,12 +57,23 @@ async function projectOfTarget(kernel: Kernel, target: string): Promise<string |
   );
 }
 
+/** The project the use case concerns, read before it runs (never failing the use case). */
+async function projectBefore(kernel: Kernel, spec: AuditSpec<unknown[]>, args: unknown[]) {
+  if (spec.project) return null;
+  try {
+    return await projectOfTarget(kernel, spec.target(...args));
+  } catch {
+    return null;
+  }
+}
+
 async function record(
   kernel: Kernel,
   actor: Actor,
   spec: AuditSpec<unknown[]>,
   args: unknown[],
   outcome: { kind: "ok" | "refused" | "failed"; reason?: string | null },
+  project: string | null,
 ): Promise<void> {
   try {
     const target = spec.target(...args);
@@ -71,7 +82,7 @@ async function record(
       ...who,
       action: spec.action,
       target,
-      project: spec.project?.(...args) ?? (await projectOfTarget(kernel, target)),
+      project: spec.project?.(...args) ?? project,
       outcome: outcome.kind,
       reason: outcome.reason ?? null,
       detail: spec.detail?.(...args) ?? null,
@@ -93,22 +104,19 @@ export function audited<T extends object>(kernel: Kernel, api: T, specs: AuditSp
     const fn = (api as Record<string, unknown>)[name] as Method;
     out[name] = async (...args: unknown[]) => {
       const actor = args[0] as Actor;
+      // Read before the change: a removed schedule or project no longer says whose it was.
+      const project = await projectBefore(kernel, spec, args);
       try {
         const value = await (fn as (...a: unknown[]) => unknown)(...args);
         const refused = refusalOf(value);
-        await record(
-          kernel,
-          actor,
-          spec,
-          args,
-          refused ? { kind: "refused", reason: refused } : { kind: "ok" },
-        );
+        const outcome = refused ? { kind: "refused" as const, reason: refused } : { kind: "ok" as const };
+        await record(kernel, actor, spec, args, outcome, project);
         return value;
       } catch (err) {
         const outcome = isEngineError(err)
           ? { kind: "refused" as const, reason: `${err.code}: ${err.reason}` }
           : { kind: "failed" as const, reason: err instanceof Error ? err.message : String(err) };
-        await record(kernel, actor, spec, args, outcome);
+        await record(kernel, actor, spec, args, outcome, project);
         throw err;
       }
     };
