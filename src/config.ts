@@ -79,6 +79,8 @@ const schema = z.object({
   CODEXPI_APPROVAL_TTL: seconds.default(24 * 60 * 60),
   CODEXPI_HOST_TTL: seconds.default(30),
   CODEXPI_LANE_RETENTION_DAYS: z.coerce.number().positive().default(14),
+  CODEXPI_AUDIT_RETENTION_DAYS: z.coerce.number().positive().default(365),
+  CODEXPI_SCHEDULE_CATCH_UP: z.enum(["once", "skip"]).default("once"),
   CODEXPI_HOST_NAME: z
     .string()
     .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, "expected a host name (letters, digits, . _ -)")
@@ -195,6 +197,13 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     hostTtlMs: e.CODEXPI_HOST_TTL * 1000,
     /** A lane unused this long (its conversation neither running nor waiting) is removed. */
     laneRetentionMs: Math.round(e.CODEXPI_LANE_RETENTION_DAYS * 24 * 3600_000),
+    /** Audit rows older than this are swept by the tick (CODEXPI_AUDIT_RETENTION_DAYS, default 365). */
+    auditRetentionMs: Math.round(e.CODEXPI_AUDIT_RETENTION_DAYS * 24 * 3600_000),
+    /**
+     * What a schedule's firing missed while codexpi was down does at start, for schedules that say
+     * nothing of their own: `once` (it runs once) or `skip` (CODEXPI_SCHEDULE_CATCH_UP).
+     */
+    scheduleCatchUp: e.CODEXPI_SCHEDULE_CATCH_UP,
     /** `bwrap`: every agent process and test command runs in a bubblewrap jail; `off` is unsafe. */
     jail: e.CODEXPI_JAIL,
     /**

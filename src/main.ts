@@ -23,6 +23,8 @@ const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<numb
   credential: () => import("./cli/credential.js"),
   usage: () => import("./cli/spend.js"),
   budget: () => import("./cli/budget.js"),
+  schedule: () => import("./cli/schedule.js"),
+  audit: () => import("./cli/audit.js"),
 };
 
 const command = process.argv[2];

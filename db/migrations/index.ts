@@ -24,6 +24,8 @@ import * as m0022 from "./0022_request_options.js";
 import * as m0023 from "./0023_thread_context.js";
 import * as m0029 from "./0029_usage_and_budgets.js";
 import * as m0024 from "./0024_queue_attachments.js";
+import * as m0027 from "./0027_schedules.js";
+import * as m0028 from "./0028_audit_events.js";
 
 /** Every migration in order; a static list so that the same code runs from src/ and dist/. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +54,6 @@ export const migrations: Record<string, Migration> = {
   "0023_thread_context": m0023,
   "0029_usage_and_budgets": m0029,
   "0024_queue_attachments": m0024,
+  "0027_schedules": m0027,
+  "0028_audit_events": m0028,
 };

@@ -1,6 +1,7 @@
-import type { OnCreated } from "../engine/api/model.js";
+import type { OnCreated, ScheduledIn } from "../engine/api/model.js";
+import type { Clock } from "../engine/api/runtime.js";
 import type { BotContext } from "./context.js";
-import type { SlackAddress, SubjectKind } from "./store/addresses.js";
+import { SlackAddresses, type SlackAddress, type SubjectKind } from "./store/addresses.js";
 
 /**
  * Records where a subject the engine creates for a Slack request lives (its channel, the thread
@@ -14,4 +15,20 @@ export function askedIn(
   kind: SubjectKind = "conversation",
 ): OnCreated {
   return (trx, id) => ctx.addresses.within(trx).record(kind, id, address);
+}
+
+/**
+ * Where a schedule's conversation lives: its root is posted in the schedule's channel as a
+ * `/codex ask`'s is (a schedule without a channel starts its conversations outside Slack).
+ */
+export function scheduledInSlack(clock: Clock): ScheduledIn {
+  return async (trx, id, channel) => {
+    if (channel)
+      await new SlackAddresses(trx, clock).record("conversation", id, {
+        channel,
+        threadTs: null,
+        statusTs: null,
+        origin: "command",
+      });
+  };
 }

@@ -34,6 +34,8 @@ export type Command =
   | { kind: "run.cancel" }
   | { kind: "orchestrate"; project: string }
   | { kind: "orchestrations" }
+  | ScheduleCommand
+  | AuditCommand
   | { kind: "usage"; topic: UsageTopic }
   | Exclude<UsageCommand, { kind: "usage" }>
   | { kind: "unknown"; command: string };
@@ -89,7 +91,9 @@ export type UsageTopic =
   | "run.resume"
   | "orchestrate"
   | "usage"
-  | "budget";
+  | "budget"
+  | "schedule"
+  | "audit";
 
 const ROLES: readonly ProjectRole[] = ["project", "master", "self"];
 const APPROVAL_MODES: readonly ApprovalMode[] = ["never", "on-request"];
@@ -174,6 +178,11 @@ export function parseCommand(text: string): Command {
       return parseUsage(rest);
     case "budget":
       return parseBudget(rest, slackUser);
+    case "schedule":
+    case "planifie":
+      return parseSchedule(trimmed.replace(/^\S+\s*/, ""));
+    case "audit":
+      return parseAudit(trimmed.replace(/^\S+\s*/, ""));
     case "policy":
     case "politique":
       return rest.length ? { kind: "usage", topic: "general" } : { kind: "policy" };
@@ -310,3 +319,4 @@ function parseRun(args: string[]): Command {
 }
 import type { NewProject, ProjectUpdate, WorkspaceMode } from "../engine/api/model.js";
 import { parseBudget, parseUsage, type UsageCommand } from "./usageGrammar.js";
+import { parseAudit, parseSchedule, type AuditCommand, type ScheduleCommand } from "./scheduleGrammar.js";

@@ -13,7 +13,9 @@ import {
   startTicker,
   wakeupsOf,
   warmSpawner,
+  systemClock,
 } from "../engine/api/runtime.js";
+import { scheduledInSlack } from "./askedIn.js";
 import type { Logger } from "pino";
 import { requireSlack, type Config } from "../config.js";
 import { HandledEvents } from "./store/events.js";
@@ -77,7 +79,9 @@ export async function startBot(
   // write lock.
   const db = await openWritable(config.database, { busy: "yield", locale: config.locale });
   const spawner = overrides.spawner ?? warmSpawner(config, logger);
-  const engine = new Engine({ config, db, logger, spawner, ...overrides });
+  // A schedule's conversations live in Slack (their channel) when the bot speaks to Slack.
+  const scheduledIn = config.slack.botToken ? scheduledInSlack(overrides.clock ?? systemClock) : undefined;
+  const engine = new Engine({ config, db, logger, spawner, scheduledIn, ...overrides });
   // On PostgreSQL, changes made by other processes wake this one (LISTEN/NOTIFY); on SQLite the
   // wake-ups stay in this process and the polls do the rest, as before.
   const onPostgres = dialectOf(db) === "postgres";

@@ -29,6 +29,12 @@ const SYNTAX: Record<string, string[]> = {
     "budget list",
     "budget clear project|user NAME",
   ],
+  schedule: [
+    "schedule add PROJECT CRON PROMPT [--tz ZONE] [--channel C…] [--catch-up once|skip]",
+    "schedule list [PROJECT]",
+    "schedule pause|resume|remove ID",
+  ],
+  audit: ["audit [--json] [--project NAME] [--user ID] [--since 2026-12-01|7d]"],
 };
 
 /**

@@ -25,9 +25,11 @@ import { registerRunTicks } from "./runs/index.js";
 import { registerOrchestrationTicks } from "./orchestrations/index.js";
 import { registerApprovalTicks } from "./approvals/index.js";
 import { registerLaneTicks } from "./lanes/index.js";
+import { registerScheduleTicks } from "./schedules/index.js";
+import { registerAuditTicks } from "./audit/index.js";
 import { abandonApprovalsReactor } from "./approvals/index.js";
 import { acquireLease, COORDINATOR_LEASE, leaseHolder, processOwnerId, releaseLease } from "./leases.js";
-import type { DispatchResult, Kernel, TickHandler, TickResult } from "./kernel.js";
+import type { DispatchResult, Kernel, ScheduledIn, TickHandler, TickResult } from "./kernel.js";
 import { recoverOutcome } from "./conversations/index.js";
 import { dropKeptOutcome } from "./conversations/index.js";
 import type { Wakeups } from "./wakeups.js";
@@ -46,6 +48,8 @@ export interface EngineOptions {
   /** Lease owner id; `<host>:<pid>:<start time>:<nonce>` by default (see `processOwnerId`). */
   owner?: string;
   leaseTtlMs?: number;
+  /** Where a schedule's conversation lives in the front end (the bot records its Slack address). */
+  scheduledIn?: ScheduledIn;
 }
 
 /**
@@ -62,6 +66,7 @@ export class Engine implements Kernel {
   readonly hook: RecordAgentOutcome;
   readonly onStop: StopReactor = cancelDecisionsOnStop;
   readonly owner: string;
+  readonly scheduledIn?: ScheduledIn;
   private readonly spawner: WorkerSpawner;
   private readonly leaseTtlMs: number;
   private readonly tickHandlers: Array<[string, TickHandler]> = [];
@@ -83,6 +88,7 @@ export class Engine implements Kernel {
     );
     this.owner = opts.owner ?? processOwnerId();
     this.leaseTtlMs = opts.leaseTtlMs ?? opts.config.leaseTtlMs;
+    this.scheduledIn = opts.scheduledIn;
     this.onTick("reaper", async (e) => {
       const reaped = await this.reapOwnWorkers();
       // The coordinator also answers for worker hosts that stopped heartbeating.
@@ -94,6 +100,8 @@ export class Engine implements Kernel {
     registerOrchestrationTicks(this);
     registerApprovalTicks(this);
     registerLaneTicks(this);
+    registerScheduleTicks(this);
+    registerAuditTicks(this);
   }
 
   /** Adds a tick step; steps run in registration order, the dispatcher always last. */

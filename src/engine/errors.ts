@@ -108,7 +108,14 @@ export type EngineErrorReason =
   | "over_budget"
   | "budget_invalid"
   | "budget_not_found"
-  | "usage_days_invalid";
+  | "usage_days_invalid"
+  // Schedules and the audit trail (issue 21).
+  | "schedule_not_found"
+  | "schedule_not_yours"
+  | "schedule_cron_invalid"
+  | "schedule_cron_never"
+  | "schedule_tz_invalid"
+  | "audit_since_invalid";
 
 /**
  * The one error type the engine throws for expected failures. The sentence a person reads comes

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
 import type { Clock } from "./clock.js";
-import type { Database } from "./database.js";
+import type { Database, Tx } from "./database.js";
 import type { HostLoad } from "./system/index.js";
 import type { RecordAgentOutcome, StopReactor } from "./outcomeHook.js";
 import { signalIfSame } from "./system/index.js";
@@ -31,6 +31,12 @@ export type TickHandler = (kernel: Kernel) => Promise<Record<string, unknown> | 
 /** The tick's answer: standby while another process coordinates, else what each handler did. */
 export type TickResult = { state: "standby" } | ({ state: "processed" } & Record<string, unknown>);
 
+/**
+ * Records where a conversation a schedule starts lives in the front end (its Slack address: the
+ * schedule's channel), inside the transaction that creates it; absent without a front end.
+ */
+export type ScheduledIn = (trx: Tx, conversationId: string, channel: string | null) => Promise<void>;
+
 /** The ports every use case receives from the composition root (one per process). */
 export interface Kernel {
   readonly config: Config;
@@ -49,6 +55,8 @@ export interface Kernel {
   stopConversation(conversationId: string): Promise<unknown>;
   /** Adds a tick step; steps run in registration order, the dispatcher always last. */
   onTick(name: string, handler: TickHandler): void;
+  /** Where a schedule's conversation lives in the front end (set by the bot; absent in the CLI). */
+  readonly scheduledIn?: ScheduledIn;
 }
 
 /** A running worker to signal, identified by pid and start time (a recycled pid is left alone). */

@@ -126,6 +126,20 @@ const eventSchemas = {
     resetsAt: z.number(),
     periodStart: z.number(),
   }),
+  // A schedule's firing skipped (refused: rights, policy, budget): said in the schedule's channel.
+  "schedule.skipped": z.object({
+    kind: z.literal("schedule.skipped"),
+    scheduleId: z.string(),
+    code: z.string(),
+    reason: z.string(),
+    params: z.record(z.string(), z.union([z.string(), z.number()])),
+  }),
+  // A schedule paused because its creator lost the project: its creator is told by DM.
+  "schedule.paused": z.object({
+    kind: z.literal("schedule.paused"),
+    scheduleId: z.string(),
+    userId: z.string(),
+  }),
 } as const;
 
 /** The kind of a domain event. */
@@ -174,6 +188,8 @@ const aggregateOf: { [K in EventKind]: (e: EventOf<K>) => string } = {
   "run.updated": (e) => `run:${e.runId}`,
   "run.verdict": (e) => `run:${e.runId}`,
   "budget.reached": (e) => `budget:${e.admin}`,
+  "schedule.skipped": (e) => `schedule:${e.scheduleId}`,
+  "schedule.paused": (e) => `schedule:${e.scheduleId}`,
 };
 
 /** The ordering key of an event (`aggregate:id`). */

@@ -14,6 +14,7 @@ import { usage } from "./en/usage.js";
 import { files } from "./en/files.js";
 import { rights } from "./en/rights.js";
 import { quiet } from "./en/quiet.js";
+import { schedules } from "./en/schedules.js";
 import type { MessageKey } from "./fr.js";
 import type { Message } from "./message.js";
 
@@ -38,4 +39,5 @@ export const en = {
   ...files,
   ...rights,
   ...quiet,
+  ...schedules,
 } satisfies Record<MessageKey, Message>;

@@ -14,6 +14,7 @@ import { usage } from "./fr/usage.js";
 import { files } from "./fr/files.js";
 import { rights } from "./fr/rights.js";
 import { quiet } from "./fr/quiet.js";
+import { schedules } from "./fr/schedules.js";
 
 /**
  * The French catalog: the source of the keys (`MessageKey`), built from
@@ -37,6 +38,7 @@ export const fr = {
   ...files,
   ...rights,
   ...quiet,
+  ...schedules,
 };
 
 /** Keys defined in more than one area. */
@@ -69,6 +71,7 @@ type _AreasAreDisjoint = Assert<
       typeof files,
       typeof rights,
       typeof quiet,
+      typeof schedules,
     ]
   >
 >;

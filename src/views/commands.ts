@@ -45,7 +45,9 @@ export type CommandTopic =
   | "orchestrate"
   | "orchestrations"
   | "usage"
-  | "budget";
+  | "budget"
+  | "schedule"
+  | "audit";
 
 /** What a usage line can be shown for: a sub-command, a group (`project`), or `/codex` itself. */
 export type UsageTopic = CommandTopic | "project" | "general";
@@ -77,6 +79,8 @@ export const COMMANDS: ReadonlyArray<{ topic: CommandTopic; admin: boolean; live
   { topic: "orchestrations", admin: false, live: true },
   { topic: "usage", admin: false, live: true },
   { topic: "budget", admin: true, live: true },
+  { topic: "schedule", admin: false, live: true },
+  { topic: "audit", admin: true, live: true },
 ];
 
 const more = (locale: Locale) => (n: number) => t(locale, "common.more", { n });

@@ -44,6 +44,8 @@ const LANDED: Record<string, string> = {
   "0023_thread_context.ts": "c4e07295e28204978ee0db4556cd22889965fbf3b10f85f683b116eb1f354d09",
   "0029_usage_and_budgets.ts": "5da6438d7a273879a1b1e2cbbe17a72036940ad12a97de0d0825664b32d167cf",
   "0024_queue_attachments.ts": "ff0b4d1d310e126f67d69502584c9d5f3aa58f05725787dbeffb6fd1cfbd10e7",
+  "0027_schedules.ts": "0ee66bd7c5b56db7200e55dd1147df3616251ac100449315cf4934c43c99e2e7",
+  "0028_audit_events.ts": "5880d961bf369fa7d3ab871976800bf8831132efa68b8204df5ceca903fa5e16",
 };
 
 const sha256 = (file: string) => createHash("sha256").update(fs.readFileSync(file)).digest("hex");

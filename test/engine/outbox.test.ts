@@ -63,6 +63,14 @@ const SAMPLES: { [K in EventKind]: EventOf<K> } = {
     resetsAt: 86_400_000,
     periodStart: 0,
   },
+  "schedule.skipped": {
+    kind: "schedule.skipped",
+    scheduleId: "s1",
+    code: "invalid",
+    reason: "request_model_not_allowed",
+    params: { model: "nope", n: 1 },
+  },
+  "schedule.paused": { kind: "schedule.paused", scheduleId: "s1", userId: "U1" },
 };
 
 const AGGREGATES: Record<EventKind, string> = {
@@ -90,6 +98,8 @@ const AGGREGATES: Record<EventKind, string> = {
   "run.verdict": "run:r1",
   "lane.updated": "conversation:c1",
   "budget.reached": "budget:UADMIN",
+  "schedule.skipped": "schedule:s1",
+  "schedule.paused": "schedule:s1",
 };
 
 describe("outbox (typed both ways)", () => {

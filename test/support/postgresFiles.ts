@@ -17,6 +17,8 @@ export const POSTGRES_ONLY_FILES = [
 export const POSTGRES_FILES = [
   ...POSTGRES_ONLY_FILES,
   // engine
+  "test/engine/schedules/fire.test.ts",
+  "test/engine/audit/audit.test.ts",
   "test/engine/projects/channelReaders.test.ts",
   "test/engine/conversations/requestKey.test.ts",
   "test/engine/conversations/requestOptions.test.ts",
@@ -96,6 +98,8 @@ export const POSTGRES_FILES = [
   "test/bot/projectChannel.test.ts",
   "test/bot/projectHost.test.ts",
   "test/bot/steer.test.ts",
+  // Issue 21's done-when: a schedule fires once per minute across two serve on PostgreSQL.
+  "test/bot/schedules.test.ts",
   // integration: real workers and Codex writing their outcomes to PostgreSQL, the cheap files
   "test/integration/agentInstructions.test.ts",
   "test/integration/inbox.test.ts",
@@ -123,6 +127,7 @@ export const SQLITE_ONLY_ENGINE_FILES: Record<string, string> = {
   "test/engine/conversations/requestOptionsParse.test.ts": NO_DATABASE,
   "test/engine/threadContext/threadContext.test.ts": NO_DATABASE,
   "test/engine/lanes/merge.test.ts": NO_DATABASE,
+  "test/engine/schedules/cron.test.ts": NO_DATABASE,
   "test/engine/forge/pullRequests.test.ts": NO_DATABASE,
   "test/engine/forge/push.test.ts": NO_DATABASE,
   "test/engine/forge/remoteUrl.test.ts": NO_DATABASE,

@@ -11,6 +11,7 @@ import { processSpawner } from "../../src/engine/dispatch/spawner.js";
 import { openDatabase, openMigrated } from "../../src/engine/database.js";
 import { fixedHostLoad } from "../../src/engine/system/hostLoad.js";
 import { silentLogger, type Logger } from "../../src/logger.js";
+import type { Clock } from "../../src/engine/clock.js";
 import { FAKE_KEY_ENV, makeCodexHome } from "./codexHome.js";
 import { killRecorded } from "./codexEngine.js";
 import { tempDir } from "./engine.js";
@@ -50,6 +51,8 @@ export async function slackBot(
     streaming?: boolean;
     /** How the fake model answers (default: "ok" to everything not queued). */
     model?: FakeModelOptions;
+    /** The engine's clock (default: the system's); a test moving it jumps schedules' minutes. */
+    clock?: Clock;
   } = {},
 ) {
   const slack = await startFakeSlack({ teamId: TEAM, streaming: opts.streaming ?? false });
@@ -106,16 +109,17 @@ export async function slackBot(
     "test",
   );
   await db.destroy();
-  const spawner =
+  const spawnerOf = () =>
     opts.spawner?.(config) ??
     processSpawner(config, { ...process.env, ...home.env, NO_PROXY: "127.0.0.1,localhost" });
+  const clock = opts.clock ? { clock: opts.clock } : {};
   const bot: RunningBot = await startBot(
     config,
     opts.logger ?? silentLogger,
-    { spawner, host: fixedHostLoad() },
+    { spawner: spawnerOf(), host: fixedHostLoad(), ...clock },
     { intake: { timing: opts.intake } },
   );
-  const base = `http://127.0.0.1:${bot.slack?.port ?? 0}`;
+  let base = `http://127.0.0.1:${bot.slack?.port ?? 0}`;
   let responses = 0;
   return {
     slack,
@@ -125,6 +129,19 @@ export async function slackBot(
     project,
     db: bot.engine.db,
     base,
+    /** The environment the bot was configured from (for the CLI on the same data). */
+    env,
+    /** Sends the requests that follow to another bot's Slack port (one `another` started). */
+    sendTo(other: RunningBot) {
+      base = `http://127.0.0.1:${other.slack?.port ?? 0}`;
+    },
+    /** Another `serve` on the same database, data directory and fakes (stop it yourself). */
+    another: () =>
+      startBot(config, opts.logger ?? silentLogger, {
+        spawner: spawnerOf(),
+        host: fixedHostLoad(),
+        ...clock,
+      }),
     /** Sends `/codex <text>` as `user`; returns the HTTP answer and the response URL id. */
     async command(
       text: string,

@@ -17,6 +17,7 @@ declare const orchestrations: Renderer<"orchestration.updated">;
 declare const lanes: Renderer<"lane.updated">;
 declare const budgets: Renderer<"budget.reached">;
 declare const handBack: Renderer<"conversation.files">;
+declare const schedules: Renderer<"schedule.skipped" | "schedule.paused">;
 declare const approvals: Renderer<
   "approval.requested" | "approval.answered" | "approval.expired" | "approval.abandoned"
 >;
@@ -47,6 +48,8 @@ export const complete = {
   "run.updated": runs,
   "run.verdict": runs,
   "budget.reached": budgets,
+  "schedule.skipped": schedules,
+  "schedule.paused": schedules,
 } satisfies RendererMap;
 
 const { "run.verdict": _verdict, ...withoutVerdict } = complete;

@@ -22,6 +22,7 @@ import { actorOf, errorText, readerOf, type BotContext } from "../context.js";
 import { openRunModal, runCommand, type Reply } from "./runs.js";
 import { openOrchestrationModal, orchestrationCommand } from "./orchestrations.js";
 import { budgetClearCommand, budgetListCommand, budgetSetCommand, usageCommand } from "./usageCommands.js";
+import { auditCommand, scheduleAdd, scheduleChange } from "./schedules.js";
 
 /**
  * `/codex`: parse, ack at once (usage and help inline), then do the work and answer through the
@@ -152,6 +153,12 @@ const handlers: { [K in keyof CommandOfKind]: Handler<K> } = {
   "budget.set": (cmd, { ctx, actor }) => budgetSetCommand(cmd, ctx, actor),
   "budget.clear": (cmd, { ctx, actor }) => budgetClearCommand(cmd, ctx, actor),
   "budget.list": (_cmd, { ctx, actor }) => budgetListCommand(ctx, actor),
+  "schedule.add": (cmd, { ctx, actor, channelId }) => scheduleAdd(ctx, cmd, actor, channelId),
+  "schedule.list": (cmd, { ctx, actor }) => scheduleChange(ctx, cmd, actor),
+  "schedule.pause": (cmd, { ctx, actor }) => scheduleChange(ctx, cmd, actor),
+  "schedule.resume": (cmd, { ctx, actor }) => scheduleChange(ctx, cmd, actor),
+  "schedule.remove": (cmd, { ctx, actor }) => scheduleChange(ctx, cmd, actor),
+  audit: (cmd, { ctx, actor }) => auditCommand(ctx, cmd, actor),
 };
 
 function handle<K extends keyof CommandOfKind>(kind: K, cmd: CommandOfKind[K], scope: CommandScope) {

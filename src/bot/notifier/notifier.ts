@@ -20,6 +20,7 @@ import { renderersOf } from "./renderers.js";
 import type { Renderer, RendererMap } from "./renderer.js";
 import { SlackPoster } from "./poster.js";
 import { UserLocales } from "../userLocales.js";
+import { ScheduleMessages } from "./scheduleMessages.js";
 import { SlackAddresses } from "../store/addresses.js";
 import { SlackPosts } from "../store/posts.js";
 import { TurnProgress, type TurnProgressSettings } from "./turnProgress.js";
@@ -109,6 +110,7 @@ export class Notifier {
       lanes: new LaneCards(deps),
       budgets: new BudgetNotices(deps),
       handBack: new HandBackFiles(deps, o.files),
+      schedules: new ScheduleMessages(deps),
     });
   }
 

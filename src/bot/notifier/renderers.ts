@@ -10,6 +10,7 @@ import type { RunMessages } from "./runMessages.js";
 import type { SteerMessages } from "./steerMessages.js";
 import type { BudgetNotices } from "./budgetNotices.js";
 import type { HandBackFiles } from "./handBackFiles.js";
+import type { ScheduleMessages } from "./scheduleMessages.js";
 
 /** The notifier's renderers, one per family of events. */
 export interface Renderers {
@@ -22,6 +23,7 @@ export interface Renderers {
   lanes: LaneCards;
   budgets: BudgetNotices;
   handBack: HandBackFiles;
+  schedules: ScheduleMessages;
 }
 
 /** What the notifier does with each kind of event: checked at compile time to cover every kind. */
@@ -60,5 +62,7 @@ export function renderersOf(r: Renderers): RendererMap {
     "run.updated": r.runs,
     "run.verdict": r.runs,
     "budget.reached": r.budgets,
+    "schedule.skipped": r.schedules,
+    "schedule.paused": r.schedules,
   } satisfies RendererMap;
 }

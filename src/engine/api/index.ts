@@ -10,6 +10,10 @@ import { projectsApi, type ProjectsApi } from "./projects.js";
 import { runsApi, type RunsApi } from "./runs.js";
 import { usageApi, type UsageApi } from "./usage.js";
 import { Health } from "./health.js";
+import { schedulesApi, type SchedulesApi } from "./schedules.js";
+import { auditApi, type AuditApi } from "./audit.js";
+import { audited } from "./audited.js";
+import * as specs from "./auditSpecs.js";
 
 // The one way in: the bot and the CLI call the engine through these objects (a lint test refuses
 // any other import of src/engine from src/bot or src/cli). Each method is a use case that takes
@@ -30,24 +34,32 @@ export interface EngineApi {
   events: EventsApi;
   /** Usage (tokens, agent time, cost) and budgets (issue 21). */
   usage: UsageApi;
+  schedules: SchedulesApi;
+  /** The audit trail (admins). */
+  audit: AuditApi;
   /** The admin health endpoint's report and metrics. */
   health: Pick<Health, "report" | "metrics">;
 }
 
-/** The API of one process's engine. */
+/**
+ * The API of one process's engine. Every use case that changes something is recorded in the audit
+ * trail on its way through (./auditSpecs.ts says which and how).
+ */
 export function createEngineApi(kernel: Kernel): EngineApi {
   return {
-    conversations: conversationsApi(kernel),
-    projects: projectsApi(kernel),
-    decisions: decisionsApi(kernel),
-    approvals: approvalsApi(kernel),
-    coordination: coordinationApi(kernel),
-    runs: runsApi(kernel),
-    orchestrations: orchestrationsApi(kernel),
-    lanes: lanesApi(kernel),
-    policies: policiesApi(kernel),
+    conversations: audited(kernel, conversationsApi(kernel), specs.conversationsAudit),
+    projects: audited(kernel, projectsApi(kernel), specs.projectsAudit),
+    decisions: audited(kernel, decisionsApi(kernel), specs.decisionsAudit),
+    approvals: audited(kernel, approvalsApi(kernel), specs.approvalsAudit),
+    coordination: audited(kernel, coordinationApi(kernel), specs.coordinationAudit),
+    runs: audited(kernel, runsApi(kernel), specs.runsAudit),
+    orchestrations: audited(kernel, orchestrationsApi(kernel), specs.orchestrationsAudit),
+    lanes: audited(kernel, lanesApi(kernel), specs.lanesAudit),
+    policies: audited(kernel, policiesApi(kernel), specs.policiesAudit),
     events: eventsApi(kernel),
-    usage: usageApi(kernel),
+    usage: audited(kernel, usageApi(kernel), specs.usageAudit),
+    schedules: audited(kernel, schedulesApi(kernel), specs.schedulesAudit),
+    audit: auditApi(kernel),
     health: new Health(kernel),
   };
 }

@@ -65,3 +65,6 @@ export {
   type Attachment,
   type FileRefused,
 } from "../files/index.js";
+export type { CatchUp, ScheduleView } from "../schedules/index.js";
+export type { AuditEvent, AuditPage } from "../audit/index.js";
+export type { ScheduledIn } from "../kernel.js";

@@ -5,6 +5,7 @@ import { writeTransaction } from "../database.js";
 import { newId } from "../ids.js";
 import type { Kernel } from "../kernel.js";
 import { emit } from "../outbox.js";
+import { recordAgentAudit } from "../audit/index.js";
 import { expireApproval } from "./lifecycle.js";
 import { DECISION_OF_STATUS } from "./machine.js";
 import { wakeOrTimeout, wakeupsOf } from "../wakeups.js";
@@ -119,6 +120,11 @@ async function recordRequest(
           kind: "approval.requested",
           conversationId: turn.conversationId,
           approvalId: id,
+        });
+        await recordAgentAudit(trx, now, turn.conversationId, {
+          action: "approval.request",
+          target: `approval:${id}`,
+          detail: r.command ?? r.reason ?? r.kind,
         });
       }
       return trx

@@ -4,6 +4,7 @@ import { writeTransaction, type Database } from "../database.js";
 import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
+import { recordAgentAudit } from "../audit/index.js";
 import type { DB, DecisionsTable } from "../schema.js";
 import type { Actor } from "../projects/index.js";
 import { canSeeConversationId, mayAnswer } from "../projects/index.js";
@@ -115,6 +116,11 @@ export const openDecisionReactor: OutcomeReactor = async (trx, o, clock) => {
     updated_at: now,
   });
   await emit(trx, now, { kind: "decision.opened", conversationId: o.conversationId, decisionId: id });
+  await recordAgentAudit(trx, now, o.conversationId, {
+    action: "decision.ask",
+    target: `decision:${id}`,
+    detail: request.title,
+  });
 };
 
 /**

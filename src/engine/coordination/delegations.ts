@@ -3,6 +3,7 @@ import { performEffects, type Kernel } from "../kernel.js";
 import { writeTransaction } from "../database.js";
 import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
+import { recordAgentAudit } from "../audit/index.js";
 import type { DB, SpecialistDelegationsTable } from "../schema.js";
 import type { OutcomeReactor } from "../outcomeHook.js";
 import { answerOf, createConversation, enqueueIn } from "../conversations/index.js";
@@ -58,6 +59,11 @@ export function specialistCallReactor(locale: Locale): OutcomeReactor {
       .onConflict((oc) => oc.column("source_queue_id").doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return;
+    await recordAgentAudit(trx, now, o.conversationId, {
+      action: "delegation.create",
+      target: `delegation:${id}`,
+      detail: `${call.capability}: ${call.task}`,
+    });
     if (tooDeep) {
       // The caller hears at once that nobody will take the task (and keeps running).
       await enqueueIn(
