@@ -4,24 +4,30 @@ import { postgresUnavailable } from "./test/support/postgresServer.js";
 import { LATENCY_FILES } from "./test/support/latencyFiles.js";
 
 /**
- * How many test files run at once, outside the latency-bounded ones: four by default. Since files
- * share their worker's modules (isolate: false) and workers start from the bundle, the suite no
- * longer waits on module loading: on this idle 2-core machine two workers left one core idle
- * (974 s), four took 764 s and passed. On a machine loaded by other work, CODEXPI_TEST_WORKERS=2
- * keeps the 60 s end-to-end tests inside their time (1 to debug one file's output in order).
+ * How many test files run at once: six by default. The suite mostly waits (real processes,
+ * ticks, loopback servers): at four files at once the load average of this 2-core machine stayed
+ * under 1 (vitest 745 s), so more files at once shorten the run without making it compute-bound.
+ * On a machine loaded by other work, CODEXPI_TEST_WORKERS=2 keeps the 60 s end-to-end tests
+ * inside their time (1 to debug one file's output in order).
  */
 function testWorkers(): number {
   const asked = Number(process.env.CODEXPI_TEST_WORKERS);
-  return Number.isInteger(asked) && asked > 0 ? asked : 4;
+  return Number.isInteger(asked) && asked > 0 ? asked : 6;
 }
 
 /**
- * The files that bound a latency (an ack under 1 s, a wake-up under a fraction of a poll) run in
- * a group of their own, after the others, two at a time: what they time is then the code, not the
- * other files' load. Vitest runs each group's projects together, and the groups one after another.
+ * The files that bound a latency (an ack under 1 s, a wake-up under a fraction of a poll) run
+ * beside the others, at a higher CPU priority: the others' workers, and every process they start,
+ * run at nice 10 (test/support/filePriority.ts), so that what a latency file times is the code,
+ * not the load of the files around it. Vitest runs the projects of one group together, in one
+ * pool of `maxWorkers`. CODEXPI_TEST_LATENCY_APART=1 runs them as before instead: in a group of
+ * their own after the rest, two at a time (all at the same priority).
  */
-const LATENCY = { groupOrder: 1, maxWorkers: 2 };
-const BULK = { groupOrder: 0, maxWorkers: testWorkers() };
+const APART = process.env.CODEXPI_TEST_LATENCY_APART === "1";
+const LATENCY = APART
+  ? { groupOrder: 1, maxWorkers: 2, nice: "0" }
+  : { groupOrder: 0, maxWorkers: testWorkers(), nice: "0" };
+const BULK = { groupOrder: 0, maxWorkers: testWorkers(), nice: APART ? "0" : "10" };
 
 function sqliteProjects(): TestProjectInlineConfiguration[] {
   const sqlite = (name: string, group: typeof LATENCY, include: string[], exclude: string[]) => ({
@@ -30,12 +36,12 @@ function sqliteProjects(): TestProjectInlineConfiguration[] {
       name,
       include,
       exclude: [...POSTGRES_ONLY_FILES, ...exclude, "**/node_modules/**"],
-      env: { CODEXPI_TEST_DB: "sqlite" },
+      env: { CODEXPI_TEST_DB: "sqlite", CODEXPI_TEST_NICE: group.nice },
       maxWorkers: group.maxWorkers,
       sequence: { groupOrder: group.groupOrder },
       // Fails the run at once, naming the package, when git (or bubblewrap in CI) is missing.
       globalSetup: ["test/support/toolsGlobalSetup.ts", "test/support/sqliteGlobalSetup.ts"],
-      setupFiles: ["test/support/fileIsolation.ts"],
+      setupFiles: ["test/support/filePriority.ts", "test/support/fileIsolation.ts"],
     },
   });
   return [
@@ -62,11 +68,15 @@ function postgresProjects(): TestProjectInlineConfiguration[] {
       name,
       include,
       exclude: [...exclude, "**/node_modules/**"],
-      env: { CODEXPI_TEST_DB: "postgres" },
+      env: { CODEXPI_TEST_DB: "postgres", CODEXPI_TEST_NICE: group.nice },
       maxWorkers: group.maxWorkers,
       sequence: { groupOrder: group.groupOrder },
       globalSetup: ["test/support/toolsGlobalSetup.ts", "test/support/postgresGlobalSetup.ts"],
-      setupFiles: ["test/support/fileIsolation.ts", "test/support/postgresSetupFile.ts"],
+      setupFiles: [
+        "test/support/filePriority.ts",
+        "test/support/fileIsolation.ts",
+        "test/support/postgresSetupFile.ts",
+      ],
     },
   });
   const latency = files === POSTGRES_FILES ? LATENCY_FILES.filter((f) => files.includes(f)) : LATENCY_FILES;
