@@ -2,6 +2,7 @@ import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config
 import { POSTGRES_FILES, POSTGRES_ONLY_FILES } from "./test/support/postgresFiles.js";
 import { postgresUnavailable } from "./test/support/postgresServer.js";
 import { LATENCY_FILES } from "./test/support/latencyFiles.js";
+import { LatencySequencer } from "./test/support/latencySequencer.js";
 
 /**
  * How many test files run at once: six by default. The suite mostly waits (real processes,
@@ -20,7 +21,8 @@ function testWorkers(): number {
  * beside the others, at a higher CPU priority: the others' workers, and every process they start,
  * run at nice 10 (test/support/filePriority.ts), so that what a latency file times is the code,
  * not the load of the files around it. Vitest runs the projects of one group together, in one
- * pool of `maxWorkers`. CODEXPI_TEST_LATENCY_APART=1 runs them as before instead: in a group of
+ * pool of `maxWorkers`; test/support/latencySequencer.ts deals the latency files in among the
+ * others, past the start-up burst and before the tail. CODEXPI_TEST_LATENCY_APART=1 runs them as before instead: in a group of
  * their own after the rest, two at a time (all at the same priority).
  */
 const APART = process.env.CODEXPI_TEST_LATENCY_APART === "1";
@@ -95,6 +97,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     maxWorkers: testWorkers(),
+    ...(APART ? {} : { sequence: { sequencer: LatencySequencer } }),
     projects: [...sqliteProjects(), ...postgresProjects()],
   },
 });
