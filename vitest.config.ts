@@ -18,18 +18,18 @@ function testWorkers(): number {
 
 /**
  * The files that bound a latency (an ack under 1 s, a wake-up under a fraction of a poll) run
- * beside the others, at a higher CPU priority: the others' workers, and every process they start,
- * run at nice 10 (test/support/filePriority.ts), so that what a latency file times is the code,
- * not the load of the files around it. Vitest runs the projects of one group together, in one
- * pool of `maxWorkers`; test/support/latencySequencer.ts deals the latency files in among the
- * others, past the start-up burst and before the tail. CODEXPI_TEST_LATENCY_APART=1 runs them as before instead: in a group of
- * their own after the rest, two at a time (all at the same priority).
+ * beside the others, at a higher CPU priority: their workers, and every process they start, run
+ * at nice -5 (test/support/filePriority.ts; it needs root, as in CI), so that what a latency file
+ * times is the code, not the load of the files around it. Vitest runs the projects of one group
+ * together, in one pool of `maxWorkers`; test/support/latencySequencer.ts deals the latency files
+ * in among the others, past the start-up burst and before the tail. CODEXPI_TEST_LATENCY_APART=1
+ * runs them as before instead: in a group of their own after the rest, two at a time.
  */
 const APART = process.env.CODEXPI_TEST_LATENCY_APART === "1";
 const LATENCY = APART
   ? { groupOrder: 1, maxWorkers: 2, nice: "0" }
-  : { groupOrder: 0, maxWorkers: testWorkers(), nice: "0" };
-const BULK = { groupOrder: 0, maxWorkers: testWorkers(), nice: APART ? "0" : "10" };
+  : { groupOrder: 0, maxWorkers: testWorkers(), nice: "-5" };
+const BULK = { groupOrder: 0, maxWorkers: testWorkers(), nice: "0" };
 
 function sqliteProjects(): TestProjectInlineConfiguration[] {
   const sqlite = (name: string, group: typeof LATENCY, include: string[], exclude: string[]) => ({

@@ -5,7 +5,7 @@
  * most of their 3 s (directWorkspace's positive control, lanes), a shutdown under 2 s, watchdogs and
  * graces of a few hundred ms (appServerStandIn, appServerRunner: flaky at four files at once on a
  * loaded 2-core machine, while they pass alone). vitest.config.ts runs them beside the rest at a
- * higher CPU priority (the rest at nice 10, test/support/filePriority.ts): what they time is then
+ * higher CPU priority (nice -5, test/support/filePriority.ts): what they time is then
  * the code, not the load of the files around them (CODEXPI_TEST_LATENCY_APART=1: after the rest,
  * two at a time, as before).
  */
