@@ -6,8 +6,9 @@ import { LatencySequencer } from "./test/support/latencySequencer.js";
 
 /**
  * How many test files run at once: six by default. The suite mostly waits (real processes,
- * ticks, loopback servers): at four files at once the load average of this 2-core machine stayed
- * under 1 (vitest 745 s), so more files at once shorten the run without making it compute-bound.
+ * ticks, loopback servers): four files at once took 745 s on this idle 2-core machine, and the
+ * whole run used about 530 s of CPU (user + sys), a third of what two cores give in that time;
+ * more files at once shorten the run, short of making it compute-bound.
  * On a machine loaded by other work, CODEXPI_TEST_WORKERS=2 keeps the 60 s end-to-end tests
  * inside their time (1 to debug one file's output in order).
  */
