@@ -6,8 +6,8 @@
  * graces of a few hundred ms (appServerStandIn, appServerRunner: flaky at four files at once on a
  * loaded 2-core machine, while they pass alone). vitest.config.ts runs them beside the rest at a
  * higher CPU priority (nice -5, test/support/filePriority.ts): what they time is then
- * the code, not the load of the files around them (CODEXPI_TEST_LATENCY_APART=1: after the rest,
- * two at a time, as before).
+ * the code, not the load of the files around them. On PostgreSQL they run after the rest, two at
+ * a time (CODEXPI_TEST_LATENCY_APART=all: both dialects, as before; =none: neither).
  */
 export const LATENCY_FILES = [
   "test/bot/approvals.test.ts",

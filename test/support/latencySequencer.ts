@@ -14,7 +14,7 @@ const GUESSED_SECONDS: [RegExp, number][] = [
 ];
 
 /**
- * The order files start in when the latency files run beside the others (vitest.config.ts).
+ * The order files start in (vitest.config.ts), for the files that run in the first group.
  * The others start longest first (vitest's cached durations, else the guess above), both
  * dialects mixed, so that no long file starts last and lengthens the run's tail. Vitest's own
  * order would also start every latency file at the beginning, while every worker is still
@@ -31,12 +31,15 @@ export class LatencySequencer extends BaseSequencer {
   }
 
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
+    const all = await super.sort(files);
+    // Files of a later group (latency files run apart) keep vitest's order, after the rest.
+    const later = all.filter((f) => f.project.config.sequence.groupOrder !== 0);
+    const sorted = all.filter((f) => f.project.config.sequence.groupOrder === 0);
     const isLatency = (f: TestSpecification) => f.project.name.endsWith("-latency");
     const latency = sorted.filter(isLatency);
     const seconds = new Map(sorted.map((f) => [f, this.seconds(f)]));
     const others = sorted.filter((f) => !isLatency(f)).sort((a, b) => seconds.get(b)! - seconds.get(a)!);
-    if (latency.length === 0 || others.length === 0) return [...others, ...latency];
+    if (latency.length === 0 || others.length === 0) return [...others, ...latency, ...later];
     const workers = this.ctx.config.maxWorkers || 1;
     const first = Math.min(others.length, 2 * workers);
     const every = Math.max(1, Math.floor(((others.length * 2) / 3 - first) / latency.length));
@@ -46,7 +49,7 @@ export class LatencySequencer extends BaseSequencer {
       out.push(file, ...others.slice(next, next + every));
       next += every;
     }
-    out.push(...others.slice(next));
+    out.push(...others.slice(next), ...later);
     return out;
   }
 }
