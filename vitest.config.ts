@@ -2,49 +2,62 @@ import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config
 import { POSTGRES_FILES, POSTGRES_ONLY_FILES } from "./test/support/postgresFiles.js";
 import { postgresUnavailable } from "./test/support/postgresServer.js";
 import { LATENCY_FILES } from "./test/support/latencyFiles.js";
+import { LatencySequencer } from "./test/support/latencySequencer.js";
 
 // Tests choose every variable the processes they start see: an operator's .env in the checkout
 // (the quick start puts real Slack tokens there) must never reach them.
 process.env.CODEXPI_ENV_FILE ??= "none";
 
 /**
- * How many test files run at once, outside the latency-bounded ones: four by default. Since files
- * share their worker's modules (isolate: false) and workers start from the bundle, the suite no
- * longer waits on module loading: on this idle 2-core machine two workers left one core idle
- * (974 s), four took 764 s and passed. On a machine loaded by other work, CODEXPI_TEST_WORKERS=2
- * keeps the 60 s end-to-end tests inside their time (1 to debug one file's output in order).
+ * How many test files run at once: six by default. The suite mostly waits (real processes,
+ * ticks, loopback servers): four files at once took 745 s on this idle 2-core machine, and the
+ * whole run used about 530 s of CPU (user + sys), a third of what two cores give in that time;
+ * more files at once shorten the run, short of making it compute-bound.
+ * On a machine loaded by other work, CODEXPI_TEST_WORKERS=2 keeps the 60 s end-to-end tests
+ * inside their time (1 to debug one file's output in order).
  */
 function testWorkers(): number {
   const asked = Number(process.env.CODEXPI_TEST_WORKERS);
-  return Number.isInteger(asked) && asked > 0 ? asked : 4;
+  return Number.isInteger(asked) && asked > 0 ? asked : 6;
 }
 
 /**
- * The files that bound a latency (an ack under 1 s, a wake-up under a fraction of a poll) run in
- * a group of their own, after the others, two at a time: what they time is then the code, not the
- * other files' load. Vitest runs each group's projects together, and the groups one after another.
+ * The files that bound a latency (an ack under 1 s, a wake-up under a fraction of a poll) run
+ * beside the others, at a higher CPU priority: their workers, and every process they start, run
+ * at nice -5 (test/support/filePriority.ts; it needs root, as in CI), so that what a latency file
+ * times is the code, not the load of the files around it. Vitest runs the projects of one group
+ * together, in one pool of `maxWorkers`; test/support/latencySequencer.ts deals the latency files
+ * in among the others, past the start-up burst and before the tail.
+ * Except PostgreSQL's: its wake-up tests time NOTIFY through the one server every postgres file
+ * shares, whose backends no priority of ours reaches; beside the others they failed on a loaded
+ * machine. They run as before, in a group of their own after the rest, two at a time.
+ * CODEXPI_TEST_LATENCY_APART=all runs the SQLite ones that way too, =none neither.
  */
-const LATENCY = { groupOrder: 1, maxWorkers: 2 };
-const BULK = { groupOrder: 0, maxWorkers: testWorkers() };
+const APART = process.env.CODEXPI_TEST_LATENCY_APART ?? "postgres";
+const BULK = { groupOrder: 0, maxWorkers: testWorkers(), nice: "0" };
+const AFTER = { groupOrder: 1, maxWorkers: 2, nice: "0" };
+const BESIDE = { ...BULK, nice: "-5" };
+const SQLITE_LATENCY = APART === "all" ? AFTER : BESIDE;
+const POSTGRES_LATENCY = APART === "none" ? BESIDE : AFTER;
 
 function sqliteProjects(): TestProjectInlineConfiguration[] {
-  const sqlite = (name: string, group: typeof LATENCY, include: string[], exclude: string[]) => ({
+  const sqlite = (name: string, group: typeof BULK, include: string[], exclude: string[]) => ({
     extends: true as const,
     test: {
       name,
       include,
       exclude: [...POSTGRES_ONLY_FILES, ...exclude, "**/node_modules/**"],
-      env: { CODEXPI_TEST_DB: "sqlite" },
+      env: { CODEXPI_TEST_DB: "sqlite", CODEXPI_TEST_NICE: group.nice },
       maxWorkers: group.maxWorkers,
       sequence: { groupOrder: group.groupOrder },
       // Fails the run at once, naming the package, when git (or bubblewrap in CI) is missing.
       globalSetup: ["test/support/toolsGlobalSetup.ts", "test/support/sqliteGlobalSetup.ts"],
-      setupFiles: ["test/support/fileIsolation.ts"],
+      setupFiles: ["test/support/filePriority.ts", "test/support/fileIsolation.ts"],
     },
   });
   return [
     sqlite("sqlite", BULK, ["test/**/*.test.ts"], LATENCY_FILES),
-    sqlite("sqlite-latency", LATENCY, LATENCY_FILES, []),
+    sqlite("sqlite-latency", SQLITE_LATENCY, LATENCY_FILES, []),
   ];
 }
 
@@ -60,23 +73,27 @@ function postgresProjects(): TestProjectInlineConfiguration[] {
   // there); CODEXPI_PG_FILES=all takes every test file, to see what fails on PostgreSQL:
   // narrow it with file filters (`… --project postgres test/bot`).
   const files = process.env.CODEXPI_PG_FILES === "all" ? ["test/**/*.test.ts"] : POSTGRES_FILES;
-  const postgres = (name: string, group: typeof LATENCY, include: string[], exclude: string[]) => ({
+  const postgres = (name: string, group: typeof BULK, include: string[], exclude: string[]) => ({
     extends: true as const,
     test: {
       name,
       include,
       exclude: [...exclude, "**/node_modules/**"],
-      env: { CODEXPI_TEST_DB: "postgres" },
+      env: { CODEXPI_TEST_DB: "postgres", CODEXPI_TEST_NICE: group.nice },
       maxWorkers: group.maxWorkers,
       sequence: { groupOrder: group.groupOrder },
       globalSetup: ["test/support/toolsGlobalSetup.ts", "test/support/postgresGlobalSetup.ts"],
-      setupFiles: ["test/support/fileIsolation.ts", "test/support/postgresSetupFile.ts"],
+      setupFiles: [
+        "test/support/filePriority.ts",
+        "test/support/fileIsolation.ts",
+        "test/support/postgresSetupFile.ts",
+      ],
     },
   });
   const latency = files === POSTGRES_FILES ? LATENCY_FILES.filter((f) => files.includes(f)) : LATENCY_FILES;
   return [
     postgres("postgres", BULK, files, LATENCY_FILES),
-    postgres("postgres-latency", LATENCY, latency, []),
+    postgres("postgres-latency", POSTGRES_LATENCY, latency, []),
   ];
 }
 
@@ -89,6 +106,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     maxWorkers: testWorkers(),
+    sequence: { sequencer: LatencySequencer },
     projects: [...sqliteProjects(), ...postgresProjects()],
   },
 });

@@ -4,9 +4,10 @@
  * a takeover within its bound (steer, takeover, multiServe), two agents' turns overlapping by
  * most of their 3 s (directWorkspace's positive control, lanes), a shutdown under 2 s, watchdogs and
  * graces of a few hundred ms (appServerStandIn, appServerRunner: flaky at four files at once on a
- * loaded 2-core machine, while they pass alone). vitest.config.ts
- * runs them in a group of their own, two at a time, after the rest of the suite (which runs more
- * files at once): what they time is then the code, not the load of the files around them.
+ * loaded 2-core machine, while they pass alone). vitest.config.ts runs them beside the rest at a
+ * higher CPU priority (nice -5, test/support/filePriority.ts): what they time is then
+ * the code, not the load of the files around them. On PostgreSQL they run after the rest, two at
+ * a time (CODEXPI_TEST_LATENCY_APART=all: both dialects, as before; =none: neither).
  */
 export const LATENCY_FILES = [
   "test/bot/approvals.test.ts",
