@@ -53,6 +53,7 @@ describe("the engine on PostgreSQL", () => {
       select table_name, column_name from information_schema.columns
       where is_identity = 'YES' order by table_name`.execute(env.db);
     expect(identity.rows).toEqual([
+      { table_name: "audit_events", column_name: "id" },
       { table_name: "intake_requests", column_name: "id" },
       { table_name: "orchestration_events", column_name: "id" },
       { table_name: "outbox", column_name: "id" },

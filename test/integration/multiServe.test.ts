@@ -49,7 +49,7 @@ describe("several serve instances on one PostgreSQL", () => {
     await pause(1_500);
     expect(roots()).toHaveLength(1);
     expect(said("premier tour 7101")).toHaveLength(1);
-    expect(s.slack.responses.filter((r) => r.id === res.responseId)).toHaveLength(1);
+    expect(s.slack.answers().filter((r) => r.id === res.responseId)).toHaveLength(1);
     expect(await holder()).toMatch(ownedBy(s.pid)); // the standby never took the lease meanwhile
 
     // Slack retries an event to another instance: the same event_id at both, at once.
@@ -215,7 +215,7 @@ describe("several serve instances on one PostgreSQL", () => {
     expect(roots()).toHaveLength(1);
     expect(answered()).toHaveLength(1);
     // The survivor that consumed the fresh one answered its person (the response URL).
-    expect(s.slack.responses.filter((r) => r.id === "fresh")).toHaveLength(1);
+    expect(s.slack.answers().filter((r) => r.id === "fresh")).toHaveLength(1);
     expect(b.pid).toBeGreaterThan(0);
   }, 120_000);
 });

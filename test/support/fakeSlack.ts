@@ -276,6 +276,11 @@ export interface FakeSlack {
    * ephemeral answers of a slash command).
    */
   shownResponses(): FakeSlackResponse[];
+  /**
+   * The answers sent to response URLs: every response but the `delete_original` ones, which take
+   * an answer away (the ask's "Working…" once its root exists) rather than answer.
+   */
+  answers(): FakeSlackResponse[];
   responseUrl(id: string): string;
   /** The DM channel `conversations.open` returns for a user (stable: `D` + user id without its first letter). */
   dmChannel(userId: string): string;
@@ -713,6 +718,13 @@ class FakeSlackServer implements FakeSlack {
 
   expireStreams(): void {
     for (const st of this.streams) if (st.state === "open") st.state = "expired";
+  }
+
+  answers(): FakeSlackResponse[] {
+    return this.responses.filter((r) => {
+      const body = isRecord(r.body) ? r.body : {};
+      return body.delete_original !== true && body.delete_original !== "true";
+    });
   }
 
   shownResponses(): FakeSlackResponse[] {

@@ -69,7 +69,7 @@ describe("a foreign writer holds the main database's write lock for 10 s", () =>
       "every agent's answer posted",
     );
     await pause(1_500);
-    for (const r of sent) expect(s.slack.responses.filter((x) => x.id === r.responseId)).toHaveLength(1);
+    for (const r of sent) expect(s.slack.answers().filter((x) => x.id === r.responseId)).toHaveLength(1);
     expect(await s.db.selectFrom("conversations").select("id").execute()).toHaveLength(asks);
     expect(s.model.requests).toHaveLength(asks);
     // The modal's work went on after its ack: the policy is saved.

@@ -33,7 +33,7 @@ describe("serve killed right after an ack", () => {
     lock.release();
     // Control: the kill landed before the work: nothing of it reached the database or Slack.
     expect(await conversations()).toBe(0);
-    expect(s.slack.responses).toHaveLength(0);
+    expect(s.slack.answers()).toHaveLength(0);
 
     await s.forgetLease();
     await s.start();
@@ -46,7 +46,7 @@ describe("serve killed right after an ack", () => {
     // Exactly once: one conversation, one ephemeral answer, one root, one turn.
     await pause(1_500);
     expect(await conversations()).toBe(1);
-    expect(s.slack.responses.filter((r) => r.id === res.responseId)).toHaveLength(1);
+    expect(s.slack.answers().filter((r) => r.id === res.responseId)).toHaveLength(1);
     expect(roots()).toHaveLength(1);
     expect(s.model.requests).toHaveLength(1);
     // And a second restart replays nothing again.
@@ -55,7 +55,7 @@ describe("serve killed right after an ack", () => {
     await s.start();
     await pause(1_500);
     expect(await conversations()).toBe(1);
-    expect(s.slack.responses).toHaveLength(1);
+    expect(s.slack.answers()).toHaveLength(1);
   });
 
   it("a thread reply acked before the kill is answered after the restart, exactly once, even when Slack retries it", async () => {
