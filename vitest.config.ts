@@ -1,7 +1,7 @@
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import { POSTGRES_FILES, POSTGRES_ONLY_FILES } from "./test/support/postgresFiles.js";
 import { postgresUnavailable } from "./test/support/postgresServer.js";
-import { LATENCY_FILES } from "./test/support/latencyFiles.js";
+import { LATENCY_APART_FILES, LATENCY_FILES } from "./test/support/latencyFiles.js";
 import { LatencySequencer } from "./test/support/latencySequencer.js";
 
 // Tests choose every variable the processes they start see: an operator's .env in the checkout
@@ -31,7 +31,8 @@ function testWorkers(): number {
  * Except PostgreSQL's: its wake-up tests time NOTIFY through the one server every postgres file
  * shares, whose backends no priority of ours reaches; beside the others they failed on a loaded
  * machine. They run as before, in a group of their own after the rest, two at a time.
- * CODEXPI_TEST_LATENCY_APART=all runs the SQLite ones that way too, =none neither.
+ * CODEXPI_TEST_LATENCY_APART=all runs the SQLite ones that way too, =none neither; the files of
+ * LATENCY_APART_FILES (test/support/latencyFiles.ts) always run that way.
  */
 const APART = process.env.CODEXPI_TEST_LATENCY_APART ?? "postgres";
 const BULK = { groupOrder: 0, maxWorkers: testWorkers(), nice: "0" };
@@ -57,7 +58,8 @@ function sqliteProjects(): TestProjectInlineConfiguration[] {
   });
   return [
     sqlite("sqlite", BULK, ["test/**/*.test.ts"], LATENCY_FILES),
-    sqlite("sqlite-latency", SQLITE_LATENCY, LATENCY_FILES, []),
+    sqlite("sqlite-latency", SQLITE_LATENCY, LATENCY_FILES, LATENCY_APART_FILES),
+    sqlite("sqlite-latency-apart", AFTER, LATENCY_APART_FILES, []),
   ];
 }
 

@@ -26,3 +26,10 @@ export const LATENCY_FILES = [
   "test/integration/steer.test.ts",
   "test/integration/takeover.test.ts",
 ];
+
+/**
+ * Latency files that failed their bound beside the others even at the higher priority (a restarted
+ * serve's listener within 5 s, while six files ran; it passes alone in 4 s): they run after the
+ * rest, two at a time, whatever CODEXPI_TEST_LATENCY_APART says.
+ */
+export const LATENCY_APART_FILES = ["test/integration/takeover.test.ts"];
