@@ -100,6 +100,7 @@ export const POSTGRES_FILES = [
   "test/bot/steer.test.ts",
   // Issue 21's done-when: a schedule fires once per minute across two serve on PostgreSQL.
   "test/bot/schedules.test.ts",
+  "test/bot/scheduleBudget.test.ts",
   // integration: real workers and Codex writing their outcomes to PostgreSQL, the cheap files
   "test/integration/agentInstructions.test.ts",
   "test/integration/inbox.test.ts",

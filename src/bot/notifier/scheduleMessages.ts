@@ -1,10 +1,31 @@
 import { engineErrorText, isMessageKey } from "../../i18n/index.js";
-import { t } from "../../i18n/index.js";
+import { t, type Locale } from "../../i18n/index.js";
 import { escapeClip } from "../../views/mrkdwn.js";
 import { RendererBase, isSlackUser } from "./rendererBase.js";
 import type { EntryOf, Renderer, Rendered } from "./renderer.js";
 
 type Kinds = "schedule.skipped" | "schedule.paused";
+
+/**
+ * Why a firing was skipped, in the reader's language. Over budget it says which budget, the use,
+ * the reset and that the schedule stays active (the person's refusal would tell them to wait).
+ */
+function skippedText(
+  locale: Locale,
+  common: Record<string, string>,
+  event: Extract<EntryOf<Kinds>["event"], { kind: "schedule.skipped" }>,
+): string {
+  if (event.reason === "over_budget") {
+    const params = Object.fromEntries(
+      Object.entries(event.params).map(([k, v]) => [k, typeof v === "string" ? escapeClip(v, 80) : v]),
+    );
+    return t(locale, "schedule.skipped_over_budget", { ...params, ...common });
+  }
+  const why = isMessageKey(`reason.${event.reason}`)
+    ? engineErrorText(locale, { code: event.code, reason: event.reason, params: event.params })
+    : escapeClip(event.reason, 200);
+  return t(locale, "schedule.skipped", { ...common, why });
+}
 
 /**
  * A schedule's notices: a skipped firing (refused by rights, policy or a budget) said in the
@@ -38,10 +59,7 @@ export class ScheduleMessages extends RendererBase implements Renderer<Kinds> {
         return "posted";
       }
       if (!s.channelId) return "ignored";
-      const why = isMessageKey(`reason.${event.reason}`)
-        ? engineErrorText(this.locale, { code: event.code, reason: event.reason, params: event.params })
-        : escapeClip(event.reason, 200);
-      const text = t(this.locale, "schedule.skipped", { ...common, why });
+      const text = skippedText(this.locale, common, event);
       await this.poster.postOnce({
         key: `schedule-skipped:${outboxId}`,
         outboxId,

@@ -113,8 +113,9 @@ export function audited<T extends object>(kernel: Kernel, api: T, specs: AuditSp
         await record(kernel, actor, spec, args, outcome, project);
         return value;
       } catch (err) {
+        // A budget refusal names its budget, use and reset (refusalOf); other refusals their reason.
         const outcome = isEngineError(err)
-          ? { kind: "refused" as const, reason: `${err.code}: ${err.reason}` }
+          ? { kind: "refused" as const, reason: refusalOf(err) ?? `${err.code}: ${err.reason}` }
           : { kind: "failed" as const, reason: err instanceof Error ? err.message : String(err) };
         await record(kernel, actor, spec, args, outcome, project);
         throw err;

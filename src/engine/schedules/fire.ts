@@ -148,7 +148,7 @@ async function settle(kernel: Kernel, s: Schedule, project: Project, next: numbe
       target: `schedule:${s.id}`,
       project: project.name,
       outcome: "refused",
-      reason,
+      reason: (skip.why === "refused" && refusalOf(skip.error)) || reason,
     });
     return true;
   });

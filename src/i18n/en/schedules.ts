@@ -1,5 +1,8 @@
 import type { schedules as fr } from "../fr/schedules.js";
-import type { Message } from "../message.js";
+import type { Message, Params } from "../message.js";
+
+const period = (p: Params) => (p.period === "monthly" ? "monthly" : "daily");
+const whose = (p: Params) => (p.scope === "user" ? "of user {name}" : "of project {name}");
 
 /** English messages of schedules and the audit trail (issue 21). */
 export const schedules = {
@@ -31,6 +34,8 @@ export const schedules = {
   "schedule.state.access_lost": "paused (its creator lost the project)",
   "schedule.channel_none": "no channel",
   "schedule.skipped": "⏭ Schedule `{id}` ({project}, `{cron}`) skipped this firing: {why}",
+  "schedule.skipped_over_budget": (p: Params) =>
+    `⏭ Schedule \`{id}\` ({project}, \`{cron}\`) skipped this firing: the ${period(p)} budget ${whose(p)} is reached ({used} tokens used of {budget}); it resets at {resets}. The schedule stays active: it fires again at its next time once the budget allows (after the reset, or when an admin raises it).`,
   "schedule.paused_dm":
     "⏸ Your schedule `{id}` in *{project}* (`{cron}`) is paused: you may no longer prompt that project. Once you may again, `/codex schedule resume {id}`.",
   "audit.title": "*Audit* — page {page}/{pages}, {total} event(s)",

@@ -1,3 +1,8 @@
+import type { Message, Params } from "../message.js";
+
+const periodFr = (p: Params) => (p.period === "monthly" ? "mensuel" : "journalier");
+const whoseFr = (p: Params) => (p.scope === "user" ? "de la personne {name}" : "du projet {name}");
+
 /** Messages français des planifications et du journal d’audit (issue 21). */
 export const schedules = {
   "cli.schedule.catch_up_invalid": "--catch-up vaut once ou skip (reçu : {value})",
@@ -29,6 +34,8 @@ export const schedules = {
   "schedule.state.access_lost": "en pause (son auteur a perdu le projet)",
   "schedule.channel_none": "aucun canal",
   "schedule.skipped": "⏭ La planification `{id}` ({project}, `{cron}`) saute ce déclenchement : {why}",
+  "schedule.skipped_over_budget": (p: Params) =>
+    `⏭ La planification \`{id}\` ({project}, \`{cron}\`) saute ce déclenchement : le budget ${periodFr(p)} ${whoseFr(p)} est atteint ({used} jetons utilisés sur {budget}) ; il repart à zéro le {resets}. La planification reste active : elle se déclenchera de nouveau à son heure dès que le budget le permettra (après la remise à zéro, ou quand un admin le relèvera).`,
   "schedule.paused_dm":
     "⏸ Votre planification `{id}` dans *{project}* (`{cron}`) est en pause : vous ne pouvez plus solliciter ce projet. Quand vous le pourrez de nouveau : `/codex schedule resume {id}`.",
   "audit.title": "*Audit* — page {page}/{pages}, {total} événement(s)",
@@ -41,4 +48,4 @@ export const schedules = {
     "planification {id} ajoutée dans {project} : {cron} ({tz}), prochain déclenchement {next}",
   "cli.schedule.done": "planification {id} : {state}",
   "cli.schedule.none": "aucune planification",
-};
+} satisfies Record<string, Message>;
