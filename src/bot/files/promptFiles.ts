@@ -4,7 +4,7 @@ import type { BotContext } from "../context.js";
 import { type Attachment, stagingDirOf } from "../../engine/api/model.js";
 import { currentRequest } from "../intake/context.js";
 import { refusalNotice } from "./refusals.js";
-import { type SlackFile, type StagedFiles, stageFiles } from "./stage.js";
+import { type IncomingFile, type SlackFile, type StagedFiles, stageFiles } from "./stage.js";
 
 /** The files of a message that prompts, staged, and what to tell its thread once the prompt is in. */
 export interface PromptFiles {
@@ -21,26 +21,45 @@ const NONE: PromptFiles = { attachments: undefined, tell: async () => {}, drop: 
 const keyOf = (channel: string, ts: string): string =>
   currentRequest().requestKey ?? `message:${channel}:${ts}`;
 
+/** Files shared with an earlier message of the thread, and who shared them when. */
+export interface EarlierFiles {
+  from: { author: string; at: number };
+  /** File objects as Slack gives them on the message. */
+  files: unknown[];
+}
+
+/** The prompt's own files first, then those of the thread's messages given with it (newest first). */
+const incoming = (
+  own: readonly SlackFile[] | undefined,
+  earlier: readonly EarlierFiles[],
+): IncomingFile[] => [
+  ...(own ?? []),
+  ...earlier.flatMap((m) => m.files.map((f) => ({ ...(f as SlackFile), from: m.from }))),
+];
+
 /**
  * Stages the files shared with a message that prompts (mention, DM, follow-up in a conversation's
- * thread); the refused ones are named in `threadTs` by `tell()`, in the person's language.
+ * thread), and those of the thread's messages given with it as context (`earlier`), within one
+ * request's limits; the refused ones are named in `threadTs` by `tell()`, in the person's language.
  */
 export async function promptFiles(
   ctx: BotContext,
   client: WebClient,
   e: { files?: SlackFile[]; channel: string; ts: string },
   threadTs: string,
+  earlier: readonly EarlierFiles[] = [],
 ): Promise<PromptFiles> {
-  if (!e.files?.length) return NONE;
+  const files = incoming(e.files, earlier);
+  if (!files.length) return NONE;
   const key = keyOf(e.channel, e.ts);
   let staged: StagedFiles;
   try {
-    staged = await stageFiles(ctx.config, e.files, key);
+    staged = await stageFiles(ctx.config, files, key);
   } catch (err) {
     ctx.logger.warn({ err }, "the files of a message could not be staged");
     staged = {
       attachments: [],
-      refused: e.files.map((f) => ({ name: f.name ?? "?", reason: "download_failed" })),
+      refused: files.map((f) => ({ name: f.name ?? "?", reason: "download_failed", from: f.from })),
     };
   }
   const locale = ctx.locale;
