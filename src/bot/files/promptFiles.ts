@@ -3,6 +3,7 @@ import type { WebClient } from "@slack/web-api";
 import type { BotContext } from "../context.js";
 import { type Attachment, stagingDirOf } from "../../engine/api/model.js";
 import { currentRequest } from "../intake/context.js";
+import type { SharedFiles } from "../threadContext/index.js";
 import { refusalNotice } from "./refusals.js";
 import { type IncomingFile, type SlackFile, type StagedFiles, stageFiles } from "./stage.js";
 
@@ -21,18 +22,8 @@ const NONE: PromptFiles = { attachments: undefined, tell: async () => {}, drop: 
 const keyOf = (channel: string, ts: string): string =>
   currentRequest().requestKey ?? `message:${channel}:${ts}`;
 
-/** Files shared with an earlier message of the thread, and who shared them when. */
-export interface EarlierFiles {
-  from: { author: string; at: number };
-  /** File objects as Slack gives them on the message. */
-  files: unknown[];
-}
-
 /** The prompt's own files first, then those of the thread's messages given with it (newest first). */
-const incoming = (
-  own: readonly SlackFile[] | undefined,
-  earlier: readonly EarlierFiles[],
-): IncomingFile[] => [
+const incoming = (own: readonly SlackFile[] | undefined, earlier: readonly SharedFiles[]): IncomingFile[] => [
   ...(own ?? []),
   ...earlier.flatMap((m) => m.files.map((f) => ({ ...(f as SlackFile), from: m.from }))),
 ];
@@ -47,7 +38,7 @@ export async function promptFiles(
   client: WebClient,
   e: { files?: SlackFile[]; channel: string; ts: string },
   threadTs: string,
-  earlier: readonly EarlierFiles[] = [],
+  earlier: readonly SharedFiles[] = [],
 ): Promise<PromptFiles> {
   const files = incoming(e.files, earlier);
   if (!files.length) return NONE;

@@ -69,7 +69,7 @@ async function onProjectChosen(
   if (choice.user && choice.user !== actor.userId) return t(ctx.locale, "ask.choice_not_yours");
   // A button of an older version carries no ts: the prompt runs without the thread and the files.
   const ts = choice.ts ?? choice.threadTs;
-  const files = choice.ts ? await filesOfMessage(client, ctx.logger, choice.channel, choice.ts) : [];
+  const files = choice.ts ? await filesOfMessage(client, ctx.logger, { ...choice, ts: choice.ts }) : [];
   const message = { channel: choice.channel, ts, thread_ts: choice.threadTs, files };
   await askInThread(ctx, client, actor, message, choice);
   return t(ctx.locale, "ask.chosen", { project: choice.project });
