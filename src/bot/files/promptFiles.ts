@@ -22,10 +22,18 @@ const NONE: PromptFiles = { attachments: undefined, tell: async () => {}, drop: 
 const keyOf = (channel: string, ts: string): string =>
   currentRequest().requestKey ?? `message:${channel}:${ts}`;
 
-/** The prompt's own files first, then those of the thread's messages given with it (newest first). */
+/** A deleted file (or one past a free workspace's history): Slack keeps its place, not its bytes. */
+const GONE = new Set(["tombstone", "hidden_by_limit"]);
+
+/**
+ * The prompt's own files first, then those of the thread's messages given with it (newest
+ * first), less those deleted since: nobody shared them any more.
+ */
 const incoming = (own: readonly SlackFile[] | undefined, earlier: readonly SharedFiles[]): IncomingFile[] => [
   ...(own ?? []),
-  ...earlier.flatMap((m) => m.files.map((f) => ({ ...(f as SlackFile), from: m.from }))),
+  ...earlier.flatMap((m) =>
+    (m.files as SlackFile[]).filter((f) => !GONE.has(f.mode ?? "")).map((f) => ({ ...f, from: m.from })),
+  ),
 ];
 
 /**
