@@ -248,9 +248,9 @@ function fileLimits(e: z.infer<typeof schema>) {
   return {
     /** Largest file downloaded from Slack, in bytes (declared size and actual bytes). */
     maxFileBytes: Math.round(e.CODEXPI_FILE_MAX_MB * MIB),
-    /** Largest total downloaded for one message, in bytes. */
+    /** Largest total downloaded for one prompt (its files and its thread context's), in bytes. */
     maxMessageBytes: Math.round(e.CODEXPI_FILES_MAX_MB * MIB),
-    /** Most files taken from one message. */
+    /** Most files taken for one prompt (its files and its thread context's). */
     maxCount: e.CODEXPI_FILES_MAX_COUNT,
     /** Largest file uploaded from the agent's outbox, in bytes. */
     maxOutBytes: Math.round(e.CODEXPI_OUTBOX_MAX_MB * MIB),

@@ -4,12 +4,18 @@ import { ACTIONS, BLOCKS } from "./ids.js";
 import { MAX_BUTTON_VALUE } from "./limits.js";
 import { escapeClip } from "./mrkdwn.js";
 
-/** Where the chosen project's conversation goes: the message's channel and thread, and the prompt. */
+/**
+ * Where the chosen project's conversation goes: the message's channel and thread, and the prompt;
+ * the message's own ts (its files and the thread before it are read at the click) and who wrote it
+ * (the only one whose click counts). Both absent from the buttons of an older version.
+ */
 export interface ChoiceTarget {
   channel: string;
   threadTs: string;
   origin: "mention" | "dm";
   prompt: string;
+  ts?: string;
+  user?: string;
 }
 
 /** Slack takes at most 25 buttons in one actions block. */
@@ -62,7 +68,8 @@ export function readProjectChoice(value: string): (ChoiceTarget & { project: str
     ];
     if (!channel || !threadTs || !prompt || !project || (origin !== "mention" && origin !== "dm"))
       return null;
-    return { channel, threadTs, origin, prompt, project };
+    const [ts, user] = [str("ts"), str("user")];
+    return { channel, threadTs, origin, prompt, project, ...(ts ? { ts } : {}), ...(user ? { user } : {}) };
   } catch {
     return null;
   }

@@ -5,7 +5,7 @@ import { addProject } from "../../src/engine/projects/projects.js";
 import { laneOf } from "../../src/engine/lanes/index.js";
 import { functionCallOutputs, inputText, type ResponsesRequestBody } from "../support/fakeModel.js";
 import { scriptedRespond } from "../support/scriptedModel.js";
-import { eventually, OWNER, SECRET, slackBot } from "../support/slackBot.js";
+import { eventually, OTHER, OWNER, SECRET, slackBot } from "../support/slackBot.js";
 import { appMentionEvent, messageEvent } from "../support/slackRequests.js";
 import { git, isolateGit } from "../engine/orchestrations/repo.js";
 
@@ -250,5 +250,119 @@ describe("files in and out through the real bot", () => {
       `data:image/png;base64,${PNG.toString("base64")}`,
     );
     expect(JSON.stringify(requestsOf(b, "FILE-DELTA")[0])).not.toContain("data:image/png");
+  }, 180_000);
+  it("S-FILE-10: files shared earlier in the thread a mention is written in reach the agent's inbox, named with who shared them when; the prompt's own come first, the same limits apply to all, the refused are named with their message", async () => {
+    bot = await slackBot({
+      env: { CODEXPI_LOCALE: "en", CODEXPI_FILES_MAX_COUNT: "2" },
+      model: { respond: scriptedRespond({ "FILE-THREAD": "cat .codexpi/inbox/trace.log" }) },
+    });
+    const b = bot;
+    b.slack.setUser("UALICE", { profile: { display_name: "Alice" } });
+    b.slack.setUser("UBOB", { profile: { display_name: "Bob" } });
+    const old = b.slack.shared.share({ name: "old.txt", content: Buffer.from("old\n") });
+    const trace = b.slack.shared.share({
+      name: "trace.log",
+      content: Buffer.from("TRACE-CONTENT-9 at build.js:3\n"),
+    });
+    const exe = b.slack.shared.share({ name: "tool.exe", content: Buffer.from("MZ") });
+    const own = b.slack.shared.share({ name: "own.txt", content: Buffer.from("mine\n") });
+    const root = b.slack.say({ channel: "C1", user: "UALICE", text: "The build fails", files: [old] });
+    // A message with files and no words is still one of the thread's.
+    b.slack.say({ channel: "C1", user: "UBOB", thread_ts: root.ts, text: "", files: [exe, trace] });
+    const text = `<@${b.slack.botUserId}> demo FILE-THREAD what is wrong?`;
+    const m = b.slack.say({ channel: "C1", user: OWNER, thread_ts: root.ts, text, files: [own] });
+    await b.event({
+      ...appMentionEvent({ user: OWNER, channel: "C1", text, ts: m.ts, thread_ts: root.ts }),
+      files: [own],
+    });
+
+    const item = await finishedItem(b);
+    expect({ status: item.status, error: item.error }).toEqual({ status: "done", error: null });
+    const asked = inputText(requestsOf(b, "FILE-THREAD")[0] as ResponsesRequestBody);
+    // The prompt's own file first, then the newest message's; named with their origin.
+    expect(asked).toMatch(
+      /- \.codexpi\/inbox\/own\.txt \([^)]+\)\n- \.codexpi\/inbox\/trace\.log \([^)]+\), shared in the thread by Bob at \d{4}-\d\d-\d\d \d\d:\d\d UTC/,
+    );
+    expect(asked).not.toMatch(/own\.txt[^\n]*shared in the thread/);
+    // The agent read the thread's file where it was told.
+    const outputs = b.model.requests
+      .flatMap((r) => functionCallOutputs(r))
+      .map((o) => JSON.stringify(o.output));
+    expect(outputs.some((o) => o.includes("TRACE-CONTENT-9"))).toBe(true);
+    expect(fs.readdirSync(path.join(b.project.path, ".codexpi", "inbox")).sort()).toEqual([
+      "own.txt",
+      "trace.log",
+    ]);
+    // Past the count (2 for the whole request) and of a refused kind: named with their message.
+    const notice = await eventually(() =>
+      b.slack.messages("C1").find((m) => m.text.includes("not passed to the agent")),
+    );
+    expect(notice.thread_ts).toBe(root.ts);
+    expect(notice.text).toMatch(
+      /`tool\.exe` \(shared by Bob, [^)]+ UTC\) — executable programs are not accepted/,
+    );
+    expect(notice.text).toMatch(/`old\.txt` \(shared by Alice, [^)]+ UTC\) — too many files/);
+    expect(b.slack.shared.downloads.map((d) => d.id)).toEqual([own.id, trace.id]);
+  }, 180_000);
+
+  it("S-FILE-11: a follow-up brings the files people shared in the conversation's thread since the agent's last turn (a file without words too), not those it was given before", async () => {
+    bot = await slackBot({
+      env: { CODEXPI_LOCALE: "en" },
+      model: { respond: scriptedRespond({ "FILE-SINCE": "cat .codexpi/inbox/since.txt" }) },
+    });
+    const b = bot;
+    const first = b.slack.shared.share({ name: "first.txt", content: Buffer.from("first\n") });
+    // The thread's root is in Slack (the context is read from there).
+    const text = `<@${b.slack.botUserId}> demo FILE-START go`;
+    const root = b.slack.say({ channel: "C1", user: OWNER, text, files: [first] });
+    await mention(b, "demo FILE-START go", root.ts, [first]);
+    await finishedItem(b);
+    const since = b.slack.shared.share({ name: "since.txt", content: Buffer.from("SINCE-CONTENT-3\n") });
+    // A colleague shares a file without a word: not a prompt (no turn), but the next one's.
+    const shared = b.slack.say({
+      channel: "C1",
+      user: OTHER,
+      thread_ts: root.ts,
+      text: "",
+      files: [since],
+    });
+    await b.event({
+      ...messageEvent({
+        user: OTHER,
+        channel: "C1",
+        text: "",
+        ts: shared.ts,
+        thread_ts: root.ts,
+      }),
+      subtype: "file_share",
+      files: [since],
+    });
+    const reply = b.slack.say({
+      channel: "C1",
+      user: OWNER,
+      thread_ts: root.ts,
+      text: "FILE-SINCE look",
+    });
+    await b.event(
+      messageEvent({
+        user: OWNER,
+        channel: "C1",
+        text: "FILE-SINCE look",
+        ts: reply.ts,
+        thread_ts: root.ts,
+      }),
+    );
+    await eventually(
+      () =>
+        b.model.requests
+          .flatMap((r) => functionCallOutputs(r))
+          .some((o) => JSON.stringify(o.output).includes("SINCE-CONTENT-3")) || null,
+      90_000,
+      "the thread's file read",
+    );
+    const asked = inputText(requestsOf(b, "FILE-SINCE")[0] as ResponsesRequestBody);
+    expect(asked).toMatch(/\.codexpi\/inbox\/since\.txt \([^)]+\), shared in the thread by /);
+    // The mention's own file was given to the first turn, not again.
+    expect(b.slack.shared.downloads.map((d) => d.id)).toEqual([first.id, since.id]);
   }, 180_000);
 });

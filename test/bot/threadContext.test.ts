@@ -190,4 +190,49 @@ describe("thread context through the real bot", () => {
     );
     expect(notice.text).not.toMatch(/channel_not_found|error/i);
   }, 120_000);
+  it("S-CTX-07, S-CTX-08: a mention that names no project gets the project choice; only the asker's click counts, and it gives the model the thread's context and the message's file", async () => {
+    bot = await slackBot({ env: { CODEXPI_LOCALE: "en" }, model: { respond } });
+    const b = bot;
+    b.slack.setUser("UALICE", { profile: { display_name: "Alice" } });
+    const root = b.slack.say({ channel: "C1", user: "UALICE", text: "PICK-ROOT the import fails" });
+    const csv = b.slack.shared.share({ name: "rows.csv", content: Buffer.from("a,b\n1,2\n") });
+    const text = `<@${b.slack.botUserId}> CTX-PICK please look`;
+    const m = b.slack.say({ channel: "C1", user: OWNER, thread_ts: root.ts, text, files: [csv] });
+    await b.event({
+      ...appMentionEvent({ user: OWNER, channel: "C1", text, ts: m.ts, thread_ts: root.ts }),
+      files: [csv],
+    });
+    const question = await eventually(
+      () => b.slack.ephemerals.find((e) => e.user === OWNER && e.text.startsWith("Which project?")),
+      20_000,
+      "the project choice",
+    );
+    expect(question.thread_ts).toBe(root.ts);
+    const button = (question.blocks ?? [])
+      .flatMap(
+        (x) =>
+          ((x as { elements?: unknown[] }).elements ?? []) as Array<{ action_id: string; value: string }>,
+      )
+      .find((e) => e.value?.includes('"demo"'));
+    expect(button).toBeDefined();
+    const [actionId, value] = [button?.action_id ?? "", button?.value ?? ""];
+    expect(value.length).toBeLessThan(400);
+
+    // S-CTX-08: someone else's click (the value forwarded) runs nothing.
+    const stolen = await b.click(actionId, value, question.message_ts, OTHER, "C1");
+    expect((await b.response(stolen.responseId)).text).toMatch(/Only the person who asked/);
+    expect(await b.db.selectFrom("prompt_queue").select("id").execute()).toEqual([]);
+    expect(b.slack.shared.downloads).toEqual([]);
+
+    // S-CTX-07: the asker's click runs it with the thread before the mention and the mention's file.
+    const click = await b.click(actionId, value, question.message_ts, OWNER, "C1");
+    expect((await b.response(click.responseId)).text).toBe("Started in *demo*.");
+    const prompt = await promptOf(b, "CTX-PICK");
+    expect(prompt).toMatch(/untrusted data\][\s\S]*> Alice, [^\n]+:\n> {3}PICK-ROOT the import fails/);
+    expect(prompt).toContain(".codexpi/inbox/rows.csv");
+    expect(b.slack.shared.downloads).toEqual([{ id: csv.id, token: "xoxb-test", status: 200 }]);
+    await allDone(b, 1);
+    // The answer went to the mention's thread; its first follow-up will carry only what comes after.
+    await eventually(() => b.slack.thread("C1", root.ts).find((x) => x.user === b.slack.botUserId));
+  }, 180_000);
 });

@@ -246,6 +246,8 @@ export interface FakeSlackSaid {
   /** Another app's message: its bot id and name. */
   botId?: string;
   username?: string;
+  /** Files shared with it (as `shared.share` returns them), served with the message. */
+  files?: unknown[];
 }
 
 export interface FakeSlack {
@@ -776,7 +778,7 @@ class FakeSlackServer implements FakeSlack {
       username: m.username,
       updates: 0,
       edited: undefined,
-      files: undefined,
+      files: m.files as FakeSlackMessage["files"],
       reply_broadcast: false,
       deleted: false,
     };

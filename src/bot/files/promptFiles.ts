@@ -3,8 +3,9 @@ import type { WebClient } from "@slack/web-api";
 import type { BotContext } from "../context.js";
 import { type Attachment, stagingDirOf } from "../../engine/api/model.js";
 import { currentRequest } from "../intake/context.js";
+import type { SharedFiles } from "../threadContext/index.js";
 import { refusalNotice } from "./refusals.js";
-import { type SlackFile, type StagedFiles, stageFiles } from "./stage.js";
+import { type IncomingFile, type SlackFile, type StagedFiles, stageFiles } from "./stage.js";
 
 /** The files of a message that prompts, staged, and what to tell its thread once the prompt is in. */
 export interface PromptFiles {
@@ -21,26 +22,43 @@ const NONE: PromptFiles = { attachments: undefined, tell: async () => {}, drop: 
 const keyOf = (channel: string, ts: string): string =>
   currentRequest().requestKey ?? `message:${channel}:${ts}`;
 
+/** A deleted file (or one past a free workspace's history): Slack keeps its place, not its bytes. */
+const GONE = new Set(["tombstone", "hidden_by_limit"]);
+
+/**
+ * The prompt's own files first, then those of the thread's messages given with it (newest
+ * first), less those deleted since: nobody shared them any more.
+ */
+const incoming = (own: readonly SlackFile[] | undefined, earlier: readonly SharedFiles[]): IncomingFile[] => [
+  ...(own ?? []),
+  ...earlier.flatMap((m) =>
+    (m.files as SlackFile[]).filter((f) => !GONE.has(f.mode ?? "")).map((f) => ({ ...f, from: m.from })),
+  ),
+];
+
 /**
  * Stages the files shared with a message that prompts (mention, DM, follow-up in a conversation's
- * thread); the refused ones are named in `threadTs` by `tell()`, in the person's language.
+ * thread), and those of the thread's messages given with it as context (`earlier`), within one
+ * request's limits; the refused ones are named in `threadTs` by `tell()`, in the person's language.
  */
 export async function promptFiles(
   ctx: BotContext,
   client: WebClient,
   e: { files?: SlackFile[]; channel: string; ts: string },
   threadTs: string,
+  earlier: readonly SharedFiles[] = [],
 ): Promise<PromptFiles> {
-  if (!e.files?.length) return NONE;
+  const files = incoming(e.files, earlier);
+  if (!files.length) return NONE;
   const key = keyOf(e.channel, e.ts);
   let staged: StagedFiles;
   try {
-    staged = await stageFiles(ctx.config, e.files, key);
+    staged = await stageFiles(ctx.config, files, key);
   } catch (err) {
     ctx.logger.warn({ err }, "the files of a message could not be staged");
     staged = {
       attachments: [],
-      refused: e.files.map((f) => ({ name: f.name ?? "?", reason: "download_failed" })),
+      refused: files.map((f) => ({ name: f.name ?? "?", reason: "download_failed", from: f.from })),
     };
   }
   const locale = ctx.locale;

@@ -27,16 +27,25 @@ export interface SlackFile {
   url_private?: string;
 }
 
+/** Where a file was shared, when not with the prompt itself: an earlier message of the thread. */
+export type FileSource = NonNullable<Attachment["from"]>;
+
+/** A file to stage: the prompt's own, or one of an earlier message of its thread (`from`). */
+export type IncomingFile = SlackFile & { from?: FileSource };
+
 /** What became of a message's files: those staged for the prompt, and those refused with why. */
 export interface StagedFiles {
   attachments: Attachment[];
-  refused: Array<FileRefused & { detail?: string }>;
+  refused: Array<FileRefused & { detail?: string; from?: FileSource }>;
 }
 
-/** Checks and downloads the files of one request into its staging directory. */
+/**
+ * Checks and downloads the files of one request into its staging directory, in order (the
+ * prompt's own first): the per-message limits apply to them all together.
+ */
 export async function stageFiles(
   config: Pick<Config, "dataDir" | "files" | "slack">,
-  files: readonly SlackFile[],
+  files: readonly IncomingFile[],
   requestKey: string,
 ): Promise<StagedFiles> {
   const out: StagedFiles = { attachments: [], refused: [] };
@@ -48,8 +57,9 @@ export async function stageFiles(
   let total = 0;
   for (const file of files) {
     const name = safeFileName(file.name ?? file.title ?? file.id ?? "file");
+    const from = file.from ? { from: file.from } : {};
     const refuse = (reason: FileRefused["reason"], extra: { size?: number; detail?: string } = {}) =>
-      void out.refused.push({ name, reason, ...extra });
+      void out.refused.push({ name, reason, ...extra, ...from });
     const kind = fileKindOf(name, file.mimetype);
     const declared = file.size ?? 0;
     if (out.attachments.length >= limits.maxCount) refuse("too_many");
@@ -67,7 +77,7 @@ export async function stageFiles(
       if ("reason" in taken) refuse(taken.reason, taken);
       else {
         total += taken.size;
-        out.attachments.push({ name, kind: kind.kind, size: taken.size, staged: taken.staged });
+        out.attachments.push({ name, kind: kind.kind, size: taken.size, staged: taken.staged, ...from });
       }
     }
   }

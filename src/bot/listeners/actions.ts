@@ -1,6 +1,8 @@
 import type { App, BlockButtonAction } from "@slack/bolt";
-import { currentRequest } from "../intake/context.js";
-import { askedIn } from "../askedIn.js";
+import type { WebClient } from "@slack/web-api";
+import type { Actor } from "../../engine/api/model.js";
+import { filesOfMessage } from "../files/messageFiles.js";
+import { askInThread } from "./askInThread.js";
 import { t } from "../../i18n/index.js";
 import { ACTIONS } from "../../views/ids.js";
 import { readProjectChoice } from "../../views/projectChoice.js";
@@ -30,28 +32,18 @@ export function registerActions(app: App, ctx: BotContext): void {
   });
 
   // "Which project?": the click runs the prompt there, as the clicking person (the engine checks
-  // again that they may prompt it), in the thread of the message that asked.
+  // again that they may prompt it), in the thread of the message that asked, as the message
+  // itself would have: with the thread's earlier messages and the message's files, read now.
   app.action<BlockButtonAction>(
     new RegExp(`^${ACTIONS.askChoose.replace(".", "\\.")}\\.\\d+$`),
-    async ({ ack, body, action, respond }) => {
+    async ({ ack, body, action, client, respond }) => {
       await ack();
       const actor = actorOf(ctx, body.user.id);
       ctx.afterAck.run(
         async () => {
-          const choice = readProjectChoice(action.value ?? "");
           let text: string;
           try {
-            if (!choice) throw new Error("unreadable project choice");
-            await ctx.api.conversations.ask(actor, choice.project, choice.prompt, {
-              ...currentRequest(),
-              onCreated: askedIn(ctx, {
-                channel: choice.channel,
-                threadTs: choice.threadTs,
-                statusTs: null,
-                origin: choice.origin,
-              }),
-            });
-            text = t(ctx.locale, "ask.chosen", { project: choice.project });
+            text = await onProjectChosen(ctx, client, actor, action.value ?? "");
           } catch (err) {
             text = errorText(ctx, err);
           }
@@ -63,4 +55,22 @@ export function registerActions(app: App, ctx: BotContext): void {
       );
     },
   );
+}
+
+/** Runs the chosen project's prompt for the person who asked (only theirs counts); the answer. */
+async function onProjectChosen(
+  ctx: BotContext,
+  client: WebClient,
+  actor: Actor,
+  value: string,
+): Promise<string> {
+  const choice = readProjectChoice(value);
+  if (!choice) throw new Error("unreadable project choice");
+  if (choice.user && choice.user !== actor.userId) return t(ctx.locale, "ask.choice_not_yours");
+  // A button of an older version carries no ts: the prompt runs without the thread and the files.
+  const ts = choice.ts ?? choice.threadTs;
+  const files = choice.ts ? await filesOfMessage(client, ctx.logger, { ...choice, ts: choice.ts }) : [];
+  const message = { channel: choice.channel, ts, thread_ts: choice.threadTs, files };
+  await askInThread(ctx, client, actor, message, choice);
+  return t(ctx.locale, "ask.chosen", { project: choice.project });
 }

@@ -9,11 +9,11 @@ import { tokenize } from "../commandGrammar.js";
 import { actorOf, errorText, readerOf, type BotContext } from "../context.js";
 import { t } from "../../i18n/index.js";
 import { currentRequest, waitForThread } from "../intake/context.js";
-import { askedIn } from "../askedIn.js";
 import { resolveRootFromSlack } from "../intake/threadRoots.js";
 import { pendingApprovalItems } from "../approvalLinks.js";
 import { tellUnread } from "../threadContext/index.js";
-import { followUpContext, givenUpTo, mentionContext } from "./threadContext.js";
+import { followUpContext } from "./threadContext.js";
+import { askInThread } from "./askInThread.js";
 import { type PromptFiles, promptFiles } from "../files/promptFiles.js";
 import type { SlackFile } from "../files/stage.js";
 
@@ -90,14 +90,16 @@ async function onMessage(ctx: BotContext, client: WebClient, e: MessageLike): Pr
     if (!conversation) return void (await onUnknownThread(ctx, client, e));
     const prompt = e.text.replace(new RegExp(`<@${ctx.botUserId}(\\|[^>]*)?>`, "g"), "").trim();
     if (!prompt) return;
-    const files = await promptFiles(ctx, client, e, e.thread_ts);
+    let files: PromptFiles | undefined;
     try {
-      // A member of a channel the project is visible to reads it: told they may not prompt it.
-      // What people posted in the thread since the agent was last given it comes along, quoted.
-      const context = await followUpContext(ctx, conversation.conversation.id, {
+      // What people posted in the thread since the agent was last given it comes along, quoted,
+      // with the files they shared (after the reply's own, within the same limits).
+      const { context, files: earlier } = await followUpContext(ctx, conversation.conversation.id, {
         ...e,
         thread_ts: e.thread_ts,
       });
+      files = await promptFiles(ctx, client, e, e.thread_ts, earlier);
+      // A member of a channel the project is visible to reads it: told they may not prompt it.
       await ctx.api.conversations.followUp(await readerOf(ctx, e.user, e.channel), conversation, prompt, {
         ...currentRequest(),
         context,
@@ -113,7 +115,7 @@ async function onMessage(ctx: BotContext, client: WebClient, e: MessageLike): Pr
         context,
       );
     } catch (err) {
-      files.drop();
+      files?.drop();
       await ephemeral(ctx, client, e, errorText(ctx, err));
     }
     return;
@@ -203,8 +205,6 @@ async function start(
   // As a reader: naming a project they may only read, they are told who may prompt it.
   const actor = await readerOf(ctx, e.user as string, origin === "dm" ? null : e.channel);
   const text = withoutMention(e.text ?? "", ctx.botUserId);
-  const threadTs = e.thread_ts ?? e.ts;
-  let files: PromptFiles | undefined;
   try {
     // The engine decides where it goes: a named project, the channel's default, the DM's last one.
     const target = await ctx.api.projects.promptTarget(actor, text, {
@@ -213,27 +213,19 @@ async function start(
     });
     if (!target) return await ephemeral(ctx, client, e, usage(ctx.locale, "ask"));
     if (target.kind === "choose") {
+      // The click reads the thread and the message's files then (askInThread, from actions.ts).
       const choice = projectChoice(ctx.locale, target.projects, {
         channel: e.channel,
-        threadTs,
+        threadTs: e.thread_ts ?? e.ts,
+        ts: e.ts,
+        user: e.user as string,
         origin,
         prompt: target.prompt,
       });
       return await ephemeral(ctx, client, e, choice.text, choice.blocks);
     }
-    // A mention in someone's thread: the thread's earlier messages come along, quoted.
-    const context = origin === "mention" ? await mentionContext(ctx, e) : null;
-    files = await promptFiles(ctx, client, e, threadTs);
-    await ctx.api.conversations.ask(actor, target.project, target.prompt, {
-      ...currentRequest(),
-      context,
-      onCreated: givenUpTo(ctx, askedIn(ctx, { channel: e.channel, threadTs, statusTs: null, origin }), e.ts),
-      attachments: files.attachments,
-    });
-    await files.tell();
-    await tellUnread(client, ctx.logger, ctx.locale, { channel: e.channel, threadTs }, context);
+    await askInThread(ctx, client, actor, e, { ...target, origin });
   } catch (err) {
-    files?.drop();
     await ephemeral(ctx, client, e, errorText(ctx, err));
   }
 }

@@ -3,5 +3,5 @@
 
 export { ChannelAccessCheck } from "./channelAccess.js";
 export { DisplayNames } from "./displayNames.js";
-export { ThreadReader } from "./reader.js";
+export { type SharedFiles, type ThreadRead, ThreadReader } from "./reader.js";
 export { tellUnread } from "./notice.js";

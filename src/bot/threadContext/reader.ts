@@ -22,7 +22,26 @@ interface SlackMessage {
   text?: string;
   username?: string;
   bot_profile?: { name?: string };
+  files?: unknown[];
 }
+
+/**
+ * The files shared with one message of the context, and who shared them when (the display name
+ * the context quotes): the listener stages them with the prompt's own (bot/files).
+ */
+export interface SharedFiles {
+  from: { author: string; at: number };
+  files: unknown[];
+}
+
+/** What was read of a thread: the context for the engine, and the files of its messages. */
+export interface ThreadRead {
+  context: ThreadContext | null;
+  /** Newest message first. */
+  files: SharedFiles[];
+}
+
+const NOTHING: ThreadRead = { context: null, files: [] };
 
 /** Which messages of the thread: those before `before`, and after `after` when it is given. */
 interface Window {
@@ -53,34 +72,36 @@ export class ThreadReader {
   ) {}
 
   /** The thread's messages before the mention at `before` (null when there is nothing to give). */
-  earlier(channel: string, threadTs: string, before: string): Promise<ThreadContext | null> {
+  earlier(channel: string, threadTs: string, before: string): Promise<ThreadRead> {
     return this.read({ kind: "thread", channel, threadTs, after: null, before });
   }
 
   /** What people posted in the thread after `after` and before the follow-up at `before`. */
-  since(channel: string, threadTs: string, after: string, before: string): Promise<ThreadContext | null> {
+  since(channel: string, threadTs: string, after: string, before: string): Promise<ThreadRead> {
     return this.read({ kind: "since", channel, threadTs, after, before });
   }
 
-  private async read(w: Window): Promise<ThreadContext | null> {
-    if (this.config.threadContext.messages === 0) return null;
+  private async read(w: Window): Promise<ThreadRead> {
+    if (this.config.threadContext.messages === 0) return NOTHING;
     const access = await this.access.of(w.channel);
-    if (!access.readable) return unavailable(w.kind, access.reason);
+    if (!access.readable) return { context: unavailable(w.kind, access.reason), files: [] };
     let found: SlackMessage[];
     try {
       found = (await this.fetch(w)).filter((m) => this.quotable(w, m));
     } catch (err) {
       this.logger.warn({ err, channel: w.channel }, "could not read a thread: the prompt runs without it");
-      return unavailable(w.kind, "unreadable");
+      return { context: unavailable(w.kind, "unreadable"), files: [] };
     }
     const { kept, omitted } = this.counted(w, found);
-    if (!kept.length && (w.kind === "since" || !access.topic)) return null;
-    return {
+    if (!kept.length && (w.kind === "since" || !access.topic)) return NOTHING;
+    const messages = await this.quoted(w, kept);
+    const context = {
       kind: w.kind,
       channel: w.kind === "thread" ? { name: access.name, topic: access.topic } : null,
-      messages: await this.quoted(w, kept),
+      messages,
       omitted,
     };
+    return { context, files: filesOf(kept, messages) };
   }
 
   private async fetch(w: Window): Promise<SlackMessage[]> {
@@ -103,10 +124,10 @@ export class ThreadReader {
     return all;
   }
 
-  /** Whether a message is quoted: in the window, with words, not the bot's own; people only for `since`. */
+  /** Whether a message is quoted: in the window, with words or files, not the bot's own; people only for `since`. */
   private quotable(w: Window, m: SlackMessage): boolean {
     if (!m.ts || !tsBefore(m.ts, w.before) || (w.after && !tsBefore(w.after, m.ts))) return false;
-    if (!WORDS.has(m.subtype) || !m.text?.trim()) return false;
+    if (!WORDS.has(m.subtype) || !(m.text?.trim() || m.files?.length)) return false;
     if (m.user === this.botUserId) return false;
     const app = Boolean(m.bot_id) || m.subtype === "bot_message" || !m.user;
     return w.kind === "thread" || !app;
@@ -137,6 +158,16 @@ export class ThreadReader {
       ...(m.ts === w.threadTs ? { root: true } : {}),
     }));
   }
+}
+
+/** The files of the messages kept, with the author and time the context quotes: newest first. */
+function filesOf(kept: SlackMessage[], quoted: QuotedMessage[]): SharedFiles[] {
+  return kept
+    .flatMap((m, n) => {
+      const q = quoted[n];
+      return m.files?.length && q ? [{ from: { author: q.author, at: q.at }, files: m.files }] : [];
+    })
+    .reverse();
 }
 
 function unavailable(kind: ThreadContext["kind"], reason: "not_member" | "unreadable"): ThreadContext {

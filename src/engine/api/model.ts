@@ -15,6 +15,7 @@ export type { DecisionCard, IncidentNotice } from "../read/index.js";
 export { canStop } from "../conversations/index.js";
 export { allowedModels } from "../conversations/index.js";
 export type { QuotedMessage, ThreadContext } from "../threadContext/index.js";
+export { oneLine as oneLineName, utc as utcTime } from "../threadContext/index.js";
 export { withoutDecisionMarker } from "../protocol/index.js";
 export { canDecision } from "../coordination/index.js";
 export type { DecisionView } from "../coordination/index.js";

@@ -8,6 +8,11 @@ const attachmentSchema = z.object({
   size: z.number().int().nonnegative(),
   /** Absolute path of the staged copy (under the data directory's staging area). */
   staged: z.string().min(1),
+  /**
+   * The earlier message of the thread it was shared with (its author's display name and time),
+   * when it is not the prompt's own: the agent is told where it came from.
+   */
+  from: z.object({ author: z.string().max(200), at: z.number().int().nonnegative() }).optional(),
 });
 
 /** A file staged for a prompt (see attachmentSchema). */

@@ -5,6 +5,7 @@ import type { Attachment } from "./attachments.js";
 import { INBOX, stagingRoot } from "./paths.js";
 import { readRegular, realDirIn, writeNew } from "./safeFs.js";
 import { formatBytes } from "./size.js";
+import { oneLine, utc } from "../threadContext/index.js";
 
 // Files in (issue 19, item 2), the worker's half: the bot staged the files of a request under the
 // data directory (it has the Slack token; the workspace may not exist yet); before the turn the
@@ -43,12 +44,20 @@ export function deliverToInbox(
     const rel = `${INBOX}/${name}`;
     const size = formatBytes(bytes.length);
     if (a.kind === "image") images.push(path.join(inbox, name));
-    lines.push(t(locale, a.kind === "image" ? "files.inbox_image" : "files.inbox_line", { path: rel, size }));
+    const line = t(locale, a.kind === "image" ? "files.inbox_image" : "files.inbox_line", {
+      path: rel,
+      size,
+    });
+    lines.push(a.from ? `${line}${fromSuffix(locale, a.from)}` : line);
   }
   return lines.length
     ? { note: t(locale, "files.inbox_note", { list: lines.join("\n") }), images }
     : { note: null, images: [] };
 }
+
+/** Where a file shared earlier in the thread came from: its message's author (one line) and time. */
+const fromSuffix = (locale: Locale, from: NonNullable<Attachment["from"]>): string =>
+  t(locale, "files.inbox_from", { author: oneLine(from.author), at: utc(from.at) });
 
 /** Removes the staged copies of a request's files once its turn is over. */
 export function dropStaged(dataDir: string, attachments: readonly Attachment[]): void {

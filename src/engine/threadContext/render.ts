@@ -21,13 +21,13 @@ function plainLines(text: string): string[] {
 }
 
 /** A name on one line (display names and channel names are people's words too). */
-function oneLine(text: string, max = 80): string {
+export function oneLine(text: string, max = 80): string {
   const flat = plainLines(text).join(" ").replace(/\s+/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat || "?";
 }
 
 /** `2026-12-02 10:31 UTC`: the same in every locale, and no time zone to guess. */
-function utc(at: number): string {
+export function utc(at: number): string {
   return `${new Date(at).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 

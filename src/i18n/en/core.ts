@@ -13,6 +13,7 @@ export const core = {
   "ask.choose_project": "Which project? Pick one and your request runs there:",
   "ask.no_projects": "You have no project you can use. An admin can add one with `/codex project add`.",
   "ask.prompt_too_long": "The request is too long to offer here: start it with the project’s name.",
+  "ask.choice_not_yours": "Only the person who asked can choose the project of their request.",
   "ask.chosen": "Started in *{project}*.",
 
   "error.not_found": "Not found: {detail}",

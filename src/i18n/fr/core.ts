@@ -12,6 +12,7 @@ export const core = {
   "ask.choose_project": "Dans quel projet ? Choisis-en un, ta demande y sera lancée :",
   "ask.no_projects": "Tu n’as accès à aucun projet. Un admin peut en ajouter avec `/codex project add`.",
   "ask.prompt_too_long": "Demande trop longue pour la proposer ici : commence-la par le nom du projet.",
+  "ask.choice_not_yours": "Seule la personne qui a demandé peut choisir le projet de sa demande.",
   "ask.chosen": "Lancé dans *{project}*.",
 
   "error.not_found": "Introuvable : {detail}",

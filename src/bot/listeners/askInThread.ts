@@ -1,0 +1,50 @@
+import type { WebClient } from "@slack/web-api";
+import type { Actor } from "../../engine/api/model.js";
+import type { BotContext } from "../context.js";
+import { askedIn } from "../askedIn.js";
+import { currentRequest } from "../intake/context.js";
+import { tellUnread } from "../threadContext/index.js";
+import { promptFiles } from "../files/promptFiles.js";
+import type { SlackFile } from "../files/stage.js";
+import { givenUpTo, mentionContext } from "./threadContext.js";
+
+/** The message that asked: where it was written, and the files shared with it. */
+export interface AskingMessage {
+  channel: string;
+  ts: string;
+  thread_ts?: string;
+  files?: SlackFile[];
+}
+
+/**
+ * Starts a conversation in `project` for a mention or a DM, in the thread of the message that
+ * asked: a mention in someone's thread brings the thread's earlier messages (quoted) and their
+ * files; the message's own files come first. Shared by the message itself (its project named or
+ * found) and by the click that chose the project. Throws what the engine refused (the staged
+ * files dropped).
+ */
+export async function askInThread(
+  ctx: BotContext,
+  client: WebClient,
+  actor: Actor,
+  m: AskingMessage,
+  target: { project: string; prompt: string; origin: "mention" | "dm" },
+): Promise<void> {
+  const threadTs = m.thread_ts ?? m.ts;
+  const read = target.origin === "mention" ? await mentionContext(ctx, m) : { context: null, files: [] };
+  const files = await promptFiles(ctx, client, m, threadTs, read.files);
+  try {
+    const where = askedIn(ctx, { channel: m.channel, threadTs, statusTs: null, origin: target.origin });
+    await ctx.api.conversations.ask(actor, target.project, target.prompt, {
+      ...currentRequest(),
+      context: read.context,
+      onCreated: givenUpTo(ctx, where, m.ts),
+      attachments: files.attachments,
+    });
+  } catch (err) {
+    files.drop();
+    throw err;
+  }
+  await files.tell();
+  await tellUnread(client, ctx.logger, ctx.locale, { channel: m.channel, threadTs }, read.context);
+}
