@@ -55,7 +55,10 @@ describe("a turn as it happens in its thread", () => {
     expect(stream.calls[0]?.method).toBe("chat.startStream");
     expect(stream.calls.at(-1)?.method).toBe("chat.stopStream");
     expect(stream.calls.slice(1, -1).every((c) => c.method === "chat.appendStream")).toBe(true);
-    expect(stream.calls.length).toBeGreaterThanOrEqual(3);
+    // The stream opens at the turn's first activity (S-QUIET-03), so its start already carries the
+    // plan and the running command; what follows may come in appends or with the stop. The chunks
+    // below show every step as it happened.
+    expect(stream.calls.length).toBeGreaterThanOrEqual(2);
     const stopped = indexOf(bot, (c) => c.method === "chat.stopStream" && c.ok === true);
     const answered = indexOf(bot, (c) => c.method === "chat.postMessage" && c.args.text === "fini");
     expect(stopped).toBeGreaterThan(-1);
