@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { tsFilesUnder } from "../support/sourceScan.js";
 import { ADMIN, eventually, OWNER, slackBot } from "../support/slackBot.js";
 import { parsePrometheusText } from "../support/promText.js";
+import { settled } from "../support/settled.js";
 
 // Issue 21, items 2 and 4 end to end through the real bot (signed HTTP, notifier, ticker), real
 // `codexpi worker` processes and the real Codex binary against the fake model: budgets refuse the
@@ -126,6 +127,8 @@ describe("usage, budgets and metrics through the real bot", () => {
     await b.command("ask demo MET-ONE say hi", OWNER);
     await finished(b, 1);
     await say(b, "budget set user <@UOWNER> --monthly 1000000");
+    // The turn's posts (the one answered 429 retried a second later) are done before the scrape.
+    await settled(b);
     const res = await fetch(`${b.base}/metrics`);
     expect(res.headers.get("content-type")).toContain("text/plain; version=0.0.4");
     const families = parsePrometheusText(await res.text());
