@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { t } from "../../src/i18n/index.js";
+import { movableClock } from "../support/movableClock.js";
 import { ADMIN, eventually, OWNER, slackBot } from "../support/slackBot.js";
 
 // Issue 21: schedules and budgets, built apart, proven together through the real bot (signed HTTP,
@@ -9,18 +10,6 @@ import { ADMIN, eventually, OWNER, slackBot } from "../support/slackBot.js";
 // (as in schedules.test.ts): a schedule's next minute comes at once.
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Real time plus an offset a test moves forward. */
-function movableClock() {
-  let offset = 0;
-  return {
-    now: () => Date.now() + offset,
-    /** Moves the clock to `at` plus a second (a tick a second late), if that is ahead. */
-    reach(at: number) {
-      offset = Math.max(offset, at + 1_000 - Date.now());
-    },
-  };
-}
 
 type Bot = Awaited<ReturnType<typeof slackBot>>;
 

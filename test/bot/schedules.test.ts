@@ -2,6 +2,7 @@ import path from "node:path";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningBot } from "../../src/bot/server.js";
+import { movableClock } from "../support/movableClock.js";
 import { ADMIN, eventually, OTHER, OWNER, slackBot } from "../support/slackBot.js";
 
 // Issue 21 (schedules and the audit trail) end to end through the real bot: signed HTTP, notifier,
@@ -11,21 +12,6 @@ import { ADMIN, eventually, OTHER, OWNER, slackBot } from "../support/slackBot.j
 
 const CLI = path.resolve("dist/bin/main.js");
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Real time plus an offset a test moves forward. */
-function movableClock() {
-  let offset = 0;
-  return {
-    now: () => Date.now() + offset,
-    /** Moves the clock to `at` plus a second (a tick a second late), if that is ahead. */
-    reach(at: number) {
-      offset = Math.max(offset, at + 1_000 - Date.now());
-    },
-    advance(ms: number) {
-      offset += ms;
-    },
-  };
-}
 
 type Bot = Awaited<ReturnType<typeof slackBot>>;
 
