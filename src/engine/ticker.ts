@@ -8,7 +8,7 @@ export interface Tickable {
   releaseLease(): Promise<void>;
 }
 
-/** A running schedule of ticks; stop() waits for nothing and releases the lease. */
+/** A running schedule of ticks; stop() waits for a tick under way, then releases the lease. */
 export interface Ticker {
   stop(): Promise<void>;
 }
@@ -19,15 +19,21 @@ export interface Ticker {
  */
 export function startTicker(engine: Tickable, expression: string, logger: Logger): Ticker {
   if (!cron.validate(expression)) throw new Error(`CODEXPI_TICK: invalid cron expression "${expression}"`);
+  // The tick under way, if any: stop() waits for it, or it could renew the lease just released.
+  let running: Promise<void> = Promise.resolve();
+  const tick = async () => {
+    try {
+      const result = await engine.tick();
+      if (result.state === "standby") logger.debug("tick: standby (another coordinator holds the lease)");
+    } catch (err) {
+      logger.error({ err }, "tick failed");
+    }
+  };
   const task = cron.schedule(
     expression,
-    async () => {
-      try {
-        const result = await engine.tick();
-        if (result.state === "standby") logger.debug("tick: standby (another coordinator holds the lease)");
-      } catch (err) {
-        logger.error({ err }, "tick failed");
-      }
+    () => {
+      running = tick();
+      return running;
     },
     { noOverlap: true, name: "codexpi-tick" },
   );
@@ -35,6 +41,7 @@ export function startTicker(engine: Tickable, expression: string, logger: Logger
     async stop() {
       await task.stop();
       await task.destroy();
+      await running; // a tick that started before the stop ends before the lease is given up
       await engine.releaseLease();
     },
   };
