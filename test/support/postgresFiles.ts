@@ -25,6 +25,7 @@ export const POSTGRES_FILES = [
   "test/engine/conversations/threadContext.test.ts",
   "test/engine/usage/usageBudgets.test.ts",
   "test/engine/dispatch/dispatcher.test.ts",
+  "test/engine/ticker.test.ts",
   "test/engine/conversations/failureLocale.test.ts",
   "test/engine/conversations/followUpFate.test.ts",
   "test/engine/dispatch/hosts.test.ts",
