@@ -24,31 +24,32 @@ function testWorkers(): number {
 /**
  * The files that bound a latency (an ack under 1 s, a wake-up under a fraction of a poll) run
  * beside the others, at a higher CPU priority: their workers, and every process they start, run
- * at nice -5 (test/support/filePriority.ts; it needs root, as in CI), so that what a latency file
- * times is the code, not the load of the files around it. Vitest runs the projects of one group
- * together, in one pool of `maxWorkers`; test/support/latencySequencer.ts deals the latency files
- * in among the others, past the start-up burst and before the tail.
- * Except PostgreSQL's: its wake-up tests time NOTIFY through the one server every postgres file
- * shares, whose backends no priority of ours reaches; beside the others they failed on a loaded
- * machine. They run as before, in a group of their own after the rest, two at a time.
+ * at nice -5 (test/support/filePriority.ts chooses it per file; it needs root, as in CI), so that
+ * what a latency file times is the code, not the load of the files around it.
+ * test/support/latencySequencer.ts deals the latency files in among the others, past the start-up
+ * burst and before the tail.
+ * One project per dialect and group: vitest keeps a worker (and the app's modules it loaded) only
+ * while the next file in the queue is of the same project; a project per kind of file, mixed in
+ * one queue, restarted a worker for two files in three.
+ * Except PostgreSQL's latency files: its wake-up tests time NOTIFY through the one server every
+ * postgres file shares, whose backends no priority of ours reaches; beside the others they failed
+ * on a loaded machine. They run as before, in a group of their own after the rest, two at a time.
  * CODEXPI_TEST_LATENCY_APART=all runs the SQLite ones that way too, =none neither; the files of
  * LATENCY_APART_FILES (test/support/latencyFiles.ts) always run that way.
  */
 const APART = process.env.CODEXPI_TEST_LATENCY_APART ?? "postgres";
-const BULK = { groupOrder: 0, maxWorkers: testWorkers(), nice: "0" };
-const AFTER = { groupOrder: 1, maxWorkers: 2, nice: "0" };
-const BESIDE = { ...BULK, nice: "-5" };
-const SQLITE_LATENCY = APART === "all" ? AFTER : BESIDE;
-const POSTGRES_LATENCY = APART === "none" ? BESIDE : AFTER;
+type Group = { groupOrder: number; maxWorkers: number; latencyNice: string };
+const BESIDE: Group = { groupOrder: 0, maxWorkers: testWorkers(), latencyNice: "-5" };
+const AFTER: Group = { groupOrder: 1, maxWorkers: 2, latencyNice: "0" };
 
 function sqliteProjects(): TestProjectInlineConfiguration[] {
-  const sqlite = (name: string, group: typeof BULK, include: string[], exclude: string[]) => ({
+  const sqlite = (name: string, group: Group, include: string[], exclude: string[]) => ({
     extends: true as const,
     test: {
       name,
       include,
       exclude: [...POSTGRES_ONLY_FILES, ...exclude, "**/node_modules/**"],
-      env: { CODEXPI_TEST_DB: "sqlite", CODEXPI_TEST_NICE: group.nice },
+      env: { CODEXPI_TEST_DB: "sqlite", CODEXPI_TEST_LATENCY_NICE: group.latencyNice },
       maxWorkers: group.maxWorkers,
       sequence: { groupOrder: group.groupOrder },
       // Fails the run at once, naming the package, when git (or bubblewrap in CI) is missing.
@@ -56,11 +57,9 @@ function sqliteProjects(): TestProjectInlineConfiguration[] {
       setupFiles: ["test/support/filePriority.ts", "test/support/fileIsolation.ts"],
     },
   });
-  return [
-    sqlite("sqlite", BULK, ["test/**/*.test.ts"], LATENCY_FILES),
-    sqlite("sqlite-latency", SQLITE_LATENCY, LATENCY_FILES, LATENCY_APART_FILES),
-    sqlite("sqlite-latency-apart", AFTER, LATENCY_APART_FILES, []),
-  ];
+  const apart =
+    APART === "all" ? [...new Set([...LATENCY_FILES, ...LATENCY_APART_FILES])] : LATENCY_APART_FILES;
+  return [sqlite("sqlite", BESIDE, ["test/**/*.test.ts"], apart), sqlite("sqlite-apart", AFTER, apart, [])];
 }
 
 function postgresProjects(): TestProjectInlineConfiguration[] {
@@ -75,13 +74,13 @@ function postgresProjects(): TestProjectInlineConfiguration[] {
   // there); CODEXPI_PG_FILES=all takes every test file, to see what fails on PostgreSQL:
   // narrow it with file filters (`… --project postgres test/bot`).
   const files = process.env.CODEXPI_PG_FILES === "all" ? ["test/**/*.test.ts"] : POSTGRES_FILES;
-  const postgres = (name: string, group: typeof BULK, include: string[], exclude: string[]) => ({
+  const postgres = (name: string, group: Group, include: string[], exclude: string[]) => ({
     extends: true as const,
     test: {
       name,
       include,
       exclude: [...exclude, "**/node_modules/**"],
-      env: { CODEXPI_TEST_DB: "postgres", CODEXPI_TEST_NICE: group.nice },
+      env: { CODEXPI_TEST_DB: "postgres", CODEXPI_TEST_LATENCY_NICE: group.latencyNice },
       maxWorkers: group.maxWorkers,
       sequence: { groupOrder: group.groupOrder },
       globalSetup: ["test/support/toolsGlobalSetup.ts", "test/support/postgresGlobalSetup.ts"],
@@ -92,11 +91,9 @@ function postgresProjects(): TestProjectInlineConfiguration[] {
       ],
     },
   });
+  if (APART === "none") return [postgres("postgres", BESIDE, files, [])];
   const latency = files === POSTGRES_FILES ? LATENCY_FILES.filter((f) => files.includes(f)) : LATENCY_FILES;
-  return [
-    postgres("postgres", BULK, files, LATENCY_FILES),
-    postgres("postgres-latency", POSTGRES_LATENCY, latency, []),
-  ];
+  return [postgres("postgres", BESIDE, files, latency), postgres("postgres-apart", AFTER, latency, [])];
 }
 
 export default defineConfig({

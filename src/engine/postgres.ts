@@ -9,7 +9,7 @@ import {
   type RootOperationNode,
   type UnknownRow,
 } from "kysely";
-import pg from "pg";
+import type pg from "pg";
 
 /** PostgreSQL type oids whose text form pg would otherwise hand back as strings. */
 const INT8_OID = 20;
@@ -28,12 +28,14 @@ function parseDatabaseNumber(text: string): number {
   return n;
 }
 
-const types: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === INT8_OID || oid === NUMERIC_OID
-      ? parseDatabaseNumber
-      : pg.types.getTypeParser(oid, format as "text")) as pg.CustomTypesConfig["getTypeParser"],
-};
+function typesOf(pgModule: typeof pg): pg.CustomTypesConfig {
+  return {
+    getTypeParser: ((oid: number, format?: "text" | "binary") =>
+      oid === INT8_OID || oid === NUMERIC_OID
+        ? parseDatabaseNumber
+        : pgModule.types.getTypeParser(oid, format as "text")) as pg.CustomTypesConfig["getTypeParser"],
+  };
+}
 
 /**
  * Kysely's dialect over a pool of `pg` connections for `url`. The parsers are the pool's own (not
@@ -41,9 +43,15 @@ const types: pg.CustomTypesConfig = {
  * one process holds; a write transaction keeps one for its duration.
  */
 export function postgresDialect(url: string, opts: { max?: number } = {}): PostgresDialect {
-  const pool = new pg.Pool({ connectionString: url, types, max: opts.max ?? 10 });
-  // An idle connection the server dropped (restart, failover) must not crash the process.
-  pool.on("error", () => undefined);
+  // pg is loaded with the first query, not at start-up: every CLI process on SQLite (a worker per
+  // prompt) would otherwise pay about 45 ms for a driver it never uses.
+  const pool = async () => {
+    const { default: pgModule } = await import("pg");
+    const created = new pgModule.Pool({ connectionString: url, types: typesOf(pgModule), max: opts.max ?? 10 });
+    // An idle connection the server dropped (restart, failover) must not crash the process.
+    created.on("error", () => undefined);
+    return created;
+  };
   return new PostgresDialect({ pool });
 }
 

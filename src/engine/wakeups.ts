@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import { sql, type Kysely } from "kysely";
-import pg from "pg";
+import type pg from "pg";
 import { dialectOf, postgresUrlOf, type Database, type Tx } from "./database.js";
 
 /**
@@ -110,7 +110,9 @@ class PostgresWakeups implements Wakeups {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url });
+    // Loaded here, not at the top: every CLI start-up on SQLite would pay for pg (about 45 ms).
+    const { default: pgModule } = await import("pg");
+    const client = new pgModule.Client({ connectionString: this.url });
     const lost = () => this.lost(client);
     client.on("error", lost);
     client.on("end", lost);

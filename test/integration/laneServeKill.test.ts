@@ -91,17 +91,19 @@ describe("a lane across a SIGKILL of serve (real CLI, real Codex)", () => {
       ts: `${Math.floor(Date.now() / 1000)}.000200`,
       thread_ts: address.thread_ts ?? undefined,
     });
-    await until(
+    // Any end, not only done: a follow-up that failed says why here rather than as a time-out.
+    const second = await until(
       async () =>
         srv.db
           .selectFrom("prompt_queue")
-          .select("id")
+          .select(["status", "error_code", "error"])
           .where("conversation_id", "=", item.conversation_id)
           .where("id", "!=", item.id)
-          .where("status", "=", "done")
+          .where("status", "in", ["done", "failed", "cancelled"])
           .executeTakeFirst(),
       60_000,
     );
+    expect(second).toMatchObject({ status: "done" });
     const after = (await laneOf(srv.db, item.conversation_id))!;
     expect(after.path).toBe(lane.path);
     expect(after.branch).toBe(lane.branch);

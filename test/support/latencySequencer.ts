@@ -1,5 +1,6 @@
 import path from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
+import { LATENCY_FILES } from "./latencyFiles.js";
 
 /**
  * What a file is guessed to take, in seconds, when vitest has no duration of it cached (a fresh
@@ -14,17 +15,23 @@ const GUESSED_SECONDS: [RegExp, number][] = [
 ];
 
 /**
- * The order files start in (vitest.config.ts), for the files that run in the first group.
- * The others start longest first (vitest's cached durations, else the guess above), both
- * dialects mixed, so that no long file starts last and lengthens the run's tail. Vitest's own
- * order would also start every latency file at the beginning, while every worker is still
- * loading its modules and the PostgreSQL files all open their databases: a burst no priority
- * evens out. They are dealt in among the others instead, one every few files, from after the
- * first two rounds of starts to about two thirds of the queue.
+ * The order files start in (vitest.config.ts). Vitest keeps a worker, and the app's modules it
+ * loaded, only while the next file in the queue is of the same project: each project's files are
+ * queued together (PostgreSQL's first, then SQLite's many short files, which fill the tail).
+ * Within a project files start longest first (vitest's cached durations, else the guess above),
+ * so that no long file starts last and lengthens the run's tail. Vitest's own order would also
+ * start every latency file at the beginning, while every worker is still loading its modules and
+ * the PostgreSQL files all open their databases: a burst no priority evens out. They are dealt in
+ * among the others instead, one every few files, from after the first two rounds of starts to
+ * about two thirds of their project's queue.
  */
 export class LatencySequencer extends BaseSequencer {
+  private relative(file: TestSpecification): string {
+    return path.relative(this.ctx.config.root, file.moduleId).split(path.sep).join("/");
+  }
+
   private seconds(file: TestSpecification): number {
-    const relative = path.relative(this.ctx.config.root, file.moduleId).split(path.sep).join("/");
+    const relative = this.relative(file);
     const cached = this.ctx.cache.getFileTestResults(`${file.project.name}:${relative}`);
     if (cached) return cached.duration / 1000;
     return GUESSED_SECONDS.find(([pattern]) => pattern.test(relative))?.[1] ?? 0.5;
@@ -32,15 +39,26 @@ export class LatencySequencer extends BaseSequencer {
 
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const all = await super.sort(files);
-    // Files of a later group (latency files run apart) keep vitest's order, after the rest.
-    const later = all.filter((f) => f.project.config.sequence.groupOrder !== 0);
-    const sorted = all.filter((f) => f.project.config.sequence.groupOrder === 0);
-    const isLatency = (f: TestSpecification) => f.project.name.endsWith("-latency");
-    const latency = sorted.filter(isLatency);
-    const seconds = new Map(sorted.map((f) => [f, this.seconds(f)]));
-    const others = sorted.filter((f) => !isLatency(f)).sort((a, b) => seconds.get(b)! - seconds.get(a)!);
-    if (latency.length === 0 || others.length === 0) return [...others, ...latency, ...later];
-    const workers = this.ctx.config.maxWorkers || 1;
+    const out: TestSpecification[] = [];
+    const groups = [...new Set(all.map((f) => f.project.config.sequence.groupOrder))].sort((a, b) => a - b);
+    for (const group of groups) {
+      const inGroup = all.filter((f) => f.project.config.sequence.groupOrder === group);
+      const projects = [...new Set(inGroup.map((f) => f.project.name))].sort();
+      for (const name of projects)
+        out.push(...this.projectOrder(inGroup.filter((f) => f.project.name === name)));
+    }
+    return out;
+  }
+
+  /** One project's files: longest first, the latency files dealt in among them. */
+  private projectOrder(files: TestSpecification[]): TestSpecification[] {
+    const seconds = new Map(files.map((f) => [f, this.seconds(f)]));
+    const byLength = [...files].sort((a, b) => seconds.get(b)! - seconds.get(a)!);
+    const isLatency = (f: TestSpecification) => LATENCY_FILES.includes(this.relative(f));
+    const latency = byLength.filter(isLatency);
+    const others = byLength.filter((f) => !isLatency(f));
+    if (latency.length === 0 || others.length === 0) return byLength;
+    const workers = files[0]?.project.config.maxWorkers || this.ctx.config.maxWorkers || 1;
     const first = Math.min(others.length, 2 * workers);
     const every = Math.max(1, Math.floor(((others.length * 2) / 3 - first) / latency.length));
     const out = others.slice(0, first);
@@ -49,7 +67,7 @@ export class LatencySequencer extends BaseSequencer {
       out.push(file, ...others.slice(next, next + every));
       next += every;
     }
-    out.push(...others.slice(next), ...later);
+    out.push(...others.slice(next));
     return out;
   }
 }
