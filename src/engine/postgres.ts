@@ -9,7 +9,12 @@ import {
   type RootOperationNode,
   type UnknownRow,
 } from "kysely";
+import { createRequire } from "node:module";
 import type pg from "pg";
+
+// pg is required on first use, not imported: every CLI process on SQLite (a worker per prompt)
+// would otherwise load a driver it never uses (about 45 ms of a start-up).
+const require = createRequire(import.meta.url);
 
 /** PostgreSQL type oids whose text form pg would otherwise hand back as strings. */
 const INT8_OID = 20;
@@ -43,11 +48,14 @@ function typesOf(pgModule: typeof pg): pg.CustomTypesConfig {
  * one process holds; a write transaction keeps one for its duration.
  */
 export function postgresDialect(url: string, opts: { max?: number } = {}): PostgresDialect {
-  // pg is loaded with the first query, not at start-up: every CLI process on SQLite (a worker per
-  // prompt) would otherwise pay about 45 ms for a driver it never uses.
+  // pg is loaded with the first query, not at start-up (see `require` above).
   const pool = async () => {
-    const { default: pgModule } = await import("pg");
-    const created = new pgModule.Pool({ connectionString: url, types: typesOf(pgModule), max: opts.max ?? 10 });
+    const pgModule = require("pg") as typeof pg;
+    const created = new pgModule.Pool({
+      connectionString: url,
+      types: typesOf(pgModule),
+      max: opts.max ?? 10,
+    });
     // An idle connection the server dropped (restart, failover) must not crash the process.
     created.on("error", () => undefined);
     return created;

@@ -1,7 +1,11 @@
 import { EventEmitter } from "node:events";
 import { sql, type Kysely } from "kysely";
+import { createRequire } from "node:module";
 import type pg from "pg";
 import { dialectOf, postgresUrlOf, type Database, type Tx } from "./database.js";
+
+// pg is required when PostgreSQL's wake-ups start, not at every CLI start-up on SQLite.
+const require = createRequire(import.meta.url);
 
 /**
  * What a wake-up says changed: work was queued (`enqueue`), a turn finished (`finish`), the outbox
@@ -110,8 +114,7 @@ class PostgresWakeups implements Wakeups {
   }
 
   private async connect(): Promise<void> {
-    // Loaded here, not at the top: every CLI start-up on SQLite would pay for pg (about 45 ms).
-    const { default: pgModule } = await import("pg");
+    const pgModule = require("pg") as typeof pg;
     const client = new pgModule.Client({ connectionString: this.url });
     const lost = () => this.lost(client);
     client.on("error", lost);

@@ -91,18 +91,21 @@ describe("a lane across a SIGKILL of serve (real CLI, real Codex)", () => {
       ts: `${Math.floor(Date.now() / 1000)}.000200`,
       thread_ts: address.thread_ts ?? undefined,
     });
-    // Any end, not only done: a follow-up that failed says why here rather than as a time-out.
+    // Any end, not only done: a follow-up that failed says why here rather than as a time-out,
+    // and one that never ended shows where it stands.
+    const queue = () =>
+      srv.db
+        .selectFrom("prompt_queue")
+        .select(["id", "status", "error_code", "error", "worker_pid"])
+        .where("conversation_id", "=", item.conversation_id)
+        .execute();
     const second = await until(
       async () =>
-        srv.db
-          .selectFrom("prompt_queue")
-          .select(["status", "error_code", "error"])
-          .where("conversation_id", "=", item.conversation_id)
-          .where("id", "!=", item.id)
-          .where("status", "in", ["done", "failed", "cancelled"])
-          .executeTakeFirst(),
+        (await queue()).find((q) => q.id !== item.id && ["done", "failed", "cancelled"].includes(q.status)),
       60_000,
-    );
+    ).catch(async (err: Error) => {
+      throw new Error(`${err.message}: the conversation's queue is ${JSON.stringify(await queue())}`);
+    });
     expect(second).toMatchObject({ status: "done" });
     const after = (await laneOf(srv.db, item.conversation_id))!;
     expect(after.path).toBe(lane.path);

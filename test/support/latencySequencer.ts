@@ -1,11 +1,22 @@
+import fs from "node:fs";
 import path from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { LATENCY_FILES } from "./latencyFiles.js";
 
 /**
- * What a file is guessed to take, in seconds, when vitest has no duration of it cached (a fresh
- * clone, CI): end-to-end files (real serve, Codex, git) take tens of seconds, view and unit
- * files a fraction of one. Vitest's own guess, the file's size, says little here.
+ * What each file took in a whole run on the 2-core machine, in seconds, by `project:file`
+ * (test/support/fileSeconds.json, written by `node test/support/recordFileSeconds.mjs` after a
+ * run): a fresh clone (CI) has no durations of vitest's own, and starting the long files first is
+ * most of what keeps the run's tail short.
+ */
+const RECORDED: Record<string, number> = JSON.parse(
+  fs.readFileSync(new URL("./fileSeconds.json", import.meta.url), "utf8"),
+);
+
+/**
+ * What a file is guessed to take, in seconds, when neither vitest nor the table above has its
+ * duration (a new file): end-to-end files (real serve, Codex, git) take tens of seconds, view
+ * and unit files a fraction of one. Vitest's own guess, the file's size, says little here.
  */
 const GUESSED_SECONDS: [RegExp, number][] = [
   [/^test\/integration\//, 30],
@@ -18,7 +29,8 @@ const GUESSED_SECONDS: [RegExp, number][] = [
  * The order files start in (vitest.config.ts). Vitest keeps a worker, and the app's modules it
  * loaded, only while the next file in the queue is of the same project: each project's files are
  * queued together (PostgreSQL's first, then SQLite's many short files, which fill the tail).
- * Within a project files start longest first (vitest's cached durations, else the guess above),
+ * Within a project files start longest first (vitest's cached durations, else the table or the guess
+ * above),
  * so that no long file starts last and lengthens the run's tail. Vitest's own order would also
  * start every latency file at the beginning, while every worker is still loading its modules and
  * the PostgreSQL files all open their databases: a burst no priority evens out. They are dealt in
@@ -32,8 +44,11 @@ export class LatencySequencer extends BaseSequencer {
 
   private seconds(file: TestSpecification): number {
     const relative = this.relative(file);
-    const cached = this.ctx.cache.getFileTestResults(`${file.project.name}:${relative}`);
-    if (cached) return cached.duration / 1000;
+    const key = `${file.project.name}:${relative}`;
+    const cached = this.ctx.cache.getFileTestResults(key);
+    // A failed run's duration is its time-outs, not the file's.
+    if (cached && !cached.failed) return cached.duration / 1000;
+    if (RECORDED[key] !== undefined) return RECORDED[key];
     return GUESSED_SECONDS.find(([pattern]) => pattern.test(relative))?.[1] ?? 0.5;
   }
 

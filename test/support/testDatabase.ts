@@ -26,22 +26,27 @@ function adminPool(): pg.Pool {
 }
 
 /**
- * Copying the template takes ~150 ms: the next test's database is made while this test runs (one
- * ahead per test file; postgresSetupFile.ts drops the one left over).
+ * Copying the template takes ~30 ms (FILE_COPY, below), more on a loaded machine: the next test's
+ * database is made while this test runs (one ahead per test file; postgresSetupFile.ts drops the
+ * one left over).
  */
 let ahead: Promise<string> | null = null;
 
 async function createDatabase(): Promise<string> {
   const name = `t_${randomBytes(8).toString("hex")}`;
-  await adminPool().query(`CREATE DATABASE ${name} TEMPLATE ${PG_TEMPLATE_DATABASE}`);
+  // FILE_COPY copies the template's files; PostgreSQL's default (WAL_LOG) writes every page of it
+  // through the WAL: 43 to 190 ms of the server's CPU per database against 25 ms, for ~620 tests.
+  await adminPool().query(`CREATE DATABASE ${name} TEMPLATE ${PG_TEMPLATE_DATABASE} STRATEGY FILE_COPY`);
   return name;
 }
 
-async function nextDatabase(): Promise<string> {
-  const name = await (ahead ?? createDatabase());
+function nextDatabase(): Promise<string> {
+  // Taken and replaced before any await: tests running at once (describe.concurrent) each get
+  // a database of their own.
+  const mine = ahead ?? createDatabase();
   ahead = createDatabase();
   ahead.catch(() => undefined); // its failure is reported by the test that waits for it
-  return name;
+  return mine;
 }
 
 /** Drops the database made ahead for a test that never came (end of a test file). */
