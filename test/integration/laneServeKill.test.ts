@@ -83,7 +83,7 @@ describe("a lane across a SIGKILL of serve (real CLI, real Codex)", () => {
           .executeTakeFirst(),
       30_000,
     );
-    await srv.event({
+    const sent = await srv.event({
       type: "message",
       channel: address.channel_id,
       user: OWNER,
@@ -91,6 +91,7 @@ describe("a lane across a SIGKILL of serve (real CLI, real Codex)", () => {
       ts: `${Math.floor(Date.now() / 1000)}.000200`,
       thread_ts: address.thread_ts ?? undefined,
     });
+    expect(sent.status).toBe(200);
     // Any end, not only done: a follow-up that failed says why here rather than as a time-out,
     // and one that never ended shows where it stands.
     const queue = () =>
@@ -104,7 +105,8 @@ describe("a lane across a SIGKILL of serve (real CLI, real Codex)", () => {
         (await queue()).find((q) => q.id !== item.id && ["done", "failed", "cancelled"].includes(q.status)),
       60_000,
     ).catch(async (err: Error) => {
-      throw new Error(`${err.message}: the conversation's queue is ${JSON.stringify(await queue())}`);
+      const said = srv.stderr.join("").slice(-3000);
+      throw new Error(`${err.message}: the conversation's queue is ${JSON.stringify(await queue())}; serve said: ${said}`);
     });
     expect(second).toMatchObject({ status: "done" });
     const after = (await laneOf(srv.db, item.conversation_id))!;
