@@ -106,7 +106,9 @@ describe("a lane across a SIGKILL of serve (real CLI, real Codex)", () => {
       60_000,
     ).catch(async (err: Error) => {
       const said = srv.stderr.join("").slice(-3000);
-      throw new Error(`${err.message}: the conversation's queue is ${JSON.stringify(await queue())}; serve said: ${said}`);
+      throw new Error(
+        `${err.message}: the conversation's queue is ${JSON.stringify(await queue())}; serve said: ${said}`,
+      );
     });
     expect(second).toMatchObject({ status: "done" });
     const after = (await laneOf(srv.db, item.conversation_id))!;
