@@ -105,7 +105,8 @@ describe("a lane across a SIGKILL of serve (real CLI, real Codex)", () => {
         (await queue()).find((q) => q.id !== item.id && ["done", "failed", "cancelled"].includes(q.status)),
       60_000,
     ).catch(async (err: Error) => {
-      const said = srv.stderr.join("").slice(-3000);
+      const posted = srv.slack.messages().map((m) => m.text.slice(0, 200));
+      const said = `${srv.stderr.join("").slice(-3000)}; Slack has ${JSON.stringify(posted.slice(-8))}`;
       throw new Error(
         `${err.message}: the conversation's queue is ${JSON.stringify(await queue())}; serve said: ${said}`,
       );
