@@ -1,7 +1,8 @@
 // Bundles the compiled CLI (dist/src/main.js and the command modules it imports lazily) into
-// dist/bin/cli/, behind the entry dist/bin/main.js (src/bin/main.ts: V8's code cache): `codexpi worker` is spawned for every prompt, and Node's ES module loader spends most
-// of a start-up resolving and compiling the ~850 files the worker reaches one by one (about 0.6 s
-// of a 0.8 s start here); a bundle of a few chunks starts in about a third of that. The chunks keep
+// dist/bin/cli/, behind the entry dist/bin/main.js (src/bin/main.ts: V8's code cache).
+// `codexpi worker` is spawned for every prompt, and Node's ES module loader spends most of a
+// start-up resolving and compiling the ~850 files the worker reaches one by one (about 0.6 s of a
+// 0.8 s start here); a bundle of a few chunks starts in about a third of that. The chunks keep
 // one per command, so `worker` still loads neither Slack nor the serve loop.
 //
 // Packages stay outside the bundle when they find files of their own at run time (native addons,
