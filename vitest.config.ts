@@ -33,14 +33,14 @@ function testWorkers(): number {
  * one queue, restarted a worker for two files in three.
  * Except PostgreSQL's latency files: its wake-up tests time NOTIFY through the one server every
  * postgres file shares, whose backends no priority of ours reaches; beside the others they failed
- * on a loaded machine. They run in a group of their own after the rest, three at a time.
+ * on a loaded machine. They run in a group of their own after the rest, five at a time.
  * CODEXPI_TEST_LATENCY_APART=all runs the SQLite ones that way too, =none neither; the files of
  * LATENCY_APART_FILES (test/support/latencyFiles.ts) always run that way.
  */
 const APART = process.env.CODEXPI_TEST_LATENCY_APART ?? "postgres";
 type Group = { groupOrder: number; maxWorkers: number; latencyNice: string };
 const BESIDE: Group = { groupOrder: 0, maxWorkers: testWorkers(), latencyNice: "-5" };
-const AFTER: Group = { groupOrder: 1, maxWorkers: 3, latencyNice: "0" };
+const AFTER: Group = { groupOrder: 1, maxWorkers: 5, latencyNice: "0" };
 
 function sqliteProjects(): TestProjectInlineConfiguration[] {
   const sqlite = (name: string, group: Group, include: string[], exclude: string[]) => ({

@@ -6,7 +6,7 @@
  * graces of a few hundred ms (appServerStandIn, appServerRunner: flaky at four files at once on a
  * loaded 2-core machine, while they pass alone). vitest.config.ts runs them beside the rest at a
  * higher CPU priority (nice -5, test/support/filePriority.ts): what they time is then
- * the code, not the load of the files around them. On PostgreSQL they run after the rest, three at
+ * the code, not the load of the files around them. On PostgreSQL they run after the rest, five at
  * a time (CODEXPI_TEST_LATENCY_APART=all: both dialects, as before; =none: neither).
  */
 export const LATENCY_FILES = [
@@ -21,7 +21,9 @@ export const LATENCY_FILES = [
   "test/engine/wakeups.test.ts",
   "test/integration/directWorkspace.test.ts",
   "test/integration/lanes.test.ts",
-  "test/integration/multiServe.test.ts",
+  "test/integration/multiServe/adoption.test.ts",
+  "test/integration/multiServe/coordinator.test.ts",
+  "test/integration/multiServe/leaseExpiry.test.ts",
   "test/integration/postgresStop.test.ts",
   "test/integration/steer.test.ts",
   "test/integration/takeover.test.ts",
@@ -30,6 +32,6 @@ export const LATENCY_FILES = [
 /**
  * Latency files that failed their bound beside the others even at the higher priority (a restarted
  * serve's listener within 5 s, while six files ran; it passes alone in 4 s): they run after the
- * rest, three at a time, whatever CODEXPI_TEST_LATENCY_APART says.
+ * rest, five at a time, whatever CODEXPI_TEST_LATENCY_APART says.
  */
 export const LATENCY_APART_FILES = ["test/integration/takeover.test.ts"];

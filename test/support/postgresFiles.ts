@@ -4,7 +4,9 @@ export const POSTGRES_ONLY_FILES = [
   "test/engine/wakeups.test.ts",
   "test/bot/notifierWakeups.test.ts",
   "test/integration/postgresCli.test.ts",
-  "test/integration/multiServe.test.ts",
+  "test/integration/multiServe/coordinator.test.ts",
+  "test/integration/multiServe/leaseExpiry.test.ts",
+  "test/integration/multiServe/adoption.test.ts",
   "test/integration/postgresStop.test.ts",
   "test/engine/postgresLocks.test.ts",
 ];
