@@ -80,7 +80,7 @@ async function freePort(): Promise<number> {
 /**
  * Starts a throw-away PostgreSQL on 127.0.0.1 (a free port): initdb in a temp directory, then the
  * server, both as PG_TEST_USER when we are root (PostgreSQL refuses root). Durability is off
- * (fsync, synchronous_commit): the cluster dies with the suite.
+ * (fsync, synchronous_commit), and so is autovacuum: the cluster dies with the suite.
  */
 export async function startPostgres(): Promise<PostgresServer> {
   const ids = process.getuid?.() === 0 ? userIds(PG_TEST_USER) : null;
@@ -130,6 +130,11 @@ export async function startPostgres(): Promise<PostgresServer> {
         "full_page_writes=off",
         "-c",
         "max_connections=300",
+        // No statistics gathered behind a test's back: a query plan test explains its queries on
+        // tables as the test left them (an analyze in the middle changed a plan once in CI), and
+        // hundreds of short-lived databases need no vacuum.
+        "-c",
+        "autovacuum=off",
       ],
       { ...as, env, stdio: ["ignore", "ignore", "pipe"] },
     );

@@ -62,7 +62,11 @@ function scansIn(node: PlanNode, partial: ReadonlySet<string>, underLimit = fals
  * - PostgreSQL: `EXPLAIN (FORMAT JSON)` with `enable_seqscan = off` (for that transaction
  *   only): on a small test table the planner would rightly prefer a sequential scan, so the
  *   question asked is whether an index can serve the query at all. A sequential scan still chosen,
- *   or an index read without an index condition, means none can.
+ *   or an index read without an index condition, means none can. Hash and merge joins are off
+ *   too, for the same reason: on a few rows either may read a whole index of the joined table
+ *   (a reaper's join once read all of `conversations` through `idx_conversations_project`, in CI
+ *   only) where a nested loop looks each row up by its key; one still read whole means no index
+ *   serves the join.
  */
 export async function tableScans(
   env: { config: Config; db: Database },
@@ -90,7 +94,10 @@ export async function tableScans(
   `.execute(env.db);
   const partial = new Set(partialIndexes.map((r) => r.indexname));
   await env.db.transaction().execute(async (trx) => {
-    await sql`set local enable_seqscan = off`.execute(trx); // ends with the transaction
+    // Each ends with the transaction.
+    await sql`set local enable_seqscan = off`.execute(trx);
+    await sql`set local enable_hashjoin = off`.execute(trx);
+    await sql`set local enable_mergejoin = off`.execute(trx);
     for (const q of statements) {
       const { rows } = await trx.executeQuery<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(
         CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${q.sql}`, [...q.parameters]),
