@@ -80,6 +80,10 @@ describe("a lane across a SIGKILL of serve (real CLI, real Codex)", () => {
           .selectFrom("slack_addresses")
           .select(["channel_id", "thread_ts"])
           .where("subject_id", "=", item.conversation_id)
+          // The address is recorded with the conversation, its thread once the root is posted:
+          // if serve died before that, the restarted one posts it. A reply needs the thread (a
+          // channel message without one is no follow-up: this test timed out on that in CI).
+          .where("thread_ts", "is not", null)
           .executeTakeFirst(),
       30_000,
     );
@@ -89,7 +93,7 @@ describe("a lane across a SIGKILL of serve (real CLI, real Codex)", () => {
       user: OWNER,
       text: "KILL-AFTER write two",
       ts: `${Math.floor(Date.now() / 1000)}.000200`,
-      thread_ts: address.thread_ts ?? undefined,
+      thread_ts: address.thread_ts!,
     });
     expect(sent.status).toBe(200);
     // Any end, not only done: a follow-up that failed says why here rather than as a time-out,
