@@ -33,7 +33,13 @@ describe("a turn as it happens in its thread", () => {
       { kind: "text", text: "fini" },
     );
     expect((await bot.command("ask demo avec un plan")).status).toBe(200);
-    const stream = await eventually(() => bot.slack.streams[0], 60_000, "a stream");
+    const stream = await eventually(() => bot.slack.streams[0], 60_000, "a stream").catch((err: Error) => {
+      // It timed out once in CI: say what Slack was asked instead, and how far the turn went.
+      const calls = bot.slack.calls.map((c) => `${c.method}${c.ok ? "" : " (failed)"}`);
+      throw new Error(
+        `${err.message}; Slack was asked ${JSON.stringify(calls)}; the model got ${bot.model.requests.length} requests`,
+      );
+    });
     // While the command runs (the request carrying its output has not arrived), the stream shows it.
     const running = await eventually(
       () =>
