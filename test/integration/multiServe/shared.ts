@@ -1,5 +1,6 @@
 import os from "node:os";
 import { afterEach } from "vitest";
+import { eventually } from "../../support/slackBot.js";
 import { serveProcess } from "../../support/serveProcess.js";
 import { tempDir } from "../../support/engine.js";
 import { testDatabase } from "../../support/testDatabase.js";
@@ -25,20 +26,25 @@ export function multiServe() {
     if (!s) throw new Error("open() the serve pair first");
     return s;
   };
+  const holder = async () =>
+    (
+      await opened()
+        .db.selectFrom("leases")
+        .select("owner")
+        .where("name", "=", "coordinator")
+        .executeTakeFirst()
+    )?.owner ?? null;
+  const ownedBy = (pid: number | null) => new RegExp(`^${os.hostname()}:${pid}:`);
   return {
     async open(): Promise<Serves> {
       s = await serveProcess({ database: await testDatabase(tempDir()) });
       return s;
     },
-    holder: async () =>
-      (
-        await opened()
-          .db.selectFrom("leases")
-          .select("owner")
-          .where("name", "=", "coordinator")
-          .executeTakeFirst()
-      )?.owner ?? null,
-    ownedBy: (pid: number | null) => new RegExp(`^${os.hostname()}:${pid}:`),
+    holder,
+    ownedBy,
+    /** Waits until the serve of `pid` holds the coordinator lease. */
+    takenBy: (pid: number | null, timeoutMs: number) =>
+      eventually(async () => ownedBy(pid).test((await holder()) ?? ""), timeoutMs, "the takeover"),
     roots: () =>
       opened()
         .slack.messages("C1")
