@@ -29,7 +29,9 @@ describe("a turn as it happens in its thread", () => {
           ],
         },
       },
-      { kind: "shell", command: ["sh", "-c", "sleep 3; echo step-1"], say: "Je lance les tests." },
+      // Long enough to be seen running on a loaded machine: with 3 s, the wait below for it
+      // running timed out once in CI.
+      { kind: "shell", command: ["sh", "-c", "sleep 8; echo step-1"], say: "Je lance les tests." },
       { kind: "text", text: "fini" },
     );
     expect((await bot.command("ask demo avec un plan")).status).toBe(200);
