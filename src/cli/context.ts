@@ -4,7 +4,7 @@ import {
   Engine,
   type EngineApi,
   logsDir,
-  migrate,
+  migrateIfBehind,
   openDatabase,
 } from "../engine/api/runtime.js";
 import path from "node:path";
@@ -51,7 +51,7 @@ export async function cliEngine(
     pino.destination({ dest: path.join(logsDir(config), "cli.log"), mkdir: true, sync: true }),
   ).child({ role: "cli" });
   const db = openDatabase(config.database);
-  if (opts.migrate !== false) await migrate(db as unknown as Kysely<unknown>);
+  if (opts.migrate !== false) await migrateIfBehind(db as unknown as Kysely<unknown>);
   const engine = new Engine({ config, db, logger });
   return { config, db, engine, api: createEngineApi(engine) };
 }

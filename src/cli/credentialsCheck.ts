@@ -1,4 +1,10 @@
-import { createEngineApi, Engine, migrate, openDatabase, operatorCodexHome } from "../engine/api/runtime.js";
+import {
+  createEngineApi,
+  Engine,
+  migrateIfBehind,
+  openDatabase,
+  operatorCodexHome,
+} from "../engine/api/runtime.js";
 import { CLI_ACTOR } from "../engine/api/model.js";
 import fs from "node:fs";
 import path from "node:path";
@@ -25,7 +31,7 @@ function isChatGptLogin(authFile: string): boolean {
 async function fullAccessProjects(config: Config): Promise<string[]> {
   const db = openDatabase(config.database);
   try {
-    await migrate(db as unknown as Kysely<unknown>);
+    await migrateIfBehind(db as unknown as Kysely<unknown>);
     const projects = await createEngineApi(new Engine({ config, db })).projects.list(CLI_ACTOR);
     return projects
       .filter((p) => p.full_access)

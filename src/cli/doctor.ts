@@ -6,7 +6,7 @@ import {
   findBwrap,
   findNetworkStack,
   jailedCodex,
-  migrate,
+  migrateIfBehind,
   modelLoopbackPorts,
   openDatabase,
   operatorCodexHome,
@@ -83,7 +83,7 @@ async function database(config: Config): Promise<Check> {
   try {
     const db = openDatabase(config.database);
     try {
-      await migrate(db as unknown as Kysely<unknown>);
+      await migrateIfBehind(db as unknown as Kysely<unknown>);
       return { name: checkName(config.locale, "database"), ok: true, detail: config.databasePath };
     } finally {
       await db.destroy();

@@ -1,4 +1,10 @@
-import { createEngineApi, Engine, type LayoutProblem, migrate, openDatabase } from "../engine/api/runtime.js";
+import {
+  createEngineApi,
+  Engine,
+  type LayoutProblem,
+  migrateIfBehind,
+  openDatabase,
+} from "../engine/api/runtime.js";
 import type { Kysely } from "kysely";
 import type { Config } from "../config.js";
 import { t, type Locale } from "../i18n/index.js";
@@ -32,7 +38,7 @@ export function describeProblem(locale: Locale, p: LayoutProblem): string {
 export async function installProblemsOf(config: Config): Promise<LayoutProblem[]> {
   const db = openDatabase(config.database);
   try {
-    await migrate(db as unknown as Kysely<unknown>);
+    await migrateIfBehind(db as unknown as Kysely<unknown>);
     return await createEngineApi(new Engine({ config, db })).projects.layoutProblems();
   } finally {
     await db.destroy();

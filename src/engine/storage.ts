@@ -6,7 +6,7 @@ import {
   type BusyMode,
   type DatabaseTarget,
   dialectOf,
-  migrate,
+  migrateIfBehind,
   openDatabase,
   type Database,
 } from "./database.js";
@@ -60,7 +60,7 @@ export async function openWritable(
   let db: Database | null = null;
   try {
     db = openDatabase(target, opts);
-    await migrate(db as unknown as Kysely<unknown>);
+    await migrateIfBehind(db as unknown as Kysely<unknown>);
     await probeDatabaseWrite(db);
     return db;
   } catch (err) {

@@ -2,7 +2,7 @@ import path from "node:path";
 import type { Kysely } from "kysely";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { migrate, openDatabase, type Database } from "../../src/engine/database.js";
+import { migrate, migrateIfBehind, openDatabase, type Database } from "../../src/engine/database.js";
 import { tempDir } from "../support/engine.js";
 
 const asUnknown = (db: Database) => db as unknown as Kysely<unknown>;
@@ -78,5 +78,45 @@ describe("database migrations", () => {
     expect(journal.rows[0]?.journal_mode).toBe("wal");
     expect(fk.rows[0]?.foreign_keys).toBe(1);
     expect(busy.rows[0]?.timeout).toBeGreaterThanOrEqual(1000);
+  });
+});
+
+describe("opening a database that is up to date", () => {
+  const handles: Database[] = [];
+  afterEach(async () => {
+    for (const h of handles.splice(0)) await h.destroy();
+  });
+  /** A database handle that records the statements it sends. */
+  function recorded(file: string): { db: Kysely<unknown>; sent: string[] } {
+    const sent: string[] = [];
+    const db = openDatabase(file, { log: (e) => sent.push(e.query.sql) });
+    handles.push(db);
+    return { db: asUnknown(db), sent };
+  }
+
+  it("reads the migrator's table once and runs no migrator; a database behind, new or ahead still goes through it", async () => {
+    const dir = tempDir();
+    // Positive control: a new database is migrated, by the migrator (its lock table and all).
+    const fresh = recorded(path.join(dir, "new.db"));
+    const applied = await migrateIfBehind(fresh.db);
+    expect(applied.length).toBeGreaterThan(20);
+    expect(fresh.sent.some((s) => s.includes("kysely_migration_lock"))).toBe(true);
+
+    // Up to date: one statement, the read, and nothing applied.
+    const again = recorded(path.join(dir, "new.db"));
+    expect(await migrateIfBehind(again.db)).toEqual([]);
+    expect(again.sent).toEqual(["select name from kysely_migration"]);
+
+    // Behind: what is missing is applied, as `migrate` would.
+    const behind = recorded(path.join(dir, "behind.db"));
+    await migrate(behind.db, "0001_initial");
+    expect(await migrateIfBehind(behind.db)).toEqual(applied.slice(1));
+
+    // Ahead (a newer codexpi migrated it): the migrator refuses, as it always did.
+    const ahead = recorded(path.join(dir, "new.db"));
+    await sql`insert into kysely_migration(name, timestamp) values ('9999_from_the_future', '2099-01-01T00:00:00.000Z')`.execute(
+      ahead.db,
+    );
+    await expect(migrateIfBehind(ahead.db)).rejects.toThrow(/9999_from_the_future|corrupted/);
   });
 });

@@ -7,6 +7,7 @@ export { Engine, type EngineOptions } from "../engine.js";
 export {
   openDatabase,
   migrate,
+  migrateIfBehind,
   dialectOf,
   type Database,
   type Tx,
