@@ -105,11 +105,16 @@ function processesWith(marker: string): number[] {
     .map(Number);
 }
 
-async function until(check: () => boolean, timeoutMs = 20_000, what = "condition"): Promise<void> {
+async function until(
+  check: () => boolean,
+  timeoutMs = 20_000,
+  what = "condition",
+  everyMs = 25,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
@@ -192,35 +197,75 @@ describe("runAppServerTurn (real codex app-server, fake model)", () => {
     expect(JSON.stringify(r.fake.requests[3])).toContain(DEV_RULES);
   });
 
-  it("stop interrupts the turn through the protocol: it ends as cancelled, and neither Codex nor its command is left", async () => {
+  it("stop interrupts the turn through the protocol: it ends as cancelled, and neither Codex nor its command is left, even stopped as the command starts", async () => {
     const r = await makeRig();
-    r.fake.enqueue({ kind: "shell", command: ["sleep", "37.25"] }, { kind: "text", text: "never" });
-    const abort = new AbortController();
-    let pid = 0;
-    const running = runAppServerTurn(
+    // Stopped as soon as the command's first process (Codex's sandbox wrapper) shows, while its
+    // sandbox is still starting it: a stop there once left the command running (under load, a
+    // few stops in a hundred), an orphan in a session of its own that the process group missed.
+    for (const [round, delayMs] of [0, 0, 0, 5, 10].entries()) {
+      // A duration of its own: no other run's command has it.
+      const marker = (37 + Math.random()).toFixed(6);
+      // The command's answer is never asked for: the stop comes first.
+      expect(r.fake.pending()).toBe(0);
+      r.fake.enqueue({ kind: "shell", command: ["sleep", marker] });
+      const abort = new AbortController();
+      let pid = 0;
+      const running = runAppServerTurn(
+        turn(r, {
+          signal: abort.signal,
+          // Signals would come only after 20 s: a quick end proves turn/interrupt did it.
+          interruptGraceMs: 20_000,
+          onSpawn: (p) => {
+            pid = p;
+          },
+        }),
+      );
+      await until(() => processesWith(marker).length > 0, 20_000, "the command to start", 5);
+      await new Promise((res) => setTimeout(res, delayMs));
+      const stoppedAt = Date.now();
+      abort.abort();
+      const result = await running;
+      expect(Date.now() - stoppedAt).toBeLessThan(10_000);
+      expect(result).toMatchObject({ ended: "cancelled", watchdog: null });
+      expect(result.state.turnCompleted).toBe(false);
+      // Gone, not fast: the stop's latency is bounded above; tearing the sandbox down took over 5 s
+      // once in CI with both cores busy.
+      await until(
+        () => processesWith(marker).length === 0,
+        15_000,
+        `the command to be gone (round ${round})`,
+      );
+      expect(descendants(pid)).toEqual([]);
+      expect(
+        fs.existsSync(`/proc/${pid}`) && !fs.readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z"),
+      ).toBe(false);
+    }
+  });
+
+  it("nothing of a turn outlives it: a command that left Codex's process group and tree (its own session, its parent gone) goes with the turn", async () => {
+    const r = await makeRig();
+    const marker = (38 + Math.random()).toFixed(6);
+    // Full access: Codex's sandbox (a PID namespace per command) would end it with its command.
+    r.fake.enqueue(
+      {
+        kind: "shell",
+        command: ["sh", "-c", `setsid sleep ${marker} </dev/null >/dev/null 2>&1 & echo DETACHED`],
+      },
+      { kind: "text", text: "done" },
+    );
+    let detached: number[] = [];
+    const result = await runAppServerTurn(
       turn(r, {
-        signal: abort.signal,
-        // Signals would come only after 20 s: a quick end proves turn/interrupt did it.
-        interruptGraceMs: 20_000,
-        onSpawn: (p) => {
-          pid = p;
+        invocation: { ...turn(r).invocation, fullAccess: true },
+        onState: (s) => {
+          if (s.lastAgentMessage === "done") detached = processesWith(marker);
         },
       }),
     );
-    await until(() => processesWith("37.25").length > 0, 20_000, "the command to run");
-    const stoppedAt = Date.now();
-    abort.abort();
-    const result = await running;
-    expect(Date.now() - stoppedAt).toBeLessThan(10_000);
-    expect(result).toMatchObject({ ended: "cancelled", watchdog: null });
-    expect(result.state.turnCompleted).toBe(false);
-    // Gone, not fast: the stop's latency is bounded above; tearing the sandbox down took over 5 s
-    // once in CI with both cores busy.
-    await until(() => processesWith("37.25").length === 0, 15_000, "the command to be gone");
-    expect(descendants(pid)).toEqual([]);
-    expect(
-      fs.existsSync(`/proc/${pid}`) && !fs.readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z"),
-    ).toBe(false);
+    expect(result).toMatchObject({ ended: "completed", state: { lastAgentMessage: "done" } });
+    expect(JSON.stringify(functionCallOutputs(r.fake.requests[1]!))).toContain("DETACHED");
+    expect(detached.length).toBeGreaterThan(0); // positive control: it outlived its command, and Codex's turn
+    await until(() => processesWith(marker).length === 0, 5_000, "the detached command to be gone");
   });
 
   it("steering adds the person's words to the running turn (turn/steer): the model's next request carries them", async () => {

@@ -1,7 +1,7 @@
 import readline from "node:readline";
 import { applyCodexEvent, initialCodexState, isReconnecting, parseCodexLine } from "./codexEvents.js";
 import { codexExecArgs } from "./codexArgs.js";
-import { startCodexProcess } from "./turnProcess.js";
+import { newTurnMark, startCodexProcess } from "./turnProcess.js";
 import { superviseCodexTurn, type TurnOptions, type TurnResult } from "./turnSupervisor.js";
 
 // Its historical home: tests still name the result from here.
@@ -13,11 +13,16 @@ export type { TurnResult } from "./turnSupervisor.js";
  * watchdogs) or that the caller cancels: Codex gets SIGINT, then its whole tree SIGKILL.
  */
 export async function runCodexTurn(opts: TurnOptions): Promise<TurnResult> {
-  const child = startCodexProcess(opts, opts.invocation.cwd, codexExecArgs(opts.invocation), {
-    input: opts.prompt,
-  });
+  const mark = newTurnMark();
+  const child = startCodexProcess(
+    opts,
+    opts.invocation.cwd,
+    codexExecArgs(opts.invocation),
+    { input: opts.prompt },
+    mark,
+  );
   let state = initialCodexState();
-  const turn = superviseCodexTurn(opts, child.pid, () => turn.signalCodex());
+  const turn = superviseCodexTurn(opts, child.pid, mark, () => turn.signalCodex());
   try {
     await turn.attach();
     if (child.stdout) {

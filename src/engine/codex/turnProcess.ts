@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import { execa } from "execa";
 import { isNetworkStack } from "../isolation/index.js";
@@ -12,15 +13,30 @@ export interface CodexProcessSpec {
 }
 
 /**
+ * The variable whose value marks one turn's processes: Codex and, through its environment, every
+ * command it runs and whatever those start (Codex's default `shell_environment_policy` passes it
+ * on). A process that leaves Codex's tree and group still carries it: the supervisor's last act
+ * kills every process with the turn's mark (`killMarked`). Only a process started with another
+ * environment (`env -i`, a policy that drops it) goes unmarked: in the jail, its PID namespace
+ * still ends with the turn.
+ */
+export const TURN_MARK = "CODEXPI_TURN";
+
+/** A new turn's mark (the value of TURN_MARK in its processes' environment). */
+export const newTurnMark = (): string => randomUUID();
+
+/**
  * Starts Codex (`codexArgs` after the binary) in a process group of its own, inside its jail when
- * the spec has one. Stdout is a pipe (its events); stderr is appended to the log file, never a
- * pipe (a dead reader must not break the agent). `stdin` is the prompt, or a pipe to talk to it.
+ * the spec has one, its environment carrying the turn's `mark`. Stdout is a pipe (its events);
+ * stderr is appended to the log file, never a pipe (a dead reader must not break the agent).
+ * `stdin` is the prompt, or a pipe to talk to it.
  */
 export function startCodexProcess(
   spec: CodexProcessSpec,
   cwd: string,
   codexArgs: string[],
   stdin: { input: string } | "pipe",
+  mark: string,
 ) {
   const codexArgv = [spec.bin, ...codexArgs];
   const command = spec.wrap
@@ -28,7 +44,8 @@ export function startCodexProcess(
     : { file: spec.bin, args: codexArgv.slice(1), env: spec.env };
   return execa(command.file, command.args, {
     cwd,
-    env: command.env,
+    // bubblewrap passes its environment on to Codex: jailed or not, Codex has the mark.
+    env: { ...command.env, [TURN_MARK]: mark },
     extendEnv: false,
     detached: true,
     ...(stdin === "pipe" ? { stdin: "pipe" as const } : { input: stdin.input }),

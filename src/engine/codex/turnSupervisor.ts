@@ -1,7 +1,13 @@
 import type { CodexState } from "./codexEvents.js";
 import type { CodexInvocation } from "./codexArgs.js";
-import { killGroup, processStartTime } from "../system/index.js";
-import { interruptThenKill, stderrTail, type TurnWatchdogs, turnWatchdogs } from "./turnProcess.js";
+import { killGroup, killMarked, processStartTime } from "../system/index.js";
+import {
+  interruptThenKill,
+  stderrTail,
+  TURN_MARK,
+  type TurnWatchdogs,
+  turnWatchdogs,
+} from "./turnProcess.js";
 
 /** Everything one Codex turn needs, whichever runner starts it. */
 export interface TurnOptions {
@@ -69,19 +75,24 @@ export interface TurnSupervisor {
   attach(): Promise<void>;
   /** The turn's result, once Codex has exited: a stop names the end, otherwise Codex's last turn event. */
   result(state: CodexState, exitCode: unknown): TurnResult;
-  /** Disarms everything and SIGKILLs whatever is left of Codex's process group. */
+  /**
+   * Disarms everything and SIGKILLs whatever is left of the turn: Codex's process group, and every
+   * process with the turn's mark, wherever it went (see `TURN_MARK`).
+   */
   close(): void;
 }
 
 /**
- * Supervises one Codex turn started in its own process group as `pid`: the watchdogs and the
- * caller's abort stop it once (the first reason wins), the watchdogs are cleared, and `onStop`
- * does the runner's part — exec signals Codex at once, the app-server interrupts the turn through
- * its protocol first. Every timer it arms is cleared by `close`.
+ * Supervises one Codex turn started in its own process group as `pid`, with `mark` in its
+ * environment (`startCodexProcess`): the watchdogs and the caller's abort stop it once (the first
+ * reason wins), the watchdogs are cleared, and `onStop` does the runner's part — exec signals
+ * Codex at once, the app-server interrupts the turn through its protocol first. Every timer it
+ * arms is cleared by `close`.
  */
 export function superviseCodexTurn(
   opts: TurnOptions,
   pid: number | undefined,
+  mark: string,
   onStop: (stop: TurnStop) => void,
 ): TurnSupervisor {
   const killGrace = opts.killGraceMs ?? 3_000;
@@ -116,8 +127,14 @@ export function superviseCodexTurn(
       watchdogs.clear();
       for (const t of timers) clearTimeout(t);
       opts.signal?.removeEventListener("abort", onAbort);
-      // Whatever is left of Codex's group goes with it.
+      // Whatever is left of Codex's group goes with it, and every process of the turn that left
+      // the group: Codex runs each command in a session of its own, and a stop that comes as a
+      // command starts can leave it an orphan (Codex kills the command's sandbox wrapper while
+      // the wrapper's bubblewrap is still starting the command: seen under load, the command's
+      // sandbox process lived on under init, in a session of its own). In the jail its PID
+      // namespace ends with Codex and takes them all; unjailed, only the mark finds them.
       if (pid) killGroup(pid, "SIGKILL");
+      killMarked(TURN_MARK, mark, "SIGKILL");
     },
   };
 }

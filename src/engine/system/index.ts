@@ -6,6 +6,7 @@ export {
   descendants,
   isSameProcessAlive,
   killGroup,
+  killMarked,
   killTree,
   processStartTime,
   signalIfSame,

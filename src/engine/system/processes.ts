@@ -90,3 +90,56 @@ export function killTree(pid: number, signal: NodeJS.Signals = "SIGKILL"): void 
     }
   }
 }
+
+/**
+ * Kills every process whose environment carries `name=value` (a turn's mark, which every process
+ * it starts inherits), look after look until one finds none it has not killed yet: a marked
+ * process that forked before its SIGKILL shows its child to the next look, and none forks after
+ * it. Unlike a process tree or group, a mark follows a process that left them (a session of its
+ * own, an orphan of a dead parent). Returns the pids it signalled.
+ */
+export function killMarked(name: string, value: string, signal: NodeJS.Signals = "SIGKILL"): number[] {
+  const entry = `\0${name}=${value}\0`;
+  const signalled = new Set<string>();
+  const pids: number[] = [];
+  // Bounded all the same: each look finds only what the previous one's victims started.
+  for (let look = 0; look < 50; look++) {
+    let fresh = 0;
+    for (const pid of markedProcesses(entry)) {
+      const id = `${pid}:${processStartTime(pid)}`;
+      if (signalled.has(id)) continue; // killed already, not yet gone
+      signalled.add(id);
+      fresh++;
+      try {
+        process.kill(pid, signal);
+        pids.push(pid);
+      } catch {
+        // already gone
+      }
+    }
+    if (fresh === 0) break;
+  }
+  return pids;
+}
+
+/** The live processes (but this one) whose environment holds `entry` (`\0NAME=value\0`). */
+function markedProcesses(entry: string): number[] {
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  const out: number[] = [];
+  for (const name of names) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      // Another user's environment cannot be read (nor that process signalled): it fails here.
+      const env = fs.readFileSync(`/proc/${name}/environ`, "latin1");
+      if (`\0${env}\0`.includes(entry)) out.push(Number(name));
+    } catch {
+      // gone while we looked, or not ours
+    }
+  }
+  return out;
+}

@@ -1,6 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import { type CodexState, initialCodexState, isReconnecting } from "../codexEvents.js";
-import { startCodexProcess } from "../turnProcess.js";
+import { newTurnMark, startCodexProcess } from "../turnProcess.js";
 import {
   superviseCodexTurn,
   type TurnOptions,
@@ -70,8 +70,9 @@ const turnInput = (text: string, images: readonly string[] = []): UserInput[] =>
 export async function runAppServerTurn(opts: AppServerTurnOptions): Promise<TurnResult> {
   const inv = opts.invocation;
   const configArgs = Object.entries(inv.config ?? {}).flatMap(([k, v]) => ["-c", `${k}=${v}`]);
-  const child = startCodexProcess(opts, inv.cwd, ["app-server", ...configArgs], "pipe");
-  const session = new AppServerTurn(opts, child.pid, child.stdout!, child.stdin!);
+  const mark = newTurnMark();
+  const child = startCodexProcess(opts, inv.cwd, ["app-server", ...configArgs], "pipe", mark);
+  const session = new AppServerTurn(opts, child.pid, mark, child.stdout!, child.stdin!);
   try {
     await session.supervisor.attach();
     await session.start().catch((err: unknown) => session.startFailed(err));
@@ -98,11 +99,12 @@ class AppServerTurn {
   constructor(
     private readonly opts: AppServerTurnOptions,
     pid: number | undefined,
+    mark: string,
     stdout: Readable,
     stdin: Writable,
   ) {
     this.interruptGrace = opts.interruptGraceMs ?? 3_000;
-    this.supervisor = superviseCodexTurn(opts, pid, () => this.onStop());
+    this.supervisor = superviseCodexTurn(opts, pid, mark, () => this.onStop());
     this.rpc = rpcConnection<ClientRequests>(stdout, stdin, {
       onNotification: (method, params) => this.onNotification(method, params),
       onRequest: async (method, params) => {
