@@ -195,6 +195,26 @@ describe("repoGit: git on a repository an agent could have written", () => {
     }
   });
 
+  it("a git command that outlives its limit is killed and fails, naming the limit; a quick one in the same place answers", async (ctx) => {
+    const dir = tempDir("codexpi-repogit-timeout-");
+    dirs.push(dir);
+    await git(dir, "init", "-q", "-b", "main");
+    // Opening a FIFO for reading waits for a writer that never comes: git hangs on it.
+    await execa("mkfifo", [path.join(dir, "stuck")]);
+    for (const mode of ["off", "bwrap"] as const) {
+      if (mode === "bwrap" && !jail) ctx.skip();
+      const access = { jail: mode, cwd: dir, timeoutMs: 1_000, fresh: true };
+      // Positive control: the same command on a regular file answers within the limit.
+      fs.writeFileSync(path.join(dir, "plain"), "[a]\n\tb = c\n");
+      expect(await repoGit(access, ["config", "--file", "plain", "--list"])).toBe("a.b=c");
+      const started = Date.now();
+      await expect(repoGit(access, ["config", "--file", "stuck", "--list"])).rejects.toThrow(
+        /timed out after 1000 ms/,
+      );
+      expect(Date.now() - started).toBeLessThan(10_000);
+    }
+  });
+
   it("disarms every command-running key a repository's configuration names, whatever its case", () => {
     expect(
       neutralisingOverrides([
