@@ -23,7 +23,6 @@ export const LATENCY_FILES = [
   "test/integration/lanes.test.ts",
   "test/integration/multiServe/adoption.test.ts",
   "test/integration/multiServe/coordinator.test.ts",
-  "test/integration/multiServe/coordinatorTakeover.test.ts",
   "test/integration/multiServe/leaseExpiry.test.ts",
   "test/integration/postgresStop.test.ts",
   "test/integration/steer.test.ts",

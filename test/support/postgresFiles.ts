@@ -5,7 +5,6 @@ export const POSTGRES_ONLY_FILES = [
   "test/bot/notifierWakeups.test.ts",
   "test/integration/postgresCli.test.ts",
   "test/integration/multiServe/coordinator.test.ts",
-  "test/integration/multiServe/coordinatorTakeover.test.ts",
   "test/integration/multiServe/leaseExpiry.test.ts",
   "test/integration/multiServe/adoption.test.ts",
   "test/integration/postgresStop.test.ts",

@@ -5,12 +5,15 @@ import { OWNER, eventually } from "../../support/slackBot.js";
 import { multiServe, pause, LEASE_SECONDS } from "./shared.js";
 
 describe("several serve instances on one PostgreSQL", () => {
-  const { open, holder, ownedBy, roots, said } = multiServe();
+  const { open, holder, ownedBy, takenBy, roots, said } = multiServe();
 
-  // The takeover after a SIGKILL is coordinatorTakeover.test.ts: a scenario of its own, so the two run at once.
-  it("one coordinator notifies, and an event sent to both is taken once", async () => {
+  it("one coordinator notifies, an event sent to both is taken once, and the other takes over after a SIGKILL", async () => {
     const s = await open();
-    s.model.enqueue({ kind: "text", text: "premier tour 7101" }, { kind: "text", text: "second tour 7102" });
+    s.model.enqueue(
+      { kind: "text", text: "premier tour 7101" },
+      { kind: "text", text: "second tour 7102" },
+      { kind: "text", text: "après la reprise 7103" },
+    );
     const env = { CODEXPI_LEASE_SECONDS: String(LEASE_SECONDS) };
     await s.start(env);
     const b = await s.another(env);
@@ -52,5 +55,19 @@ describe("several serve instances on one PostgreSQL", () => {
       .where("event_id", "=", "EvSameEvent7")
       .execute();
     expect(keys).toHaveLength(1);
+
+    // The coordinator dies: the other instance takes the lease (same host: its holder is provably
+    // dead, so at its next tick; at most the lease time otherwise) and notifies from then on.
+    const killedAt = Date.now();
+    await s.kill();
+    await takenBy(b.pid, LEASE_SECONDS * 1000 + 3_000);
+    const takeoverMs = Date.now() - killedAt;
+    console.log(`coordinator SIGKILLed → lease taken by the other serve in ${takeoverMs} ms`);
+    expect(takeoverMs).toBeLessThan(LEASE_SECONDS * 1000);
+    await b.command("ask demo again");
+    await eventually(() => said("après la reprise 7103")[0], 60_000, "the answer after the takeover");
+    await pause(1_500);
+    expect(said("après la reprise 7103")).toHaveLength(1);
+    expect(roots()).toHaveLength(2);
   }, 180_000);
 });

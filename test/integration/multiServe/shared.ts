@@ -7,7 +7,7 @@ import { testDatabase } from "../../support/testDatabase.js";
 
 // Run by the postgres project only (vitest.config.ts): two real `serve` processes on one
 // PostgreSQL and one data directory (the Codex homes), sharing the intake journal of that
-// database, one fake Slack and model. A file per scenario, so that the four run at once in the
+// database, one fake Slack and model. A file per scenario, so that the three run at once in the
 // group after the others (test/support/latencyFiles.ts): in one file they were its longest tail.
 
 export const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
