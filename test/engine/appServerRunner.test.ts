@@ -22,6 +22,7 @@ import { findBwrap } from "../../src/engine/isolation/jail.js";
 import { codexBinaryPath } from "../support/codexBinary.js";
 import { FAKE_KEY_ENV, makeCodexHome } from "../support/codexHome.js";
 import { tempDir } from "../support/engine.js";
+import { processesWith, until } from "../support/processes.js";
 import { type FakeModel, functionCallOutputs, inputText, startFakeModel } from "../support/fakeModel.js";
 import { jailAvailable } from "../support/jail.js";
 
@@ -89,34 +90,6 @@ const escalated = (script: string) =>
     command: ["sh", "-c", script],
     extraArgs: { sandbox_permissions: "require_escalated", justification: "needs the network" },
   }) as const;
-
-/** Every live process whose command line contains `marker` (what a stop must leave: none). */
-function processesWith(marker: string): number[] {
-  return fs
-    .readdirSync("/proc")
-    .filter((p) => /^\d+$/.test(p))
-    .filter((p) => {
-      try {
-        return fs.readFileSync(`/proc/${p}/cmdline`, "utf8").includes(marker);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
-
-async function until(
-  check: () => boolean,
-  timeoutMs = 20_000,
-  what = "condition",
-  everyMs = 25,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
 
 describe("runAppServerTurn (real codex app-server, fake model)", () => {
   it("a turn completes with the answer, showing its plan, its command and its text while it runs, with usage and the thread id", async () => {

@@ -15,6 +15,7 @@ import { findNetworkStack } from "../../src/engine/isolation/agentNetwork.js";
 import { codexEngine, finished, until } from "../support/codexEngine.js";
 import { functionCallOutputs } from "../support/fakeModel.js";
 import { jailAvailable } from "../support/jail.js";
+import { processesWith } from "../support/processes.js";
 
 let env: Awaited<ReturnType<typeof codexEngine>> | undefined;
 let jail = false;
@@ -120,20 +121,6 @@ function pastaProcessesOf(projectPath: string): number[] {
     .map(Number);
 }
 
-/** Whether a process whose command line contains `marker` runs. */
-function processNamed(marker: string): boolean {
-  return fs
-    .readdirSync("/proc")
-    .filter((p) => /^\d+$/.test(p))
-    .some((p) => {
-      try {
-        return fs.readFileSync(`/proc/${p}/cmdline`, "utf8").includes(marker);
-      } catch {
-        return false;
-      }
-    });
-}
-
 describe("a full-access agent's network (real Codex in the jail, issue 16 finding 6)", () => {
   /** What a full-access agent in its own namespace must (not) reach and see. */
   function expectOwnNamespace(r: Awaited<ReturnType<typeof probeAsFullAccessAgent>>) {
@@ -178,7 +165,7 @@ describe("a full-access agent's network (real Codex in the jail, issue 16 findin
     await env.engine.dispatch();
     // Positive control: the network stack did run for this turn.
     await until(
-      async () => pastaProcessesOf(project.path).length > 0 && processNamed(marker),
+      async () => pastaProcessesOf(project.path).length > 0 && processesWith(marker).length > 0,
       30_000,
       "pasta and the command to run",
     );
@@ -187,7 +174,7 @@ describe("a full-access agent's network (real Codex in the jail, issue 16 findin
       error_code: "watchdog",
     });
     await until(
-      async () => pastaProcessesOf(project.path).length === 0 && !processNamed(marker),
+      async () => pastaProcessesOf(project.path).length === 0 && processesWith(marker).length === 0,
       10_000,
       "the jail's processes to end",
     );

@@ -7,6 +7,7 @@ import { descendants } from "../../../src/engine/system/processes.js";
 import { outcomeOf } from "../../../src/engine/worker/worker.js";
 import { failureText } from "../../../src/i18n/failures.js";
 import { tempDir } from "../../support/engine.js";
+import { processesWith, until } from "../../support/processes.js";
 
 /** A stand-in for Codex that only ever retries: one top-level `error` event every 50 ms, forever. */
 function retryingCodex(dir: string): string {
@@ -75,21 +76,6 @@ while true; do sleep 0.05; done
   return bin;
 }
 
-/** Every live process whose command line contains `marker`. */
-function processesWith(marker: string): number[] {
-  return fs
-    .readdirSync("/proc")
-    .filter((p) => /^\d+$/.test(p))
-    .filter((p) => {
-      try {
-        return fs.readFileSync(`/proc/${p}/cmdline`, "utf8").includes(marker);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
-
 const sessionOf = (pid: number): number | null => {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -106,14 +92,6 @@ const commandOf = (pid: number): string => {
     return "";
   }
 };
-
-async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe("runCodexTurn's end", () => {
   let dir = "";
