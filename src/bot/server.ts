@@ -119,7 +119,7 @@ export async function startBot(
     housekeeping = startHousekeeping(engine, logger);
   } catch (err) {
     await slack?.stop().catch(() => undefined);
-    closeSpawner(spawner);
+    await closeSpawner(spawner);
     offDispatch();
     await closeWakeups(db).catch(() => undefined);
     await db.destroy().catch(() => undefined);
@@ -198,9 +198,9 @@ function startHousekeeping(engine: Engine, logger: Logger): NodeJS.Timeout {
   return housekeeping;
 }
 
-/** Stops the warm standby worker, when the spawner keeps one. */
-function closeSpawner(spawner: object): void {
-  if ("close" in spawner && typeof spawner.close === "function") spawner.close();
+/** Ends a warm spawner's standby and waits for it to leave (other spawners have nothing to end). */
+async function closeSpawner(spawner: object): Promise<void> {
+  if ("close" in spawner && typeof spawner.close === "function") await spawner.close();
 }
 
 /** What stop() ends, in its order: first what posts or accepts work, the database last. */

@@ -5,6 +5,7 @@ import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeSlack, type FakeSlack } from "../support/fakeSlack.js";
 import { tempDir } from "../support/engine.js";
+import { processesWithEnv } from "../support/processes.js";
 
 const CLI = path.resolve("dist/bin/main.js");
 
@@ -68,6 +69,9 @@ describe("codexpi serve start-up errors (real CLI, fake Slack)", () => {
       SLACK_API_URL: slack.apiUrl,
     });
     expect(r.exitCode).toBe(1);
+    // The standby worker it had started is gone with it (test/integration/worker.test.ts shows this
+    // search finds one that is up): nothing keeps writing into the data directory.
+    expect(processesWithEnv(`CODEXPI_DATA_DIR=${path.join(dir, "data")}`)).toEqual([]);
     const lines = message(r.stderr);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain("SLACK_APP_TOKEN");

@@ -3,8 +3,11 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { answerOf, enqueue, startConversation } from "../../src/engine/conversations/conversations.js";
 import { processStartTime } from "../../src/engine/system/processes.js";
+import { warmSpawner } from "../../src/engine/dispatch/warmSpawner.js";
+import { silentLogger } from "../../src/logger.js";
 import { functionCallOutputs, inputText } from "../support/fakeModel.js";
 import { codexEngine, finished, outsideDir, until } from "../support/codexEngine.js";
+import { processesWithEnv } from "../support/processes.js";
 
 // Real `codexpi worker` processes running the real Codex binary against a fake model. The main
 // paths run with both runners (CODEXPI_RUNNER); the others with the default (exec) only.
@@ -230,6 +233,34 @@ describe("Codex workers (real binary, fake model)", () => {
     expect((await answerOf(env.db, second.item.id))?.content).toBe("et du suivant");
     // The worker process existed before the item was even dispatched: it was the standby.
     expect(Number(row.worker_start_time)).toBeLessThan(beforeDispatch);
+  });
+
+  it("closing the bot's spawner waits until its standby has left, loaded or still loading", async () => {
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    env = await codexEngine({ warm: true });
+    expect(await env.warm!.waitReady(30_000)).toBe(true);
+    const ready = env.warm!.standbyPid();
+    expect(ready).toBeGreaterThan(0);
+    expect(alive(ready!)).toBe(true); // positive control: the standby is a live process
+    // … found by its data directory, as the start-up test looks for what a failed serve left
+    expect(processesWithEnv(`CODEXPI_DATA_DIR=${env.config.dataDir}`)).toContain(ready);
+    await env.warm!.close();
+    expect(alive(ready!)).toBe(false);
+    expect(env.warm!.standbyPid()).toBeNull();
+    // A failed start closes the spawner at once, before its standby has even loaded.
+    const early = warmSpawner(env.config, silentLogger, env.baseEnv);
+    const loading = early.standbyPid();
+    expect(loading).toBeGreaterThan(0);
+    expect(alive(loading!)).toBe(true);
+    await early.close();
+    expect(alive(loading!)).toBe(false);
   });
 
   withEachRunner(

@@ -69,7 +69,7 @@ export async function codexEngine(
     baseEnv,
     warm,
     async close() {
-      warm?.close();
+      await warm?.close();
       await killRecorded(t.db);
       await fake.close();
       await t.close();

@@ -17,6 +17,21 @@ export function processesWith(marker: string): number[] {
     .map(Number);
 }
 
+/** Every live process whose environment holds exactly `entry` (`NAME=value`). */
+export function processesWithEnv(entry: string): number[] {
+  return fs
+    .readdirSync("/proc")
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        return fs.readFileSync(`/proc/${p}/environ`, "utf8").split("\0").includes(entry);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
 /** Polls a synchronous `check` every `everyMs` until it holds; throws naming `what` after `timeoutMs`. */
 export async function until(
   check: () => boolean,

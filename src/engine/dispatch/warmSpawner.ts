@@ -9,7 +9,13 @@ import { cliEntry, logsDir } from "../system/index.js";
 
 /** A spawner that keeps a standby worker; close() ends the standby (never an assigned worker). */
 export type WarmSpawner = WorkerSpawner & {
-  close(): void;
+  /**
+   * Ends the standby and resolves once it has exited: a bot that stops (or fails to start) leaves
+   * no process behind that still opens its database or writes its logs.
+   */
+  close(): Promise<void>;
+  /** The waiting standby's pid, if one is up (for tests and diagnostics). */
+  standbyPid(): number | null;
   /** Resolves true once a standby has loaded and waits for work (false after `timeoutMs`). */
   waitReady(timeoutMs: number): Promise<boolean>;
 };
@@ -21,6 +27,11 @@ export interface Assignment {
 }
 
 const RESPAWN_BACKOFF_MS = 5_000;
+/**
+ * How long an unassigned standby has to leave on its own once its channel is dropped (and again
+ * after SIGKILL): both within the 5 s a shutdown step is given.
+ */
+const STANDBY_EXIT_GRACE_MS = 2_000;
 
 /**
  * Keeps one worker process started ahead of time, its modules loaded and its database open,
@@ -93,13 +104,39 @@ export function warmSpawner(
     return true;
   };
 
-  spawner.close = () => {
+  spawner.standbyPid = () => standby?.child.pid ?? null;
+
+  spawner.close = async () => {
     closed = true;
     if (respawnTimer) clearTimeout(respawnTimer);
     const entry = standby;
     standby = null;
-    if (entry?.child.connected) entry.child.disconnect(); // an unassigned standby exits on its own
+    if (!entry) return;
+    const { child } = entry;
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    // An unassigned standby exits on its own when its channel goes; one still loading may not
+    // have listened yet, and holds no work: it is killed after the grace.
+    if (child.connected) child.disconnect();
+    else child.kill("SIGTERM");
+    const left = await within(exited, STANDBY_EXIT_GRACE_MS);
+    if (left) return;
+    child.kill("SIGKILL");
+    await within(exited, STANDBY_EXIT_GRACE_MS);
   };
   startStandby();
   return spawner;
+}
+
+/** Whether `done` settled within `ms` (the timer does not outlive it). */
+async function within(done: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([done.then(() => true as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
