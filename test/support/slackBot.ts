@@ -10,7 +10,8 @@ import { updateGlobalPolicy } from "../../src/engine/projects/policies.js";
 import { processSpawner } from "../../src/engine/dispatch/spawner.js";
 import { openDatabase, openMigrated } from "../../src/engine/database.js";
 import { fixedHostLoad } from "../../src/engine/system/hostLoad.js";
-import { silentLogger, type Logger } from "../../src/logger.js";
+import { createLogger, type Logger } from "../../src/logger.js";
+import { onTestFailed } from "vitest";
 import type { Clock } from "../../src/engine/clock.js";
 import { FAKE_KEY_ENV, makeCodexHome } from "./codexHome.js";
 import { killRecorded } from "./codexEngine.js";
@@ -79,11 +80,14 @@ export async function slackBot(
     HEALTH_PORT: "0",
     CODEXPI_TICK: "*/1 * * * * *",
     CODEXPI_IDLE_TIMEOUT: "60",
-    LOG_LEVEL: "silent",
+    // Workers log to data/logs/ (kept for a failure's report, below).
+    LOG_LEVEL: "info",
     ...(opts.socket ? { SLACK_APP_TOKEN: "xapp-test" } : {}),
     ...opts.env,
   };
   const config = parseConfig(env);
+  const diagnostics = failureDiagnostics(config.dataDir);
+  const logger = opts.logger ?? diagnostics.logger;
   // On PostgreSQL the test's database is a copy of the migrated template.
   const db =
     database.target.dialect === "postgres"
@@ -115,7 +119,7 @@ export async function slackBot(
   const clock = opts.clock ? { clock: opts.clock } : {};
   const bot: RunningBot = await startBot(
     config,
-    opts.logger ?? silentLogger,
+    logger,
     { spawner: spawnerOf(), host: fixedHostLoad(), ...clock },
     { intake: { timing: opts.intake } },
   );
@@ -137,7 +141,7 @@ export async function slackBot(
     },
     /** Another `serve` on the same database, data directory and fakes (stop it yourself). */
     another: () =>
-      startBot(config, opts.logger ?? silentLogger, {
+      startBot(config, logger, {
         spawner: spawnerOf(),
         host: fixedHostLoad(),
         ...clock,
@@ -226,6 +230,7 @@ export async function slackBot(
       await bot.stop();
       await model.close();
       await slack.close();
+      diagnostics.keep(slack.calls);
       await database.drop();
       await removeTree(dir);
       fs.rmSync(home.dir, { recursive: true, force: true });
@@ -246,4 +251,46 @@ export async function eventually<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** How much of each log a failed test's report shows (its end). */
+const REPORT_LINES = 60;
+
+/**
+ * What a failed test's report adds, so that a failure seen once (in CI, under load) can be read
+ * rather than guessed at: the bot's log, the workers' logs and the Slack calls, kept at close()
+ * (vitest reports a failure after the afterEach that removed the files).
+ */
+function failureDiagnostics(dataDir: string) {
+  const botLines: string[] = [];
+  const logger = createLogger("info", {
+    write(line: string) {
+      botLines.push(line.trimEnd());
+      if (botLines.length > 4 * REPORT_LINES) botLines.splice(0, REPORT_LINES);
+    },
+  });
+  let kept = "";
+  const keep = (calls: readonly { method: string; ok: boolean | undefined }[]) => {
+    const parts = [`bot log:\n${botLines.slice(-REPORT_LINES).join("\n")}`];
+    const logs = path.join(dataDir, "logs");
+    for (const f of fs.existsSync(logs) ? fs.readdirSync(logs).sort() : []) {
+      const lines = fs.readFileSync(path.join(logs, f), "utf8").trimEnd().split("\n");
+      parts.push(`${f}:\n${lines.slice(-REPORT_LINES).join("\n")}`);
+    }
+    parts.push(
+      `Slack calls (the last 200): ${calls
+        .slice(-200)
+        .map((c) => (c.ok === false ? `${c.method}!` : c.method))
+        .join(" ")}`,
+    );
+    kept = parts.join("\n\n");
+  };
+  try {
+    onTestFailed(() => {
+      if (kept) process.stderr.write(`\n--- the failed test's bot (test/support/slackBot.ts) ---\n${kept}\n`);
+    });
+  } catch {
+    // Started outside a test (a beforeAll): no report for it.
+  }
+  return { logger, keep };
 }
