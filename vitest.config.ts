@@ -1,7 +1,7 @@
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import { POSTGRES_FILES, POSTGRES_ONLY_FILES } from "./test/support/postgresFiles.js";
 import { postgresUnavailable } from "./test/support/postgresServer.js";
-import { LATENCY_APART_FILES, LATENCY_FILES } from "./test/support/latencyFiles.js";
+import { LATENCY_APART_FILES, LATENCY_FILES, POSTGRES_NOTIFY_FILES } from "./test/support/latencyFiles.js";
 import { LatencySequencer } from "./test/support/latencySequencer.js";
 
 // Tests choose every variable the processes they start see: an operator's .env in the checkout
@@ -33,10 +33,10 @@ function testWorkers(): number {
  * One project per dialect and group: vitest keeps a worker (and the app's modules it loaded) only
  * while the next file in the queue is of the same project; a project per kind of file, mixed in
  * one queue, restarted a worker for two files in three.
- * Except PostgreSQL's latency files: its wake-up tests time NOTIFY through the one server every
- * postgres file shares, whose backends no priority of ours reaches; beside the others they failed
- * on a loaded machine. They run in a group of their own after the rest, five at a time.
- * CODEXPI_TEST_LATENCY_APART=all runs the SQLite ones that way too, =none neither; the files of
+ * Except PostgreSQL's NOTIFY files (POSTGRES_NOTIFY_FILES): they time a wake-up through the one
+ * server every postgres file shares, which is busy while the others run; beside them they failed on
+ * a loaded machine. They run in a group of their own after the rest, five at a time.
+ * CODEXPI_TEST_LATENCY_APART=all runs every latency file that way, =none none; the files of
  * LATENCY_APART_FILES (test/support/latencyFiles.ts) always run that way.
  */
 const APART = process.env.CODEXPI_TEST_LATENCY_APART ?? "postgres";
@@ -94,7 +94,8 @@ function postgresProjects(): TestProjectInlineConfiguration[] {
     },
   });
   if (APART === "none") return [postgres("postgres", BESIDE, files, [])];
-  const latency = files === POSTGRES_FILES ? LATENCY_FILES.filter((f) => files.includes(f)) : LATENCY_FILES;
+  const apart = APART === "all" ? LATENCY_FILES : [...POSTGRES_NOTIFY_FILES, ...LATENCY_APART_FILES];
+  const latency = files === POSTGRES_FILES ? apart.filter((f) => files.includes(f)) : apart;
   return [postgres("postgres", BESIDE, files, latency), postgres("postgres-apart", AFTER, latency, [])];
 }
 
