@@ -183,7 +183,7 @@ async function enqueueToCodex(dialect: "sqlite" | "postgres"): Promise<number[]>
     }
     return latencies;
   } finally {
-    warm.close();
+    await warm.close();
     await db.destroy();
     await fake.close();
     fs.rmSync(f.dir, { recursive: true, force: true });

@@ -92,7 +92,7 @@ try {
   lines.push(`reproduce: npm run build && node dist/scripts/bench-dispatch.js ${iterations}`, "");
   process.stdout.write(lines.join("\n"));
 } finally {
-  warm.close();
+  await warm.close();
   await db.destroy();
   await fake.close();
   fs.rmSync(dir, { recursive: true, force: true });
