@@ -6,7 +6,7 @@ import { isEngineError } from "./engine/errors.js";
 import { engineErrorText, parseLocale, t } from "./i18n/index.js";
 import { PUBLIC_COMMANDS, usage, wantsHelp } from "./cli/usage.js";
 import { loadEnvFile } from "./cli/envFile.js";
-import { closest } from "./cli/suggest.js";
+import { closest } from "./suggest.js";
 
 const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<number> }>> = {
   serve: () => import("./cli/serve.js"),

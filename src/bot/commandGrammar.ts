@@ -38,7 +38,8 @@ export type Command =
   | AuditCommand
   | { kind: "usage"; topic: UsageTopic }
   | Exclude<UsageCommand, { kind: "usage" }>
-  | { kind: "unknown"; command: string };
+  /** A word that is no sub-command; `suggestion`: the sub-command it most likely meant, if any. */
+  | { kind: "unknown"; command: string; suggestion: string | null };
 
 /** The notification preferences a user can switch. */
 export type NotifyKey = "task_completion" | "decisions" | "incidents";
@@ -129,6 +130,39 @@ const onOff = (v: string | undefined): boolean | undefined =>
       ? false
       : undefined;
 
+/** The sub-commands `parseCommand` knows, in English then French, as a typo's suggestions. */
+const SUB_COMMANDS = [
+  "help",
+  "projects",
+  "status",
+  "ask",
+  "project",
+  "decisions",
+  "incidents",
+  "specialists",
+  "specialist",
+  "notify",
+  "run",
+  "orchestrate",
+  "orchestrations",
+  "usage",
+  "budget",
+  "schedule",
+  "audit",
+  "policy",
+  "aide",
+  "projets",
+  "statut",
+  "demande",
+  "projet",
+  "décisions",
+  "spécialistes",
+  "spécialiste",
+  "conso",
+  "planifie",
+  "politique",
+] as const;
+
 /** Parses the text after `/codex`. Never throws: malformed input becomes a usage topic, an unknown word `unknown`. */
 export function parseCommand(text: string): Command {
   const trimmed = text.trim();
@@ -187,8 +221,9 @@ export function parseCommand(text: string): Command {
     case "politique":
       return rest.length ? { kind: "usage", topic: "general" } : { kind: "policy" };
     default:
-      // A word that is no sub-command is said so (with the way to the list), not met with a usage line.
-      return { kind: "unknown", command: sub ?? "" };
+      // A word that is no sub-command is said so (with the way to the list and the sub-command a
+      // typo most likely meant), not met with a usage line.
+      return { kind: "unknown", command: sub ?? "", suggestion: closest(sub ?? "", SUB_COMMANDS) };
   }
 }
 
@@ -320,3 +355,4 @@ function parseRun(args: string[]): Command {
 import type { NewProject, ProjectUpdate, WorkspaceMode } from "../engine/api/model.js";
 import { parseBudget, parseUsage, type UsageCommand } from "./usageGrammar.js";
 import { parseAudit, parseSchedule, type AuditCommand, type ScheduleCommand } from "./scheduleGrammar.js";
+import { closest } from "../suggest.js";

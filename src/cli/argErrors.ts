@@ -1,6 +1,6 @@
 import type { ParseArgsConfig } from "node:util";
 import { t, type Locale } from "../i18n/index.js";
-import { closest } from "./suggest.js";
+import { closest } from "../suggest.js";
 
 /** The option (e.g. `--wiat`) node's parseArgs names first in its message, quotes and `<value>` removed. */
 const optionIn = (message: string): string =>

@@ -109,10 +109,16 @@ export function usage(locale: Locale, topic: UsageTopic): string {
   return t(locale, "notice.usage", { syntax: `\`${escapeMrkdwn(syntax(locale, topic))}\`` });
 }
 
-/** The answer to a `/codex` word that is no sub-command: said so, with the way to the list. */
-export function unknownCommand(locale: Locale, command: string): string {
+/**
+ * The answer to a `/codex` word that is no sub-command: said so, with the sub-command a typo most
+ * likely meant (`suggestion`) and the way to the list.
+ */
+export function unknownCommand(locale: Locale, command: string, suggestion: string | null = null): string {
   // Inside backticks: a backtick of its own would close the code span.
-  return t(locale, "notice.unknown_command", { command: escapeClip(command.replace(/`/g, "'"), 40) });
+  const quoted = escapeClip(command.replace(/`/g, "'"), 40);
+  return suggestion
+    ? t(locale, "notice.unknown_command_suggest", { command: quoted, suggestion })
+    : t(locale, "notice.unknown_command", { command: quoted });
 }
 
 /** A project as `/codex projects` lists it. */

@@ -21,10 +21,20 @@ describe("/codex grammar", () => {
     });
   });
 
+  it("S-FH-07: a mistyped sub-command is unknown, with the sub-command within two edits it most likely meant", () => {
+    expect(parseCommand("aks demo fix it")).toEqual({ kind: "unknown", command: "aks", suggestion: "ask" });
+    expect(parseCommand("stauts")).toMatchObject({ suggestion: "status" });
+    expect(parseCommand("projts")).toMatchObject({ suggestion: "projets" });
+    expect(parseCommand("Shedule add demo")).toMatchObject({ kind: "unknown", suggestion: "schedule" });
+    // Far from every sub-command, or too short to guess at: no suggestion.
+    expect(parseCommand("nonsense")).toMatchObject({ kind: "unknown", suggestion: null });
+    expect(parseCommand("x")).toMatchObject({ kind: "unknown", suggestion: null });
+  });
+
   it("malformed input is a usage topic, never an exception", () => {
     expect(parseCommand("ask")).toEqual({ kind: "usage", topic: "ask" });
     expect(parseCommand("ask demo")).toEqual({ kind: "usage", topic: "ask" });
-    expect(parseCommand("dance")).toEqual({ kind: "unknown", command: "dance" });
+    expect(parseCommand("dance")).toEqual({ kind: "unknown", command: "dance", suggestion: null });
     expect(parseCommand("status now")).toEqual({ kind: "usage", topic: "general" });
     expect(parseCommand("project")).toEqual({ kind: "usage", topic: "project" });
     expect(parseCommand("project add demo")).toEqual({ kind: "usage", topic: "project.add" });

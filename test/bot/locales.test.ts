@@ -11,6 +11,18 @@ describe("each person's language", () => {
   const unknown = (res: { json: unknown }) => (res.json as { text: string }).text;
   const blockText = (blocks: unknown[] | undefined) => JSON.stringify(blocks ?? []);
 
+  it("S-FH-07: a mistyped /codex sub-command is answered with the one it most likely meant (positive control: none for a word far from all)", async () => {
+    bot = await slackBot({ env: { CODEXPI_LOCALE: "en" } });
+    expect(unknown(await bot.command("aks demo fix the tests"))).toBe(
+      "Unknown command: `aks`. Did you mean `/codex ask`? Type `/codex help` for the list.",
+    );
+    expect(unknown(await bot.command("nonsense"))).toBe(
+      "Unknown command: `nonsense`. Type `/codex help` for the list.",
+    );
+    // Nothing was asked of anyone: a typo starts no conversation.
+    expect(await bot.db.selectFrom("conversations").select("id").execute()).toEqual([]);
+  });
+
   it("an English-locale user and a French-locale user in the same workspace each get their language; a user without a locale gets CODEXPI_LOCALE", async () => {
     bot = await slackBot();
     bot.slack.setUser(ADMIN, { locale: "en-US" });

@@ -237,6 +237,15 @@ describe("errorView", () => {
 });
 
 describe("unknownCommand", () => {
+  it("S-FH-07: suggests the sub-command a typo most likely meant, in the reader's language", () => {
+    expect(unknownCommand("en", "aks", "ask")).toBe(
+      "Unknown command: `aks`. Did you mean `/codex ask`? Type `/codex help` for the list.",
+    );
+    expect(unknownCommand("fr", "aks", "ask")).toBe(
+      "Commande inconnue : `aks`. Voulais-tu dire `/codex ask` ? Tape `/codex help` pour la liste.",
+    );
+  });
+
   it("names the word and points to the list, in the reader's language", () => {
     expect(unknownCommand("en", "dance")).toBe("Unknown command: `dance`. Type `/codex help` for the list.");
     expect(unknownCommand("fr", "dance")).toBe(

@@ -35,7 +35,10 @@ export function registerCommands(app: App, ctx: BotContext): void {
     if (parsed.kind === "usage")
       return ack({ response_type: "ephemeral", text: usage(ctx.locale, parsed.topic) });
     if (parsed.kind === "unknown")
-      return ack({ response_type: "ephemeral", text: unknownCommand(ctx.locale, parsed.command) });
+      return ack({
+        response_type: "ephemeral",
+        text: unknownCommand(ctx.locale, parsed.command, parsed.suggestion),
+      });
     if (parsed.kind === "help")
       return ack({
         response_type: "ephemeral",

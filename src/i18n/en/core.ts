@@ -104,6 +104,8 @@ export const core = {
   "notice.failed": "The agent failed: {error}",
   "notice.queued": "Your prompt is queued (position {n}).",
   "notice.unknown_command": "Unknown command: `{command}`. Type `/codex help` for the list.",
+  "notice.unknown_command_suggest":
+    "Unknown command: `{command}`. Did you mean `/codex {suggestion}`? Type `/codex help` for the list.",
   "notice.usage": "Usage: {syntax}",
   "notice.nothing_to_stop": "Nothing to stop: the agent has already finished.",
 

@@ -106,6 +106,8 @@ export const core = {
   "notice.failed": "L’agent a échoué : {error}",
   "notice.queued": "Ta consigne est en file d’attente (position {n}).",
   "notice.unknown_command": "Commande inconnue : `{command}`. Tape `/codex help` pour la liste.",
+  "notice.unknown_command_suggest":
+    "Commande inconnue : `{command}`. Voulais-tu dire `/codex {suggestion}` ? Tape `/codex help` pour la liste.",
   "notice.usage": "Usage : {syntax}",
   "notice.nothing_to_stop": "Rien à arrêter : l’agent a déjà fini.",
 

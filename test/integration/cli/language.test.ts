@@ -1,7 +1,7 @@
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { CLI } from "./harness.js";
-import { closest, editDistance } from "../../../src/cli/suggest.js";
+import { closest, editDistance } from "../../../src/suggest.js";
 
 // The command line speaks one language: English unless CODEXPI_LOCALE says otherwise, with no
 // raw (English) library text inside a French sentence; typos get a "did you mean".

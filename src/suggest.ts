@@ -1,3 +1,6 @@
+// The nearest word to a typo, for "did you mean": the CLI's commands and options, and `/codex`'s
+// sub-commands (src/bot/commandGrammar.ts).
+
 /** Edit distance (insertions, deletions, substitutions, each 1) between two short words. */
 export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
