@@ -207,6 +207,52 @@ describe("notifier (outbox → Slack)", () => {
     expect(pending).toHaveLength(0);
   });
 
+  it("a progress committed while the state message is being edited is shown next, not collapsed into that edit", async () => {
+    const { notifier } = await setup();
+    const n = notifier();
+    const { conversation, item } = await startConversation(env.db, env.clock, env.project, "long", "UOWNER", {
+      onCreated: askedInChannel(env, "C1"),
+    });
+    await env.engine.dispatch();
+    await n.drainOnce(); // posts the root
+    const progress = async (activity: string) => {
+      await env.db
+        .updateTable("prompt_queue")
+        .set({ last_activity: activity })
+        .where("id", "=", item.id)
+        .execute();
+      await writeTransaction(env.db, (trx) =>
+        emit(trx, env.clock.now(), {
+          kind: "conversation.progress",
+          conversationId: conversation.id,
+          queueId: item.id,
+          activity,
+        }),
+      );
+    };
+    await progress("step A");
+    env.clock.advance(1_100);
+    // The edit showing step A is slow to answer; step B is committed while it is in flight, after
+    // the notifier read the state it renders.
+    slack.failNext("chat.update", { delayMs: 400 });
+    const drained = n.drainOnce();
+    const inFlight = async () => {
+      for (let i = 0; i < 400 && !slack.arrivals.includes("chat.update"); i++)
+        await new Promise((r) => setTimeout(r, 10));
+    };
+    await inFlight();
+    expect(slack.arrivals).toContain("chat.update");
+    await progress("step B");
+    await drained;
+    const edits = () => slack.callsTo("chat.update").map((c) => JSON.stringify(c.args.blocks));
+    expect(edits()).toHaveLength(1);
+    expect(edits()[0]).toContain("step A");
+    // Step B is still to show: the next edit shows it.
+    env.clock.advance(1_100);
+    await drainUntilIdle(n);
+    expect(edits().some((e) => e.includes("step B"))).toBe(true);
+  });
+
   it("a very long answer is uploaded as a file, never cut", async () => {
     const { notifier } = await setup();
     const long = Array.from({ length: 800 }, (_, i) => `ligne ${i} ${"x".repeat(40)}`).join("\n");

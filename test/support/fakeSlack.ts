@@ -261,6 +261,11 @@ export interface FakeSlack {
   readonly teamId: string;
   readonly appId: string;
   readonly calls: FakeSlackCall[];
+  /**
+   * API methods in the order their requests arrived, before any injected delay (`calls` records a
+   * call once answered): a test knows a delayed call is in flight.
+   */
+  readonly arrivals: string[];
   callsTo(method: string): FakeSlackCall[];
   /** Stored (non-deleted) messages in post order, optionally for one channel; current text after updates. */
   messages(channel?: string): FakeSlackMessage[];
@@ -590,6 +595,7 @@ class FakeSlackServer implements FakeSlack {
   readonly teamName: string;
   readonly appId: string;
   readonly calls: FakeSlackCall[] = [];
+  readonly arrivals: string[] = [];
   readonly ephemerals: FakeSlackEphemeral[] = [];
   readonly files: FakeSlackFile[] = [];
   readonly shared: FakeSharedFiles;
@@ -1058,6 +1064,7 @@ class FakeSlackServer implements FakeSlack {
       delete args.token;
     }
     const base = { method, args, token, at };
+    this.arrivals.push(method);
     const outcome = await this.applyFailure(method, res, base);
     if (outcome === "answered" || outcome === "closed") return;
     const result = await this.perform(method, args, token);

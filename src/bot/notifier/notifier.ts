@@ -217,11 +217,16 @@ export class Notifier {
     const log = this.o.logger.child({ outboxId: entry.id, kind: entry.event.kind });
     try {
       const renderer = this.rendererOf(entry.event.kind);
+      // Consecutive state refreshes of one thread collapse into the one rendered now: those pending
+      // before it reads the state, never one committed while it renders (its activity would not
+      // show until the next event; a streamed turn's stream never opened, seen under load).
+      const later = entry.event.kind.startsWith("conversation.")
+        ? await this.o.api.events.laterPendingKinds(entry.orderingKey, entry.id)
+        : [];
       const handled = renderer ? await renderer.handle(entry) : "ignored";
-      // Consecutive state refreshes of one thread collapse into the one just rendered.
       const done = [entry.id];
       if (handled === "refreshed") {
-        for (const n of await this.o.api.events.laterPendingKinds(entry.orderingKey, entry.id)) {
+        for (const n of later) {
           if (!REFRESH_KINDS.has(n.kind)) break;
           done.push(n.id);
         }
