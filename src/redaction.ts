@@ -204,6 +204,18 @@ function redactOnce(text: string): string {
   return out + text.slice(pos);
 }
 
+/**
+ * Whether bytes that are not text (an image, a PDF) hold a secret the redactor would remove from
+ * a text: a registered value or a known token format, written as plain bytes. Such bytes cannot be
+ * redacted without breaking the file; they are withheld instead. (Compressed streams can hide
+ * a secret from this look: archives are refused for that reason.)
+ */
+export function containsSecret(bytes: Buffer): boolean {
+  // latin1 maps each byte to one character: an ASCII token reads as itself, whatever surrounds it.
+  const text = bytes.toString("latin1");
+  return redactText(text) !== text;
+}
+
 /** A copy of a JSON-like value with every string (not the keys) redacted; other values as they are. */
 export function redactDeep<T>(value: T): T {
   if (typeof value === "string") return redactText(value) as T;

@@ -157,6 +157,7 @@ describe("files in and out through the real bot", () => {
       "mkdir -p .codexpi/outbox",
       `printf 'report: key ${SECRET} end\\n' > .codexpi/outbox/report.txt`,
       "printf 'PNGBYTES' > .codexpi/outbox/chart.png",
+      `printf 'PNGtEXt ${SECRET}' > .codexpi/outbox/leak.png`,
       "ln -s /etc/hostname .codexpi/outbox/host",
       "echo work > work.txt",
     ].join(" && ");
@@ -195,6 +196,9 @@ describe("files in and out through the real bot", () => {
     expect(uploaded.some((f) => f.filename === "host")).toBe(false);
     const refusal = await eventually(() => b.slack.messages("C1").find((m) => m.text.includes("not sent")));
     expect(refusal.text).toMatch(/`host` — not a regular file/);
+    // S-FILE-12 through the real bot and Codex: an image holding a secret is named, never uploaded.
+    expect(refusal.text).toMatch(/`leak\.png` — withheld: it holds a secret/);
+    expect(b.slack.files.some((f) => f.filename === "leak.png")).toBe(false);
     expect(refusal.thread_ts).toBe("1800000000.000400");
 
     const conversation = await b.db.selectFrom("conversations").select("id").executeTakeFirstOrThrow();

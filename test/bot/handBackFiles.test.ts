@@ -11,6 +11,7 @@ import { writeTransaction } from "../../src/engine/database.js";
 import { emit } from "../../src/engine/outbox.js";
 import { handBackDirOf } from "../../src/engine/files/index.js";
 import { silentLogger } from "../../src/logger.js";
+import { registerSecrets } from "../../src/redaction.js";
 import { startFakeSlack, type FakeSlack } from "../support/fakeSlack.js";
 import { testEngine } from "../support/engine.js";
 import { askedInChannel } from "../support/slackAsked.js";
@@ -93,6 +94,68 @@ describe("handed-back files (outbox → Slack uploads)", () => {
     const notices = slack.messages("C1").filter((m) => m.text.includes("not sent"));
     expect(notices).toHaveLength(1);
     expect(notices[0]?.text).toMatch(/`huge\.bin` — too large \(4\.9 KB, limit 1 KB per file\)/);
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+
+  it("S-FILE-12: a handed-back image or PDF whose bytes hold a secret is withheld and named; the same kind of file without one is uploaded", async () => {
+    env = await testEngine();
+    slack = await startFakeSlack();
+    const key = "sk-proj-FAKEagentkey0123456789abcdefXYZ";
+    registerSecrets([key]); // the model credential the agent can read (configuredSecrets)
+    const client = new WebClient("xoxb-test", webClientOptions({ slack: { apiUrl: slack.apiUrl } } as never));
+    const notifier = new Notifier({
+      api: createEngineApi(env.engine),
+      db: env.db,
+      client,
+      clock: env.clock,
+      logger: silentLogger,
+      locale: "en",
+      files: { dataDir: env.config.dataDir, limits: { ...LIMITS, maxOutBytes: 4096 } },
+    });
+    const { conversation } = await startConversation(env.db, env.clock, env.project, "a chart", "UOWNER", {
+      onCreated: askedInChannel(env, "C1"),
+    });
+    const [claim] = (await env.engine.dispatch()).started;
+    const dir = handBackDirOf(env.config.dataDir, claim!.id);
+    fs.mkdirSync(dir, { recursive: true });
+    const png = (text: string) =>
+      Buffer.concat([
+        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]),
+        Buffer.from(text),
+      ]);
+    // The agent hid the key in an image's text chunk, and in a PDF; the chart is clean.
+    fs.writeFileSync(path.join(dir, "leak.png"), png(`tEXtComment\0${key}`));
+    fs.writeFileSync(path.join(dir, "leak.pdf"), Buffer.from(`%PDF-1.4\n(${key}) Tj\n%%EOF`));
+    fs.writeFileSync(path.join(dir, "chart.png"), png("tEXtComment\0a bar chart"));
+    await writeTransaction(env.db, (trx) =>
+      finishItem(trx, env.clock, env.engine.hook, claim!, {
+        status: "done",
+        content: "here",
+        error: null,
+        errorCode: null,
+      }),
+    );
+    await writeTransaction(env.db, (trx) =>
+      emit(trx, env.clock.now(), {
+        kind: "conversation.files",
+        conversationId: conversation.id,
+        queueId: claim!.id,
+        files: ["leak.png", "leak.pdf", "chart.png"].map((name) => ({
+          name,
+          size: fs.statSync(path.join(dir, name)).size,
+        })),
+        refused: [],
+      }),
+    );
+    await drainUntilIdle(notifier);
+    // Positive control: an image goes up as its bytes.
+    expect(slack.files.filter((f) => f.completed).map((f) => f.filename)).toEqual(["chart.png"]);
+    // Nothing of the key reached Slack, in a file or a message.
+    expect(JSON.stringify(slack.calls)).not.toContain(key);
+    expect(slack.files.some((f) => f.content.toString("latin1").includes(key))).toBe(false);
+    const notice = slack.messages("C1").find((m) => m.text.includes("not sent"));
+    expect(notice?.text).toContain("`leak.png` — withheld: it holds a secret codexpi knows");
+    expect(notice?.text).toContain("`leak.pdf` — withheld");
     expect(fs.existsSync(dir)).toBe(false);
   });
 

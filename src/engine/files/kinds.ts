@@ -17,6 +17,8 @@ export const FILE_REFUSALS = [
   "kind",
   "download_failed",
   "not_a_file",
+  // Handed back only: bytes (an image, a PDF) that hold a secret the redactor knows.
+  "secret",
 ] as const;
 
 /** Why a file was not taken. */
