@@ -135,6 +135,7 @@ describe("handed-back files (outbox → Slack uploads)", () => {
         errorCode: null,
       }),
     );
+    await drainUntilIdle(notifier); // the turn's answer, posted
     await writeTransaction(env.db, (trx) =>
       emit(trx, env.clock.now(), {
         kind: "conversation.files",
@@ -147,7 +148,10 @@ describe("handed-back files (outbox → Slack uploads)", () => {
         refused: [],
       }),
     );
+    // The notice's first post fails (Slack down): the retried event names the withheld files again.
+    slack.failNext("chat.postMessage", { status: 503 });
     await drainUntilIdle(notifier);
+    expect(slack.callsTo("chat.postMessage").filter((c) => c.injected)).toHaveLength(1);
     // Positive control: an image goes up as its bytes.
     expect(slack.files.filter((f) => f.completed).map((f) => f.filename)).toEqual(["chart.png"]);
     // Nothing of the key reached Slack, in a file or a message.

@@ -77,10 +77,9 @@ export class HandBackFiles extends RendererBase implements Renderer<"conversatio
     const filename = path.basename(file);
     const bytes = fs.readFileSync(file);
     const text = isTextName(filename);
-    if (!text && containsSecret(bytes)) {
-      fs.rmSync(file, { force: true });
-      return "withheld";
-    }
+    // Kept until the notice naming it is posted (the folder goes at the end): a retried event
+    // names it again.
+    if (!text && containsSecret(bytes)) return "withheld";
     const destination = place.threadTs
       ? { channel_id: place.channel, thread_ts: place.threadTs }
       : { channel_id: place.channel };
