@@ -30,7 +30,16 @@ describe("handed-back files (outbox → Slack uploads)", () => {
     await env?.close();
   });
 
-  it("S-FILE-09: a handed-back files event that fails half-way is retried: what was uploaded is not uploaded again, the refusals are named once, the files are removed from the data directory", async () => {
+  /**
+   * A turn that handed `files` back (and had `refused` refused): the worker's part done — the files
+   * in the data directory, the answer posted, the `conversation.files` event its outcome writes
+   * (S-FILE-04 runs it whole) pending.
+   */
+  async function handedBack(
+    files: Record<string, string | Buffer>,
+    refused: Array<{ name: string; reason: "too_large"; size: number }>,
+    limits = LIMITS,
+  ) {
     env = await testEngine();
     slack = await startFakeSlack();
     const client = new WebClient("xoxb-test", webClientOptions({ slack: { apiUrl: slack.apiUrl } } as never));
@@ -43,7 +52,7 @@ describe("handed-back files (outbox → Slack uploads)", () => {
       locale: "en",
       backoffBaseMs: 1_000,
       backoffMaxMs: 8_000,
-      files: { dataDir: env.config.dataDir, limits: LIMITS },
+      files: { dataDir: env.config.dataDir, limits },
     });
     const { conversation } = await startConversation(
       env.db,
@@ -59,8 +68,7 @@ describe("handed-back files (outbox → Slack uploads)", () => {
     // What the worker moved out of the agent's outbox.
     const dir = handBackDirOf(env.config.dataDir, claim!.id);
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, "a.txt"), "AAA");
-    fs.writeFileSync(path.join(dir, "b.csv"), "x,y\n");
+    for (const [name, content] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), content);
     await writeTransaction(env.db, (trx) =>
       finishItem(trx, env.clock, env.engine.hook, claim!, {
         status: "done",
@@ -70,19 +78,22 @@ describe("handed-back files (outbox → Slack uploads)", () => {
       }),
     );
     await drainUntilIdle(notifier); // the turn's answer, posted
-    // The event finishItem writes with an outcome that handed files back (S-FILE-04 runs it whole).
     await writeTransaction(env.db, (trx) =>
       emit(trx, env.clock.now(), {
         kind: "conversation.files",
         conversationId: conversation.id,
         queueId: claim!.id,
-        files: [
-          { name: "a.txt", size: 3 },
-          { name: "b.csv", size: 4 },
-        ],
-        refused: [{ name: "huge.bin", reason: "too_large", size: 5000 }],
+        files: Object.entries(files).map(([name, content]) => ({ name, size: Buffer.byteLength(content) })),
+        refused,
       }),
     );
+    return { notifier, dir };
+  }
+
+  it("S-FILE-09: a handed-back files event that fails half-way is retried: what was uploaded is not uploaded again, the refusals are named once, the files are removed from the data directory", async () => {
+    const { notifier, dir } = await handedBack({ "a.txt": "AAA", "b.csv": "x,y\n" }, [
+      { name: "huge.bin", reason: "too_large", size: 5000 },
+    ]);
     // Both uploads go, then the refusal notice fails once (Slack down): the event is retried.
     slack.failNext("chat.postMessage", { status: 503 });
     await drainUntilIdle(notifier);
@@ -98,56 +109,20 @@ describe("handed-back files (outbox → Slack uploads)", () => {
   });
 
   it("S-FILE-12: a handed-back image or PDF whose bytes hold a secret is withheld and named; the same kind of file without one is uploaded", async () => {
-    env = await testEngine();
-    slack = await startFakeSlack();
     const key = "sk-proj-FAKEagentkey0123456789abcdefXYZ";
     registerSecrets([key]); // the model credential the agent can read (configuredSecrets)
-    const client = new WebClient("xoxb-test", webClientOptions({ slack: { apiUrl: slack.apiUrl } } as never));
-    const notifier = new Notifier({
-      api: createEngineApi(env.engine),
-      db: env.db,
-      client,
-      clock: env.clock,
-      logger: silentLogger,
-      locale: "en",
-      files: { dataDir: env.config.dataDir, limits: { ...LIMITS, maxOutBytes: 4096 } },
-    });
-    const { conversation } = await startConversation(env.db, env.clock, env.project, "a chart", "UOWNER", {
-      onCreated: askedInChannel(env, "C1"),
-    });
-    const [claim] = (await env.engine.dispatch()).started;
-    const dir = handBackDirOf(env.config.dataDir, claim!.id);
-    fs.mkdirSync(dir, { recursive: true });
     const png = (text: string) =>
       Buffer.concat([
         Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]),
         Buffer.from(text),
       ]);
     // The agent hid the key in an image's text chunk, and in a PDF; the chart is clean.
-    fs.writeFileSync(path.join(dir, "leak.png"), png(`tEXtComment\0${key}`));
-    fs.writeFileSync(path.join(dir, "leak.pdf"), Buffer.from(`%PDF-1.4\n(${key}) Tj\n%%EOF`));
-    fs.writeFileSync(path.join(dir, "chart.png"), png("tEXtComment\0a bar chart"));
-    await writeTransaction(env.db, (trx) =>
-      finishItem(trx, env.clock, env.engine.hook, claim!, {
-        status: "done",
-        content: "here",
-        error: null,
-        errorCode: null,
-      }),
-    );
-    await drainUntilIdle(notifier); // the turn's answer, posted
-    await writeTransaction(env.db, (trx) =>
-      emit(trx, env.clock.now(), {
-        kind: "conversation.files",
-        conversationId: conversation.id,
-        queueId: claim!.id,
-        files: ["leak.png", "leak.pdf", "chart.png"].map((name) => ({
-          name,
-          size: fs.statSync(path.join(dir, name)).size,
-        })),
-        refused: [],
-      }),
-    );
+    const files = {
+      "leak.png": png(`tEXtComment\0${key}`),
+      "leak.pdf": Buffer.from(`%PDF-1.4\n(${key}) Tj\n%%EOF`),
+      "chart.png": png("tEXtComment\0a bar chart"),
+    };
+    const { notifier, dir } = await handedBack(files, [], { ...LIMITS, maxOutBytes: 4096 });
     // The notice's first post fails (Slack down): the retried event names the withheld files again.
     slack.failNext("chat.postMessage", { status: 503 });
     await drainUntilIdle(notifier);

@@ -6,11 +6,11 @@ import { Notifier } from "../../src/bot/notifier/notifier.js";
 import { startConversation } from "../../src/engine/conversations/conversations.js";
 import { finishItem } from "../../src/engine/conversations/outcome.js";
 import { writeTransaction } from "../../src/engine/database.js";
-import { emit } from "../../src/engine/outbox.js";
 import { silentLogger } from "../../src/logger.js";
 import { startFakeSlack, type FakeSlack } from "../support/fakeSlack.js";
 import { testEngine } from "../support/engine.js";
 import { askedInChannel } from "../support/slackAsked.js";
+import { recordActivity } from "../support/activity.js";
 
 describe("notifier (outbox → Slack)", () => {
   let env: Awaited<ReturnType<typeof testEngine>>;
@@ -180,21 +180,8 @@ describe("notifier (outbox → Slack)", () => {
     });
     await env.engine.dispatch();
     await n.drainOnce(); // posts the root (queued, then started collapse)
-    for (let i = 0; i < 5; i++) {
-      await env.db
-        .updateTable("prompt_queue")
-        .set({ last_activity: `step ${i}` })
-        .where("id", "=", item.id)
-        .execute();
-      await writeTransaction(env.db, (trx) =>
-        emit(trx, env.clock.now(), {
-          kind: "conversation.progress",
-          conversationId: conversation.id,
-          queueId: item.id,
-          activity: `step ${i}`,
-        }),
-      );
-    }
+    const turn = { conversationId: conversation.id, queueId: item.id };
+    for (let i = 0; i < 5; i++) await recordActivity(env.db, env.clock.now(), turn, `step ${i}`);
     await n.drainOnce();
     await n.drainOnce();
     expect(slack.callsTo("chat.update")).toHaveLength(0); // the root was posted less than a second ago
@@ -215,21 +202,8 @@ describe("notifier (outbox → Slack)", () => {
     });
     await env.engine.dispatch();
     await n.drainOnce(); // posts the root
-    const progress = async (activity: string) => {
-      await env.db
-        .updateTable("prompt_queue")
-        .set({ last_activity: activity })
-        .where("id", "=", item.id)
-        .execute();
-      await writeTransaction(env.db, (trx) =>
-        emit(trx, env.clock.now(), {
-          kind: "conversation.progress",
-          conversationId: conversation.id,
-          queueId: item.id,
-          activity,
-        }),
-      );
-    };
+    const turn = { conversationId: conversation.id, queueId: item.id };
+    const progress = (activity: string) => recordActivity(env.db, env.clock.now(), turn, activity);
     await progress("step A");
     env.clock.advance(1_100);
     // The edit showing step A is slow to answer; step B is committed while it is in flight, after

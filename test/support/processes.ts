@@ -2,14 +2,14 @@ import fs from "node:fs";
 
 // What the stop tests read of the machine's processes: whether a turn left any behind.
 
-/** Every live process whose command line contains `marker`. */
-export function processesWith(marker: string): number[] {
+/** Every live process whose `/proc/<pid>/<file>` satisfies `match` (one it cannot read does not). */
+function processesWhere(file: "cmdline" | "environ", match: (content: string) => boolean): number[] {
   return fs
     .readdirSync("/proc")
     .filter((p) => /^\d+$/.test(p))
     .filter((p) => {
       try {
-        return fs.readFileSync(`/proc/${p}/cmdline`, "utf8").includes(marker);
+        return match(fs.readFileSync(`/proc/${p}/${file}`, "utf8"));
       } catch {
         return false;
       }
@@ -17,20 +17,13 @@ export function processesWith(marker: string): number[] {
     .map(Number);
 }
 
+/** Every live process whose command line contains `marker`. */
+export const processesWith = (marker: string): number[] =>
+  processesWhere("cmdline", (cmdline) => cmdline.includes(marker));
+
 /** Every live process whose environment holds exactly `entry` (`NAME=value`). */
-export function processesWithEnv(entry: string): number[] {
-  return fs
-    .readdirSync("/proc")
-    .filter((p) => /^\d+$/.test(p))
-    .filter((p) => {
-      try {
-        return fs.readFileSync(`/proc/${p}/environ`, "utf8").split("\0").includes(entry);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
+export const processesWithEnv = (entry: string): number[] =>
+  processesWhere("environ", (environ) => environ.split("\0").includes(entry));
 
 /** Polls a synchronous `check` every `everyMs` until it holds; throws naming `what` after `timeoutMs`. */
 export async function until(

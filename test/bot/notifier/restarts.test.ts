@@ -7,11 +7,11 @@ import { startConversation } from "../../../src/engine/conversations/conversatio
 import { finishItem } from "../../../src/engine/conversations/outcome.js";
 import { serializeProgress, type Progress } from "../../../src/engine/conversations/progress.js";
 import { writeTransaction } from "../../../src/engine/database.js";
-import { emit } from "../../../src/engine/outbox.js";
 import { silentLogger } from "../../../src/logger.js";
 import { testEngine } from "../../support/engine.js";
 import { startFakeSlack, type FakeSlack } from "../../support/fakeSlack.js";
 import { askedInChannel } from "../../support/slackAsked.js";
+import { recordActivity } from "../../support/activity.js";
 
 // The notifier alone (real outbox, real SQLite, the fake Slack, a fake clock), restarted mid-turn.
 describe("a running turn's progress across notifier restarts", () => {
@@ -42,22 +42,13 @@ describe("a running turn's progress across notifier restarts", () => {
       onCreated: askedInChannel(env, "C1"),
     });
     const [claim] = (await env.engine.dispatch()).started;
-    const progress = async (p: Progress) => {
-      const activity = serializeProgress(p);
-      await env.db
-        .updateTable("prompt_queue")
-        .set({ last_activity: activity })
-        .where("id", "=", item.id)
-        .execute();
-      await writeTransaction(env.db, (trx) =>
-        emit(trx, env.clock.now(), {
-          kind: "conversation.progress",
-          conversationId: conversation.id,
-          queueId: item.id,
-          activity,
-        }),
+    const progress = (p: Progress) =>
+      recordActivity(
+        env.db,
+        env.clock.now(),
+        { conversationId: conversation.id, queueId: item.id },
+        serializeProgress(p),
       );
-    };
     const finish = () =>
       writeTransaction(env.db, (trx) =>
         finishItem(trx, env.clock, env.engine.hook, claim!, {
@@ -143,20 +134,12 @@ describe("a running turn's progress across notifier restarts", () => {
     const { notifier, progress, finish } = await setup(false);
     // A stream is asked for at a turn's first activity (S-QUIET-03), not at its start.
     const working = (conversationId: string, queueId: string) =>
-      writeTransaction(env.db, async (trx) => {
-        const activity = serializeProgress({ kind: "command", detail: "npm test", plan: null });
-        await trx
-          .updateTable("prompt_queue")
-          .set({ last_activity: activity })
-          .where("id", "=", queueId)
-          .execute();
-        await emit(trx, env.clock.now(), {
-          kind: "conversation.progress",
-          conversationId,
-          queueId,
-          activity,
-        });
-      });
+      recordActivity(
+        env.db,
+        env.clock.now(),
+        { conversationId, queueId },
+        serializeProgress({ kind: "command", detail: "npm test", plan: null }),
+      );
     await progress({ kind: "command", detail: "npm test", plan: null });
     await drain(notifier());
     expect(slack.callsTo("chat.startStream").map((c) => c.error)).toEqual(["feature_not_enabled"]);
