@@ -117,8 +117,11 @@ describe("runAppServerTurn against a stand-in app-server", () => {
   it("an app-server that lingers after its turn completed is ended after the grace; the turn stays completed", async () => {
     let pid = 0;
     const opts = standIn("linger", {
-      interruptGraceMs: 300,
-      idleTimeoutMs: 200, // would misname the end as a watchdog if it still ran
+      // The idle limit counts from the spawn, so it must outlast the stand-in's start on a busy
+      // machine (200 ms did not in CI); the linger (the grace) outlasts it in turn, so a watchdog
+      // still armed after the completion would fire and misname the end.
+      interruptGraceMs: 5_000,
+      idleTimeoutMs: 2_500,
       onSpawn: (p) => {
         pid = p;
       },
@@ -131,7 +134,8 @@ describe("runAppServerTurn against a stand-in app-server", () => {
   });
 
   it("Codex's retry errors are not progress: the idle watchdog ends a turn that only retries, with the last error", async () => {
-    const opts = standIn("retry", { idleTimeoutMs: 600, interruptGraceMs: 300 });
+    // Counted from the spawn: long enough for the stand-in to start and send retries on a busy machine.
+    const opts = standIn("retry", { idleTimeoutMs: 2_000, interruptGraceMs: 300 });
     const result = await runAppServerTurn(opts);
     expect(result).toMatchObject({ ended: "watchdog", watchdog: "idle" });
     expect(result.state.lastError).toBe("Reconnecting... 2/5");
