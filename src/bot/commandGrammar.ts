@@ -130,101 +130,86 @@ const onOff = (v: string | undefined): boolean | undefined =>
       ? false
       : undefined;
 
-/** The sub-commands `parseCommand` knows, in English then French, as a typo's suggestions. */
-const SUB_COMMANDS = [
-  "help",
-  "projects",
-  "status",
-  "ask",
-  "project",
-  "decisions",
-  "incidents",
-  "specialists",
-  "specialist",
-  "notify",
-  "run",
-  "orchestrate",
-  "orchestrations",
-  "usage",
-  "budget",
-  "schedule",
-  "audit",
-  "policy",
-  "aide",
-  "projets",
-  "statut",
-  "demande",
-  "projet",
-  "décisions",
-  "spécialistes",
-  "spécialiste",
-  "conso",
-  "planifie",
-  "politique",
-] as const;
+/** A sub-command's parser, given the words after it, the raw text after it (free-text arguments) and the whole text. */
+type SubCommandParser = (rest: string[], args: string, trimmed: string) => Command;
+
+/** A sub-command that takes no argument: any word after it earns the general usage. */
+const bare =
+  (command: Command): SubCommandParser =>
+  (rest) =>
+    rest.length ? { kind: "usage", topic: "general" } : { ...command };
+
+const afterSubCommand = (trimmed: string): string => trimmed.replace(/^\S+\s*/, "");
+
+/**
+ * The grammar's first word, English then French, to its parser: one table, so the list a typo's
+ * suggestion is taken from is the very list of words the grammar knows.
+ */
+const SUB_COMMANDS: Readonly<Record<string, SubCommandParser>> = (() => {
+  const help = bare({ kind: "help" });
+  const projects = bare({ kind: "projects" });
+  const status = bare({ kind: "status" });
+  const ask: SubCommandParser = (_rest, _text, trimmed) => parseAsk(trimmed);
+  const project: SubCommandParser = (rest) => parseProject(rest);
+  const decisions = bare({ kind: "decisions" });
+  const specialists = bare({ kind: "specialists" });
+  const specialist: SubCommandParser = parseSpecialist;
+  const usage: SubCommandParser = (rest) => parseUsage(rest);
+  const schedule: SubCommandParser = (_rest, args) => parseSchedule(args);
+  const policy = bare({ kind: "policy" });
+  return {
+    help,
+    projects,
+    status,
+    ask,
+    project,
+    decisions,
+    incidents: bare({ kind: "incidents" }),
+    specialists,
+    specialist,
+    notify: (rest) => parseNotify(rest),
+    run: (rest) => parseRun(rest),
+    orchestrate: (rest) =>
+      rest.length === 1
+        ? { kind: "orchestrate", project: rest[0] as string }
+        : { kind: "usage", topic: "orchestrate" },
+    orchestrations: bare({ kind: "orchestrations" }),
+    usage,
+    budget: (rest) => parseBudget(rest, slackUser),
+    schedule,
+    audit: (_rest, args) => parseAudit(args),
+    policy,
+    aide: help,
+    projets: projects,
+    statut: status,
+    demande: ask,
+    projet: project,
+    décisions: decisions,
+    spécialistes: specialists,
+    spécialiste: specialist,
+    conso: usage,
+    planifie: schedule,
+    politique: policy,
+  };
+})();
 
 /** Parses the text after `/codex`. Never throws: malformed input becomes a usage topic, an unknown word `unknown`. */
 export function parseCommand(text: string): Command {
   const trimmed = text.trim();
   const [sub, ...rest] = tokenize(trimmed);
-  switch ((sub ?? "help").toLowerCase()) {
-    case "help":
-    case "aide":
-      return { kind: "help" };
-    case "projects":
-    case "projets":
-      return rest.length ? { kind: "usage", topic: "general" } : { kind: "projects" };
-    case "status":
-    case "statut":
-      return rest.length ? { kind: "usage", topic: "general" } : { kind: "status" };
-    case "ask":
-    case "demande":
-      return parseAsk(trimmed);
-    case "project":
-    case "projet":
-      return parseProject(rest);
-    case "decisions":
-    case "décisions":
-      return rest.length ? { kind: "usage", topic: "general" } : { kind: "decisions" };
-    case "incidents":
-      return rest.length ? { kind: "usage", topic: "general" } : { kind: "incidents" };
-    case "specialists":
-    case "spécialistes":
-      return rest.length ? { kind: "usage", topic: "general" } : { kind: "specialists" };
-    case "specialist":
-    case "spécialiste":
-      if (rest[0] === "add" && rest.length === 1) return { kind: "specialist.add", shared: false };
-      if (rest[0] === "add" && rest.length === 2 && rest[1] === "--shared")
-        return { kind: "specialist.add", shared: true };
-      return { kind: "usage", topic: "specialist.add" };
-    case "notify":
-      return parseNotify(rest);
-    case "run":
-      return parseRun(rest);
-    case "orchestrate":
-      return rest.length === 1
-        ? { kind: "orchestrate", project: rest[0] as string }
-        : { kind: "usage", topic: "orchestrate" };
-    case "orchestrations":
-      return rest.length ? { kind: "usage", topic: "general" } : { kind: "orchestrations" };
-    case "usage":
-    case "conso":
-      return parseUsage(rest);
-    case "budget":
-      return parseBudget(rest, slackUser);
-    case "schedule":
-    case "planifie":
-      return parseSchedule(trimmed.replace(/^\S+\s*/, ""));
-    case "audit":
-      return parseAudit(trimmed.replace(/^\S+\s*/, ""));
-    case "policy":
-    case "politique":
-      return rest.length ? { kind: "usage", topic: "general" } : { kind: "policy" };
-    default:
-      // A word that is no sub-command is said so (with the way to the list and the sub-command a
-      // typo most likely meant), not met with a usage line.
-      return { kind: "unknown", command: sub ?? "", suggestion: closest(sub ?? "", SUB_COMMANDS) };
-  }
+  const word = (sub ?? "help").toLowerCase();
+  const parse = Object.hasOwn(SUB_COMMANDS, word) ? SUB_COMMANDS[word] : undefined;
+  if (parse) return parse(rest, afterSubCommand(trimmed), trimmed);
+  // A word that is no sub-command is said so (with the way to the list and the sub-command a typo
+  // most likely meant), not met with a usage line.
+  return { kind: "unknown", command: sub ?? "", suggestion: closest(sub ?? "", Object.keys(SUB_COMMANDS)) };
+}
+
+function parseSpecialist(rest: string[]): Command {
+  if (rest[0] === "add" && rest.length === 1) return { kind: "specialist.add", shared: false };
+  if (rest[0] === "add" && rest.length === 2 && rest[1] === "--shared")
+    return { kind: "specialist.add", shared: true };
+  return { kind: "usage", topic: "specialist.add" };
 }
 
 function parseAsk(text: string): Command {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { parseCommand, slackChannel, slackUser, tokenize } from "../../src/bot/commandGrammar.js";
 import { parseMention } from "../../src/bot/listeners/events.js";
+import { en } from "../../src/i18n/en.js";
+import { fr } from "../../src/i18n/fr.js";
 
 describe("/codex grammar", () => {
   it("ask keeps the prompt exactly as typed after the project", () => {
@@ -29,6 +31,24 @@ describe("/codex grammar", () => {
     // Far from every sub-command, or too short to guess at: no suggestion.
     expect(parseCommand("nonsense")).toMatchObject({ kind: "unknown", suggestion: null });
     expect(parseCommand("x")).toMatchObject({ kind: "unknown", suggestion: null });
+  });
+
+  it("S-FH-07: every sub-command the help documents is known, and a typo of it is led to it", () => {
+    const documented = new Set<string>();
+    for (const catalog of [en, fr] as Record<string, unknown>[])
+      for (const [key, text] of Object.entries(catalog))
+        if (key.endsWith(".syntax") && typeof text === "string")
+          for (const m of text.matchAll(/\/codex ([\p{L}]+)/gu)) documented.add(m[1] as string);
+    expect(documented.size).toBeGreaterThan(15); // the catalogs were read
+    for (const word of documented) {
+      expect(parseCommand(word).kind, word).not.toBe("unknown");
+      // One letter dropped from the middle: the suggestion is that very word.
+      const typo = word.slice(0, 2) + word.slice(3);
+      if (typo.length >= 4)
+        expect(parseCommand(typo), word).toMatchObject({ kind: "unknown", suggestion: word });
+    }
+    // Positive control: a word the grammar does not know is unknown.
+    expect(parseCommand("deploy").kind).toBe("unknown");
   });
 
   it("malformed input is a usage topic, never an exception", () => {
