@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { addProject } from "../../src/engine/projects/projects.js";
+import { addProject } from "../../src/engine/projects/index.js";
 import { laneOf } from "../../src/engine/lanes/index.js";
 import { functionCallOutputs, inputText, type ResponsesRequestBody } from "../support/fakeModel.js";
 import { scriptedRespond } from "../support/scriptedModel.js";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createEngineApi } from "../../src/engine/api/index.js";
-import { addProject } from "../../src/engine/projects/projects.js";
+import { addProject } from "../../src/engine/projects/index.js";
 import { writeForgeToken } from "../../src/engine/forge/index.js";
 import { laneOf } from "../../src/engine/lanes/index.js";
 import { ACTIONS } from "../../src/views/ids.js";

@@ -4,7 +4,7 @@ import * as m0017 from "../../db/migrations/0017_engine_forgets_slack.js";
 import { SlackAddresses } from "../../src/bot/store/addresses.js";
 import { FakeClock } from "../../src/engine/clock.js";
 import { migrate, openDatabase, type Database } from "../../src/engine/database.js";
-import { channelsOpenToMembers } from "../../src/engine/projects/projects.js";
+import { channelsOpenToMembers } from "../../src/engine/projects/index.js";
 import { tempDir } from "../support/engine.js";
 import { emptyTestDatabase, type TestDatabase } from "../support/testDatabase.js";
 

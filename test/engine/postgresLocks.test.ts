@@ -8,7 +8,7 @@ import { fixedHostLoad } from "../../src/engine/system/hostLoad.js";
 import { updateGlobalPolicy } from "../../src/engine/projects/policies.js";
 import { heartbeatHost, interruptLostHosts, registerHost } from "../../src/engine/dispatch/hosts.js";
 import { moveProject } from "../../src/engine/projects/placement.js";
-import { CLI_ACTOR, removeProject } from "../../src/engine/projects/projects.js";
+import { CLI_ACTOR, removeProject } from "../../src/engine/projects/index.js";
 import { stopUseCase } from "../../src/engine/conversations/stop.js";
 import { acquireLease } from "../../src/engine/leases.js";
 import { markDelivered } from "../../src/engine/outboxQueue.js";

@@ -11,7 +11,7 @@ import { execa } from "execa";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startConversation } from "../../src/engine/conversations/conversations.js";
 import { installRoots } from "../../src/engine/projects/layout.js";
-import { addProject } from "../../src/engine/projects/projects.js";
+import { addProject } from "../../src/engine/projects/index.js";
 import { newId } from "../../src/engine/ids.js";
 import { codexEngine, finished } from "../support/codexEngine.js";
 import { functionCallOutputs } from "../support/fakeModel.js";

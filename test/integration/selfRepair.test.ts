@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startConversation } from "../../src/engine/conversations/conversations.js";
 import { installRoots } from "../../src/engine/projects/layout.js";
-import { addProject } from "../../src/engine/projects/projects.js";
+import { addProject } from "../../src/engine/projects/index.js";
 import { selfCloneBranch, selfClonePath } from "../../src/engine/workspaces/selfClones.js";
 import { listIncidents } from "../../src/engine/coordination/incidents.js";
 import { writeTransaction } from "../../src/engine/database.js";

@@ -11,7 +11,7 @@ import { startConversation } from "../../src/engine/conversations/conversations.
 import type { WorkerSpawner } from "../../src/engine/dispatch/dispatcher.js";
 import { finishItem } from "../../src/engine/conversations/outcome.js";
 import { updateGlobalPolicy } from "../../src/engine/projects/policies.js";
-import { setProjectSteer } from "../../src/engine/projects/projects.js";
+import { setProjectSteer } from "../../src/engine/projects/index.js";
 import { runWorker, type WorkerOptions } from "../../src/engine/worker/worker.js";
 import { systemClock } from "../../src/engine/clock.js";
 import { writeTransaction } from "../../src/engine/database.js";

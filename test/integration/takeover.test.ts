@@ -4,7 +4,7 @@ import path from "node:path";
 import { execa, type ResultPromise } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { openMigrated, type Database } from "../../src/engine/database.js";
-import { addProject } from "../../src/engine/projects/projects.js";
+import { addProject } from "../../src/engine/projects/index.js";
 import { updateGlobalPolicy } from "../../src/engine/projects/policies.js";
 import { systemClock } from "../../src/engine/clock.js";
 import { leaseHolder, COORDINATOR_LEASE } from "../../src/engine/leases.js";

@@ -9,7 +9,7 @@ import { openDatabase, openMigrated, type Database } from "../../src/engine/data
 import { Engine, type EngineOptions } from "../../src/engine/engine.js";
 import { fixedHostLoad } from "../../src/engine/system/hostLoad.js";
 import type { WorkerSpawner } from "../../src/engine/dispatch/dispatcher.js";
-import { addProject, type NewProject } from "../../src/engine/projects/projects.js";
+import { addProject, type NewProject } from "../../src/engine/projects/index.js";
 import { testDatabase, type TestDatabase } from "./testDatabase.js";
 
 /** A temp directory removed by the returned cleanup. */

@@ -4,7 +4,7 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import SQLite from "better-sqlite3";
 import { execa, type ResultPromise } from "execa";
-import { addProject } from "../../src/engine/projects/projects.js";
+import { addProject } from "../../src/engine/projects/index.js";
 import { updateGlobalPolicy } from "../../src/engine/projects/policies.js";
 import { openDatabase, openMigrated, type Database } from "../../src/engine/database.js";
 import { makeCodexHome } from "./codexHome.js";

@@ -5,7 +5,7 @@ import { startBot, type RunningBot } from "../../src/bot/server.js";
 import type { IntakeTiming } from "../../src/bot/intake/intake.js";
 import { parseConfig, type Config } from "../../src/config.js";
 import type { WorkerSpawner } from "../../src/engine/dispatch/dispatcher.js";
-import { addProject } from "../../src/engine/projects/projects.js";
+import { addProject } from "../../src/engine/projects/index.js";
 import { updateGlobalPolicy } from "../../src/engine/projects/policies.js";
 import { processSpawner } from "../../src/engine/dispatch/spawner.js";
 import { openDatabase, openMigrated } from "../../src/engine/database.js";

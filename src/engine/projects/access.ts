@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Conversation, DB, Project } from "../schema.js";
-import { canRead, isSharedSpecialist, mayPromptProject, type Actor } from "./projects.js";
+import { canRead, isSharedSpecialist, mayPromptProject, type Actor } from "./projectRights.js";
 
 // Who may see and who may prompt a conversation: the one rule (DESIGN "See and prompt are
 // distinct", "Shared specialists"). A shared specialist serves every conversation, so its own

@@ -1,5 +1,5 @@
 import type { WorkspaceMode } from "../schema.js";
-import { SPECIALIST_GROUP } from "./projects.js";
+import { SPECIALIST_GROUP } from "./projectRights.js";
 
 // Issue 18: in `direct` mode a project's conversations share its one checkout, so the dispatcher
 // lets one agent at a time in (dispatch/dispatcher.ts, `Slots`), whatever the runtime policy says.

@@ -10,7 +10,8 @@ import {
 } from "../isolation/index.js";
 import { projectCodexState } from "../isolation/index.js";
 import type { Project } from "../schema.js";
-import { assertAdmin, projectForActor, type Actor } from "./projects.js";
+import { type Actor, assertAdmin } from "./projectRights.js";
+import { projectForActor } from "./projects.js";
 
 /** A project's placement before and after a move (null: the coordinator's own machine). */
 export interface Move {

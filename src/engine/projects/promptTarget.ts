@@ -1,13 +1,7 @@
 import type { Database } from "../database.js";
 import { EngineError } from "../errors.js";
-import {
-  type Actor,
-  canRead,
-  findProjectByName,
-  isSharedSpecialist,
-  listProjects,
-  mayPromptProject,
-} from "./projects.js";
+import { type Actor, canRead, isSharedSpecialist, mayPromptProject } from "./projectRights.js";
+import { findProjectByName, listProjects } from "./projects.js";
 
 /** Where a mention or DM goes: a project with its prompt, or a choice the person must make. */
 export type PromptTarget =

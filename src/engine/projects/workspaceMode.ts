@@ -3,7 +3,8 @@ import type { Database } from "../database.js";
 import { EngineError } from "../errors.js";
 import { repoGitOrNull, type GitJailMode } from "../isolation/index.js";
 import type { Project, WorkspaceMode } from "../schema.js";
-import { assertAdmin, getProject, projectForActor, type Actor } from "./projects.js";
+import { type Actor, assertAdmin } from "./projectRights.js";
+import { getProject, projectForActor } from "./projects.js";
 
 // Issue 18: a project's workspace mode. In `direct` mode its conversations work in its one
 // checkout, one agent at a time (./checkoutRule.ts, read by the dispatcher). In `branch` mode each

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createEngineApi } from "../../../src/engine/api/index.js";
-import { CLI_ACTOR } from "../../../src/engine/projects/projects.js";
+import { CLI_ACTOR } from "../../../src/engine/projects/index.js";
 import { recordAudit } from "../../../src/engine/audit/index.js";
 import { clearRegisteredSecrets, registerSecrets } from "../../../src/redaction.js";
 import { testEngine } from "../../support/engine.js";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ask } from "../../../src/engine/conversations/conversationService.js";
 import type { Actor } from "../../../src/engine/projects/index.js";
-import { updateProject } from "../../../src/engine/projects/projects.js";
+import { updateProject } from "../../../src/engine/projects/index.js";
 import { t } from "../../../src/i18n/index.js";
 import { testEngine } from "../../support/engine.js";
 import { jailAvailable } from "../../support/jail.js";

@@ -10,7 +10,7 @@ import {
 } from "../../../src/engine/dispatch/hosts.js";
 import { moveProject } from "../../../src/engine/projects/placement.js";
 import { updateGlobalPolicy } from "../../../src/engine/projects/policies.js";
-import { CLI_ACTOR, updateProject } from "../../../src/engine/projects/projects.js";
+import { CLI_ACTOR, updateProject } from "../../../src/engine/projects/index.js";
 import { stopUseCase } from "../../../src/engine/conversations/stop.js";
 import { silentLogger } from "../../../src/logger.js";
 import { testEngine } from "../../support/engine.js";

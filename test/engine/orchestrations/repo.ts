@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { execFile } from "node:child_process";
-import { addProject } from "../../../src/engine/projects/projects.js";
+import { addProject } from "../../../src/engine/projects/index.js";
 import { completedOutput, OWNER } from "../../support/coordination.js";
 import { testEngine } from "../../support/engine.js";
 

@@ -8,7 +8,7 @@ import {
   setProjectPrompter,
   setProjectVisibility,
   type Actor,
-} from "../../../src/engine/projects/projects.js";
+} from "../../../src/engine/projects/index.js";
 import { queueStatus } from "../../../src/engine/dispatch/status.js";
 import { answerDecision } from "../../../src/engine/coordination/decisions.js";
 import { writeTransaction } from "../../../src/engine/database.js";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describeProblem } from "../../../src/cli/layoutCheck.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { isWithin, layoutProblems, projectProblems, realPath } from "../../../src/engine/projects/layout.js";
-import { addProject } from "../../../src/engine/projects/projects.js";
+import { addProject } from "../../../src/engine/projects/index.js";
 import { tempDir, testEngine } from "../../support/engine.js";
 
 const ROOTS = { dataDir: "/srv/codexpi-data", installDir: "/opt/codexpi" };

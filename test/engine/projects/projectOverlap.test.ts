@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startConversation } from "../../../src/engine/conversations/conversations.js";
 import { installLayoutProblems, realPath } from "../../../src/engine/projects/layout.js";
-import { addProject, CLI_ACTOR, updateProject } from "../../../src/engine/projects/projects.js";
+import { addProject, CLI_ACTOR, updateProject } from "../../../src/engine/projects/index.js";
 import { createSpecialist } from "../../../src/engine/coordination/specialists.js";
 import type { EngineError } from "../../../src/engine/errors.js";
 import { newId } from "../../../src/engine/ids.js";

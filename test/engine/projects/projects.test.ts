@@ -15,12 +15,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { enqueue, startConversation } from "../../../src/engine/conversations/conversations.js";
-import {
-  addProject,
-  CLI_ACTOR,
-  removeProject,
-  updateProject,
-} from "../../../src/engine/projects/projects.js";
+import { addProject, CLI_ACTOR, removeProject, updateProject } from "../../../src/engine/projects/index.js";
 import { projectOverlaps, realPath } from "../../../src/engine/projects/layout.js";
 import { openDatabase, type Database } from "../../../src/engine/database.js";
 import { EngineError } from "../../../src/engine/errors.js";

@@ -6,7 +6,7 @@ import { createEngineApi } from "../../../src/engine/api/index.js";
 import { fireDueSchedules } from "../../../src/engine/schedules/fire.js";
 import { advance } from "../../../src/engine/schedules/store.js";
 import { writeTransaction } from "../../../src/engine/database.js";
-import { setProjectPrompter } from "../../../src/engine/projects/projects.js";
+import { setProjectPrompter } from "../../../src/engine/projects/index.js";
 import { recordingSpawner, testEngine } from "../../support/engine.js";
 
 const MINUTE = 60_000;

@@ -11,7 +11,7 @@ import {
   startConversation,
 } from "../../../src/engine/conversations/conversations.js";
 import { PRIORITY, type OriginKind } from "../../../src/engine/conversations/priorities.js";
-import { SPECIALIST_GROUP } from "../../../src/engine/projects/projects.js";
+import { SPECIALIST_GROUP } from "../../../src/engine/projects/index.js";
 import { purposeOf } from "../../../src/engine/worker/sandboxPolicy.js";
 import { sandboxFor, type AgentPurpose } from "../../../src/engine/isolation/sandboxMode.js";
 import { testEngine } from "../../support/engine.js";
