@@ -36,12 +36,14 @@ const POSTGRES_OUTBOX_POLL_MS = 2_000;
 /**
  * Forgets what no longer matters: handled event ids, delivered outbox rows after a week, and
  * agents' clones nobody needs any more (see `pruneClones`), files staged or handed back a week ago
- * and never taken (docs/files.md).
+ * and never taken, here or in the database (docs/files.md).
  */
 export async function prune(engine: Engine): Promise<void> {
   const now = engine.clock.now();
   await new HandledEvents(engine.db).forget(now - EVENT_MEMORY_MS);
-  await createEngineApi(engine).events.pruneDelivered(now - OUTBOX_MEMORY_MS);
+  const api = createEngineApi(engine);
+  await api.events.pruneDelivered(now - OUTBOX_MEMORY_MS);
+  await api.files.pruneTransfers(now - OUTBOX_MEMORY_MS);
   await pruneClones(engine);
   pruneStaleFiles(engine.config.dataDir, now - OUTBOX_MEMORY_MS);
 }

@@ -65,6 +65,7 @@ export const POSTGRES_FILES = [
   "test/engine/orchestrations/queryPlans.test.ts",
   "test/engine/orchestrations/recovery.test.ts",
   "test/engine/outbox.test.ts",
+  "test/engine/files/transfer.test.ts",
   "test/engine/queryPlans.test.ts",
   "test/engine/read/queue.test.ts",
   "test/engine/runs/authorization.test.ts",

@@ -135,6 +135,8 @@ export async function slackBot(
     base,
     /** The environment the bot was configured from (for the CLI on the same data). */
     env,
+    /** What the bot's workers get for Codex (its home and the fake model's key): another machine's too. */
+    codexEnv: home.env,
     /** Sends the requests that follow to another bot's Slack port (one `another` started). */
     sendTo(other: RunningBot) {
       base = `http://127.0.0.1:${other.slack?.port ?? 0}`;

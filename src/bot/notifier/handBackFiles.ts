@@ -37,6 +37,8 @@ export class HandBackFiles extends RendererBase implements Renderer<"conversatio
       channel: address.channel,
       threadTs: address.threadTs ?? address.statusTs,
     };
+    // A turn on a worker host handed its files back through the database: they come here first.
+    await this.api.files.receiveHandBack(queueId);
     const dir = handBackDirOf(this.settings.dataDir, queueId);
     const { conversation } = await this.api.conversations.load(conversationId);
     const limits = this.settings.limits;

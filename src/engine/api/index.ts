@@ -3,6 +3,7 @@ import { approvalsApi, type ApprovalsApi } from "./approvals.js";
 import { coordinationApi, decisionsApi, type CoordinationApi, type DecisionsApi } from "./coordination.js";
 import { conversationsApi, type ConversationsApi } from "./conversations.js";
 import { eventsApi, type EventsApi } from "./events.js";
+import { filesApi, type FilesApi } from "./files.js";
 import { lanesApi, type LanesApi } from "./lanes.js";
 import { orchestrationsApi, type OrchestrationsApi } from "./orchestrations.js";
 import { policiesApi, type PoliciesApi } from "./policies.js";
@@ -32,6 +33,8 @@ export interface EngineApi {
   lanes: LanesApi;
   policies: PoliciesApi;
   events: EventsApi;
+  /** Files crossing between the bot's machine and worker hosts. */
+  files: FilesApi;
   /** Usage (tokens, agent time, cost) and budgets (issue 21). */
   usage: UsageApi;
   schedules: SchedulesApi;
@@ -57,6 +60,7 @@ export function createEngineApi(kernel: Kernel): EngineApi {
     lanes: audited(kernel, lanesApi(kernel), specs.lanesAudit),
     policies: audited(kernel, policiesApi(kernel), specs.policiesAudit),
     events: eventsApi(kernel),
+    files: filesApi(kernel),
     usage: audited(kernel, usageApi(kernel), specs.usageAudit),
     schedules: audited(kernel, schedulesApi(kernel), specs.schedulesAudit),
     audit: auditApi(kernel),

@@ -1,4 +1,4 @@
-import type { Attachment } from "../files/index.js";
+import { shipStaged, type Attachment } from "../files/index.js";
 import { runUseCase, runUseCaseDispatched, withEffects, type Kernel } from "../kernel.js";
 import { EngineError } from "../errors.js";
 import type { Kysely } from "kysely";
@@ -78,6 +78,21 @@ async function budgetUnlessReplayed(
   await assertWithinBudget(engine, chargee);
 }
 
+/**
+ * A project placed on a worker host runs where this data directory is not: the prompt's staged
+ * files go through the database, before the prompt is queued (the host may claim it at once).
+ */
+async function shipFilesToHost(
+  engine: Kernel,
+  project: Pick<Project, "host">,
+  request: RequestOrigin,
+): Promise<void> {
+  if (project.host === null || !request.attachments?.length) return;
+  // A replayed request's prompt is queued already, with its files.
+  if (await itemOfRequest(engine.db, request.requestKey)) return;
+  await shipStaged(engine.db, engine.clock, engine.config.dataDir, request.attachments);
+}
+
 /** Starts a conversation in a project the actor may prompt, and dispatches it at once. */
 export async function ask(
   engine: Kernel,
@@ -100,6 +115,7 @@ export async function ask(
       projectName: project.name,
       person: actor.userId,
     });
+    await shipFilesToHost(engine, project, request);
     const started = await startConversation(engine.db, engine.clock, project, parsed.prompt, actor.userId, {
       requestKey: request.requestKey,
       onCreated: request.onCreated,
@@ -141,6 +157,7 @@ export async function followUp(
       projectName: c.project.name,
       person: actor.userId,
     });
+    await shipFilesToHost(engine, c.project, request);
     const item = await enqueue(engine.db, engine.clock, c.conversation.id, prompt, {
       requestedBy: actor.userId,
       requestKey: request.requestKey,

@@ -14,3 +14,12 @@ export { deliverToInbox, dropStaged, keepOutOfGit } from "./inbox.js";
 export { collectOutbox } from "./handBack.js";
 export { formatBytes } from "./size.js";
 export { pruneStaleFiles } from "./prune.js";
+export {
+  dropShippedStaged,
+  pruneFileChunks,
+  receiveHandBack,
+  receiveStaged,
+  shipHandBack,
+  shipStaged,
+  stagedHere,
+} from "./transfer.js";

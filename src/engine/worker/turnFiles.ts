@@ -8,6 +8,10 @@ import {
   handBackDirOf,
   keepOutOfGit,
   parseAttachments,
+  dropShippedStaged,
+  receiveStaged,
+  shipHandBack,
+  stagedHere,
   type HandBack,
 } from "../files/index.js";
 import type { CodexLaunch } from "./launch.js";
@@ -17,18 +21,22 @@ import type { CodexLaunch } from "./launch.js";
 // out after it (the outcome carries them to the bot). A file that cannot be moved is logged: the
 // turn runs, and its answer goes out, without it.
 
-/** Puts the item's staged files in the workspace; the launch then tells Codex about them. */
-export function withInbox(
-  engine: Pick<Kernel, "config">,
+/**
+ * Puts the item's staged files in the workspace (fetched from the database first when they were
+ * staged on another machine: a project placed on a worker host); the launch then tells Codex.
+ */
+export async function withInbox(
+  engine: Pick<Kernel, "config" | "db">,
   log: Logger,
   item: Pick<QueueItem, "attachments">,
   launch: CodexLaunch,
-): CodexLaunch {
-  const attachments = parseAttachments(item.attachments);
+): Promise<CodexLaunch> {
   try {
     // Every conversation turn: the agent's own `git add -A` leaves `.codexpi/` out as well.
     if (launch.purpose === "conversation") keepOutOfGit(launch.workdir);
-    if (!attachments.length) return launch;
+    const shared = parseAttachments(item.attachments);
+    if (!shared.length) return launch;
+    const attachments = await receiveStaged(engine.db, engine.config.dataDir, shared);
     const files = deliverToInbox(engine.config.dataDir, launch.workdir, attachments, engine.config.locale);
     return { ...launch, files };
   } catch (err) {
@@ -40,15 +48,22 @@ export function withInbox(
 /**
  * After the turn: the agent's outbox, moved out of the workspace (conversations only: their
  * agents are told of it, and their thread is where the files go), and the staged copies dropped.
+ * On a worker host (`placed`) the handed-back files go into the database, for the bot to take.
  */
-export function afterTurnFiles(
-  engine: Pick<Kernel, "config">,
+export async function afterTurnFiles(
+  engine: Pick<Kernel, "config" | "db" | "clock">,
   log: Logger,
   item: Pick<QueueItem, "id" | "attachments">,
   launch: CodexLaunch,
-): HandBack | undefined {
+  placed: boolean,
+): Promise<HandBack | undefined> {
   try {
-    dropStaged(engine.config.dataDir, parseAttachments(item.attachments));
+    const attachments = parseAttachments(item.attachments);
+    dropStaged(
+      engine.config.dataDir,
+      attachments.map((a) => stagedHere(engine.config.dataDir, a)),
+    );
+    await dropShippedStaged(engine.db, attachments);
   } catch (err) {
     log.warn({ err }, "the staged files of the prompt could not be removed");
   }
@@ -59,6 +74,14 @@ export function afterTurnFiles(
       handBackDirOf(engine.config.dataDir, item.id),
       engine.config.files,
     );
+    if (placed && handBack.files.length)
+      await shipHandBack(
+        engine.db,
+        engine.clock,
+        engine.config.dataDir,
+        item.id,
+        handBack.files.map((f) => f.name),
+      );
     return handBack.files.length || handBack.refused.length ? handBack : undefined;
   } catch (err) {
     log.warn({ err }, "the agent's outbox could not be read");

@@ -57,10 +57,10 @@ export async function runWorker(
 
   const prepared = await prepareLaunch(engine, claim);
   if ("failed" in prepared) return finish(prepared.failed);
-  const launch = withInbox(engine, log, claim.item, prepared);
+  const launch = await withInbox(engine, log, claim.item, prepared);
   const turn = await superviseTurn(engine, log, { ...claim, attempt }, launch, opts.approvals);
   // Before the lane's commit: the outbox leaves the workspace (and is never committed).
-  const handBack = afterTurnFiles(engine, log, claim.item, launch);
+  const handBack = await afterTurnFiles(engine, log, claim.item, launch, claim.project.host !== null);
   // Whatever the turn's end, what its agent changed in a lane is committed on the lane's branch
   // before the outcome is written: the outcome's readers (the what-changed card) diff that branch.
   if (claim.project.workspace_mode === "branch") await commitLane(engine, log, claim.conversation);
