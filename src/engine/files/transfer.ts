@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Kysely } from "kysely";
 import type { Clock } from "../clock.js";
+import { writeTransaction } from "../database.js";
 import type { DB } from "../schema.js";
 import type { Attachment } from "./attachments.js";
 import { handBackDirOf, stagingRoot } from "./paths.js";
@@ -25,7 +26,10 @@ function stagedOwner(staged: string): string {
 
 const handBackOwner = (queueId: string): string => `out:${queueId}`;
 
-/** Stores one file (replacing an earlier copy under the same owner and name). */
+/**
+ * Stores one file (replacing an earlier copy under the same owner and name), whole or not at all:
+ * a reader never gets half a file from a writer that died. Its own rows only: no global write lock.
+ */
 async function putFile(
   db: Kysely<DB>,
   now: number,
@@ -33,11 +37,17 @@ async function putFile(
   name: string,
   bytes: Buffer,
 ): Promise<void> {
-  await db.deleteFrom("file_chunks").where("owner", "=", owner).where("name", "=", name).execute();
-  for (let seq = 0, at = 0; seq === 0 || at < bytes.length; seq++, at += CHUNK_BYTES) {
-    const data = bytes.subarray(at, at + CHUNK_BYTES).toString("base64");
-    await db.insertInto("file_chunks").values({ owner, name, seq, data, created_at: now }).execute();
-  }
+  await writeTransaction(
+    db,
+    async (trx) => {
+      await trx.deleteFrom("file_chunks").where("owner", "=", owner).where("name", "=", name).execute();
+      for (let seq = 0, at = 0; seq === 0 || at < bytes.length; seq++, at += CHUNK_BYTES) {
+        const data = bytes.subarray(at, at + CHUNK_BYTES).toString("base64");
+        await trx.insertInto("file_chunks").values({ owner, name, seq, data, created_at: now }).execute();
+      }
+    },
+    { locks: [{ advisory: `file:${owner}/${name}` }] },
+  );
 }
 
 /** Every file stored under `owner`, by name. */
