@@ -24,7 +24,14 @@ describe("files and a project on a worker host", () => {
   let bot: Awaited<ReturnType<typeof slackBot>> | undefined;
   let host: ChildProcess | undefined;
   afterEach(async () => {
-    if (host?.pid && host.exitCode === null) killGroup(host.pid, "SIGKILL");
+    // A clean stop first (its standby worker goes with it), before the data dirs are removed.
+    const h = host;
+    if (h?.pid && h.exitCode === null) {
+      const exited = new Promise((resolve) => h.once("exit", resolve));
+      h.kill("SIGTERM");
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      if (h.exitCode === null) killGroup(h.pid, "SIGKILL");
+    }
     host = undefined;
     await bot?.close();
     bot = undefined;
