@@ -2,6 +2,7 @@ import type { Kernel } from "../kernel.js";
 import { processOrchestrations } from "./tick.js";
 
 export * from "./service.js";
+export * from "./view.js";
 export type { OrchestrationStatus } from "./machine.js";
 export type { TestResult, VerificationRecord } from "./verification.js";
 export { processOrchestrations } from "./tick.js";
