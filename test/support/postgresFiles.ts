@@ -89,6 +89,8 @@ export const POSTGRES_FILES = [
   "test/bot/healthStorage.test.ts",
   // Worker hosts on other machines need PostgreSQL (docs/machines.md): `codexpi host`, end to end.
   "test/integration/workerHosts.test.ts",
+  // …and the files of their projects cross through it (S-FILE-13).
+  "test/bot/filesOnHost.test.ts",
 ];
 
 const NO_DATABASE = "uses no database";
