@@ -228,6 +228,9 @@ export const leaseLock = (name: string): WriteLock => ({ advisory: `lease:${name
 /** The lock of one worker host's name (read who holds it, then register). */
 export const hostLock = (name: string): WriteLock => ({ advisory: `host:${name}` });
 
+/** The lock of one stored file (its old rows deleted, its new ones written: see files/transfer.ts). */
+export const fileLock = (owner: string, name: string): WriteLock => ({ advisory: `file:${owner}/${name}` });
+
 /** What a write transaction serialises against (see writeTransaction). */
 export interface WriteScope {
   /**

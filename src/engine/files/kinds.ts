@@ -19,6 +19,8 @@ export const FILE_REFUSALS = [
   "not_a_file",
   // Handed back only: bytes (an image, a PDF) that hold a secret the redactor knows.
   "secret",
+  // Handed back only, on a worker host: the database would not take it for the bot.
+  "transfer_failed",
 ] as const;
 
 /** Why a file was not taken. */

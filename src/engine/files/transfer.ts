@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Kysely } from "kysely";
 import type { Clock } from "../clock.js";
-import { writeTransaction } from "../database.js";
+import { fileLock, writeTransaction } from "../database.js";
 import type { DB } from "../schema.js";
 import type { Attachment } from "./attachments.js";
 import { handBackDirOf, stagingRoot } from "./paths.js";
@@ -46,7 +46,7 @@ async function putFile(
         await trx.insertInto("file_chunks").values({ owner, name, seq, data, created_at: now }).execute();
       }
     },
-    { locks: [{ advisory: `file:${owner}/${name}` }] },
+    { locks: [fileLock(owner, name)] },
   );
 }
 
@@ -60,7 +60,11 @@ async function filesOf(db: Kysely<DB>, owner: string): Promise<Map<string, Buffe
     .orderBy("seq")
     .execute();
   const parts = new Map<string, Buffer[]>();
-  for (const r of rows) parts.set(r.name, [...(parts.get(r.name) ?? []), Buffer.from(r.data, "base64")]);
+  for (const r of rows) {
+    const list = parts.get(r.name) ?? [];
+    list.push(Buffer.from(r.data, "base64"));
+    parts.set(r.name, list);
+  }
   return new Map([...parts].map(([name, list]) => [name, Buffer.concat(list)]));
 }
 

@@ -74,17 +74,36 @@ export async function afterTurnFiles(
       handBackDirOf(engine.config.dataDir, item.id),
       engine.config.files,
     );
-    if (placed && handBack.files.length)
-      await shipHandBack(
-        engine.db,
-        engine.clock,
-        engine.config.dataDir,
-        item.id,
-        handBack.files.map((f) => f.name),
-      );
-    return handBack.files.length || handBack.refused.length ? handBack : undefined;
+    const sent = placed ? await shipToBot(engine, log, item.id, handBack) : handBack;
+    return sent.files.length || sent.refused.length ? sent : undefined;
   } catch (err) {
     log.warn({ err }, "the agent's outbox could not be read");
     return undefined;
+  }
+}
+
+/**
+ * On a worker host: the handed-back files go into the database for the bot. Ones that cannot are
+ * named in the thread as not sent (the bot could not read them here), never silently dropped.
+ */
+async function shipToBot(
+  engine: Pick<Kernel, "config" | "db" | "clock">,
+  log: Logger,
+  queueId: string,
+  handBack: HandBack,
+): Promise<HandBack> {
+  if (!handBack.files.length) return handBack;
+  try {
+    const names = handBack.files.map((f) => f.name);
+    await shipHandBack(engine.db, engine.clock, engine.config.dataDir, queueId, names);
+    return handBack;
+  } catch (err) {
+    log.warn({ err }, "the handed-back files could not be put in the database for the bot");
+    const failed = handBack.files.map((f) => ({
+      name: f.name,
+      size: f.size,
+      reason: "transfer_failed" as const,
+    }));
+    return { files: [], refused: [...handBack.refused, ...failed] };
   }
 }

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { sql } from "kysely";
+import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   dropShippedStaged,
@@ -13,6 +15,8 @@ import {
   stagingDirOf,
   type Attachment,
 } from "../../../src/engine/files/index.js";
+import { afterTurnFiles } from "../../../src/engine/worker/turnFiles.js";
+import type { CodexLaunch } from "../../../src/engine/worker/launch.js";
 import { testEngine } from "../../support/engine.js";
 
 // Files between machines (S-FILE-13), on both dialects: what the bot staged goes through the
@@ -80,6 +84,28 @@ describe("files through the database", () => {
     expect(await rows()).toBe(0);
     // Nothing more to take: a retried event finds the files already here.
     expect(await receiveHandBack(t.db, botDir, "q-1")).toBe(0);
+  });
+
+  it("S-FILE-13: on a worker host, a hand-back the database will not take is named as not sent, never dropped silently", async () => {
+    t = await testEngine();
+    const engine = t;
+    const turn = async (queueId: string) => {
+      const workdir = path.join(engine.dir, `work-${queueId}`);
+      fs.mkdirSync(path.join(workdir, ".codexpi", "outbox"), { recursive: true });
+      fs.writeFileSync(path.join(workdir, ".codexpi", "outbox", "result.txt"), "done\n");
+      const launch = { purpose: "conversation", workdir } as unknown as CodexLaunch;
+      const item = { id: queueId, attachments: null };
+      return afterTurnFiles(engine, pino({ level: "silent" }), item, launch, true);
+    };
+    // Positive control: the database takes it, and the outcome names it to upload.
+    expect(await turn("q-ok")).toEqual({ files: [{ name: "result.txt", size: 5 }], refused: [] });
+    expect(await rows()).toBe(1);
+    // The database refuses (its table is gone): the file is named as not sent.
+    await sql`drop table file_chunks`.execute(t.db);
+    expect(await turn("q-lost")).toEqual({
+      files: [],
+      refused: [{ name: "result.txt", size: 5, reason: "transfer_failed" }],
+    });
   });
 
   it("housekeeping forgets rows nobody took after their time, not newer ones", async () => {
