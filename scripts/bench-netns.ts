@@ -47,10 +47,13 @@ const workspace = path.join(root, "workspace");
 fs.mkdirSync(workspace);
 const operatorHome = path.join(root, "operator");
 fs.mkdirSync(operatorHome);
-const namespace: PastaNetwork = { ...stack, loopbackTcpPorts: [8080] };
+// Every jail's namespace now (its gateway's port forwarded, no route), and an `open` project's.
+const namespace: PastaNetwork = { ...stack, loopbackTcpPorts: [8080], outbound: false };
+const open: PastaNetwork = { ...namespace, outbound: true };
 const cases = {
   host: true as const,
   namespace,
+  open,
 };
 const programs: Record<string, string[]> = {
   echo: ["/usr/bin/echo", "ready"],
@@ -72,10 +75,10 @@ try {
             allowedAlternates: [],
             stateDir: path.join(root, "state"),
             operatorHome,
-            // What the namespace is for: a full-access turn (with its own credential copy).
-            sandbox: "full_access",
+            files: { configToml: "", authJson: "{}" },
             baseEnv: process.env,
-            agentEnv: [],
+            extraEnv: {},
+            overrides: [],
           },
           argv,
         );

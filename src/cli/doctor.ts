@@ -5,9 +5,11 @@ import {
   describeStorageError,
   findBwrap,
   findNetworkStack,
-  jailedCodex,
+  mcpLoopbackPorts,
   migrateIfBehind,
-  modelLoopbackPorts,
+  type ProbeJail,
+  probeJailedCodex,
+  readOperatorConfig,
   openDatabase,
   operatorCodexHome,
   probeJail,
@@ -17,6 +19,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { execa } from "execa";
+import { pino } from "pino";
 import type { Kysely } from "kysely";
 import { parseConfig, type Config } from "../config.js";
 import { args, cliLocale, out } from "./context.js";
@@ -135,10 +138,13 @@ function networkCheck(config: Config): Check {
     return { name, ok: true, warning: true, detail: t(config.locale, "cli.doctor.netns_off") };
   if (!findNetworkStack())
     return { name, ok: true, warning: true, detail: t(config.locale, "cli.doctor.netns_missing") };
-  const ports = [
-    ...modelLoopbackPorts(operatorCodexHome(config.codexHome), process.env),
-    ...config.netnsPorts,
-  ];
+  let settings: Record<string, unknown> = {};
+  try {
+    settings = readOperatorConfig(operatorCodexHome(config.codexHome));
+  } catch {
+    // a config.toml that does not parse is the sandbox and model checks' to report
+  }
+  const ports = [...mcpLoopbackPorts(settings), ...config.netnsPorts];
   return {
     name,
     ok: true,
@@ -182,22 +188,21 @@ async function sandboxCheck(config: Config, bin: string): Promise<Check> {
     const support = codexSupportPath(bin);
     const argv = [bin, "sandbox", "--", "true"];
     const bwrap = config.jail === "bwrap" ? findBwrap() : null;
-    const command = bwrap
-      ? jailedCodex(
-          {
-            bwrap,
-            codexBin: bin,
-            codexSupportDir: support,
-            workspace: dir,
-            allowedAlternates: [],
-            stateDir: state,
-            operatorHome: operatorCodexHome(config.codexHome),
-            sandbox: "restricted",
-            baseEnv: process.env,
-            agentEnv: config.agentEnv,
-          },
-          argv,
-        )
+    // Inside the jail, through a gateway: the probe also proves that the gateway starts.
+    let probe: ProbeJail | null = null;
+    try {
+      probe = bwrap
+        ? await probeJailedCodex(config, { bwrap, bin, workspace: dir, stateDir: state, log: pino({ level: "silent" }) })
+        : null;
+    } catch (err) {
+      return {
+        name: checkName(config.locale, "sandbox"),
+        ok: false,
+        detail: t(config.locale, "cli.doctor.gateway_failed", { detail: (err as Error).message }),
+      };
+    }
+    const command = probe
+      ? probe.wrap(argv)
       : {
           file: bin,
           args: argv.slice(1),
@@ -212,7 +217,7 @@ async function sandboxCheck(config: Config, bin: string): Promise<Check> {
       cwd: dir,
       env: command.env,
       extendEnv: false,
-    });
+    }).finally(() => probe?.end());
     const name = checkName(config.locale, "sandbox");
     if (r.exitCode === 0)
       return {

@@ -2,12 +2,14 @@ import {
   codexEnvironment,
   codexSupportPath,
   findBwrap,
-  jailedCodex,
   operatorCodexHome,
+  type ProbeJail,
+  probeJailedCodex,
   recordModelProbe,
   turnRunner,
 } from "../engine/api/runtime.js";
 import fs from "node:fs";
+import { pino } from "pino";
 import os from "node:os";
 import path from "node:path";
 import type { Config } from "../config.js";
@@ -71,7 +73,17 @@ export async function modelProbe(config: Config, bin: string): Promise<Check> {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const state = fs.mkdtempSync(path.join(config.dataDir, ".doctor-model-"));
   const started = Date.now();
+  let probe: ProbeJail | null = null;
   try {
+    // Through a gateway, as agents reach their model: a credential it cannot read fails here.
+    if (bwrap)
+      probe = await probeJailedCodex(config, {
+        bwrap,
+        bin,
+        workspace: dir,
+        stateDir: state,
+        log: pino({ level: "silent" }),
+      });
     // The runner agents use (CODEXPI_RUNNER): the probe proves that one works.
     const r = await turnRunner(config.runner)({
       bin,
@@ -81,24 +93,7 @@ export async function modelProbe(config: Config, bin: string): Promise<Check> {
         CODEX_HOME: config.codexHome,
         PATH: support ? `${support}${path.delimiter}${process.env.PATH ?? ""}` : process.env.PATH,
       }),
-      wrap: bwrap
-        ? (argv) =>
-            jailedCodex(
-              {
-                bwrap,
-                codexBin: bin,
-                codexSupportDir: support,
-                workspace: dir,
-                allowedAlternates: [],
-                stateDir: state,
-                operatorHome: home,
-                sandbox: "restricted",
-                baseEnv: process.env,
-                agentEnv: config.agentEnv,
-              },
-              argv,
-            )
-        : undefined,
+      wrap: probe ? (argv) => (probe as ProbeJail).wrap(argv) : undefined,
       turnTimeoutMs: Math.min(config.turnTimeoutMs, PROBE_TURN_MS),
       idleTimeoutMs: Math.min(config.idleTimeoutMs, PROBE_IDLE_MS),
       connectTimeoutMs: Math.min(config.connectTimeoutMs, PROBE_CONNECT_MS),
@@ -131,6 +126,7 @@ export async function modelProbe(config: Config, bin: string): Promise<Check> {
       detail: t(locale, "cli.doctor.model_cannot_run", { error: (err as Error).message }),
     };
   } finally {
+    await probe?.end();
     fs.rmSync(dir, { recursive: true, force: true });
     fs.rmSync(state, { recursive: true, force: true });
   }

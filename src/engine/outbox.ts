@@ -49,6 +49,13 @@ const eventSchemas = {
       z.object({ name: z.string(), reason: z.enum(FILE_REFUSALS), size: z.number().optional() }),
     ),
   }),
+  // Connections a turn's egress proxy refused: told once per turn in its thread, after its answer.
+  "conversation.egress_refused": z.object({
+    kind: z.literal("conversation.egress_refused"),
+    ...turn,
+    project: z.string(),
+    refused: z.array(z.object({ host: z.string(), port: z.number(), reason: z.string() })),
+  }),
   "agent.outcome": z.object({
     kind: z.literal("agent.outcome"),
     ...turn,
@@ -170,6 +177,7 @@ const aggregateOf: { [K in EventKind]: (e: EventOf<K>) => string } = {
   "conversation.stopped": (e) => `conversation:${e.conversationId}`,
   "conversation.finished": (e) => `conversation:${e.conversationId}`,
   "conversation.files": (e) => `conversation:${e.conversationId}`,
+  "conversation.egress_refused": (e) => `conversation:${e.conversationId}`,
   "agent.outcome": (e) => `conversation:${e.conversationId}`,
   "decision.opened": (e) => `conversation:${e.conversationId}`,
   "decision.answered": (e) => `conversation:${e.conversationId}`,

@@ -21,6 +21,7 @@ export type FailureKey =
   | "worker.codex_missing"
   | "worker.jail_missing"
   | "worker.spawn_failed"
+  | "worker.model_credential"
   | "orch.worktree_missing"
   | "orch.verification_interrupted"
   | "reason.orch_main_detached"
@@ -42,6 +43,7 @@ const KEYS: ReadonlySet<string> = new Set<FailureKey>([
   "worker.codex_missing",
   "worker.jail_missing",
   "worker.spawn_failed",
+  "worker.model_credential",
   "orch.worktree_missing",
   "orch.verification_interrupted",
   "reason.orch_main_detached",

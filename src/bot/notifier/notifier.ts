@@ -1,3 +1,4 @@
+import { EgressNotices } from "./egressNotices.js";
 import { HandBackFiles } from "./handBackFiles.js";
 import type { Config } from "../../config.js";
 import type { Clock, Database, Wakeups } from "../../engine/api/runtime.js";
@@ -110,6 +111,7 @@ export class Notifier {
       lanes: new LaneCards(deps),
       budgets: new BudgetNotices(deps),
       handBack: new HandBackFiles(deps, o.files),
+      egress: new EgressNotices(deps),
       schedules: new ScheduleMessages(deps),
     });
   }

@@ -11,6 +11,7 @@ import type { SteerMessages } from "./steerMessages.js";
 import type { BudgetNotices } from "./budgetNotices.js";
 import type { HandBackFiles } from "./handBackFiles.js";
 import type { ScheduleMessages } from "./scheduleMessages.js";
+import type { EgressNotices } from "./egressNotices.js";
 
 /** The notifier's renderers, one per family of events. */
 export interface Renderers {
@@ -24,6 +25,7 @@ export interface Renderers {
   budgets: BudgetNotices;
   handBack: HandBackFiles;
   schedules: ScheduleMessages;
+  egress: EgressNotices;
 }
 
 /** What the notifier does with each kind of event: checked at compile time to cover every kind. */
@@ -40,6 +42,8 @@ export function renderersOf(r: Renderers): RendererMap {
     "conversation.finished": new TurnThenLaneCard(r.conversations, r.lanes),
     // The files the turn's agent left in its outbox, uploaded into the thread after its answer.
     "conversation.files": r.handBack,
+    // The hosts its agent was refused, told once per turn after its answer.
+    "conversation.egress_refused": r.egress,
     // The end of a turn is shown by conversation.finished; this one feeds the engine's own hooks.
     "agent.outcome": "ignored",
     // Its card, then the conversation's state message linking to it.

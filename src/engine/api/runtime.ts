@@ -30,7 +30,7 @@ export { warmSpawner, type Assignment } from "../dispatch/index.js";
 export type { WorkerSpawner } from "../dispatch/index.js";
 export { HOST_NAME } from "../dispatch/index.js";
 export { workerHostSeat } from "./workerHost.js";
-export { runWorker } from "../worker/index.js";
+export { probeJailedCodex, type ProbeJail, runWorker } from "../worker/index.js";
 export { pruneClones } from "../workspaces/index.js";
 export { pruneStaleFiles } from "../files/index.js";
 export { createEngineApi, type EngineApi } from "./index.js";
@@ -38,7 +38,8 @@ export { createEngineApi, type EngineApi } from "./index.js";
 // `codexpi doctor` and the model probe: the jail, the network stack, Codex and its credentials.
 export { codexSupportPath, resolveCodexBinary } from "../codex/index.js";
 export { turnRunner } from "../codex/index.js";
-export { findNetworkStack, modelLoopbackPorts } from "../isolation/index.js";
+export { findNetworkStack, mcpLoopbackPorts } from "../isolation/index.js";
+export { readOperatorConfig } from "../gateway/index.js";
 export { jailedCodex, operatorCodexHome, projectCodexState } from "../isolation/index.js";
 export { codexEnvironment } from "../isolation/index.js";
 export { findBwrap } from "../isolation/index.js";

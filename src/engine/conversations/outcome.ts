@@ -11,6 +11,9 @@ import { moveItem } from "./queueStore.js";
 import { announce } from "../wakeups.js";
 import type { RecordAgentOutcome } from "../outcomeHook.js";
 import { recordTurnUsage } from "../usage/index.js";
+import { recordAudit } from "../audit/index.js";
+import type { GatewayUsage } from "../gateway/index.js";
+import type { EgressRefusal } from "../egress/index.js";
 
 /**
  * The error stored when a worker vanished mid-task: a note with no language, which each reader
@@ -28,6 +31,23 @@ export interface Outcome {
   files?: string[];
   /** What the agent left in its outbox (moved out of the workspace): the bot uploads it. */
   handBack?: HandBack;
+  /** The tokens the turn's model gateway counted (the count of record when it saw a response). */
+  gatewayUsage?: GatewayUsage;
+  /** Connections the turn's egress proxy refused: audited, counted, told once in the thread. */
+  egressRefused?: EgressRefusal[];
+}
+
+/** At most this many refused destinations are named (and audited) per turn; the rest are counted. */
+const REFUSALS_TOLD = 10;
+
+/** Each distinct refused destination once, in the order they were first refused. */
+function distinctRefusals(refused: readonly EgressRefusal[]): EgressRefusal[] {
+  const seen = new Map<string, EgressRefusal>();
+  for (const r of refused) {
+    const key = `${r.host}:${r.port}`;
+    if (!seen.has(key)) seen.set(key, r);
+  }
+  return [...seen.values()];
 }
 
 /**
@@ -70,7 +90,7 @@ export async function finishItem(
   );
   if (!moved) return false;
   // In the finishing transaction: a turn's usage is counted once, whoever finishes it.
-  await recordTurnUsage(trx, item.id, outcome.usage, now);
+  await recordTurnUsage(trx, item.id, outcome.usage, now, outcome.gatewayUsage);
   await lockConversation(trx, row.conversation_id);
   await announce(trx, "finish"); // a slot is free: a dispatcher elsewhere may start the next item
 
@@ -126,6 +146,42 @@ export async function finishItem(
       files: outcome.handBack.files,
       refused: outcome.handBack.refused,
     });
+  if (outcome.egressRefused?.length) await recordRefusals(trx, now, row.conversation_id, item.id, outcome.egressRefused);
   await hook(trx, row.conversation_id, item.id, outcome.status, outcome.content, outcome.error);
   return true;
+}
+
+/** The turn's refused connections: an audit row per destination, and one notice for the thread. */
+async function recordRefusals(
+  trx: Kysely<DB>,
+  now: number,
+  conversationId: string,
+  queueId: string,
+  refusals: readonly EgressRefusal[],
+): Promise<void> {
+  const project = await trx
+    .selectFrom("conversations")
+    .innerJoin("projects", "projects.id", "conversations.project_id")
+    .select("projects.name")
+    .where("conversations.id", "=", conversationId)
+    .executeTakeFirst();
+  const told = distinctRefusals(refusals).slice(0, REFUSALS_TOLD);
+  for (const r of told)
+    await recordAudit(trx, now, {
+      actor: `agent:${conversationId}`,
+      via: "agent",
+      action: "egress.refused",
+      target: `${r.host}:${r.port}`,
+      project: project?.name ?? null,
+      outcome: "refused",
+      reason: r.reason,
+      detail: `queue ${queueId}`,
+    });
+  await emit(trx, now, {
+    kind: "conversation.egress_refused",
+    conversationId,
+    queueId,
+    project: project?.name ?? "",
+    refused: told,
+  });
 }

@@ -58,6 +58,10 @@ function findRollout(root: string, sessions: string, threadId: string): string |
 export function completedTurnAnswer(rollout: string, sinceMs: number): string | null {
   let answer: string | null = null;
   let lastMessage: string | null = null;
+  // Codex also completes a turn its model failed (an error event, or task_complete's own `error`):
+  // that turn is not an answer to record. With the model behind a gateway that dies with its
+  // worker, Codex sees the connection drop as its jail is being killed, and may write both.
+  let failed = false;
   for (const line of rollout.split("\n")) {
     if (!line.trim()) continue;
     let rec: { timestamp?: string; type?: string; payload?: Record<string, unknown> };
@@ -71,9 +75,12 @@ export function completedTurnAnswer(rollout: string, sinceMs: number): string | 
     if (rec.type === "event_msg" && p.type === "user_message") {
       answer = null; // a new turn: only what follows counts
       lastMessage = null;
+      failed = false;
+    } else if (rec.type === "event_msg" && (p.type === "error" || p.type === "stream_error")) {
+      failed = true;
     } else if (rec.type === "event_msg" && p.type === "agent_message" && typeof p.message === "string") {
       lastMessage = p.message;
-    } else if (rec.type === "event_msg" && p.type === "task_complete" && at >= sinceMs) {
+    } else if (rec.type === "event_msg" && p.type === "task_complete" && at >= sinceMs && !failed && !p.error) {
       const last = p.last_agent_message;
       answer = typeof last === "string" ? last : (lastMessage ?? "");
     }

@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import path from "node:path";
 import { findProgram } from "./programs.js";
 
 /**
@@ -27,6 +26,12 @@ export interface PastaNetwork {
   capsh: string;
   /** TCP ports of the host's loopback forwarded into the namespace's loopback (same numbers). */
   loopbackTcpPorts: number[];
+  /**
+   * Whether the namespace gets an address and a default route (outbound TCP/UDP to anywhere: a
+   * project whose network is `open`). Without, its only ways out are the forwarded ports: the
+   * turn's model gateway and, when the project lists hosts, its egress proxy.
+   */
+  outbound: boolean;
 }
 
 /** The programs of a private network, or null when passt, capsh or the tun device is missing. */
@@ -45,7 +50,7 @@ export function pastaArgs(net: PastaNetwork, command: readonly string[]): string
   const ports = [...new Set(net.loopbackTcpPorts)].sort((a, b) => a - b);
   const [program = "", ...args] = command;
   return [
-    "--config-net",
+    ...(net.outbound ? ["--config-net"] : []),
     "--foreground",
     "--quiet",
     "--tcp-ports",
@@ -88,42 +93,43 @@ export function loopbackPortsOf(text: string): number[] {
   return [...ports];
 }
 
-/** The loopback ports Codex's settings name: the operator's config.toml and OPENAI_BASE_URL. */
-export function modelLoopbackPorts(operatorHome: string, env: NodeJS.ProcessEnv): number[] {
-  let toml = "";
-  try {
-    toml = fs.readFileSync(path.join(operatorHome, "config.toml"), "utf8");
-  } catch {
-    // no config.toml: Codex's default provider, on the internet
-  }
-  return loopbackPortsOf(`${toml}\n${env.OPENAI_BASE_URL ?? ""}`);
+/**
+ * The loopback ports of the MCP servers the operator's Codex settings name (`mcp_servers.*.url`):
+ * services on the host an agent's Codex may still reach. The model's own address is not among
+ * them: the turn reaches its model only through its gateway.
+ */
+export function mcpLoopbackPorts(config: Record<string, unknown>): number[] {
+  return loopbackPortsOf(JSON.stringify(config.mcp_servers ?? {}).replace(/"/g, " "));
 }
 
-/** The settings that decide a full-access jail's network. */
+/** The settings that decide a jail's network. */
 export interface AgentNetworkSettings {
-  /** `auto`: own namespace when pasta is installed; `off`: the host's namespace (as before). */
+  /** `auto`: a namespace of its own when pasta is installed; `off`: the host's namespace. */
   netns: "auto" | "off";
-  /** Loopback TCP ports forwarded besides those of the model's settings. */
+  /** Loopback TCP ports forwarded besides the turn's own (CODEXPI_NETNS_PORTS). */
   extraPorts: readonly number[];
-  operatorHome: string;
+}
+
+/** What one turn's jail must reach: its gateway, maybe its egress proxy, maybe anywhere. */
+export interface TurnReach {
+  /** Host loopback ports of the turn's own services (gateway, egress proxy) and MCP servers. */
+  ports: readonly number[];
+  /** The project's network is `open`: the namespace routes outbound traffic anywhere. */
+  outbound: boolean;
 }
 
 /**
- * The network of one turn's jail: the host's namespace (`true`) for restricted turns — Codex's
- * own sandbox already cuts their commands off the network — and where no namespace can be made;
- * a private namespace through pasta for full-access turns.
+ * The network of one turn's jail: a namespace of its own through pasta, whose only ways out are
+ * the forwarded loopback ports (and, for an `open` project, a default route); the host's namespace
+ * (`true`) only where no namespace can be made (no pasta, or CODEXPI_NETNS=off: `doctor` warns).
  */
 export function agentNetwork(
   settings: AgentNetworkSettings,
-  fullAccess: boolean,
-  env: NodeJS.ProcessEnv,
+  reach: TurnReach,
   stack: { pasta: string; capsh: string } | null = findNetworkStack(),
 ): true | PastaNetwork {
-  if (!fullAccess || settings.netns === "off" || !stack) return true;
-  return {
-    ...stack,
-    loopbackTcpPorts: [...modelLoopbackPorts(settings.operatorHome, env), ...settings.extraPorts],
-  };
+  if (settings.netns === "off" || !stack) return true;
+  return { ...stack, outbound: reach.outbound, loopbackTcpPorts: [...reach.ports, ...settings.extraPorts] };
 }
 
 /** Whether a process is a jail's network stack (pasta runs as `passt`, `passt.avx2` or `pasta`). */

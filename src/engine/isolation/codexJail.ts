@@ -1,18 +1,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { SandboxMode } from "./sandboxMode.js";
 import { ensurePrivateDirectory, ensureRegularFile, replaceFile } from "./agentFiles.js";
 import { codexEnvironment } from "./environment.js";
 import { jailArgs, workspaceMounts, type JailMount, type JailSpec } from "./jail.js";
 
 /** Where an agent's Codex state is mounted inside its jail (never under /tmp: Codex refuses it). */
 const JAIL_CODEX_HOME = "/codex-home";
-/** Codex's credentials file (an API key, or a ChatGPT login whose tokens Codex refreshes in place). */
-const AUTH_FILE = "auth.json";
-
-/** Files of the operator's CODEX_HOME an agent's Codex needs: settings, credentials, instructions. */
-const SHARED_FILES = ["config.toml", AUTH_FILE, "AGENTS.md"] as const;
 
 /** The operator's Codex home: CODEX_HOME, else Codex's own default. */
 export function operatorCodexHome(configured: string | undefined): string {
@@ -28,47 +22,56 @@ export function projectCodexState(dataDir: string, projectId: string): string {
 }
 
 /**
- * A full-access turn's own copy of the operator's auth.json: beside the project's Codex state (in
- * a directory no jail shows), so that no agent can replace it with a link and renaming a fresh
- * copy over it never disturbs a running jail's mount of the state directory.
+ * Where codexpi writes the files it shows read-only inside a project's jails (its config.toml and
+ * stand-in auth.json): beside the Codex state, in a directory no jail shows, so that no agent can
+ * replace them with links.
  */
-export function projectCredentialCopy(stateDir: string): string {
-  return path.join(path.dirname(stateDir), AUTH_FILE);
+function jailFilesDir(stateDir: string): string {
+  return path.join(path.dirname(stateDir), "jail-files");
 }
 
 /**
- * Where a jail's auth.json comes from. Restricted turns share the operator's file read-write:
- * Codex's sandbox keeps their commands off it, and Codex itself refreshes a ChatGPT login there.
- * A full-access turn's commands run unsandboxed, so it gets the project's own copy, refreshed
- * from the operator's file now (outside the jail, atomically) and never written back: nothing it
- * writes reaches another project's credential.
+ * Before the gateway, a full-access project's jail had its own copy of the operator's auth.json
+ * here: a credential, removed at the next turn of that project (an upgrade leaves none behind).
  */
-function credentialSource(operatorFile: string, stateDir: string, sandbox: SandboxMode): string {
-  if (sandbox === "restricted") return operatorFile;
-  const copy = projectCredentialCopy(stateDir);
-  replaceFile(path.dirname(copy), path.basename(copy), fs.readFileSync(operatorFile));
-  return copy;
+function removeOldCredentialCopy(stateDir: string): void {
+  fs.rmSync(path.join(path.dirname(stateDir), "auth.json"), { force: true });
+}
+
+/** Codex's files in its jail: codexpi's config.toml (the gateway's provider), a stand-in auth.json. */
+export interface JailCodexFiles {
+  configToml: string;
+  authJson: string;
 }
 
 /**
  * Creates (or, tampered with, re-creates) the project's Codex state directory and returns the
- * mounts that show it as the jail's CODEX_HOME, with the operator's settings and credentials bound
- * into it file by file. The agent writes that directory: each mount point is made a regular file
- * without following whatever the agent may have left at its name.
+ * mounts that show it as the jail's CODEX_HOME, with codexpi's config.toml and stand-in auth.json
+ * and the operator's AGENTS.md bound read-only into it file by file. The agent writes that
+ * directory: each mount point is made a regular file without following whatever it left there.
+ * The operator's own config.toml and auth.json never enter a jail: the credential stays with the
+ * gateway, outside.
  */
-function codexStateMounts(stateDir: string, operatorHome: string, sandbox: SandboxMode): JailMount[] {
+function codexStateMounts(stateDir: string, operatorHome: string, files: JailCodexFiles): JailMount[] {
   ensurePrivateDirectory(stateDir);
+  removeOldCredentialCopy(stateDir);
+  const own = jailFilesDir(stateDir);
+  fs.mkdirSync(own, { recursive: true, mode: 0o700 });
   const mounts: JailMount[] = [{ source: stateDir, target: JAIL_CODEX_HOME, writable: true }];
-  for (const name of SHARED_FILES) {
-    const operatorFile = path.join(operatorHome, name);
-    if (!fs.existsSync(operatorFile)) continue;
+  const bindFile = (name: string, source: string) => {
     // bwrap needs the mount point to exist in the directory it is bound over.
     ensureRegularFile(stateDir, name);
-    const target = path.join(JAIL_CODEX_HOME, name);
-    if (name === AUTH_FILE)
-      mounts.push({ source: credentialSource(operatorFile, stateDir, sandbox), target, writable: true });
-    else mounts.push({ source: operatorFile, target, writable: false });
+    mounts.push({ source, target: path.join(JAIL_CODEX_HOME, name), writable: false });
+  };
+  for (const [name, text] of [
+    ["config.toml", files.configToml],
+    ["auth.json", files.authJson],
+  ] as const) {
+    replaceFile(own, name, text);
+    bindFile(name, path.join(own, name));
   }
+  const instructions = path.join(operatorHome, "AGENTS.md");
+  if (fs.existsSync(instructions)) bindFile("AGENTS.md", instructions);
   return mounts;
 }
 
@@ -83,13 +86,21 @@ export interface CodexJailInput {
   allowedAlternates: readonly string[];
   stateDir: string;
   operatorHome: string;
-  /** How Codex's inner sandbox runs this turn: full access gets its own copy of the credentials. */
-  sandbox: SandboxMode;
+  /** The jail's config.toml and auth.json (no credential in either). */
+  files: JailCodexFiles;
   baseEnv: NodeJS.ProcessEnv;
-  agentEnv: readonly string[];
-  /** The jail's network (default: the host's; a full-access turn gets its own, see agentNetwork). */
-  network?: JailSpec["network"];
+  /** Variables codexpi sets for Codex (the turn's gateway token). */
+  extraEnv: Record<string, string>;
+  /** `-c` words after the binary (the turn's gateway address, its commands' proxy). */
+  overrides: readonly string[];
+  /** The jail's network: a namespace of its own (pasta), or the host's where pasta is missing. */
+  network: JailSpec["network"];
 }
+
+/** The host's proxy variables, blanked: inside the jail that proxy is not reachable. */
+const NO_HOST_PROXY = Object.fromEntries(
+  ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"].map((k) => [k, undefined]),
+) as Record<string, undefined>;
 
 /** A command line and environment ready for execa (argv only, no shell). */
 export interface PreparedCommand {
@@ -103,11 +114,17 @@ export function jailedCodex(input: CodexJailInput, codexArgv: string[]): Prepare
   const mounts: JailMount[] = [
     { source: input.codexBin, writable: false },
     ...(input.codexSupportDir ? [{ source: input.codexSupportDir, writable: false }] : []),
-    ...codexStateMounts(input.stateDir, input.operatorHome, input.sandbox),
+    ...codexStateMounts(input.stateDir, input.operatorHome, input.files),
     ...workspaceMounts(input.workspace, true, input.allowedAlternates),
   ];
   const systemPath = "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin";
-  const env = codexEnvironment(input.baseEnv, input.agentEnv, {
+  // No model credential (the gateway holds it) and no proxy of the host's: the jail's only ways
+  // out are the ports its namespace forwards. Codex itself must reach its gateway directly.
+  const env = codexEnvironment(input.baseEnv, [], {
+    ...NO_HOST_PROXY,
+    NO_PROXY: "127.0.0.1,localhost",
+    no_proxy: "127.0.0.1,localhost",
+    ...input.extraEnv,
     CODEX_HOME: JAIL_CODEX_HOME,
     HOME: JAIL_CODEX_HOME,
     PATH: input.codexSupportDir ? `${input.codexSupportDir}${path.delimiter}${systemPath}` : systemPath,
@@ -115,8 +132,8 @@ export function jailedCodex(input: CodexJailInput, codexArgv: string[]): Prepare
   return {
     file: input.bwrap,
     args: jailArgs(
-      { mounts, cwd: input.workspace, network: input.network ?? true, nestedSandbox: true },
-      codexArgv,
+      { mounts, cwd: input.workspace, network: input.network, nestedSandbox: true },
+      [codexArgv[0] as string, ...input.overrides, ...codexArgv.slice(1)],
     ),
     env,
   };

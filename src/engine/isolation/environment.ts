@@ -42,6 +42,9 @@ const WORKER = [
   "CODEX_BIN",
   "CODEX_HOME",
   "NODE_EXTRA_CA_CERTS",
+  // The model gateway refreshes a ChatGPT login where Codex would (tests point it at a fake).
+  "CODEX_REFRESH_TOKEN_URL_OVERRIDE",
+  "OPENAI_BASE_URL",
 ];
 
 /** Default names of the model credential Codex may read from its environment. */
@@ -85,7 +88,11 @@ export function codexEnvironment(
   extra: Record<string, string | undefined>,
 ): Record<string, string> {
   const env = pick(base, [...BASE, ...agentEnv.filter((n) => !NEVER.test(n))], LOCALE);
-  for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
+  // An `undefined` in `extra` removes the variable (a host's proxy inside a jail that cannot reach it).
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
   return env;
 }
 

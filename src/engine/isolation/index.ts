@@ -1,7 +1,7 @@
 // The public face of engine/isolation: what other folders of the engine (and its API) use of it.
 
 export { ensurePrivateDirectory, readRegularFile, regularFilesUnder, replaceFile } from "./agentFiles.js";
-export { agentNetwork, findNetworkStack, isNetworkStack, modelLoopbackPorts } from "./agentNetwork.js";
+export { agentNetwork, findNetworkStack, isNetworkStack, mcpLoopbackPorts } from "./agentNetwork.js";
 export { jailedCodex, operatorCodexHome, projectCodexState } from "./codexJail.js";
 export {
   DEFAULT_AGENT_ENV,

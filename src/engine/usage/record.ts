@@ -51,9 +51,13 @@ export async function recordTurnUsage(
   queueId: string,
   usage: unknown,
   now: number,
+  gateway?: { input: number; cached: number; output: number; responses: number },
 ): Promise<void> {
-  const totals = tokensOfUsage(usage);
-  if (!totals) return;
+  // The gateway saw every response of the turn: its figures are the model's own, Codex's are not
+  // needed (nor trusted, should an agent ever shape them).
+  const counted = gateway && gateway.responses > 0 ? gateway : null;
+  const reported = tokensOfUsage(usage);
+  if (!counted && !reported) return;
   const item = await trx
     .selectFrom("prompt_queue as q")
     .innerJoin("conversations as c", "c.id", "q.conversation_id")
@@ -77,16 +81,18 @@ export async function recordTurnUsage(
     .orderBy("finished_at", "desc")
     .orderBy("queue_id", "desc")
     .executeTakeFirst();
-  const share = turnShare(
-    totals,
-    prev
-      ? {
-          input: prev.total_input_tokens,
-          cached: prev.total_cached_input_tokens,
-          output: prev.total_output_tokens,
-        }
-      : null,
-  );
+  const previous = prev
+    ? { input: prev.total_input_tokens, cached: prev.total_cached_input_tokens, output: prev.total_output_tokens }
+    : null;
+  const share = counted
+    ? { input: counted.input, cached: counted.cached, output: counted.output }
+    : turnShare(reported as Tokens, previous);
+  // The thread's running totals: Codex's own when it reported them, else the sum of the turns.
+  const totals = reported ?? {
+    input: (previous?.input ?? 0) + share.input,
+    cached: (previous?.cached ?? 0) + share.cached,
+    output: (previous?.output ?? 0) + share.output,
+  };
   const startedAt = item.codex_started_at ?? item.started_at ?? item.claimed_at ?? now;
   await trx
     .insertInto("turn_usage")

@@ -1,4 +1,5 @@
 import path from "node:path";
+import type { Logger } from "pino";
 import type { Kernel } from "../kernel.js";
 import type { Config } from "../../config.js";
 import type { Project } from "../schema.js";
@@ -14,6 +15,7 @@ import { agentWorkdir } from "../orchestrations/index.js";
 import { type FailureKey, failureNote } from "../../i18n/failures.js";
 import type { Outcome } from "../conversations/index.js";
 import type { ClaimedItem } from "./claim.js";
+import { startTurnServices, type TurnNetworkPolicy, type TurnServices } from "./turnServices.js";
 
 /** How Codex starts for this item's turn: where, which binary, which sandbox, inside which jail. */
 export interface CodexLaunch {
@@ -25,6 +27,8 @@ export interface CodexLaunch {
   wrap: TurnOptions["wrap"];
   /** The files shared with the prompt, once in the workspace: the prompt's note and the images. */
   files?: { note: string | null; images: string[] };
+  /** The jailed turn's gateway and proxy (null when the operator turned the jail off). */
+  services: TurnServices | null;
 }
 
 const cannotStart = (key: FailureKey): Outcome => ({
@@ -37,11 +41,13 @@ const cannotStart = (key: FailureKey): Outcome => ({
 /**
  * Everything Codex needs before it starts, or the failed outcome that says what is missing: the
  * agent's working directory (orchestration, self-project and lane agents work in their clone, never
- * the main checkout or the install), the Codex binary, and the jail.
+ * the main checkout or the install), the Codex binary, the jail, and the turn's services outside
+ * it (model gateway, egress proxy), which the caller ends with the turn (`launch.services.end()`).
  */
 export async function prepareLaunch(
   engine: Pick<Kernel, "db" | "config" | "logger" | "clock">,
   { conversation, project }: Pick<ClaimedItem, "conversation" | "project">,
+  log: Logger = engine.logger,
 ): Promise<CodexLaunch | { failed: Outcome }> {
   const workdir = await agentWorkdir(engine, conversation.id, project);
   if (!workdir) return { failed: cannotStart("orch.worktree_missing") };
@@ -49,51 +55,111 @@ export async function prepareLaunch(
   if (!bin) return { failed: cannotStart("worker.codex_missing") };
   const purpose = await purposeOf(engine.db, conversation.id, project);
   const sandbox = sandboxFor(purpose, project.full_access === 1);
-  const launch = codexLaunch(engine.config, bin, workdir, project, sandbox);
-  if (!launch) return { failed: cannotStart("worker.jail_missing") };
-  return { workdir, bin, purpose, sandbox, ...launch };
-}
-
-/**
- * How Codex starts for this project: inside its jail (the default), or — only when the operator
- * turned the jail off — directly, with the same allow-listed environment. Null when the jail is
- * required and bubblewrap is missing: the item fails rather than run unjailed.
- */
-function codexLaunch(
-  config: Config,
-  bin: string,
-  workspace: string,
-  project: Pick<Project, "id" | "path">,
-  sandbox: SandboxMode,
-): Pick<CodexLaunch, "env" | "wrap"> | null {
-  const support = codexSupportPath(bin);
-  if (config.jail === "off") {
-    const env = codexEnvironment(process.env, config.agentEnv, {
-      CODEX_HOME: config.codexHome,
-      PATH: support ? `${support}${path.delimiter}${process.env.PATH ?? ""}` : process.env.PATH,
-    });
-    return { env, wrap: undefined };
-  }
+  if (engine.config.jail === "off")
+    return { workdir, bin, purpose, sandbox, services: null, ...unjailedLaunch(engine.config, bin) };
   const bwrap = findBwrap();
-  if (!bwrap) return null;
-  const operatorHome = operatorCodexHome(config.codexHome);
+  if (!bwrap) return { failed: cannotStart("worker.jail_missing") };
+  const operatorHome = operatorCodexHome(engine.config.codexHome);
+  let services: TurnServices;
+  try {
+    services = await startTurnServices(log, {
+      operatorHome,
+      env: process.env,
+      sandbox,
+      network: turnNetworkPolicy(project, sandbox),
+    });
+  } catch (err) {
+    log.error({ err }, "the turn's model gateway could not start");
+    return {
+      failed: {
+        status: "failed",
+        content: null,
+        error: failureNote("worker.model_credential", { detail: (err as Error).message }),
+        errorCode: "spawn_failed",
+      },
+    };
+  }
   const network = agentNetwork(
-    { netns: config.netns, extraPorts: config.netnsPorts, operatorHome },
-    sandbox === "full_access",
-    process.env,
+    { netns: engine.config.netns, extraPorts: engine.config.netnsPorts },
+    { ports: services.ports, outbound: services.outbound },
   );
   const input = {
     bwrap,
     network,
     codexBin: bin,
-    codexSupportDir: support,
-    workspace,
+    codexSupportDir: codexSupportPath(bin),
+    workspace: workdir,
     allowedAlternates: [path.join(project.path, ".git", "objects")],
-    stateDir: projectCodexState(config.dataDir, project.id),
+    stateDir: projectCodexState(engine.config.dataDir, project.id),
     operatorHome,
-    sandbox,
+    files: services.files,
     baseEnv: process.env,
-    agentEnv: config.agentEnv,
+    extraEnv: services.env,
+    overrides: services.overrides,
   };
-  return { env: {}, wrap: (argv: string[]) => jailedCodex(input, argv) };
+  return { workdir, bin, purpose, sandbox, services, env: {}, wrap: (argv: string[]) => jailedCodex(input, argv) };
+}
+
+/**
+ * The project's network as this turn gets it. Until a project lists hosts, its agents' network is
+ * what it was: a full-access conversation reaches anywhere (`open`), everything else nothing.
+ */
+function turnNetworkPolicy(project: Pick<Project, "full_access">, sandbox: SandboxMode): TurnNetworkPolicy {
+  return { mode: sandbox === "full_access" && project.full_access === 1 ? "open" : "off", rules: null };
+}
+
+/**
+ * Codex started directly, only when the operator turned the jail off (CODEXPI_JAIL=off, unsafe):
+ * the operator's own CODEX_HOME and credential, the same allow-listed environment.
+ */
+function unjailedLaunch(config: Config, bin: string): Pick<CodexLaunch, "env" | "wrap"> {
+  const support = codexSupportPath(bin);
+  const env = codexEnvironment(process.env, config.agentEnv, {
+    CODEX_HOME: config.codexHome,
+    PATH: support ? `${support}${path.delimiter}${process.env.PATH ?? ""}` : process.env.PATH,
+  });
+  return { env, wrap: undefined };
+}
+
+/** A jailed Codex for `doctor`'s probes, reaching its model through a gateway as agents do. */
+export interface ProbeJail {
+  wrap(argv: string[]): ReturnType<typeof jailedCodex>;
+  end(): Promise<void>;
+}
+
+/**
+ * The jail and services of a probe (`doctor`'s sandbox and model checks): a restricted turn with
+ * no network but its gateway. Throws when the gateway cannot start (no credential): the probe
+ * says so, which is itself the check that the gateway starts.
+ */
+export async function probeJailedCodex(
+  config: Config,
+  input: { bwrap: string; bin: string; workspace: string; stateDir: string; log: Logger },
+): Promise<ProbeJail> {
+  const operatorHome = operatorCodexHome(config.codexHome);
+  const services = await startTurnServices(input.log, {
+    operatorHome,
+    env: process.env,
+    sandbox: "restricted",
+    network: { mode: "off", rules: null },
+  });
+  const network = agentNetwork(
+    { netns: config.netns, extraPorts: config.netnsPorts },
+    { ports: services.ports, outbound: false },
+  );
+  const jail = {
+    bwrap: input.bwrap,
+    network,
+    codexBin: input.bin,
+    codexSupportDir: codexSupportPath(input.bin),
+    workspace: input.workspace,
+    allowedAlternates: [],
+    stateDir: input.stateDir,
+    operatorHome,
+    files: services.files,
+    baseEnv: process.env,
+    extraEnv: services.env,
+    overrides: services.overrides,
+  };
+  return { wrap: (argv) => jailedCodex(jail, argv), end: () => services.end() };
 }

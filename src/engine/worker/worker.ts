@@ -55,16 +55,27 @@ export async function runWorker(
     return outcome.status;
   };
 
-  const prepared = await prepareLaunch(engine, claim);
+  const prepared = await prepareLaunch(engine, claim, log);
   if ("failed" in prepared) return finish(prepared.failed);
-  const launch = await withInbox(engine, log, claim.item, prepared);
-  const turn = await superviseTurn(engine, log, { ...claim, attempt }, launch, opts.approvals);
+  let turn: Awaited<ReturnType<typeof superviseTurn>>;
+  let launch: typeof prepared;
+  try {
+    launch = await withInbox(engine, log, claim.item, prepared);
+    turn = await superviseTurn(engine, log, { ...claim, attempt }, launch, opts.approvals);
+  } finally {
+    // The turn is over: its gateway refuses whatever its Codex (or anything it left) still sends.
+    await prepared.services?.end();
+  }
+  const network = {
+    gatewayUsage: prepared.services?.usage(),
+    egressRefused: prepared.services?.refusals() ?? [],
+  };
   // Before the lane's commit: the outbox leaves the workspace (and is never committed).
   const handBack = await afterTurnFiles(engine, log, claim.item, launch, claim.project.host !== null);
   // Whatever the turn's end, what its agent changed in a lane is committed on the lane's branch
   // before the outcome is written: the outcome's readers (the what-changed card) diff that branch.
   if (claim.project.workspace_mode === "branch") await commitLane(engine, log, claim.conversation);
-  if ("failed" in turn) return finish({ ...turn.failed, handBack });
+  if ("failed" in turn) return finish({ ...turn.failed, handBack, ...network });
   // A person's cancel, or a stop that no signal explains, is a cancel; a signal alone is a shutdown.
   const cancelRequested = await cancelRequestedAt(engine.db, queueId);
   return finish({
@@ -74,6 +85,7 @@ export async function runWorker(
       engine.config,
     ),
     handBack,
+    ...network,
   });
 }
 

@@ -103,6 +103,8 @@ export const cli = {
   "cli.doctor.sandbox_failed": "restricted projects cannot run commands here: {detail}",
   "cli.doctor.sandbox_failed_jailed":
     "restricted projects cannot run commands here (inside the jail): {detail}",
+  "cli.doctor.gateway_failed":
+    "the model gateway, through which every agent reaches its model, cannot start: {detail}",
   "cli.doctor.git_missing": "git not found on PATH",
   "cli.doctor.model_default": "Codex's default model",
   "cli.doctor.model_default_no_config": "Codex's default model (no config.toml)",

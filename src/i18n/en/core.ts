@@ -70,6 +70,8 @@ export const core = {
   "worker.codex_missing": "Codex not found: install @openai/codex or set CODEX_BIN.",
   "worker.jail_missing":
     "The agent jail is unavailable: install bubblewrap (`apt install bubblewrap`) or see `codexpi doctor`.",
+  "worker.model_credential":
+    "The model's credential could not be read on the host, so the agent did not start: {detail}",
   "worker.spawn_failed": "The agent could not start: {detail}",
 
   "failure.interrupted": "The agent’s process stopped midway (restart or crash).",

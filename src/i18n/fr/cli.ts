@@ -107,6 +107,8 @@ export const cli = {
   "cli.doctor.sandbox_failed": "les projets restreints ne peuvent pas lancer de commandes ici : {detail}",
   "cli.doctor.sandbox_failed_jailed":
     "les projets restreints ne peuvent pas lancer de commandes ici (dans l’isolation) : {detail}",
+  "cli.doctor.gateway_failed":
+    "la passerelle par laquelle chaque agent atteint son modèle ne peut pas démarrer : {detail}",
   "cli.doctor.git_missing": "git introuvable dans le PATH",
   "cli.doctor.model_default": "le modèle par défaut de Codex",
   "cli.doctor.model_default_no_config": "le modèle par défaut de Codex (pas de config.toml)",

@@ -72,6 +72,8 @@ export const core = {
   "worker.codex_missing": "Codex introuvable : installe @openai/codex ou définis CODEX_BIN.",
   "worker.jail_missing":
     "La prison des agents est indisponible : installe bubblewrap (`apt install bubblewrap`) ou lance `codexpi doctor`.",
+  "worker.model_credential":
+    "Les identifiants du modèle n’ont pas pu être lus sur l’hôte, l’agent n’a donc pas démarré : {detail}",
   "worker.spawn_failed": "L’agent n’a pas pu démarrer : {detail}",
 
   "failure.interrupted": "Le processus de l’agent s’est arrêté en cours de route (redémarrage ou plantage).",

@@ -1,0 +1,181 @@
+import dns from "node:dns/promises";
+import http from "node:http";
+import net from "node:net";
+import type { AddressInfo, Socket } from "node:net";
+
+/**
+ * One turn's egress proxy: an HTTP proxy on the host's loopback, outside every jail, the only way
+ * out of a jail whose project lists hosts. Agents reach it through their commands' `HTTPS_PROXY`
+ * and `HTTP_PROXY` (the namespace has no other route, so a tool that ignores them gets nowhere).
+ * It takes `CONNECT host:port` (TLS and any other TCP) and plain `http://` requests, checks the
+ * host *name* the agent gave against the project's list, resolves it itself and connects to the
+ * address it checked: an agent never chooses the address, and a listed name that resolves to a
+ * loopback, link-local or private address is refused unless an admin listed such an entry.
+ */
+
+/** What the proxy asks of the project's list. */
+export interface EgressRules {
+  /** The listed entry for a host (name or IP literal, as the agent wrote it) and port, or null. */
+  match(host: string, port: number): { privateAllowed: boolean } | null;
+  /** Whether an address is loopback, link-local, private or otherwise not the internet. */
+  isPrivateAddress(ip: string): boolean;
+}
+
+/** Why a connection was refused. */
+export type RefusalReason = "not_listed" | "private_address" | "unresolved" | "bad_request";
+
+/** One refused connection. */
+export interface EgressRefusal {
+  host: string;
+  port: number;
+  reason: RefusalReason;
+}
+
+/** A started proxy. */
+export interface EgressProxy {
+  port: number;
+  /** Every refusal so far, in order (one per attempt). */
+  refusals(): EgressRefusal[];
+  close(): Promise<void>;
+}
+
+/** Seams: name resolution (tests), the refusal callback. */
+export interface EgressProxyOptions {
+  rules: EgressRules;
+  lookup?: (host: string) => Promise<string[]>;
+  onRefused?: (r: EgressRefusal) => void;
+}
+
+const MAX_REFUSALS = 200;
+
+const defaultLookup = async (host: string): Promise<string[]> =>
+  (await dns.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+
+/** `host:port` of a CONNECT target (`[v6]:port` too); null when malformed. */
+export function parseAuthority(authority: string): { host: string; port: number } | null {
+  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]/\s@]+)):(\d{1,5})$/.exec(authority);
+  if (!m) return null;
+  const port = Number(m[3]);
+  if (port < 1 || port > 65535) return null;
+  return { host: (m[1] ?? m[2] ?? "").toLowerCase().replace(/\.$/, ""), port };
+}
+
+/** Starts a turn's proxy on 127.0.0.1 (an ephemeral port). */
+export async function startEgressProxy(opts: EgressProxyOptions): Promise<EgressProxy> {
+  const lookup = opts.lookup ?? defaultLookup;
+  const refused: EgressRefusal[] = [];
+  const sockets = new Set<Socket>();
+
+  const refuse = (host: string, port: number, reason: RefusalReason): void => {
+    const r = { host, port, reason };
+    if (refused.length < MAX_REFUSALS) refused.push(r);
+    opts.onRefused?.(r);
+  };
+
+  /** The address to connect to for a target, or the reason it is refused. */
+  const decide = async (host: string, port: number): Promise<string | RefusalReason> => {
+    const entry = opts.rules.match(host, port);
+    if (!entry) return "not_listed";
+    let addresses: string[];
+    if (net.isIP(host)) addresses = [host];
+    else {
+      try {
+        addresses = await lookup(host);
+      } catch {
+        return "unresolved";
+      }
+    }
+    if (!addresses.length) return "unresolved";
+    // Every address the name has, not just the one used: a name that answers both is refused.
+    if (!entry.privateAllowed && addresses.some((a) => opts.rules.isPrivateAddress(a))) return "private_address";
+    return addresses[0] as string;
+  };
+
+  const denied = (reason: RefusalReason, host: string): string =>
+    `codexpi: connection to ${host} refused (${reason === "not_listed" ? "not in the project's network list" : reason.replace("_", " ")})\n`;
+
+  const server = http.createServer((req, res) => {
+    // A plain http:// request in absolute form (`GET http://host/path`).
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "");
+    } catch {
+      res.writeHead(400).end("codexpi: only proxy requests are served here\n");
+      return;
+    }
+    if (url.protocol !== "http:") {
+      res.writeHead(400).end("codexpi: use CONNECT for this scheme\n");
+      return;
+    }
+    const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+    const port = url.port ? Number(url.port) : 80;
+    void decide(host, port).then((target) => {
+      if (!net.isIP(target)) {
+        refuse(host, port, target as RefusalReason);
+        res.writeHead(403, { "content-type": "text/plain" }).end(denied(target as RefusalReason, host));
+        return;
+      }
+      const headers = { ...req.headers };
+      delete headers["proxy-connection"];
+      delete headers["proxy-authorization"];
+      const upstream = http.request(
+        { host: target, port, method: req.method, path: `${url.pathname}${url.search}`, headers, setHost: false },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      upstream.on("error", () => {
+        if (!res.headersSent) res.writeHead(502).end("codexpi: upstream unreachable\n");
+        else res.destroy();
+      });
+      req.pipe(upstream);
+    });
+  });
+
+  server.on("connect", (req: http.IncomingMessage, client: Socket, head: Buffer) => {
+    const target = parseAuthority(req.url ?? "");
+    if (!target) {
+      refuse(req.url ?? "", 0, "bad_request");
+      client.end("HTTP/1.1 400 Bad Request\r\n\r\n");
+      return;
+    }
+    void decide(target.host, target.port).then((address) => {
+      if (!net.isIP(address)) {
+        refuse(target.host, target.port, address as RefusalReason);
+        const body = denied(address as RefusalReason, target.host);
+        client.end(
+          `HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        );
+        return;
+      }
+      const upstream = net.connect({ host: address, port: target.port }, () => {
+        client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+        if (head.length) upstream.write(head);
+        upstream.pipe(client);
+        client.pipe(upstream);
+      });
+      sockets.add(upstream);
+      upstream.on("close", () => sockets.delete(upstream));
+      upstream.on("error", () => client.destroy());
+      client.on("error", () => upstream.destroy());
+    });
+  });
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    refusals: () => [...refused],
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,8 @@
+export {
+  type EgressProxy,
+  type EgressRefusal,
+  type EgressRules,
+  parseAuthority,
+  type RefusalReason,
+  startEgressProxy,
+} from "./egressProxy.js";

@@ -1,0 +1,184 @@
+import { randomBytes, timingSafeEqual, createHash } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { EnvHttpProxyAgent, request } from "undici";
+import type { Upstream } from "./upstream.js";
+import { UsageTap, type GatewayUsage } from "./usageTap.js";
+
+/**
+ * One turn's model gateway: an HTTP server on the host's loopback, outside every jail, that the
+ * turn's Codex reaches through the one port its jail forwards. Codex sends its requests with a
+ * stand-in bearer (this turn's token, worth nothing elsewhere); the gateway checks it, swaps in
+ * the real credential and forwards the request to the configured upstream, streaming the answer
+ * back. It knows its turn: once the turn has ended, every request is refused. It counts the
+ * turn's usage from the upstream's own `response.completed` events.
+ */
+
+/** A started gateway. */
+export interface ModelGateway {
+  /** The port on 127.0.0.1 (forwarded into the jail under the same number). */
+  port: number;
+  /** The stand-in credential Codex sends (valid for this turn only, through this gateway only). */
+  token: string;
+  /** Tokens the upstream reported for this turn's responses so far. */
+  usage(): GatewayUsage;
+  /** Ends the turn: later requests are refused, requests in flight cut, the port closed. */
+  end(): Promise<void>;
+}
+
+/** Seams: the upstream and where forwarded requests go (a proxy from the environment by default). */
+export interface GatewayOptions {
+  upstream: Upstream;
+  /** Largest request body accepted (a turn's prompt with its images). */
+  maxBodyBytes?: number;
+  log?: { warn(obj: object, msg: string): void };
+}
+
+/** Request headers never forwarded: hop-by-hop ones, the stand-in credential, what we set. */
+const DROP_REQUEST = new Set([
+  "host",
+  "connection",
+  "keep-alive",
+  "proxy-authorization",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "authorization",
+  "content-length",
+  // An identity answer: the gateway reads the stream to count usage.
+  "accept-encoding",
+  "chatgpt-account-id",
+  "api-key",
+  "x-api-key",
+]);
+const DROP_RESPONSE = new Set(["connection", "keep-alive", "transfer-encoding", "content-length"]);
+
+const digest = (s: string): Buffer => createHash("sha256").update(s).digest();
+
+/** Whether `header` is `Bearer <token>` (compared in constant time). */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const m = /^Bearer\s+(.+)$/i.exec(header ?? "");
+  return m !== null && timingSafeEqual(digest(m[1] as string), digest(token));
+}
+
+function refuse(res: http.ServerResponse, status: number, message: string): void {
+  if (res.headersSent) return void res.destroy();
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify({ error: { message: `codexpi gateway: ${message}`, type: "codexpi_gateway" } }));
+}
+
+async function readBody(req: http.IncomingMessage, max: number): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > max) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The upstream URL of a request to `/v1/<rest>`. */
+function upstreamUrl(upstream: Upstream, reqUrl: string): string | null {
+  const url = new URL(reqUrl, "http://gateway.invalid");
+  if (url.pathname !== "/v1" && !url.pathname.startsWith("/v1/")) return null;
+  const target = new URL(`${upstream.baseUrl}${url.pathname.slice(3)}`);
+  url.searchParams.forEach((v, k) => target.searchParams.set(k, v));
+  for (const [k, v] of Object.entries(upstream.query)) target.searchParams.set(k, v);
+  return target.toString();
+}
+
+/** Starts a turn's gateway on 127.0.0.1 (an ephemeral port). */
+export async function startModelGateway(opts: GatewayOptions): Promise<ModelGateway> {
+  const token = `codexpi-turn-${randomBytes(24).toString("base64url")}`;
+  const tap = new UsageTap();
+  const dispatcher = new EnvHttpProxyAgent();
+  const maxBody = opts.maxBodyBytes ?? 64 * 1024 * 1024;
+  const sockets = new Set<Socket>();
+  const inFlight = new Set<AbortController>();
+  let ended = false;
+
+  const forward = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    if (ended) return refuse(res, 403, "this turn has ended");
+    if (!bearerMatches(req.headers.authorization, token)) return refuse(res, 401, "not this turn's credential");
+    const target = upstreamUrl(opts.upstream, req.url ?? "/");
+    if (!target) return refuse(res, 404, "only /v1/… is forwarded");
+    const body = await readBody(req, maxBody);
+    if (body === null) return refuse(res, 413, "request too large");
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers))
+      if (!DROP_REQUEST.has(k) && typeof v === "string") headers[k] = v;
+    const abort = new AbortController();
+    inFlight.add(abort);
+    try {
+      let answer = await send(target, req.method ?? "GET", headers, body, abort.signal);
+      if (answer.statusCode === 401 && (await opts.upstream.refreshAfterUnauthorized())) {
+        await answer.body.dump().catch(() => undefined);
+        answer = await send(target, req.method ?? "GET", headers, body, abort.signal);
+      }
+      if (ended) return refuse(res, 403, "this turn has ended");
+      const out: Record<string, string | string[]> = {};
+      for (const [k, v] of Object.entries(answer.headers))
+        if (!DROP_RESPONSE.has(k) && v !== undefined) out[k] = v;
+      res.writeHead(answer.statusCode, out);
+      const sse = String(answer.headers["content-type"] ?? "").includes("text/event-stream");
+      for await (const chunk of answer.body) {
+        if (sse) tap.push(chunk as Buffer);
+        else if (answer.statusCode < 300) tap.pushJson(chunk as Buffer);
+        res.write(chunk);
+      }
+      tap.end();
+      res.end();
+    } finally {
+      inFlight.delete(abort);
+    }
+  };
+
+  const send = async (
+    target: string,
+    method: string,
+    headers: Record<string, string>,
+    body: Buffer,
+    signal: AbortSignal,
+  ) =>
+    request(target, {
+      method: method as "POST",
+      headers: { ...headers, ...(await opts.upstream.headers()) },
+      body: method === "GET" || method === "HEAD" ? undefined : body,
+      dispatcher,
+      signal,
+      // A model may think for minutes before its first byte; Codex's own idle limits still apply.
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    });
+
+  const server = http.createServer((req, res) => {
+    forward(req, res).catch((err: Error) => {
+      if (!ended) opts.log?.warn({ err: { message: err.message } }, "model gateway: upstream request failed");
+      refuse(res, 502, ended ? "this turn has ended" : "the model could not be reached");
+    });
+  });
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    token,
+    usage: () => tap.total(),
+    async end() {
+      if (ended) return;
+      ended = true;
+      for (const a of inFlight) a.abort();
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await dispatcher.close().catch(() => undefined);
+    },
+  };
+}
