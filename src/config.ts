@@ -51,7 +51,7 @@ const schema = z.object({
   HOST: z.string().min(1).default("0.0.0.0"),
   HEALTH_PORT: port.default(3001),
   HEALTH_HOST: z.string().min(1).default("127.0.0.1"),
-  // The metrics listener (docs/reliability.md#health): `off`, or a port; anonymous on loopback only.
+  // The metrics listener (docs/reliability.md#who-sees-what): `off`, or a port; anonymous on loopback only.
   CODEXPI_METRICS_PORT: z
     .union([z.literal("off"), port], "expected a TCP port (0 to 65535) or off")
     .default(DEFAULT_METRICS_PORT),
