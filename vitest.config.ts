@@ -7,6 +7,9 @@ import { LatencySequencer } from "./test/support/latencySequencer.js";
 // Tests choose every variable the processes they start see: an operator's .env in the checkout
 // (the quick start puts real Slack tokens there) must never reach them.
 process.env.CODEXPI_ENV_FILE ??= "none";
+// Every `serve` a test starts binds its metrics listener to a free port, never the default 9464
+// (files run side by side); the tests of that default set it explicitly.
+process.env.CODEXPI_METRICS_PORT ??= "0";
 
 /**
  * How many test files run at once: eight by default. The suite mostly waits (real processes,

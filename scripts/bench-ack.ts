@@ -113,7 +113,7 @@ try {
       path.join(root, "dist/bin/main.js"),
       "serve",
     ],
-    { ...env, PORT: String(appPort), HEALTH_PORT: "0" },
+    { ...env, PORT: String(appPort), HEALTH_PORT: "0", CODEXPI_METRICS_PORT: "0" },
     null,
   );
   await start([path.join(root, "dist/scripts/bare-bolt.js"), String(barePort), SECRET], env, /ready/);

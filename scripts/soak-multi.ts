@@ -91,6 +91,7 @@ const envOf = (who: string, extra: Record<string, string> = {}): NodeJS.ProcessE
   SLACK_TEAM_ID: TEAM,
   HOST: "127.0.0.1",
   HEALTH_PORT: "0",
+  CODEXPI_METRICS_PORT: "0",
   LOG_LEVEL: "warn",
   NO_PROXY: "127.0.0.1,localhost",
   ...extra,

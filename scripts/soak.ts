@@ -81,6 +81,7 @@ const env: NodeJS.ProcessEnv = {
   HOST: "127.0.0.1",
   PORT: String(port),
   HEALTH_PORT: "0",
+  CODEXPI_METRICS_PORT: "0",
   LOG_LEVEL: "warn",
   NO_PROXY: "127.0.0.1,localhost",
 };

@@ -1,3 +1,4 @@
+import net from "node:net";
 import path from "node:path";
 import { validate as validCron } from "node-cron";
 import { z } from "zod";
@@ -14,6 +15,8 @@ export class ConfigError extends Error {
 }
 
 const MIB = 1024 * 1024;
+/** Prometheus's usual port for an exporter of one's own: where /metrics is served by default. */
+export const DEFAULT_METRICS_PORT = 9464;
 const port = z.coerce.number().int().min(0).max(65535);
 const seconds = z.coerce.number().int().positive();
 const slackUserIds = z
@@ -48,6 +51,17 @@ const schema = z.object({
   HOST: z.string().min(1).default("0.0.0.0"),
   HEALTH_PORT: port.default(3001),
   HEALTH_HOST: z.string().min(1).default("127.0.0.1"),
+  // The metrics listener (docs/reliability.md#who-sees-what): `off`, or a port; anonymous on loopback only.
+  CODEXPI_METRICS_PORT: z
+    .union([z.literal("off"), port], "expected a TCP port (0 to 65535) or off")
+    .default(DEFAULT_METRICS_PORT),
+  CODEXPI_METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+  // RFC 6750's token characters, and long enough that guessing is no way in.
+  CODEXPI_METRICS_TOKEN: z
+    .string()
+    .regex(/^[A-Za-z0-9._~+/-]+=*$/, "expected a bearer token: letters, digits and - . _ ~ + / only")
+    .min(16, "expected at least 16 characters (e.g. the output of openssl rand -hex 32)")
+    .optional(),
   CODEXPI_TICK: z
     .string()
     .min(1)
@@ -140,6 +154,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new ConfigError(`invalid configuration — ${lines.join("; ")}`);
   }
   const e = result.data;
+  const metrics = metricsListener(e);
   const dataDir = path.resolve(e.CODEXPI_DATA_DIR);
   const database = databaseFrom(e.DATABASE_URL, dataDir);
   return {
@@ -166,6 +181,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     codexHome: e.CODEX_HOME === undefined ? undefined : path.resolve(e.CODEX_HOME),
     http: { port: e.PORT, host: e.HOST },
     health: { port: e.HEALTH_PORT, host: e.HEALTH_HOST },
+    metrics,
     tick: e.CODEXPI_TICK,
     /**
      * How long the coordinator lease lasts without renewal (each tick renews it): another `serve`
@@ -241,6 +257,40 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       chars: e.CODEXPI_THREAD_CONTEXT_CHARS,
     },
   };
+}
+
+/**
+ * Where /metrics and the detailed /healthz are served without credentials, and the token that
+ * opens them on every listener. Anonymous detail is for the machine itself: a metrics listener
+ * outside loopback without a token would hand it to the network, so it is refused here.
+ */
+function metricsListener(e: z.infer<typeof schema>) {
+  const port = e.CODEXPI_METRICS_PORT === "off" ? null : e.CODEXPI_METRICS_PORT;
+  const token = e.CODEXPI_METRICS_TOKEN ?? null;
+  if (port !== null && !token && !isLoopbackHost(e.CODEXPI_METRICS_HOST)) {
+    throw new ConfigError(
+      `invalid configuration — CODEXPI_METRICS_HOST: ${e.CODEXPI_METRICS_HOST} is not a loopback address; metrics are served without credentials on loopback only: set CODEXPI_METRICS_TOKEN, or keep the default 127.0.0.1`,
+    );
+  }
+  return {
+    /** The metrics listener's port (0: any free one), or null when CODEXPI_METRICS_PORT=off. */
+    port,
+    host: e.CODEXPI_METRICS_HOST,
+    /** The bearer token for /metrics and the detailed /healthz; null: none is accepted anywhere. */
+    token,
+  };
+}
+
+const LOOPBACK = new net.BlockList();
+LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
+LOOPBACK.addAddress("::1", "ipv6");
+
+/** Whether a listener's host name or address stays on this machine (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, "");
+  if (h === "localhost" || h.endsWith(".localhost")) return true;
+  const family = net.isIPv4(h) ? "ipv4" : net.isIPv6(h) ? "ipv6" : null;
+  return family !== null && LOOPBACK.check(h, family);
 }
 
 /** The limits on files in and out of a conversation (docs/files.md). */

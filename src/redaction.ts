@@ -135,10 +135,10 @@ export function clearRegisteredSecrets(): void {
 
 /**
  * The configuration's secret values: the Slack bot and app tokens, the signing secret, the
- * PostgreSQL password of DATABASE_URL, and the model credentials named in CODEXPI_AGENT_ENV (read from `env`), which agents can see and echo.
+ * metrics token (CODEXPI_METRICS_TOKEN), the PostgreSQL password of DATABASE_URL, and the model credentials named in CODEXPI_AGENT_ENV (read from `env`), which agents can see and echo.
  */
 export function configuredSecrets(
-  config: Pick<Config, "slack" | "agentEnv"> & Partial<Pick<Config, "database">>,
+  config: Pick<Config, "slack" | "agentEnv"> & Partial<Pick<Config, "database" | "metrics">>,
   env: NodeJS.ProcessEnv = process.env,
 ): string[] {
   const credentials = config.agentEnv.map((name) => env[name]);
@@ -148,6 +148,7 @@ export function configuredSecrets(
     config.slack.botToken,
     config.slack.appToken,
     config.slack.signingSecret,
+    config.metrics?.token,
     dbPassword,
     ...credentials,
   ].filter((v): v is string => Boolean(v));

@@ -18,6 +18,7 @@ import type { BotContext } from "./context.js";
 import { AfterAck } from "./afterAck.js";
 import { PendingAcks } from "./pendingAcks.js";
 import { serveHealth, startHealthServer, type Health } from "./health.js";
+import { type HealthAccess, publicAccess } from "./healthAccess.js";
 import { registerActions } from "./listeners/actions.js";
 import { registerLaneActions } from "./listeners/lanes.js";
 import { registerCoordinationActions } from "./listeners/coordination.js";
@@ -101,6 +102,8 @@ interface SlackAppOptions {
   logger: Logger;
   locale: Locale;
   health: Health;
+  /** Who sees what of health on Slack's listener or Socket Mode's (default: the token only). */
+  healthAccess?: HealthAccess;
   /** The intake database's file (default `<data dir>/intake.db`) and its waits (tests shorten them). */
   intake?: { file?: string; timing?: Partial<IntakeTiming> };
 }
@@ -221,6 +224,7 @@ function createTransport(
   calls: SlackCallMetrics,
 ): Receiver {
   const { config, engine, logger, health } = opts;
+  const access = opts.healthAccess ?? publicAccess(config);
   if (config.slack.appToken)
     return new SocketModeReceiver({
       appToken: config.slack.appToken,
@@ -239,7 +243,7 @@ function createTransport(
     customRoutes: ["/healthz", "/metrics"].map((path) => ({
       path,
       method: ["GET"],
-      handler: (req, res) => void serveHealth(health, req, res),
+      handler: (req, res) => void serveHealth(health, access, req, res),
     })),
   });
   const checks = {
@@ -304,12 +308,13 @@ function registerListeners(app: App, ctx: BotContext): void {
 
 /** Starts the receiver; in Socket Mode health gets its own server, in HTTP mode it shares Slack's port. */
 async function listen(
-  { config, health }: SlackAppOptions,
+  { config, health, healthAccess }: SlackAppOptions,
   receiver: ComposedReceiver,
 ): Promise<{ port: number | null; healthPort: number | null; healthServer: Server | null }> {
   if (config.slack.appToken) {
     await receiver.start();
-    const h = await startHealthServer(health, config.health.host, config.health.port);
+    const access = healthAccess ?? publicAccess(config);
+    const h = await startHealthServer(health, access, config.health.host, config.health.port);
     return { port: null, healthPort: h.port, healthServer: h.server };
   }
   const server = (await receiver.start({

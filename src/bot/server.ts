@@ -22,6 +22,7 @@ import { HandledEvents } from "./store/events.js";
 import { startSlackApp, type SlackApp } from "./app.js";
 import type { IntakeTiming } from "./intake/intake.js";
 import { Health, startHealthServer } from "./health.js";
+import { metricsListenerAccess, metricsUrlOf, publicAccess } from "./healthAccess.js";
 import { Notifier } from "./notifier/notifier.js";
 import { Counter } from "../metrics/index.js";
 import { configuredSecrets, registerSecrets } from "../redaction.js";
@@ -57,7 +58,10 @@ export interface RunningBot {
   slack: SlackApp | null;
   notifier: Notifier | null;
   health: Health;
+  /** Slack's HTTP port (HTTP mode) or the health listener's: liveness for anyone, detail with the token. */
   healthPort: number | null;
+  /** The metrics listener's port (CODEXPI_METRICS_PORT), null when it is off. */
+  metricsPort: number | null;
   stop(): Promise<boolean>;
 }
 
@@ -95,11 +99,18 @@ export async function startBot(
   let notifier: Notifier | null = null;
   let healthPort: number | null = null;
   let healthServer: { close(cb: () => void): void } | null = null;
+  let metricsServer: { close(cb: () => void): void } | null = null;
+  let metricsPort: number | null = null;
   let ticker: Ticker | null = null;
   let housekeeping: NodeJS.Timeout | null = null;
   try {
     // One tick before Slack starts: this process takes the lease at once if it is free.
     await engine.tick().catch((err) => logger.error({ err }, "first tick failed"));
+    // First, so that the other listeners' refusals can say where /metrics is.
+    const metrics = await startMetricsListener(config, health);
+    metricsServer = metrics?.server ?? null;
+    metricsPort = metrics?.port ?? null;
+    const healthAccess = publicAccess(config, metrics?.url ?? null);
     if (!headless) {
       slack = await startSlackApp({
         config,
@@ -107,13 +118,14 @@ export async function startBot(
         logger,
         locale: config.locale,
         health,
+        healthAccess,
         intake: { file: config.intakeFile, ...slackOptions.intake },
       });
       healthPort = slack.healthPort;
       notifier = startNotifier(config, engine, slack, logger, { wakeups, onPostgres });
     } else {
       logger.info("headless: running without Slack (CLI, dispatcher, ticker and health only)");
-      const h = await startHealthServer(health, config.health.host, config.health.port);
+      const h = await startHealthServer(health, healthAccess, config.health.host, config.health.port);
       healthServer = h.server;
       healthPort = h.port;
     }
@@ -121,6 +133,7 @@ export async function startBot(
     housekeeping = startHousekeeping(engine, logger);
   } catch (err) {
     await slack?.stop().catch(() => undefined);
+    for (const server of [metricsServer, healthServer]) await closeServer(server);
     await closeSpawner(spawner);
     offDispatch();
     await closeWakeups(db).catch(() => undefined);
@@ -128,21 +141,37 @@ export async function startBot(
     throw err;
   }
   logger.info(
-    { owner: engine.owner, tick: config.tick, database: config.databasePath, healthPort },
+    { owner: engine.owner, tick: config.tick, database: config.databasePath, healthPort, metricsPort },
     "codexpi serving",
   );
-  const parts = { db, spawner, offDispatch, slack, notifier, ticker, healthServer };
+  const parts = { db, spawner, offDispatch, slack, notifier, ticker, healthServer, metricsServer };
   return {
     engine,
     slack,
     notifier,
     health,
     healthPort,
+    metricsPort,
     async stop() {
       if (housekeeping) clearInterval(housekeeping);
       return runShutdown(shutdownSteps(parts), logger);
     },
   };
+}
+
+/**
+ * The metrics listener (CODEXPI_METRICS_HOST:CODEXPI_METRICS_PORT, loopback by default): /metrics
+ * and the detailed /healthz, without credentials when no token is configured. Null when off.
+ */
+async function startMetricsListener(config: Config, health: Health) {
+  const { host, port } = config.metrics;
+  if (port === null) return null;
+  const listening = await startHealthServer(health, metricsListenerAccess(config), host, port);
+  return { ...listening, url: metricsUrlOf(host, listening.port) };
+}
+
+function closeServer(server: { close(cb: () => void): void } | null): Promise<void> {
+  return new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
 }
 
 /** The notifier's permanent failures by Slack error code, as a counter (none before it exists). */
@@ -214,17 +243,15 @@ function shutdownSteps(parts: {
   notifier: Notifier | null;
   ticker: Ticker | null;
   healthServer: { close(cb: () => void): void } | null;
+  metricsServer: { close(cb: () => void): void } | null;
 }): ShutdownStep[] {
-  const { db, spawner, offDispatch, slack, notifier, ticker, healthServer } = parts;
+  const { db, spawner, offDispatch, slack, notifier, ticker, healthServer, metricsServer } = parts;
   return [
     { name: "notifier", run: () => notifier?.stop() },
     { name: "slack", run: () => slack?.stop() },
     { name: "ticker", run: () => ticker?.stop() },
-    {
-      name: "health server",
-      run: () =>
-        new Promise<void>((resolve) => (healthServer ? healthServer.close(() => resolve()) : resolve())),
-    },
+    { name: "health server", run: () => closeServer(healthServer) },
+    { name: "metrics server", run: () => closeServer(metricsServer) },
     { name: "standby worker", run: () => closeSpawner(spawner) },
     {
       name: "wake-ups",

@@ -27,6 +27,7 @@ export type EngineErrorReason =
   | "lane_no_base"
   | "lane_checkout_dirty"
   | "lane_checkout_moved"
+  | "lane_unsealed"
   | "conversation_not_found"
   | "conversation_other_project"
   | "prompt_empty"

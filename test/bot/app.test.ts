@@ -8,6 +8,9 @@ import { messageEvent, appMentionEvent } from "../support/slackRequests.js";
 import { ADMIN, OTHER, OWNER, eventually, slackBot } from "../support/slackBot.js";
 import { settled } from "../support/settled.js";
 
+const METRICS_TOKEN = "app-test-metrics-token-0123456789";
+const bearer = { authorization: `Bearer ${METRICS_TOKEN}` };
+
 // The real Bolt app over signed HTTP, the real notifier, workers and Codex binary; Slack and the
 // model are fakes on 127.0.0.1.
 describe("Slack app end to end", () => {
@@ -205,8 +208,9 @@ describe("Slack app end to end", () => {
   });
 
   it("GET /healthz reports the checks and gauges; /metrics is Prometheus text", async () => {
-    bot = await slackBot();
-    const health = await fetch(`${bot.base}/healthz`);
+    bot = await slackBot({ env: { CODEXPI_METRICS_TOKEN: METRICS_TOKEN } });
+    // On Slack's listener the detail takes the token (test/bot/metricsAccess.test.ts: without it).
+    const health = await fetch(`${bot.base}/healthz`, { headers: bearer });
     expect(health.status).toBe(200);
     const body = (await health.json()) as Record<string, unknown>;
     expect(body).toMatchObject({
@@ -217,15 +221,19 @@ describe("Slack app end to end", () => {
     });
     expect((body.codex as { version: string }).version).toContain("0.171.0");
     expect((body.lease as { holder: string }).holder).toBe(bot.bot.engine.owner);
-    const metrics = await (await fetch(`${bot.base}/metrics`)).text();
+    const metrics = await (await fetch(`${bot.base}/metrics`, { headers: bearer })).text();
     expect(metrics).toMatch(/^codexpi_queue_queued 0$/m);
   });
 
   it("/healthz answers 503 naming the failing check", async () => {
     bot = await slackBot({ env: { CODEX_BIN: "/nonexistent/codex" } });
-    const health = await fetch(`${bot.base}/healthz`);
+    // The loopback metrics listener gives the detail; Slack's listener only the verdict.
+    const health = await fetch(`${bot.metricsBase}/healthz`);
     expect(health.status).toBe(503);
     expect(((await health.json()) as { failing: string[] }).failing).toEqual(["codex"]);
+    const bare = await fetch(`${bot.base}/healthz`);
+    expect(bare.status).toBe(503);
+    expect(await bare.json()).toEqual({ ok: false });
   });
 });
 

@@ -35,7 +35,7 @@ describe("the health check's Codex process", () => {
     process.env.SLACK_BOT_TOKEN = TOKEN;
     process.env.SLACK_SIGNING_SECRET = "healthcheck-signing-secret";
     bot = await slackBot({ env: { CODEX_BIN: fakeCodex } });
-    const health = (await (await fetch(`${bot.base}/healthz`)).json()) as {
+    const health = (await (await fetch(`${bot.metricsBase}/healthz`)).json()) as {
       codex: { version: string | null };
     };
     expect(health.codex.version).toBe("codex-cli 0.0.0-probe"); // positive control: our stand-in ran

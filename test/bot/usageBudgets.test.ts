@@ -127,11 +127,13 @@ describe("usage, budgets and metrics through the real bot", () => {
     await b.command("ask demo MET-ONE say hi", OWNER);
     await finished(b, 1);
     await say(b, "budget set user <@UOWNER> --monthly 1000000");
+    await say(b, "budget set project demo --monthly 1000000");
     // The turn's posts (the one answered 429 retried a second later) are done before the scrape.
     await settled(b);
-    const res = await fetch(`${b.base}/metrics`);
+    const res = await fetch(`${b.metricsBase}/metrics`);
     expect(res.headers.get("content-type")).toContain("text/plain; version=0.0.4");
-    const families = parsePrometheusText(await res.text());
+    const text = await res.text();
+    const families = parsePrometheusText(text);
     const family = (name: string, type: string) => {
       const f = families.get(name);
       expect(f?.type, name).toBe(type);
@@ -148,14 +150,19 @@ describe("usage, budgets and metrics through the real bot", () => {
     expect(value("codexpi_tokens_total", "counter", { project: "demo", kind: "input" })).toBeGreaterThan(0);
     expect(value("codexpi_agent_seconds_total", "counter", { project: "demo" })).toBeGreaterThan(0);
     expect(
-      value("codexpi_budget_tokens", "gauge", { scope: "user", subject: "UOWNER", period: "monthly" }),
+      value("codexpi_budget_tokens", "gauge", { scope: "project", subject: "demo", period: "monthly" }),
     ).toBe(1_000_000);
     expect(
-      value("codexpi_budget_used_tokens", "gauge", { scope: "user", subject: "UOWNER", period: "monthly" }),
+      value("codexpi_budget_used_tokens", "gauge", { scope: "project", subject: "demo", period: "monthly" }),
     ).toBe(
       value("codexpi_tokens_total", "counter", { project: "demo", kind: "input" })! +
         value("codexpi_tokens_total", "counter", { project: "demo", kind: "output" })!,
     );
+    // A person's budget is counted, never labelled with their Slack id (issue 31, item 5).
+    expect(value("codexpi_user_budgets", "gauge", { period: "monthly" })).toBe(1);
+    expect(value("codexpi_user_budgets", "gauge", { period: "daily" })).toBe(0);
+    expect(value("codexpi_user_budgets_reached", "gauge", { period: "monthly" })).toBe(0);
+    expect(text).not.toContain(OWNER);
     expect(value("codexpi_slack_calls_total", "counter", { method: "auth.test" })).toBeGreaterThanOrEqual(1);
     expect(
       value("codexpi_slack_calls_total", "counter", { method: "chat.postMessage" }),

@@ -149,7 +149,7 @@ describe("projects never overlap (issue 16, finding 4; real Codex in the jail)",
     expect(doctor.stdout).toMatch(/^✓ layout: /m); // the other layout rule still holds: one line each
 
     const serve = await execa(process.execPath, [CLI, "serve"], {
-      env: { ...cliEnv(env), CODEXPI_HEADLESS: "1", HEALTH_PORT: "0", PORT: "0" },
+      env: { ...cliEnv(env), CODEXPI_HEADLESS: "1", HEALTH_PORT: "0", CODEXPI_METRICS_PORT: "0", PORT: "0" },
       reject: false,
       timeout: 30_000,
     });

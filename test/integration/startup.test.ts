@@ -31,6 +31,7 @@ describe("codexpi serve start-up errors (real CLI, fake Slack)", () => {
         HOST: "127.0.0.1",
         PORT: "0",
         HEALTH_PORT: "0",
+        CODEXPI_METRICS_PORT: "0",
         LOG_LEVEL: "warn",
         NO_PROXY: "127.0.0.1,localhost",
         PATH: process.env.PATH ?? "/usr/bin:/bin",

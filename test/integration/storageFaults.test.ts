@@ -43,6 +43,7 @@ describe("storage faults at start-up (real CLI)", () => {
         CODEXPI_HEADLESS: "1",
         CODEXPI_LOCALE: "en",
         HEALTH_PORT: "0",
+        CODEXPI_METRICS_PORT: "0",
         LOG_LEVEL: "warn",
       },
       extendEnv: false,
@@ -71,6 +72,7 @@ describe("storage faults at start-up (real CLI)", () => {
         CODEXPI_DATA_DIR: data,
         CODEXPI_HEADLESS: "1",
         HEALTH_PORT: "0",
+        CODEXPI_METRICS_PORT: "0",
         LOG_LEVEL: "warn",
         CODEXPI_LOCALE: "fr",
       },
@@ -91,7 +93,13 @@ describe("storage faults at start-up (real CLI)", () => {
     dir = tempDir();
     const data = path.join(dir, "data");
     const serve = execa(process.execPath, [CLI, "serve"], {
-      env: { CODEXPI_DATA_DIR: data, CODEXPI_HEADLESS: "1", HEALTH_PORT: "0", LOG_LEVEL: "info" },
+      env: {
+        CODEXPI_DATA_DIR: data,
+        CODEXPI_HEADLESS: "1",
+        HEALTH_PORT: "0",
+        CODEXPI_METRICS_PORT: "0",
+        LOG_LEVEL: "info",
+      },
       reject: false,
       timeout: 60_000,
     });

@@ -59,6 +59,7 @@ export async function serveProcess(opts: { database?: TestDatabase; model?: Fake
     CODEXPI_ADMINS: ADMIN,
     HOST: "127.0.0.1",
     HEALTH_PORT: "0",
+    CODEXPI_METRICS_PORT: "0",
     CODEXPI_TICK: "*/1 * * * * *",
     CODEXPI_IDLE_TIMEOUT: "60",
     LOG_LEVEL: "warn",

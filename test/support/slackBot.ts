@@ -78,6 +78,7 @@ export async function slackBot(
     PORT: "0",
     HOST: "127.0.0.1",
     HEALTH_PORT: "0",
+    CODEXPI_METRICS_PORT: "0",
     CODEXPI_TICK: "*/1 * * * * *",
     CODEXPI_IDLE_TIMEOUT: "60",
     // Workers log to data/logs/ (kept for a failure's report, below).
@@ -133,6 +134,8 @@ export async function slackBot(
     project,
     db: bot.engine.db,
     base,
+    /** The loopback metrics listener: /metrics and the detailed /healthz without credentials. */
+    metricsBase: `http://127.0.0.1:${bot.metricsPort ?? 0}`,
     /** The environment the bot was configured from (for the CLI on the same data). */
     env,
     /** What the bot's workers get for Codex (its home and the fake model's key): another machine's too. */

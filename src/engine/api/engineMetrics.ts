@@ -75,16 +75,30 @@ export function engineMetrics(registry: Registry, kernel: Kernel): (report: Heal
     labelNames: ["project"],
     registers,
   });
+  // A person's budget is not a series of its own: its subject would be a Slack user id, and
+  // metrics leave the operators' hands (dashboards, long-term stores). People's budgets are counted.
   const budget = new Gauge({
     name: "codexpi_budget_tokens",
-    help: "Token budgets by scope, subject and period",
+    help: "Token budgets of projects by scope, subject and period",
     labelNames: ["scope", "subject", "period"],
     registers,
   });
   const used = new Gauge({
     name: "codexpi_budget_used_tokens",
-    help: "Tokens used in the current period of each budget",
+    help: "Tokens used in the current period of each project's budget",
     labelNames: ["scope", "subject", "period"],
+    registers,
+  });
+  const people = new Gauge({
+    name: "codexpi_user_budgets",
+    help: "People with a token budget for the period",
+    labelNames: ["period"],
+    registers,
+  });
+  const reached = new Gauge({
+    name: "codexpi_user_budgets_reached",
+    help: "People whose token budget for the current period is used up",
+    labelNames: ["period"],
     registers,
   });
   const extra = new Map<string, Gauge>();
@@ -107,12 +121,20 @@ export function engineMetrics(registry: Registry, kernel: Kernel): (report: Heal
         tokens.inc({ project: u.project, kind }, u[kind]);
       agent.inc({ project: u.project }, u.agentMs / 1000);
     }
-    budget.reset();
-    used.reset();
+    for (const g of [budget, used, people, reached]) g.reset();
+    for (const period of ["daily", "monthly"] as const) {
+      people.set({ period }, 0);
+      reached.set({ period }, 0);
+    }
     for (const b of await allBudgets(kernel)) {
       for (const period of ["daily", "monthly"] as const) {
         const limit = b.limits[period];
         if (limit === null) continue;
+        if (b.scope === "user") {
+          people.inc({ period });
+          if (b.used[period] >= limit) reached.inc({ period });
+          continue;
+        }
         const labels = { scope: b.scope, subject: b.name, period };
         budget.set(labels, limit);
         used.set(labels, b.used[period]);

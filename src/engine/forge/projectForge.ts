@@ -37,7 +37,7 @@ async function projectRemoteUrl(project: Project, host: ForgeHost): Promise<stri
  */
 export async function pushProjectBranch(
   project: Project,
-  branch: { repoPath: string; branch: string; read?: readonly string[] },
+  branch: { repoPath: string; branch: string; objects?: readonly string[] },
   host: ForgeHost,
 ): Promise<PushResult> {
   const url = await projectRemoteUrl(project, host);

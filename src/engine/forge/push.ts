@@ -6,6 +6,7 @@ import { EngineError } from "../errors.js";
 import { type GitJailMode, type GitRemoteAccess, type RepoGitAccess, repoGit } from "../isolation/index.js";
 import { capText } from "../text/index.js";
 import { askPassDir, askPassEnvironment, installAskPass } from "./askpass.js";
+import { withPushRepository } from "./pushRepository.js";
 import { isLoopbackHost, type RemoteTransport, remoteTransport } from "./remoteUrl.js";
 
 /** What a push over http(s) authenticates with: a token (and the user name to give with it). */
@@ -33,8 +34,11 @@ export interface PushRequest {
   /** codexpi's data directory: the askpass program lives there (never inside a repository). */
   dataDir: string;
   jail: GitJailMode;
-  /** Object stores the repository borrows (read-only in the jail). */
-  read?: readonly string[];
+  /**
+   * Object stores the repository borrows that codexpi vouches for (a lane: the project's own
+   * `.git/objects`), shown read-only; never the stores a repository's alternates file lists.
+   */
+  objects?: readonly string[];
   /** The operator's ssh directory for an ssh remote (default ~/.ssh), shown read-only. */
   sshDir?: string;
   timeoutMs?: number;
@@ -69,7 +73,7 @@ function scrubbed(text: string, token: string | undefined): string {
 /** The remote's push URL, as the configuration of `from` names it (insteadOf rules applied). */
 async function pushUrl(req: PushRequest): Promise<string> {
   const from = req.remoteFrom ?? req.repoPath;
-  const access: RepoGitAccess = { jail: req.jail, cwd: from, read: req.read, timeoutMs: req.timeoutMs };
+  const access: RepoGitAccess = { jail: req.jail, cwd: from, timeoutMs: req.timeoutMs };
   try {
     return await repoGit(access, ["remote", "get-url", "--push", "--", req.remote]);
   } catch {
@@ -118,10 +122,12 @@ function remoteAccess(
 }
 
 /**
- * Pushes `branch` to the remote (`git push <url> refs/heads/B:refs/heads/B`) through repoGit:
- * jailed with the network, hooks and command-running configuration disarmed, the token handed by
- * codexpi's askpass (see askpass.ts). The repository is only read. Errors are EngineErrors whose
- * text passed the redactor and never holds the token.
+ * Pushes `branch` to the remote (`git push <url> refs/heads/B:refs/heads/B`) from a bare
+ * repository codexpi makes for this push (pushRepository.ts: the branch's objects only, none of
+ * `repoPath`'s configuration), through repoGit: jailed with the network, hooks and command-running
+ * configuration disarmed, the URL on the command line, the token handed by codexpi's askpass (see
+ * askpass.ts). `repoPath` is only read, without network. Errors are EngineErrors whose text passed
+ * the redactor and never holds the token.
  */
 export async function pushBranch(req: PushRequest): Promise<PushResult> {
   if (!REMOTE_NAME.test(req.remote))
@@ -134,16 +140,14 @@ export async function pushBranch(req: PushRequest): Promise<PushResult> {
   const { remote, write } = remoteAccess(req, url, transport);
   const target = transport.kind === "file" ? write[0]! : url;
   const ref = `refs/heads/${req.branch}`;
-  const access: RepoGitAccess = {
-    jail: req.jail,
-    cwd: req.repoPath,
-    read: req.read,
-    write,
-    remote,
-    timeoutMs: req.timeoutMs ?? 300_000,
-  };
+  const source = { ...req, objects: req.objects ?? [] };
   try {
-    await repoGit(access, ["push", "--no-verify", "--porcelain", "--", target, `${ref}:${ref}`]);
+    await withPushRepository(source, (owned, objects) =>
+      repoGit(
+        { jail: req.jail, cwd: owned, read: objects, write, remote, timeoutMs: req.timeoutMs ?? 300_000 },
+        ["push", "--no-verify", "--porcelain", "--", target, `${ref}:${ref}`],
+      ),
+    );
   } catch (e) {
     const detail = scrubbed(e instanceof Error ? e.message : String(e), req.credential?.token);
     throw new EngineError("unavailable", "forge_push_failed", { remote: req.remote, detail });

@@ -51,7 +51,7 @@ const WORKER = [
 export const DEFAULT_AGENT_ENV = ["OPENAI_API_KEY"];
 
 // Never passed on, whatever an allow-list says: a typo in CODEXPI_AGENT_ENV must not leak these.
-const NEVER = /^(SLACK_|CODEXPI_ADMINS$|DATABASE_URL$)/;
+const NEVER = /^(SLACK_|CODEXPI_ADMINS$|CODEXPI_METRICS_TOKEN$|DATABASE_URL$)/;
 
 function pick(base: NodeJS.ProcessEnv, names: Iterable<string>, test?: RegExp): Record<string, string> {
   const env: Record<string, string> = {};

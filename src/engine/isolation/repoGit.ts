@@ -39,7 +39,11 @@ export interface RepoGitAccess {
    * its configuration keys (one more jailed process) is skipped. Lane start-up counts processes.
    */
   fresh?: boolean;
-  /** Set only for a command that reaches a remote (a push): the network and what it needs. */
+  /**
+   * Set only for a command that reaches a remote (a push): the network and what it needs. Such a
+   * command runs only where the repository's configuration holds nothing but what `git init
+   * --bare` writes (a repository codexpi made for it): anything else is refused, `fresh` or not.
+   */
   remote?: GitRemoteAccess;
 }
 
@@ -138,6 +142,21 @@ function remoteOverrides(remote: GitRemoteAccess): string[] {
     // repository names.
     ...(remote.protocols.includes("ssh") ? ["core.sshCommand=ssh -o BatchMode=yes"] : []),
   ];
+}
+
+/**
+ * The only keys a repository's own configuration may set for a command that reaches a remote:
+ * what `git init --bare` writes. Network keys (`http.*` — `curloptResolve`, `sslCAInfo`, proxies —,
+ * `url.*.insteadOf`, `remote.*`, `credential.*`, `include*`) would choose where git connects and
+ * whom it trusts with the token; a remote command runs from a repository codexpi made for it
+ * (forge/pushRepository.ts), so anything else there means something wrote it: refused.
+ */
+const REMOTE_COMMAND_KEYS =
+  /^(core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks)|extensions\.(objectformat|refstorage))$/;
+
+/** Keys among `keys` a command that reaches a remote does not run with (see REMOTE_COMMAND_KEYS). */
+export function foreignRemoteKeys(keys: readonly string[]): string[] {
+  return [...new Set(keys.map((k) => k.toLowerCase()))].filter((k) => !REMOTE_COMMAND_KEYS.test(k));
 }
 
 /** The `-c` overrides that disarm every command-running key among `keys` (lower-case names). */
@@ -304,12 +323,15 @@ async function exec(access: RepoGitAccess, argv: string[]): Promise<GitRun> {
   }
 }
 
-/** The configuration keys set for `cwd` (its repository's, included files' too), lower-case. */
-async function configuredKeys(access: RepoGitAccess): Promise<string[]> {
+/**
+ * The configuration keys set for `cwd` (its repository's, included files' too), lower-case; null
+ * when git could not read them.
+ */
+async function configuredKeys(access: RepoGitAccess): Promise<string[] | null> {
   // Reading configuration runs nothing; the same jail shows the same files the command will read.
   const local = { ...access, remote: undefined };
   const r = await exec(local, ["git", "--no-pager", "config", "--list", "--name-only", "-z"]);
-  return r.ok ? r.out.split("\0").filter(Boolean) : [];
+  return r.ok ? r.out.split("\0").filter(Boolean) : null;
 }
 
 /** The work tree to name explicitly: `cwd` when it holds a `.git` directory (a clone or checkout). */
@@ -324,9 +346,20 @@ function workTreeArgs(cwd: string): string[] {
  */
 export async function repoGit(access: RepoGitAccess, args: string[]): Promise<string> {
   const cwd = real(access.cwd);
+  // A command with the network always reads the configuration first, `fresh` or not: it is the
+  // second layer under "push from a repository codexpi owns", and a push is rare.
+  const read = access.fresh && !access.remote ? [] : await configuredKeys(access);
+  const keys = read ?? [];
+  if (access.remote) {
+    const foreign = read === null ? ["(unreadable configuration)"] : foreignRemoteKeys(read);
+    if (foreign.length)
+      throw new Error(
+        `git ${args[0] ?? ""} reaches a remote and runs only with codexpi's configuration, but the repository's sets ${capText(foreign.join(", "), 500)}`,
+      );
+  }
   const overrides = [
     ...FIXED,
-    ...neutralisingOverrides(access.fresh ? [] : await configuredKeys(access)),
+    ...neutralisingOverrides(keys),
     ...(access.remote ? remoteOverrides(access.remote) : []),
   ];
   const safe = [cwd, ...(access.write ?? []), ...(access.read ?? [])]

@@ -3,7 +3,14 @@ import path from "node:path";
 import type { Kernel } from "../kernel.js";
 import type { Conversation, Project } from "../schema.js";
 import { repoGit, type GitJailMode } from "../isolation/index.js";
-import { cloneBase, commitClone, isSealedClone, makeClone, unusableWorkdir } from "../workspaces/index.js";
+import {
+  cloneBase,
+  commitClone,
+  isSealedClone,
+  makeClone,
+  readClone,
+  unusableWorkdir,
+} from "../workspaces/index.js";
 import { t } from "../../i18n/index.js";
 import type { Lane } from "./schema.js";
 
@@ -180,7 +187,7 @@ export async function laneAfterTurn(
   }
 }
 
-/** A sealed clone's HEAD (commitClone checks the seal; this read only follows it). */
+/** A sealed clone's HEAD: the first git command after a turn, so the seal is checked here too. */
 async function headOf(jail: GitJailMode, clone: string): Promise<string> {
-  return repoGit({ jail, cwd: clone, read: [clone] }, ["rev-parse", "HEAD"]);
+  return readClone(jail, clone, ["rev-parse", "HEAD"]);
 }

@@ -1,10 +1,10 @@
+import path from "node:path";
 import type { Kernel } from "../kernel.js";
 import { EngineError } from "../errors.js";
 import { emit } from "../outbox.js";
-import { listedAlternates } from "../isolation/index.js";
 import { conversationRights, type Actor } from "../projects/index.js";
 import type { Project } from "../schema.js";
-import { commitClone } from "../workspaces/index.js";
+import { assertSealed, commitClone } from "../workspaces/index.js";
 import { openProjectPullRequest, pushProjectBranch, type PullRequest } from "../forge/index.js";
 import { conflictFollowUpPrompt, mergeLane, updateLaneBase } from "./merge.js";
 import { readLaneChanges } from "./card.js";
@@ -55,11 +55,21 @@ async function scopeOf(engine: Engine, actor: Actor, conversationId: string): Pr
   return { lane, project, personId: row.user_id, title: row.title, rights };
 }
 
-/** The lane is active and no agent works or waits in it (its clone would change under git). */
+/**
+ * The lane is active, no agent works or waits in it (its clone would change under git), and its
+ * clone is as codexpi sealed it: checked before any git command of a button (merge, push, pull
+ * request, ask to merge), since its agent may have written `.git` — a planted `http.*` or
+ * `url.*` key would otherwise meet the push's network and token.
+ */
 async function assertIdle(engine: Engine, scope: LaneScope): Promise<void> {
   if (scope.lane.status !== "active") throw new EngineError("conflict", "lane_ended");
   if (await conversationBusy(engine.db, scope.lane.conversation_id))
     throw new EngineError("conflict", "lane_busy", { name: scope.lane.conversation_id });
+  try {
+    assertSealed(scope.lane.path);
+  } catch (cause) {
+    throw new EngineError("conflict", "lane_unsealed", {}, { cause });
+  }
 }
 
 const isPerson = (actor: Actor, scope: LaneScope) => scope.personId === actor.userId && scope.rights.prompt;
@@ -163,9 +173,11 @@ export async function pushLane(
 
 async function pushScope(engine: Engine, scope: LaneScope): Promise<void> {
   const { lane, project } = scope;
+  // Only the project's own object store, never what the lane's alternates file lists; the push
+  // itself runs from a repository codexpi makes for it (engine/forge's pushRepository).
   await pushProjectBranch(
     project,
-    { repoPath: lane.path, branch: lane.branch, read: listedAlternates(lane.path) },
+    { repoPath: lane.path, branch: lane.branch, objects: [path.join(project.path, ".git", "objects")] },
     { dataDir: engine.config.dataDir, jail: engine.config.jail },
   );
   const now = engine.clock.now();

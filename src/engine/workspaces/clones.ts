@@ -79,7 +79,7 @@ function readSeal(clone: string): { hash: string; base: string } | null {
 export const cloneBase = (clone: string): string | null => readSeal(clone)?.base || null;
 
 /** Whether the clone is as the engine sealed it; throws, naming what changed, when it is not. */
-function assertSealed(clone: string): void {
+export function assertSealed(clone: string): void {
   const expected = readSeal(clone)?.hash;
   if (!expected) throw new Error(`${clone} has no seal: it was not made by codexpi, or not completely`);
   if (sealOf(clone) !== expected)

@@ -1,6 +1,7 @@
 // The public face of engine/workspaces: what other folders of the engine (and its API) use of it.
 
 export {
+  assertSealed,
   cloneBase,
   commitClone,
   fetchFromClone,

@@ -14,6 +14,8 @@ export const laneCard = {
     "the checkout of {name} has uncommitted changes: commit or stash them, then merge into `{base}` again",
   "reason.lane_checkout_moved":
     "the checkout of {name} has another branch out: check out `{base}`, then merge again",
+  "reason.lane_unsealed":
+    "this branch's working clone had its git configuration changed since codexpi made it: nothing is merged, pushed or run from it; discard it",
   "lane.pr_body":
     "{request}\n\n---\n\n**What the agent did**\n\n{summary}\n\n---\n\nAsked by {requester} in Slack: {thread}\n\n_Opened by codexpi._",
   "lane.reply.conflict":

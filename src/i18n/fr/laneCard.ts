@@ -15,6 +15,8 @@ export const laneCard = {
     "la copie de {name} a des modifications non commitées : commitez-les ou mettez-les de côté, puis fusionnez à nouveau dans `{base}`",
   "reason.lane_checkout_moved":
     "la copie de {name} a une autre branche extraite : extrayez `{base}`, puis fusionnez à nouveau",
+  "reason.lane_unsealed":
+    "la configuration git de la copie de travail de cette branche a changé depuis que codexpi l’a créée : rien n’en est fusionné, poussé ni lancé ; abandonnez-la",
   "lane.pr_body":
     "{request}\n\n---\n\n**Ce qu’a fait l’agent**\n\n{summary}\n\n---\n\nDemandé par {requester} dans Slack : {thread}\n\n_Ouverte par codexpi._",
   "lane.reply.conflict":

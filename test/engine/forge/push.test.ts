@@ -7,6 +7,7 @@ import { pushBranch } from "../../../src/engine/forge/index.js";
 import type { GitJailMode } from "../../../src/engine/isolation/index.js";
 import { t } from "../../../src/i18n/index.js";
 import { tempDir } from "../../support/engine.js";
+import { pushTheOldWay } from "../../support/forgeAttack.js";
 import { type GitHttpServer, startGitHttpServer } from "../../support/gitHttpServer.js";
 import { jailAvailable } from "../../support/jail.js";
 import { GIT_ENV, git } from "../orchestrations/repo.js";
@@ -183,7 +184,7 @@ describe.each<GitJailMode>(["off", "bwrap"])("pushBranch (jail %s)", (mode) => {
     expect(attacker.received.some((q) => q.authorization?.startsWith("Basic "))).toBe(true);
   });
 
-  it("S-FG-02: a URL rewrite planted in the lane sends git elsewhere, and the askpass helper gives it nothing", async (ctx) => {
+  it("S-FG-02: a URL rewrite planted in the lane does not apply: the push runs from codexpi's own repository (positive control: run in the lane, git goes elsewhere)", async (ctx) => {
     skipUnlessJail(ctx);
     const f = await fixture();
     const server = await httpServer(f.remotes);
@@ -195,23 +196,34 @@ describe.each<GitJailMode>(["off", "bwrap"])("pushBranch (jail %s)", (mode) => {
     await git(f.root, "init", "-q", "-b", "main", project);
     await git(project, "remote", "add", "origin", `${server.url}/widgets.git`);
     await git(f.clone, "config", `url.${attacker.url}/.pushInsteadOf`, `${server.url}/`);
-    const { e, shown } = await refusal(
-      pushBranch({
-        repoPath: f.clone,
-        remote: "origin",
-        branch: BRANCH,
-        credential: { token: TOKEN },
-        remoteFrom: project,
-        dataDir: f.dataDir,
-        jail: mode,
-      }),
-    );
-    expect(e.reason).toBe("forge_push_failed");
-    // Positive control: git did go to the other server (the rewrite applied) — which got no credentials.
+    await git(f.clone, "config", "http.curloptResolve", "127.0.0.1:1:127.0.0.2");
+    await pushBranch({
+      repoPath: f.clone,
+      remote: "origin",
+      branch: BRANCH,
+      credential: { token: TOKEN },
+      remoteFrom: project,
+      dataDir: f.dataDir,
+      jail: mode,
+    });
+    expect(await remoteHead(f.bare)).toBe(await git(f.clone, "rev-parse", BRANCH));
+    expect(server.received.some((q) => q.authorization?.startsWith("Basic ") && q.status === 200)).toBe(true);
+    expect(attacker.received).toEqual([]);
+    // The repository pushed from was codexpi's own, made for this push and removed after it.
+    expect(fs.readdirSync(path.join(f.dataDir, "push"))).toEqual([]);
+    // Positive control: git run in the lane, as before, follows the rewrite (and the askpass helper,
+    // seeing another origin, gives it no credentials).
+    const old = await pushTheOldWay({
+      repo: f.clone,
+      url: `${server.url}/widgets.git`,
+      branch: BRANCH,
+      token: TOKEN,
+      username: USER,
+      dataDir: f.dataDir,
+    });
+    expect(old.exitCode).not.toBe(0);
     expect(attacker.received.length).toBeGreaterThan(0);
     expect(attacker.received.filter((q) => q.authorization !== null)).toEqual([]);
-    expect(server.received).toEqual([]);
-    expect(shown).not.toContain(TOKEN);
   });
 
   it("a plain-http remote elsewhere than this machine is refused before anything is sent", async (ctx) => {

@@ -9,7 +9,7 @@ import net from "node:net";
 import path from "node:path";
 import { execa } from "execa";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { neutralisingOverrides, repoGit } from "../../../src/engine/isolation/repoGit.js";
+import { foreignRemoteKeys, neutralisingOverrides, repoGit } from "../../../src/engine/isolation/repoGit.js";
 import { tempDir } from "../../support/engine.js";
 import { jailAvailable } from "../../support/jail.js";
 import { GIT_ENV, git } from "../orchestrations/repo.js";
@@ -249,5 +249,49 @@ describe("repoGit: git on a repository an agent could have written", () => {
       "submodule.lib.update=none",
       "core.gitProxy=",
     ]);
+  });
+
+  it("a command that reaches a remote runs only in a repository whose configuration is git's own: network keys, rewrites and includes are refused before git starts", async () => {
+    expect(
+      foreignRemoteKeys([
+        "core.repositoryformatversion",
+        "core.filemode",
+        "core.bare",
+        "http.curloptResolve",
+        "http.sslCAInfo",
+        "url.https://evil.example/.insteadOf",
+        "remote.origin.pushurl",
+        "include.path",
+        "credential.helper",
+      ]),
+    ).toEqual([
+      "http.curloptresolve",
+      "http.sslcainfo",
+      "url.https://evil.example/.insteadof",
+      "remote.origin.pushurl",
+      "include.path",
+      "credential.helper",
+    ]);
+    const root = tempDir("codexpi-repogit-remote-");
+    dirs.push(root);
+    const bare = path.join(root, "bare.git");
+    await git(root, "init", "-q", "--bare", bare);
+    const target = path.join(root, "target.git");
+    await git(root, "init", "-q", "--bare", target);
+    // A remote command that only lists the (local) target's refs: no network is needed to try it.
+    const ls = () =>
+      repoGit({ jail: "off", cwd: bare, write: [target], remote: { protocols: [] } }, [
+        "ls-remote",
+        "--",
+        target,
+      ]);
+    // Positive control: git's own configuration, the command runs.
+    await expect(ls()).resolves.toBe("");
+    await git(bare, "config", "http.curloptResolve", "github.com:443:127.0.0.1");
+    await expect(ls()).rejects.toThrow(/runs only with codexpi's configuration.*http\.curloptresolve/);
+    // The same repository for a local command (no remote): the key is harmless there and git runs.
+    await expect(repoGit({ jail: "off", cwd: bare }, ["rev-parse", "--is-bare-repository"])).resolves.toBe(
+      "true",
+    );
   });
 });

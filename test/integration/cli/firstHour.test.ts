@@ -84,6 +84,7 @@ describe("codexpi serve for a newcomer (real CLI bundle)", () => {
         PATH: process.env.PATH ?? "/usr/bin:/bin",
         HOME: dir,
         HEALTH_PORT: "0",
+        CODEXPI_METRICS_PORT: "0",
         LOG_LEVEL: "info",
         CODEXPI_TICK: "*/1 * * * * *",
         ...env,
@@ -104,7 +105,8 @@ describe("codexpi serve for a newcomer (real CLI bundle)", () => {
       20_000,
       `serve to be up (${log.slice(-500)})`,
     );
-    return { proc, port };
+    const metricsPort = Number(/"metricsPort":(\d+)[^\n]*codexpi serving/.exec(log)?.[1]);
+    return { proc, port, metricsPort };
   }
 
   it("S-FH-02: the CLI reads .env where it runs (the environment wins; CODEXPI_ENV_FILE names another file or none); a worker never reads it", async () => {
@@ -139,8 +141,9 @@ describe("codexpi serve for a newcomer (real CLI bundle)", () => {
     dir = tempDir();
     const data = path.join(dir, "data");
     const up = await headless(["serve", "--headless"], { CODEXPI_DATA_DIR: data });
+    // The detail is the loopback metrics listener's (the health port answers liveness only).
     const health = async () => {
-      const res = await fetch(`http://127.0.0.1:${up.port}/healthz`);
+      const res = await fetch(`http://127.0.0.1:${up.metricsPort}/healthz`);
       return { status: res.status, body: (await res.json()) as { failing: string[]; model: unknown } };
     };
     const fresh = await until(async () => {

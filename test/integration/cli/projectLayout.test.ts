@@ -51,7 +51,7 @@ describe("codexpi project add, doctor and serve on the install's layout (real bi
       `✗ emplacements : le répertoire de données ${data} est dans le projet « legacy » (${real})`,
     );
     const serve = await execa(process.execPath, [CLI, "serve"], {
-      env: { ...t.env, CODEXPI_HEADLESS: "1", HEALTH_PORT: "0" },
+      env: { ...t.env, CODEXPI_HEADLESS: "1", HEALTH_PORT: "0", CODEXPI_METRICS_PORT: "0" },
       reject: false,
       timeout: 30_000,
     });

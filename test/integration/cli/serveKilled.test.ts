@@ -19,7 +19,13 @@ describe("codexpi serve killed under a worker (real binary, fake model)", () => 
     // The agent runs a 2 s command, so the worker is mid-turn when the bot dies.
     t.fake.enqueue({ kind: "shell", command: ["sleep", "2"] }, { kind: "text", text: "survived the bot" });
     const serve = execa(process.execPath, [CLI, "serve"], {
-      env: { ...t.env, CODEXPI_HEADLESS: "1", CODEXPI_TICK: "*/1 * * * * *", HEALTH_PORT: "0" },
+      env: {
+        ...t.env,
+        CODEXPI_HEADLESS: "1",
+        CODEXPI_TICK: "*/1 * * * * *",
+        HEALTH_PORT: "0",
+        CODEXPI_METRICS_PORT: "0",
+      },
       reject: false,
     });
     t.servers.push(serve);
