@@ -42,6 +42,8 @@ export interface EgressProxy {
 /** Seams: name resolution (tests), the refusal callback. */
 export interface EgressProxyOptions {
   rules: EgressRules;
+  /** A unix socket to listen on (a turn's, bound into its jail); default an ephemeral loopback port. */
+  socketPath?: string;
   lookup?: (host: string) => Promise<string[]>;
   onRefused?: (r: EgressRefusal) => void;
 }
@@ -168,10 +170,11 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
+    if (opts.socketPath) server.listen(opts.socketPath, () => resolve());
+    else server.listen(0, "127.0.0.1", () => resolve());
   });
   return {
-    port: (server.address() as AddressInfo).port,
+    port: opts.socketPath ? 0 : (server.address() as AddressInfo).port,
     refusals: () => [...refused],
     async close() {
       for (const s of sockets) s.destroy();

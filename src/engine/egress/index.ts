@@ -6,3 +6,4 @@ export {
   type RefusalReason,
   startEgressProxy,
 } from "./egressProxy.js";
+export { type PortBridge, startPortBridge } from "./portBridge.js";

@@ -16,7 +16,7 @@ import { UsageTap, type GatewayUsage } from "./usageTap.js";
 
 /** A started gateway. */
 export interface ModelGateway {
-  /** The port on 127.0.0.1 (forwarded into the jail under the same number). */
+  /** The port on 127.0.0.1 (0 when it listens on a unix socket). */
   port: number;
   /** The stand-in credential Codex sends (valid for this turn only, through this gateway only). */
   token: string;
@@ -29,6 +29,8 @@ export interface ModelGateway {
 /** Seams: the upstream and where forwarded requests go (a proxy from the environment by default). */
 export interface GatewayOptions {
   upstream: Upstream;
+  /** A unix socket to listen on (a turn's, bound into its jail); default an ephemeral loopback port. */
+  socketPath?: string;
   /** Largest request body accepted (a turn's prompt with its images). */
   maxBodyBytes?: number;
   log?: { warn(obj: object, msg: string): void };
@@ -166,10 +168,11 @@ export async function startModelGateway(opts: GatewayOptions): Promise<ModelGate
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
+    if (opts.socketPath) server.listen(opts.socketPath, () => resolve());
+    else server.listen(0, "127.0.0.1", () => resolve());
   });
   return {
-    port: (server.address() as AddressInfo).port,
+    port: opts.socketPath ? 0 : (server.address() as AddressInfo).port,
     token,
     usage: () => tap.total(),
     async end() {
