@@ -118,6 +118,7 @@ export type EngineErrorReason =
   | "audit_since_invalid"
   // A project's egress policy (issue 31, item 3).
   | "network_host_invalid"
+  | "network_hosts_missing"
   | "network_port_invalid"
   | "network_mode_invalid"
   | "network_private_admins_only"

@@ -56,6 +56,8 @@ export const POSTGRES_FILES = [
   "test/engine/leases.test.ts",
   "test/engine/engineForgetsSlackMigration.test.ts",
   "test/engine/workspaceModeMigration.test.ts",
+  "test/engine/projectNetworkMigration.test.ts",
+  "test/engine/projects/network.test.ts",
   "test/engine/lanesMigration.test.ts",
   "test/engine/lanes/lanes.test.ts",
   "test/engine/forge/settings.test.ts",

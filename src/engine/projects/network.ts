@@ -65,7 +65,7 @@ export async function allowHosts(
   args: readonly string[],
 ): Promise<NetworkChange> {
   const wanted = expandHostArgs(args);
-  if (!wanted.length) throw new EngineError("invalid", "network_host_invalid", { host: "" });
+  if (!wanted.length) throw new EngineError("invalid", "network_hosts_missing");
   // Read, check and write under one lock: two people adding hosts at once both keep theirs.
   return writeTransaction(db, async (trx) => {
     const project = await projectToConfigure(trx, actor, name);
@@ -93,7 +93,7 @@ export async function denyHosts(
   args: readonly string[],
 ): Promise<NetworkChange> {
   const named = expandHostArgs(args);
-  if (!named.length) throw new EngineError("invalid", "network_host_invalid", { host: "" });
+  if (!named.length) throw new EngineError("invalid", "network_hosts_missing");
   const removes = (e: HostEntry) =>
     named.some((n) => n.host === e.host && (n.port === null || n.port === e.port));
   return writeTransaction(db, async (trx) => {
