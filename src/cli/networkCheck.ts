@@ -27,7 +27,7 @@ const PRESET_FILES: ReadonlyArray<{ preset: string; files: RegExp }> = [
 ];
 
 /** The presets a project's checkout calls for (none when it is not on this machine). */
-export function presetsFor(dir: string): string[] {
+function presetsFor(dir: string): string[] {
   let names: string[];
   try {
     names = fs.readdirSync(dir);
@@ -38,7 +38,7 @@ export function presetsFor(dir: string): string[] {
 }
 
 /** A word a POSIX shell reads back as itself: quoted when it holds anything but plain characters. */
-export function shellWord(word: string): string {
+function shellWord(word: string): string {
   return /^[A-Za-z0-9._/@%+=:,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 

@@ -115,6 +115,7 @@ export const SQLITE_ONLY_ENGINE_FILES: Record<string, string> = {
   "test/engine/threadContext/threadContext.test.ts": NO_DATABASE,
   "test/engine/lanes/merge.test.ts": NO_DATABASE,
   "test/engine/schedules/cron.test.ts": NO_DATABASE,
+  "test/engine/network/policy.test.ts": NO_DATABASE,
   "test/engine/forge/pullRequests.test.ts": NO_DATABASE,
   "test/engine/forge/push.test.ts": NO_DATABASE,
   "test/engine/forge/remoteUrl.test.ts": NO_DATABASE,

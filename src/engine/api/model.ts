@@ -19,7 +19,6 @@ export {
   type NetworkMode,
   type NetworkPolicy,
   NETWORK_MODES,
-  NETWORK_PRESETS,
   PRESET_NAMES,
   formatHostEntry,
   projectNetwork,

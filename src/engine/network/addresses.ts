@@ -3,7 +3,7 @@
 // checks every address a name resolves to with `isPrivateAddress`, and entries compare canonically.
 
 /** The four bytes of a strict dotted-decimal IPv4 address, or null. */
-export function parseIPv4(text: string): number[] | null {
+function parseIPv4(text: string): number[] | null {
   const parts = text.split(".");
   if (parts.length !== 4) return null;
   const bytes: number[] = [];
@@ -18,7 +18,7 @@ export function parseIPv4(text: string): number[] | null {
 }
 
 /** The eight 16-bit groups of an IPv6 address (an embedded dotted IPv4 tail allowed), or null. */
-export function parseIPv6(text: string): number[] | null {
+function parseIPv6(text: string): number[] | null {
   if (!/^[0-9a-fA-F:.]+$/.test(text) || text.length > 45) return null;
   const halves = text.split("::");
   if (halves.length > 2) return null;

@@ -1,7 +1,7 @@
 // The public face of engine/network: a project's egress policy as data (pure, no I/O). The egress
 // proxy (engine/worker) enforces it; engine/projects stores it and changes it.
 
-export { canonicalIp, isPrivateAddress } from "./addresses.js";
+export { isPrivateAddress } from "./addresses.js";
 export {
   type HostEntry,
   type NetworkMode,
@@ -13,4 +13,4 @@ export {
   parseHostEntry,
 } from "./policy.js";
 export { NETWORK_PRESETS, PRESET_NAMES, expandHostArgs } from "./presets.js";
-export { type NetworkColumns, hostsColumn, projectNetwork } from "./stored.js";
+export { hostsColumn, projectNetwork } from "./stored.js";
