@@ -22,6 +22,8 @@ export type Command =
   | { kind: "project.remove"; name: string }
   | { kind: "project.set"; name: string; changes: ProjectChanges }
   | { kind: "project.allow"; name: string; user: string; allowed: boolean }
+  /** `allow-host` (allowed) or `deny-host`: entries or presets; the engine checks each. */
+  | { kind: "project.hosts"; name: string; hosts: string[]; allowed: boolean }
   | { kind: "decisions" }
   | { kind: "incidents" }
   | { kind: "specialists" }
@@ -74,6 +76,8 @@ export interface ProjectChanges {
   workspace?: WorkspaceMode;
   /** The models a request may name with `model=` (admins); null: only Codex's configured model. */
   models?: string[] | null;
+  /** How its agents reach the network (its owner or an admin). */
+  network?: NetworkMode;
 }
 
 /** The sub-commands a usage line exists for. */
@@ -85,6 +89,7 @@ export type UsageTopic =
   | "project.remove"
   | "project.set"
   | "project.allow"
+  | "project.hosts"
   | "specialist.add"
   | "notify"
   | "run"
@@ -99,6 +104,7 @@ export type UsageTopic =
 const ROLES: readonly ProjectRole[] = ["project", "master", "self"];
 const APPROVAL_MODES: readonly ApprovalMode[] = ["never", "on-request"];
 const WORKSPACE_MODES: readonly WorkspaceMode[] = ["direct", "branch"];
+const NETWORK_MODES: readonly NetworkMode[] = ["off", "allowlist", "open"];
 
 /**
  * Splits on whitespace, keeping "quoted strings" (straight or typographic quotes, as Slack
@@ -236,6 +242,12 @@ function parseProject(args: string[]): Command {
       ? { kind: "project.allow", name: rest[0] as string, user, allowed: verb === "allow" }
       : { kind: "usage", topic: "project.allow" };
   }
+  if (verb === "allow-host" || verb === "deny-host") {
+    const [name, ...hosts] = rest;
+    return name && hosts.length && !name.startsWith("--")
+      ? { kind: "project.hosts", name, hosts, allowed: verb === "allow-host" }
+      : { kind: "usage", topic: "project.hosts" };
+  }
   return { kind: "usage", topic: "project" };
 }
 
@@ -303,6 +315,8 @@ function parseSet(args: string[]): Command {
     else if (flag === "--prompters-merge" && onOff(value) !== undefined)
       changes.promptersMerge = onOff(value);
     else if (flag === "--role" && ROLES.includes(value as ProjectRole)) changes.role = value as ProjectRole;
+    else if (flag === "--network" && NETWORK_MODES.includes(value as NetworkMode))
+      changes.network = value as NetworkMode;
     else if (flag === "--approvals" && APPROVAL_MODES.includes(value as ApprovalMode))
       changes.approvalMode = value as ApprovalMode;
     else if (flag === "--host" && /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/.test(value))
@@ -337,7 +351,7 @@ function parseRun(args: string[]): Command {
     return { kind: "run.resume", revise: true };
   return { kind: "usage", topic: verb === "start" ? "run.start" : verb === "resume" ? "run.resume" : "run" };
 }
-import type { NewProject, ProjectUpdate, WorkspaceMode } from "../engine/api/model.js";
+import type { NetworkMode, NewProject, ProjectUpdate, WorkspaceMode } from "../engine/api/model.js";
 import { parseBudget, parseUsage, type UsageCommand } from "./usageGrammar.js";
 import { parseAudit, parseSchedule, type AuditCommand, type ScheduleCommand } from "./scheduleGrammar.js";
 import { closest } from "../suggest.js";

@@ -26,6 +26,7 @@ import { args, cliLocale, out } from "./context.js";
 import { t, type Locale } from "../i18n/index.js";
 import { describeProblem, installProblemsOf } from "./layoutCheck.js";
 import { credentialsCheck } from "./credentialsCheck.js";
+import { egressCheck } from "./networkCheck.js";
 import { modelProbe } from "./modelProbe.js";
 import { appTokenCheck, botTokenChecks, checkName, type Check } from "./slackChecks.js";
 
@@ -65,6 +66,7 @@ export async function run(argv: string[]): Promise<number> {
   });
   checks.push(...(await layoutChecks(config)));
   checks.push(await credentialsCheck(config));
+  checks.push(await egressCheck(config));
   if (config.jail !== "off") checks.push(networkCheck(config));
   const codex = await codexCheck(config);
   checks.push(codex.check);

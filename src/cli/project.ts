@@ -12,11 +12,12 @@ import path from "node:path";
 import { t } from "../i18n/index.js";
 import { args, cliEngine, cliLocale, out, UsageError } from "./context.js";
 import { FORGE_OPTIONS, forgeChanges, projectCredential, setForgeOptions } from "./credential.js";
+import { networkArgument, networkFlag, projectHosts, setNetworkOption } from "./projectNetwork.js";
 
 const ROLES: ProjectRole[] = ["project", "master", "self"];
 const APPROVAL_MODES: ApprovalMode[] = ["never", "on-request"];
 
-/** `codexpi project add|list|set|remove|move|credential`. */
+/** `codexpi project add|list|set|remove|move|credential|allow-host|deny-host`. */
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === "add") return add(rest);
@@ -25,6 +26,7 @@ export async function run(argv: string[]): Promise<number> {
   if (sub === "set") return set(rest);
   if (sub === "move") return move(rest);
   if (sub === "credential") return projectCredential(rest);
+  if (sub === "allow-host" || sub === "deny-host") return projectHosts(rest, sub === "allow-host");
   throw new UsageError(t(cliLocale(), "cli.error.project_command", { name: sub ?? "-" }));
 }
 
@@ -88,7 +90,7 @@ async function remove(argv: string[]): Promise<number> {
 /**
  * `project set NAME [--approvals never|on-request] [--steer on|off] [--workspace direct|branch]
  * [--prompters-merge on|off] [--models a,b|none] [--host HOST|none] [--path DIR] [--remote R] [--forge github|gitlab|none] [--forge-url URL|none]
- * [--forge-repo REPO|none]`: the operator is an admin; a new path is refused where it overlaps
+ * [--forge-repo REPO|none] [--network off|allowlist|open]`: the operator is an admin; a new path is refused where it overlaps
  * another project.
  */
 async function set(argv: string[]): Promise<number> {
@@ -102,6 +104,7 @@ async function set(argv: string[]): Promise<number> {
       models: { type: "string" },
       host: { type: "string" },
       path: { type: "string" },
+      network: { type: "string" },
       ...FORGE_OPTIONS,
     },
     1,
@@ -113,8 +116,11 @@ async function set(argv: string[]): Promise<number> {
   const promptersMerge = values["prompters-merge"];
   if (promptersMerge !== undefined && promptersMerge !== "on" && promptersMerge !== "off")
     throw new UsageError(t(cliLocale(), "cli.error.prompters_merge"));
+  const network = values.network === undefined ? undefined : networkArgument(values.network);
   if (
-    [mode, steer, workspace, values.host, dir, promptersMerge, values.models].every((v) => v === undefined) &&
+    [mode, steer, workspace, values.host, dir, promptersMerge, values.models, network].every(
+      (v) => v === undefined,
+    ) &&
     forge === null
   )
     throw new UsageError(t(cliLocale(), "cli.error.project_set"));
@@ -156,6 +162,7 @@ async function set(argv: string[]): Promise<number> {
       out(t(config.locale, "cli.project.workspace", { name: p.name, mode: p.workspace_mode }));
     }
     if (forge !== null) await setForgeOptions(api, config.locale, name, forge);
+    if (network !== undefined) await setNetworkOption(api, config.locale, name, network);
     return 0;
   } finally {
     await db.destroy();
@@ -246,6 +253,7 @@ async function list(argv: string[]): Promise<number> {
         p.channel_id ? t(config.locale, "cli.project.channel", { id: p.channel_id }) : null,
         p.host ? t(config.locale, "cli.project.on_host", { host: p.host }) : null,
         p.allowed_models ? t(config.locale, "cli.project.models", modelsParams(p)) : null,
+        networkFlag(config.locale, p),
       ].filter(Boolean);
       out(`${p.name}\t${p.path}\t${flags.join(", ")}`);
     }

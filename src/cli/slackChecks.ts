@@ -12,6 +12,7 @@ type CheckId =
   | "layout"
   | "overlap"
   | "credentials"
+  | "egress"
   | "network"
   | "codex"
   | "sandbox"

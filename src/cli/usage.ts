@@ -12,6 +12,8 @@ const SYNTAX: Record<string, string[]> = {
     "project remove NAME",
     "project set NAME [--approvals never|on-request] [--steer on|off] [--workspace direct|branch] [--prompters-merge on|off] [--host HOST|none]",
     "project set NAME [--remote R] [--forge github|gitlab|none] [--forge-url URL|none] [--forge-repo OWNER/NAME|none]",
+    "project set NAME --network off|allowlist|open",
+    "project allow-host|deny-host NAME HOST[:PORT]|PRESET…",
     "project move NAME --to HOST|none",
     "project credential NAME --forge-token - | --remove",
   ],

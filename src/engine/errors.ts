@@ -116,7 +116,14 @@ export type EngineErrorReason =
   | "schedule_cron_invalid"
   | "schedule_cron_never"
   | "schedule_tz_invalid"
-  | "audit_since_invalid";
+  | "audit_since_invalid"
+  // A project's egress policy (issue 31, item 3).
+  | "network_host_invalid"
+  | "network_hosts_missing"
+  | "network_port_invalid"
+  | "network_mode_invalid"
+  | "network_private_admins_only"
+  | "network_role_admins_only";
 
 /**
  * The one error type the engine throws for expected failures. The sentence a person reads comes

@@ -1,4 +1,5 @@
 import type { Generated, Selectable } from "kysely";
+import type { NetworkMode } from "./network/index.js";
 
 // Row types of the database, matching db/migrations. Times are epoch milliseconds.
 
@@ -45,6 +46,10 @@ export interface ProjectsTable {
   prompters_merge: Generated<number>;
   /** Models an admin allows for `model=`, a JSON array; null: only the configured default (0022). */
   allowed_models: Generated<string | null>;
+  /** How its agents reach the network: 'off', 'allowlist' (only `network_hosts`) or 'open' (0031). */
+  network_mode: Generated<NetworkMode>;
+  /** The hosts an allowlist lets through: a JSON array of entries (`formatHostEntry`), '[]' for none. */
+  network_hosts: Generated<string>;
 }
 
 /** Where a project's conversations work: its checkout, one at a time, or a lane each. */

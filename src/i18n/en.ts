@@ -16,6 +16,7 @@ import { rights } from "./en/rights.js";
 import { quiet } from "./en/quiet.js";
 import { schedules } from "./en/schedules.js";
 import { egress } from "./en/egress.js";
+import { network } from "./en/network.js";
 import type { MessageKey } from "./fr.js";
 import type { Message } from "./message.js";
 
@@ -42,4 +43,5 @@ export const en = {
   ...quiet,
   ...schedules,
   ...egress,
+  ...network,
 } satisfies Record<MessageKey, Message>;

@@ -16,6 +16,7 @@ import { rights } from "./fr/rights.js";
 import { quiet } from "./fr/quiet.js";
 import { schedules } from "./fr/schedules.js";
 import { egress } from "./fr/egress.js";
+import { network } from "./fr/network.js";
 
 /**
  * The French catalog: the source of the keys (`MessageKey`), built from
@@ -41,6 +42,7 @@ export const fr = {
   ...quiet,
   ...schedules,
   ...egress,
+  ...network,
 };
 
 /** Keys defined in more than one area. */
@@ -75,6 +77,7 @@ type _AreasAreDisjoint = Assert<
       typeof quiet,
       typeof schedules,
       typeof egress,
+      typeof network,
     ]
   >
 >;

@@ -1,4 +1,5 @@
 import {
+  type NetworkPolicy,
   type PauseReason,
   type ProjectRole,
   type WorkspaceMode,
@@ -18,6 +19,7 @@ import {
 } from "./blocks.js";
 import { formatDuration, percent } from "./format.js";
 import { progressLine } from "./progress.js";
+import { networkFact } from "./network.js";
 import { BLOCKS } from "./ids.js";
 import { MAX_MESSAGE_BLOCKS } from "./limits.js";
 import { channelMention, escapeClip, escapeMrkdwn, slackLink, userMention } from "./mrkdwn.js";
@@ -31,6 +33,7 @@ export type CommandTopic =
   | "project.remove"
   | "project.set"
   | "project.allow"
+  | "project.hosts"
   | "status"
   | "decisions"
   | "incidents"
@@ -64,6 +67,7 @@ export const COMMANDS: ReadonlyArray<{ topic: CommandTopic; admin: boolean; live
   { topic: "project.remove", admin: true, live: true },
   { topic: "project.set", admin: true, live: true },
   { topic: "project.allow", admin: false, live: true },
+  { topic: "project.hosts", admin: false, live: true },
   { topic: "status", admin: false, live: true },
   { topic: "decisions", admin: false, live: true },
   { topic: "incidents", admin: false, live: true },
@@ -140,6 +144,8 @@ export interface ProjectListItem {
   workspaceMode?: WorkspaceMode;
   /** The models a request may name with `model=` (absent or empty: only the configured one). */
   allowedModels?: string[];
+  /** How its agents reach the network; absent for those who may not change it. */
+  network?: NetworkPolicy;
 }
 
 /** The `/codex projects` message. */
@@ -164,6 +170,7 @@ export function projectsView(locale: Locale, projects: ProjectListItem[]): Slack
       ...(p.allowedModels?.length
         ? [t(locale, "projects.models", { models: escapeClip(p.allowedModels.join(", "), 400) })]
         : []),
+      ...(p.network ? [networkFact(locale, p.network)] : []),
     ];
     return `*${escapeClip(p.name, 200)}* · \`${escapeClip(p.path, 400)}\`\n${facts.join(" · ")}`;
   });

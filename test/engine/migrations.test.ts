@@ -47,6 +47,7 @@ const LANDED: Record<string, string> = {
   "0027_schedules.ts": "0ee66bd7c5b56db7200e55dd1147df3616251ac100449315cf4934c43c99e2e7",
   "0028_audit_events.ts": "5880d961bf369fa7d3ab871976800bf8831132efa68b8204df5ceca903fa5e16",
   "0030_file_transfers.ts": "ae8e51e7b8be9293c634725858c506b7e2690d60d814762c0293d761e0002690",
+  "0031_project_network.ts": "67d5fe6e39e4a14a3a6c72f8061e5827a3cd717d454b942b10e7b627bf0c47ac",
 };
 
 const sha256 = (file: string) => createHash("sha256").update(fs.readFileSync(file)).digest("hex");

@@ -1,4 +1,5 @@
-import { type Actor, EngineError, allowedModels } from "../../engine/api/model.js";
+import { type Actor, EngineError, allowedModels, projectNetwork } from "../../engine/api/model.js";
+import { hostsChangeText, networkSetText } from "../../views/network.js";
 import type { App } from "@slack/bolt";
 import { currentRequest } from "../intake/context.js";
 import { askedIn } from "../askedIn.js";
@@ -142,6 +143,7 @@ const handlers: { [K in keyof CommandOfKind]: Handler<K> } = {
   "project.remove": projectRemoveCommand,
   "project.set": projectSetCommand,
   "project.allow": projectAllowCommand,
+  "project.hosts": projectHostsCommand,
   decisions: decisionsCommand,
   incidents: async (_cmd, { ctx, actor }) =>
     incidentsView(ctx.locale, await ctx.api.coordination.incidents(actor)),
@@ -219,6 +221,8 @@ async function projectsCommand(
       channelId: p.channel_id,
       role: p.role,
       visibleToChannel: p.visibility === "channel",
+      // Who may change it sees it (DESIGN: a project's isolation extras, for admins).
+      ...(actor.isAdmin || p.owner_id === actor.userId ? { network: projectNetwork(p) } : {}),
     })),
   );
 }
@@ -254,7 +258,7 @@ async function projectSetCommand(
   cmd: CommandOfKind["project.set"],
   { ctx, actor, client }: CommandScope,
 ): Promise<Reply> {
-  const { maxConcurrent, defaultFor, visible, steer, workspace, ...changes } = cmd.changes;
+  const { maxConcurrent, defaultFor, visible, steer, workspace, network, ...changes } = cmd.changes;
   if (changes.channel) {
     // Only an admin may move a project's channel: checked before the bot joins anything.
     ctx.api.projects.assertAdmin(actor);
@@ -271,11 +275,15 @@ async function projectSetCommand(
   if (defaultFor !== undefined || visible) await ctx.api.projects.forOwner(actor, p.name);
   // Steering, like visibility, is the owner's choice (or an admin's).
   if (steer !== undefined) await ctx.api.projects.setSteer(actor, p.name, steer);
+  // The network too: its owner may close or open it (private hosts stay an admin's to list).
+  const networked =
+    network !== undefined ? await ctx.api.projects.setNetworkMode(actor, p.name, network) : null;
   if (defaultFor) await ctx.channelDefaults.set(defaultFor, p.id, actor.userId);
   const cleared = defaultFor === null ? await ctx.channelDefaults.clearProject(p.id) : [];
   if (maxConcurrent !== undefined) await ctx.api.policies.setProjectLimit(actor, p.name, maxConcurrent);
   const q = visible ? await ctx.api.projects.setVisibility(actor, p.name, visible) : p;
   const said = projectSetSentences(ctx, cmd.changes, p.name, cleared, q);
+  if (networked) said.push(networkSetText(ctx.locale, networked.name, projectNetwork(networked)));
   return { text: said.length ? said.join("\n") : t(ctx.locale, "project.updated", { name: p.name }) };
 }
 
@@ -341,6 +349,16 @@ async function projectAllowCommand(
       user: userMention(cmd.user),
     }),
   };
+}
+
+async function projectHostsCommand(
+  cmd: CommandOfKind["project.hosts"],
+  { ctx, actor }: CommandScope,
+): Promise<Reply> {
+  const change = cmd.allowed
+    ? await ctx.api.projects.allowHosts(actor, cmd.name, cmd.hosts)
+    : await ctx.api.projects.denyHosts(actor, cmd.name, cmd.hosts);
+  return { text: hostsChangeText(ctx.locale, { ...change, name: change.project.name }, cmd.allowed) };
 }
 
 async function decisionsCommand(

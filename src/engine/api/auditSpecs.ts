@@ -44,6 +44,17 @@ export const projectsAudit: AuditSpecs<ProjectsApi> = {
     target: (_a, n) => project(n),
     detail: (_a, _n, user, allowed) => `${user} ${allowed ? "allowed" : "disallowed"}`,
   },
+  setNetworkMode: { action: "project.network", target: (_a, n) => project(n), detail: (_a, _n, m) => m },
+  allowHosts: {
+    action: "project.allow_host",
+    target: (_a, n) => project(n),
+    detail: (_a, _n, h) => h.join(" "),
+  },
+  denyHosts: {
+    action: "project.deny_host",
+    target: (_a, n) => project(n),
+    detail: (_a, _n, h) => h.join(" "),
+  },
   setForge: { action: "project.forge", target: (_a, n) => project(n), detail: (_a, _n, c) => json(c) },
   // The token itself is never kept: only that one was stored.
   setForgeToken: { action: "project.forge_token", target: (_a, n) => project(n) },

@@ -14,6 +14,16 @@ export type { ConversationView } from "../read/index.js";
 export type { DecisionCard, IncidentNotice } from "../read/index.js";
 export { canStop } from "../conversations/index.js";
 export { allowedModels } from "../conversations/index.js";
+export {
+  type HostEntry,
+  type NetworkMode,
+  type NetworkPolicy,
+  NETWORK_MODES,
+  PRESET_NAMES,
+  formatHostEntry,
+  projectNetwork,
+} from "../network/index.js";
+export type { NetworkChange } from "../projects/index.js";
 export type { QuotedMessage, ThreadContext } from "../threadContext/index.js";
 export { oneLine as oneLineName, utc as utcTime } from "../threadContext/index.js";
 export { withoutDecisionMarker } from "../protocol/index.js";

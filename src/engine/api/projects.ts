@@ -14,12 +14,17 @@ import {
   setProjectVisibility,
   setWorkspaceMode,
   defaultWorkspaceMode,
+  allowHosts,
+  denyHosts,
+  setNetworkMode,
+  type NetworkChange,
   updateProject,
   type Actor,
   type NewProject,
   type ProjectUpdate,
 } from "../projects/index.js";
 import type { Project, ProjectVisibility, WorkspaceMode } from "../schema.js";
+import type { NetworkMode } from "../network/index.js";
 import { installLayoutProblems, installRoots, type LayoutProblem } from "../projects/index.js";
 import { copyCodexSessions, hostDataDir, moveProject } from "../projects/index.js";
 import { promptTarget, type PromptTarget } from "../projects/index.js";
@@ -56,6 +61,18 @@ export interface ProjectsApi {
    */
   setWorkspaceMode(actor: Actor, name: string, mode: WorkspaceMode): Promise<Project>;
   setPrompter(actor: Actor, name: string, userId: string, allowed: boolean): Promise<Project>;
+  /**
+   * How its agents reach the network (its owner or an admin; a master or self project, admins):
+   * `off`, `allowlist` (only the hosts listed) or `open`.
+   */
+  setNetworkMode(actor: Actor, name: string, mode: NetworkMode): Promise<Project>;
+  /**
+   * Adds hosts to its allowlist: entries (`host[:port]`, `*.domain`, an IP) or presets (`npm`, …);
+   * only admins list a private one (loopback, link-local, LAN addresses, `localhost`).
+   */
+  allowHosts(actor: Actor, name: string, hosts: readonly string[]): Promise<NetworkChange>;
+  /** Removes hosts from its allowlist (an entry without a port: every port of that host). */
+  denyHosts(actor: Actor, name: string, hosts: readonly string[]): Promise<NetworkChange>;
   /**
    * Where its branches are pushed and its pull requests opened (admins): the remote, the forge,
    * the API's base URL, the repository; null clears a field (derived again from the remote's URL).
@@ -109,6 +126,9 @@ export function projectsApi(kernel: Kernel): ProjectsApi {
     setWorkspaceMode: (actor, name, mode) => setWorkspaceMode(db, kernel.config.jail, actor, name, mode),
     setPrompter: (actor, name, userId, allowed) =>
       setProjectPrompter(db, kernel.clock, actor, name, userId, allowed),
+    setNetworkMode: (actor, name, mode) => setNetworkMode(db, actor, name, mode),
+    allowHosts: (actor, name, hosts) => allowHosts(db, actor, name, hosts),
+    denyHosts: (actor, name, hosts) => denyHosts(db, actor, name, hosts),
     setForge: (actor, name, changes) => setForge(db, actor, name, changes),
     setForgeToken: async (actor, name, token) => {
       assertAdmin(actor);

@@ -47,3 +47,4 @@ export {
 export { type PromptTarget, promptTarget } from "./promptTarget.js";
 export { holdsCheckout } from "./checkoutRule.js";
 export { WORKSPACE_MODES, defaultWorkspaceMode, setWorkspaceMode } from "./workspaceMode.js";
+export { type NetworkChange, allowHosts, denyHosts, setNetworkMode } from "./network.js";

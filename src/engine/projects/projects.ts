@@ -13,6 +13,7 @@ import { newId } from "../ids.js";
 import type { Clock } from "../clock.js";
 import { normalizeName } from "../protocol/index.js";
 import type { ApprovalMode, Project, ProjectRole, ProjectVisibility, WorkspaceMode } from "../schema.js";
+import type { NetworkMode } from "../network/index.js";
 import { assertNoOverlap, projectProblems, realPath, realRoots, type InstallRoots } from "./layout.js";
 import {
   type Actor,
@@ -79,6 +80,9 @@ export async function addProject(
     forge_repo: null,
     prompters_merge: 0, // its owner and admins merge its lanes until an admin lets its prompters
     allowed_models: null, // only Codex's configured model until an admin lists others (`--models`)
+    // No network until someone lists hosts (`project allow-host`) or opens it (`--network open`).
+    network_mode: "allowlist" as NetworkMode,
+    network_hosts: "[]",
   };
   // Checks and write under one write lock: a project added meanwhile by another process cannot
   // slip in between (and surface as a raw constraint error).

@@ -32,7 +32,8 @@ export const cli = {
   "cli.ask.confirm_stop": "Stop the agent? [y/N] ",
   "cli.ask.left_running":
     "The agent keeps running. Its answer: codexpi answer {id} (to stop it: codexpi stop {id})",
-  "cli.error.project_command": "unknown project command: {name} (add, list, set or remove)",
+  "cli.error.project_command":
+    "unknown project command: {name} (add, list, set, allow-host, deny-host, move, credential or remove)",
   "cli.error.role": "--role must be one of {roles}",
   "cli.error.approvals": "--approvals must be never or on-request",
   "cli.error.prompters_merge": "--prompters-merge must be on or off",
@@ -43,7 +44,7 @@ export const cli = {
   "cli.project.steer": "project {name} changed: steer {steer}",
   "cli.project.updated": "project {name} changed: approvals {approvals}",
   "cli.error.project_set":
-    "project set needs --approvals never|on-request, --steer on|off, --workspace direct|branch, --prompters-merge on|off, --models a,b|none, --host HOST|none or --path DIR",
+    "project set needs --approvals never|on-request, --steer on|off, --workspace direct|branch, --prompters-merge on|off, --models a,b|none, --network off|allowlist|open, --host HOST|none or --path DIR",
   "cli.project.path_set": "project {name} now works in {path}",
   "cli.error.host_name": "a host name is letters, digits, . _ or - (at most 63)",
   "cli.project.host_set": "project {name} now runs on {host}",

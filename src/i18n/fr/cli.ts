@@ -32,7 +32,8 @@ export const cli = {
   "cli.ask.confirm_stop": "Arrêter l’agent ? [o/N] ",
   "cli.ask.left_running":
     "L’agent continue. Sa réponse : codexpi answer {id} (pour l’arrêter : codexpi stop {id})",
-  "cli.error.project_command": "sous-commande de project inconnue : {name} (add, list, set ou remove)",
+  "cli.error.project_command":
+    "sous-commande de project inconnue : {name} (add, list, set, allow-host, deny-host, move, credential ou remove)",
   "cli.error.role": "--role doit valoir {roles}",
   "cli.error.approvals": "--approvals doit valoir never ou on-request",
   "cli.error.prompters_merge": "--prompters-merge doit valoir on ou off",
@@ -44,7 +45,7 @@ export const cli = {
   "cli.project.steer": "projet {name} modifié : orientation {steer}",
   "cli.project.updated": "projet {name} modifié : approbations {approvals}",
   "cli.error.project_set":
-    "project set demande --approvals never|on-request, --steer on|off, --workspace direct|branch, --prompters-merge on|off, --models a,b|none, --host HÔTE|none ou --path DOSSIER",
+    "project set demande --approvals never|on-request, --steer on|off, --workspace direct|branch, --prompters-merge on|off, --models a,b|none, --network off|allowlist|open, --host HÔTE|none ou --path DOSSIER",
   "cli.project.path_set": "le projet {name} travaille désormais dans {path}",
   "cli.error.host_name": "un nom d’hôte s’écrit en lettres, chiffres, . _ ou - (63 au plus)",
   "cli.project.host_set": "le projet {name} tourne désormais sur {host}",
