@@ -79,6 +79,7 @@ try {
             baseEnv: process.env,
             extraEnv: {},
             overrides: [],
+            forwards: null,
           },
           argv,
         );

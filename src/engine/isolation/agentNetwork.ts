@@ -104,32 +104,25 @@ export function mcpLoopbackPorts(config: Record<string, unknown>): number[] {
 
 /** The settings that decide a jail's network. */
 export interface AgentNetworkSettings {
-  /** `auto`: a namespace of its own when pasta is installed; `off`: the host's namespace. */
+  /** `auto`: a routed turn gets a namespace of its own (pasta); `off`: the host's namespace. */
   netns: "auto" | "off";
-  /** Loopback TCP ports forwarded besides the turn's own (CODEXPI_NETNS_PORTS). */
-  extraPorts: readonly number[];
-}
-
-/** What one turn's jail must reach: its gateway, maybe its egress proxy, maybe anywhere. */
-export interface TurnReach {
-  /** Host loopback ports of the turn's own services (gateway, egress proxy) and MCP servers. */
-  ports: readonly number[];
-  /** The project's network is `open`: the namespace routes outbound traffic anywhere. */
-  outbound: boolean;
 }
 
 /**
- * The network of one turn's jail: a namespace of its own through pasta, whose only ways out are
- * the forwarded loopback ports (and, for an `open` project, a default route); the host's namespace
- * (`true`) only where no namespace can be made (no pasta, or CODEXPI_NETNS=off: `doctor` warns).
+ * The network of one turn's jail. Every jail has a namespace of its own with only its loopback
+ * (`false`): the forwarder inside answers on the ports of the turn's gateway, proxy and bridged
+ * host services, which are its only ways out. A turn that keeps a route to anywhere (a full-access
+ * turn of an `open` project) gets pasta's namespace, outbound to the internet but not the host;
+ * the host's own namespace (`true`) only where pasta is missing or turned off (`doctor` warns).
  */
 export function agentNetwork(
   settings: AgentNetworkSettings,
-  reach: TurnReach,
+  outbound: boolean,
   stack: { pasta: string; capsh: string } | null = findNetworkStack(),
-): true | PastaNetwork {
+): boolean | PastaNetwork {
+  if (!outbound) return false;
   if (settings.netns === "off" || !stack) return true;
-  return { ...stack, outbound: reach.outbound, loopbackTcpPorts: [...reach.ports, ...settings.extraPorts] };
+  return { ...stack, outbound: true, loopbackTcpPorts: [] };
 }
 
 /** Whether a process is a jail's network stack (pasta runs as `passt`, `passt.avx2` or `pasta`). */

@@ -4,6 +4,7 @@ import path from "node:path";
 import { ensurePrivateDirectory, ensureRegularFile, replaceFile } from "./agentFiles.js";
 import { codexEnvironment } from "./environment.js";
 import { jailArgs, workspaceMounts, type JailMount, type JailSpec } from "./jail.js";
+import { packageRoot } from "../system/index.js";
 
 /** Where an agent's Codex state is mounted inside its jail (never under /tmp: Codex refuses it). */
 const JAIL_CODEX_HOME = "/codex-home";
@@ -93,8 +94,38 @@ export interface CodexJailInput {
   extraEnv: Record<string, string>;
   /** `-c` words after the binary (the turn's gateway address, its commands' proxy). */
   overrides: readonly string[];
-  /** The jail's network: a namespace of its own (pasta), or the host's where pasta is missing. */
+  /** The jail's network (see agentNetwork): its own loopback only, unless the turn is routed. */
   network: JailSpec["network"];
+  /** The turn's socket directory and the jail's loopback ports that lead to its sockets. */
+  forwards: { socketDir: string; ports: ReadonlyArray<readonly [number, string]> } | null;
+}
+
+/** Where the forwarder and the turn's sockets are shown inside the jail. */
+const JAIL_RUN = "/run/codexpi";
+
+/** The forwarder script, built beside this module (dist/src/engine/isolation/forwarder.js). */
+export function forwarderScript(): string {
+  return path.join(packageRoot(), "dist", "src", "engine", "isolation", "forwarder.js");
+}
+
+/**
+ * The mounts and argv prefix that start `argv` under the forwarder: the node binary, the script
+ * (as .mjs: an ES module outside any package) and the socket directory, all read-only.
+ */
+function forwarded(input: CodexJailInput, argv: string[]): { mounts: JailMount[]; argv: string[] } {
+  if (!input.forwards) return { mounts: [], argv };
+  const node = process.execPath;
+  const script = path.join(JAIL_RUN, "forwarder.mjs");
+  const sockets = path.join(JAIL_RUN, "sockets");
+  const spec = input.forwards.ports.map(([port, name]) => [port, path.join(sockets, name)]);
+  return {
+    mounts: [
+      ...(node.startsWith("/usr/") ? [] : [{ source: node, writable: false }]),
+      { source: forwarderScript(), target: script, writable: false },
+      { source: input.forwards.socketDir, target: sockets, writable: false },
+    ],
+    argv: [node, script, JSON.stringify(spec), ...argv],
+  };
 }
 
 /** The host's proxy variables, blanked: inside the jail that proxy is not reachable. */
@@ -110,8 +141,11 @@ export interface PreparedCommand {
 }
 
 /** Wraps a Codex argv (binary first) in the agent's jail, with its allow-listed environment. */
-export function jailedCodex(input: CodexJailInput, codexArgv: string[]): PreparedCommand {
+export function jailedCodex(input: CodexJailInput, argv: string[]): PreparedCommand {
+  const codexArgv = [argv[0] as string, ...input.overrides, ...argv.slice(1)];
+  const run = forwarded(input, codexArgv);
   const mounts: JailMount[] = [
+    ...run.mounts,
     { source: input.codexBin, writable: false },
     ...(input.codexSupportDir ? [{ source: input.codexSupportDir, writable: false }] : []),
     ...codexStateMounts(input.stateDir, input.operatorHome, input.files),
@@ -133,7 +167,7 @@ export function jailedCodex(input: CodexJailInput, codexArgv: string[]): Prepare
     file: input.bwrap,
     args: jailArgs(
       { mounts, cwd: input.workspace, network: input.network, nestedSandbox: true },
-      [codexArgv[0] as string, ...input.overrides, ...codexArgv.slice(1)],
+      run.argv,
     ),
     env,
   };

@@ -2,7 +2,7 @@
 
 export { ensurePrivateDirectory, readRegularFile, regularFilesUnder, replaceFile } from "./agentFiles.js";
 export { agentNetwork, findNetworkStack, isNetworkStack, mcpLoopbackPorts } from "./agentNetwork.js";
-export { jailedCodex, operatorCodexHome, projectCodexState } from "./codexJail.js";
+export { type CodexJailInput, jailedCodex, operatorCodexHome, projectCodexState } from "./codexJail.js";
 export {
   DEFAULT_AGENT_ENV,
   codexEnvironment,

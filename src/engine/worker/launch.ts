@@ -2,10 +2,9 @@ import path from "node:path";
 import type { Logger } from "pino";
 import type { Kernel } from "../kernel.js";
 import type { Config } from "../../config.js";
-import type { Project } from "../schema.js";
 import { codexEnvironment } from "../isolation/index.js";
 import { findBwrap } from "../isolation/index.js";
-import { agentNetwork } from "../isolation/index.js";
+import { agentNetwork, type CodexJailInput, findNetworkStack } from "../isolation/index.js";
 import { jailedCodex, operatorCodexHome, projectCodexState } from "../isolation/index.js";
 import { purposeOf } from "./sandboxPolicy.js";
 import { type AgentPurpose, sandboxFor, type SandboxMode } from "../isolation/index.js";
@@ -15,7 +14,8 @@ import { agentWorkdir } from "../orchestrations/index.js";
 import { type FailureKey, failureNote } from "../../i18n/failures.js";
 import type { Outcome } from "../conversations/index.js";
 import type { ClaimedItem } from "./claim.js";
-import { startTurnServices, type TurnNetworkPolicy, type TurnServices } from "./turnServices.js";
+import { startTurnServices, type TurnServices } from "./turnServices.js";
+import { projectNetwork } from "../network/index.js";
 
 /** How Codex starts for this item's turn: where, which binary, which sandbox, inside which jail. */
 export interface CodexLaunch {
@@ -38,6 +38,9 @@ const cannotStart = (key: FailureKey): Outcome => ({
   errorCode: "spawn_failed",
 });
 
+/** Where turns' socket directories live: under the data directory, never shown whole to a jail. */
+const turnRunDir = (dataDir: string): string => path.join(dataDir, "run");
+
 /**
  * Everything Codex needs before it starts, or the failed outcome that says what is missing: the
  * agent's working directory (orchestration, self-project and lane agents work in their clone, never
@@ -59,14 +62,18 @@ export async function prepareLaunch(
     return { workdir, bin, purpose, sandbox, services: null, ...unjailedLaunch(engine.config, bin) };
   const bwrap = findBwrap();
   if (!bwrap) return { failed: cannotStart("worker.jail_missing") };
-  const operatorHome = operatorCodexHome(engine.config.codexHome);
   let services: TurnServices;
   try {
     services = await startTurnServices(log, {
-      operatorHome,
+      operatorHome: operatorCodexHome(engine.config.codexHome),
       env: process.env,
-      sandbox,
-      network: turnNetworkPolicy(project, sandbox),
+      runDir: turnRunDir(engine.config.dataDir),
+      network: {
+        policy: projectNetwork(project),
+        sandbox,
+        canRoute: engine.config.netns !== "off" && findNetworkStack() !== null,
+        extraPorts: engine.config.netnsPorts,
+      },
     });
   } catch (err) {
     log.error({ err }, "the turn's model gateway could not start");
@@ -79,33 +86,37 @@ export async function prepareLaunch(
       },
     };
   }
-  const network = agentNetwork(
-    { netns: engine.config.netns, extraPorts: engine.config.netnsPorts },
-    { ports: services.ports, outbound: services.outbound },
-  );
-  const input = {
+  const input = jailInput(engine.config, bin, workdir, services, {
     bwrap,
-    network,
+    stateDir: projectCodexState(engine.config.dataDir, project.id),
+    allowedAlternates: [path.join(project.path, ".git", "objects")],
+  });
+  return { workdir, bin, purpose, sandbox, services, env: {}, wrap: (argv: string[]) => jailedCodex(input, argv) };
+}
+
+/** The jail of a turn whose services are started. */
+function jailInput(
+  config: Config,
+  bin: string,
+  workspace: string,
+  services: TurnServices,
+  where: { bwrap: string; stateDir: string; allowedAlternates: string[] },
+): CodexJailInput {
+  return {
+    bwrap: where.bwrap,
+    network: agentNetwork({ netns: config.netns }, services.outbound),
     codexBin: bin,
     codexSupportDir: codexSupportPath(bin),
-    workspace: workdir,
-    allowedAlternates: [path.join(project.path, ".git", "objects")],
-    stateDir: projectCodexState(engine.config.dataDir, project.id),
-    operatorHome,
+    workspace,
+    allowedAlternates: where.allowedAlternates,
+    stateDir: where.stateDir,
+    operatorHome: operatorCodexHome(config.codexHome),
     files: services.files,
     baseEnv: process.env,
     extraEnv: services.env,
     overrides: services.overrides,
+    forwards: { socketDir: services.socketDir, ports: services.forwards },
   };
-  return { workdir, bin, purpose, sandbox, services, env: {}, wrap: (argv: string[]) => jailedCodex(input, argv) };
-}
-
-/**
- * The project's network as this turn gets it. Until a project lists hosts, its agents' network is
- * what it was: a full-access conversation reaches anywhere (`open`), everything else nothing.
- */
-function turnNetworkPolicy(project: Pick<Project, "full_access">, sandbox: SandboxMode): TurnNetworkPolicy {
-  return { mode: sandbox === "full_access" && project.full_access === 1 ? "open" : "off", rules: null };
 }
 
 /**
@@ -136,30 +147,16 @@ export async function probeJailedCodex(
   config: Config,
   input: { bwrap: string; bin: string; workspace: string; stateDir: string; log: Logger },
 ): Promise<ProbeJail> {
-  const operatorHome = operatorCodexHome(config.codexHome);
   const services = await startTurnServices(input.log, {
-    operatorHome,
+    operatorHome: operatorCodexHome(config.codexHome),
     env: process.env,
-    sandbox: "restricted",
-    network: { mode: "off", rules: null },
+    runDir: turnRunDir(config.dataDir),
+    network: { policy: { mode: "off", hosts: [] }, sandbox: "restricted", canRoute: false, extraPorts: [] },
   });
-  const network = agentNetwork(
-    { netns: config.netns, extraPorts: config.netnsPorts },
-    { ports: services.ports, outbound: false },
-  );
-  const jail = {
+  const jail = jailInput(config, input.bin, input.workspace, services, {
     bwrap: input.bwrap,
-    network,
-    codexBin: input.bin,
-    codexSupportDir: codexSupportPath(input.bin),
-    workspace: input.workspace,
-    allowedAlternates: [],
     stateDir: input.stateDir,
-    operatorHome,
-    files: services.files,
-    baseEnv: process.env,
-    extraEnv: services.env,
-    overrides: services.overrides,
-  };
+    allowedAlternates: [],
+  });
   return { wrap: (argv) => jailedCodex(jail, argv), end: () => services.end() };
 }

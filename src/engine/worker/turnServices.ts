@@ -1,37 +1,37 @@
+import { randomInt } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import type { Logger } from "pino";
 import {
   GATEWAY_TOKEN_ENV,
   type GatewayUsage,
   gatewayOverrides,
   jailConfigToml,
-  type ModelGateway,
   readOperatorConfig,
   resolveUpstream,
   STAND_IN_AUTH,
   startModelGateway,
 } from "../gateway/index.js";
-import { type EgressProxy, type EgressRefusal, type EgressRules, startEgressProxy } from "../egress/index.js";
-import { mcpLoopbackPorts } from "../isolation/index.js";
-import type { SandboxMode } from "../isolation/index.js";
+import { type EgressProxy, type EgressRefusal, startEgressProxy, startPortBridge } from "../egress/index.js";
+import { mcpLoopbackPorts, type SandboxMode } from "../isolation/index.js";
+import { isPrivateAddress, isPrivateEntry, matchHost, type NetworkPolicy } from "../network/index.js";
 
 /**
  * The services a jailed turn reaches outside its jail, started by its worker before Codex and
- * ended with the turn: the model gateway (always) and the egress proxy (when the project lists
- * hosts). The worker holds them, so they live exactly as long as the turn, on every worker host.
+ * ended with the turn: the model gateway (always), the egress proxy (when the project's network
+ * lets the turn out through it) and bridges to the host services the operator forwards. Each
+ * listens on a unix socket in the turn's own directory, which its jail shows read-only; inside,
+ * the forwarder (isolation/forwarder.ts) answers on loopback ports. The worker holds them, so
+ * they live exactly as long as the turn, on every worker host.
  */
-
-/** How a project's agents reach the network, as the turn needs it. */
-export interface TurnNetworkPolicy {
-  mode: "off" | "allowlist" | "open";
-  /** The list's rules (allowlist mode with at least one host); null: no proxy. */
-  rules: EgressRules | null;
-}
 
 /** A turn's running services and what the jail needs to reach them. */
 export interface TurnServices {
-  /** Host loopback ports the jail forwards (gateway, proxy, MCP servers). */
-  ports: number[];
-  /** Whether the namespace routes outbound traffic anywhere (`open`). */
+  /** The turn's socket directory on the host (bound read-only into the jail). */
+  socketDir: string;
+  /** Loopback ports inside the jail and the socket (a name in socketDir) each leads to. */
+  forwards: Array<[port: number, socket: string]>;
+  /** The jail gets a route to anywhere (a full-access turn of an `open` project, through pasta). */
   outbound: boolean;
   /** Codex's jail files (no credential in them). */
   files: { configToml: string; authJson: string };
@@ -42,6 +42,16 @@ export interface TurnServices {
   usage(): GatewayUsage;
   refusals(): EgressRefusal[];
   end(): Promise<void>;
+}
+
+/** What decides a turn's network: the project's policy, its sandbox, whether pasta can route it. */
+export interface TurnNetworkInput {
+  policy: NetworkPolicy;
+  sandbox: SandboxMode;
+  /** A network namespace with a route out can be made (pasta installed, CODEXPI_NETNS not off). */
+  canRoute: boolean;
+  /** Host loopback ports every jail may reach (CODEXPI_NETNS_PORTS). */
+  extraPorts: readonly number[];
 }
 
 /** The proxy variables a command sees (both cases: curl reads only lower-case `http_proxy`). */
@@ -63,45 +73,99 @@ function commandVariables(vars: Record<string, string>): string[] {
   return Object.entries(vars).flatMap(([k, v]) => ["-c", `shell_environment_policy.set.${k}=${JSON.stringify(v)}`]);
 }
 
+/** A loopback port of the jail's own namespace, not among `taken`. */
+function freePort(taken: Set<number>): number {
+  for (;;) {
+    const p = randomInt(20_000, 60_000);
+    if (!taken.has(p)) {
+      taken.add(p);
+      return p;
+    }
+  }
+}
+
 /**
- * Starts the turn's services. Throws (an UpstreamError, a config.toml parse error) when the
- * model's credential cannot be found: the turn then fails before Codex starts.
+ * How the turn reaches out: `route` — a full-access turn of an `open` project keeps its own route
+ * to anywhere (pasta), as before the allowlist existed; `proxy` — the egress proxy, for a list of
+ * hosts, or for a restricted turn of an `open` project (Codex's sandbox cannot nest in pasta's
+ * namespace, and the proxy still keeps private addresses out); `none`.
+ */
+export function egressOf(input: Pick<TurnNetworkInput, "policy" | "sandbox" | "canRoute">): "route" | "proxy" | "none" {
+  const { mode, hosts } = input.policy;
+  if (mode === "open" && input.sandbox === "full_access" && input.canRoute) return "route";
+  if (mode === "open" || (mode === "allowlist" && hosts.length > 0)) return "proxy";
+  return "none";
+}
+
+/**
+ * Starts the turn's services under `runDir` (a directory of the data dir no jail shows). Throws
+ * (an UpstreamError, a config.toml parse error) when the model's credential cannot be found: the
+ * turn then fails before Codex starts.
  */
 export async function startTurnServices(
   log: Logger,
-  input: { operatorHome: string; env: NodeJS.ProcessEnv; sandbox: SandboxMode; network: TurnNetworkPolicy },
+  input: { operatorHome: string; env: NodeJS.ProcessEnv; runDir: string; network: TurnNetworkInput },
 ): Promise<TurnServices> {
   const config = readOperatorConfig(input.operatorHome);
   const upstream = resolveUpstream(input.operatorHome, input.env, config);
-  const gateway: ModelGateway = await startModelGateway({ upstream, log });
-  let proxy: EgressProxy | null = null;
+  fs.mkdirSync(input.runDir, { recursive: true, mode: 0o700 });
+  const socketDir = fs.mkdtempSync(path.join(input.runDir, "turn-"));
+  const stops: Array<() => Promise<void>> = [async () => fs.rmSync(socketDir, { recursive: true, force: true })];
+  const end = async () => {
+    await Promise.all(stops.splice(0).map((s) => s().catch(() => undefined)));
+  };
   try {
-    if (input.network.mode === "allowlist" && input.network.rules)
+    const gateway = await startModelGateway({ upstream, log, socketPath: path.join(socketDir, "gateway.sock") });
+    stops.unshift(() => gateway.end());
+    const forwards: Array<[number, string]> = [];
+    const bridged = [...new Set([...mcpLoopbackPorts(config), ...input.network.extraPorts])];
+    const taken = new Set(bridged);
+    for (const port of bridged) {
+      const bridge = await startPortBridge(path.join(socketDir, `port-${port}.sock`), port);
+      stops.unshift(() => bridge.close());
+      forwards.push([port, `port-${port}.sock`]);
+    }
+    const gatewayPort = freePort(taken);
+    forwards.push([gatewayPort, "gateway.sock"]);
+    const egress = egressOf(input.network);
+    let proxy: EgressProxy | null = null;
+    const overrides = [...gatewayOverrides(gatewayPort)];
+    if (egress === "proxy") {
+      const policy = input.network.policy;
       proxy = await startEgressProxy({
-        rules: input.network.rules,
+        socketPath: path.join(socketDir, "proxy.sock"),
+        rules: {
+          match: (host, port) => {
+            const entry = matchHost(policy, host, port);
+            return entry ? { privateAllowed: policy.mode !== "open" && isPrivateEntry(entry) } : null;
+          },
+          isPrivateAddress,
+        },
         onRefused: (r) => log.info({ host: r.host, port: r.port, reason: r.reason }, "egress refused"),
       });
+      const p = proxy;
+      stops.unshift(() => p.close());
+      const proxyPort = freePort(taken);
+      forwards.push([proxyPort, "proxy.sock"]);
+      overrides.push(...commandVariables(proxyVariables(proxyPort)));
+    }
+    // Codex's own sandbox cuts its commands off every socket unless told otherwise; then the
+    // jail's namespace (the proxy its only way out, or a route for `open`) is what bounds them.
+    if (input.network.sandbox === "restricted")
+      overrides.push("-c", `sandbox_workspace_write.network_access=${egress !== "none"}`);
+    return {
+      socketDir,
+      forwards,
+      outbound: egress === "route",
+      files: { configToml: jailConfigToml(config, upstream), authJson: STAND_IN_AUTH },
+      env: { [GATEWAY_TOKEN_ENV]: gateway.token },
+      overrides,
+      usage: () => gateway.usage(),
+      refusals: () => proxy?.refusals() ?? [],
+      end,
+    };
   } catch (err) {
-    await gateway.end();
+    await end();
     throw err;
   }
-  const overrides = [...gatewayOverrides(gateway.port)];
-  const restricted = input.sandbox === "restricted";
-  const reachesOut = input.network.mode === "open" || proxy !== null;
-  // Codex's own sandbox cuts its commands off every socket unless told otherwise; the jail's
-  // namespace (no route but the proxy, or `open`) is what bounds them then.
-  if (restricted) overrides.push("-c", `sandbox_workspace_write.network_access=${reachesOut}`);
-  if (proxy) overrides.push(...commandVariables(proxyVariables(proxy.port)));
-  return {
-    ports: [gateway.port, ...(proxy ? [proxy.port] : []), ...mcpLoopbackPorts(config)],
-    outbound: input.network.mode === "open",
-    files: { configToml: jailConfigToml(config, upstream), authJson: STAND_IN_AUTH },
-    env: { [GATEWAY_TOKEN_ENV]: gateway.token },
-    overrides,
-    usage: () => gateway.usage(),
-    refusals: () => proxy?.refusals() ?? [],
-    async end() {
-      await Promise.all([gateway.end(), proxy?.close()]);
-    },
-  };
 }
