@@ -16,6 +16,7 @@ import { newId } from "../src/engine/ids.js";
 import { ensureLane } from "../src/engine/lanes/index.js";
 import { addProject } from "../src/engine/projects/projects.js";
 import { fmt, median, percentile } from "./benchStats.js";
+import { silentLogger as silent } from "../src/logger.js";
 
 const LANES = Number(process.argv[2] ?? 20);
 
@@ -77,7 +78,7 @@ async function scenario(files: number) {
         .values({ ...conversation, project_id: project.id, user_id: "U1", created_at: now, updated_at: now })
         .execute();
       const t0 = performance.now();
-      const lane = await ensureLane({ db, config, clock: systemClock }, { conversation, project });
+      const lane = await ensureLane({ db, config, clock: systemClock, logger: silent }, { conversation, project });
       startups.push(performance.now() - t0);
       disk.push(duKb(lane));
     }

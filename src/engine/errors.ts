@@ -115,7 +115,13 @@ export type EngineErrorReason =
   | "schedule_cron_invalid"
   | "schedule_cron_never"
   | "schedule_tz_invalid"
-  | "audit_since_invalid";
+  | "audit_since_invalid"
+  // Setup (issue 31, item 4).
+  | "setup_secret_key_invalid"
+  | "setup_secret_value_invalid"
+  | "setup_command_invalid"
+  | "setup_not_configured"
+  | "setup_direct_only";
 
 /**
  * The one error type the engine throws for expected failures. The sentence a person reads comes

@@ -45,6 +45,8 @@ export interface ProjectsTable {
   prompters_merge: Generated<number>;
   /** Models an admin allows for `model=`, a JSON array; null: only the configured default (0022). */
   allowed_models: Generated<string | null>;
+  /** The admin-set setup (`--setup "…"`, run as `sh -c` in the jail); null: `.codexpi/setup` if committed (0032). */
+  setup_command: Generated<string | null>;
 }
 
 /** Where a project's conversations work: its checkout, one at a time, or a lane each. */
@@ -110,7 +112,8 @@ export type FailureCode =
   | "codex_failed"
   | "cancelled"
   | "spawn_failed"
-  | "thread_busy";
+  | "thread_busy"
+  | "setup_failed";
 
 export interface PromptQueueTable {
   id: string;

@@ -15,6 +15,7 @@ import { files } from "./en/files.js";
 import { rights } from "./en/rights.js";
 import { quiet } from "./en/quiet.js";
 import { schedules } from "./en/schedules.js";
+import { setup } from "./en/setup.js";
 import type { MessageKey } from "./fr.js";
 import type { Message } from "./message.js";
 
@@ -40,4 +41,5 @@ export const en = {
   ...rights,
   ...quiet,
   ...schedules,
+  ...setup,
 } satisfies Record<MessageKey, Message>;

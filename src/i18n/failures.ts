@@ -21,6 +21,9 @@ export type FailureKey =
   | "worker.codex_missing"
   | "worker.jail_missing"
   | "worker.spawn_failed"
+  | "setup.failed_exit"
+  | "setup.failed_timeout"
+  | "setup.failed_unusable"
   | "orch.worktree_missing"
   | "orch.verification_interrupted"
   | "reason.orch_main_detached"
@@ -42,6 +45,9 @@ const KEYS: ReadonlySet<string> = new Set<FailureKey>([
   "worker.codex_missing",
   "worker.jail_missing",
   "worker.spawn_failed",
+  "setup.failed_exit",
+  "setup.failed_timeout",
+  "setup.failed_unusable",
   "orch.worktree_missing",
   "orch.verification_interrupted",
   "reason.orch_main_detached",
@@ -90,6 +96,7 @@ const NEXT_STEPS = {
   interrupted: "failure.next.interrupted",
   spawn_failed: "failure.next.spawn_failed",
   thread_busy: "failure.next.thread_busy",
+  setup_failed: "failure.next.setup_failed",
 } as const;
 
 /**

@@ -15,6 +15,7 @@ import { files } from "./fr/files.js";
 import { rights } from "./fr/rights.js";
 import { quiet } from "./fr/quiet.js";
 import { schedules } from "./fr/schedules.js";
+import { setup } from "./fr/setup.js";
 
 /**
  * The French catalog: the source of the keys (`MessageKey`), built from
@@ -39,6 +40,7 @@ export const fr = {
   ...rights,
   ...quiet,
   ...schedules,
+  ...setup,
 };
 
 /** Keys defined in more than one area. */

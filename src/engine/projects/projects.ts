@@ -79,6 +79,7 @@ export async function addProject(
     forge_repo: null,
     prompters_merge: 0, // its owner and admins merge its lanes until an admin lets its prompters
     allowed_models: null, // only Codex's configured model until an admin lists others (`--models`)
+    setup_command: null, // the repository's committed `.codexpi/setup`, if any, until an admin sets one
   };
   // Checks and write under one write lock: a project added meanwhile by another process cannot
   // slip in between (and surface as a raw constraint error).

@@ -14,6 +14,7 @@ import { agentWorkdir } from "../orchestrations/index.js";
 import { type FailureKey, failureNote } from "../../i18n/failures.js";
 import type { Outcome } from "../conversations/index.js";
 import type { ClaimedItem } from "./claim.js";
+import { SetupFailed } from "../setup/index.js";
 
 /** How Codex starts for this item's turn: where, which binary, which sandbox, inside which jail. */
 export interface CodexLaunch {
@@ -34,6 +35,14 @@ const cannotStart = (key: FailureKey): Outcome => ({
   errorCode: "spawn_failed",
 });
 
+/** A new lane's setup failed: the turn fails with its cause and its (already redacted) log tail. */
+const setupFailed = (err: SetupFailed): Outcome => ({
+  status: "failed",
+  content: null,
+  error: failureNote(`setup.failed_${err.why}`, { code: err.exitCode ?? "?", tail: err.tail }),
+  errorCode: "setup_failed",
+});
+
 /**
  * Everything Codex needs before it starts, or the failed outcome that says what is missing: the
  * agent's working directory (orchestration, self-project and lane agents work in their clone, never
@@ -43,7 +52,13 @@ export async function prepareLaunch(
   engine: Pick<Kernel, "db" | "config" | "logger" | "clock">,
   { conversation, project }: Pick<ClaimedItem, "conversation" | "project">,
 ): Promise<CodexLaunch | { failed: Outcome }> {
-  const workdir = await agentWorkdir(engine, conversation.id, project);
+  let workdir: string | null;
+  try {
+    workdir = await agentWorkdir(engine, conversation.id, project);
+  } catch (err) {
+    if (err instanceof SetupFailed) return { failed: setupFailed(err) };
+    throw err;
+  }
   if (!workdir) return { failed: cannotStart("orch.worktree_missing") };
   const bin = resolveCodexBinary(engine.config.codexBin);
   if (!bin) return { failed: cannotStart("worker.codex_missing") };
