@@ -78,7 +78,10 @@ async function scenario(files: number) {
         .values({ ...conversation, project_id: project.id, user_id: "U1", created_at: now, updated_at: now })
         .execute();
       const t0 = performance.now();
-      const lane = await ensureLane({ db, config, clock: systemClock, logger: silent }, { conversation, project });
+      const lane = await ensureLane(
+        { db, config, clock: systemClock, logger: silent },
+        { conversation, project },
+      );
       startups.push(performance.now() - t0);
       disk.push(duKb(lane));
     }

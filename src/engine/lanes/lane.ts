@@ -3,7 +3,14 @@ import path from "node:path";
 import type { Kernel } from "../kernel.js";
 import type { Conversation, Project } from "../schema.js";
 import { repoGit, type GitJailMode } from "../isolation/index.js";
-import { cloneBase, commitClone, isSealedClone, makeClone, removeClone, unusableWorkdir } from "../workspaces/index.js";
+import {
+  cloneBase,
+  commitClone,
+  isSealedClone,
+  makeClone,
+  removeClone,
+  unusableWorkdir,
+} from "../workspaces/index.js";
 import { prepareWorkspace, type SetupProject } from "../setup/index.js";
 import { t } from "../../i18n/index.js";
 import type { Lane } from "./schema.js";

@@ -97,10 +97,14 @@ export async function storeCache(
   fs.mkdirSync(tree, { recursive: true });
   try {
     if (paths.length)
-      await run("cp", [mode === "link" ? "-al" : "-a", ...reflink(mode), "--parents", "-t", tree, "--", ...paths], {
-        cwd: workspace,
-        maxBuffer: 1024 * 1024,
-      });
+      await run(
+        "cp",
+        [mode === "link" ? "-al" : "-a", ...reflink(mode), "--parents", "-t", tree, "--", ...paths],
+        {
+          cwd: workspace,
+          maxBuffer: 1024 * 1024,
+        },
+      );
     if (mode === "link") protectFiles(tree);
     const meta: CacheMeta = { ...key, paths, createdAt: Date.now() };
     fs.writeFileSync(path.join(tmp, "meta.json"), JSON.stringify(meta));
@@ -142,13 +146,25 @@ export function protectFiles(dir: string): void {
  * Brings an entry's files into a fresh workspace (hard links or copies), and marks the entry used
  * (the most recently used are kept). The workspace's own directories stay its own.
  */
-export async function restoreCache(entry: string, workspace: string, mode: CacheMode = cacheMode()): Promise<void> {
+export async function restoreCache(
+  entry: string,
+  workspace: string,
+  mode: CacheMode = cacheMode(),
+): Promise<void> {
   const tree = path.join(entry, "tree");
   // `--remove-destination`: a copy never writes through an existing file (it could be a link
   // into the entry); `tree/.` merges into the workspace's existing directories.
   await run(
     "cp",
-    [mode === "link" ? "-al" : "-a", ...reflink(mode), "--no-preserve=ownership", "--remove-destination", "--", `${tree}/.`, `${workspace}/`],
+    [
+      mode === "link" ? "-al" : "-a",
+      ...reflink(mode),
+      "--no-preserve=ownership",
+      "--remove-destination",
+      "--",
+      `${tree}/.`,
+      `${workspace}/`,
+    ],
     { maxBuffer: 1024 * 1024 },
   );
   const now = new Date();

@@ -1,7 +1,15 @@
 import path from "node:path";
 import type { Kernel } from "../kernel.js";
 import type { Project } from "../schema.js";
-import { cacheEntry, cacheMode, pruneCache, readCacheMeta, restoreCache, storeCache, untrackedPaths } from "./cache.js";
+import {
+  cacheEntry,
+  cacheMode,
+  pruneCache,
+  readCacheMeta,
+  restoreCache,
+  storeCache,
+  untrackedPaths,
+} from "./cache.js";
 import { SetupUnreadable, setupCommandOf } from "./command.js";
 import { runSetup, type SetupRun } from "./runner.js";
 import { readSetupSecrets } from "./secrets.js";
@@ -72,7 +80,10 @@ export async function prepareWorkspace(
     jail: config.jail,
   });
   // The tail is redacted (runSetup registered the secrets first): safe to log.
-  log.info({ exitCode: run.exitCode, timedOut: run.timedOut, durationMs: run.durationMs, tail: run.tail }, "setup ran");
+  log.info(
+    { exitCode: run.exitCode, timedOut: run.timedOut, durationMs: run.durationMs, tail: run.tail },
+    "setup ran",
+  );
   if (!run.ok) throw new SetupFailed(run.timedOut ? "timeout" : "exit", run.tail, run.exitCode);
   if (base) {
     let paths: string[];

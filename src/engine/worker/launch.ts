@@ -39,9 +39,15 @@ const cannotStart = (key: FailureKey): Outcome => ({
 const setupFailed = (err: SetupFailed): Outcome => ({
   status: "failed",
   content: null,
-  error: failureNote(`setup.failed_${err.why}`, { code: err.exitCode ?? "?", tail: err.tail }),
+  // The end of the tail: a thread shows ~1,500 characters of a failure, and the end says why.
+  error: failureNote(`setup.failed_${err.why}`, {
+    code: err.exitCode ?? "?",
+    tail: lastChars(err.tail, 1200),
+  }),
   errorCode: "setup_failed",
 });
+
+const lastChars = (text: string, n: number) => (text.length > n ? `…${text.slice(-n)}` : text);
 
 /**
  * Everything Codex needs before it starts, or the failed outcome that says what is missing: the

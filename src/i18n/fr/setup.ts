@@ -13,13 +13,15 @@ export const setup = {
   "reason.setup_secret_key_invalid":
     "nom de secret refusé « {key} » : majuscules, chiffres et _ (64 au plus), ni une variable de codexpi ni PATH, HOME, LANG…",
   "reason.setup_secret_value_invalid": "valeur refusée : vide, plus de 64 Kio, ou un octet nul",
-  "reason.setup_command_invalid": "commande de préparation refusée : une ligne non vide de 4 000 caractères au plus",
+  "reason.setup_command_invalid":
+    "commande de préparation refusée : une ligne non vide de 4 000 caractères au plus",
   "reason.setup_not_configured":
     "le projet {name} n’a pas de préparation : ni `.codexpi/setup` dans son dépôt, ni `--setup` d’un admin",
   "reason.setup_direct_only":
     "le projet {name} est en mode `branch` : chaque nouvelle voie lance sa préparation elle-même",
   "cli.project.setup_set": "{name} : préparation définie ({source})",
-  "cli.project.setup_cleared": "{name} : plus de préparation d’admin (le `.codexpi/setup` du dépôt s’il y en a un)",
+  "cli.project.setup_cleared":
+    "{name} : plus de préparation d’admin (le `.codexpi/setup` du dépôt s’il y en a un)",
   "cli.secret.stored": "{name} : secret {key} enregistré dans {file}",
   "cli.secret.removed": "{name} : secret {key} supprimé",
   "cli.secret.absent": "{name} : aucun secret {key}",
