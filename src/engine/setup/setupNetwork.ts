@@ -1,4 +1,4 @@
-import type { JailSpec } from "../isolation/jail.js";
+import type { JailSpec } from "../isolation/index.js";
 import type { Project } from "../schema.js";
 
 // THE SEAM for the egress proxy (issue 31, item 3). The setup runner takes its network from here
