@@ -12,11 +12,12 @@ import path from "node:path";
 import { t } from "../i18n/index.js";
 import { args, cliEngine, cliLocale, out, UsageError } from "./context.js";
 import { FORGE_OPTIONS, forgeChanges, projectCredential, setForgeOptions } from "./credential.js";
+import { projectSecret, setSetupOption } from "./setup.js";
 
 const ROLES: ProjectRole[] = ["project", "master", "self"];
 const APPROVAL_MODES: ApprovalMode[] = ["never", "on-request"];
 
-/** `codexpi project add|list|set|remove|move|credential`. */
+/** `codexpi project add|list|set|remove|move|credential|secret`. */
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === "add") return add(rest);
@@ -25,6 +26,7 @@ export async function run(argv: string[]): Promise<number> {
   if (sub === "set") return set(rest);
   if (sub === "move") return move(rest);
   if (sub === "credential") return projectCredential(rest);
+  if (sub === "secret") return projectSecret(rest);
   throw new UsageError(t(cliLocale(), "cli.error.project_command", { name: sub ?? "-" }));
 }
 
@@ -88,7 +90,7 @@ async function remove(argv: string[]): Promise<number> {
 /**
  * `project set NAME [--approvals never|on-request] [--steer on|off] [--workspace direct|branch]
  * [--prompters-merge on|off] [--models a,b|none] [--host HOST|none] [--path DIR] [--remote R] [--forge github|gitlab|none] [--forge-url URL|none]
- * [--forge-repo REPO|none]`: the operator is an admin; a new path is refused where it overlaps
+ * [--forge-repo REPO|none] [--setup "COMMAND"|none]`: the operator is an admin; a new path is refused where it overlaps
  * another project.
  */
 async function set(argv: string[]): Promise<number> {
@@ -102,6 +104,7 @@ async function set(argv: string[]): Promise<number> {
       models: { type: "string" },
       host: { type: "string" },
       path: { type: "string" },
+      setup: { type: "string" },
       ...FORGE_OPTIONS,
     },
     1,
@@ -114,7 +117,9 @@ async function set(argv: string[]): Promise<number> {
   if (promptersMerge !== undefined && promptersMerge !== "on" && promptersMerge !== "off")
     throw new UsageError(t(cliLocale(), "cli.error.prompters_merge"));
   if (
-    [mode, steer, workspace, values.host, dir, promptersMerge, values.models].every((v) => v === undefined) &&
+    [mode, steer, workspace, values.host, dir, promptersMerge, values.models, values.setup].every(
+      (v) => v === undefined,
+    ) &&
     forge === null
   )
     throw new UsageError(t(cliLocale(), "cli.error.project_set"));
@@ -156,6 +161,7 @@ async function set(argv: string[]): Promise<number> {
       out(t(config.locale, "cli.project.workspace", { name: p.name, mode: p.workspace_mode }));
     }
     if (forge !== null) await setForgeOptions(api, config.locale, name, forge);
+    if (values.setup !== undefined) await setSetupOption(api, config.locale, name, values.setup);
     return 0;
   } finally {
     await db.destroy();

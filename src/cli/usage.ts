@@ -14,6 +14,8 @@ const SYNTAX: Record<string, string[]> = {
     "project set NAME [--remote R] [--forge github|gitlab|none] [--forge-url URL|none] [--forge-repo OWNER/NAME|none]",
     "project move NAME --to HOST|none",
     "project credential NAME --forge-token - | --remove",
+    'project set NAME --setup "COMMAND"|none',
+    "project secret set NAME KEY (value on standard input) | unset NAME KEY | list NAME",
   ],
   ask: ["ask PROJECT PROMPT [--wait] [--stop-on-exit] [--conversation ID]"],
   answer: ["answer CONVERSATION"],
@@ -35,6 +37,7 @@ const SYNTAX: Record<string, string[]> = {
     "schedule pause|resume|remove ID",
   ],
   audit: ["audit [--json] [--project NAME] [--user ID] [--since 2026-12-01|7d]"],
+  setup: ["setup PROJECT"],
 };
 
 /**

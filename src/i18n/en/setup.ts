@@ -26,6 +26,8 @@ export const setup = {
   "cli.secret.none": "{name}: no setup secret",
   "cli.error.secret":
     "usage: codexpi project secret set NAME KEY (the value read from standard input) | unset NAME KEY | list NAME",
+  "cli.about.setup":
+    "Runs a `direct` project’s setup in its checkout (owner or admin) and prints the result; exit code 1 when it failed.",
   "cli.error.setup": "usage: codexpi setup NAME",
   "setup.result.ok": "Setup of {name} succeeded in {seconds} s.",
   "setup.result.failed": "Setup of {name} failed ({why}). Its last lines:\n```{tail}```",

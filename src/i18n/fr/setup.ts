@@ -28,6 +28,8 @@ export const setup = {
   "cli.secret.none": "{name} : aucun secret de préparation",
   "cli.error.secret":
     "usage : codexpi project secret set NOM CLÉ (la valeur lue sur l’entrée standard) | unset NOM CLÉ | list NOM",
+  "cli.about.setup":
+    "Lance la préparation d’un projet en mode `direct` dans son répertoire (propriétaire ou admin) et en affiche le résultat ; code de sortie 1 en cas d’échec.",
   "cli.error.setup": "usage : codexpi setup NOM",
   "setup.result.ok": "Préparation de {name} réussie en {seconds} s.",
   "setup.result.failed": "Préparation de {name} en échec ({why}). Ses dernières lignes :\n```{tail}```",
