@@ -1,5 +1,5 @@
 import { CLI_ACTOR } from "../engine/api/model.js";
-import type { DirectSetupResult } from "../engine/api/setup.js";
+import { setupResultText } from "../views/setup.js";
 import { t, type Locale } from "../i18n/index.js";
 import { args, cliEngine, cliLocale, out, UsageError } from "./context.js";
 
@@ -52,14 +52,6 @@ export async function setSetupOption(
       ? t(locale, "cli.project.setup_cleared", { name: p.name })
       : t(locale, "cli.project.setup_set", { name: p.name, source: p.setup_command }),
   );
-}
-
-/** What a direct run answered, as people read it (Slack and the CLI). */
-export function setupResultText(locale: Locale, r: DirectSetupResult): string {
-  if (r.outcome === "none") return t(locale, "setup.result.none", { name: r.project });
-  if (r.outcome === "ok") return t(locale, "setup.result.ok", { name: r.project, seconds: r.seconds });
-  const why = r.why === "exit" ? `exit ${r.code ?? "?"}` : r.why;
-  return t(locale, "setup.result.failed", { name: r.project, why, tail: r.tail });
 }
 
 /** `codexpi setup NAME`: runs a direct project's setup in its checkout; exit code 1 when it failed. */

@@ -191,7 +191,3 @@ export function pruneCache(dataDir: string, projectId: string, keep = KEEP, now 
       fs.rmSync(p, { recursive: true, force: true });
   }
 }
-
-/** Removes every entry of a project (when it is removed). */
-export const dropProjectCache = (dataDir: string, projectId: string): void =>
-  fs.rmSync(projectCache(dataDir, projectId), { recursive: true, force: true });

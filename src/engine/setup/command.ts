@@ -6,7 +6,7 @@ import type { Project } from "../schema.js";
 import type { SetupNetwork } from "./setupNetwork.js";
 
 /** Where a repository commits its setup script, relative to its root. */
-export const COMMITTED_SETUP = path.join(".codexpi", "setup");
+const COMMITTED_SETUP = path.join(".codexpi", "setup");
 
 /** A project's setup as it will run in one workspace, and the hash that keys its cache. */
 export interface SetupCommand {

@@ -140,7 +140,7 @@ function killGroup(pid: number | undefined): void {
 }
 
 /** The last lines people read of a setup's output. */
-export function tailOf(output: string): string {
+function tailOf(output: string): string {
   const lines = output.replace(/\s+$/, "").split("\n").slice(-TAIL_LINES).join("\n");
   return lines.length > TAIL_CHARS ? `…${lines.slice(-TAIL_CHARS)}` : lines;
 }

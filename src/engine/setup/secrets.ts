@@ -69,7 +69,7 @@ function checkedValue(raw: string): string {
 const credentialsDir = (dataDir: string) => path.join(dataDir, "credentials");
 
 /** The file holding a project's setup secrets. */
-export const setupSecretsPath = (dataDir: string, projectId: string): string =>
+const setupSecretsPath = (dataDir: string, projectId: string): string =>
   path.join(credentialsDir(dataDir), `setup-${projectId}.json`);
 
 /** A project's setup secrets, name → value; none when the file is missing (or not a regular file). */

@@ -29,6 +29,7 @@ export const setup = {
   "cli.about.setup":
     "Runs a `direct` project’s setup in its checkout (owner or admin) and prints the result; exit code 1 when it failed.",
   "cli.error.setup": "usage: codexpi setup NAME",
+  "setup.started": "Setup of {name} started; its result follows here.",
   "setup.result.ok": "Setup of {name} succeeded in {seconds} s.",
   "setup.result.failed": "Setup of {name} failed ({why}). Its last lines:\n```{tail}```",
   "setup.result.none": "{name} has no setup.",

@@ -31,6 +31,7 @@ export const setup = {
   "cli.about.setup":
     "Lance la préparation d’un projet en mode `direct` dans son répertoire (propriétaire ou admin) et en affiche le résultat ; code de sortie 1 en cas d’échec.",
   "cli.error.setup": "usage : codexpi setup NOM",
+  "setup.started": "Préparation de {name} lancée ; son résultat suivra ici.",
   "setup.result.ok": "Préparation de {name} réussie en {seconds} s.",
   "setup.result.failed": "Préparation de {name} en échec ({why}). Ses dernières lignes :\n```{tail}```",
   "setup.result.none": "{name} n’a pas de préparation.",
