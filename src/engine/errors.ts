@@ -69,6 +69,7 @@ export type EngineErrorReason =
   | "orch_main_moved"
   | "orch_merge_conflict"
   | "orch_git_failed"
+  | "orch_setup_failed"
   | "run_active"
   | "run_not_found"
   | "run_not_blocked"

@@ -28,6 +28,7 @@ export type FailureKey =
   | "orch.verification_interrupted"
   | "reason.orch_main_detached"
   | "reason.orch_git_failed"
+  | "reason.orch_setup_failed"
   | "reason.orch_main_dirty"
   | "reason.orch_main_moved"
   | "reason.orch_merge_conflict";
@@ -52,6 +53,7 @@ const KEYS: ReadonlySet<string> = new Set<FailureKey>([
   "orch.verification_interrupted",
   "reason.orch_main_detached",
   "reason.orch_git_failed",
+  "reason.orch_setup_failed",
   "reason.orch_main_dirty",
   "reason.orch_main_moved",
   "reason.orch_merge_conflict",

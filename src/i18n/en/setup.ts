@@ -18,6 +18,8 @@ export const setup = {
   "reason.setup_not_configured":
     "project {name} has no setup: neither a `.codexpi/setup` in its repository nor an admin’s `--setup`",
   "reason.setup_direct_only": "project {name} is in `branch` mode: each new lane runs its setup itself",
+  "reason.orch_setup_failed":
+    "the project’s setup failed in the orchestration’s clone; its last lines:\n```{detail}```",
   "cli.project.setup_set": "{name}: setup set ({source})",
   "cli.project.setup_cleared": "{name}: no admin setup any more (the repository’s `.codexpi/setup`, if any)",
   "cli.secret.stored": "{name}: secret {key} stored in {file}",

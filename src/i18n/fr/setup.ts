@@ -19,6 +19,8 @@ export const setup = {
     "le projet {name} n’a pas de préparation : ni `.codexpi/setup` dans son dépôt, ni `--setup` d’un admin",
   "reason.setup_direct_only":
     "le projet {name} est en mode `branch` : chaque nouvelle voie lance sa préparation elle-même",
+  "reason.orch_setup_failed":
+    "la préparation du projet a échoué dans le clone de l’orchestration ; ses dernières lignes :\n```{detail}```",
   "cli.project.setup_set": "{name} : préparation définie ({source})",
   "cli.project.setup_cleared":
     "{name} : plus de préparation d’admin (le `.codexpi/setup` du dépôt s’il y en a un)",
