@@ -73,6 +73,7 @@ const schema = z.object({
   // C.UTF-8), not its people's, who each get their own Slack language anyway.
   CODEXPI_LOCALE: z.enum(["fr", "en"]).default("en"),
   CODEXPI_TURN_TIMEOUT: seconds.default(30 * 60),
+  CODEXPI_SETUP_TIMEOUT: seconds.default(10 * 60),
   CODEXPI_IDLE_TIMEOUT: seconds.default(10 * 60),
   CODEXPI_CONNECT_TIMEOUT: seconds.default(120),
   CODEXPI_DONE_DM_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
@@ -195,6 +196,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     intakeFile: e.CODEXPI_INTAKE_FILE === undefined ? undefined : path.resolve(e.CODEXPI_INTAKE_FILE),
     locale: e.CODEXPI_LOCALE,
     turnTimeoutMs: e.CODEXPI_TURN_TIMEOUT * 1000,
+    /** Wall-clock limit of a project's setup (`.codexpi/setup` or `--setup`), killed with its jail. */
+    setupTimeoutMs: e.CODEXPI_SETUP_TIMEOUT * 1000,
     idleTimeoutMs: e.CODEXPI_IDLE_TIMEOUT * 1000,
     /**
      * How long a turn may do nothing but fail to reach its model (Codex's "Reconnecting…"

@@ -25,6 +25,7 @@ const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<numb
   budget: () => import("./cli/budget.js"),
   schedule: () => import("./cli/schedule.js"),
   audit: () => import("./cli/audit.js"),
+  setup: () => import("./cli/setup.js"),
 };
 
 const command = process.argv[2];

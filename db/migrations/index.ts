@@ -28,6 +28,7 @@ import * as m0027 from "./0027_schedules.js";
 import * as m0028 from "./0028_audit_events.js";
 import * as m0030 from "./0030_file_transfers.js";
 import * as m0031 from "./0031_project_network.js";
+import * as m0032 from "./0032_project_setup.js";
 
 /** Every migration in order; a static list so that the same code runs from src/ and dist/. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   "0028_audit_events": m0028,
   "0030_file_transfers": m0030,
   "0031_project_network": m0031,
+  "0032_project_setup": m0032,
 };

@@ -36,6 +36,8 @@ export type Command =
   | { kind: "run.cancel" }
   | { kind: "orchestrate"; project: string }
   | { kind: "orchestrations" }
+  /** Runs a direct project's setup in its checkout (owner or admin). */
+  | { kind: "setup"; project: string }
   | ScheduleCommand
   | AuditCommand
   | { kind: "usage"; topic: UsageTopic }
@@ -78,6 +80,8 @@ export interface ProjectChanges {
   models?: string[] | null;
   /** How its agents reach the network (its owner or an admin). */
   network?: NetworkMode;
+  /** The admin's setup command (run as `sh -c` in the jail); null: none (the committed script, if any). */
+  setup?: string | null;
 }
 
 /** The sub-commands a usage line exists for. */
@@ -99,7 +103,8 @@ export type UsageTopic =
   | "usage"
   | "budget"
   | "schedule"
-  | "audit";
+  | "audit"
+  | "setup";
 
 const ROLES: readonly ProjectRole[] = ["project", "master", "self"];
 const APPROVAL_MODES: readonly ApprovalMode[] = ["never", "on-request"];
@@ -180,6 +185,8 @@ const SUB_COMMANDS: Readonly<Record<string, SubCommandParser>> = (() => {
         ? { kind: "orchestrate", project: rest[0] as string }
         : { kind: "usage", topic: "orchestrate" },
     orchestrations: bare({ kind: "orchestrations" }),
+    setup: (rest) =>
+      rest.length === 1 ? { kind: "setup", project: rest[0] as string } : { kind: "usage", topic: "setup" },
     usage,
     budget: (rest) => parseBudget(rest, slackUser),
     schedule,
@@ -327,6 +334,8 @@ function parseSet(args: string[]): Command {
     // `a,b` or `none`; the engine checks each name.
     else if (flag === "--models" && !value.startsWith("--"))
       changes.models = value === "none" ? null : value.split(",").filter(Boolean);
+    // One (quoted) word: the whole command line; the engine checks it.
+    else if (flag === "--setup" && value.trim()) changes.setup = value === "none" ? null : value;
     else return usage;
   }
   return { kind: "project.set", name, changes };

@@ -13,11 +13,12 @@ import { t } from "../i18n/index.js";
 import { args, cliEngine, cliLocale, out, UsageError } from "./context.js";
 import { FORGE_OPTIONS, forgeChanges, projectCredential, setForgeOptions } from "./credential.js";
 import { networkArgument, networkFlag, projectHosts, setNetworkOption } from "./projectNetwork.js";
+import { projectSecret, setSetupOption } from "./setup.js";
 
 const ROLES: ProjectRole[] = ["project", "master", "self"];
 const APPROVAL_MODES: ApprovalMode[] = ["never", "on-request"];
 
-/** `codexpi project add|list|set|remove|move|credential|allow-host|deny-host`. */
+/** `codexpi project add|list|set|remove|move|credential|allow-host|deny-host|secret`. */
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === "add") return add(rest);
@@ -27,6 +28,7 @@ export async function run(argv: string[]): Promise<number> {
   if (sub === "move") return move(rest);
   if (sub === "credential") return projectCredential(rest);
   if (sub === "allow-host" || sub === "deny-host") return projectHosts(rest, sub === "allow-host");
+  if (sub === "secret") return projectSecret(rest);
   throw new UsageError(t(cliLocale(), "cli.error.project_command", { name: sub ?? "-" }));
 }
 
@@ -90,7 +92,7 @@ async function remove(argv: string[]): Promise<number> {
 /**
  * `project set NAME [--approvals never|on-request] [--steer on|off] [--workspace direct|branch]
  * [--prompters-merge on|off] [--models a,b|none] [--host HOST|none] [--path DIR] [--remote R] [--forge github|gitlab|none] [--forge-url URL|none]
- * [--forge-repo REPO|none] [--network off|allowlist|open]`: the operator is an admin; a new path is refused where it overlaps
+ * [--forge-repo REPO|none] [--network off|allowlist|open] [--setup "COMMAND"|none]`: the operator is an admin; a new path is refused where it overlaps
  * another project.
  */
 async function set(argv: string[]): Promise<number> {
@@ -105,6 +107,7 @@ async function set(argv: string[]): Promise<number> {
       host: { type: "string" },
       path: { type: "string" },
       network: { type: "string" },
+      setup: { type: "string" },
       ...FORGE_OPTIONS,
     },
     1,
@@ -118,7 +121,7 @@ async function set(argv: string[]): Promise<number> {
     throw new UsageError(t(cliLocale(), "cli.error.prompters_merge"));
   const network = values.network === undefined ? undefined : networkArgument(values.network);
   if (
-    [mode, steer, workspace, values.host, dir, promptersMerge, values.models, network].every(
+    [mode, steer, workspace, values.host, dir, promptersMerge, values.models, network, values.setup].every(
       (v) => v === undefined,
     ) &&
     forge === null
@@ -163,6 +166,7 @@ async function set(argv: string[]): Promise<number> {
     }
     if (forge !== null) await setForgeOptions(api, config.locale, name, forge);
     if (network !== undefined) await setNetworkOption(api, config.locale, name, network);
+    if (values.setup !== undefined) await setSetupOption(api, config.locale, name, values.setup);
     return 0;
   } finally {
     await db.destroy();

@@ -16,6 +16,8 @@ const SYNTAX: Record<string, string[]> = {
     "project allow-host|deny-host NAME HOST[:PORT]|PRESET…",
     "project move NAME --to HOST|none",
     "project credential NAME --forge-token - | --remove",
+    'project set NAME --setup "COMMAND"|none',
+    "project secret set NAME KEY (value on standard input) | unset NAME KEY | list NAME",
   ],
   ask: ["ask PROJECT PROMPT [--wait] [--stop-on-exit] [--conversation ID]"],
   answer: ["answer CONVERSATION"],
@@ -37,6 +39,7 @@ const SYNTAX: Record<string, string[]> = {
     "schedule pause|resume|remove ID",
   ],
   audit: ["audit [--json] [--project NAME] [--user ID] [--since 2026-12-01|7d]"],
+  setup: ["setup PROJECT"],
 };
 
 /**

@@ -70,6 +70,7 @@ export type EngineErrorReason =
   | "orch_main_moved"
   | "orch_merge_conflict"
   | "orch_git_failed"
+  | "orch_setup_failed"
   | "run_active"
   | "run_not_found"
   | "run_not_blocked"
@@ -123,7 +124,13 @@ export type EngineErrorReason =
   | "network_port_invalid"
   | "network_mode_invalid"
   | "network_private_admins_only"
-  | "network_role_admins_only";
+  | "network_role_admins_only"
+  // Setup (issue 31, item 4).
+  | "setup_secret_key_invalid"
+  | "setup_secret_value_invalid"
+  | "setup_command_invalid"
+  | "setup_not_configured"
+  | "setup_direct_only";
 
 /**
  * The one error type the engine throws for expected failures. The sentence a person reads comes

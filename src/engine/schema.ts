@@ -50,6 +50,8 @@ export interface ProjectsTable {
   network_mode: Generated<NetworkMode>;
   /** The hosts an allowlist lets through: a JSON array of entries (`formatHostEntry`), '[]' for none. */
   network_hosts: Generated<string>;
+  /** The admin-set setup (`--setup "…"`, run as `sh -c` in the jail); null: `.codexpi/setup` if committed (0032). */
+  setup_command: Generated<string | null>;
 }
 
 /** Where a project's conversations work: its checkout, one at a time, or a lane each. */
@@ -115,7 +117,8 @@ export type FailureCode =
   | "codex_failed"
   | "cancelled"
   | "spawn_failed"
-  | "thread_busy";
+  | "thread_busy"
+  | "setup_failed";
 
 export interface PromptQueueTable {
   id: string;

@@ -17,6 +17,7 @@ import { quiet } from "./en/quiet.js";
 import { schedules } from "./en/schedules.js";
 import { egress } from "./en/egress.js";
 import { network } from "./en/network.js";
+import { setup } from "./en/setup.js";
 import type { MessageKey } from "./fr.js";
 import type { Message } from "./message.js";
 
@@ -44,4 +45,5 @@ export const en = {
   ...schedules,
   ...egress,
   ...network,
+  ...setup,
 } satisfies Record<MessageKey, Message>;

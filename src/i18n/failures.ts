@@ -22,10 +22,14 @@ export type FailureKey =
   | "worker.jail_missing"
   | "worker.spawn_failed"
   | "worker.model_credential"
+  | "setup.failed_exit"
+  | "setup.failed_timeout"
+  | "setup.failed_unusable"
   | "orch.worktree_missing"
   | "orch.verification_interrupted"
   | "reason.orch_main_detached"
   | "reason.orch_git_failed"
+  | "reason.orch_setup_failed"
   | "reason.orch_main_dirty"
   | "reason.orch_main_moved"
   | "reason.orch_merge_conflict";
@@ -44,10 +48,14 @@ const KEYS: ReadonlySet<string> = new Set<FailureKey>([
   "worker.jail_missing",
   "worker.spawn_failed",
   "worker.model_credential",
+  "setup.failed_exit",
+  "setup.failed_timeout",
+  "setup.failed_unusable",
   "orch.worktree_missing",
   "orch.verification_interrupted",
   "reason.orch_main_detached",
   "reason.orch_git_failed",
+  "reason.orch_setup_failed",
   "reason.orch_main_dirty",
   "reason.orch_main_moved",
   "reason.orch_merge_conflict",
@@ -92,6 +100,7 @@ const NEXT_STEPS = {
   interrupted: "failure.next.interrupted",
   spawn_failed: "failure.next.spawn_failed",
   thread_busy: "failure.next.thread_busy",
+  setup_failed: "failure.next.setup_failed",
 } as const;
 
 /**

@@ -17,6 +17,7 @@ import { quiet } from "./fr/quiet.js";
 import { schedules } from "./fr/schedules.js";
 import { egress } from "./fr/egress.js";
 import { network } from "./fr/network.js";
+import { setup } from "./fr/setup.js";
 
 /**
  * The French catalog: the source of the keys (`MessageKey`), built from
@@ -43,6 +44,7 @@ export const fr = {
   ...schedules,
   ...egress,
   ...network,
+  ...setup,
 };
 
 /** Keys defined in more than one area. */

@@ -50,7 +50,8 @@ export type CommandTopic =
   | "usage"
   | "budget"
   | "schedule"
-  | "audit";
+  | "audit"
+  | "setup";
 
 /** What a usage line can be shown for: a sub-command, a group (`project`), or `/codex` itself. */
 export type UsageTopic = CommandTopic | "project" | "general";
@@ -85,6 +86,7 @@ export const COMMANDS: ReadonlyArray<{ topic: CommandTopic; admin: boolean; live
   { topic: "budget", admin: true, live: true },
   { topic: "schedule", admin: false, live: true },
   { topic: "audit", admin: true, live: true },
+  { topic: "setup", admin: false, live: true },
 ];
 
 const more = (locale: Locale) => (n: number) => t(locale, "common.more", { n });

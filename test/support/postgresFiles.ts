@@ -109,6 +109,8 @@ export const SQLITE_ONLY_ENGINE_FILES: Record<string, string> = {
     "landed migration files frozen by hash; 0008's repair of SQLite files an edited 0002 left incomplete",
   "test/engine/migrationStatements.test.ts": "the exact statements SQLite gets from the migrations",
   "test/engine/forge/credentials.test.ts": NO_DATABASE,
+  "test/engine/setup/setup.test.ts":
+    "a setup's jail, its secrets file and its cache on disk around one lane row: the dialect plays no part (lanes.test.ts runs lanes on both)",
   "test/engine/lanes/changes.test.ts": NO_DATABASE,
   "test/engine/files/files.test.ts": NO_DATABASE,
   "test/engine/conversations/requestOptionsParse.test.ts": NO_DATABASE,

@@ -24,6 +24,7 @@ import { openRunModal, runCommand, type Reply } from "./runs.js";
 import { openOrchestrationModal, orchestrationCommand } from "./orchestrations.js";
 import { budgetClearCommand, budgetListCommand, budgetSetCommand, usageCommand } from "./usageCommands.js";
 import { auditCommand, scheduleAdd, scheduleChange } from "./schedules.js";
+import { setupCommand } from "./setupCommand.js";
 
 /**
  * `/codex`: parse, ack at once (usage and help inline), then do the work and answer through the
@@ -90,6 +91,11 @@ export function registerCommands(app: App, ctx: BotContext): void {
       });
       return;
     }
+    if (parsed.kind === "setup") {
+      // Not behind the queue: a setup may run for minutes, and every other command would wait.
+      setupCommand(ctx, command.user_id, command.channel_id, parsed.project, respond);
+      return;
+    }
     ctx.afterAck.run(
       async () => {
         let reply: CommandReply;
@@ -113,7 +119,9 @@ export function registerCommands(app: App, ctx: BotContext): void {
 /** The commands answered after the ack, through the response URL; the others are answered in the ack. */
 type AfterAckCommand = Exclude<
   Command,
-  { kind: "usage" | "unknown" | "help" | "specialist.add" | "policy" | "run.start" | "orchestrate" }
+  {
+    kind: "usage" | "unknown" | "help" | "specialist.add" | "policy" | "run.start" | "orchestrate" | "setup";
+  }
 >;
 type CommandOfKind = { [C in AfterAckCommand as C["kind"]]: C };
 
@@ -258,7 +266,7 @@ async function projectSetCommand(
   cmd: CommandOfKind["project.set"],
   { ctx, actor, client }: CommandScope,
 ): Promise<Reply> {
-  const { maxConcurrent, defaultFor, visible, steer, workspace, network, ...changes } = cmd.changes;
+  const { maxConcurrent, defaultFor, visible, steer, workspace, network, setup, ...changes } = cmd.changes;
   if (changes.channel) {
     // Only an admin may move a project's channel: checked before the bot joins anything.
     ctx.api.projects.assertAdmin(actor);
@@ -267,6 +275,7 @@ async function projectSetCommand(
     if (refused) return { text: refused };
   }
   // A channel's default only needs the project's owner; every other change, an admin.
+  if (setup !== undefined) await ctx.api.setup.setCommand(actor, cmd.name, setup);
   const p =
     Object.keys(changes).length || maxConcurrent !== undefined
       ? await ctx.api.projects.update(actor, cmd.name, changes)

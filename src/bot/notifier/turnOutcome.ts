@@ -25,7 +25,8 @@ export async function postOutcome(
   const code = isModelUnreachable(item?.error) ? "" : `failure.${item?.errorCode ?? ""}`;
   const reason = isMessageKey(code) ? t(base.locale, code) : "";
   const detail =
-    item?.errorCode === "codex_failed" || !reason
+    // A setup's failure says which and shows its log tail (redacted by the worker, and again here).
+    item?.errorCode === "codex_failed" || item?.errorCode === "setup_failed" || !reason
       ? escapeClip(failureText(base.locale, item?.error) ?? "?", 1500)
       : "";
   const failed = t(base.locale, "notice.failed", { error: [reason, detail].filter(Boolean).join(" — ") });

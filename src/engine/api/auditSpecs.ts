@@ -8,6 +8,7 @@ import type { PoliciesApi } from "./policies.js";
 import type { ProjectsApi } from "./projects.js";
 import type { RunsApi } from "./runs.js";
 import type { SchedulesApi } from "./schedules.js";
+import type { SetupApi } from "./setup.js";
 import type { UsageApi } from "./usage.js";
 
 // What the audit trail records of each API object's changes (reads are not recorded). A use case
@@ -159,4 +160,16 @@ export const usageAudit: AuditSpecs<UsageApi> = {
     target: (_a, t) => budgetTarget(t),
     project: (_a, t) => (t.scope === "project" ? t.name : null),
   },
+};
+
+export const setupAudit: AuditSpecs<SetupApi> = {
+  setCommand: { action: "project.setup", target: (_a, n) => project(n), detail: (_a, _n, c) => c ?? "none" },
+  // A secret's name is kept, never its value.
+  setSecret: { action: "project.setup_secret", target: (_a, n) => project(n), detail: (_a, _n, key) => key },
+  unsetSecret: {
+    action: "project.setup_secret_removed",
+    target: (_a, n) => project(n),
+    detail: (_a, _n, key) => key,
+  },
+  runDirect: { action: "project.setup_run", target: (_a, n) => project(n) },
 };

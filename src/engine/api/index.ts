@@ -12,6 +12,7 @@ import { runsApi, type RunsApi } from "./runs.js";
 import { usageApi, type UsageApi } from "./usage.js";
 import { Health } from "./health.js";
 import { schedulesApi, type SchedulesApi } from "./schedules.js";
+import { setupApi, type SetupApi } from "./setup.js";
 import { auditApi, type AuditApi } from "./audit.js";
 import { audited } from "./audited.js";
 import * as specs from "./auditSpecs.js";
@@ -38,6 +39,8 @@ export interface EngineApi {
   /** Usage (tokens, agent time, cost) and budgets (issue 21). */
   usage: UsageApi;
   schedules: SchedulesApi;
+  /** A project's setup: its command, its secrets, a run in a direct project's checkout (issue 31). */
+  setup: SetupApi;
   /** The audit trail (admins). */
   audit: AuditApi;
   /** The admin health endpoint's report and metrics. */
@@ -63,6 +66,7 @@ export function createEngineApi(kernel: Kernel): EngineApi {
     files: filesApi(kernel),
     usage: audited(kernel, usageApi(kernel), specs.usageAudit),
     schedules: audited(kernel, schedulesApi(kernel), specs.schedulesAudit),
+    setup: audited(kernel, setupApi(kernel), specs.setupAudit),
     audit: auditApi(kernel),
     health: new Health(kernel),
   };

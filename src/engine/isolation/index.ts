@@ -10,7 +10,7 @@ export {
   testCommandEnvironment,
   workerEnvironment,
 } from "./environment.js";
-export { findBwrap, jailArgs, listedAlternates, workspaceMounts } from "./jail.js";
+export { findBwrap, jailArgs, type JailSpec, listedAlternates, workspaceMounts } from "./jail.js";
 export { probeJail } from "./probe.js";
 export {
   type GitJailMode,

@@ -9,8 +9,10 @@ import {
   isSealedClone,
   makeClone,
   readClone,
+  removeClone,
   unusableWorkdir,
 } from "../workspaces/index.js";
+import { prepareWorkspace, type SetupProject } from "../setup/index.js";
 import { t } from "../../i18n/index.js";
 import type { Lane } from "./schema.js";
 
@@ -85,7 +87,7 @@ export async function laneOf(db: Kernel["db"], conversationId: string): Promise<
 /** What a conversation's first turn needs to open its lane. */
 export interface LaneRequest {
   conversation: Pick<Conversation, "id" | "title">;
-  project: Pick<Project, "id" | "path">;
+  project: Pick<Project, "id" | "path"> & SetupProject;
   /** The base branch the person named (`branch=`); the project's current branch when absent. */
   baseBranch?: string | null;
 }
@@ -93,22 +95,27 @@ export interface LaneRequest {
 /**
  * The directory a branch-mode conversation's agent works in: its lane, made at its first turn,
  * made again when its clone vanished (same branch, same base), reopened from the project's
- * current branch when it was merged, discarded or expired and the conversation goes on. Throws
+ * current branch when it was merged, discarded or expired and the conversation goes on. A lane
+ * just made is prepared by the project's setup (engine/setup) before it is returned. Throws
  * when the clone cannot be made or its seal no longer matches (the item then fails: it never falls
- * back to the project's checkout).
+ * back to the project's checkout), and SetupFailed when its setup failed.
  */
 export async function ensureLane(
-  engine: Pick<Kernel, "db" | "config" | "clock">,
+  engine: Pick<Kernel, "db" | "config" | "clock" | "logger">,
   req: LaneRequest,
 ): Promise<string> {
   const { db, config, clock } = engine;
   const dest = lanePath(config.dataDir, req.project.id, req.conversation.id);
   const row = await laneOf(db, req.conversation.id);
-  if (row?.status === "active" && row.path === dest && !unusableWorkdir(dest)) return dest;
+  const prepared = row?.setup_hash != null;
+  if (row?.status === "active" && row.path === dest && prepared && !unusableWorkdir(dest)) return dest;
   if (row?.status === "active") {
-    // Its clone vanished or was left half-made: the same branch again, at the same base.
+    // Its clone vanished, was left half-made, or was never prepared (its setup failed or was cut
+    // short: what it left is no base to run it again on): the same branch again, at the same base.
+    if (!prepared) removeClone(dest);
     await makeClone(config.jail, req.project.path, dest, row.branch, row.base_commit);
-    await touchLane(engine, req.conversation.id, { path: dest });
+    await touchLane(engine, req.conversation.id, { path: dest, setup_hash: null });
+    await prepareLane(engine, req, dest, row.base_commit);
     return dest;
   }
   const branch = row?.branch ?? laneBranch(req.conversation.title, req.conversation.id);
@@ -128,6 +135,7 @@ export async function ensureLane(
     status: "active" as const,
     updated_at: now,
     finished_at: null,
+    setup_hash: null,
   };
   if (row)
     await db.updateTable("lanes").set(values).where("conversation_id", "=", req.conversation.id).execute();
@@ -137,7 +145,29 @@ export async function ensureLane(
       .values({ ...values, conversation_id: req.conversation.id, created_at: now })
       .onConflict((oc) => oc.column("conversation_id").doNothing())
       .execute();
+  await prepareLane(engine, req, dest, reuse ?? base.commit);
   return dest;
+}
+
+/**
+ * Runs the project's setup in a lane just made (or brings in its cached result) and records what
+ * prepared it. A failed setup takes the clone with it: the lane's next turn makes it again and
+ * retries, from a clean clone.
+ */
+async function prepareLane(
+  engine: Pick<Kernel, "db" | "config" | "clock" | "logger">,
+  req: LaneRequest,
+  dest: string,
+  base: string,
+): Promise<void> {
+  let hash: string;
+  try {
+    ({ hash } = await prepareWorkspace(engine, req.project, dest, base));
+  } catch (err) {
+    removeClone(dest);
+    throw err;
+  }
+  await touchLane(engine, req.conversation.id, { setup_hash: hash });
 }
 
 /** A finished lane's leftovers (a clone its cleanup could not remove) before it is made again. */
@@ -149,7 +179,7 @@ function removeStale(dest: string): void {
 async function touchLane(
   engine: Pick<Kernel, "db" | "clock">,
   conversationId: string,
-  extra: { path?: string } = {},
+  extra: { path?: string; setup_hash?: string | null } = {},
 ): Promise<void> {
   await engine.db
     .updateTable("lanes")

@@ -37,6 +37,8 @@ export interface LanesTable {
   ended_by: Generated<string | null>;
   /** The project's commit after its merge. */
   merged_revision: Generated<string | null>;
+  /** What prepared it: the setup's hash, `none` (no setup); null: not prepared yet (migration 0032). */
+  setup_hash: Generated<string | null>;
 }
 
 /** A lane row as read. */

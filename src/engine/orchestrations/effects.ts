@@ -1,3 +1,4 @@
+import { prepareWorkspace, SetupFailed } from "../setup/index.js";
 import fs from "node:fs";
 import path from "node:path";
 import { performEffects, type Effects, type Kernel } from "../kernel.js";
@@ -37,6 +38,9 @@ export const defaultDeps = (config: Pick<Config, "jail">): OrchestrationDeps => 
 
 /** How long a claim lasts before the tick may take the step over (git steps are quick). */
 export const GIT_CLAIM_MS = 2 * 60_000;
+/** Preparing runs the project's setup too: no take-over before its time limit has passed. */
+export const prepareClaimMs = (config: Pick<Config, "setupTimeoutMs">) =>
+  GIT_CLAIM_MS + config.setupTimeoutMs;
 export const verifyClaimMs = (deps: OrchestrationDeps, tests: number) =>
   tests * deps.testTimeoutMs + GIT_CLAIM_MS;
 
@@ -100,6 +104,15 @@ export async function runPrepare(
   } catch (err) {
     return failPrepare(engine, o, token, "orch_git_failed", message(err));
   }
+  // The project's setup, before its agent and its acceptance tests (cached per base, as lanes'):
+  // a failed setup fails the preparation with its redacted tail; its clone goes, a retry remakes it.
+  try {
+    await prepareWorkspace(engine, project, worktree, base.revision);
+  } catch (err) {
+    if (!(err instanceof SetupFailed)) throw err;
+    await deps.git.removeClone(project.path, worktree, branch).catch(() => undefined);
+    return failPrepare(engine, o, token, "orch_setup_failed", err.tail);
+  }
   // Global lock (PostgreSQL): creates the agent's conversation and queues its prompt after a claim check; once per orchestration.
   const recorded = await writeTransaction(engine.db, async (trx) => {
     const now = engine.clock.now();
@@ -154,7 +167,7 @@ async function failPrepare(
   engine: Kernel,
   o: Orchestration,
   token: string,
-  reason: "orch_main_detached" | "orch_git_failed",
+  reason: "orch_main_detached" | "orch_git_failed" | "orch_setup_failed",
   detail: string,
 ): Promise<StepResult> {
   const params = { path: detail, detail };

@@ -12,6 +12,7 @@ import { composeDraft, correctionsPrompt, draftHash } from "./draft.js";
 import {
   defaultDeps,
   GIT_CLAIM_MS,
+  prepareClaimMs,
   runCancel,
   runMerge,
   runPrepare,
@@ -224,6 +225,7 @@ export async function approveDraft(
       set: { last_error: null },
       event: { kind: "draft.approved", detail: { version: row.draft_version, draft_hash: row.draft_hash } },
     }),
+    claimMs: () => prepareClaimMs(engine.config),
   });
   return after(engine, actor, id, await runPrepare(engine, deps, id, claimToken!));
 }

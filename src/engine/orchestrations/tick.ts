@@ -1,6 +1,13 @@
 import { performEffects, type Kernel } from "../kernel.js";
 import { writeTransaction } from "../database.js";
-import { defaultDeps, runCancel, runMerge, runPrepare, type OrchestrationDeps } from "./effects.js";
+import {
+  defaultDeps,
+  prepareClaimMs,
+  runCancel,
+  runMerge,
+  runPrepare,
+  type OrchestrationDeps,
+} from "./effects.js";
 import { findOrchestration, transition, withEndedAgent, withExpiredClaim } from "./store.js";
 import { failureNote } from "../../i18n/failures.js";
 import { canOrchestration, type ORCHESTRATION_ACTIONS } from "./machine.js";
@@ -121,6 +128,7 @@ async function recoverClaim(engine: Kernel, deps: OrchestrationDeps, id: string)
   const taken = await writeTransaction(engine.db, (trx) =>
     transition(trx, now, o, "resume", {
       claimToken: expired,
+      ...(o.status === "PREPARING" ? { claimMs: prepareClaimMs(engine.config) } : {}),
       event: { kind: "step.resumed", detail: { status: o.status } },
     }),
   );

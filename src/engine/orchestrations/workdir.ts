@@ -5,10 +5,14 @@ import { ensureSelfClone } from "../workspaces/index.js";
 import { deliverInbox } from "../conversations/index.js";
 import { ensureLane } from "../lanes/index.js";
 import { SPECIALIST_GROUP } from "../projects/index.js";
+import { SetupFailed } from "../setup/index.js";
 import type {} from "./schema.js"; // the orchestrations tables
 
 /** The project fields that decide where its conversations' agents work. */
-type WorkdirProject = Pick<Project, "id" | "path" | "role" | "workspace_mode" | "execution_group">;
+type WorkdirProject = Pick<
+  Project,
+  "id" | "name" | "path" | "role" | "workspace_mode" | "execution_group" | "setup_command"
+>;
 
 /**
  * Where the agent of a conversation works (the worker's hook): an orchestration's conversation in
@@ -16,7 +20,8 @@ type WorkdirProject = Pick<Project, "id" | "path" | "role" | "workspace_mode" | 
  * of the self project (self-repairs) in its own clone of codexpi's source, never in the running
  * install; a conversation of a `branch`-mode project in its lane (engine/lanes: made at its
  * first turn, reused by every later one); any other conversation in its project's directory. Null when the clone is missing or
- * cannot be made: the item must then fail, never fall back to the main checkout. The
+ * cannot be made: the item must then fail, never fall back to the main checkout; throws
+ * SetupFailed when a new lane's setup failed. The
  * conversation's inbox is delivered there first. The dispatcher reads the same rule
  * (`holdsCheckout`, projects/checkoutRule.ts) to let one agent at a time into a direct project's
  * checkout: a change here is a change there.
@@ -93,6 +98,8 @@ async function laneOrCheckout(
     // its first turn, and again should the conversation go on after its lane ended.
     return await ensureLane(engine, { conversation, project, baseBranch: conversation.base_branch });
   } catch (err) {
+    // A failed setup is the turn's cause, told with its (redacted) log tail: the caller says it.
+    if (err instanceof SetupFailed) throw err;
     engine.logger.error({ err, conversationId }, "the conversation's lane could not be made; the item fails");
     return null;
   }

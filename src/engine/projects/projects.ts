@@ -83,6 +83,7 @@ export async function addProject(
     // No network until someone lists hosts (`project allow-host`) or opens it (`--network open`).
     network_mode: "allowlist" as NetworkMode,
     network_hosts: "[]",
+    setup_command: null, // the repository's committed `.codexpi/setup`, if any, until an admin sets one
   };
   // Checks and write under one write lock: a project added meanwhile by another process cannot
   // slip in between (and surface as a raw constraint error).

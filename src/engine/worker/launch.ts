@@ -16,6 +16,7 @@ import type { Outcome } from "../conversations/index.js";
 import type { ClaimedItem } from "./claim.js";
 import { startTurnServices, type TurnServices } from "./turnServices.js";
 import { projectNetwork } from "../network/index.js";
+import { SetupFailed } from "../setup/index.js";
 
 /** How Codex starts for this item's turn: where, which binary, which sandbox, inside which jail. */
 export interface CodexLaunch {
@@ -40,6 +41,19 @@ const cannotStart = (key: FailureKey): Outcome => ({
 
 /** Where turns' socket directories live: under the data directory, never shown whole to a jail. */
 const turnRunDir = (dataDir: string): string => path.join(dataDir, "run");
+/** A new lane's setup failed: the turn fails with its cause and its (already redacted) log tail. */
+const setupFailed = (err: SetupFailed): Outcome => ({
+  status: "failed",
+  content: null,
+  // The end of the tail: a thread shows ~1,500 characters of a failure, and the end says why.
+  error: failureNote(`setup.failed_${err.why}`, {
+    code: err.exitCode ?? "?",
+    tail: lastChars(err.tail, 1200),
+  }),
+  errorCode: "setup_failed",
+});
+
+const lastChars = (text: string, n: number) => (text.length > n ? `…${text.slice(-n)}` : text);
 
 /**
  * Everything Codex needs before it starts, or the failed outcome that says what is missing: the
@@ -52,7 +66,13 @@ export async function prepareLaunch(
   { conversation, project }: Pick<ClaimedItem, "conversation" | "project">,
   log: Logger = engine.logger,
 ): Promise<CodexLaunch | { failed: Outcome }> {
-  const workdir = await agentWorkdir(engine, conversation.id, project);
+  let workdir: string | null;
+  try {
+    workdir = await agentWorkdir(engine, conversation.id, project);
+  } catch (err) {
+    if (err instanceof SetupFailed) return { failed: setupFailed(err) };
+    throw err;
+  }
   if (!workdir) return { failed: cannotStart("orch.worktree_missing") };
   const bin = resolveCodexBinary(engine.config.codexBin);
   if (!bin) return { failed: cannotStart("worker.codex_missing") };
