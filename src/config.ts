@@ -145,6 +145,23 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
+/** How long a turn, its parts and the people it waits for may take. */
+function timeLimits(e: z.infer<typeof schema>) {
+  return {
+    turnTimeoutMs: e.CODEXPI_TURN_TIMEOUT * 1000,
+    /** Wall-clock limit of a project's setup (`.codexpi/setup` or `--setup`), killed with its jail. */
+    setupTimeoutMs: e.CODEXPI_SETUP_TIMEOUT * 1000,
+    idleTimeoutMs: e.CODEXPI_IDLE_TIMEOUT * 1000,
+    /**
+     * How long a turn may do nothing but fail to reach its model (Codex's "Reconnecting…"
+     * retries) before it fails with Codex's last error, whatever the idle limit.
+     */
+    connectTimeoutMs: e.CODEXPI_CONNECT_TIMEOUT * 1000,
+    /** How long an approval request waits for a person before it expires (answered `cancel`). */
+    approvalTtlMs: e.CODEXPI_APPROVAL_TTL * 1000,
+  };
+}
+
 /** Parses an environment into a Config; throws ConfigError with one message per bad variable. */
 export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
   // Empty strings mean "unset": shells and .env files often export VAR= to clear a value.
@@ -195,17 +212,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
      */
     intakeFile: e.CODEXPI_INTAKE_FILE === undefined ? undefined : path.resolve(e.CODEXPI_INTAKE_FILE),
     locale: e.CODEXPI_LOCALE,
-    turnTimeoutMs: e.CODEXPI_TURN_TIMEOUT * 1000,
-    /** Wall-clock limit of a project's setup (`.codexpi/setup` or `--setup`), killed with its jail. */
-    setupTimeoutMs: e.CODEXPI_SETUP_TIMEOUT * 1000,
-    idleTimeoutMs: e.CODEXPI_IDLE_TIMEOUT * 1000,
-    /**
-     * How long a turn may do nothing but fail to reach its model (Codex's "Reconnecting…"
-     * retries) before it fails with Codex's last error, whatever the idle limit.
-     */
-    connectTimeoutMs: e.CODEXPI_CONNECT_TIMEOUT * 1000,
-    /** How long an approval request waits for a person before it expires (answered `cancel`). */
-    approvalTtlMs: e.CODEXPI_APPROVAL_TTL * 1000,
+    ...timeLimits(e),
     logLevel: e.LOG_LEVEL,
     /**
      * The worker host this process belongs to (`codexpi host --name`, passed on to its workers):
@@ -226,11 +233,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     /** `bwrap`: every agent process and test command runs in a bubblewrap jail; `off` is unsafe. */
     jail: e.CODEXPI_JAIL,
     /**
-     * `auto`: a full-access turn's jail gets a network namespace of its own through pasta (when
-     * installed), reaching the model's loopback ports and the internet, not the host's sockets.
+     * `auto`: a full-access turn of an `open` project routes out through a namespace of its own
+     * (pasta, when installed): the internet, not the host's sockets. `off`: the host's namespace.
      */
     netns: e.CODEXPI_NETNS,
-    /** Host loopback TCP ports a full-access agent's namespace reaches besides its model's. */
+    /** Host loopback TCP ports every agent's jail reaches (bridged in by its worker). */
     netnsPorts: e.CODEXPI_NETNS_PORTS ?? [],
     /** How Codex runs a turn: `exec` (`codex exec --json`) or `app-server` (JSON-RPC; can ask approvals). */
     runner: e.CODEXPI_RUNNER,

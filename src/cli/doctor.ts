@@ -194,7 +194,13 @@ async function sandboxCheck(config: Config, bin: string): Promise<Check> {
     let probe: ProbeJail | null = null;
     try {
       probe = bwrap
-        ? await probeJailedCodex(config, { bwrap, bin, workspace: dir, stateDir: state, log: pino({ level: "silent" }) })
+        ? await probeJailedCodex(config, {
+            bwrap,
+            bin,
+            workspace: dir,
+            stateDir: state,
+            log: pino({ level: "silent" }),
+          })
         : null;
     } catch (err) {
       return {

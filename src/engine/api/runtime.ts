@@ -40,7 +40,7 @@ export { codexSupportPath, resolveCodexBinary } from "../codex/index.js";
 export { turnRunner } from "../codex/index.js";
 export { findNetworkStack, mcpLoopbackPorts } from "../isolation/index.js";
 export { readOperatorConfig } from "../gateway/index.js";
-export { jailedCodex, operatorCodexHome, projectCodexState } from "../isolation/index.js";
+export { operatorCodexHome, projectCodexState } from "../isolation/index.js";
 export { codexEnvironment } from "../isolation/index.js";
 export { findBwrap } from "../isolation/index.js";
 export { probeJail } from "../isolation/index.js";

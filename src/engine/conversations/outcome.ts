@@ -146,7 +146,8 @@ export async function finishItem(
       files: outcome.handBack.files,
       refused: outcome.handBack.refused,
     });
-  if (outcome.egressRefused?.length) await recordRefusals(trx, now, row.conversation_id, item.id, outcome.egressRefused);
+  if (outcome.egressRefused?.length)
+    await recordRefusals(trx, now, row.conversation_id, item.id, outcome.egressRefused);
   await hook(trx, row.conversation_id, item.id, outcome.status, outcome.content, outcome.error);
   return true;
 }

@@ -80,7 +80,13 @@ export function completedTurnAnswer(rollout: string, sinceMs: number): string | 
       failed = true;
     } else if (rec.type === "event_msg" && p.type === "agent_message" && typeof p.message === "string") {
       lastMessage = p.message;
-    } else if (rec.type === "event_msg" && p.type === "task_complete" && at >= sinceMs && !failed && !p.error) {
+    } else if (
+      rec.type === "event_msg" &&
+      p.type === "task_complete" &&
+      at >= sinceMs &&
+      !failed &&
+      !p.error
+    ) {
       const last = p.last_agent_message;
       answer = typeof last === "string" ? last : (lastMessage ?? "");
     }

@@ -62,112 +62,128 @@ export function parseAuthority(authority: string): { host: string; port: number 
   return { host: (m[1] ?? m[2] ?? "").toLowerCase().replace(/\.$/, ""), port };
 }
 
-/** Starts a turn's proxy on 127.0.0.1 (an ephemeral port). */
+/** What the handlers share: the decision, the refusal record, the open sockets. */
+interface ProxyContext {
+  decide(host: string, port: number): Promise<string | RefusalReason>;
+  refuse(host: string, port: number, reason: RefusalReason): void;
+  sockets: Set<Socket>;
+}
+
+const deniedText = (reason: RefusalReason, host: string): string =>
+  `codexpi: connection to ${host} refused (${reason === "not_listed" ? "not in the project's network list" : reason.replace("_", " ")})\n`;
+
+/** A plain http:// request in absolute form (`GET http://host/path`): checked, then forwarded. */
+function forwardPlainHttp(ctx: ProxyContext, req: http.IncomingMessage, res: http.ServerResponse): void {
+  let url: URL;
+  try {
+    url = new URL(req.url ?? "");
+  } catch {
+    res.writeHead(400).end("codexpi: only proxy requests are served here\n");
+    return;
+  }
+  if (url.protocol !== "http:") {
+    res.writeHead(400).end("codexpi: use CONNECT for this scheme\n");
+    return;
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  const port = url.port ? Number(url.port) : 80;
+  void ctx.decide(host, port).then((target) => {
+    if (!net.isIP(target)) {
+      ctx.refuse(host, port, target as RefusalReason);
+      res.writeHead(403, { "content-type": "text/plain" }).end(deniedText(target as RefusalReason, host));
+      return;
+    }
+    const headers = { ...req.headers };
+    delete headers["proxy-connection"];
+    delete headers["proxy-authorization"];
+    const upstream = http.request(
+      {
+        host: target,
+        port,
+        method: req.method,
+        path: `${url.pathname}${url.search}`,
+        headers,
+        setHost: false,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on("error", () => {
+      if (!res.headersSent) res.writeHead(502).end("codexpi: upstream unreachable\n");
+      else res.destroy();
+    });
+    req.pipe(upstream);
+  });
+}
+
+/** `CONNECT host:port`: checked, then a tunnel to the address the proxy resolved itself. */
+function tunnel(ctx: ProxyContext, req: http.IncomingMessage, client: Socket, head: Buffer): void {
+  const target = parseAuthority(req.url ?? "");
+  if (!target) {
+    ctx.refuse(req.url ?? "", 0, "bad_request");
+    client.end("HTTP/1.1 400 Bad Request\r\n\r\n");
+    return;
+  }
+  void ctx.decide(target.host, target.port).then((address) => {
+    if (!net.isIP(address)) {
+      ctx.refuse(target.host, target.port, address as RefusalReason);
+      const body = deniedText(address as RefusalReason, target.host);
+      client.end(
+        `HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      return;
+    }
+    const upstream = net.connect({ host: address, port: target.port }, () => {
+      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      if (head.length) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    ctx.sockets.add(upstream);
+    upstream.on("close", () => ctx.sockets.delete(upstream));
+    upstream.on("error", () => client.destroy());
+    client.on("error", () => upstream.destroy());
+  });
+}
+
+/** Starts a turn's proxy on its socket (or an ephemeral port of 127.0.0.1). */
 export async function startEgressProxy(opts: EgressProxyOptions): Promise<EgressProxy> {
   const lookup = opts.lookup ?? defaultLookup;
   const refused: EgressRefusal[] = [];
   const sockets = new Set<Socket>();
-
-  const refuse = (host: string, port: number, reason: RefusalReason): void => {
-    const r = { host, port, reason };
-    if (refused.length < MAX_REFUSALS) refused.push(r);
-    opts.onRefused?.(r);
-  };
-
-  /** The address to connect to for a target, or the reason it is refused. */
-  const decide = async (host: string, port: number): Promise<string | RefusalReason> => {
-    const entry = opts.rules.match(host, port);
-    if (!entry) return "not_listed";
-    let addresses: string[];
-    if (net.isIP(host)) addresses = [host];
-    else {
+  const ctx: ProxyContext = {
+    sockets,
+    refuse(host, port, reason) {
+      const r = { host, port, reason };
+      if (refused.length < MAX_REFUSALS) refused.push(r);
+      opts.onRefused?.(r);
+    },
+    async decide(host, port) {
+      const entry = opts.rules.match(host, port);
+      if (!entry) return "not_listed";
+      let addresses: string[];
       try {
-        addresses = await lookup(host);
+        addresses = net.isIP(host) ? [host] : await lookup(host);
       } catch {
         return "unresolved";
       }
-    }
-    if (!addresses.length) return "unresolved";
-    // Every address the name has, not just the one used: a name that answers both is refused.
-    if (!entry.privateAllowed && addresses.some((a) => opts.rules.isPrivateAddress(a))) return "private_address";
-    return addresses[0] as string;
+      if (!addresses.length) return "unresolved";
+      // Every address the name has, not just the one used: a name that answers both is refused.
+      if (!entry.privateAllowed && addresses.some((a) => opts.rules.isPrivateAddress(a)))
+        return "private_address";
+      return addresses[0] as string;
+    },
   };
-
-  const denied = (reason: RefusalReason, host: string): string =>
-    `codexpi: connection to ${host} refused (${reason === "not_listed" ? "not in the project's network list" : reason.replace("_", " ")})\n`;
-
-  const server = http.createServer((req, res) => {
-    // A plain http:// request in absolute form (`GET http://host/path`).
-    let url: URL;
-    try {
-      url = new URL(req.url ?? "");
-    } catch {
-      res.writeHead(400).end("codexpi: only proxy requests are served here\n");
-      return;
-    }
-    if (url.protocol !== "http:") {
-      res.writeHead(400).end("codexpi: use CONNECT for this scheme\n");
-      return;
-    }
-    const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
-    const port = url.port ? Number(url.port) : 80;
-    void decide(host, port).then((target) => {
-      if (!net.isIP(target)) {
-        refuse(host, port, target as RefusalReason);
-        res.writeHead(403, { "content-type": "text/plain" }).end(denied(target as RefusalReason, host));
-        return;
-      }
-      const headers = { ...req.headers };
-      delete headers["proxy-connection"];
-      delete headers["proxy-authorization"];
-      const upstream = http.request(
-        { host: target, port, method: req.method, path: `${url.pathname}${url.search}`, headers, setHost: false },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      upstream.on("error", () => {
-        if (!res.headersSent) res.writeHead(502).end("codexpi: upstream unreachable\n");
-        else res.destroy();
-      });
-      req.pipe(upstream);
-    });
-  });
-
-  server.on("connect", (req: http.IncomingMessage, client: Socket, head: Buffer) => {
-    const target = parseAuthority(req.url ?? "");
-    if (!target) {
-      refuse(req.url ?? "", 0, "bad_request");
-      client.end("HTTP/1.1 400 Bad Request\r\n\r\n");
-      return;
-    }
-    void decide(target.host, target.port).then((address) => {
-      if (!net.isIP(address)) {
-        refuse(target.host, target.port, address as RefusalReason);
-        const body = denied(address as RefusalReason, target.host);
-        client.end(
-          `HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-        );
-        return;
-      }
-      const upstream = net.connect({ host: address, port: target.port }, () => {
-        client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-        if (head.length) upstream.write(head);
-        upstream.pipe(client);
-        client.pipe(upstream);
-      });
-      sockets.add(upstream);
-      upstream.on("close", () => sockets.delete(upstream));
-      upstream.on("error", () => client.destroy());
-      client.on("error", () => upstream.destroy());
-    });
-  });
+  const server = http.createServer((req, res) => forwardPlainHttp(ctx, req, res));
+  server.on("connect", (req: http.IncomingMessage, client: Socket, head: Buffer) =>
+    tunnel(ctx, req, client, head),
+  );
   server.on("connection", (s) => {
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });
-
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     if (opts.socketPath) server.listen(opts.socketPath, () => resolve());

@@ -1,9 +1,3 @@
-export {
-  type EgressProxy,
-  type EgressRefusal,
-  type EgressRules,
-  parseAuthority,
-  type RefusalReason,
-  startEgressProxy,
-} from "./egressProxy.js";
-export { type PortBridge, startPortBridge } from "./portBridge.js";
+export type { EgressProxy, EgressRefusal } from "./egressProxy.js";
+export { startPortBridge } from "./portBridge.js";
+export { proxyNeeded, proxyVariables, startPolicyProxy } from "./policyProxy.js";

@@ -1,6 +1,6 @@
-export { type ModelGateway, startModelGateway } from "./modelGateway.js";
+export { startModelGateway } from "./modelGateway.js";
 export type { GatewayUsage } from "./usageTap.js";
-export { type CredentialKind, readOperatorConfig, resolveUpstream, type Upstream, UpstreamError } from "./upstream.js";
+export { readOperatorConfig, resolveUpstream } from "./upstream.js";
 export {
   GATEWAY_TOKEN_ENV,
   gatewayOverrides,

@@ -8,7 +8,7 @@ import type { Upstream } from "./upstream.js";
  */
 
 /** The jail's provider id. */
-export const GATEWAY_PROVIDER = "codexpi";
+const GATEWAY_PROVIDER = "codexpi";
 /** The variable holding the turn's stand-in token (Codex drops `*TOKEN*` names from commands). */
 export const GATEWAY_TOKEN_ENV = "CODEXPI_MODEL_TOKEN";
 /** The jail's auth.json: a stand-in, so that nothing there is ever a credential. */

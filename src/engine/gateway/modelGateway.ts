@@ -104,7 +104,8 @@ export async function startModelGateway(opts: GatewayOptions): Promise<ModelGate
 
   const forward = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     if (ended) return refuse(res, 403, "this turn has ended");
-    if (!bearerMatches(req.headers.authorization, token)) return refuse(res, 401, "not this turn's credential");
+    if (!bearerMatches(req.headers.authorization, token))
+      return refuse(res, 401, "not this turn's credential");
     const target = upstreamUrl(opts.upstream, req.url ?? "/");
     if (!target) return refuse(res, 404, "only /v1/… is forwarded");
     const body = await readBody(req, maxBody);

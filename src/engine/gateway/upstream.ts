@@ -133,7 +133,8 @@ export function resolveUpstream(operatorHome: string, env: NodeJS.ProcessEnv, co
         throw new UpstreamError(
           `model provider ${providerId} reads its key from ${provider.env_key}, which the worker does not have (name it in CODEXPI_AGENT_ENV)`,
         );
-    } else if (typeof provider.experimental_bearer_token === "string") key = provider.experimental_bearer_token;
+    } else if (typeof provider.experimental_bearer_token === "string")
+      key = provider.experimental_bearer_token;
     return staticUpstream("provider", provider.base_url, key ? { ...headers, ...bearer(key) } : headers, {
       wireApi: typeof provider.wire_api === "string" ? provider.wire_api : "responses",
       query: stringTable(provider.query_params),
@@ -141,12 +142,16 @@ export function resolveUpstream(operatorHome: string, env: NodeJS.ProcessEnv, co
     });
   }
   const base =
-    provider && typeof provider.base_url === "string" ? provider.base_url : (env.OPENAI_BASE_URL ?? OPENAI_BASE);
+    provider && typeof provider.base_url === "string"
+      ? provider.base_url
+      : (env.OPENAI_BASE_URL ?? OPENAI_BASE);
   const auth = readAuth(authFile);
   const settings = provider ? carried(provider) : {};
-  const fileKey = typeof auth?.OPENAI_API_KEY === "string" && auth.OPENAI_API_KEY ? auth.OPENAI_API_KEY : null;
+  const fileKey =
+    typeof auth?.OPENAI_API_KEY === "string" && auth.OPENAI_API_KEY ? auth.OPENAI_API_KEY : null;
   if (fileKey) return staticUpstream("api_key", base, bearer(fileKey), { settings });
-  if (providerId === "openai" && isTable(auth?.tokens)) return chatgptUpstream(chatgptLogin(authFile), cfg);
+  if (providerId === "openai" && isTable(auth?.tokens))
+    return chatgptUpstream(chatgptLogin(authFile, env), cfg);
   const envKey = env.OPENAI_API_KEY;
   if (envKey) return staticUpstream("api_key", base, bearer(envKey), { settings });
   throw new UpstreamError(

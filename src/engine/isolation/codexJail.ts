@@ -4,7 +4,6 @@ import path from "node:path";
 import { ensurePrivateDirectory, ensureRegularFile, replaceFile } from "./agentFiles.js";
 import { codexEnvironment } from "./environment.js";
 import { jailArgs, workspaceMounts, type JailMount, type JailSpec } from "./jail.js";
-import { packageRoot } from "../system/index.js";
 
 /** Where an agent's Codex state is mounted inside its jail (never under /tmp: Codex refuses it). */
 const JAIL_CODEX_HOME = "/codex-home";
@@ -97,32 +96,38 @@ export interface CodexJailInput {
   /** The jail's network (see agentNetwork): its own loopback only, unless the turn is routed. */
   network: JailSpec["network"];
   /** The turn's socket directory and the jail's loopback ports that lead to its sockets. */
-  forwards: { socketDir: string; ports: ReadonlyArray<readonly [number, string]> } | null;
+  forwards: JailForwards | null;
 }
 
 /** Where the forwarder and the turn's sockets are shown inside the jail. */
 const JAIL_RUN = "/run/codexpi";
 
-/** The forwarder script, built beside this module (dist/src/engine/isolation/forwarder.js). */
-export function forwarderScript(): string {
-  return path.join(packageRoot(), "dist", "src", "engine", "isolation", "forwarder.js");
+/** A turn's (or a setup's) socket directory and the jail's loopback ports that lead to its sockets. */
+export interface JailForwards {
+  /** The forwarder script on the host (system/paths.ts `forwarderScript`). */
+  script: string;
+  socketDir: string;
+  ports: ReadonlyArray<readonly [number, string]>;
 }
 
 /**
- * The mounts and argv prefix that start `argv` under the forwarder: the node binary, the script
- * (as .mjs: an ES module outside any package) and the socket directory, all read-only.
+ * The mounts and argv that start `argv` under the forwarder: the node binary, the script (as .mjs:
+ * an ES module outside any package) and the socket directory, all read-only.
  */
-function forwarded(input: CodexJailInput, argv: string[]): { mounts: JailMount[]; argv: string[] } {
-  if (!input.forwards) return { mounts: [], argv };
+export function forwardedCommand(
+  forwards: JailForwards | null,
+  argv: string[],
+): { mounts: JailMount[]; argv: string[] } {
+  if (!forwards) return { mounts: [], argv };
   const node = process.execPath;
   const script = path.join(JAIL_RUN, "forwarder.mjs");
   const sockets = path.join(JAIL_RUN, "sockets");
-  const spec = input.forwards.ports.map(([port, name]) => [port, path.join(sockets, name)]);
+  const spec = forwards.ports.map(([port, name]) => [port, path.join(sockets, name)]);
   return {
     mounts: [
       ...(node.startsWith("/usr/") ? [] : [{ source: node, writable: false }]),
-      { source: forwarderScript(), target: script, writable: false },
-      { source: input.forwards.socketDir, target: sockets, writable: false },
+      { source: forwards.script, target: script, writable: false },
+      { source: forwards.socketDir, target: sockets, writable: false },
     ],
     argv: [node, script, JSON.stringify(spec), ...argv],
   };
@@ -130,7 +135,10 @@ function forwarded(input: CodexJailInput, argv: string[]): { mounts: JailMount[]
 
 /** The host's proxy variables, blanked: inside the jail that proxy is not reachable. */
 const NO_HOST_PROXY = Object.fromEntries(
-  ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"].map((k) => [k, undefined]),
+  ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"].map((k) => [
+    k,
+    undefined,
+  ]),
 ) as Record<string, undefined>;
 
 /** A command line and environment ready for execa (argv only, no shell). */
@@ -143,7 +151,7 @@ export interface PreparedCommand {
 /** Wraps a Codex argv (binary first) in the agent's jail, with its allow-listed environment. */
 export function jailedCodex(input: CodexJailInput, argv: string[]): PreparedCommand {
   const codexArgv = [argv[0] as string, ...input.overrides, ...argv.slice(1)];
-  const run = forwarded(input, codexArgv);
+  const run = forwardedCommand(input.forwards, codexArgv);
   const mounts: JailMount[] = [
     ...run.mounts,
     { source: input.codexBin, writable: false },
@@ -165,10 +173,7 @@ export function jailedCodex(input: CodexJailInput, argv: string[]): PreparedComm
   });
   return {
     file: input.bwrap,
-    args: jailArgs(
-      { mounts, cwd: input.workspace, network: input.network, nestedSandbox: true },
-      run.argv,
-    ),
+    args: jailArgs({ mounts, cwd: input.workspace, network: input.network, nestedSandbox: true }, run.argv),
     env,
   };
 }

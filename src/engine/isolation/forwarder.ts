@@ -40,7 +40,11 @@ async function main(): Promise<void> {
     process.exit(127);
   });
   child.on("exit", (code, signal) => {
-    process.exit(code ?? 128 + (signal ? (({ SIGKILL: 9, SIGTERM: 15, SIGINT: 2 }) as Record<string, number>)[signal] ?? 1 : 1));
+    process.exit(
+      code ??
+        128 +
+          (signal ? (({ SIGKILL: 9, SIGTERM: 15, SIGINT: 2 } as Record<string, number>)[signal] ?? 1) : 1),
+    );
   });
 }
 

@@ -2,7 +2,14 @@
 
 export { ensurePrivateDirectory, readRegularFile, regularFilesUnder, replaceFile } from "./agentFiles.js";
 export { agentNetwork, findNetworkStack, isNetworkStack, mcpLoopbackPorts } from "./agentNetwork.js";
-export { type CodexJailInput, jailedCodex, operatorCodexHome, projectCodexState } from "./codexJail.js";
+export {
+  type CodexJailInput,
+  forwardedCommand,
+  type JailForwards,
+  jailedCodex,
+  operatorCodexHome,
+  projectCodexState,
+} from "./codexJail.js";
 export {
   DEFAULT_AGENT_ENV,
   codexEnvironment,
@@ -10,7 +17,7 @@ export {
   testCommandEnvironment,
   workerEnvironment,
 } from "./environment.js";
-export { findBwrap, jailArgs, type JailSpec, listedAlternates, workspaceMounts } from "./jail.js";
+export { findBwrap, jailArgs, listedAlternates, workspaceMounts } from "./jail.js";
 export { probeJail } from "./probe.js";
 export {
   type GitJailMode,

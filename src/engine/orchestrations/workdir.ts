@@ -11,7 +11,15 @@ import type {} from "./schema.js"; // the orchestrations tables
 /** The project fields that decide where its conversations' agents work. */
 type WorkdirProject = Pick<
   Project,
-  "id" | "name" | "path" | "role" | "workspace_mode" | "execution_group" | "setup_command"
+  | "id"
+  | "name"
+  | "path"
+  | "role"
+  | "workspace_mode"
+  | "execution_group"
+  | "setup_command"
+  | "network_mode"
+  | "network_hosts"
 >;
 
 /**

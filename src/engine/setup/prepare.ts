@@ -16,7 +16,10 @@ import { readSetupSecrets } from "./secrets.js";
 import { setupNetwork } from "./setupNetwork.js";
 
 /** The project fields a setup needs. */
-export type SetupProject = Pick<Project, "id" | "name" | "path" | "setup_command">;
+export type SetupProject = Pick<
+  Project,
+  "id" | "name" | "path" | "setup_command" | "network_mode" | "network_hosts"
+>;
 
 /** A setup that did not succeed: its turn (or verification) fails with this cause and tail. */
 export class SetupFailed extends Error {
@@ -55,7 +58,7 @@ export async function prepareWorkspace(
 ): Promise<Prepared> {
   const { config } = engine;
   const log = engine.logger.child({ project: project.name, workdir });
-  const network = setupNetwork(project);
+  const network = setupNetwork(project, config.dataDir);
   let command: ReturnType<typeof setupCommandOf>;
   try {
     command = setupCommandOf(project, workdir, network);

@@ -1,13 +1,24 @@
 import { spawn } from "node:child_process";
-import { findBwrap, jailArgs, testCommandEnvironment, workspaceMounts } from "../isolation/index.js";
+import fs from "node:fs";
+import path from "node:path";
+import {
+  findBwrap,
+  forwardedCommand,
+  type JailForwards,
+  jailArgs,
+  testCommandEnvironment,
+  workspaceMounts,
+} from "../isolation/index.js";
+import { proxyNeeded, proxyVariables, startPolicyProxy } from "../egress/index.js";
+import { forwarderScript } from "../system/index.js";
 import { redactText, registerSecrets } from "../../redaction.js";
 import type { SetupNetwork } from "./setupNetwork.js";
 
 // One run of a project's setup, in the jail an acceptance test gets (engine/orchestrations/
 // verification.ts): the workspace writable, the object stores it borrows read-only, the system
 // read-only, a private /tmp and /proc, no capability and no new namespace (`nestedSandbox: false`),
-// stdin closed, a wall-clock limit. Differences: the network and the proxy variables come from
-// `setupNetwork` (none today), HOME is the jail's private /tmp (npm's and pip's caches go
+// stdin closed, a wall-clock limit. Differences: the project's egress proxy is its way out when its
+// network lets anything out (`setupNetwork`: the jail has no network of its own), HOME is the jail's private /tmp (npm's and pip's caches go
 // nowhere else and die with it), and the project's setup secrets are in its environment — only
 // its: the process that gets them is the jail, which is gone (its PID namespace with it) before
 // this returns, so no later process, the agent's included, inherits them.
@@ -56,26 +67,30 @@ export async function runSetup(input: SetupRunInput): Promise<SetupRun> {
       tail: "bubblewrap (bwrap) is not installed: a setup runs only inside the jail",
       durationMs: 0,
     };
+  const egress = bwrap ? await openSetupEgress(input.network) : null;
   const env = {
     ...testCommandEnvironment(process.env, { HOME: "/tmp" }),
-    ...input.network.env,
+    ...(egress?.env ?? {}),
     ...input.secrets,
   };
+  const run = forwardedCommand(egress?.forwards ?? null, input.argv);
   const [file, ...args] = bwrap
     ? [
         bwrap,
         ...jailArgs(
           {
-            mounts: workspaceMounts(input.cwd, true, input.allowedAlternates),
+            mounts: [...run.mounts, ...workspaceMounts(input.cwd, true, input.allowedAlternates)],
             cwd: input.cwd,
-            network: input.network.network,
+            network: false,
             nestedSandbox: false,
           },
-          input.argv,
+          run.argv,
         ),
       ]
     : input.argv;
-  const { exitCode, timedOut, output } = await spawnBounded(file as string, args, input, env);
+  const { exitCode, timedOut, output } = await spawnBounded(file as string, args, input, env).finally(() =>
+    egress?.close(),
+  );
   return {
     ok: !timedOut && exitCode === 0,
     exitCode,
@@ -83,6 +98,30 @@ export async function runSetup(input: SetupRunInput): Promise<SetupRun> {
     tail: tailOf(redactText(output)),
     durationMs: Date.now() - started,
   };
+}
+
+/** The setup's way out: the project's egress proxy on a socket of its own, or null (no network). */
+async function openSetupEgress(
+  network: SetupNetwork,
+): Promise<{ forwards: JailForwards; env: Record<string, string>; close(): Promise<void> } | null> {
+  if (!proxyNeeded(network.policy)) return null;
+  fs.mkdirSync(network.runDir, { recursive: true, mode: 0o700 });
+  const socketDir = fs.mkdtempSync(path.join(network.runDir, "setup-"));
+  try {
+    const proxy = await startPolicyProxy(socketDir, network.policy);
+    const port = 3128;
+    return {
+      forwards: { script: forwarderScript(), socketDir, ports: [[port, "proxy.sock"]] },
+      env: proxyVariables(port),
+      async close() {
+        await proxy.close();
+        fs.rmSync(socketDir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    fs.rmSync(socketDir, { recursive: true, force: true });
+    throw err;
+  }
 }
 
 /** Spawns the jail in its own process group, keeps the end of its output, kills the group at the limit. */

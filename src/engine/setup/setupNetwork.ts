@@ -1,24 +1,30 @@
-import type { JailSpec } from "../isolation/index.js";
+import path from "node:path";
+import { formatHostEntry, type NetworkPolicy, projectNetwork } from "../network/index.js";
 import type { Project } from "../schema.js";
 
-// THE SEAM for the egress proxy (issue 31, item 3). The setup runner takes its network from here
-// and nowhere else: the jail's `network` and the variables that point programs at the proxy
-// (HTTP_PROXY and friends). Today a setup has no network at all (a private loopback, like an
-// acceptance test). The lead's egress proxy, outside every jail, plugs in here: it returns the
-// jail's network for the proxy, the proxy variables, and the setup allowlist (default: the
-// project's), which is part of the setup's cache key — a setup that may reach other hosts may
-// produce another result.
+// How a project's setup reaches the network: the project's own policy (a setup allowlist of its
+// own is not kept yet: a setup reaches what its agents may). Like an agent's jail, the setup's has
+// no network of its own; when the policy lets anything out, the runner starts the project's egress
+// proxy outside the jail and the forwarder inside leads the proxy variables' port to it.
 
-/** How a setup reaches the network: the jail's network, variables to add, and the hosts it may reach. */
+/** How a setup reaches the network: its policy, the hosts as the cache key sees them, where its socket goes. */
 export interface SetupNetwork {
-  network: JailSpec["network"];
-  /** Added to the setup's environment (proxy variables). */
-  env: Record<string, string>;
-  /** The setup allowlist (hosts), as the cache key sees it: sorted, one entry per host[:port]. */
+  policy: NetworkPolicy;
+  /** The allowlist (hosts), as the cache key sees it: sorted, one entry per host[:port], and the mode. */
   allowlist: readonly string[];
+  /** Where the run's socket directory is made (under the data directory, no jail sees it whole). */
+  runDir: string;
 }
 
-/** The network a project's setup runs with. Today: none (the egress proxy replaces this). */
-export function setupNetwork(_project: Pick<Project, "id" | "name">): SetupNetwork {
-  return { network: false, env: {}, allowlist: [] };
+/** The network a project's setup runs with. */
+export function setupNetwork(
+  project: Pick<Project, "network_mode" | "network_hosts">,
+  dataDir: string,
+): SetupNetwork {
+  const policy = projectNetwork(project);
+  return {
+    policy,
+    allowlist: [`mode:${policy.mode}`, ...policy.hosts.map(formatHostEntry).sort()],
+    runDir: path.join(dataDir, "run"),
+  };
 }

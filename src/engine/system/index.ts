@@ -1,7 +1,7 @@
 // The public face of engine/system: what other folders of the engine (and its API) use of it.
 
 export { type HostLoad, systemHostLoad } from "./hostLoad.js";
-export { cliEntry, logsDir, packageRoot } from "./paths.js";
+export { cliEntry, forwarderScript, logsDir, packageRoot } from "./paths.js";
 export {
   descendants,
   isSameProcessAlive,

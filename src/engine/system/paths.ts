@@ -20,3 +20,8 @@ export function cliEntry(): string {
 
 /** Directory of worker and Codex logs. */
 export const logsDir = (config: Config) => path.join(config.dataDir, "logs");
+
+/** The jail forwarder (engine/isolation/forwarder.ts), as built: a jail shows this one file. */
+export function forwarderScript(): string {
+  return path.join(packageRoot(), "dist", "src", "engine", "isolation", "forwarder.js");
+}

@@ -82,7 +82,11 @@ export async function recordTurnUsage(
     .orderBy("queue_id", "desc")
     .executeTakeFirst();
   const previous = prev
-    ? { input: prev.total_input_tokens, cached: prev.total_cached_input_tokens, output: prev.total_output_tokens }
+    ? {
+        input: prev.total_input_tokens,
+        cached: prev.total_cached_input_tokens,
+        output: prev.total_output_tokens,
+      }
     : null;
   const share = counted
     ? { input: counted.input, cached: counted.cached, output: counted.output }

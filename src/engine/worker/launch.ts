@@ -16,6 +16,7 @@ import type { Outcome } from "../conversations/index.js";
 import type { ClaimedItem } from "./claim.js";
 import { startTurnServices, type TurnServices } from "./turnServices.js";
 import { projectNetwork } from "../network/index.js";
+import { forwarderScript } from "../system/index.js";
 import { SetupFailed } from "../setup/index.js";
 
 /** How Codex starts for this item's turn: where, which binary, which sandbox, inside which jail. */
@@ -111,7 +112,15 @@ export async function prepareLaunch(
     stateDir: projectCodexState(engine.config.dataDir, project.id),
     allowedAlternates: [path.join(project.path, ".git", "objects")],
   });
-  return { workdir, bin, purpose, sandbox, services, env: {}, wrap: (argv: string[]) => jailedCodex(input, argv) };
+  return {
+    workdir,
+    bin,
+    purpose,
+    sandbox,
+    services,
+    env: {},
+    wrap: (argv: string[]) => jailedCodex(input, argv),
+  };
 }
 
 /** The jail of a turn whose services are started. */
@@ -135,7 +144,7 @@ function jailInput(
     baseEnv: process.env,
     extraEnv: services.env,
     overrides: services.overrides,
-    forwards: { socketDir: services.socketDir, ports: services.forwards },
+    forwards: { script: forwarderScript(), socketDir: services.socketDir, ports: services.forwards },
   };
 }
 

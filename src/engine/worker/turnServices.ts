@@ -12,9 +12,16 @@ import {
   STAND_IN_AUTH,
   startModelGateway,
 } from "../gateway/index.js";
-import { type EgressProxy, type EgressRefusal, startEgressProxy, startPortBridge } from "../egress/index.js";
+import {
+  type EgressProxy,
+  type EgressRefusal,
+  proxyNeeded,
+  proxyVariables,
+  startPolicyProxy,
+  startPortBridge,
+} from "../egress/index.js";
 import { mcpLoopbackPorts, type SandboxMode } from "../isolation/index.js";
-import { isPrivateAddress, isPrivateEntry, matchHost, type NetworkPolicy } from "../network/index.js";
+import type { NetworkPolicy } from "../network/index.js";
 
 /**
  * The services a jailed turn reaches outside its jail, started by its worker before Codex and
@@ -54,23 +61,12 @@ export interface TurnNetworkInput {
   extraPorts: readonly number[];
 }
 
-/** The proxy variables a command sees (both cases: curl reads only lower-case `http_proxy`). */
-function proxyVariables(port: number): Record<string, string> {
-  const url = `http://127.0.0.1:${port}`;
-  const vars: Record<string, string> = {};
-  for (const name of ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"]) {
-    vars[name] = url;
-    vars[name.toLowerCase()] = url;
-  }
-  // Nothing bypasses the proxy: a listed local server is reached through it too.
-  vars.NO_PROXY = "";
-  vars.no_proxy = "";
-  return vars;
-}
-
 /** `-c shell_environment_policy.set.K="v"` for each variable: what Codex's commands get. */
 function commandVariables(vars: Record<string, string>): string[] {
-  return Object.entries(vars).flatMap(([k, v]) => ["-c", `shell_environment_policy.set.${k}=${JSON.stringify(v)}`]);
+  return Object.entries(vars).flatMap(([k, v]) => [
+    "-c",
+    `shell_environment_policy.set.${k}=${JSON.stringify(v)}`,
+  ]);
 }
 
 /** A loopback port of the jail's own namespace, not among `taken`. */
@@ -90,11 +86,12 @@ function freePort(taken: Set<number>): number {
  * hosts, or for a restricted turn of an `open` project (Codex's sandbox cannot nest in pasta's
  * namespace, and the proxy still keeps private addresses out); `none`.
  */
-export function egressOf(input: Pick<TurnNetworkInput, "policy" | "sandbox" | "canRoute">): "route" | "proxy" | "none" {
-  const { mode, hosts } = input.policy;
+export function egressOf(
+  input: Pick<TurnNetworkInput, "policy" | "sandbox" | "canRoute">,
+): "route" | "proxy" | "none" {
+  const { mode } = input.policy;
   if (mode === "open" && input.sandbox === "full_access" && input.canRoute) return "route";
-  if (mode === "open" || (mode === "allowlist" && hosts.length > 0)) return "proxy";
-  return "none";
+  return proxyNeeded(input.policy) ? "proxy" : "none";
 }
 
 /**
@@ -110,12 +107,18 @@ export async function startTurnServices(
   const upstream = resolveUpstream(input.operatorHome, input.env, config);
   fs.mkdirSync(input.runDir, { recursive: true, mode: 0o700 });
   const socketDir = fs.mkdtempSync(path.join(input.runDir, "turn-"));
-  const stops: Array<() => Promise<void>> = [async () => fs.rmSync(socketDir, { recursive: true, force: true })];
+  const stops: Array<() => Promise<void>> = [
+    async () => fs.rmSync(socketDir, { recursive: true, force: true }),
+  ];
   const end = async () => {
     await Promise.all(stops.splice(0).map((s) => s().catch(() => undefined)));
   };
   try {
-    const gateway = await startModelGateway({ upstream, log, socketPath: path.join(socketDir, "gateway.sock") });
+    const gateway = await startModelGateway({
+      upstream,
+      log,
+      socketPath: path.join(socketDir, "gateway.sock"),
+    });
     stops.unshift(() => gateway.end());
     const forwards: Array<[number, string]> = [];
     const bridged = [...new Set([...mcpLoopbackPorts(config), ...input.network.extraPorts])];
@@ -131,18 +134,9 @@ export async function startTurnServices(
     let proxy: EgressProxy | null = null;
     const overrides = [...gatewayOverrides(gatewayPort)];
     if (egress === "proxy") {
-      const policy = input.network.policy;
-      proxy = await startEgressProxy({
-        socketPath: path.join(socketDir, "proxy.sock"),
-        rules: {
-          match: (host, port) => {
-            const entry = matchHost(policy, host, port);
-            return entry ? { privateAllowed: policy.mode !== "open" && isPrivateEntry(entry) } : null;
-          },
-          isPrivateAddress,
-        },
-        onRefused: (r) => log.info({ host: r.host, port: r.port, reason: r.reason }, "egress refused"),
-      });
+      proxy = await startPolicyProxy(socketDir, input.network.policy, (r) =>
+        log.info({ host: r.host, port: r.port, reason: r.reason }, "egress refused"),
+      );
       const p = proxy;
       stops.unshift(() => p.close());
       const proxyPort = freePort(taken);
