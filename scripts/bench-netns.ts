@@ -80,6 +80,7 @@ try {
             extraEnv: {},
             overrides: [],
             forwards: null,
+            dropCapabilities: false,
           },
           argv,
         );

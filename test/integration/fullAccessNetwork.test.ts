@@ -3,8 +3,9 @@
  * the real Codex binary in the jail, the fake model's shell replies run as the agent) probes the
  * host's network namespace — an abstract unix socket and a loopback TCP service the test opens on
  * the host, and /proc/net. With its own namespace (pasta) it reaches neither and sees neither,
- * while its turn completes (Codex reached the fake model on the host's 127.0.0.1: the network
- * still works). The positive control runs the same probe with the namespace off.
+ * while its turn completes (Codex reached its model through its gateway). A project whose network
+ * is `open` keeps pasta's route out; any other has no route at all. The positive control runs the
+ * same probe of an `open` project with the namespace off.
  */
 import fs from "node:fs";
 import net from "node:net";
@@ -82,10 +83,23 @@ if command -v ip >/dev/null; then
 else echo NO-IP-TOOL; fi
 exec node probe.cjs "$1" "$2"`;
 
-/** Opens the host's services, has a full-access agent run the probe, returns what it printed. */
-async function probeAsFullAccessAgent() {
-  const e = env!;
+/** A full-access project whose network is `open` (the only kind that keeps a route out). */
+async function openFullAccessProject(e: NonNullable<typeof env>) {
   const project = await e.addProject({ name: "full", ownerId: "UOWNER", fullAccess: true });
+  await e.db.updateTable("projects").set({ network_mode: "open" }).where("id", "=", project.id).execute();
+  return project;
+}
+
+/**
+ * Opens the host's services, has a full-access agent run the probe, returns what it printed. The
+ * project is `open` (pasta's namespace) unless `network` says otherwise.
+ */
+async function probeAsFullAccessAgent(network: "open" | "default" = "open") {
+  const e = env!;
+  const project =
+    network === "open"
+      ? await openFullAccessProject(e)
+      : await e.addProject({ name: "full", ownerId: "UOWNER", fullAccess: true });
   const name = `codexpi-test-${process.pid}-${Date.now()}`;
   await hostService("HOST-SOCKET-ANSWERED", { path: `\0${name}` });
   const tcp = await hostService("HOST-TCP-ANSWERED", { port: 0, host: "127.0.0.1" });
@@ -157,7 +171,7 @@ describe("a full-access agent's network (real Codex in the jail, issue 16 findin
   it("a turn stopped by its watchdog leaves neither the network stack nor the agent's command behind", async (ctx) => {
     if (!jail || !findNetworkStack()) ctx.skip();
     env = await codexEngine({ env: { CODEXPI_TURN_TIMEOUT: "12" } });
-    const project = await env.addProject({ name: "full", ownerId: "UOWNER", fullAccess: true });
+    const project = await openFullAccessProject(env);
     const marker = `codexpi-netns-sleeper-${process.pid}`;
     // The command outlives Codex's wait for it (a background session); then the model never answers.
     env.fake.enqueue({ kind: "shell", command: ["sh", "-c", `sleep 300; echo ${marker}`] }, { kind: "hang" });
@@ -178,6 +192,20 @@ describe("a full-access agent's network (real Codex in the jail, issue 16 findin
       10_000,
       "the jail's processes to end",
     );
+  });
+
+  it("a full-access project whose network is not open has no route at all, and no capability either: its only way out is its gateway", async (ctx) => {
+    if (!jail) ctx.skip();
+    env = await codexEngine();
+    const r = await probeAsFullAccessAgent("default");
+    expect(r.outcome).toMatchObject({ status: "done" }); // the model answered, through the gateway
+    expect(r.out).toMatch(/CapEff:\\t0{16}/);
+    expect(r.out).not.toContain("ROUTE-ADDED");
+    expect(r.out).toContain("ABSTRACT=ERROR-ECONNREFUSED");
+    expect(r.out).toContain("LOOPBACK=ERROR-ECONNREFUSED");
+    expect(r.out).toContain("UNIX-LISTS-SOCKET=false");
+    expect(r.out).toContain("TCP-LISTS-PORT=false");
+    expect(pastaProcessesOf(r.project.path)).toEqual([]);
   });
 
   it("positive control: with the namespace off (CODEXPI_NETNS=off) the same probe reaches both and sees the socket", async (ctx) => {

@@ -39,7 +39,7 @@ export { createEngineApi, type EngineApi } from "./index.js";
 export { codexSupportPath, resolveCodexBinary } from "../codex/index.js";
 export { turnRunner } from "../codex/index.js";
 export { findNetworkStack, mcpLoopbackPorts } from "../isolation/index.js";
-export { readOperatorConfig } from "../gateway/index.js";
+export { readOperatorConfig, resolveUpstream } from "../gateway/index.js";
 export { operatorCodexHome, projectCodexState } from "../isolation/index.js";
 export { codexEnvironment } from "../isolation/index.js";
 export { findBwrap } from "../isolation/index.js";

@@ -159,8 +159,12 @@ export async function startModelGateway(opts: GatewayOptions): Promise<ModelGate
 
   const server = http.createServer((req, res) => {
     forward(req, res).catch((err: Error) => {
-      if (!ended) opts.log?.warn({ err: { message: err.message } }, "model gateway: upstream request failed");
-      refuse(res, 502, ended ? "this turn has ended" : "the model could not be reached");
+      if (ended) return refuse(res, 403, "this turn has ended");
+      opts.log?.warn({ err: { message: err.message } }, "model gateway: upstream request failed");
+      // A 502 that names the cause: Codex retries it as its provider settings say, then fails the
+      // turn with these words (without the gateway it would retry a refused connection forever).
+      const code = (err as NodeJS.ErrnoException).code ?? (err.cause as NodeJS.ErrnoException | undefined)?.code;
+      refuse(res, 502, `the model at ${new URL(opts.upstream.baseUrl).host} could not be reached (${code ?? err.message})`);
     });
   });
   server.on("connection", (s) => {

@@ -4,6 +4,7 @@ import path from "node:path";
 import { ensurePrivateDirectory, ensureRegularFile, replaceFile } from "./agentFiles.js";
 import { codexEnvironment } from "./environment.js";
 import { jailArgs, workspaceMounts, type JailMount, type JailSpec } from "./jail.js";
+import { findProgram } from "./programs.js";
 
 /** Where an agent's Codex state is mounted inside its jail (never under /tmp: Codex refuses it). */
 const JAIL_CODEX_HOME = "/codex-home";
@@ -97,6 +98,19 @@ export interface CodexJailInput {
   network: JailSpec["network"];
   /** The turn's socket directory and the jail's loopback ports that lead to its sockets. */
   forwards: JailForwards | null;
+  /**
+   * Start Codex without any capability (a full-access turn: no Codex sandbox around its commands,
+   * which would otherwise hold every capability over the jail's own namespaces and mounts).
+   */
+  dropCapabilities: boolean;
+}
+
+/** `argv` started through capsh with no capability; throws when capsh (libcap2-bin) is missing. */
+function withoutCapabilities(argv: string[]): string[] {
+  const capsh = findProgram("capsh", process.env.PATH ?? "") ?? (fs.existsSync("/usr/sbin/capsh") ? "/usr/sbin/capsh" : null);
+  if (!capsh) throw new Error("capsh (Debian libcap2-bin) is required to start a full-access agent without capabilities");
+  const [program = "", ...args] = argv;
+  return [capsh, "--caps=", `--shell=${program}`, "--", ...args];
 }
 
 /** Where the forwarder and the turn's sockets are shown inside the jail. */
@@ -152,6 +166,9 @@ export interface PreparedCommand {
 export function jailedCodex(input: CodexJailInput, argv: string[]): PreparedCommand {
   const codexArgv = [argv[0] as string, ...input.overrides, ...argv.slice(1)];
   const run = forwardedCommand(input.forwards, codexArgv);
+  // pasta starts its command through capsh already (agentNetwork.ts).
+  const argvInJail =
+    input.dropCapabilities && typeof input.network !== "object" ? withoutCapabilities(run.argv) : run.argv;
   const mounts: JailMount[] = [
     ...run.mounts,
     { source: input.codexBin, writable: false },
@@ -173,7 +190,7 @@ export function jailedCodex(input: CodexJailInput, argv: string[]): PreparedComm
   });
   return {
     file: input.bwrap,
-    args: jailArgs({ mounts, cwd: input.workspace, network: input.network, nestedSandbox: true }, run.argv),
+    args: jailArgs({ mounts, cwd: input.workspace, network: input.network, nestedSandbox: true }, argvInJail),
     env,
   };
 }

@@ -4,7 +4,7 @@ import type { Kernel } from "../kernel.js";
 import type { Config } from "../../config.js";
 import { codexEnvironment } from "../isolation/index.js";
 import { findBwrap } from "../isolation/index.js";
-import { agentNetwork, type CodexJailInput, findNetworkStack } from "../isolation/index.js";
+import { agentNetwork, type CodexJailInput } from "../isolation/index.js";
 import { jailedCodex, operatorCodexHome, projectCodexState } from "../isolation/index.js";
 import { purposeOf } from "./sandboxPolicy.js";
 import { type AgentPurpose, sandboxFor, type SandboxMode } from "../isolation/index.js";
@@ -92,7 +92,6 @@ export async function prepareLaunch(
       network: {
         policy: projectNetwork(project),
         sandbox,
-        canRoute: engine.config.netns !== "off" && findNetworkStack() !== null,
         extraPorts: engine.config.netnsPorts,
       },
     });
@@ -109,6 +108,7 @@ export async function prepareLaunch(
   }
   const input = jailInput(engine.config, bin, workdir, services, {
     bwrap,
+    fullAccess: sandbox === "full_access",
     stateDir: projectCodexState(engine.config.dataDir, project.id),
     allowedAlternates: [path.join(project.path, ".git", "objects")],
   });
@@ -129,7 +129,7 @@ function jailInput(
   bin: string,
   workspace: string,
   services: TurnServices,
-  where: { bwrap: string; stateDir: string; allowedAlternates: string[] },
+  where: { bwrap: string; stateDir: string; allowedAlternates: string[]; fullAccess: boolean },
 ): CodexJailInput {
   return {
     bwrap: where.bwrap,
@@ -145,6 +145,7 @@ function jailInput(
     extraEnv: services.env,
     overrides: services.overrides,
     forwards: { script: forwarderScript(), socketDir: services.socketDir, ports: services.forwards },
+    dropCapabilities: where.fullAccess,
   };
 }
 
@@ -180,10 +181,11 @@ export async function probeJailedCodex(
     operatorHome: operatorCodexHome(config.codexHome),
     env: process.env,
     runDir: turnRunDir(config.dataDir),
-    network: { policy: { mode: "off", hosts: [] }, sandbox: "restricted", canRoute: false, extraPorts: [] },
+    network: { policy: { mode: "off", hosts: [] }, sandbox: "restricted", extraPorts: [] },
   });
   const jail = jailInput(config, input.bin, input.workspace, services, {
     bwrap: input.bwrap,
+    fullAccess: false,
     stateDir: input.stateDir,
     allowedAlternates: [],
   });

@@ -55,8 +55,6 @@ export interface TurnServices {
 export interface TurnNetworkInput {
   policy: NetworkPolicy;
   sandbox: SandboxMode;
-  /** A network namespace with a route out can be made (pasta installed, CODEXPI_NETNS not off). */
-  canRoute: boolean;
   /** Host loopback ports every jail may reach (CODEXPI_NETNS_PORTS). */
   extraPorts: readonly number[];
 }
@@ -82,15 +80,15 @@ function freePort(taken: Set<number>): number {
 
 /**
  * How the turn reaches out: `route` — a full-access turn of an `open` project keeps its own route
- * to anywhere (pasta), as before the allowlist existed; `proxy` — the egress proxy, for a list of
+ * to anywhere (pasta; the host's namespace where pasta is missing), as before the allowlist existed; `proxy` — the egress proxy, for a list of
  * hosts, or for a restricted turn of an `open` project (Codex's sandbox cannot nest in pasta's
  * namespace, and the proxy still keeps private addresses out); `none`.
  */
 export function egressOf(
-  input: Pick<TurnNetworkInput, "policy" | "sandbox" | "canRoute">,
+  input: Pick<TurnNetworkInput, "policy" | "sandbox">,
 ): "route" | "proxy" | "none" {
   const { mode } = input.policy;
-  if (mode === "open" && input.sandbox === "full_access" && input.canRoute) return "route";
+  if (mode === "open" && input.sandbox === "full_access") return "route";
   return proxyNeeded(input.policy) ? "proxy" : "none";
 }
 

@@ -86,14 +86,16 @@ export const cli = {
   "cli.doctor.name.slack_scopes": "slack scopes",
   "cli.doctor.name.slack_app_token": "slack app token",
   "cli.doctor.data_dir": "data dir {dir}, runner {runner}",
-  "cli.doctor.credentials_ok":
-    "no full-access project shares a ChatGPT login (full-access turns get their own copy of auth.json)",
-  "cli.doctor.credentials_shared_login":
-    "full-access projects {projects} run with their own copy of the ChatGPT login in {file}: their agents can read it, and a token refresh in their jail may rotate the refresh token that file holds (every project then needs `codex login` again). Prefer an API key (`codex login --with-api-key`) or turn full access off for them",
   "cli.doctor.layout_ok": "no project holds the data directory or the install",
   "cli.doctor.overlap_ok": "no project's directory is inside another's, contains it or is the same",
+  "cli.doctor.credentials_ok":
+    "{kind} stays on the host: every agent reaches its model ({upstream}) through codexpi's gateway, no jail holds it",
+  "cli.doctor.credentials_missing": "the model gateway finds no credential: {detail}",
+  "cli.doctor.credential_kind.api_key": "the OpenAI API key",
+  "cli.doctor.credential_kind.chatgpt": "the ChatGPT login (refreshed on the host)",
+  "cli.doctor.credential_kind.provider": "the provider's key",
   "cli.doctor.netns_ok":
-    "full-access agents get a network namespace of their own (pasta); host loopback ports they reach: {ports}",
+    "agents have no network of their own (their ways out are codexpi's gateway and, for a project that lists hosts, its egress proxy); a full-access agent of an `open` project routes out through a namespace of its own (pasta); host loopback ports every agent reaches: {ports}",
   "cli.doctor.netns_missing":
     "pasta (Debian package passt), capsh (libcap2-bin) or /dev/net/tun is missing: full-access agents share the host's network namespace (its abstract unix sockets, /proc/net); install passt and libcap2-bin",
   "cli.doctor.netns_off":

@@ -91,13 +91,15 @@ export const cli = {
   "cli.doctor.data_dir": "répertoire de données {dir}, exécution par {runner}",
   "cli.doctor.overlap_ok":
     "aucun dossier de projet n’est dans celui d’un autre, ne le contient ni n’est le même",
-  "cli.doctor.credentials_ok":
-    "aucun projet en accès complet ne partage une connexion ChatGPT (les tours en accès complet ont leur propre copie d’auth.json)",
-  "cli.doctor.credentials_shared_login":
-    "les projets en accès complet {projects} travaillent avec leur propre copie de la connexion ChatGPT de {file} : leurs agents peuvent la lire, et un rafraîchissement de jeton dans leur isolation peut invalider le jeton de rafraîchissement de ce fichier (chaque projet devra alors refaire `codex login`). Préférez une clé d’API (`codex login --with-api-key`) ou retirez-leur l’accès complet",
   "cli.doctor.layout_ok": "aucun projet ne contient le répertoire de données ni l’installation",
+  "cli.doctor.credentials_ok":
+    "{kind} reste sur l’hôte : chaque agent atteint son modèle ({upstream}) par la passerelle de codexpi, aucune isolation ne le détient",
+  "cli.doctor.credentials_missing": "la passerelle du modèle ne trouve aucun identifiant : {detail}",
+  "cli.doctor.credential_kind.api_key": "la clé d’API OpenAI",
+  "cli.doctor.credential_kind.chatgpt": "la connexion ChatGPT (rafraîchie sur l’hôte)",
+  "cli.doctor.credential_kind.provider": "la clé du fournisseur",
   "cli.doctor.netns_ok":
-    "les agents en accès complet ont leur propre espace de noms réseau (pasta) ; ports de la boucle locale de l’hôte qu’ils atteignent : {ports}",
+    "les agents n’ont pas de réseau à eux (leurs seules sorties sont la passerelle de codexpi et, pour un projet qui liste des hôtes, son proxy de sortie) ; un agent en accès complet d’un projet `open` sort par son propre espace de noms réseau (pasta) ; ports de la boucle locale de l’hôte que chaque agent atteint : {ports}",
   "cli.doctor.netns_missing":
     "pasta (paquet Debian passt), capsh (libcap2-bin) ou /dev/net/tun manque : les agents en accès complet partagent l’espace de noms réseau de l’hôte (ses sockets unix abstraites, /proc/net) ; installez passt et libcap2-bin",
   "cli.doctor.netns_off":
