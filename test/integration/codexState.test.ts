@@ -9,14 +9,8 @@ import path from "node:path";
 import { execa } from "execa";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startConversation } from "../../src/engine/conversations/conversations.js";
-import { codexSupportPath } from "../../src/engine/codex/codexBinary.js";
-import {
-  jailedCodex,
-  projectCodexState,
-  projectCredentialCopy,
-} from "../../src/engine/isolation/codexJail.js";
-import { findBwrap } from "../../src/engine/isolation/jail.js";
-import { codexBinaryPath } from "../support/codexBinary.js";
+import { projectCodexState } from "../../src/engine/isolation/codexJail.js";
+import { findBwrap, jailArgs } from "../../src/engine/isolation/jail.js";
 import { codexEngine, finished, outsideDir } from "../support/codexEngine.js";
 import { functionCallOutputs, inputText } from "../support/fakeModel.js";
 import { jailAvailable } from "../support/jail.js";
@@ -63,7 +57,7 @@ async function turnBearers(project: { id: string }, owner: string): Promise<stri
 }
 
 describe("credentials no agent can change for another project (real Codex in the jail)", () => {
-  it("finding 3: a full-access agent that overwrites /codex-home/auth.json changes only its own copy: another owner's restricted project still reaches the model with the operator's key", async (ctx) => {
+  it("finding 3: a full-access agent finds only a stand-in auth.json it cannot change; every project's requests reach the model with the operator's key, added by the gateway", async (ctx) => {
     if (!jail) ctx.skip();
     env = await codexEngine({ authFile: true });
     const operatorAuth = path.join(env.home.dir, "auth.json");
@@ -74,25 +68,20 @@ describe("credentials no agent can change for another project (real Codex in the
 
     const out = await agentRuns(
       a,
-      `printf '{"OPENAI_API_KEY":"${ATTACKER_KEY}"}' > /codex-home/auth.json; echo WROTE-$?; cat /codex-home/auth.json`,
+      `cat /codex-home/auth.json; printf '{"OPENAI_API_KEY":"${ATTACKER_KEY}"}' > /codex-home/auth.json; echo WROTE-$?`,
     );
-    expect(out).toContain("WROTE-0"); // positive control: the write succeeded in A's jail
-    expect(out).toContain(ATTACKER_KEY);
+    expect(out).toContain("codexpi-stand-in-not-a-credential"); // it read the file: a stand-in
+    expect(out).not.toContain(OPERATOR_KEY);
+    expect(out).not.toContain("WROTE-0");
     expect(fs.readFileSync(operatorAuth, "utf8")).toBe(operatorText);
     const victim = await turnBearers(b, "UOTHER");
     expect(victim.length).toBeGreaterThan(0);
     expect(victim.every((h) => h === `Bearer ${OPERATOR_KEY}`)).toBe(true);
-    // Positive control: the write landed on the host, in A's own copy.
-    const copy = projectCredentialCopy(projectCodexState(env.config.dataDir, a.id));
-    expect(fs.readFileSync(copy, "utf8")).toContain(ATTACKER_KEY);
-    // A's own copy is refreshed from the operator's before each of its turns, never written back.
     const own = await turnBearers(a, "UOWNER");
-    expect(own.length).toBeGreaterThan(0);
     expect(own.every((h) => h === `Bearer ${OPERATOR_KEY}`)).toBe(true);
-    expect(fs.readFileSync(operatorAuth, "utf8")).toBe(operatorText);
   }, 150_000);
 
-  it("finding 3, positive control: the same write from an unsandboxed command in a jail that shares the operator's auth.json does reach the other project's model requests", async (ctx) => {
+  it("finding 3, positive control: the same write from a jail that binds the operator's auth.json read-write does reach the other project's model requests", async (ctx) => {
     if (!jail) ctx.skip();
     env = await codexEngine({ authFile: true });
     const operatorAuth = path.join(env.home.dir, "auth.json");
@@ -101,24 +90,20 @@ describe("credentials no agent can change for another project (real Codex in the
     const b = await env.addProject({ name: "victim", ownerId: "UOTHER" });
     expect(await turnBearers(b, "UOTHER")).toContain(`Bearer ${OPERATOR_KEY}`);
 
-    // The jail as it was built for every turn before: the operator's file bound read-write.
-    const bin = codexBinaryPath();
-    const old = jailedCodex(
+    // The jail as it was built for restricted turns before the gateway: the operator's file bound read-write.
+    const args = jailArgs(
       {
-        bwrap: findBwrap()!,
-        codexBin: bin,
-        codexSupportDir: codexSupportPath(bin),
-        workspace: a.path,
-        allowedAlternates: [],
-        stateDir: projectCodexState(env.config.dataDir, a.id),
-        operatorHome: env.home.dir,
-        sandbox: "restricted",
-        baseEnv: env.baseEnv,
-        agentEnv: [],
+        mounts: [
+          { source: a.path, writable: true },
+          { source: operatorAuth, target: "/codex-home/auth.json", writable: true },
+        ],
+        cwd: a.path,
+        network: false,
+        nestedSandbox: true,
       },
       ["sh", "-c", `printf '{"OPENAI_API_KEY":"${ATTACKER_KEY}"}' > /codex-home/auth.json`],
     );
-    const r = await execa(old.file, old.args, { env: old.env, extendEnv: false, reject: false });
+    const r = await execa(findBwrap()!, args, { reject: false });
     expect(r.exitCode).toBe(0);
     expect(await turnBearers(b, "UOTHER")).toContain(`Bearer ${ATTACKER_KEY}`);
   }, 150_000);

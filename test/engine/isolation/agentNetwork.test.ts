@@ -5,7 +5,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { agentNetwork, loopbackPortsOf, pastaArgs } from "../../../src/engine/isolation/agentNetwork.js";
+import {
+  agentNetwork,
+  loopbackPortsOf,
+  mcpLoopbackPorts,
+  pastaArgs,
+} from "../../../src/engine/isolation/agentNetwork.js";
+import { readOperatorConfig } from "../../../src/engine/gateway/upstream.js";
 import { jailArgs } from "../../../src/engine/isolation/jail.js";
 import { tempDir } from "../../support/engine.js";
 
@@ -23,7 +29,7 @@ function operatorHome(toml: string): string {
 }
 
 const STACK = { pasta: "/usr/bin/pasta", capsh: "/usr/sbin/capsh" };
-const PASTA = { ...STACK, loopbackTcpPorts: [8443, 11434, 8443] };
+const PASTA = { ...STACK, outbound: true, loopbackTcpPorts: [8443, 11434, 8443] };
 
 describe("pasta's argv", () => {
   it("turns every automatic forwarding off, forwards exactly the listed loopback ports (sorted, once each), and starts the command through capsh without capabilities", () => {
@@ -50,8 +56,12 @@ describe("pasta's argv", () => {
     ]);
   });
 
+  it("gives the namespace no address and no route unless it is to route out", () => {
+    expect(pastaArgs({ ...PASTA, outbound: false }, ["codex"])).not.toContain("--config-net");
+  });
+
   it("forwards no port at all when none is listed (pasta's default would forward every host port)", () => {
-    const args = pastaArgs({ ...STACK, loopbackTcpPorts: [] }, ["codex"]);
+    const args = pastaArgs({ ...STACK, outbound: true, loopbackTcpPorts: [] }, ["codex"]);
     expect(args[args.indexOf("--tcp-ns") + 1]).toBe("none");
     expect(args).not.toContain("auto");
   });
@@ -90,7 +100,7 @@ describe("the jail's argv with a pasta network", () => {
   });
 });
 
-describe("which turns get a namespace, and which loopback ports it reaches", () => {
+describe("which turns get a namespace, and which loopback ports they reach", () => {
   const toml = `model_provider = "local"
 [model_providers.local]
 base_url = "http://127.0.0.1:8080/v1"
@@ -106,16 +116,15 @@ url = "http://localhost:7000/mcp"
     expect(loopbackPortsOf('base_url = "http://10.0.0.5:8080/v1"')).toEqual([]);
   });
 
-  it("gives a full-access turn pasta with its model's ports, OPENAI_BASE_URL's and the configured extra ones", () => {
-    const settings = { netns: "auto" as const, extraPorts: [9000], operatorHome: operatorHome(toml) };
-    const net = agentNetwork(settings, true, { OPENAI_BASE_URL: "http://127.0.0.1:4000/v1" }, STACK);
-    expect(net).toEqual({ ...STACK, loopbackTcpPorts: [8080, 7000, 4000, 9000] });
+  it("bridges the MCP servers' loopback ports into every jail, never the model's own (the gateway is its way)", () => {
+    expect(mcpLoopbackPorts(readOperatorConfig(operatorHome(toml)))).toEqual([7000]);
   });
 
-  it("leaves restricted turns, CODEXPI_NETNS=off and a host without pasta or capsh on the host's network", () => {
-    const settings = { netns: "auto" as const, extraPorts: [], operatorHome: operatorHome(toml) };
-    expect(agentNetwork(settings, false, {}, STACK)).toBe(true);
-    expect(agentNetwork({ ...settings, netns: "off" }, true, {}, STACK)).toBe(true);
-    expect(agentNetwork(settings, true, {}, null)).toBe(true);
+  it("gives every turn its own empty namespace; only a routed turn gets pasta (the host's network where pasta is off or missing)", () => {
+    expect(agentNetwork({ netns: "auto" }, false, STACK)).toBe(false);
+    expect(agentNetwork({ netns: "off" }, false, STACK)).toBe(false);
+    expect(agentNetwork({ netns: "auto" }, true, STACK)).toEqual({ ...STACK, outbound: true, loopbackTcpPorts: [] });
+    expect(agentNetwork({ netns: "off" }, true, STACK)).toBe(true);
+    expect(agentNetwork({ netns: "auto" }, true, null)).toBe(true);
   });
 });
