@@ -121,6 +121,8 @@ export const SQLITE_ONLY_ENGINE_FILES: Record<string, string> = {
   "test/engine/forge/pullRequests.test.ts": NO_DATABASE,
   "test/engine/forge/push.test.ts": NO_DATABASE,
   "test/engine/forge/remoteUrl.test.ts": NO_DATABASE,
+  "test/engine/lanes/pushAttack.test.ts":
+    "git, jails and TLS servers around one lane: the dialect plays no part (lanes.test.ts runs lanes on both)",
   "test/engine/forge/projectForge.test.ts":
     "git and a fake forge around one project row: the dialect plays no part (settings.test.ts runs the settings on both)",
   "test/engine/approvalsMigration.test.ts":
