@@ -140,7 +140,9 @@ function unreachableDetail(
   vars: { model: string; seconds: string; config: string },
 ): string | null {
   // The gateway names a model it cannot reach (a 502 Codex reports as its turn's failure).
-  const gateway = /codexpi gateway: the model at .*? could not be reached \([^)]*\)/.exec(r.state.turnFailed ?? r.state.lastError ?? "");
+  const gateway = /codexpi gateway: the model at .*? could not be reached \([^)]*\)/.exec(
+    r.state.turnFailed ?? r.state.lastError ?? "",
+  );
   if (gateway) return t(locale, "cli.doctor.model_unreachable", { ...vars, why: gateway[0] });
   if (r.ended !== "watchdog" || (r.watchdog !== "connect" && r.state.reconnects === 0)) return null;
   const why = r.state.progress?.detail ?? r.state.lastError ?? "?";

@@ -80,7 +80,9 @@ describe("codexpi doctor: a real model probe and Slack's tokens and scopes (real
     expect(model.requests.length).toBeGreaterThan(0);
     // Agents reach the model through the gateway, never its own port: no host port is bridged.
     if (findNetworkStack())
-      expect(r.stdout).toMatch(/^✓ full-access network: agents have no network of their own .*host loopback ports every agent reaches: -$/m);
+      expect(r.stdout).toMatch(
+        /^✓ full-access network: agents have no network of their own .*host loopback ports every agent reaches: -$/m,
+      );
     // The credential stays on the host (the fake provider's key variable).
     expect(r.stdout).toMatch(/^✓ credentials: the provider's key stays on the host/m);
   });
@@ -204,7 +206,12 @@ describe("codexpi doctor: the model's credential stays on the host", () => {
       LOG_LEVEL: "warn",
       CODEXPI_LOCALE: "en",
     };
-    const r = await execa(process.execPath, [CLI, "doctor"], { env, extendEnv: false, reject: false, timeout: 120_000 });
+    const r = await execa(process.execPath, [CLI, "doctor"], {
+      env,
+      extendEnv: false,
+      reject: false,
+      timeout: 120_000,
+    });
     return /^. credentials: .*$/m.exec(r.stdout)?.[0] ?? r.stdout;
   }
 
@@ -215,7 +222,9 @@ describe("codexpi doctor: the model's credential stays on the host", () => {
       tokens: { id_token: "x", access_token: "y", refresh_token: "z", account_id: "a" },
       last_refresh: "2026-01-01T00:00:00Z",
     });
-    expect(login).toMatch(/^✓ credentials: the ChatGPT login \(refreshed on the host\) stays on the host: .*chatgpt\.com/);
+    expect(login).toMatch(
+      /^✓ credentials: the ChatGPT login \(refreshed on the host\) stays on the host: .*chatgpt\.com/,
+    );
     const key = await credentialsLine({ OPENAI_API_KEY: "sk-operator-000000" });
     expect(key).toMatch(/^✓ credentials: the OpenAI API key stays on the host: .*api\.openai\.com/);
     expect(key).not.toContain("sk-operator-000000");

@@ -62,6 +62,8 @@ describe("a model that keeps failing (real CLI, worker and Codex)", () => {
     expect(r.exitCode).toBe(1);
     // Without the gateway Codex would retry the refused connection forever ("Reconnecting…"): the
     // gateway answers 502 with the cause, which Codex retries as its settings say, then reports.
-    expect(r.stderr).toContain(`codexpi gateway: the model at 127.0.0.1:${port} could not be reached (ECONNREFUSED)`);
+    expect(r.stderr).toContain(
+      `codexpi gateway: the model at 127.0.0.1:${port} could not be reached (ECONNREFUSED)`,
+    );
   });
 });

@@ -121,6 +121,9 @@ export const SQLITE_ONLY_ENGINE_FILES: Record<string, string> = {
   "test/engine/forge/pullRequests.test.ts": NO_DATABASE,
   "test/engine/forge/push.test.ts": NO_DATABASE,
   "test/engine/forge/remoteUrl.test.ts": NO_DATABASE,
+  "test/engine/gateway/modelGateway.test.ts": NO_DATABASE,
+  "test/engine/worker/egressOf.test.ts": NO_DATABASE,
+  "test/engine/egress/egressProxy.test.ts": NO_DATABASE,
   "test/engine/lanes/pushAttack.test.ts":
     "git, jails and TLS servers around one lane: the dialect plays no part (lanes.test.ts runs lanes on both)",
   "test/engine/forge/projectForge.test.ts":

@@ -163,8 +163,13 @@ export async function startModelGateway(opts: GatewayOptions): Promise<ModelGate
       opts.log?.warn({ err: { message: err.message } }, "model gateway: upstream request failed");
       // A 502 that names the cause: Codex retries it as its provider settings say, then fails the
       // turn with these words (without the gateway it would retry a refused connection forever).
-      const code = (err as NodeJS.ErrnoException).code ?? (err.cause as NodeJS.ErrnoException | undefined)?.code;
-      refuse(res, 502, `the model at ${new URL(opts.upstream.baseUrl).host} could not be reached (${code ?? err.message})`);
+      const code =
+        (err as NodeJS.ErrnoException).code ?? (err.cause as NodeJS.ErrnoException | undefined)?.code;
+      refuse(
+        res,
+        502,
+        `the model at ${new URL(opts.upstream.baseUrl).host} could not be reached (${code ?? err.message})`,
+      );
     });
   });
   server.on("connection", (s) => {

@@ -107,8 +107,13 @@ export interface CodexJailInput {
 
 /** `argv` started through capsh with no capability; throws when capsh (libcap2-bin) is missing. */
 function withoutCapabilities(argv: string[]): string[] {
-  const capsh = findProgram("capsh", process.env.PATH ?? "") ?? (fs.existsSync("/usr/sbin/capsh") ? "/usr/sbin/capsh" : null);
-  if (!capsh) throw new Error("capsh (Debian libcap2-bin) is required to start a full-access agent without capabilities");
+  const capsh =
+    findProgram("capsh", process.env.PATH ?? "") ??
+    (fs.existsSync("/usr/sbin/capsh") ? "/usr/sbin/capsh" : null);
+  if (!capsh)
+    throw new Error(
+      "capsh (Debian libcap2-bin) is required to start a full-access agent without capabilities",
+    );
   const [program = "", ...args] = argv;
   return [capsh, "--caps=", `--shell=${program}`, "--", ...args];
 }

@@ -84,9 +84,7 @@ function freePort(taken: Set<number>): number {
  * hosts, or for a restricted turn of an `open` project (Codex's sandbox cannot nest in pasta's
  * namespace, and the proxy still keeps private addresses out); `none`.
  */
-export function egressOf(
-  input: Pick<TurnNetworkInput, "policy" | "sandbox">,
-): "route" | "proxy" | "none" {
+export function egressOf(input: Pick<TurnNetworkInput, "policy" | "sandbox">): "route" | "proxy" | "none" {
   const { mode } = input.policy;
   if (mode === "open" && input.sandbox === "full_access") return "route";
   return proxyNeeded(input.policy) ? "proxy" : "none";

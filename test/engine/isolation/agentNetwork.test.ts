@@ -123,7 +123,11 @@ url = "http://localhost:7000/mcp"
   it("gives every turn its own empty namespace; only a routed turn gets pasta (the host's network where pasta is off or missing)", () => {
     expect(agentNetwork({ netns: "auto" }, false, STACK)).toBe(false);
     expect(agentNetwork({ netns: "off" }, false, STACK)).toBe(false);
-    expect(agentNetwork({ netns: "auto" }, true, STACK)).toEqual({ ...STACK, outbound: true, loopbackTcpPorts: [] });
+    expect(agentNetwork({ netns: "auto" }, true, STACK)).toEqual({
+      ...STACK,
+      outbound: true,
+      loopbackTcpPorts: [],
+    });
     expect(agentNetwork({ netns: "off" }, true, STACK)).toBe(true);
     expect(agentNetwork({ netns: "auto" }, true, null)).toBe(true);
   });
