@@ -92,85 +92,103 @@ function upstreamUrl(upstream: Upstream, reqUrl: string): string | null {
   return target.toString();
 }
 
-/** Starts a turn's gateway on 127.0.0.1 (an ephemeral port). */
-export async function startModelGateway(opts: GatewayOptions): Promise<ModelGateway> {
-  const token = `codexpi-turn-${randomBytes(24).toString("base64url")}`;
-  const tap = new UsageTap();
-  const dispatcher = new EnvHttpProxyAgent();
-  const maxBody = opts.maxBodyBytes ?? 64 * 1024 * 1024;
-  const sockets = new Set<Socket>();
-  const inFlight = new Set<AbortController>();
-  let ended = false;
+/** One gateway's state, shared by its request handling. */
+interface GatewayState {
+  opts: GatewayOptions;
+  token: string;
+  tap: UsageTap;
+  dispatcher: EnvHttpProxyAgent;
+  inFlight: Set<AbortController>;
+  ended: boolean;
+}
 
-  const forward = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
-    if (ended) return refuse(res, 403, "this turn has ended");
-    if (!bearerMatches(req.headers.authorization, token))
-      return refuse(res, 401, "not this turn's credential");
-    const target = upstreamUrl(opts.upstream, req.url ?? "/");
-    if (!target) return refuse(res, 404, "only /v1/… is forwarded");
-    const body = await readBody(req, maxBody);
-    if (body === null) return refuse(res, 413, "request too large");
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers))
-      if (!DROP_REQUEST.has(k) && typeof v === "string") headers[k] = v;
-    const abort = new AbortController();
-    inFlight.add(abort);
-    try {
-      let answer = await send(target, req.method ?? "GET", headers, body, abort.signal);
-      if (answer.statusCode === 401 && (await opts.upstream.refreshAfterUnauthorized())) {
-        await answer.body.dump().catch(() => undefined);
-        answer = await send(target, req.method ?? "GET", headers, body, abort.signal);
-      }
-      if (ended) return refuse(res, 403, "this turn has ended");
-      const out: Record<string, string | string[]> = {};
-      for (const [k, v] of Object.entries(answer.headers))
-        if (!DROP_RESPONSE.has(k) && v !== undefined) out[k] = v;
-      res.writeHead(answer.statusCode, out);
-      const sse = String(answer.headers["content-type"] ?? "").includes("text/event-stream");
-      for await (const chunk of answer.body) {
-        if (sse) tap.push(chunk as Buffer);
-        else if (answer.statusCode < 300) tap.pushJson(chunk as Buffer);
-        res.write(chunk);
-      }
-      tap.end();
-      res.end();
-    } finally {
-      inFlight.delete(abort);
+/** Sends one request upstream with the credential's headers (read now: a login may be refreshed). */
+async function send(
+  g: GatewayState,
+  target: string,
+  method: string,
+  headers: Record<string, string>,
+  body: Buffer,
+  signal: AbortSignal,
+) {
+  return request(target, {
+    method: method as "POST",
+    headers: { ...headers, ...(await g.opts.upstream.headers()) },
+    body: method === "GET" || method === "HEAD" ? undefined : body,
+    dispatcher: g.dispatcher,
+    signal,
+    // A model may think for minutes before its first byte; Codex's own idle limits still apply.
+    headersTimeout: 0,
+    bodyTimeout: 0,
+  });
+}
+
+/** Checks one request of the turn's Codex, forwards it and streams the answer back, counting usage. */
+async function forward(g: GatewayState, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  if (g.ended) return refuse(res, 403, "this turn has ended");
+  if (!bearerMatches(req.headers.authorization, g.token))
+    return refuse(res, 401, "not this turn's credential");
+  const target = upstreamUrl(g.opts.upstream, req.url ?? "/");
+  if (!target) return refuse(res, 404, "only /v1/… is forwarded");
+  const body = await readBody(req, g.opts.maxBodyBytes ?? 64 * 1024 * 1024);
+  if (body === null) return refuse(res, 413, "request too large");
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers))
+    if (!DROP_REQUEST.has(k) && typeof v === "string") headers[k] = v;
+  const abort = new AbortController();
+  g.inFlight.add(abort);
+  try {
+    const method = req.method ?? "GET";
+    let answer = await send(g, target, method, headers, body, abort.signal);
+    if (answer.statusCode === 401 && (await g.opts.upstream.refreshAfterUnauthorized())) {
+      await answer.body.dump().catch(() => undefined);
+      answer = await send(g, target, method, headers, body, abort.signal);
     }
+    if (g.ended) return refuse(res, 403, "this turn has ended");
+    const out: Record<string, string | string[]> = {};
+    for (const [k, v] of Object.entries(answer.headers))
+      if (!DROP_RESPONSE.has(k) && v !== undefined) out[k] = v;
+    res.writeHead(answer.statusCode, out);
+    const sse = String(answer.headers["content-type"] ?? "").includes("text/event-stream");
+    for await (const chunk of answer.body) {
+      if (sse) g.tap.push(chunk as Buffer);
+      else if (answer.statusCode < 300) g.tap.pushJson(chunk as Buffer);
+      res.write(chunk);
+    }
+    g.tap.end();
+    res.end();
+  } finally {
+    g.inFlight.delete(abort);
+  }
+}
+
+/** An upstream that could not be reached: a 502 naming the cause (Codex retries it, then reports it). */
+function unreachable(g: GatewayState, res: http.ServerResponse, err: Error): void {
+  if (g.ended) return refuse(res, 403, "this turn has ended");
+  g.opts.log?.warn({ err: { message: err.message } }, "model gateway: upstream request failed");
+  // Without the gateway Codex would retry a refused connection forever; with it, the turn ends
+  // within Codex's request retries, with these words.
+  const code = (err as NodeJS.ErrnoException).code ?? (err.cause as NodeJS.ErrnoException | undefined)?.code;
+  refuse(
+    res,
+    502,
+    `the model at ${new URL(g.opts.upstream.baseUrl).host} could not be reached (${code ?? err.message})`,
+  );
+}
+
+/** Starts a turn's gateway on its socket (or an ephemeral port of 127.0.0.1). */
+export async function startModelGateway(opts: GatewayOptions): Promise<ModelGateway> {
+  const g: GatewayState = {
+    opts,
+    token: `codexpi-turn-${randomBytes(24).toString("base64url")}`,
+    tap: new UsageTap(),
+    dispatcher: new EnvHttpProxyAgent(),
+    inFlight: new Set(),
+    ended: false,
   };
-
-  const send = async (
-    target: string,
-    method: string,
-    headers: Record<string, string>,
-    body: Buffer,
-    signal: AbortSignal,
-  ) =>
-    request(target, {
-      method: method as "POST",
-      headers: { ...headers, ...(await opts.upstream.headers()) },
-      body: method === "GET" || method === "HEAD" ? undefined : body,
-      dispatcher,
-      signal,
-      // A model may think for minutes before its first byte; Codex's own idle limits still apply.
-      headersTimeout: 0,
-      bodyTimeout: 0,
-    });
-
+  const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
-    forward(req, res).catch((err: Error) => {
-      if (ended) return refuse(res, 403, "this turn has ended");
-      opts.log?.warn({ err: { message: err.message } }, "model gateway: upstream request failed");
-      // A 502 that names the cause: Codex retries it as its provider settings say, then fails the
-      // turn with these words (without the gateway it would retry a refused connection forever).
-      const code =
-        (err as NodeJS.ErrnoException).code ?? (err.cause as NodeJS.ErrnoException | undefined)?.code;
-      refuse(
-        res,
-        502,
-        `the model at ${new URL(opts.upstream.baseUrl).host} could not be reached (${code ?? err.message})`,
-      );
-    });
+    forward(g, req, res).catch((err: Error) => unreachable(g, res, err));
   });
   server.on("connection", (s) => {
     sockets.add(s);
@@ -183,15 +201,15 @@ export async function startModelGateway(opts: GatewayOptions): Promise<ModelGate
   });
   return {
     port: opts.socketPath ? 0 : (server.address() as AddressInfo).port,
-    token,
-    usage: () => tap.total(),
+    token: g.token,
+    usage: () => g.tap.total(),
     async end() {
-      if (ended) return;
-      ended = true;
-      for (const a of inFlight) a.abort();
+      if (g.ended) return;
+      g.ended = true;
+      for (const a of g.inFlight) a.abort();
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await dispatcher.close().catch(() => undefined);
+      await g.dispatcher.close().catch(() => undefined);
     },
   };
 }
