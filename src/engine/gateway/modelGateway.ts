@@ -164,7 +164,10 @@ async function forward(g: GatewayState, req: http.IncomingMessage, res: http.Ser
 
 /** An upstream that could not be reached: a 502 naming the cause (Codex retries it, then reports it). */
 function unreachable(g: GatewayState, res: http.ServerResponse, err: Error): void {
-  if (g.ended) return refuse(res, 403, "this turn has ended");
+  if (g.ended) {
+    refuse(res, 403, "this turn has ended");
+    return;
+  }
   g.opts.log?.warn({ err: { message: err.message } }, "model gateway: upstream request failed");
   // Without the gateway Codex would retry a refused connection forever; with it, the turn ends
   // within Codex's request retries, with these words.
