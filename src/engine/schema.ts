@@ -1,5 +1,5 @@
 import type { Generated, Selectable } from "kysely";
-import type { NetworkMode } from "./network/index.js";
+import type { NetworkMode } from "./network/mode.js";
 
 // Row types of the database, matching db/migrations. Times are epoch milliseconds.
 

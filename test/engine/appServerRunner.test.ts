@@ -421,9 +421,15 @@ describe("the app-server runner in the jail", () => {
       allowedAlternates: [],
       stateDir: path.join(r.home.dir, "project-state"),
       operatorHome: r.home.dir,
-      sandbox: "restricted" as const,
-      baseEnv: { ...process.env, [FAKE_KEY_ENV]: r.home.env[FAKE_KEY_ENV] },
-      agentEnv: [FAKE_KEY_ENV],
+      // The fake model's own settings and key, on the host's network: this test is about the
+      // jail's walls around an approved command, not the gateway (S-ENV-01 covers the gateway).
+      files: { configToml: fs.readFileSync(path.join(r.home.dir, "config.toml"), "utf8"), authJson: "{}" },
+      baseEnv: process.env,
+      extraEnv: { [FAKE_KEY_ENV]: r.home.env[FAKE_KEY_ENV] as string },
+      overrides: [],
+      network: true,
+      forwards: null,
+      dropCapabilities: false,
     };
     try {
       r.fake.enqueue(

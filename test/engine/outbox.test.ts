@@ -30,6 +30,13 @@ const SAMPLES: { [K in EventKind]: EventOf<K> } = {
     files: [{ name: "report.txt", size: 12 }],
     refused: [{ name: "big.bin", reason: "too_large", size: 99 }],
   },
+  "conversation.egress_refused": {
+    kind: "conversation.egress_refused",
+    conversationId: "c1",
+    queueId: "q1",
+    project: "demo",
+    refused: [{ host: "evil.example", port: 443, reason: "not_listed" }],
+  },
   "agent.outcome": {
     kind: "agent.outcome",
     conversationId: "c1",
@@ -81,6 +88,7 @@ const AGGREGATES: Record<EventKind, string> = {
   "conversation.stopped": "conversation:c1",
   "conversation.finished": "conversation:c1",
   "conversation.files": "conversation:c1",
+  "conversation.egress_refused": "conversation:c1",
   "agent.outcome": "conversation:c1",
   "decision.opened": "conversation:c1",
   "decision.answered": "conversation:c1",

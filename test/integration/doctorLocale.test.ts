@@ -56,8 +56,8 @@ describe("codexpi doctor in each language", () => {
     expect(fr.stdout).toMatch(
       /^[✓✗] [^:\n]+ : [^\n]*(processus emprisonné|n’est pas installé|ne sont PAS isolés|ne démarre pas)/m,
     );
-    // Every line is "mark name : detail", French spacing before the colon.
-    for (const line of fr.stdout.trim().split("\n")) expect(line).toMatch(/^[✓✗] [^:]+ : /);
+    // Every line is "mark name : detail" (a warning's mark is "!"), French spacing before the colon.
+    for (const line of fr.stdout.trim().split("\n")) expect(line).toMatch(/^[✓✗!] [^:]+ : /);
 
     const en = await doctor("en", slackEnv);
     expect(en.exitCode).toBe(1);

@@ -17,6 +17,7 @@ declare const orchestrations: Renderer<"orchestration.updated">;
 declare const lanes: Renderer<"lane.updated">;
 declare const budgets: Renderer<"budget.reached">;
 declare const handBack: Renderer<"conversation.files">;
+declare const egress: Renderer<"conversation.egress_refused">;
 declare const schedules: Renderer<"schedule.skipped" | "schedule.paused">;
 declare const approvals: Renderer<
   "approval.requested" | "approval.answered" | "approval.expired" | "approval.abandoned"
@@ -31,6 +32,7 @@ export const complete = {
   "conversation.stopped": conversations,
   "conversation.finished": conversations,
   "conversation.files": handBack,
+  "conversation.egress_refused": egress,
   "agent.outcome": "ignored",
   "decision.opened": coordination,
   "decision.answered": coordination,

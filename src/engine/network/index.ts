@@ -4,9 +4,7 @@
 export { isPrivateAddress } from "./addresses.js";
 export {
   type HostEntry,
-  type NetworkMode,
   type NetworkPolicy,
-  NETWORK_MODES,
   formatHostEntry,
   isPrivateEntry,
   matchHost,
@@ -14,3 +12,4 @@ export {
 } from "./policy.js";
 export { NETWORK_PRESETS, PRESET_NAMES, expandHostArgs } from "./presets.js";
 export { hostsColumn, projectNetwork } from "./stored.js";
+export { type NetworkMode, NETWORK_MODES } from "./mode.js";

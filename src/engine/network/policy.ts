@@ -7,11 +7,7 @@ import { canonicalIp, isPrivateAddress } from "./addresses.js";
 // agent asked for, then checks every address it resolves to (`isPrivateAddress`), so a public
 // name pointing at 127.0.0.1 is still refused unless an admin listed a private entry.
 
-/** How a project's agents (and its setup) reach the network. */
-export type NetworkMode = "off" | "allowlist" | "open";
-
-/** Every mode, in the order the usage lines say them. */
-export const NETWORK_MODES: readonly NetworkMode[] = ["off", "allowlist", "open"];
+import type { NetworkMode } from "./mode.js";
 
 /**
  * One allowed destination: a host name (lower-case, no trailing dot; `*.example.com` matches

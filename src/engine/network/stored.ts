@@ -1,11 +1,5 @@
-import {
-  type HostEntry,
-  type NetworkMode,
-  type NetworkPolicy,
-  NETWORK_MODES,
-  formatHostEntry,
-  parseHostEntry,
-} from "./policy.js";
+import { type NetworkMode, NETWORK_MODES } from "./mode.js";
+import { type HostEntry, type NetworkPolicy, formatHostEntry, parseHostEntry } from "./policy.js";
 
 // How a policy is kept on a project's row (migration 0031): `network_mode` and `network_hosts`, a
 // JSON array of entries as `formatHostEntry` spells them.
