@@ -94,6 +94,7 @@ export async function modelProbe(config: Config, bin: string): Promise<Check> {
         PATH: support ? `${support}${path.delimiter}${process.env.PATH ?? ""}` : process.env.PATH,
       }),
       wrap: probe ? (argv) => (probe as ProbeJail).wrap(argv) : undefined,
+      modelLink: probe?.modelLink,
       turnTimeoutMs: Math.min(config.turnTimeoutMs, PROBE_TURN_MS),
       idleTimeoutMs: Math.min(config.idleTimeoutMs, PROBE_IDLE_MS),
       connectTimeoutMs: Math.min(config.connectTimeoutMs, PROBE_CONNECT_MS),

@@ -130,7 +130,7 @@ describe("codexpi doctor: a real model probe and Slack's tokens and scopes (real
     expect(r.exitCode).toBe(1);
     // A wrong endpoint is named as such, quickly, with Codex's error and where to correct it (S-FAIL-05).
     expect(r.stdout).toMatch(
-      /^✗ model: gpt-5\.5 \(provider fake\) cannot be reached after [\d.]+ s: codexpi gateway: the model at 127\.0\.0\.1:\d+ could not be reached \(ECONNREFUSED\)\. Fix: check the provider's base_url in .*config\.toml/m,
+      /^✗ model: gpt-5\.5 \(provider fake\) cannot be reached after [\d.]+ s: Connection failed: 127\.0\.0\.1:\d+ ECONNREFUSED\. Fix: check the provider's base_url in .*config\.toml/m,
     );
     expect(probeRecord()).toMatchObject({ ok: false }); // S-FH-03
     const probed = Number(/cannot be reached after ([\d.]+) s/.exec(r.stdout)?.[1]);

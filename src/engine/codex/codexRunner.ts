@@ -1,5 +1,11 @@
 import readline from "node:readline";
-import { applyCodexEvent, initialCodexState, isReconnecting, parseCodexLine } from "./codexEvents.js";
+import {
+  applyCodexEvent,
+  initialCodexState,
+  isReconnecting,
+  parseCodexLine,
+  reconnecting,
+} from "./codexEvents.js";
 import { codexExecArgs } from "./codexArgs.js";
 import { newTurnMark, startCodexProcess } from "./turnProcess.js";
 import { superviseCodexTurn, type TurnOptions, type TurnResult } from "./turnSupervisor.js";
@@ -23,6 +29,13 @@ export async function runCodexTurn(opts: TurnOptions): Promise<TurnResult> {
   );
   let state = initialCodexState();
   const turn = superviseCodexTurn(opts, child.pid, mark, () => turn.signalCodex());
+  // The gateway's retries of an unreachable model count as Codex's own would.
+  const unlink = opts.modelLink?.subscribe((e) => {
+    if (e.kind === "reached") return turn.watchdogs.touch();
+    turn.watchdogs.failing();
+    state = reconnecting(state, e.notice);
+    opts.onState?.(state);
+  });
   try {
     await turn.attach();
     if (child.stdout) {
@@ -42,6 +55,7 @@ export async function runCodexTurn(opts: TurnOptions): Promise<TurnResult> {
     const result = await child;
     return turn.result(state, result.exitCode);
   } finally {
+    unlink?.();
     turn.close();
   }
 }

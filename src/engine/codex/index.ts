@@ -7,4 +7,4 @@ export { codexSupportPath, resolveCodexBinary } from "./codexBinary.js";
 export type { CodexState } from "./codexEvents.js";
 export { type RunnerKind, runnerFor, turnRunner } from "./runnerChoice.js";
 export { steerLoop } from "./steerLoop.js";
-export type { TurnOptions, TurnResult } from "./turnSupervisor.js";
+export type { ModelLink, ModelLinkEvent, TurnOptions, TurnResult } from "./turnSupervisor.js";

@@ -35,6 +35,19 @@ export interface TurnOptions {
    * (bubblewrap) and its environment. Without it Codex starts directly with `env`.
    */
   wrap?(codexArgv: string[]): { file: string; args: string[]; env: Record<string, string> };
+  /**
+   * The turn's model gateway, which sees what Codex no longer can: that the model cannot be
+   * reached (the gateway retries it, holding Codex's request) and when it answers again.
+   */
+  modelLink?: ModelLink;
+}
+
+/** What a turn's gateway says of its model: unreachable (with a retry notice in Codex's words), or reached. */
+export type ModelLinkEvent = { kind: "unreachable"; notice: string } | { kind: "reached" };
+
+/** Where a runner listens to its turn's gateway. */
+export interface ModelLink {
+  subscribe(listener: (e: ModelLinkEvent) => void): () => void;
 }
 
 /** What every turn's end carries: Codex's folded state, its exit code and the end of its log. */

@@ -31,6 +31,12 @@ export interface GatewayOptions {
   upstream: Upstream;
   /** A unix socket to listen on (a turn's, bound into its jail); default an ephemeral loopback port. */
   socketPath?: string;
+  /**
+   * The model could not be reached (attempt, cause) and the gateway retries, holding Codex's
+   * request; then it was reached again. The turn's watchdog decides how long that may last.
+   */
+  onUnreachable?(attempt: number, cause: string): void;
+  onReached?(): void;
   /** Largest request body accepted (a turn's prompt with its images). */
   maxBodyBytes?: number;
   log?: { warn(obj: object, msg: string): void };
@@ -139,7 +145,7 @@ async function forward(g: GatewayState, req: http.IncomingMessage, res: http.Ser
   g.inFlight.add(abort);
   try {
     const method = req.method ?? "GET";
-    let answer = await send(g, target, method, headers, body, abort.signal);
+    let answer = await sendUntilReached(g, target, method, headers, body, abort.signal);
     if (answer.statusCode === 401 && (await g.opts.upstream.refreshAfterUnauthorized())) {
       await answer.body.dump().catch(() => undefined);
       answer = await send(g, target, method, headers, body, abort.signal);
@@ -159,6 +165,45 @@ async function forward(g: GatewayState, req: http.IncomingMessage, res: http.Ser
     res.end();
   } finally {
     g.inFlight.delete(abort);
+  }
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+/** Why the upstream could not be reached, in Codex's own words for it ("Connection failed: …"). */
+function causeOf(g: GatewayState, err: Error): string {
+  const code = (err as NodeJS.ErrnoException).code ?? (err.cause as NodeJS.ErrnoException | undefined)?.code;
+  return `Connection failed: ${new URL(g.opts.upstream.baseUrl).host} ${code ?? err.message}`;
+}
+
+/**
+ * Sends a request, retrying while the upstream cannot be reached (as Codex does, which would say
+ * "Reconnecting… waiting for network" forever): the turn is told each attempt and, through its
+ * watchdog's connection limit, decides when to give up. Without a listener, one attempt.
+ */
+async function sendUntilReached(
+  g: GatewayState,
+  target: string,
+  method: string,
+  headers: Record<string, string>,
+  body: Buffer,
+  signal: AbortSignal,
+) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const answer = await send(g, target, method, headers, body, signal);
+      if (attempt > 1) g.opts.onReached?.();
+      return answer;
+    } catch (err) {
+      if (!g.opts.onUnreachable || g.ended || signal.aborted) throw err;
+      g.opts.onUnreachable(attempt, causeOf(g, err as Error));
+      await sleep(Math.min(500 * 2 ** (attempt - 1), 5_000), signal);
+      if (g.ended || signal.aborted) throw err;
+    }
   }
 }
 

@@ -165,6 +165,7 @@ function unjailedLaunch(config: Config, bin: string): Pick<CodexLaunch, "env" | 
 /** A jailed Codex for `doctor`'s probes, reaching its model through a gateway as agents do. */
 export interface ProbeJail {
   wrap(argv: string[]): ReturnType<typeof jailedCodex>;
+  modelLink: TurnServices["modelLink"];
   end(): Promise<void>;
 }
 
@@ -189,5 +190,9 @@ export async function probeJailedCodex(
     stateDir: input.stateDir,
     allowedAlternates: [],
   });
-  return { wrap: (argv) => jailedCodex(jail, argv), end: () => services.end() };
+  return {
+    wrap: (argv) => jailedCodex(jail, argv),
+    modelLink: services.modelLink,
+    end: () => services.end(),
+  };
 }

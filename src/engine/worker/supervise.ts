@@ -119,6 +119,7 @@ function turnOptions(
     ),
     env: launch.env,
     wrap: launch.wrap,
+    modelLink: launch.services?.modelLink,
     turnTimeoutMs: engine.config.turnTimeoutMs,
     idleTimeoutMs: engine.config.idleTimeoutMs,
     connectTimeoutMs: engine.config.connectTimeoutMs,

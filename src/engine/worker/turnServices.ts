@@ -22,6 +22,7 @@ import {
 } from "../egress/index.js";
 import { mcpLoopbackPorts, type SandboxMode } from "../isolation/index.js";
 import type { NetworkPolicy } from "../network/index.js";
+import type { ModelLink, ModelLinkEvent } from "../codex/index.js";
 
 /**
  * The services a jailed turn reaches outside its jail, started by its worker before Codex and
@@ -48,6 +49,8 @@ export interface TurnServices {
   overrides: string[];
   usage(): GatewayUsage;
   refusals(): EgressRefusal[];
+  /** What the gateway says of its model (unreachable, reached), for the turn's runner. */
+  modelLink: ModelLink;
   end(): Promise<void>;
 }
 
@@ -110,10 +113,18 @@ export async function startTurnServices(
     await Promise.all(stops.splice(0).map((s) => s().catch(() => undefined)));
   };
   try {
+    const listeners = new Set<(e: ModelLinkEvent) => void>();
+    const tell = (e: ModelLinkEvent) => {
+      for (const l of listeners) l(e);
+    };
     const gateway = await startModelGateway({
       upstream,
       log,
       socketPath: path.join(socketDir, "gateway.sock"),
+      // In Codex's own words for its retries: the runner folds it as it would Codex's notice.
+      onUnreachable: (_attempt, cause) =>
+        tell({ kind: "unreachable", notice: `Reconnecting... waiting for network (${cause})` }),
+      onReached: () => tell({ kind: "reached" }),
     });
     stops.unshift(() => gateway.end());
     const forwards: Array<[number, string]> = [];
@@ -152,6 +163,12 @@ export async function startTurnServices(
       overrides,
       usage: () => gateway.usage(),
       refusals: () => proxy?.refusals() ?? [],
+      modelLink: {
+        subscribe(listener) {
+          listeners.add(listener);
+          return () => listeners.delete(listener);
+        },
+      },
       end,
     };
   } catch (err) {

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from "node:stream";
-import { type CodexState, initialCodexState, isReconnecting } from "../codexEvents.js";
+import { type CodexState, initialCodexState, isReconnecting, reconnecting } from "../codexEvents.js";
 import { newTurnMark, startCodexProcess } from "../turnProcess.js";
 import {
   superviseCodexTurn,
@@ -95,6 +95,7 @@ class AppServerTurn {
   private readonly approvalsStop = new AbortController();
   private waitingApprovals = 0;
   private readonly interruptGrace: number;
+  private readonly unlink: () => void;
 
   constructor(
     private readonly opts: AppServerTurnOptions,
@@ -105,6 +106,13 @@ class AppServerTurn {
   ) {
     this.interruptGrace = opts.interruptGraceMs ?? 3_000;
     this.supervisor = superviseCodexTurn(opts, pid, mark, () => this.onStop());
+    // The gateway's retries of an unreachable model count as Codex's own would.
+    this.unlink =
+      opts.modelLink?.subscribe((e) => {
+        if (e.kind === "reached") return this.supervisor.watchdogs.touch();
+        this.supervisor.watchdogs.failing();
+        this.publish(reconnecting(this.view.state, e.notice));
+      }) ?? (() => undefined);
     this.rpc = rpcConnection<ClientRequests>(stdout, stdin, {
       onNotification: (method, params) => this.onNotification(method, params),
       onRequest: async (method, params) => {
@@ -244,6 +252,7 @@ class AppServerTurn {
   }
 
   close(): void {
+    this.unlink();
     this.approvalsStop.abort();
     this.supervisor.close();
   }
