@@ -1,7 +1,9 @@
 import type { Generated, Selectable } from "kysely";
-import type { NetworkMode } from "./network/mode.js";
 
 // Row types of the database, matching db/migrations. Times are epoch milliseconds.
+
+/** How a project's agents (and its setup) reach the network (engine/network reads it). */
+export type NetworkMode = "off" | "allowlist" | "open";
 
 /** Where a project stands among codexpi's own agents. */
 export type ProjectRole = "project" | "master" | "self";

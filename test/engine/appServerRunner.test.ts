@@ -422,7 +422,7 @@ describe("the app-server runner in the jail", () => {
       stateDir: path.join(r.home.dir, "project-state"),
       operatorHome: r.home.dir,
       // The fake model's own settings and key, on the host's network: this test is about the
-      // jail's walls around an approved command, not the gateway (S-ENV-01 covers the gateway).
+      // jail's walls around an approved command, not the gateway (environments.test.ts covers the gateway).
       files: { configToml: fs.readFileSync(path.join(r.home.dir, "config.toml"), "utf8"), authJson: "{}" },
       baseEnv: process.env,
       extraEnv: { [FAKE_KEY_ENV]: r.home.env[FAKE_KEY_ENV] as string },

@@ -171,7 +171,14 @@ async function forward(g: GatewayState, req: http.IncomingMessage, res: http.Ser
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+    signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 
 /** Why the upstream could not be reached, in Codex's own words for it ("Connection failed: …"). */

@@ -1,8 +1,9 @@
-// A project's network mode on its own (no node: import): the database schema's types read it,
-// and the compile-time tests type-check the schema without node's types.
+import type { NetworkMode } from "../schema.js";
 
-/** How a project's agents (and its setup) reach the network. */
-export type NetworkMode = "off" | "allowlist" | "open";
+// A project's network modes, apart from the policy's parsing (which needs node:url): the modes
+// are a column's type of the schema, which the compile-time tests check without node's types.
+
+export type { NetworkMode };
 
 /** Every mode, in the order the usage lines say them. */
 export const NETWORK_MODES: readonly NetworkMode[] = ["off", "allowlist", "open"];
