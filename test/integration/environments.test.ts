@@ -168,6 +168,9 @@ describe("environments agents work in without holding a key (real bot, worker, C
     expect(audited).toEqual([
       { action: "egress.refused", target: `127.0.0.1:${other.port}`, outcome: "refused" },
     ]);
+    // Counted in /metrics (the loopback metrics listener), by project.
+    const metrics = await (await fetch(`${b.metricsBase}/metrics`)).text();
+    expect(metrics).toContain('codexpi_egress_refused_total{project="app"} 1');
 
     // A second conversation: its lane starts from the cache (the package server is not asked).
     await b.command("ask app ENV-AGAIN run the tests again", OWNER);

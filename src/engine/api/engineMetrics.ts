@@ -1,6 +1,6 @@
 import { Counter, Gauge, type Registry } from "../../metrics/index.js";
 import type { Kernel } from "../kernel.js";
-import { approvalsWaiting, turnsByOutcome } from "../read/index.js";
+import { approvalsWaiting, egressRefusals, turnsByOutcome } from "../read/index.js";
 import { allBudgets, usageTotals } from "../usage/index.js";
 
 /** What the metrics read of a health report (health.ts's HealthFigures has these fields). */
@@ -101,6 +101,12 @@ export function engineMetrics(registry: Registry, kernel: Kernel): (report: Heal
     labelNames: ["period"],
     registers,
   });
+  const refused = new Counter({
+    name: "codexpi_egress_refused_total",
+    help: "Connections agents' egress proxies refused, by project (from the audit trail)",
+    labelNames: ["project"],
+    registers,
+  });
   const extra = new Map<string, Gauge>();
   return async (report) => {
     const now = kernel.clock.now();
@@ -114,6 +120,8 @@ export function engineMetrics(registry: Registry, kernel: Kernel): (report: Heal
     turns.reset();
     for (const t of await turnsByOutcome(kernel.db)) turns.inc({ outcome: t.outcome }, t.n);
     approvals.set(await approvalsWaiting(kernel.db));
+    refused.reset();
+    for (const r of await egressRefusals(kernel.db)) refused.inc({ project: r.project }, r.n);
     tokens.reset();
     agent.reset();
     for (const u of await usageTotals(kernel.db)) {

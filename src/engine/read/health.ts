@@ -40,3 +40,14 @@ export async function approvalsWaiting(db: Tx): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** Connections egress proxies refused, per project, from the audit trail (kept for its retention). */
+export async function egressRefusals(db: Tx): Promise<Array<{ project: string; n: number }>> {
+  const rows = await db
+    .selectFrom("audit_events")
+    .select(["project", (eb) => eb.fn.countAll<number>().as("n")])
+    .where("action", "=", "egress.refused")
+    .groupBy("project")
+    .execute();
+  return rows.map((r) => ({ project: r.project ?? "", n: Number(r.n) }));
+}

@@ -8,6 +8,6 @@ export {
   incidentNotice,
   itemOpenedIncident,
 } from "./coordination.js";
-export { approvalsWaiting, outboxCounts, pingDatabase, turnsByOutcome } from "./health.js";
+export { approvalsWaiting, egressRefusals, outboxCounts, pingDatabase, turnsByOutcome } from "./health.js";
 export { orchestrationThreadView } from "./orchestrations.js";
 export { type RunOrigin, runOrigin } from "./runs.js";
