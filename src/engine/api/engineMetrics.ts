@@ -45,13 +45,8 @@ const HEALTH_GAUGES: Array<[name: string, help: string, read: (r: HealthFigures,
   ],
 ];
 
-/** Registers the engine's families in `registry`; the answer fills them from one health report. */
-export function engineMetrics(registry: Registry, kernel: Kernel): (report: HealthFigures) => Promise<void> {
-  const registers = [registry];
-  const health = HEALTH_GAUGES.map(([name, help, read]) => ({
-    gauge: new Gauge({ name, help, registers }),
-    read,
-  }));
+/** The families read from the database at each scrape. */
+function families(registers: Registry[]) {
   const turns = new Counter({
     name: "codexpi_turns_total",
     help: "Finished turns by outcome",
@@ -107,6 +102,17 @@ export function engineMetrics(registry: Registry, kernel: Kernel): (report: Heal
     labelNames: ["project"],
     registers,
   });
+  return { turns, approvals, tokens, agent, budget, used, people, reached, refused };
+}
+
+/** Registers the engine's families in `registry`; the answer fills them from one health report. */
+export function engineMetrics(registry: Registry, kernel: Kernel): (report: HealthFigures) => Promise<void> {
+  const registers = [registry];
+  const health = HEALTH_GAUGES.map(([name, help, read]) => ({
+    gauge: new Gauge({ name, help, registers }),
+    read,
+  }));
+  const { turns, approvals, tokens, agent, budget, used, people, reached, refused } = families(registers);
   const extra = new Map<string, Gauge>();
   return async (report) => {
     const now = kernel.clock.now();
