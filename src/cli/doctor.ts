@@ -3,6 +3,7 @@ import {
   codexEnvironment,
   codexSupportPath,
   describeStorageError,
+  egressSelfTest,
   findBwrap,
   findNetworkStack,
   mcpLoopbackPorts,
@@ -67,7 +68,7 @@ export async function run(argv: string[]): Promise<number> {
   checks.push(...(await layoutChecks(config)));
   checks.push(await credentialsCheck(config));
   checks.push(await egressCheck(config));
-  if (config.jail !== "off") checks.push(networkCheck(config));
+  if (config.jail !== "off") checks.push(networkCheck(config), await proxyCheck(config));
   const codex = await codexCheck(config);
   checks.push(codex.check);
   if (codex.bin) checks.push(await sandboxCheck(config, codex.bin));
@@ -152,6 +153,21 @@ function networkCheck(config: Config): Check {
     ok: true,
     detail: t(config.locale, "cli.doctor.netns_ok", { ports: ports.length ? ports.join(", ") : "-" }),
   };
+}
+
+/** An egress proxy starts here and lets a listed host through, and only it. */
+async function proxyCheck(config: Config): Promise<Check> {
+  const name = checkName(config.locale, "proxy");
+  try {
+    await egressSelfTest(path.join(config.dataDir, "run"));
+    return { name, ok: true, detail: t(config.locale, "cli.doctor.proxy_ok") };
+  } catch (err) {
+    return {
+      name,
+      ok: false,
+      detail: t(config.locale, "cli.doctor.proxy_failed", { detail: (err as Error).message }),
+    };
+  }
 }
 
 async function codexCheck(config: Config): Promise<{ check: Check; bin: string | null }> {

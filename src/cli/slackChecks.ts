@@ -8,6 +8,7 @@ import { t, type Locale } from "../i18n/index.js";
 type CheckId =
   | "configuration"
   | "database"
+  | "proxy"
   | "jail"
   | "layout"
   | "overlap"

@@ -83,6 +83,10 @@ describe("codexpi doctor: a real model probe and Slack's tokens and scopes (real
       expect(r.stdout).toMatch(
         /^✓ full-access network: agents have no network of their own .*host loopback ports every agent reaches: -$/m,
       );
+    // An egress proxy starts and lets exactly a listed host through.
+    expect(r.stdout).toMatch(
+      /^✓ egress proxy: an agent's egress proxy starts here, lets a listed host through and refuses another$/m,
+    );
     // The credential stays on the host (the fake provider's key variable).
     expect(r.stdout).toMatch(/^✓ credentials: the provider's key stays on the host/m);
   });

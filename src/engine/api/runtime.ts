@@ -40,6 +40,7 @@ export { codexSupportPath, resolveCodexBinary } from "../codex/index.js";
 export { turnRunner } from "../codex/index.js";
 export { findNetworkStack, mcpLoopbackPorts } from "../isolation/index.js";
 export { readOperatorConfig, resolveUpstream } from "../gateway/index.js";
+export { egressSelfTest } from "../egress/index.js";
 export { operatorCodexHome, projectCodexState } from "../isolation/index.js";
 export { codexEnvironment } from "../isolation/index.js";
 export { findBwrap } from "../isolation/index.js";

@@ -77,6 +77,7 @@ export const cli = {
   "cli.doctor.name.layout": "layout",
   "cli.doctor.name.overlap": "project paths",
   "cli.doctor.name.credentials": "credentials",
+  "cli.doctor.name.proxy": "egress proxy",
   "cli.doctor.name.network": "full-access network",
   "cli.doctor.name.codex": "codex",
   "cli.doctor.name.sandbox": "sandbox",
@@ -94,6 +95,9 @@ export const cli = {
   "cli.doctor.credential_kind.api_key": "the OpenAI API key",
   "cli.doctor.credential_kind.chatgpt": "the ChatGPT login (refreshed on the host)",
   "cli.doctor.credential_kind.provider": "the provider's key",
+  "cli.doctor.proxy_ok":
+    "an agent's egress proxy starts here, lets a listed host through and refuses another",
+  "cli.doctor.proxy_failed": "an agent's egress proxy does not work here: {detail}",
   "cli.doctor.netns_ok":
     "agents have no network of their own (their ways out are codexpi's gateway and, for a project that lists hosts, its egress proxy); a full-access agent of an `open` project routes out through a namespace of its own (pasta); host loopback ports every agent reaches: {ports}",
   "cli.doctor.netns_missing":

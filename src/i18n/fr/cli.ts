@@ -80,6 +80,7 @@ export const cli = {
   "cli.doctor.name.layout": "emplacements",
   "cli.doctor.name.overlap": "chemins des projets",
   "cli.doctor.name.credentials": "identifiants",
+  "cli.doctor.name.proxy": "proxy de sortie",
   "cli.doctor.name.network": "réseau en accès complet",
   "cli.doctor.name.codex": "codex",
   "cli.doctor.name.sandbox": "bac à sable",
@@ -98,6 +99,9 @@ export const cli = {
   "cli.doctor.credential_kind.api_key": "la clé d’API OpenAI",
   "cli.doctor.credential_kind.chatgpt": "la connexion ChatGPT (rafraîchie sur l’hôte)",
   "cli.doctor.credential_kind.provider": "la clé du fournisseur",
+  "cli.doctor.proxy_ok":
+    "le proxy de sortie d’un agent démarre ici, laisse passer un hôte listé et en refuse un autre",
+  "cli.doctor.proxy_failed": "le proxy de sortie d’un agent ne fonctionne pas ici : {detail}",
   "cli.doctor.netns_ok":
     "les agents n’ont pas de réseau à eux (leurs seules sorties sont la passerelle de codexpi et, pour un projet qui liste des hôtes, son proxy de sortie) ; un agent en accès complet d’un projet `open` sort par son propre espace de noms réseau (pasta) ; ports de la boucle locale de l’hôte que chaque agent atteint : {ports}",
   "cli.doctor.netns_missing":
