@@ -93,6 +93,19 @@ export function egressOf(input: Pick<TurnNetworkInput, "policy" | "sandbox">): "
   return proxyNeeded(input.policy) ? "proxy" : "none";
 }
 
+/** A turn's socket directory older than this was left by a killed worker (no turn lasts a day). */
+const LEFTOVER_MS = 24 * 3600_000;
+
+/** Removes socket directories killed workers left behind (best effort: another worker may race). */
+function pruneLeftovers(runDir: string): void {
+  const now = Date.now();
+  for (const name of fs.readdirSync(runDir)) {
+    const dir = path.join(runDir, name);
+    const st = fs.lstatSync(dir, { throwIfNoEntry: false });
+    if (st?.isDirectory() && now - st.mtimeMs > LEFTOVER_MS) fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /**
  * Starts the turn's services under `runDir` (a directory of the data dir no jail shows). Throws
  * (an UpstreamError, a config.toml parse error) when the model's credential cannot be found: the
@@ -105,6 +118,7 @@ export async function startTurnServices(
   const config = readOperatorConfig(input.operatorHome);
   const upstream = resolveUpstream(input.operatorHome, input.env, config);
   fs.mkdirSync(input.runDir, { recursive: true, mode: 0o700 });
+  pruneLeftovers(input.runDir);
   const socketDir = fs.mkdtempSync(path.join(input.runDir, "turn-"));
   const stops: Array<() => Promise<void>> = [
     async () => fs.rmSync(socketDir, { recursive: true, force: true }),
