@@ -47,12 +47,12 @@ const workspace = path.join(root, "workspace");
 fs.mkdirSync(workspace);
 const operatorHome = path.join(root, "operator");
 fs.mkdirSync(operatorHome);
-// Every jail's namespace now (its gateway's port forwarded, no route), and an `open` project's.
-const namespace: PastaNetwork = { ...stack, loopbackTcpPorts: [8080], outbound: false };
-const open: PastaNetwork = { ...namespace, outbound: true };
+// Every jail's own namespace now (loopback only; the forwarder's ports are its ways out), and an
+// `open` project's full-access turn (pasta, a route out).
+const open: PastaNetwork = { ...stack, loopbackTcpPorts: [], outbound: true };
 const cases = {
   host: true as const,
-  namespace,
+  namespace: false as const,
   open,
 };
 const programs: Record<string, string[]> = {
