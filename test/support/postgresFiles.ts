@@ -93,6 +93,8 @@ export const POSTGRES_FILES = [
   "test/integration/workerHosts.test.ts",
   // …and the files of their projects cross through it (S-FILE-13).
   "test/bot/filesOnHost.test.ts",
+  // One Slack message, one turn, with its twin deliveries reaching two serve at once (S-ONE-07).
+  "test/bot/oneMessage.test.ts",
 ];
 
 const NO_DATABASE = "uses no database";

@@ -14,9 +14,20 @@ export interface PromptFiles {
   tell(): Promise<void>;
   /** Drops the staged files (the prompt was refused). */
   drop(): void;
+  /**
+   * Drops the staged files unless the prompt queued before (`queued`: its attachments column) uses
+   * them: a twin delivery's are its own (staged under its own key), a replayed delivery's are
+   * those its first run queued.
+   */
+  dropUnused(queued: string | null): void;
 }
 
-const NONE: PromptFiles = { attachments: undefined, tell: async () => {}, drop: () => {} };
+const NONE: PromptFiles = {
+  attachments: undefined,
+  tell: async () => {},
+  drop: () => {},
+  dropUnused: () => {},
+};
 
 /** The request's key: the staging directory's, so that a replay finds its files at the same place. */
 const keyOf = (channel: string, ts: string): string =>
@@ -62,6 +73,8 @@ export async function promptFiles(
     };
   }
   const locale = ctx.locale;
+  const dir = stagingDirOf(ctx.config.dataDir, key);
+  const drop = () => fs.rmSync(dir, { recursive: true, force: true });
   return {
     attachments: staged.attachments.length ? staged.attachments : undefined,
     tell: async () => {
@@ -71,6 +84,9 @@ export async function promptFiles(
         .postMessage({ channel: e.channel, thread_ts: threadTs, text })
         .catch((err: unknown) => ctx.logger.warn({ err }, "could not name the refused files"));
     },
-    drop: () => fs.rmSync(stagingDirOf(ctx.config.dataDir, key), { recursive: true, force: true }),
+    drop,
+    dropUnused: (queued) => {
+      if (!queued?.includes(dir)) drop();
+    },
   };
 }

@@ -42,3 +42,11 @@ export function intakeKeyOf(body: Record<string, unknown>, signed: SignedHeaders
   }
   return null;
 }
+
+/**
+ * A Slack message's identity, (channel, ts): the key its prompt is queued under, whichever way
+ * Slack delivered it (`app_mention`, `message`, a `file_share` twin, each with its own `event_id`,
+ * retries on top). The queue's unique key on it lets the message start one turn, in either order
+ * and across processes; the intake's `event_id` only de-duplicates one delivery's retries.
+ */
+export const messageKeyOf = (channel: string, ts: string): string => `msg:${channel}:${ts}`;

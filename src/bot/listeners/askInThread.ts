@@ -2,7 +2,7 @@ import type { WebClient } from "@slack/web-api";
 import type { Actor } from "../../engine/api/model.js";
 import type { BotContext } from "../context.js";
 import { askedIn } from "../askedIn.js";
-import { currentRequest } from "../intake/context.js";
+import { messageKeyOf } from "../intake/keys.js";
 import { tellUnread } from "../threadContext/index.js";
 import { promptFiles } from "../files/promptFiles.js";
 import type { SlackFile } from "../files/stage.js";
@@ -21,7 +21,8 @@ export interface AskingMessage {
  * asked: a mention in someone's thread brings the thread's earlier messages (quoted) and their
  * files; the message's own files come first. Shared by the message itself (its project named or
  * found) and by the click that chose the project. Throws what the engine refused (the staged
- * files dropped).
+ * files dropped). A message handled already, through another delivery, starts nothing and says
+ * nothing.
  */
 export async function askInThread(
   ctx: BotContext,
@@ -33,10 +34,12 @@ export async function askInThread(
   const threadTs = m.thread_ts ?? m.ts;
   const read = target.origin === "mention" ? await mentionContext(ctx, m) : { context: null, files: [] };
   const files = await promptFiles(ctx, client, m, threadTs, read.files);
+  let queued: { duplicate: boolean; item: { attachments: string | null } };
   try {
     const where = askedIn(ctx, { channel: m.channel, threadTs, statusTs: null, origin: target.origin });
-    await ctx.api.conversations.ask(actor, target.project, target.prompt, {
-      ...currentRequest(),
+    // Keyed by the message, not the delivery: its twin (or a second click on its picker) queues nothing.
+    queued = await ctx.api.conversations.ask(actor, target.project, target.prompt, {
+      requestKey: messageKeyOf(m.channel, m.ts),
       context: read.context,
       onCreated: givenUpTo(ctx, where, m.ts),
       attachments: files.attachments,
@@ -45,6 +48,8 @@ export async function askInThread(
     files.drop();
     throw err;
   }
+  // Handled already (a twin delivery that lost the race): nothing more is said.
+  if (queued.duplicate) return files.dropUnused(queued.item.attachments);
   await files.tell();
   await tellUnread(client, ctx.logger, ctx.locale, { channel: m.channel, threadTs }, read.context);
 }

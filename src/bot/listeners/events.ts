@@ -8,7 +8,8 @@ import { usage } from "../../views/commands.js";
 import { tokenize } from "../commandGrammar.js";
 import { actorOf, errorText, readerOf, type BotContext } from "../context.js";
 import { t } from "../../i18n/index.js";
-import { currentRequest, waitForThread } from "../intake/context.js";
+import { waitForThread } from "../intake/context.js";
+import { messageKeyOf } from "../intake/keys.js";
 import { resolveRootFromSlack } from "../intake/threadRoots.js";
 import { pendingApprovalItems } from "../approvalLinks.js";
 import { tellUnread } from "../threadContext/index.js";
@@ -49,7 +50,9 @@ const withoutMention = (text: string, botUserId: string): string =>
  * Mentions and DMs start conversations (the user's message is the thread); replies in a
  * conversation's thread are follow-ups in the same Codex session. The bot's own messages and
  * other bots' are ignored. An @mention inside a conversation thread arrives as both
- * `app_mention` and `message`: only the `message` one is handled.
+ * `app_mention` and `message`: only the `message` one is handled. Elsewhere the `app_mention`
+ * starts it, and a `message` twin coming after (its thread now a conversation's) finds the
+ * message queued under its key (channel, ts) and does nothing: one message, one turn.
  */
 export function registerEvents(app: App, ctx: BotContext): void {
   // Bolt has acked events already; the work still goes behind the queue so that it never holds
@@ -90,6 +93,8 @@ async function onMessage(ctx: BotContext, client: WebClient, e: MessageLike): Pr
     if (!conversation) return void (await onUnknownThread(ctx, client, e));
     const prompt = e.text.replace(new RegExp(`<@${ctx.botUserId}(\\|[^>]*)?>`, "g"), "").trim();
     if (!prompt) return;
+    // Its `app_mention` twin may have started this very conversation with it (see onMention).
+    if (await handledAlready(ctx, e)) return;
     let files: PromptFiles | undefined;
     try {
       // What people posted in the thread since the agent was last given it comes along, quoted,
@@ -100,11 +105,14 @@ async function onMessage(ctx: BotContext, client: WebClient, e: MessageLike): Pr
       });
       files = await promptFiles(ctx, client, e, e.thread_ts, earlier);
       // A member of a channel the project is visible to reads it: told they may not prompt it.
-      await ctx.api.conversations.followUp(await readerOf(ctx, e.user, e.channel), conversation, prompt, {
-        ...currentRequest(),
-        context,
-        attachments: files.attachments,
-      });
+      const queued = await ctx.api.conversations.followUp(
+        await readerOf(ctx, e.user, e.channel),
+        conversation,
+        prompt,
+        { requestKey: messageKeyOf(e.channel, e.ts), context, attachments: files.attachments },
+      );
+      // Its twin won a race for it: that one says whatever is to be said.
+      if (queued.duplicate) return files.dropUnused(queued.item.attachments);
       await ctx.addresses.advanceContext(conversation.conversation.id, e.ts);
       await files.tell();
       await tellUnread(
@@ -205,6 +213,8 @@ async function start(
   // As a reader: naming a project they may only read, they are told who may prompt it.
   const actor = await readerOf(ctx, e.user as string, origin === "dm" ? null : e.channel);
   const text = withoutMention(e.text ?? "", ctx.botUserId);
+  // Its twin delivery started it already: no second picker, usage or refusal either.
+  if (await handledAlready(ctx, e)) return;
   try {
     // The engine decides where it goes: a named project, the channel's default, the DM's last one.
     const target = await ctx.api.projects.promptTarget(actor, text, {
@@ -229,6 +239,15 @@ async function start(
     await ephemeral(ctx, client, e, errorText(ctx, err));
   }
 }
+
+/**
+ * Whether the message was handled through another of its deliveries (an `app_mention` and a
+ * `message` of the same ts, a retry): read before any work or word, so that the twin that comes
+ * second, the usual case, stays silent. Two twins in flight at once are settled by the queue's
+ * unique key on the message (askInThread, onMessage).
+ */
+const handledAlready = (ctx: BotContext, e: MessageLike): Promise<boolean> =>
+  ctx.api.conversations.handled(messageKeyOf(e.channel, e.ts));
 
 /** Answers one user only, in the thread they wrote in (a DM reply in a DM). */
 async function ephemeral(

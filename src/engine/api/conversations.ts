@@ -11,7 +11,7 @@ import {
 } from "../conversations/index.js";
 import type { StopReport } from "../conversations/index.js";
 import { waitForItem } from "../conversations/index.js";
-import { answerOf } from "../conversations/index.js";
+import { answerOf, itemOfRequest } from "../conversations/index.js";
 import { queuePosition, waitedForItsConversation } from "../conversations/index.js";
 import { followUpFate, type FollowUpFate } from "../conversations/index.js";
 import { queueStatus, type QueueStatus } from "../dispatch/index.js";
@@ -30,6 +30,11 @@ export interface ConversationsApi {
     prompt: string,
     request?: RequestOrigin,
   ): ReturnType<typeof followUp>;
+  /**
+   * Whether a request's prompt is queued already: a front end skips, before any work or word, a
+   * delivery whose twin was handled (a Slack message comes as `app_mention` and `message`).
+   */
+  handled(requestKey: string): Promise<boolean>;
   /** Stops a conversation the actor may drive: queued prompts cancelled, a running agent stopped. */
   stop(actor: Actor, conversationId: string): Promise<StopReport>;
   /** A conversation with its project, or not_found. */
@@ -64,6 +69,7 @@ export function conversationsApi(kernel: Kernel): ConversationsApi {
     ask: bound(kernel, ask),
     followUp: (actor, conversation, prompt, request) =>
       followUp(kernel, actor, conversation, prompt, request),
+    handled: async (requestKey) => (await itemOfRequest(db, requestKey)) !== null,
     stop: (actor, conversationId) => stop(kernel, actor, conversationId),
     load: (conversationId) => loadConversation(kernel, conversationId),
     answer: async (queueId) => (await answerOf(db, queueId))?.content ?? null,

@@ -5,7 +5,7 @@ import type { Kysely } from "kysely";
 import type { OnCreated } from "../database.js";
 import type { Conversation, DB, Project } from "../schema.js";
 import { conversationRights } from "../projects/index.js";
-import { enqueue, itemOfRequest, startConversation } from "./conversations.js";
+import { enqueueOnce, itemOfRequest, startConversation } from "./conversations.js";
 import {
   getProject,
   isSharedSpecialist,
@@ -150,7 +150,7 @@ export async function followUp(
   prompt: string,
   request: RequestOrigin = {},
 ) {
-  const { value: item, dispatched } = await runUseCaseDispatched(engine, async () => {
+  const { value, dispatched } = await runUseCaseDispatched(engine, async () => {
     await assertCanDrive(engine.db, actor, c);
     await budgetUnlessReplayed(engine, request, {
       projectId: c.project.id,
@@ -158,15 +158,16 @@ export async function followUp(
       person: actor.userId,
     });
     await shipFilesToHost(engine, c.project, request);
-    const item = await enqueue(engine.db, engine.clock, c.conversation.id, prompt, {
+    const queued = await enqueueOnce(engine.db, engine.clock, c.conversation.id, prompt, {
       requestedBy: actor.userId,
       requestKey: request.requestKey,
       context: contextOf(engine, request),
       attachments: request.attachments,
     });
-    return withEffects(item, { dispatch: true });
+    return withEffects(queued, { dispatch: true });
   });
-  return { item, paused: dispatched?.paused ?? [] };
+  // `duplicate`: the request was queued before (a replay, or a twin delivery of the same message).
+  return { item: value.item, duplicate: value.duplicate, paused: dispatched?.paused ?? [] };
 }
 
 /** Stops a conversation on behalf of a user allowed to drive it. */

@@ -1,7 +1,13 @@
 import { type Attachment, attachmentsColumn } from "../files/index.js";
 import { sql, type Kysely } from "kysely";
 import type { Clock } from "../clock.js";
-import { dialectOf, writeTransaction, type Database, type OnCreated } from "../database.js";
+import {
+  dialectOf,
+  uniqueViolationOf,
+  writeTransaction,
+  type Database,
+  type OnCreated,
+} from "../database.js";
 import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import { emit } from "../outbox.js";
@@ -186,14 +192,60 @@ export async function enqueue(
   content: string,
   opts: EnqueueOptions = {},
 ): Promise<QueueItem> {
-  return writeTransaction(db, (trx) => enqueueIn(trx, clock, conversationId, content, opts), { locks: [] });
+  return (await enqueueOnce(db, clock, conversationId, content, opts)).item;
+}
+
+/**
+ * Like `enqueue`, and says whether the request's prompt was queued before (`duplicate`): by an
+ * earlier delivery of the same request, or by a twin that won a race (see `queuedByTwin`).
+ */
+export async function enqueueOnce(
+  db: Database,
+  clock: Clock,
+  conversationId: string,
+  content: string,
+  opts: EnqueueOptions = {},
+): Promise<{ item: QueueItem; duplicate: boolean }> {
+  try {
+    return await writeTransaction(
+      db,
+      async (trx) => {
+        const earlier = await itemOfRequest(trx, opts.requestKey);
+        if (earlier) return { item: earlier, duplicate: true };
+        return { item: await enqueueIn(trx, clock, conversationId, content, opts), duplicate: false };
+      },
+      { locks: [] },
+    );
+  } catch (err) {
+    const earlier = await queuedByTwin(db, err, opts.requestKey);
+    if (!earlier) throw err;
+    return { item: earlier, duplicate: true };
+  }
+}
+
+/**
+ * The item a twin request queued while ours was in flight. On PostgreSQL these writes take no
+ * global lock, so two processes (two `serve`, or the `app_mention` and `message` deliveries of
+ * one Slack message) may both find no item for the key and both insert: the unique index on
+ * `prompt_queue.request_key` (migration 0015) refuses the second, whose whole transaction (a new
+ * conversation with it) is rolled back; it then answers the first's item. Null for any other error.
+ */
+async function queuedByTwin(
+  db: Database,
+  err: unknown,
+  requestKey: string | null | undefined,
+): Promise<QueueItem | null> {
+  const violated = uniqueViolationOf(err);
+  if (!requestKey || violated === null || !violated.includes("request_key")) return null;
+  return itemOfRequest(db, requestKey);
 }
 
 /**
  * Starts a conversation in a project and queues its first prompt, atomically. No advisory lock on
  * PostgreSQL: the conversation is new (its row is this transaction's own), the seq a sequence's.
  * `onCreated` writes the front end's own rows for it in the same transaction; a replayed request
- * (its key already queued) creates nothing, and records nothing again.
+ * (its key already queued, or queued by a twin that won a race) creates nothing, records nothing
+ * again, and is answered `duplicate`.
  */
 export async function startConversation(
   db: Database,
@@ -202,13 +254,38 @@ export async function startConversation(
   prompt: string,
   userId: string | null,
   opts: EnqueueOptions & { title?: string; onCreated?: OnCreated; options?: RequestOptions } = {},
-): Promise<{ conversation: Conversation; item: QueueItem }> {
+): Promise<{ conversation: Conversation; item: QueueItem; duplicate: boolean }> {
+  try {
+    return await startConversationIn(db, clock, project, prompt, userId, opts);
+  } catch (err) {
+    const earlier = await queuedByTwin(db, err, opts.requestKey);
+    if (!earlier) throw err;
+    return {
+      conversation: await getConversation(db, earlier.conversation_id),
+      item: earlier,
+      duplicate: true,
+    };
+  }
+}
+
+async function startConversationIn(
+  db: Database,
+  clock: Clock,
+  project: Project,
+  prompt: string,
+  userId: string | null,
+  opts: EnqueueOptions & { title?: string; onCreated?: OnCreated; options?: RequestOptions },
+): Promise<{ conversation: Conversation; item: QueueItem; duplicate: boolean }> {
   return writeTransaction(
     db,
     async (trx) => {
       const earlier = await itemOfRequest(trx, opts.requestKey);
       if (earlier)
-        return { conversation: await getConversation(trx, earlier.conversation_id), item: earlier };
+        return {
+          conversation: await getConversation(trx, earlier.conversation_id),
+          item: earlier,
+          duplicate: true,
+        };
       const conversation = await createConversation(
         trx,
         clock,
@@ -219,7 +296,7 @@ export async function startConversation(
       );
       await opts.onCreated?.(trx, conversation.id);
       const item = await enqueueIn(trx, clock, conversation.id, prompt, { requestedBy: userId, ...opts });
-      return { conversation, item };
+      return { conversation, item, duplicate: false };
     },
     { locks: [] },
   );

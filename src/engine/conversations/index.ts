@@ -10,7 +10,7 @@ export {
   stop,
 } from "./conversationService.js";
 export { lockConversation, moveConversation } from "./conversationStore.js";
-export { answerOf, createConversation, enqueueIn } from "./conversations.js";
+export { answerOf, createConversation, enqueueIn, itemOfRequest } from "./conversations.js";
 export { type TextCtx, deliverInbox, passText, pruneInboxes } from "./inbox.js";
 export { OUTCOME_RETRY, type RetryPolicy, dropKeptOutcome, keepOutcome, retryWrite } from "./keptOutcome.js";
 export { type Outcome, finishItem } from "./outcome.js";

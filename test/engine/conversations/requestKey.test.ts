@@ -48,4 +48,23 @@ describe("prompts keyed by the request they come from", () => {
     await followUp(env.engine, OWNER, c, "and then?", { requestKey: "Ev3" });
     expect((await counts()).items).toBe(before.items + 1);
   });
+
+  it("S-ONE-06: two deliveries of one message racing (two processes on one database) queue it once: one conversation, one item, the loser told it is a duplicate", async () => {
+    env = await testEngine();
+    // Concurrent on PostgreSQL (a pool: these writes take no global lock, the unique key on the
+    // request decides); serialised on SQLite (BEGIN IMMEDIATE). The same outcome either way.
+    const started = await Promise.all(
+      [1, 2, 3].map(() => ask(env.engine, OWNER, "demo", "fix it", { requestKey: "msg:C1:1.000100" })),
+    );
+    expect(new Set(started.map((s) => s.item.id)).size).toBe(1);
+    expect(started.map((s) => s.duplicate).sort()).toEqual([false, true, true]);
+    expect((await counts()).conversations).toBe(1);
+    const c = await loadConversation(env.engine, started[0]!.conversation.id);
+    const followed = await Promise.all(
+      [1, 2, 3].map(() => followUp(env.engine, OWNER, c, "and then?", { requestKey: "msg:C1:1.000200" })),
+    );
+    expect(new Set(followed.map((f) => f.item.id)).size).toBe(1);
+    expect(followed.map((f) => f.duplicate).sort()).toEqual([false, true, true]);
+    expect((await counts()).items).toBe(2);
+  });
 });
