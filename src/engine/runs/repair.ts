@@ -140,9 +140,10 @@ async function dispatchRepair(
   const stage = run.blocked_stage as WorkStage;
   const self = await findSelfProject(trx);
   const budget = self ? MAX_SELF_REPAIRS - (await repairCount(trx, run.id)) : 0;
-  if (!self || budget <= 0) {
+  // Over budget there is nothing to repair, and a repair would be one more turn charged to the owner.
+  if (!self || budget <= 0 || run.block_code === "over_budget") {
     await recordEvent(trx, now, run.id, step?.step_id ?? null, "self_repair.skipped", {
-      reason: self ? "limit" : "no_self_project",
+      reason: run.block_code === "over_budget" ? "over_budget" : self ? "limit" : "no_self_project",
     });
     return null;
   }
