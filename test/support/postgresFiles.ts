@@ -26,6 +26,7 @@ export const POSTGRES_FILES = [
   "test/engine/conversations/requestOptions.test.ts",
   "test/engine/conversations/threadContext.test.ts",
   "test/engine/usage/usageBudgets.test.ts",
+  "test/engine/usage/budgetPaths.test.ts",
   "test/engine/dispatch/dispatcher.test.ts",
   "test/engine/ticker.test.ts",
   "test/engine/conversations/failureLocale.test.ts",
