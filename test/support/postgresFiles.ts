@@ -20,6 +20,7 @@ export const POSTGRES_FILES = [
   ...POSTGRES_ONLY_FILES,
   // engine
   "test/engine/schedules/fire.test.ts",
+  "test/engine/schedules/scheduleChannel.test.ts",
   "test/engine/audit/audit.test.ts",
   "test/engine/projects/channelReaders.test.ts",
   "test/engine/conversations/requestKey.test.ts",

@@ -19,7 +19,6 @@ export {
   budgetRefusalIn,
   chargeeOf,
   isOverBudget,
-  type OverBudget,
   overBudgetText,
 } from "./check.js";
 export { recordTurnUsage } from "./record.js";
