@@ -30,7 +30,7 @@ describe("a schedule's channel through the real bot", () => {
     s.slack.setChannel("C8", { members: [OWNER, OTHER] });
 
     const refused = await ask('schedule add demo "* * * * *" --tz UTC --channel <#C7|secret> summarise');
-    expect(refused).toContain("its creator is not in <#C7>");
+    expect(refused).toContain("its creator is not a member of this one");
     expect(await schedules()).toEqual([]);
 
     // Positive control: a channel the creator is in.
@@ -49,7 +49,7 @@ describe("a schedule's channel through the real bot", () => {
       30_000,
       "the skipped firing's notice in C8",
     );
-    expect(skipped.text).toContain("its creator is not in <#C8>");
+    expect(skipped.text).toContain("its creator is not a member of this one");
     expect(await s.db.selectFrom("prompt_queue").select("id").execute()).toEqual([]);
     expect((await schedules())[0]).toMatchObject({ status: "active" });
     expect(Number((await schedules())[0]!.fired_count)).toBe(0);

@@ -27,8 +27,8 @@ describe("a schedule's channel is one its creator is a member of (engine)", () =
       api.schedules.add(actor, { project: "demo", cron: "* * * * *", tz: "UTC", channel, prompt: "x" });
     const refused = await add(OWNER, "CSECRET").catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: "forbidden", reason: "schedule_channel_not_member" });
-    expect(engineErrorText("en", refused as never)).toContain("its creator is not in <#CSECRET>");
-    expect(engineErrorText("fr", refused as never)).toContain("n’est pas dans <#CSECRET>");
+    expect(engineErrorText("en", refused as never)).toContain("its creator is not a member of this one");
+    expect(engineErrorText("fr", refused as never)).toContain("son créateur n’est pas membre de celui-ci");
     await expect(add({ userId: "UADMIN", isAdmin: true }, "CSECRET")).rejects.toMatchObject({
       reason: "schedule_channel_not_member",
     });
