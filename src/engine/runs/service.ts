@@ -38,6 +38,7 @@ const ctxOf = (engine: Kernel): RunCtx => ({
   clock: engine.clock,
   locale: engine.config.locale,
   dataDir: engine.config.dataDir,
+  admins: engine.config.admins,
 });
 const canDrive = (actor: Actor, run: Pick<RunRow, "owner_id">) =>
   actor.isAdmin || run.owner_id === actor.userId;

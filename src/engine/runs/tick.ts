@@ -73,6 +73,7 @@ const ctxOf = (engine: Kernel): RunCtx => ({
   clock: engine.clock,
   locale: engine.config.locale,
   dataDir: engine.config.dataDir,
+  admins: engine.config.admins,
 });
 
 /**

@@ -51,6 +51,8 @@ export const isOverBudget = (e: unknown): e is OverBudgetError => e instanceof O
 
 /** What the checks need of the engine (a decision's answer has no more). */
 type BudgetKernel = Pick<Kernel, "db" | "clock" | "config">;
+/** What a check inside the caller's transaction needs: the time, and whom to alert. */
+type BudgetCtx = Pick<Kernel, "clock"> & { config: { admins: readonly string[] } };
 
 /** Who a prompt is charged to. */
 export interface Chargee {
@@ -60,13 +62,7 @@ export interface Chargee {
 }
 
 /** Tokens used by a project or a person since `since` (`db`: the handle, or the caller's transaction). */
-export async function tokensUsedSince(
-  engine: Pick<Kernel, "db">,
-  scope: BudgetScope,
-  subject: string,
-  since: number,
-  db: Kysely<DB> = engine.db,
-) {
+export async function tokensUsedSince(db: Kysely<DB>, scope: BudgetScope, subject: string, since: number) {
   const column = scope === "project" ? "project_id" : "person";
   const row = await db
     .selectFrom("turn_usage")
@@ -84,11 +80,7 @@ interface Reached {
 }
 
 /** The first budget of the project or the person that is reached now, if any: reads only. */
-async function reachedBudget(
-  engine: BudgetKernel,
-  db: Kysely<DB>,
-  chargee: Chargee,
-): Promise<Reached | null> {
+async function reachedBudget(engine: BudgetCtx, db: Kysely<DB>, chargee: Chargee): Promise<Reached | null> {
   const subjects: Array<{ scope: BudgetScope; subject: string; name: string }> = [
     { scope: "project", subject: chargee.projectId, name: chargee.projectName },
   ];
@@ -109,7 +101,7 @@ async function reachedBudget(
     for (const [period, budget] of limits) {
       if (budget === null) continue;
       const { start, resetsAt } = periodBounds(period, now);
-      const used = await tokensUsedSince(engine, s.scope, s.subject, start, db);
+      const used = await tokensUsedSince(db, s.scope, s.subject, start);
       if (used < budget) continue;
       return { refusal: { kind: "over-budget", ...s, period, budget, used, resetsAt }, periodStart: start };
     }
@@ -137,7 +129,7 @@ export async function assertWithinBudget(engine: BudgetKernel, chargee: Chargee)
  */
 export async function budgetRefusalIn(
   trx: Kysely<DB>,
-  engine: BudgetKernel,
+  engine: BudgetCtx,
   chargee: Chargee,
 ): Promise<OverBudget | null> {
   const reached = await reachedBudget(engine, trx, chargee);
@@ -177,7 +169,7 @@ export function overBudgetText(locale: Locale, refusal: OverBudget): string {
  * One notice per admin the first time a budget is found reached in a period: the alert row's key
  * (scope, subject, period, period start) makes it once across refusals, restarts and processes.
  */
-async function alertAdminsOnceIn(trx: Kysely<DB>, engine: BudgetKernel, reached: Reached): Promise<void> {
+async function alertAdminsOnceIn(trx: Kysely<DB>, engine: BudgetCtx, reached: Reached): Promise<void> {
   const { refusal: r, periodStart } = reached;
   const now = engine.clock.now();
   const inserted = await trx

@@ -12,7 +12,7 @@ import {
   createOrchestration,
   requestCorrections,
 } from "../../../src/engine/orchestrations/index.js";
-import { resumeRun, startRun } from "../../../src/engine/runs/index.js";
+import { blockRun, cancelRun, resumeRun, startRun } from "../../../src/engine/runs/index.js";
 import { clearBudget, setBudget } from "../../../src/engine/usage/index.js";
 import { engineErrorText } from "../../../src/i18n/index.js";
 import { completedOutput, coordinationEnv, OWNER, OWNER_ACTOR } from "../../support/coordination.js";
@@ -72,7 +72,7 @@ describe("budgets on every path that starts a turn (engine)", () => {
     for (const e of envs.splice(0)) await e.close();
   });
 
-  it("S-BUDGET-01: an orchestration's draft, approval and corrections are refused once the budget is spent; with budget left the approval queues the agent's turn", async () => {
+  it("S-BUDGET-01: an orchestration's draft, approval and corrections are refused once the budget is spent; with budget left the approval and the corrections queue the agent's turns", async () => {
     const env = await disposableRepository();
     envs.push(env);
     await ownerBudget(env);
@@ -89,12 +89,17 @@ describe("budgets on every path that starts a turn (engine)", () => {
     expect(started.status).toBe("AGENT_RUNNING");
     expect(await queued(env)).toBe(1);
     await completedOutput(env.db, started.conversation_id!, started.queue_id!, "fait", env.clock.now());
+    // Budget left: corrections queue a second turn in the agent's conversation.
+    const corrected = await requestCorrections(env.engine, OWNER_ACTOR, flow.id, "Plus court");
+    expect(corrected.status).toBe("AGENT_RUNNING");
+    expect(await queued(env)).toBe(2);
+    await completedOutput(env.db, corrected.conversation_id!, corrected.queue_id!, "fait", env.clock.now());
 
     await spend(env, env.projectId, OWNER);
     await expectOverBudget(createOrchestration(env.engine, OWNER_ACTOR, { ...input, name: "Troisième" }));
     await expectOverBudget(approveDraft(env.engine, OWNER_ACTOR, spare.id, spare.draft_hash));
     await expectOverBudget(requestCorrections(env.engine, OWNER_ACTOR, flow.id, "Encore"));
-    expect(await queued(env)).toBe(1);
+    expect(await queued(env)).toBe(2);
     expect(
       await env.db.selectFrom("orchestrations").select("id").where("status", "=", "PREPARING").execute(),
     ).toHaveLength(0);
@@ -127,6 +132,29 @@ describe("budgets on every path that starts a turn (engine)", () => {
     const going = await env.run(run.id);
     expect(going.steps[0]!.status).toBe("WORKING");
     expect(await queued(env)).toBe(2);
+  });
+
+  it("S-BUDGET-02: a run blocked for another reason sends no self-repair while its owner's budget is spent (the run waits for its owner); with budget left the repair starts", async () => {
+    const env = await runEnv();
+    envs.push(env);
+    await env.addSelf();
+    await ownerBudget(env);
+    // Budget left: a block dispatches the self-repair (the positive control).
+    const first = await startRun(env.engine, OWNER_ACTOR, [planStep()]);
+    await blockRun(env.engine, first.id, "boom");
+    expect((await env.run(first.id)).self_repair?.status).toBe("RUNNING");
+    await cancelRun(env.engine, OWNER_ACTOR, first.id);
+
+    const run = await startRun(env.engine, OWNER_ACTOR, [planStep()]);
+    await spend(env, env.masterId, OWNER);
+    const before = await queued(env);
+    await blockRun(env.engine, run.id, "boom");
+    const blocked = await env.run(run.id);
+    expect(blocked).toMatchObject({ status: "BLOCKED", self_repair: null });
+    expect(blocked.events.find((e) => e.kind === "self_repair.skipped")?.details).toMatchObject({
+      reason: "over_budget",
+    });
+    expect(await queued(env)).toBe(before);
   });
 
   it("S-BUDGET-02: a run's start is refused when the budget is spent, nothing queued", async () => {
