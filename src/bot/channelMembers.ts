@@ -1,7 +1,9 @@
-import type { WebClient } from "@slack/web-api";
+import { WebClient } from "@slack/web-api";
+import type { Config } from "../config.js";
+import { webClientOptions } from "./app.js";
 import type { Logger } from "pino";
 import type { EngineApi } from "../engine/api/index.js";
-import type { Actor } from "../engine/api/model.js";
+import type { Actor, ChannelMember } from "../engine/api/model.js";
 import type { Clock } from "../engine/api/runtime.js";
 
 /** How long a channel's member list is trusted: someone who leaves stops reading within this. */
@@ -38,6 +40,11 @@ export class ChannelMembers {
     return { ...actor, channels };
   }
 
+  /** Whether a person is a member of a channel (a schedule's, at its adding and at each firing). */
+  async isMember(channel: string, userId: string): Promise<boolean> {
+    return (await this.membersOf(channel)).has(userId);
+  }
+
   private async membersOf(channel: string): Promise<ReadonlySet<string>> {
     const hit = this.cache.get(channel);
     if (hit && hit.until > this.clock.now()) return hit.members;
@@ -56,4 +63,28 @@ export class ChannelMembers {
     this.cache.set(channel, { members, until: this.clock.now() + TTL_MS });
     return members;
   }
+}
+
+/**
+ * The engine's seam for a schedule's channel (`channelMember`, asked at each firing), bound once
+ * the engine exists (the members are read through its API). A client of its own: the first tick
+ * runs before the Slack app starts.
+ */
+export function channelMemberSeam(config: Config, logger: Logger) {
+  let members: ChannelMembers | undefined;
+  const seam: ChannelMember = async (channel, userId) => {
+    if (!members) throw new Error("channel membership asked before the engine was built");
+    return members.isMember(channel, userId);
+  };
+  return {
+    seam,
+    bind(api: EngineApi, clock: Clock): void {
+      members = new ChannelMembers(
+        new WebClient(config.slack.botToken, webClientOptions(config)),
+        api,
+        clock,
+        logger,
+      );
+    },
+  };
 }

@@ -20,6 +20,7 @@ import type { Logger } from "pino";
 import { requireSlack, type Config } from "../config.js";
 import { HandledEvents } from "./store/events.js";
 import { startSlackApp, type SlackApp } from "./app.js";
+import { channelMemberSeam } from "./channelMembers.js";
 import type { IntakeTiming } from "./intake/intake.js";
 import { Health, startHealthServer } from "./health.js";
 import { metricsListenerAccess, metricsUrlOf, publicAccess } from "./healthAccess.js";
@@ -66,6 +67,32 @@ export interface RunningBot {
 }
 
 /**
+ * The bot's engine, with its seams into Slack when the bot speaks to Slack: a schedule's
+ * conversations live in its channel, and each firing asks whether its creator is still there.
+ */
+function slackEngine(
+  config: Config,
+  db: Database,
+  logger: Logger,
+  spawner: NonNullable<EngineOptions["spawner"]>,
+  overrides: Partial<EngineOptions>,
+): Engine {
+  const scheduledIn = config.slack.botToken ? scheduledInSlack(overrides.clock ?? systemClock) : undefined;
+  const members = config.slack.botToken ? channelMemberSeam(config, logger) : null;
+  const engine = new Engine({
+    config,
+    db,
+    logger,
+    spawner,
+    scheduledIn,
+    channelMember: members?.seam,
+    ...overrides,
+  });
+  members?.bind(createEngineApi(engine), engine.clock);
+  return engine;
+}
+
+/**
  * Starts the bot: migrations, the engine with a standby worker, the Slack app and its notifier,
  * the health endpoint and the ticker. Headless (asked for: the CLI-only set-up) it runs without
  * Slack (engine, ticker and health only); otherwise Slack's settings are required.
@@ -85,9 +112,7 @@ export async function startBot(
   // write lock.
   const db = await openWritable(config.database, { busy: "yield", locale: config.locale });
   const spawner = overrides.spawner ?? warmSpawner(config, logger);
-  // A schedule's conversations live in Slack (their channel) when the bot speaks to Slack.
-  const scheduledIn = config.slack.botToken ? scheduledInSlack(overrides.clock ?? systemClock) : undefined;
-  const engine = new Engine({ config, db, logger, spawner, scheduledIn, ...overrides });
+  const engine = slackEngine(config, db, logger, spawner, overrides);
   // On PostgreSQL, changes made by other processes wake this one (LISTEN/NOTIFY); on SQLite the
   // wake-ups stay in this process and the polls do the rest, as before.
   const onPostgres = dialectOf(db) === "postgres";

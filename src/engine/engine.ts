@@ -29,7 +29,14 @@ import { registerScheduleTicks } from "./schedules/index.js";
 import { registerAuditTicks } from "./audit/index.js";
 import { abandonApprovalsReactor } from "./approvals/index.js";
 import { acquireLease, COORDINATOR_LEASE, leaseHolder, processOwnerId, releaseLease } from "./leases.js";
-import type { DispatchResult, Kernel, ScheduledIn, TickHandler, TickResult } from "./kernel.js";
+import type {
+  ChannelMember,
+  DispatchResult,
+  Kernel,
+  ScheduledIn,
+  TickHandler,
+  TickResult,
+} from "./kernel.js";
 import { recoverOutcome } from "./conversations/index.js";
 import { dropKeptOutcome } from "./conversations/index.js";
 import type { Wakeups } from "./wakeups.js";
@@ -50,6 +57,8 @@ export interface EngineOptions {
   leaseTtlMs?: number;
   /** Where a schedule's conversation lives in the front end (the bot records its Slack address). */
   scheduledIn?: ScheduledIn;
+  /** Whether a person is in a front end's channel (the bot asks Slack); a schedule's firing checks it. */
+  channelMember?: ChannelMember;
 }
 
 /**
@@ -67,6 +76,7 @@ export class Engine implements Kernel {
   readonly onStop: StopReactor = cancelDecisionsOnStop;
   readonly owner: string;
   readonly scheduledIn?: ScheduledIn;
+  readonly channelMember?: ChannelMember;
   private readonly spawner: WorkerSpawner;
   private readonly leaseTtlMs: number;
   private readonly tickHandlers: Array<[string, TickHandler]> = [];
@@ -89,6 +99,7 @@ export class Engine implements Kernel {
     this.owner = opts.owner ?? processOwnerId();
     this.leaseTtlMs = opts.leaseTtlMs ?? opts.config.leaseTtlMs;
     this.scheduledIn = opts.scheduledIn;
+    this.channelMember = opts.channelMember;
     this.onTick("reaper", async (e) => {
       const reaped = await this.reapOwnWorkers();
       // The coordinator also answers for worker hosts that stopped heartbeating.

@@ -117,6 +117,7 @@ export type EngineErrorReason =
   | "schedule_cron_invalid"
   | "schedule_cron_never"
   | "schedule_tz_invalid"
+  | "schedule_channel_not_member"
   | "audit_since_invalid"
   // A project's egress policy (issue 31, item 3).
   | "network_host_invalid"

@@ -37,6 +37,13 @@ export type TickResult = { state: "standby" } | ({ state: "processed" } & Record
  */
 export type ScheduledIn = (trx: Tx, conversationId: string, channel: string | null) => Promise<void>;
 
+/**
+ * Whether a person is a member of a front end's channel (the bot asks Slack's
+ * `conversations.members`): the engine never calls Slack, the bot lends it this seam. Never
+ * called inside a transaction.
+ */
+export type ChannelMember = (channel: string, userId: string) => Promise<boolean>;
+
 /** The ports every use case receives from the composition root (one per process). */
 export interface Kernel {
   readonly config: Config;
@@ -57,6 +64,8 @@ export interface Kernel {
   onTick(name: string, handler: TickHandler): void;
   /** Where a schedule's conversation lives in the front end (set by the bot; absent in the CLI). */
   readonly scheduledIn?: ScheduledIn;
+  /** Whether a schedule's creator is still in its channel at a firing (set by the bot; absent in the CLI). */
+  readonly channelMember?: ChannelMember;
 }
 
 /** A running worker to signal, identified by pid and start time (a recycled pid is left alone). */

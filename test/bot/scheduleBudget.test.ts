@@ -56,6 +56,8 @@ describe("a schedule over budget through the real bot", () => {
   it("S-SCHED-08 S-AUDIT-06 S-AUDIT-07: a firing over budget is skipped and said in its channel (budget, use, reset), nothing queued, the schedule stays active and fires once the budget is cleared; the audit lists budget.set/clear by the admin and the refused prompt", async () => {
     const clock = movableClock();
     s = await slackBot({ clock, env });
+    // A schedule posts only where its creator is a member (S-BUDGET-08).
+    s.slack.setChannel("C1", { members: [OWNER, ADMIN] });
     for (const u of [ADMIN, OWNER]) s.slack.setUser(u, { locale: "en-US" });
 
     // One turn uses tokens; then a budget of one token per day is reached.

@@ -46,6 +46,8 @@ describe("schedules and the audit trail through the real bot", () => {
   it("S-SCHED-07 S-AUDIT-05: one conversation per minute with two bots (PostgreSQL) and across a restart; the audit lists it all in order", async () => {
     const clock = movableClock();
     s = await slackBot({ clock, env });
+    // A schedule posts only where its creator is a member (S-BUDGET-08): C1 lists the people.
+    s.slack.setChannel("C1", { members: [OWNER, OTHER, ADMIN] });
     expect(await ask("project set demo --steer on", ADMIN)).toBeTruthy();
     await ask("ask demo hello there");
     await eventually(() => roots().length === 1, 30_000, "the prompt's root");
@@ -123,6 +125,8 @@ describe("schedules and the audit trail through the real bot", () => {
   it("S-SCHED-07: a paused schedule does not fire, resumed it does; a creator removed from the project is told by DM", async () => {
     const clock = movableClock();
     s = await slackBot({ clock, env });
+    // A schedule posts only where its creator is a member (S-BUDGET-08): C1 lists the people.
+    s.slack.setChannel("C1", { members: [OWNER, OTHER, ADMIN] });
     await ask(`project allow demo <@${OTHER}>`, ADMIN);
     const id = idIn(
       await ask(

@@ -18,14 +18,21 @@ export async function scheduleAdd(
   channelId: string,
 ) {
   const project = await ctx.api.projects.forActor(actor, cmd.project);
-  const s = await ctx.api.schedules.add(actor, {
-    project: cmd.project,
-    cron: cmd.cron,
-    tz: cmd.tz,
-    channel: cmd.channel ?? project.channel_id ?? channelId,
-    prompt: cmd.prompt,
-    catchUp: cmd.catchUp,
-  });
+  const channel = cmd.channel ?? project.channel_id ?? channelId;
+  // The engine posts only where the creator is a member: the bot tells it which (the channel the
+  // command was typed in counts without asking Slack).
+  const member = channel === channelId || (await ctx.channelMembers.isMember(channel, actor.userId));
+  const s = await ctx.api.schedules.add(
+    member ? { ...actor, channels: [...(actor.channels ?? []), channel] } : actor,
+    {
+      project: cmd.project,
+      cron: cmd.cron,
+      tz: cmd.tz,
+      channel,
+      prompt: cmd.prompt,
+      catchUp: cmd.catchUp,
+    },
+  );
   return {
     text: t(ctx.locale, "schedule.added", {
       id: s.id,

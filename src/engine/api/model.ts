@@ -78,4 +78,4 @@ export {
 } from "../files/index.js";
 export type { CatchUp, ScheduleView } from "../schedules/index.js";
 export type { AuditEvent, AuditPage } from "../audit/index.js";
-export type { ScheduledIn } from "../kernel.js";
+export type { ChannelMember, ScheduledIn } from "../kernel.js";

@@ -17,6 +17,7 @@ import { moveDecision } from "./decisionStore.js";
 import { moveDelegation } from "./coordinationStore.js";
 import { withEffects, type Kernel, type Outcome } from "../kernel.js";
 import { announce } from "../wakeups.js";
+import { assertChargeable } from "../usage/index.js";
 
 /** A decision as people and views see it. */
 export interface DecisionView {
@@ -233,6 +234,16 @@ export async function answerDecisionUseCase(
   custom: string,
 ): Promise<Outcome<DecisionView>> {
   const { db, clock, config } = kernel;
+  // The answer resumes the agent with a turn charged to the person answering (its `requestedBy`):
+  // their budgets and the project's are checked first, as for a follow-up in the thread.
+  const d = await getDecision(db, actor, decisionId);
+  assertAnswerable(d); // a closed decision says so, whatever the budgets
+  const c = await db
+    .selectFrom("conversations")
+    .select("project_id")
+    .where("id", "=", d.conversation_id)
+    .executeTakeFirstOrThrow();
+  await assertChargeable(kernel, c.project_id, actor.userId);
   // Relayed in the answering person's language: the agent tends to answer in the language it is spoken to.
   const locale = actor.locale ?? config.locale;
   const answered = await answerDecision(db, clock, locale, actor, decisionId, optionIds, custom);

@@ -7,6 +7,7 @@ import { recordAgentAudit } from "../audit/index.js";
 import type { DB, SpecialistDelegationsTable } from "../schema.js";
 import type { OutcomeReactor } from "../outcomeHook.js";
 import { answerOf, createConversation, enqueueIn } from "../conversations/index.js";
+import { budgetRefusalIn, chargeeOf, overBudgetText } from "../usage/index.js";
 import { t, type Locale } from "../../i18n/index.js";
 import type { Clock } from "../clock.js";
 import { rootUserOf } from "./decisions.js";
@@ -121,7 +122,7 @@ export async function processDelegations(
     .execute();
   for (const d of pending) {
     // Global lock (PostgreSQL): picks a specialist and creates its conversation after reading the tree; a tick step.
-    const ok = await writeTransaction(db, (trx) => start(trx, clock, text, d));
+    const ok = await writeTransaction(db, (trx) => start(trx, engine, text, d));
     if (ok) started += 1;
   }
   await performEffects(engine, { dispatch: started + finished > 0 });
@@ -130,10 +131,11 @@ export async function processDelegations(
 
 async function start(
   trx: Kysely<DB>,
-  clock: Clock,
+  engine: Kernel,
   text: TextCtx,
   d: SpecialistDelegationsTable,
 ): Promise<boolean> {
+  const { clock } = engine;
   const locale = text.locale;
   const now = clock.now();
   const user = await rootUserOf(trx, d.source_conversation_id);
@@ -149,8 +151,15 @@ async function start(
       (s.owner_id === null || s.owner_id === user),
   );
   const specialist = able.find((s) => s.owner_id === user) ?? able[0];
-  if (!specialist) {
-    const error = t(locale, "delegation.no_specialist", { capability: d.capability });
+  // The specialist's turn is charged to the person at the root of the delegation, in the
+  // specialist's project: over budget the delegation fails with the reason, delivered as any failure.
+  const refusal = specialist
+    ? await budgetRefusalIn(trx, engine, await chargeeOf(trx, specialist.project_id, user))
+    : null;
+  if (!specialist || refusal) {
+    const error = refusal
+      ? overBudgetText(locale, refusal)
+      : t(locale, "delegation.no_specialist", { capability: d.capability });
     if ((await moveDelegation(trx, { id: d.id }, "FAILED", { error, updated_at: now }, ["PENDING"])) !== 1)
       return false;
     await deliver(trx, clock, text, d, null, error);

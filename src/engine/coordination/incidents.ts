@@ -6,6 +6,7 @@ import { emit } from "../outbox.js";
 import type { DB, IncidentsTable } from "../schema.js";
 import type { OutcomeReactor } from "../outcomeHook.js";
 import { createConversation, enqueueIn } from "../conversations/index.js";
+import { assertChargeable, budgetRefusalIn } from "../usage/index.js";
 import { SPECIALIST_GROUP, type Actor } from "../projects/index.js";
 import { EngineError } from "../errors.js";
 import { parseSelfRepair } from "../protocol/index.js";
@@ -150,6 +151,15 @@ async function startRepair(engine: Kernel, incident: Selectable<IncidentsTable>,
   // Global lock (PostgreSQL): starts a repair (conversation, clone record, prompt) after reading the incident; a tick step.
   return writeTransaction(db, async (trx) => {
     const now = clock.now();
+    // A repair is charged to the self project and to no person (nobody asked for it). Over that
+    // project's budget the incident stays open and is sent to repair once the budget allows.
+    const self = await trx
+      .selectFrom("projects")
+      .select("name")
+      .where("id", "=", selfId)
+      .executeTakeFirstOrThrow();
+    if (await budgetRefusalIn(trx, engine, { projectId: selfId, projectName: self.name, person: null }))
+      return false;
     const project = await trx
       .selectFrom("projects")
       .select("name")
@@ -316,6 +326,9 @@ export async function retryIncident(
 ): Promise<{ queueId: string }> {
   const { db, clock } = engine;
   return runUseCase(engine, async () => {
+    // The retry is the person's own turn (its `requestedBy`): their budgets and the project's first.
+    const incident = await getIncident(db, actor, incidentId);
+    await assertChargeable(engine, incident.project_id, actor.userId);
     // Global lock (PostgreSQL): a person's retry: read, check, queue; rare.
     const queueId = await writeTransaction(db, async (trx) => {
       const visible = await getIncident(trx, actor, incidentId);

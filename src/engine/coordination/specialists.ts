@@ -14,6 +14,7 @@ import { SPECIALIST_GROUP, type Actor } from "../projects/index.js";
 import { assertNoOverlap, realPath } from "../projects/index.js";
 import { parseSpecialistReady } from "../protocol/index.js";
 import { t } from "../../i18n/index.js";
+import { assertChargeable, assertWithinBudget } from "../usage/index.js";
 import { failureText } from "../../i18n/failures.js";
 import { canSpecialist, SPECIALIST_ACTIONS } from "./specialistMachine.js";
 import { moveSpecialist } from "./coordinationStore.js";
@@ -107,8 +108,11 @@ export async function createSpecialist(
     "specialists",
     `${slugify(name, "specialist")}-${id.slice(0, 8)}`,
   );
-  fs.mkdirSync(workspace, { recursive: true });
   const owner = opts.shared ? null : actor.userId;
+  // The bootstrap turn is charged to the owner. Its project does not exist yet (no budget can name
+  // it), so the owner's budgets are what can be reached; a shared one (admins only) has no owner.
+  if (owner) await assertWithinBudget(engine, { projectId: id, projectName: name, person: owner });
+  fs.mkdirSync(workspace, { recursive: true });
   return runUseCase(engine, async () => {
     // Global lock (PostgreSQL): a person creates a specialist (project, conversation, bootstrap prompt together); rare.
     const created = await writeTransaction(engine.db, async (trx) => {
@@ -160,6 +164,9 @@ export async function createSpecialist(
 /** A FAILED specialist builds itself again in the same workspace, with a new bootstrap conversation. */
 export async function rebuildSpecialist(engine: Kernel, actor: Actor, id: string): Promise<SpecialistView> {
   const rebuilt = await runUseCase(engine, async () => {
+    // The new bootstrap turn is charged to the specialist's owner (a shared one: to no person).
+    const s = await findSpecialist(engine.db, actor, id);
+    await assertChargeable(engine, s.project_id, s.owner_id);
     // Global lock (PostgreSQL): a person's rebuild: check, guarded move, new bootstrap; rare.
     const rebuilt = await writeTransaction(engine.db, async (trx) => {
       const s = await findSpecialist(trx, actor, id);

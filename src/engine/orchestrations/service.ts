@@ -8,6 +8,7 @@ import { newId } from "../ids.js";
 import type { DB, Project } from "../schema.js";
 import { enqueueIn } from "../conversations/index.js";
 import { canPromptProject, findProjectByName, type Actor } from "../projects/index.js";
+import { assertChargeable } from "../usage/index.js";
 import { composeDraft, correctionsPrompt, draftHash } from "./draft.js";
 import {
   defaultDeps,
@@ -77,6 +78,8 @@ export async function createOrchestration(
     });
   if (!(await deps.git.isRepository(project.path)))
     throw new EngineError("invalid", "orch_not_a_repository", { path: project.path });
+  // A draft leads to the owner's turns: refused over budget before it is written, as a prompt is.
+  await assertChargeable(engine, project.id, actor.userId);
   const { name, request, acceptance_criteria, tests, engine: agentEngine } = parsed.data;
   const now = engine.clock.now();
   const draft = composeDraft(engine.config.locale, {
@@ -217,6 +220,9 @@ export async function approveDraft(
   hash: string,
   deps: OrchestrationDeps = defaultDeps(engine.config),
 ): Promise<OrchestrationView> {
+  // The agent's turns are charged to the orchestration's owner (the prepare step queues them so).
+  const { row } = await visibleOrchestration(engine.db, actor, id);
+  await assertChargeable(engine, row.project_id, row.owner_id);
   const { claimToken } = await act(engine, actor, id, "approve_draft", {
     check: (row) => {
       if (row.draft_hash !== hash) throw new EngineError("conflict", "orch_stale_draft");
@@ -253,7 +259,9 @@ export async function requestCorrections(
   feedback: string,
 ): Promise<OrchestrationView> {
   const text = feedbackOf(feedback);
-  await visibleOrchestration(engine.db, actor, id);
+  const { row: visible } = await visibleOrchestration(engine.db, actor, id);
+  // The corrections' turn is charged to the person who asks for them.
+  await assertChargeable(engine, visible.project_id, actor.userId);
   await advanceAgent(engine, id);
   await runUseCase(engine, async () => {
     await act(engine, actor, id, "corrections", {

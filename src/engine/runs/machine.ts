@@ -24,6 +24,7 @@ export type BlockCode =
   | "interrupted"
   | "item_failed"
   | "crash"
+  | "over_budget"
   | "legacy";
 
 /** The stages a run in work can be in (IDLE is only for blocked or finished runs). */
@@ -204,7 +205,8 @@ export function resumePoint(
   blockedStage: WorkStage,
   code: BlockCode,
 ): { stage: WorkStage; mode: "restart" | "reprocess" } {
-  if (code === "crash") return { stage: blockedStage, mode: "reprocess" };
+  // A crash, or a budget reached before the next stage was queued: the finished item is read again.
+  if (code === "crash" || code === "over_budget") return { stage: blockedStage, mode: "reprocess" };
   if (
     (code === "master_block" || code === "corrections_exhausted") &&
     (blockedStage === "SUPERVISOR" || blockedStage === "AGENT")

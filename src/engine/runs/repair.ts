@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "../schema.js";
 import { emit } from "../outbox.js";
 import { answerOf, createConversation, enqueueIn } from "../conversations/index.js";
+import { budgetRefusalIn, chargeeOf } from "../usage/index.js";
 import { parseSelfRepair, type Supervision } from "../protocol/index.js";
 import { t } from "../../i18n/index.js";
 import { withReport } from "../workspaces/index.js";
@@ -129,6 +130,23 @@ export async function blockIn(
  * Sends a blocked run to the self project: a new conversation (the step's own is never touched),
  * a repair prompt quoting the block. None without a self project, or past the run's repair budget.
  */
+/**
+ * A run's self-repair is a turn charged to the run's owner in the self project: none when the run
+ * was blocked by a budget (nothing to repair) or when the owner's or the self project's is reached
+ * (the run stays blocked for its owner to resume).
+ */
+async function overBudget(
+  trx: Kysely<DB>,
+  ctx: RunCtx,
+  run: RunRow,
+  selfId: string,
+): Promise<"over_budget" | null> {
+  if (run.block_code === "over_budget") return "over_budget";
+  const chargee = await chargeeOf(trx, selfId, run.owner_id);
+  const refusal = await budgetRefusalIn(trx, { clock: ctx.clock, config: { admins: ctx.admins } }, chargee);
+  return refusal ? "over_budget" : null;
+}
+
 async function dispatchRepair(
   trx: Kysely<DB>,
   ctx: RunCtx,
@@ -140,10 +158,13 @@ async function dispatchRepair(
   const stage = run.blocked_stage as WorkStage;
   const self = await findSelfProject(trx);
   const budget = self ? MAX_SELF_REPAIRS - (await repairCount(trx, run.id)) : 0;
-  if (!self || budget <= 0) {
-    await recordEvent(trx, now, run.id, step?.step_id ?? null, "self_repair.skipped", {
-      reason: self ? "limit" : "no_self_project",
-    });
+  const skipped = !self
+    ? "no_self_project"
+    : budget <= 0
+      ? "limit"
+      : await overBudget(trx, ctx, run, self.id);
+  if (!self || skipped) {
+    await recordEvent(trx, now, run.id, step?.step_id ?? null, "self_repair.skipped", { reason: skipped });
     return null;
   }
   const code = run.block_code ?? "legacy";

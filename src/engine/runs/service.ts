@@ -7,6 +7,7 @@ import { newId } from "../ids.js";
 import { createConversation, enqueueIn } from "../conversations/index.js";
 import { canSee, SPECIALIST_GROUP, type Actor } from "../projects/index.js";
 import { t } from "../../i18n/index.js";
+import { assertChargeable } from "../usage/index.js";
 import { canRun, canSelfRepair, type BlockCode } from "./machine.js";
 import { checkRebase, parsePlan, resolveTargets, type Candidate, type ResolvedStep } from "./plan.js";
 import { planReviewPrompt } from "./prompts.js";
@@ -37,6 +38,7 @@ const ctxOf = (engine: Kernel): RunCtx => ({
   clock: engine.clock,
   locale: engine.config.locale,
   dataDir: engine.config.dataDir,
+  admins: engine.config.admins,
 });
 const canDrive = (actor: Actor, run: Pick<RunRow, "owner_id">) =>
   actor.isAdmin || run.owner_id === actor.userId;
@@ -112,6 +114,8 @@ export async function startRun(
       actor,
       steps.map((s) => candidates.find((c) => c.id === s.projectId)),
     );
+    // The master's plan review is the run's first turn, charged to its owner.
+    await assertChargeable(engine, master.id, actor.userId);
     // Global lock (PostgreSQL): "one active run" is a read-then-insert with no unique index behind it.
     const runId = await writeTransaction(db, (trx) =>
       createRunIn(trx, ctx, actor, { master, steps, onCreated: opts.onCreated }),
@@ -298,6 +302,7 @@ export async function resumeRun(
     const ctx = ctxOf(engine);
     const run = await drivableRun(db, actor, opts.runId);
     if (!canRun(run.status, "resume")) throw new EngineError("conflict", "run_not_blocked");
+    await assertResumable(engine, run);
     const revised =
       opts.plan === undefined
         ? null
@@ -364,6 +369,24 @@ export async function resumeRun(
     });
   });
   return detailOrThrow(engine.db, id);
+}
+
+/**
+ * A resume (revised or not) queues the blocked stage again, charged to the run's owner: the
+ * master's project and the current step's are checked (later steps are checked as the run's
+ * tick reaches them, see transitions.ts).
+ */
+async function assertResumable(engine: Kernel, run: RunRow): Promise<void> {
+  await assertChargeable(engine, run.master_project_id, run.owner_id);
+  if (!run.current_step_id) return;
+  const step = await engine.db
+    .selectFrom("remediation_step_runs")
+    .select("project_id")
+    .where("run_id", "=", run.id)
+    .where("step_id", "=", run.current_step_id)
+    .executeTakeFirst();
+  if (step && step.project_id !== run.master_project_id)
+    await assertChargeable(engine, step.project_id, run.owner_id);
 }
 
 /** The owner (or an admin) who sees all its projects cancels the active run; its agents are stopped. */

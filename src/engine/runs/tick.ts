@@ -18,6 +18,7 @@ import {
 } from "./store.js";
 import { applyAction, type RunCtx } from "./transitions.js";
 import { failureText } from "../../i18n/failures.js";
+import { budgetRefusalIn, chargeeOf, overBudgetText } from "../usage/index.js";
 
 // The runs' tick step: advances the active run by what its active item came to, settles its
 // self-repair, and catches up runs an older version blocked. With no active run it costs one
@@ -72,6 +73,7 @@ const ctxOf = (engine: Kernel): RunCtx => ({
   clock: engine.clock,
   locale: engine.config.locale,
   dataDir: engine.config.dataDir,
+  admins: engine.config.admins,
 });
 
 /**
@@ -136,16 +138,51 @@ async function advance(engine: Kernel, run: RunRow): Promise<RunTickResult> {
     obs,
   );
   if (action.kind === "wait") return IDLE;
-  await lockRun(db, run, async (trx, fresh) => {
-    if (action.kind === "block")
+  const blocked = await lockRun(db, run, async (trx, fresh) => {
+    if (action.kind === "block") {
       await blockIn(trx, ctxOf(engine), fresh, steps, {
         code: action.code,
         error: action.error,
         verdict: action.verdict,
       });
-    else await applyAction(trx, ctxOf(engine), fresh, steps, action);
+      return true;
+    }
+    // The next stage's turn is charged to the run's owner in the project it runs in: over budget
+    // the run blocks with the reason (resumed once the budget allows) rather than queue it.
+    const project = turnProjectOf(fresh, steps, action);
+    const refusal = project
+      ? await budgetRefusalIn(trx, engine, await chargeeOf(trx, project, fresh.owner_id))
+      : null;
+    if (refusal) {
+      await blockIn(trx, ctxOf(engine), fresh, steps, {
+        code: "over_budget",
+        error: overBudgetText(engine.config.locale, refusal),
+      });
+      return true;
+    }
+    await applyAction(trx, ctxOf(engine), fresh, steps, action);
+    return false;
   });
-  return { state: action.kind === "block" ? "blocked" : "processed", run_id: run.id };
+  return { state: blocked ? "blocked" : "processed", run_id: run.id };
+}
+
+/** The project whose agent the action's next turn runs in (the master's for reviews); none to complete. */
+function turnProjectOf(
+  run: RunRow,
+  steps: ReadonlyArray<{ id: string; step_id: string; status: string; project_id: string }>,
+  action: { kind: string },
+): string | null {
+  const current = steps.find((s) => s.step_id === run.current_step_id);
+  switch (action.kind) {
+    case "start_next_step":
+      return steps.find((s) => s.status === "PENDING" && s.id !== current?.id)?.project_id ?? null;
+    case "request_correction":
+      return current?.project_id ?? null;
+    case "complete":
+      return null;
+    default:
+      return run.master_project_id;
+  }
 }
 
 /** A BLOCKED run: a legacy block is caught up; a finished self-repair is settled. */

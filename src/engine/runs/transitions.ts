@@ -34,6 +34,8 @@ import type { RunRow } from "./schema.js";
 /** What transitions need from the engine (`dataDir`: where long texts for agents are kept, see inbox.ts). */
 export interface RunCtx extends TextCtx {
   clock: Clock;
+  /** Whom a budget reached by the run's next turn alerts (once per budget and period). */
+  admins: readonly string[];
 }
 
 const queue = (trx: Kysely<DB>, ctx: RunCtx, run: RunRow, conversationId: string, prompt: string) =>

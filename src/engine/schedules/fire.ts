@@ -6,7 +6,7 @@ import { writeTransaction } from "../database.js";
 import { emit } from "../outbox.js";
 import { recordAudit, refusalOf } from "../audit/index.js";
 import type { Project } from "../schema.js";
-import { nextFireOf } from "./service.js";
+import { assertChannelMember, nextFireOf } from "./service.js";
 import type { Schedule } from "./schema.js";
 import { advance, dueSchedules, getSchedule, setStatus } from "./store.js";
 
@@ -56,6 +56,24 @@ async function mayStillPrompt(kernel: Kernel, actor: Actor, project: Project): P
 }
 
 /**
+ * The refusal when the creator is no longer a member of the schedule's channel (asked through the
+ * bot's seam; the CLI has none, and posts nowhere in Slack). Skipped, not paused: said in the
+ * channel where a firing would have posted its conversation, and the next firing asks again.
+ */
+async function leftChannel(kernel: Kernel, s: Schedule, project: Project): Promise<EngineError | null> {
+  const channel = s.channel_id ?? project.channel_id;
+  if (!channel || !kernel.channelMember) return null;
+  const channels = (await kernel.channelMember(channel, s.created_by)) ? [channel] : [];
+  try {
+    assertChannelMember({ ...creatorOf(kernel, s), channels }, channel);
+    return null;
+  } catch (err) {
+    if (isEngineError(err)) return err;
+    throw err;
+  }
+}
+
+/**
  * Fires every due schedule once (a tick step, the coordinator's). Each firing is the creator's
  * prompt through the same use case as a person's (rights, options, policy, budgets), and its
  * transaction advances `next_fire_at` with a guarded update: two processes never both fire one.
@@ -82,6 +100,11 @@ async function fireOne(kernel: Kernel, s: Schedule, now: number): Promise<Firing
   const actor = creatorOf(kernel, s);
   if (!(await mayStillPrompt(kernel, actor, project)))
     return (await pauseForAccess(kernel, s, project, now)) ? "paused" : "lost";
+  const left = await leftChannel(kernel, s, project);
+  if (left)
+    return (await settle(kernel, s, project, next, now, { why: "refused", error: left }))
+      ? "skipped"
+      : "lost";
   // Set when this process's transaction created the conversation; a replayed request key (the
   // same minute, already fired by another process) creates nothing and is theirs.
   let created = false;

@@ -1,7 +1,7 @@
 import type { Kernel } from "../kernel.js";
 import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
-import { getProject, listProjects, projectForActor, type Actor } from "../projects/index.js";
+import { CLI_ACTOR, getProject, listProjects, projectForActor, type Actor } from "../projects/index.js";
 import type { Project } from "../schema.js";
 import { CronError, isTimeZone, nextFire, parseCron } from "./cron.js";
 import type { CatchUp, Schedule } from "./schema.js";
@@ -72,18 +72,31 @@ export function nextFireOf(cron: string, tz: string, after: number): number {
   return next;
 }
 
+/**
+ * A schedule's conversations are posted in its channel as its creator's: only in one they are a
+ * member of (the front end resolves it into `actor.channels`), else anyone could post as the bot
+ * where they cannot read. The CLI's operator is no Slack member: the command line is trusted.
+ */
+export function assertChannelMember(actor: Actor, channel: string | null): void {
+  if (!channel || actor.userId === CLI_ACTOR.userId) return;
+  if (!(actor.channels ?? []).includes(channel))
+    throw new EngineError("forbidden", "schedule_channel_not_member", { channel });
+}
+
 /** Adds a schedule in a project the actor may prompt; its firings are the actor's prompts. */
 export async function addSchedule(kernel: Kernel, actor: Actor, input: NewSchedule): Promise<ScheduleView> {
   const project = await projectForActor(kernel.db, actor, input.project);
   const prompt = input.prompt.trim();
   if (!prompt) throw new EngineError("invalid", "prompt_empty");
   const tz = input.tz?.trim() || serverTimeZone();
+  const channel = input.channel ?? project.channel_id ?? null;
+  assertChannelMember(actor, channel);
   const now = kernel.clock.now();
   const row: Schedule = {
     id: newId().slice(0, 8),
     project_id: project.id,
     created_by: actor.userId,
-    channel_id: input.channel ?? project.channel_id ?? null,
+    channel_id: channel,
     cron: input.cron.trim(),
     tz,
     prompt,

@@ -154,7 +154,7 @@ export async function allBudgets(engine: Kernel): Promise<BudgetView[]> {
   const used = (scope: BudgetScope, subject: string) =>
     Promise.all(
       (["daily", "monthly"] as const).map((p) =>
-        tokensUsedSince(engine, scope, subject, periodBounds(p, now).start),
+        tokensUsedSince(engine.db, scope, subject, periodBounds(p, now).start),
       ),
     );
   const views: BudgetView[] = [];

@@ -13,7 +13,14 @@ export {
   listBudgets,
   setBudget,
 } from "./budgets.js";
-export { assertWithinBudget, isOverBudget } from "./check.js";
+export {
+  assertChargeable,
+  assertWithinBudget,
+  budgetRefusalIn,
+  chargeeOf,
+  isOverBudget,
+  overBudgetText,
+} from "./check.js";
 export { recordTurnUsage } from "./record.js";
 export { type UsageReport, type UsageRow, type UsageSums, usageReport } from "./report.js";
 export { usageTotals } from "./totals.js";

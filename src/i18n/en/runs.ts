@@ -91,6 +91,7 @@ export const runs = {
   "run_view.block_code.interrupted": "An agent was interrupted.",
   "run_view.block_code.item_failed": "An agent stopped without a result.",
   "run_view.block_code.crash": "The run engine hit an error.",
+  "run_view.block_code.over_budget": "A budget is reached: the next turn was not queued.",
   "run_view.block_code.legacy": "Blocked by an earlier version of codexpi.",
   "run_view.verdict.approve": "✅ *Master agent: approved* · {subject}",
   "run_view.verdict.correct": "✏️ *Master agent: correction requested* · {subject}",

@@ -19,6 +19,8 @@ export const schedules = {
   "reason.schedule_cron_invalid": "`{cron}` is not a five-field cron expression ({detail})",
   "reason.schedule_cron_never": "`{cron}` never fires",
   "reason.schedule_tz_invalid": "`{tz}` is not a time zone (e.g. Europe/Paris)",
+  "reason.schedule_channel_not_member":
+    "a schedule posts only in a channel its creator is a member of, and its creator is not a member of this one",
   "reason.audit_since_invalid": "`{since}` is neither a date (2026-12-01) nor an age (7d, 12h)",
   "schedule.added":
     "Schedule `{id}` added in *{project}*: `{cron}` ({tz}), next firing {next}; its conversations start in {channel}, as you.",

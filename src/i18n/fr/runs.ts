@@ -91,6 +91,7 @@ export const runs = {
   "run_view.block_code.interrupted": "Un agent a été interrompu.",
   "run_view.block_code.item_failed": "Un agent s’est arrêté sans résultat.",
   "run_view.block_code.crash": "Le moteur du run a rencontré une erreur.",
+  "run_view.block_code.over_budget": "Un budget est atteint : le tour suivant n’a pas été mis en file.",
   "run_view.block_code.legacy": "Bloqué par une version précédente de codexpi.",
   "run_view.verdict.approve": "✅ *Agent maître : approuvé* · {subject}",
   "run_view.verdict.correct": "✏️ *Agent maître : correction demandée* · {subject}",

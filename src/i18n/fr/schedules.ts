@@ -19,6 +19,8 @@ export const schedules = {
   "reason.schedule_cron_invalid": "`{cron}` n’est pas une expression cron à cinq champs ({detail})",
   "reason.schedule_cron_never": "`{cron}` ne se déclenche jamais",
   "reason.schedule_tz_invalid": "`{tz}` n’est pas un fuseau horaire (par ex. Europe/Paris)",
+  "reason.schedule_channel_not_member":
+    "une planification ne publie que dans un canal dont son créateur est membre, et son créateur n’est pas membre de celui-ci",
   "reason.audit_since_invalid": "`{since}` n’est ni une date (2026-12-01) ni une durée (7d, 12h)",
   "schedule.added":
     "Planification `{id}` ajoutée dans *{project}* : `{cron}` ({tz}), prochain déclenchement {next} ; ses conversations s’ouvrent dans {channel}, en votre nom.",

@@ -159,13 +159,16 @@ describe("schedule firing (engine)", () => {
     env = await testEngine();
     const api = createEngineApi(env.engine);
     // `model=` names no allowed model: the same refusal as a person's prompt gets.
-    const s = await api.schedules.add(OWNER, {
-      project: "demo",
-      cron: "* * * * *",
-      tz: "UTC",
-      channel: "C9",
-      prompt: "model=nope fais-le",
-    });
+    const s = await api.schedules.add(
+      { ...OWNER, channels: ["C9"] },
+      {
+        project: "demo",
+        cron: "* * * * *",
+        tz: "UTC",
+        channel: "C9",
+        prompt: "model=nope fais-le",
+      },
+    );
     toNextMinute();
     expect(await fireDueSchedules(env.engine)).toMatchObject({ fired: 0, skipped: 1 });
     expect(await conversations()).toBe(0);
