@@ -25,6 +25,7 @@ import { parseConfig, type Config } from "../config.js";
 import { args, cliLocale, out } from "./context.js";
 import { t, type Locale } from "../i18n/index.js";
 import { describeProblem, installProblemsOf } from "./layoutCheck.js";
+import { codexConfigCheck } from "./codexConfigCheck.js";
 import { credentialsCheck } from "./credentialsCheck.js";
 import { egressCheck } from "./networkCheck.js";
 import { modelProbe } from "./modelProbe.js";
@@ -57,6 +58,8 @@ export async function run(argv: string[]): Promise<number> {
     ok: true,
     detail: t(locale, "cli.doctor.data_dir", { dir: config.dataDir, runner: config.runner }),
   });
+  const codexConfig = codexConfigCheck(config);
+  checks.push(codexConfig.check);
   checks.push(await database(config));
   const jail = await probeJail({ jail: config.jail, dataDir: config.dataDir, locale: config.locale });
   checks.push({
@@ -70,8 +73,9 @@ export async function run(argv: string[]): Promise<number> {
   if (config.jail !== "off") checks.push(networkCheck(config));
   const codex = await codexCheck(config);
   checks.push(codex.check);
-  if (codex.bin) checks.push(await sandboxCheck(config, codex.bin));
-  if (codex.bin) checks.push(await modelProbe(config, codex.bin));
+  // A config.toml that does not parse fails both with Codex's words: its own line said where.
+  if (codex.bin && codexConfig.parses) checks.push(await sandboxCheck(config, codex.bin));
+  if (codex.bin && codexConfig.parses) checks.push(await modelProbe(config, codex.bin));
   checks.push(await gitCheck(locale));
   checks.push(...(await botTokenChecks(config)));
   const app = await appTokenCheck(config);
@@ -144,7 +148,7 @@ function networkCheck(config: Config): Check {
   try {
     settings = readOperatorConfig(operatorCodexHome(config.codexHome));
   } catch {
-    // a config.toml that does not parse is the sandbox and model checks' to report
+    // a config.toml that does not parse is the codex config check's to report
   }
   const ports = [...mcpLoopbackPorts(settings), ...config.netnsPorts];
   return {

@@ -15,6 +15,7 @@ type CheckId =
   | "egress"
   | "network"
   | "codex"
+  | "codex_config"
   | "sandbox"
   | "model"
   | "git"

@@ -79,6 +79,7 @@ export const cli = {
   "cli.doctor.name.credentials": "credentials",
   "cli.doctor.name.network": "full-access network",
   "cli.doctor.name.codex": "codex",
+  "cli.doctor.name.codex_config": "codex config",
   "cli.doctor.name.sandbox": "sandbox",
   "cli.doctor.name.model": "model",
   "cli.doctor.name.git": "git",
@@ -100,6 +101,10 @@ export const cli = {
     "pasta (Debian package passt), capsh (libcap2-bin) or /dev/net/tun is missing: full-access agents share the host's network namespace (its abstract unix sockets, /proc/net); install passt and libcap2-bin",
   "cli.doctor.netns_off":
     "CODEXPI_NETNS=off: full-access agents share the host's network namespace (its abstract unix sockets, /proc/net)",
+  "cli.doctor.codex_config_ok": "{file} parses",
+  "cli.doctor.codex_config_none": "no {file}: Codex's defaults",
+  "cli.doctor.codex_config_invalid":
+    "{where}: {message}. Fix: correct that line of {file} (a key appears once per table; TOML's syntax: https://toml.io), then run doctor again; the sandbox and model checks wait for it",
   "cli.doctor.codex_missing": "binary not found (npm ci installs @openai/codex; or set CODEX_BIN)",
   "cli.doctor.sandbox_ok": "restricted projects can run commands",
   "cli.doctor.sandbox_ok_jailed": "restricted projects can run commands (inside the jail)",

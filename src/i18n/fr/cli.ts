@@ -82,6 +82,7 @@ export const cli = {
   "cli.doctor.name.credentials": "identifiants",
   "cli.doctor.name.network": "réseau en accès complet",
   "cli.doctor.name.codex": "codex",
+  "cli.doctor.name.codex_config": "configuration codex",
   "cli.doctor.name.sandbox": "bac à sable",
   "cli.doctor.name.model": "modèle",
   "cli.doctor.name.git": "git",
@@ -104,6 +105,10 @@ export const cli = {
     "pasta (paquet Debian passt), capsh (libcap2-bin) ou /dev/net/tun manque : les agents en accès complet partagent l’espace de noms réseau de l’hôte (ses sockets unix abstraites, /proc/net) ; installez passt et libcap2-bin",
   "cli.doctor.netns_off":
     "CODEXPI_NETNS=off : les agents en accès complet partagent l’espace de noms réseau de l’hôte (ses sockets unix abstraites, /proc/net)",
+  "cli.doctor.codex_config_ok": "{file} est lisible",
+  "cli.doctor.codex_config_none": "pas de {file} : les réglages par défaut de Codex",
+  "cli.doctor.codex_config_invalid":
+    "{where} : {message}. Correctif : corrige cette ligne de {file} (une clé n’apparaît qu’une fois par table ; la syntaxe TOML : https://toml.io), puis relance doctor ; les contrôles du bac à sable et du modèle l’attendent",
   "cli.doctor.codex_missing": "binaire introuvable (npm ci installe @openai/codex ; ou règle CODEX_BIN)",
   "cli.doctor.sandbox_ok": "les projets restreints peuvent lancer des commandes",
   "cli.doctor.sandbox_ok_jailed": "les projets restreints peuvent lancer des commandes (dans l’isolation)",
