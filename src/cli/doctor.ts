@@ -12,6 +12,7 @@ import {
   readOperatorConfig,
   openDatabase,
   operatorCodexHome,
+  packageRoot,
   probeJail,
   resolveCodexBinary,
 } from "../engine/api/runtime.js";
@@ -166,7 +167,8 @@ async function codexCheck(config: Config): Promise<{ check: Check; bin: string |
       check: {
         name: checkName(config.locale, "codex"),
         ok: false,
-        detail: t(config.locale, "cli.doctor.codex_missing"),
+        // The install's own directory: `npm ci` run elsewhere installs nothing codexpi finds.
+        detail: t(config.locale, "cli.doctor.codex_missing", { install: packageRoot() }),
       },
     };
   // Allow-listed environment: not even `--version` gets a Slack token.

@@ -171,7 +171,7 @@ describe("codexpi doctor: a model Codex cannot authenticate to (real CLI)", () =
     const openAi = await makeCodexHome(url, { authFile: true }); // requires_openai_auth, no auth.json
     const notLoggedIn = await doctorWith(openAi, { PATH: process.env.PATH ?? "" });
     expect(notLoggedIn.stdout).toMatch(
-      /^✗ model: .*Codex is not logged in .*Fix: `CODEX_HOME=.* codex login`/m,
+      /^✗ model: .*Codex is not logged in .*Fix: `CODEX_HOME=\S+ \/\S+\/codex login`/m,
     );
     expect(notLoggedIn.ms).toBeLessThan(20_000);
     const keyed = await makeCodexHome(url);
