@@ -23,6 +23,7 @@ describe("codexpi doctor in each language", () => {
       env: {
         CODEXPI_DATA_DIR: path.join(dir, "data"),
         CODEXPI_LOCALE: locale,
+        CODEXPI_ENV_FILE: "none", // never the checkout's .env (the quick start's real tokens, chmod 600)
         CODEX_BIN: path.join(dir, "no-codex-here"),
         LOG_LEVEL: "warn",
         NO_PROXY: "127.0.0.1,localhost",
