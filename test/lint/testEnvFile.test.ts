@@ -19,7 +19,8 @@ function unguardedCliStarts(text: string): number[] {
   for (const m of text.matchAll(/extendEnv: false/g)) {
     const at = m.index ?? 0;
     const call = text.lastIndexOf("execa(", at);
-    if (call < 0 || !/\[\s*(?:(?:CLI|cli)\b|await nobodysCli\(\))/.test(text.slice(call, call + 120))) continue;
+    if (call < 0 || !/\[\s*(?:(?:CLI|cli)\b|await nobodysCli\(\))/.test(text.slice(call, call + 120)))
+      continue;
     // The options and an `env` built just before the call.
     const window = text.slice(Math.max(0, call - 600), at);
     if (!/CODEXPI_ENV_FILE|\bcwd:/.test(window)) found.push(text.slice(0, at).split("\n").length);
