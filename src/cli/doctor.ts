@@ -13,6 +13,7 @@ import {
   readOperatorConfig,
   openDatabase,
   operatorCodexHome,
+  packageRoot,
   probeJail,
   resolveCodexBinary,
 } from "../engine/api/runtime.js";
@@ -26,6 +27,7 @@ import { parseConfig, type Config } from "../config.js";
 import { args, cliLocale, out } from "./context.js";
 import { t, type Locale } from "../i18n/index.js";
 import { describeProblem, installProblemsOf } from "./layoutCheck.js";
+import { codexConfigCheck } from "./codexConfigCheck.js";
 import { credentialsCheck } from "./credentialsCheck.js";
 import { egressCheck } from "./networkCheck.js";
 import { modelProbe } from "./modelProbe.js";
@@ -58,6 +60,8 @@ export async function run(argv: string[]): Promise<number> {
     ok: true,
     detail: t(locale, "cli.doctor.data_dir", { dir: config.dataDir, runner: config.runner }),
   });
+  const codexConfig = codexConfigCheck(config);
+  checks.push(codexConfig.check);
   checks.push(await database(config));
   const jail = await probeJail({ jail: config.jail, dataDir: config.dataDir, locale: config.locale });
   checks.push({
@@ -71,8 +75,9 @@ export async function run(argv: string[]): Promise<number> {
   if (config.jail !== "off") checks.push(networkCheck(config), await proxyCheck(config));
   const codex = await codexCheck(config);
   checks.push(codex.check);
-  if (codex.bin) checks.push(await sandboxCheck(config, codex.bin));
-  if (codex.bin) checks.push(await modelProbe(config, codex.bin));
+  // A config.toml that does not parse fails both with Codex's words: its own line said where.
+  if (codex.bin && codexConfig.parses) checks.push(await sandboxCheck(config, codex.bin));
+  if (codex.bin && codexConfig.parses) checks.push(await modelProbe(config, codex.bin));
   checks.push(await gitCheck(locale));
   checks.push(...(await botTokenChecks(config)));
   const app = await appTokenCheck(config);
@@ -145,7 +150,7 @@ function networkCheck(config: Config): Check {
   try {
     settings = readOperatorConfig(operatorCodexHome(config.codexHome));
   } catch {
-    // a config.toml that does not parse is the sandbox and model checks' to report
+    // a config.toml that does not parse is the codex config check's to report
   }
   const ports = [...mcpLoopbackPorts(settings), ...config.netnsPorts];
   return {
@@ -178,7 +183,8 @@ async function codexCheck(config: Config): Promise<{ check: Check; bin: string |
       check: {
         name: checkName(config.locale, "codex"),
         ok: false,
-        detail: t(config.locale, "cli.doctor.codex_missing"),
+        // The install's own directory: `npm ci` run elsewhere installs nothing codexpi finds.
+        detail: t(config.locale, "cli.doctor.codex_missing", { install: packageRoot() }),
       },
     };
   // Allow-listed environment: not even `--version` gets a Slack token.

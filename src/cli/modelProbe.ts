@@ -40,9 +40,11 @@ function configuredModel(locale: Locale, home: string): string {
 }
 
 /** Why Codex cannot authenticate to its model, said before any turn (with its fix); null when it may. */
-function accessRefusal(locale: Locale, model: string, home: string): string | null {
+function accessRefusal(locale: Locale, model: string, home: string, bin: string): string | null {
   const access = modelAccessProblem(home, process.env);
-  if (access?.kind === "not_logged_in") return t(locale, "cli.doctor.model_not_logged_in", { model, home });
+  // The pinned binary by its absolute path: no `codex` is on the PATH (npm ci installs it locally).
+  if (access?.kind === "not_logged_in")
+    return t(locale, "cli.doctor.model_not_logged_in", { model, home, codex: bin });
   if (access?.kind === "key_missing")
     return t(locale, "cli.doctor.model_key_missing", {
       model,
@@ -63,7 +65,7 @@ export async function modelProbe(config: Config, bin: string): Promise<Check> {
   const home = operatorCodexHome(config.codexHome);
   const model = configuredModel(locale, home);
   const configFile = path.join(home, "config.toml");
-  const refused = accessRefusal(locale, model, home);
+  const refused = accessRefusal(locale, model, home, bin);
   if (refused) return { name, ok: false, detail: refused };
   const bwrap = config.jail === "bwrap" ? findBwrap() : null;
   if (config.jail === "bwrap" && !bwrap)

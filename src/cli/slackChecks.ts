@@ -16,6 +16,7 @@ type CheckId =
   | "egress"
   | "network"
   | "codex"
+  | "codex_config"
   | "sandbox"
   | "model"
   | "git"

@@ -162,7 +162,13 @@ describe("codexpi doctor: a model Codex cannot authenticate to (real CLI)", () =
     made.push(home.dir, data);
     const started = Date.now();
     const r = await execa(process.execPath, [CLI, "doctor"], {
-      env: { CODEX_HOME: home.dir, CODEXPI_DATA_DIR: path.join(data, "data"), CODEXPI_LOCALE: "en", ...env },
+      env: {
+        CODEX_HOME: home.dir,
+        CODEXPI_DATA_DIR: path.join(data, "data"),
+        CODEXPI_LOCALE: "en",
+        CODEXPI_ENV_FILE: "none", // never the checkout's .env (the quick start's real tokens, chmod 600)
+        ...env,
+      },
       extendEnv: false,
       reject: false,
       timeout: 60_000,
@@ -175,7 +181,7 @@ describe("codexpi doctor: a model Codex cannot authenticate to (real CLI)", () =
     const openAi = await makeCodexHome(url, { authFile: true }); // requires_openai_auth, no auth.json
     const notLoggedIn = await doctorWith(openAi, { PATH: process.env.PATH ?? "" });
     expect(notLoggedIn.stdout).toMatch(
-      /^✗ model: .*Codex is not logged in .*Fix: `CODEX_HOME=.* codex login`/m,
+      /^✗ model: .*Codex is not logged in .*Fix: `CODEX_HOME=\S+ \/\S+\/codex login`/m,
     );
     expect(notLoggedIn.ms).toBeLessThan(20_000);
     const keyed = await makeCodexHome(url);
@@ -209,6 +215,7 @@ describe("codexpi doctor: the model's credential stays on the host", () => {
       CODEXPI_IDLE_TIMEOUT: "3",
       LOG_LEVEL: "warn",
       CODEXPI_LOCALE: "en",
+      CODEXPI_ENV_FILE: "none", // never the checkout's .env (the quick start's real tokens, chmod 600)
     };
     const r = await execa(process.execPath, [CLI, "doctor"], {
       env,

@@ -23,6 +23,7 @@ describe("codexpi doctor in each language", () => {
       env: {
         CODEXPI_DATA_DIR: path.join(dir, "data"),
         CODEXPI_LOCALE: locale,
+        CODEXPI_ENV_FILE: "none", // never the checkout's .env (the quick start's real tokens, chmod 600)
         CODEX_BIN: path.join(dir, "no-codex-here"),
         LOG_LEVEL: "warn",
         NO_PROXY: "127.0.0.1,localhost",
@@ -43,7 +44,7 @@ describe("codexpi doctor in each language", () => {
     expect(fr.stdout).toMatch(/^✓ configuration : répertoire de données /m);
     expect(fr.stdout).toMatch(/^✓ base de données : /m);
     expect(fr.stdout).toMatch(
-      /^✗ codex : binaire introuvable \(npm ci installe @openai\/codex ; ou règle CODEX_BIN\)$/m,
+      /^✗ codex : binaire introuvable\. Correctif : `npm --prefix \/\S+ ci` \(installe @openai\/codex\), ou règle CODEX_BIN sur un binaire codex$/m,
     );
     expect(fr.stdout).toMatch(/^✓ slack : auth\.test ok : /m);
     expect(fr.stdout).toMatch(
@@ -62,7 +63,7 @@ describe("codexpi doctor in each language", () => {
     const en = await doctor("en", slackEnv);
     expect(en.exitCode).toBe(1);
     expect(en.stdout).toMatch(
-      /^✗ codex: binary not found \(npm ci installs @openai\/codex; or set CODEX_BIN\)$/m,
+      /^✗ codex: binary not found\. Fix: `npm --prefix \/\S+ ci` \(it installs @openai\/codex\), or set CODEX_BIN to a codex binary$/m,
     );
     expect(en.stdout).toMatch(/^✗ slack scopes: SLACK_BOT_TOKEN lacks app_mentions:read, .*\. Fix: /m);
   });

@@ -28,6 +28,7 @@ describe("codexpi serve start-up errors (real CLI, fake Slack)", () => {
       env: {
         CODEXPI_DATA_DIR: path.join(dir, "data"),
         CODEXPI_JAIL: "off",
+        CODEXPI_ENV_FILE: "none", // never the checkout's .env (the quick start's real tokens, chmod 600)
         HOST: "127.0.0.1",
         PORT: "0",
         HEALTH_PORT: "0",

@@ -40,6 +40,7 @@ describe("storage faults at start-up (real CLI)", () => {
         PATH: process.env.PATH,
         HOME: dir,
         CODEXPI_DATA_DIR: data,
+        CODEXPI_ENV_FILE: "none", // never the checkout's .env (the quick start's real tokens, chmod 600)
         CODEXPI_HEADLESS: "1",
         CODEXPI_LOCALE: "en",
         HEALTH_PORT: "0",
@@ -70,6 +71,7 @@ describe("storage faults at start-up (real CLI)", () => {
         PATH: process.env.PATH,
         HOME: dir,
         CODEXPI_DATA_DIR: data,
+        CODEXPI_ENV_FILE: "none", // never the checkout's .env (the quick start's real tokens, chmod 600)
         CODEXPI_HEADLESS: "1",
         HEALTH_PORT: "0",
         CODEXPI_METRICS_PORT: "0",

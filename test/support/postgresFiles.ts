@@ -39,6 +39,7 @@ export const POSTGRES_FILES = [
   "test/engine/projects/policies.test.ts",
   "test/engine/projects/projectOverlap.test.ts",
   "test/engine/projects/projects.test.ts",
+  "test/engine/projects/projectSuggestion.test.ts",
   "test/engine/projects/workspaceMode.test.ts",
   "test/engine/dispatch/reaper.test.ts",
   "test/engine/conversations/recovery.test.ts",

@@ -7,7 +7,7 @@ import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import type { DB, Project } from "../schema.js";
 import { enqueueIn } from "../conversations/index.js";
-import { canPromptProject, findProjectByName, type Actor } from "../projects/index.js";
+import { canPromptProject, findProjectByName, projectNotFound, type Actor } from "../projects/index.js";
 import { assertChargeable } from "../usage/index.js";
 import { composeDraft, correctionsPrompt, draftHash } from "./draft.js";
 import {
@@ -69,8 +69,7 @@ export async function createOrchestration(
   const project =
     (await engine.db.selectFrom("projects").selectAll().where("id", "=", wanted).executeTakeFirst()) ??
     (wanted ? await findProjectByName(engine.db, wanted) : undefined);
-  if (!project || !canPromptProject(actor, project))
-    throw new EngineError("not_found", "project_not_found", { name: wanted });
+  if (!project || !canPromptProject(actor, project)) throw await projectNotFound(engine.db, actor, wanted);
   const parsed = newOrchestrationSchema.safeParse(input);
   if (!parsed.success)
     throw new EngineError("invalid", "orch_invalid", {

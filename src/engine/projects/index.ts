@@ -37,6 +37,7 @@ export {
   getProject,
   listProjects,
   projectForActor,
+  projectNotFound,
   projectForOwner,
   removeProject,
   setProjectPrompter,

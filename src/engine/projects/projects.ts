@@ -12,6 +12,7 @@ import { EngineError } from "../errors.js";
 import { newId } from "../ids.js";
 import type { Clock } from "../clock.js";
 import { normalizeName } from "../protocol/index.js";
+import { closest } from "../../suggest.js";
 import type { ApprovalMode, Project, ProjectRole, ProjectVisibility, WorkspaceMode } from "../schema.js";
 import type { NetworkMode } from "../network/index.js";
 import { assertNoOverlap, projectProblems, realPath, realRoots, type InstallRoots } from "./layout.js";
@@ -169,7 +170,17 @@ export async function projectForActor(db: Database, actor: Actor, name: string):
       name: project.name,
       owner: project.owner_id ?? "",
     });
-  throw new EngineError("not_found", "project_not_found", { name });
+  throw await projectNotFound(db, actor, name);
+}
+
+/**
+ * "Project not found", with the name a typo most likely meant (issue 32): taken only from the
+ * projects this actor may see, so that it never reveals a hidden project's name.
+ */
+export async function projectNotFound(db: Database, actor: Actor, name: string): Promise<EngineError> {
+  const visible = (await listProjects(db, actor)).map((p) => p.name);
+  const suggestion = closest(name, visible);
+  return new EngineError("not_found", "project_not_found", suggestion ? { name, suggestion } : { name });
 }
 
 /**

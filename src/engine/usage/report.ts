@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Kernel } from "../kernel.js";
 import { EngineError } from "../errors.js";
-import { type Actor, findProjectByName, listProjects } from "../projects/index.js";
+import { type Actor, findProjectByName, listProjects, projectNotFound } from "../projects/index.js";
 import { costOf, type TokenSums } from "../../prices.js";
 import "./schema.js";
 
@@ -51,7 +51,7 @@ export async function usageReport(
   if (query.project) {
     const p = await findProjectByName(engine.db, query.project);
     if (!p || !visible.some((v) => v.id === p.id))
-      throw new EngineError("not_found", "project_not_found", { name: query.project });
+      throw await projectNotFound(engine.db, actor, query.project);
     projects = [p];
   }
   const now = engine.clock.now();

@@ -80,6 +80,7 @@ export const cli = {
   "cli.doctor.name.proxy": "egress proxy",
   "cli.doctor.name.network": "full-access network",
   "cli.doctor.name.codex": "codex",
+  "cli.doctor.name.codex_config": "codex config",
   "cli.doctor.name.sandbox": "sandbox",
   "cli.doctor.name.model": "model",
   "cli.doctor.name.git": "git",
@@ -101,10 +102,15 @@ export const cli = {
   "cli.doctor.netns_ok":
     "agents have no network of their own (their ways out are codexpi's gateway and, for a project that lists hosts, its egress proxy); a full-access agent of an `open` project routes out through a namespace of its own (pasta); host loopback ports every agent reaches: {ports}",
   "cli.doctor.netns_missing":
-    "pasta (Debian package passt), capsh (libcap2-bin) or /dev/net/tun is missing: full-access agents share the host's network namespace (its abstract unix sockets, /proc/net); install passt and libcap2-bin",
+    "pasta (Debian package passt), capsh (libcap2-bin) or /dev/net/tun is missing: full-access agents share the host's network namespace (its abstract unix sockets, /proc/net). Fix (Debian, as root): `apt-get install passt libcap2-bin`",
   "cli.doctor.netns_off":
     "CODEXPI_NETNS=off: full-access agents share the host's network namespace (its abstract unix sockets, /proc/net)",
-  "cli.doctor.codex_missing": "binary not found (npm ci installs @openai/codex; or set CODEX_BIN)",
+  "cli.doctor.codex_config_ok": "{file} parses",
+  "cli.doctor.codex_config_none": "no {file}: Codex's defaults",
+  "cli.doctor.codex_config_invalid":
+    "{where}: {message}. Fix: correct that line of {file} (a key appears once per table; TOML's syntax: https://toml.io), then run doctor again; the sandbox and model checks wait for it",
+  "cli.doctor.codex_missing":
+    "binary not found. Fix: `npm --prefix {install} ci` (it installs @openai/codex), or set CODEX_BIN to a codex binary",
   "cli.doctor.sandbox_ok": "restricted projects can run commands",
   "cli.doctor.sandbox_ok_jailed": "restricted projects can run commands (inside the jail)",
   "cli.doctor.sandbox_failed": "restricted projects cannot run commands here: {detail}",
@@ -161,7 +167,7 @@ export const cli = {
   "cli.jail.mechanism": "{version} (user, pid, ipc, uts namespaces; private /tmp and /proc)",
   "cli.jail.line": "{mechanism}: {detail}",
   "cli.jail.off": "CODEXPI_JAIL=off: agents and test commands are NOT isolated",
-  "cli.jail.missing": "bubblewrap is not installed (Debian: apt install bubblewrap)",
+  "cli.jail.missing": "bubblewrap is not installed. Fix (Debian, as root): `apt-get install bubblewrap`",
   "cli.jail.no_start": "the jail does not start here: {error}",
   "cli.jail.read_outside": "a jailed process read a file outside its workspace",
   "cli.jail.saw_parent": "a jailed process saw codexpi's processes",

@@ -35,7 +35,10 @@ export const core = {
   "reason.project_exists": "a project named {name} already exists",
   "reason.role_taken": "the {role} role is already held by the project {name}",
   "reason.project_clash": "the project {name} clashes with another project (name or role {role}); try again",
-  "reason.project_not_found": "project not found: {name}",
+  "reason.project_not_found": (p) =>
+    p.suggestion === undefined
+      ? "project not found: {name}"
+      : "project not found: {name} (did you mean {suggestion}?)",
   "reason.project_read_only":
     "you may follow project {name}, not prompt it: ask its owner (`/codex project allow {name} @you`)",
   "reason.admins_only": "admins only",

@@ -7,7 +7,7 @@ export const quiet = {
   "progress.reconnecting": "reconnecting to the model: {error}, attempt {n}",
   "conversation.state.stopping": "Stopping…",
   "cli.doctor.model_not_logged_in":
-    "{model}: Codex is not logged in (no {home}/auth.json and no OPENAI_API_KEY). Fix: `CODEX_HOME={home} codex login` (or a key: `codex login --with-api-key`), then run doctor again",
+    "{model}: Codex is not logged in (no {home}/auth.json and no OPENAI_API_KEY). Fix: `CODEX_HOME={home} {codex} login` (with an API key: `printenv OPENAI_API_KEY | CODEX_HOME={home} {codex} login --with-api-key`), then run doctor again",
   "cli.doctor.model_key_missing":
     "{model}: the variable {variable} that {config} names for the provider's key is not set. Fix: set it (and name it in CODEXPI_AGENT_ENV), then run doctor again",
   "cli.doctor.model_unreachable":

@@ -83,6 +83,7 @@ export const cli = {
   "cli.doctor.name.proxy": "proxy de sortie",
   "cli.doctor.name.network": "réseau en accès complet",
   "cli.doctor.name.codex": "codex",
+  "cli.doctor.name.codex_config": "configuration codex",
   "cli.doctor.name.sandbox": "bac à sable",
   "cli.doctor.name.model": "modèle",
   "cli.doctor.name.git": "git",
@@ -105,10 +106,15 @@ export const cli = {
   "cli.doctor.netns_ok":
     "les agents n’ont pas de réseau à eux (leurs seules sorties sont la passerelle de codexpi et, pour un projet qui liste des hôtes, son proxy de sortie) ; un agent en accès complet d’un projet `open` sort par son propre espace de noms réseau (pasta) ; ports de la boucle locale de l’hôte que chaque agent atteint : {ports}",
   "cli.doctor.netns_missing":
-    "pasta (paquet Debian passt), capsh (libcap2-bin) ou /dev/net/tun manque : les agents en accès complet partagent l’espace de noms réseau de l’hôte (ses sockets unix abstraites, /proc/net) ; installez passt et libcap2-bin",
+    "pasta (paquet Debian passt), capsh (libcap2-bin) ou /dev/net/tun manque : les agents en accès complet partagent l’espace de noms réseau de l’hôte (ses sockets unix abstraites, /proc/net). Correctif (Debian, en root) : `apt-get install passt libcap2-bin`",
   "cli.doctor.netns_off":
     "CODEXPI_NETNS=off : les agents en accès complet partagent l’espace de noms réseau de l’hôte (ses sockets unix abstraites, /proc/net)",
-  "cli.doctor.codex_missing": "binaire introuvable (npm ci installe @openai/codex ; ou règle CODEX_BIN)",
+  "cli.doctor.codex_config_ok": "{file} est lisible",
+  "cli.doctor.codex_config_none": "pas de {file} : les réglages par défaut de Codex",
+  "cli.doctor.codex_config_invalid":
+    "{where} : {message}. Correctif : corrige cette ligne de {file} (une clé n’apparaît qu’une fois par table ; la syntaxe TOML : https://toml.io), puis relance doctor ; les contrôles du bac à sable et du modèle l’attendent",
+  "cli.doctor.codex_missing":
+    "binaire introuvable. Correctif : `npm --prefix {install} ci` (installe @openai/codex), ou règle CODEX_BIN sur un binaire codex",
   "cli.doctor.sandbox_ok": "les projets restreints peuvent lancer des commandes",
   "cli.doctor.sandbox_ok_jailed": "les projets restreints peuvent lancer des commandes (dans l’isolation)",
   "cli.doctor.sandbox_failed": "les projets restreints ne peuvent pas lancer de commandes ici : {detail}",
@@ -165,7 +171,8 @@ export const cli = {
   "cli.jail.mechanism": "{version} (espaces de noms user, pid, ipc, uts ; /tmp et /proc privés)",
   "cli.jail.line": "{mechanism} : {detail}",
   "cli.jail.off": "CODEXPI_JAIL=off : les agents et les commandes de test ne sont PAS isolés",
-  "cli.jail.missing": "bubblewrap n’est pas installé (Debian : apt install bubblewrap)",
+  "cli.jail.missing":
+    "bubblewrap n’est pas installé. Correctif (Debian, en root) : `apt-get install bubblewrap`",
   "cli.jail.no_start": "la prison ne démarre pas ici : {error}",
   "cli.jail.read_outside": "un processus emprisonné a lu un fichier hors de son espace de travail",
   "cli.jail.saw_parent": "un processus emprisonné a vu les processus de codexpi",

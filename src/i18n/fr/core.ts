@@ -35,7 +35,10 @@ export const core = {
   "reason.role_taken": "le rôle {role} est déjà tenu par le projet {name}",
   "reason.project_clash":
     "le projet {name} entre en conflit avec un autre projet (nom ou rôle {role}) : réessaie",
-  "reason.project_not_found": "projet introuvable : {name}",
+  "reason.project_not_found": (p) =>
+    p.suggestion === undefined
+      ? "projet introuvable : {name}"
+      : "projet introuvable : {name} (voulais-tu dire {suggestion} ?)",
   "reason.project_read_only":
     "tu peux suivre le projet {name}, pas lui confier de travail : demande à son propriétaire (`/codex project allow {name} @toi`)",
   "reason.admins_only": "réservé aux admins",

@@ -4,7 +4,7 @@ export const quiet = {
   "progress.reconnecting": "reconnexion au modèle : {error}, tentative {n}",
   "conversation.state.stopping": "Arrêt en cours…",
   "cli.doctor.model_not_logged_in":
-    "{model} : Codex n’est pas connecté (pas de {home}/auth.json ni de OPENAI_API_KEY). Correction : `CODEX_HOME={home} codex login` (ou une clé : `codex login --with-api-key`), puis relancer doctor",
+    "{model} : Codex n’est pas connecté (pas de {home}/auth.json ni de OPENAI_API_KEY). Correctif : `CODEX_HOME={home} {codex} login` (avec une clé d’API : `printenv OPENAI_API_KEY | CODEX_HOME={home} {codex} login --with-api-key`), puis relancer doctor",
   "cli.doctor.model_key_missing":
     "{model} : la variable {variable} que {config} désigne pour la clé du fournisseur n’est pas définie. Correction : la définir (et la nommer dans CODEXPI_AGENT_ENV), puis relancer doctor",
   "cli.doctor.model_unreachable":

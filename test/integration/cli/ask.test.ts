@@ -28,7 +28,7 @@ describe("codexpi ask (real binary, fake model)", () => {
     expect(inputText(t.fake.requests[1]!)).toContain("Réponse du modèle 7731");
   });
 
-  it("ask --wait exits 1 with Codex's error on a failed turn; bad input gets usage and exit 2", async () => {
+  it('ask --wait exits 1 with Codex\'s error on a failed turn; bad input gets usage and exit 2; S-FH-09: a mistyped project name gets "did you mean"', async () => {
     await t.setup();
     t.fake.enqueue({ kind: "fail", message: "modèle indisponible" });
     await t.cli("project", "add", "demo", path.join(t.dir, "demo"));
@@ -39,6 +39,12 @@ describe("codexpi ask (real binary, fake model)", () => {
     const unknown = await t.cli("ask", "nope", "hello");
     expect(unknown.exitCode).toBe(1);
     expect(unknown.stderr).toContain("Projet introuvable : nope");
+    // S-FH-09: a near-miss of a project the operator sees is suggested, before the hint.
+    const typo = await t.cli("ask", "demi", "hello");
+    expect(typo.exitCode).toBe(1);
+    expect(typo.stderr).toContain(
+      "Projet introuvable : demi (voulais-tu dire demo ?). `codexpi project list` ",
+    );
     const usage = await t.cli("ask", "demo");
     expect(usage.exitCode).toBe(2);
     expect(usage.stderr).toContain("utilisation : codexpi"); // errors and usage in one language

@@ -8,7 +8,12 @@ import { closest, editDistance } from "../../../src/suggest.js";
 const cli = (args: string[], env: Record<string, string> = {}) =>
   execa(process.execPath, [CLI, ...args], {
     // Only what the CLI needs: no CODEXPI_LOCALE from the test's own environment, a French LANG.
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "fr_FR.UTF-8", ...env },
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      LANG: "fr_FR.UTF-8",
+      CODEXPI_ENV_FILE: "none", // never the checkout's .env (the quick start's real tokens, chmod 600)
+      ...env,
+    },
     extendEnv: false,
     reject: false,
     timeout: 30_000,
