@@ -48,6 +48,9 @@ export function jailConfigToml(operator: Table, upstream: Pick<Upstream, "wireAp
     }
     config.profiles = profiles;
   }
+  // The jail has no way to Codex's analytics endpoint (only the gateway): its upload would only
+  // stall the turn (seen: a probe without an answer in 6 s with analytics on).
+  config.analytics = { ...(isTable(config.analytics) ? config.analytics : {}), enabled: false };
   config.model_provider = GATEWAY_PROVIDER;
   // Codex would otherwise look for a keyring; the jail's auth.json is a stand-in anyway.
   config.cli_auth_credentials_store = "file";
