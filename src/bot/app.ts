@@ -29,8 +29,10 @@ import { registerCommands } from "./listeners/commands.js";
 import { registerEvents } from "./listeners/events.js";
 import { registerGuards, registerPersonLocale } from "./listeners/guards.js";
 import { currentLocale, UserLocales } from "./userLocales.js";
-import { redactingFetch } from "./redactingSlack.js";
-import { countingFetch, type SlackCallMetrics, slackCallMetrics } from "./slackMetrics.js";
+import { type SlackCallMetrics, slackCallMetrics } from "./slackMetrics.js";
+import { webClientOptions } from "./webClientOptions.js";
+
+export { webClientOptions } from "./webClientOptions.js";
 import { redactAcks } from "./receiver/ackRedaction.js";
 import { ComposedReceiver } from "./receiver/composed.js";
 import { CheckedHttpReceiver } from "./receiver/http.js";
@@ -61,21 +63,6 @@ export interface SlackApp {
   /** Resolves once every request received so far has been processed, its work after ack included. */
   settled(): Promise<void>;
   stop(): Promise<void>;
-}
-
-/**
- * Web API client options shared by Bolt and the notifier: our own retries, never the SDK's 30
- * minutes, and a fetch that redacts every request body (Bolt's `respond()` uses it too).
- */
-export function webClientOptions(config: Config, metrics?: SlackCallMetrics) {
-  return {
-    ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}),
-    // Counted after the redactor, as Slack sees the call (metrics: calls and 429s by method).
-    fetch: metrics ? countingFetch(redactingFetch(), metrics) : redactingFetch(),
-    retryConfig: { retries: 0 },
-    rejectRateLimitedCalls: true,
-    timeout: 15_000,
-  };
 }
 
 /** Bolt's logger interface over pino. */

@@ -1,6 +1,6 @@
 import { WebClient } from "@slack/web-api";
 import type { Config } from "../config.js";
-import { webClientOptions } from "./app.js";
+import { webClientOptions } from "./webClientOptions.js";
 import type { Logger } from "pino";
 import type { EngineApi } from "../engine/api/index.js";
 import type { Actor, ChannelMember } from "../engine/api/model.js";
