@@ -1,4 +1,5 @@
 import {
+  warmTurnServices,
   type Assignment,
   Engine,
   type WorkerSpawner,
@@ -37,6 +38,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     let assignment: Assignment | null;
     if (values.standby) {
+      await warmTurnServices(config, pino({ level: "silent" }));
       assignment = await waitForAssignment();
     } else {
       const attempt = Number(values.attempt ?? "1");

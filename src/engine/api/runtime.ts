@@ -30,7 +30,7 @@ export { warmSpawner, type Assignment } from "../dispatch/index.js";
 export type { WorkerSpawner } from "../dispatch/index.js";
 export { HOST_NAME } from "../dispatch/index.js";
 export { workerHostSeat } from "./workerHost.js";
-export { probeJailedCodex, type ProbeJail, runWorker } from "../worker/index.js";
+export { probeJailedCodex, type ProbeJail, runWorker, warmTurnServices } from "../worker/index.js";
 export { pruneClones } from "../workspaces/index.js";
 export { pruneStaleFiles } from "../files/index.js";
 export { createEngineApi, type EngineApi } from "./index.js";

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ensurePrivateDirectory, ensureRegularFile, replaceFile } from "./agentFiles.js";
+import { ensurePrivateDirectory, ensureRegularFile, readRegularFile, replaceFile } from "./agentFiles.js";
 import { codexEnvironment } from "./environment.js";
 import { jailArgs, workspaceMounts, type JailMount, type JailSpec } from "./jail.js";
 import { findProgram } from "./programs.js";
@@ -68,7 +68,8 @@ function codexStateMounts(stateDir: string, operatorHome: string, files: JailCod
     ["config.toml", files.configToml],
     ["auth.json", files.authJson],
   ] as const) {
-    replaceFile(own, name, text);
+    // Rewritten only when it changed: most turns of a project find it as the last one left it.
+    if (readRegularFile(own, name)?.toString("utf8") !== text) replaceFile(own, name, text);
     bindFile(name, path.join(own, name));
   }
   const instructions = path.join(operatorHome, "AGENTS.md");

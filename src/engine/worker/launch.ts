@@ -196,3 +196,23 @@ export async function probeJailedCodex(
     end: () => services.end(),
   };
 }
+
+/**
+ * A standby worker's warm-up, before its assignment: starts and ends a turn's services once, so
+ * that reading Codex's settings, the gateway's server and its upstream client are compiled and
+ * ready when a turn comes (they would otherwise be paid between the claim and Codex's start).
+ * Best effort: a missing credential is the turn's to report.
+ */
+export async function warmTurnServices(config: Config, log: Logger): Promise<void> {
+  try {
+    const services = await startTurnServices(log, {
+      operatorHome: operatorCodexHome(config.codexHome),
+      env: process.env,
+      runDir: turnRunDir(config.dataDir),
+      network: { policy: { mode: "off", hosts: [] }, sandbox: "restricted", extraPorts: [] },
+    });
+    await services.end();
+  } catch {
+    // the turn itself will say what is missing
+  }
+}

@@ -96,8 +96,12 @@ export function egressOf(input: Pick<TurnNetworkInput, "policy" | "sandbox">): "
 /** A turn's socket directory older than this was left by a killed worker (no turn lasts a day). */
 const LEFTOVER_MS = 24 * 3600_000;
 
-/** Removes socket directories killed workers left behind (best effort: another worker may race). */
+let pruned = false;
+
+/** Removes socket directories killed workers left behind, once per process (best effort: workers may race). */
 function pruneLeftovers(runDir: string): void {
+  if (pruned) return;
+  pruned = true;
   const now = Date.now();
   for (const name of fs.readdirSync(runDir)) {
     const dir = path.join(runDir, name);
