@@ -2,7 +2,7 @@
 import type { Kernel } from "../kernel.js";
 import { sweepAudit } from "./query.js";
 
-export { auditActorOf, recordAgentAudit, recordAudit } from "./record.js";
+export { auditActorOf, projectNameOf, recordAgentAudit, recordAudit } from "./record.js";
 export { type AuditFilter, type AuditPage, auditPage, auditRows } from "./query.js";
 export type { AuditEvent } from "./schema.js";
 export { refusalOf } from "./refusal.js";

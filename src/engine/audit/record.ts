@@ -73,17 +73,22 @@ export async function recordAgentAudit(
   conversationId: string,
   entry: { action: string; target: string; detail?: string | null },
 ): Promise<void> {
+  await recordAudit(trx, at, {
+    actor: `agent:${conversationId}`,
+    via: "agent",
+    outcome: "ok",
+    project: await projectNameOf(trx, conversationId),
+    ...entry,
+  });
+}
+
+/** The name of a conversation's project (null when the conversation is gone), as the audit names it. */
+export async function projectNameOf(trx: Kysely<DB>, conversationId: string): Promise<string | null> {
   const project = await trx
     .selectFrom("conversations")
     .innerJoin("projects", "projects.id", "conversations.project_id")
     .select("projects.name")
     .where("conversations.id", "=", conversationId)
     .executeTakeFirst();
-  await recordAudit(trx, at, {
-    actor: `agent:${conversationId}`,
-    via: "agent",
-    outcome: "ok",
-    project: project?.name ?? null,
-    ...entry,
-  });
+  return project?.name ?? null;
 }

@@ -11,7 +11,7 @@ import { moveItem } from "./queueStore.js";
 import { announce } from "../wakeups.js";
 import type { RecordAgentOutcome } from "../outcomeHook.js";
 import { recordTurnUsage } from "../usage/index.js";
-import { recordAudit } from "../audit/index.js";
+import { projectNameOf, recordAudit } from "../audit/index.js";
 import type { GatewayUsage } from "../gateway/index.js";
 import type { EgressRefusal } from "../egress/index.js";
 
@@ -160,12 +160,7 @@ async function recordRefusals(
   queueId: string,
   refusals: readonly EgressRefusal[],
 ): Promise<void> {
-  const project = await trx
-    .selectFrom("conversations")
-    .innerJoin("projects", "projects.id", "conversations.project_id")
-    .select("projects.name")
-    .where("conversations.id", "=", conversationId)
-    .executeTakeFirst();
+  const project = await projectNameOf(trx, conversationId);
   const told = distinctRefusals(refusals).slice(0, REFUSALS_TOLD);
   for (const r of told)
     await recordAudit(trx, now, {
@@ -173,7 +168,7 @@ async function recordRefusals(
       via: "agent",
       action: "egress.refused",
       target: `${r.host}:${r.port}`,
-      project: project?.name ?? null,
+      project,
       outcome: "refused",
       reason: r.reason,
       detail: `queue ${queueId}`,
@@ -182,7 +177,7 @@ async function recordRefusals(
     kind: "conversation.egress_refused",
     conversationId,
     queueId,
-    project: project?.name ?? "",
+    project: project ?? "",
     refused: told,
   });
 }

@@ -1,7 +1,8 @@
 import dns from "node:dns/promises";
 import http from "node:http";
 import net from "node:net";
-import type { AddressInfo, Socket } from "node:net";
+import type { Socket } from "node:net";
+import { listenLocal } from "../system/index.js";
 
 /**
  * One turn's egress proxy: an HTTP proxy on the host's loopback, outside every jail, the only way
@@ -180,21 +181,14 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
   server.on("connect", (req: http.IncomingMessage, client: Socket, head: Buffer) =>
     tunnel(ctx, req, client, head),
   );
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    if (opts.socketPath) server.listen(opts.socketPath, () => resolve());
-    else server.listen(0, "127.0.0.1", () => resolve());
-  });
+  const listening = await listenLocal(server, opts.socketPath);
   return {
-    port: opts.socketPath ? 0 : (server.address() as AddressInfo).port,
+    port: listening.port,
     refusals: () => [...refused],
     async close() {
+      // The tunnels' upstream halves are not the server's connections: they go first.
       for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.close();
     },
   };
 }

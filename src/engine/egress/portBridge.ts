@@ -1,5 +1,6 @@
 import net from "node:net";
 import type { Socket } from "node:net";
+import { listenLocal } from "../system/index.js";
 
 /**
  * A host service an operator lets every jail reach (an MCP server on the host's loopback, a port
@@ -12,28 +13,21 @@ export interface PortBridge {
 
 /** Starts a bridge from `socketPath` to 127.0.0.1:`port` on the host. */
 export async function startPortBridge(socketPath: string, port: number): Promise<PortBridge> {
-  const sockets = new Set<Socket>();
-  const track = (s: Socket) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  };
+  const upstreams = new Set<Socket>();
   const server = net.createServer((client) => {
     const upstream = net.connect({ host: "127.0.0.1", port });
-    track(client);
-    track(upstream);
+    upstreams.add(upstream);
+    upstream.on("close", () => upstreams.delete(upstream));
     client.pipe(upstream);
     upstream.pipe(client);
     client.on("error", () => upstream.destroy());
     upstream.on("error", () => client.destroy());
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(socketPath, () => resolve());
-  });
+  const listening = await listenLocal(server, socketPath);
   return {
     async close() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const s of upstreams) s.destroy();
+      await listening.close();
     },
   };
 }

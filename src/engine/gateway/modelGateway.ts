@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual, createHash } from "node:crypto";
 import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { listenLocal } from "../system/index.js";
 import { EnvHttpProxyAgent, request } from "undici";
 import type { Upstream } from "./upstream.js";
 import { UsageTap, type GatewayUsage } from "./usageTap.js";
@@ -241,29 +241,19 @@ export async function startModelGateway(opts: GatewayOptions): Promise<ModelGate
     inFlight: new Set(),
     ended: false,
   };
-  const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     forward(g, req, res).catch((err: Error) => unreachable(g, res, err));
   });
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    if (opts.socketPath) server.listen(opts.socketPath, () => resolve());
-    else server.listen(0, "127.0.0.1", () => resolve());
-  });
+  const listening = await listenLocal(server, opts.socketPath);
   return {
-    port: opts.socketPath ? 0 : (server.address() as AddressInfo).port,
+    port: listening.port,
     token: g.token,
     usage: () => g.tap.total(),
     async end() {
       if (g.ended) return;
       g.ended = true;
       for (const a of g.inFlight) a.abort();
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.close();
       await g.dispatcher.close().catch(() => undefined);
     },
   };

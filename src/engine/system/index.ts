@@ -13,3 +13,4 @@ export {
 } from "./processes.js";
 export { trailingThrottle } from "./throttle.js";
 export { readModelProbe, recordModelProbe } from "./modelProbeRecord.js";
+export { listenLocal } from "./localServer.js";
