@@ -101,9 +101,24 @@ export async function enqueueIn(
   content: string,
   opts: EnqueueOptions = {},
 ): Promise<QueueItem> {
+  return (await queueIn(trx, clock, conversationId, content, opts)).item;
+}
+
+/**
+ * `enqueueIn`, saying whether the request's item was there already (`duplicate`). On PostgreSQL
+ * (READ COMMITTED) each statement reads a fresh snapshot: a twin that committed after the
+ * caller's own check is seen here, and the caller must not treat its item as one it queued.
+ */
+async function queueIn(
+  trx: Kysely<DB>,
+  clock: Clock,
+  conversationId: string,
+  content: string,
+  opts: EnqueueOptions,
+): Promise<{ item: QueueItem; duplicate: boolean }> {
   if (!content.trim()) throw new EngineError("invalid", "prompt_empty");
   const earlier = await itemOfRequest(trx, opts.requestKey);
-  if (earlier) return earlier;
+  if (earlier) return { item: earlier, duplicate: true };
   const origin = opts.origin ?? "user";
   const now = clock.now();
   await lockConversation(trx, conversationId);
@@ -165,7 +180,7 @@ export async function enqueueIn(
     queueId: row.id,
     position: await itemsAhead(trx, row),
   });
-  return row;
+  return { item: row, duplicate: false };
 }
 
 /** The next queue sequence number (see enqueueIn). */
@@ -210,9 +225,7 @@ export async function enqueueOnce(
     return await writeTransaction(
       db,
       async (trx) => {
-        const earlier = await itemOfRequest(trx, opts.requestKey);
-        if (earlier) return { item: earlier, duplicate: true };
-        return { item: await enqueueIn(trx, clock, conversationId, content, opts), duplicate: false };
+        return queueIn(trx, clock, conversationId, content, opts);
       },
       { locks: [] },
     );
@@ -240,6 +253,13 @@ async function queuedByTwin(
   return itemOfRequest(db, requestKey);
 }
 
+/** Thrown to roll back a new conversation whose request a twin queued first (see startConversation). */
+class QueuedByTwin extends Error {
+  constructor(readonly item: QueueItem) {
+    super("queued by a twin request");
+  }
+}
+
 /**
  * Starts a conversation in a project and queues its first prompt, atomically. No advisory lock on
  * PostgreSQL: the conversation is new (its row is this transaction's own), the seq a sequence's.
@@ -258,7 +278,7 @@ export async function startConversation(
   try {
     return await startConversationIn(db, clock, project, prompt, userId, opts);
   } catch (err) {
-    const earlier = await queuedByTwin(db, err, opts.requestKey);
+    const earlier = err instanceof QueuedByTwin ? err.item : await queuedByTwin(db, err, opts.requestKey);
     if (!earlier) throw err;
     return {
       conversation: await getConversation(db, earlier.conversation_id),
@@ -295,8 +315,11 @@ async function startConversationIn(
         opts.options,
       );
       await opts.onCreated?.(trx, conversation.id);
-      const item = await enqueueIn(trx, clock, conversation.id, prompt, { requestedBy: userId, ...opts });
-      return { conversation, item, duplicate: false };
+      const queued = await queueIn(trx, clock, conversation.id, prompt, { requestedBy: userId, ...opts });
+      // A twin committed between our check and the insert: our new conversation (and the front
+      // end's rows for it) must not stay behind without a prompt. Roll it all back.
+      if (queued.duplicate) throw new QueuedByTwin(queued.item);
+      return { conversation, item: queued.item, duplicate: false };
     },
     { locks: [] },
   );
