@@ -169,6 +169,38 @@ describe("one Slack message, one handling", () => {
     expect((await b.db.selectFrom("conversations").select("id").execute()).length).toBe(1);
   }, 180_000);
 
+  it("S-ONE-08: a mention with a file, delivered as app_mention and as its message file_share twin (both orders, top level and in a conversation's thread), runs one turn each and stages the file once", async () => {
+    bot = await slackBot({ env: { CODEXPI_LOCALE: "en" }, model: { respond } });
+    const b = bot;
+    const withFile = (marker: string, threadTs?: string) => {
+      const m = mention(b, "C1", marker, threadTs);
+      const file = b.slack.shared.share({ name: `${marker}.txt`, content: Buffer.from(`${marker}\n`) });
+      return {
+        ...m,
+        appMention: { ...m.appMention, files: [file] },
+        fileShare: { ...m.message, subtype: "file_share", files: [file] },
+      };
+    };
+    const top = withFile("ONE-FILEA");
+    await b.event(top.appMention);
+    await b.event(top.fileShare);
+    await expectOneHandling(b, "C1", "ONE-FILEA");
+    const follow = withFile("ONE-FILEB", top.ts);
+    await b.event(follow.fileShare);
+    await b.event(follow.appMention);
+    await expectOneHandling(b, "C1", "ONE-FILEB");
+    // Each prompt carries its file once (the twin staged nothing of its own).
+    for (const marker of ["ONE-FILEA", "ONE-FILEB"]) {
+      const [item] = await turnsOf(b, marker);
+      const row = await b.db
+        .selectFrom("prompt_queue")
+        .select("attachments")
+        .where("id", "=", item!.id)
+        .executeTakeFirstOrThrow();
+      expect(JSON.parse(row.attachments ?? "[]")).toHaveLength(1);
+    }
+  }, 180_000);
+
   it("S-ONE-07: the twins of a mention in a thread reaching two serve at once (PostgreSQL; one serve on SQLite) run one turn and post one answer", async () => {
     bot = await slackBot({ env: { CODEXPI_LOCALE: "en" }, model: { respond } });
     const b = bot;
