@@ -22,6 +22,7 @@ import { createEngineApi } from "../../src/engine/api/index.js";
 import { addProject } from "../../src/engine/projects/index.js";
 import { git, isolateGit } from "../engine/orchestrations/repo.js";
 import { FAKE_KEY_VALUE } from "../support/codexHome.js";
+import { credentialProbe } from "../support/credentialProbe.js";
 import { inputText } from "../support/fakeModel.js";
 import { jailAvailable } from "../support/jail.js";
 import { scriptedRespond } from "../support/scriptedModel.js";
@@ -29,22 +30,7 @@ import { ADMIN, eventually, OWNER, slackBot } from "../support/slackBot.js";
 
 const SECRET_VALUE = "setup-secret-7f3a9c21e5";
 const CONTROL = "CONTROL-MARKER-5b1e";
-const split = (s: string) => `$(printf '%s%s' '${s.slice(0, 6)}' '${s.slice(6)}')`;
-
-/**
- * What the agent runs to look for a credential: every file it can read outside the system's /usr
- * (and the kernel's own trees), every process's environment and argv. The values are rebuilt from
- * halves so that the probe's own argv never holds them, and /proc is matched by the shell itself
- * (a grep would hold the value in its own argv while it reads). A control marker is committed in the
- * project: the probe must find it, so that "not found" means absent, not unsearched.
- */
-const PROBE = `K=${split(FAKE_KEY_VALUE)}; S=${split(SECRET_VALUE)}; C=${split(CONTROL)}; T=${split("CODEXPI_MODEL_TOKEN=codexpi-turn-")}
-for v in "$K" "$S" "$C" "$T"; do
-  n=$(grep -rIsl -e "$v" --exclude-dir=usr --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev / 2>/dev/null | wc -l)
-  p=$(for f in /proc/[0-9]*/environ /proc/[0-9]*/cmdline; do cat "$f" 2>/dev/null; echo; done | tr '\\0' '\\n' | { c=0; while IFS= read -r l; do case "$l" in *"$v"*) c=$((c+1));; esac; done; echo $c; })
-  echo "FOUND:$(echo "$v" | cut -c1-4):files=$n:proc=$p"
-done
-env | grep -c -e '^CODEXPI_MODEL_TOKEN=' | sed 's/^/TOKEN-VARS=/'`;
+const PROBE = credentialProbe([FAKE_KEY_VALUE, SECRET_VALUE, CONTROL]);
 
 type Bot = Awaited<ReturnType<typeof slackBot>>;
 
