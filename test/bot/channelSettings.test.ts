@@ -241,6 +241,18 @@ describe("channel settings through the real bot", () => {
     // Control: someone who is no member of the channel still may not prompt it.
     expect(await say(b, "ask demo CHAN-MIKE", "UTHIRD", "C1")).toMatch(/introuvable/i);
 
+    // The audit trail names who shared what with which channel.
+    const audited = await b.db
+      .selectFrom("audit_events")
+      .select(["action", "actor", "outcome", "detail"])
+      .where("action", "=", "project.share")
+      .orderBy("at")
+      .execute();
+    expect(audited.filter((e) => e.outcome === "ok")).toEqual([
+      { action: "project.share", actor: OWNER, outcome: "ok", detail: "C5 read" },
+      { action: "project.share", actor: OWNER, outcome: "ok", detail: "C5 prompt" },
+    ]);
+
     // Unshared: not theirs any more, nor the channel's project.
     expect(await say(b, "project unshare demo <#C5|team>")).toContain("n’est plus partagé");
     expect(await say(b, "channel", OTHER, "C5")).toMatch(/n’a pas de réglages/);
