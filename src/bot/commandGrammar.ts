@@ -6,7 +6,8 @@ type ApprovalMode = NonNullable<ProjectUpdate["approvalMode"]>;
 /** A parsed `/codex` command, or the usage topic to show when the input is malformed. */
 export type Command =
   | { kind: "help" }
-  | { kind: "ask"; project: string; prompt: string }
+  /** `text`: everything after `ask`, for a channel's project when the first word names none. */
+  | { kind: "ask"; project: string; prompt: string; text: string }
   | { kind: "projects" }
   | { kind: "status" }
   | {
@@ -39,6 +40,7 @@ export type Command =
   /** Runs a direct project's setup in its checkout (owner or admin). */
   | { kind: "setup"; project: string }
   | ScheduleCommand
+  | ChannelCommand
   | AuditCommand
   | { kind: "usage"; topic: UsageTopic }
   | Exclude<UsageCommand, { kind: "usage" }>
@@ -104,7 +106,9 @@ export type UsageTopic =
   | "budget"
   | "schedule"
   | "audit"
-  | "setup";
+  | "setup"
+  | "channel"
+  | "project.share";
 
 const ROLES: readonly ProjectRole[] = ["project", "master", "self"];
 const APPROVAL_MODES: readonly ApprovalMode[] = ["never", "on-request"];
@@ -192,6 +196,7 @@ const SUB_COMMANDS: Readonly<Record<string, SubCommandParser>> = (() => {
     schedule,
     audit: (_rest, args) => parseAudit(args),
     policy,
+    channel: (_rest, args) => parseChannel(args),
     aide: help,
     projets: projects,
     statut: status,
@@ -203,6 +208,7 @@ const SUB_COMMANDS: Readonly<Record<string, SubCommandParser>> = (() => {
     conso: usage,
     planifie: schedule,
     politique: policy,
+    canal: (_rest, args) => parseChannel(args),
   };
 })();
 
@@ -232,7 +238,7 @@ function parseAsk(text: string): Command {
   if (!project) return { kind: "usage", topic: "ask" };
   const quoted = /^("[^"]*"|“[^”]*”)\s*/.exec(afterSub);
   const prompt = (quoted ? afterSub.slice(quoted[0].length) : afterSub.replace(/^\S+\s*/, "")).trim();
-  return prompt ? { kind: "ask", project, prompt } : { kind: "usage", topic: "ask" };
+  return prompt ? { kind: "ask", project, prompt, text: afterSub.trim() } : { kind: "usage", topic: "ask" };
 }
 
 function parseProject(args: string[]): Command {
@@ -243,6 +249,7 @@ function parseProject(args: string[]): Command {
       ? { kind: "project.remove", name: rest[0] as string }
       : { kind: "usage", topic: "project.remove" };
   if (verb === "set") return parseSet(rest);
+  if (verb === "share" || verb === "unshare") return parseShare(verb, rest, slackChannel);
   if (verb === "allow" || verb === "disallow") {
     const user = rest.length === 2 ? slackUser(rest[1] as string) : null;
     return user
@@ -364,3 +371,4 @@ import type { NetworkMode, NewProject, ProjectUpdate, WorkspaceMode } from "../e
 import { parseBudget, parseUsage, type UsageCommand } from "./usageGrammar.js";
 import { parseAudit, parseSchedule, type AuditCommand, type ScheduleCommand } from "./scheduleGrammar.js";
 import { closest } from "../suggest.js";
+import { type ChannelCommand, parseChannel, parseShare } from "./channelGrammar.js";

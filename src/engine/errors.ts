@@ -106,6 +106,11 @@ export type EngineErrorReason =
   | "request_branch_direct"
   | "request_branch_missing"
   | "project_models_invalid"
+  // Channel settings and shares (issue 32).
+  | "channel_model_not_allowed"
+  | "channel_needs_project"
+  | "channel_setting_invalid"
+  | "channel_owner_only"
   // Usage and budgets (issue 21).
   | "over_budget"
   | "budget_invalid"

@@ -63,6 +63,15 @@ export type WorkspaceMode = "direct" | "branch";
 export type ProjectVisibility = "private" | "channel";
 
 /** People a project's owner allows to prompt it (besides the owner and admins). */
+/** A project shared with a channel (migration 0034): its members read it, and prompt it if `may_prompt`. */
+export interface ProjectChannelSharesTable {
+  project_id: string;
+  channel_id: string;
+  may_prompt: Generated<number>;
+  added_by: string;
+  created_at: number;
+}
+
 export interface ProjectPromptersTable {
   project_id: string;
   user_id: string;
@@ -96,6 +105,8 @@ export interface ConversationsTable {
   model: Generated<string | null>;
   effort: Generated<string | null>;
   base_branch: Generated<string | null>;
+  /** The standing instructions it was started with (a channel's, migration 0034); null: none. */
+  instructions: Generated<string | null>;
 }
 
 export interface MessagesTable {
@@ -338,6 +349,7 @@ export interface NotificationPreferencesTable {
 export interface DB {
   projects: ProjectsTable;
   project_prompters: ProjectPromptersTable;
+  project_channel_shares: ProjectChannelSharesTable;
   users: UsersTable;
   conversations: ConversationsTable;
   messages: MessagesTable;

@@ -51,7 +51,9 @@ export type CommandTopic =
   | "budget"
   | "schedule"
   | "audit"
-  | "setup";
+  | "setup"
+  | "channel"
+  | "project.share";
 
 /** What a usage line can be shown for: a sub-command, a group (`project`), or `/codex` itself. */
 export type UsageTopic = CommandTopic | "project" | "general";
@@ -69,6 +71,8 @@ export const COMMANDS: ReadonlyArray<{ topic: CommandTopic; admin: boolean; live
   { topic: "project.set", admin: true, live: true },
   { topic: "project.allow", admin: false, live: true },
   { topic: "project.hosts", admin: false, live: true },
+  { topic: "project.share", admin: false, live: true },
+  { topic: "channel", admin: false, live: true },
   { topic: "status", admin: false, live: true },
   { topic: "decisions", admin: false, live: true },
   { topic: "incidents", admin: false, live: true },

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { newId } from "../../src/engine/ids.js";
+import { secondProject } from "../support/secondProject.js";
 import { normalizeName } from "../../src/engine/protocol/normalizeName.js";
 import type { FakeSlackMessage } from "../support/fakeSlack.js";
 import { inputText } from "../support/fakeModel.js";
@@ -223,6 +224,9 @@ describe("authorisation end to end", () => {
         TASK,
       );
 
+    // A second project of the owner's: with one only, the mention below would run there without
+    // asking (S-CHAN-04), and the question this checks would not be asked.
+    await secondProject(bot);
     // Direct prompts: refused for the delegator and anyone else, by name in every form.
     const conversationsBefore = await count("conversations");
     for (const user of [OWNER, OTHER]) {

@@ -10,16 +10,19 @@ describe("/codex grammar", () => {
       kind: "ask",
       project: "demo",
       prompt: "fix the   build, then run `npm test`",
+      text: "demo  fix the   build, then run `npm test`",
     });
     expect(parseCommand('ask "Projet source" corrige le test')).toEqual({
       kind: "ask",
       project: "Projet source",
       prompt: "corrige le test",
+      text: '"Projet source" corrige le test',
     });
     expect(parseCommand("ask “Projet source” corrige")).toEqual({
       kind: "ask",
       project: "Projet source",
       prompt: "corrige",
+      text: "“Projet source” corrige",
     });
   });
 

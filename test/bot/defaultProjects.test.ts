@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { secondProject } from "../support/secondProject.js";
 import { appMentionEvent, messageEvent } from "../support/slackRequests.js";
 import { ADMIN, OTHER, OWNER, eventually, slackBot } from "../support/slackBot.js";
 
@@ -29,6 +30,7 @@ describe("prompts without a project", () => {
 
   it("a DM 'hello' without a project asks which one with buttons; the click runs it there; the next DM goes to that last project", async () => {
     bot = await slackBot();
+    await secondProject(bot);
     bot.slack.setUser(OWNER, { locale: "en-US" });
     const dm = bot.slack.dmChannel(OWNER);
     await bot.event(messageEvent({ user: OWNER, channel: dm, text: "hello", ts: "1800000000.000100" }));
@@ -38,7 +40,7 @@ describe("prompts without a project", () => {
       "the question",
     );
     const buttons = buttonsOf(question.blocks);
-    expect(buttons.map((b) => b.text.text)).toEqual(["demo"]);
+    expect(buttons.map((b) => b.text.text)).toEqual(["demo", "zeta"]);
     expect(await conversations()).toEqual([]);
 
     const click = await bot.click(
@@ -103,6 +105,7 @@ describe("prompts without a project", () => {
 
   it("a channel's default project (set by its owner, not by others) makes '@codexpi <prompt>' work there, and only there", async () => {
     bot = await slackBot();
+    await secondProject(bot);
     const mention = (channel: string, text: string, ts: string) =>
       bot.event(appMentionEvent({ user: OWNER, channel, text: `<@${bot.slack.botUserId}> ${text}`, ts }));
     // Someone who cannot see the project: "not found", and no default is set.

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { inputText } from "../support/fakeModel.js";
+import { secondProject } from "../support/secondProject.js";
 import { appMentionEvent, messageEvent } from "../support/slackRequests.js";
 import { ADMIN, OTHER, OWNER, eventually, slackBot } from "../support/slackBot.js";
 
@@ -28,6 +29,7 @@ describe("each person's language, and what a reader may do", () => {
 
   it("S-LANG-06: an en-US and a fr-FR person each read only their language in everything they trigger (picker, acks, ephemerals, thread, DMs)", async () => {
     bot = await slackBot();
+    await secondProject(bot); // with one project, no picker (S-CHAN-04)
     bot.slack.setUser(OWNER, { locale: "en-US" });
     bot.slack.setUser(ADMIN, { locale: "fr-FR" });
     const enDm = bot.slack.dmChannel(OWNER);

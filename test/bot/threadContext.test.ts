@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { FakeStep, ResponsesRequestBody } from "../support/fakeModel.js";
 import { eventually, OTHER, OWNER, slackBot } from "../support/slackBot.js";
 import { appMentionEvent, messageEvent } from "../support/slackRequests.js";
+import { secondProject } from "../support/secondProject.js";
 
 // Issue 19, item 1 end to end through the real bot (signed HTTP, notifier, ticker), real
 // `codexpi worker` processes (which read the context kept with the queued prompt) and the real
@@ -193,6 +194,7 @@ describe("thread context through the real bot", () => {
   it("S-CTX-07, S-CTX-08: a mention that names no project gets the project choice; only the asker's click counts, and it gives the model the thread's context and the message's file", async () => {
     bot = await slackBot({ env: { CODEXPI_LOCALE: "en" }, model: { respond } });
     const b = bot;
+    await secondProject(b); // with one project, no picker (S-CHAN-04)
     b.slack.setUser("UALICE", { profile: { display_name: "Alice" } });
     const root = b.slack.say({ channel: "C1", user: "UALICE", text: "PICK-ROOT the import fails" });
     const csv = b.slack.shared.share({ name: "rows.csv", content: Buffer.from("a,b\n1,2\n") });

@@ -7,6 +7,7 @@ import { tellUnread } from "../threadContext/index.js";
 import { promptFiles } from "../files/promptFiles.js";
 import type { SlackFile } from "../files/stage.js";
 import { givenUpTo, mentionContext } from "./threadContext.js";
+import { placeOf } from "./channelCommands.js";
 
 /** The message that asked: where it was written, and the files shared with it. */
 export interface AskingMessage {
@@ -20,7 +21,7 @@ export interface AskingMessage {
  * Starts a conversation in `project` for a mention or a DM, in the thread of the message that
  * asked: a mention in someone's thread brings the thread's earlier messages (quoted) and their
  * files; the message's own files come first. Shared by the message itself (its project named or
- * found) and by the click that chose the project. Throws what the engine refused (the staged
+ * found) and by the click that chose the project. In a channel, its settings go with the request. Throws what the engine refused (the staged
  * files dropped). A message handled already, through another delivery, starts nothing and says
  * nothing.
  */
@@ -43,6 +44,8 @@ export async function askInThread(
       context: read.context,
       onCreated: givenUpTo(ctx, where, m.ts),
       attachments: files.attachments,
+      // The channel's settings, for a request in its project (never a DM's).
+      place: target.origin === "mention" ? await placeOf(ctx, m.channel) : null,
     });
   } catch (err) {
     files.drop();

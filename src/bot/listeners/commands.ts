@@ -25,6 +25,15 @@ import { openOrchestrationModal, orchestrationCommand } from "./orchestrations.j
 import { budgetClearCommand, budgetListCommand, budgetSetCommand, usageCommand } from "./usageCommands.js";
 import { auditCommand, scheduleAdd, scheduleChange } from "./schedules.js";
 import { setupCommand } from "./setupCommand.js";
+import {
+  channelRefused,
+  channelSet,
+  channelShow,
+  channelUnset,
+  placeOf,
+  projectShare,
+  projectUnshare,
+} from "./channelCommands.js";
 
 /**
  * `/codex`: parse, ack at once (usage and help inline), then do the work and answer through the
@@ -172,6 +181,12 @@ const handlers: { [K in keyof CommandOfKind]: Handler<K> } = {
   "schedule.resume": (cmd, { ctx, actor }) => scheduleChange(ctx, cmd, actor),
   "schedule.remove": (cmd, { ctx, actor }) => scheduleChange(ctx, cmd, actor),
   audit: (cmd, { ctx, actor }) => auditCommand(ctx, cmd, actor),
+  "channel.show": (_cmd, { ctx, actor, channelId }) => channelShow(ctx, actor, channelId),
+  "channel.set": (cmd, { ctx, actor, channelId }) => channelSet(ctx, cmd, actor, channelId),
+  "channel.unset": (cmd, { ctx, actor, channelId }) => channelUnset(ctx, cmd, actor, channelId),
+  "channel.refused": async (cmd, { ctx }) => channelRefused(ctx, cmd),
+  "project.share": (cmd, { ctx, actor, client }) => projectShare(ctx, cmd, actor, client, refuseChannel),
+  "project.unshare": (cmd, { ctx, actor }) => projectUnshare(ctx, cmd, actor),
 };
 
 function handle<K extends keyof CommandOfKind>(kind: K, cmd: CommandOfKind[K], scope: CommandScope) {
@@ -195,9 +210,18 @@ async function askCommand(
   cmd: CommandOfKind["ask"],
   { ctx, actor, channelId }: CommandScope,
 ): Promise<CommandReply> {
+  // In a channel with settings, a first word naming no project is the prompt's, for the channel's
+  // project; the settings go with a request in that project (the engine decides which apply).
+  const place = await placeOf(ctx, channelId);
+  const target = place
+    ? await ctx.api.projects.promptTarget(actor, cmd.text, { channelDefault: place.projectId, dm: false })
+    : null;
+  const [project, prompt] =
+    target?.kind === "project" ? [target.project, target.prompt] : [cmd.project, cmd.prompt];
   // The thread is the state message the notifier posts as its root.
-  const started = await ctx.api.conversations.ask(actor, cmd.project, cmd.prompt, {
+  const started = await ctx.api.conversations.ask(actor, project, prompt, {
     ...currentRequest(),
+    place,
     onCreated: askedIn(ctx, { channel: channelId, threadTs: null, statusTs: null, origin: "command" }),
   });
   const position = await ctx.api.conversations.queuePosition(started.item.id);

@@ -37,6 +37,10 @@ export interface SlackChannelDefaultsTable {
   project_id: string;
   set_by: string;
   updated_at: number;
+  /** The channel's settings for its project's requests (migration 0034); null: the project's defaults. */
+  model: Generated<string | null>;
+  effort: Generated<string | null>;
+  instructions: Generated<string | null>;
 }
 
 /** How a conversation was asked in Slack: `/codex ask`, a mention, a DM. */

@@ -45,6 +45,12 @@ export const projectsAudit: AuditSpecs<ProjectsApi> = {
     target: (_a, n) => project(n),
     detail: (_a, _n, user, allowed) => `${user} ${allowed ? "allowed" : "disallowed"}`,
   },
+  share: {
+    action: "project.share",
+    target: (_a, n) => project(n),
+    detail: (_a, _n, channel, prompt) => `${channel} ${prompt ? "prompt" : "read"}`,
+  },
+  unshare: { action: "project.unshare", target: (_a, n) => project(n), detail: (_a, _n, channel) => channel },
   setNetworkMode: { action: "project.network", target: (_a, n) => project(n), detail: (_a, _n, m) => m },
   allowHosts: {
     action: "project.allow_host",

@@ -14,6 +14,7 @@ export type { ConversationView } from "../read/index.js";
 export type { DecisionCard, IncidentNotice } from "../read/index.js";
 export { canStop } from "../conversations/index.js";
 export { allowedModels } from "../conversations/index.js";
+export { MAX_PLACE_INSTRUCTIONS, type PlaceSettings } from "../conversations/index.js";
 export {
   type HostEntry,
   type NetworkMode,

@@ -27,7 +27,7 @@ import type { Project, ProjectVisibility, WorkspaceMode } from "../schema.js";
 import type { NetworkMode } from "../network/index.js";
 import { installLayoutProblems, installRoots, type LayoutProblem } from "../projects/index.js";
 import { copyCodexSessions, hostDataDir, moveProject } from "../projects/index.js";
-import { promptTarget, type PromptTarget } from "../projects/index.js";
+import { promptTarget, shareProject, unshareProject, type PromptTarget } from "../projects/index.js";
 import {
   type ForgeSettings,
   forgeTokenPath,
@@ -61,6 +61,13 @@ export interface ProjectsApi {
    */
   setWorkspaceMode(actor: Actor, name: string, mode: WorkspaceMode): Promise<Project>;
   setPrompter(actor: Actor, name: string, userId: string, allowed: boolean): Promise<Project>;
+  /**
+   * Shares it with a channel (its owner or an admin): the channel's members read it, and prompt it
+   * with `prompt`. The front end says who belongs to the channel (`Actor.channels`).
+   */
+  share(actor: Actor, name: string, channel: string, prompt: boolean): Promise<Project>;
+  /** Stops sharing it with a channel (its owner or an admin); `removed`: whether it was shared. */
+  unshare(actor: Actor, name: string, channel: string): Promise<{ project: Project; removed: boolean }>;
   /**
    * How its agents reach the network (its owner or an admin; a master or self project, admins):
    * `off`, `allowlist` (only the hosts listed) or `open`.
@@ -126,6 +133,8 @@ export function projectsApi(kernel: Kernel): ProjectsApi {
     setWorkspaceMode: (actor, name, mode) => setWorkspaceMode(db, kernel.config.jail, actor, name, mode),
     setPrompter: (actor, name, userId, allowed) =>
       setProjectPrompter(db, kernel.clock, actor, name, userId, allowed),
+    share: (actor, name, channel, prompt) => shareProject(db, kernel.clock, actor, name, channel, prompt),
+    unshare: (actor, name, channel) => unshareProject(db, actor, name, channel),
     setNetworkMode: (actor, name, mode) => setNetworkMode(db, actor, name, mode),
     allowHosts: (actor, name, hosts) => allowHosts(db, actor, name, hosts),
     denyHosts: (actor, name, hosts) => denyHosts(db, actor, name, hosts),

@@ -1,6 +1,7 @@
 // The public face of engine/codex: what other folders of the engine (and its API) use of it.
 
 export { agentInstructions, tomlString } from "./agentInstructions.js";
+export { withPlaceInstructions } from "./placeInstructions.js";
 export type { AppServerTurnOptions } from "./appServer/appServerRunner.js";
 export type { ApprovalDecision, ApprovalHandler, ApprovalRequest } from "./appServer/approvalTypes.js";
 export { codexSupportPath, resolveCodexBinary } from "./codexBinary.js";

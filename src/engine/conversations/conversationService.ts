@@ -15,6 +15,7 @@ import {
 } from "../projects/index.js";
 import { stopUseCase, type StopReport } from "./stop.js";
 import { checkRequestOptions, parseRequestOptions, refusalError } from "./requestOptions.js";
+import { type PlaceSettings, resolveSettings } from "./placeSettings.js";
 import { fitToBudget, threadContextSchema, type ThreadContext } from "../threadContext/index.js";
 import { assertWithinBudget } from "../usage/index.js";
 
@@ -55,6 +56,11 @@ export interface RequestOrigin {
    * queued prompt, within the configured budget, and quoted into it as untrusted data.
    */
   context?: ThreadContext | null;
+  /**
+   * The settings of where it was written (a Slack channel's), for one project: under the request's
+   * own options, over the project's defaults (DESIGN "Settings resolve narrowest first").
+   */
+  place?: PlaceSettings | null;
 }
 
 /** The request's context checked and cut to the budget (null when none was given). */
@@ -108,7 +114,8 @@ export async function ask(
     const parsed = parseRequestOptions(prompt);
     if (!parsed.ok) throw refusalError(parsed.refusal);
     if (!parsed.prompt) throw new EngineError("invalid", "prompt_empty");
-    await checkRequestOptions(engine, project, parsed.options);
+    const settings = resolveSettings(project, parsed.options, request.place);
+    await checkRequestOptions(engine, project, settings.options);
     // Over budget: refused before anything is queued (OverBudgetError carries the refusal).
     await budgetUnlessReplayed(engine, request, {
       projectId: project.id,
@@ -119,7 +126,7 @@ export async function ask(
     const started = await startConversation(engine.db, engine.clock, project, parsed.prompt, actor.userId, {
       requestKey: request.requestKey,
       onCreated: request.onCreated,
-      options: parsed.options,
+      options: { ...settings.options, instructions: settings.instructions },
       context: contextOf(engine, request),
       attachments: request.attachments,
     });

@@ -20,6 +20,9 @@ import { announce } from "../wakeups.js";
 import type { RequestOptions } from "./requestOptions.js";
 import type { ThreadContext } from "../threadContext/index.js";
 
+/** A new conversation's options, and the standing instructions it starts with (a channel's). */
+type StartOptions = RequestOptions & { instructions?: string | null };
+
 /** Creates a conversation in a project, for a user. */
 export async function createConversation(
   db: Kysely<DB>,
@@ -27,7 +30,7 @@ export async function createConversation(
   projectId: string,
   title: string,
   userId: string | null,
-  options: RequestOptions | null = null,
+  options: StartOptions | null = null,
 ): Promise<Conversation> {
   const now = clock.now();
   const row = {
@@ -43,6 +46,7 @@ export async function createConversation(
     model: options?.model ?? null,
     effort: options?.effort ?? null,
     base_branch: options?.branch ?? null,
+    instructions: options?.instructions ?? null,
   };
   await db.insertInto("conversations").values(row).execute();
   return row;
@@ -273,7 +277,7 @@ export async function startConversation(
   project: Project,
   prompt: string,
   userId: string | null,
-  opts: EnqueueOptions & { title?: string; onCreated?: OnCreated; options?: RequestOptions } = {},
+  opts: EnqueueOptions & { title?: string; onCreated?: OnCreated; options?: StartOptions } = {},
 ): Promise<{ conversation: Conversation; item: QueueItem; duplicate: boolean }> {
   try {
     return await startConversationIn(db, clock, project, prompt, userId, opts);
@@ -294,7 +298,7 @@ async function startConversationIn(
   project: Project,
   prompt: string,
   userId: string | null,
-  opts: EnqueueOptions & { title?: string; onCreated?: OnCreated; options?: RequestOptions },
+  opts: EnqueueOptions & { title?: string; onCreated?: OnCreated; options?: StartOptions },
 ): Promise<{ conversation: Conversation; item: QueueItem; duplicate: boolean }> {
   return writeTransaction(
     db,

@@ -38,3 +38,4 @@ export { type FollowUpFate, followUpFate, markSteerable, markSteered, steerableF
 export { type StopReport, type StopResult, stopConversation } from "./stop.js";
 export { waitForItem } from "./waitFor.js";
 export { allowedModels } from "./requestOptions.js";
+export { MAX_PLACE_INSTRUCTIONS, type PlaceSettings } from "./placeSettings.js";

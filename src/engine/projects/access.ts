@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Conversation, DB, Project } from "../schema.js";
 import { canRead, isSharedSpecialist, mayPromptProject, type Actor } from "./projectRights.js";
+import { shareRight } from "./channelShares.js";
 
 // Who may see and who may prompt a conversation: the one rule (DESIGN "See and prompt are
 // distinct", "Shared specialists"). A shared specialist serves every conversation, so its own
@@ -90,6 +91,7 @@ async function canSeeConversation(
   if (!isSharedSpecialist(c.project))
     return (
       canRead(actor, c.project) ||
+      (await shareRight(db, actor, c.project.id)) !== "none" ||
       (c.conversation.user_id === actor.userId && (await mayPromptProject(db, actor, c.project)))
     );
   if (hops >= MAX_HOPS) return false;

@@ -46,6 +46,7 @@ export {
   updateProject,
 } from "./projects.js";
 export { type PromptTarget, promptTarget } from "./promptTarget.js";
+export { shareProject, unshareProject } from "./projectShares.js";
 export { holdsCheckout } from "./checkoutRule.js";
 export { WORKSPACE_MODES, defaultWorkspaceMode, setWorkspaceMode } from "./workspaceMode.js";
 export { type NetworkChange, allowHosts, denyHosts, setNetworkMode } from "./network.js";

@@ -2,6 +2,7 @@ import type { Locale } from "../../i18n/index.js";
 import type { Database } from "../database.js";
 import { EngineError } from "../errors.js";
 import type { Project } from "../schema.js";
+import { shareRight } from "./channelShares.js";
 
 // Who may do what with a project: see it, read its conversations, prompt it, administer it
 // (DESIGN "See and prompt are distinct", "Shared specialists"). The conversation-level rule built
@@ -60,8 +61,8 @@ async function isAllowedPrompter(db: Database, projectId: string, userId: string
 }
 
 /**
- * May the actor start work in this project? Those `canPromptProject` admits, and the people its
- * owner allowed (never in a shared specialist, which only admins prompt directly).
+ * May the actor start work in this project? Those `canPromptProject` admits, the people its
+ * owner allowed, the members of a channel it shared it with to prompt (never in a shared specialist, which only admins prompt directly).
  */
 export async function mayPromptProject(
   db: Database,
@@ -69,7 +70,12 @@ export async function mayPromptProject(
   project: Pick<Project, "id" | "owner_id" | "execution_group">,
 ): Promise<boolean> {
   if (canPromptProject(actor, project)) return true;
-  return !isSharedSpecialist(project) && isAllowedPrompter(db, project.id, actor.userId);
+  if (isSharedSpecialist(project)) return false;
+  // Allowed by name, or as a member of a channel the project is shared with to prompt.
+  return (
+    (await isAllowedPrompter(db, project.id, actor.userId)) ||
+    (await shareRight(db, actor, project.id)) === "prompt"
+  );
 }
 
 /** A shared specialist's workspace: a specialist project nobody owns (DESIGN "Shared specialists"). */

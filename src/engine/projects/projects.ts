@@ -1,3 +1,4 @@
+import { projectsSharedWith, shareRight, sharedChannels } from "./channelShares.js";
 import fs from "node:fs";
 import path from "node:path";
 import {
@@ -165,7 +166,11 @@ export async function projectForActor(db: Database, actor: Actor, name: string):
   const project = await findProjectByName(db, name);
   if (project && (await mayPromptProject(db, actor, project))) return project;
   // A shared specialist is everyone's to read through its delegations, never to prompt: not found.
-  if (project && !isSharedSpecialist(project) && canRead(actor, project))
+  if (
+    project &&
+    !isSharedSpecialist(project) &&
+    (canRead(actor, project) || (await shareRight(db, actor, project.id)) !== "none")
+  )
     throw new EngineError("forbidden", "project_read_only", {
       name: project.name,
       owner: project.owner_id ?? "",
@@ -189,6 +194,7 @@ export async function projectNotFound(db: Database, actor: Actor, name: string):
  */
 export async function listProjects(db: Database, actor: Actor): Promise<Project[]> {
   const all = await db.selectFrom("projects").selectAll().orderBy("name").execute();
+  const shared = await projectsSharedWith(db, actor);
   const allowed = new Set(
     (
       await db
@@ -199,7 +205,8 @@ export async function listProjects(db: Database, actor: Actor): Promise<Project[
     ).map((r) => r.project_id),
   );
   return all.filter(
-    (p) => (canRead(actor, p) || allowed.has(p.id)) && p.execution_group !== SPECIALIST_GROUP,
+    (p) =>
+      (canRead(actor, p) || allowed.has(p.id) || shared.has(p.id)) && p.execution_group !== SPECIALIST_GROUP,
   );
 }
 
@@ -212,7 +219,9 @@ export async function channelsOpenToMembers(db: Database): Promise<string[]> {
     .where("visibility", "=", "channel")
     .where("channel_id", "is not", null)
     .execute();
-  return rows.map((r) => r.channel_id as string);
+  // And the channels a project is shared with (`project share`).
+  const shared = await sharedChannels(db);
+  return [...new Set([...rows.map((r) => r.channel_id as string), ...shared])];
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Database } from "../database.js";
 import { EngineError } from "../errors.js";
 import { type Actor, canRead, isSharedSpecialist, mayPromptProject } from "./projectRights.js";
 import { findProjectByName, listProjects } from "./projects.js";
+import { shareRight } from "./channelShares.js";
 
 /** Where a mention or DM goes: a project with its prompt, or a choice the person must make. */
 export type PromptTarget =
@@ -12,7 +13,7 @@ export type PromptTarget =
  * Decides where a mention or DM goes. A first word naming a project the person may prompt wins
  * (the existing "<project> <prompt>" form); otherwise the whole text is the prompt, for the
  * channel's default project, else (in a DM) the person's last project, else the projects they may
- * prompt are offered. A default they may not prompt is passed over, as if it did not exist
+ * prompt are offered (the only one, without asking). A default they may not prompt is passed over, as if it did not exist
  * (visibility: "not found", never "forbidden").
  */
 export async function promptTarget(
@@ -36,6 +37,9 @@ export async function promptTarget(
   const projects: string[] = [];
   for (const p of await listProjects(db, actor))
     if (await mayPromptProject(db, actor, p)) projects.push(p.name);
+  // One project they may prompt: no question with a single answer (issue 32).
+  const [only] = projects;
+  if (only && projects.length === 1) return { kind: "project", project: only, prompt: trimmed };
   return { kind: "choose", projects, prompt: trimmed };
 }
 
@@ -54,7 +58,11 @@ async function promptable(
   const p = await findProjectByName(db, name);
   if (!p) return null;
   if (await mayPromptProject(db, actor, p)) return p.name;
-  if (opts.reserved && !isSharedSpecialist(p) && canRead(actor, p))
+  if (
+    opts.reserved &&
+    !isSharedSpecialist(p) &&
+    (canRead(actor, p) || (await shareRight(db, actor, p.id)) !== "none")
+  )
     throw new EngineError("forbidden", "project_read_only", { name: p.name, owner: p.owner_id ?? "" });
   return null;
 }

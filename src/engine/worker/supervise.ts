@@ -5,7 +5,7 @@ import { type RunnerKind, runnerFor, turnRunner } from "../codex/index.js";
 import type { AppServerTurnOptions } from "../codex/index.js";
 import type { ApprovalHandler } from "../codex/index.js";
 import { approvalHandler } from "../approvals/index.js";
-import { agentInstructions, tomlString } from "../codex/index.js";
+import { agentInstructions, tomlString, withPlaceInstructions } from "../codex/index.js";
 import { failureNote } from "../../i18n/failures.js";
 import type { Outcome } from "../conversations/index.js";
 import { steerLoop } from "../codex/index.js";
@@ -105,8 +105,15 @@ function turnOptions(
       config: {
         // Off by default for the bundled models: with it, a plan arrives as `todo_list` items.
         "tools.update_plan.enabled": "true",
-        // Every turn, resumed ones included: the protocol is not part of the thread's history.
-        developer_instructions: tomlString(agentInstructions(launch.purpose, engine.config.locale)),
+        // Every turn, resumed ones included: the protocol is not part of the thread's history; the
+        // channel's standing instructions after it, labelled as theirs.
+        developer_instructions: tomlString(
+          withPlaceInstructions(
+            agentInstructions(launch.purpose, engine.config.locale),
+            conversation.instructions,
+            engine.config.locale,
+          ),
+        ),
       },
     },
     // The person's prompt, after the Slack context given with it, quoted as other people's words;
