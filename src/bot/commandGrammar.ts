@@ -24,6 +24,8 @@ export type Command =
   | { kind: "project.allow"; name: string; user: string; allowed: boolean }
   /** `allow-host` (allowed) or `deny-host`: entries or presets; the engine checks each. */
   | { kind: "project.hosts"; name: string; hosts: string[]; allowed: boolean }
+  /** Shows or changes a project's forge settings (admins; forgeGrammar.ts). */
+  | Exclude<ForgeCommand, { kind: "usage" }>
   | { kind: "decisions" }
   | { kind: "incidents" }
   | { kind: "specialists" }
@@ -94,6 +96,7 @@ export type UsageTopic =
   | "project.set"
   | "project.allow"
   | "project.hosts"
+  | "project.forge"
   | "specialist.add"
   | "notify"
   | "run"
@@ -243,6 +246,7 @@ function parseProject(args: string[]): Command {
       ? { kind: "project.remove", name: rest[0] as string }
       : { kind: "usage", topic: "project.remove" };
   if (verb === "set") return parseSet(rest);
+  if (verb === "forge") return parseForge(rest);
   if (verb === "allow" || verb === "disallow") {
     const user = rest.length === 2 ? slackUser(rest[1] as string) : null;
     return user
@@ -364,3 +368,4 @@ import type { NetworkMode, NewProject, ProjectUpdate, WorkspaceMode } from "../e
 import { parseBudget, parseUsage, type UsageCommand } from "./usageGrammar.js";
 import { parseAudit, parseSchedule, type AuditCommand, type ScheduleCommand } from "./scheduleGrammar.js";
 import { closest } from "../suggest.js";
+import { type ForgeCommand, parseForge } from "./forgeGrammar.js";

@@ -25,6 +25,7 @@ import { openOrchestrationModal, orchestrationCommand } from "./orchestrations.j
 import { budgetClearCommand, budgetListCommand, budgetSetCommand, usageCommand } from "./usageCommands.js";
 import { auditCommand, scheduleAdd, scheduleChange } from "./schedules.js";
 import { setupCommand } from "./setupCommand.js";
+import { projectForgeCommand } from "./forgeCommand.js";
 
 /**
  * `/codex`: parse, ack at once (usage and help inline), then do the work and answer through the
@@ -152,6 +153,7 @@ const handlers: { [K in keyof CommandOfKind]: Handler<K> } = {
   "project.set": projectSetCommand,
   "project.allow": projectAllowCommand,
   "project.hosts": projectHostsCommand,
+  "project.forge": (cmd, { ctx, actor }) => projectForgeCommand(ctx, cmd, actor),
   decisions: decisionsCommand,
   incidents: async (_cmd, { ctx, actor }) =>
     incidentsView(ctx.locale, await ctx.api.coordination.incidents(actor)),

@@ -70,6 +70,8 @@ const inputOf = (d: LaneCardData) => ({
   pushed: d.pushed,
   pullRequest: d.pullRequest,
   confirmMerge: d.confirmMerge,
+  project: d.project,
+  publishing: d.publishing,
 });
 
 /** The end of a turn: the conversation's messages, then the lane's card when it has one. */

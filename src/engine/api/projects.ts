@@ -30,6 +30,8 @@ import { copyCodexSessions, hostDataDir, moveProject } from "../projects/index.j
 import { promptTarget, type PromptTarget } from "../projects/index.js";
 import {
   type ForgeSettings,
+  type ForgeView,
+  projectForgeView,
   forgeTokenPath,
   removeForgeToken,
   setForge,
@@ -78,6 +80,11 @@ export interface ProjectsApi {
    * the API's base URL, the repository; null clears a field (derived again from the remote's URL).
    */
   setForge(actor: Actor, name: string, changes: ForgeSettings): Promise<Project>;
+  /**
+   * Its forge settings as an admin reads them (admins): the remote and its URL, what was set and
+   * what pull requests use, which token is stored (never the token), what its lanes can do.
+   */
+  forgeView(actor: Actor, name: string): Promise<ForgeView>;
   /**
    * Stores a forge token (admins) for a project, or for the whole install with a null name, in a
    * 0600 file under the data directory's credentials/ (never in the database); answers the file.
@@ -130,6 +137,11 @@ export function projectsApi(kernel: Kernel): ProjectsApi {
     allowHosts: (actor, name, hosts) => allowHosts(db, actor, name, hosts),
     denyHosts: (actor, name, hosts) => denyHosts(db, actor, name, hosts),
     setForge: (actor, name, changes) => setForge(db, actor, name, changes),
+    forgeView: async (actor, name) => {
+      assertAdmin(actor);
+      const project = await projectForActor(db, actor, name);
+      return projectForgeView(project, { dataDir: kernel.config.dataDir, jail: kernel.config.jail });
+    },
     setForgeToken: async (actor, name, token) => {
       assertAdmin(actor);
       const project = name === null ? null : await projectForActor(db, actor, name);

@@ -7,3 +7,10 @@ export { type PullRequest, openPullRequest, pullRequestState } from "./pullReque
 export { pushBranch } from "./push.js";
 export { forgeFromRemote, remoteTransport } from "./remoteUrl.js";
 export { type ForgeSettings, projectForge, setForge } from "./settings.js";
+export {
+  type ForgeView,
+  type Publishing,
+  assertCanPublish,
+  projectForgeView,
+  projectPublishing,
+} from "./publishing.js";

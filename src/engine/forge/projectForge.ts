@@ -20,7 +20,7 @@ export interface ForgeHost {
 const TOKEN_USER: Record<ForgeKind, string> = { github: "x-access-token", gitlab: "oauth2" };
 
 /** The project's remote URL, read from its checkout (its `remote`, `origin` by default). */
-async function projectRemoteUrl(project: Project, host: ForgeHost): Promise<string | null> {
+export async function projectRemoteUrl(project: Project, host: ForgeHost): Promise<string | null> {
   return repoGitOrNull({ jail: host.jail, cwd: project.path }, [
     "remote",
     "get-url",
