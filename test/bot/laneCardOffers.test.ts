@@ -2,7 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { addProject, getProject } from "../../src/engine/projects/index.js";
-import { forgeTokenPath, writeForgeToken } from "../../src/engine/forge/index.js";
+import { createEngineApi } from "../../src/engine/api/index.js";
+import { CLI_ACTOR } from "../../src/engine/api/model.js";
+import { forgeTokenPath } from "../../src/engine/forge/index.js";
 import { laneOf } from "../../src/engine/lanes/index.js";
 import { ACTIONS } from "../../src/views/ids.js";
 import { scriptedRespond } from "../support/scriptedModel.js";
@@ -128,6 +130,17 @@ describe("the lane card offers only what can work, through the real bot", () => 
     expect(changed).toContain("codexpi project credential repo --forge-token -");
     const project = await getProject(b.db, (await laneOf(b.db, one.id))!.project_id);
     expect(project).toMatchObject({ forge: "github", forge_repo: "acme/repo", forge_url: github.apiUrl });
+    // The open card is redrawn with what works now: Push, and the token's hint in place of the PR.
+    const oneRedrawn = await eventually(
+      () => {
+        const m = messageAt(b.slack, one.card.ts);
+        return m && buttonOf(m, ACTIONS.lanePush) ? m : null;
+      },
+      15_000,
+      "the first card redrawn with Push",
+    );
+    expect(buttonOf(oneRedrawn, ACTIONS.lanePullRequest)).toBeUndefined();
+    expect(textOf(oneRedrawn)).toContain("aucun jeton de forge n’est enregistré pour `repo`");
 
     // A remote and a forge, no token: Push (and it works: the positive control), no pull request.
     const two = await askForCard(b, "OFFER-TWO write two");
@@ -138,8 +151,9 @@ describe("the lane card offers only what can work, through the real bot", () => 
     expect((await b.response(stalePr.responseId)).text).toMatch(/aucun jeton de forge pour le projet repo/i);
     expect((await laneOf(b.db, two.id))?.pushed_remote).toBeNull(); // refused before any push
 
-    // The token is stored on the host (the CLI's way); the next redraw offers Open pull request.
-    writeForgeToken(b.config.dataDir, "repo", TOKEN);
+    // The token is stored on the host (`codexpi project credential`'s use case): the open cards are
+    // redrawn offering Open pull request; Push reaches the bare remote (the positive control).
+    await createEngineApi(b.bot.engine).projects.setForgeToken(CLI_ACTOR, "repo", TOKEN);
     await b.click(ACTIONS.lanePush, two.id, two.card.ts, OWNER);
     const branch = (await laneOf(b.db, two.id))!.branch;
     await eventually(
@@ -147,20 +161,25 @@ describe("the lane card offers only what can work, through the real bot", () => 
       30_000,
       "pushed to the bare remote",
     );
-    const redrawn = await eventually(
-      () => {
-        const m = messageAt(b.slack, two.card.ts);
-        return m && buttonOf(m, ACTIONS.lanePullRequest) ? m : null;
-      },
-      15_000,
-      "the card redrawn with Open pull request",
-    );
-    expect(textOf(redrawn)).not.toContain("aucun jeton");
+    for (const card of [one.card, two.card]) {
+      const redrawn = await eventually(
+        () => {
+          const m = messageAt(b.slack, card.ts);
+          return m && buttonOf(m, ACTIONS.lanePullRequest) ? m : null;
+        },
+        15_000,
+        "a card redrawn with Open pull request",
+      );
+      expect(textOf(redrawn)).not.toContain("aucun jeton");
+    }
     await b.click(ACTIONS.lanePullRequest, two.id, two.card.ts, OWNER);
     await eventually(() => github!.pulls("acme/repo")[0], 30_000, "the pull request");
     const withToken = await b.response((await b.command("project forge repo", ADMIN)).responseId);
     expect(textOf(withToken)).toContain("Jeton : enregistré pour ce projet");
     expect(JSON.stringify(b.slack.calls) + JSON.stringify(b.slack.responses)).not.toContain(TOKEN.slice(4));
+    // Redraws edited the cards in place: one card per thread.
+    expect(cardsOf(b.slack, one.id)).toHaveLength(1);
+    expect(cardsOf(b.slack, two.id)).toHaveLength(1);
   }, 240_000);
 
   it('S-CARD-14: a merge that fast-forwards reads "Fast-forwarded"; one after the base moved reads as a merge commit', async () => {

@@ -28,6 +28,7 @@ import type { NetworkMode } from "../network/index.js";
 import { installLayoutProblems, installRoots, type LayoutProblem } from "../projects/index.js";
 import { copyCodexSessions, hostDataDir, moveProject } from "../projects/index.js";
 import { promptTarget, type PromptTarget } from "../projects/index.js";
+import { redrawLaneCards } from "../lanes/index.js";
 import {
   type ForgeSettings,
   type ForgeView,
@@ -136,7 +137,11 @@ export function projectsApi(kernel: Kernel): ProjectsApi {
     setNetworkMode: (actor, name, mode) => setNetworkMode(db, actor, name, mode),
     allowHosts: (actor, name, hosts) => allowHosts(db, actor, name, hosts),
     denyHosts: (actor, name, hosts) => denyHosts(db, actor, name, hosts),
-    setForge: (actor, name, changes) => setForge(db, actor, name, changes),
+    setForge: async (actor, name, changes) => {
+      const project = await setForge(db, actor, name, changes);
+      await redrawLaneCards(kernel, project.id);
+      return project;
+    },
     forgeView: async (actor, name) => {
       assertAdmin(actor);
       const project = await projectForActor(db, actor, name);
@@ -145,13 +150,17 @@ export function projectsApi(kernel: Kernel): ProjectsApi {
     setForgeToken: async (actor, name, token) => {
       assertAdmin(actor);
       const project = name === null ? null : await projectForActor(db, actor, name);
-      return writeForgeToken(kernel.config.dataDir, project?.name ?? null, token);
+      const file = writeForgeToken(kernel.config.dataDir, project?.name ?? null, token);
+      await redrawLaneCards(kernel, project?.id ?? null);
+      return file;
     },
     removeForgeToken: async (actor, name) => {
       assertAdmin(actor);
       const project = name === null ? null : await projectForActor(db, actor, name);
       const file = forgeTokenPath(kernel.config.dataDir, project?.name ?? null);
-      return { file, removed: removeForgeToken(kernel.config.dataDir, project?.name ?? null) };
+      const removed = removeForgeToken(kernel.config.dataDir, project?.name ?? null);
+      await redrawLaneCards(kernel, project?.id ?? null);
+      return { file, removed };
     },
     move: (actor, name, to) => moveProject(db, actor, name, to),
     hostDataDir: (host) => hostDataDir(db, host, kernel.config.dataDir),

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import type { Kernel } from "../kernel.js";
+import { emit } from "../outbox.js";
 import { type Publishing, projectPublishing } from "../forge/index.js";
 import { laneChanges, type LaneChanges } from "./changes.js";
 import { laneOf } from "./lane.js";
@@ -144,4 +145,23 @@ export async function laneCardData(
     project: row.name,
     publishing: lane.status === "active" ? await projectPublishing(row, host) : null,
   };
+}
+
+/**
+ * Announces every open lane of a project (of all projects when `projectId` is null: the install's
+ * token changed) as updated, so that their cards are redrawn with what can work now: a forge
+ * setting or a stored token changed what Push and Open pull request can do.
+ */
+export async function redrawLaneCards(
+  engine: Pick<Kernel, "db" | "clock">,
+  projectId: string | null,
+): Promise<void> {
+  let lanes = engine.db.selectFrom("lanes").select("conversation_id").where("status", "=", "active");
+  if (projectId !== null) lanes = lanes.where("project_id", "=", projectId);
+  const open = await lanes.execute();
+  await emit(
+    engine.db,
+    engine.clock.now(),
+    ...open.map((l) => ({ kind: "lane.updated" as const, conversationId: l.conversation_id })),
+  );
 }
