@@ -246,8 +246,11 @@ function publishingHint(locale: Locale, card: LaneCardInput): string | null {
       project: escapeClip(card.project, 100),
       remoteName: escapeClip(p.remote, 100),
     });
+  const project = escapeClip(card.project, 100);
+  // No remote, but the forge's repository is named: pushing there needs the token too.
+  if (!p.push) return t(locale, "lane.card.hint.token_push", { name, project });
   if (card.pullRequest) return null;
-  return t(locale, `lane.card.hint.${p.gap}`, { name, project: escapeClip(card.project, 100) });
+  return t(locale, `lane.card.hint.${p.gap}`, { name, project });
 }
 
 function forgeLines(locale: Locale, card: LaneCardInput): string[] {

@@ -89,7 +89,7 @@ describe("the lane card offers only what can work, through the real bot", () => 
     expect(buttonOf(one.card, ACTIONS.lanePush)).toBeUndefined();
     expect(buttonOf(one.card, ACTIONS.lanePullRequest)).toBeUndefined();
     expect(textOf(one.card)).toContain("le checkout de `repo` ne nomme aucun remote `origin`");
-    expect(textOf(one.card)).toContain("/codex project forge repo");
+    expect(textOf(one.card)).toContain("/codex project forge repo --kind github|gitlab --repo");
 
     // A stale button pressed anyway: what is missing, in the catalog's words, and nothing pushed.
     for (const action of [ACTIONS.lanePush, ACTIONS.lanePullRequest]) {

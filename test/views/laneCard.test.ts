@@ -201,7 +201,7 @@ describe("lane card", () => {
     expect(ids(noRemote)).toEqual(["lane.merge", "lane.discard"]);
     expectWithinBlockKit(blocksOf(noRemote));
     expect(all(noRemote)).toContain(
-      "No Push branch or Open pull request: the checkout of `app` names no remote `origin`. Admins: add it there (`git remote add origin URL`); `/codex project forge app` shows the forge settings.",
+      "No Push branch or Open pull request: the checkout of `app` names no remote `origin`. Admins: add it there (`git remote add origin URL`), or name the forge's repository (`/codex project forge app --kind github|gitlab --repo OWNER/NAME`) and store a token on the host.",
     );
     expect(all(noRemote, "fr")).toContain("le checkout de `app` ne nomme aucun remote `origin`");
     const noForge: LaneCardInput = {
@@ -218,6 +218,15 @@ describe("lane card", () => {
     };
     expect(ids(noToken)).toEqual(["lane.merge", "lane.push", "lane.discard"]);
     expect(all(noToken)).toContain("never in Slack: `codexpi project credential app --forge-token -`");
+    // No remote, the forge's repository named, no token: neither button, the token's hint.
+    const forgeNoToken: LaneCardInput = {
+      ...open,
+      publishing: { push: false, pullRequest: false, gap: "token", remote: "origin" },
+    };
+    expect(ids(forgeNoToken)).toEqual(["lane.merge", "lane.discard"]);
+    expect(all(forgeNoToken)).toContain(
+      "No Push branch or Open pull request: the checkout of `app` names no remote, and pushing to the forge's repository needs a token.",
+    );
     // Control: with everything set, both buttons and no hint.
     expect(ids(open)).toEqual(["lane.merge", "lane.push", "lane.pull_request", "lane.discard"]);
     expect(all(open)).not.toContain("Admins");

@@ -1,7 +1,7 @@
 import { EngineError } from "../errors.js";
 import type { Project } from "../schema.js";
 import { readForgeToken } from "./credentials.js";
-import { type ForgeHost, projectRemoteUrl } from "./projectForge.js";
+import { type ForgeHost, forgeCloneUrl, projectRemoteUrl } from "./projectForge.js";
 import { type DerivedForge, type ForgeKind, remoteTransport } from "./remoteUrl.js";
 import { projectForge } from "./settings.js";
 
@@ -16,7 +16,11 @@ export type PublishingGap = "remote" | "forge" | "token" | null;
 
 /** Whether a project's lanes can push and open pull requests, and what is missing otherwise. */
 export interface Publishing {
-  /** The checkout names the project's remote with a transport codexpi pushes to. */
+  /**
+   * The checkout names the project's remote with a transport codexpi pushes to; or it names none,
+   * and an admin named the forge's repository and a token is stored (the push goes to the forge's
+   * clone URL).
+   */
   push: boolean;
   /** Push works, a forge and repository are known, and a token is stored (the project's or the install's). */
   pullRequest: boolean;
@@ -45,14 +49,25 @@ export interface ForgeView {
 const shownUrl = (url: string): string => url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/?#]*@/i, "$1");
 
 function publishingOf(project: Project, remoteUrl: string | null, host: ForgeHost) {
-  const usable = remoteUrl !== null && remoteTransport(remoteUrl) !== null;
   const effective = projectForge(project, remoteUrl);
   const token = readForgeToken(host.dataDir, project.name)?.scope ?? null;
-  const gap: PublishingGap = !usable ? "remote" : !effective ? "forge" : !token ? "token" : null;
+  // Without a remote, the forge's repository as an admin named it gives the URL (with a token).
+  const set = remoteUrl === null ? projectForge(project, null) : null;
+  const forgeUrl = set ? forgeCloneUrl(set) : null;
+  const push = remoteUrl !== null ? remoteTransport(remoteUrl) !== null : forgeUrl !== null && token !== null;
+  const gap: PublishingGap = !push
+    ? forgeUrl !== null
+      ? "token"
+      : "remote"
+    : !effective
+      ? "forge"
+      : !token
+        ? "token"
+        : null;
   return {
     effective,
     token,
-    publishing: { push: usable, pullRequest: gap === null, gap, remote: project.remote },
+    publishing: { push, pullRequest: gap === null, gap, remote: project.remote },
   };
 }
 
@@ -89,6 +104,7 @@ export async function assertCanPublish(
   const p = await projectPublishing(project, host);
   if (p.gap === "remote")
     throw new EngineError("invalid", "lane_no_remote", { name: project.name, remote: project.remote });
+  if (!p.push) throw new EngineError("invalid", "forge_token_missing", { name: project.name });
   if (what === "push") return;
   if (p.gap === "forge") throw new EngineError("invalid", "forge_not_configured", { name: project.name });
   if (p.gap === "token") throw new EngineError("invalid", "forge_token_missing", { name: project.name });

@@ -175,16 +175,17 @@ export async function pushLane(
   assertMayPublish(actor, scope);
   await assertIdle(engine, scope);
   await assertCanPublish(scope.project, hostOf(engine), "push");
-  await pushScope(engine, scope);
+  const remote = await pushScope(engine, scope);
   await updated(engine, conversationId);
-  return { remote: scope.project.remote };
+  return { remote };
 }
 
-async function pushScope(engine: Engine, scope: LaneScope): Promise<void> {
+/** Pushes the lane's branch; answers where it went: the remote's name, or the forge's repository. */
+async function pushScope(engine: Engine, scope: LaneScope): Promise<string> {
   const { lane, project } = scope;
   // Only the project's own object store, never what the lane's alternates file lists; the push
   // itself runs from a repository codexpi makes for it (engine/forge's pushRepository).
-  await pushProjectBranch(
+  const pushed = await pushProjectBranch(
     project,
     { repoPath: lane.path, branch: lane.branch, objects: [path.join(project.path, ".git", "objects")] },
     hostOf(engine),
@@ -192,9 +193,10 @@ async function pushScope(engine: Engine, scope: LaneScope): Promise<void> {
   const now = engine.clock.now();
   await engine.db
     .updateTable("lanes")
-    .set({ pushed_remote: project.remote, pushed_at: now, updated_at: now })
+    .set({ pushed_remote: pushed.forgeRepo ?? project.remote, pushed_at: now, updated_at: now })
     .where("conversation_id", "=", lane.conversation_id)
     .execute();
+  return pushed.forgeRepo ?? project.remote;
 }
 
 /** The request and the agent's last answer: what a pull request's body says of the conversation. */

@@ -9,7 +9,7 @@ export const laneCard = {
   "reason.lane_publish_not_allowed":
     "only the person who asked, and admins, push this branch or open its pull request",
   "reason.lane_no_remote":
-    "this branch cannot leave: the checkout of {name} names no remote `{remote}`. An admin adds one there (`git remote add {remote} URL`); `/codex project forge {name}` shows what pushes and pull requests use",
+    "this branch cannot leave: the checkout of {name} names no remote `{remote}`, and no forge repository is named. An admin adds the remote there (`git remote add {remote} URL`), or names the forge's repository (`/codex project forge {name} --kind github|gitlab --repo OWNER/NAME`) and stores a token on the host",
   "reason.lane_ended": "this branch is no longer kept: it was merged or discarded",
   "reason.lane_no_base": "this branch started from a detached checkout: there is no branch to merge it into",
   "reason.lane_checkout_dirty":
@@ -70,10 +70,12 @@ export const laneCard = {
   "lane.card.how.already-merged": "already merged ({revision})",
   "lane.card.discarded": "🗑️ Discarded by {user}: the working branch is removed.",
   "lane.card.hint.remote":
-    "ℹ️ No Push branch or Open pull request: the checkout of {name} names no remote {remote}. Admins: add it there (`git remote add {remoteName} URL`); `/codex project forge {project}` shows the forge settings.",
+    "ℹ️ No Push branch or Open pull request: the checkout of {name} names no remote {remote}. Admins: add it there (`git remote add {remoteName} URL`), or name the forge's repository (`/codex project forge {project} --kind github|gitlab --repo OWNER/NAME`) and store a token on the host.",
   "lane.card.hint.forge":
     "ℹ️ No Open pull request: project {name} has no forge. Admins: `/codex project forge {project} --kind github|gitlab --repo OWNER/NAME`.",
   "lane.card.hint.token":
     "ℹ️ No Open pull request: no forge token is stored for {name}. Admins store one on the host, never in Slack: `codexpi project credential {project} --forge-token -`.",
+  "lane.card.hint.token_push":
+    "ℹ️ No Push branch or Open pull request: the checkout of {name} names no remote, and pushing to the forge's repository needs a token. Admins store one on the host, never in Slack: `codexpi project credential {project} --forge-token -`.",
   "lane.card.fallback": "What changed in {branch}",
 } satisfies Record<keyof typeof fr, Message>;

@@ -6,6 +6,7 @@ import { createEngineApi } from "../../../src/engine/api/index.js";
 import { CLI_ACTOR } from "../../../src/engine/api/model.js";
 import {
   assertCanPublish,
+  forgeCloneUrl,
   openProjectPullRequest,
   projectPublishing,
   projectPullRequestState,
@@ -172,5 +173,61 @@ describe("a project's push and pull request", () => {
     await expect(api.forgeView({ userId: "UNOBODY", isAdmin: false }, "demo")).rejects.toMatchObject({
       reason: "admins_only",
     });
+  });
+
+  it("S-CARD-13: a checkout without a remote pushes to the forge's repository an admin named, with the token, once one is stored; the lane names the repository", async () => {
+    const p = await projectWithLane();
+    const api = createEngineApi(env.engine).projects;
+    await git(p.checkout, "remote", "remove", "origin");
+    const server = await startGitHttpServer({ root: env.dir, user: "x-access-token", token: TOKEN });
+    try {
+      fs.mkdirSync(path.join(env.dir, "acme"));
+      await git(env.dir, "init", "-q", "--bare", "-b", "main", path.join(env.dir, "acme", "widgets.git"));
+      const project = await api.setForge(CLI_ACTOR, "demo", {
+        forge: "github",
+        forgeUrl: `${server.url}/api/v3`,
+        forgeRepo: "acme/widgets",
+      });
+      // Named, but no token: neither Push nor a pull request, and a push is refused before git.
+      expect(await projectPublishing(project, p.host)).toMatchObject({ push: false, gap: "token" });
+      await expect(assertCanPublish(project, p.host, "push")).rejects.toMatchObject({
+        reason: "forge_token_missing",
+      });
+      expect(server.received).toEqual([]);
+      await api.setForgeToken(CLI_ACTOR, "demo", TOKEN);
+      expect(await projectPublishing(project, p.host)).toMatchObject({
+        push: true,
+        pullRequest: true,
+        gap: null,
+      });
+      const r = await pushProjectBranch(project, { repoPath: p.lane, branch: BRANCH }, p.host);
+      expect(r).toEqual({
+        remoteUrl: `${server.url}/acme/widgets.git`,
+        branch: BRANCH,
+        forgeRepo: "acme/widgets",
+      });
+      expect(server.received.some((q) => q.authorization?.startsWith("Basic ") && q.status === 200)).toBe(
+        true,
+      );
+      const pushed = await execa(
+        "git",
+        ["--git-dir", path.join(env.dir, "acme", "widgets.git"), "rev-parse", `refs/heads/${BRANCH}`],
+        { env: GIT_ENV },
+      );
+      expect(pushed.stdout.trim()).toBe(await git(p.lane, "rev-parse", BRANCH));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("S-CARD-13: the forge's clone URL: github.com for api.github.com, the API's host and prefix otherwise, none for a GitLab numeric id", () => {
+    const of = (forgeUrl: string, forgeRepo: string, forge: "github" | "gitlab" = "github") =>
+      forgeCloneUrl({ forge, forgeUrl, forgeRepo });
+    expect(of("https://api.github.com", "acme/widgets")).toBe("https://github.com/acme/widgets.git");
+    expect(of("https://ghe.example/api/v3", "team/app")).toBe("https://ghe.example/team/app.git");
+    expect(of("https://git.example/gitlab/api/v4", "g/sub/app", "gitlab")).toBe(
+      "https://git.example/gitlab/g/sub/app.git",
+    );
+    expect(of("https://git.example/api/v4", "1234", "gitlab")).toBeNull();
   });
 });
