@@ -25,6 +25,8 @@ export type Command =
   | { kind: "project.allow"; name: string; user: string; allowed: boolean }
   /** `allow-host` (allowed) or `deny-host`: entries or presets; the engine checks each. */
   | { kind: "project.hosts"; name: string; hosts: string[]; allowed: boolean }
+  /** Shows or changes a project's forge settings (admins; forgeGrammar.ts). */
+  | Exclude<ForgeCommand, { kind: "usage" }>
   | { kind: "decisions" }
   | { kind: "incidents" }
   | { kind: "specialists" }
@@ -96,6 +98,7 @@ export type UsageTopic =
   | "project.set"
   | "project.allow"
   | "project.hosts"
+  | "project.forge"
   | "specialist.add"
   | "notify"
   | "run"
@@ -250,6 +253,7 @@ function parseProject(args: string[]): Command {
       : { kind: "usage", topic: "project.remove" };
   if (verb === "set") return parseSet(rest);
   if (verb === "share" || verb === "unshare") return parseShare(verb, rest, slackChannel);
+  if (verb === "forge") return parseForge(rest);
   if (verb === "allow" || verb === "disallow") {
     const user = rest.length === 2 ? slackUser(rest[1] as string) : null;
     return user
@@ -372,3 +376,4 @@ import { parseBudget, parseUsage, type UsageCommand } from "./usageGrammar.js";
 import { parseAudit, parseSchedule, type AuditCommand, type ScheduleCommand } from "./scheduleGrammar.js";
 import { closest } from "../suggest.js";
 import { type ChannelCommand, parseChannel, parseShare } from "./channelGrammar.js";
+import { type ForgeCommand, parseForge } from "./forgeGrammar.js";

@@ -28,6 +28,8 @@ export type EngineErrorReason =
   | "lane_checkout_dirty"
   | "lane_checkout_moved"
   | "lane_unsealed"
+  | "lane_no_remote"
+  | "forge_token_in_slack"
   | "conversation_not_found"
   | "conversation_other_project"
   | "prompt_empty"

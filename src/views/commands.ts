@@ -34,6 +34,7 @@ export type CommandTopic =
   | "project.set"
   | "project.allow"
   | "project.hosts"
+  | "project.forge"
   | "status"
   | "decisions"
   | "incidents"
@@ -73,6 +74,7 @@ export const COMMANDS: ReadonlyArray<{ topic: CommandTopic; admin: boolean; live
   { topic: "project.hosts", admin: false, live: true },
   { topic: "project.share", admin: false, live: true },
   { topic: "channel", admin: false, live: true },
+  { topic: "project.forge", admin: true, live: true },
   { topic: "status", admin: false, live: true },
   { topic: "decisions", admin: false, live: true },
   { topic: "incidents", admin: false, live: true },

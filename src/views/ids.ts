@@ -98,6 +98,8 @@ export const BLOCKS = {
   laneDiff: "lane.diff",
   laneConflict: "lane.conflict",
   laneForge: "lane.forge",
+  laneHint: "lane.hint",
+  forgeSettings: "forge.settings",
   laneState: "lane.state",
   laneActions: "lane.actions",
 } as const;

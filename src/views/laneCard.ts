@@ -46,9 +46,23 @@ export type LaneCardState =
       kind: "merged";
       by: string | null;
       revision: string;
-      how: "fast-forward" | "merge-commit" | "already-merged";
+      /** Null: merged before codexpi recorded how. */
+      how: "fast-forward" | "merge-commit" | "already-merged" | null;
     }
   | { kind: "discarded"; by: string | null };
+
+/**
+ * Whether Push and Open pull request can work (engine forge's `Publishing`): a button that cannot
+ * is not shown, and the card says what is missing instead. Null once the lane ended.
+ */
+export interface LaneCardPublishing {
+  push: boolean;
+  pullRequest: boolean;
+  /** The first missing piece: the checkout's remote, a forge, a stored token; null when none. */
+  gap: "remote" | "forge" | "token" | null;
+  /** The remote's name the push uses. */
+  remote: string;
+}
 
 /** A pull request opened for the lane, as the forge last reported it. */
 export interface LaneCardPullRequest {
@@ -70,6 +84,9 @@ export interface LaneCardInput {
   pullRequest?: LaneCardPullRequest | null;
   /** The project's merge-confirmation setting: Merge asks "are you sure?" first. */
   confirmMerge?: boolean;
+  /** The project's name: the hint names it in the commands it gives. */
+  project: string;
+  publishing: LaneCardPublishing | null;
 }
 
 /** The diff to upload beside the card when it is not shown inline (redacted, its cut said). */
@@ -206,8 +223,34 @@ function statePart(locale: Locale, card: LaneCardInput): Block[] {
       }),
     );
   }
+  const hint = publishingHint(locale, card);
+  if (hint) blocks.push(context([hint], blockId(BLOCKS.laneHint, id)));
   blocks.push(actions(laneButtons(locale, card), blockId(BLOCKS.laneActions, id)));
   return blocks;
+}
+
+/**
+ * Why Push or Open pull request is not offered, and what an admin does about it; null when
+ * nothing is hidden (or nothing would be offered: a lane without a commit, a pull request open).
+ * A card is one message everyone in the thread sees (Slack cannot show a block to some readers
+ * only), so the hint is shown to all, addressed to admins; it never holds a token.
+ */
+function publishingHint(locale: Locale, card: LaneCardInput): string | null {
+  const p = card.publishing;
+  if (!p || p.gap === null || card.changes.totalCommits === 0) return null;
+  const name = inline(card.project, 100);
+  if (p.gap === "remote")
+    return t(locale, "lane.card.hint.remote", {
+      name,
+      remote: inline(p.remote, 100),
+      project: escapeClip(card.project, 100),
+      remoteName: escapeClip(p.remote, 100),
+    });
+  const project = escapeClip(card.project, 100);
+  // No remote, but the forge's repository is named: pushing there needs the token too.
+  if (!p.push) return t(locale, "lane.card.hint.token_push", { name, project });
+  if (card.pullRequest) return null;
+  return t(locale, `lane.card.hint.${p.gap}`, { name, project });
 }
 
 function forgeLines(locale: Locale, card: LaneCardInput): string[] {
@@ -229,19 +272,25 @@ function forgeLines(locale: Locale, card: LaneCardInput): string[] {
 function finalLine(locale: Locale, card: LaneCardInput): string {
   const s = card.state;
   const user = (by: string | null) => (by ? userMention(by) : "?");
-  if (s.kind === "merged")
+  if (s.kind === "merged") {
+    const revision = `\`${escapeClip(s.revision.slice(0, 8), 8)}\``;
+    const base = inline(card.base, 200);
+    if (s.how === "fast-forward")
+      return t(locale, "lane.card.fast_forwarded", { base, user: user(s.by), revision });
     return t(locale, "lane.card.merged", {
-      base: inline(card.base, 200),
+      base,
       user: user(s.by),
-      how: t(locale, `lane.card.how.${s.how}`, { revision: `\`${escapeClip(s.revision.slice(0, 8), 8)}\`` }),
+      how: t(locale, `lane.card.how.${s.how ?? "unknown"}`, { revision }),
     });
+  }
   return t(locale, "lane.card.discarded", { user: user(s.kind === "discarded" ? s.by : null) });
 }
 
 /**
  * An open lane's buttons, each carrying the conversation's id only: after a conflict "Ask the
- * agent to merge" comes first; a lane with no commit can only be discarded; a lane with a pull
- * request is not offered another.
+ * agent to merge" comes first; a lane with no commit can only be discarded; Push only with a
+ * remote, Open pull request only with a forge and a token too; a lane with a pull request is not
+ * offered another.
  */
 function laneButtons(locale: Locale, card: LaneCardInput): ButtonElement[] {
   const value = card.conversationId;
@@ -266,9 +315,10 @@ function laneButtons(locale: Locale, card: LaneCardInput): ButtonElement[] {
         ...(conflict ? {} : { style: "primary" as const }),
         ...(card.confirmMerge ? { confirm: mergeConfirmation(locale, card) } : {}),
       }),
-      button({ actionId: ACTIONS.lanePush, text: t(locale, "lane.card.push"), value }),
     );
-    if (!card.pullRequest)
+    if (card.publishing?.push)
+      out.push(button({ actionId: ACTIONS.lanePush, text: t(locale, "lane.card.push"), value }));
+    if (card.publishing?.pullRequest && !card.pullRequest)
       out.push(button({ actionId: ACTIONS.lanePullRequest, text: t(locale, "lane.card.pr"), value }));
   }
   out.push(

@@ -9,7 +9,7 @@ import { ACTIONS } from "../../src/views/ids.js";
 import { scriptedRespond } from "../support/scriptedModel.js";
 import { startFakeGitHub, type FakeGitHub } from "../support/fakeGitHub.js";
 import { startFakeGitLab, type FakeGitLab } from "../support/fakeGitLab.js";
-import type { FakeSlackMessage } from "../support/fakeSlack.js";
+import { buttonOf, cardsOf as cardsOfThread } from "../support/laneCards.js";
 import { ADMIN, eventually, OTHER, OWNER, slackBot } from "../support/slackBot.js";
 import { git, isolateGit } from "../engine/orchestrations/repo.js";
 
@@ -34,19 +34,7 @@ const respond = scriptedRespond(SCRIPTS);
 
 type Bot = Awaited<ReturnType<typeof slackBot>>;
 
-/** The button of `actionId` in a message, if it has one. */
-function buttonOf(m: FakeSlackMessage, actionId: string): { value: string } | undefined {
-  for (const b of (m.blocks ?? []) as Array<{ elements?: Array<{ action_id?: string; value?: string }> }>)
-    for (const e of b.elements ?? []) if (e.action_id === actionId) return { value: e.value ?? "" };
-  return undefined;
-}
-
-/** The lane cards of a conversation's thread (messages carrying a Discard or Merge button, or the card's blocks). */
-const cardsOf = (bot: Bot, conversationId: string) =>
-  bot.slack
-    .messages()
-    .filter((m) => JSON.stringify(m.blocks ?? []).includes(`"value":"${conversationId}"`))
-    .filter((m) => JSON.stringify(m.blocks ?? []).includes("lane."));
+const cardsOf = (bot: Bot, conversationId: string) => cardsOfThread(bot.slack, conversationId);
 
 describe("a lane's card through the real bot", () => {
   let bot: Bot | undefined;

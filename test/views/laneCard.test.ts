@@ -30,6 +30,8 @@ const open: LaneCardInput = {
   base: "main",
   changes,
   state: { kind: "open" },
+  project: "app",
+  publishing: { push: true, pullRequest: true, gap: null, remote: "origin" },
 };
 
 const blocksOf = (card: LaneCardInput, locale: "en" | "fr" = "en") =>
@@ -168,9 +170,75 @@ describe("lane card", () => {
     const discarded: LaneCardInput = { ...open, state: { kind: "discarded", by: "U42" } };
     expect(buttons(blocksOf(discarded))).toEqual([]);
     expect(all(discarded)).toContain("Discarded by <@U42>");
-    expect(
-      all({ ...merged, state: { ...merged.state, how: "fast-forward" } as LaneCardInput["state"] }, "fr"),
-    ).toContain("Fusionné dans `main` par <@U123> : avance rapide jusqu’à `dddddddd`");
+  });
+
+  it('S-CARD-14: a fast-forward reads "Fast-forwarded", a merge commit reads as one, a merge from before codexpi recorded how names only the revision', () => {
+    const merged = (how: "fast-forward" | "merge-commit" | "already-merged" | null): LaneCardInput => ({
+      ...open,
+      state: { kind: "merged", by: "U123", revision: "d".repeat(40), how },
+    });
+    const ff = all(merged("fast-forward"));
+    expect(ff).toContain("Fast-forwarded `main` to `dddddddd` by <@U123> (no merge commit)");
+    expect(ff).not.toContain("merge commit `");
+    expect(all(merged("fast-forward"), "fr")).toContain(
+      "Avance rapide (fast-forward) de `main` jusqu’à `dddddddd` par <@U123> (sans commit de fusion)",
+    );
+    // Control: a real merge is called a merge commit, never a fast-forward.
+    const mc = all(merged("merge-commit"));
+    expect(mc).toContain("Merged into `main` by <@U123>: merge commit `dddddddd`");
+    expect(mc).not.toMatch(/fast-forward/i);
+    expect(all(merged("already-merged"))).toContain("already merged (`dddddddd`)");
+    const unknown = all(merged(null));
+    expect(unknown).toContain("Merged into `main` by <@U123>: `dddddddd`");
+    expect(unknown).not.toMatch(/fast-forward|merge commit/i);
+  });
+
+  it("S-CARD-12: without a remote the card offers neither Push nor Open pull request and says, for admins, what is missing; a remote without a forge offers Push only; a forge without a token too", () => {
+    const noRemote: LaneCardInput = {
+      ...open,
+      publishing: { push: false, pullRequest: false, gap: "remote", remote: "origin" },
+    };
+    expect(ids(noRemote)).toEqual(["lane.merge", "lane.discard"]);
+    expectWithinBlockKit(blocksOf(noRemote));
+    expect(all(noRemote)).toContain(
+      "No Push branch or Open pull request: the checkout of `app` names no remote `origin`. Admins: add it there (`git remote add origin URL`), or name the forge's repository (`/codex project forge app --kind github|gitlab --repo OWNER/NAME`) and store a token on the host.",
+    );
+    expect(all(noRemote, "fr")).toContain("le checkout de `app` ne nomme aucun remote `origin`");
+    const noForge: LaneCardInput = {
+      ...open,
+      publishing: { push: true, pullRequest: false, gap: "forge", remote: "origin" },
+    };
+    expect(ids(noForge)).toEqual(["lane.merge", "lane.push", "lane.discard"]);
+    expect(all(noForge)).toContain(
+      "No Open pull request: project `app` has no forge. Admins: `/codex project forge app --kind github|gitlab --repo OWNER/NAME`.",
+    );
+    const noToken: LaneCardInput = {
+      ...open,
+      publishing: { push: true, pullRequest: false, gap: "token", remote: "origin" },
+    };
+    expect(ids(noToken)).toEqual(["lane.merge", "lane.push", "lane.discard"]);
+    expect(all(noToken)).toContain("never in Slack: `codexpi project credential app --forge-token -`");
+    // No remote, the forge's repository named, no token: neither button, the token's hint.
+    const forgeNoToken: LaneCardInput = {
+      ...open,
+      publishing: { push: false, pullRequest: false, gap: "token", remote: "origin" },
+    };
+    expect(ids(forgeNoToken)).toEqual(["lane.merge", "lane.discard"]);
+    expect(all(forgeNoToken)).toContain(
+      "No Push branch or Open pull request: the checkout of `app` names no remote, and pushing to the forge's repository needs a token.",
+    );
+    // Control: with everything set, both buttons and no hint.
+    expect(ids(open)).toEqual(["lane.merge", "lane.push", "lane.pull_request", "lane.discard"]);
+    expect(all(open)).not.toContain("Admins");
+    // No hint where nothing would be offered: a lane without a commit, a pull request already open.
+    const empty = { ...changes, commits: [], totalCommits: 0, files: [], totalFiles: 0, diff: "" };
+    expect(all({ ...noRemote, changes: empty })).not.toContain("Admins");
+    const withPr = { url: "https://github.example/acme/app/pull/3", number: 3, state: "open" as const };
+    expect(all({ ...noToken, pullRequest: withPr })).not.toContain("Admins");
+    // An ended lane has no buttons and no hint.
+    const ended: LaneCardInput = { ...noRemote, publishing: null, state: { kind: "discarded", by: "U1" } };
+    expect(buttons(blocksOf(ended))).toEqual([]);
+    expect(all(ended)).not.toContain("Admins");
   });
 
   it("S-CARD-08: both locales; French sizes and buttons", () => {

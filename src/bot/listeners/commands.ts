@@ -34,6 +34,7 @@ import {
   projectShare,
   projectUnshare,
 } from "./channelCommands.js";
+import { projectForgeCommand } from "./forgeCommand.js";
 
 /**
  * `/codex`: parse, ack at once (usage and help inline), then do the work and answer through the
@@ -161,6 +162,7 @@ const handlers: { [K in keyof CommandOfKind]: Handler<K> } = {
   "project.set": projectSetCommand,
   "project.allow": projectAllowCommand,
   "project.hosts": projectHostsCommand,
+  "project.forge": (cmd, { ctx, actor }) => projectForgeCommand(ctx, cmd, actor),
   decisions: decisionsCommand,
   incidents: async (_cmd, { ctx, actor }) =>
     incidentsView(ctx.locale, await ctx.api.coordination.incidents(actor)),

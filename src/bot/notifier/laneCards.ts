@@ -43,6 +43,9 @@ export class LaneCards extends RendererBase implements Renderer<"lane.updated"> 
     const threadTs = address.threadTs ?? address.statusTs;
     const latest = await this.latestCard(conversationId);
     if (mode === "new" && data.state.kind === "open" && data.changes.totalCommits === 0) return false;
+    // An open lane's card is posted by a turn only; a redraw (forge settings changed, say) edits
+    // the card there is, and posts none where the thread has none yet.
+    if (mode === "redraw" && !latest && data.state.kind === "open") return false;
     await this.inLocaleOf(data.personId, async () => {
       const card = laneCard(this.locale, inputOf(data));
       if (mode === "redraw" && latest) return this.edit(latest.channel, latest.ts, card);
@@ -70,6 +73,8 @@ const inputOf = (d: LaneCardData) => ({
   pushed: d.pushed,
   pullRequest: d.pullRequest,
   confirmMerge: d.confirmMerge,
+  project: d.project,
+  publishing: d.publishing,
 });
 
 /** The end of a turn: the conversation's messages, then the lane's card when it has one. */

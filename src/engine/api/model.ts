@@ -5,7 +5,7 @@ export { EngineError, isEngineError } from "../errors.js";
 export type { Generated, OnCreated } from "../database.js";
 export { CLI_ACTOR, type Actor, type NewProject, type ProjectUpdate } from "../projects/index.js";
 export type { ApprovalMode, ProjectRole, WorkspaceMode } from "../schema.js";
-export type { ForgeSettings } from "../forge/index.js";
+export type { ForgeSettings, ForgeView } from "../forge/index.js";
 export type { LaneCardData } from "../lanes/index.js";
 export type { PauseReason } from "../kernel.js";
 export type { ConversationWithProject } from "../conversations/index.js";

@@ -28,8 +28,11 @@ import type { NetworkMode } from "../network/index.js";
 import { installLayoutProblems, installRoots, type LayoutProblem } from "../projects/index.js";
 import { copyCodexSessions, hostDataDir, moveProject } from "../projects/index.js";
 import { promptTarget, shareProject, unshareProject, type PromptTarget } from "../projects/index.js";
+import { redrawLaneCards } from "../lanes/index.js";
 import {
   type ForgeSettings,
+  type ForgeView,
+  projectForgeView,
   forgeTokenPath,
   removeForgeToken,
   setForge,
@@ -86,6 +89,11 @@ export interface ProjectsApi {
    */
   setForge(actor: Actor, name: string, changes: ForgeSettings): Promise<Project>;
   /**
+   * Its forge settings as an admin reads them (admins): the remote and its URL, what was set and
+   * what pull requests use, which token is stored (never the token), what its lanes can do.
+   */
+  forgeView(actor: Actor, name: string): Promise<ForgeView>;
+  /**
    * Stores a forge token (admins) for a project, or for the whole install with a null name, in a
    * 0600 file under the data directory's credentials/ (never in the database); answers the file.
    */
@@ -138,17 +146,30 @@ export function projectsApi(kernel: Kernel): ProjectsApi {
     setNetworkMode: (actor, name, mode) => setNetworkMode(db, actor, name, mode),
     allowHosts: (actor, name, hosts) => allowHosts(db, actor, name, hosts),
     denyHosts: (actor, name, hosts) => denyHosts(db, actor, name, hosts),
-    setForge: (actor, name, changes) => setForge(db, actor, name, changes),
+    setForge: async (actor, name, changes) => {
+      const project = await setForge(db, actor, name, changes);
+      await redrawLaneCards(kernel, project.id);
+      return project;
+    },
+    forgeView: async (actor, name) => {
+      assertAdmin(actor);
+      const project = await projectForActor(db, actor, name);
+      return projectForgeView(project, { dataDir: kernel.config.dataDir, jail: kernel.config.jail });
+    },
     setForgeToken: async (actor, name, token) => {
       assertAdmin(actor);
       const project = name === null ? null : await projectForActor(db, actor, name);
-      return writeForgeToken(kernel.config.dataDir, project?.name ?? null, token);
+      const file = writeForgeToken(kernel.config.dataDir, project?.name ?? null, token);
+      await redrawLaneCards(kernel, project?.id ?? null);
+      return file;
     },
     removeForgeToken: async (actor, name) => {
       assertAdmin(actor);
       const project = name === null ? null : await projectForActor(db, actor, name);
       const file = forgeTokenPath(kernel.config.dataDir, project?.name ?? null);
-      return { file, removed: removeForgeToken(kernel.config.dataDir, project?.name ?? null) };
+      const removed = removeForgeToken(kernel.config.dataDir, project?.name ?? null);
+      await redrawLaneCards(kernel, project?.id ?? null);
+      return { file, removed };
     },
     move: (actor, name, to) => moveProject(db, actor, name, to),
     hostDataDir: (host) => hostDataDir(db, host, kernel.config.dataDir),

@@ -2,8 +2,20 @@
 // forge settings and the tokens kept for them (outside every jail, never in the database).
 
 export { forgeTokenPath, readForgeToken, removeForgeToken, writeForgeToken } from "./credentials.js";
-export { openProjectPullRequest, projectPullRequestState, pushProjectBranch } from "./projectForge.js";
+export {
+  forgeCloneUrl,
+  openProjectPullRequest,
+  projectPullRequestState,
+  pushProjectBranch,
+} from "./projectForge.js";
 export { type PullRequest, openPullRequest, pullRequestState } from "./pullRequests.js";
 export { pushBranch } from "./push.js";
 export { forgeFromRemote, remoteTransport } from "./remoteUrl.js";
 export { type ForgeSettings, projectForge, setForge } from "./settings.js";
+export {
+  type ForgeView,
+  type Publishing,
+  assertCanPublish,
+  projectForgeView,
+  projectPublishing,
+} from "./publishing.js";

@@ -4,7 +4,7 @@ import type { Project } from "../schema.js";
 import { readForgeToken } from "./credentials.js";
 import { type PullRequest, openPullRequest, pullRequestState } from "./pullRequests.js";
 import { type PushResult, pushBranch } from "./push.js";
-import { type ForgeKind, remoteTransport } from "./remoteUrl.js";
+import { type DerivedForge, type ForgeKind, remoteTransport } from "./remoteUrl.js";
 import { projectForge } from "./settings.js";
 
 // A project's push and pull requests, its settings and stored token applied: what the
@@ -20,7 +20,7 @@ export interface ForgeHost {
 const TOKEN_USER: Record<ForgeKind, string> = { github: "x-access-token", gitlab: "oauth2" };
 
 /** The project's remote URL, read from its checkout (its `remote`, `origin` by default). */
-async function projectRemoteUrl(project: Project, host: ForgeHost): Promise<string | null> {
+export async function projectRemoteUrl(project: Project, host: ForgeHost): Promise<string | null> {
   return repoGitOrNull({ jail: host.jail, cwd: project.path }, [
     "remote",
     "get-url",
@@ -31,27 +31,69 @@ async function projectRemoteUrl(project: Project, host: ForgeHost): Promise<stri
 }
 
 /**
+ * The forge's own https clone URL of the project's repository, from its settings: GitHub's
+ * api.github.com serves github.com; an Enterprise or self-hosted API (`…/api/v3`, `…/api/v4`)
+ * serves clones at its host and path prefix. Null for a GitLab numeric id (it names no path).
+ */
+export function forgeCloneUrl(forge: DerivedForge): string | null {
+  if (!/^[A-Za-z0-9_.][A-Za-z0-9_./-]*$/.test(forge.forgeRepo) || /^\d+$/.test(forge.forgeRepo)) return null;
+  let api: URL;
+  try {
+    api = new URL(forge.forgeUrl);
+  } catch {
+    return null;
+  }
+  const prefix =
+    api.hostname === "api.github.com"
+      ? "https://github.com"
+      : `${api.protocol}//${api.host}${api.pathname.replace(/\/+$/, "").replace(/\/api\/v[34]$/, "")}`;
+  return `${prefix}/${forge.forgeRepo}.git`;
+}
+
+/**
+ * Where the project's branches are pushed: the URL its checkout names for its remote; else, when
+ * an admin named the forge's repository and a token is stored, the forge's own clone URL; else
+ * null. `fromForge` says which (the card and the lane then name the repository, not a remote).
+ */
+async function projectPushTarget(
+  project: Project,
+  host: ForgeHost,
+): Promise<{ url: string; fromForge: boolean; shown: string } | null> {
+  const remote = await projectRemoteUrl(project, host);
+  if (remote !== null) return { url: remote, fromForge: false, shown: project.remote };
+  const forge = projectForge(project, null);
+  const url = forge ? forgeCloneUrl(forge) : null;
+  if (!forge || !url || !readForgeToken(host.dataDir, project.name)) return null;
+  return { url, fromForge: true, shown: forge.forgeRepo };
+}
+
+/**
  * Pushes `branch` of `repoPath` (a lane's clone, or the project's checkout) to the project's
- * remote, as the project's checkout names it (a lane's own configuration never chooses), with the
- * project's token (else the install's) when one is stored and the remote is on the forge's host.
+ * remote, as the project's checkout names it (a lane's own configuration never chooses), or when
+ * it names none to the forge's clone URL (projectPushTarget), with the project's token (else the
+ * install's) when one is stored and the URL is on the forge's host.
  */
 export async function pushProjectBranch(
   project: Project,
   branch: { repoPath: string; branch: string; objects?: readonly string[] },
   host: ForgeHost,
-): Promise<PushResult> {
-  const url = await projectRemoteUrl(project, host);
-  const forge = url ? projectForge(project, url) : null;
+): Promise<PushResult & { forgeRepo?: string }> {
+  const target = await projectPushTarget(project, host);
+  const url = target?.url ?? null;
+  const forge = projectForge(project, target?.fromForge ? null : url);
   const stored =
     forge && url && onForgeHost(url, forge.forgeUrl) ? readForgeToken(host.dataDir, project.name) : null;
-  return pushBranch({
+  const pushed = await pushBranch({
     ...branch,
+    ...(target?.fromForge ? { url: target.url } : {}),
     remote: project.remote,
     remoteFrom: project.path,
     credential: stored && forge ? { token: stored.token, username: TOKEN_USER[forge.forge] } : null,
     dataDir: host.dataDir,
     jail: host.jail,
   });
+  // Pushed to the forge's repository, not to a remote: the lane names the repository.
+  return target?.fromForge ? { ...pushed, forgeRepo: target.shown } : pushed;
 }
 
 /**

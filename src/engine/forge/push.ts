@@ -26,6 +26,11 @@ export interface PushRequest {
   /** The token for an http(s) remote; null for a local or ssh remote (or a public one). */
   credential: PushCredential | null;
   /**
+   * The URL to push to when the project's checkout names no remote: the forge's own clone URL,
+   * made by codexpi from the forge settings an admin set (never from a repository's configuration).
+   */
+  url?: string;
+  /**
    * The repository whose configuration names the remote's URL (default `repoPath`). A lane's
    * clone is written by its agent: pass the project's checkout here, so that the agent cannot
    * choose where the branch (and the token) goes.
@@ -72,6 +77,7 @@ function scrubbed(text: string, token: string | undefined): string {
 
 /** The remote's push URL, as the configuration of `from` names it (insteadOf rules applied). */
 async function pushUrl(req: PushRequest): Promise<string> {
+  if (req.url !== undefined) return req.url;
   const from = req.remoteFrom ?? req.repoPath;
   const access: RepoGitAccess = { jail: req.jail, cwd: from, timeoutMs: req.timeoutMs };
   try {

@@ -1,5 +1,7 @@
 import fs from "node:fs";
 import type { Kernel } from "../kernel.js";
+import { emit } from "../outbox.js";
+import { type Publishing, projectPublishing } from "../forge/index.js";
 import { laneChanges, type LaneChanges } from "./changes.js";
 import { laneOf } from "./lane.js";
 import type { Lane } from "./schema.js";
@@ -29,7 +31,8 @@ export type LaneCardStateData =
       kind: "merged";
       by: string | null;
       revision: string;
-      how: "fast-forward" | "merge-commit" | "already-merged";
+      /** Null: merged before codexpi recorded how. */
+      how: "fast-forward" | "merge-commit" | "already-merged" | null;
     }
   | { kind: "discarded"; by: string | null };
 
@@ -46,6 +49,10 @@ export interface LaneCardData {
   pullRequest: { url: string; number: number | null; state: "open" | "draft" | "merged" | "closed" } | null;
   /** The project asks a confirmation before a merge (its merge-confirmation setting). */
   confirmMerge: boolean;
+  /** The project's name (the card's hints name it in the commands they give). */
+  project: string;
+  /** Whether Push and Open pull request can work (read while the lane is open; null once it ended). */
+  publishing: Publishing | null;
 }
 
 /** The ref a lane's changes are counted from: its base branch as the clone knows it, else the commit it started at. */
@@ -93,7 +100,7 @@ function stateOf(lane: Lane): LaneCardStateData {
       kind: "merged",
       by: lane.ended_by,
       revision: lane.merged_revision ?? "",
-      how: lane.merged_revision ? "merge-commit" : "already-merged",
+      how: lane.merged_how,
     };
   if (lane.status === "discarded" || lane.status === "expired")
     return { kind: "discarded", by: lane.ended_by };
@@ -114,16 +121,18 @@ export async function laneCardData(
   const row = await engine.db
     .selectFrom("conversations as c")
     .innerJoin("projects as p", "p.id", "c.project_id")
-    .select(["c.user_id", "p.merge_confirmation_required"])
+    .selectAll("p")
+    .select("c.user_id as person_id")
     .where("c.id", "=", conversationId)
     .executeTakeFirstOrThrow();
   const live = lane.status === "active" && fs.existsSync(lane.path);
+  const host = { dataDir: engine.config.dataDir, jail: engine.config.jail };
   const changes = live
     ? await readLaneChanges(engine, lane)
     : { ...keptSummary(lane), diff: "", diffBytes: 0, diffTruncated: false };
   return {
     conversationId,
-    personId: row.user_id,
+    personId: row.person_id,
     branch: lane.branch,
     base: lane.base_branch ?? lane.base_commit.slice(0, 12),
     changes,
@@ -133,5 +142,26 @@ export async function laneCardData(
       ? { url: lane.pr_url, number: lane.pr_number, state: lane.pr_state ?? "open" }
       : null,
     confirmMerge: row.merge_confirmation_required === 1,
+    project: row.name,
+    publishing: lane.status === "active" ? await projectPublishing(row, host) : null,
   };
+}
+
+/**
+ * Announces every open lane of a project (of all projects when `projectId` is null: the install's
+ * token changed) as updated, so that their cards are redrawn with what can work now: a forge
+ * setting or a stored token changed what Push and Open pull request can do.
+ */
+export async function redrawLaneCards(
+  engine: Pick<Kernel, "db" | "clock">,
+  projectId: string | null,
+): Promise<void> {
+  let lanes = engine.db.selectFrom("lanes").select("conversation_id").where("status", "=", "active");
+  if (projectId !== null) lanes = lanes.where("project_id", "=", projectId);
+  const open = await lanes.execute();
+  await emit(
+    engine.db,
+    engine.clock.now(),
+    ...open.map((l) => ({ kind: "lane.updated" as const, conversationId: l.conversation_id })),
+  );
 }

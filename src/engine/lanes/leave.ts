@@ -5,7 +5,12 @@ import { emit } from "../outbox.js";
 import { conversationRights, type Actor } from "../projects/index.js";
 import type { Project } from "../schema.js";
 import { assertSealed, commitClone } from "../workspaces/index.js";
-import { openProjectPullRequest, pushProjectBranch, type PullRequest } from "../forge/index.js";
+import {
+  assertCanPublish,
+  openProjectPullRequest,
+  pushProjectBranch,
+  type PullRequest,
+} from "../forge/index.js";
 import { conflictFollowUpPrompt, mergeLane, updateLaneBase } from "./merge.js";
 import { readLaneChanges } from "./card.js";
 import { laneOf } from "./lane.js";
@@ -89,6 +94,9 @@ function assertMayPublish(actor: Actor, scope: LaneScope): void {
   throw new EngineError("forbidden", "lane_publish_not_allowed");
 }
 
+/** Where engine/forge finds codexpi's files and how it runs git. */
+const hostOf = (engine: Engine) => ({ dataDir: engine.config.dataDir, jail: engine.config.jail });
+
 async function updated(engine: Engine, conversationId: string): Promise<void> {
   await emit(engine.db, engine.clock.now(), { kind: "lane.updated", conversationId });
 }
@@ -149,7 +157,7 @@ export async function mergeLaneOf(
   }
   await engine.db
     .updateTable("lanes")
-    .set({ ended_by: actor.userId, merged_revision: r.revision, conflict_files: null })
+    .set({ ended_by: actor.userId, merged_revision: r.revision, merged_how: r.how, conflict_files: null })
     .where("conversation_id", "=", conversationId)
     .execute();
   await endLane(engine, lane, "merged");
@@ -166,26 +174,29 @@ export async function pushLane(
   const scope = await scopeOf(engine, actor, conversationId);
   assertMayPublish(actor, scope);
   await assertIdle(engine, scope);
-  await pushScope(engine, scope);
+  await assertCanPublish(scope.project, hostOf(engine), "push");
+  const remote = await pushScope(engine, scope);
   await updated(engine, conversationId);
-  return { remote: scope.project.remote };
+  return { remote };
 }
 
-async function pushScope(engine: Engine, scope: LaneScope): Promise<void> {
+/** Pushes the lane's branch; answers where it went: the remote's name, or the forge's repository. */
+async function pushScope(engine: Engine, scope: LaneScope): Promise<string> {
   const { lane, project } = scope;
   // Only the project's own object store, never what the lane's alternates file lists; the push
   // itself runs from a repository codexpi makes for it (engine/forge's pushRepository).
-  await pushProjectBranch(
+  const pushed = await pushProjectBranch(
     project,
     { repoPath: lane.path, branch: lane.branch, objects: [path.join(project.path, ".git", "objects")] },
-    { dataDir: engine.config.dataDir, jail: engine.config.jail },
+    hostOf(engine),
   );
   const now = engine.clock.now();
   await engine.db
     .updateTable("lanes")
-    .set({ pushed_remote: project.remote, pushed_at: now, updated_at: now })
+    .set({ pushed_remote: pushed.forgeRepo ?? project.remote, pushed_at: now, updated_at: now })
     .where("conversation_id", "=", lane.conversation_id)
     .execute();
+  return pushed.forgeRepo ?? project.remote;
 }
 
 /** The request and the agent's last answer: what a pull request's body says of the conversation. */
@@ -220,6 +231,8 @@ export async function openLanePullRequest(
   assertMayPublish(actor, scope);
   await assertIdle(engine, scope);
   const base = baseOf(scope);
+  // Before the push: a pull request that cannot be opened pushes nothing either.
+  await assertCanPublish(scope.project, hostOf(engine), "pullRequest");
   await pushScope(engine, scope);
   const { request, summary } = await conversationText(engine, conversationId);
   const locale = engine.config.locale;
@@ -232,7 +245,7 @@ export async function openLanePullRequest(
   const pr = await openProjectPullRequest(
     scope.project,
     { head: scope.lane.branch, base, title: scope.title.slice(0, 200), body },
-    { dataDir: engine.config.dataDir, jail: engine.config.jail },
+    hostOf(engine),
   );
   await engine.db
     .updateTable("lanes")

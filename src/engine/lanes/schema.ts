@@ -37,6 +37,8 @@ export interface LanesTable {
   ended_by: Generated<string | null>;
   /** The project's commit after its merge. */
   merged_revision: Generated<string | null>;
+  /** How the merge went (migration 0036); null: not merged, or merged before codexpi recorded it. */
+  merged_how: Generated<"fast-forward" | "merge-commit" | "already-merged" | null>;
   /** What prepared it: the setup's hash, `none` (no setup); null: not prepared yet (migration 0032). */
   setup_hash: Generated<string | null>;
 }

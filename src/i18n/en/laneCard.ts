@@ -8,6 +8,8 @@ export const laneCard = {
   "reason.lane_merge_not_allowed": "only the owner of {name} and admins merge its conversations' branches",
   "reason.lane_publish_not_allowed":
     "only the person who asked, and admins, push this branch or open its pull request",
+  "reason.lane_no_remote":
+    "this branch cannot leave: the checkout of {name} names no remote `{remote}`, and no forge repository is named. An admin adds the remote there (`git remote add {remote} URL`), or names the forge's repository (`/codex project forge {name} --kind github|gitlab --repo OWNER/NAME`) and stores a token on the host",
   "reason.lane_ended": "this branch is no longer kept: it was merged or discarded",
   "reason.lane_no_base": "this branch started from a detached checkout: there is no branch to merge it into",
   "reason.lane_checkout_dirty":
@@ -62,9 +64,18 @@ export const laneCard = {
   "lane.card.pr_state.merged": "merged",
   "lane.card.pr_state.closed": "closed",
   "lane.card.merged": "✅ Merged into {base} by {user}: {how}",
-  "lane.card.how.fast-forward": "fast-forward to {revision}",
+  "lane.card.fast_forwarded": "✅ Fast-forwarded {base} to {revision} by {user} (no merge commit)",
+  "lane.card.how.unknown": "{revision}",
   "lane.card.how.merge-commit": "merge commit {revision}",
   "lane.card.how.already-merged": "already merged ({revision})",
   "lane.card.discarded": "🗑️ Discarded by {user}: the working branch is removed.",
+  "lane.card.hint.remote":
+    "ℹ️ No Push branch or Open pull request: the checkout of {name} names no remote {remote}. Admins: add it there (`git remote add {remoteName} URL`), or name the forge's repository (`/codex project forge {project} --kind github|gitlab --repo OWNER/NAME`) and store a token on the host.",
+  "lane.card.hint.forge":
+    "ℹ️ No Open pull request: project {name} has no forge. Admins: `/codex project forge {project} --kind github|gitlab --repo OWNER/NAME`.",
+  "lane.card.hint.token":
+    "ℹ️ No Open pull request: no forge token is stored for {name}. Admins store one on the host, never in Slack: `codexpi project credential {project} --forge-token -`.",
+  "lane.card.hint.token_push":
+    "ℹ️ No Push branch or Open pull request: the checkout of {name} names no remote, and pushing to the forge's repository needs a token. Admins store one on the host, never in Slack: `codexpi project credential {project} --forge-token -`.",
   "lane.card.fallback": "What changed in {branch}",
 } satisfies Record<keyof typeof fr, Message>;

@@ -12,9 +12,9 @@ export const forge = {
   "reason.forge_token_invalid":
     "jeton refusé : une seule ligne de 8 à 4096 caractères imprimables, sans espace",
   "reason.forge_token_missing":
-    "aucun jeton de forge pour le projet {name} : `codexpi project credential {name} --forge-token -` (ou `codexpi credential --forge-token -` pour toute l’installation)",
+    "aucun jeton de forge pour le projet {name} : un admin l’enregistre sur l’hôte, jamais dans Slack : `codexpi project credential {name} --forge-token -` (ou `codexpi credential --forge-token -` pour toute l’installation)",
   "reason.forge_not_configured":
-    "le projet {name} n’a pas de forge : `codexpi project set {name} --forge github|gitlab --forge-repo PROPRIÉTAIRE/NOM`",
+    "le projet {name} n’a pas de forge : un admin la règle avec `/codex project forge {name} --kind github|gitlab --repo PROPRIÉTAIRE/NOM` (ou `codexpi project set {name} --forge github|gitlab --forge-repo PROPRIÉTAIRE/NOM`)",
   "reason.forge_remote_missing": "le remote {remote} n’existe pas dans ce dépôt",
   "reason.forge_remote_unsupported":
     "le remote {remote} utilise un transport que codexpi ne pousse pas (seulement https, ssh ou un chemin local)",
@@ -27,6 +27,33 @@ export const forge = {
   "reason.forge_request_refused": "la forge a refusé la demande : {detail}",
   "reason.forge_unreachable": "la forge ne répond pas : {detail}",
 
+  "reason.forge_token_in_slack":
+    "un jeton de forge ne se règle jamais depuis Slack, et rien n’a changé. Un jeton tapé dans un message n’est plus secret : révoquez-le sur la forge, puis enregistrez-en un nouveau sur l’hôte avec `codexpi project credential {name} --forge-token -` (lu sur l’entrée standard)",
+  "command.project.forge.syntax":
+    "/codex project forge <nom> [--kind github|gitlab|none] [--repo PROPRIÉTAIRE/NOM|none] [--url URL-API|none] [--remote NOM]",
+  "command.project.forge.help":
+    "Montre les réglages de forge d’un projet (remote, forge, dépôt, jeton enregistré ou non) ou les change ; le jeton se règle sur l’hôte seulement.",
+  "forge.view.title": "Réglages de forge de {name}",
+  "forge.view.title_changed": "Réglages de forge de {name} modifiés",
+  "forge.view.remote": "• Remote : {remote} → {url}",
+  "forge.view.no_remote": "_aucun dans le checkout du projet_",
+  "forge.view.kind": "• Forge : {value}",
+  "forge.view.url": "• API : {value}",
+  "forge.view.repo": "• Dépôt : {value}",
+  "forge.view.set": "{value} (réglé)",
+  "forge.view.derived": "{value} (d’après l’URL du remote)",
+  "forge.view.none": "_aucun_",
+  "forge.view.token_project": "• Jeton : enregistré pour ce projet",
+  "forge.view.token_install": "• Jeton : celui de l’installation (aucun pour ce projet)",
+  "forge.view.token_none": "• Jeton : _aucun enregistré_",
+  "forge.view.lanes":
+    "• Les cartes de branche offrent « Pousser la branche » : {push} · « Ouvrir une pull request » : {pr}",
+  "forge.view.yes": "oui",
+  "forge.view.no": "non",
+  "forge.view.change":
+    "Changer : `/codex project forge {name} --kind github|gitlab|none --repo PROPRIÉTAIRE/NOM|none --url URL-API|none --remote NOM` (admins).",
+  "forge.view.token_cli":
+    "Le jeton n’est jamais donné ni montré dans Slack : un admin l’enregistre sur l’hôte avec `codexpi project credential {name} --forge-token -` (lu sur l’entrée standard).",
   "cli.project.forge": "projet {name} modifié : remote {remote}, forge {forge}, API {url}, dépôt {repo}",
   "cli.about.credential":
     "enregistre (depuis l’entrée standard) ou supprime le jeton de forge de l’installation, utilisé pour les projets qui n’ont pas le leur",

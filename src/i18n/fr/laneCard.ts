@@ -8,6 +8,8 @@ export const laneCard = {
     "seuls le propriétaire de {name} et les admins fusionnent les branches de ses conversations",
   "reason.lane_publish_not_allowed":
     "seuls la personne qui a demandé et les admins poussent cette branche ou ouvrent sa pull request",
+  "reason.lane_no_remote":
+    "cette branche ne peut pas sortir : le checkout de {name} ne nomme aucun remote `{remote}`, et aucun dépôt de forge n’est nommé. Un admin ajoute le remote (`git remote add {remote} URL`), ou nomme le dépôt de la forge (`/codex project forge {name} --kind github|gitlab --repo PROPRIÉTAIRE/NOM`) et enregistre un jeton sur l’hôte",
   "reason.lane_ended": "cette branche n’est plus gardée : elle a été fusionnée ou abandonnée",
   "reason.lane_no_base":
     "cette branche est partie d’une copie détachée : il n’y a pas de branche où la fusionner",
@@ -64,9 +66,19 @@ export const laneCard = {
   "lane.card.pr_state.merged": "fusionnée",
   "lane.card.pr_state.closed": "fermée",
   "lane.card.merged": "✅ Fusionné dans {base} par {user} : {how}",
-  "lane.card.how.fast-forward": "avance rapide jusqu’à {revision}",
+  "lane.card.fast_forwarded":
+    "✅ Avance rapide (fast-forward) de {base} jusqu’à {revision} par {user} (sans commit de fusion)",
+  "lane.card.how.unknown": "{revision}",
   "lane.card.how.merge-commit": "commit de fusion {revision}",
   "lane.card.how.already-merged": "déjà fusionné ({revision})",
   "lane.card.discarded": "🗑️ Abandonné par {user} : la branche de travail est supprimée.",
+  "lane.card.hint.remote":
+    "ℹ️ Ni « Pousser la branche » ni « Ouvrir une pull request » : le checkout de {name} ne nomme aucun remote {remote}. Admins : ajoutez-le (`git remote add {remoteName} URL`), ou nommez le dépôt de la forge (`/codex project forge {project} --kind github|gitlab --repo PROPRIÉTAIRE/NOM`) et enregistrez un jeton sur l’hôte.",
+  "lane.card.hint.forge":
+    "ℹ️ Pas de « Ouvrir une pull request » : le projet {name} n’a pas de forge. Admins : `/codex project forge {project} --kind github|gitlab --repo PROPRIÉTAIRE/NOM`.",
+  "lane.card.hint.token":
+    "ℹ️ Pas de « Ouvrir une pull request » : aucun jeton de forge n’est enregistré pour {name}. Les admins l’enregistrent sur l’hôte, jamais dans Slack : `codexpi project credential {project} --forge-token -`.",
+  "lane.card.hint.token_push":
+    "ℹ️ Ni « Pousser la branche » ni « Ouvrir une pull request » : le checkout de {name} ne nomme aucun remote, et pousser vers le dépôt de la forge demande un jeton. Les admins l’enregistrent sur l’hôte, jamais dans Slack : `codexpi project credential {project} --forge-token -`.",
   "lane.card.fallback": "Ce qui a changé dans {branch}",
 } satisfies Record<string, Message>;

@@ -5,7 +5,10 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createEngineApi } from "../../../src/engine/api/index.js";
 import { CLI_ACTOR } from "../../../src/engine/api/model.js";
 import {
+  assertCanPublish,
+  forgeCloneUrl,
   openProjectPullRequest,
+  projectPublishing,
   projectPullRequestState,
   pushProjectBranch,
 } from "../../../src/engine/forge/index.js";
@@ -128,5 +131,103 @@ describe("a project's push and pull request", () => {
     expect(pr).toMatchObject({ number: 1, url: "https://github.example/acme/widgets/pull/1", state: "open" });
     expect(gh.received[0]?.url).toBe("/api/v3/repos/acme/widgets/pulls");
     expect(await projectPullRequestState(project, 1, p.host)).toEqual({ state: "open", url: pr.url });
+  });
+
+  it("S-CARD-12: what a project's lanes can publish is read where the push and the pull request read it (the checkout's remote, the forge settings, the stored token); the admin's view never holds the token", async () => {
+    const p = await projectWithLane();
+    const api = createEngineApi(env.engine).projects;
+    await git(p.checkout, "remote", "remove", "origin");
+    const none = { push: false, pullRequest: false, gap: "remote", remote: "origin" };
+    expect(await projectPublishing(env.project, p.host)).toEqual(none);
+    await expect(assertCanPublish(env.project, p.host, "push")).rejects.toMatchObject({
+      reason: "lane_no_remote",
+    });
+    // A remote git names but codexpi does not push to (git://) is no remote either.
+    await git(p.checkout, "remote", "add", "origin", "git://example.com/acme/widgets.git");
+    expect(await projectPublishing(env.project, p.host)).toEqual(none);
+    // A remote on github.com: the forge and repository are derived from it; no token yet.
+    await git(p.checkout, "remote", "set-url", "origin", "https://github.com/acme/widgets.git");
+    expect(await projectPublishing(env.project, p.host)).toMatchObject({ push: true, gap: "token" });
+    await assertCanPublish(env.project, p.host, "push");
+    await expect(assertCanPublish(env.project, p.host, "pullRequest")).rejects.toMatchObject({
+      reason: "forge_token_missing",
+    });
+    // A local remote: Push, but no forge can be told from it until an admin names one.
+    await git(p.checkout, "remote", "set-url", "origin", p.bare);
+    expect(await projectPublishing(env.project, p.host)).toMatchObject({ push: true, gap: "forge" });
+    await expect(assertCanPublish(env.project, p.host, "pullRequest")).rejects.toMatchObject({
+      reason: "forge_not_configured",
+    });
+    await api.setForge(CLI_ACTOR, "demo", { forge: "github", forgeRepo: "acme/widgets" });
+    await api.setForgeToken(CLI_ACTOR, "demo", TOKEN);
+    const view = await api.forgeView(CLI_ACTOR, "demo");
+    expect(view).toMatchObject({
+      remote: "origin",
+      remoteUrl: p.bare,
+      set: { forge: "github", forgeUrl: null, forgeRepo: "acme/widgets" },
+      effective: { forge: "github", forgeUrl: "https://api.github.com", forgeRepo: "acme/widgets" },
+      token: "project",
+      publishing: { push: true, pullRequest: true, gap: null },
+    });
+    expect(JSON.stringify(view)).not.toContain(TOKEN);
+    await expect(api.forgeView({ userId: "UNOBODY", isAdmin: false }, "demo")).rejects.toMatchObject({
+      reason: "admins_only",
+    });
+  });
+
+  it("S-CARD-13: a checkout without a remote pushes to the forge's repository an admin named, with the token, once one is stored; the lane names the repository", async () => {
+    const p = await projectWithLane();
+    const api = createEngineApi(env.engine).projects;
+    await git(p.checkout, "remote", "remove", "origin");
+    const server = await startGitHttpServer({ root: env.dir, user: "x-access-token", token: TOKEN });
+    try {
+      fs.mkdirSync(path.join(env.dir, "acme"));
+      await git(env.dir, "init", "-q", "--bare", "-b", "main", path.join(env.dir, "acme", "widgets.git"));
+      const project = await api.setForge(CLI_ACTOR, "demo", {
+        forge: "github",
+        forgeUrl: `${server.url}/api/v3`,
+        forgeRepo: "acme/widgets",
+      });
+      // Named, but no token: neither Push nor a pull request, and a push is refused before git.
+      expect(await projectPublishing(project, p.host)).toMatchObject({ push: false, gap: "token" });
+      await expect(assertCanPublish(project, p.host, "push")).rejects.toMatchObject({
+        reason: "forge_token_missing",
+      });
+      expect(server.received).toEqual([]);
+      await api.setForgeToken(CLI_ACTOR, "demo", TOKEN);
+      expect(await projectPublishing(project, p.host)).toMatchObject({
+        push: true,
+        pullRequest: true,
+        gap: null,
+      });
+      const r = await pushProjectBranch(project, { repoPath: p.lane, branch: BRANCH }, p.host);
+      expect(r).toEqual({
+        remoteUrl: `${server.url}/acme/widgets.git`,
+        branch: BRANCH,
+        forgeRepo: "acme/widgets",
+      });
+      expect(server.received.some((q) => q.authorization?.startsWith("Basic ") && q.status === 200)).toBe(
+        true,
+      );
+      const pushed = await execa(
+        "git",
+        ["--git-dir", path.join(env.dir, "acme", "widgets.git"), "rev-parse", `refs/heads/${BRANCH}`],
+        { env: GIT_ENV },
+      );
+      expect(pushed.stdout.trim()).toBe(await git(p.lane, "rev-parse", BRANCH));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("S-CARD-13: the forge's clone URL: github.com for api.github.com, the API's host and prefix otherwise, none for a GitLab numeric id", () => {
+    const of = (forgeUrl: string, forgeRepo: string, forge: "github" | "gitlab" = "github") =>
+      forgeCloneUrl({ forge, forgeUrl, forgeRepo });
+    expect(of("https://api.github.com", "acme/widgets")).toBe("https://github.com/acme/widgets.git");
+    expect(of("https://ghe.example/api/v3", "team/app")).toBe("https://ghe.example/team/app.git");
+    expect(of("https://git.example/gitlab/api/v4", "g/sub/app", "gitlab")).toBe(
+      "https://git.example/gitlab/g/sub/app.git",
+    );
+    expect(of("https://git.example/api/v4", "1234", "gitlab")).toBeNull();
   });
 });
