@@ -21,7 +21,8 @@ export const commands = {
   "command.ask.help": "Starts a Codex agent in a project; the message’s thread becomes the conversation.",
   "command.projects.syntax": "/codex projects",
   "command.projects.help": "Lists the projects you can use.",
-  "command.project.syntax": "/codex project add|remove|set|allow|disallow|allow-host|deny-host|share|unshare|forge <name> …",
+  "command.project.syntax":
+    "/codex project add|remove|set|allow|disallow|allow-host|deny-host|share|unshare|forge <name> …",
   "command.project.help": "Administers projects.",
   "command.project.add.syntax":
     "/codex project add <name> <path> [--owner @someone] [--full-access] [--merge-confirmation] [--channel #channel] [--role project|master|self]",

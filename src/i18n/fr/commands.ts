@@ -20,7 +20,8 @@ export const commands = {
   "command.ask.help": "Lance un agent Codex dans un projet ; le fil du message devient la conversation.",
   "command.projects.syntax": "/codex projects",
   "command.projects.help": "Liste les projets que tu peux utiliser.",
-  "command.project.syntax": "/codex project add|remove|set|allow|disallow|allow-host|deny-host|share|unshare|forge <nom> …",
+  "command.project.syntax":
+    "/codex project add|remove|set|allow|disallow|allow-host|deny-host|share|unshare|forge <nom> …",
   "command.project.help": "Administre les projets.",
   "command.project.add.syntax":
     "/codex project add <nom> <chemin> [--owner @qqn] [--full-access] [--merge-confirmation] [--channel #canal] [--role project|master|self]",
