@@ -2,6 +2,7 @@
 
 export {
   type DecisionOption,
+  MAX_NOTE_CHARS,
   type Markers,
   type Supervision,
   findMarkers,

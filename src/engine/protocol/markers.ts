@@ -2,7 +2,13 @@ import { z } from "zod";
 import { quotedOrCode } from "./quotedText.js";
 
 /** The kinds of request an agent can make by ending its message with a marker. */
-export type MarkerKind = "supervision" | "selfRepair" | "decision" | "specialistCall" | "specialistReady";
+export type MarkerKind =
+  | "supervision"
+  | "selfRepair"
+  | "decision"
+  | "specialistCall"
+  | "specialistReady"
+  | "remember";
 
 /** The keyword that introduces each marker kind. */
 const MARKER_KEYWORD_BY_KIND = {
@@ -11,6 +17,7 @@ const MARKER_KEYWORD_BY_KIND = {
   decision: "CODEXPI_DECISION",
   specialistCall: "CODEXPI_SPECIALIST_CALL",
   specialistReady: "CODEXPI_SPECIALIST_READY",
+  remember: "CODEXPI_REMEMBER",
 } as const satisfies Record<MarkerKind, string>;
 
 /** Every marker keyword, e.g. to tell agents which words are reserved. */
@@ -86,12 +93,22 @@ const specialistReadySchema = z.object({
 /** A specialist's readiness report. */
 export type SpecialistReady = z.infer<typeof specialistReadySchema>;
 
+/** The longest note a project keeps (a proposal longer than this is no proposal). */
+export const MAX_NOTE_CHARS = 1000;
+
+/**
+ * `CODEXPI_REMEMBER`: a note the agent proposes for its project's memory. Only a proposal: a
+ * person with the right keeps it with a click (engine/memory).
+ */
+const rememberSchema = z.object({ text: nonEmptyText.max(MAX_NOTE_CHARS) });
+
 const SCHEMA_BY_KIND = {
   supervision: supervisionSchema,
   selfRepair: selfRepairSchema,
   decision: decisionRequestSchema,
   specialistCall: specialistCallSchema,
   specialistReady: specialistReadySchema,
+  remember: rememberSchema,
 } as const satisfies Record<MarkerKind, z.ZodType>;
 
 /** The marker that counts for each kind in a message, or null when it has none. */
@@ -130,6 +147,7 @@ export function findMarkers(text: string): Markers {
     decision: parseDecisionRequest(text),
     specialistCall: parseSpecialistCall(text),
     specialistReady: parseSpecialistReady(text),
+    remember: parseMarker(text, "remember"),
   };
 }
 

@@ -345,12 +345,14 @@ describe("findMarkers", () => {
       null,
       null,
       null,
+      null,
     ]);
   });
 
   it("S-PRO-01 to S-PRO-05: every marker keyword is listed once", () => {
     expect([...MARKER_KEYWORDS].sort()).toEqual([
       "CODEXPI_DECISION",
+      "CODEXPI_REMEMBER",
       "CODEXPI_SELF_REPAIR",
       "CODEXPI_SPECIALIST_CALL",
       "CODEXPI_SPECIALIST_READY",
@@ -414,11 +416,12 @@ describe("markers in code and quotes (security finding 9)", () => {
       marker,
       'CODEXPI_SPECIALIST_CALL {"capability":"design.ux","task":"Revoir"}',
       'CODEXPI_SPECIALIST_READY {"summary":"Prêt","capabilities":["design.ux"]}',
+      'CODEXPI_REMEMBER {"text":"Le déploiement passe par make ship"}',
     ];
     const fenced = `\`\`\`\n${all.join("\n")}\n\`\`\``;
     const quoted = all.map((m) => `> ${m}`).join("\n");
-    expect(Object.values(findMarkers(fenced))).toEqual([null, null, null, null, null]);
-    expect(Object.values(findMarkers(quoted))).toEqual([null, null, null, null, null]);
+    expect(Object.values(findMarkers(fenced))).toEqual([null, null, null, null, null, null]);
+    expect(Object.values(findMarkers(quoted))).toEqual([null, null, null, null, null, null]);
     expect(Object.values(findMarkers(all.join("\n"))).every((m) => m !== null)).toBe(true); // positive control
   });
 
