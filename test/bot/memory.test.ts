@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ACTIONS } from "../../src/views/ids.js";
+import { ACTIONS, BLOCKS, CALLBACKS, INPUTS } from "../../src/views/ids.js";
 import type { FakeStep, ResponsesRequestBody } from "../support/fakeModel.js";
 import { eventually, OTHER, OWNER, slackBot } from "../support/slackBot.js";
 import { appMentionEvent, messageEvent } from "../support/slackRequests.js";
@@ -161,6 +161,13 @@ describe("project memory through the real bot", () => {
     expect(JSON.stringify(card.blocks)).toContain(ACTIONS.memoryKeep);
     expect(JSON.stringify(card.blocks)).toContain(ACTIONS.memoryDiscard);
     expect(card.thread_ts).toBeTruthy();
+    // The answer in the thread reads without the marker: the card stands for it.
+    const answer = await eventually(() =>
+      b.slack
+        .thread(card.channel, card.thread_ts as string)
+        .find((m) => JSON.stringify(m.blocks ?? []).includes("Noted.")),
+    );
+    expect(JSON.stringify(answer.blocks)).not.toContain("CODEXPI_REMEMBER");
     // A stranger's Keep: told why, nothing kept.
     const stranger = await b.click(ACTIONS.memoryKeep, proposal.id, card.ts, OTHER);
     expect((await b.response(stranger.responseId)).text).toBeTruthy();
@@ -182,6 +189,22 @@ describe("project memory through the real bot", () => {
     );
     await b.command("ask demo MEM-NEXT hello", OWNER);
     expect(await instructionsOf(b, "MEM-NEXT")).toContain(`> [${proposal.id}] Alice owns the API`);
+
+    // Edit opens a modal with the note; a stranger's submission is refused, the owner's changes it.
+    await b.click(ACTIONS.memoryEdit, proposal.id, card.ts, OWNER);
+    const opened = await eventually(
+      () => b.slack.views.find((v) => v.method === "views.open"),
+      15_000,
+      "the edit modal",
+    );
+    expect(JSON.stringify(opened.view)).toContain(CALLBACKS.memoryEdit);
+    expect(JSON.stringify(opened.view)).toContain("Alice owns the API");
+    const typed = { [BLOCKS.memoryText]: { [INPUTS.memoryText]: "Alice and Bob own the API" } };
+    const refusedEdit = await b.submit(CALLBACKS.memoryEdit, typed, proposal.id, OTHER);
+    expect(refusedEdit.text).toContain("errors");
+    expect((await notes(b)).find((n) => n.id === proposal.id)?.text).toBe("Alice owns the API");
+    await b.submit(CALLBACKS.memoryEdit, typed, proposal.id, OWNER);
+    expect((await notes(b)).find((n) => n.id === proposal.id)?.text).toBe("Alice and Bob own the API");
 
     // Another proposal, discarded: nothing kept, nothing given.
     await b.command("ask demo MEM-PROPOSE deploy with rsync", OWNER);

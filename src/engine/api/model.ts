@@ -26,7 +26,7 @@ export {
 export type { NetworkChange } from "../projects/index.js";
 export type { QuotedMessage, ThreadContext } from "../threadContext/index.js";
 export { oneLine as oneLineName, utc as utcTime } from "../threadContext/index.js";
-export { MAX_NOTE_CHARS, withoutDecisionMarker } from "../protocol/index.js";
+export { MAX_NOTE_CHARS, withoutDecisionMarker, withoutRememberMarker } from "../protocol/index.js";
 export { canDecision } from "../coordination/index.js";
 export type { DecisionView } from "../coordination/index.js";
 export { canIncident } from "../coordination/index.js";

@@ -10,5 +10,6 @@ export {
   parseSpecialistReady,
   parseSupervision,
   withoutDecisionMarker,
+  withoutRememberMarker,
 } from "./markers.js";
 export { normalizeName, slugify } from "./normalizeName.js";

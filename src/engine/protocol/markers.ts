@@ -183,12 +183,29 @@ export function withoutDecisionMarker(text: string): string {
     : text;
 }
 
+/**
+ * The answer without its note proposal's marker (the proposal is shown as a card with its own
+ * buttons): the text around the last valid `CODEXPI_REMEMBER` and its JSON; unchanged without one.
+ */
+export function withoutRememberMarker(text: string): string {
+  const payloads = markerPayloads(text, MARKER_KEYWORD_BY_KIND.remember);
+  for (let i = payloads.length - 1; i >= 0; i--) {
+    const p = payloads[i] as { at: number; end: number; value: Record<string, unknown> };
+    if (!rememberSchema.safeParse(p.value).success) continue;
+    // A keyword or its JSON wrapped in code leaves its backticks (and a fence) on either side.
+    const before = text.slice(0, p.at).replace(/[`~\s]*$/, "");
+    const after = text.slice(p.end + 1).replace(/^[`~\s]*/, "");
+    return [before, after].filter(Boolean).join("\n\n");
+  }
+  return text;
+}
+
 // Occurrences not followed by a well-formed JSON object are dropped here, before any schema check.
 function markerPayloads(
   text: string,
   keyword: string,
-): Array<{ at: number; value: Record<string, unknown> }> {
-  const payloads: Array<{ at: number; value: Record<string, unknown> }> = [];
+): Array<{ at: number; end: number; value: Record<string, unknown> }> {
+  const payloads: Array<{ at: number; end: number; value: Record<string, unknown> }> = [];
   let quoted: ((start: number, end: number) => boolean) | null = null;
   for (let at = text.indexOf(keyword); at !== -1; at = text.indexOf(keyword, at + keyword.length)) {
     // A longer identifier containing the keyword (e.g. "MY_CODEXPI_DECISION") is not the marker.
@@ -203,7 +220,7 @@ function markerPayloads(
     if (end === null) continue;
     const value = tryParseJson(text.slice(start, end + 1));
     if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-      payloads.push({ at, value: value as Record<string, unknown> });
+      payloads.push({ at, end, value: value as Record<string, unknown> });
     }
   }
   return payloads;

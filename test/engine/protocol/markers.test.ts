@@ -9,6 +9,7 @@ import {
   parseSpecialistCall,
   parseSpecialistReady,
   parseSupervision,
+  withoutRememberMarker,
 } from "../../../src/engine/protocol/markers.js";
 
 function options(count: number): { id: string; label: string }[] {
@@ -451,5 +452,17 @@ describe("markers in code and quotes (security finding 9)", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("withoutRememberMarker (S-MEM-02)", () => {
+  it("S-MEM-02: the answer people read loses its note proposal's marker, wrapped in code or not; a quoted or invalid one stays", () => {
+    expect(withoutRememberMarker('Noted.\nCODEXPI_REMEMBER {"text": "Alice owns the API"}')).toBe("Noted.");
+    expect(withoutRememberMarker('Noted.\n`CODEXPI_REMEMBER` {"text": "x"}\nBye.')).toBe("Noted.\n\nBye.");
+    expect(withoutRememberMarker('Noted.\nCODEXPI_REMEMBER\n```json\n{"text": "x"}\n```')).toBe("Noted.");
+    const quoted = '> CODEXPI_REMEMBER {"text": "x"}';
+    expect(withoutRememberMarker(quoted)).toBe(quoted);
+    const empty = 'CODEXPI_REMEMBER {"text": ""}';
+    expect(withoutRememberMarker(empty)).toBe(empty);
   });
 });
