@@ -96,6 +96,7 @@ const schema = z.object({
   CODEXPI_LANE_RETENTION_DAYS: z.coerce.number().positive().default(14),
   CODEXPI_AUDIT_RETENTION_DAYS: z.coerce.number().positive().default(365),
   CODEXPI_SCHEDULE_CATCH_UP: z.enum(["once", "skip"]).default("once"),
+  CODEXPI_MEMORY_CHARS: z.coerce.number().int().min(0).max(100_000).default(4000),
   CODEXPI_HOST_NAME: z
     .string()
     .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, "expected a host name (letters, digits, . _ -)")
@@ -230,6 +231,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
      * nothing of their own: `once` (it runs once) or `skip` (CODEXPI_SCHEDULE_CATCH_UP).
      */
     scheduleCatchUp: e.CODEXPI_SCHEDULE_CATCH_UP,
+    /**
+     * How many characters of a project's kept notes each of its turns is given (engine/memory;
+     * CODEXPI_MEMORY_CHARS, default 4000; 0 gives none): the notes left out are said.
+     */
+    memoryChars: e.CODEXPI_MEMORY_CHARS,
     /** `bwrap`: every agent process and test command runs in a bubblewrap jail; `off` is unsafe. */
     jail: e.CODEXPI_JAIL,
     /**

@@ -26,6 +26,7 @@ const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<numb
   schedule: () => import("./cli/schedule.js"),
   audit: () => import("./cli/audit.js"),
   setup: () => import("./cli/setup.js"),
+  memory: () => import("./cli/memory.js"),
 };
 
 const command = process.argv[2];

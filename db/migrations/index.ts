@@ -31,6 +31,7 @@ import * as m0031 from "./0031_project_network.js";
 import * as m0032 from "./0032_project_setup.js";
 import * as m0034 from "./0034_channel_settings.js";
 import * as m0036 from "./0036_lane_merge_how.js";
+import * as m0037 from "./0037_project_memory.js";
 
 /** Every migration in order; a static list so that the same code runs from src/ and dist/. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   "0032_project_setup": m0032,
   "0034_channel_settings": m0034,
   "0036_lane_merge_how": m0036,
+  "0037_project_memory": m0037,
 };

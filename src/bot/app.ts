@@ -21,6 +21,7 @@ import { serveHealth, startHealthServer, type Health } from "./health.js";
 import { type HealthAccess, publicAccess } from "./healthAccess.js";
 import { registerActions } from "./listeners/actions.js";
 import { registerLaneActions } from "./listeners/lanes.js";
+import { registerMemoryActions } from "./listeners/memory.js";
 import { registerCoordinationActions } from "./listeners/coordination.js";
 import { registerApprovalActions } from "./listeners/approvals.js";
 import { registerRunActions } from "./listeners/runs.js";
@@ -290,6 +291,7 @@ function registerListeners(app: App, ctx: BotContext): void {
   registerRunActions(app, ctx);
   registerOrchestrationActions(app, ctx);
   registerLaneActions(app, ctx);
+  registerMemoryActions(app, ctx);
   registerEvents(app, ctx);
 }
 

@@ -41,6 +41,10 @@ export type Command =
   | { kind: "orchestrations" }
   /** Runs a direct project's setup in its checkout (owner or admin). */
   | { kind: "setup"; project: string }
+  /** Keeps a note in a project's memory (issue 34). */
+  | { kind: "memory.remember"; project: string; text: string }
+  /** Lists a project's notes. */
+  | { kind: "memory.list"; project: string }
   | ScheduleCommand
   | ChannelCommand
   | AuditCommand
@@ -86,6 +90,8 @@ export interface ProjectChanges {
   network?: NetworkMode;
   /** The admin's setup command (run as `sh -c` in the jail); null: none (the committed script, if any). */
   setup?: string | null;
+  /** Who keeps its notes besides its owner and admins (admins). */
+  memoryWriters?: "owners" | "prompters";
 }
 
 /** The sub-commands a usage line exists for. */
@@ -111,7 +117,9 @@ export type UsageTopic =
   | "audit"
   | "setup"
   | "channel"
-  | "project.share";
+  | "project.share"
+  | "remember"
+  | "memory";
 
 const ROLES: readonly ProjectRole[] = ["project", "master", "self"];
 const APPROVAL_MODES: readonly ApprovalMode[] = ["never", "on-request"];
@@ -198,6 +206,11 @@ const SUB_COMMANDS: Readonly<Record<string, SubCommandParser>> = (() => {
     budget: (rest) => parseBudget(rest, slackUser),
     schedule,
     audit: (_rest, args) => parseAudit(args),
+    remember: (_rest, args) => parseRemember(args),
+    memory: (rest) =>
+      rest.length === 1
+        ? { kind: "memory.list", project: rest[0] as string }
+        : { kind: "usage", topic: "memory" },
     policy,
     channel: (_rest, args) => parseChannel(args),
     aide: help,
@@ -225,6 +238,13 @@ export function parseCommand(text: string): Command {
   // A word that is no sub-command is said so (with the way to the list and the sub-command a typo
   // most likely meant), not met with a usage line.
   return { kind: "unknown", command: sub ?? "", suggestion: closest(sub ?? "", Object.keys(SUB_COMMANDS)) };
+}
+
+/** `remember <project> <text>`: the note is the raw rest of the line (its spacing is the person's). */
+function parseRemember(args: string): Command {
+  const [project] = tokenize(args);
+  const text = args.replace(/^\S+\s*/, "").trim();
+  return project && text ? { kind: "memory.remember", project, text } : { kind: "usage", topic: "remember" };
 }
 
 function parseSpecialist(rest: string[]): Command {
@@ -332,6 +352,8 @@ function parseSet(args: string[]): Command {
       changes.mergeConfirmation = onOff(value);
     else if (flag === "--prompters-merge" && onOff(value) !== undefined)
       changes.promptersMerge = onOff(value);
+    else if (flag === "--memory-writers" && (value === "owners" || value === "prompters"))
+      changes.memoryWriters = value;
     else if (flag === "--role" && ROLES.includes(value as ProjectRole)) changes.role = value as ProjectRole;
     else if (flag === "--network" && NETWORK_MODES.includes(value as NetworkMode))
       changes.network = value as NetworkMode;

@@ -3,6 +3,7 @@ import {
   type ApprovalMode,
   allowedModels,
   CLI_ACTOR,
+  type MemoryWriters,
   type ProjectRole,
   WORKSPACE_MODES,
   type WorkspaceMode,
@@ -89,6 +90,17 @@ async function remove(argv: string[]): Promise<number> {
   }
 }
 
+const memoryParams = (p: { name: string; memory_writers: string }) => ({
+  name: p.name,
+  value: p.memory_writers,
+});
+
+/** `--memory-writers owners|prompters`: who keeps the project's notes besides its owner and admins. */
+function memoryWritersArgument(value: string | undefined): MemoryWriters | undefined {
+  if (value === undefined || value === "owners" || value === "prompters") return value;
+  throw new UsageError(t(cliLocale(), "cli.error.memory_writers"));
+}
+
 /**
  * `project set NAME [--approvals never|on-request] [--steer on|off] [--workspace direct|branch]
  * [--prompters-merge on|off] [--models a,b|none] [--host HOST|none] [--path DIR] [--remote R] [--forge github|gitlab|none] [--forge-url URL|none]
@@ -103,6 +115,7 @@ async function set(argv: string[]): Promise<number> {
       steer: { type: "string" },
       workspace: { type: "string" },
       "prompters-merge": { type: "string" },
+      "memory-writers": { type: "string" },
       models: { type: "string" },
       host: { type: "string" },
       path: { type: "string" },
@@ -119,11 +132,21 @@ async function set(argv: string[]): Promise<number> {
   const promptersMerge = values["prompters-merge"];
   if (promptersMerge !== undefined && promptersMerge !== "on" && promptersMerge !== "off")
     throw new UsageError(t(cliLocale(), "cli.error.prompters_merge"));
+  const memoryWriters = memoryWritersArgument(values["memory-writers"]);
   const network = values.network === undefined ? undefined : networkArgument(values.network);
   if (
-    [mode, steer, workspace, values.host, dir, promptersMerge, values.models, network, values.setup].every(
-      (v) => v === undefined,
-    ) &&
+    [
+      mode,
+      steer,
+      workspace,
+      values.host,
+      dir,
+      promptersMerge,
+      memoryWriters,
+      values.models,
+      network,
+      values.setup,
+    ].every((v) => v === undefined) &&
     forge === null
   )
     throw new UsageError(t(cliLocale(), "cli.error.project_set"));
@@ -138,8 +161,9 @@ async function set(argv: string[]): Promise<number> {
   const { db, api, config } = await cliEngine();
   try {
     const name = positionals[0] as string;
-    if ([mode, host, dir, promptersMerge, models].some((v) => v !== undefined)) {
+    if ([mode, host, dir, promptersMerge, models, memoryWriters].some((v) => v !== undefined)) {
       const changes = {
+        ...(memoryWriters !== undefined ? { memoryWriters } : {}),
         ...(models !== undefined ? { models } : {}),
         ...(mode !== undefined ? { approvalMode: mode } : {}),
         ...(promptersMerge !== undefined ? { promptersMerge: promptersMerge === "on" } : {}),
@@ -155,6 +179,7 @@ async function set(argv: string[]): Promise<number> {
       if (promptersMerge !== undefined)
         out(t(config.locale, "cli.project.prompters_merge", { name: p.name, value: promptersMerge }));
       if (models !== undefined) out(t(config.locale, "cli.project.models_set", modelsParams(p)));
+      if (memoryWriters !== undefined) out(t(config.locale, "cli.project.memory_writers", memoryParams(p)));
     }
     if (steer !== undefined) {
       const p = await api.projects.setSteer(CLI_ACTOR, name, steer === "on");

@@ -13,6 +13,7 @@ const SYNTAX: Record<string, string[]> = {
     "project set NAME [--approvals never|on-request] [--steer on|off] [--workspace direct|branch] [--prompters-merge on|off] [--host HOST|none]",
     "project set NAME [--remote R] [--forge github|gitlab|none] [--forge-url URL|none] [--forge-repo OWNER/NAME|none]",
     "project set NAME --network off|allowlist|open",
+    "project set NAME --memory-writers owners|prompters",
     "project allow-host|deny-host NAME HOST[:PORT]|PRESET…",
     "project move NAME --to HOST|none",
     "project credential NAME --forge-token - | --remove",
@@ -40,6 +41,7 @@ const SYNTAX: Record<string, string[]> = {
   ],
   audit: ["audit [--json] [--project NAME] [--user ID] [--since 2026-12-01|7d]"],
   setup: ["setup PROJECT"],
+  memory: ["memory list PROJECT", "memory add PROJECT TEXT…", "memory forget ID"],
 };
 
 /**

@@ -28,6 +28,7 @@ import { registerLaneTicks } from "./lanes/index.js";
 import { registerScheduleTicks } from "./schedules/index.js";
 import { registerAuditTicks } from "./audit/index.js";
 import { abandonApprovalsReactor } from "./approvals/index.js";
+import { proposeNoteReactor } from "./memory/index.js";
 import { acquireLease, COORDINATOR_LEASE, leaseHolder, processOwnerId, releaseLease } from "./leases.js";
 import type {
   ChannelMember,
@@ -92,6 +93,7 @@ export class Engine implements Kernel {
       opts.reactors ?? [
         ...coordinationReactors(opts.config.locale),
         abandonApprovalsReactor,
+        proposeNoteReactor,
         announceOutcome,
       ],
       this.clock,

@@ -138,7 +138,12 @@ export type EngineErrorReason =
   | "setup_secret_value_invalid"
   | "setup_command_invalid"
   | "setup_not_configured"
-  | "setup_direct_only";
+  | "setup_direct_only"
+  // Project memory (issue 34).
+  | "memory_not_allowed"
+  | "memory_note_not_found"
+  | "memory_note_moved"
+  | "memory_text_invalid";
 
 /**
  * The one error type the engine throws for expected failures. The sentence a person reads comes

@@ -141,6 +141,18 @@ const eventSchemas = {
     reason: z.string(),
     params: z.record(z.string(), z.union([z.string(), z.number()])),
   }),
+  // An agent's CODEXPI_REMEMBER made a proposal: its card (Keep, Edit, Discard) in the thread.
+  "memory.proposed": z.object({
+    kind: z.literal("memory.proposed"),
+    conversationId: z.string(),
+    noteId: z.string(),
+  }),
+  // A proposal was kept, edited, discarded (or its note forgotten): its card is redrawn.
+  "memory.updated": z.object({
+    kind: z.literal("memory.updated"),
+    conversationId: z.string(),
+    noteId: z.string(),
+  }),
   // A schedule paused because its creator lost the project: its creator is told by DM.
   "schedule.paused": z.object({
     kind: z.literal("schedule.paused"),
@@ -198,6 +210,9 @@ const aggregateOf: { [K in EventKind]: (e: EventOf<K>) => string } = {
   "budget.reached": (e) => `budget:${e.admin}`,
   "schedule.skipped": (e) => `schedule:${e.scheduleId}`,
   "schedule.paused": (e) => `schedule:${e.scheduleId}`,
+  // A proposal's card follows the answer that proposed it, in its conversation's thread.
+  "memory.proposed": (e) => `conversation:${e.conversationId}`,
+  "memory.updated": (e) => `conversation:${e.conversationId}`,
 };
 
 /** The ordering key of an event (`aggregate:id`). */

@@ -54,7 +54,12 @@ export interface ProjectsTable {
   network_hosts: Generated<string>;
   /** The admin-set setup (`--setup "…"`, run as `sh -c` in the jail); null: `.codexpi/setup` if committed (0032). */
   setup_command: Generated<string | null>;
+  /** Who keeps its notes besides its owner and admins: 'owners' (nobody else) or 'prompters' (0037). */
+  memory_writers: Generated<MemoryWriters>;
 }
+
+/** Who may keep a project's notes besides its owner and admins (engine/memory). */
+export type MemoryWriters = "owners" | "prompters";
 
 /** Where a project's conversations work: its checkout, one at a time, or a lane each. */
 export type WorkspaceMode = "direct" | "branch";

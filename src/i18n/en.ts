@@ -15,6 +15,7 @@ import { files } from "./en/files.js";
 import { rights } from "./en/rights.js";
 import { quiet } from "./en/quiet.js";
 import { schedules } from "./en/schedules.js";
+import { memory } from "./en/memory.js";
 import { egress } from "./en/egress.js";
 import { network } from "./en/network.js";
 import { setup } from "./en/setup.js";
@@ -44,6 +45,7 @@ export const en = {
   ...rights,
   ...quiet,
   ...schedules,
+  ...memory,
   ...egress,
   ...network,
   ...setup,

@@ -15,6 +15,7 @@ import { files } from "./fr/files.js";
 import { rights } from "./fr/rights.js";
 import { quiet } from "./fr/quiet.js";
 import { schedules } from "./fr/schedules.js";
+import { memory } from "./fr/memory.js";
 import { egress } from "./fr/egress.js";
 import { network } from "./fr/network.js";
 import { setup } from "./fr/setup.js";
@@ -43,6 +44,7 @@ export const fr = {
   ...rights,
   ...quiet,
   ...schedules,
+  ...memory,
   ...egress,
   ...network,
   ...setup,
@@ -80,6 +82,7 @@ type _AreasAreDisjoint = Assert<
       typeof rights,
       typeof quiet,
       typeof schedules,
+      typeof memory,
       typeof egress,
       typeof network,
       typeof channelSettings,

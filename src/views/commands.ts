@@ -54,7 +54,9 @@ export type CommandTopic =
   | "audit"
   | "setup"
   | "channel"
-  | "project.share";
+  | "project.share"
+  | "remember"
+  | "memory";
 
 /** What a usage line can be shown for: a sub-command, a group (`project`), or `/codex` itself. */
 export type UsageTopic = CommandTopic | "project" | "general";
@@ -93,6 +95,8 @@ export const COMMANDS: ReadonlyArray<{ topic: CommandTopic; admin: boolean; live
   { topic: "schedule", admin: false, live: true },
   { topic: "audit", admin: true, live: true },
   { topic: "setup", admin: false, live: true },
+  { topic: "remember", admin: false, live: true },
+  { topic: "memory", admin: false, live: true },
 ];
 
 const more = (locale: Locale) => (n: number) => t(locale, "common.more", { n });

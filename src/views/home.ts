@@ -1,4 +1,5 @@
-import type { UsageReport } from "../engine/api/model.js";
+import type { MemoryListing, UsageReport } from "../engine/api/model.js";
+import { homeMemoryBlocks } from "./memory.js";
 import { homeUsageBlocks } from "./usage.js";
 import type { RuntimePolicy } from "../engine/api/model.js";
 import type * as slack from "@slack/types";
@@ -49,6 +50,8 @@ export interface HomeOverview {
   run?: { status: string; stage: string; title: string } | null;
   /** The last 7 days' usage of what the person may read (issue 21). */
   usage?: UsageReport | null;
+  /** The notes of the projects the person may read that keep any (issue 34). */
+  memory?: MemoryListing[];
 }
 
 /** The App Home view. */
@@ -117,6 +120,7 @@ export function homeView(locale: Locale, overview: HomeOverview): HomeView {
     ...policyBlocks(locale, overview.runtime_policies),
     ...specialistBlocks(locale, overview.specialists),
     ...(overview.usage ? homeUsageBlocks(locale, overview.usage) : []),
+    ...(overview.memory?.length ? homeMemoryBlocks(locale, overview.memory) : []),
   ];
   return { type: "home", blocks: blocks.slice(0, MAX_SURFACE_BLOCKS) };
 }

@@ -27,6 +27,10 @@ export const ACTIONS = {
   lanePullRequest: "lane.pull_request",
   laneDiscard: "lane.discard",
   laneAskMerge: "lane.ask_merge",
+  memoryKeep: "memory.keep",
+  memoryEdit: "memory.edit",
+  memoryDiscard: "memory.discard",
+  memoryForget: "memory.forget",
   /** Prefix: one button per project (`ask.choose.<n>`), as Slack wants unique ids in a block. */
   askChoose: "ask.choose",
 } as const;
@@ -102,6 +106,12 @@ export const BLOCKS = {
   forgeSettings: "forge.settings",
   laneState: "lane.state",
   laneActions: "lane.actions",
+  memoryNote: "memory.note",
+  memoryActions: "memory.actions",
+  memoryList: "memory.list",
+  memoryLeftOut: "memory.left_out",
+  memoryText: "memory.text",
+  homeMemory: "home.memory",
 } as const;
 
 /** Callback ids of the modals (`view_submission` routing). */
@@ -114,6 +124,7 @@ export const CALLBACKS = {
   decisionCustom: "decision.custom",
   orchReject: "orch.reject",
   orchCorrections: "orch.corrections",
+  memoryEdit: "memory.edit",
 } as const;
 
 /**
@@ -126,4 +137,5 @@ export const INPUTS = {
   specialistDescription: "specialist.add.description.value",
   specialistCapabilities: "specialist.add.capabilities.value",
   runPlan: "run.plan.value",
+  memoryText: "memory.text.value",
 } as const;

@@ -78,6 +78,8 @@ const SAMPLES: { [K in EventKind]: EventOf<K> } = {
     params: { model: "nope", n: 1 },
   },
   "schedule.paused": { kind: "schedule.paused", scheduleId: "s1", userId: "U1" },
+  "memory.proposed": { kind: "memory.proposed", conversationId: "c1", noteId: "n1" },
+  "memory.updated": { kind: "memory.updated", conversationId: "c1", noteId: "n1" },
 };
 
 const AGGREGATES: Record<EventKind, string> = {
@@ -108,6 +110,8 @@ const AGGREGATES: Record<EventKind, string> = {
   "budget.reached": "budget:UADMIN",
   "schedule.skipped": "schedule:s1",
   "schedule.paused": "schedule:s1",
+  "memory.proposed": "conversation:c1",
+  "memory.updated": "conversation:c1",
 };
 
 describe("outbox (typed both ways)", () => {

@@ -22,6 +22,7 @@ export const POSTGRES_FILES = [
   "test/engine/schedules/fire.test.ts",
   "test/engine/schedules/scheduleChannel.test.ts",
   "test/engine/audit/audit.test.ts",
+  "test/engine/memory/memory.test.ts",
   "test/engine/projects/channelReaders.test.ts",
   "test/engine/projects/channelShares.test.ts",
   "test/engine/conversations/requestKey.test.ts",

@@ -19,6 +19,7 @@ declare const budgets: Renderer<"budget.reached">;
 declare const handBack: Renderer<"conversation.files">;
 declare const egress: Renderer<"conversation.egress_refused">;
 declare const schedules: Renderer<"schedule.skipped" | "schedule.paused">;
+declare const memory: Renderer<"memory.proposed" | "memory.updated">;
 declare const approvals: Renderer<
   "approval.requested" | "approval.answered" | "approval.expired" | "approval.abandoned"
 >;
@@ -52,6 +53,8 @@ export const complete = {
   "budget.reached": budgets,
   "schedule.skipped": schedules,
   "schedule.paused": schedules,
+  "memory.proposed": memory,
+  "memory.updated": memory,
 } satisfies RendererMap;
 
 const { "run.verdict": _verdict, ...withoutVerdict } = complete;

@@ -32,15 +32,21 @@ describe("ids", () => {
         "lane.pull_request",
         "lane.discard",
         "lane.ask_merge",
+        // Project memory (issue 34): a proposal's card and the notes' list; each value is the note's id.
+        "memory.keep",
+        "memory.edit",
+        "memory.discard",
+        "memory.forget",
         // The prefix of "which project?" buttons (`ask.choose.<n>`): Slack wants unique ids in a block.
         "ask.choose",
       ].sort(),
     );
   });
 
-  it("modal callback ids cover the eight modals", () => {
+  it("modal callback ids cover the nine modals", () => {
     expect(Object.values(CALLBACKS).sort()).toEqual([
       "decision.custom",
+      "memory.edit",
       "orch.corrections",
       "orch.create",
       "orch.reject",

@@ -24,6 +24,7 @@ import { openRunModal, runCommand, type Reply } from "./runs.js";
 import { openOrchestrationModal, orchestrationCommand } from "./orchestrations.js";
 import { budgetClearCommand, budgetListCommand, budgetSetCommand, usageCommand } from "./usageCommands.js";
 import { auditCommand, scheduleAdd, scheduleChange } from "./schedules.js";
+import { memoryCommand, rememberCommand } from "./memory.js";
 import { setupCommand } from "./setupCommand.js";
 import {
   channelRefused,
@@ -189,6 +190,8 @@ const handlers: { [K in keyof CommandOfKind]: Handler<K> } = {
   "channel.refused": async (cmd, { ctx }) => channelRefused(ctx, cmd),
   "project.share": (cmd, { ctx, actor, client }) => projectShare(ctx, cmd, actor, client, refuseChannel),
   "project.unshare": (cmd, { ctx, actor }) => projectUnshare(ctx, cmd, actor),
+  "memory.remember": (cmd, { ctx, actor }) => rememberCommand(ctx, cmd, actor),
+  "memory.list": (cmd, { ctx, actor }) => memoryCommand(ctx, cmd, actor),
 };
 
 function handle<K extends keyof CommandOfKind>(kind: K, cmd: CommandOfKind[K], scope: CommandScope) {

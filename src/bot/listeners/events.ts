@@ -189,6 +189,7 @@ async function onHomeOpened(
     })),
     run: await currentRun(ctx, actor),
     usage: await ctx.api.usage.report(actor, { days: 7 }),
+    memory: await ctx.api.memory.overview(actor),
   });
   await client.views.publish({ user_id: event.user, view });
 }

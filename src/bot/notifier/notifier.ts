@@ -18,6 +18,7 @@ import { SteerMessages } from "./steerMessages.js";
 import { OrchestrationMessages } from "./orchestrationMessages.js";
 import { BudgetNotices } from "./budgetNotices.js";
 import { renderersOf } from "./renderers.js";
+import { MemoryCards } from "./memoryCards.js";
 import type { Renderer, RendererMap } from "./renderer.js";
 import { SlackPoster } from "./poster.js";
 import { UserLocales } from "../userLocales.js";
@@ -113,6 +114,7 @@ export class Notifier {
       handBack: new HandBackFiles(deps, o.files),
       egress: new EgressNotices(deps),
       schedules: new ScheduleMessages(deps),
+      memory: new MemoryCards(deps),
     });
   }
 

@@ -12,6 +12,7 @@ import type { BudgetNotices } from "./budgetNotices.js";
 import type { HandBackFiles } from "./handBackFiles.js";
 import type { ScheduleMessages } from "./scheduleMessages.js";
 import type { EgressNotices } from "./egressNotices.js";
+import type { MemoryCards } from "./memoryCards.js";
 
 /** The notifier's renderers, one per family of events. */
 export interface Renderers {
@@ -26,6 +27,7 @@ export interface Renderers {
   handBack: HandBackFiles;
   schedules: ScheduleMessages;
   egress: EgressNotices;
+  memory: MemoryCards;
 }
 
 /** What the notifier does with each kind of event: checked at compile time to cover every kind. */
@@ -68,5 +70,7 @@ export function renderersOf(r: Renderers): RendererMap {
     "budget.reached": r.budgets,
     "schedule.skipped": r.schedules,
     "schedule.paused": r.schedules,
+    "memory.proposed": r.memory,
+    "memory.updated": r.memory,
   } satisfies RendererMap;
 }

@@ -1,4 +1,4 @@
-import { type EventOf, withoutDecisionMarker } from "../../engine/api/model.js";
+import { type EventOf, withoutDecisionMarker, withoutRememberMarker } from "../../engine/api/model.js";
 import { failureNextStep, failureText, isModelUnreachable } from "../../i18n/failures.js";
 import { isMessageKey, t } from "../../i18n/index.js";
 import { agentAnswer } from "../../views/conversation.js";
@@ -45,8 +45,9 @@ async function postAnswer(
 ): Promise<void> {
   const place = placeOf(outboxId, snap);
   const content = messageId ? await base.api.conversations.answerText(messageId) : null;
-  // A decision's marker is for codexpi: its question is posted with its buttons instead.
-  const answer = agentAnswer(base.locale, withoutDecisionMarker(content ?? ""));
+  // A decision's marker is for codexpi: its question is posted with its buttons instead; a note's
+  // proposal likewise gets its card (Keep, Edit, Discard).
+  const answer = agentAnswer(base.locale, withoutRememberMarker(withoutDecisionMarker(content ?? "")));
   for (const [i, m] of answer.messages.entries()) {
     await base.poster.postOnce({
       ...place,

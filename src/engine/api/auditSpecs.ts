@@ -3,6 +3,7 @@ import type { AuditSpecs } from "./audited.js";
 import type { CoordinationApi, DecisionsApi } from "./coordination.js";
 import type { ConversationsApi } from "./conversations.js";
 import type { LanesApi } from "./lanes.js";
+import type { MemoryApi } from "./memory.js";
 import type { OrchestrationsApi } from "./orchestrations.js";
 import type { PoliciesApi } from "./policies.js";
 import type { ProjectsApi } from "./projects.js";
@@ -178,4 +179,15 @@ export const setupAudit: AuditSpecs<SetupApi> = {
     detail: (_a, _n, key) => key,
   },
   runDirect: { action: "project.setup_run", target: (_a, n) => project(n) },
+};
+
+/** A note's target: its id (its project is found from it, see audited.ts). */
+const note = (id: string) => `memory:${id}`;
+
+export const memoryAudit: AuditSpecs<MemoryApi> = {
+  add: { action: "memory.add", target: (_a, n) => project(n), detail: (_a, _n, text) => text },
+  keep: { action: "memory.keep", target: (_a, id) => note(id) },
+  discard: { action: "memory.discard", target: (_a, id) => note(id) },
+  edit: { action: "memory.edit", target: (_a, id) => note(id), detail: (_a, _id, text) => text },
+  forget: { action: "memory.forget", target: (_a, id) => note(id) },
 };

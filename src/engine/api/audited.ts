@@ -36,6 +36,10 @@ async function projectOfTarget(kernel: Kernel, target: string): Promise<string |
     projectId = (
       await db.selectFrom("schedules").select("project_id").where("id", "=", id).executeTakeFirst()
     )?.project_id;
+  else if (kind === "memory")
+    projectId = (
+      await db.selectFrom("memory_notes").select("project_id").where("id", "=", id).executeTakeFirst()
+    )?.project_id;
   else if (kind === "decision" || kind === "approval") {
     const table = kind === "decision" ? "decisions" : "approvals";
     const row = await db

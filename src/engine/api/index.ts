@@ -14,6 +14,7 @@ import { Health } from "./health.js";
 import { schedulesApi, type SchedulesApi } from "./schedules.js";
 import { setupApi, type SetupApi } from "./setup.js";
 import { auditApi, type AuditApi } from "./audit.js";
+import { memoryApi, type MemoryApi } from "./memory.js";
 import { audited } from "./audited.js";
 import * as specs from "./auditSpecs.js";
 
@@ -43,6 +44,8 @@ export interface EngineApi {
   setup: SetupApi;
   /** The audit trail (admins). */
   audit: AuditApi;
+  /** A project's notes for its agents (issue 34). */
+  memory: MemoryApi;
   /** The admin health endpoint's report and metrics. */
   health: Pick<Health, "report" | "metrics">;
 }
@@ -68,6 +71,7 @@ export function createEngineApi(kernel: Kernel): EngineApi {
     schedules: audited(kernel, schedulesApi(kernel), specs.schedulesAudit),
     setup: audited(kernel, setupApi(kernel), specs.setupAudit),
     audit: auditApi(kernel),
+    memory: audited(kernel, memoryApi(kernel), specs.memoryAudit),
     health: new Health(kernel),
   };
 }

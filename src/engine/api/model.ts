@@ -4,7 +4,7 @@
 export { EngineError, isEngineError } from "../errors.js";
 export type { Generated, OnCreated } from "../database.js";
 export { CLI_ACTOR, type Actor, type NewProject, type ProjectUpdate } from "../projects/index.js";
-export type { ApprovalMode, ProjectRole, WorkspaceMode } from "../schema.js";
+export type { ApprovalMode, MemoryWriters, ProjectRole, WorkspaceMode } from "../schema.js";
 export type { ForgeSettings, ForgeView } from "../forge/index.js";
 export type { LaneCardData } from "../lanes/index.js";
 export type { PauseReason } from "../kernel.js";
@@ -27,7 +27,7 @@ export {
 export type { NetworkChange } from "../projects/index.js";
 export type { QuotedMessage, ThreadContext } from "../threadContext/index.js";
 export { oneLine as oneLineName, utc as utcTime } from "../threadContext/index.js";
-export { withoutDecisionMarker } from "../protocol/index.js";
+export { MAX_NOTE_CHARS, withoutDecisionMarker, withoutRememberMarker } from "../protocol/index.js";
 export { canDecision } from "../coordination/index.js";
 export type { DecisionView } from "../coordination/index.js";
 export { canIncident } from "../coordination/index.js";
@@ -78,5 +78,6 @@ export {
   type FileRefused,
 } from "../files/index.js";
 export type { CatchUp, ScheduleView } from "../schedules/index.js";
+export type { MemoryListing, NoteView } from "../memory/index.js";
 export type { AuditEvent, AuditPage } from "../audit/index.js";
 export type { ChannelMember, ScheduledIn } from "../kernel.js";

@@ -7,7 +7,12 @@ import type { AgentPurpose } from "../isolation/index.js";
  */
 const MARKERS_BY_PURPOSE = {
   // Only a conversation has a Slack thread to share files with it and to hand files back to.
-  conversation: ["agent.protocol.decision", "agent.protocol.specialist_call", "agent.protocol.files"],
+  conversation: [
+    "agent.protocol.decision",
+    "agent.protocol.specialist_call",
+    "agent.protocol.files",
+    "agent.protocol.remember",
+  ],
   run: ["agent.protocol.decision", "agent.protocol.specialist_call", "agent.protocol.supervision"],
   orchestration: ["agent.protocol.decision", "agent.protocol.specialist_call"],
   specialist: ["agent.protocol.specialist_ready", "agent.protocol.decision"],

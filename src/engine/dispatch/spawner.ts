@@ -26,6 +26,8 @@ export function workerEnv(config: Config, base: NodeJS.ProcessEnv = process.env)
     CODEXPI_NETNS_PORTS: config.netnsPorts.join(","),
     CODEXPI_RUNNER: config.runner,
     CODEXPI_APPROVAL_TTL: String(Math.ceil(config.approvalTtlMs / 1000)),
+    // The worker gives its turn the project's notes within this budget (engine/memory).
+    CODEXPI_MEMORY_CHARS: String(config.memoryChars),
     CODEXPI_AGENT_ENV: config.agentEnv.join(","),
     LOG_LEVEL: config.logLevel,
     CODEX_BIN: config.codexBin,

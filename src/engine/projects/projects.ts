@@ -14,7 +14,14 @@ import { newId } from "../ids.js";
 import type { Clock } from "../clock.js";
 import { normalizeName } from "../protocol/index.js";
 import { closest } from "../../suggest.js";
-import type { ApprovalMode, Project, ProjectRole, ProjectVisibility, WorkspaceMode } from "../schema.js";
+import type {
+  ApprovalMode,
+  MemoryWriters,
+  Project,
+  ProjectRole,
+  ProjectVisibility,
+  WorkspaceMode,
+} from "../schema.js";
 import type { NetworkMode } from "../network/index.js";
 import { assertNoOverlap, projectProblems, realPath, realRoots, type InstallRoots } from "./layout.js";
 import {
@@ -86,6 +93,7 @@ export async function addProject(
     network_mode: "allowlist" as NetworkMode,
     network_hosts: "[]",
     setup_command: null, // the repository's committed `.codexpi/setup`, if any, until an admin sets one
+    memory_writers: "owners" as MemoryWriters, // its owner and admins keep its notes until an admin says prompters
   };
   // Checks and write under one write lock: a project added meanwhile by another process cannot
   // slip in between (and surface as a raw constraint error).
@@ -307,6 +315,8 @@ export interface ProjectUpdate {
   path?: string;
   /** The models a request may name with `model=`; null or []: only Codex's configured model. */
   models?: string[] | null;
+  /** Who keeps its notes besides its owner and admins (engine/memory). */
+  memoryWriters?: MemoryWriters;
 }
 
 /** A model's name as `--models` takes it (what `codex -m` takes: no spaces, no commas). */
@@ -351,6 +361,7 @@ export async function updateProject(
     ...(changes.approvalMode !== undefined ? { approval_mode: changes.approvalMode } : {}),
     ...(changes.host !== undefined ? { host: changes.host } : {}),
     ...(changes.models !== undefined ? { allowed_models: modelsColumn(changes.models) } : {}),
+    ...(changes.memoryWriters !== undefined ? { memory_writers: changes.memoryWriters } : {}),
   };
   // Check and write under one write lock: a role given to another project meanwhile is seen.
   // Global lock (PostgreSQL): a rare admin write whose role check is a read-then-write.

@@ -2,6 +2,7 @@
 
 export {
   type DecisionOption,
+  MAX_NOTE_CHARS,
   type Markers,
   type Supervision,
   findMarkers,
@@ -9,5 +10,6 @@ export {
   parseSpecialistReady,
   parseSupervision,
   withoutDecisionMarker,
+  withoutRememberMarker,
 } from "./markers.js";
 export { normalizeName, slugify } from "./normalizeName.js";

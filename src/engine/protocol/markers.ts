@@ -2,7 +2,13 @@ import { z } from "zod";
 import { quotedOrCode } from "./quotedText.js";
 
 /** The kinds of request an agent can make by ending its message with a marker. */
-export type MarkerKind = "supervision" | "selfRepair" | "decision" | "specialistCall" | "specialistReady";
+export type MarkerKind =
+  | "supervision"
+  | "selfRepair"
+  | "decision"
+  | "specialistCall"
+  | "specialistReady"
+  | "remember";
 
 /** The keyword that introduces each marker kind. */
 const MARKER_KEYWORD_BY_KIND = {
@@ -11,6 +17,7 @@ const MARKER_KEYWORD_BY_KIND = {
   decision: "CODEXPI_DECISION",
   specialistCall: "CODEXPI_SPECIALIST_CALL",
   specialistReady: "CODEXPI_SPECIALIST_READY",
+  remember: "CODEXPI_REMEMBER",
 } as const satisfies Record<MarkerKind, string>;
 
 /** Every marker keyword, e.g. to tell agents which words are reserved. */
@@ -86,12 +93,22 @@ const specialistReadySchema = z.object({
 /** A specialist's readiness report. */
 export type SpecialistReady = z.infer<typeof specialistReadySchema>;
 
+/** The longest note a project keeps (a proposal longer than this is no proposal). */
+export const MAX_NOTE_CHARS = 1000;
+
+/**
+ * `CODEXPI_REMEMBER`: a note the agent proposes for its project's memory. Only a proposal: a
+ * person with the right keeps it with a click (engine/memory).
+ */
+const rememberSchema = z.object({ text: nonEmptyText.max(MAX_NOTE_CHARS) });
+
 const SCHEMA_BY_KIND = {
   supervision: supervisionSchema,
   selfRepair: selfRepairSchema,
   decision: decisionRequestSchema,
   specialistCall: specialistCallSchema,
   specialistReady: specialistReadySchema,
+  remember: rememberSchema,
 } as const satisfies Record<MarkerKind, z.ZodType>;
 
 /** The marker that counts for each kind in a message, or null when it has none. */
@@ -130,6 +147,7 @@ export function findMarkers(text: string): Markers {
     decision: parseDecisionRequest(text),
     specialistCall: parseSpecialistCall(text),
     specialistReady: parseSpecialistReady(text),
+    remember: parseMarker(text, "remember"),
   };
 }
 
@@ -165,12 +183,29 @@ export function withoutDecisionMarker(text: string): string {
     : text;
 }
 
+/**
+ * The answer without its note proposal's marker (the proposal is shown as a card with its own
+ * buttons): the text around the last valid `CODEXPI_REMEMBER` and its JSON; unchanged without one.
+ */
+export function withoutRememberMarker(text: string): string {
+  const payloads = markerPayloads(text, MARKER_KEYWORD_BY_KIND.remember);
+  for (let i = payloads.length - 1; i >= 0; i--) {
+    const p = payloads[i] as { at: number; end: number; value: Record<string, unknown> };
+    if (!rememberSchema.safeParse(p.value).success) continue;
+    // A keyword or its JSON wrapped in code leaves its backticks (and a fence) on either side.
+    const before = text.slice(0, p.at).replace(/[`~\s]*$/, "");
+    const after = text.slice(p.end + 1).replace(/^[`~\s]*/, "");
+    return [before, after].filter(Boolean).join("\n\n");
+  }
+  return text;
+}
+
 // Occurrences not followed by a well-formed JSON object are dropped here, before any schema check.
 function markerPayloads(
   text: string,
   keyword: string,
-): Array<{ at: number; value: Record<string, unknown> }> {
-  const payloads: Array<{ at: number; value: Record<string, unknown> }> = [];
+): Array<{ at: number; end: number; value: Record<string, unknown> }> {
+  const payloads: Array<{ at: number; end: number; value: Record<string, unknown> }> = [];
   let quoted: ((start: number, end: number) => boolean) | null = null;
   for (let at = text.indexOf(keyword); at !== -1; at = text.indexOf(keyword, at + keyword.length)) {
     // A longer identifier containing the keyword (e.g. "MY_CODEXPI_DECISION") is not the marker.
@@ -185,7 +220,7 @@ function markerPayloads(
     if (end === null) continue;
     const value = tryParseJson(text.slice(start, end + 1));
     if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-      payloads.push({ at, value: value as Record<string, unknown> });
+      payloads.push({ at, end, value: value as Record<string, unknown> });
     }
   }
   return payloads;

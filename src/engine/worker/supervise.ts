@@ -15,6 +15,7 @@ import { listenForStops } from "./stopRequests.js";
 import { progressWrites } from "./progressWrites.js";
 import { codexLogFile, redactFileInPlace } from "./codexLog.js";
 import { promptWithContext, readStoredContext } from "../threadContext/index.js";
+import { turnMemory } from "../memory/index.js";
 
 /** Who answers a turn's approval requests (the approvals feature; a seam for tests). */
 export type ApprovalsFor = (item: {
@@ -54,8 +55,9 @@ export async function superviseTurn(
   const steering = steerLoop(engine, { id: item.id, attempt, conversationId: conversation.id });
   let result: TurnResult;
   try {
+    const instructions = await developerInstructions(engine, launch, project, conversation.instructions);
     result = await turnRunner(runner)({
-      ...turnOptions(engine, log, claim, launch, runner),
+      ...turnOptions(engine, log, claim, launch, runner, instructions),
       stderrFile,
       signal: stops.signal,
       onState: progress.onState,
@@ -84,6 +86,26 @@ export async function superviseTurn(
   return { result, signalled: stops.signalled() };
 }
 
+/**
+ * Codex's developer instructions for the turn: codexpi's protocol for the agent's purpose, the
+ * standing instructions of the channel the conversation started in (labelled as theirs), then the
+ * team's notes of its project (engine/memory), read from the database as the turn starts.
+ */
+async function developerInstructions(
+  engine: Kernel,
+  launch: CodexLaunch,
+  project: { id: string; name: string },
+  placeInstructions: string | null,
+): Promise<string> {
+  const protocol = withPlaceInstructions(
+    agentInstructions(launch.purpose, engine.config.locale),
+    placeInstructions,
+    engine.config.locale,
+  );
+  const memory = await turnMemory(engine, project);
+  return memory ? `${protocol}\n\n${memory}` : protocol;
+}
+
 /** What the turn runs: the prompt, where and how Codex starts, its limits, and its PID's record. */
 function turnOptions(
   engine: Kernel,
@@ -91,6 +113,7 @@ function turnOptions(
   { item, conversation, attempt }: ClaimedItem & { attempt: number },
   launch: CodexLaunch,
   runner: RunnerKind,
+  instructions: string,
 ): Omit<AppServerTurnOptions, "stderrFile"> {
   return {
     bin: launch.bin,
@@ -105,15 +128,8 @@ function turnOptions(
       config: {
         // Off by default for the bundled models: with it, a plan arrives as `todo_list` items.
         "tools.update_plan.enabled": "true",
-        // Every turn, resumed ones included: the protocol is not part of the thread's history; the
-        // channel's standing instructions after it, labelled as theirs.
-        developer_instructions: tomlString(
-          withPlaceInstructions(
-            agentInstructions(launch.purpose, engine.config.locale),
-            conversation.instructions,
-            engine.config.locale,
-          ),
-        ),
+        // Every turn, resumed ones included: the protocol is not part of the thread's history.
+        developer_instructions: tomlString(instructions),
       },
     },
     // The person's prompt, after the Slack context given with it, quoted as other people's words;

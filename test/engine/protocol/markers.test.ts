@@ -9,6 +9,7 @@ import {
   parseSpecialistCall,
   parseSpecialistReady,
   parseSupervision,
+  withoutRememberMarker,
 } from "../../../src/engine/protocol/markers.js";
 
 function options(count: number): { id: string; label: string }[] {
@@ -345,12 +346,14 @@ describe("findMarkers", () => {
       null,
       null,
       null,
+      null,
     ]);
   });
 
   it("S-PRO-01 to S-PRO-05: every marker keyword is listed once", () => {
     expect([...MARKER_KEYWORDS].sort()).toEqual([
       "CODEXPI_DECISION",
+      "CODEXPI_REMEMBER",
       "CODEXPI_SELF_REPAIR",
       "CODEXPI_SPECIALIST_CALL",
       "CODEXPI_SPECIALIST_READY",
@@ -414,11 +417,12 @@ describe("markers in code and quotes (security finding 9)", () => {
       marker,
       'CODEXPI_SPECIALIST_CALL {"capability":"design.ux","task":"Revoir"}',
       'CODEXPI_SPECIALIST_READY {"summary":"Prêt","capabilities":["design.ux"]}',
+      'CODEXPI_REMEMBER {"text":"Le déploiement passe par make ship"}',
     ];
     const fenced = `\`\`\`\n${all.join("\n")}\n\`\`\``;
     const quoted = all.map((m) => `> ${m}`).join("\n");
-    expect(Object.values(findMarkers(fenced))).toEqual([null, null, null, null, null]);
-    expect(Object.values(findMarkers(quoted))).toEqual([null, null, null, null, null]);
+    expect(Object.values(findMarkers(fenced))).toEqual([null, null, null, null, null, null]);
+    expect(Object.values(findMarkers(quoted))).toEqual([null, null, null, null, null, null]);
     expect(Object.values(findMarkers(all.join("\n"))).every((m) => m !== null)).toBe(true); // positive control
   });
 
@@ -448,5 +452,17 @@ describe("markers in code and quotes (security finding 9)", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("withoutRememberMarker (S-MEM-02)", () => {
+  it("S-MEM-02: the answer people read loses its note proposal's marker, wrapped in code or not; a quoted or invalid one stays", () => {
+    expect(withoutRememberMarker('Noted.\nCODEXPI_REMEMBER {"text": "Alice owns the API"}')).toBe("Noted.");
+    expect(withoutRememberMarker('Noted.\n`CODEXPI_REMEMBER` {"text": "x"}\nBye.')).toBe("Noted.\n\nBye.");
+    expect(withoutRememberMarker('Noted.\nCODEXPI_REMEMBER\n```json\n{"text": "x"}\n```')).toBe("Noted.");
+    const quoted = '> CODEXPI_REMEMBER {"text": "x"}';
+    expect(withoutRememberMarker(quoted)).toBe(quoted);
+    const empty = 'CODEXPI_REMEMBER {"text": ""}';
+    expect(withoutRememberMarker(empty)).toBe(empty);
   });
 });

@@ -1,0 +1,15 @@
+import type { Kernel } from "../kernel.js";
+import { memoryBrief } from "./brief.js";
+import { keptNotes } from "./service.js";
+
+/**
+ * The team's notes a turn of the project is given, read from the shared database when the turn
+ * starts (on the coordinator or a worker host alike); null when the project keeps none.
+ */
+export async function turnMemory(
+  kernel: Pick<Kernel, "db" | "config">,
+  project: { id: string; name: string },
+): Promise<string | null> {
+  const notes = await keptNotes(kernel.db, project.id);
+  return memoryBrief(project.name, notes, kernel.config.memoryChars, kernel.config.locale);
+}
