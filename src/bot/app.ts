@@ -41,6 +41,7 @@ import { SeenRequests } from "./receiver/signatureCheck.js";
 import { slackStartupError } from "./startupErrors.js";
 import { SlackAddresses } from "./store/addresses.js";
 import { SlackChannelDefaults } from "./store/channelDefaults.js";
+import { SlackThreadNotices } from "./store/threadNotices.js";
 import { SlackPosts } from "./store/posts.js";
 import { ChannelMembers } from "./channelMembers.js";
 import { ChannelAccessCheck, DisplayNames, ThreadReader } from "./threadContext/index.js";
@@ -252,6 +253,7 @@ function botContext(
 ): BotContext {
   const { engine, config, logger } = opts;
   const api = createEngineApi(engine);
+  const names = new DisplayNames(client, engine.clock, logger);
   return {
     api,
     config,
@@ -274,9 +276,11 @@ function botContext(
       config,
       botUserId,
       new ChannelAccessCheck(client, engine.clock, logger),
-      new DisplayNames(client, engine.clock, logger),
+      names,
       logger,
     ),
+    names,
+    threadNotices: new SlackThreadNotices(engine.db, engine.clock),
   };
 }
 

@@ -4,6 +4,8 @@ import {
   allowedModels,
   CLI_ACTOR,
   type ProjectRole,
+  THREAD_PROMPTERS,
+  type ThreadPrompters,
   WORKSPACE_MODES,
   type WorkspaceMode,
 } from "../engine/api/model.js";
@@ -92,7 +94,8 @@ async function remove(argv: string[]): Promise<number> {
 /**
  * `project set NAME [--approvals never|on-request] [--steer on|off] [--workspace direct|branch]
  * [--prompters-merge on|off] [--models a,b|none] [--host HOST|none] [--path DIR] [--remote R] [--forge github|gitlab|none] [--forge-url URL|none]
- * [--forge-repo REPO|none] [--network off|allowlist|open] [--setup "COMMAND"|none]`: the operator is an admin; a new path is refused where it overlaps
+ * [--forge-repo REPO|none] [--network off|allowlist|open] [--setup "COMMAND"|none]
+ * [--thread-prompters author|prompters]`: the operator is an admin; a new path is refused where it overlaps
  * another project.
  */
 async function set(argv: string[]): Promise<number> {
@@ -108,6 +111,7 @@ async function set(argv: string[]): Promise<number> {
       path: { type: "string" },
       network: { type: "string" },
       setup: { type: "string" },
+      "thread-prompters": { type: "string" },
       ...FORGE_OPTIONS,
     },
     1,
@@ -120,10 +124,22 @@ async function set(argv: string[]): Promise<number> {
   if (promptersMerge !== undefined && promptersMerge !== "on" && promptersMerge !== "off")
     throw new UsageError(t(cliLocale(), "cli.error.prompters_merge"));
   const network = values.network === undefined ? undefined : networkArgument(values.network);
+  const threadPrompters = values["thread-prompters"] as ThreadPrompters | undefined;
+  if (threadPrompters !== undefined && !THREAD_PROMPTERS.includes(threadPrompters))
+    throw new UsageError(t(cliLocale(), "cli.error.thread_prompters"));
   if (
-    [mode, steer, workspace, values.host, dir, promptersMerge, values.models, network, values.setup].every(
-      (v) => v === undefined,
-    ) &&
+    [
+      mode,
+      steer,
+      workspace,
+      values.host,
+      dir,
+      promptersMerge,
+      values.models,
+      network,
+      values.setup,
+      threadPrompters,
+    ].every((v) => v === undefined) &&
     forge === null
   )
     throw new UsageError(t(cliLocale(), "cli.error.project_set"));
@@ -159,6 +175,10 @@ async function set(argv: string[]): Promise<number> {
     if (steer !== undefined) {
       const p = await api.projects.setSteer(CLI_ACTOR, name, steer === "on");
       out(t(config.locale, "cli.project.steer", { name: p.name, steer }));
+    }
+    if (threadPrompters !== undefined) {
+      const p = await api.projects.setThreadPrompters(CLI_ACTOR, name, threadPrompters);
+      out(t(config.locale, "cli.project.thread_prompters", { name: p.name, value: p.thread_prompters }));
     }
     if (workspace !== undefined) {
       const p = await api.projects.setWorkspaceMode(CLI_ACTOR, name, workspace);
@@ -247,6 +267,7 @@ async function list(argv: string[]): Promise<number> {
         p.merge_confirmation_required ? t(config.locale, "cli.project.merge_confirmation") : null,
         p.approval_mode === "on-request" ? t(config.locale, "cli.project.approvals_on_request") : null,
         p.steer ? t(config.locale, "cli.project.steer_on") : null,
+        p.thread_prompters === "author" ? t(config.locale, "cli.project.thread_author") : null,
         t(
           config.locale,
           p.workspace_mode === "branch" ? "cli.project.workspace_branch" : "cli.project.workspace_direct",

@@ -54,7 +54,15 @@ export interface ProjectsTable {
   network_hosts: Generated<string>;
   /** The admin-set setup (`--setup "…"`, run as `sh -c` in the jail); null: `.codexpi/setup` if committed (0032). */
   setup_command: Generated<string | null>;
+  /** Who may follow up, stop and answer decisions in its conversations' threads (0033, projectRights.ts). */
+  thread_prompters: Generated<ThreadPrompters>;
 }
+
+/**
+ * Who drives a conversation besides its owner and admins: `prompters`, anyone allowed to prompt
+ * the project (the default); `author`, only the person who started it.
+ */
+export type ThreadPrompters = "author" | "prompters";
 
 /** Where a project's conversations work: its checkout, one at a time, or a lane each. */
 export type WorkspaceMode = "direct" | "branch";
@@ -160,6 +168,8 @@ export interface PromptQueueTable {
   thread_context: string | null;
   /** The files shared with the prompt, staged by the front end (JSON, see engine/files); null: none. */
   attachments: string | null;
+  /** The writer's display name when the agent is told who wrote the prompt (0033); null: not named. */
+  writer_name: Generated<string | null>;
 }
 
 /** A `codexpi host` process: its name, who holds it, its heartbeat and its last readings. */

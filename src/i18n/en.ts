@@ -18,6 +18,7 @@ import { schedules } from "./en/schedules.js";
 import { egress } from "./en/egress.js";
 import { network } from "./en/network.js";
 import { setup } from "./en/setup.js";
+import { threadTeam } from "./en/threadTeam.js";
 import type { MessageKey } from "./fr.js";
 import type { Message } from "./message.js";
 
@@ -46,4 +47,5 @@ export const en = {
   ...egress,
   ...network,
   ...setup,
+  ...threadTeam,
 } satisfies Record<MessageKey, Message>;

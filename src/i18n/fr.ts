@@ -18,6 +18,7 @@ import { schedules } from "./fr/schedules.js";
 import { egress } from "./fr/egress.js";
 import { network } from "./fr/network.js";
 import { setup } from "./fr/setup.js";
+import { threadTeam } from "./fr/threadTeam.js";
 
 /**
  * The French catalog: the source of the keys (`MessageKey`), built from
@@ -45,6 +46,7 @@ export const fr = {
   ...egress,
   ...network,
   ...setup,
+  ...threadTeam,
 };
 
 /** Keys defined in more than one area. */
@@ -80,6 +82,7 @@ type _AreasAreDisjoint = Assert<
       typeof schedules,
       typeof egress,
       typeof network,
+      typeof threadTeam,
     ]
   >
 >;

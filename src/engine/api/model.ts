@@ -4,7 +4,7 @@
 export { EngineError, isEngineError } from "../errors.js";
 export type { Generated, OnCreated } from "../database.js";
 export { CLI_ACTOR, type Actor, type NewProject, type ProjectUpdate } from "../projects/index.js";
-export type { ApprovalMode, ProjectRole, WorkspaceMode } from "../schema.js";
+export type { ApprovalMode, ProjectRole, ThreadPrompters, WorkspaceMode } from "../schema.js";
 export type { ForgeSettings } from "../forge/index.js";
 export type { LaneCardData } from "../lanes/index.js";
 export type { PauseReason } from "../kernel.js";
@@ -36,7 +36,7 @@ export type { SpecialistView } from "../coordination/index.js";
 export type { NotificationPreferences } from "../coordination/index.js";
 export { APPROVAL_ANSWERS, isAnswerable, type ApprovalAnswer } from "../approvals/index.js";
 export type { ApprovalView } from "../approvals/index.js";
-export { WORKSPACE_MODES, type RuntimePolicy } from "../projects/index.js";
+export { THREAD_PROMPTERS, WORKSPACE_MODES, type RuntimePolicy } from "../projects/index.js";
 export { canRun } from "../runs/index.js";
 export type {
   BlockCode,
