@@ -11,7 +11,7 @@ import {
 } from "../engine/api/model.js";
 import fs from "node:fs";
 import path from "node:path";
-import { t } from "../i18n/index.js";
+import { t, type Locale } from "../i18n/index.js";
 import { args, cliEngine, cliLocale, out, UsageError } from "./context.js";
 import { FORGE_OPTIONS, forgeChanges, projectCredential, setForgeOptions } from "./credential.js";
 import { networkArgument, networkFlag, projectHosts, setNetworkOption } from "./projectNetwork.js";
@@ -124,9 +124,7 @@ async function set(argv: string[]): Promise<number> {
   if (promptersMerge !== undefined && promptersMerge !== "on" && promptersMerge !== "off")
     throw new UsageError(t(cliLocale(), "cli.error.prompters_merge"));
   const network = values.network === undefined ? undefined : networkArgument(values.network);
-  const threadPrompters = values["thread-prompters"] as ThreadPrompters | undefined;
-  if (threadPrompters !== undefined && !THREAD_PROMPTERS.includes(threadPrompters))
-    throw new UsageError(t(cliLocale(), "cli.error.thread_prompters"));
+  const threadPrompters = threadPromptersArgument(values["thread-prompters"]);
   if (
     [
       mode,
@@ -176,10 +174,8 @@ async function set(argv: string[]): Promise<number> {
       const p = await api.projects.setSteer(CLI_ACTOR, name, steer === "on");
       out(t(config.locale, "cli.project.steer", { name: p.name, steer }));
     }
-    if (threadPrompters !== undefined) {
-      const p = await api.projects.setThreadPrompters(CLI_ACTOR, name, threadPrompters);
-      out(t(config.locale, "cli.project.thread_prompters", { name: p.name, value: p.thread_prompters }));
-    }
+    if (threadPrompters !== undefined)
+      await setThreadPromptersOption(api, config.locale, name, threadPrompters);
     if (workspace !== undefined) {
       const p = await api.projects.setWorkspaceMode(CLI_ACTOR, name, workspace);
       out(t(config.locale, "cli.project.workspace", { name: p.name, mode: p.workspace_mode }));
@@ -191,6 +187,24 @@ async function set(argv: string[]): Promise<number> {
   } finally {
     await db.destroy();
   }
+}
+
+/** Sets who carries the project's conversations on, and says so. */
+async function setThreadPromptersOption(
+  api: Awaited<ReturnType<typeof cliEngine>>["api"],
+  locale: Locale,
+  name: string,
+  who: ThreadPrompters,
+): Promise<void> {
+  const p = await api.projects.setThreadPrompters(CLI_ACTOR, name, who);
+  out(t(locale, "cli.project.thread_prompters", { name: p.name, value: p.thread_prompters }));
+}
+
+/** A `--thread-prompters` value: `author` or `prompters` (undefined when not given). */
+function threadPromptersArgument(value: string | undefined): ThreadPrompters | undefined {
+  if (value !== undefined && !THREAD_PROMPTERS.includes(value as ThreadPrompters))
+    throw new UsageError(t(cliLocale(), "cli.error.thread_prompters"));
+  return value as ThreadPrompters | undefined;
 }
 
 /** A `--models` value: `a,b` (the models a request may name with `model=`), or `none`. */
