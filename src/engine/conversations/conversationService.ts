@@ -32,7 +32,13 @@ export interface ConversationWithProject {
  */
 async function assertCanDrive(db: Kysely<DB>, actor: Actor, c: ConversationWithProject): Promise<void> {
   const rights = await conversationRights(db, actor, c);
-  if (!rights.see) throw new EngineError("not_found", "conversation_not_found", { name: c.conversation.id });
+  // Whether they may prompt the project is theirs to know (a front end that found the conversation
+  // where they stand, its Slack thread, tells them to start their own); nothing of the conversation is.
+  if (!rights.see)
+    throw new EngineError("not_found", "conversation_not_found", {
+      name: c.conversation.id,
+      may_prompt_project: (await mayPromptProject(db, actor, c.project)) ? 1 : 0,
+    });
   if (rights.prompt) return;
   if (isSharedSpecialist(c.project)) throw new EngineError("forbidden", "specialist_shared_admins_only");
   // They see it: told who may prompt here and what they may do instead, never "not found".
