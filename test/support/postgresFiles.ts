@@ -98,6 +98,8 @@ export const POSTGRES_FILES = [
   "test/bot/filesOnHost.test.ts",
   // One Slack message, one turn, with its twin deliveries reaching two serve at once (S-ONE-07).
   "test/bot/oneMessage.test.ts",
+  // A thread is the team's: told once across two serve, teammates' turns, --thread-prompters (S-THREAD).
+  "test/bot/threadTeam.test.ts",
 ];
 
 const NO_DATABASE = "uses no database";
