@@ -23,6 +23,7 @@ export const POSTGRES_FILES = [
   "test/engine/schedules/scheduleChannel.test.ts",
   "test/engine/audit/audit.test.ts",
   "test/engine/projects/channelReaders.test.ts",
+  "test/engine/projects/threadPrompters.test.ts",
   "test/engine/conversations/requestKey.test.ts",
   "test/engine/conversations/requestOptions.test.ts",
   "test/engine/conversations/threadContext.test.ts",
