@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startConversation } from "../../../src/engine/conversations/conversations.js";
-import { loadConversation, stop } from "../../../src/engine/conversations/conversationService.js";
+import { followUp, loadConversation, stop } from "../../../src/engine/conversations/conversationService.js";
+import { newId } from "../../../src/engine/ids.js";
+import { setBudget } from "../../../src/engine/usage/index.js";
 import { answerDecision } from "../../../src/engine/coordination/decisions.js";
 import { writeTransaction } from "../../../src/engine/database.js";
 import {
@@ -85,5 +87,41 @@ describe("--thread-prompters", () => {
     expect(p.thread_prompters).toBe("prompters");
     const c = await loadConversation(env.engine, conversation.id);
     expect(c.project.thread_prompters).toBe("prompters");
+  });
+
+  it("S-THREAD-08: a teammate's follow-up is checked against the teammate's budget: with theirs spent it is refused, naming them, while the author's follow-up in the same conversation queues (the control)", async () => {
+    const { conversation } = await ownersDecision("prompters");
+    await setBudget(
+      env.engine,
+      { userId: "UADMIN", isAdmin: true },
+      { scope: "user", name: BOB.userId },
+      { daily: 100 },
+    );
+    await env.db
+      .insertInto("turn_usage")
+      .values({
+        queue_id: newId(),
+        conversation_id: newId(),
+        project_id: env.source.id,
+        person: BOB.userId,
+        model: null,
+        input_tokens: 80,
+        cached_input_tokens: 0,
+        output_tokens: 20,
+        total_input_tokens: 80,
+        total_cached_input_tokens: 0,
+        total_output_tokens: 20,
+        agent_ms: 1000,
+        day: new Date(env.clock.now()).toISOString().slice(0, 10),
+        finished_at: env.clock.now(),
+      })
+      .execute();
+    const c = await loadConversation(env.engine, conversation.id);
+    await expect(followUp(env.engine, BOB, c, "go on")).rejects.toMatchObject({
+      code: "forbidden",
+      reason: "over_budget",
+    });
+    const owners = await followUp(env.engine, OWNER_ACTOR, c, "go on");
+    expect(owners.item.requested_by).toBe(OWNER);
   });
 });
