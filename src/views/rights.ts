@@ -65,6 +65,8 @@ export interface ThreadNotice {
   mayPromptProject: boolean;
   /** The install's admins (Slack user ids), named as the people who may allow them too. */
   admins: readonly string[];
+  /** A shared specialist's conversation: only admins prompt it, nobody is allowed to. */
+  sharedSpecialist?: boolean;
 }
 
 /**
@@ -74,6 +76,11 @@ export interface ThreadNotice {
  * their own conversation.
  */
 export function threadNoticeText(locale: Locale, n: ThreadNotice): string {
+  const told = [t(locale, "thread.notice_context"), t(locale, "thread.notice_once")];
+  if (n.sharedSpecialist) {
+    const reason = t(locale, "reason.specialist_shared_admins_only");
+    return [`${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`, ...told].join(" ");
+  }
   const project = escapeMrkdwn(n.project);
   const owner = mention(locale, n.owner ?? undefined);
   const who =
@@ -92,5 +99,5 @@ export function threadNoticeText(locale: Locale, n: ThreadNotice): string {
     : admins.length
       ? t(locale, "thread.ask_allow", { owner, project, admins: admins.join(", ") })
       : t(locale, "thread.ask_allow_no_admins", { owner, project });
-  return [who, t(locale, "thread.notice_context"), next, t(locale, "thread.notice_once")].join(" ");
+  return [who, told[0], next, told[1]].join(" ");
 }

@@ -1,5 +1,5 @@
 import type { WebClient } from "@slack/web-api";
-import { type ConversationWithProject, isEngineError } from "../../engine/api/model.js";
+import { type ConversationWithProject, isEngineError, isSharedSpecialist } from "../../engine/api/model.js";
 import { threadNoticeText } from "../../views/rights.js";
 import type { BotContext } from "../context.js";
 
@@ -12,13 +12,15 @@ interface Reply {
 
 /**
  * Whether a follow-up was refused because its writer may not drive the conversation: they cannot
- * see its project (`not_found`), or they read it without the right to prompt in it.
+ * see its project (`not_found`), they read it without the right to prompt in it, or it is a
+ * shared specialist's (admins only).
  */
 function isReaderRefusal(err: unknown): err is { params: Readonly<Record<string, string | number>> } {
   if (!isEngineError(err)) return false;
   return (
     (err.code === "not_found" && err.reason === "conversation_not_found") ||
-    (err.code === "forbidden" && err.reason === "conversation_reserved")
+    (err.code === "forbidden" &&
+      (err.reason === "conversation_reserved" || err.reason === "specialist_shared_admins_only"))
   );
 }
 
@@ -44,6 +46,7 @@ export async function tellThreadReader(
     threadPrompters: c.project.thread_prompters,
     mayPromptProject: Number(err.params.may_prompt_project ?? 0) === 1,
     admins: ctx.config.admins,
+    sharedSpecialist: isSharedSpecialist(c.project),
   });
   try {
     await client.chat.postEphemeral({

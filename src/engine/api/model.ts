@@ -36,7 +36,12 @@ export type { SpecialistView } from "../coordination/index.js";
 export type { NotificationPreferences } from "../coordination/index.js";
 export { APPROVAL_ANSWERS, isAnswerable, type ApprovalAnswer } from "../approvals/index.js";
 export type { ApprovalView } from "../approvals/index.js";
-export { THREAD_PROMPTERS, WORKSPACE_MODES, type RuntimePolicy } from "../projects/index.js";
+export {
+  THREAD_PROMPTERS,
+  WORKSPACE_MODES,
+  isSharedSpecialist,
+  type RuntimePolicy,
+} from "../projects/index.js";
 export { canRun } from "../runs/index.js";
 export type {
   BlockCode,
