@@ -32,6 +32,7 @@ import * as m0032 from "./0032_project_setup.js";
 import * as m0034 from "./0034_channel_settings.js";
 import * as m0036 from "./0036_lane_merge_how.js";
 import * as m0037 from "./0037_project_memory.js";
+import * as m0033 from "./0033_thread_team.js";
 
 /** Every migration in order; a static list so that the same code runs from src/ and dist/. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   "0034_channel_settings": m0034,
   "0036_lane_merge_how": m0036,
   "0037_project_memory": m0037,
+  "0033_thread_team": m0033,
 };

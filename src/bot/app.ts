@@ -42,6 +42,7 @@ import { SeenRequests } from "./receiver/signatureCheck.js";
 import { slackStartupError } from "./startupErrors.js";
 import { SlackAddresses } from "./store/addresses.js";
 import { SlackChannelDefaults } from "./store/channelDefaults.js";
+import { SlackThreadNotices } from "./store/threadNotices.js";
 import { SlackPosts } from "./store/posts.js";
 import { ChannelMembers } from "./channelMembers.js";
 import { ChannelAccessCheck, DisplayNames, ThreadReader } from "./threadContext/index.js";
@@ -253,6 +254,7 @@ function botContext(
 ): BotContext {
   const { engine, config, logger } = opts;
   const api = createEngineApi(engine);
+  const names = new DisplayNames(client, engine.clock, logger);
   return {
     api,
     config,
@@ -275,9 +277,11 @@ function botContext(
       config,
       botUserId,
       new ChannelAccessCheck(client, engine.clock, logger),
-      new DisplayNames(client, engine.clock, logger),
+      names,
       logger,
     ),
+    names,
+    threadNotices: new SlackThreadNotices(engine.db, engine.clock),
   };
 }
 

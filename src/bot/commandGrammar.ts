@@ -82,6 +82,8 @@ export interface ProjectChanges {
   visible?: "channel" | "private";
   /** Whether a reply written while the agent works is sent into the running turn (owner or admin). */
   steer?: boolean;
+  /** Who may follow up, stop and answer decisions in its conversations besides their author (owner or admin). */
+  threadPrompters?: ThreadPrompters;
   /** Where its conversations work: its checkout, one at a time, or a lane each (admins). */
   workspace?: WorkspaceMode;
   /** The models a request may name with `model=` (admins); null: only Codex's configured model. */
@@ -124,6 +126,7 @@ export type UsageTopic =
 const ROLES: readonly ProjectRole[] = ["project", "master", "self"];
 const APPROVAL_MODES: readonly ApprovalMode[] = ["never", "on-request"];
 const WORKSPACE_MODES: readonly WorkspaceMode[] = ["direct", "branch"];
+const THREAD_PROMPTERS: readonly ThreadPrompters[] = ["author", "prompters"];
 const NETWORK_MODES: readonly NetworkMode[] = ["off", "allowlist", "open"];
 
 /**
@@ -346,6 +349,8 @@ function parseSet(args: string[]): Command {
     } else if (flag === "--visible" && (value === "channel" || value === "private")) changes.visible = value;
     else if (flag === "--full-access" && onOff(value) !== undefined) changes.fullAccess = onOff(value);
     else if (flag === "--steer" && onOff(value) !== undefined) changes.steer = onOff(value);
+    else if (flag === "--thread-prompters" && THREAD_PROMPTERS.includes(value as ThreadPrompters))
+      changes.threadPrompters = value as ThreadPrompters;
     else if (flag === "--workspace" && WORKSPACE_MODES.includes(value as WorkspaceMode))
       changes.workspace = value as WorkspaceMode;
     else if (flag === "--merge-confirmation" && onOff(value) !== undefined)
@@ -393,7 +398,13 @@ function parseRun(args: string[]): Command {
     return { kind: "run.resume", revise: true };
   return { kind: "usage", topic: verb === "start" ? "run.start" : verb === "resume" ? "run.resume" : "run" };
 }
-import type { NetworkMode, NewProject, ProjectUpdate, WorkspaceMode } from "../engine/api/model.js";
+import type {
+  NetworkMode,
+  NewProject,
+  ProjectUpdate,
+  ThreadPrompters,
+  WorkspaceMode,
+} from "../engine/api/model.js";
 import { parseBudget, parseUsage, type UsageCommand } from "./usageGrammar.js";
 import { parseAudit, parseSchedule, type AuditCommand, type ScheduleCommand } from "./scheduleGrammar.js";
 import { closest } from "../suggest.js";

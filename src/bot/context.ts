@@ -10,7 +10,8 @@ import type { Config } from "../config.js";
 import type { EngineApi } from "../engine/api/index.js";
 import { type Actor, isEngineError } from "../engine/api/model.js";
 import type { SlackPosts } from "./store/posts.js";
-import type { ThreadReader } from "./threadContext/index.js";
+import type { DisplayNames, ThreadReader } from "./threadContext/index.js";
+import type { SlackThreadNotices } from "./store/threadNotices.js";
 import { engineErrorText, t, type Locale } from "../i18n/index.js";
 import { rightsText } from "../views/rights.js";
 
@@ -40,6 +41,10 @@ export interface BotContext {
   channelMembers: ChannelMembers;
   /** Reads the Slack thread a person called the bot into, as data for the agent. */
   threadReader: ThreadReader;
+  /** People's Slack display names (cached): the agent is told who wrote a teammate's follow-up. */
+  names: DisplayNames;
+  /** Who was told, once per conversation thread, what they may do there (the bot's own rows). */
+  threadNotices: SlackThreadNotices;
 }
 
 /** The Slack user as the engine sees them, in the language of the request they made. */

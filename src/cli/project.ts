@@ -5,12 +5,14 @@ import {
   CLI_ACTOR,
   type MemoryWriters,
   type ProjectRole,
+  THREAD_PROMPTERS,
+  type ThreadPrompters,
   WORKSPACE_MODES,
   type WorkspaceMode,
 } from "../engine/api/model.js";
 import fs from "node:fs";
 import path from "node:path";
-import { t } from "../i18n/index.js";
+import { t, type Locale } from "../i18n/index.js";
 import { args, cliEngine, cliLocale, out, UsageError } from "./context.js";
 import { FORGE_OPTIONS, forgeChanges, projectCredential, setForgeOptions } from "./credential.js";
 import { networkArgument, networkFlag, projectHosts, setNetworkOption } from "./projectNetwork.js";
@@ -104,7 +106,8 @@ function memoryWritersArgument(value: string | undefined): MemoryWriters | undef
 /**
  * `project set NAME [--approvals never|on-request] [--steer on|off] [--workspace direct|branch]
  * [--prompters-merge on|off] [--models a,b|none] [--host HOST|none] [--path DIR] [--remote R] [--forge github|gitlab|none] [--forge-url URL|none]
- * [--forge-repo REPO|none] [--network off|allowlist|open] [--setup "COMMAND"|none]`: the operator is an admin; a new path is refused where it overlaps
+ * [--forge-repo REPO|none] [--network off|allowlist|open] [--setup "COMMAND"|none]
+ * [--thread-prompters author|prompters]`: the operator is an admin; a new path is refused where it overlaps
  * another project.
  */
 async function set(argv: string[]): Promise<number> {
@@ -121,6 +124,7 @@ async function set(argv: string[]): Promise<number> {
       path: { type: "string" },
       network: { type: "string" },
       setup: { type: "string" },
+      "thread-prompters": { type: "string" },
       ...FORGE_OPTIONS,
     },
     1,
@@ -134,6 +138,7 @@ async function set(argv: string[]): Promise<number> {
     throw new UsageError(t(cliLocale(), "cli.error.prompters_merge"));
   const memoryWriters = memoryWritersArgument(values["memory-writers"]);
   const network = values.network === undefined ? undefined : networkArgument(values.network);
+  const threadPrompters = threadPromptersArgument(values["thread-prompters"]);
   if (
     [
       mode,
@@ -146,6 +151,7 @@ async function set(argv: string[]): Promise<number> {
       values.models,
       network,
       values.setup,
+      threadPrompters,
     ].every((v) => v === undefined) &&
     forge === null
   )
@@ -185,6 +191,8 @@ async function set(argv: string[]): Promise<number> {
       const p = await api.projects.setSteer(CLI_ACTOR, name, steer === "on");
       out(t(config.locale, "cli.project.steer", { name: p.name, steer }));
     }
+    if (threadPrompters !== undefined)
+      await setThreadPromptersOption(api, config.locale, name, threadPrompters);
     if (workspace !== undefined) {
       const p = await api.projects.setWorkspaceMode(CLI_ACTOR, name, workspace);
       out(t(config.locale, "cli.project.workspace", { name: p.name, mode: p.workspace_mode }));
@@ -196,6 +204,24 @@ async function set(argv: string[]): Promise<number> {
   } finally {
     await db.destroy();
   }
+}
+
+/** Sets who carries the project's conversations on, and says so. */
+async function setThreadPromptersOption(
+  api: Awaited<ReturnType<typeof cliEngine>>["api"],
+  locale: Locale,
+  name: string,
+  who: ThreadPrompters,
+): Promise<void> {
+  const p = await api.projects.setThreadPrompters(CLI_ACTOR, name, who);
+  out(t(locale, "cli.project.thread_prompters", { name: p.name, value: p.thread_prompters }));
+}
+
+/** A `--thread-prompters` value: `author` or `prompters` (undefined when not given). */
+function threadPromptersArgument(value: string | undefined): ThreadPrompters | undefined {
+  if (value !== undefined && !THREAD_PROMPTERS.includes(value as ThreadPrompters))
+    throw new UsageError(t(cliLocale(), "cli.error.thread_prompters"));
+  return value as ThreadPrompters | undefined;
 }
 
 /** A `--models` value: `a,b` (the models a request may name with `model=`), or `none`. */
@@ -272,6 +298,7 @@ async function list(argv: string[]): Promise<number> {
         p.merge_confirmation_required ? t(config.locale, "cli.project.merge_confirmation") : null,
         p.approval_mode === "on-request" ? t(config.locale, "cli.project.approvals_on_request") : null,
         p.steer ? t(config.locale, "cli.project.steer_on") : null,
+        p.thread_prompters === "author" ? t(config.locale, "cli.project.thread_author") : null,
         t(
           config.locale,
           p.workspace_mode === "branch" ? "cli.project.workspace_branch" : "cli.project.workspace_direct",

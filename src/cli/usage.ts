@@ -10,7 +10,7 @@ const SYNTAX: Record<string, string[]> = {
     "project add NAME PATH [--owner U…] [--full-access] [--merge-confirmation] [--channel C…] [--role project|master|self]",
     "project list",
     "project remove NAME",
-    "project set NAME [--approvals never|on-request] [--steer on|off] [--workspace direct|branch] [--prompters-merge on|off] [--host HOST|none]",
+    "project set NAME [--approvals never|on-request] [--steer on|off] [--workspace direct|branch] [--prompters-merge on|off] [--thread-prompters author|prompters] [--host HOST|none]",
     "project set NAME [--remote R] [--forge github|gitlab|none] [--forge-url URL|none] [--forge-repo OWNER/NAME|none]",
     "project set NAME --network off|allowlist|open",
     "project set NAME --memory-writers owners|prompters",

@@ -18,6 +18,7 @@ export type EngineErrorReason =
   | "project_running"
   | "host_not_found"
   | "workspace_mode_invalid"
+  | "thread_prompters_invalid"
   | "workspace_not_a_repository"
   | "lane_not_found"
   | "lane_busy"

@@ -56,10 +56,18 @@ export interface ProjectsTable {
   setup_command: Generated<string | null>;
   /** Who keeps its notes besides its owner and admins: 'owners' (nobody else) or 'prompters' (0037). */
   memory_writers: Generated<MemoryWriters>;
+  /** Who may follow up, stop and answer decisions in its conversations' threads (0033, projectRights.ts). */
+  thread_prompters: Generated<ThreadPrompters>;
 }
 
 /** Who may keep a project's notes besides its owner and admins (engine/memory). */
 export type MemoryWriters = "owners" | "prompters";
+
+/**
+ * Who drives a conversation besides its owner and admins: `prompters`, anyone allowed to prompt
+ * the project (the default); `author`, only the person who started it.
+ */
+export type ThreadPrompters = "author" | "prompters";
 
 /** Where a project's conversations work: its checkout, one at a time, or a lane each. */
 export type WorkspaceMode = "direct" | "branch";
@@ -176,6 +184,8 @@ export interface PromptQueueTable {
   thread_context: string | null;
   /** The files shared with the prompt, staged by the front end (JSON, see engine/files); null: none. */
   attachments: string | null;
+  /** The writer's display name when the agent is told who wrote the prompt (0033); null: not named. */
+  writer_name: Generated<string | null>;
 }
 
 /** A `codexpi host` process: its name, who holds it, its heartbeat and its last readings. */

@@ -20,6 +20,7 @@ import { egress } from "./en/egress.js";
 import { network } from "./en/network.js";
 import { setup } from "./en/setup.js";
 import { channelSettings } from "./en/channelSettings.js";
+import { threadTeam } from "./en/threadTeam.js";
 import type { MessageKey } from "./fr.js";
 import type { Message } from "./message.js";
 
@@ -50,4 +51,5 @@ export const en = {
   ...network,
   ...setup,
   ...channelSettings,
+  ...threadTeam,
 } satisfies Record<MessageKey, Message>;

@@ -20,6 +20,7 @@ import { egress } from "./fr/egress.js";
 import { network } from "./fr/network.js";
 import { setup } from "./fr/setup.js";
 import { channelSettings } from "./fr/channelSettings.js";
+import { threadTeam } from "./fr/threadTeam.js";
 
 /**
  * The French catalog: the source of the keys (`MessageKey`), built from
@@ -49,6 +50,7 @@ export const fr = {
   ...network,
   ...setup,
   ...channelSettings,
+  ...threadTeam,
 };
 
 /** Keys defined in more than one area. */
@@ -86,6 +88,7 @@ type _AreasAreDisjoint = Assert<
       typeof egress,
       typeof network,
       typeof channelSettings,
+      typeof threadTeam,
     ]
   >
 >;

@@ -150,6 +150,8 @@ export interface ProjectListItem {
   approvalsOnRequest?: boolean;
   /** Replies written while its agent works go into the running turn. */
   steer?: boolean;
+  /** Only a conversation's author (and the owner, admins) carries it on (`--thread-prompters author`). */
+  threadsToAuthor?: boolean;
   /** Its channel's members may read and follow it. */
   visibleToChannel?: boolean;
   /** Where its conversations work: its checkout, one agent at a time, or a lane each. */
@@ -178,6 +180,7 @@ export function projectsView(locale: Locale, projects: ProjectListItem[]): Slack
       ...(p.mergeConfirmation ? [t(locale, "projects.merge_confirmation")] : []),
       ...(p.approvalsOnRequest ? [t(locale, "projects.approvals_on_request")] : []),
       ...(p.steer ? [t(locale, "projects.steer")] : []),
+      ...(p.threadsToAuthor ? [t(locale, "projects.thread_author")] : []),
       ...(p.workspaceMode ? [t(locale, `projects.workspace.${p.workspaceMode}`)] : []),
       ...(p.allowedModels?.length
         ? [t(locale, "projects.models", { models: escapeClip(p.allowedModels.join(", "), 400) })]

@@ -26,6 +26,9 @@ export function rightsText(locale: Locale, err: Refusal): string | null {
   const allow = () => t(locale, "rights.ask_allow", { owner, project });
   switch (err.reason) {
     case "conversation_reserved": {
+      // Where the thread is the team's, whoever may prompt the project drives it: they cannot.
+      if (p.thread_prompters === "prompters")
+        return `${t(locale, "rights.conversation_reserved_prompters", { owner, project })} ${allow()}`;
       const author = mention(locale, p.author);
       const next = p.may_prompt_project ? t(locale, "rights.start_own", { project }) : allow();
       const who =
@@ -37,7 +40,9 @@ export function rightsText(locale: Locale, err: Refusal): string | null {
     case "project_read_only":
       return `${t(locale, "rights.project_reserved", { owner, project })} ${allow()}`;
     case "decision_reserved":
-      return t(locale, "rights.decision_reserved", { person: mention(locale, p.person) });
+      return p.thread_prompters === "prompters"
+        ? t(locale, "rights.decision_reserved_prompters", { person: mention(locale, p.person), project })
+        : t(locale, "rights.decision_reserved", { person: mention(locale, p.person) });
     case "approval_reserved":
       return t(locale, "rights.approval_reserved", { person: mention(locale, p.person) });
     case "project_not_found":
@@ -48,4 +53,51 @@ export function rightsText(locale: Locale, err: Refusal): string | null {
     default:
       return null;
   }
+}
+
+/** What the once-per-thread notice says about one conversation (DESIGN "A thread is the team's"). */
+export interface ThreadNotice {
+  project: string;
+  owner: string | null;
+  author: string | null;
+  threadPrompters: "author" | "prompters";
+  /** Whether they may prompt the project (only a thread reserved to its author refuses them then). */
+  mayPromptProject: boolean;
+  /** The install's admins (Slack user ids), named as the people who may allow them too. */
+  admins: readonly string[];
+  /** A shared specialist's conversation: only admins prompt it, nobody is allowed to. */
+  sharedSpecialist?: boolean;
+}
+
+/**
+ * What someone who may not prompt in a conversation's thread is told, once per thread: who may,
+ * that their messages reach the agent as context with the next follow-up, and how to be allowed
+ * (naming the project's owner and the admins) or, when they may prompt the project, to start
+ * their own conversation.
+ */
+export function threadNoticeText(locale: Locale, n: ThreadNotice): string {
+  const told = [t(locale, "thread.notice_context"), t(locale, "thread.notice_once")];
+  if (n.sharedSpecialist) {
+    const reason = t(locale, "reason.specialist_shared_admins_only");
+    return [`${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`, ...told].join(" ");
+  }
+  const project = escapeMrkdwn(n.project);
+  const owner = mention(locale, n.owner ?? undefined);
+  const who =
+    n.threadPrompters === "prompters"
+      ? t(locale, "rights.conversation_reserved_prompters", { owner, project })
+      : n.author === n.owner
+        ? t(locale, "rights.conversation_reserved_owner", { owner, project })
+        : t(locale, "rights.conversation_reserved", {
+            author: mention(locale, n.author ?? undefined),
+            owner,
+            project,
+          });
+  const admins = n.admins.filter((id) => SLACK_USER.test(id)).map((id) => `<@${id}>`);
+  const next = n.mayPromptProject
+    ? t(locale, "rights.start_own", { project })
+    : admins.length
+      ? t(locale, "thread.ask_allow", { owner, project, admins: admins.join(", ") })
+      : t(locale, "thread.ask_allow_no_admins", { owner, project });
+  return [who, told[0], next, told[1]].join(" ");
 }

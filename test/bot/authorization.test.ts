@@ -296,10 +296,14 @@ describe("authorisation end to end", () => {
         thread_ts: adminRoot.ts,
       }),
     );
+    // Refused, and told once what they may do there: never "not found" in a thread (S-THREAD-01).
     await eventually(
       () =>
         bot.slack.ephemerals.some(
-          (e) => e.channel === "C1" && e.user === OWNER && /introuvable/.test(e.text),
+          (e) =>
+            e.channel === "C1" &&
+            e.user === OWNER &&
+            /^Seuls les admins écrivent directement à un spécialiste partagé/.test(e.text),
         ),
       10_000,
       "thread reply refused",

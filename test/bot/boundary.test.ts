@@ -9,6 +9,7 @@ const BOT_TABLES = new Set([
   "slack_events",
   "slack_addresses",
   "slack_channel_defaults",
+  "slack_thread_notices",
   "intake_requests",
   "intake_signatures",
 ]);

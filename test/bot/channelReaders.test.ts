@@ -65,7 +65,7 @@ describe("a project visible to its channel, in Slack", () => {
     const conversationId = (await items())[0]!.conversation_id;
     const stop = await bot.click("conversation.stop", conversationId, root.ts, MEMBER, "CTEAM");
     expect((await bot.response(stop.responseId)).text).toMatch(
-      /^Seuls <@\w+> \(qui a lancé cette conversation et possède \*demo\*\) et les admins/,
+      /^Seules les personnes autorisées à écrire dans \*demo\* \(<@\w+> en est propriétaire\) et les admins/,
     );
     // …nor follow it up in its thread.
     await bot.event(
@@ -78,7 +78,10 @@ describe("a project visible to its channel, in Slack", () => {
       }),
     );
     await eventually(
-      () => bot.slack.ephemerals.find((e) => e.user === MEMBER && /^Seuls <@\w+> \(qui a lancé/.test(e.text)),
+      () =>
+        bot.slack.ephemerals.find(
+          (e) => e.user === MEMBER && /^Seules les personnes autorisées à écrire dans \*demo\*/.test(e.text),
+        ),
       15_000,
       "the refusal of the member's follow-up",
     );

@@ -25,6 +25,7 @@ export const POSTGRES_FILES = [
   "test/engine/memory/memory.test.ts",
   "test/engine/projects/channelReaders.test.ts",
   "test/engine/projects/channelShares.test.ts",
+  "test/engine/projects/threadPrompters.test.ts",
   "test/engine/conversations/requestKey.test.ts",
   "test/engine/conversations/requestOptions.test.ts",
   "test/engine/conversations/threadContext.test.ts",
@@ -100,6 +101,8 @@ export const POSTGRES_FILES = [
   "test/bot/filesOnHost.test.ts",
   // One Slack message, one turn, with its twin deliveries reaching two serve at once (S-ONE-07).
   "test/bot/oneMessage.test.ts",
+  // A thread is the team's: told once across two serve, teammates' turns, --thread-prompters (S-THREAD).
+  "test/bot/threadTeam.test.ts",
 ];
 
 const NO_DATABASE = "uses no database";

@@ -253,6 +253,7 @@ async function projectsCommand(
       mergeConfirmation: p.merge_confirmation_required === 1,
       approvalsOnRequest: p.approval_mode === "on-request",
       steer: p.steer === 1,
+      threadsToAuthor: p.thread_prompters === "author",
       workspaceMode: p.workspace_mode,
       allowedModels: allowedModels(p),
       channelId: p.channel_id,
@@ -295,7 +296,17 @@ async function projectSetCommand(
   cmd: CommandOfKind["project.set"],
   { ctx, actor, client }: CommandScope,
 ): Promise<Reply> {
-  const { maxConcurrent, defaultFor, visible, steer, workspace, network, setup, ...changes } = cmd.changes;
+  const {
+    maxConcurrent,
+    defaultFor,
+    visible,
+    steer,
+    workspace,
+    network,
+    setup,
+    threadPrompters,
+    ...changes
+  } = cmd.changes;
   if (changes.channel) {
     // Only an admin may move a project's channel: checked before the bot joins anything.
     ctx.api.projects.assertAdmin(actor);
@@ -313,6 +324,9 @@ async function projectSetCommand(
   if (defaultFor !== undefined || visible) await ctx.api.projects.forOwner(actor, p.name);
   // Steering, like visibility, is the owner's choice (or an admin's).
   if (steer !== undefined) await ctx.api.projects.setSteer(actor, p.name, steer);
+  // Who carries its conversations on, too (DESIGN "A thread is the team's").
+  if (threadPrompters !== undefined)
+    await ctx.api.projects.setThreadPrompters(actor, p.name, threadPrompters);
   // The network too: its owner may close or open it (private hosts stay an admin's to list).
   const networked =
     network !== undefined ? await ctx.api.projects.setNetworkMode(actor, p.name, network) : null;
@@ -334,7 +348,7 @@ const modelsSentence = (ctx: BotContext, name: string, models: string[]) =>
 /** One sentence per thing `project set` changed that deserves its own; none says just "updated". */
 function projectSetSentences(
   ctx: BotContext,
-  { defaultFor, steer, host, visible, workspace, models }: ProjectChanges,
+  { defaultFor, steer, host, visible, workspace, models, threadPrompters }: ProjectChanges,
   name: string,
   cleared: string[],
   after: { name: string; channel_id: string | null; allowed_models: string | null },
@@ -351,6 +365,8 @@ function projectSetSentences(
     );
   if (steer !== undefined)
     said.push(t(ctx.locale, steer ? "project.steer_on" : "project.steer_off", { name }));
+  if (threadPrompters !== undefined)
+    said.push(t(ctx.locale, `project.thread_prompters_${threadPrompters}`, { name }));
   if (workspace !== undefined)
     said.push(
       t(ctx.locale, workspace === "direct" ? "project.workspace_direct" : "project.workspace_branch", {

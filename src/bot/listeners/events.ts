@@ -15,6 +15,7 @@ import { pendingApprovalItems } from "../approvalLinks.js";
 import { tellUnread } from "../threadContext/index.js";
 import { followUpContext } from "./threadContext.js";
 import { askInThread } from "./askInThread.js";
+import { tellThreadReader } from "./threadNotice.js";
 import { type PromptFiles, promptFiles } from "../files/promptFiles.js";
 import type { SlackFile } from "../files/stage.js";
 
@@ -105,11 +106,13 @@ async function onMessage(ctx: BotContext, client: WebClient, e: MessageLike): Pr
       });
       files = await promptFiles(ctx, client, e, e.thread_ts, earlier);
       // A member of a channel the project is visible to reads it: told they may not prompt it.
+      // The writer's name goes along: the agent is told who wrote a teammate's follow-up.
+      const writerName = (await ctx.names.of([e.user])).get(e.user) ?? null;
       const queued = await ctx.api.conversations.followUp(
         await readerOf(ctx, e.user, e.channel),
         conversation,
         prompt,
-        { requestKey: messageKeyOf(e.channel, e.ts), context, attachments: files.attachments },
+        { requestKey: messageKeyOf(e.channel, e.ts), context, attachments: files.attachments, writerName },
       );
       // Its twin won a race for it: that one says whatever is to be said.
       if (queued.duplicate) return files.dropUnused(queued.item.attachments);
@@ -124,6 +127,9 @@ async function onMessage(ctx: BotContext, client: WebClient, e: MessageLike): Pr
       );
     } catch (err) {
       files?.drop();
+      // Someone who may not prompt here: told once per thread, their words kept for the next turn.
+      const reply = { user: e.user, channel: e.channel, thread_ts: e.thread_ts };
+      if (await tellThreadReader(ctx, client, reply, conversation, err)) return;
       await ephemeral(ctx, client, e, errorText(ctx, err));
     }
     return;

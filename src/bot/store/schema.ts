@@ -1,6 +1,6 @@
 import type { Generated } from "../../engine/api/model.js";
 
-// Row types of the Slack adapter's own tables (db/migrations 0003, 0009, 0010, 0015, 0017, 0023). The
+// Row types of the Slack adapter's own tables (db/migrations 0003, 0009, 0010, 0015, 0017, 0023, 0033). The
 // engine never names them: they join its schema here, for the bot's store alone. Times are epoch
 // milliseconds.
 
@@ -73,6 +73,14 @@ export interface SlackPostsTable {
   created_at: number;
 }
 
+/** Someone told, once, in a conversation's thread, what they may do there (migration 0033). */
+export interface SlackThreadNoticesTable {
+  channel_id: string;
+  thread_ts: string;
+  user_id: string;
+  told_at: number;
+}
+
 // The engine's schema (src/engine/schema.ts) is shared; the Slack adapter adds its tables to it.
 declare module "../../engine/schema.js" {
   interface DB {
@@ -82,5 +90,6 @@ declare module "../../engine/schema.js" {
     slack_posts: SlackPostsTable;
     slack_addresses: SlackAddressesTable;
     slack_channel_defaults: SlackChannelDefaultsTable;
+    slack_thread_notices: SlackThreadNoticesTable;
   }
 }

@@ -40,6 +40,11 @@ export const projectsAudit: AuditSpecs<ProjectsApi> = {
   remove: { action: "project.remove", target: (_a, n) => project(n) },
   setVisibility: { action: "project.visibility", target: (_a, n) => project(n), detail: (_a, _n, v) => v },
   setSteer: { action: "project.steer", target: (_a, n) => project(n), detail: (_a, _n, on) => String(on) },
+  setThreadPrompters: {
+    action: "project.thread_prompters",
+    target: (_a, n) => project(n),
+    detail: (_a, _n, who) => who,
+  },
   setWorkspaceMode: { action: "project.workspace", target: (_a, n) => project(n), detail: (_a, _n, m) => m },
   setPrompter: {
     action: "project.prompter",

@@ -4,7 +4,7 @@
 export { EngineError, isEngineError } from "../errors.js";
 export type { Generated, OnCreated } from "../database.js";
 export { CLI_ACTOR, type Actor, type NewProject, type ProjectUpdate } from "../projects/index.js";
-export type { ApprovalMode, MemoryWriters, ProjectRole, WorkspaceMode } from "../schema.js";
+export type { ApprovalMode, MemoryWriters, ProjectRole, ThreadPrompters, WorkspaceMode } from "../schema.js";
 export type { ForgeSettings, ForgeView } from "../forge/index.js";
 export type { LaneCardData } from "../lanes/index.js";
 export type { PauseReason } from "../kernel.js";
@@ -37,7 +37,12 @@ export type { SpecialistView } from "../coordination/index.js";
 export type { NotificationPreferences } from "../coordination/index.js";
 export { APPROVAL_ANSWERS, isAnswerable, type ApprovalAnswer } from "../approvals/index.js";
 export type { ApprovalView } from "../approvals/index.js";
-export { WORKSPACE_MODES, type RuntimePolicy } from "../projects/index.js";
+export {
+  THREAD_PROMPTERS,
+  WORKSPACE_MODES,
+  isSharedSpecialist,
+  type RuntimePolicy,
+} from "../projects/index.js";
 export { canRun } from "../runs/index.js";
 export type {
   BlockCode,

@@ -11,6 +11,7 @@ import {
   removeProject,
   setProjectPrompter,
   setProjectSteer,
+  setProjectThreadPrompters,
   setProjectVisibility,
   setWorkspaceMode,
   defaultWorkspaceMode,
@@ -23,7 +24,7 @@ import {
   type NewProject,
   type ProjectUpdate,
 } from "../projects/index.js";
-import type { Project, ProjectVisibility, WorkspaceMode } from "../schema.js";
+import type { Project, ProjectVisibility, ThreadPrompters, WorkspaceMode } from "../schema.js";
 import type { NetworkMode } from "../network/index.js";
 import { installLayoutProblems, installRoots, type LayoutProblem } from "../projects/index.js";
 import { copyCodexSessions, hostDataDir, moveProject } from "../projects/index.js";
@@ -58,6 +59,11 @@ export interface ProjectsApi {
   remove(actor: Actor, name: string): Promise<Project>;
   setVisibility(actor: Actor, name: string, visibility: ProjectVisibility): Promise<Project>;
   setSteer(actor: Actor, name: string, on: boolean): Promise<Project>;
+  /**
+   * Who may follow up, stop and answer decisions in its conversations (its owner or an admin):
+   * `prompters`, anyone allowed to prompt it; `author`, the conversation's person only.
+   */
+  setThreadPrompters(actor: Actor, name: string, who: ThreadPrompters): Promise<Project>;
   /**
    * Where its conversations work (admins): `direct` in its checkout, one agent at a time; `branch`
    * a lane each (refused for a directory that is no git repository root).
@@ -138,6 +144,7 @@ export function projectsApi(kernel: Kernel): ProjectsApi {
     remove: (actor, name) => removeProject(db, actor, name),
     setVisibility: (actor, name, visibility) => setProjectVisibility(db, actor, name, visibility),
     setSteer: (actor, name, on) => setProjectSteer(db, actor, name, on),
+    setThreadPrompters: (actor, name, who) => setProjectThreadPrompters(db, actor, name, who),
     setWorkspaceMode: (actor, name, mode) => setWorkspaceMode(db, kernel.config.jail, actor, name, mode),
     setPrompter: (actor, name, userId, allowed) =>
       setProjectPrompter(db, kernel.clock, actor, name, userId, allowed),

@@ -1,7 +1,7 @@
 import type { Kernel } from "../kernel.js";
 import type { RunningTurn } from "./appServer/appServerRunner.js";
 import { markSteerable, markSteered, steerableFollowUps } from "../conversations/index.js";
-import { promptWithContext, readStoredContext } from "../threadContext/index.js";
+import { promptWithContext, readStoredContext, withWriter } from "../threadContext/index.js";
 
 /** How often the worker looks for follow-ups to send into its running turn. */
 const STEER_POLL_MS = 500;
@@ -62,7 +62,9 @@ export function steerLoop(
       try {
         // As a turn's own prompt: its Slack context quoted before it (engine/threadContext).
         const context = readStoredContext(followUp.thread_context);
-        await running.steer(promptWithContext(followUp.content, context, followUp.id, engine.config.locale));
+        const writer = { name: followUp.writer_name, isAuthor: followUp.requested_by === followUp.author };
+        const prompt = withWriter(followUp.content, writer, engine.config.locale);
+        await running.steer(promptWithContext(prompt, context, followUp.id, engine.config.locale));
       } catch (err) {
         log.info({ err, followUp: followUp.id }, "the turn did not take the follow-up: it stays queued");
         return;

@@ -27,12 +27,19 @@ export interface ConversationWithProject {
 
 /**
  * May `actor` drive this conversation (follow up, stop)? Its user, the project's owner and admins
- * may; a shared specialist's conversations only admins (see access.ts). Anyone who cannot even
+ * may, and, unless the project says `--thread-prompters author`, anyone allowed to prompt the
+ * project; a shared specialist's conversations only admins (see access.ts). Anyone who cannot even
  * see the conversation gets "not found", as if it did not exist.
  */
 async function assertCanDrive(db: Kysely<DB>, actor: Actor, c: ConversationWithProject): Promise<void> {
   const rights = await conversationRights(db, actor, c);
-  if (!rights.see) throw new EngineError("not_found", "conversation_not_found", { name: c.conversation.id });
+  // Whether they may prompt the project is theirs to know (a front end that found the conversation
+  // where they stand, its Slack thread, tells them to start their own); nothing of the conversation is.
+  if (!rights.see)
+    throw new EngineError("not_found", "conversation_not_found", {
+      name: c.conversation.id,
+      may_prompt_project: (await mayPromptProject(db, actor, c.project)) ? 1 : 0,
+    });
   if (rights.prompt) return;
   if (isSharedSpecialist(c.project)) throw new EngineError("forbidden", "specialist_shared_admins_only");
   // They see it: told who may prompt here and what they may do instead, never "not found".
@@ -41,6 +48,8 @@ async function assertCanDrive(db: Kysely<DB>, actor: Actor, c: ConversationWithP
     owner: c.project.owner_id ?? "",
     author: c.conversation.user_id ?? "",
     may_prompt_project: (await mayPromptProject(db, actor, c.project)) ? 1 : 0,
+    // Who drives it besides its author: what the refused person reads depends on it.
+    thread_prompters: c.project.thread_prompters,
   });
 }
 
@@ -61,6 +70,11 @@ export interface RequestOrigin {
    * own options, over the project's defaults (DESIGN "Settings resolve narrowest first").
    */
   place?: PlaceSettings | null;
+  /**
+   * The display name of the person who wrote a follow-up (the front end knows it): the agent is
+   * told who wrote it when it is not the conversation's author, or the thread is shared.
+   */
+  writerName?: string | null;
 }
 
 /** The request's context checked and cut to the budget (null when none was given). */
@@ -170,11 +184,36 @@ export async function followUp(
       requestKey: request.requestKey,
       context: contextOf(engine, request),
       attachments: request.attachments,
+      writerName: await writerToName(engine.db, actor, c, request),
     });
     return withEffects(queued, { dispatch: true });
   });
   // `duplicate`: the request was queued before (a replay, or a twin delivery of the same message).
   return { item: value.item, duplicate: value.duplicate, paused: dispatched?.paused ?? [] };
+}
+
+/**
+ * The name the agent is given for a follow-up's writer (DESIGN "A thread is the team's"): named
+ * when they did not start the conversation, and then on every later follow-up of that (shared)
+ * thread, its author's included; null in a thread only its author ever wrote in.
+ */
+async function writerToName(
+  db: Kysely<DB>,
+  actor: Actor,
+  c: ConversationWithProject,
+  request: RequestOrigin,
+): Promise<string | null> {
+  const name = request.writerName?.trim() || actor.userId;
+  const author = c.conversation.user_id;
+  if (actor.userId !== author) return name;
+  const teammate = await db
+    .selectFrom("prompt_queue")
+    .select("id")
+    .where("conversation_id", "=", c.conversation.id)
+    .where("requested_by", "is not", null)
+    .where("requested_by", "<>", author ?? "")
+    .executeTakeFirst();
+  return teammate ? name : null;
 }
 
 /** Stops a conversation on behalf of a user allowed to drive it. */

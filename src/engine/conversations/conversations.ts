@@ -74,6 +74,8 @@ export interface EnqueueOptions {
   context?: ThreadContext | null;
   /** The files shared with the prompt, staged by the front end (issue 19). */
   attachments?: readonly Attachment[];
+  /** The writer's display name, when the agent is to be told who wrote the prompt (withWriter). */
+  writerName?: string | null;
 }
 
 /** The item queued earlier for `requestKey`, if any. */
@@ -160,6 +162,7 @@ async function queueIn(
     request_key: opts.requestKey ?? null,
     thread_context: opts.context ? JSON.stringify(opts.context) : null,
     attachments: attachmentsColumn(opts.attachments),
+    writer_name: opts.writerName ?? null,
   };
   await trx.insertInto("prompt_queue").values(row).execute();
   await announce(trx, "enqueue");

@@ -21,6 +21,10 @@ export interface SteerableFollowUp {
   content: string;
   /** The Slack context given with it (JSON), quoted into what the turn is sent. */
   thread_context: string | null;
+  /** Its writer's name when the agent is told who wrote it, who wrote it, and who started the conversation. */
+  writer_name: string | null;
+  requested_by: string | null;
+  author: string | null;
 }
 
 /**
@@ -56,7 +60,14 @@ export async function steerableFollowUps(
       .selectFrom("prompt_queue as q")
       .innerJoin("conversations as c", "c.id", "q.conversation_id")
       .innerJoin("projects as p", "p.id", "c.project_id")
-      .select(["q.id", "q.content", "q.thread_context"])
+      .select([
+        "q.id",
+        "q.content",
+        "q.thread_context",
+        "q.writer_name",
+        "q.requested_by",
+        "c.user_id as author",
+      ])
       .where("q.conversation_id", "=", running.conversationId)
       .where("q.status", "=", "queued")
       // A follow-up with files waits for its own turn: a steer carries text only.

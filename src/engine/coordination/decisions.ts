@@ -61,7 +61,7 @@ const decisionsWithProject = (db: Kysely<DB>) =>
     .innerJoin("conversations as c", "c.id", "d.conversation_id")
     .innerJoin("projects as p", "p.id", "c.project_id")
     .selectAll("d")
-    .select("p.name as project_name");
+    .select(["p.name as project_name", "p.thread_prompters"]);
 
 /**
  * Who answers a conversation's decisions: the person at the root of the chain. Specialist, run
@@ -157,6 +157,8 @@ export async function getDecision(db: Kysely<DB>, actor: Actor, id: string): Pro
     throw new EngineError("forbidden", "decision_reserved", {
       person: d.user_id ?? "",
       project: d.project_name,
+      // Where the thread is the team's, its prompters answer too: the refusal says so.
+      thread_prompters: d.thread_prompters,
     });
   throw new EngineError("not_found", "decision_not_found", { name: id });
 }

@@ -48,6 +48,7 @@ async function rightsOn(db: Kernel["db"], actor: Actor, conversationId: string) 
       "p.execution_group",
       "p.visibility",
       "p.channel_id",
+      "p.thread_prompters",
     ])
     .where("c.id", "=", conversationId)
     .executeTakeFirst();

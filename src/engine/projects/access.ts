@@ -24,7 +24,10 @@ export interface ConversationRights {
 /** A conversation with the project fields the rule reads. */
 export interface ConversationRef {
   conversation: Pick<Conversation, "id" | "user_id">;
-  project: Pick<Project, "id" | "owner_id" | "execution_group" | "visibility" | "channel_id">;
+  project: Pick<
+    Project,
+    "id" | "owner_id" | "execution_group" | "visibility" | "channel_id" | "thread_prompters"
+  >;
 }
 
 /** Delegation chains are at most three deep; this bounds a corrupt (cyclic) chain. */
@@ -43,12 +46,21 @@ export async function conversationRights(
   const owner = c.project.owner_id !== null && c.project.owner_id === actor.userId;
   // Its person drives it while they may still prompt the project (an owner may disallow them); a
   // shared specialist's person is the root of a delegation chain, who never prompts it directly.
-  const person =
-    c.conversation.user_id === actor.userId && (shared || (await mayPromptProject(db, actor, c.project)));
-  const prompt = !shared && (owner || person);
+  const mayPromptIt = !shared && (await mayPromptProject(db, actor, c.project));
+  const person = c.conversation.user_id === actor.userId && (shared || mayPromptIt);
+  // DESIGN "A thread is the team's": with `prompters` (the default), anyone allowed to prompt the
+  // project follows up, stops and answers decisions in any of its conversations; with `author`,
+  // only its person (and the owner, admins).
+  const teammate = c.project.thread_prompters !== "author" && mayPromptIt;
+  const prompt = !shared && (owner || person || teammate);
   // DESIGN "Who answers a decision" / "Who answers an approval": the person at the root of the
-  // conversation and admins; an approval concerns the host, which the project's owner answers for.
-  return { see: true, prompt, answer: { decision: person, approval: person || owner } };
+  // conversation and admins, and a teammate where the thread is the team's; an approval concerns
+  // the host, which the project's owner answers for (never a teammate: it is not about the work).
+  return {
+    see: true,
+    prompt,
+    answer: { decision: person || teammate, approval: person || owner },
+  };
 }
 
 /**
@@ -92,7 +104,9 @@ async function canSeeConversation(
     return (
       canRead(actor, c.project) ||
       (await shareRight(db, actor, c.project.id)) !== "none" ||
-      (c.conversation.user_id === actor.userId && (await mayPromptProject(db, actor, c.project)))
+      // Its person, and where the thread is the team's anyone who may drive it, see it.
+      ((c.conversation.user_id === actor.userId || c.project.thread_prompters !== "author") &&
+        (await mayPromptProject(db, actor, c.project)))
     );
   if (hops >= MAX_HOPS) return false;
   // A shared specialist's conversation is as visible as the one that delegated to it; one that no
@@ -118,6 +132,7 @@ async function refOf(db: Kysely<DB>, conversationId: string): Promise<Conversati
       "p.execution_group",
       "p.visibility",
       "p.channel_id",
+      "p.thread_prompters",
     ])
     .where("c.id", "=", conversationId)
     .executeTakeFirst();
@@ -130,6 +145,7 @@ async function refOf(db: Kysely<DB>, conversationId: string): Promise<Conversati
         execution_group: row.execution_group,
         visibility: row.visibility,
         channel_id: row.channel_id,
+        thread_prompters: row.thread_prompters,
       },
     }
   );

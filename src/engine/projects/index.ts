@@ -42,7 +42,9 @@ export {
   removeProject,
   setProjectPrompter,
   setProjectSteer,
+  setProjectThreadPrompters,
   setProjectVisibility,
+  THREAD_PROMPTERS,
   updateProject,
 } from "./projects.js";
 export { type PromptTarget, promptTarget } from "./promptTarget.js";

@@ -20,6 +20,7 @@ import type {
   Project,
   ProjectRole,
   ProjectVisibility,
+  ThreadPrompters,
   WorkspaceMode,
 } from "../schema.js";
 import type { NetworkMode } from "../network/index.js";
@@ -94,6 +95,8 @@ export async function addProject(
     network_hosts: "[]",
     setup_command: null, // the repository's committed `.codexpi/setup`, if any, until an admin sets one
     memory_writers: "owners" as MemoryWriters, // its owner and admins keep its notes until an admin says prompters
+    // Its thread is the team's: whoever may prompt it follows up in any of its conversations.
+    thread_prompters: "prompters" as ThreadPrompters,
   };
   // Checks and write under one write lock: a project added meanwhile by another process cannot
   // slip in between (and surface as a raw constraint error).
@@ -263,6 +266,25 @@ export async function setProjectSteer(
     .set({ steer: on ? 1 : 0 })
     .where("id", "=", project.id)
     .execute();
+  return getProject(db, project.id);
+}
+
+/** The values of `--thread-prompters`. */
+export const THREAD_PROMPTERS: readonly ThreadPrompters[] = ["author", "prompters"];
+
+/**
+ * Who may follow up, stop and answer decisions in the project's conversations besides their
+ * author, its owner and admins (its owner or an admin): anyone allowed to prompt it, or nobody.
+ */
+export async function setProjectThreadPrompters(
+  db: Database,
+  actor: Actor,
+  name: string,
+  who: ThreadPrompters,
+): Promise<Project> {
+  if (!THREAD_PROMPTERS.includes(who)) throw new EngineError("invalid", "thread_prompters_invalid");
+  const project = await projectForOwner(db, actor, name);
+  await db.updateTable("projects").set({ thread_prompters: who }).where("id", "=", project.id).execute();
   return getProject(db, project.id);
 }
 

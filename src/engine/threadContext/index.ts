@@ -3,4 +3,4 @@
 
 export { MESSAGE_CHARS, fitToBudget } from "./budget.js";
 export { type QuotedMessage, type ThreadContext, readStoredContext, threadContextSchema } from "./model.js";
-export { oneLine, promptWithContext, utc } from "./render.js";
+export { oneLine, promptWithContext, utc, withWriter } from "./render.js";

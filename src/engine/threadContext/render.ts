@@ -83,3 +83,20 @@ export function promptWithContext(
     request,
   ].join("\n");
 }
+
+/** Who wrote a prompt, when the agent is told (a display name), and whether they started the conversation. */
+export interface Writer {
+  name: string | null;
+  isAuthor: boolean;
+}
+
+/**
+ * The prompt with the line that says who wrote it (DESIGN "A thread is the team's"): a follow-up
+ * a teammate wrote, or any follow-up of a thread others wrote in, so that the agent knows who
+ * says what. A prompt whose writer is not named (`name` null) is left as it is.
+ */
+export function withWriter(prompt: string, writer: Writer, locale: Locale): string {
+  if (writer.name === null) return prompt;
+  const key = writer.isAuthor ? "agent.writer.author" : "agent.writer.teammate";
+  return `${t(locale, key, { name: oneLine(writer.name) })}\n${prompt}`;
+}

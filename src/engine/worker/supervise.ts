@@ -14,7 +14,7 @@ import type { CodexLaunch } from "./launch.js";
 import { listenForStops } from "./stopRequests.js";
 import { progressWrites } from "./progressWrites.js";
 import { codexLogFile, redactFileInPlace } from "./codexLog.js";
-import { promptWithContext, readStoredContext } from "../threadContext/index.js";
+import { promptWithContext, readStoredContext, withWriter } from "../threadContext/index.js";
 import { turnMemory } from "../memory/index.js";
 
 /** Who answers a turn's approval requests (the approvals feature; a seam for tests). */
@@ -134,8 +134,13 @@ function turnOptions(
     },
     // The person's prompt, after the Slack context given with it, quoted as other people's words;
     // the files shared with it are named after the person's words (other people's data, said so).
+    // Its writer named first when the thread is shared (DESIGN "A thread is the team's").
     prompt: promptWithContext(
-      launch.files?.note ? `${item.content}\n\n${launch.files.note}` : item.content,
+      withWriter(
+        launch.files?.note ? `${item.content}\n\n${launch.files.note}` : item.content,
+        { name: item.writer_name, isAuthor: item.requested_by === conversation.user_id },
+        engine.config.locale,
+      ),
       readStoredContext(item.thread_context),
       item.id,
       engine.config.locale,

@@ -163,7 +163,14 @@ describe("approvals", () => {
       conversation: { id: owned.conversationId, user_id: "UADMIN2" },
       project: env.project,
     });
-    expect(rights.answer).toEqual({ decision: false, approval: true });
+    // Its threads are the team's (the default): the owner, who may prompt it, answers its decisions
+    // too (S-THREAD-05); with `--thread-prompters author` only its approvals.
+    expect(rights.answer).toEqual({ decision: true, approval: true });
+    const authorOnly = await conversationRights(env.db, OWNER, {
+      conversation: { id: owned.conversationId, user_id: "UADMIN2" },
+      project: { ...env.project, thread_prompters: "author" },
+    });
+    expect(authorOnly.answer).toEqual({ decision: false, approval: true });
     for (const [turn, who, answer, decision] of [
       [commons, PERSON, "approve_session", "acceptForSession"],
       [owned, OWNER, "deny", "decline"],

@@ -6,6 +6,7 @@ import {
   listProjects,
   projectForActor,
   setProjectPrompter,
+  setProjectThreadPrompters,
   setProjectVisibility,
   type Actor,
 } from "../../../src/engine/projects/index.js";
@@ -147,7 +148,7 @@ describe("a project visible to its channel's members", () => {
     });
   });
 
-  it("a person the owner allows prompts the project and drives their own conversation, not others'; disallowed, they stop", async () => {
+  it("S-THREAD-05: a person the owner allows prompts the project and drives their own conversation and, unless its threads are the author's, others' (answering their decisions, never their approvals); disallowed, they stop", async () => {
     const { conversation } = await setUp("private");
     const BOB: Actor = { userId: "UBOB", isAdmin: false };
     await expect(projectForActor(env.db, BOB, env.source.name)).rejects.toMatchObject({ code: "not_found" });
@@ -161,13 +162,30 @@ describe("a project visible to its channel's members", () => {
       prompt: true,
       answer: { decision: true, approval: true },
     });
-    // The owner's conversation is not Bob's to read or drive (the project is private).
+    // The owner's conversation: its thread is the team's (the default), Bob carries it on and
+    // answers its decisions; an approval (about the host) stays with its person and the owner.
     const owners = await loadConversation(env.engine, conversation.id);
     expect(await conversationRights(env.db, BOB, owners)).toEqual({
+      see: true,
+      prompt: true,
+      answer: { decision: true, approval: false },
+    });
+    // With `--thread-prompters author` it is not Bob's to read or drive (the project is private).
+    await setProjectThreadPrompters(env.db, OWNER_ACTOR, env.source.name, "author");
+    const reserved = await loadConversation(env.engine, conversation.id);
+    expect(await conversationRights(env.db, BOB, reserved)).toEqual({
       see: false,
       prompt: false,
       answer: { decision: false, approval: false },
     });
+    expect(
+      await conversationRights(env.db, BOB, await loadConversation(env.engine, own.conversation.id)),
+    ).toEqual({
+      see: true,
+      prompt: true,
+      answer: { decision: true, approval: true },
+    });
+    await setProjectThreadPrompters(env.db, OWNER_ACTOR, env.source.name, "prompters");
 
     await setProjectPrompter(env.db, env.clock, OWNER_ACTOR, env.source.name, BOB.userId, false);
     await expect(projectForActor(env.db, BOB, env.source.name)).rejects.toMatchObject({ code: "not_found" });
