@@ -129,41 +129,19 @@ async function set(argv: string[]): Promise<number> {
     },
     1,
   );
-  const mode = values.approvals as ApprovalMode | undefined;
-  const { steer, path: dir } = values;
-  const workspace = values.workspace as WorkspaceMode | undefined;
-  const forge = forgeChanges(values);
-  const promptersMerge = values["prompters-merge"];
-  if (promptersMerge !== undefined && promptersMerge !== "on" && promptersMerge !== "off")
-    throw new UsageError(t(cliLocale(), "cli.error.prompters_merge"));
-  const memoryWriters = memoryWritersArgument(values["memory-writers"]);
-  const network = values.network === undefined ? undefined : networkArgument(values.network);
-  const threadPrompters = threadPromptersArgument(values["thread-prompters"]);
-  if (
-    [
-      mode,
-      steer,
-      workspace,
-      values.host,
-      dir,
-      promptersMerge,
-      memoryWriters,
-      values.models,
-      network,
-      values.setup,
-      threadPrompters,
-    ].every((v) => v === undefined) &&
-    forge === null
-  )
-    throw new UsageError(t(cliLocale(), "cli.error.project_set"));
-  if (mode !== undefined && !APPROVAL_MODES.includes(mode))
-    throw new UsageError(t(cliLocale(), "cli.error.approvals"));
-  if (steer !== undefined && steer !== "on" && steer !== "off")
-    throw new UsageError(t(cliLocale(), "cli.error.steer"));
-  if (workspace !== undefined && !WORKSPACE_MODES.includes(workspace))
-    throw new UsageError(t(cliLocale(), "cli.error.workspace"));
-  const host = values.host === undefined ? undefined : hostArgument(values.host);
-  const models = values.models === undefined ? undefined : modelsArgument(values.models);
+  const {
+    mode,
+    steer,
+    dir,
+    workspace,
+    forge,
+    promptersMerge,
+    memoryWriters,
+    network,
+    threadPrompters,
+    host,
+    models,
+  } = setArguments(values);
   const { db, api, config } = await cliEngine();
   try {
     const name = positionals[0] as string;
@@ -204,6 +182,58 @@ async function set(argv: string[]): Promise<number> {
   } finally {
     await db.destroy();
   }
+}
+
+/** The options of `project set`, read and checked before anything is opened. */
+function setArguments(values: Record<string, string | undefined>) {
+  const mode = values.approvals as ApprovalMode | undefined;
+  const { steer, path: dir } = values;
+  const workspace = values.workspace as WorkspaceMode | undefined;
+  const forge = forgeChanges(values);
+  const promptersMerge = values["prompters-merge"];
+  if (promptersMerge !== undefined && promptersMerge !== "on" && promptersMerge !== "off")
+    throw new UsageError(t(cliLocale(), "cli.error.prompters_merge"));
+  const memoryWriters = memoryWritersArgument(values["memory-writers"]);
+  const network = values.network === undefined ? undefined : networkArgument(values.network);
+  const threadPrompters = threadPromptersArgument(values["thread-prompters"]);
+  if (
+    [
+      mode,
+      steer,
+      workspace,
+      values.host,
+      dir,
+      promptersMerge,
+      memoryWriters,
+      values.models,
+      network,
+      values.setup,
+      threadPrompters,
+    ].every((v) => v === undefined) &&
+    forge === null
+  )
+    throw new UsageError(t(cliLocale(), "cli.error.project_set"));
+  if (mode !== undefined && !APPROVAL_MODES.includes(mode))
+    throw new UsageError(t(cliLocale(), "cli.error.approvals"));
+  if (steer !== undefined && steer !== "on" && steer !== "off")
+    throw new UsageError(t(cliLocale(), "cli.error.steer"));
+  if (workspace !== undefined && !WORKSPACE_MODES.includes(workspace))
+    throw new UsageError(t(cliLocale(), "cli.error.workspace"));
+  const host = values.host === undefined ? undefined : hostArgument(values.host);
+  const models = values.models === undefined ? undefined : modelsArgument(values.models);
+  return {
+    mode,
+    steer,
+    dir,
+    workspace,
+    forge,
+    promptersMerge,
+    memoryWriters,
+    network,
+    threadPrompters,
+    host,
+    models,
+  };
 }
 
 /** Sets who carries the project's conversations on, and says so. */
