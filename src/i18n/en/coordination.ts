@@ -4,7 +4,7 @@ import type { Message } from "../message.js";
 /** English messages of decisions, incidents, specialists, delegations and notifications (exactly the keys of `fr/coordination.ts`). */
 export const coordination = {
   "reason.decision_not_found": "decision not found",
-  "reason.decision_answered": "the decision “{title}” was already answered",
+  "reason.decision_answered": "already answered by {person}: {answer}",
   "reason.decision_cancelled":
     "the decision “{title}” was cancelled: its conversation was stopped or failed, nothing to answer any more",
   "reason.decision_option_unknown": "this option is not one of the decision’s",

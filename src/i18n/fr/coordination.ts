@@ -3,7 +3,7 @@ import type { Message } from "../message.js";
 /** French messages of decisions, incidents, specialists, delegations and notifications. */
 export const coordination = {
   "reason.decision_not_found": "décision introuvable",
-  "reason.decision_answered": "tu as déjà répondu à la décision « {title} »",
+  "reason.decision_answered": "déjà répondu par {person} : {answer}",
   "reason.decision_cancelled":
     "la décision « {title} » a été annulée : sa conversation a été arrêtée ou a échoué, plus besoin de répondre",
   "reason.decision_option_unknown": "cette option n’existe pas dans la décision",
