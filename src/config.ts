@@ -77,6 +77,7 @@ const schema = z.object({
   CODEXPI_IDLE_TIMEOUT: seconds.default(10 * 60),
   CODEXPI_CONNECT_TIMEOUT: seconds.default(120),
   CODEXPI_DONE_DM_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  CODEXPI_HEALTH_MODEL_FAILURES: z.coerce.number().int().min(1).max(1000).default(3),
   CODEXPI_JAIL: z.enum(["bwrap", "off"]).default("bwrap"),
   CODEXPI_NETNS: z.enum(["auto", "off"]).default("auto"),
   CODEXPI_NETNS_PORTS: z
@@ -198,7 +199,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     // Agents run in other directories (and jails): a relative home must mean the same there.
     codexHome: e.CODEX_HOME === undefined ? undefined : path.resolve(e.CODEX_HOME),
     http: { port: e.PORT, host: e.HOST },
-    health: { port: e.HEALTH_PORT, host: e.HEALTH_HOST },
+    health: {
+      port: e.HEALTH_PORT,
+      host: e.HEALTH_HOST,
+      /** /healthz names the model failing after this many turns in a row failed for it (unreachable). */
+      modelFailures: e.CODEXPI_HEALTH_MODEL_FAILURES,
+    },
     metrics,
     tick: e.CODEXPI_TICK,
     /**

@@ -56,4 +56,101 @@ describe("decisions and failures told right", () => {
     expect(row.answered_by).toBe(ADMIN);
     expect(JSON.parse(row.answer ?? "{}")).toMatchObject({ option_ids: ["staging"] });
   }, 150_000);
+
+  it("S-TOLD-02, S-TOLD-03, S-TOLD-04: an unreachable model is told as one cause; /healthz names the model failing after 2 such turns in a row, and healthy after a success, which also resolves their incidents", async () => {
+    bot = await slackBot({
+      env: {
+        CODEXPI_LOCALE: "en",
+        CODEXPI_CONNECT_TIMEOUT: "4",
+        CODEXPI_IDLE_TIMEOUT: "600",
+        CODEXPI_HEALTH_MODEL_FAILURES: "2",
+      },
+    });
+    const health = async () => {
+      const res = await fetch(`${bot.metricsBase}/healthz`);
+      return { status: res.status, body: (await res.json()) as { ok: boolean; failing: string[] } };
+    };
+    const finished = async (n: number) =>
+      eventually(
+        async () => {
+          const rows = await bot.db
+            .selectFrom("prompt_queue")
+            .select(["status", "error"])
+            .where("status", "in", ["done", "failed"])
+            .execute();
+          return rows.length >= n ? rows : undefined;
+        },
+        90_000,
+        `${n} finished turns`,
+      );
+    bot.model.refuseConnections(true);
+    await bot.command("ask demo first");
+    const notice = await eventually(
+      () => bot.slack.messages("C1").find((m) => m.text.startsWith("The agent failed")),
+      90_000,
+      "the failure notice",
+    );
+    // One cause: the model out of reach, with Codex's words; never a turn over its time limit.
+    expect(notice.text).toContain("could not reach the model for 4 s");
+    expect(notice.text).not.toMatch(/time limit/i);
+    const root = rootOf(bot)!;
+    const rootText = await eventually(
+      () => {
+        const text = JSON.stringify(bot.slack.messages("C1").find((m) => m.ts === root.ts)?.blocks ?? "");
+        return text.includes("could not reach the model") ? text : undefined;
+      },
+      30_000,
+      "the root failed",
+    );
+    expect(rootText).not.toMatch(/time limit/i);
+    const incidents = () => bot.db.selectFrom("incidents").selectAll().orderBy("created_at").execute();
+    expect((await incidents()).map((i) => i.status)).toEqual(["OPEN"]);
+    // One such failure is not a run of them: the model is not named failing yet (the control of the next check).
+    await finished(1);
+    expect((await health()).body.failing).not.toContain("model");
+
+    await bot.command("ask demo second");
+    const two = await finished(2);
+    expect(two.map((r) => r.status)).toEqual(["failed", "failed"]);
+    const down = await health();
+    expect(down.status).toBe(503);
+    expect(down.body.failing).toEqual(["model"]);
+
+    // The model is back: the next turn in the project succeeds, and with it the model is healthy
+    // and the incidents it caused resolve themselves, edited where they were posted and audited.
+    bot.model.refuseConnections(false);
+    await bot.command("ask demo third");
+    await eventually(
+      async () => ((await finished(3)).some((r) => r.status === "done") ? true : undefined),
+      90_000,
+      "the third turn done",
+    );
+    const up = await health();
+    expect(up.body.failing).not.toContain("model");
+    expect(up.status).toBe(200);
+    const resolved = await eventually(
+      async () => {
+        const all = await incidents();
+        return all.length === 2 && all.every((i) => i.status === "RESOLVED") ? all : undefined;
+      },
+      30_000,
+      "the incidents resolved",
+    );
+    expect(resolved[0]!.resolution).toBe("resolved by itself: a later turn in demo reached the model");
+    const dm = bot.slack.dmChannel(OWNER);
+    await eventually(
+      () =>
+        bot.slack.messages(dm).filter((m) => JSON.stringify(m.blocks ?? "").includes("resolved by itself"))
+          .length === 2,
+      30_000,
+      "both incident messages edited",
+    );
+    const audit = await bot.db
+      .selectFrom("audit_events")
+      .select(["action", "target", "project"])
+      .where("action", "=", "incident.recover")
+      .execute();
+    expect(audit.map((a) => a.target).sort()).toEqual(resolved.map((i) => `incident:${i.id}`).sort());
+    expect(audit.every((a) => a.project === "demo")).toBe(true);
+  }, 240_000);
 });

@@ -23,6 +23,7 @@ export const coordination = {
   "reason.incident_not_retryable": "this incident can no longer be retried",
 
   "incident.retried": "prompt retried on request",
+  "incident.recovered": "resolved by itself: a later turn in {project} reached the model",
   "incident.repair_title": "Repairing an incident in {project}",
   "repair.commit_message": "codexpi: self-repair {id} (to review, not deployed)",
   "repair.result_branch":

@@ -22,6 +22,7 @@ export const coordination = {
   "reason.incident_not_retryable": "cet incident n’est plus à relancer",
 
   "incident.retried": "consigne relancée à la demande",
+  "incident.recovered": "résolu de lui-même : un tour suivant dans {project} a joint le modèle",
   "incident.repair_title": "Réparation d’un incident dans {project}",
   "repair.commit_message": "codexpi : auto-réparation {id} (à relire, non déployée)",
   "repair.result_branch":
