@@ -77,6 +77,8 @@ const schema = z.object({
   CODEXPI_IDLE_TIMEOUT: seconds.default(10 * 60),
   CODEXPI_CONNECT_TIMEOUT: seconds.default(120),
   CODEXPI_DONE_DM_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  CODEXPI_DECISION_DM_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  CODEXPI_THREAD_ACTIVE_MINUTES: z.coerce.number().int().min(0).max(1440).default(10),
   CODEXPI_HEALTH_MODEL_FAILURES: z.coerce.number().int().min(1).max(1000).default(3),
   CODEXPI_JAIL: z.enum(["bwrap", "off"]).default("bwrap"),
   CODEXPI_NETNS: z.enum(["auto", "off"]).default("auto"),
@@ -160,6 +162,14 @@ function timeLimits(e: z.infer<typeof schema>) {
     connectTimeoutMs: e.CODEXPI_CONNECT_TIMEOUT * 1000,
     /** How long an approval request waits for a person before it expires (answered `cancel`). */
     approvalTtlMs: e.CODEXPI_APPROVAL_TTL * 1000,
+    /**
+     * A decision's DM waits `afterMs` after it opened (answered by then: none), and never goes
+     * while its person wrote in the thread within `activeMs`: they are reading it.
+     */
+    decisionReminders: {
+      afterMs: e.CODEXPI_DECISION_DM_SECONDS * 1000,
+      activeMs: e.CODEXPI_THREAD_ACTIVE_MINUTES * 60_000,
+    },
   };
 }
 

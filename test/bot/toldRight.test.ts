@@ -153,4 +153,70 @@ describe("decisions and failures told right", () => {
     expect(audit.map((a) => a.target).sort()).toEqual(resolved.map((i) => `incident:${i.id}`).sort());
     expect(audit.every((a) => a.project === "demo")).toBe(true);
   }, 240_000);
+
+  it("S-TOLD-05: a decision's DM waits CODEXPI_DECISION_DM_SECONDS, and never comes while its person is writing in the thread (control: it comes, after the wait, to one who is not)", async () => {
+    bot = await slackBot({ env: { CODEXPI_LOCALE: "en", CODEXPI_DECISION_DM_SECONDS: "5" } });
+    const ask = (title: string) =>
+      `Which one?\nCODEXPI_DECISION {"title":"${title}","question":"${title}?","options":[{"id":"a","label":"A"},{"id":"b","label":"B"}]}`;
+    const dms = () => bot.slack.messages(bot.slack.dmChannel(OWNER)).map((m) => m.text ?? "");
+    const cardOf = async (title: string) => {
+      const found = await eventually(
+        () =>
+          bot.slack
+            .messages("C1")
+            .find(
+              (m) =>
+                m.thread_ts && m.thread_ts !== m.ts && JSON.stringify(m.blocks ?? []).includes(`${title}?`),
+            ),
+        60_000,
+        `the card ${title}`,
+      );
+      return { card: found, seenAt: Date.now() };
+    };
+
+    // The control: the person asked with /codex ask and wrote nothing in the thread: the DM comes, after the wait.
+    bot.model.enqueue({ kind: "text", text: ask("Away") });
+    await bot.command("ask demo first");
+    const away = await cardOf("Away");
+    expect(dms().some((t) => t.includes("Away"))).toBe(false); // not at once
+    await eventually(() => dms().some((t) => t.includes("Away")), 30_000, "the DM for Away");
+    const awayRow = await bot.db
+      .selectFrom("decisions")
+      .select("created_at")
+      .where("title", "=", "Away")
+      .executeTakeFirstOrThrow();
+    expect(Date.now() - awayRow.created_at).toBeGreaterThanOrEqual(5_000);
+    expect(away.card.thread_ts).toBeDefined();
+
+    // The person writes in the thread of the second decision: they are there, no DM.
+    bot.model.enqueue({ kind: "text", text: ask("Here") });
+    await bot.command("ask demo second");
+    const here = await cardOf("Here");
+    // Stamped now, as Slack stamps a message (the fake's own stamps count from 2023).
+    const now = (Date.now() / 1000).toFixed(6);
+    bot.slack.say({
+      channel: "C1",
+      user: OWNER,
+      text: "let me think",
+      thread_ts: here.card.thread_ts,
+      ts: now,
+    });
+    const hereRow = await bot.db
+      .selectFrom("decisions")
+      .select("created_at")
+      .where("title", "=", "Here")
+      .executeTakeFirstOrThrow();
+    // Well past the wait (and the control's own delay): still no DM for it.
+    await new Promise((r) => setTimeout(r, Math.max(0, hereRow.created_at + 12_000 - Date.now())));
+    expect(dms().filter((t) => t.includes("Here"))).toEqual([]);
+    // Its reminder waits in the outbox (durably), not given up: it would go once they are gone.
+    const pending = await bot.db
+      .selectFrom("outbox")
+      .select(["status", "next_attempt_at"])
+      .where("kind", "=", "decision.reminder")
+      .where("status", "=", "pending")
+      .execute();
+    expect(pending).toHaveLength(1);
+    expect(pending[0]!.next_attempt_at).toBeGreaterThan(Date.now() + 60_000);
+  }, 180_000);
 });

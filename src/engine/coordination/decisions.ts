@@ -119,7 +119,12 @@ export const openDecisionReactor: OutcomeReactor = async (trx, o, clock) => {
   await moveDelegation(trx, { specialistConversationId: o.conversationId }, "WAITING_CHILD", {
     updated_at: now,
   });
-  await emit(trx, now, { kind: "decision.opened", conversationId: o.conversationId, decisionId: id });
+  await emit(
+    trx,
+    now,
+    { kind: "decision.opened", conversationId: o.conversationId, decisionId: id },
+    { kind: "decision.reminder", conversationId: o.conversationId, decisionId: id },
+  );
   await recordAgentAudit(trx, now, o.conversationId, {
     action: "decision.ask",
     target: `decision:${id}`,
