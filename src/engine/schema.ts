@@ -160,6 +160,8 @@ export interface PromptQueueTable {
   thread_context: string | null;
   /** The files shared with the prompt, staged by the front end (JSON, see engine/files); null: none. */
   attachments: string | null;
+  /** How long the finished turn waited for a model it could not reach (ms); null before 0035. */
+  unreachable_ms: number | null;
 }
 
 /** A `codexpi host` process: its name, who holds it, its heartbeat and its last readings. */

@@ -122,8 +122,9 @@ function stateLine(locale: Locale, c: ConversationRootInput): string {
       return runningLine(locale, c);
     case "done": {
       if (c.startedAt == null || c.finishedAt == null) return t(locale, "conversation.state.done");
-      // The conversation's total (every turn's work), not the last turn's: the tokens are a total too.
-      const duration = formatDuration(locale, Math.max(c.workedMs ?? 0, c.finishedAt - c.startedAt));
+      // The conversation's total (every turn's work, the waits for an unreachable model left out),
+      // not the last turn's: the tokens are a total too. Without a total, the last turn's.
+      const duration = formatDuration(locale, c.workedMs ?? c.finishedAt - c.startedAt);
       return c.tokens != null && c.tokens > 0
         ? t(locale, "conversation.state.done_in_tokens", { duration, tokens: formatTokens(locale, c.tokens) })
         : t(locale, "conversation.state.done_in", { duration });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { formatDuration } from "../../src/views/format.js";
 import { ADMIN, OWNER, eventually, slackBot } from "../support/slackBot.js";
 
 const ASK =
@@ -219,4 +220,43 @@ describe("decisions and failures told right", () => {
     expect(pending).toHaveLength(1);
     expect(pending[0]!.next_attempt_at).toBeGreaterThan(Date.now() + 60_000);
   }, 180_000);
+
+  it('S-TOLD-06: "Done in" counts the time spent working, not the time the turn waited for an unreachable model', async () => {
+    bot = await slackBot({
+      env: { CODEXPI_LOCALE: "en", CODEXPI_CONNECT_TIMEOUT: "60", CODEXPI_IDLE_TIMEOUT: "600" },
+    });
+    bot.model.refuseConnections(true);
+    await bot.command("ask demo hello");
+    const root = await eventually(() => rootOf(bot), 30_000, "root");
+    const rootText = () =>
+      JSON.stringify(bot.slack.messages("C1").find((m) => m.ts === root.ts)?.blocks ?? root.text ?? "");
+    await eventually(
+      () => /reconnecting to the model: .*attempt [4-9]/.test(rootText()),
+      60_000,
+      "the fourth attempt",
+    );
+    bot.model.refuseConnections(false); // the model is back: the turn goes on and completes
+    const item = await eventually(
+      async () => {
+        const row = await bot.db
+          .selectFrom("prompt_queue")
+          .select(["status", "started_at", "finished_at", "unreachable_ms"])
+          .executeTakeFirstOrThrow();
+        return row.status === "done" ? row : undefined;
+      },
+      60_000,
+      "the turn done",
+    );
+    const wall = (item.finished_at ?? 0) - (item.started_at ?? 0);
+    // The attempts waited at least 0.5 + 1 + 2 s before the fourth.
+    expect(item.unreachable_ms).toBeGreaterThanOrEqual(3_000);
+    expect(item.unreachable_ms).toBeLessThan(wall);
+    const worked = formatDuration("en", wall - (item.unreachable_ms ?? 0));
+    expect(formatDuration("en", wall)).not.toBe(worked); // the control: the wall clock reads otherwise
+    await eventually(
+      () => rootText().includes(`Done in ${worked}`),
+      30_000,
+      `the root saying Done in ${worked}`,
+    );
+  }, 150_000);
 });

@@ -156,6 +156,7 @@ async function queueIn(
     request_key: opts.requestKey ?? null,
     thread_context: opts.context ? JSON.stringify(opts.context) : null,
     attachments: attachmentsColumn(opts.attachments),
+    unreachable_ms: null,
   };
   await trx.insertInto("prompt_queue").values(row).execute();
   await announce(trx, "enqueue");
