@@ -259,4 +259,75 @@ describe("decisions and failures told right", () => {
       `the root saying Done in ${worked}`,
     );
   }, 150_000);
+
+  it("S-TOLD-07: a decision's DM waiting through a restart still comes after the wait; one answered before the wait gets none", async () => {
+    bot = await slackBot({ env: { CODEXPI_LOCALE: "en", CODEXPI_DECISION_DM_SECONDS: "8" } });
+    const ask = (title: string) =>
+      `Which one?\nCODEXPI_DECISION {"title":"${title}","question":"${title}?","options":[{"id":"a","label":"A"},{"id":"b","label":"B"}]}`;
+    const dms = () => bot.slack.messages(bot.slack.dmChannel(OWNER)).map((m) => m.text ?? "");
+    const cardOf = (title: string) =>
+      eventually(
+        () =>
+          bot.slack
+            .messages("C1")
+            .find(
+              (m) =>
+                m.thread_ts && m.thread_ts !== m.ts && JSON.stringify(m.blocks ?? []).includes(`${title}?`),
+            ),
+        60_000,
+        `the card ${title}`,
+      );
+    bot.model.enqueue({ kind: "text", text: ask("Later") });
+    await bot.command("ask demo first");
+    await cardOf("Later");
+    // The serve stops before the DM is due; another starts on the same database.
+    await bot.bot.stop();
+    if (bot.config.database.dialect === "sqlite") await new Promise((r) => setTimeout(r, 500));
+    const restarted = await bot.another();
+    try {
+      bot.sendTo(restarted);
+      const db = restarted.engine.db;
+      await eventually(() => dms().some((t) => t.includes("Later")), 60_000, "the DM after the restart");
+      const later = await db
+        .selectFrom("decisions")
+        .select("created_at")
+        .where("title", "=", "Later")
+        .executeTakeFirstOrThrow();
+      expect(Date.now() - later.created_at).toBeGreaterThanOrEqual(8_000);
+
+      // Answered within the wait: no DM.
+      bot.model.enqueue({ kind: "text", text: ask("Answered") });
+      await bot.command("ask demo second");
+      const card = await cardOf("Answered");
+      const decision = await db
+        .selectFrom("decisions")
+        .selectAll()
+        .where("title", "=", "Answered")
+        .executeTakeFirstOrThrow();
+      const a = buttonsOf(card.blocks).find((e) => e.value === `${decision.id}|a`)!;
+      await bot.click(a.action_id, a.value!, card.ts, OWNER);
+      await eventually(
+        async () =>
+          (
+            await db
+              .selectFrom("decisions")
+              .select("status")
+              .where("id", "=", decision.id)
+              .executeTakeFirstOrThrow()
+          ).status === "ANSWERED",
+        30_000,
+        "the answer",
+      );
+      await new Promise((r) => setTimeout(r, Math.max(0, decision.created_at + 12_000 - Date.now())));
+      expect(dms().filter((t) => t.includes("Answered"))).toEqual([]);
+      const reminders = await db
+        .selectFrom("outbox")
+        .select("status")
+        .where("kind", "=", "decision.reminder")
+        .execute();
+      expect(reminders.map((r) => r.status)).toEqual(["done", "done"]);
+    } finally {
+      await restarted.stop();
+    }
+  }, 240_000);
 });
