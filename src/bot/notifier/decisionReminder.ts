@@ -12,8 +12,9 @@ export interface DecisionReminderSettings {
   activeMs: number;
 }
 
-/** A card not posted yet is looked for again this soon. */
+/** A card not posted by the DM's time is looked for again this soon, for this long. */
 const CARD_POLL_MS = 1_000;
+const CARD_GIVE_UP_MS = 3_600_000;
 
 const tsMs = (ts: string): number => Math.round(Number(ts) * 1000);
 
@@ -39,12 +40,19 @@ export class DecisionReminders extends RendererBase implements Renderer<"decisio
   async handle({ id: outboxId, event, createdAt }: EntryOf<"decision.reminder">): Promise<Rendered> {
     const { decision: d, projectName } = await this.api.decisions.card(event.decisionId);
     if (d.status !== "OPEN" || !isSlackUser(d.user_id)) return "ignored";
+    // The wait first: nothing of Slack is read before the DM is due.
+    const due = createdAt + this.settings.afterMs;
+    if (due > this.clock.now()) throw new Defer(due - this.clock.now());
     const card = await this.poster.posts.find(`decision:${d.id}`);
-    if (card?.status !== "posted" || !card.ts) throw new Defer(CARD_POLL_MS);
+    if (card?.status !== "posted" || !card.ts) {
+      // A card never posted (its delivery failed for good) has nothing to point to: given up.
+      if (this.clock.now() > due + CARD_GIVE_UP_MS) return "ignored";
+      throw new Defer(CARD_POLL_MS);
+    }
     if (card.channel.startsWith("D") || !card.threadTs) return "ignored";
-    const now = this.clock.now();
-    const due = Math.max(createdAt + this.settings.afterMs, await this.activeUntil(d.user_id, card));
-    if (due > now) throw new Defer(due - now);
+    // In the thread lately: not while they are there; looked at again once they would not be.
+    const activeUntil = await this.activeUntil(d.user_id, card);
+    if (activeUntil > this.clock.now()) throw new Defer(activeUntil - this.clock.now());
     const userId = d.user_id;
     return this.inLocaleOf(userId, async () => {
       if (!(await this.api.coordination.preferences(userId)).decisions) return "ignored";
