@@ -77,6 +77,9 @@ const schema = z.object({
   CODEXPI_IDLE_TIMEOUT: seconds.default(10 * 60),
   CODEXPI_CONNECT_TIMEOUT: seconds.default(120),
   CODEXPI_DONE_DM_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  CODEXPI_DECISION_DM_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  CODEXPI_THREAD_ACTIVE_MINUTES: z.coerce.number().int().min(0).max(1440).default(10),
+  CODEXPI_HEALTH_MODEL_FAILURES: z.coerce.number().int().min(1).max(1000).default(3),
   CODEXPI_JAIL: z.enum(["bwrap", "off"]).default("bwrap"),
   CODEXPI_NETNS: z.enum(["auto", "off"]).default("auto"),
   CODEXPI_NETNS_PORTS: z
@@ -160,6 +163,14 @@ function timeLimits(e: z.infer<typeof schema>) {
     connectTimeoutMs: e.CODEXPI_CONNECT_TIMEOUT * 1000,
     /** How long an approval request waits for a person before it expires (answered `cancel`). */
     approvalTtlMs: e.CODEXPI_APPROVAL_TTL * 1000,
+    /**
+     * A decision's DM waits `afterMs` after it opened (answered by then: none), and never goes
+     * while its person wrote in the thread within `activeMs`: they are reading it.
+     */
+    decisionReminders: {
+      afterMs: e.CODEXPI_DECISION_DM_SECONDS * 1000,
+      activeMs: e.CODEXPI_THREAD_ACTIVE_MINUTES * 60_000,
+    },
   };
 }
 
@@ -199,7 +210,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     // Agents run in other directories (and jails): a relative home must mean the same there.
     codexHome: e.CODEX_HOME === undefined ? undefined : path.resolve(e.CODEX_HOME),
     http: { port: e.PORT, host: e.HOST },
-    health: { port: e.HEALTH_PORT, host: e.HEALTH_HOST },
+    health: {
+      port: e.HEALTH_PORT,
+      host: e.HEALTH_HOST,
+      /** /healthz names the model failing after this many turns in a row failed for it (unreachable). */
+      modelFailures: e.CODEXPI_HEALTH_MODEL_FAILURES,
+    },
     metrics,
     tick: e.CODEXPI_TICK,
     /**

@@ -33,6 +33,7 @@ import * as m0034 from "./0034_channel_settings.js";
 import * as m0036 from "./0036_lane_merge_how.js";
 import * as m0037 from "./0037_project_memory.js";
 import * as m0033 from "./0033_thread_team.js";
+import * as m0035 from "./0035_turn_unreachable_time.js";
 
 /** Every migration in order; a static list so that the same code runs from src/ and dist/. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   "0036_lane_merge_how": m0036,
   "0037_project_memory": m0037,
   "0033_thread_team": m0033,
+  "0035_turn_unreachable_time": m0035,
 };

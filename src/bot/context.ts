@@ -14,6 +14,7 @@ import type { DisplayNames, ThreadReader } from "./threadContext/index.js";
 import type { SlackThreadNotices } from "./store/threadNotices.js";
 import { engineErrorText, t, type Locale } from "../i18n/index.js";
 import { rightsText } from "../views/rights.js";
+import { decisionAnsweredText } from "../views/decisions.js";
 
 /** What every listener needs: the engine, who the admins are, the language, the bot's identity. */
 export interface BotContext {
@@ -63,7 +64,10 @@ export function readerOf(ctx: BotContext, userId: string, fromChannel?: string |
 
 /** The sentence a person reads for an error: engine errors from the catalog, anything else generic. */
 export function errorText(ctx: BotContext, err: unknown): string {
-  if (isEngineError(err)) return rightsText(ctx.locale, err) ?? engineErrorText(ctx.locale, err);
+  if (isEngineError(err))
+    return (
+      rightsText(ctx.locale, err) ?? decisionAnsweredText(ctx.locale, err) ?? engineErrorText(ctx.locale, err)
+    );
   ctx.logger.error({ err }, "unexpected error in a Slack listener");
   return t(ctx.locale, "error.internal");
 }

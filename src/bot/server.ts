@@ -233,6 +233,7 @@ function startNotifier(
     // Woken by NOTIFY on PostgreSQL, the poll is only the net there.
     pollMs: onPostgres ? POSTGRES_OUTBOX_POLL_MS : undefined,
     files: { dataDir: config.dataDir, limits: config.files },
+    decisionReminders: config.decisionReminders,
     progress: {
       streaming: config.progress.streaming,
       interimMs: config.progress.interimMs,

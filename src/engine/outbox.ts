@@ -67,6 +67,14 @@ const eventSchemas = {
     conversationId: z.string(),
     decisionId: z.string(),
   }),
+  // Due a short while after the card (the notifier waits, durably): the DM telling its person a
+  // decision awaits, unless answered by then or they are active in its thread. A key of its own:
+  // its wait never holds the conversation's other events back.
+  "decision.reminder": z.object({
+    kind: z.literal("decision.reminder"),
+    conversationId: z.string(),
+    decisionId: z.string(),
+  }),
   "decision.answered": z.object({
     kind: z.literal("decision.answered"),
     conversationId: z.string(),
@@ -192,6 +200,7 @@ const aggregateOf: { [K in EventKind]: (e: EventOf<K>) => string } = {
   "conversation.egress_refused": (e) => `conversation:${e.conversationId}`,
   "agent.outcome": (e) => `conversation:${e.conversationId}`,
   "decision.opened": (e) => `conversation:${e.conversationId}`,
+  "decision.reminder": (e) => `decision-reminder:${e.decisionId}`,
   "decision.answered": (e) => `conversation:${e.conversationId}`,
   "decision.cancelled": (e) => `conversation:${e.conversationId}`,
   "approval.requested": (e) => `conversation:${e.conversationId}`,

@@ -186,6 +186,8 @@ export interface PromptQueueTable {
   attachments: string | null;
   /** The writer's display name when the agent is told who wrote the prompt (0033); null: not named. */
   writer_name: Generated<string | null>;
+  /** How long the finished turn waited for a model it could not reach (ms); null before 0035. */
+  unreachable_ms: number | null;
 }
 
 /** A `codexpi host` process: its name, who holds it, its heartbeat and its last readings. */

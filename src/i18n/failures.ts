@@ -1,4 +1,4 @@
-import { t, type Locale } from "./index.js";
+import { isMessageKey, t, type Locale, type MessageKey } from "./index.js";
 import type { Params } from "./message.js";
 
 // A queue item's (or an orchestration's) failure text is read in many languages (each Slack reader's, the engine's for
@@ -117,6 +117,31 @@ export function failureNextStep(
   return key ? t(locale, key) : null;
 }
 
+/**
+ * The catalog key of the sentence a failure's code adds to its text (`failure.<code>`), or null
+ * when the text is the engine's own note: a note already names the cause, and a second sentence
+ * from the code would tell another (a model Codex could not reach is not a turn "over its time
+ * limit", though the watchdog that ended it gives it the code `watchdog`). One cause per message.
+ */
+export function failureCodeKey(
+  stored: string | null | undefined,
+  errorCode: string | null | undefined,
+): MessageKey | null {
+  const note = NOTE.exec(stored ?? "");
+  if (note && KEYS.has(note[1] as string)) return null;
+  const key = `failure.${errorCode ?? ""}`;
+  return isMessageKey(key) ? key : null;
+}
+
 /** Whether a stored failure says Codex could not reach its model (its own words follow in the note). */
-export const isModelUnreachable = (stored: string | null | undefined): boolean =>
+const isModelUnreachable = (stored: string | null | undefined): boolean =>
   NOTE.exec(stored ?? "")?.[1] === "worker.model_unreachable";
+
+/**
+ * Whether a stored failure's cause is the model (Codex could not reach it, or it kept failing
+ * while Codex retried): a cause a later turn that completes shows gone.
+ */
+export function isModelFailure(stored: string | null | undefined): boolean {
+  const key = NOTE.exec(stored ?? "")?.[1];
+  return key === "worker.model_unreachable" || key === "worker.watchdog_retrying";
+}

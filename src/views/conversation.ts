@@ -1,5 +1,5 @@
 import { type Progress, canStop } from "../engine/api/model.js";
-import { isMessageKey, t, type Locale } from "../i18n/index.js";
+import { t, type Locale } from "../i18n/index.js";
 import { actions, button, confirmDialog, context, section, type Block, type SlackMessage } from "./blocks.js";
 import { formatDuration } from "./format.js";
 import { ACTIONS, BLOCKS } from "./ids.js";
@@ -12,7 +12,7 @@ import {
 } from "./limits.js";
 import { escapeClip, markdownToMrkdwn, slackLink, userMention } from "./mrkdwn.js";
 import { redactText } from "../redaction.js";
-import { failureText } from "../i18n/failures.js";
+import { failureCodeKey, failureText } from "../i18n/failures.js";
 import { formatTokens, interimQuote, planChecklist, progressLine } from "./progress.js";
 
 /** The state a conversation's root message shows (its current queue item's status). */
@@ -122,8 +122,9 @@ function stateLine(locale: Locale, c: ConversationRootInput): string {
       return runningLine(locale, c);
     case "done": {
       if (c.startedAt == null || c.finishedAt == null) return t(locale, "conversation.state.done");
-      // The conversation's total (every turn's work), not the last turn's: the tokens are a total too.
-      const duration = formatDuration(locale, Math.max(c.workedMs ?? 0, c.finishedAt - c.startedAt));
+      // The conversation's total (every turn's work, the waits for an unreachable model left out),
+      // not the last turn's: the tokens are a total too. Without a total, the last turn's.
+      const duration = formatDuration(locale, c.workedMs ?? c.finishedAt - c.startedAt);
       return c.tokens != null && c.tokens > 0
         ? t(locale, "conversation.state.done_in_tokens", { duration, tokens: formatTokens(locale, c.tokens) })
         : t(locale, "conversation.state.done_in", { duration });
@@ -133,8 +134,9 @@ function stateLine(locale: Locale, c: ConversationRootInput): string {
       const head = failure
         ? t(locale, "conversation.state.failed_with", { error: escapeClip(failure, 1500) })
         : t(locale, "conversation.state.failed");
-      const key = `failure.${c.errorCode ?? ""}`;
-      return isMessageKey(key) ? `${head}\n_${t(locale, key)}_` : head;
+      // One cause: the code's sentence only where the text is not the engine's own note.
+      const key = failureCodeKey(c.error, c.errorCode);
+      return key ? `${head}\n_${t(locale, key)}_` : head;
     }
     case "cancelled":
       return c.stoppedBy

@@ -316,3 +316,19 @@ export function decisionsView(
   ].map((blocks, i) => (i === 0 ? blocks : [divider(), ...blocks]));
   return { text: title, blocks: fitItems([header(title)], items, (n) => t(locale, "common.more", { n })) };
 }
+
+/**
+ * A late click on an answered decision, as its clicker reads it: who answered (a mention: an
+ * admin may have answered someone else's decision) and what. Null for any other refusal.
+ */
+export function decisionAnsweredText(
+  locale: Locale,
+  err: { reason: string; params: Readonly<Record<string, string | number>> },
+): string | null {
+  if (err.reason !== "decision_answered") return null;
+  const text = t(locale, "reason.decision_answered", {
+    person: userMention(String(err.params.person ?? "?")),
+    answer: escapeClip(String(err.params.answer ?? "—"), 1500),
+  });
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -59,7 +59,7 @@ describe("coordination in Slack", () => {
       "buttons removed",
     );
     const again = await bot.click(production.action_id, production.value!, decisionMsg.ts, OWNER);
-    expect((await bot.response(again.responseId)).text).toContain("déjà");
+    expect((await bot.response(again.responseId)).text).toBe(`Déjà répondu par <@${OWNER}> : Staging`);
   });
 
   it("/codex decisions, /codex specialists and /codex notify answer the asking user", async () => {

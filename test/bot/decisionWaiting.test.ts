@@ -19,7 +19,7 @@ describe("a decision reads as a question", () => {
 
   it("the answer is posted without the marker, the status waits, the DM says a decision awaits (not done); once answered and finished: done, and the done DM (control)", async () => {
     // Every turn's done DM (by default only turns of a minute or more get one: S-QUIET-02).
-    bot = await slackBot({ env: { CODEXPI_DONE_DM_SECONDS: "0" } });
+    bot = await slackBot({ env: { CODEXPI_DONE_DM_SECONDS: "0", CODEXPI_DECISION_DM_SECONDS: "1" } });
     bot.model.enqueue({ kind: "text", text: ASK }, { kind: "text", text: "Déployé sur staging 7731" });
     await bot.command("ask demo déploie la branche");
     const root = await eventually(

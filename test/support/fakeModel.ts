@@ -79,6 +79,11 @@ export interface FakeModel {
   waitForRequests(count: number, timeoutMs?: number): Promise<void>;
   /** Stop listening and destroy every open socket (including hung requests). Idempotent. */
   close(): Promise<void>;
+  /**
+   * While on, every new connection is cut at once (the model unreachable, its port kept); off,
+   * it answers again (the model back).
+   */
+  refuseConnections(on: boolean): void;
 }
 
 export const DEFAULT_TEXT = "ok";
@@ -146,6 +151,7 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
   const waiters = new Set<{ count: number; resolve: () => void }>();
   let seq = 0;
   let closed = false;
+  let refusing = false;
 
   const notify = (): void => {
     for (const w of waiters) {
@@ -201,6 +207,7 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
     });
   });
   server.on("connection", (s: Socket) => {
+    if (refusing) return void s.destroy();
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });
@@ -238,6 +245,12 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
         }, timeoutMs);
         waiters.add(w);
       }),
+    refuseConnections: (on) => {
+      refusing = on;
+      if (!on) return;
+      for (const s of sockets) s.destroy();
+      sockets.clear();
+    },
     close: async () => {
       if (closed) return;
       closed = true;

@@ -12,6 +12,7 @@ declare const coordination: Renderer<
   "decision.opened" | "decision.answered" | "decision.cancelled" | "incident.opened" | "incident.updated"
 >;
 declare const steering: Renderer<"conversation.steered">;
+declare const decisionReminders: Renderer<"decision.reminder">;
 declare const runs: Renderer<"run.updated" | "run.verdict">;
 declare const orchestrations: Renderer<"orchestration.updated">;
 declare const lanes: Renderer<"lane.updated">;
@@ -36,6 +37,7 @@ export const complete = {
   "conversation.egress_refused": egress,
   "agent.outcome": "ignored",
   "decision.opened": coordination,
+  "decision.reminder": decisionReminders,
   "decision.answered": coordination,
   "decision.cancelled": coordination,
   "approval.requested": approvals,

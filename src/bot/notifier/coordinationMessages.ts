@@ -1,6 +1,4 @@
 import type { DecisionCard, IncidentNotice } from "../../engine/api/model.js";
-import { t } from "../../i18n/index.js";
-import { escapeClip } from "../../views/mrkdwn.js";
 import { decisionMessage, incidentMessage } from "../../views/coordination.js";
 import { isSlackUser, RendererBase } from "./rendererBase.js";
 import type { EntryOf, Renderer, Rendered } from "./renderer.js";
@@ -15,8 +13,8 @@ type CoordinationKind =
 
 /**
  * Decisions and incidents in Slack. A decision goes into its conversation's thread (its buttons
- * under the answer that asked it), or by DM when the conversation is not in Slack and the user
- * wants decisions by DM; once answered or cancelled, the message is edited so it can't be clicked
+ * under the answer that asked it; the DM that points to it is `DecisionReminders`'), or by DM
+ * when the conversation is not in Slack and the user wants decisions by DM; once answered or cancelled, the message is edited so it can't be clicked
  * again. An incident is posted in the project's channel and, if the user wants it, by DM; updates
  * edit them.
  */
@@ -66,7 +64,7 @@ export class CoordinationMessages extends RendererBase implements Renderer<Coord
       channel = await this.dm(d.user_id);
       threadTs = null;
     }
-    const ts = await this.poster.postOnce({
+    await this.poster.postOnce({
       key,
       outboxId,
       conversationId: d.conversation_id,
@@ -76,36 +74,8 @@ export class CoordinationMessages extends RendererBase implements Renderer<Coord
       text: view.text,
       blocks: view.blocks,
     });
-    if (address) await this.pingDecision(outboxId, d, projectName, channel, ts);
+    // Its DM, if any, is `decision.reminder`'s: a while later, and not while they are in the thread.
     return "posted";
-  }
-
-  /**
-   * A DM saying a decision awaits, when its card went to a channel's thread (a DM conversation
-   * is already under their eyes) and the person wants decisions notified.
-   */
-  private async pingDecision(
-    outboxId: number,
-    d: { id: string; user_id: string | null; conversation_id: string; title: string },
-    projectName: string,
-    channel: string,
-    ts: string,
-  ): Promise<void> {
-    if (channel.startsWith("D") || !isSlackUser(d.user_id)) return;
-    if (!(await this.api.coordination.preferences(d.user_id)).decisions) return;
-    await this.pingOnce({
-      key: `decision-dm:${d.id}`,
-      outboxId,
-      conversationId: d.conversation_id,
-      userId: d.user_id,
-      at: { channel, ts },
-      text: (link) =>
-        t(this.locale, "notice.decision_waiting", {
-          project: escapeClip(projectName, 100),
-          title: escapeClip(d.title, 200),
-          link,
-        }),
-    });
   }
 
   private async incident(outboxId: number, kind: string, id: string): Promise<Rendered> {

@@ -11,6 +11,7 @@ import type { PendingAcks } from "../pendingAcks.js";
 import { ConversationMessages, REFRESH_KINDS } from "./conversationMessages.js";
 import { Defer } from "./defer.js";
 import { CoordinationMessages } from "./coordinationMessages.js";
+import { DecisionReminders, type DecisionReminderSettings } from "./decisionReminder.js";
 import { ApprovalMessages } from "./approvalMessages.js";
 import { RunMessages } from "./runMessages.js";
 import { LaneCards } from "./laneCards.js";
@@ -59,12 +60,16 @@ export interface NotifierOptions {
   wakeups?: Wakeups;
   /** The progress renderers' settings (CODEXPI_STREAMING, CODEXPI_INTERIM_SECONDS, SLACK_TEAM_ID). */
   progress?: TurnProgressSettings;
+  /** When a decision's DM goes (CODEXPI_DECISION_DM_SECONDS, CODEXPI_THREAD_ACTIVE_MINUTES). */
+  decisionReminders?: DecisionReminderSettings;
   /** Where the files agents hand back wait (the data directory), and their limits; none: not uploaded. */
   files?: { dataDir: string; limits: Config["files"] };
 }
 
 // Without settings (tests of the notifier alone): no streams, interim posts once a minute.
 const DEFAULT_PROGRESS: TurnProgressSettings = { streaming: "off", interimMs: 60_000 };
+// The defaults of CODEXPI_DECISION_DM_SECONDS and CODEXPI_THREAD_ACTIVE_MINUTES.
+const DEFAULT_DECISION_REMINDERS: DecisionReminderSettings = { afterMs: 60_000, activeMs: 10 * 60_000 };
 
 /**
  * Drains the outbox into Slack, in order per thread. Honours 429 Retry-After (the whole notifier
@@ -105,6 +110,7 @@ export class Notifier {
         turns: new TurnProgress(o.client, this.poster, o.clock, o.logger, o.progress ?? DEFAULT_PROGRESS),
       }),
       coordination: new CoordinationMessages(deps),
+      decisionReminders: new DecisionReminders(deps, o.decisionReminders ?? DEFAULT_DECISION_REMINDERS),
       runs: new RunMessages(o.api, o.client, this.poster, deps.addresses, o.locale, o.clock, deps.locales),
       orchestrations: new OrchestrationMessages(deps),
       approvals: new ApprovalMessages(deps),

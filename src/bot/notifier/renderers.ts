@@ -4,6 +4,7 @@ import type { ConversationMessages } from "./conversationMessages.js";
 import type { CoordinationMessages } from "./coordinationMessages.js";
 import { type LaneCards, TurnThenLaneCard } from "./laneCards.js";
 import { DecisionOpened } from "./decisionOpened.js";
+import type { DecisionReminders } from "./decisionReminder.js";
 import type { OrchestrationMessages } from "./orchestrationMessages.js";
 import type { RendererMap } from "./renderer.js";
 import type { RunMessages } from "./runMessages.js";
@@ -18,6 +19,7 @@ import type { MemoryCards } from "./memoryCards.js";
 export interface Renderers {
   conversations: ConversationMessages;
   coordination: CoordinationMessages;
+  decisionReminders: DecisionReminders;
   runs: RunMessages;
   orchestrations: OrchestrationMessages;
   approvals: ApprovalMessages;
@@ -50,6 +52,8 @@ export function renderersOf(r: Renderers): RendererMap {
     "agent.outcome": "ignored",
     // Its card, then the conversation's state message linking to it.
     "decision.opened": new DecisionOpened(r.coordination, r.conversations),
+    // The DM saying it awaits: a while after the card, unless answered or its person is in the thread.
+    "decision.reminder": r.decisionReminders,
     "decision.answered": r.coordination,
     "decision.cancelled": r.coordination,
     "approval.requested": approvals,

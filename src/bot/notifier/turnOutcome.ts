@@ -1,6 +1,6 @@
 import { type EventOf, withoutDecisionMarker, withoutRememberMarker } from "../../engine/api/model.js";
-import { failureNextStep, failureText, isModelUnreachable } from "../../i18n/failures.js";
-import { isMessageKey, t } from "../../i18n/index.js";
+import { failureCodeKey, failureNextStep, failureText } from "../../i18n/failures.js";
+import { t } from "../../i18n/index.js";
 import { agentAnswer } from "../../views/conversation.js";
 import { escapeClip } from "../../views/mrkdwn.js";
 import { placeOf, type SlackConversation } from "./conversationSnapshot.js";
@@ -21,9 +21,10 @@ export async function postOutcome(
   const item = await base.api.conversations.turnFailure(event.queueId);
   // The catalog explains the failure in the reader's language; Codex's own message is kept
   // when it is the cause (it is data from the agent: escaped, never formatting).
-  // A model Codex could not reach is not a turn over its time: the note says which error it got.
-  const code = isModelUnreachable(item?.error) ? "" : `failure.${item?.errorCode ?? ""}`;
-  const reason = isMessageKey(code) ? t(base.locale, code) : "";
+  // One cause: the engine's own note names it (a model Codex could not reach, with its error), else
+  // the code's sentence does.
+  const code = failureCodeKey(item?.error, item?.errorCode);
+  const reason = code ? t(base.locale, code) : "";
   const detail =
     // A setup's failure says which and shows its log tail (redacted by the worker, and again here).
     item?.errorCode === "codex_failed" || item?.errorCode === "setup_failed" || !reason

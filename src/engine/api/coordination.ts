@@ -33,7 +33,9 @@ export interface DecisionsApi {
   /** One decision the actor may answer, or not_found. */
   get(actor: Actor, decisionId: string): Promise<DecisionView>;
   /** Refuses a decision that is no longer open (the refusal says whether answered or cancelled). */
-  assertAnswerable(decision: Pick<DecisionView, "status" | "title">): void;
+  assertAnswerable(
+    decision: Pick<DecisionView, "status" | "title" | "options" | "answer" | "answered_by">,
+  ): void;
   /** Answers a decision; its conversation resumes (dispatched at once). */
   answer(actor: Actor, decisionId: string, optionIds: string[], custom: string): Promise<DecisionView>;
   /** `answer`, its dispatch left for after the front end's reply. */

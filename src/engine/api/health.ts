@@ -1,6 +1,7 @@
 import { execa } from "execa";
 import { outboxCounts, pingDatabase } from "../read/index.js";
-import { queueCounts, turnCompletedSince } from "../conversations/index.js";
+import { failureRunEnd, queueCounts, turnCompletedSince } from "../conversations/index.js";
+import { isModelFailure } from "../../i18n/failures.js";
 import { codexEnvironment } from "../isolation/index.js";
 import type { Kernel } from "../kernel.js";
 import { leaseHolder, COORDINATOR_LEASE } from "../leases.js";
@@ -27,8 +28,9 @@ export interface HealthReport {
   codex: { found: boolean; path: string | null; version: string | null };
   /**
    * Whether the model answers: `ok` once `doctor`'s probe passed or a turn completed; `failing`
-   * when the newest proof is a failed probe (then `model` is a failing check); `unchecked` before
-   * any proof (nothing says the model works, nothing says it does not: run `codexpi doctor`).
+   * when the newest proof is a failed probe, or the last turns (CODEXPI_HEALTH_MODEL_FAILURES, in
+   * a row) all failed for it (then `model` is a failing check); `unchecked` before any proof
+   * (nothing says the model works, nothing says it does not: run `codexpi doctor`).
    */
   model: { state: "ok" | "failing" | "unchecked"; checked_at: number | null; by: "doctor" | "turn" | null };
   lease: { holder: string | null; expiresAt: number | null };
@@ -120,11 +122,20 @@ export class Health {
   }
 
   /**
-   * The newest proof about the model: the last probe `doctor` recorded, or a turn completed since
-   * it. A turn found after a probe stays the answer until doctor records another probe.
+   * The newest proof about the model: turns failing in a row for it, else the last probe `doctor`
+   * recorded, or a turn completed since it. A turn found after a probe stays the answer until
+   * doctor records another probe.
    */
   private async model(): Promise<HealthReport["model"]> {
     const probe = readModelProbe(this.engine.config.dataDir);
+    // Turns failing in a row for the model prove it down, until a turn (or a probe) since says otherwise.
+    const failedAt = await failureRunEnd(
+      this.engine.db,
+      this.engine.config.health.modelFailures,
+      isModelFailure,
+    );
+    if (failedAt !== null && !(probe?.ok && probe.at > failedAt))
+      return { state: "failing", checked_at: failedAt, by: "turn" };
     if (probe?.ok) return { state: "ok", checked_at: probe.at, by: "doctor" };
     const since = probe?.at ?? 0;
     if (this.turnProof?.since === since) return this.turnProof.model;

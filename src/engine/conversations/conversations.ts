@@ -163,6 +163,7 @@ async function queueIn(
     thread_context: opts.context ? JSON.stringify(opts.context) : null,
     attachments: attachmentsColumn(opts.attachments),
     writer_name: opts.writerName ?? null,
+    unreachable_ms: null,
   };
   await trx.insertInto("prompt_queue").values(row).execute();
   await announce(trx, "enqueue");

@@ -29,6 +29,7 @@ export {
   itemsAhead,
   queueCounts,
   queuePosition,
+  failureRunEnd,
   turnCompletedSince,
   waitedForItsConversation,
 } from "./queueReads.js";

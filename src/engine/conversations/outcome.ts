@@ -35,6 +35,8 @@ export interface Outcome {
   gatewayUsage?: GatewayUsage;
   /** Connections the turn's egress proxy refused: audited, counted, told once in the thread. */
   egressRefused?: EgressRefusal[];
+  /** How long the turn waited for a model it could not reach (ms): not work. */
+  unreachableMs?: number;
 }
 
 /** At most this many refused destinations are named (and audited) per turn; the rest are counted. */
@@ -85,6 +87,7 @@ export async function finishItem(
       finished_at: now,
       usage: outcome.usage === undefined ? null : JSON.stringify(outcome.usage),
       files_changed: outcome.files?.length ? JSON.stringify(outcome.files) : null,
+      unreachable_ms: outcome.unreachableMs === undefined ? null : Math.round(outcome.unreachableMs),
     },
     { from: [row.status], attempt: item.attempt },
   );

@@ -72,6 +72,28 @@ export async function waitedForItsConversation(db: Tx, queueId: string): Promise
  * proof that the model works when no probe says so. Any completed turn will do (the index on
  * status finds one without reading the others).
  */
+/**
+ * When the newest of the last `count` finished turns (done or failed, in queue order) failed, if
+ * each of them failed for `failedFor` (its stored error): a run of failures with one cause, told
+ * by the finish time of its newest. Null when fewer turns finished, or one of them did otherwise.
+ */
+export async function failureRunEnd(
+  db: Tx,
+  count: number,
+  failedFor: (error: string | null) => boolean,
+): Promise<number | null> {
+  // Newest first along the seq index: stops after `count` finished items.
+  const rows = await db
+    .selectFrom("prompt_queue")
+    .select(["status", "error", "finished_at"])
+    .where("status", "in", ["done", "failed"])
+    .orderBy("seq", "desc")
+    .limit(count)
+    .execute();
+  if (rows.length < count || !rows.every((r) => r.status === "failed" && failedFor(r.error))) return null;
+  return Math.max(...rows.map((r) => r.finished_at ?? 0));
+}
+
 export async function turnCompletedSince(db: Tx, after: number): Promise<number | null> {
   const row = await db
     .selectFrom("prompt_queue")

@@ -32,6 +32,8 @@ export interface DecisionView {
   allow_custom: boolean;
   status: DecisionsTable["status"];
   answer: { option_ids: string[]; custom: string } | null;
+  /** Who answered (an admin may answer someone else's decision); null while open. */
+  answered_by?: string | null;
   response_queue_id: string | null;
   created_at: number;
   project_name: string;
@@ -49,6 +51,7 @@ const view = (d: DecisionsTable & { project_name: string }): DecisionView => ({
   allow_custom: d.allow_custom === 1,
   status: d.status,
   answer: d.answer ? (JSON.parse(d.answer) as DecisionView["answer"]) : null,
+  answered_by: d.answered_by,
   response_queue_id: d.response_queue_id,
   created_at: d.created_at,
   project_name: d.project_name,
@@ -116,7 +119,12 @@ export const openDecisionReactor: OutcomeReactor = async (trx, o, clock) => {
   await moveDelegation(trx, { specialistConversationId: o.conversationId }, "WAITING_CHILD", {
     updated_at: now,
   });
-  await emit(trx, now, { kind: "decision.opened", conversationId: o.conversationId, decisionId: id });
+  await emit(
+    trx,
+    now,
+    { kind: "decision.opened", conversationId: o.conversationId, decisionId: id },
+    { kind: "decision.reminder", conversationId: o.conversationId, decisionId: id },
+  );
   await recordAgentAudit(trx, now, o.conversationId, {
     action: "decision.ask",
     target: `decision:${id}`,
@@ -163,14 +171,32 @@ export async function getDecision(db: Kysely<DB>, actor: Actor, id: string): Pro
   throw new EngineError("not_found", "decision_not_found", { name: id });
 }
 
-/** Why a decision that is no longer open cannot be answered: it has its answer, or it was cancelled. */
-const closed = (d: Pick<DecisionView, "status" | "title">): EngineError =>
-  new EngineError("conflict", d.status === "CANCELLED" ? "decision_cancelled" : "decision_answered", {
-    title: d.title,
-  });
+/** An answer as one line of plain text: the chosen labels, then the free text. */
+function answerLine(d: Pick<DecisionView, "options" | "answer">): string {
+  if (!d.answer) return "";
+  const labels = d.answer.option_ids.map((id) => d.options.find((o) => o.id === id)?.label ?? id);
+  return [labels.join(", "), d.answer.custom.trim()].filter(Boolean).join(" — ");
+}
+
+/**
+ * Why a decision that is no longer open cannot be answered: it was cancelled, or it has its
+ * answer, and then who gave it and what (the late clicker may not be the one who answered).
+ */
+const closed = (
+  d: Pick<DecisionView, "status" | "title" | "options" | "answer" | "answered_by">,
+): EngineError =>
+  d.status === "CANCELLED"
+    ? new EngineError("conflict", "decision_cancelled", { title: d.title })
+    : new EngineError("conflict", "decision_answered", {
+        title: d.title,
+        person: d.answered_by ?? "?",
+        answer: answerLine(d) || "—",
+      });
 
 /** Throws the conflict a person reads when the decision no longer takes an answer (answered or cancelled). */
-export function assertAnswerable(d: Pick<DecisionView, "status" | "title">): void {
+export function assertAnswerable(
+  d: Pick<DecisionView, "status" | "title" | "options" | "answer" | "answered_by">,
+): void {
   if (!canDecision(d.status, "answer")) throw closed(d);
 }
 
@@ -199,7 +225,10 @@ export async function answerDecision(
     if (text && !d.allow_custom) throw new EngineError("invalid", "decision_no_custom");
     if (chosen.length === 0 && !text) throw new EngineError("invalid", "decision_empty_answer");
     const now = clock.now();
-    const answer = [chosen.map((o) => o.label).join(", "), text].filter(Boolean).join(" — ");
+    const answer = answerLine({
+      options: d.options,
+      answer: { option_ids: chosen.map((o) => o.id), custom: text },
+    });
     const prompt = t(locale, "prompt.decision_answer", { title: d.title, question: d.question, answer });
     const response = await enqueueIn(trx, clock, d.conversation_id, prompt, {
       origin: "decision_answer",

@@ -5,7 +5,7 @@ import { actionsAt, allows, type ActionTable, type TransitionTable } from "../st
 // project exists, and closes resolved or failed; a person's retry resolves it at any open point.
 
 /** What can be done with an incident. */
-export type IncidentAction = "repair" | "retry" | "offer_retry";
+export type IncidentAction = "repair" | "retry" | "offer_retry" | "recover";
 
 /** The transition table; a missing status fails to compile. */
 export const INCIDENT_TRANSITIONS = {
@@ -23,6 +23,9 @@ export const INCIDENT_ACTIONS = {
   repair: ["OPEN"],
   retry: ["OPEN", "FAILED"],
   offer_retry: ["FAILED"],
+  // Resolves itself when a later turn shows its cause gone (the model answers again); a repair
+  // in progress keeps it until it reports.
+  recover: ["OPEN", "FAILED"],
 } as const satisfies ActionTable<IncidentStatus, IncidentAction>;
 
 /** Whether an incident in `status` allows `action` (e.g. whether its card shows Retry). */

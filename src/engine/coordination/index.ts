@@ -3,13 +3,20 @@ import type { OutcomeReactor, StopReactor } from "../outcomeHook.js";
 import type { Locale } from "../../i18n/index.js";
 import { openDecisionReactor } from "./decisions.js";
 import { openIncidentReactor, processIncidents } from "./incidents.js";
+import { recoverIncidentsReactor } from "./incidentRecovery.js";
 import { processDelegations, specialistCallReactor } from "./delegations.js";
 import { processSpecialists } from "./specialists.js";
 import { cancelDecisionsReactor, cancelOpenDecisions } from "./decisionStore.js";
 
 /** What coordination does when an agent's outcome is recorded (decisions, delegations, incidents). */
 export function coordinationReactors(locale: Locale): OutcomeReactor[] {
-  return [openDecisionReactor, cancelDecisionsReactor, specialistCallReactor(locale), openIncidentReactor];
+  return [
+    openDecisionReactor,
+    cancelDecisionsReactor,
+    specialistCallReactor(locale),
+    openIncidentReactor,
+    recoverIncidentsReactor(locale),
+  ];
 }
 
 /** What coordination closes when a conversation is stopped: the decisions it left open. */

@@ -90,20 +90,22 @@ export async function conversationView(db: Tx, conversationId: string): Promise<
 
 /**
  * What all the conversation's turns add up to: the time its agent worked (each finished turn's
- * start to end; not the time people took between turns) and the tokens used — Codex's usage is
+ * start to end, less the time it waited for a model it could not reach; not the time people took
+ * between turns) and the tokens used — Codex's usage is
  * the thread's running total, so the largest is the conversation's (a failed last turn has none).
  */
 async function conversationTotals(db: Tx, conversationId: string) {
   const rows = await db
     .selectFrom("prompt_queue")
-    .select(["started_at", "finished_at", "usage"])
+    .select(["started_at", "finished_at", "usage", "unreachable_ms"])
     .where("conversation_id", "=", conversationId)
     .where("status", "<>", "steered")
     .execute();
   let workedMs = 0;
   let tokens: number | null = null;
   for (const r of rows) {
-    if (r.started_at != null && r.finished_at != null) workedMs += Math.max(0, r.finished_at - r.started_at);
+    if (r.started_at != null && r.finished_at != null)
+      workedMs += Math.max(0, r.finished_at - r.started_at - (r.unreachable_ms ?? 0));
     const used = tokensOf(parseJson(r.usage));
     if (used !== null && (tokens === null || used > tokens)) tokens = used;
   }

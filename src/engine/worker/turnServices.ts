@@ -51,6 +51,8 @@ export interface TurnServices {
   refusals(): EgressRefusal[];
   /** What the gateway says of its model (unreachable, reached), for the turn's runner. */
   modelLink: ModelLink;
+  /** How long, so far, the gateway held Codex's requests while the model could not be reached (ms). */
+  unreachableMs(): number;
   end(): Promise<void>;
 }
 
@@ -132,7 +134,10 @@ export async function startTurnServices(
   };
   try {
     const listeners = new Set<(e: ModelLinkEvent) => void>();
+    // Waiting for the model is not work: its spans are summed ("Done in" leaves them out).
+    const waiting = unreachableClock();
     const tell = (e: ModelLinkEvent) => {
+      waiting.on(e);
       for (const l of listeners) l(e);
     };
     const gateway = await startModelGateway({
@@ -181,6 +186,7 @@ export async function startTurnServices(
       overrides,
       usage: () => gateway.usage(),
       refusals: () => proxy?.refusals() ?? [],
+      unreachableMs: () => waiting.total(),
       modelLink: {
         subscribe(listener) {
           listeners.add(listener);
@@ -193,4 +199,20 @@ export async function startTurnServices(
     await end();
     throw err;
   }
+}
+
+/** Sums the spans from the model's first "unreachable" to its "reached" (an open span counts until now). */
+function unreachableClock(now: () => number = Date.now) {
+  let since: number | null = null;
+  let total = 0;
+  return {
+    on(e: ModelLinkEvent): void {
+      if (e.kind === "unreachable") since ??= now();
+      else if (since !== null) {
+        total += now() - since;
+        since = null;
+      }
+    },
+    total: (): number => total + (since === null ? 0 : now() - since),
+  };
 }

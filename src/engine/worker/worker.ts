@@ -69,6 +69,7 @@ export async function runWorker(
   const network = {
     gatewayUsage: prepared.services?.usage(),
     egressRefused: prepared.services?.refusals() ?? [],
+    unreachableMs: prepared.services?.unreachableMs(),
   };
   // Before the lane's commit: the outbox leaves the workspace (and is never committed).
   const handBack = await afterTurnFiles(engine, log, claim.item, launch, claim.project.host !== null);

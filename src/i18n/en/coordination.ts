@@ -4,7 +4,7 @@ import type { Message } from "../message.js";
 /** English messages of decisions, incidents, specialists, delegations and notifications (exactly the keys of `fr/coordination.ts`). */
 export const coordination = {
   "reason.decision_not_found": "decision not found",
-  "reason.decision_answered": "the decision “{title}” was already answered",
+  "reason.decision_answered": "already answered by {person}: {answer}",
   "reason.decision_cancelled":
     "the decision “{title}” was cancelled: its conversation was stopped or failed, nothing to answer any more",
   "reason.decision_option_unknown": "this option is not one of the decision’s",
@@ -23,6 +23,7 @@ export const coordination = {
   "reason.incident_not_retryable": "this incident can no longer be retried",
 
   "incident.retried": "prompt retried on request",
+  "incident.recovered": "resolved by itself: a later turn in {project} reached the model",
   "incident.repair_title": "Repairing an incident in {project}",
   "repair.commit_message": "codexpi: self-repair {id} (to review, not deployed)",
   "repair.result_branch":

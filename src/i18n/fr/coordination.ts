@@ -3,7 +3,7 @@ import type { Message } from "../message.js";
 /** French messages of decisions, incidents, specialists, delegations and notifications. */
 export const coordination = {
   "reason.decision_not_found": "décision introuvable",
-  "reason.decision_answered": "tu as déjà répondu à la décision « {title} »",
+  "reason.decision_answered": "déjà répondu par {person} : {answer}",
   "reason.decision_cancelled":
     "la décision « {title} » a été annulée : sa conversation a été arrêtée ou a échoué, plus besoin de répondre",
   "reason.decision_option_unknown": "cette option n’existe pas dans la décision",
@@ -22,6 +22,7 @@ export const coordination = {
   "reason.incident_not_retryable": "cet incident n’est plus à relancer",
 
   "incident.retried": "consigne relancée à la demande",
+  "incident.recovered": "résolu de lui-même : un tour suivant dans {project} a joint le modèle",
   "incident.repair_title": "Réparation d’un incident dans {project}",
   "repair.commit_message": "codexpi : auto-réparation {id} (à relire, non déployée)",
   "repair.result_branch":

@@ -26,7 +26,7 @@ describe("decisions", () => {
     return { conversation, item };
   }
 
-  it("S-CO-01: a decision answer resumes the same conversation; answering again is refused with « déjà »", async () => {
+  it("S-CO-01: a decision answer resumes the same conversation; answering again is refused with who answered what", async () => {
     env = await coordinationEnv();
     const { conversation } = await decisionInSource();
     const [decision] = await listDecisions(env.db, OWNER_ACTOR);
@@ -48,7 +48,7 @@ describe("decisions", () => {
     const err = await answerDecision(env.db, env.clock, "fr", OWNER_ACTOR, decision!.id, ["b"], "").catch(
       (e) => e,
     );
-    expect(engineErrorText("fr", err)).toContain("déjà");
+    expect(engineErrorText("fr", err)).toBe(`Déjà répondu par ${OWNER_ACTOR.userId} : Option A`);
   });
 
   it("recording the same outcome twice opens one decision", async () => {

@@ -3,6 +3,8 @@ import { startConversation } from "../../../src/engine/conversations/conversatio
 import { listIncidents } from "../../../src/engine/coordination/incidents.js";
 import { writeTransaction } from "../../../src/engine/database.js";
 import { completedOutput, coordinationEnv, OWNER, OWNER_ACTOR } from "../../support/coordination.js";
+import { failureRunEnd } from "../../../src/engine/conversations/index.js";
+import { failureNote, isModelFailure } from "../../../src/i18n/failures.js";
 
 describe("incidents and self-repair", () => {
   let env: Awaited<ReturnType<typeof coordinationEnv>>;
@@ -112,5 +114,58 @@ describe("incident retry", () => {
     await expect(retryIncident(env.engine, OWNER_ACTOR, incident!.id)).rejects.toMatchObject({
       code: "conflict",
     });
+  });
+
+  it("S-TOLD-04: a completed turn in the project resolves its incidents caused by the model, audited; one with another cause stays open; failures of the model in a row are counted", async () => {
+    env = await coordinationEnv();
+    const unreachable = failureNote("worker.model_unreachable", { s: 120, detail: "Connection failed" });
+    const fail = async (prompt: string, error: string) => {
+      const { conversation, item } = await startConversation(env.db, env.clock, env.source, prompt, OWNER);
+      await writeTransaction(env.db, (trx) =>
+        env.engine.hook(trx, conversation.id, item.id, "failed", null, error),
+      );
+      await env.db
+        .updateTable("prompt_queue")
+        .set({ status: "failed", error, finished_at: env.clock.now() })
+        .where("id", "=", item.id)
+        .execute();
+    };
+    await fail("one", "Codex crashed");
+    await fail("two", unreachable);
+    await fail("three", unreachable);
+    expect(await failureRunEnd(env.db, 2, isModelFailure)).not.toBeNull();
+    expect(await failureRunEnd(env.db, 3, isModelFailure)).toBeNull(); // the crash breaks the run
+    expect((await listIncidents(env.db, OWNER_ACTOR)).map((i) => i.status)).toEqual(["OPEN", "OPEN", "OPEN"]);
+
+    const { conversation, item } = await startConversation(env.db, env.clock, env.source, "four", OWNER);
+    await completedOutput(env.db, conversation.id, item.id, "done");
+    await writeTransaction(env.db, (trx) =>
+      env.engine.hook(trx, conversation.id, item.id, "done", "done", null),
+    );
+    expect(await failureRunEnd(env.db, 2, isModelFailure)).toBeNull();
+    const all = await listIncidents(env.db, OWNER_ACTOR, { all: true });
+    const byCause = (cause: string) => all.filter((i) => i.error === cause).map((i) => i.status);
+    expect(byCause(unreachable)).toEqual(["RESOLVED", "RESOLVED"]);
+    expect(byCause("Codex crashed")).toEqual(["OPEN"]);
+    const audit = await env.db
+      .selectFrom("audit_events")
+      .select(["target", "actor"])
+      .where("action", "=", "incident.recover")
+      .execute();
+    expect(audit).toHaveLength(2);
+    expect(audit.every((a) => a.actor === `agent:${conversation.id}`)).toBe(true);
+    const events = await env.db
+      .selectFrom("outbox")
+      .select("payload")
+      .where("kind", "=", "incident.updated")
+      .execute();
+    expect(events.filter((e) => e.payload.includes('"RESOLVED"'))).toHaveLength(2);
+    // A second outcome recorded for the same turn moves nothing more.
+    await writeTransaction(env.db, (trx) =>
+      env.engine.hook(trx, conversation.id, item.id, "done", "done", null),
+    );
+    expect(
+      await env.db.selectFrom("audit_events").select("id").where("action", "=", "incident.recover").execute(),
+    ).toHaveLength(2);
   });
 });

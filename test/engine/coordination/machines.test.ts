@@ -36,15 +36,15 @@ describe("coordination machines (pure)", () => {
     expect(canDecision("CANCELLED", "answer")).toBe(false);
   });
 
-  it("an incident goes to repair, then resolved or failed; a person retries an open or failed one, the button shows on a failed one", () => {
+  it("an incident goes to repair, then resolved or failed; a person retries an open or failed one, the button shows on a failed one; an open or failed one recovers (not one a repair holds)", () => {
     expect(INCIDENT_TRANSITIONS).toEqual({
       OPEN: ["REPAIRING", "RESOLVED"],
       REPAIRING: ["RESOLVED", "FAILED"],
       RESOLVED: [],
       FAILED: ["RESOLVED"],
     });
-    expect(incidentActions("OPEN")).toEqual(["repair", "retry"]);
-    expect(incidentActions("FAILED")).toEqual(["retry", "offer_retry"]);
+    expect(incidentActions("OPEN")).toEqual(["repair", "retry", "recover"]);
+    expect(incidentActions("FAILED")).toEqual(["retry", "offer_retry", "recover"]);
     expect(incidentActions("REPAIRING")).toEqual([]);
     expect(canIncident("RESOLVED", "retry")).toBe(false);
   });
