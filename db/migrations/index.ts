@@ -29,6 +29,7 @@ import * as m0028 from "./0028_audit_events.js";
 import * as m0030 from "./0030_file_transfers.js";
 import * as m0031 from "./0031_project_network.js";
 import * as m0032 from "./0032_project_setup.js";
+import * as m0038 from "./0038_forge_front_end.js";
 
 /** Every migration in order; a static list so that the same code runs from src/ and dist/. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   "0030_file_transfers": m0030,
   "0031_project_network": m0031,
   "0032_project_setup": m0032,
+  "0038_forge_front_end": m0038,
 };

@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import {
@@ -49,6 +49,7 @@ import { Intake, type IntakeTiming } from "./intake/intake.js";
 import { IntakeStore } from "./intake/store.js";
 import type { IntakeJournal } from "./store/intakeJournal.js";
 import { SharedIntakeStore } from "./store/sharedIntake.js";
+import { forgeRoutes } from "./forgeSlack.js";
 
 /** A started Slack app: its mode, the bound HTTP port (HTTP mode, or health in Socket Mode), and stop(). */
 export interface SlackApp {
@@ -93,6 +94,8 @@ interface SlackAppOptions {
   healthAccess?: HealthAccess;
   /** The intake database's file (default `<data dir>/intake.db`) and its waits (tests shorten them). */
   intake?: { file?: string; timing?: Partial<IntakeTiming> };
+  /** The forge front end's webhook handler (src/forge), served on Slack's listener in HTTP mode. */
+  forge?: RequestListener;
 }
 
 /**
@@ -227,11 +230,15 @@ function createTransport(
       slackTimestamp: req.headers["x-slack-request-timestamp"],
       slackSignature: req.headers["x-slack-signature"],
     }),
-    customRoutes: ["/healthz", "/metrics"].map((path) => ({
-      path,
-      method: ["GET"],
-      handler: (req, res) => void serveHealth(health, access, req, res),
-    })),
+    customRoutes: [
+      ...["/healthz", "/metrics"].map((path) => ({
+        path,
+        method: ["GET"],
+        handler: (req: IncomingMessage, res: ServerResponse) => void serveHealth(health, access, req, res),
+      })),
+      // Forge webhooks (issue 33): the forge front end checks their own signatures.
+      ...(opts.forge ? forgeRoutes(opts.forge) : []),
+    ],
   });
   const checks = {
     signingSecret: config.slack.signingSecret as string,

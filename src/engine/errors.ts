@@ -97,6 +97,7 @@ export type EngineErrorReason =
   | "forge_repo_not_found"
   | "forge_request_refused"
   | "forge_unreachable"
+  | "forge_webhook_secret_invalid"
   // Per-request options (issue 19): `model=`, `effort=`, `branch=`.
   | "request_option_empty"
   | "request_option_repeated"

@@ -2,6 +2,7 @@ import type { ApprovalsApi } from "./approvals.js";
 import type { AuditSpecs } from "./audited.js";
 import type { CoordinationApi, DecisionsApi } from "./coordination.js";
 import type { ConversationsApi } from "./conversations.js";
+import type { ForgeApi } from "./forge.js";
 import type { LanesApi } from "./lanes.js";
 import type { OrchestrationsApi } from "./orchestrations.js";
 import type { PoliciesApi } from "./policies.js";
@@ -172,4 +173,10 @@ export const setupAudit: AuditSpecs<SetupApi> = {
     detail: (_a, _n, key) => key,
   },
   runDirect: { action: "project.setup_run", target: (_a, n) => project(n) },
+};
+
+// The forge front end's webhook secret: only that one was stored, never the secret itself.
+export const forgeAudit: AuditSpecs<ForgeApi> = {
+  setWebhookSecret: { action: "project.forge_webhook_secret", target: (_a, n) => project(n) },
+  removeWebhookSecret: { action: "project.forge_webhook_secret_removed", target: (_a, n) => project(n) },
 };

@@ -4,6 +4,7 @@ import { coordinationApi, decisionsApi, type CoordinationApi, type DecisionsApi 
 import { conversationsApi, type ConversationsApi } from "./conversations.js";
 import { eventsApi, type EventsApi } from "./events.js";
 import { filesApi, type FilesApi } from "./files.js";
+import { forgeApi, type ForgeApi } from "./forge.js";
 import { lanesApi, type LanesApi } from "./lanes.js";
 import { orchestrationsApi, type OrchestrationsApi } from "./orchestrations.js";
 import { policiesApi, type PoliciesApi } from "./policies.js";
@@ -43,6 +44,8 @@ export interface EngineApi {
   setup: SetupApi;
   /** The audit trail (admins). */
   audit: AuditApi;
+  /** What the forge front end asks of the engine (issue 33). */
+  forge: ForgeApi;
   /** The admin health endpoint's report and metrics. */
   health: Pick<Health, "report" | "metrics">;
 }
@@ -68,6 +71,7 @@ export function createEngineApi(kernel: Kernel): EngineApi {
     schedules: audited(kernel, schedulesApi(kernel), specs.schedulesAudit),
     setup: audited(kernel, setupApi(kernel), specs.setupAudit),
     audit: auditApi(kernel),
+    forge: audited(kernel, forgeApi(kernel), specs.forgeAudit),
     health: new Health(kernel),
   };
 }

@@ -7,3 +7,11 @@ export { type PullRequest, openPullRequest, pullRequestState } from "./pullReque
 export { pushBranch } from "./push.js";
 export { forgeFromRemote, remoteTransport } from "./remoteUrl.js";
 export { type ForgeSettings, projectForge, setForge } from "./settings.js";
+export {
+  type DiscussionTarget,
+  type PullRequestHead,
+  postForgeComment,
+  pullRequestHead,
+} from "./discussion.js";
+export { projectForgeTarget } from "./projectForge.js";
+export { removeWebhookSecret, verifyWebhook, writeWebhookSecret } from "./webhooks.js";
