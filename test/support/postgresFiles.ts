@@ -98,6 +98,8 @@ export const POSTGRES_FILES = [
   "test/bot/filesOnHost.test.ts",
   // One Slack message, one turn, with its twin deliveries reaching two serve at once (S-ONE-07).
   "test/bot/oneMessage.test.ts",
+  // The forge front end's journal, links and notices (its own tables, issue 33: S-FORGE-01…04).
+  "test/forge/receiving.test.ts",
 ];
 
 const NO_DATABASE = "uses no database";

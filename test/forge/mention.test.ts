@@ -1,0 +1,100 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { ForgeLinks } from "../../src/forge/store/links.js";
+import { ForgeThreads } from "../../src/forge/store/threads.js";
+import { inputText } from "../support/fakeModel.js";
+import { postGitHub, prComment, reviewComment } from "../support/forgeWebhooks.js";
+import { eventually, OWNER } from "../support/slackBot.js";
+import { forgeBot, HOOK_SECRET, REPO } from "./forgeBot.js";
+
+// Issue 33, item 3, end to end: a signed delivery to the real bot's listener, the real worker and
+// the real Codex against the fake model, the answer posted back on the fake GitHub.
+
+const HUNK = "@@ -40,3 +40,3 @@ export class Widget {\n-  oldName() {\n+  newName() {";
+
+describe("@codexpi in a pull request", () => {
+  let env: Awaited<ReturnType<typeof forgeBot>> | undefined;
+  afterEach(async () => {
+    await env?.close();
+    env = undefined;
+  });
+
+  it("S-FORGE-05: a linked member's review comment starts a conversation in the project's channel, whose root names the pull request and its author, with the file, line and hunk quoted as someone else's words; the answer goes back on the pull request with a link to the Slack thread; a new mention continues the same conversation", async () => {
+    env = await forgeBot();
+    const e = env;
+    await new ForgeLinks(e.db).link(
+      { forge: "github", login: "OctoCat", account_id: null, user_id: OWNER },
+      "test",
+      Date.now(),
+    );
+    await new ForgeThreads(e.db).setSettings(e.project.id, { channel_id: "C1" }, Date.now());
+    e.github.addPull(REPO, { title: "Rename the widget", head: "rename" });
+    const review = reviewComment(REPO, 1, "octocat", "@codexpi rename FORGE-MARK-1 here too", {
+      path: "src/widget.ts",
+      line: 42,
+      hunk: HUNK,
+      head: "rename",
+    });
+    const sent = await postGitHub(e.base, {
+      secret: HOOK_SECRET,
+      event: "pull_request_review_comment",
+      payload: review,
+      delivery: "d-review",
+    });
+    expect(sent.status).toBe(202);
+    expect(await e.outcome("github", "d-review")).toBe("started");
+
+    const root = await eventually(
+      () => e.slack.messages("C1").find((m) => m.text.includes(`${REPO}#1`)),
+      10_000,
+      "the root",
+    );
+    expect(root.text).toContain("octocat");
+    expect(root.text).toContain(`https://github.example/${REPO}/pull/1`);
+    expect(root.text).toContain("rename FORGE-MARK-1 here too");
+
+    const answer = await eventually(
+      () => e.github.comments(REPO).find((c) => c.body.includes("fake.slack.test/archives/C1/")),
+      120_000,
+      "the answer on the pull request",
+    );
+    expect(answer.number).toBe(1);
+    expect(answer.body).toContain("ok");
+    expect(answer.body).toContain(`p${root.ts.replace(".", "")}`);
+    // The review comment's place reached the agent, quoted as the reviewer's words, not as the prompt.
+    const asked = inputText(e.model.requests.find((r) => inputText(r).includes("FORGE-MARK-1"))!);
+    expect(asked).toContain("src/widget.ts");
+    expect(asked).toContain("line 42");
+    expect(asked).toContain("+  newName() {");
+    expect(asked).toContain("octocat (github)");
+    // The conversation is the member's, and its answer also went to its Slack thread.
+    const items = await e.db.selectFrom("prompt_queue").select(["conversation_id", "requested_by"]).execute();
+    expect(items).toHaveLength(1);
+    const conversation = await e.db
+      .selectFrom("conversations")
+      .selectAll()
+      .where("id", "=", items[0]!.conversation_id)
+      .executeTakeFirstOrThrow();
+    expect(conversation.user_id).toBe(OWNER);
+    await eventually(
+      () => e.slack.messages("C1").some((m) => m.thread_ts === root.ts && m.text.includes("ok")),
+      30_000,
+      "the answer in Slack",
+    );
+
+    // A new @codexpi on the same pull request continues the same conversation.
+    const again = await postGitHub(e.base, {
+      secret: HOOK_SECRET,
+      event: "issue_comment",
+      payload: prComment(REPO, 1, "octocat", "thanks! @codexpi now FORGE-MARK-2 please"),
+      delivery: "d-again",
+    });
+    expect(again.status).toBe(202);
+    expect(await e.outcome("github", "d-again")).toBe("continued");
+    await eventually(() => e.github.comments(REPO).length === 2, 120_000, "the second answer");
+    const after = await e.db.selectFrom("prompt_queue").select(["conversation_id"]).execute();
+    expect(after.map((i) => i.conversation_id)).toEqual([conversation.id, conversation.id]);
+    expect(e.slack.messages("C1").filter((m) => m.text.includes(`${REPO}#1`) && !m.thread_ts)).toHaveLength(
+      1,
+    );
+  }, 300_000);
+});
