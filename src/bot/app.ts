@@ -1,4 +1,4 @@
-import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import {
@@ -50,6 +50,7 @@ import { IntakeStore } from "./intake/store.js";
 import type { IntakeJournal } from "./store/intakeJournal.js";
 import { SharedIntakeStore } from "./store/sharedIntake.js";
 import { forgeRoutes } from "./forgeSlack.js";
+import type { ForgeFrontEnd } from "../forge/index.js";
 
 /** A started Slack app: its mode, the bound HTTP port (HTTP mode, or health in Socket Mode), and stop(). */
 export interface SlackApp {
@@ -94,8 +95,8 @@ interface SlackAppOptions {
   healthAccess?: HealthAccess;
   /** The intake database's file (default `<data dir>/intake.db`) and its waits (tests shorten them). */
   intake?: { file?: string; timing?: Partial<IntakeTiming> };
-  /** The forge front end's webhook handler (src/forge), served on Slack's listener in HTTP mode. */
-  forge?: RequestListener;
+  /** The forge front end (src/forge): its webhook handler on Slack's listener (HTTP mode), its link codes. */
+  forge?: Pick<ForgeFrontEnd, "listener" | "linkCode">;
 }
 
 /**
@@ -237,7 +238,7 @@ function createTransport(
         handler: (req: IncomingMessage, res: ServerResponse) => void serveHealth(health, access, req, res),
       })),
       // Forge webhooks (issue 33): the forge front end checks their own signatures.
-      ...(opts.forge ? forgeRoutes(opts.forge) : []),
+      ...(opts.forge ? forgeRoutes(opts.forge.listener) : []),
     ],
   });
   const checks = {
@@ -275,6 +276,7 @@ function botContext(
     posts: new SlackPosts(engine.db, engine.clock),
     channelDefaults: new SlackChannelDefaults(engine.db, engine.clock),
     handledEvents,
+    forge: opts.forge,
     channelMembers: new ChannelMembers(client, api, engine.clock, logger),
     threadReader: new ThreadReader(
       client,

@@ -38,6 +38,7 @@ export type Command =
   | { kind: "orchestrations" }
   /** Runs a direct project's setup in its checkout (owner or admin). */
   | { kind: "setup"; project: string }
+  | { kind: "forge.link"; forge: "github" | "gitlab" }
   | ScheduleCommand
   | AuditCommand
   | { kind: "usage"; topic: UsageTopic }
@@ -104,7 +105,8 @@ export type UsageTopic =
   | "budget"
   | "schedule"
   | "audit"
-  | "setup";
+  | "setup"
+  | "forge";
 
 const ROLES: readonly ProjectRole[] = ["project", "master", "self"];
 const APPROVAL_MODES: readonly ApprovalMode[] = ["never", "on-request"];
@@ -191,6 +193,10 @@ const SUB_COMMANDS: Readonly<Record<string, SubCommandParser>> = (() => {
     budget: (rest) => parseBudget(rest, slackUser),
     schedule,
     audit: (_rest, args) => parseAudit(args),
+    forge: (rest) =>
+      rest.length === 2 && rest[0]?.toLowerCase() === "link" && /^(github|gitlab)$/i.test(rest[1] ?? "")
+        ? { kind: "forge.link", forge: (rest[1] as string).toLowerCase() as "github" | "gitlab" }
+        : { kind: "usage", topic: "forge" },
     policy,
     aide: help,
     projets: projects,

@@ -10,6 +10,7 @@ import type { Config } from "../config.js";
 import type { EngineApi } from "../engine/api/index.js";
 import { type Actor, isEngineError } from "../engine/api/model.js";
 import type { SlackPosts } from "./store/posts.js";
+import type { ForgeFrontEnd } from "../forge/index.js";
 import type { ThreadReader } from "./threadContext/index.js";
 import { engineErrorText, t, type Locale } from "../i18n/index.js";
 import { rightsText } from "../views/rights.js";
@@ -40,6 +41,8 @@ export interface BotContext {
   channelMembers: ChannelMembers;
   /** Reads the Slack thread a person called the bot into, as data for the agent. */
   threadReader: ThreadReader;
+  /** The forge front end's link codes (`/codex forge link`), when it runs (issue 33). */
+  forge?: Pick<ForgeFrontEnd, "linkCode">;
 }
 
 /** The Slack user as the engine sees them, in the language of the request they made. */

@@ -151,7 +151,7 @@ export async function startBot(
         health,
         healthAccess,
         intake: { file: config.intakeFile, ...slackOptions.intake },
-        forge: forge.listener,
+        forge,
       });
       forge.start(forgeSlackSide(slack.client, engine.clock));
       healthPort = slack.healthPort;

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import type { EngineApi } from "../engine/api/index.js";
@@ -18,6 +19,7 @@ export type { SlackSide } from "./slackSide.js";
 // Same rules as src/bot: the engine only through its API, its own tables only (src/forge/store).
 
 const PASS_MS = 1_000;
+const LINK_CODE_TTL_MS = 3_600_000;
 /** A delivery whose handling failed this many times is given up (marked failed, logged). */
 const MAX_ATTEMPTS = 5;
 
@@ -36,6 +38,8 @@ export interface ForgeOptions {
 /** The running front end: its HTTP handler, started once Slack is up, stopped with the bot. */
 export interface ForgeFrontEnd {
   listener(req: IncomingMessage, res: ServerResponse): void;
+  /** A one-time code for `userId` to post on the forge, proving their account there (an hour). */
+  linkCode(forge: "github" | "gitlab", userId: string): Promise<string>;
   start(slack: SlackSide): void;
   /** Resolves once the current pass (if any) is over. */
   settled(): Promise<void>;
@@ -101,6 +105,15 @@ export function createForgeFrontEnd(opts: ForgeOptions): ForgeFrontEnd {
       logger,
       journaled: kick,
     }),
+    async linkCode(forge, userId) {
+      const code = `codexpi-link-${randomBytes(9)
+        .toString("base64url")
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, "0")
+        .slice(0, 12)}`;
+      await deps.links.newCode(forge, userId, code, deps.clock.now() + LINK_CODE_TTL_MS);
+      return code;
+    },
     start(side) {
       slack = side;
       timer = setInterval(kick, PASS_MS);

@@ -51,7 +51,8 @@ export type CommandTopic =
   | "budget"
   | "schedule"
   | "audit"
-  | "setup";
+  | "setup"
+  | "forge";
 
 /** What a usage line can be shown for: a sub-command, a group (`project`), or `/codex` itself. */
 export type UsageTopic = CommandTopic | "project" | "general";
@@ -87,6 +88,7 @@ export const COMMANDS: ReadonlyArray<{ topic: CommandTopic; admin: boolean; live
   { topic: "schedule", admin: false, live: true },
   { topic: "audit", admin: true, live: true },
   { topic: "setup", admin: false, live: true },
+  { topic: "forge", admin: false, live: true },
 ];
 
 const more = (locale: Locale) => (n: number) => t(locale, "common.more", { n });

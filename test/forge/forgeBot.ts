@@ -19,7 +19,7 @@ export const ADMIN_ACTOR: Actor = { userId: ADMIN, isAdmin: true };
  * with its demo project on a fake GitHub Enterprise (`acme/widgets`), a token and a webhook secret.
  */
 export async function forgeBot(opts: { model?: FakeModelOptions } = {}) {
-  const b = await slackBot({ model: opts.model });
+  const b = await slackBot({ model: opts.model, env: { CODEXPI_LOCALE: "en" } });
   const github = await startFakeGitHub({ token: TOKEN, repos: [REPO], enterprise: true });
   const api = createEngineApi(b.bot.engine);
   await api.projects.setForge(ADMIN_ACTOR, "demo", {

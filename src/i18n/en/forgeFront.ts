@@ -20,7 +20,10 @@ export const forgeFront = {
   "forge.root": "*{login}* on {link} {title}: {prompt}",
   "forge.link.code":
     "Post this comment on a pull request or issue of a repository linked to codexpi, from your {forge} account, within an hour: `{code}`",
-  "forge.link.usage": "Usage: `/codex forge link github|gitlab`",
+  "command.forge.syntax": "/codex forge link github|gitlab",
+  "command.forge.help":
+    "link your GitHub or GitLab account to your Slack account: a one-time code to post on the forge",
+  "reason.forge_not_running": "the forge front end does not run in this bot",
   "cli.about.forge":
     "From the forge: a project's Slack channel, handle and webhook secret (on standard input); forge accounts linked to Slack members",
   "cli.forge.linked": "{forge} account {login} linked to {user}",

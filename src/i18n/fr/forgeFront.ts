@@ -18,7 +18,10 @@ export const forgeFront = {
   "forge.root": "*{login}* sur {link} {title} : {prompt}",
   "forge.link.code":
     "Publiez ce commentaire sur une pull request ou une issue d’un dépôt lié à codexpi, depuis votre compte {forge}, dans l’heure : `{code}`",
-  "forge.link.usage": "Usage : `/codex forge link github|gitlab`",
+  "command.forge.syntax": "/codex forge link github|gitlab",
+  "command.forge.help":
+    "lier votre compte GitHub ou GitLab à votre compte Slack : un code à usage unique à publier sur la forge",
+  "reason.forge_not_running": "le frontal forge ne tourne pas dans ce bot",
   "cli.about.forge":
     "Depuis la forge : canal Slack d’un projet, identifiant et secret de webhook (sur l’entrée standard) ; comptes de forge liés à des membres Slack",
   "cli.forge.linked": "compte {forge} {login} lié à {user}",
