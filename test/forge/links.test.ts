@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ForgeLinks } from "../../src/forge/store/links.js";
 import { ForgeThreads } from "../../src/forge/store/threads.js";
-import { postGitHub, prComment, reviewComment } from "../support/forgeWebhooks.js";
+import { startFakeGitLab } from "../support/fakeGitLab.js";
+import { mrNote, postGitHub, postGitLab, prComment, reviewComment } from "../support/forgeWebhooks.js";
 import { eventually, OTHER, OWNER } from "../support/slackBot.js";
-import { forgeBot, HOOK_SECRET, REPO } from "./forgeBot.js";
+import { ADMIN_ACTOR, forgeBot, HOOK_SECRET, REPO } from "./forgeBot.js";
 
 // Issue 33, item 2 (who is asking) and the refusals of item 3: each delivery that must not run
 // says why on the pull request, and each has a positive control.
@@ -118,4 +119,66 @@ describe("who is asking from the forge", () => {
     expect(await e.outcome("github", "d-owner")).toBe("started");
     expect(await e.queued()).toBe(1);
   }, 120_000);
+});
+
+describe("from GitLab", () => {
+  let env: Awaited<ReturnType<typeof forgeBot>> | undefined;
+  let gitlab: Awaited<ReturnType<typeof startFakeGitLab>> | undefined;
+  afterEach(async () => {
+    await gitlab?.close();
+    await env?.close();
+    env = gitlab = undefined;
+  });
+
+  it("S-FORGE-09: on GitLab, an unlinked author's mention in a merge request note is answered once by a note on the merge request; a linked member's mention runs and its answer comes back as a note with the Slack link", async () => {
+    env = await forgeBot();
+    const e = env;
+    gitlab = await startFakeGitLab({ token: "glpat-forge-test-0001", projects: ["group/app"] });
+    const dir = e.siblingDir("lab");
+    await e.api.projects.add(ADMIN_ACTOR, {
+      name: "lab",
+      path: dir,
+      ownerId: OWNER,
+      workspaceMode: "direct",
+    });
+    await e.api.projects.setForge(ADMIN_ACTOR, "lab", {
+      forge: "gitlab",
+      forgeUrl: gitlab.apiUrl,
+      forgeRepo: "group/app",
+    });
+    await e.api.projects.setForgeToken(ADMIN_ACTOR, "lab", "glpat-forge-test-0001");
+    await e.api.forge.setWebhookSecret(ADMIN_ACTOR, "lab", "gitlab-secret-for-tests-1");
+    const lab = await e.api.projects.forActor(ADMIN_ACTOR, "lab");
+    await new ForgeThreads(e.db).setSettings(lab.id, { channel_id: "C2" }, Date.now());
+    const note = (username: string, text: string, uuid: string) =>
+      postGitLab(e.base, {
+        token: "gitlab-secret-for-tests-1",
+        event: "Note Hook",
+        payload: mrNote("group/app", 4, username, text),
+        uuid,
+      });
+
+    await note("stranger", "@codexpi do it", "g-1");
+    expect(await e.outcome("gitlab", "g-1")).toBe("not_linked");
+    await note("stranger", "@codexpi please", "g-2");
+    expect(await e.outcome("gitlab", "g-2")).toBe("not_linked");
+    expect(gitlab.notes("group/app")).toHaveLength(1);
+    expect(gitlab.notes("group/app")[0]).toMatchObject({ iid: 4 });
+    expect(gitlab.notes("group/app")[0]!.body).toContain("/codex forge link gitlab");
+
+    await new ForgeLinks(e.db).link(
+      { forge: "gitlab", login: "tanuki", account_id: null, user_id: OWNER },
+      "test",
+      Date.now(),
+    );
+    await note("tanuki", "@codexpi do it", "g-3");
+    expect(await e.outcome("gitlab", "g-3")).toBe("started");
+    const answer = await eventually(
+      () => gitlab!.notes("group/app").find((n) => n.body.includes("fake.slack.test/archives/C2/")),
+      120_000,
+      "the answer note",
+    );
+    expect(answer.iid).toBe(4);
+    expect(e.slack.messages("C2").some((m) => m.text.includes("group/app#4"))).toBe(true);
+  }, 180_000);
 });

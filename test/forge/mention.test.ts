@@ -4,6 +4,7 @@ import { ForgeThreads } from "../../src/forge/store/threads.js";
 import { inputText } from "../support/fakeModel.js";
 import { postGitHub, prComment, reviewComment } from "../support/forgeWebhooks.js";
 import { eventually, OWNER } from "../support/slackBot.js";
+import { messageEvent } from "../support/slackRequests.js";
 import { forgeBot, HOOK_SECRET, REPO } from "./forgeBot.js";
 
 // Issue 33, item 3, end to end: a signed delivery to the real bot's listener, the real worker and
@@ -18,7 +19,7 @@ describe("@codexpi in a pull request", () => {
     env = undefined;
   });
 
-  it("S-FORGE-05: a linked member's review comment starts a conversation in the project's channel, whose root names the pull request and its author, with the file, line and hunk quoted as someone else's words; the answer goes back on the pull request with a link to the Slack thread; a new mention continues the same conversation", async () => {
+  it("S-FORGE-05: a linked member's review comment starts a conversation in the project's channel, whose root names the pull request and its author, with the file, line and hunk quoted as someone else's words; the answer goes back on the pull request with a link to the Slack thread; a new mention on the pull request, and a reply in the Slack thread, continue the same conversation", async () => {
     env = await forgeBot();
     const e = env;
     await new ForgeLinks(e.db).link(
