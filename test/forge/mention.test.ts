@@ -97,5 +97,19 @@ describe("@codexpi in a pull request", () => {
     expect(e.slack.messages("C1").filter((m) => m.text.includes(`${REPO}#1`) && !m.thread_ts)).toHaveLength(
       1,
     );
+
+    // A reply in the Slack thread continues it too.
+    const text = "and FORGE-MARK-3 from Slack";
+    const m = e.slack.say({ channel: "C1", user: OWNER, text, thread_ts: root.ts });
+    await e.event(messageEvent({ user: OWNER, channel: "C1", text, ts: m.ts, thread_ts: root.ts }));
+    const three = await eventually(
+      async () => {
+        const rows = await e.db.selectFrom("prompt_queue").select(["conversation_id"]).execute();
+        return rows.length === 3 && rows;
+      },
+      30_000,
+      "the Slack follow-up",
+    );
+    expect(new Set(three.map((i) => i.conversation_id))).toEqual(new Set([conversation.id]));
   }, 300_000);
 });
