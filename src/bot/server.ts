@@ -28,7 +28,7 @@ import { Notifier } from "./notifier/notifier.js";
 import { Counter } from "../metrics/index.js";
 import { configuredSecrets, registerSecrets } from "../redaction.js";
 import { runShutdown, type ShutdownStep } from "./shutdown.js";
-import { createForgeFrontEnd, type ForgeFrontEnd } from "../forge/index.js";
+import { createForgeFrontEnd, type ForgeFrontEnd, pruneForge } from "../forge/index.js";
 import { forgeSlackSide } from "./forgeSlack.js";
 
 const HOUSEKEEPING_MS = 3600_000;
@@ -49,6 +49,7 @@ export async function prune(engine: Engine): Promise<void> {
   await api.events.pruneDelivered(now - OUTBOX_MEMORY_MS);
   await api.files.pruneTransfers(now - OUTBOX_MEMORY_MS);
   await pruneClones(engine);
+  await pruneForge(engine.db, now);
   pruneStaleFiles(engine.config.dataDir, now - OUTBOX_MEMORY_MS);
 }
 

@@ -23,6 +23,15 @@ const LINK_CODE_TTL_MS = 3_600_000;
 /** A delivery whose handling failed this many times is given up (marked failed, logged). */
 const MAX_ATTEMPTS = 5;
 
+/** How long a handled delivery's id is kept (GitHub and GitLab redeliver within days). */
+const DELIVERY_MEMORY_MS = 30 * 24 * 3600_000;
+
+/** Housekeeping: handled deliveries after a month, expired link codes. */
+export async function pruneForge(db: Database, now: number): Promise<void> {
+  await new ForgeDeliveries(db).forget(now - DELIVERY_MEMORY_MS);
+  await new ForgeLinks(db).forgetCodes(now);
+}
+
 /** What the bot gives the forge front end. */
 export interface ForgeOptions {
   api: EngineApi;

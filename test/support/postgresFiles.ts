@@ -100,6 +100,7 @@ export const POSTGRES_FILES = [
   "test/bot/oneMessage.test.ts",
   // The forge front end's journal, links and notices (its own tables, issue 33: S-FORGE-01…04).
   "test/forge/receiving.test.ts",
+  "test/forge/housekeeping.test.ts",
 ];
 
 const NO_DATABASE = "uses no database";

@@ -85,6 +85,15 @@ export class ForgeDeliveries {
       .execute();
   }
 
+  /** Forgets the handled deliveries received before `before` (a redelivery after that runs again). */
+  async forget(before: number): Promise<void> {
+    await this.db
+      .deleteFrom("forge_deliveries")
+      .where("received_at", "<", before)
+      .where("status", "!=", "pending")
+      .execute();
+  }
+
   /** Counts a failed attempt; the delivery stays pending for the next pass. */
   async attempted(d: Delivery): Promise<void> {
     await this.db

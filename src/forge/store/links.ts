@@ -78,6 +78,11 @@ export class ForgeLinks {
       .execute();
   }
 
+  /** Forgets the codes expired before `now`. */
+  async forgetCodes(now: number): Promise<void> {
+    await this.db.deleteFrom("forge_link_codes").where("expires_at", "<", now).execute();
+  }
+
   /** Takes a code (once): the member it was made for, or null when unknown, used or expired. */
   async takeCode(forge: ForgeName, code: string, now: number): Promise<string | null> {
     const row = await this.db
