@@ -4,6 +4,7 @@ import { type Actor, type ThreadContext, isEngineError } from "../engine/api/mod
 import type { Clock } from "../engine/api/runtime.js";
 import { engineErrorText, type Locale, t } from "../i18n/index.js";
 import { escapeClip, slackLink } from "../views/mrkdwn.js";
+import { labelledIssueOf } from "./labels.js";
 import { type ForgeComment, commentOf } from "./payloads.js";
 import type { SlackSide } from "./slackSide.js";
 import type { Delivery, ForgeDeliveries } from "./store/deliveries.js";
@@ -56,7 +57,14 @@ function contextOf(c: ForgeComment, now: number): ThreadContext {
       name: `${c.repo}#${c.number} (${c.onPull ? "pull request" : "issue"}: ${c.title.slice(0, 150)})`,
       topic: null,
     },
-    messages: [{ author: `${c.author.login} (${c.forge})`, at: now, text: `${where}${c.body}`, root: true }],
+    messages: [
+      {
+        author: c.quotedAs ?? `${c.author.login} (${c.forge})`,
+        at: now,
+        text: `${where}${c.body}`,
+        root: true,
+      },
+    ],
     omitted: 0,
   };
 }
@@ -69,9 +77,15 @@ async function reply(deps: ForgeDeps, projectId: string, c: ForgeComment, text: 
   );
 }
 
-/** A reply posted once per key (per author and pull request), whatever redeliveries come. */
+/**
+ * A reply posted once per key (per author and pull request), whatever redeliveries come. Recorded
+ * after it is posted: a post that fails is tried again with the delivery (a crash in between may
+ * say it twice, never not at all).
+ */
 async function replyOnce(deps: ForgeDeps, key: string, projectId: string, c: ForgeComment, text: string) {
-  if (await deps.threads.firstNotice(key, deps.clock.now())) await reply(deps, projectId, c, text);
+  if (await deps.threads.noticed(key)) return;
+  await reply(deps, projectId, c, text);
+  await deps.threads.firstNotice(key, deps.clock.now());
 }
 
 async function proveLink(deps: ForgeDeps, d: Delivery, c: ForgeComment, code: string): Promise<string> {
@@ -92,13 +106,35 @@ async function proveLink(deps: ForgeDeps, d: Delivery, c: ForgeComment, code: st
 
 /** Handles one delivery; answers what it did (kept as the delivery's outcome). */
 export async function handleDelivery(deps: ForgeDeps, slack: SlackSide, d: Delivery): Promise<string> {
-  const c = commentOf(d.forge, d.event, JSON.parse(d.body));
+  const payload: unknown = JSON.parse(d.body);
+  const settings = await deps.threads.settings(d.project_id);
+  const handle = settings.handle ?? DEFAULT_HANDLE;
+  // An issue given the project's label (its handle) asks for the issue's work, as who labelled it.
+  const issue = labelledIssueOf(d.forge, d.event, payload, handle);
+  if (issue) {
+    const prompt = t(deps.locale, "forge.issue.prompt", {
+      ref: `${issue.repo}#${issue.number}`,
+    });
+    return askAs(deps, slack, d, issue, prompt, settings);
+  }
+  const c = commentOf(d.forge, d.event, payload);
   if (!c || c.body.includes(OWN_MARK)) return "ignored";
   const code = LINK_CODE.exec(c.body)?.[0];
   if (code) return proveLink(deps, d, c, code);
-  const settings = await deps.threads.settings(d.project_id);
-  const prompt = promptOf(c.body, settings.handle ?? DEFAULT_HANDLE);
+  const prompt = promptOf(c.body, handle);
   if (prompt === null || prompt === "") return "ignored";
+  return askAs(deps, slack, d, c, prompt, settings);
+}
+
+/** A request from the forge, run as the member its author is linked to, or refused with a reply saying why. */
+async function askAs(
+  deps: ForgeDeps,
+  slack: SlackSide,
+  d: Delivery,
+  c: ForgeComment,
+  prompt: string,
+  settings: ForgeSettings,
+): Promise<string> {
   const who = { login: c.author.login, forge: c.forge };
   const member = await deps.links.memberOf(c.forge, c.author.login, c.author.id);
   const noticeKey = `${threadKey(d.project_id, c)}:${c.author.login.toLowerCase()}`;

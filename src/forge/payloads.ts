@@ -19,6 +19,8 @@ export interface ForgeComment {
   commentUrl: string;
   /** A review comment's place in the diff: its file, line and hunk. */
   review: { path: string; line: number | null; hunk: string | null } | null;
+  /** Whose words the body is, when not the author's (a labelled issue's text). */
+  quotedAs?: string;
   /** The head as the payload tells it (review comments, GitLab), else null: asked of the forge. */
   head: { branch: string; fork: boolean } | null;
 }

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ForgeLinks } from "../../src/forge/store/links.js";
 import { ForgeThreads } from "../../src/forge/store/threads.js";
 import { inputText } from "../support/fakeModel.js";
-import { postGitHub, prComment, reviewComment } from "../support/forgeWebhooks.js";
+import { issueLabelled, postGitHub, prComment, reviewComment } from "../support/forgeWebhooks.js";
 import { eventually, OWNER } from "../support/slackBot.js";
 import { messageEvent } from "../support/slackRequests.js";
 import { forgeBot, HOOK_SECRET, REPO } from "./forgeBot.js";
@@ -112,4 +112,44 @@ describe("@codexpi in a pull request", () => {
     );
     expect(new Set(three.map((i) => i.conversation_id))).toEqual(new Set([conversation.id]));
   }, 300_000);
+});
+
+describe("an issue labelled for codexpi", () => {
+  let env: Awaited<ReturnType<typeof forgeBot>> | undefined;
+  afterEach(async () => {
+    await env?.close();
+    env = undefined;
+  });
+
+  it("S-FORGE-10: an issue given the project's label by a linked member starts a conversation in the channel, the issue's text quoted as its reporter's words, and the answer is posted on the issue; another label starts nothing", async () => {
+    env = await forgeBot();
+    const e = env;
+    await new ForgeLinks(e.db).link(
+      { forge: "github", login: "octocat", account_id: null, user_id: OWNER },
+      "test",
+      Date.now(),
+    );
+    await new ForgeThreads(e.db).setSettings(e.project.id, { channel_id: "C1" }, Date.now());
+    const label = (name: string, delivery: string) =>
+      postGitHub(e.base, {
+        secret: HOOK_SECRET,
+        event: "issues",
+        payload: issueLabelled(REPO, 7, "octocat", name, "Rename oldName to newName ISSUE-MARK-7"),
+        delivery,
+      });
+    await label("bug", "i-bug");
+    expect(await e.outcome("github", "i-bug")).toBe("ignored");
+    expect(await e.queued()).toBe(0);
+    await label("codexpi", "i-codexpi");
+    expect(await e.outcome("github", "i-codexpi")).toBe("started");
+    const answer = await eventually(
+      () => e.github.comments(REPO).find((c) => c.body.includes("fake.slack.test/archives/C1/")),
+      120_000,
+      "the answer on the issue",
+    );
+    expect(answer.number).toBe(7);
+    const asked = inputText(e.model.requests.find((r) => inputText(r).includes("ISSUE-MARK-7"))!);
+    expect(asked).toContain("the issue's text, by reporter (github)");
+    expect(e.slack.messages("C1").some((m) => m.text.includes(`${REPO}#7`))).toBe(true);
+  }, 180_000);
 });

@@ -121,3 +121,20 @@ export function mrNote(path: string, iid: number, username: string, note: string
     },
   };
 }
+
+/** GitHub's `issues` (labeled) on issue `number`, labelled `label` by `sender`. */
+export function issueLabelled(repo: string, number: number, sender: string, label: string, body: string) {
+  return {
+    action: "labeled",
+    label: { name: label },
+    issue: {
+      number,
+      title: "The widget is misnamed",
+      body,
+      html_url: `https://github.example/${repo}/issues/${number}`,
+      user: { login: "reporter" },
+    },
+    repository: { full_name: repo },
+    sender: { login: sender, id: 583231 },
+  };
+}

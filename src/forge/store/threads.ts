@@ -44,6 +44,14 @@ export class ForgeThreads {
     return next;
   }
 
+  /** Whether a notice was posted under this key. */
+  async noticed(key: string): Promise<boolean> {
+    return (
+      (await this.db.selectFrom("forge_notices").select("key").where("key", "=", key).executeTakeFirst()) !==
+      undefined
+    );
+  }
+
   /** Records a notice by its key; false when it was posted before. */
   async firstNotice(key: string, now: number): Promise<boolean> {
     const r = await this.db

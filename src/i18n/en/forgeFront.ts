@@ -17,6 +17,8 @@ export const forgeFront = {
   "forge.reply.answer": "{answer}\n\n— [the conversation in Slack]({link})",
   "forge.reply.answer_no_link": "{answer}\n\n— the conversation continues in Slack",
   "forge.reply.failed": "The turn ended without an answer: {reason}",
+  "forge.issue.prompt":
+    "Work on the issue {ref} quoted above (the words of the people who wrote it): make the change it asks for in this repository, and say what you did.",
   "forge.root": "*{login}* on {link} {title}: {prompt}",
   "forge.link.code":
     "Post this comment on a pull request or issue of a repository linked to codexpi, from your {forge} account, within an hour: `{code}`",

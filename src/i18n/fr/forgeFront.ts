@@ -15,6 +15,8 @@ export const forgeFront = {
   "forge.reply.answer": "{answer}\n\n— [la conversation dans Slack]({link})",
   "forge.reply.answer_no_link": "{answer}\n\n— la conversation continue dans Slack",
   "forge.reply.failed": "Le tour s’est terminé sans réponse : {reason}",
+  "forge.issue.prompt":
+    "Traitez l’issue {ref} citée ci-dessus (les mots de ceux qui l’ont écrite) : faites dans ce dépôt le changement qu’elle demande, et dites ce que vous avez fait.",
   "forge.root": "*{login}* sur {link} {title} : {prompt}",
   "forge.link.code":
     "Publiez ce commentaire sur une pull request ou une issue d’un dépôt lié à codexpi, depuis votre compte {forge}, dans l’heure : `{code}`",
