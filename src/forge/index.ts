@@ -21,7 +21,11 @@ export type { SlackSide } from "./slackSide.js";
 const PASS_MS = 1_000;
 const LINK_CODE_TTL_MS = 3_600_000;
 /** A delivery whose handling failed this many times is given up (marked failed, logged). */
-const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 8;
+
+/** Whether a delivery that failed `attempts` times is due again: 2, 4, 8 … s after it came (about 8 min in all). */
+const due = (d: { attempts: number; received_at: number }, now: number) =>
+  d.attempts === 0 || now >= d.received_at + 1_000 * 2 ** d.attempts;
 
 /** How long a handled delivery's id is kept (GitHub and GitLab redeliver within days). */
 const DELIVERY_MEMORY_MS = 30 * 24 * 3600_000;
@@ -74,6 +78,7 @@ export function createForgeFrontEnd(opts: ForgeOptions): ForgeFrontEnd {
 
   const runPass = async (side: SlackSide) => {
     for (const d of await deps.deliveries.pending()) {
+      if (!due(d, deps.clock.now())) continue;
       try {
         const outcome = await handleDelivery(deps, side, d);
         await deps.deliveries.finish(d, "done", outcome, deps.clock.now());

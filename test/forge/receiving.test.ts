@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { mrNote, postGitHub, postGitLab, prComment } from "../support/forgeWebhooks.js";
 import { eventually } from "../support/slackBot.js";
-import { ADMIN_ACTOR, forgeBot, HOOK_SECRET, REPO } from "./forgeBot.js";
+import { ADMIN_ACTOR, forgeBot, HOOK_SECRET, REPO, TOKEN } from "./forgeBot.js";
 
 // Issue 33, item 1 (receiving) and the unlinked author of item 2, through the real bot's HTTP
 // listener: deliveries signed as GitHub and GitLab sign them, posted for real.
@@ -117,5 +117,36 @@ describe("forge webhooks on Slack's listener", () => {
     expect(await env.outcome("github", "2-@codexpi fix it")).toBe("not_linked");
     await eventually(() => env!.github.comments(REPO).length === 2, 10_000, "the second reply");
     expect(await env.queued()).toBe(0);
+  }, 60_000);
+});
+
+describe("a delivery whose handling fails", () => {
+  let env: Awaited<ReturnType<typeof forgeBot>> | undefined;
+  afterEach(async () => {
+    await env?.close();
+    env = undefined;
+  });
+
+  it("S-FORGE-11: is tried again later: a reply the forge could not take (no token yet) is posted once the token is there, once", async () => {
+    env = await forgeBot();
+    const e = env;
+    e.github.addPull(REPO, { title: "Rename the widget", head: "rename" });
+    await e.api.projects.removeForgeToken(ADMIN_ACTOR, "demo");
+    const delivery = "d-retry";
+    const payload = prComment(REPO, 1, "stranger", "@codexpi fix it");
+    expect(
+      (await postGitHub(e.base, { secret: HOOK_SECRET, event: "issue_comment", payload, delivery })).status,
+    ).toBe(202);
+    await eventually(
+      async () =>
+        (await e.db.selectFrom("forge_deliveries").select("attempts").executeTakeFirst())?.attempts === 1,
+      10_000,
+      "a failed attempt",
+    );
+    expect(e.github.comments(REPO)).toHaveLength(0);
+    expect(await e.deliveries.outcome("github", delivery)).toBeNull();
+    await e.api.projects.setForgeToken(ADMIN_ACTOR, "demo", TOKEN);
+    expect(await e.outcome("github", delivery)).toBe("not_linked");
+    expect(e.github.comments(REPO)).toHaveLength(1);
   }, 60_000);
 });

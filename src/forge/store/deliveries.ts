@@ -4,7 +4,7 @@ import type { ForgeDeliveriesTable, ForgeName } from "./schema.js";
 /** A journaled delivery as the processor reads it. */
 export type Delivery = Pick<
   ForgeDeliveriesTable,
-  "forge" | "delivery_id" | "event" | "project_id" | "body" | "attempts" | "root_ts"
+  "forge" | "delivery_id" | "event" | "project_id" | "body" | "attempts" | "root_ts" | "received_at"
 >;
 
 /**
@@ -16,7 +16,7 @@ export class ForgeDeliveries {
   constructor(private readonly db: Database) {}
 
   /** Journals a delivery; false when one with the same id was journaled before (a redelivery). */
-  async journal(d: Omit<Delivery, "attempts" | "root_ts">, now: number): Promise<boolean> {
+  async journal(d: Omit<Delivery, "attempts" | "root_ts" | "received_at">, now: number): Promise<boolean> {
     const inserted = await this.db
       .insertInto("forge_deliveries")
       .values({
@@ -35,13 +35,17 @@ export class ForgeDeliveries {
 
   /** The deliveries not handled yet, oldest first. */
   pending(limit = 20): Promise<Delivery[]> {
-    return this.db
-      .selectFrom("forge_deliveries")
-      .select(["forge", "delivery_id", "event", "project_id", "body", "attempts", "root_ts"])
-      .where("status", "=", "pending")
-      .orderBy("received_at")
-      .limit(limit)
-      .execute();
+    return (
+      this.db
+        .selectFrom("forge_deliveries")
+        .select(["forge", "delivery_id", "event", "project_id", "body", "attempts", "root_ts", "received_at"])
+        .where("status", "=", "pending")
+        // Fresh deliveries first: those waiting to be tried again never hold them back.
+        .orderBy("attempts")
+        .orderBy("received_at")
+        .limit(limit)
+        .execute()
+    );
   }
 
   /** What became of a delivery (null while it waits, or when there is none). */
