@@ -101,6 +101,7 @@ export const POSTGRES_FILES = [
   // The forge front end's journal, links and notices (its own tables, issue 33: S-FORGE-01…04).
   "test/forge/receiving.test.ts",
   "test/forge/housekeeping.test.ts",
+  "test/forge/doctor.test.ts",
 ];
 
 const NO_DATABASE = "uses no database";

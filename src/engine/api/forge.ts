@@ -6,6 +6,8 @@ import {
   projectForgeTarget,
   pullRequestHead,
   type PullRequestHead,
+  hasWebhookSecret,
+  readForgeToken,
   removeWebhookSecret,
   verifyWebhook,
   writeWebhookSecret,
@@ -39,6 +41,10 @@ export interface ForgeApi {
   removeWebhookSecret(actor: Actor, name: string): Promise<boolean>;
   /** Posts a comment on a project's pull request or issue with the project's token. */
   comment(projectId: string, on: DiscussionTarget, body: string): Promise<{ url: string | null }>;
+  /** What a project's forge front end lacks: its repository setting, its webhook secret, a token. */
+  missing(
+    projectId: string,
+  ): Promise<{ name: string; missing: Array<"repository" | "webhook_secret" | "token"> }>;
   /** A project's pull request's head branch, and whether it comes from a fork. */
   pullRequestHead(projectId: string, number: number): Promise<PullRequestHead>;
 }
@@ -81,6 +87,14 @@ export function forgeApi(kernel: Kernel): ForgeApi {
     async comment(projectId, on, body) {
       const project = await getProject(db, projectId);
       return postForgeComment(await projectForgeTarget(project, host()), on, body);
+    },
+    async missing(projectId) {
+      const project = await getProject(db, projectId);
+      const missing: Array<"repository" | "webhook_secret" | "token"> = [];
+      if (!project.forge_repo) missing.push("repository");
+      if (!hasWebhookSecret(kernel.config.dataDir, project.name)) missing.push("webhook_secret");
+      if (!readForgeToken(kernel.config.dataDir, project.name)) missing.push("token");
+      return { name: project.name, missing };
     },
     async pullRequestHead(projectId, number) {
       const project = await getProject(db, projectId);

@@ -14,4 +14,4 @@ export {
   pullRequestHead,
 } from "./discussion.js";
 export { projectForgeTarget } from "./projectForge.js";
-export { removeWebhookSecret, verifyWebhook, writeWebhookSecret } from "./webhooks.js";
+export { hasWebhookSecret, removeWebhookSecret, verifyWebhook, writeWebhookSecret } from "./webhooks.js";

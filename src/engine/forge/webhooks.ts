@@ -43,6 +43,11 @@ function readSecret(dataDir: string, project: string): string | null {
   return fs.readFileSync(file, "utf8").trim() || null;
 }
 
+/** Whether a project has a webhook secret stored. */
+export function hasWebhookSecret(dataDir: string, project: string): boolean {
+  return readSecret(dataDir, project) !== null;
+}
+
 /** Equal in constant time, whatever the lengths (both sides hashed to the same size first). */
 function sameSecret(a: string, b: string): boolean {
   const ha = createHash("sha256").update(a).digest();

@@ -33,6 +33,16 @@ export class ForgeThreads {
     return row ?? { channel_id: null, handle: null, forks: "off" };
   }
 
+  /** The projects that have a forge channel (the forge front end is set up for them). */
+  async withChannel(): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom("forge_settings")
+      .select("project_id")
+      .where("channel_id", "is not", null)
+      .execute();
+    return rows.map((r) => r.project_id);
+  }
+
   /** Changes a project's settings; absent fields stay. */
   async setSettings(projectId: string, changes: Partial<ForgeSettings>, now: number): Promise<ForgeSettings> {
     const next = { ...(await this.settings(projectId)), ...changes };

@@ -26,6 +26,11 @@ export const forgeFront = {
   "command.forge.help":
     "link your GitHub or GitLab account to your Slack account: a one-time code to post on the forge",
   "reason.forge_not_running": "the forge front end does not run in this bot",
+  "cli.doctor.name.forge": "forge webhooks",
+  "cli.doctor.forge_missing": "project {project} lacks: {missing}",
+  "cli.doctor.forge_socket_mode":
+    "webhooks need HTTP mode (SLACK_APP_TOKEN is set: Socket Mode has no public URL)",
+  "cli.doctor.forge_ok": "{n} project(s) receive forge webhooks: repository, webhook secret and token stored",
   "cli.about.forge":
     "From the forge: a project's Slack channel, handle and webhook secret (on standard input); forge accounts linked to Slack members",
   "cli.forge.linked": "{forge} account {login} linked to {user}",

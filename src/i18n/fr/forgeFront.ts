@@ -24,6 +24,12 @@ export const forgeFront = {
   "command.forge.help":
     "lier votre compte GitHub ou GitLab à votre compte Slack : un code à usage unique à publier sur la forge",
   "reason.forge_not_running": "le frontal forge ne tourne pas dans ce bot",
+  "cli.doctor.name.forge": "webhooks de forge",
+  "cli.doctor.forge_missing": "il manque au projet {project} : {missing}",
+  "cli.doctor.forge_socket_mode":
+    "les webhooks demandent le mode HTTP (SLACK_APP_TOKEN est défini : le Socket Mode n’a pas d’URL publique)",
+  "cli.doctor.forge_ok":
+    "{n} projet(s) reçoivent des webhooks de forge : dépôt, secret de webhook et jeton enregistrés",
   "cli.about.forge":
     "Depuis la forge : canal Slack d’un projet, identifiant et secret de webhook (sur l’entrée standard) ; comptes de forge liés à des membres Slack",
   "cli.forge.linked": "compte {forge} {login} lié à {user}",
