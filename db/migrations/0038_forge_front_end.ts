@@ -6,7 +6,8 @@ import type { Kysely } from "kysely";
 //   forge and its delivery id (GitHub's `X-GitHub-Delivery`, GitLab's `X-Gitlab-Event-UUID`): a
 //   redelivery finds its row and is not handled twice. `status` pending | done | failed; `outcome`
 //   what handling it did (started, continued, not_linked, …); `root_ts` the Slack root posted for it.
-// - `forge_settings`: a project's forge front-end settings (its channel, the handle, forks).
+// - `forge_settings`: a project's forge front-end settings (its channel, the handle, forks, and
+//   the triggers it answers: `comments`, `issues`, comma-separated).
 // - `forge_links`: a forge account (forge, lower-case login; its numeric id once seen) acting as a
 //   Slack member. `forge_link_codes`: one-time codes a member posts on the forge to prove a link.
 // - `forge_notices`: the "how to link" replies already posted (once per author and pull request).
@@ -43,6 +44,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("channel_id", "text")
     .addColumn("handle", "text")
     .addColumn("forks", "text", (c) => c.notNull().defaultTo("off"))
+    .addColumn("triggers", "text", (c) => c.notNull().defaultTo("comments,issues"))
     .addColumn("updated_at", "bigint", (c) => c.notNull())
     .execute();
   await db.schema

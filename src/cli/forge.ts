@@ -26,6 +26,7 @@ function account(value: string | undefined) {
 const SET_OPTIONS = {
   channel: { type: "string" },
   handle: { type: "string" },
+  triggers: { type: "string" },
   "webhook-secret": { type: "string" },
   "remove-webhook-secret": { type: "boolean" },
 } as const;
@@ -36,6 +37,9 @@ async function set(argv: string[]): Promise<number> {
   if (channel !== undefined && channel !== "none" && !/^[CG][A-Z0-9]{2,20}$/.test(channel))
     throw usageError();
   if (values.handle !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_-]{0,38}$/.test(values.handle))
+    throw usageError();
+  const triggers = values.triggers === "none" ? "" : values.triggers;
+  if (triggers !== undefined && !/^((comments|issues)(,(comments|issues))*)?$/.test(triggers))
     throw usageError();
   const secretArg = values["webhook-secret"];
   if (secretArg !== undefined && secretArg !== "-") throw usageError();
@@ -62,6 +66,7 @@ async function set(argv: string[]): Promise<number> {
     const changes = {
       ...(channel !== undefined ? { channel_id: channel === "none" ? null : channel } : {}),
       ...(values.handle !== undefined ? { handle: values.handle } : {}),
+      ...(triggers !== undefined ? { triggers } : {}),
     };
     const now = await new ForgeThreads(db).setSettings(project.id, changes, engine.clock.now());
     out(
@@ -69,6 +74,7 @@ async function set(argv: string[]): Promise<number> {
         name: project.name,
         channel: now.channel_id ?? "-",
         handle: now.handle ?? DEFAULT_HANDLE,
+        triggers: now.triggers || "-",
       }),
     );
     return 0;

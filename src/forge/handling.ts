@@ -110,7 +110,9 @@ export async function handleDelivery(deps: ForgeDeps, slack: SlackSide, d: Deliv
   const settings = await deps.threads.settings(d.project_id);
   const handle = settings.handle ?? DEFAULT_HANDLE;
   // An issue given the project's label (its handle) asks for the issue's work, as who labelled it.
+  const triggers = settings.triggers.split(",");
   const issue = labelledIssueOf(d.forge, d.event, payload, handle);
+  if (issue && !triggers.includes("issues")) return "trigger_off";
   if (issue) {
     const prompt = t(deps.locale, "forge.issue.prompt", {
       ref: `${issue.repo}#${issue.number}`,
@@ -123,6 +125,7 @@ export async function handleDelivery(deps: ForgeDeps, slack: SlackSide, d: Deliv
   if (code) return proveLink(deps, d, c, code);
   const prompt = promptOf(c.body, handle);
   if (prompt === null || prompt === "") return "ignored";
+  if (!triggers.includes("comments")) return "trigger_off";
   return askAs(deps, slack, d, c, prompt, settings);
 }
 

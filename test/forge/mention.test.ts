@@ -121,7 +121,7 @@ describe("an issue labelled for codexpi", () => {
     env = undefined;
   });
 
-  it("S-FORGE-10: an issue given the project's label by a linked member starts a conversation in the channel, the issue's text quoted as its reporter's words, and the answer is posted on the issue; another label starts nothing", async () => {
+  it("S-FORGE-10: an issue given the project's label by a linked member starts a conversation in the channel, the issue's text quoted as its reporter's words, and the answer is posted on the issue; another label, or the project's triggers without issues, starts nothing", async () => {
     env = await forgeBot();
     const e = env;
     await new ForgeLinks(e.db).link(
@@ -140,6 +140,13 @@ describe("an issue labelled for codexpi", () => {
     await label("bug", "i-bug");
     expect(await e.outcome("github", "i-bug")).toBe("ignored");
     expect(await e.queued()).toBe(0);
+    // `--triggers comments`: issues are not answered; with `issues` back, the same label runs.
+    const threads = new ForgeThreads(e.db);
+    await threads.setSettings(e.project.id, { triggers: "comments" }, Date.now());
+    await label("codexpi", "i-off");
+    expect(await e.outcome("github", "i-off")).toBe("trigger_off");
+    expect(await e.queued()).toBe(0);
+    await threads.setSettings(e.project.id, { triggers: "comments,issues" }, Date.now());
     await label("codexpi", "i-codexpi");
     expect(await e.outcome("github", "i-codexpi")).toBe("started");
     const answer = await eventually(

@@ -25,6 +25,8 @@ export interface ForgeSettingsTable {
   channel_id: string | null;
   handle: string | null;
   forks: "on" | "off";
+  /** The triggers answered, comma-separated: `comments`, `issues` (default both). */
+  triggers: string;
   updated_at: number;
 }
 

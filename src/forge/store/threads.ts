@@ -2,7 +2,10 @@ import type { Database } from "../../engine/api/runtime.js";
 import type { ForgeSettingsTable, ForgeThreadsTable } from "./schema.js";
 
 /** A project's forge front-end settings (defaults when none are stored). */
-export type ForgeSettings = Pick<ForgeSettingsTable, "channel_id" | "handle" | "forks">;
+export type ForgeSettings = Pick<ForgeSettingsTable, "channel_id" | "handle" | "forks" | "triggers">;
+
+/** What a project answers unless `--triggers` says otherwise. */
+const DEFAULT_TRIGGERS = "comments,issues";
 
 /** The handle a comment mentions when a project names none. */
 export const DEFAULT_HANDLE = "codexpi";
@@ -27,10 +30,10 @@ export class ForgeThreads {
   async settings(projectId: string): Promise<ForgeSettings> {
     const row = await this.db
       .selectFrom("forge_settings")
-      .select(["channel_id", "handle", "forks"])
+      .select(["channel_id", "handle", "forks", "triggers"])
       .where("project_id", "=", projectId)
       .executeTakeFirst();
-    return row ?? { channel_id: null, handle: null, forks: "off" };
+    return row ?? { channel_id: null, handle: null, forks: "off", triggers: DEFAULT_TRIGGERS };
   }
 
   /** The projects that have a forge channel (the forge front end is set up for them). */

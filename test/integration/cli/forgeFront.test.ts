@@ -36,6 +36,9 @@ describe("codexpi forge set|link|unlink (real binary)", () => {
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(`${set.stdout}${set.stderr}`).not.toContain(SECRET);
     expect(set.stdout).toContain("C0FORGE1");
+    const triggers = await t.cli("forge", "set", "demo", "--triggers", "issues");
+    expect(triggers.stdout).toContain("déclencheurs issues");
+    expect((await t.cli("forge", "set", "demo", "--triggers", "ci")).exitCode).not.toBe(0);
     const linked = await t.cli("forge", "link", "github:OctoCat", "U0123ABC");
     expect(linked.exitCode, linked.stderr).toBe(0);
     expect(linked.stdout).toContain("U0123ABC");
