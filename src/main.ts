@@ -21,6 +21,7 @@ const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<numb
   worker: () => import("./cli/worker.js"),
   host: () => import("./cli/host.js"),
   credential: () => import("./cli/credential.js"),
+  forge: () => import("./cli/forge.js"),
   usage: () => import("./cli/spend.js"),
   budget: () => import("./cli/budget.js"),
   schedule: () => import("./cli/schedule.js"),

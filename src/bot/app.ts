@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import {
@@ -51,6 +51,8 @@ import { Intake, type IntakeTiming } from "./intake/intake.js";
 import { IntakeStore } from "./intake/store.js";
 import type { IntakeJournal } from "./store/intakeJournal.js";
 import { SharedIntakeStore } from "./store/sharedIntake.js";
+import { forgeRoutes } from "./forgeSlack.js";
+import type { ForgeFrontEnd } from "../forge/index.js";
 
 /** A started Slack app: its mode, the bound HTTP port (HTTP mode, or health in Socket Mode), and stop(). */
 export interface SlackApp {
@@ -95,6 +97,8 @@ interface SlackAppOptions {
   healthAccess?: HealthAccess;
   /** The intake database's file (default `<data dir>/intake.db`) and its waits (tests shorten them). */
   intake?: { file?: string; timing?: Partial<IntakeTiming> };
+  /** The forge front end (src/forge): its webhook handler on Slack's listener (HTTP mode), its link codes. */
+  forge?: Pick<ForgeFrontEnd, "listener" | "linkCode">;
 }
 
 /**
@@ -229,11 +233,15 @@ function createTransport(
       slackTimestamp: req.headers["x-slack-request-timestamp"],
       slackSignature: req.headers["x-slack-signature"],
     }),
-    customRoutes: ["/healthz", "/metrics"].map((path) => ({
-      path,
-      method: ["GET"],
-      handler: (req, res) => void serveHealth(health, access, req, res),
-    })),
+    customRoutes: [
+      ...["/healthz", "/metrics"].map((path) => ({
+        path,
+        method: ["GET"],
+        handler: (req: IncomingMessage, res: ServerResponse) => void serveHealth(health, access, req, res),
+      })),
+      // Forge webhooks (issue 33): the forge front end checks their own signatures.
+      ...(opts.forge ? forgeRoutes(opts.forge.listener) : []),
+    ],
   });
   const checks = {
     signingSecret: config.slack.signingSecret as string,
@@ -271,6 +279,7 @@ function botContext(
     posts: new SlackPosts(engine.db, engine.clock),
     channelDefaults: new SlackChannelDefaults(engine.db, engine.clock),
     handledEvents,
+    forge: opts.forge,
     channelMembers: new ChannelMembers(client, api, engine.clock, logger),
     threadReader: new ThreadReader(
       client,

@@ -45,6 +45,7 @@ export type Command =
   | { kind: "memory.remember"; project: string; text: string }
   /** Lists a project's notes. */
   | { kind: "memory.list"; project: string }
+  | { kind: "forge.link"; forge: "github" | "gitlab" }
   | ScheduleCommand
   | ChannelCommand
   | AuditCommand
@@ -121,7 +122,8 @@ export type UsageTopic =
   | "channel"
   | "project.share"
   | "remember"
-  | "memory";
+  | "memory"
+  | "forge";
 
 const ROLES: readonly ProjectRole[] = ["project", "master", "self"];
 const APPROVAL_MODES: readonly ApprovalMode[] = ["never", "on-request"];
@@ -214,6 +216,10 @@ const SUB_COMMANDS: Readonly<Record<string, SubCommandParser>> = (() => {
       rest.length === 1
         ? { kind: "memory.list", project: rest[0] as string }
         : { kind: "usage", topic: "memory" },
+    forge: (rest) =>
+      rest.length === 2 && rest[0]?.toLowerCase() === "link" && /^(github|gitlab)$/i.test(rest[1] ?? "")
+        ? { kind: "forge.link", forge: (rest[1] as string).toLowerCase() as "github" | "gitlab" }
+        : { kind: "usage", topic: "forge" },
     policy,
     channel: (_rest, args) => parseChannel(args),
     aide: help,

@@ -10,6 +10,7 @@ import type { Config } from "../config.js";
 import type { EngineApi } from "../engine/api/index.js";
 import { type Actor, isEngineError } from "../engine/api/model.js";
 import type { SlackPosts } from "./store/posts.js";
+import type { ForgeFrontEnd } from "../forge/index.js";
 import type { DisplayNames, ThreadReader } from "./threadContext/index.js";
 import type { SlackThreadNotices } from "./store/threadNotices.js";
 import { engineErrorText, t, type Locale } from "../i18n/index.js";
@@ -46,6 +47,8 @@ export interface BotContext {
   names: DisplayNames;
   /** Who was told, once per conversation thread, what they may do there (the bot's own rows). */
   threadNotices: SlackThreadNotices;
+  /** The forge front end's link codes (`/codex forge link`), when it runs (issue 33). */
+  forge?: Pick<ForgeFrontEnd, "linkCode">;
 }
 
 /** The Slack user as the engine sees them, in the language of the request they made. */

@@ -28,6 +28,8 @@ import { Notifier } from "./notifier/notifier.js";
 import { Counter } from "../metrics/index.js";
 import { configuredSecrets, registerSecrets } from "../redaction.js";
 import { runShutdown, type ShutdownStep } from "./shutdown.js";
+import { createForgeFrontEnd, type ForgeFrontEnd, pruneForge } from "../forge/index.js";
+import { forgeSlackSide } from "./forgeSlack.js";
 
 const HOUSEKEEPING_MS = 3600_000;
 const EVENT_MEMORY_MS = 24 * 3600_000; // Slack retries within minutes; a day is plenty
@@ -47,6 +49,7 @@ export async function prune(engine: Engine): Promise<void> {
   await api.events.pruneDelivered(now - OUTBOX_MEMORY_MS);
   await api.files.pruneTransfers(now - OUTBOX_MEMORY_MS);
   await pruneClones(engine);
+  await pruneForge(engine.db, now);
   pruneStaleFiles(engine.config.dataDir, now - OUTBOX_MEMORY_MS);
 }
 
@@ -58,6 +61,8 @@ export interface RunningBot {
   engine: Engine;
   slack: SlackApp | null;
   notifier: Notifier | null;
+  /** The forge front end (webhooks on Slack's HTTP listener), null when headless. */
+  forge: ForgeFrontEnd | null;
   health: Health;
   /** Slack's HTTP port (HTTP mode) or the health listener's: liveness for anyone, detail with the token. */
   healthPort: number | null;
@@ -122,6 +127,7 @@ export async function startBot(
   registerNotifierFailures(health, () => notifier);
   let slack: SlackApp | null = null;
   let notifier: Notifier | null = null;
+  let forge: ForgeFrontEnd | null = null;
   let healthPort: number | null = null;
   let healthServer: { close(cb: () => void): void } | null = null;
   let metricsServer: { close(cb: () => void): void } | null = null;
@@ -137,6 +143,7 @@ export async function startBot(
     metricsPort = metrics?.port ?? null;
     const healthAccess = publicAccess(config, metrics?.url ?? null);
     if (!headless) {
+      forge = forgeFrontEnd(config, engine, logger);
       slack = await startSlackApp({
         config,
         engine,
@@ -145,7 +152,9 @@ export async function startBot(
         health,
         healthAccess,
         intake: { file: config.intakeFile, ...slackOptions.intake },
+        forge,
       });
+      forge.start(forgeSlackSide(slack.client, engine.clock));
       healthPort = slack.healthPort;
       notifier = startNotifier(config, engine, slack, logger, { wakeups, onPostgres });
     } else {
@@ -157,6 +166,7 @@ export async function startBot(
     ticker = startTicker(engine, config.tick, logger);
     housekeeping = startHousekeeping(engine, logger);
   } catch (err) {
+    await forge?.stop().catch(() => undefined);
     await slack?.stop().catch(() => undefined);
     for (const server of [metricsServer, healthServer]) await closeServer(server);
     await closeSpawner(spawner);
@@ -169,11 +179,12 @@ export async function startBot(
     { owner: engine.owner, tick: config.tick, database: config.databasePath, healthPort, metricsPort },
     "codexpi serving",
   );
-  const parts = { db, spawner, offDispatch, slack, notifier, ticker, healthServer, metricsServer };
+  const parts = { db, spawner, offDispatch, slack, notifier, forge, ticker, healthServer, metricsServer };
   return {
     engine,
     slack,
     notifier,
+    forge,
     health,
     healthPort,
     metricsPort,
@@ -245,6 +256,19 @@ function startNotifier(
   return notifier;
 }
 
+/** The forge front end (issue 33): its deliveries are handled by the coordinator only. */
+function forgeFrontEnd(config: Config, engine: Engine, logger: Logger): ForgeFrontEnd {
+  return createForgeFrontEnd({
+    api: createEngineApi(engine),
+    db: engine.db,
+    clock: engine.clock,
+    logger,
+    locale: config.locale,
+    admins: config.admins,
+    isCoordinator: () => engine.holdsLease(),
+  });
+}
+
 function startHousekeeping(engine: Engine, logger: Logger): NodeJS.Timeout {
   const housekeeping = setInterval(
     () => void prune(engine).catch((err) => logger.warn({ err }, "housekeeping failed")),
@@ -267,12 +291,14 @@ function shutdownSteps(parts: {
   offDispatch: () => void;
   slack: SlackApp | null;
   notifier: Notifier | null;
+  forge: ForgeFrontEnd | null;
   ticker: Ticker | null;
   healthServer: { close(cb: () => void): void } | null;
   metricsServer: { close(cb: () => void): void } | null;
 }): ShutdownStep[] {
-  const { db, spawner, offDispatch, slack, notifier, ticker, healthServer, metricsServer } = parts;
+  const { db, spawner, offDispatch, slack, notifier, forge, ticker, healthServer, metricsServer } = parts;
   return [
+    { name: "forge", run: () => forge?.stop() },
     { name: "notifier", run: () => notifier?.stop() },
     { name: "slack", run: () => slack?.stop() },
     { name: "ticker", run: () => ticker?.stop() },

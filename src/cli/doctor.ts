@@ -29,6 +29,7 @@ import { t, type Locale } from "../i18n/index.js";
 import { describeProblem, installProblemsOf } from "./layoutCheck.js";
 import { codexConfigCheck } from "./codexConfigCheck.js";
 import { credentialsCheck } from "./credentialsCheck.js";
+import { forgeChecks } from "./forgeCheck.js";
 import { egressCheck } from "./networkCheck.js";
 import { modelProbe } from "./modelProbe.js";
 import { appTokenCheck, botTokenChecks, checkName, type Check } from "./slackChecks.js";
@@ -82,6 +83,7 @@ export async function run(argv: string[]): Promise<number> {
   checks.push(...(await botTokenChecks(config)));
   const app = await appTokenCheck(config);
   if (app) checks.push(app);
+  checks.push(...(await forgeChecks(config).catch(() => [])));
   for (const c of checks)
     out(t(locale, "cli.doctor.line", { mark: markOf(c), name: c.name, detail: c.detail }));
   return checks.every((c) => c.ok) ? 0 : 1;

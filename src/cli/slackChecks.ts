@@ -22,7 +22,8 @@ type CheckId =
   | "git"
   | "slack"
   | "slack_scopes"
-  | "slack_app_token";
+  | "slack_app_token"
+  | "forge";
 
 /** The name a doctor line shows for a check. */
 export const checkName = (locale: Locale, id: CheckId): string => t(locale, `cli.doctor.name.${id}`);

@@ -28,6 +28,11 @@ const SYNTAX: Record<string, string[]> = {
   worker: ["worker QUEUE-ID --attempt N"],
   host: ["host [--name NAME]"],
   credential: ["credential --forge-token - | --remove"],
+  forge: [
+    "forge set NAME [--channel C…|none] [--handle NAME] [--triggers comments,issues|none] [--webhook-secret - | --remove-webhook-secret]",
+    "forge link github|gitlab:LOGIN USER",
+    "forge unlink github|gitlab:LOGIN",
+  ],
   usage: ["usage [PROJECT] [--days N] [--json]"],
   budget: [
     "budget set project|user NAME [--daily N|none] [--monthly N|none]",

@@ -100,6 +100,8 @@ export type EngineErrorReason =
   | "forge_repo_not_found"
   | "forge_request_refused"
   | "forge_unreachable"
+  | "forge_webhook_secret_invalid"
+  | "forge_not_running"
   // Per-request options (issue 19): `model=`, `effort=`, `branch=`.
   | "request_option_empty"
   | "request_option_repeated"

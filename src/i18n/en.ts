@@ -5,6 +5,7 @@ import { coordination } from "./en/coordination.js";
 import { core } from "./en/core.js";
 import { laneCard } from "./en/laneCard.js";
 import { forge } from "./en/forge.js";
+import { forgeFront } from "./en/forgeFront.js";
 import { orchestrations } from "./en/orchestrations.js";
 import { runs } from "./en/runs.js";
 import { requestOptions } from "./en/requestOptions.js";
@@ -38,6 +39,7 @@ export const en = {
   ...approvals,
   ...laneCard,
   ...forge,
+  ...forgeFront,
   ...requestOptions,
   ...firstHour,
   ...threadContext,

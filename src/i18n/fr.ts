@@ -5,6 +5,7 @@ import { coordination } from "./fr/coordination.js";
 import { core } from "./fr/core.js";
 import { laneCard } from "./fr/laneCard.js";
 import { forge } from "./fr/forge.js";
+import { forgeFront } from "./fr/forgeFront.js";
 import { orchestrations } from "./fr/orchestrations.js";
 import { runs } from "./fr/runs.js";
 import { requestOptions } from "./fr/requestOptions.js";
@@ -37,6 +38,7 @@ export const fr = {
   ...approvals,
   ...laneCard,
   ...forge,
+  ...forgeFront,
   ...requestOptions,
   ...firstHour,
   ...threadContext,
@@ -77,6 +79,7 @@ type _AreasAreDisjoint = Assert<
       typeof approvals,
       typeof laneCard,
       typeof forge,
+      typeof forgeFront,
       typeof requestOptions,
       typeof firstHour,
       typeof threadContext,

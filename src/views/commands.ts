@@ -56,7 +56,8 @@ export type CommandTopic =
   | "channel"
   | "project.share"
   | "remember"
-  | "memory";
+  | "memory"
+  | "forge";
 
 /** What a usage line can be shown for: a sub-command, a group (`project`), or `/codex` itself. */
 export type UsageTopic = CommandTopic | "project" | "general";
@@ -97,6 +98,7 @@ export const COMMANDS: ReadonlyArray<{ topic: CommandTopic; admin: boolean; live
   { topic: "setup", admin: false, live: true },
   { topic: "remember", admin: false, live: true },
   { topic: "memory", admin: false, live: true },
+  { topic: "forge", admin: false, live: true },
 ];
 
 const more = (locale: Locale) => (n: number) => t(locale, "common.more", { n });

@@ -8,7 +8,8 @@ import { type Answer, type ForgeRequest, forgeServer, stringFields } from "./fak
 // (`application/vnd.github…+json`) or plain JSON. GitHub Enterprise serves the same under
 // `/api/v3`. It answers as GitHub does: 201 with `number`, `html_url`, `state`; 401 "Bad
 // credentials"; 404 "Not Found"; 422 "Validation Failed" (a malformed body, or "A pull request
-// already exists for owner:branch.").
+// already exists for owner:branch."). Also `POST /repos/{owner}/{repo}/issues/{n}/comments` (a
+// comment on an issue or a pull request's conversation, issue 33).
 
 /** A pull request the fake holds. */
 interface Pull {
@@ -20,6 +21,17 @@ interface Pull {
   state: "open" | "closed";
   merged_at: string | null;
   html_url: string;
+  /** The repository of its head (a fork's, or the same); the base's is the repository itself. */
+  head_repo: string;
+  base_repo: string;
+}
+
+/** A comment posted on an issue or pull request (`POST …/issues/{n}/comments`). */
+interface IssueComment {
+  id: number;
+  number: number;
+  body: string;
+  html_url: string;
 }
 
 export interface FakeGitHub {
@@ -28,6 +40,10 @@ export interface FakeGitHub {
   received: ForgeRequest[];
   /** The pull requests of `owner/repo`, in order. */
   pulls(repo: string): Pull[];
+  /** Adds a pull request as if someone had opened it on GitHub (`fork`: its head in another repository). */
+  addPull(repo: string, p: { title: string; head: string; base?: string; fork?: boolean }): number;
+  /** The comments posted on `owner/repo`'s issues and pull requests, in order. */
+  comments(repo: string): IssueComment[];
   /** Marks a pull request merged (as GitHub shows it: closed, `merged_at` set). */
   merge(repo: string, number: number): void;
   close(): Promise<void>;
@@ -36,7 +52,12 @@ export interface FakeGitHub {
 const WEB = "https://github.example";
 
 function view(p: Pull) {
-  return { ...p, head: { ref: p.head }, base: { ref: p.base }, merged: p.merged_at !== null };
+  return {
+    ...p,
+    head: { ref: p.head, repo: { full_name: p.head_repo } },
+    base: { ref: p.base, repo: { full_name: p.base_repo } },
+    merged: p.merged_at !== null,
+  };
 }
 
 function authorised(headers: ForgeRequest["headers"], token: string): boolean {
@@ -55,6 +76,7 @@ export async function startFakeGitHub(opts: {
 }): Promise<FakeGitHub> {
   const prefix = opts.enterprise ? "/api/v3" : "";
   const store = new Map<string, Pull[]>(opts.repos.map((r) => [r, []]));
+  const comments = new Map<string, IssueComment[]>(opts.repos.map((r) => [r, []]));
   const route = (req: Omit<ForgeRequest, "status">): Answer => {
     if (!authorised(req.headers, opts.token))
       return {
@@ -64,6 +86,8 @@ export async function startFakeGitHub(opts: {
     if (!acceptable(req.headers.accept)) return { status: 415, body: { message: "Unsupported media type" } };
     const url = new URL(req.url, "http://fake");
     if (!url.pathname.startsWith(`${prefix}/repos/`)) return { status: 404, body: { message: "Not Found" } };
+    const c = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(url.pathname.slice(prefix.length));
+    if (c && req.method === "POST") return comment(req, `${c[1]}/${c[2]}`, Number(c[3]), comments);
     const m = /^\/repos\/([^/]+)\/([^/]+)\/pulls(?:\/(\d+))?$/.exec(url.pathname.slice(prefix.length));
     const repo = m ? `${m[1]}/${m[2]}` : "";
     const pulls = store.get(repo);
@@ -81,6 +105,24 @@ export async function startFakeGitHub(opts: {
     apiUrl: `http://127.0.0.1:${server.port}${prefix}`,
     received: server.received,
     pulls: (repo) => store.get(repo) ?? [],
+    comments: (repo) => comments.get(repo) ?? [],
+    addPull(repo, p) {
+      const pulls = store.get(repo) ?? [];
+      const number = pulls.length + 1;
+      pulls.push({
+        number,
+        title: p.title,
+        body: null,
+        head: p.head,
+        base: p.base ?? "main",
+        state: "open",
+        merged_at: null,
+        html_url: `${WEB}/${repo}/pull/${number}`,
+        head_repo: p.fork ? `someone-else/${repo.split("/")[1]}` : repo,
+        base_repo: repo,
+      });
+      return number;
+    },
     merge(repo, number) {
       const p = store.get(repo)?.find((x) => x.number === number);
       if (p) Object.assign(p, { state: "closed", merged_at: new Date(0).toISOString() });
@@ -127,6 +169,8 @@ function create(req: Omit<ForgeRequest, "status">, repo: string, pulls: Pull[]):
     state: "open",
     merged_at: null,
     html_url: `${WEB}/${repo}/pull/${number}`,
+    head_repo: repo,
+    base_repo: repo,
   };
   pulls.push(pull);
   return { status: 201, body: view(pull) };
@@ -142,4 +186,27 @@ function list(q: URLSearchParams, owner: string, pulls: Pull[]): Pull[] {
       (!head || head === `${owner}:${p.head}`) &&
       (!q.get("base") || q.get("base") === p.base),
   );
+}
+
+/** `POST …/issues/{n}/comments` with a string `body` (GitHub: 201 with `id`, `html_url`; 422 without a body). */
+function comment(
+  req: Omit<ForgeRequest, "status">,
+  repo: string,
+  number: number,
+  all: Map<string, IssueComment[]>,
+): Answer {
+  const list = all.get(repo);
+  if (!list) return { status: 404, body: { message: "Not Found" } };
+  const bad = String(req.headers["content-type"] ?? "").startsWith("application/json")
+    ? stringFields(req.body, ["body"], [])
+    : ["body"];
+  if (bad.length) return { status: 422, body: { message: "Validation Failed" } };
+  const c: IssueComment = {
+    id: 1000 + list.length,
+    number,
+    body: (req.body as { body: string }).body,
+    html_url: `${WEB}/${repo}/pull/${number}#issuecomment-${1000 + list.length}`,
+  };
+  list.push(c);
+  return { status: 201, body: c };
 }

@@ -9,6 +9,8 @@ import { type Answer, type ForgeRequest, forgeServer, stringFields } from "./fak
 // comes as `PRIVATE-TOKEN: <t>` or `Authorization: Bearer <t>`. It answers as GitLab does: 201 with
 // `iid`, `web_url`, `state` ("opened"); 401 "401 Unauthorized"; 404 "404 Project Not Found"; 400
 // "<field> is missing"; 409 "Another open merge request already exists for this source branch".
+// Also `POST /api/v4/projects/:id/merge_requests/:iid/notes` with a string `body` (a comment on a
+// merge request, issue 33): 201 with `id`, `body`.
 
 /** A merge request the fake holds. */
 interface MergeRequest {
@@ -28,6 +30,8 @@ export interface FakeGitLab {
   apiUrl: string;
   received: ForgeRequest[];
   mergeRequests(project: string): MergeRequest[];
+  /** The notes posted on `project`'s merge requests, in order. */
+  notes(project: string): Array<{ iid: number; body: string }>;
   merge(project: string, iid: number): void;
   close(): Promise<void>;
 }
@@ -41,6 +45,7 @@ function authorised(headers: ForgeRequest["headers"], token: string): boolean {
 /** Starts a fake GitLab knowing `projects` (full paths; project n+1 has the numeric id 100+n). */
 export async function startFakeGitLab(opts: { token: string; projects: string[] }): Promise<FakeGitLab> {
   const store = new Map<string, MergeRequest[]>(opts.projects.map((p) => [p, []]));
+  const notes = new Map<string, Array<{ iid: number; body: string }>>(opts.projects.map((p) => [p, []]));
   const byId = (segment: string): string | null => {
     if (/^\d+$/.test(segment)) return opts.projects[Number(segment) - 100] ?? null;
     if (segment.includes("/")) return null;
@@ -52,6 +57,15 @@ export async function startFakeGitLab(opts: { token: string; projects: string[] 
     const url = new URL(req.url, "http://fake");
     // The raw path: an encoded slash must stay inside the `:id` segment.
     const raw = req.url.split("?")[0]!;
+    const n = /^\/api\/v4\/projects\/([^/]+)\/merge_requests\/(\d+)\/notes$/.exec(raw);
+    const noted = n ? byId(n[1]!) : null;
+    if (n && noted && req.method === "POST") {
+      const bad = stringFields(req.body, ["body"], []);
+      if (bad.length) return { status: 400, body: { message: "body is missing" } };
+      const list = notes.get(noted)!;
+      list.push({ iid: Number(n[2]), body: (req.body as { body: string }).body });
+      return { status: 201, body: { id: 500 + list.length, body: (req.body as { body: string }).body } };
+    }
     const m = /^\/api\/v4\/projects\/([^/]+)\/merge_requests(?:\/(\d+))?$/.exec(raw);
     const project = m ? byId(m[1]!) : null;
     if (!m || !project) return { status: 404, body: { message: "404 Project Not Found" } };
@@ -70,6 +84,7 @@ export async function startFakeGitLab(opts: { token: string; projects: string[] 
     apiUrl: `http://127.0.0.1:${server.port}/api/v4`,
     received: server.received,
     mergeRequests: (p) => store.get(p) ?? [],
+    notes: (p) => notes.get(p) ?? [],
     merge(p, iid) {
       const mr = store.get(p)?.find((x) => x.iid === iid);
       if (mr) mr.state = "merged";

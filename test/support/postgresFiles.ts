@@ -103,6 +103,10 @@ export const POSTGRES_FILES = [
   "test/bot/oneMessage.test.ts",
   // A thread is the team's: told once across two serve, teammates' turns, --thread-prompters (S-THREAD).
   "test/bot/threadTeam.test.ts",
+  // The forge front end's journal, links and notices (its own tables, issue 33: S-FORGE-01…04).
+  "test/forge/receiving.test.ts",
+  "test/forge/housekeeping.test.ts",
+  "test/forge/doctor.test.ts",
 ];
 
 const NO_DATABASE = "uses no database";

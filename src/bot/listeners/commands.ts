@@ -192,6 +192,7 @@ const handlers: { [K in keyof CommandOfKind]: Handler<K> } = {
   "project.unshare": (cmd, { ctx, actor }) => projectUnshare(ctx, cmd, actor),
   "memory.remember": (cmd, { ctx, actor }) => rememberCommand(ctx, cmd, actor),
   "memory.list": (cmd, { ctx, actor }) => memoryCommand(ctx, cmd, actor),
+  "forge.link": forgeLinkCommand,
 };
 
 function handle<K extends keyof CommandOfKind>(kind: K, cmd: CommandOfKind[K], scope: CommandScope) {
@@ -236,6 +237,16 @@ async function askCommand(
     // Removed once the conversation's root (which shows the same state) is in the channel.
     ackOf: started.item.conversation_id,
   };
+}
+
+/** `/codex forge link github|gitlab`: a one-time code the person posts on the forge to prove their account. */
+async function forgeLinkCommand(
+  cmd: CommandOfKind["forge.link"],
+  { ctx, userId }: CommandScope,
+): Promise<CommandReply> {
+  if (!ctx.forge) throw new EngineError("unavailable", "forge_not_running");
+  const code = await ctx.forge.linkCode(cmd.forge, userId);
+  return { text: t(ctx.locale, "forge.link.code", { forge: cmd.forge, code }) };
 }
 
 async function projectsCommand(

@@ -2,6 +2,7 @@ import type { ApprovalsApi } from "./approvals.js";
 import type { AuditSpecs } from "./audited.js";
 import type { CoordinationApi, DecisionsApi } from "./coordination.js";
 import type { ConversationsApi } from "./conversations.js";
+import type { ForgeApi } from "./forge.js";
 import type { LanesApi } from "./lanes.js";
 import type { MemoryApi } from "./memory.js";
 import type { OrchestrationsApi } from "./orchestrations.js";
@@ -195,4 +196,10 @@ export const memoryAudit: AuditSpecs<MemoryApi> = {
   discard: { action: "memory.discard", target: (_a, id) => note(id) },
   edit: { action: "memory.edit", target: (_a, id) => note(id), detail: (_a, _id, text) => text },
   forget: { action: "memory.forget", target: (_a, id) => note(id) },
+};
+
+// The forge front end's webhook secret: only that one was stored, never the secret itself.
+export const forgeAudit: AuditSpecs<ForgeApi> = {
+  setWebhookSecret: { action: "project.forge_webhook_secret", target: (_a, n) => project(n) },
+  removeWebhookSecret: { action: "project.forge_webhook_secret_removed", target: (_a, n) => project(n) },
 };

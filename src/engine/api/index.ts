@@ -4,6 +4,7 @@ import { coordinationApi, decisionsApi, type CoordinationApi, type DecisionsApi 
 import { conversationsApi, type ConversationsApi } from "./conversations.js";
 import { eventsApi, type EventsApi } from "./events.js";
 import { filesApi, type FilesApi } from "./files.js";
+import { forgeApi, type ForgeApi } from "./forge.js";
 import { lanesApi, type LanesApi } from "./lanes.js";
 import { orchestrationsApi, type OrchestrationsApi } from "./orchestrations.js";
 import { policiesApi, type PoliciesApi } from "./policies.js";
@@ -46,6 +47,8 @@ export interface EngineApi {
   audit: AuditApi;
   /** A project's notes for its agents (issue 34). */
   memory: MemoryApi;
+  /** What the forge front end asks of the engine (issue 33). */
+  forge: ForgeApi;
   /** The admin health endpoint's report and metrics. */
   health: Pick<Health, "report" | "metrics">;
 }
@@ -72,6 +75,7 @@ export function createEngineApi(kernel: Kernel): EngineApi {
     setup: audited(kernel, setupApi(kernel), specs.setupAudit),
     audit: auditApi(kernel),
     memory: audited(kernel, memoryApi(kernel), specs.memoryAudit),
+    forge: audited(kernel, forgeApi(kernel), specs.forgeAudit),
     health: new Health(kernel),
   };
 }

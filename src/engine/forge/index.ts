@@ -19,3 +19,11 @@ export {
   projectForgeView,
   projectPublishing,
 } from "./publishing.js";
+export {
+  type DiscussionTarget,
+  type PullRequestHead,
+  postForgeComment,
+  pullRequestHead,
+} from "./discussion.js";
+export { projectForgeTarget } from "./projectForge.js";
+export { hasWebhookSecret, removeWebhookSecret, verifyWebhook, writeWebhookSecret } from "./webhooks.js";

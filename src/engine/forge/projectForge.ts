@@ -136,3 +136,6 @@ export async function openProjectPullRequest(
 export async function projectPullRequestState(project: Project, number: number, host: ForgeHost) {
   return pullRequestState(await target(project, host), number);
 }
+
+/** The forge a project's pull requests live on, with its token (the forge front end's replies). */
+export const projectForgeTarget = target;

@@ -61,7 +61,9 @@ describe("the command line's language", () => {
     // Positive control: still described when asked for by name.
     const worker = await cli(["help", "worker"]);
     expect(worker.stdout).toContain("codexpi worker QUEUE-ID");
-    // And no "did you mean" an internal command.
-    expect((await cli(["worke"])).stderr.split("\n")[0]).toBe("unknown command: worke");
+    // And no "did you mean" an internal command (a public one may be suggested: `forge`).
+    const unknown = (await cli(["worke"])).stderr.split("\n")[0];
+    expect(unknown).toMatch(/^unknown command: worke\b/);
+    expect(unknown).not.toContain("worker");
   });
 });

@@ -1,0 +1,32 @@
+import type { Config } from "../config.js";
+import { createEngineApi, Engine, openDatabase } from "../engine/api/runtime.js";
+import { ForgeThreads } from "../forge/store/threads.js";
+import { t } from "../i18n/index.js";
+import { silentLogger } from "../logger.js";
+import { type Check, checkName } from "./slackChecks.js";
+
+/**
+ * The forge front end (issue 33), for each project given a forge channel: its repository, its
+ * webhook secret and a token must be there (a warning names what lacks), and webhooks need HTTP
+ * mode. No line when no project uses it. Reads only: the forge's own API is not called.
+ */
+export async function forgeChecks(config: Config): Promise<Check[]> {
+  const name = checkName(config.locale, "forge");
+  const db = openDatabase(config.database);
+  try {
+    const projects = await new ForgeThreads(db).withChannel().catch(() => [] as string[]);
+    if (!projects.length) return [];
+    const api = createEngineApi(new Engine({ config, db, logger: silentLogger }));
+    const lacking: string[] = [];
+    for (const id of projects) {
+      const { name: project, missing } = await api.forge.missing(id);
+      if (missing.length)
+        lacking.push(t(config.locale, "cli.doctor.forge_missing", { project, missing: missing.join(", ") }));
+    }
+    if (config.slack.appToken) lacking.push(t(config.locale, "cli.doctor.forge_socket_mode"));
+    if (lacking.length) return [{ name, ok: true, warning: true, detail: lacking.join("; ") }];
+    return [{ name, ok: true, detail: t(config.locale, "cli.doctor.forge_ok", { n: projects.length }) }];
+  } finally {
+    await db.destroy();
+  }
+}

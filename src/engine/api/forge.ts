@@ -1,0 +1,104 @@
+import type { Kernel } from "../kernel.js";
+import { assertAdmin, getProject, projectForActor, type Actor } from "../projects/index.js";
+import {
+  type DiscussionTarget,
+  postForgeComment,
+  projectForgeTarget,
+  pullRequestHead,
+  type PullRequestHead,
+  hasWebhookSecret,
+  readForgeToken,
+  removeWebhookSecret,
+  verifyWebhook,
+  writeWebhookSecret,
+} from "../forge/index.js";
+
+/** A forge as a project names it. */
+type ForgeKind = "github" | "gitlab";
+
+/** A project a forge repository's deliveries may be for. */
+export interface ForgeProjectRef {
+  id: string;
+  name: string;
+  workspaceMode: string;
+}
+
+/**
+ * What the forge front end (src/forge, issue 33) asks of the engine: which projects a repository
+ * is, whether a delivery is genuine (the secret never leaves the engine), a comment on a pull
+ * request or issue, a pull request's head. The settings are admins'.
+ */
+export interface ForgeApi {
+  /** The projects whose `--forge-repo` is `repo` on `forge` (a null forge setting matches either). */
+  projectsOfRepo(forge: ForgeKind, repo: string): Promise<ForgeProjectRef[]>;
+  /** A project by id (the journal keeps ids: a renamed project still receives its deliveries). */
+  project(projectId: string): Promise<ForgeProjectRef>;
+  /** Whether a delivery's signature (GitHub) or token (GitLab) is the project's webhook secret. */
+  verify(projectId: string, forge: ForgeKind, rawBody: Buffer, header: string): Promise<boolean>;
+  /** Stores a project's webhook secret (admins); answers the file. */
+  setWebhookSecret(actor: Actor, name: string, secret: string): Promise<string>;
+  /** Removes a project's webhook secret (admins); answers whether there was one. */
+  removeWebhookSecret(actor: Actor, name: string): Promise<boolean>;
+  /** Posts a comment on a project's pull request or issue with the project's token. */
+  comment(projectId: string, on: DiscussionTarget, body: string): Promise<{ url: string | null }>;
+  /** What a project's forge front end lacks: its repository setting, its webhook secret, a token. */
+  missing(
+    projectId: string,
+  ): Promise<{ name: string; missing: Array<"repository" | "webhook_secret" | "token"> }>;
+  /** A project's pull request's head branch, and whether it comes from a fork. */
+  pullRequestHead(projectId: string, number: number): Promise<PullRequestHead>;
+}
+
+export function forgeApi(kernel: Kernel): ForgeApi {
+  const { db } = kernel;
+  const host = () => ({ dataDir: kernel.config.dataDir, jail: kernel.config.jail });
+  return {
+    async projectsOfRepo(forge, repo) {
+      const rows = await db
+        .selectFrom("projects")
+        .select(["id", "name", "workspace_mode", "forge", "forge_repo"])
+        .where("forge_repo", "is not", null)
+        .execute();
+      return rows
+        .filter(
+          (p) =>
+            (p.forge === null || p.forge === forge) && p.forge_repo?.toLowerCase() === repo.toLowerCase(),
+        )
+        .map((p) => ({ id: p.id, name: p.name, workspaceMode: p.workspace_mode }));
+    },
+    async project(projectId) {
+      const p = await getProject(db, projectId);
+      return { id: p.id, name: p.name, workspaceMode: p.workspace_mode };
+    },
+    async verify(projectId, forge, rawBody, header) {
+      const project = await getProject(db, projectId);
+      return verifyWebhook(kernel.config.dataDir, project.name, forge, rawBody, header);
+    },
+    async setWebhookSecret(actor, name, secret) {
+      assertAdmin(actor);
+      const project = await projectForActor(db, actor, name);
+      return writeWebhookSecret(kernel.config.dataDir, project.name, secret);
+    },
+    async removeWebhookSecret(actor, name) {
+      assertAdmin(actor);
+      const project = await projectForActor(db, actor, name);
+      return removeWebhookSecret(kernel.config.dataDir, project.name);
+    },
+    async comment(projectId, on, body) {
+      const project = await getProject(db, projectId);
+      return postForgeComment(await projectForgeTarget(project, host()), on, body);
+    },
+    async missing(projectId) {
+      const project = await getProject(db, projectId);
+      const missing: Array<"repository" | "webhook_secret" | "token"> = [];
+      if (!project.forge_repo) missing.push("repository");
+      if (!hasWebhookSecret(kernel.config.dataDir, project.name)) missing.push("webhook_secret");
+      if (!readForgeToken(kernel.config.dataDir, project.name)) missing.push("token");
+      return { name: project.name, missing };
+    },
+    async pullRequestHead(projectId, number) {
+      const project = await getProject(db, projectId);
+      return pullRequestHead(await projectForgeTarget(project, host()), number);
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import { Octokit } from "@octokit/rest";
+import { Gitlab } from "@gitbeaker/rest";
+import { EngineError } from "../errors.js";
+import { forgeFailure } from "./forgeErrors.js";
+import type { ForgeTarget } from "./forgeTypes.js";
+
+// What the forge front end (issue 33) needs of a forge besides pull requests: a comment on a pull
+// (merge) request or an issue, and a pull request's head (its branch, and whether it comes from a
+// fork). Octokit for GitHub, Gitbeaker for GitLab, as for pull requests.
+
+const SILENT = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+const TIMEOUT_MS = 30_000;
+
+/** Where a comment goes: a pull (merge) request, or an issue, by its number (GitLab's iid). */
+export interface DiscussionTarget {
+  kind: "pull" | "issue";
+  number: number;
+}
+
+/** A pull request's head as the forge tells it. */
+export interface PullRequestHead {
+  branch: string;
+  /** True when the head lives in another repository (a fork): never run with a secret, never pushed. */
+  fork: boolean;
+  url: string;
+  title: string;
+}
+
+function octokit(target: ForgeTarget): Octokit {
+  return new Octokit({
+    auth: target.token,
+    baseUrl: target.forgeUrl.replace(/\/+$/, ""),
+    userAgent: "codexpi",
+    log: SILENT,
+  });
+}
+
+function gitlab(target: ForgeTarget) {
+  const base = target.forgeUrl.replace(/\/+$/, "");
+  if (!/\/api\/v4$/.test(base))
+    throw new EngineError("invalid", "forge_url_invalid", { value: target.forgeUrl });
+  return new Gitlab({ host: base.replace(/\/api\/v4$/, ""), token: target.token });
+}
+
+function ownerRepo(forgeRepo: string): { owner: string; repo: string } {
+  const [owner, repo, ...rest] = forgeRepo.split("/");
+  if (!owner || !repo || rest.length)
+    throw new EngineError("invalid", "forge_repo_invalid", { value: forgeRepo });
+  return { owner, repo };
+}
+
+const projectId = (forgeRepo: string): string | number =>
+  /^\d+$/.test(forgeRepo) ? Number(forgeRepo) : forgeRepo;
+
+async function comment(
+  target: ForgeTarget,
+  on: DiscussionTarget,
+  body: string,
+): Promise<{ url: string | null }> {
+  if (target.forge === "github") {
+    // A pull request's conversation is its issue's: one endpoint for both.
+    const { data } = await octokit(target).rest.issues.createComment({
+      ...ownerRepo(target.forgeRepo),
+      issue_number: on.number,
+      body,
+      request: { signal: AbortSignal.timeout(TIMEOUT_MS) },
+    });
+    return { url: data.html_url };
+  }
+  const api = gitlab(target);
+  const id = projectId(target.forgeRepo);
+  if (on.kind === "pull") await api.MergeRequestNotes.create(id, on.number, body);
+  else await api.IssueNotes.create(id, on.number, body);
+  return { url: null };
+}
+
+async function head(target: ForgeTarget, number: number): Promise<PullRequestHead> {
+  if (target.forge === "github") {
+    const { data } = await octokit(target).rest.pulls.get({
+      ...ownerRepo(target.forgeRepo),
+      pull_number: number,
+      request: { signal: AbortSignal.timeout(TIMEOUT_MS) },
+    });
+    const fork = (data.head.repo?.full_name ?? "") !== (data.base.repo?.full_name ?? "");
+    return { branch: data.head.ref, fork, url: data.html_url, title: data.title };
+  }
+  const mr = await gitlab(target).MergeRequests.show(projectId(target.forgeRepo), number);
+  return {
+    branch: String(mr.source_branch),
+    fork: mr.source_project_id !== mr.target_project_id,
+    url: String(mr.web_url),
+    title: String(mr.title),
+  };
+}
+
+/** Posts a comment; failures are the catalogue's forge errors, never holding the token. */
+export async function postForgeComment(target: ForgeTarget, on: DiscussionTarget, body: string) {
+  try {
+    return await comment(target, on, body);
+  } catch (e) {
+    throw forgeFailure(e, target);
+  }
+}
+
+/** A pull (merge) request's head branch, and whether it comes from a fork. */
+export async function pullRequestHead(target: ForgeTarget, number: number): Promise<PullRequestHead> {
+  try {
+    return await head(target, number);
+  } catch (e) {
+    throw forgeFailure(e, target);
+  }
+}

@@ -1,0 +1,146 @@
+import { randomBytes } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Logger } from "pino";
+import type { EngineApi } from "../engine/api/index.js";
+import type { Clock, Database } from "../engine/api/runtime.js";
+import type { Locale } from "../i18n/index.js";
+import { type ForgeDeps, handleDelivery } from "./handling.js";
+import { forgeRequestListener } from "./receiver.js";
+import { postFinishedAnswers } from "./replies.js";
+import type { SlackSide } from "./slackSide.js";
+import { ForgeDeliveries } from "./store/deliveries.js";
+import { ForgeLinks } from "./store/links.js";
+import { ForgeThreads } from "./store/threads.js";
+
+export { FORGE_PATHS } from "./receiver.js";
+export type { SlackSide } from "./slackSide.js";
+
+// The forge front end (issue 33): webhook receiver → journal → engine API, replies to the forge.
+// Same rules as src/bot: the engine only through its API, its own tables only (src/forge/store).
+
+const PASS_MS = 1_000;
+const LINK_CODE_TTL_MS = 3_600_000;
+/** A delivery whose handling failed this many times is given up (marked failed, logged). */
+const MAX_ATTEMPTS = 8;
+
+/** Whether a delivery that failed `attempts` times is due again: 2, 4, 8 … s after it came (about 8 min in all). */
+const due = (d: { attempts: number; received_at: number }, now: number) =>
+  d.attempts === 0 || now >= d.received_at + 1_000 * 2 ** d.attempts;
+
+/** How long a handled delivery's id is kept (GitHub and GitLab redeliver within days). */
+const DELIVERY_MEMORY_MS = 30 * 24 * 3600_000;
+
+/** Housekeeping: handled deliveries after a month, expired link codes. */
+export async function pruneForge(db: Database, now: number): Promise<void> {
+  await new ForgeDeliveries(db).forget(now - DELIVERY_MEMORY_MS);
+  await new ForgeLinks(db).forgetCodes(now);
+}
+
+/** What the bot gives the forge front end. */
+export interface ForgeOptions {
+  api: EngineApi;
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  locale: Locale;
+  admins: readonly string[];
+  /** Only the coordinator handles deliveries and posts replies (another instance only journals). */
+  isCoordinator(): boolean | Promise<boolean>;
+}
+
+/** The running front end: its HTTP handler, started once Slack is up, stopped with the bot. */
+export interface ForgeFrontEnd {
+  listener(req: IncomingMessage, res: ServerResponse): void;
+  /** A one-time code for `userId` to post on the forge, proving their account there (an hour). */
+  linkCode(forge: "github" | "gitlab", userId: string): Promise<string>;
+  start(slack: SlackSide): void;
+  /** Resolves once the current pass (if any) is over. */
+  settled(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createForgeFrontEnd(opts: ForgeOptions): ForgeFrontEnd {
+  const logger = opts.logger.child({ component: "forge" });
+  const deps: ForgeDeps = {
+    api: opts.api,
+    deliveries: new ForgeDeliveries(opts.db),
+    links: new ForgeLinks(opts.db),
+    threads: new ForgeThreads(opts.db),
+    clock: opts.clock,
+    logger,
+    locale: opts.locale,
+    isAdmin: (userId) => opts.admins.includes(userId),
+  };
+  let slack: SlackSide | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  let pass: Promise<void> | null = null;
+  let again = false;
+
+  const runPass = async (side: SlackSide) => {
+    for (const d of await deps.deliveries.pending()) {
+      if (!due(d, deps.clock.now())) continue;
+      try {
+        const outcome = await handleDelivery(deps, side, d);
+        await deps.deliveries.finish(d, "done", outcome, deps.clock.now());
+        logger.info({ forge: d.forge, delivery: d.delivery_id, outcome }, "forge delivery handled");
+      } catch (err) {
+        logger.warn({ err, forge: d.forge, delivery: d.delivery_id }, "forge delivery failed");
+        if (d.attempts + 1 >= MAX_ATTEMPTS)
+          await deps.deliveries.finish(d, "failed", "error", deps.clock.now());
+        else await deps.deliveries.attempted(d);
+      }
+    }
+    await postFinishedAnswers(deps, side);
+  };
+  const kick = (): void => {
+    if (!slack) return;
+    if (pass) {
+      again = true;
+      return;
+    }
+    const side = slack;
+    pass = (async () => {
+      if (await opts.isCoordinator()) await runPass(side);
+    })()
+      .catch((err: unknown) => logger.warn({ err }, "forge pass failed"))
+      .finally(() => {
+        pass = null;
+        if (again) {
+          again = false;
+          kick();
+        }
+      });
+  };
+  return {
+    listener: forgeRequestListener({
+      api: opts.api,
+      deliveries: deps.deliveries,
+      clock: opts.clock,
+      logger,
+      journaled: kick,
+    }),
+    async linkCode(forge, userId) {
+      const code = `codexpi-link-${randomBytes(9)
+        .toString("base64url")
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, "0")
+        .slice(0, 12)}`;
+      await deps.links.newCode(forge, userId, code, deps.clock.now() + LINK_CODE_TTL_MS);
+      return code;
+    },
+    start(side) {
+      slack = side;
+      timer = setInterval(kick, PASS_MS);
+      timer.unref();
+      kick();
+    },
+    async settled() {
+      while (pass) await pass;
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      slack = null;
+      while (pass) await pass;
+    },
+  };
+}

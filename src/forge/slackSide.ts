@@ -1,0 +1,14 @@
+import type { OnCreated } from "../engine/api/model.js";
+
+/**
+ * What the forge front end needs of Slack, given by the bot once its app is up: a conversation
+ * asked from the forge lives in the project's channel like one asked there.
+ */
+export interface SlackSide {
+  /** Posts a conversation's root message in a channel; answers its ts. */
+  postRoot(channel: string, text: string): Promise<string>;
+  /** Records, inside the engine's creating transaction, that the conversation lives in that thread. */
+  addressFor(channel: string, threadTs: string): OnCreated;
+  /** A link to a message (the thread a forge reply points to), or null when Slack gives none. */
+  permalink(channel: string, ts: string): Promise<string | null>;
+}

@@ -1,0 +1,53 @@
+import path from "node:path";
+import fs from "node:fs";
+import { createEngineApi } from "../../src/engine/api/index.js";
+import type { Actor } from "../../src/engine/api/model.js";
+import { ForgeDeliveries } from "../../src/forge/store/deliveries.js";
+import type { ForgeName } from "../../src/forge/store/schema.js";
+import { startFakeGitHub } from "../support/fakeGitHub.js";
+import type { FakeModelOptions } from "../support/fakeModel.js";
+import { ADMIN, eventually, slackBot } from "../support/slackBot.js";
+
+/** The repository the demo project is on the fake GitHub, its token and its webhook secret. */
+export const REPO = "acme/widgets";
+export const TOKEN = "ghp_forgetesttoken0001";
+export const HOOK_SECRET = "hook-secret-for-tests-0001";
+export const ADMIN_ACTOR: Actor = { userId: ADMIN, isAdmin: true };
+
+/**
+ * The whole bot (real Bolt app over HTTP, notifier, real workers and Codex, fake Slack and model)
+ * with its demo project on a fake GitHub Enterprise (`acme/widgets`), a token and a webhook secret.
+ */
+export async function forgeBot(opts: { model?: FakeModelOptions } = {}) {
+  const b = await slackBot({ model: opts.model, env: { CODEXPI_LOCALE: "en" } });
+  const github = await startFakeGitHub({ token: TOKEN, repos: [REPO], enterprise: true });
+  const api = createEngineApi(b.bot.engine);
+  await api.projects.setForge(ADMIN_ACTOR, "demo", {
+    forge: "github",
+    forgeUrl: github.apiUrl,
+    forgeRepo: REPO,
+  });
+  await api.projects.setForgeToken(ADMIN_ACTOR, "demo", TOKEN);
+  await api.forge.setWebhookSecret(ADMIN_ACTOR, "demo", HOOK_SECRET);
+  const deliveries = new ForgeDeliveries(b.db);
+  return {
+    ...b,
+    github,
+    api,
+    deliveries,
+    /** A directory beside the demo project's, for another project. */
+    siblingDir(name: string) {
+      const dir = path.join(path.dirname(b.project.path), name);
+      fs.mkdirSync(dir, { recursive: true });
+      return dir;
+    },
+    /** Waits until a delivery is handled; answers its outcome. */
+    outcome: (forge: ForgeName, id: string) =>
+      eventually(() => deliveries.outcome(forge, id), 30_000, `delivery ${id} handled`),
+    queued: async () => (await b.db.selectFrom("prompt_queue").select("id").execute()).length,
+    async close() {
+      await github.close();
+      await b.close();
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import fs from "node:fs";
+import path from "node:path";
+import { execa } from "execa";
+import { describe, expect, it } from "vitest";
+import { CLI, cliHarness } from "./harness.js";
+
+// Issue 33 from the real binary: a project's forge channel, handle and webhook secret (read from
+// standard input only, shown nowhere), and the links an admin makes.
+
+const SECRET = "cli-webhook-secret-9f8e7d6c5b";
+
+describe("codexpi forge set|link|unlink (real binary)", () => {
+  const t = cliHarness();
+  const withInput = (input: string, ...args: string[]) =>
+    execa(process.execPath, [CLI, ...args], { env: t.env, reject: false, timeout: 60_000, input });
+
+  it("S-FORGE-13: the webhook secret is read from standard input into a 0600 file and shows nowhere; a value given as an argument is refused; links are made and removed", async () => {
+    await t.setup();
+    await t.cli("project", "add", "demo", path.join(t.dir, "demo"));
+    const file = path.join(t.dir, "data", "credentials", "forge-webhook-demo.secret");
+    const asArgument = await t.cli("forge", "set", "demo", "--webhook-secret", SECRET);
+    expect(asArgument.exitCode).not.toBe(0);
+    expect(fs.existsSync(file)).toBe(false);
+    const set = await withInput(
+      `${SECRET}\n`,
+      "forge",
+      "set",
+      "demo",
+      "--webhook-secret",
+      "-",
+      "--channel",
+      "C0FORGE1",
+    );
+    expect(set.exitCode, set.stderr).toBe(0);
+    expect(fs.readFileSync(file, "utf8")).toBe(SECRET);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(`${set.stdout}${set.stderr}`).not.toContain(SECRET);
+    expect(set.stdout).toContain("C0FORGE1");
+    const triggers = await t.cli("forge", "set", "demo", "--triggers", "issues");
+    expect(triggers.stdout).toContain("déclencheurs issues");
+    expect((await t.cli("forge", "set", "demo", "--triggers", "ci")).exitCode).not.toBe(0);
+    const linked = await t.cli("forge", "link", "github:OctoCat", "U0123ABC");
+    expect(linked.exitCode, linked.stderr).toBe(0);
+    expect(linked.stdout).toContain("U0123ABC");
+    const bad = await t.cli("forge", "link", "bitbucket:someone", "U0123ABC");
+    expect(bad.exitCode).not.toBe(0);
+    const unlinked = await t.cli("forge", "unlink", "github:octocat");
+    expect(unlinked.exitCode).toBe(0);
+    const again = await t.cli("forge", "unlink", "github:octocat");
+    expect(again.stdout).not.toBe(unlinked.stdout);
+    const removed = await t.cli("forge", "set", "demo", "--remove-webhook-secret");
+    expect(removed.exitCode).toBe(0);
+    expect(fs.existsSync(file)).toBe(false);
+  }, 120_000);
+});
