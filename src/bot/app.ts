@@ -46,6 +46,7 @@ import { ChannelMembers } from "./channelMembers.js";
 import { ChannelAccessCheck, DisplayNames, ThreadReader } from "./threadContext/index.js";
 import { HandledEvents } from "./store/events.js";
 import { Intake, type IntakeTiming } from "./intake/intake.js";
+import { intakeCommitMetrics } from "./intake/commitMetrics.js";
 import { IntakeStore } from "./intake/store.js";
 import type { IntakeJournal } from "./store/intakeJournal.js";
 import { SharedIntakeStore } from "./store/sharedIntake.js";
@@ -121,6 +122,7 @@ export async function startSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
     clock: engine.clock,
     logger: logger.child({ component: "intake" }),
     timing: opts.intake?.timing,
+    counters: intakeCommitMetrics(opts.health.registry),
   });
   // Counted after the intake: a replayed request is in flight like a new one.
   const inFlight = new InFlight();

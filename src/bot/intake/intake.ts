@@ -4,7 +4,8 @@ import type { Logger } from "pino";
 import type { HandledEvents } from "../store/events.js";
 import { type IntakeWork, withIntake } from "./context.js";
 import { intakeKeyOf, type SignedHeaders } from "./keys.js";
-import type { IntakeJournal, IntakeRow } from "../store/intakeJournal.js";
+import type { IntakeJournal, IntakeRequest, IntakeRow } from "../store/intakeJournal.js";
+import { GroupCommit } from "./groupCommit.js";
 import type { ProcessEvent, ReceiverLayer } from "../receiver/layer.js";
 
 /** How the intake waits: the bound of an early reply, and how often put-aside requests are retried. */
@@ -21,6 +22,14 @@ const PRUNE_EVERY_MS = 60_000;
 const MAX_RETRY_DELAY_MS = 30_000;
 /** Past this, the intake acks on the listener's behalf: Slack's limit is 3 s. */
 const ACK_DEADLINE_MS = 2_500;
+/** The most requests one journal commit takes. */
+const MAX_BATCH = 100;
+
+/** What the intake counts of its journal commits (the bot's metrics). */
+export interface IntakeCounters {
+  /** One durable commit (one fsync) of the journal, holding `requests` requests. */
+  committed(requests: number): void;
+}
 
 /**
  * Durable intake write → ack → work, a layer of the composed receiver (receiver/composed.ts) in
@@ -33,6 +42,9 @@ const ACK_DEADLINE_MS = 2_500;
  * that work ends. A restarted bot replays what an earlier life recorded
  * and never finished, and on the shared journal any surviving instance adopts what a dead one
  * acked, through the same listeners, with an ack that goes nowhere.
+ * Requests are recorded by group commit (groupCommit.ts): those read in one turn of the event loop,
+ * or while a commit is in flight, share one durable commit, and each is passed on (to be acked)
+ * only once that commit has ended.
  */
 export class Intake implements ReceiverLayer {
   private next: ProcessEvent | null = null;
@@ -40,6 +52,7 @@ export class Intake implements ReceiverLayer {
   private timer: NodeJS.Timeout | null = null;
   private retrying = false;
   private lastPrune = 0;
+  private readonly commits: GroupCommit<IntakeRequest, number | null>;
 
   constructor(
     private readonly opts: {
@@ -48,9 +61,15 @@ export class Intake implements ReceiverLayer {
       clock: Clock;
       logger: Logger;
       timing?: Partial<IntakeTiming>;
+      counters?: IntakeCounters;
     },
   ) {
     this.timing = { ...DEFAULT_TIMING, ...opts.timing };
+    this.commits = new GroupCommit(async (requests) => {
+      const ids = await opts.store.recordAll(requests);
+      opts.counters?.committed(requests.length);
+      return ids;
+    }, MAX_BATCH);
   }
 
   /** Puts the intake in front of `next` (what follows it in the receiver, then the app). */
@@ -89,8 +108,8 @@ export class Intake implements ReceiverLayer {
     if (!key) return this.passOn(event);
     const now = this.opts.clock.now();
     // Throws (the receiver answers 500, nothing acked) rather than ack what could not be kept.
-    // Synchronous on the local file; one insert on the shared journal.
-    const id = await this.opts.store.record(key.key, key.kind, body, now);
+    // Resolves once the commit holding it is durable, shared with the requests read meanwhile.
+    const id = await this.commits.add({ key: key.key, kind: key.kind, body, receivedAt: now });
     if (id === null) {
       this.opts.logger.debug({ key: key.key }, "Slack request already received: acked and dropped");
       await event.ack();

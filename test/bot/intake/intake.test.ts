@@ -74,8 +74,8 @@ describe("the intake", () => {
     const file = path.join(tempDir(), "intake.db");
     // The first life records two commands and dies before their work (no processEvent at all).
     const first = new IntakeStore(file);
-    expect(first.record("cmd:T1", "command", command("T1"), env.clock.now())).not.toBeNull();
-    expect(first.record("cmd:T2", "command", command("T2"), env.clock.now())).not.toBeNull();
+    expect(await first.record("cmd:T1", "command", command("T1"), env.clock.now())).not.toBeNull();
+    expect(await first.record("cmd:T2", "command", command("T2"), env.clock.now())).not.toBeNull();
     first.close();
     // T2's work did reach the main database (another instance, or the moment before the kill).
     await new HandledEvents(env.db).firstTime("cmd:T2", env.clock.now());
