@@ -141,7 +141,7 @@ export async function startSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
     logger.error({ err }, "unhandled error in a Slack listener");
   });
 
-  const afterAck = new AfterAck(logger);
+  const afterAck = new AfterAck(logger, () => intake.acksSent());
   const acks = new PendingAcks(logger, () => engine.clock.now());
   registerListeners(app, botContext(opts, client, botUserId, afterAck, handledEvents, acks));
 

@@ -98,6 +98,8 @@ export const POSTGRES_FILES = [
   "test/bot/filesOnHost.test.ts",
   // One Slack message, one turn, with its twin deliveries reaching two serve at once (S-ONE-07).
   "test/bot/oneMessage.test.ts",
+  // A burst of requests journaled by one multi-row insert in the shared journal (S-ACK-01, 02).
+  "test/bot/intake/groupCommit.test.ts",
 ];
 
 const NO_DATABASE = "uses no database";

@@ -3,7 +3,7 @@ import type { ReceiverEvent } from "@slack/bolt";
 import type { Logger } from "pino";
 import type { HandledEvents } from "../store/events.js";
 import { type IntakeWork, withIntake } from "./context.js";
-import { intakeKeyOf, type SignedHeaders } from "./keys.js";
+import { type IntakeKey, intakeKeyOf, type SignedHeaders } from "./keys.js";
 import type { IntakeJournal, IntakeRequest, IntakeRow } from "../store/intakeJournal.js";
 import { GroupCommit } from "./groupCommit.js";
 import type { ProcessEvent, ReceiverLayer } from "../receiver/layer.js";
@@ -24,6 +24,8 @@ const MAX_RETRY_DELAY_MS = 30_000;
 const ACK_DEADLINE_MS = 2_500;
 /** The most requests one journal commit takes. */
 const MAX_BATCH = 100;
+/** The longest work after an ack waits for other requests' acks (`acksSent`): it never starves. */
+const ACKS_FIRST_MAX_WAIT_MS = 200;
 
 /** What the intake counts of its journal commits (the bot's metrics). */
 export interface IntakeCounters {
@@ -53,6 +55,9 @@ export class Intake implements ReceiverLayer {
   private retrying = false;
   private lastPrune = 0;
   private readonly commits: GroupCommit<IntakeRequest, number | null>;
+  /** Requests received and not acked yet, and who waits for there to be none (`acksSent`). */
+  private awaitingAck = 0;
+  private ackWaiters: Array<() => void> = [];
 
   constructor(
     private readonly opts: {
@@ -102,10 +107,59 @@ export class Intake implements ReceiverLayer {
     this.timer = null;
   }
 
+  /**
+   * Resolves once no request received is waiting for its ack, or after `maxWaitMs`. The work
+   * after an ack runs on the event loop the acks need: asked between two pieces of it, this lets
+   * a burst of requests be journaled and acked first.
+   */
+  acksSent(maxWaitMs = ACKS_FIRST_MAX_WAIT_MS): Promise<void> {
+    if (this.awaitingAck === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, maxWaitMs);
+      this.ackWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** Counts a request as waiting for its ack until `done` is called (once counted, once only). */
+  private awaitAck(): () => void {
+    this.awaitingAck++;
+    let counted = true;
+    return () => {
+      if (!counted) return;
+      counted = false;
+      if (--this.awaitingAck === 0) for (const wake of this.ackWaiters.splice(0)) wake();
+    };
+  }
+
   private async receive(event: ReceiverEvent): Promise<void> {
     const body = event.body as Record<string, unknown>;
     const key = intakeKeyOf(body, (event.customProperties ?? {}) as SignedHeaders);
     if (!key) return this.passOn(event);
+    const acked = this.awaitAck();
+    try {
+      await this.journalAndConsume(key, body, {
+        ...event,
+        ack: async (response) => {
+          try {
+            await event.ack(response);
+          } finally {
+            acked();
+          }
+        },
+      });
+    } finally {
+      acked();
+    }
+  }
+
+  private async journalAndConsume(
+    key: IntakeKey,
+    body: Record<string, unknown>,
+    event: ReceiverEvent,
+  ): Promise<void> {
     const now = this.opts.clock.now();
     // Throws (the receiver answers 500, nothing acked) rather than ack what could not be kept.
     // Resolves once the commit holding it is durable, shared with the requests read meanwhile.
