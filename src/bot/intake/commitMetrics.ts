@@ -3,7 +3,7 @@ import type { IntakeCounters } from "./intake.js";
 
 /**
  * The intake journal's commits, in the process's registry: requests recorded over commits is the
- * size of a group commit (one fsync for a burst of requests, see groupCommit.ts).
+ * size of a group commit (one fsync for a burst of requests, see ../groupCommit.ts).
  */
 export function intakeCommitMetrics(registry: Registry): IntakeCounters {
   const existing = (name: string) => registry.getSingleMetric(name) as Counter | undefined;

@@ -5,7 +5,7 @@ import type { HandledEvents } from "../store/events.js";
 import { type IntakeWork, withIntake } from "./context.js";
 import { type IntakeKey, intakeKeyOf, type SignedHeaders } from "./keys.js";
 import type { IntakeJournal, IntakeRequest, IntakeRow } from "../store/intakeJournal.js";
-import { GroupCommit } from "./groupCommit.js";
+import { GroupCommit } from "../groupCommit.js";
 import type { ProcessEvent, ReceiverLayer } from "../receiver/layer.js";
 
 /** How the intake waits: the bound of an early reply, and how often put-aside requests are retried. */
@@ -44,7 +44,7 @@ export interface IntakeCounters {
  * that work ends. A restarted bot replays what an earlier life recorded
  * and never finished, and on the shared journal any surviving instance adopts what a dead one
  * acked, through the same listeners, with an ack that goes nowhere.
- * Requests are recorded by group commit (groupCommit.ts): those read in one turn of the event loop,
+ * Requests are recorded by group commit (../groupCommit.ts): those read in one turn of the event loop,
  * or while a commit is in flight, share one durable commit, and each is passed on (to be acked)
  * only once that commit has ended.
  */

@@ -22,7 +22,7 @@ const fsync = (fd: number) =>
  *
  * WAL with `synchronous=NORMAL`: a commit reaches the WAL file (it survives a killed process) but
  * is not fsynced. The write an ack depends on (`recordAll`, a whole burst of requests in one
- * transaction, see groupCommit.ts) is then made durable by an fsync of the WAL file, run on
+ * transaction, see ../groupCommit.ts) is then made durable by an fsync of the WAL file, run on
  * libuv's thread pool: the event loop reads, checks and acks other requests meanwhile, and the
  * requests of the batch are acked only once it is done. That is what `synchronous=FULL` does in
  * WAL mode (an fsync of the WAL at commit), without blocking the event loop for it (~3 ms here,
@@ -187,13 +187,12 @@ export class IntakeStore implements IntakeJournal {
     return out;
   }
 
-  /** Records a signed request's key; false when it was recorded before (a replay). */
-  firstSignature(key: string, now: number): boolean {
-    return (
-      this.sqlite
-        .prepare("INSERT INTO seen_signatures (key, at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING")
-        .run(key, now).changes === 1
+  /** Records signed requests' keys in one transaction; false for a key recorded before (a replay). */
+  firstSignatures(keys: readonly string[], now: number): boolean[] {
+    const insert = this.sqlite.prepare(
+      "INSERT INTO seen_signatures (key, at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
     );
+    return this.sqlite.transaction(() => keys.map((key) => insert.run(key, now).changes === 1))();
   }
 
   /** The signature keys still remembered (tests). */

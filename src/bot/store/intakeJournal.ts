@@ -69,8 +69,11 @@ export interface IntakeJournal {
   maintain(now: number): Awaitable<IntakeRow[]>;
   /** This instance's requests put aside whose time has come, oldest first. */
   due(now: number): Awaitable<IntakeRow[]>;
-  /** Records a signed request's key; false when it was recorded before (a replay). */
-  firstSignature(key: string, now: number): Awaitable<boolean>;
+  /**
+   * Records signed requests' keys in one commit (not fsynced: see ../intake/store.ts); for each,
+   * false when it was recorded before (a replay), or earlier in the same batch.
+   */
+  firstSignatures(keys: readonly string[], now: number): Awaitable<boolean[]>;
   /** Forgets the signatures seen before `before`. */
   forgetSignatures(before: number): Awaitable<void>;
   /** Forgets the requests consumed before `before`. */

@@ -143,13 +143,17 @@ export class SharedIntakeStore implements IntakeJournal {
     return rows.map((r) => toRow(r as IntakeRecord));
   }
 
-  async firstSignature(key: string, now: number): Promise<boolean> {
-    const r = await this.db
+  async firstSignatures(keys: readonly string[], now: number): Promise<boolean[]> {
+    if (!keys.length) return [];
+    const rows = await this.db
       .insertInto("intake_signatures")
-      .values({ key, at: now })
+      .values(keys.map((key) => ({ key, at: now })))
       .onConflict((oc) => oc.column("key").doNothing())
-      .executeTakeFirst();
-    return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
+      .returning("key")
+      .execute();
+    const inserted = new Set(rows.map((r) => r.key));
+    // A key twice in the batch: the first is the request, the second its replay.
+    return keys.map((key) => inserted.delete(key));
   }
 
   async forgetSignatures(before: number): Promise<void> {

@@ -4,7 +4,8 @@
  * sockets in that turn join it); callers arriving while a commit is in flight wait for the next
  * one, which takes all of them. A caller's promise settles only once the commit holding its item
  * has ended, with that commit's result for it or its error: nothing is acknowledged before it is
- * durable, and a burst of requests costs a few commits (fsyncs) rather than one each.
+ * durable, and a burst of requests costs a few commits (fsyncs) rather than one each. Used for
+ * the intake journal (intake/intake.ts) and the seen signatures (receiver/signatureCheck.ts).
  */
 export class GroupCommit<In, Out> {
   private queue: Array<{ item: In; resolve: (out: Out) => void; reject: (err: unknown) => void }> = [];
