@@ -123,7 +123,7 @@ export class Intake implements ReceiverLayer {
     });
   }
 
-  /** Counts a request as waiting for its ack until `done` is called (once counted, once only). */
+  /** Counts a request as waiting for its ack; the function returned uncounts it (once only). */
   private awaitAck(): () => void {
     this.awaitingAck++;
     let counted = true;
