@@ -13,7 +13,14 @@ export class AfterAck {
   private running = false;
   private idle: Array<() => void> = [];
 
-  constructor(private readonly logger: Logger) {}
+  /**
+   * @param acksFirst resolves when the requests waiting for their ack have it (see
+   *   Intake.acksSent): asked before each item, so that a burst's acks do not wait behind its work.
+   */
+  constructor(
+    private readonly logger: Logger,
+    private readonly acksFirst: () => Promise<void> = () => Promise.resolve(),
+  ) {}
 
   /**
    * Schedules `work`; its errors are logged (a listener has nobody left to throw to). Work done for
@@ -60,6 +67,7 @@ export class AfterAck {
     while (this.queue.length) {
       // Yield first: new requests waiting on the socket are read and acked before this item.
       await new Promise((resolve) => setImmediate(resolve));
+      await this.acksFirst();
       const work = this.queue.shift() as () => Promise<void>;
       await work().catch((err) => this.logger.error({ err }, "work after ack failed"));
     }

@@ -48,6 +48,7 @@ import { ChannelMembers } from "./channelMembers.js";
 import { ChannelAccessCheck, DisplayNames, ThreadReader } from "./threadContext/index.js";
 import { HandledEvents } from "./store/events.js";
 import { Intake, type IntakeTiming } from "./intake/intake.js";
+import { intakeCommitMetrics } from "./intake/commitMetrics.js";
 import { IntakeStore } from "./intake/store.js";
 import type { IntakeJournal } from "./store/intakeJournal.js";
 import { SharedIntakeStore } from "./store/sharedIntake.js";
@@ -127,6 +128,7 @@ export async function startSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
     clock: engine.clock,
     logger: logger.child({ component: "intake" }),
     timing: opts.intake?.timing,
+    counters: intakeCommitMetrics(opts.health.registry),
   });
   // Counted after the intake: a replayed request is in flight like a new one.
   const inFlight = new InFlight();
@@ -145,7 +147,7 @@ export async function startSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
     logger.error({ err }, "unhandled error in a Slack listener");
   });
 
-  const afterAck = new AfterAck(logger);
+  const afterAck = new AfterAck(logger, () => intake.acksSent());
   const acks = new PendingAcks(logger, () => engine.clock.now());
   registerListeners(app, botContext(opts, client, botUserId, afterAck, handledEvents, acks));
 

@@ -67,8 +67,8 @@ describe("guarded marks on the queues", () => {
     const store = new IntakeStore(path.join(env.dir, "intake.db"));
     try {
       const now = env.clock.now();
-      const consumed = store.record("e1", "event", {}, now)!;
-      const waiting = store.record("e2", "event", {}, now)!;
+      const consumed = (await store.record("e1", "event", {}, now))!;
+      const waiting = (await store.record("e2", "event", {}, now))!;
       store.done(consumed, now);
       store.defer(consumed, now, 1000, 10_000);
       store.defer(waiting, now, 1000, 10_000);

@@ -3,8 +3,9 @@ import type { ReceiverEvent } from "@slack/bolt";
 import type { Logger } from "pino";
 import type { HandledEvents } from "../store/events.js";
 import { type IntakeWork, withIntake } from "./context.js";
-import { intakeKeyOf, type SignedHeaders } from "./keys.js";
-import type { IntakeJournal, IntakeRow } from "../store/intakeJournal.js";
+import { type IntakeKey, intakeKeyOf, type SignedHeaders } from "./keys.js";
+import type { IntakeJournal, IntakeRequest, IntakeRow } from "../store/intakeJournal.js";
+import { GroupCommit } from "../groupCommit.js";
 import type { ProcessEvent, ReceiverLayer } from "../receiver/layer.js";
 
 /** How the intake waits: the bound of an early reply, and how often put-aside requests are retried. */
@@ -21,6 +22,16 @@ const PRUNE_EVERY_MS = 60_000;
 const MAX_RETRY_DELAY_MS = 30_000;
 /** Past this, the intake acks on the listener's behalf: Slack's limit is 3 s. */
 const ACK_DEADLINE_MS = 2_500;
+/** The most requests one journal commit takes. */
+const MAX_BATCH = 100;
+/** The longest work after an ack waits for other requests' acks (`acksSent`): it never starves. */
+const ACKS_FIRST_MAX_WAIT_MS = 200;
+
+/** What the intake counts of its journal commits (the bot's metrics). */
+export interface IntakeCounters {
+  /** One durable commit (one fsync) of the journal, holding `requests` requests. */
+  committed(requests: number): void;
+}
 
 /**
  * Durable intake write → ack → work, a layer of the composed receiver (receiver/composed.ts) in
@@ -33,6 +44,9 @@ const ACK_DEADLINE_MS = 2_500;
  * that work ends. A restarted bot replays what an earlier life recorded
  * and never finished, and on the shared journal any surviving instance adopts what a dead one
  * acked, through the same listeners, with an ack that goes nowhere.
+ * Requests are recorded by group commit (../groupCommit.ts): those read in one turn of the event loop,
+ * or while a commit is in flight, share one durable commit, and each is passed on (to be acked)
+ * only once that commit has ended.
  */
 export class Intake implements ReceiverLayer {
   private next: ProcessEvent | null = null;
@@ -40,6 +54,10 @@ export class Intake implements ReceiverLayer {
   private timer: NodeJS.Timeout | null = null;
   private retrying = false;
   private lastPrune = 0;
+  private readonly commits: GroupCommit<IntakeRequest, number | null>;
+  /** Requests received and not acked yet, and who waits for there to be none (`acksSent`). */
+  private awaitingAck = 0;
+  private ackWaiters: Array<() => void> = [];
 
   constructor(
     private readonly opts: {
@@ -48,9 +66,15 @@ export class Intake implements ReceiverLayer {
       clock: Clock;
       logger: Logger;
       timing?: Partial<IntakeTiming>;
+      counters?: IntakeCounters;
     },
   ) {
     this.timing = { ...DEFAULT_TIMING, ...opts.timing };
+    this.commits = new GroupCommit(async (requests) => {
+      const ids = await opts.store.recordAll(requests);
+      opts.counters?.committed(requests.length);
+      return ids;
+    }, MAX_BATCH);
   }
 
   /** Puts the intake in front of `next` (what follows it in the receiver, then the app). */
@@ -83,14 +107,63 @@ export class Intake implements ReceiverLayer {
     this.timer = null;
   }
 
+  /**
+   * Resolves once no request received is waiting for its ack, or after `maxWaitMs`. The work
+   * after an ack runs on the event loop the acks need: asked between two pieces of it, this lets
+   * a burst of requests be journaled and acked first.
+   */
+  acksSent(maxWaitMs = ACKS_FIRST_MAX_WAIT_MS): Promise<void> {
+    if (this.awaitingAck === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, maxWaitMs);
+      this.ackWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** Counts a request as waiting for its ack; the function returned uncounts it (once only). */
+  private awaitAck(): () => void {
+    this.awaitingAck++;
+    let counted = true;
+    return () => {
+      if (!counted) return;
+      counted = false;
+      if (--this.awaitingAck === 0) for (const wake of this.ackWaiters.splice(0)) wake();
+    };
+  }
+
   private async receive(event: ReceiverEvent): Promise<void> {
     const body = event.body as Record<string, unknown>;
     const key = intakeKeyOf(body, (event.customProperties ?? {}) as SignedHeaders);
     if (!key) return this.passOn(event);
+    const acked = this.awaitAck();
+    try {
+      await this.journalAndConsume(key, body, {
+        ...event,
+        ack: async (response) => {
+          try {
+            await event.ack(response);
+          } finally {
+            acked();
+          }
+        },
+      });
+    } finally {
+      acked();
+    }
+  }
+
+  private async journalAndConsume(
+    key: IntakeKey,
+    body: Record<string, unknown>,
+    event: ReceiverEvent,
+  ): Promise<void> {
     const now = this.opts.clock.now();
     // Throws (the receiver answers 500, nothing acked) rather than ack what could not be kept.
-    // Synchronous on the local file; one insert on the shared journal.
-    const id = await this.opts.store.record(key.key, key.kind, body, now);
+    // Resolves once the commit holding it is durable, shared with the requests read meanwhile.
+    const id = await this.commits.add({ key: key.key, kind: key.kind, body, receivedAt: now });
     if (id === null) {
       this.opts.logger.debug({ key: key.key }, "Slack request already received: acked and dropped");
       await event.ack();

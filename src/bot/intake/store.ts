@@ -4,9 +4,13 @@ import SQLite from "better-sqlite3";
 import {
   type IntakeJournal,
   type IntakeRecord as RawRow,
+  type IntakeRequest,
   type IntakeRow,
   toIntakeRow as toRow,
 } from "../store/intakeJournal.js";
+
+const fsync = (fd: number) =>
+  new Promise<void>((resolve, reject) => fs.fsync(fd, (err) => (err ? reject(err) : resolve())));
 
 /**
  * The intake database (`<data dir>/intake.db`): every request that asks for work is written here
@@ -14,17 +18,26 @@ import {
  * and a foreign writer may hold the main database's write lock for seconds, and better-sqlite3
  * would block the event loop (and every ack) while waiting for it. Opened in exclusive locking
  * mode, so no other process can lock (or even read) it while `serve` runs: a write here never
- * waits. WAL; the write an ack depends on (`record`) commits with `synchronous=FULL`, fsynced, so
- * an acked request survives a power loss too, not only a killed process (one fsync, ~3 ms here).
- * Everything else commits with NORMAL (safe against a killed process, not a power loss), because
- * losing it costs nothing but a refusal: a lost done mark replays a request whose key the main
- * database already holds, a lost signature lets a replay reach that same refusal. Three fsyncs
- * per request made a burst of 50 commands block the event loop for half a second.
+ * waits.
+ *
+ * WAL with `synchronous=NORMAL`: a commit reaches the WAL file (it survives a killed process) but
+ * is not fsynced. The write an ack depends on (`recordAll`, a whole burst of requests in one
+ * transaction, see ../groupCommit.ts) is then made durable by an fsync of the WAL file, run on
+ * libuv's thread pool: the event loop reads, checks and acks other requests meanwhile, and the
+ * requests of the batch are acked only once it is done. That is what `synchronous=FULL` does in
+ * WAL mode (an fsync of the WAL at commit), without blocking the event loop for it (~3 ms here,
+ * far more on a busy disk). A checkpoint cannot lose a synced frame: with NORMAL it syncs the WAL
+ * before copying it into the database and the database after, and only then may the WAL start
+ * over. Everything else commits with NORMAL alone (safe against a killed process, not a power
+ * loss), because losing it costs nothing but a refusal: a lost done mark replays a request whose
+ * key the main database already holds, a lost signature lets a replay reach that same refusal.
  */
 export class IntakeStore implements IntakeJournal {
   private readonly sqlite: SQLite.Database;
   /** The highest id recorded before this process opened the file: what a replay covers. */
   readonly lastIdAtOpen: number;
+  /** The WAL file, open for its fsyncs until the store closes (see `recordAll`). */
+  private walFd: number | null = null;
 
   constructor(readonly file: string) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -32,7 +45,10 @@ export class IntakeStore implements IntakeJournal {
     try {
       this.sqlite.pragma("busy_timeout = 0");
       this.sqlite.pragma("locking_mode = EXCLUSIVE");
-      this.sqlite.pragma("journal_mode = WAL");
+      // The durability of `recordAll` rests on the WAL (it fsyncs that file): refuse to run without.
+      const mode = this.sqlite.pragma("journal_mode = WAL", { simple: true });
+      if (mode !== "wal")
+        throw new Error(`the intake database cannot use WAL (journal mode ${String(mode)})`);
       this.sqlite.pragma("synchronous = NORMAL");
       // A write takes the exclusive lock now and keeps it: a second `serve` on this data
       // directory fails here, at start, rather than stealing or blocking acks later.
@@ -64,14 +80,46 @@ export class IntakeStore implements IntakeJournal {
     this.lastIdAtOpen = max.m ?? 0;
   }
 
-  /** Writes a request; its id, or null when its key was recorded before (a Slack retry, a replay). */
-  record(key: string, kind: string, body: unknown, now: number): number | null {
-    const r = this.sqlite
-      .prepare(
-        "INSERT INTO intake (key, kind, body, received_at) VALUES (?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
-      )
-      .run(key, kind, JSON.stringify(body), now);
-    return r.changes === 1 ? Number(r.lastInsertRowid) : null;
+  /**
+   * Writes requests in one transaction, then fsyncs the WAL off the event loop; resolves once they
+   * are durable. Each one's id, or null when its key was recorded before (a retry, a replay).
+   */
+  async recordAll(requests: readonly IntakeRequest[]): Promise<Array<number | null>> {
+    const insert = this.sqlite.prepare(
+      "INSERT INTO intake (key, kind, body, received_at) VALUES (?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
+    );
+    const ids = this.sqlite.transaction(() =>
+      requests.map((q) => {
+        const r = insert.run(q.key, q.kind, JSON.stringify(q.body), q.receivedAt);
+        return r.changes === 1 ? Number(r.lastInsertRowid) : null;
+      }),
+    )();
+    await fsync(this.wal());
+    return ids;
+  }
+
+  /** Writes one request in a commit of its own (tests, tools); see `recordAll`. */
+  async record(key: string, kind: string, body: unknown, now: number): Promise<number | null> {
+    const [id] = await this.recordAll([{ key, kind, body, receivedAt: now }]);
+    return id ?? null;
+  }
+
+  /**
+   * The WAL file's descriptor, opened at the first commit (the file exists from the open on) and
+   * kept: closing a descriptor of a file drops the process's POSIX locks on it. Its directory
+   * entry is synced once, as SQLite would at its first sync of the file.
+   */
+  private wal(): number {
+    if (this.walFd === null) {
+      this.walFd = fs.openSync(`${this.file}-wal`, "r");
+      const dir = fs.openSync(path.dirname(this.file), "r");
+      try {
+        fs.fsyncSync(dir);
+      } finally {
+        fs.closeSync(dir);
+      }
+    }
+    return this.walFd;
   }
 
   /** Marks a request consumed: it is never replayed. */
@@ -139,13 +187,12 @@ export class IntakeStore implements IntakeJournal {
     return out;
   }
 
-  /** Records a signed request's key; false when it was recorded before (a replay). */
-  firstSignature(key: string, now: number): boolean {
-    return (
-      this.sqlite
-        .prepare("INSERT INTO seen_signatures (key, at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING")
-        .run(key, now).changes === 1
+  /** Records signed requests' keys in one transaction; false for a key recorded before (a replay). */
+  firstSignatures(keys: readonly string[], now: number): boolean[] {
+    const insert = this.sqlite.prepare(
+      "INSERT INTO seen_signatures (key, at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
     );
+    return this.sqlite.transaction(() => keys.map((key) => insert.run(key, now).changes === 1))();
   }
 
   /** The signature keys still remembered (tests). */
@@ -168,5 +215,7 @@ export class IntakeStore implements IntakeJournal {
   /** Closes the file (and releases its exclusive lock). */
   close(): void {
     if (this.sqlite.open) this.sqlite.close();
+    if (this.walFd !== null) fs.closeSync(this.walFd);
+    this.walFd = null;
   }
 }

@@ -2,6 +2,7 @@ import type { Clock } from "../../engine/api/runtime.js";
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { HTTPModuleFunctions, verifySlackRequest } from "@slack/bolt";
 import type { Logger } from "pino";
+import { GroupCommit } from "../groupCommit.js";
 
 // What Bolt's HTTP receiver does not check: a signed request replayed within its five minutes
 // (one slash command, two conversations), and a timestamp in the future (Bolt refuses only the
@@ -16,8 +17,8 @@ const KEY_PREFIX = "sig:";
 
 /** Where seen signatures are kept: the intake journal (store/intakeJournal.ts) in the bot. */
 export interface SignatureStore {
-  /** Records a signed request's key; false when it was recorded before (a replay). */
-  firstSignature(key: string, now: number): boolean | Promise<boolean>;
+  /** Records signed requests' keys in one commit; for each, false when it was seen before (a replay). */
+  firstSignatures(keys: readonly string[], now: number): boolean[] | Promise<boolean[]>;
   /** Forgets the signatures seen before `before`. */
   forgetSignatures(before: number): void | Promise<void>;
 }
@@ -33,17 +34,20 @@ export interface SignatureStore {
  */
 export class SeenRequests {
   private lastPrune = 0;
+  /** The keys of a burst of requests are recorded in one commit, not one each. */
+  private readonly commits: GroupCommit<string, boolean>;
 
   constructor(
     private readonly store: SignatureStore,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.commits = new GroupCommit(async (keys) => await store.firstSignatures(keys, clock.now()));
+  }
 
   /** Records a request's key; false when it was recorded before (a replay). */
   async firstTime(timestamp: string, signature: string): Promise<boolean> {
-    const now = this.clock.now();
-    await this.pruneNow(now);
-    return await this.store.firstSignature(`${KEY_PREFIX}${timestamp}:${signature}`, now);
+    await this.pruneNow(this.clock.now());
+    return await this.commits.add(`${KEY_PREFIX}${timestamp}:${signature}`);
   }
 
   /** Forgets keys whose requests Bolt would refuse as stale anyway (at most once a minute). */

@@ -33,6 +33,14 @@ export const toIntakeRow = (r: IntakeRecord): IntakeRow => ({
 
 type Awaitable<T> = T | Promise<T>;
 
+/** A request to record: its Slack key, kind, raw payload and when it was received. */
+export interface IntakeRequest {
+  key: string;
+  kind: string;
+  body: unknown;
+  receivedAt: number;
+}
+
 /**
  * Where acked Slack requests are kept until consumed. Two kinds:
  * - the bot's own file (../intake/store.ts), on SQLite: written synchronously, never behind another
@@ -41,8 +49,12 @@ type Awaitable<T> = T | Promise<T>;
  *   database, and a surviving instance adopts what a dead one acked and never consumed (`maintain`).
  */
 export interface IntakeJournal {
-  /** Writes a request; its id, or null when its key was recorded before (a Slack retry, a replay). */
-  record(key: string, kind: string, body: unknown, now: number): Awaitable<number | null>;
+  /**
+   * Writes requests in one durable commit (fsynced: they survive a power loss), resolving only
+   * once it is durable; each one's id, or null when its key was recorded before (a Slack retry, a
+   * replay, or an earlier request of the same batch).
+   */
+  recordAll(requests: readonly IntakeRequest[]): Promise<Array<number | null>>;
   /** Marks a request consumed: it is never replayed. */
   done(id: number, now: number): Awaitable<void>;
   /** Puts a request aside for `firstDelayMs`, doubled at each try up to `maxDelayMs`. */
@@ -57,8 +69,11 @@ export interface IntakeJournal {
   maintain(now: number): Awaitable<IntakeRow[]>;
   /** This instance's requests put aside whose time has come, oldest first. */
   due(now: number): Awaitable<IntakeRow[]>;
-  /** Records a signed request's key; false when it was recorded before (a replay). */
-  firstSignature(key: string, now: number): Awaitable<boolean>;
+  /**
+   * Records signed requests' keys in one commit (not fsynced: see ../intake/store.ts); for each,
+   * false when it was recorded before (a replay), or earlier in the same batch.
+   */
+  firstSignatures(keys: readonly string[], now: number): Awaitable<boolean[]>;
   /** Forgets the signatures seen before `before`. */
   forgetSignatures(before: number): Awaitable<void>;
   /** Forgets the requests consumed before `before`. */

@@ -11,6 +11,7 @@ import type {} from "./schema.js"; // the bot's tables
 import {
   type IntakeJournal,
   type IntakeRecord,
+  type IntakeRequest,
   type IntakeRow,
   toIntakeRow as toRow,
 } from "./intakeJournal.js";
@@ -35,14 +36,38 @@ export class SharedIntakeStore implements IntakeJournal {
     private readonly holdMs: number,
   ) {}
 
-  async record(key: string, kind: string, body: unknown, now: number): Promise<number | null> {
-    const row = await this.db
+  /**
+   * One multi-row insert (one commit, fsynced by PostgreSQL) for a burst. A key inserted twice in
+   * the batch, or recorded before, gets null; the rows that went in are told apart by their keys.
+   */
+  async recordAll(requests: readonly IntakeRequest[]): Promise<Array<number | null>> {
+    if (!requests.length) return [];
+    const rows = await this.db
       .insertInto("intake_requests")
-      .values({ key, kind, body: JSON.stringify(body), owner: this.owner, received_at: now })
+      .values(
+        requests.map((q) => ({
+          key: q.key,
+          kind: q.kind,
+          body: JSON.stringify(q.body),
+          owner: this.owner,
+          received_at: q.receivedAt,
+        })),
+      )
       .onConflict((oc) => oc.column("key").doNothing())
-      .returning("id")
-      .executeTakeFirst();
-    return row ? Number(row.id) : null;
+      .returning(["id", "key"])
+      .execute();
+    const ids = new Map(rows.map((r) => [r.key, Number(r.id)]));
+    return requests.map((q) => {
+      const id = ids.get(q.key) ?? null;
+      ids.delete(q.key); // a second request of the same key in the batch is the retry
+      return id;
+    });
+  }
+
+  /** Writes one request (tests, tools); see `recordAll`. */
+  async record(key: string, kind: string, body: unknown, now: number): Promise<number | null> {
+    const [id] = await this.recordAll([{ key, kind, body, receivedAt: now }]);
+    return id ?? null;
   }
 
   async done(id: number, now: number): Promise<void> {
@@ -118,13 +143,17 @@ export class SharedIntakeStore implements IntakeJournal {
     return rows.map((r) => toRow(r as IntakeRecord));
   }
 
-  async firstSignature(key: string, now: number): Promise<boolean> {
-    const r = await this.db
+  async firstSignatures(keys: readonly string[], now: number): Promise<boolean[]> {
+    if (!keys.length) return [];
+    const rows = await this.db
       .insertInto("intake_signatures")
-      .values({ key, at: now })
+      .values(keys.map((key) => ({ key, at: now })))
       .onConflict((oc) => oc.column("key").doNothing())
-      .executeTakeFirst();
-    return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
+      .returning("key")
+      .execute();
+    const inserted = new Set(rows.map((r) => r.key));
+    // A key twice in the batch: the first is the request, the second its replay.
+    return keys.map((key) => inserted.delete(key));
   }
 
   async forgetSignatures(before: number): Promise<void> {

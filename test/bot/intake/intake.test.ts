@@ -74,8 +74,8 @@ describe("the intake", () => {
     const file = path.join(tempDir(), "intake.db");
     // The first life records two commands and dies before their work (no processEvent at all).
     const first = new IntakeStore(file);
-    expect(first.record("cmd:T1", "command", command("T1"), env.clock.now())).not.toBeNull();
-    expect(first.record("cmd:T2", "command", command("T2"), env.clock.now())).not.toBeNull();
+    expect(await first.record("cmd:T1", "command", command("T1"), env.clock.now())).not.toBeNull();
+    expect(await first.record("cmd:T2", "command", command("T2"), env.clock.now())).not.toBeNull();
     first.close();
     // T2's work did reach the main database (another instance, or the moment before the kill).
     await new HandledEvents(env.db).firstTime("cmd:T2", env.clock.now());
@@ -105,5 +105,49 @@ describe("the intake", () => {
     const owner = new IntakeStore(file);
     stores.push(owner);
     expect(() => new IntakeStore(file)).toThrow(/another codexpi serve/);
+  });
+
+  it("S-ACK-03: work after an ack waits while another request waits for its ack, and not past its bound", async () => {
+    env = await testEngine();
+    const store = new IntakeStore(path.join(tempDir(), "intake.db"));
+    stores.push(store);
+    const intake = new Intake({
+      store,
+      handled: new HandledEvents(env.db),
+      clock: env.clock,
+      logger: silentLogger,
+    });
+    const afterAck = new AfterAck(silentLogger, () => intake.acksSent());
+    const work: string[] = [];
+    const held: Array<() => void> = [];
+    // "slow" acks only when released (a listener that writes before it acks); the others at once.
+    const app = intake.wrap(async (e) => {
+      const trigger = (e.body as { trigger_id: string }).trigger_id;
+      if (trigger.startsWith("slow")) await new Promise<void>((r) => held.push(r));
+      await e.ack();
+      afterAck.run(async () => void work.push(trigger));
+    });
+    const receive = (trigger: string) =>
+      app({ body: command(trigger), ack: async () => undefined } as unknown as Received);
+
+    const slow = receive("slow1");
+    await receive("fast1");
+    await settle();
+    expect(work).toEqual([]); // fast1's work waits for slow1's ack
+    held.shift()?.();
+    await slow;
+    await afterAck.settled();
+    expect(work).toEqual(["fast1", "slow1"]);
+
+    // Bounded: a request that never acks holds the work back 200 ms at most.
+    void receive("slow2");
+    await receive("fast2");
+    const started = Date.now();
+    await afterAck.settled();
+    expect(work).toEqual(["fast1", "slow1", "fast2"]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    held.shift()?.();
+    intake.stop();
   });
 });

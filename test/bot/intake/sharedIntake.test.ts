@@ -43,8 +43,8 @@ describe("the shared intake journal", () => {
     expect((await a.due(env.clock.now())).map((r) => r.key)).toEqual(["Ev1"]);
     expect(await b.due(env.clock.now())).toEqual([]);
     // Signatures are shared too: the second instance refuses a replay the first accepted.
-    expect(await a.firstSignature("sig:1:v0=aa", env.clock.now())).toBe(true);
-    expect(await b.firstSignature("sig:1:v0=aa", env.clock.now())).toBe(false);
+    expect(await a.firstSignatures(["sig:1:v0=aa", "sig:1:v0=aa"], env.clock.now())).toEqual([true, false]);
+    expect(await b.firstSignatures(["sig:1:v0=aa", "sig:2:v0=bb"], env.clock.now())).toEqual([false, true]);
   });
 
   it("a survivor adopts an instance's unconsumed requests once its hold has expired, and two survivors never both", async () => {
