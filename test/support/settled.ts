@@ -22,10 +22,13 @@ export async function settled(target: Settleable, timeoutMs = 30_000): Promise<v
       .select("id")
       .where("status", "in", ["queued", "running"])
       .executeTakeFirst();
+    // A decision's DM postponed to its time (CODEXPI_DECISION_DM_SECONDS) is scheduled, not
+    // work in flight: the bot is settled until it is due.
     const pendingOutbox = await target.db
       .selectFrom("outbox")
       .select("id")
       .where("status", "=", "pending")
+      .where((w) => w.or([w("kind", "!=", "decision.reminder"), w("next_attempt_at", "<=", Date.now())]))
       .executeTakeFirst();
     if (!busyQueue && !pendingOutbox) {
       // The database checks yielded: make sure no request arrived and started work meanwhile.

@@ -56,7 +56,8 @@ describe("codexpi ask --wait and decide (real binary, fake model)", () => {
     expect(inputText(t.fake.requests[1]!)).toContain("Staging");
     const again = await t.cli("decide", decisionId, "production");
     expect(again.exitCode).toBe(1);
-    expect(again.stderr).toContain("déjà");
+    // Who answered what (S-TOLD-01): here the CLI operator.
+    expect(again.stderr).toContain("Déjà répondu par cli : Staging");
     // Free text where the decision allows none is refused; no option and no text is a usage error.
     expect((await t.cli("decide", decisionId, "--text", "autre")).exitCode).toBe(1);
     expect((await t.cli("decide", decisionId)).exitCode).toBe(2);
