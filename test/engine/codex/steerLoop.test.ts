@@ -53,6 +53,8 @@ describe("the worker's steer loop", () => {
     const sent: string[] = [];
     const turn: RunningTurn = { threadId: "t", turnId: "u", steer: async (text) => void sent.push(text) };
     loop.onTurnStarted(turn);
+    // Until it is sent (a fixed 200 ms was too short on a loaded machine), then more polls run.
+    await expect.poll(() => sent.length, { timeout: 10_000 }).toBeGreaterThan(0);
     await new Promise((r) => setTimeout(r, 200));
     await loop.stop();
     expect(sent).toEqual(["also this"]);
