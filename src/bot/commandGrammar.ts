@@ -42,7 +42,7 @@ export type Command =
   /** Runs a direct project's setup in its checkout (owner or admin). */
   | { kind: "setup"; project: string }
   /** Keeps a note in a project's memory (issue 34). */
-  | { kind: "memory.remember"; project: string; text: string }
+  | { kind: "memory.remember"; project: string; text: string; here: boolean }
   /** Lists a project's notes. */
   | { kind: "memory.list"; project: string }
   | { kind: "forge.link"; forge: "github" | "gitlab" }
@@ -249,11 +249,18 @@ export function parseCommand(text: string): Command {
   return { kind: "unknown", command: sub ?? "", suggestion: closest(sub ?? "", Object.keys(SUB_COMMANDS)) };
 }
 
-/** `remember <project> <text>`: the note is the raw rest of the line (its spacing is the person's). */
+/**
+ * `remember <project> [--here] <text>`: the note is the raw rest of the line (its spacing is the
+ * person's); `--here` right after the project keeps it for this channel's conversations only.
+ */
 function parseRemember(args: string): Command {
   const [project] = tokenize(args);
-  const text = args.replace(/^\S+\s*/, "").trim();
-  return project && text ? { kind: "memory.remember", project, text } : { kind: "usage", topic: "remember" };
+  const afterProject = args.replace(/^\S+\s*/, "");
+  const here = /^--here(\s|$)/.test(afterProject);
+  const text = (here ? afterProject.replace(/^--here\s*/, "") : afterProject).trim();
+  return project && text
+    ? { kind: "memory.remember", project, text, here }
+    : { kind: "usage", topic: "remember" };
 }
 
 function parseSpecialist(rest: string[]): Command {

@@ -46,7 +46,11 @@ const SYNTAX: Record<string, string[]> = {
   ],
   audit: ["audit [--json] [--project NAME] [--user ID] [--since 2026-12-01|7d]"],
   setup: ["setup PROJECT"],
-  memory: ["memory list PROJECT", "memory add PROJECT TEXT…", "memory forget ID"],
+  memory: [
+    "memory list PROJECT [--channel ID]",
+    "memory add [--channel ID] PROJECT TEXT…",
+    "memory forget ID",
+  ],
 };
 
 /**

@@ -146,6 +146,7 @@ export type EngineErrorReason =
   | "memory_not_allowed"
   | "memory_note_not_found"
   | "memory_note_moved"
+  | "memory_no_place"
   | "memory_text_invalid";
 
 /**

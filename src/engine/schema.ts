@@ -120,6 +120,8 @@ export interface ConversationsTable {
   base_branch: Generated<string | null>;
   /** The standing instructions it was started with (a channel's, migration 0034); null: none. */
   instructions: Generated<string | null>;
+  /** The opaque id of where it was started (a Slack channel's, migration 0041); null: nowhere. */
+  place: Generated<string | null>;
 }
 
 export interface MessagesTable {

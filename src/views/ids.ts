@@ -28,6 +28,7 @@ export const ACTIONS = {
   laneDiscard: "lane.discard",
   laneAskMerge: "lane.ask_merge",
   memoryKeep: "memory.keep",
+  memoryKeepHere: "memory.keep_here",
   memoryEdit: "memory.edit",
   memoryDiscard: "memory.discard",
   memoryForget: "memory.forget",

@@ -12,6 +12,10 @@ import { clockTime } from "./schedules.js";
 // them. The buttons carry only the note's id: the engine checks each click against the clicker.
 
 const SLACK_USER = /^[UW][A-Z0-9]+$/;
+const SLACK_CHANNEL = /^[CGD][A-Z0-9]+$/;
+
+/** A note's place as Slack shows it: the channel's mention (the engine only knows an id). */
+const where = (place: string) => (SLACK_CHANNEL.test(place) ? `<#${place}>` : `\`${escapeClip(place, 60)}\``);
 
 /** Someone as Slack shows them: a mention for a Slack user, the recorded name otherwise. */
 const who = (id: string | null) =>
@@ -31,7 +35,11 @@ export function memoryCard(locale: Locale, note: NoteView): SlackMessage {
     note.status === "proposed"
       ? t(locale, "memory.card.proposed", { project })
       : note.status === "kept"
-        ? t(locale, "memory.card.kept", { who: who(note.decidedBy), id: note.id, project })
+        ? t(locale, note.place ? "memory.card.kept_here" : "memory.card.kept", {
+            who: who(note.decidedBy),
+            id: note.id,
+            project,
+          })
         : note.status === "discarded"
           ? t(locale, "memory.card.discarded", { who: who(note.decidedBy) })
           : t(locale, "memory.card.forgotten", { who: who(note.decidedBy) });
@@ -50,6 +58,16 @@ export function memoryCard(locale: Locale, note: NoteView): SlackMessage {
             value: note.id,
             style: "primary",
           }),
+          // Started in a channel: the proposal may be kept for that channel's conversations only.
+          ...(note.proposedIn
+            ? [
+                button({
+                  actionId: ACTIONS.memoryKeepHere,
+                  text: t(locale, "memory.button.keep_here"),
+                  value: note.id,
+                }),
+              ]
+            : []),
           button({ actionId: ACTIONS.memoryEdit, text: t(locale, "memory.button.edit"), value: note.id }),
           button({
             actionId: ACTIONS.memoryDiscard,
@@ -70,6 +88,14 @@ const provenance = (locale: Locale, n: NoteView) =>
     ? t(locale, "memory.list.from_agent", { who: who(n.decidedBy), date: clockTime(n.createdAt) })
     : t(locale, "memory.list.by", { who: who(n.addedBy), date: clockTime(n.createdAt) });
 
+/** A note kept for one place, labelled: "this channel" where it is listed, else the channel. */
+const placeMark = (locale: Locale, n: NoteView, here: string | null) =>
+  !n.place
+    ? ""
+    : n.place === here
+      ? ` ${t(locale, "memory.list.here")}`
+      : ` ${t(locale, "memory.list.place", { place: where(n.place) })}`;
+
 /**
  * The blocks of one project's notes: each quoted, with Edit and Forget for those who may (the
  * first `maxNotes`; the CLI lists them all).
@@ -85,7 +111,7 @@ function memoryListBlocks(locale: Locale, m: MemoryListing, maxNotes = 15): Bloc
   for (const n of m.notes.slice(0, maxNotes)) {
     const mark = leftOut.has(n.id) ? " :warning:" : "";
     blocks.push(section(`\`${n.id}\`${mark} ${quoted(n.text)}`, { blockId: `${BLOCKS.memoryNote}.${n.id}` }));
-    blocks.push(context([provenance(locale, n)]));
+    blocks.push(context([`${provenance(locale, n)}${placeMark(locale, n, m.place)}`]));
     if (m.mayWrite)
       blocks.push(
         actions(
@@ -163,7 +189,7 @@ export function homeMemoryBlocks(locale: Locale, listings: MemoryListing[]): Blo
       .slice(0, 15)
       .map(
         (n) =>
-          `\`${n.id}\`${m.leftOut.includes(n.id) ? " :warning:" : ""} ${escapeClip(n.text.replace(/\s+/g, " "), 200)}`,
+          `\`${n.id}\`${m.leftOut.includes(n.id) ? " :warning:" : ""}${placeMark(locale, n, null)} ${escapeClip(n.text.replace(/\s+/g, " "), 200)}`,
       );
     if (m.notes.length > 15) lines.push(t(locale, "common.more", { n: m.notes.length - 15 }));
     blocks.push(

@@ -26,6 +26,26 @@ describe("/codex grammar", () => {
     });
   });
 
+  it("S-MEM-13: remember takes --here right after the project (this channel's note); elsewhere it is the note's words", () => {
+    expect(parseCommand("remember demo --here  the mobile   app")).toEqual({
+      kind: "memory.remember",
+      project: "demo",
+      text: "the mobile   app",
+      here: true,
+    });
+    expect(parseCommand("remember demo use --here in docs")).toEqual({
+      kind: "memory.remember",
+      project: "demo",
+      text: "use --here in docs",
+      here: false,
+    });
+    expect(parseCommand("remember demo --heresy is a word")).toMatchObject({
+      text: "--heresy is a word",
+      here: false,
+    });
+    expect(parseCommand("remember demo --here")).toEqual({ kind: "usage", topic: "remember" });
+  });
+
   it("S-FH-07: a mistyped sub-command is unknown, with the sub-command within two edits it most likely meant", () => {
     expect(parseCommand("aks demo fix it")).toEqual({ kind: "unknown", command: "aks", suggestion: "ask" });
     expect(parseCommand("stauts")).toMatchObject({ suggestion: "status" });

@@ -260,4 +260,82 @@ describe("project memory through the real bot", () => {
     await b.click(ACTIONS.memoryKeep, planted.id, plantedCard.ts, OWNER, "C7");
     await eventually(async () => (await notes(b)).find((n) => n.id === planted.id)?.status === "kept");
   }, 300_000);
+
+  it("S-MEM-13, S-MEM-14, S-MEM-15: a note kept --here reaches the conversations started in that channel (quoted, labelled) and not another channel's, where the project's note reaches both; /codex memory and App Home mark it; a proposal made there may be kept for the channel", async () => {
+    bot = await slackBot({ env: { CODEXPI_LOCALE: "en" }, model: { respond } });
+    const b = bot;
+    await b.command("remember demo staging is deployed with make ship", OWNER, "C1");
+    const added = await b.command("remember demo --here this channel is for the mobile app", OWNER, "C1");
+    expect((await b.response(added.responseId)).text).toContain("in this channel only");
+    const project = await noteByText(b, "staging is deployed with make ship");
+    const here = await noteByText(b, "this channel is for the mobile app");
+    expect(
+      (
+        await b.db
+          .selectFrom("memory_notes")
+          .select("channel_id")
+          .where("id", "=", here.id)
+          .executeTakeFirst()
+      )?.channel_id,
+    ).toBe("C1");
+
+    // Started in C1: both notes, the channel's labelled as such.
+    await b.command("ask demo MEM-IN-C1 hello", OWNER, "C1");
+    const inC1 = await instructionsOf(b, "MEM-IN-C1");
+    expect(inC1).toContain(
+      `[1 note kept for the channel this conversation was started in, and only for it:]\n> [${here.id}] this channel is for the mobile app`,
+    );
+    expect(inC1).toContain(
+      `[1 note of the whole project:]\n> [${project.id}] staging is deployed with make ship`,
+    );
+    // Started in C2: the project's note (the positive control), not C1's.
+    await b.command("ask demo MEM-IN-C2 hello", OWNER, "C2");
+    const inC2 = await instructionsOf(b, "MEM-IN-C2");
+    expect(inC2).toContain(`> [${project.id}] staging is deployed with make ship`);
+    expect(inC2).not.toContain("mobile app");
+    expect(inC2).not.toContain("kept for the channel");
+
+    // /codex memory: in C1 both, the channel's marked; in C2 the project's only.
+    const listedC1 = JSON.stringify(
+      (await b.response((await b.command("memory demo", OWNER, "C1")).responseId)).blocks,
+    );
+    expect(listedC1).toContain("mobile app");
+    expect(listedC1).toContain("this channel only");
+    expect(listedC1).toContain("make ship");
+    const listedC2 = JSON.stringify(
+      (await b.response((await b.command("memory demo", OWNER, "C2")).responseId)).blocks,
+    );
+    expect(listedC2).toContain("make ship");
+    expect(listedC2).not.toContain("mobile app");
+    // App Home: every note, the channel's marked with its channel.
+    await b.event({ type: "app_home_opened", user: OWNER, channel: "DHOME", tab: "home" });
+    const home = await eventually(() => b.slack.callsTo("views.publish").at(-1), 15_000, "App Home");
+    const homeText = JSON.stringify(home.args.view);
+    expect(homeText).toContain("make ship");
+    expect(homeText).toContain("<#C1> only");
+
+    // A proposal of a conversation started in C2: "Keep for this channel" keeps it for C2 only.
+    await b.command("ask demo MEM-PROPOSE the C2 team reviews on Mondays", OWNER, "C2");
+    const proposal = await noteByText(b, "the C2 team reviews on Mondays");
+    const card = await eventually(() => cards(b).find((c) => JSON.stringify(c.blocks).includes(proposal.id)));
+    expect(JSON.stringify(card.blocks)).toContain(ACTIONS.memoryKeepHere);
+    await b.click(ACTIONS.memoryKeepHere, proposal.id, card.ts, OWNER, "C2");
+    await eventually(async () => (await notes(b)).find((n) => n.id === proposal.id)?.status === "kept");
+    await eventually(
+      () =>
+        JSON.stringify(b.slack.messages().find((x) => x.ts === card.ts)?.blocks ?? []).includes(
+          "this channel only",
+        ),
+      15_000,
+      "the card redrawn",
+    );
+    await b.command("ask demo MEM-C2-AGAIN hello", OWNER, "C2");
+    expect(await instructionsOf(b, "MEM-C2-AGAIN")).toContain(
+      `> [${proposal.id}] the C2 team reviews on Mondays`,
+    );
+    await b.command("ask demo MEM-C1-AGAIN hello", OWNER, "C1");
+    const c1Again = await instructionsOf(b, "MEM-C1-AGAIN");
+    expect(c1Again).toContain("mobile app");
+    expect(c1Again).not.toContain("Mondays");
+  }, 300_000);
 });

@@ -46,6 +46,8 @@ export async function askInThread(
       attachments: files.attachments,
       // The channel's settings, for a request in its project (never a DM's).
       place: target.origin === "mention" ? await placeOf(ctx, m.channel) : null,
+      // Where it was started (a DM too), for the notes kept there (`/codex remember --here`).
+      placeId: m.channel,
     });
   } catch (err) {
     files.drop();

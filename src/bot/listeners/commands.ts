@@ -190,8 +190,8 @@ const handlers: { [K in keyof CommandOfKind]: Handler<K> } = {
   "channel.refused": async (cmd, { ctx }) => channelRefused(ctx, cmd),
   "project.share": (cmd, { ctx, actor, client }) => projectShare(ctx, cmd, actor, client, refuseChannel),
   "project.unshare": (cmd, { ctx, actor }) => projectUnshare(ctx, cmd, actor),
-  "memory.remember": (cmd, { ctx, actor }) => rememberCommand(ctx, cmd, actor),
-  "memory.list": (cmd, { ctx, actor }) => memoryCommand(ctx, cmd, actor),
+  "memory.remember": (cmd, { ctx, actor, channelId }) => rememberCommand(ctx, cmd, actor, channelId),
+  "memory.list": (cmd, { ctx, actor, channelId }) => memoryCommand(ctx, cmd, actor, channelId),
   "forge.link": forgeLinkCommand,
 };
 
@@ -228,6 +228,8 @@ async function askCommand(
   const started = await ctx.api.conversations.ask(actor, project, prompt, {
     ...currentRequest(),
     place,
+    // Where it was started, for the notes kept for this channel (`/codex remember --here`).
+    placeId: channelId,
     onCreated: askedIn(ctx, { channel: channelId, threadTs: null, statusTs: null, origin: "command" }),
   });
   const position = await ctx.api.conversations.queuePosition(started.item.id);

@@ -16,19 +16,29 @@ import type { Reply } from "./runs.js";
 
 type Kind<K extends Command["kind"]> = Extract<Command, { kind: K }>;
 
-/** `/codex remember <project> <text>`. */
+/**
+ * `/codex remember <project> [--here] <text>`: `--here` keeps it for the conversations started in
+ * this channel only (the channel's id is the engine's opaque place).
+ */
 export async function rememberCommand(
   ctx: BotContext,
   cmd: Kind<"memory.remember">,
   actor: Actor,
+  channelId: string,
 ): Promise<Reply> {
-  const n = await ctx.api.memory.add(actor, cmd.project, cmd.text);
-  return { text: t(ctx.locale, "memory.added", { id: n.id, project: escapeClip(n.project, 80) }) };
+  const n = await ctx.api.memory.add(actor, cmd.project, cmd.text, cmd.here ? channelId : null);
+  const key = n.place ? "memory.added_here" : "memory.added";
+  return { text: t(ctx.locale, key, { id: n.id, project: escapeClip(n.project, 80) }) };
 }
 
-/** `/codex memory <project>`: its notes, with Edit and Forget for those who may. */
-export async function memoryCommand(ctx: BotContext, cmd: Kind<"memory.list">, actor: Actor): Promise<Reply> {
-  return memoryListMessage(ctx.locale, await ctx.api.memory.list(actor, cmd.project));
+/** `/codex memory <project>`: its notes and this channel's, with Edit and Forget for those who may. */
+export async function memoryCommand(
+  ctx: BotContext,
+  cmd: Kind<"memory.list">,
+  actor: Actor,
+  channelId: string,
+): Promise<Reply> {
+  return memoryListMessage(ctx.locale, await ctx.api.memory.list(actor, cmd.project, channelId));
 }
 
 /** An ephemeral answer to the person who clicked, beside the message (never replacing it). */
@@ -40,15 +50,17 @@ function tell(ctx: BotContext, respond: RespondFn, text: string) {
 
 export function registerMemoryActions(app: App, ctx: BotContext): void {
   // Keep and Discard answer a proposal's card, which the notifier redraws: only refusals are told.
-  for (const [actionId, verb] of [
-    [ACTIONS.memoryKeep, "keep"],
-    [ACTIONS.memoryDiscard, "discard"],
+  // "Keep for this channel" keeps it for the place the proposal's conversation was started in.
+  for (const [actionId, answer] of [
+    [ACTIONS.memoryKeep, (a: Actor, id: string) => ctx.api.memory.keep(a, id)],
+    [ACTIONS.memoryKeepHere, (a: Actor, id: string) => ctx.api.memory.keep(a, id, true)],
+    [ACTIONS.memoryDiscard, (a: Actor, id: string) => ctx.api.memory.discard(a, id)],
   ] as const) {
     app.action<BlockButtonAction>(actionId, async ({ ack, body, action, respond }) => {
       await ack();
       ctx.afterAck.run(async () => {
         try {
-          await ctx.api.memory[verb](await readerOf(ctx, body.user.id, body.channel?.id), action.value ?? "");
+          await answer(await readerOf(ctx, body.user.id, body.channel?.id), action.value ?? "");
         } catch (err) {
           await tell(ctx, respond, errorText(ctx, err));
         }
@@ -63,7 +75,10 @@ export function registerMemoryActions(app: App, ctx: BotContext): void {
       try {
         const actor = await readerOf(ctx, body.user.id, body.channel?.id);
         const n = await ctx.api.memory.forget(actor, action.value ?? "");
-        const list = memoryListMessage(ctx.locale, await ctx.api.memory.list(actor, n.project));
+        const list = memoryListMessage(
+          ctx.locale,
+          await ctx.api.memory.list(actor, n.project, body.channel?.id ?? null),
+        );
         await respond({ response_type: "ephemeral", replace_original: true, ...list });
         await tell(
           ctx,

@@ -71,6 +71,11 @@ export interface RequestOrigin {
    */
   place?: PlaceSettings | null;
   /**
+   * The opaque id of where it was written (a Slack channel's), kept on a conversation it starts:
+   * the notes kept for that place reach its turns (engine/memory). Never read as anything else.
+   */
+  placeId?: string | null;
+  /**
    * The display name of the person who wrote a follow-up (the front end knows it): the agent is
    * told who wrote it when it is not the conversation's author, or the thread is shared.
    */
@@ -140,7 +145,7 @@ export async function ask(
     const started = await startConversation(engine.db, engine.clock, project, parsed.prompt, actor.userId, {
       requestKey: request.requestKey,
       onCreated: request.onCreated,
-      options: { ...settings.options, instructions: settings.instructions },
+      options: { ...settings.options, instructions: settings.instructions, place: request.placeId ?? null },
       context: contextOf(engine, request),
       attachments: request.attachments,
     });

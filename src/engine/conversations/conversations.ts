@@ -21,7 +21,7 @@ import type { RequestOptions } from "./requestOptions.js";
 import type { ThreadContext } from "../threadContext/index.js";
 
 /** A new conversation's options, and the standing instructions it starts with (a channel's). */
-type StartOptions = RequestOptions & { instructions?: string | null };
+type StartOptions = RequestOptions & { instructions?: string | null; place?: string | null };
 
 /** Creates a conversation in a project, for a user. */
 export async function createConversation(
@@ -47,6 +47,7 @@ export async function createConversation(
     effort: options?.effort ?? null,
     base_branch: options?.branch ?? null,
     instructions: options?.instructions ?? null,
+    place: options?.place ?? null,
   };
   await db.insertInto("conversations").values(row).execute();
   return row;

@@ -16,7 +16,7 @@ export type NoteSource = "person" | "agent";
 export interface MemoryNotesTable {
   id: string;
   project_id: string;
-  /** Reserved for notes of one channel; null: the whole project. */
+  /** The opaque place (a Slack channel's id) it is kept for (migration 0041); null: the whole project. */
   channel_id: string | null;
   text: string;
   status: NoteStatus;

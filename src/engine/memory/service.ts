@@ -6,7 +6,7 @@ import { emit } from "../outbox.js";
 import { MAX_NOTE_CHARS } from "../protocol/index.js";
 import { type Actor, getProject, listProjects, projectNotFound } from "../projects/index.js";
 import type { Project } from "../schema.js";
-import { fitNotes } from "./brief.js";
+import { fitNotes, placeFirst } from "./brief.js";
 import { mayWriteMemory } from "./rights.js";
 import type { MemoryNote, NoteStatus } from "./schema.js";
 import "./schema.js";
@@ -16,11 +16,18 @@ export interface NoteView {
   id: string;
   project: string;
   text: string;
+  /** The place (a Slack channel's opaque id) it is kept for; null: the whole project. */
+  place: string | null;
   status: NoteStatus;
   source: MemoryNote["source"];
   addedBy: string;
   decidedBy: string | null;
   conversationId: string | null;
+  /**
+   * The place the proposal's conversation was started in (a card offers to keep it for that place
+   * only); read for a card, null when it was started nowhere or was not read.
+   */
+  proposedIn?: string | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -28,6 +35,8 @@ export interface NoteView {
 /** A project's kept notes as `/codex memory` and App Home show them. */
 export interface MemoryListing {
   project: string;
+  /** The place whose notes are listed beside the project's (null: the project's only, or all). */
+  place: string | null;
   /** Whether the reader may keep, edit and forget its notes. */
   mayWrite: boolean;
   notes: NoteView[];
@@ -46,6 +55,7 @@ const viewOf = (n: MemoryNote, project: Pick<Project, "name">): NoteView => ({
   id: n.id,
   project: project.name,
   text: n.text,
+  place: n.channel_id,
   status: n.status,
   source: n.source,
   addedBy: n.added_by,
@@ -70,24 +80,53 @@ async function readableProject(db: Database, actor: Actor, name: string): Promis
   return p;
 }
 
-/** The kept notes of a project, oldest first (what every turn is given, within the budget). */
-export async function keptNotes(db: Database, projectId: string): Promise<MemoryNote[]> {
-  return db
+/**
+ * The kept notes of a project, oldest first: the whole project's and, given a place, that place's
+ * (what a turn of a conversation started there is given, within the budget); `all`: every place's.
+ */
+export async function keptNotes(
+  db: Database,
+  projectId: string,
+  place: string | null | "all",
+): Promise<MemoryNote[]> {
+  let q = db
     .selectFrom("memory_notes")
     .selectAll()
     .where("project_id", "=", projectId)
-    .where("status", "=", "kept")
-    .orderBy("created_at")
-    .orderBy("id")
-    .execute();
+    .where("status", "=", "kept");
+  if (place !== "all")
+    q = q.where((eb) =>
+      place === null
+        ? eb("channel_id", "is", null)
+        : eb.or([eb("channel_id", "is", null), eb("channel_id", "=", place)]),
+    );
+  return q.orderBy("created_at").orderBy("id").execute();
 }
 
-/** Adds a kept note to a project: its owner and admins, its prompters when it lets them. */
+/**
+ * The ids of kept notes the budget leaves out of some turn: a turn outside any place, or in any of
+ * the places the notes are kept for (each place's notes first, then the project's).
+ */
+function leftOutOf(rows: readonly MemoryNote[], budget: number): string[] {
+  const places = new Set<string | null>([null, ...rows.map((r) => r.channel_id)]);
+  const out = new Set<string>();
+  for (const place of places) {
+    const given = rows.filter((r) => r.channel_id === null || r.channel_id === place);
+    for (const id of fitNotes(placeFirst(given), budget).leftOut) out.add(id);
+  }
+  return rows.map((r) => r.id).filter((id) => out.has(id));
+}
+
+/**
+ * Adds a kept note to a project (its owner and admins, its prompters when it lets them): for the
+ * whole project, or given a place for the conversations started there only.
+ */
 export async function addNote(
   kernel: Kernel,
   actor: Actor,
   projectName: string,
   text: string,
+  place: string | null = null,
 ): Promise<NoteView> {
   const project = await readableProject(kernel.db, actor, projectName);
   if (!(await mayWriteMemory(kernel.db, actor, project)))
@@ -96,7 +135,7 @@ export async function addNote(
   const row: MemoryNote = {
     id: newId().slice(0, 8),
     project_id: project.id,
-    channel_id: null,
+    channel_id: place,
     text: noteText(text),
     status: "kept",
     source: "person",
@@ -111,29 +150,43 @@ export async function addNote(
   return viewOf(row, project);
 }
 
-/** A project's kept notes, with those the budget leaves out (anyone who may read the project). */
-export async function listNotes(kernel: Kernel, actor: Actor, projectName: string): Promise<MemoryListing> {
+/**
+ * A project's kept notes and, given a place, that place's (its first, as a turn there gets them),
+ * with those the budget leaves out (anyone who may read the project).
+ */
+export async function listNotes(
+  kernel: Kernel,
+  actor: Actor,
+  projectName: string,
+  place: string | null = null,
+): Promise<MemoryListing> {
   const project = await readableProject(kernel.db, actor, projectName);
-  return listingOf(kernel, actor, project);
+  return listingOf(kernel, actor, project, place);
 }
 
-async function listingOf(kernel: Kernel, actor: Actor, project: Project): Promise<MemoryListing> {
-  const rows = await keptNotes(kernel.db, project.id);
+async function listingOf(
+  kernel: Kernel,
+  actor: Actor,
+  project: Project,
+  place: string | null | "all",
+): Promise<MemoryListing> {
+  const rows = placeFirst(await keptNotes(kernel.db, project.id, place));
   const budget = kernel.config.memoryChars;
   return {
     project: project.name,
+    place: place === "all" ? null : place,
     mayWrite: await mayWriteMemory(kernel.db, actor, project),
     notes: rows.map((r) => viewOf(r, project)),
-    leftOut: fitNotes(rows, budget).leftOut,
+    leftOut: leftOutOf(rows, budget),
     budget,
   };
 }
 
-/** The notes of every project the actor may read that keeps any (App Home). */
+/** The notes of every project the actor may read that keeps any, every place's (App Home). */
 export async function notesOfProjects(kernel: Kernel, actor: Actor): Promise<MemoryListing[]> {
   const listings: MemoryListing[] = [];
   for (const p of await listProjects(kernel.db, actor)) {
-    const listing = await listingOf(kernel, actor, p);
+    const listing = await listingOf(kernel, actor, p, "all");
     if (listing.notes.length) listings.push(listing);
   }
   return listings;
@@ -169,9 +222,11 @@ async function move(
   id: string,
   from: NoteStatus[],
   to: NoteStatus,
-  text?: string,
+  change: { text?: string; forPlace?: boolean } = {},
 ): Promise<NoteView> {
   const { note } = await writable(kernel, actor, id);
+  const { text } = change;
+  const place = change.forPlace ? await placeOfNote(kernel, note) : note.place;
   const now = kernel.clock.now();
   // No global lock: the guarded move decides between two clicks, and the event goes with it.
   const moved = await writeTransaction(
@@ -184,6 +239,7 @@ async function move(
           decided_by: actor.userId,
           updated_at: now,
           ...(text !== undefined ? { text } : {}),
+          ...(change.forPlace ? { channel_id: place } : {}),
         })
         .where("id", "=", id)
         .where("status", "in", from)
@@ -200,12 +256,28 @@ async function move(
     const current = (await noteFor(kernel, actor, id)).note;
     throw new EngineError("conflict", "memory_note_moved", { id, status: current.status });
   }
-  return { ...note, status: to, decidedBy: actor.userId, updatedAt: now, text: text ?? note.text };
+  return { ...note, status: to, decidedBy: actor.userId, updatedAt: now, text: text ?? note.text, place };
 }
 
-/** Keeps an agent's proposal as a note of its project. */
-export const keepProposal = (kernel: Kernel, actor: Actor, id: string) =>
-  move(kernel, actor, id, ["proposed"], "kept");
+/** The place a proposal's conversation was started in, or invalid when it was started nowhere. */
+async function placeOfNote(kernel: Kernel, note: NoteView): Promise<string> {
+  const c = note.conversationId
+    ? await kernel.db
+        .selectFrom("conversations")
+        .select("place")
+        .where("id", "=", note.conversationId)
+        .executeTakeFirst()
+    : undefined;
+  if (!c?.place) throw new EngineError("invalid", "memory_no_place", { id: note.id });
+  return c.place;
+}
+
+/**
+ * Keeps an agent's proposal as a note of its project or, `forPlace`, of the place its
+ * conversation was started in only.
+ */
+export const keepProposal = (kernel: Kernel, actor: Actor, id: string, forPlace = false) =>
+  move(kernel, actor, id, ["proposed"], "kept", { forPlace });
 
 /** Discards an agent's proposal: nothing is kept. */
 export const discardProposal = (kernel: Kernel, actor: Actor, id: string) =>
@@ -217,10 +289,18 @@ export const forgetNote = (kernel: Kernel, actor: Actor, id: string) =>
 
 /** Changes a note's text; a proposal edited this way is kept with the new text. */
 export const editNote = (kernel: Kernel, actor: Actor, id: string, text: string) =>
-  move(kernel, actor, id, ["kept", "proposed"], "kept", noteText(text));
+  move(kernel, actor, id, ["kept", "proposed"], "kept", { text: noteText(text) });
 
 /** A note as its card shows it (the notifier's read), null once gone. */
 export async function noteCard(kernel: Kernel, id: string): Promise<NoteView | null> {
   const n = await kernel.db.selectFrom("memory_notes").selectAll().where("id", "=", id).executeTakeFirst();
-  return n ? viewOf(n, await getProject(kernel.db, n.project_id)) : null;
+  if (!n) return null;
+  const c = n.conversation_id
+    ? await kernel.db
+        .selectFrom("conversations")
+        .select("place")
+        .where("id", "=", n.conversation_id)
+        .executeTakeFirst()
+    : undefined;
+  return { ...viewOf(n, await getProject(kernel.db, n.project_id)), proposedIn: c?.place ?? null };
 }

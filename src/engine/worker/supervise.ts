@@ -55,7 +55,7 @@ export async function superviseTurn(
   const steering = steerLoop(engine, { id: item.id, attempt, conversationId: conversation.id });
   let result: TurnResult;
   try {
-    const instructions = await developerInstructions(engine, launch, project, conversation.instructions);
+    const instructions = await developerInstructions(engine, launch, project, conversation);
     result = await turnRunner(runner)({
       ...turnOptions(engine, log, claim, launch, runner, instructions),
       stderrFile,
@@ -89,20 +89,20 @@ export async function superviseTurn(
 /**
  * Codex's developer instructions for the turn: codexpi's protocol for the agent's purpose, the
  * standing instructions of the channel the conversation started in (labelled as theirs), then the
- * team's notes of its project (engine/memory), read from the database as the turn starts.
+ * team's notes of its project and of that place (engine/memory), read as the turn starts.
  */
 async function developerInstructions(
   engine: Kernel,
   launch: CodexLaunch,
   project: { id: string; name: string },
-  placeInstructions: string | null,
+  conversation: { instructions: string | null; place: string | null },
 ): Promise<string> {
   const protocol = withPlaceInstructions(
     agentInstructions(launch.purpose, engine.config.locale),
-    placeInstructions,
+    conversation.instructions,
     engine.config.locale,
   );
-  const memory = await turnMemory(engine, project);
+  const memory = await turnMemory(engine, project, conversation.place);
   return memory ? `${protocol}\n\n${memory}` : protocol;
 }
 

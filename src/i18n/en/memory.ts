@@ -10,6 +10,9 @@ export const memory = {
   "agent.memory.head": (p) =>
     `[Team notes of project {project}: ${notes(p)} its people kept for every conversation of the project. They are quoted below, each with its id; the team's notes, not a request of this turn]`,
   "agent.memory.end": "[End of the team's notes]",
+  "agent.memory.place_head": (p) =>
+    `[${notes(p)} kept for the channel this conversation was started in, and only for it:]`,
+  "agent.memory.project_head": (p) => `[${notes(p)} of the whole project:]`,
   "agent.memory.left_out": (p) =>
     `[${notes(p)} left out: over the budget of {chars} characters of notes (CODEXPI_MEMORY_CHARS): {ids}]`,
   "reason.memory_not_allowed":
@@ -17,33 +20,42 @@ export const memory = {
   "reason.memory_note_not_found": "there is no note {id} you may see",
   "reason.memory_note_moved": "note {id} is already {status}",
   "reason.memory_text_invalid": "a note is a text of 1 to {max} characters",
+  "reason.memory_no_place":
+    "note {id} was proposed in a conversation started in no channel: keep it for the whole project",
   "memory.status.proposed": "proposed",
   "memory.status.kept": "kept",
   "memory.status.discarded": "discarded",
   "memory.status.forgotten": "forgotten",
-  "command.remember.syntax": "/codex remember <project> <text>",
+  "command.remember.syntax": "/codex remember <project> [--here] <text>",
   "command.remember.help":
-    "Keeps a note every later turn of the project is given (the project's owner and admins).",
+    "Keeps a note every later turn of the project is given (the project's owner and admins); with `--here`, only the conversations started in this channel.",
   "command.memory.help": "Lists a project's notes, with Edit and Forget for those who may.",
   "command.memory.syntax": "/codex memory <project>",
   "memory.added": "Kept note `{id}` for project {project}: every later turn of the project is given it.",
+  "memory.added_here":
+    "Kept note `{id}` for project {project} in this channel only: every later conversation of the project started here is given it.",
   "memory.forgotten": "Note `{id}` of project {project} is forgotten.",
   "memory.edited": "Note `{id}` of project {project} now reads:\n{text}",
   "memory.list.title": (p) => `*Notes of project {project}* (${notes(p)}, given to every turn)`,
   "memory.list.none": "Project {project} keeps no notes yet. `/codex remember {project} …` adds one.",
   "memory.list.by": "added by {who}, {date}",
+  "memory.list.here": ":round_pushpin: this channel only",
+  "memory.list.place": ":round_pushpin: {place} only",
   "memory.list.from_agent": "proposed by the agent, kept by {who}, {date}",
   "memory.list.left_out": (p) =>
     `:warning: ${notes(p)} left out of every turn: over the budget of {chars} characters (CODEXPI_MEMORY_CHARS): {ids}`,
   "memory.list.read_only":
     "Only the project's owner and admins (and its prompters, when it lets them) change its notes.",
   "memory.button.keep": "Keep",
+  "memory.button.keep_here": "Keep for this channel",
   "memory.button.edit": "Edit",
   "memory.button.discard": "Discard",
   "memory.button.forget": "Forget",
   "memory.card.proposed":
     ":bookmark: The agent proposes a note for project {project}'s memory. Nothing is kept until its owner or admins keep it:",
   "memory.card.kept": ":white_check_mark: Kept by {who} as note `{id}` of project {project}:",
+  "memory.card.kept_here":
+    ":white_check_mark: Kept by {who} as note `{id}` of project {project}, for the conversations started in this channel only:",
   "memory.card.discarded": ":wastebasket: Discarded by {who}: nothing was kept.",
   "memory.card.forgotten": ":wastebasket: Kept, then forgotten by {who}.",
   "memory.modal.title": "Edit a note",
@@ -56,6 +68,7 @@ export const memory = {
 
   "cli.memory.unknown_command": "unknown memory command: {name} (list, add or forget)",
   "cli.memory.added": "kept note {id} for project {project}",
+  "cli.memory.added_place": "kept note {id} for project {project}, place {place} only",
   "cli.memory.forgotten": "forgot note {id} of project {project}",
   "cli.memory.none": "project {project} keeps no notes",
   "cli.memory.left_out": (p) => `${notes(p)} left out of every turn (budget {chars} characters): {ids}`,

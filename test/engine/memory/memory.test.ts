@@ -156,4 +156,91 @@ describe("project memory (engine)", () => {
     // Positive control: with room for all, none is left out.
     expect(memoryBrief("demo", notes, 4000, "en")).not.toContain("left out");
   });
+
+  it("S-MEM-11: a note kept for a place reaches the conversations started there only, labelled and first within the budget; the project's reach every place", async () => {
+    env = await testEngine({ env: { CODEXPI_LOCALE: "en" } });
+    const api = createEngineApi(env.engine);
+    const project = await api.memory.add(OWNER, "demo", "staging is deployed with make ship");
+    env.clock.advance(1000);
+    const here = await api.memory.add(OWNER, "demo", "this channel is for the mobile app", "CHERE");
+    expect(here).toMatchObject({ place: "CHERE", status: "kept" });
+    expect((await notesIn()).find((n) => n.id === here.id)?.channel_id).toBe("CHERE");
+    // A conversation started through `ask` keeps the opaque place it was written in.
+    const asked = await api.conversations.ask(OWNER, "demo", "hello", { placeId: "CHERE" });
+    const row = await env.db
+      .selectFrom("conversations")
+      .select("place")
+      .where("id", "=", asked.conversation.id)
+      .executeTakeFirstOrThrow();
+    expect(row.place).toBe("CHERE");
+    // A turn there: its place's notes, labelled, then the project's, labelled.
+    const there = (await turnMemory(env.engine, env.project, "CHERE")) ?? "";
+    expect(there).toContain("[Team notes of project demo: 2 notes");
+    expect(there).toContain(
+      `[1 note kept for the channel this conversation was started in, and only for it:]\n> [${here.id}] this channel is for the mobile app`,
+    );
+    expect(there).toContain(`[1 note of the whole project:]\n> [${project.id}] staging is deployed`);
+    expect(there.indexOf("mobile app")).toBeLessThan(there.indexOf("make ship"));
+    // Another place and no place: the project's note (the positive control), never this place's.
+    for (const elsewhere of [
+      await turnMemory(env.engine, env.project, "COTHER"),
+      await turnMemory(env.engine, env.project),
+    ]) {
+      expect(elsewhere).toContain("staging is deployed with make ship");
+      expect(elsewhere).not.toContain("mobile app");
+      expect(elsewhere).not.toContain("kept for the channel");
+    }
+    // The list in that place shows both, the place's first; elsewhere the project's only.
+    const listed = await api.memory.list(OWNER, "demo", "CHERE");
+    expect(listed.notes.map((n) => [n.id, n.place])).toEqual([
+      [here.id, "CHERE"],
+      [project.id, null],
+    ]);
+    expect((await api.memory.list(OWNER, "demo", "COTHER")).notes.map((n) => n.id)).toEqual([project.id]);
+    expect((await api.memory.overview(OWNER))[0]?.notes.map((n) => n.id)).toEqual([here.id, project.id]);
+  });
+
+  it("S-MEM-12: over the budget, a place's notes are given before the project's; an agent's proposal is kept for its conversation's place when asked, refused when it has none", async () => {
+    env = await testEngine({ env: { CODEXPI_LOCALE: "en", CODEXPI_MEMORY_CHARS: "60" } });
+    const api = createEngineApi(env.engine);
+    const older = await api.memory.add(OWNER, "demo", "p".repeat(40));
+    env.clock.advance(1000);
+    const place = await api.memory.add(OWNER, "demo", "h".repeat(40), "CHERE");
+    // In the place, its note fits first and the older project note is left out (and named).
+    const there = (await turnMemory(env.engine, env.project, "CHERE")) ?? "";
+    expect(there).toContain("h".repeat(40));
+    expect(there).not.toContain("p".repeat(40));
+    expect(there).toContain(`(CODEXPI_MEMORY_CHARS): ${older.id}]`);
+    expect((await api.memory.list(OWNER, "demo", "CHERE")).leftOut).toEqual([older.id]);
+    // Elsewhere the project note fits (the control).
+    expect(await turnMemory(env.engine, env.project, "COTHER")).toContain("p".repeat(40));
+    await api.memory.forget(OWNER, place.id);
+    await api.memory.forget(OWNER, older.id);
+
+    const propose = async (placeId: string | null, text: string) => {
+      const { conversation, item } = await startConversation(env.db, env.clock, env.project, "go", "UOWNER", {
+        options: { place: placeId },
+      });
+      const answer = `Done.\nCODEXPI_REMEMBER {"text": ${JSON.stringify(text)}}`;
+      await writeTransaction(env.db, (trx) =>
+        env.engine.hook(trx, conversation.id, item.id, "done", answer, null),
+      );
+      return (await notesIn()).find((n) => n.text === text)!;
+    };
+    const inChannel = await propose("CHERE", "the mobile app ships weekly");
+    expect((await api.memory.card(inChannel.id))?.proposedIn).toBe("CHERE");
+    const kept = await api.memory.keep(OWNER, inChannel.id, true);
+    expect(kept).toMatchObject({ status: "kept", place: "CHERE" });
+    expect(await turnMemory(env.engine, env.project, "CHERE")).toContain("the mobile app ships weekly");
+    expect(await turnMemory(env.engine, env.project, "COTHER")).toBeNull();
+    // Started nowhere: "for this place" is refused and nothing moves; Keep (for the project) keeps it.
+    const nowhere = await propose(null, "the CI takes 20 minutes");
+    expect((await api.memory.card(nowhere.id))?.proposedIn).toBeNull();
+    await expect(api.memory.keep(OWNER, nowhere.id, true)).rejects.toMatchObject({
+      reason: "memory_no_place",
+    });
+    expect((await notesIn()).find((n) => n.id === nowhere.id)?.status).toBe("proposed");
+    await api.memory.keep(OWNER, nowhere.id);
+    expect(await turnMemory(env.engine, env.project, "COTHER")).toContain("the CI takes 20 minutes");
+  });
 });

@@ -18,7 +18,7 @@ describe("codexpi memory (real binary)", () => {
     const longId = /kept note (\w+)/.exec(long.stdout)?.[1] as string;
     const list = await t.cli("memory", "list", "demo");
     expect(list.stdout).toMatch(
-      new RegExp(`${id}\\t[^\\t]+\\tcli\\tgiven\\tstaging is deployed with make ship`),
+      new RegExp(`${id}\\t[^\\t]+\\tcli\\tgiven\\tproject\\tstaging is deployed with make ship`),
     );
     expect(list.stdout).toContain(`${longId}\t`);
     expect(list.stdout).toMatch(new RegExp(`${longId}\\t[^\\t]+\\tcli\\tleft-out\\t`));
@@ -40,5 +40,32 @@ describe("codexpi memory (real binary)", () => {
     expect(rows.filter((r) => r.action.startsWith("memory.")).map((r) => `${r.action} ${r.outcome}`)).toEqual(
       ["memory.add ok", "memory.add ok", "memory.forget ok", "memory.forget refused"],
     );
+  }, 60_000);
+
+  it("S-MEM-16: the CLI adds a note for one channel with --channel; list --channel shows it beside the project's, a list without it or of another channel does not", async () => {
+    await t.setup();
+    t.env.CODEXPI_LOCALE = "en";
+    expect((await t.cli("project", "add", "demo", path.join(t.dir, "demo"))).exitCode).toBe(0);
+    await t.cli("memory", "add", "demo", "staging", "is", "deployed", "with", "make", "ship");
+    const added = await t.cli(
+      "memory",
+      "add",
+      "demo",
+      "--channel",
+      "C123",
+      "this",
+      "channel",
+      "is",
+      "mobile",
+    );
+    expect(added.stdout).toMatch(/kept note (\w+) for project demo, place C123 only/);
+    const here = await t.cli("memory", "list", "demo", "--channel", "C123");
+    expect(here.stdout).toMatch(/\tgiven\tchannel:C123\tthis channel is mobile/);
+    expect(here.stdout).toMatch(/\tgiven\tproject\tstaging is deployed with make ship/);
+    for (const elsewhere of [["--channel", "C999"], []]) {
+      const listed = await t.cli("memory", "list", "demo", ...elsewhere);
+      expect(listed.stdout).toContain("staging is deployed with make ship");
+      expect(listed.stdout).not.toContain("this channel is mobile");
+    }
   }, 60_000);
 });
