@@ -75,7 +75,7 @@ async function projectPushTarget(
  */
 export async function pushProjectBranch(
   project: Project,
-  branch: { repoPath: string; branch: string; objects?: readonly string[] },
+  branch: { repoPath: string; branch: string; destination?: string; objects?: readonly string[] },
   host: ForgeHost,
 ): Promise<PushResult & { forgeRepo?: string }> {
   const target = await projectPushTarget(project, host);
