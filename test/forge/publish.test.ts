@@ -21,7 +21,7 @@ const HUNK = "@@ -1,1 +1,1 @@\n-base\n+renamed";
  * The demo project as a branch-mode checkout on `main`, with the pull request's branch `rename`
  * (one commit ahead), both on a bare repository that is its `origin`; octocat linked, channel C1.
  */
-async function onRemote(e: Env): Promise<{ remote: string }> {
+async function onRemote(e: Env, opts: { headInCheckout?: boolean } = {}): Promise<{ remote: string }> {
   isolateGit();
   const root = e.project.path;
   const remote = path.join(path.dirname(e.config.dataDir), "remote.git");
@@ -36,6 +36,7 @@ async function onRemote(e: Env): Promise<{ remote: string }> {
   await git(path.dirname(remote), "init", "-q", "--bare", remote);
   await git(root, "remote", "add", "origin", remote);
   await git(root, "push", "-q", "origin", "main", "rename");
+  if (opts.headInCheckout === false) await git(root, "branch", "-q", "-D", "rename");
   await e.db
     .updateTable("projects")
     .set({ workspace_mode: "branch" })
@@ -143,6 +144,29 @@ describe("a forge conversation's commits", () => {
       30_000,
       "the refusal said in the thread",
     );
+  }, 300_000);
+
+  it("S-FORGE-17: a pull request's branch the project's checkout lacks is fetched from the remote first (codexpi's own repository), the lane starts from it, and its commit is pushed back as a fast-forward", async () => {
+    env = await forgeBot();
+    const e = env;
+    const { remote } = await onRemote(e, { headInCheckout: false });
+    e.github.addPull(REPO, { title: "Rename the widget", head: "rename" });
+    const head = await git(remote, "rev-parse", "refs/heads/rename");
+    expect(await git(e.project.path, "branch", "--list", "rename")).toBe("");
+    writes(e, "fix-1.txt");
+    await mention(e, "d-fetch", "@codexpi add fix-1.txt FETCH-MARK");
+    expect(await e.outcome("github", "d-fetch")).toBe("started");
+    const one = await nthAnswer(e, 1);
+    expect(one.body).toContain("Pushed to the pull request's branch `rename`");
+    expect(await git(e.project.path, "rev-parse", "refs/heads/rename")).toBe(head);
+    const lane = await e.db.selectFrom("lanes").selectAll().executeTakeFirstOrThrow();
+    expect(lane).toMatchObject({ base_branch: "rename", base_commit: head });
+    const after = await git(remote, "rev-parse", "refs/heads/rename");
+    await git(remote, "merge-base", "--is-ancestor", head, after);
+    expect(await git(remote, "show", `${after}:fix-1.txt`)).toBe("fixed");
+    // The project's checkout stayed on its branch; nothing was left under the data directory.
+    expect(await git(e.project.path, "symbolic-ref", "HEAD")).toBe("refs/heads/main");
+    expect(fs.readdirSync(path.join(e.config.dataDir, "fetch"))).toEqual([]);
   }, 300_000);
 
   it("S-FORGE-15: a pull request whose head the forge says lives in a fork gets no push, whatever the delivery said (S-FORGE-14 is the same-repository control)", async () => {

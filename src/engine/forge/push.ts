@@ -65,7 +65,7 @@ export interface PushResult {
 const REMOTE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 /** Whether a branch name is one codexpi pushes (git's rules, and never an option or a refspec). */
-function isPushableBranch(name: string): boolean {
+export function isPushableBranch(name: string): boolean {
   return (
     /^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$/.test(name) && !/\.\.|\/\/|\/\.|@\{|\.lock(?:\/|$)|[./]$/.test(name)
   );
@@ -77,13 +77,13 @@ function shownUrl(url: string): string {
 }
 
 /** Git's message with the token, and anything else the redactor knows, removed. */
-function scrubbed(text: string, token: string | undefined): string {
+export function scrubbed(text: string, token: string | undefined): string {
   const plain = token ? text.split(token).join("[redacted]") : text;
   return capText(redactText(plain), 1500);
 }
 
 /** The remote's push URL, as the configuration of `from` names it (insteadOf rules applied). */
-async function pushUrl(req: PushRequest): Promise<string> {
+export async function pushUrl(req: PushRequest): Promise<string> {
   if (req.url !== undefined) return req.url;
   const from = req.remoteFrom ?? req.repoPath;
   const access: RepoGitAccess = { jail: req.jail, cwd: from, timeoutMs: req.timeoutMs };
@@ -101,7 +101,7 @@ function localDirectory(url: string, from: string): string {
 }
 
 /** What the push's jail may use to reach the remote, and which directory it writes (local). */
-function remoteAccess(
+export function remoteAccess(
   req: PushRequest,
   url: string,
   transport: RemoteTransport,
