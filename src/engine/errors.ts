@@ -97,6 +97,7 @@ export type EngineErrorReason =
   | "forge_remote_insecure"
   | "forge_push_failed"
   | "forge_push_rejected"
+  | "forge_fetch_failed"
   | "forge_token_refused"
   | "forge_forbidden"
   | "forge_repo_not_found"

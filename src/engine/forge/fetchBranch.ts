@@ -22,7 +22,7 @@ export type BranchFetch = "created" | "updated" | "kept";
  * Brings `req.branch` from the project's remote into the checkout `req.repoPath` (also
  * `remoteFrom`). Never forced: a local branch with commits of its own, or checked out, is kept
  * as it is. When the checkout already has the branch, a remote that cannot be reached keeps it too;
- * without it, the failure is the push's catalogue error.
+ * without it, the failure is thrown (`forge_fetch_failed`, git's words scrubbed of the token).
  */
 export async function fetchBranchInto(req: PushRequest): Promise<BranchFetch> {
   if (!isPushableBranch(req.branch))
@@ -72,7 +72,11 @@ async function fetchThroughOwned(req: PushRequest, ref: string): Promise<void> {
       ]);
     } catch (e) {
       const detail = scrubbed(e instanceof Error ? e.message : String(e), req.credential?.token);
-      throw new EngineError("unavailable", "forge_push_failed", { remote: req.remote, detail });
+      throw new EngineError("unavailable", "forge_fetch_failed", {
+        remote: req.remote,
+        branch: req.branch,
+        detail,
+      });
     }
     // Into the checkout, no network: no `+`, so git never rewinds a branch nor moves the one checked out.
     await repoGit({ jail: req.jail, cwd: req.repoPath, write: [req.repoPath], read: [owned], timeoutMs }, [
