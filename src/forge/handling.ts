@@ -214,11 +214,13 @@ async function converse(
   const project = await deps.api.forge.project(d.project_id);
   // Checked before the root is posted: a refused request leaves no message behind in Slack.
   await deps.api.projects.forActor(r.actor, project.name);
+  // In branch mode the lane starts from the pull request's head branch (`branch=`), which the
+  // checkout may not have yet (or have behind): fetched first, never forced, before the root.
+  const options = r.branch && project.workspaceMode === "branch" ? `branch=${r.branch} ` : "";
+  if (r.branch && options) await deps.api.forge.fetchBranch(d.project_id, r.branch);
   const channel = r.settings.channel_id as string;
   const rootTs = d.root_ts ?? (await slack.postRoot(channel, rootText(deps.locale, c, r.prompt)));
   if (!d.root_ts) await deps.deliveries.rootPosted(d, rootTs);
-  // In branch mode the lane starts from the pull request's head branch (`branch=`).
-  const options = r.branch && project.workspaceMode === "branch" ? `branch=${r.branch} ` : "";
   const started = await deps.api.conversations.ask(r.actor, project.name, `${options}${r.prompt}`, {
     ...request,
     onCreated: slack.addressFor(channel, rootTs),

@@ -1,6 +1,8 @@
 import { t } from "../i18n/index.js";
 import { redactText } from "../redaction.js";
+import { escapeClip } from "../views/mrkdwn.js";
 import { type ForgeDeps, OWN_MARK } from "./handling.js";
+import { publishTurn, targetOf } from "./publish.js";
 import type { SlackSide } from "./slackSide.js";
 import type { WaitingReply } from "./store/threads.js";
 
@@ -37,13 +39,6 @@ async function replyText(
   return `${text}\n${OWN_MARK}`;
 }
 
-/** The pull request or issue a thread key names (handling.ts's threadKey). */
-function targetOf(threadKey: string): { kind: "pull" | "issue"; number: number } {
-  const hash = threadKey.lastIndexOf("#");
-  const kind = threadKey.slice(0, hash).endsWith(":issue") ? "issue" : "pull";
-  return { kind, number: Number(threadKey.slice(hash + 1)) };
-}
-
 /** Posts the answers of the turns that ended since the last pass; answers how many it posted. */
 export async function postFinishedAnswers(deps: ForgeDeps, slack: SlackSide): Promise<number> {
   let posted = 0;
@@ -52,11 +47,20 @@ export async function postFinishedAnswers(deps: ForgeDeps, slack: SlackSide): Pr
     if (text === null) continue;
     if (!(await deps.threads.claimReply(r.queue_id))) continue;
     try {
+      // Its commits leave first (pushed, or opened as a pull request): the reply says where they went.
+      const published = text === "none" ? null : await publishTurn(deps, slack, r);
+      const body = published ? `${text}\n\n${published}` : text;
       const url =
-        text === "none"
+        body === "none"
           ? null
-          : (await deps.api.forge.comment(r.project_id, targetOf(r.thread_key), text)).url;
+          : (await deps.api.forge.comment(r.project_id, targetOf(r.thread_key), body)).url;
       await deps.threads.replyPosted(r.queue_id, url, deps.clock.now());
+      if (published)
+        await slack
+          .say(r.channel_id, r.thread_ts, escapeClip(published, 3000))
+          .catch((err: unknown) =>
+            deps.logger.warn({ err, queueId: r.queue_id }, "forge publish not said in Slack"),
+          );
       posted++;
     } catch (err) {
       deps.logger.warn({ err, queueId: r.queue_id }, "forge reply not posted; tried again later");

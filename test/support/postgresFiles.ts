@@ -136,6 +136,7 @@ export const SQLITE_ONLY_ENGINE_FILES: Record<string, string> = {
   "test/engine/network/policy.test.ts": NO_DATABASE,
   "test/engine/forge/pullRequests.test.ts": NO_DATABASE,
   "test/engine/forge/push.test.ts": NO_DATABASE,
+  "test/engine/forge/fetchBranch.test.ts": NO_DATABASE,
   "test/engine/forge/remoteUrl.test.ts": NO_DATABASE,
   "test/engine/gateway/modelGateway.test.ts": NO_DATABASE,
   "test/engine/worker/egressOf.test.ts": NO_DATABASE,

@@ -133,6 +133,7 @@ export const lanesAudit: AuditSpecs<LanesApi> = {
   discard: { action: "lane.discard", target: (_a, id) => conv(id) },
   merge: { action: "lane.merge", target: (_a, id) => conv(id) },
   push: { action: "lane.push", target: (_a, id) => conv(id) },
+  pushToHead: { action: "lane.push_to_head", target: (_a, id) => conv(id), detail: (_a, _id, head) => head },
   openPullRequest: { action: "lane.pull_request", target: (_a, id) => conv(id) },
   askToMerge: { action: "lane.ask_to_merge", target: (_a, id) => conv(id) },
 };

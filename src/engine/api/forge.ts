@@ -1,6 +1,7 @@
 import type { Kernel } from "../kernel.js";
 import { assertAdmin, getProject, projectForActor, type Actor } from "../projects/index.js";
 import {
+  fetchProjectBranch,
   type DiscussionTarget,
   postForgeComment,
   projectForgeTarget,
@@ -47,6 +48,11 @@ export interface ForgeApi {
   ): Promise<{ name: string; missing: Array<"repository" | "webhook_secret" | "token"> }>;
   /** A project's pull request's head branch, and whether it comes from a fork. */
   pullRequestHead(projectId: string, number: number): Promise<PullRequestHead>;
+  /**
+   * Brings a pull request's head branch from the project's remote into its checkout (never forced;
+   * codexpi's own repository and token, as a push), so that a lane can start from it.
+   */
+  fetchBranch(projectId: string, branch: string): Promise<"created" | "updated" | "kept">;
 }
 
 export function forgeApi(kernel: Kernel): ForgeApi {
@@ -99,6 +105,9 @@ export function forgeApi(kernel: Kernel): ForgeApi {
     async pullRequestHead(projectId, number) {
       const project = await getProject(db, projectId);
       return pullRequestHead(await projectForgeTarget(project, host()), number);
+    },
+    async fetchBranch(projectId, branch) {
+      return fetchProjectBranch(await getProject(db, projectId), branch, host());
     },
   };
 }

@@ -11,6 +11,8 @@ import {
   mergeLaneOf,
   openLanePullRequest,
   pushLane,
+  pushLaneToHead,
+  type HeadPush,
   type LaneCardData,
   type LaneMergeOutcome,
   type LaneView,
@@ -32,11 +34,16 @@ export interface LanesApi {
   merge(actor: Actor, conversationId: string): Promise<LaneMergeOutcome>;
   /** Pushes the lane's branch to the project's remote (the conversation's person, admins). */
   push(actor: Actor, conversationId: string): Promise<{ remote: string }>;
+  /**
+   * Pushes the lane's commits to `head`, the pull request's branch the lane started from (issue 33):
+   * never forced; `forge_push_rejected` when that branch moved on (the conversation's person, admins).
+   */
+  pushToHead(actor: Actor, conversationId: string, head: string): Promise<HeadPush>;
   /** Opens (or finds) the lane's pull request, pushing first (the conversation's person, admins). */
   openPullRequest(
     actor: Actor,
     conversationId: string,
-    link: { threadUrl: string | null; requester: string },
+    link: { threadUrl: string | null; requester: string; closes?: number },
   ): Promise<PullRequest>;
   /**
    * Brings the base into the lane: merged at once when clean, else a follow-up asks the agent to
@@ -63,6 +70,7 @@ export function lanesApi(kernel: Kernel): LanesApi {
     card: (conversationId) => laneCardData(kernel, conversationId),
     merge: (actor, conversationId) => mergeLaneOf(kernel, actor, conversationId),
     push: (actor, conversationId) => pushLane(kernel, actor, conversationId),
+    pushToHead: (actor, conversationId, head) => pushLaneToHead(kernel, actor, conversationId, head),
     openPullRequest: (actor, conversationId, link) =>
       openLanePullRequest(kernel, actor, conversationId, link),
     askToMerge: async (actor, conversationId) => {

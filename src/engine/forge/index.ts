@@ -3,6 +3,7 @@
 
 export { forgeTokenPath, readForgeToken, removeForgeToken, writeForgeToken } from "./credentials.js";
 export {
+  fetchProjectBranch,
   forgeCloneUrl,
   openProjectPullRequest,
   projectPullRequestState,

@@ -3,7 +3,8 @@ import { type GitJailMode, repoGitOrNull } from "../isolation/index.js";
 import type { Project } from "../schema.js";
 import { readForgeToken } from "./credentials.js";
 import { type PullRequest, openPullRequest, pullRequestState } from "./pullRequests.js";
-import { type PushResult, pushBranch } from "./push.js";
+import { type PushRequest, type PushResult, pushBranch } from "./push.js";
+import { type BranchFetch, fetchBranchInto } from "./fetchBranch.js";
 import { type DerivedForge, type ForgeKind, remoteTransport } from "./remoteUrl.js";
 import { projectForge } from "./settings.js";
 
@@ -75,25 +76,46 @@ async function projectPushTarget(
  */
 export async function pushProjectBranch(
   project: Project,
-  branch: { repoPath: string; branch: string; objects?: readonly string[] },
+  branch: { repoPath: string; branch: string; destination?: string; objects?: readonly string[] },
   host: ForgeHost,
 ): Promise<PushResult & { forgeRepo?: string }> {
   const target = await projectPushTarget(project, host);
+  const pushed = await pushBranch({ ...branch, ...(await projectRemote(project, host, target)) });
+  // Pushed to the forge's repository, not to a remote: the lane names the repository.
+  return target?.fromForge ? { ...pushed, forgeRepo: target.shown } : pushed;
+}
+
+/** The remote, URL and credential a project's pushes and fetches use (pushProjectBranch). */
+async function projectRemote(
+  project: Project,
+  host: ForgeHost,
+  target: Awaited<ReturnType<typeof projectPushTarget>>,
+): Promise<Omit<PushRequest, "repoPath" | "branch">> {
   const url = target?.url ?? null;
   const forge = projectForge(project, target?.fromForge ? null : url);
   const stored =
     forge && url && onForgeHost(url, forge.forgeUrl) ? readForgeToken(host.dataDir, project.name) : null;
-  const pushed = await pushBranch({
-    ...branch,
+  return {
     ...(target?.fromForge ? { url: target.url } : {}),
     remote: project.remote,
     remoteFrom: project.path,
     credential: stored && forge ? { token: stored.token, username: TOKEN_USER[forge.forge] } : null,
     dataDir: host.dataDir,
     jail: host.jail,
-  });
-  // Pushed to the forge's repository, not to a remote: the lane names the repository.
-  return target?.fromForge ? { ...pushed, forgeRepo: target.shown } : pushed;
+  };
+}
+
+/**
+ * Brings `branch` from the project's remote into its checkout (a pull request's head a lane starts
+ * from), the way pushProjectBranch pushes: codexpi's own repository, remote and token.
+ */
+export async function fetchProjectBranch(
+  project: Project,
+  branch: string,
+  host: ForgeHost,
+): Promise<BranchFetch> {
+  const target = await projectPushTarget(project, host);
+  return fetchBranchInto({ repoPath: project.path, branch, ...(await projectRemote(project, host, target)) });
 }
 
 /**

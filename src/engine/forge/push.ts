@@ -23,6 +23,11 @@ export interface PushRequest {
   /** The remote's name (the project's `remote`, `origin` by default). */
   remote: string;
   branch: string;
+  /**
+   * The remote branch it goes to (default `branch`): a lane's branch pushed to a pull request's
+   * head. Never forced: a remote branch that moved on is a `forge_push_rejected`.
+   */
+  destination?: string;
   /** The token for an http(s) remote; null for a local or ssh remote (or a public one). */
   credential: PushCredential | null;
   /**
@@ -53,12 +58,14 @@ export interface PushRequest {
 export interface PushResult {
   remoteUrl: string;
   branch: string;
+  /** The remote branch already held the commit: nothing was sent. */
+  upToDate: boolean;
 }
 
 const REMOTE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 /** Whether a branch name is one codexpi pushes (git's rules, and never an option or a refspec). */
-function isPushableBranch(name: string): boolean {
+export function isPushableBranch(name: string): boolean {
   return (
     /^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$/.test(name) && !/\.\.|\/\/|\/\.|@\{|\.lock(?:\/|$)|[./]$/.test(name)
   );
@@ -70,13 +77,13 @@ function shownUrl(url: string): string {
 }
 
 /** Git's message with the token, and anything else the redactor knows, removed. */
-function scrubbed(text: string, token: string | undefined): string {
+export function scrubbed(text: string, token: string | undefined): string {
   const plain = token ? text.split(token).join("[redacted]") : text;
   return capText(redactText(plain), 1500);
 }
 
 /** The remote's push URL, as the configuration of `from` names it (insteadOf rules applied). */
-async function pushUrl(req: PushRequest): Promise<string> {
+export async function pushUrl(req: PushRequest): Promise<string> {
   if (req.url !== undefined) return req.url;
   const from = req.remoteFrom ?? req.repoPath;
   const access: RepoGitAccess = { jail: req.jail, cwd: from, timeoutMs: req.timeoutMs };
@@ -94,7 +101,7 @@ function localDirectory(url: string, from: string): string {
 }
 
 /** What the push's jail may use to reach the remote, and which directory it writes (local). */
-function remoteAccess(
+export function remoteAccess(
   req: PushRequest,
   url: string,
   transport: RemoteTransport,
@@ -138,8 +145,9 @@ function remoteAccess(
 export async function pushBranch(req: PushRequest): Promise<PushResult> {
   if (!REMOTE_NAME.test(req.remote))
     throw new EngineError("invalid", "forge_remote_invalid", { value: req.remote });
-  if (!isPushableBranch(req.branch))
-    throw new EngineError("invalid", "forge_branch_invalid", { branch: req.branch });
+  const destination = req.destination ?? req.branch;
+  for (const name of [req.branch, destination])
+    if (!isPushableBranch(name)) throw new EngineError("invalid", "forge_branch_invalid", { branch: name });
   const url = await pushUrl(req);
   const transport = remoteTransport(url);
   if (!transport) throw new EngineError("invalid", "forge_remote_unsupported", { remote: req.remote });
@@ -147,16 +155,22 @@ export async function pushBranch(req: PushRequest): Promise<PushResult> {
   const target = transport.kind === "file" ? write[0]! : url;
   const ref = `refs/heads/${req.branch}`;
   const source = { ...req, objects: req.objects ?? [] };
+  let out: string;
   try {
-    await withPushRepository(source, (owned, objects) =>
+    out = await withPushRepository(source, (owned, objects) =>
       repoGit(
         { jail: req.jail, cwd: owned, read: objects, write, remote, timeoutMs: req.timeoutMs ?? 300_000 },
-        ["push", "--no-verify", "--porcelain", "--", target, `${ref}:${ref}`],
+        // No `+` and no `--force`: a remote branch that moved on is refused by git, never rewritten.
+        ["push", "--no-verify", "--porcelain", "--", target, `${ref}:refs/heads/${destination}`],
       ),
     );
   } catch (e) {
     const detail = scrubbed(e instanceof Error ? e.message : String(e), req.credential?.token);
+    if (/\[rejected\]|non-fast-forward|fetch first|Updates were rejected/.test(detail))
+      throw new EngineError("conflict", "forge_push_rejected", { remote: req.remote, branch: destination });
     throw new EngineError("unavailable", "forge_push_failed", { remote: req.remote, detail });
   }
-  return { remoteUrl: shownUrl(url), branch: req.branch };
+  // `--porcelain`: a line `=<TAB>src:dst<TAB>[up to date]` when the remote already had it.
+  const upToDate = out.split("\n").some((l) => l.startsWith("=\t"));
+  return { remoteUrl: shownUrl(url), branch: req.branch, upToDate };
 }

@@ -16,6 +16,7 @@ export function registerLaneTicks(engine: Kernel): void {
 }
 export { laneChanges } from "./changes.js";
 export { conflictFollowUpPrompt, mergeLane, updateLaneBase } from "./merge.js";
+export { type HeadPush, pushLaneToHead } from "./headPush.js";
 export { type LaneCardData, laneCardData, redrawLaneCards } from "./card.js";
 export {
   type LaneMergeOutcome,

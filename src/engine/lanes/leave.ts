@@ -29,7 +29,7 @@ import { t } from "../../i18n/index.js";
 type Engine = Pick<Kernel, "db" | "clock" | "config">;
 
 /** A lane with what the rules need: its project, its conversation's person and title. */
-interface LaneScope {
+export interface LaneScope {
   lane: Lane;
   project: Project;
   personId: string | null;
@@ -37,7 +37,7 @@ interface LaneScope {
   rights: { see: boolean; prompt: boolean };
 }
 
-async function scopeOf(engine: Engine, actor: Actor, conversationId: string): Promise<LaneScope> {
+export async function scopeOf(engine: Engine, actor: Actor, conversationId: string): Promise<LaneScope> {
   const row = await engine.db
     .selectFrom("conversations")
     .select(["id", "user_id", "title", "project_id"])
@@ -66,7 +66,7 @@ async function scopeOf(engine: Engine, actor: Actor, conversationId: string): Pr
  * request, ask to merge), since its agent may have written `.git` — a planted `http.*` or
  * `url.*` key would otherwise meet the push's network and token.
  */
-async function assertIdle(engine: Engine, scope: LaneScope): Promise<void> {
+export async function assertIdle(engine: Engine, scope: LaneScope): Promise<void> {
   if (scope.lane.status !== "active") throw new EngineError("conflict", "lane_ended");
   if (await conversationBusy(engine.db, scope.lane.conversation_id))
     throw new EngineError("conflict", "lane_busy", { name: scope.lane.conversation_id });
@@ -89,15 +89,15 @@ function assertMayMerge(actor: Actor, scope: LaneScope): void {
 }
 
 /** Who may push and open a pull request: the conversation's person, and admins. */
-function assertMayPublish(actor: Actor, scope: LaneScope): void {
+export function assertMayPublish(actor: Actor, scope: LaneScope): void {
   if (actor.isAdmin || isPerson(actor, scope)) return;
   throw new EngineError("forbidden", "lane_publish_not_allowed");
 }
 
 /** Where engine/forge finds codexpi's files and how it runs git. */
-const hostOf = (engine: Engine) => ({ dataDir: engine.config.dataDir, jail: engine.config.jail });
+export const hostOf = (engine: Engine) => ({ dataDir: engine.config.dataDir, jail: engine.config.jail });
 
-async function updated(engine: Engine, conversationId: string): Promise<void> {
+export async function updated(engine: Engine, conversationId: string): Promise<void> {
   await emit(engine.db, engine.clock.now(), { kind: "lane.updated", conversationId });
 }
 
@@ -225,7 +225,7 @@ export async function openLanePullRequest(
   engine: Engine,
   actor: Actor,
   conversationId: string,
-  link: { threadUrl: string | null; requester: string },
+  link: { threadUrl: string | null; requester: string; closes?: number },
 ): Promise<PullRequest> {
   const scope = await scopeOf(engine, actor, conversationId);
   assertMayPublish(actor, scope);
@@ -242,9 +242,11 @@ export async function openLanePullRequest(
     thread: link.threadUrl ?? "-",
     requester: link.requester,
   });
+  // The forges' own keyword (GitHub and GitLab both honour it): merged, the pull request closes the issue.
+  const closing = link.closes ? `\n\nCloses #${link.closes}` : "";
   const pr = await openProjectPullRequest(
     scope.project,
-    { head: scope.lane.branch, base, title: scope.title.slice(0, 200), body },
+    { head: scope.lane.branch, base, title: scope.title.slice(0, 200), body: `${body}${closing}` },
     hostOf(engine),
   );
   await engine.db

@@ -15,6 +15,7 @@ export interface WaitingReply {
   queue_id: string;
   thread_key: string;
   project_id: string;
+  conversation_id: string;
   channel_id: string;
   thread_ts: string;
 }
@@ -114,6 +115,7 @@ export class ForgeThreads {
         "forge_replies.queue_id",
         "forge_replies.thread_key",
         "forge_threads.project_id",
+        "forge_threads.conversation_id",
         "forge_threads.channel_id",
         "forge_threads.thread_ts",
       ])

@@ -20,6 +20,9 @@ export const forge = {
     "the remote {remote} uses a transport codexpi does not push to (only https, ssh or a local path)",
   "reason.forge_remote_insecure": "pushing with a token over plain http to {host} is refused: use https",
   "reason.forge_push_failed": "the push to {remote} failed: {detail}",
+  "reason.forge_fetch_failed": "fetching the branch {branch} from {remote} failed: {detail}",
+  "reason.forge_push_rejected":
+    "the branch {branch} on {remote} has commits the lane does not have (not a fast-forward): nothing was pushed, and nothing is ever forced",
   "reason.forge_token_refused": "the forge refused the token",
   "reason.forge_forbidden": "the forge does not allow this with that token: {detail}",
   "reason.forge_repo_not_found": "repository {repo} not found on the forge, or the token has no access to it",

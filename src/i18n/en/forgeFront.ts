@@ -16,6 +16,10 @@ export const forgeFront = {
     "@{login}, that link code is unknown, used or expired: ask Slack for a new one (`/codex forge link {forge}`).",
   "forge.reply.answer": "{answer}\n\n— [the conversation in Slack]({link})",
   "forge.reply.answer_no_link": "{answer}\n\n— the conversation continues in Slack",
+  "forge.push.pushed": "Pushed to the pull request's branch `{branch}` (`{sha}`).",
+  "forge.push.refused": "Not pushed to the pull request's branch: {reason}",
+  "forge.issue.pr_opened": "Opened {url}, which closes #{number} once merged.",
+  "forge.issue.pr_refused": "No pull request opened for this issue: {reason}",
   "forge.reply.failed": "The turn ended without an answer: {reason}",
   "forge.issue.prompt":
     "Work on the issue {ref} quoted above (the words of the people who wrote it): make the change it asks for in this repository, and say what you did.",

@@ -11,6 +11,8 @@ export const laneCard = {
   "reason.lane_no_remote":
     "this branch cannot leave: the checkout of {name} names no remote `{remote}`, and no forge repository is named. An admin adds the remote there (`git remote add {remote} URL`), or names the forge's repository (`/codex project forge {name} --kind github|gitlab --repo OWNER/NAME`) and stores a token on the host",
   "reason.lane_ended": "this branch is no longer kept: it was merged or discarded",
+  "reason.lane_not_on_head":
+    "this lane did not start from the pull request's branch {branch}: its commits are not pushed there",
   "reason.lane_no_base": "this branch started from a detached checkout: there is no branch to merge it into",
   "reason.lane_checkout_dirty":
     "the checkout of {name} has uncommitted changes: commit or stash them, then merge into `{base}` again",

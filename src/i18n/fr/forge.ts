@@ -21,6 +21,9 @@ export const forge = {
   "reason.forge_remote_insecure":
     "pousser avec un jeton en http simple vers {host} est refusé : utilise https",
   "reason.forge_push_failed": "le push vers {remote} a échoué : {detail}",
+  "reason.forge_fetch_failed": "la récupération de la branche {branch} depuis {remote} a échoué : {detail}",
+  "reason.forge_push_rejected":
+    "la branche {branch} de {remote} a des commits que la lane n’a pas (pas d’avance rapide) : rien n’a été poussé, et rien n’est jamais forcé",
   "reason.forge_token_refused": "la forge a refusé le jeton",
   "reason.forge_forbidden": "la forge refuse cette action avec ce jeton : {detail}",
   "reason.forge_repo_not_found": "dépôt {repo} introuvable sur la forge, ou le jeton n’y a pas accès",

@@ -14,6 +14,10 @@ export const forgeFront = {
     "@{login}, ce code de liaison est inconnu, déjà utilisé ou expiré : demandez-en un nouveau dans Slack (`/codex forge link {forge}`).",
   "forge.reply.answer": "{answer}\n\n— [la conversation dans Slack]({link})",
   "forge.reply.answer_no_link": "{answer}\n\n— la conversation continue dans Slack",
+  "forge.push.pushed": "Poussé sur la branche `{branch}` de la pull request (`{sha}`).",
+  "forge.push.refused": "Rien poussé sur la branche de la pull request : {reason}",
+  "forge.issue.pr_opened": "Ouvert {url}, qui ferme #{number} une fois fusionnée.",
+  "forge.issue.pr_refused": "Aucune pull request ouverte pour ce ticket : {reason}",
   "forge.reply.failed": "Le tour s’est terminé sans réponse : {reason}",
   "forge.issue.prompt":
     "Traitez l’issue {ref} citée ci-dessus (les mots de ceux qui l’ont écrite) : faites dans ce dépôt le changement qu’elle demande, et dites ce que vous avez fait.",

@@ -11,6 +11,8 @@ export const laneCard = {
   "reason.lane_no_remote":
     "cette branche ne peut pas sortir : le checkout de {name} ne nomme aucun remote `{remote}`, et aucun dépôt de forge n’est nommé. Un admin ajoute le remote (`git remote add {remote} URL`), ou nomme le dépôt de la forge (`/codex project forge {name} --kind github|gitlab --repo PROPRIÉTAIRE/NOM`) et enregistre un jeton sur l’hôte",
   "reason.lane_ended": "cette branche n’est plus gardée : elle a été fusionnée ou abandonnée",
+  "reason.lane_not_on_head":
+    "cette lane n’est pas partie de la branche {branch} de la pull request : ses commits n’y sont pas poussés",
   "reason.lane_no_base":
     "cette branche est partie d’une copie détachée : il n’y a pas de branche où la fusionner",
   "reason.lane_checkout_dirty":

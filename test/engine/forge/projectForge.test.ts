@@ -65,7 +65,7 @@ describe("a project's push and pull request", () => {
   it("S-FG-01: the lane's branch goes to the project's remote as its checkout names it", async () => {
     const p = await projectWithLane();
     const r = await pushProjectBranch(env.project, { repoPath: p.lane, branch: BRANCH }, p.host);
-    expect(r).toEqual({ remoteUrl: p.bare, branch: BRANCH });
+    expect(r).toEqual({ remoteUrl: p.bare, branch: BRANCH, upToDate: false });
     const pushed = await execa("git", ["--git-dir", p.bare, "rev-parse", `refs/heads/${BRANCH}`], {
       env: GIT_ENV,
     });
@@ -204,6 +204,7 @@ describe("a project's push and pull request", () => {
       expect(r).toEqual({
         remoteUrl: `${server.url}/acme/widgets.git`,
         branch: BRANCH,
+        upToDate: false,
         forgeRepo: "acme/widgets",
       });
       expect(server.received.some((q) => q.authorization?.startsWith("Basic ") && q.status === 200)).toBe(

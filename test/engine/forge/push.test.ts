@@ -99,10 +99,20 @@ describe.each<GitJailMode>(["off", "bwrap"])("pushBranch (jail %s)", (mode) => {
       dataDir: f.dataDir,
       jail: mode,
     });
-    expect(r).toEqual({ remoteUrl: f.bare, branch: BRANCH });
+    expect(r).toEqual({ remoteUrl: f.bare, branch: BRANCH, upToDate: false });
     expect(await remoteHead(f.bare)).toBe(await git(f.clone, "rev-parse", BRANCH));
     // Only the branch asked for: main stays unpushed.
     expect(await remoteHead(f.bare, "main")).toBeNull();
+    // The same push again sends nothing, and says so (a forge turn's reply tells them apart).
+    const again = await pushBranch({
+      repoPath: f.clone,
+      remote: "origin",
+      branch: BRANCH,
+      credential: null,
+      dataDir: f.dataDir,
+      jail: mode,
+    });
+    expect(again.upToDate).toBe(true);
   });
 
   it("S-FG-02: over http the askpass helper hands the token to git, and the token lands nowhere else", async (ctx) => {
