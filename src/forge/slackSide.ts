@@ -9,6 +9,8 @@ export interface SlackSide {
   postRoot(channel: string, text: string): Promise<string>;
   /** Records, inside the engine's creating transaction, that the conversation lives in that thread. */
   addressFor(channel: string, threadTs: string): OnCreated;
+  /** Posts a message in a conversation's thread (CI fixes given up, issue 33 item 5). */
+  postInThread(channel: string, threadTs: string, text: string): Promise<void>;
   /** A link to a message (the thread a forge reply points to), or null when Slack gives none. */
   permalink(channel: string, ts: string): Promise<string | null>;
 }

@@ -1,7 +1,10 @@
 import type { Kernel } from "../kernel.js";
 import { assertAdmin, getProject, projectForActor, type Actor } from "../projects/index.js";
 import {
+  type CiRun,
   type DiscussionTarget,
+  failedJob,
+  type FailedJob,
   postForgeComment,
   projectForgeTarget,
   pullRequestHead,
@@ -12,6 +15,8 @@ import {
   verifyWebhook,
   writeWebhookSecret,
 } from "../forge/index.js";
+
+export type { CiRun, FailedJob };
 
 /** A forge as a project names it. */
 type ForgeKind = "github" | "gitlab";
@@ -47,6 +52,8 @@ export interface ForgeApi {
   ): Promise<{ name: string; missing: Array<"repository" | "webhook_secret" | "token"> }>;
   /** A project's pull request's head branch, and whether it comes from a fork. */
   pullRequestHead(projectId: string, number: number): Promise<PullRequestHead>;
+  /** A CI run's first failed job and its log's last `tail` characters (null when no job failed). */
+  failedJob(projectId: string, run: CiRun, tail: number): Promise<FailedJob | null>;
 }
 
 export function forgeApi(kernel: Kernel): ForgeApi {
@@ -99,6 +106,10 @@ export function forgeApi(kernel: Kernel): ForgeApi {
     async pullRequestHead(projectId, number) {
       const project = await getProject(db, projectId);
       return pullRequestHead(await projectForgeTarget(project, host()), number);
+    },
+    async failedJob(projectId, run, tail) {
+      const project = await getProject(db, projectId);
+      return failedJob(await projectForgeTarget(project, host()), run, tail);
     },
   };
 }
