@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ForgeLinks } from "../../src/forge/store/links.js";
 import { ForgeThreads } from "../../src/forge/store/threads.js";
-import { checkSuiteCompleted, workflowRunCompleted } from "../support/forgeCiWebhooks.js";
+import { checkSuiteCompleted, pipelineHook, workflowRunCompleted } from "../support/forgeCiWebhooks.js";
 import { inputText } from "../support/fakeModel.js";
-import { postGitHub, prComment } from "../support/forgeWebhooks.js";
+import { mrNote, postGitHub, postGitLab, prComment } from "../support/forgeWebhooks.js";
 import { eventually, OWNER } from "../support/slackBot.js";
-import { forgeBot, HOOK_SECRET, REPO } from "./forgeBot.js";
+import { forgeBot, GITLAB_HOOK_SECRET, HOOK_SECRET, REPO } from "./forgeBot.js";
 
 // Issue 33, item 5, end to end: a failed check on a pull request whose conversation codexpi has
 // (started by a mention) gets a follow-up turn through the real bot, worker and Codex against the
@@ -130,5 +130,66 @@ describe("a failed check on a pull request", () => {
       .messages("C1")
       .filter((m) => m.thread_ts === root.ts && m.text.includes("gives up"));
     expect(inThread).toHaveLength(1);
+  }, 300_000);
+});
+
+describe("a failed pipeline on a merge request", () => {
+  let env: Env | undefined;
+  afterEach(async () => {
+    await env?.close();
+    env = undefined;
+  });
+
+  it("S-FORGE-26: on GitLab a failed Pipeline Hook of a merge request whose conversation codexpi has gets a follow-up carrying the failed job's name and its trace's tail (from the pipeline's jobs and the job's trace); a pipeline of another merge request, or one that passed, runs nothing", async () => {
+    env = await forgeBot();
+    const e = env;
+    const { gitlab, projectId } = await e.labOnGitLab();
+    await new ForgeThreads(e.db).setSettings(
+      projectId,
+      { channel_id: "C2", triggers: "comments,ci", fix_ci: "on" },
+      Date.now(),
+    );
+    await new ForgeLinks(e.db).link(
+      { forge: "gitlab", login: "tanuki", account_id: null, user_id: OWNER },
+      "test",
+      Date.now(),
+    );
+    const hook = (event: string, payload: object, uuid: string) =>
+      postGitLab(e.base, { token: GITLAB_HOOK_SECRET, event, payload, uuid });
+    await hook("Note Hook", mrNote("group/app", 4, "tanuki", "@codexpi do it"), "g-mention");
+    expect(await e.outcome("gitlab", "g-mention")).toBe("started");
+    await eventually(() => gitlab.notes("group/app").length === 1, 120_000, "the first answer");
+
+    const pipeline = (iid: number | null, uuid: string, status = "failed") => {
+      const id = gitlab.pipelines.add("group/app", [
+        { name: "rubocop", conclusion: "success", log: "ok" },
+        { name: "rspec 1/2", conclusion: "failure", log: LOG },
+      ]);
+      return hook(
+        "Pipeline Hook",
+        pipelineHook("group/app", { id, sha: `${uuid}`.padEnd(40, "0"), iid, status }),
+        uuid,
+      );
+    };
+    await pipeline(4, "g-passed", "success");
+    expect(await e.outcome("gitlab", "g-passed")).toBe("ignored");
+    await pipeline(5, "g-other");
+    expect(await e.outcome("gitlab", "g-other")).toBe("not_ours");
+    expect(await e.queued()).toBe(1);
+    await pipeline(4, "g-failed");
+    expect(await e.outcome("gitlab", "g-failed")).toBe("ci_follow_up");
+    const request = await eventually(
+      () => e.model.requests.find((r) => inputText(r).includes("CI-TAIL-MARK")),
+      60_000,
+      "the follow-up's model request",
+    );
+    const asked = inputText(request);
+    expect(asked).toContain('CI job "rspec 1/2" (gitlab)');
+    expect(asked).not.toContain("CI-HEAD-MARK");
+    const paths = gitlab.received.map((r) => r.url.split("?")[0]!);
+    expect(paths.some((p) => /\/api\/v4\/projects\/group%2Fapp\/pipelines\/\d+\/jobs$/.test(p))).toBe(true);
+    expect(paths.some((p) => /\/api\/v4\/projects\/group%2Fapp\/jobs\/\d+\/trace$/.test(p))).toBe(true);
+    await eventually(() => gitlab.notes("group/app").length === 2, 120_000, "the follow-up's answer");
+    expect(gitlab.notes("group/app").map((n) => n.iid)).toEqual([4, 4]);
   }, 300_000);
 });
