@@ -5,7 +5,7 @@ import { checkSuiteCompleted, pipelineHook, workflowRunCompleted } from "../supp
 import { inputText } from "../support/fakeModel.js";
 import { mrNote, postGitHub, postGitLab, prComment } from "../support/forgeWebhooks.js";
 import { eventually, OWNER } from "../support/slackBot.js";
-import { forgeBot, GITLAB_HOOK_SECRET, HOOK_SECRET, REPO } from "./forgeBot.js";
+import { ADMIN_ACTOR, forgeBot, GITLAB_HOOK_SECRET, HOOK_SECRET, REPO } from "./forgeBot.js";
 
 // Issue 33, item 5, end to end: a failed check on a pull request whose conversation codexpi has
 // (started by a mention) gets a follow-up turn through the real bot, worker and Codex against the
@@ -130,6 +130,31 @@ describe("a failed check on a pull request", () => {
       .messages("C1")
       .filter((m) => m.thread_ts === root.ts && m.text.includes("gives up"));
     expect(inThread).toHaveLength(1);
+  }, 300_000);
+});
+
+describe("a failed check whose member may not run", () => {
+  let env: Env | undefined;
+  afterEach(async () => {
+    await env?.close();
+    env = undefined;
+  });
+
+  it("S-FORGE-27: when the member who started the conversation is over their budget, a failed check runs nothing and the pull request is told why, once; with the budget cleared the next failure runs (the control)", async () => {
+    env = await withConversation({ triggers: "comments,ci", fix_ci: "on" });
+    const e = env;
+    const person = { scope: "user" as const, name: OWNER };
+    await e.api.usage.setBudget(ADMIN_ACTOR, person, { daily: 1 });
+    expect((await failed(e, "ci-broke", "4".repeat(40), [1])).outcome).toMatch(/^refused:/);
+    expect((await failed(e, "ci-broke-again", "4".repeat(40), [1])).outcome).toMatch(/^refused:/);
+    expect(await e.queued()).toBe(1);
+    const told = e.github.comments(REPO).filter((c) => c.body.includes("no fix ran"));
+    expect(told).toHaveLength(1);
+    expect(told[0]!.body).toContain("test (ubuntu)");
+    expect(told[0]!.body).toContain("budget");
+    await e.api.usage.clearBudget(ADMIN_ACTOR, person);
+    expect((await failed(e, "ci-cleared", "5".repeat(40), [1])).outcome).toBe("ci_follow_up");
+    expect(await e.queued()).toBe(2);
   }, 300_000);
 });
 
