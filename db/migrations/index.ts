@@ -36,6 +36,7 @@ import * as m0033 from "./0033_thread_team.js";
 import * as m0035 from "./0035_turn_unreachable_time.js";
 import * as m0038 from "./0038_forge_front_end.js";
 import * as m0041 from "./0041_memory_places.js";
+import * as m0040 from "./0040_forge_ci.js";
 
 /** Every migration in order; a static list so that the same code runs from src/ and dist/. */
 export const migrations: Record<string, Migration> = {
@@ -76,4 +77,5 @@ export const migrations: Record<string, Migration> = {
   "0035_turn_unreachable_time": m0035,
   "0038_forge_front_end": m0038,
   "0041_memory_places": m0041,
+  "0040_forge_ci": m0040,
 };

@@ -34,8 +34,14 @@ export function forgeSlackSide(client: WebClient, clock: Clock): SlackSide {
         statusTs: null,
         origin: "mention",
       }),
-    async say(channel, threadTs, text) {
-      await client.chat.postMessage({ channel, thread_ts: threadTs, text, unfurl_links: false });
+    async postInThread(channel, threadTs, text) {
+      await client.chat.postMessage({
+        channel,
+        thread_ts: threadTs,
+        text,
+        unfurl_links: false,
+        unfurl_media: false,
+      });
     },
     async permalink(channel, ts) {
       const r = await client.chat.getPermalink({ channel, message_ts: ts });

@@ -4,9 +4,10 @@ import { ForgeLinks } from "../forge/store/links.js";
 import { DEFAULT_HANDLE, ForgeThreads } from "../forge/store/threads.js";
 import { args, cliEngine, cliLocale, out, UsageError } from "./context.js";
 
-// The forge front end's settings from the command line (issue 33): a project's channel, handle
-// and webhook secret (read from standard input only, like the forge token), and the links between
-// forge accounts and Slack members that an admin makes. The operator is an admin.
+// The forge front end's settings from the command line (issue 33): a project's channel, handle,
+// triggers, CI fixes (`--fix-ci`, item 5) and webhook secret (read from standard input only, like
+// the forge token), and the links between forge accounts and Slack members that an admin makes.
+// The operator is an admin.
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -27,6 +28,8 @@ const SET_OPTIONS = {
   channel: { type: "string" },
   handle: { type: "string" },
   triggers: { type: "string" },
+  "fix-ci": { type: "string" },
+  "fix-ci-tries": { type: "string" },
   "webhook-secret": { type: "string" },
   "remove-webhook-secret": { type: "boolean" },
 } as const;
@@ -39,8 +42,12 @@ async function set(argv: string[]): Promise<number> {
   if (values.handle !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_-]{0,38}$/.test(values.handle))
     throw usageError();
   const triggers = values.triggers === "none" ? "" : values.triggers;
-  if (triggers !== undefined && !/^((comments|issues)(,(comments|issues))*)?$/.test(triggers))
+  if (triggers !== undefined && !/^((comments|issues|ci)(,(comments|issues|ci))*)?$/.test(triggers))
     throw usageError();
+  const fixCi = values["fix-ci"];
+  if (fixCi !== undefined && fixCi !== "on" && fixCi !== "off") throw usageError();
+  const tries = values["fix-ci-tries"];
+  if (tries !== undefined && !/^([1-9]|1[0-9]|20)$/.test(tries)) throw usageError();
   const secretArg = values["webhook-secret"];
   if (secretArg !== undefined && secretArg !== "-") throw usageError();
   const secret = secretArg === "-" ? await readStdin() : null;
@@ -67,6 +74,8 @@ async function set(argv: string[]): Promise<number> {
       ...(channel !== undefined ? { channel_id: channel === "none" ? null : channel } : {}),
       ...(values.handle !== undefined ? { handle: values.handle } : {}),
       ...(triggers !== undefined ? { triggers } : {}),
+      ...(fixCi !== undefined ? { fix_ci: fixCi as "on" | "off" } : {}),
+      ...(tries !== undefined ? { fix_ci_tries: Number(tries) } : {}),
     };
     const now = await new ForgeThreads(db).setSettings(project.id, changes, engine.clock.now());
     out(
@@ -75,6 +84,8 @@ async function set(argv: string[]): Promise<number> {
         channel: now.channel_id ?? "-",
         handle: now.handle ?? DEFAULT_HANDLE,
         triggers: now.triggers || "-",
+        fixCi: now.fix_ci,
+        tries: now.fix_ci_tries,
       }),
     );
     return 0;

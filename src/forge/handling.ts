@@ -4,9 +4,12 @@ import { type Actor, type ThreadContext, isEngineError } from "../engine/api/mod
 import type { Clock } from "../engine/api/runtime.js";
 import { engineErrorText, type Locale, t } from "../i18n/index.js";
 import { escapeClip, slackLink } from "../views/mrkdwn.js";
+import { ciFailureOf } from "./ciFailures.js";
+import { followUpFailedCheck } from "./ciFollowUp.js";
 import { labelledIssueOf } from "./labels.js";
 import { type ForgeComment, commentOf } from "./payloads.js";
 import type { SlackSide } from "./slackSide.js";
+import type { ForgeCiTries } from "./store/ciTries.js";
 import type { Delivery, ForgeDeliveries } from "./store/deliveries.js";
 import type { ForgeLinks } from "./store/links.js";
 import { DEFAULT_HANDLE, type ForgeSettings, type ForgeThreads } from "./store/threads.js";
@@ -21,6 +24,7 @@ export interface ForgeDeps {
   deliveries: ForgeDeliveries;
   links: ForgeLinks;
   threads: ForgeThreads;
+  ciTries: ForgeCiTries;
   clock: Clock;
   logger: Logger;
   locale: Locale;
@@ -41,7 +45,7 @@ function promptOf(body: string, handle: string): string | null {
 }
 
 /** The pull request's (or issue's) key, `<project>:<forge>:<repo>:<pull|issue>#<number>`: one conversation each. */
-const threadKey = (projectId: string, c: ForgeComment) =>
+export const threadKey = (projectId: string, c: Pick<ForgeComment, "forge" | "repo" | "onPull" | "number">) =>
   `${projectId}:${c.forge}:${c.repo.toLowerCase()}:${c.onPull ? "pull" : "issue"}#${c.number}`;
 
 /** The review comment's place and the comment itself, quoted as someone else's words. */
@@ -111,6 +115,8 @@ export async function handleDelivery(deps: ForgeDeps, slack: SlackSide, d: Deliv
   const handle = settings.handle ?? DEFAULT_HANDLE;
   // An issue given the project's label (its handle) asks for the issue's work, as who labelled it.
   const triggers = settings.triggers.split(",");
+  const failure = ciFailureOf(d.forge, d.event, payload);
+  if (failure) return followUpFailedCheck(deps, slack, d, failure, settings);
   const issue = labelledIssueOf(d.forge, d.event, payload, handle);
   if (issue && !triggers.includes("issues")) return "trigger_off";
   if (issue) {

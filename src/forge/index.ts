@@ -8,6 +8,7 @@ import { type ForgeDeps, handleDelivery } from "./handling.js";
 import { forgeRequestListener } from "./receiver.js";
 import { postFinishedAnswers } from "./replies.js";
 import type { SlackSide } from "./slackSide.js";
+import { ForgeCiTries } from "./store/ciTries.js";
 import { ForgeDeliveries } from "./store/deliveries.js";
 import { ForgeLinks } from "./store/links.js";
 import { ForgeThreads } from "./store/threads.js";
@@ -66,6 +67,7 @@ export function createForgeFrontEnd(opts: ForgeOptions): ForgeFrontEnd {
     deliveries: new ForgeDeliveries(opts.db),
     links: new ForgeLinks(opts.db),
     threads: new ForgeThreads(opts.db),
+    ciTries: new ForgeCiTries(opts.db),
     clock: opts.clock,
     logger,
     locale: opts.locale,

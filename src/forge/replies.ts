@@ -57,7 +57,7 @@ export async function postFinishedAnswers(deps: ForgeDeps, slack: SlackSide): Pr
       await deps.threads.replyPosted(r.queue_id, url, deps.clock.now());
       if (published)
         await slack
-          .say(r.channel_id, r.thread_ts, escapeClip(published, 3000))
+          .postInThread(r.channel_id, r.thread_ts, escapeClip(published, 3000))
           .catch((err: unknown) =>
             deps.logger.warn({ err, queueId: r.queue_id }, "forge publish not said in Slack"),
           );

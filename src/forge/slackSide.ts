@@ -9,8 +9,8 @@ export interface SlackSide {
   postRoot(channel: string, text: string): Promise<string>;
   /** Records, inside the engine's creating transaction, that the conversation lives in that thread. */
   addressFor(channel: string, threadTs: string): OnCreated;
-  /** Posts a message in a conversation's thread (what a forge turn's commits became). */
-  say(channel: string, threadTs: string, text: string): Promise<void>;
+  /** Posts a message in a conversation's thread (what a forge turn's commits became, CI fixes given up). */
+  postInThread(channel: string, threadTs: string, text: string): Promise<void>;
   /** A link to a message (the thread a forge reply points to), or null when Slack gives none. */
   permalink(channel: string, ts: string): Promise<string | null>;
 }

@@ -5,6 +5,7 @@ import { coordination } from "./en/coordination.js";
 import { core } from "./en/core.js";
 import { laneCard } from "./en/laneCard.js";
 import { forge } from "./en/forge.js";
+import { forgeCi } from "./en/forgeCi.js";
 import { forgeFront } from "./en/forgeFront.js";
 import { orchestrations } from "./en/orchestrations.js";
 import { runs } from "./en/runs.js";
@@ -40,6 +41,7 @@ export const en = {
   ...laneCard,
   ...forge,
   ...forgeFront,
+  ...forgeCi,
   ...requestOptions,
   ...firstHour,
   ...threadContext,

@@ -5,6 +5,7 @@ import { coordination } from "./fr/coordination.js";
 import { core } from "./fr/core.js";
 import { laneCard } from "./fr/laneCard.js";
 import { forge } from "./fr/forge.js";
+import { forgeCi } from "./fr/forgeCi.js";
 import { forgeFront } from "./fr/forgeFront.js";
 import { orchestrations } from "./fr/orchestrations.js";
 import { runs } from "./fr/runs.js";
@@ -39,6 +40,7 @@ export const fr = {
   ...laneCard,
   ...forge,
   ...forgeFront,
+  ...forgeCi,
   ...requestOptions,
   ...firstHour,
   ...threadContext,
@@ -80,6 +82,7 @@ type _AreasAreDisjoint = Assert<
       typeof laneCard,
       typeof forge,
       typeof forgeFront,
+      typeof forgeCi,
       typeof requestOptions,
       typeof firstHour,
       typeof threadContext,

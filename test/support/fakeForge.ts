@@ -12,10 +12,12 @@ export interface ForgeRequest {
   status: number;
 }
 
-/** An answer of a route: status and JSON body. */
+/** An answer of a route: status and JSON body (or `text`, plain, for logs), and extra headers (a redirect's `location`). */
 export interface Answer {
   status: number;
   body: unknown;
+  text?: string;
+  headers?: Record<string, string>;
 }
 
 /** A small HTTP server on 127.0.0.1 that records every request and answers through `route`. */
@@ -38,8 +40,10 @@ export async function forgeServer(
       const seen = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body };
       const answer = route(seen);
       received.push({ ...seen, status: answer.status });
-      res.writeHead(answer.status, { "content-type": "application/json; charset=utf-8" });
-      res.end(JSON.stringify(answer.body));
+      const type =
+        answer.text !== undefined ? "text/plain; charset=utf-8" : "application/json; charset=utf-8";
+      res.writeHead(answer.status, { "content-type": type, ...answer.headers });
+      res.end(answer.text !== undefined ? answer.text : JSON.stringify(answer.body));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -1,4 +1,5 @@
 import { type Answer, type ForgeRequest, forgeServer, stringFields } from "./fakeForge.js";
+import { FakeActions } from "./fakeGitHubActions.js";
 
 // A fake GitHub REST API on 127.0.0.1, checking each request against GitHub's documented shape
 // (docs.github.com, "Pulls"): `POST /repos/{owner}/{repo}/pulls` with a JSON body holding string
@@ -9,7 +10,8 @@ import { type Answer, type ForgeRequest, forgeServer, stringFields } from "./fak
 // `/api/v3`. It answers as GitHub does: 201 with `number`, `html_url`, `state`; 401 "Bad
 // credentials"; 404 "Not Found"; 422 "Validation Failed" (a malformed body, or "A pull request
 // already exists for owner:branch."). Also `POST /repos/{owner}/{repo}/issues/{n}/comments` (a
-// comment on an issue or a pull request's conversation, issue 33).
+// comment on an issue or a pull request's conversation, issue 33), and Actions' runs, jobs and job logs
+// (fakeGitHubActions.ts).
 
 /** A pull request the fake holds. */
 interface Pull {
@@ -44,6 +46,8 @@ export interface FakeGitHub {
   addPull(repo: string, p: { title: string; head: string; base?: string; fork?: boolean }): number;
   /** The comments posted on `owner/repo`'s issues and pull requests, in order. */
   comments(repo: string): IssueComment[];
+  /** GitHub Actions' runs (`actions.add(repo, sha, jobs)` makes one). */
+  actions: FakeActions;
   /** Marks a pull request merged (as GitHub shows it: closed, `merged_at` set). */
   merge(repo: string, number: number): void;
   close(): Promise<void>;
@@ -77,7 +81,10 @@ export async function startFakeGitHub(opts: {
   const prefix = opts.enterprise ? "/api/v3" : "";
   const store = new Map<string, Pull[]>(opts.repos.map((r) => [r, []]));
   const comments = new Map<string, IssueComment[]>(opts.repos.map((r) => [r, []]));
+  const actions = new FakeActions();
   const route = (req: Omit<ForgeRequest, "status">): Answer => {
+    const blob = actions.blob(new URL(req.url, "http://fake").pathname);
+    if (blob) return blob;
     if (!authorised(req.headers, opts.token))
       return {
         status: 401,
@@ -88,6 +95,12 @@ export async function startFakeGitHub(opts: {
     if (!url.pathname.startsWith(`${prefix}/repos/`)) return { status: 404, body: { message: "Not Found" } };
     const c = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(url.pathname.slice(prefix.length));
     if (c && req.method === "POST") return comment(req, `${c[1]}/${c[2]}`, Number(c[3]), comments);
+    const a = /^\/repos\/([^/]+)\/([^/]+)(\/actions\/.*)$/.exec(url.pathname.slice(prefix.length));
+    const ran =
+      a && store.has(`${a[1]}/${a[2]}`)
+        ? actions.route(req, `${a[1]}/${a[2]}`, a[3]!, url.searchParams)
+        : null;
+    if (ran) return ran;
     const m = /^\/repos\/([^/]+)\/([^/]+)\/pulls(?:\/(\d+))?$/.exec(url.pathname.slice(prefix.length));
     const repo = m ? `${m[1]}/${m[2]}` : "";
     const pulls = store.get(repo);
@@ -101,9 +114,11 @@ export async function startFakeGitHub(opts: {
     return { status: 404, body: { message: "Not Found" } };
   };
   const server = await forgeServer(route);
+  actions.base = `http://127.0.0.1:${server.port}`;
   return {
     apiUrl: `http://127.0.0.1:${server.port}${prefix}`,
     received: server.received,
+    actions,
     pulls: (repo) => store.get(repo) ?? [],
     comments: (repo) => comments.get(repo) ?? [],
     addPull(repo, p) {

@@ -1,4 +1,5 @@
 import { type Answer, type ForgeRequest, forgeServer, stringFields } from "./fakeForge.js";
+import { FakePipelines } from "./fakeGitLabPipelines.js";
 
 // A fake GitLab REST API (v4) on 127.0.0.1, checking each request against GitLab's documented shape
 // (docs.gitlab.com, "Merge requests API"): `POST /api/v4/projects/:id/merge_requests` with
@@ -10,7 +11,8 @@ import { type Answer, type ForgeRequest, forgeServer, stringFields } from "./fak
 // `iid`, `web_url`, `state` ("opened"); 401 "401 Unauthorized"; 404 "404 Project Not Found"; 400
 // "<field> is missing"; 409 "Another open merge request already exists for this source branch".
 // Also `POST /api/v4/projects/:id/merge_requests/:iid/notes` with a string `body` (a comment on a
-// merge request, issue 33): 201 with `id`, `body`.
+// merge request, issue 33): 201 with `id`, `body`; and pipelines' jobs and job traces
+// (fakeGitLabPipelines.ts).
 
 /** A merge request the fake holds. */
 interface MergeRequest {
@@ -32,6 +34,8 @@ export interface FakeGitLab {
   mergeRequests(project: string): MergeRequest[];
   /** The notes posted on `project`'s merge requests, in order. */
   notes(project: string): Array<{ iid: number; body: string }>;
+  /** GitLab CI's pipelines (`pipelines.add(project, jobs)` makes one). */
+  pipelines: FakePipelines;
   merge(project: string, iid: number): void;
   close(): Promise<void>;
 }
@@ -52,11 +56,16 @@ export async function startFakeGitLab(opts: { token: string; projects: string[] 
     const p = decodeURIComponent(segment);
     return store.has(p) ? p : null;
   };
+  const pipelines = new FakePipelines();
   const route = (req: Omit<ForgeRequest, "status">): Answer => {
     if (!authorised(req.headers, opts.token)) return { status: 401, body: { message: "401 Unauthorized" } };
     const url = new URL(req.url, "http://fake");
     // The raw path: an encoded slash must stay inside the `:id` segment.
     const raw = req.url.split("?")[0]!;
+    const ci = /^\/api\/v4\/projects\/([^/]+)(\/(?:pipelines|jobs)\/.*)$/.exec(raw);
+    const ciProject = ci ? byId(ci[1]!) : null;
+    const ran = ci && ciProject ? pipelines.route(req, ciProject, ci[2]!) : null;
+    if (ran) return ran;
     const n = /^\/api\/v4\/projects\/([^/]+)\/merge_requests\/(\d+)\/notes$/.exec(raw);
     const noted = n ? byId(n[1]!) : null;
     if (n && noted && req.method === "POST") {
@@ -85,6 +94,7 @@ export async function startFakeGitLab(opts: { token: string; projects: string[] 
     received: server.received,
     mergeRequests: (p) => store.get(p) ?? [],
     notes: (p) => notes.get(p) ?? [],
+    pipelines,
     merge(p, iid) {
       const mr = store.get(p)?.find((x) => x.iid === iid);
       if (mr) mr.state = "merged";

@@ -107,6 +107,8 @@ export const POSTGRES_FILES = [
   "test/forge/receiving.test.ts",
   "test/forge/housekeeping.test.ts",
   "test/forge/doctor.test.ts",
+  // CI fixes' settings and tries (migration 0040, S-FORGE-28).
+  "test/forge/ciTries.test.ts",
   // A burst of requests journaled by one multi-row insert in the shared journal (S-ACK-01, 02).
   "test/bot/intake/groupCommit.test.ts",
 ];

@@ -2,7 +2,10 @@ import type { Kernel } from "../kernel.js";
 import { assertAdmin, getProject, projectForActor, type Actor } from "../projects/index.js";
 import {
   fetchProjectBranch,
+  type CiRun,
   type DiscussionTarget,
+  failedJob,
+  type FailedJob,
   postForgeComment,
   projectForgeTarget,
   pullRequestHead,
@@ -13,6 +16,8 @@ import {
   verifyWebhook,
   writeWebhookSecret,
 } from "../forge/index.js";
+
+export type { CiRun, FailedJob };
 
 /** A forge as a project names it. */
 type ForgeKind = "github" | "gitlab";
@@ -53,6 +58,8 @@ export interface ForgeApi {
    * codexpi's own repository and token, as a push), so that a lane can start from it.
    */
   fetchBranch(projectId: string, branch: string): Promise<"created" | "updated" | "kept">;
+  /** A CI run's first failed job and its log's last `tail` characters (null when no job failed). */
+  failedJob(projectId: string, run: CiRun, tail: number): Promise<FailedJob | null>;
 }
 
 export function forgeApi(kernel: Kernel): ForgeApi {
@@ -108,6 +115,10 @@ export function forgeApi(kernel: Kernel): ForgeApi {
     },
     async fetchBranch(projectId, branch) {
       return fetchProjectBranch(await getProject(db, projectId), branch, host());
+    },
+    async failedJob(projectId, run, tail) {
+      const project = await getProject(db, projectId);
+      return failedJob(await projectForgeTarget(project, host()), run, tail);
     },
   };
 }

@@ -9,7 +9,8 @@ import type { ForgeTarget } from "./forgeTypes.js";
 // fork). Octokit for GitHub, Gitbeaker for GitLab, as for pull requests.
 
 const SILENT = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
-const TIMEOUT_MS = 30_000;
+/** How long one request to the forge may take. */
+export const TIMEOUT_MS = 30_000;
 
 /** Where a comment goes: a pull (merge) request, or an issue, by its number (GitLab's iid). */
 export interface DiscussionTarget {
@@ -26,7 +27,8 @@ export interface PullRequestHead {
   title: string;
 }
 
-function octokit(target: ForgeTarget): Octokit {
+/** An Octokit client for a GitHub target (its token, its API URL, quiet). */
+export function octokit(target: ForgeTarget): Octokit {
   return new Octokit({
     auth: target.token,
     baseUrl: target.forgeUrl.replace(/\/+$/, ""),
@@ -35,21 +37,24 @@ function octokit(target: ForgeTarget): Octokit {
   });
 }
 
-function gitlab(target: ForgeTarget) {
+/** A Gitbeaker client for a GitLab target (its API URL must end in /api/v4). */
+export function gitlab(target: ForgeTarget) {
   const base = target.forgeUrl.replace(/\/+$/, "");
   if (!/\/api\/v4$/.test(base))
     throw new EngineError("invalid", "forge_url_invalid", { value: target.forgeUrl });
   return new Gitlab({ host: base.replace(/\/api\/v4$/, ""), token: target.token });
 }
 
-function ownerRepo(forgeRepo: string): { owner: string; repo: string } {
+/** `owner/name` split, or an invalid-setting error. */
+export function ownerRepo(forgeRepo: string): { owner: string; repo: string } {
   const [owner, repo, ...rest] = forgeRepo.split("/");
   if (!owner || !repo || rest.length)
     throw new EngineError("invalid", "forge_repo_invalid", { value: forgeRepo });
   return { owner, repo };
 }
 
-const projectId = (forgeRepo: string): string | number =>
+/** A GitLab project's `:id`: its number, or its full path. */
+export const projectId = (forgeRepo: string): string | number =>
   /^\d+$/.test(forgeRepo) ? Number(forgeRepo) : forgeRepo;
 
 async function comment(

@@ -27,4 +27,5 @@ export {
   pullRequestHead,
 } from "./discussion.js";
 export { projectForgeTarget } from "./projectForge.js";
+export { type CiRun, type FailedJob, failedJob } from "./ciLogs.js";
 export { hasWebhookSecret, removeWebhookSecret, verifyWebhook, writeWebhookSecret } from "./webhooks.js";

@@ -25,8 +25,12 @@ export interface ForgeSettingsTable {
   channel_id: string | null;
   handle: string | null;
   forks: "on" | "off";
-  /** The triggers answered, comma-separated: `comments`, `issues` (default both). */
+  /** The triggers answered, comma-separated: `comments`, `issues`, `ci` (default the first two). */
   triggers: string;
+  /** Whether a failed check on a pull request codexpi has a conversation for gets a follow-up (0040). */
+  fix_ci: "on" | "off";
+  /** At most this many such follow-ups per pull request (0040). */
+  fix_ci_tries: number;
   updated_at: number;
 }
 
@@ -74,6 +78,15 @@ export interface ForgeRepliesTable {
   posted_at: number | null;
 }
 
+/** A follow-up a failed check started: one per pull request and failing commit (0040). */
+export interface ForgeCiTriesTable {
+  thread_key: string;
+  head_sha: string;
+  job: string;
+  queue_id: string | null;
+  created_at: number;
+}
+
 declare module "../../engine/schema.js" {
   interface DB {
     forge_deliveries: ForgeDeliveriesTable;
@@ -83,5 +96,6 @@ declare module "../../engine/schema.js" {
     forge_notices: ForgeNoticesTable;
     forge_threads: ForgeThreadsTable;
     forge_replies: ForgeRepliesTable;
+    forge_ci_tries: ForgeCiTriesTable;
   }
 }

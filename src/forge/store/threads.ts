@@ -2,10 +2,16 @@ import type { Database } from "../../engine/api/runtime.js";
 import type { ForgeSettingsTable, ForgeThreadsTable } from "./schema.js";
 
 /** A project's forge front-end settings (defaults when none are stored). */
-export type ForgeSettings = Pick<ForgeSettingsTable, "channel_id" | "handle" | "forks" | "triggers">;
+export type ForgeSettings = Pick<
+  ForgeSettingsTable,
+  "channel_id" | "handle" | "forks" | "triggers" | "fix_ci" | "fix_ci_tries"
+>;
 
 /** What a project answers unless `--triggers` says otherwise. */
 const DEFAULT_TRIGGERS = "comments,issues";
+
+/** How many follow-ups failed checks get per pull request unless `--fix-ci-tries` says otherwise. */
+const DEFAULT_FIX_CI_TRIES = 2;
 
 /** The handle a comment mentions when a project names none. */
 export const DEFAULT_HANDLE = "codexpi";
@@ -31,10 +37,19 @@ export class ForgeThreads {
   async settings(projectId: string): Promise<ForgeSettings> {
     const row = await this.db
       .selectFrom("forge_settings")
-      .select(["channel_id", "handle", "forks", "triggers"])
+      .select(["channel_id", "handle", "forks", "triggers", "fix_ci", "fix_ci_tries"])
       .where("project_id", "=", projectId)
       .executeTakeFirst();
-    return row ?? { channel_id: null, handle: null, forks: "off", triggers: DEFAULT_TRIGGERS };
+    return row
+      ? { ...row, fix_ci_tries: Number(row.fix_ci_tries) }
+      : {
+          channel_id: null,
+          handle: null,
+          forks: "off",
+          triggers: DEFAULT_TRIGGERS,
+          fix_ci: "off",
+          fix_ci_tries: DEFAULT_FIX_CI_TRIES,
+        };
   }
 
   /** The projects that have a forge channel (the forge front end is set up for them). */

@@ -40,10 +40,11 @@ export const forgeFront = {
   "cli.forge.linked": "{forge} account {login} linked to {user}",
   "cli.forge.unlinked": "{forge} account {login}: link removed",
   "cli.forge.not_linked": "{forge} account {login} was not linked",
-  "cli.forge.settings": "project {name}: forge channel {channel}, handle @{handle}, triggers {triggers}",
+  "cli.forge.settings":
+    "project {name}: forge channel {channel}, handle @{handle}, triggers {triggers}, fix CI {fixCi} (at most {tries} tries per pull request)",
   "cli.forge.secret_stored": "webhook secret stored in {file}",
   "cli.forge.secret_removed": "webhook secret removed",
   "cli.forge.secret_absent": "no webhook secret was stored",
   "cli.error.forge":
-    "usage: codexpi forge set NAME [--channel C…|none] [--handle NAME] [--triggers comments,issues|none] [--webhook-secret -|--remove-webhook-secret] | forge link github|gitlab:LOGIN USER | forge unlink github|gitlab:LOGIN",
+    "usage: codexpi forge set NAME [--channel C…|none] [--handle NAME] [--triggers comments,issues,ci|none] [--fix-ci on|off] [--fix-ci-tries N] [--webhook-secret -|--remove-webhook-secret] | forge link github|gitlab:LOGIN USER | forge unlink github|gitlab:LOGIN",
 } satisfies Record<keyof typeof fr, Message>;

@@ -40,10 +40,10 @@ export const forgeFront = {
   "cli.forge.unlinked": "compte {forge} {login} : liaison retirée",
   "cli.forge.not_linked": "le compte {forge} {login} n’était pas lié",
   "cli.forge.settings":
-    "projet {name} : canal forge {channel}, identifiant @{handle}, déclencheurs {triggers}",
+    "projet {name} : canal forge {channel}, identifiant @{handle}, déclencheurs {triggers}, correction de CI {fixCi} (au plus {tries} essais par pull request)",
   "cli.forge.secret_stored": "secret de webhook enregistré dans {file}",
   "cli.forge.secret_removed": "secret de webhook retiré",
   "cli.forge.secret_absent": "aucun secret de webhook n’était enregistré",
   "cli.error.forge":
-    "usage : codexpi forge set NOM [--channel C…|none] [--handle NOM] [--triggers comments,issues|none] [--webhook-secret -|--remove-webhook-secret] | forge link github|gitlab:LOGIN UTILISATEUR | forge unlink github|gitlab:LOGIN",
+    "usage : codexpi forge set NOM [--channel C…|none] [--handle NOM] [--triggers comments,issues,ci|none] [--fix-ci on|off] [--fix-ci-tries N] [--webhook-secret -|--remove-webhook-secret] | forge link github|gitlab:LOGIN UTILISATEUR | forge unlink github|gitlab:LOGIN",
 };

@@ -38,7 +38,7 @@ describe("codexpi forge set|link|unlink (real binary)", () => {
     expect(set.stdout).toContain("C0FORGE1");
     const triggers = await t.cli("forge", "set", "demo", "--triggers", "issues");
     expect(triggers.stdout).toContain("déclencheurs issues");
-    expect((await t.cli("forge", "set", "demo", "--triggers", "ci")).exitCode).not.toBe(0);
+    expect((await t.cli("forge", "set", "demo", "--triggers", "deploys")).exitCode).not.toBe(0);
     const linked = await t.cli("forge", "link", "github:OctoCat", "U0123ABC");
     expect(linked.exitCode, linked.stderr).toBe(0);
     expect(linked.stdout).toContain("U0123ABC");
@@ -51,5 +51,34 @@ describe("codexpi forge set|link|unlink (real binary)", () => {
     const removed = await t.cli("forge", "set", "demo", "--remove-webhook-secret");
     expect(removed.exitCode).toBe(0);
     expect(fs.existsSync(file)).toBe(false);
+  }, 120_000);
+
+  it("S-FORGE-25: --triggers takes ci; --fix-ci on|off and --fix-ci-tries N (1 to 20) are kept and shown (default off, 2 tries); other values are refused and change nothing", async () => {
+    await t.setup();
+    await t.cli("project", "add", "demo", path.join(t.dir, "demo"));
+    const before = await t.cli("forge", "set", "demo");
+    expect(before.stdout).toContain("correction de CI off (au plus 2 essais");
+    const on = await t.cli(
+      "forge",
+      "set",
+      "demo",
+      "--triggers",
+      "comments,ci",
+      "--fix-ci",
+      "on",
+      "--fix-ci-tries",
+      "3",
+    );
+    expect(on.exitCode, on.stderr).toBe(0);
+    expect(on.stdout).toContain("déclencheurs comments,ci, correction de CI on (au plus 3 essais");
+    for (const bad of [
+      ["--fix-ci", "yes"],
+      ["--fix-ci-tries", "0"],
+      ["--fix-ci-tries", "21"],
+      ["--fix-ci-tries", "two"],
+    ])
+      expect((await t.cli("forge", "set", "demo", ...bad)).exitCode, bad.join(" ")).not.toBe(0);
+    const off = await t.cli("forge", "set", "demo", "--fix-ci", "off");
+    expect(off.stdout).toContain("correction de CI off (au plus 3 essais");
   }, 120_000);
 });
