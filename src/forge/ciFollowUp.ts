@@ -3,7 +3,7 @@ import { isEngineError } from "../engine/api/model.js";
 import type { FailedJob } from "../engine/api/forge.js";
 import { engineErrorText, t } from "../i18n/index.js";
 import type { CiFailure } from "./ciFailures.js";
-import { type ForgeDeps, OWN_MARK, threadKey } from "./handling.js";
+import { type ForgeDeps, OWN_MARK, threadKey } from "./deps.js";
 import type { SlackSide } from "./slackSide.js";
 import type { Delivery } from "./store/deliveries.js";
 import type { ForgeSettings } from "./store/threads.js";

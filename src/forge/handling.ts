@@ -1,38 +1,19 @@
-import type { Logger } from "pino";
-import type { EngineApi } from "../engine/api/index.js";
 import { type Actor, type ThreadContext, isEngineError } from "../engine/api/model.js";
-import type { Clock } from "../engine/api/runtime.js";
 import { engineErrorText, type Locale, t } from "../i18n/index.js";
 import { escapeClip, slackLink } from "../views/mrkdwn.js";
 import { ciFailureOf } from "./ciFailures.js";
 import { followUpFailedCheck } from "./ciFollowUp.js";
+import { type ForgeDeps, OWN_MARK, threadKey } from "./deps.js";
 import { labelledIssueOf } from "./labels.js";
 import { type ForgeComment, commentOf } from "./payloads.js";
 import type { SlackSide } from "./slackSide.js";
-import type { ForgeCiTries } from "./store/ciTries.js";
-import type { Delivery, ForgeDeliveries } from "./store/deliveries.js";
-import type { ForgeLinks } from "./store/links.js";
-import { DEFAULT_HANDLE, type ForgeSettings, type ForgeThreads } from "./store/threads.js";
+import type { Delivery } from "./store/deliveries.js";
+import { DEFAULT_HANDLE, type ForgeSettings } from "./store/threads.js";
 
 // What one journaled delivery does: a link code proves a link; an `@handle` mention from a linked
 // member starts (or continues) the pull request's conversation in the project's Slack channel, as
 // that member; anyone else gets one short reply on the forge saying why, and nothing runs.
 
-/** What handling needs: the engine API, the forge's store, Slack, who is an admin. */
-export interface ForgeDeps {
-  api: EngineApi;
-  deliveries: ForgeDeliveries;
-  links: ForgeLinks;
-  threads: ForgeThreads;
-  ciTries: ForgeCiTries;
-  clock: Clock;
-  logger: Logger;
-  locale: Locale;
-  isAdmin(userId: string): boolean;
-}
-
-/** Hidden in every comment codexpi posts: its own comments are never read as requests. */
-export const OWN_MARK = "<!-- codexpi -->";
 /** A one-time link code as `/codex forge link` gives it. */
 const LINK_CODE = /\bcodexpi-link-([a-z0-9]{12})\b/;
 
@@ -43,10 +24,6 @@ function promptOf(body: string, handle: string): string | null {
   const m = new RegExp(`(?:^|[^\\w@/-])@${escapeRegExp(handle)}(?![\\w-])([\\s\\S]*)$`, "i").exec(body);
   return m ? (m[1] ?? "").trim() : null;
 }
-
-/** The pull request's (or issue's) key, `<project>:<forge>:<repo>:<pull|issue>#<number>`: one conversation each. */
-export const threadKey = (projectId: string, c: Pick<ForgeComment, "forge" | "repo" | "onPull" | "number">) =>
-  `${projectId}:${c.forge}:${c.repo.toLowerCase()}:${c.onPull ? "pull" : "issue"}#${c.number}`;
 
 /** The review comment's place and the comment itself, quoted as someone else's words. */
 function contextOf(c: ForgeComment, now: number): ThreadContext {

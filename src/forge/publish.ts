@@ -1,6 +1,6 @@
 import { type Actor, isEngineError } from "../engine/api/model.js";
 import { engineErrorText, t } from "../i18n/index.js";
-import type { ForgeDeps } from "./handling.js";
+import type { ForgeDeps } from "./deps.js";
 import type { SlackSide } from "./slackSide.js";
 import type { WaitingReply } from "./store/threads.js";
 

@@ -1,7 +1,7 @@
 import { t } from "../i18n/index.js";
 import { redactText } from "../redaction.js";
 import { escapeClip } from "../views/mrkdwn.js";
-import { type ForgeDeps, OWN_MARK } from "./handling.js";
+import { type ForgeDeps, OWN_MARK } from "./deps.js";
 import { publishTurn, targetOf } from "./publish.js";
 import type { SlackSide } from "./slackSide.js";
 import type { WaitingReply } from "./store/threads.js";

@@ -34,6 +34,7 @@ describe("ids", () => {
         "lane.ask_merge",
         // Project memory (issue 34): a proposal's card and the notes' list; each value is the note's id.
         "memory.keep",
+        "memory.keep_here",
         "memory.edit",
         "memory.discard",
         "memory.forget",
