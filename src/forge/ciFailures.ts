@@ -21,27 +21,20 @@ export interface CiFailure {
 
 const pullRefs = z.array(z.object({ number: z.number() })).optional();
 
-const githubRun = z.object({
-  action: z.literal("completed"),
-  workflow_run: z.object({
-    id: z.number(),
-    head_sha: z.string(),
-    head_branch: z.string().nullable().optional(),
-    conclusion: z.string().nullable(),
-    pull_requests: pullRefs,
-  }),
-  repository: z.object({ full_name: z.string() }),
+/** A GitHub workflow run or check suite: the same fields, under the event's own key. */
+const githubRunLike = z.object({
+  id: z.number(),
+  head_sha: z.string(),
+  head_branch: z.string().nullable().optional(),
+  conclusion: z.string().nullable(),
+  pull_requests: pullRefs,
 });
 
-const githubSuite = z.object({
+/** A completed `workflow_run` or `check_suite` delivery: its run under the event's own key. */
+const githubCompleted = z.object({
   action: z.literal("completed"),
-  check_suite: z.object({
-    id: z.number(),
-    head_sha: z.string(),
-    head_branch: z.string().nullable().optional(),
-    conclusion: z.string().nullable(),
-    pull_requests: pullRefs,
-  }),
+  workflow_run: githubRunLike.optional(),
+  check_suite: githubRunLike.optional(),
   repository: z.object({ full_name: z.string() }),
 });
 
@@ -58,33 +51,18 @@ const gitlabPipeline = z.object({
 });
 
 function github(event: string, payload: unknown): CiFailure | null {
-  if (event === "workflow_run") {
-    const p = githubRun.safeParse(payload);
-    if (!p.success || p.data.workflow_run.conclusion !== "failure") return null;
-    const r = p.data.workflow_run;
-    return {
-      forge: "github",
-      repo: p.data.repository.full_name,
-      pulls: (r.pull_requests ?? []).map((x) => x.number),
-      headSha: r.head_sha,
-      headBranch: r.head_branch ?? null,
-      run: { kind: "workflow_run", id: r.id },
-    };
-  }
-  if (event === "check_suite") {
-    const p = githubSuite.safeParse(payload);
-    if (!p.success || p.data.check_suite.conclusion !== "failure") return null;
-    const s = p.data.check_suite;
-    return {
-      forge: "github",
-      repo: p.data.repository.full_name,
-      pulls: (s.pull_requests ?? []).map((x) => x.number),
-      headSha: s.head_sha,
-      headBranch: s.head_branch ?? null,
-      run: { kind: "check_suite", id: s.id },
-    };
-  }
-  return null;
+  if (event !== "workflow_run" && event !== "check_suite") return null;
+  const p = githubCompleted.safeParse(payload);
+  const r = p.success ? p.data[event] : undefined;
+  if (!p.success || r?.conclusion !== "failure") return null;
+  return {
+    forge: "github",
+    repo: p.data.repository.full_name,
+    pulls: (r.pull_requests ?? []).map((x) => x.number),
+    headSha: r.head_sha,
+    headBranch: r.head_branch ?? null,
+    run: { kind: event, id: r.id },
+  };
 }
 
 /** The failed CI run a delivery reports, or null (another event, a success, a run still going). */
