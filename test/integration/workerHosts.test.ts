@@ -115,14 +115,15 @@ describe("worker hosts (codexpi host, real processes, real Codex, fake model)", 
       DATABASE_URL: databaseUrl,
       CODEXPI_LOCALE: "en",
       CODEXPI_HOST_TTL: String(TTL_S),
-      CODEXPI_TURN_TIMEOUT: "60",
-      CODEXPI_IDLE_TIMEOUT: "60",
+      // Generous: under a full suite on two cores a turn of the fake model can take a minute.
+      CODEXPI_TURN_TIMEOUT: "150",
+      CODEXPI_IDLE_TIMEOUT: "150",
       LOG_LEVEL: "info",
       NO_PROXY: "127.0.0.1,localhost",
     });
     // The coordinator's CLI (admin commands, ask, tick) runs with its own data dir.
     const cli = (...args: string[]) =>
-      execa(process.execPath, [CLI, ...args], { env: envOf("coordinator"), reject: false, timeout: 90_000 });
+      execa(process.execPath, [CLI, ...args], { env: envOf("coordinator"), reject: false, timeout: 170_000 });
     const startHost = async (name: string, who = name) => {
       const child = spawn(process.execPath, [CLI, "host", "--name", name], {
         env: { ...process.env, ...envOf(who) },
@@ -195,12 +196,12 @@ describe("worker hosts (codexpi host, real processes, real Codex, fake model)", 
         cli("ask", token.split("-")[0] as string, `say TOKEN:${token}`, "--wait"),
       ),
     );
-    expect(asks.map((a) => a.stdout.trim())).toEqual([
-      "done alpha-1",
-      "done alpha-2",
-      "done beta-1",
-      "done beta-2",
-    ]);
+    // A failed ask shows its exit and what it said, not an empty line.
+    expect(
+      asks.map(
+        (a) => a.stdout.trim() || `exit ${a.exitCode}${a.timedOut ? " (timed out)" : ""}: ${a.stderr}`,
+      ),
+    ).toEqual(["done alpha-1", "done alpha-2", "done beta-1", "done beta-2"]);
     const items = await db
       .selectFrom("prompt_queue as q")
       .innerJoin("conversations as c", "c.id", "q.conversation_id")
@@ -327,5 +328,5 @@ describe("worker hosts (codexpi host, real processes, real Codex, fake model)", 
     const code = await new Promise<number | null>((resolve) => hostB.child.once("exit", resolve));
     expect(code).toBe(0);
     expect(hostB.output()).toContain("worker host hostB stopped");
-  }, 180_000); // several CLI processes, a host TTL and a resume: over a minute on a loaded machine
+  }, 360_000); // several CLI processes, a host TTL and a resume: over a minute on a loaded machine
 });
