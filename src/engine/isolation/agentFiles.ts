@@ -36,15 +36,28 @@ function checkedPath(root: string, rel: string, create: boolean): string | null 
   let dir = root;
   for (const part of parts.slice(0, -1)) {
     dir = path.join(dir, part);
-    const st = fs.lstatSync(dir, { throwIfNoEntry: false });
+    let st = fs.lstatSync(dir, { throwIfNoEntry: false });
     if (!st) {
       if (!create) return null;
-      fs.mkdirSync(dir, { mode: 0o700 });
-    } else if (!st.isDirectory()) {
+      // Another worker of the project may make it between our lstat and mkdir: checked again.
+      if (!madeHere(() => fs.mkdirSync(dir, { mode: 0o700 }))) st = fs.lstatSync(dir);
+    }
+    if (st && !st.isDirectory()) {
       throw new PlantedPathError(`${dir} is not a directory (a link or a file): not followed`);
     }
   }
   return path.join(dir, parts[parts.length - 1] as string);
+}
+
+/** Runs a create-exclusive `make`; false when the name already exists (made by someone else meanwhile). */
+function madeHere(make: () => void): boolean {
+  try {
+    make();
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw err;
+  }
 }
 
 /** Removes whatever is at `p` (a link itself, never its target; a directory with its content). */
@@ -84,10 +97,16 @@ export function replaceFile(root: string, rel: string, data: string | Buffer, mo
  */
 export function ensureRegularFile(root: string, rel: string, mode = 0o600): void {
   const target = checkedPath(root, rel, true) as string;
-  const st = fs.lstatSync(target, { throwIfNoEntry: false });
-  if (st?.isFile()) return;
-  if (st) removeEntry(target);
-  fs.closeSync(fs.openSync(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode));
+  // Concurrent turns of one project (lanes) make the same mount points: a name that appeared
+  // between our check and our O_EXCL create is checked again, a bounded number of times.
+  for (let tries = 0; ; tries++) {
+    const st = fs.lstatSync(target, { throwIfNoEntry: false });
+    if (st?.isFile()) return;
+    if (st) removeEntry(target);
+    if (madeHere(() => fs.closeSync(fs.openSync(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode))))
+      return;
+    if (tries >= 5) throw new PlantedPathError(`${target} keeps changing: not made`);
+  }
 }
 
 /** The content of `root/rel` if it is a regular file reached without any link; null otherwise. */

@@ -135,3 +135,52 @@ describe("file operations under a directory an agent writes", () => {
     expect(fs.readdirSync(host)).toEqual(["host-file"]); // the link went, not what it pointed to
   });
 });
+
+describe("mount points made by concurrent turns of one project", () => {
+  // Each process makes the same 300 nested names at the same instant; `naive` is the earlier
+  // check-then-create (lstat, then mkdir / open with O_EXCL), which the race breaks.
+  const racer = (entry: string, root: string, startAt: number, naive: boolean) => `
+    import fs from "node:fs";
+    import path from "node:path";
+    const { ensureRegularFile } = await import(${JSON.stringify(entry)});
+    const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+    const naive = (root, rel) => {
+      const dir = path.join(root, path.dirname(rel));
+      if (!fs.lstatSync(dir, { throwIfNoEntry: false })) fs.mkdirSync(dir, { mode: 0o700 });
+      const target = path.join(root, rel);
+      if (fs.lstatSync(target, { throwIfNoEntry: false })?.isFile()) return;
+      fs.closeSync(fs.openSync(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600));
+    };
+    while (Date.now() < ${startAt});
+    let failures = 0;
+    for (let i = 0; i < 300; i++) {
+      try { (${naive} ? naive : ensureRegularFile)(${JSON.stringify(root)}, "d" + i + "/auth.json"); }
+      catch (err) { if (err.code === "EEXIST") failures++; else throw err; }
+    }
+    process.stdout.write(String(failures));
+  `;
+  const race = async (naive: boolean) => {
+    const { root } = rig();
+    const entry = path.resolve("dist/src/engine/isolation/agentFiles.js");
+    const startAt = Date.now() + 1_500;
+    const { execa } = await import("execa");
+    const runs = await Promise.all(
+      [1, 2, 3, 4].map(() =>
+        execa(process.execPath, ["--input-type=module", "-e", racer(entry, root, startAt, naive)], {
+          timeout: 30_000,
+        }),
+      ),
+    );
+    for (let i = 0; i < 300; i++)
+      expect(fs.lstatSync(path.join(root, `d${i}`, "auth.json")).isFile()).toBe(true);
+    return runs.reduce((sum, r) => sum + Number(r.stdout), 0);
+  };
+
+  it("ensureRegularFile made at once by four processes never fails on a name another just made (the naive check-then-create does)", async () => {
+    // Positive control: the race is real here (retried a few times: it depends on scheduling).
+    let naiveFailures = 0;
+    for (let round = 0; round < 5 && naiveFailures === 0; round++) naiveFailures = await race(true);
+    expect(naiveFailures).toBeGreaterThan(0);
+    expect(await race(false)).toBe(0);
+  }, 60_000);
+});
