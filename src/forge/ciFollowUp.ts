@@ -120,8 +120,13 @@ export async function followUpFailedCheck(
 ): Promise<string> {
   if (!settings.triggers.split(",").includes("ci")) return "trigger_off";
   if (settings.fix_ci !== "on") return "fix_ci_off";
-  if (f.pulls.length === 0) return "no_pull";
+  // A run that names no pull request (GitLab's branch pipelines do not) ran for its branch's.
+  const pulls =
+    f.pulls.length > 0 || !f.headBranch
+      ? f.pulls
+      : await deps.api.forge.openPullRequestsOf(d.project_id, f.headBranch);
+  if (pulls.length === 0) return "no_pull";
   const outcomes: string[] = [];
-  for (const number of f.pulls) outcomes.push(await onePull(deps, slack, d, f, number, settings));
+  for (const number of pulls) outcomes.push(await onePull(deps, slack, d, f, number, settings));
   return outcomes.join(",");
 }

@@ -70,13 +70,16 @@ const nthAnswer = (s: Story, n: number) =>
     `answer ${n}`,
   );
 
-/** A failed Pipeline Hook of a new pipeline on `sha` for merge request `iid`; answers its outcome. */
-function failedPipeline(s: Story, uuid: string, sha: string, iid: number): Promise<string> {
+/**
+ * A failed Pipeline Hook of a new pipeline on `sha` for merge request `iid`, or a branch pipeline of
+ * `ref` (`iid` null: GitLab's pipelines of a push name no merge request); answers its outcome.
+ */
+function failedPipeline(s: Story, uuid: string, sha: string, iid: number | null, ref?: string) {
   const id = s.gitlab.pipelines.add(PROJECT, [
     { name: "rubocop", conclusion: "success", log: "ok" },
     { name: "rspec 1/2", conclusion: "failure", log: LOG },
   ]);
-  return hook(s, "Pipeline Hook", pipelineHook(PROJECT, { id, sha, iid }), uuid);
+  return hook(s, "Pipeline Hook", pipelineHook(PROJECT, { id, sha, iid, ref }), uuid);
 }
 
 const conversationsQueued = async (e: Env) =>
@@ -153,7 +156,7 @@ describe("the forge story on GitLab", () => {
     expect(new Set(conversations).size).toBe(1);
   }, 300_000);
 
-  it("S-FORGE-57, S-FORGE-58: an issue given the label ends as a merge request from the lane's branch that closes it, noted on the issue; a failed pipeline on that merge request gets one fix attempt in the issue's conversation, pushed to its source branch; the next failure gives up, said once on the merge request and in the thread; a later @codexpi on it continues the same conversation", async () => {
+  it("S-FORGE-57, S-FORGE-58: an issue given the label ends as a merge request from the lane's branch that closes it, noted on the issue; a failed pipeline of its branch (naming no merge request, as a push's does) gets one fix attempt in the issue's conversation, pushed to its source branch, and a main branch pipeline runs nothing; the next failure gives up, said once on the merge request and in the thread; a later @codexpi on it continues the same conversation", async () => {
     env = await story();
     const s = env;
     const { e, repo } = s;
@@ -172,8 +175,11 @@ describe("the forge story on GitLab", () => {
     expect(await repo.show(opened, "fix-7.txt")).toBe("fixed");
     const root = e.slack.messages("C2").find((m) => !m.thread_ts && m.text.includes(`${PROJECT}#7`))!;
 
+    // The branch's pipeline fails (a push pipeline: it names no merge request, its branch's is
+    // asked of GitLab); one on main, which no merge request comes from, is nobody's.
+    expect(await failedPipeline(s, "g-ci-main", "0".repeat(40), null, "main")).toBe("no_pull");
     writes(e, "ci-fix.txt");
-    expect(await failedPipeline(s, "g-ci-1", opened, mr.iid)).toBe("ci_follow_up");
+    expect(await failedPipeline(s, "g-ci-1", opened, null, mr.source_branch)).toBe("ci_follow_up");
     const asked = await modelAsked(e, "STORY-TRACE-TAIL");
     expect(asked).toContain("GL-ISSUE-7");
     expect(asked).toContain('CI job "rspec 1/2" (gitlab)');

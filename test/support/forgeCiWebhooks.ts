@@ -50,19 +50,22 @@ export function checkSuiteCompleted(
   };
 }
 
-/** GitLab's Pipeline Hook for pipeline `id` on `sha`, of merge request `iid` (null: none). */
+/**
+ * GitLab's Pipeline Hook for pipeline `id` on `sha` of branch `ref` (default `rename`), of merge
+ * request `iid`; null: a branch pipeline (source `push`), which names no merge request.
+ */
 export function pipelineHook(
   path: string,
-  p: { id: number; sha: string; iid: number | null; status?: string },
+  p: { id: number; sha: string; iid: number | null; status?: string; ref?: string },
 ) {
   return {
     object_kind: "pipeline",
     object_attributes: {
       id: p.id,
-      ref: "rename",
+      ref: p.ref ?? "rename",
       sha: p.sha,
       status: p.status ?? "failed",
-      source: "merge_request_event",
+      source: p.iid === null ? "push" : "merge_request_event",
     },
     merge_request:
       p.iid === null
