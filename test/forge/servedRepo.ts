@@ -48,8 +48,7 @@ export async function servedRepo(
   return {
     server,
     bare,
-    head: (branch) =>
-      git(bare, "rev-parse", "--verify", "-q", `refs/heads/${branch}`).catch(() => null),
+    head: (branch) => git(bare, "rev-parse", "--verify", "-q", `refs/heads/${branch}`).catch(() => null),
     show: (revision, file) => git(bare, "show", `${revision}:${file}`),
     close: () => server.close(),
   };

@@ -73,8 +73,11 @@ async function deliver(e: Env, event: string, payload: object, delivery: string)
   return e.outcome("github", delivery);
 }
 
-/** A failed `workflow_run` of a new run on `sha` for pull request `number`; answers its outcome. */
-async function failedCheck(e: Env, delivery: string, sha: string, number: number): Promise<string> {
+/**
+ * A failed `workflow_run` of a new run on `sha` for pull request `number`, or (`number` a branch)
+ * one of that branch that lists no pull request; answers its outcome.
+ */
+async function failedCheck(e: Env, delivery: string, sha: string, number: number | string) {
   const run = e.github.actions.add(REPO, sha, [
     { name: "lint", conclusion: "success", log: "all good" },
     { name: "test (ubuntu)", conclusion: "failure", log: LOG },
@@ -83,7 +86,7 @@ async function failedCheck(e: Env, delivery: string, sha: string, number: number
     id: run.runId,
     checkSuiteId: run.checkSuiteId,
     sha,
-    pulls: [number],
+    ...(typeof number === "number" ? { pulls: [number] } : { pulls: [], branch: number }),
   });
   return deliver(e, "workflow_run", payload, delivery);
 }
@@ -174,10 +177,12 @@ describe("the forge story on GitHub", () => {
     const conversations = await conversationsQueued(e);
     expect(conversations).toHaveLength(3);
     expect(new Set(conversations).size).toBe(1);
-    expect(e.slack.messages("C1").filter((x) => !x.thread_ts && x.text.includes(`${REPO}#1`))).toHaveLength(1);
+    expect(e.slack.messages("C1").filter((x) => !x.thread_ts && x.text.includes(`${REPO}#1`))).toHaveLength(
+      1,
+    );
   }, 300_000);
 
-  it("S-FORGE-52, S-FORGE-53, S-FORGE-54: a labelled issue ends as a pull request that closes it, its branch on the forge; a failing check on that pull request gets one fix attempt in the issue's conversation, pushed to the pull request's branch; the next failure gives up, said once on the pull request and in the thread, and nothing more runs; a later @codexpi on that pull request continues the same conversation", async () => {
+  it("S-FORGE-52, S-FORGE-53, S-FORGE-54: a labelled issue ends as a pull request that closes it, its branch on the forge; a failing check on that pull request gets one fix attempt in the issue's conversation, pushed to the pull request's branch; the next failure gives up, said once on the pull request and in the thread, and nothing more runs (a run naming no pull request is its branch's); a later @codexpi on that pull request continues the same conversation", async () => {
     env = await story();
     const { e, repo } = env;
     writes(e, "fix-7.txt");
@@ -211,7 +216,9 @@ describe("the forge story on GitHub", () => {
 
     // It still fails: codexpi gives up, once, and nothing more runs.
     expect(await failedCheck(e, "s-ci-2", afterFix, pr.number)).toBe("ci_gave_up");
-    expect(await failedCheck(e, "s-ci-3", "3".repeat(40), pr.number)).toBe("ci_given_up");
+    // A run listing no pull request is for its branch's, asked of GitHub: the same pull request.
+    expect(await failedCheck(e, "s-ci-3", "3".repeat(40), pr.head)).toBe("ci_given_up");
+    expect(await failedCheck(e, "s-ci-main", "4".repeat(40), "main")).toBe("no_pull");
     expect(await conversationsQueued(e)).toHaveLength(2);
     const gaveUp = e.github.comments(REPO).filter((c) => c.body.includes("gives up"));
     expect(gaveUp.map((c) => c.number)).toEqual([pr.number]);

@@ -2,10 +2,17 @@
 // `workflow_run` and `check_suite`, action "completed"; docs.gitlab.com "Webhook events":
 // Pipeline Hook), trimmed to the fields codexpi reads and a few around them.
 
-/** GitHub's `workflow_run` (completed) on `sha`, for the pull requests `pulls` of `repo`. */
+/** GitHub's `workflow_run` (completed) on `sha` of `branch` (default `rename`), for the pull requests `pulls` of `repo`. */
 export function workflowRunCompleted(
   repo: string,
-  run: { id: number; checkSuiteId: number; sha: string; pulls: number[]; conclusion?: string },
+  run: {
+    id: number;
+    checkSuiteId: number;
+    sha: string;
+    pulls: number[];
+    conclusion?: string;
+    branch?: string;
+  },
 ) {
   return {
     action: "completed",
@@ -13,7 +20,7 @@ export function workflowRunCompleted(
       id: run.id,
       name: "CI",
       check_suite_id: run.checkSuiteId,
-      head_branch: "rename",
+      head_branch: run.branch ?? "rename",
       head_sha: run.sha,
       status: "completed",
       conclusion: run.conclusion ?? "failure",
