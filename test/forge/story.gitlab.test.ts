@@ -87,6 +87,17 @@ const conversationsQueued = async (e: Env) =>
     (r) => r.conversation_id,
   );
 
+/** Waits until every turn asked so far has ended done (a follow-up then starts a turn of its own). */
+const allDone = (e: Env, n: number) =>
+  eventually(
+    async () => {
+      const rows = await e.db.selectFrom("prompt_queue").select("status").execute();
+      return rows.length === n && rows.every((r) => r.status === "done");
+    },
+    60_000,
+    `${n} turns done`,
+  );
+
 const modelAsked = (e: Env, mark: string) =>
   eventually(
     () => e.model.requests.find((r) => inputText(r).includes(mark)),
@@ -139,6 +150,7 @@ describe("the forge story on GitLab", () => {
       60_000,
       "the Slack follow-up's answer",
     );
+    await allDone(e, 2);
 
     writes(e, "note-fix.txt");
     const again = mrNote(PROJECT, iid, "tanuki", "@codexpi GL-MARK-3 one more thing");

@@ -96,6 +96,17 @@ const conversationsQueued = async (e: Env) =>
     (r) => r.conversation_id,
   );
 
+/** Waits until every turn asked so far has ended done (a follow-up then starts a turn of its own). */
+const allDone = (e: Env, n: number) =>
+  eventually(
+    async () => {
+      const rows = await e.db.selectFrom("prompt_queue").select("status").execute();
+      return rows.length === n && rows.every((r) => r.status === "done");
+    },
+    60_000,
+    `${n} turns done`,
+  );
+
 const modelAsked = (e: Env, mark: string) =>
   eventually(
     () => e.model.requests.find((r) => inputText(r).includes(mark)),
@@ -159,6 +170,7 @@ describe("the forge story on GitHub", () => {
       60_000,
       "the Slack follow-up's answer",
     );
+    await allDone(e, 2);
 
     // A new @codexpi on the pull request continues it too; its push carries both turns' commits.
     writes(e, "pr-fix.txt");
