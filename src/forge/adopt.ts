@@ -9,20 +9,29 @@ import type { ForgeThreadsTable } from "./store/schema.js";
 // forge thread, in the conversation's own Slack thread (the forge channel's for an issue's, the
 // channel it was asked in for the card's).
 
-/** The pull request's conversation: the one recorded for its key, else the one whose lane opened it (then recorded). */
+/** The pull request's repository (`owner/name`, a GitLab path) as its link names it. */
+const linkNames = (url: string, repo: string) => url.toLowerCase().includes(`/${repo.toLowerCase()}/`);
+
+/**
+ * The pull request's conversation: the one recorded for its key, else the one whose lane opened it
+ * (then recorded). `pull` is the pull request as the delivery names it.
+ */
 export async function pullThread(
   deps: ForgeDeps,
   slack: SlackSide,
   projectId: string,
   key: string,
-  number: number,
+  pull: { repo: string; number: number },
 ): Promise<ForgeThreadsTable | null> {
   const known = await deps.threads.thread(key);
   if (known) return known;
-  const conversationId = await deps.api.lanes.conversationOfPullRequest(projectId, number);
+  const lane = await deps.api.lanes.conversationOfPullRequest(projectId, pull.number);
+  // Opened on the repository the delivery is about (not on one the project named before).
+  if (!lane || !linkNames(lane.url, pull.repo)) return null;
+  const conversationId = lane.conversationId;
   // A conversation asked outside Slack (the CLI) has no thread to speak in: not the forge's.
-  const where = conversationId ? await slack.threadOf(conversationId) : null;
-  if (!conversationId || !where) return null;
+  const where = await slack.threadOf(conversationId);
+  if (!where) return null;
   await deps.threads.recordThread({
     key,
     project_id: projectId,

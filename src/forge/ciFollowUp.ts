@@ -70,7 +70,7 @@ async function onePull(
   settings: ForgeSettings,
 ): Promise<string> {
   const key = threadKey(d.project_id, { forge: f.forge, repo: f.repo, onPull: true, number });
-  const thread = await pullThread(deps, slack, d.project_id, key, number);
+  const thread = await pullThread(deps, slack, d.project_id, key, { repo: f.repo, number });
   if (!thread) return "not_ours";
   if (await deps.ciTries.tried(key, f.headSha)) return "ci_seen";
   const tries = await deps.ciTries.count(key);

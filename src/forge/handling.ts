@@ -189,7 +189,7 @@ async function converse(
     context: contextOf(c, deps.clock.now()),
   };
   const known = c.onPull
-    ? await pullThread(deps, slack, d.project_id, key, c.number)
+    ? await pullThread(deps, slack, d.project_id, key, c)
     : await deps.threads.thread(key);
   if (known) {
     const conversation = await deps.api.conversations.load(known.conversation_id);

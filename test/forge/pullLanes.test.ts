@@ -12,7 +12,7 @@ describe("the conversation of a pull request a lane opened", () => {
     env = undefined;
   });
 
-  it("S-FORGE-59: is the lane's that recorded the pull request's number in that project (the latest when two did); another number, or another project, has none", async () => {
+  it("S-FORGE-59: is the lane's that recorded the pull request's number in that project, with its link (the latest when two did); another number, or another project, has none", async () => {
     env = await testEngine();
     const { db, project } = env;
     const lane = (id: string, pr: number | null, updatedAt: number) => ({
@@ -48,10 +48,13 @@ describe("the conversation of a pull request a lane opened", () => {
       .values([lane("c1", 5, 10), lane("c2", 5, 20), lane("c3", null, 30)])
       .execute();
     const lanes = createEngineApi(env.engine).lanes;
-    expect(await lanes.conversationOfPullRequest(project.id, 5)).toBe("c2");
+    expect(await lanes.conversationOfPullRequest(project.id, 5)).toEqual({
+      conversationId: "c2",
+      url: "https://github.example/acme/widgets/pull/5",
+    });
     expect(await lanes.conversationOfPullRequest(project.id, 6)).toBeNull();
     expect(await lanes.conversationOfPullRequest("another-project", 5)).toBeNull();
     await db.updateTable("lanes").set({ pr_number: 6 }).where("conversation_id", "=", "c3").execute();
-    expect(await lanes.conversationOfPullRequest(project.id, 6)).toBe("c3");
+    expect((await lanes.conversationOfPullRequest(project.id, 6))?.conversationId).toBe("c3");
   });
 });

@@ -30,10 +30,14 @@ export interface LanesApi {
    */
   discard(actor: Actor, conversationId: string): Promise<LaneView>;
   /**
-   * The conversation whose lane opened a project's pull request `number`, or null (the forge front
-   * end's read: a failed check or a mention on that pull request continues that conversation).
+   * The conversation whose lane opened a project's pull request `number`, and that pull request's
+   * link, or null (the forge front end's read: a failed check or a mention on that pull request
+   * continues that conversation).
    */
-  conversationOfPullRequest(projectId: string, number: number): Promise<string | null>;
+  conversationOfPullRequest(
+    projectId: string,
+    number: number,
+  ): Promise<{ conversationId: string; url: string } | null>;
   /** What the lane's card shows (the notifier's read; null when the conversation has no lane). */
   card(conversationId: string): Promise<LaneCardData | null>;
   /** Merges the lane into its base in the project's checkout (owner, admins; prompters when the project lets them). */
