@@ -9,7 +9,7 @@ import type { ForgeThreadsTable } from "./store/schema.js";
 // forge thread, in the conversation's own Slack thread (the forge channel's for an issue's, the
 // channel it was asked in for the card's).
 
-/** The pull request's repository (`owner/name`, a GitLab path) as its link names it. */
+/** Whether a pull request's link names the repository (`owner/name`, a GitLab path) in its path. */
 const linkNames = (url: string, repo: string) => url.toLowerCase().includes(`/${repo.toLowerCase()}/`);
 
 /**

@@ -27,7 +27,8 @@ export type HeadPush =
 /**
  * Pushes the conversation's lane to `head` on the project's remote (the conversation's person,
  * admins). Refused (`lane_not_on_head`) when `head` is neither the branch the lane started from nor
- * the lane's own branch (its pull request's head): its branch would carry another history. A remote `head` with commits the lane lacks is `forge_push_rejected`.
+ * the lane's own branch (its pull request's head): its branch would carry another history. A
+ * remote `head` with commits the lane lacks is `forge_push_rejected`.
  */
 export async function pushLaneToHead(
   engine: Engine,
