@@ -1,6 +1,6 @@
 import type { RequestListener } from "node:http";
 import type { WebClient } from "@slack/web-api";
-import type { Clock } from "../engine/api/runtime.js";
+import type { Clock, Database } from "../engine/api/runtime.js";
 import { FORGE_PATHS, type SlackSide } from "../forge/index.js";
 import { SlackAddresses } from "./store/addresses.js";
 
@@ -15,7 +15,7 @@ export function forgeRoutes(listener: RequestListener) {
 }
 
 /** The Slack side the forge front end is given once the app is up. */
-export function forgeSlackSide(client: WebClient, clock: Clock): SlackSide {
+export function forgeSlackSide(client: WebClient, clock: Clock, db: Database): SlackSide {
   return {
     async postRoot(channel, text) {
       const posted = await client.chat.postMessage({
@@ -42,6 +42,11 @@ export function forgeSlackSide(client: WebClient, clock: Clock): SlackSide {
         unfurl_links: false,
         unfurl_media: false,
       });
+    },
+    async threadOf(conversationId) {
+      const address = await new SlackAddresses(db, clock).get("conversation", conversationId);
+      const threadTs = address?.threadTs ?? address?.statusTs;
+      return address && threadTs ? { channel: address.channel, threadTs } : null;
     },
     async permalink(channel, ts) {
       const r = await client.chat.getPermalink({ channel, message_ts: ts });

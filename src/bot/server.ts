@@ -154,7 +154,7 @@ export async function startBot(
         intake: { file: config.intakeFile, ...slackOptions.intake },
         forge,
       });
-      forge.start(forgeSlackSide(slack.client, engine.clock));
+      forge.start(forgeSlackSide(slack.client, engine.clock, engine.db));
       healthPort = slack.healthPort;
       notifier = startNotifier(config, engine, slack, logger, { wakeups, onPostgres });
     } else {

@@ -2,6 +2,7 @@ import type { Actor, ThreadContext } from "../engine/api/model.js";
 import { isEngineError } from "../engine/api/model.js";
 import type { FailedJob } from "../engine/api/forge.js";
 import { engineErrorText, t } from "../i18n/index.js";
+import { pullThread } from "./adopt.js";
 import type { CiFailure } from "./ciFailures.js";
 import { type ForgeDeps, OWN_MARK, threadKey } from "./deps.js";
 import type { SlackSide } from "./slackSide.js";
@@ -14,7 +15,8 @@ import type { ForgeSettings } from "./store/threads.js";
 // a review comment is). It runs as the member who started the conversation, with their rights and
 // budget (refused: said on the pull request, nothing runs). One try per failing commit; after
 // `--fix-ci-tries` tries, one message on the pull request and in the Slack thread says it gives
-// up, and nothing more runs by itself. A pull request codexpi has no conversation for is ignored.
+// up, and nothing more runs by itself. A pull request codexpi has no conversation for is ignored;
+// one it opened for a conversation (adopt.ts) is that conversation's.
 
 /** How much of a failed job's log reaches the agent: its last characters (within one quoted message). */
 const LOG_TAIL = 3_500;
@@ -68,7 +70,7 @@ async function onePull(
   settings: ForgeSettings,
 ): Promise<string> {
   const key = threadKey(d.project_id, { forge: f.forge, repo: f.repo, onPull: true, number });
-  const thread = await deps.threads.thread(key);
+  const thread = await pullThread(deps, slack, d.project_id, key, { repo: f.repo, number });
   if (!thread) return "not_ours";
   if (await deps.ciTries.tried(key, f.headSha)) return "ci_seen";
   const tries = await deps.ciTries.count(key);
@@ -118,8 +120,13 @@ export async function followUpFailedCheck(
 ): Promise<string> {
   if (!settings.triggers.split(",").includes("ci")) return "trigger_off";
   if (settings.fix_ci !== "on") return "fix_ci_off";
-  if (f.pulls.length === 0) return "no_pull";
+  // A run that names no pull request (GitLab's branch pipelines do not) ran for its branch's.
+  const pulls =
+    f.pulls.length > 0 || !f.headBranch
+      ? f.pulls
+      : await deps.api.forge.openPullRequestsOf(d.project_id, f.headBranch);
+  if (pulls.length === 0) return "no_pull";
   const outcomes: string[] = [];
-  for (const number of f.pulls) outcomes.push(await onePull(deps, slack, d, f, number, settings));
+  for (const number of pulls) outcomes.push(await onePull(deps, slack, d, f, number, settings));
   return outcomes.join(",");
 }

@@ -1,6 +1,7 @@
 import { type Actor, type ThreadContext, isEngineError } from "../engine/api/model.js";
 import { engineErrorText, type Locale, t } from "../i18n/index.js";
 import { escapeClip, slackLink } from "../views/mrkdwn.js";
+import { pullThread } from "./adopt.js";
 import { ciFailureOf } from "./ciFailures.js";
 import { followUpFailedCheck } from "./ciFollowUp.js";
 import { type ForgeDeps, OWN_MARK, threadKey } from "./deps.js";
@@ -187,7 +188,9 @@ async function converse(
     requestKey: `forge:${d.forge}:${d.delivery_id}`,
     context: contextOf(c, deps.clock.now()),
   };
-  const known = await deps.threads.thread(key);
+  const known = c.onPull
+    ? await pullThread(deps, slack, d.project_id, key, c)
+    : await deps.threads.thread(key);
   if (known) {
     const conversation = await deps.api.conversations.load(known.conversation_id);
     const { item } = await deps.api.conversations.followUp(r.actor, conversation, r.prompt, request);

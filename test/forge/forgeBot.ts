@@ -13,7 +13,7 @@ import { ADMIN, eventually, OWNER, slackBot } from "../support/slackBot.js";
 export const REPO = "acme/widgets";
 export const TOKEN = "ghp_forgetesttoken0001";
 export const HOOK_SECRET = "hook-secret-for-tests-0001";
-const GITLAB_TOKEN = "glpat-forge-test-0001";
+export const GITLAB_TOKEN = "glpat-forge-test-0001";
 export const GITLAB_HOOK_SECRET = "gitlab-secret-for-tests-1";
 export const ADMIN_ACTOR: Actor = { userId: ADMIN, isAdmin: true };
 

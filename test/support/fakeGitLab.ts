@@ -10,9 +10,10 @@ import { FakePipelines } from "./fakeGitLabPipelines.js";
 // comes as `PRIVATE-TOKEN: <t>` or `Authorization: Bearer <t>`. It answers as GitLab does: 201 with
 // `iid`, `web_url`, `state` ("opened"); 401 "401 Unauthorized"; 404 "404 Project Not Found"; 400
 // "<field> is missing"; 409 "Another open merge request already exists for this source branch".
-// Also `POST /api/v4/projects/:id/merge_requests/:iid/notes` with a string `body` (a comment on a
-// merge request, issue 33): 201 with `id`, `body`; and pipelines' jobs and job traces
-// (fakeGitLabPipelines.ts).
+// Also `POST /api/v4/projects/:id/merge_requests/:iid/notes` and `…/issues/:iid/notes` with a
+// string `body` (a comment on a merge request or an issue, issue 33): 201 with `id`, `body`; and
+// pipelines' jobs and job traces (fakeGitLabPipelines.ts). A merge request names its source and
+// target projects (`source_project_id`, `target_project_id`: the same unless `fork`).
 
 /** A merge request the fake holds. */
 interface MergeRequest {
@@ -25,6 +26,8 @@ interface MergeRequest {
   target_branch: string;
   state: "opened" | "closed" | "merged";
   web_url: string;
+  source_project_id: number;
+  target_project_id: number;
 }
 
 export interface FakeGitLab {
@@ -32,8 +35,10 @@ export interface FakeGitLab {
   apiUrl: string;
   received: ForgeRequest[];
   mergeRequests(project: string): MergeRequest[];
-  /** The notes posted on `project`'s merge requests, in order. */
-  notes(project: string): Array<{ iid: number; body: string }>;
+  /** Adds a merge request as if someone had opened it on GitLab (from `source` into `target`, default main). */
+  addMergeRequest(project: string, mr: { title: string; source: string; target?: string }): number;
+  /** The notes posted on `project`'s merge requests and issues (`on`), in order. */
+  notes(project: string): Array<{ iid: number; body: string; on: "merge_request" | "issue" }>;
   /** GitLab CI's pipelines (`pipelines.add(project, jobs)` makes one). */
   pipelines: FakePipelines;
   merge(project: string, iid: number): void;
@@ -49,7 +54,9 @@ function authorised(headers: ForgeRequest["headers"], token: string): boolean {
 /** Starts a fake GitLab knowing `projects` (full paths; project n+1 has the numeric id 100+n). */
 export async function startFakeGitLab(opts: { token: string; projects: string[] }): Promise<FakeGitLab> {
   const store = new Map<string, MergeRequest[]>(opts.projects.map((p) => [p, []]));
-  const notes = new Map<string, Array<{ iid: number; body: string }>>(opts.projects.map((p) => [p, []]));
+  const notes = new Map<string, Array<{ iid: number; body: string; on: "merge_request" | "issue" }>>(
+    opts.projects.map((p) => [p, []]),
+  );
   const byId = (segment: string): string | null => {
     if (/^\d+$/.test(segment)) return opts.projects[Number(segment) - 100] ?? null;
     if (segment.includes("/")) return null;
@@ -66,13 +73,14 @@ export async function startFakeGitLab(opts: { token: string; projects: string[] 
     const ciProject = ci ? byId(ci[1]!) : null;
     const ran = ci && ciProject ? pipelines.route(req, ciProject, ci[2]!) : null;
     if (ran) return ran;
-    const n = /^\/api\/v4\/projects\/([^/]+)\/merge_requests\/(\d+)\/notes$/.exec(raw);
+    const n = /^\/api\/v4\/projects\/([^/]+)\/(merge_requests|issues)\/(\d+)\/notes$/.exec(raw);
     const noted = n ? byId(n[1]!) : null;
     if (n && noted && req.method === "POST") {
       const bad = stringFields(req.body, ["body"], []);
       if (bad.length) return { status: 400, body: { message: "body is missing" } };
       const list = notes.get(noted)!;
-      list.push({ iid: Number(n[2]), body: (req.body as { body: string }).body });
+      const on = n[2] === "issues" ? "issue" : "merge_request";
+      list.push({ iid: Number(n[3]), body: (req.body as { body: string }).body, on });
       return { status: 201, body: { id: 500 + list.length, body: (req.body as { body: string }).body } };
     }
     const m = /^\/api\/v4\/projects\/([^/]+)\/merge_requests(?:\/(\d+))?$/.exec(raw);
@@ -93,6 +101,20 @@ export async function startFakeGitLab(opts: { token: string; projects: string[] 
     apiUrl: `http://127.0.0.1:${server.port}/api/v4`,
     received: server.received,
     mergeRequests: (p) => store.get(p) ?? [],
+    addMergeRequest(p, mr) {
+      const created = create(
+        {
+          method: "POST",
+          url: "",
+          headers: {},
+          body: { source_branch: mr.source, target_branch: mr.target ?? "main", title: mr.title },
+        },
+        p,
+        opts.projects.indexOf(p) + 100,
+        store.get(p)!,
+      );
+      return (created.body as MergeRequest).iid;
+    },
     notes: (p) => notes.get(p) ?? [],
     pipelines,
     merge(p, iid) {
@@ -131,6 +153,8 @@ function create(
     target_branch: b.target_branch,
     state: "opened",
     web_url: `${WEB}/${project}/-/merge_requests/${iid}`,
+    source_project_id: projectId,
+    target_project_id: projectId,
   };
   mrs.push(mr);
   return { status: 201, body: mr };

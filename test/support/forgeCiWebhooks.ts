@@ -2,10 +2,17 @@
 // `workflow_run` and `check_suite`, action "completed"; docs.gitlab.com "Webhook events":
 // Pipeline Hook), trimmed to the fields codexpi reads and a few around them.
 
-/** GitHub's `workflow_run` (completed) on `sha`, for the pull requests `pulls` of `repo`. */
+/** GitHub's `workflow_run` (completed) on `sha` of `branch` (default `rename`), for the pull requests `pulls` of `repo`. */
 export function workflowRunCompleted(
   repo: string,
-  run: { id: number; checkSuiteId: number; sha: string; pulls: number[]; conclusion?: string },
+  run: {
+    id: number;
+    checkSuiteId: number;
+    sha: string;
+    pulls: number[];
+    conclusion?: string;
+    branch?: string;
+  },
 ) {
   return {
     action: "completed",
@@ -13,7 +20,7 @@ export function workflowRunCompleted(
       id: run.id,
       name: "CI",
       check_suite_id: run.checkSuiteId,
-      head_branch: "rename",
+      head_branch: run.branch ?? "rename",
       head_sha: run.sha,
       status: "completed",
       conclusion: run.conclusion ?? "failure",
@@ -50,19 +57,22 @@ export function checkSuiteCompleted(
   };
 }
 
-/** GitLab's Pipeline Hook for pipeline `id` on `sha`, of merge request `iid` (null: none). */
+/**
+ * GitLab's Pipeline Hook for pipeline `id` on `sha` of branch `ref` (default `rename`), of merge
+ * request `iid`; null: a branch pipeline (source `push`), which names no merge request.
+ */
 export function pipelineHook(
   path: string,
-  p: { id: number; sha: string; iid: number | null; status?: string },
+  p: { id: number; sha: string; iid: number | null; status?: string; ref?: string },
 ) {
   return {
     object_kind: "pipeline",
     object_attributes: {
       id: p.id,
-      ref: "rename",
+      ref: p.ref ?? "rename",
       sha: p.sha,
       status: p.status ?? "failed",
-      source: "merge_request_event",
+      source: p.iid === null ? "push" : "merge_request_event",
     },
     merge_request:
       p.iid === null

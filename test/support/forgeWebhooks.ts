@@ -100,8 +100,8 @@ export function reviewComment(
   };
 }
 
-/** GitLab's `Note Hook` on merge request `iid` of `path`. */
-export function mrNote(path: string, iid: number, username: string, note: string) {
+/** GitLab's `Note Hook` on merge request `iid` of `path` (its source branch `source`). */
+export function mrNote(path: string, iid: number, username: string, note: string, source = "rename") {
   return {
     object_kind: "note",
     user: { username, id: 42 },
@@ -115,7 +115,7 @@ export function mrNote(path: string, iid: number, username: string, note: string
       iid,
       title: "Rename the widget",
       url: `https://gitlab.example/${path}/-/merge_requests/${iid}`,
-      source_branch: "rename",
+      source_branch: source,
       source_project_id: 7,
       target_project_id: 7,
     },
@@ -136,5 +136,31 @@ export function issueLabelled(repo: string, number: number, sender: string, labe
     },
     repository: { full_name: repo },
     sender: { login: sender, id: 583231 },
+  };
+}
+
+/** GitLab's `Issue Hook` (update) of issue `iid` of `path`, given `label` by `username`. */
+export function issueHookLabelled(
+  path: string,
+  iid: number,
+  username: string,
+  label: string,
+  description: string,
+) {
+  return {
+    object_kind: "issue",
+    event_type: "issue",
+    user: { username, id: 42, name: username },
+    project: { id: 7, path_with_namespace: path },
+    object_attributes: {
+      iid,
+      title: "The widget is misnamed",
+      description,
+      url: `https://gitlab.example/${path}/-/issues/${iid}`,
+      action: "update",
+      state: "opened",
+    },
+    labels: [{ id: 206, title: label }],
+    changes: { labels: { previous: [], current: [{ id: 206, title: label }] } },
   };
 }

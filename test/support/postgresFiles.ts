@@ -109,6 +109,8 @@ export const POSTGRES_FILES = [
   "test/forge/doctor.test.ts",
   // CI fixes' settings and tries (migration 0040, S-FORGE-28).
   "test/forge/ciTries.test.ts",
+  // The conversation of a pull request a lane opened (S-FORGE-59).
+  "test/forge/pullLanes.test.ts",
   // A burst of requests journaled by one multi-row insert in the shared journal (S-ACK-01, 02).
   "test/bot/intake/groupCommit.test.ts",
 ];

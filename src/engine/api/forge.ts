@@ -6,6 +6,7 @@ import {
   type DiscussionTarget,
   failedJob,
   type FailedJob,
+  openPullRequestsOf,
   postForgeComment,
   projectForgeTarget,
   pullRequestHead,
@@ -58,6 +59,11 @@ export interface ForgeApi {
    * codexpi's own repository and token, as a push), so that a lane can start from it.
    */
   fetchBranch(projectId: string, branch: string): Promise<"created" | "updated" | "kept">;
+  /**
+   * The open pull requests whose head is `branch` of the project's repository (not a fork's): what
+   * a failed CI run that names none ran for (GitLab's branch pipelines).
+   */
+  openPullRequestsOf(projectId: string, branch: string): Promise<number[]>;
   /** A CI run's first failed job and its log's last `tail` characters (null when no job failed). */
   failedJob(projectId: string, run: CiRun, tail: number): Promise<FailedJob | null>;
 }
@@ -115,6 +121,10 @@ export function forgeApi(kernel: Kernel): ForgeApi {
     },
     async fetchBranch(projectId, branch) {
       return fetchProjectBranch(await getProject(db, projectId), branch, host());
+    },
+    async openPullRequestsOf(projectId, branch) {
+      const project = await getProject(db, projectId);
+      return openPullRequestsOf(await projectForgeTarget(project, host()), branch);
     },
     async failedJob(projectId, run, tail) {
       const project = await getProject(db, projectId);

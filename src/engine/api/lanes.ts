@@ -5,6 +5,7 @@ import { emit } from "../outbox.js";
 import { loadConversation } from "../conversations/index.js";
 import {
   askAgentToMerge,
+  conversationOfPullRequest,
   discardLane,
   laneCardData,
   laneOfConversation,
@@ -28,6 +29,15 @@ export interface LanesApi {
    * or an admin; refused while an agent works or waits there).
    */
   discard(actor: Actor, conversationId: string): Promise<LaneView>;
+  /**
+   * The conversation whose lane opened a project's pull request `number`, and that pull request's
+   * link, or null (the forge front end's read: a failed check or a mention on that pull request
+   * continues that conversation).
+   */
+  conversationOfPullRequest(
+    projectId: string,
+    number: number,
+  ): Promise<{ conversationId: string; url: string } | null>;
   /** What the lane's card shows (the notifier's read; null when the conversation has no lane). */
   card(conversationId: string): Promise<LaneCardData | null>;
   /** Merges the lane into its base in the project's checkout (owner, admins; prompters when the project lets them). */
@@ -67,6 +77,7 @@ export function lanesApi(kernel: Kernel): LanesApi {
       await emit(kernel.db, kernel.clock.now(), { kind: "lane.updated", conversationId });
       return view;
     },
+    conversationOfPullRequest: (projectId, number) => conversationOfPullRequest(kernel.db, projectId, number),
     card: (conversationId) => laneCardData(kernel, conversationId),
     merge: (actor, conversationId) => mergeLaneOf(kernel, actor, conversationId),
     push: (actor, conversationId) => pushLane(kernel, actor, conversationId),

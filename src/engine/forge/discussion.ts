@@ -5,8 +5,9 @@ import { forgeFailure } from "./forgeErrors.js";
 import type { ForgeTarget } from "./forgeTypes.js";
 
 // What the forge front end (issue 33) needs of a forge besides pull requests: a comment on a pull
-// (merge) request or an issue, and a pull request's head (its branch, and whether it comes from a
-// fork). Octokit for GitHub, Gitbeaker for GitLab, as for pull requests.
+// (merge) request or an issue, a pull request's head (its branch, and whether it comes from a
+// fork), and the open pull requests of a branch (a CI run that names none). Octokit for GitHub,
+// Gitbeaker for GitLab, as for pull requests.
 
 const SILENT = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 /** How long one request to the forge may take. */
@@ -111,6 +112,39 @@ export async function postForgeComment(target: ForgeTarget, on: DiscussionTarget
 export async function pullRequestHead(target: ForgeTarget, number: number): Promise<PullRequestHead> {
   try {
     return await head(target, number);
+  } catch (e) {
+    throw forgeFailure(e, target);
+  }
+}
+
+async function openOfBranch(target: ForgeTarget, branch: string): Promise<number[]> {
+  if (target.forge === "github") {
+    const { owner, repo } = ownerRepo(target.forgeRepo);
+    // `head=owner:branch`: the repository's own branch, never a fork's of the same name.
+    const { data } = await octokit(target).rest.pulls.list({
+      owner,
+      repo,
+      head: `${owner}:${branch}`,
+      state: "open",
+      request: { signal: AbortSignal.timeout(TIMEOUT_MS) },
+    });
+    return data.map((p) => p.number);
+  }
+  const mrs = await gitlab(target).MergeRequests.all({
+    projectId: projectId(target.forgeRepo),
+    sourceBranch: branch,
+    state: "opened",
+  });
+  return mrs.filter((mr) => mr.source_project_id === mr.target_project_id).map((mr) => mr.iid);
+}
+
+/**
+ * The open pull (merge) requests whose head is `branch` of the repository itself (not a fork's):
+ * what a CI run that names no pull request ran for (GitLab's branch pipelines carry no merge request).
+ */
+export async function openPullRequestsOf(target: ForgeTarget, branch: string): Promise<number[]> {
+  try {
+    return await openOfBranch(target, branch);
   } catch (e) {
     throw forgeFailure(e, target);
   }

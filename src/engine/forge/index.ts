@@ -23,6 +23,7 @@ export {
 export {
   type DiscussionTarget,
   type PullRequestHead,
+  openPullRequestsOf,
   postForgeComment,
   pullRequestHead,
 } from "./discussion.js";

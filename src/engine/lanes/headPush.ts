@@ -10,7 +10,9 @@ import { assertIdle, assertMayPublish, hostOf, scopeOf, updated } from "./leave.
 // pull request's head branch, never forced. Same checks as the card's Push (who asks, the lane idle
 // and sealed), same push (from a bare repository codexpi makes, the remote as the project's
 // checkout names it, codexpi's token); only the remote branch differs: the pull request's head,
-// which the lane must have started from, so that the push is a fast-forward or nothing.
+// which the lane must have started from, so that the push is a fast-forward or nothing. A pull
+// request codexpi opened for the lane (an issue's, the card's Open pull request) has the lane's
+// own branch as its head: the same push, to that branch.
 
 type Engine = Pick<Kernel, "db" | "clock" | "config">;
 
@@ -24,8 +26,9 @@ export type HeadPush =
 
 /**
  * Pushes the conversation's lane to `head` on the project's remote (the conversation's person,
- * admins). Refused (`lane_not_on_head`) when the lane did not start from `head`: its branch would
- * carry another history. A remote `head` with commits the lane lacks is `forge_push_rejected`.
+ * admins). Refused (`lane_not_on_head`) when `head` is neither the branch the lane started from nor
+ * the lane's own branch (its pull request's head): its branch would carry another history. A
+ * remote `head` with commits the lane lacks is `forge_push_rejected`.
  */
 export async function pushLaneToHead(
   engine: Engine,
@@ -37,7 +40,8 @@ export async function pushLaneToHead(
   assertMayPublish(actor, scope);
   await assertIdle(engine, scope);
   const { lane, project } = scope;
-  if (lane.base_branch !== head) throw new EngineError("invalid", "lane_not_on_head", { branch: head });
+  if (lane.base_branch !== head && lane.branch !== head)
+    throw new EngineError("invalid", "lane_not_on_head", { branch: head });
   const revision = await readClone(engine.config.jail, lane.path, ["rev-parse", "HEAD"]);
   if (revision === lane.base_commit) return { kind: "no_commits" };
   const pushed = await pushProjectBranch(

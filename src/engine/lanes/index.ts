@@ -3,7 +3,7 @@
 import type { Kernel } from "../kernel.js";
 import { sweepLanes } from "./sweep.js";
 
-export { ensureLane, laneAfterTurn, laneOf, lanePath } from "./lane.js";
+export { conversationOfPullRequest, ensureLane, laneAfterTurn, laneOf, lanePath } from "./lane.js";
 export { sweepLanes } from "./sweep.js";
 export { type LaneView, discardLane, laneOfConversation } from "./service.js";
 

@@ -84,6 +84,26 @@ export async function laneOf(db: Kernel["db"], conversationId: string): Promise<
   return db.selectFrom("lanes").selectAll().where("conversation_id", "=", conversationId).executeTakeFirst();
 }
 
+/**
+ * The conversation whose lane opened pull request `number` of a project (its issue's, or the card's
+ * Open pull request), with the pull request's link as the forge gave it, or null. The latest when
+ * two lanes ever named the same number.
+ */
+export async function conversationOfPullRequest(
+  db: Kernel["db"],
+  projectId: string,
+  number: number,
+): Promise<{ conversationId: string; url: string } | null> {
+  const row = await db
+    .selectFrom("lanes")
+    .select(["conversation_id", "pr_url"])
+    .where("project_id", "=", projectId)
+    .where("pr_number", "=", number)
+    .orderBy("updated_at", "desc")
+    .executeTakeFirst();
+  return row ? { conversationId: row.conversation_id, url: row.pr_url ?? "" } : null;
+}
+
 /** What a conversation's first turn needs to open its lane. */
 export interface LaneRequest {
   conversation: Pick<Conversation, "id" | "title">;
