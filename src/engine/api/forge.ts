@@ -2,6 +2,8 @@ import type { Kernel } from "../kernel.js";
 import { assertAdmin, getProject, projectForActor, type Actor } from "../projects/index.js";
 import {
   fetchProjectBranch,
+  type ForgeAccess,
+  forgeAccess,
   type CiRun,
   type DiscussionTarget,
   failedJob,
@@ -17,7 +19,7 @@ import {
   writeWebhookSecret,
 } from "../forge/index.js";
 
-export type { CiRun, FailedJob };
+export type { CiRun, FailedJob, ForgeAccess };
 
 /** A forge as a project names it. */
 type ForgeKind = "github" | "gitlab";
@@ -58,6 +60,11 @@ export interface ForgeApi {
    * codexpi's own repository and token, as a push), so that a lane can start from it.
    */
   fetchBranch(projectId: string, branch: string): Promise<"created" | "updated" | "kept">;
+  /**
+   * What the project's forge says of its token (scopes) and of the webhook calling codexpi (its
+   * last delivery), for `doctor`; reads only, never throws for what the forge answers.
+   */
+  access(projectId: string): Promise<ForgeAccess & { forge: ForgeKind; repo: string }>;
   /** A CI run's first failed job and its log's last `tail` characters (null when no job failed). */
   failedJob(projectId: string, run: CiRun, tail: number): Promise<FailedJob | null>;
 }
@@ -115,6 +122,10 @@ export function forgeApi(kernel: Kernel): ForgeApi {
     },
     async fetchBranch(projectId, branch) {
       return fetchProjectBranch(await getProject(db, projectId), branch, host());
+    },
+    async access(projectId) {
+      const target = await projectForgeTarget(await getProject(db, projectId), host());
+      return { ...(await forgeAccess(target)), forge: target.forge, repo: target.forgeRepo };
     },
     async failedJob(projectId, run, tail) {
       const project = await getProject(db, projectId);

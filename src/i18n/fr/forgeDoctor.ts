@@ -1,0 +1,32 @@
+/** Messages français de `doctor` sur la forge de chaque projet (issue 33, point 6) : jeton, webhook, journal. */
+export const forgeDoctor = {
+  "cli.doctor.name.forge_project": "forge de {project}",
+  "cli.doctor.forge_token_scopes": "portées du jeton : {scopes}",
+  "cli.doctor.forge_token_lacks_github":
+    "il manque au jeton la portée {needed} (pousser, pull requests, issues, lire les checks ; il a : {scopes}) : faites un jeton classique avec repo, puis `codexpi project credential {name} --forge-token - < fichier-du-jeton`",
+  "cli.doctor.forge_token_lacks_gitlab":
+    "il manque au jeton la portée {needed} (merge requests, notes, pipelines, pousser ; il a : {scopes}) : faites un jeton avec api, puis `codexpi project credential {name} --forge-token - < fichier-du-jeton`",
+  "cli.doctor.forge_token_fine_grained":
+    "jeton à grain fin : GitHub ne dit pas ses permissions, elles ne peuvent pas être lues ; il lui faut, sur {repo}, Contents, Pull requests et Issues en écriture, Checks et Actions en lecture",
+  "cli.doctor.forge_token_refused":
+    "la forge refuse le jeton (401) : enregistrez-en un valide avec `codexpi project credential {name} --forge-token - < fichier-du-jeton`",
+  "cli.doctor.forge_unreachable":
+    "la forge ne répond pas comme attendu (statut {status}) : vérifiez --forge-url",
+  "cli.doctor.forge_webhook_none":
+    "aucun webhook de {repo} n’appelle …{path} : ajoutez-en un (docs/forges.md, « Le webhook sur la forge »)",
+  "cli.doctor.forge_webhook_unreadable_github":
+    "le jeton ne peut pas lire les webhooks de {repo} ({status}) : leur dernière livraison est inconnue (il faudrait admin:repo_hook ou read:repo_hook à un jeton classique, Webhooks en lecture à un jeton à grain fin)",
+  "cli.doctor.forge_webhook_unreadable_gitlab":
+    "le jeton ne peut pas lire les webhooks de {repo} ({status}) : leur état est inconnu (il faut le rôle Maintainer)",
+  "cli.doctor.forge_webhook_enabled": "webhook {url} actif",
+  "cli.doctor.forge_webhook_disabled":
+    "webhook {url} : {status} jusqu’à {until} (GitLab a cessé de l’appeler après des échecs) : corrigez la cause, puis réactivez-le (projet → Settings → Webhooks → Test)",
+  "cli.doctor.forge_webhook_no_delivery": "webhook {url} : aucune livraison encore",
+  "cli.doctor.forge_webhook_delivered": "webhook {url} : dernière livraison {status} le {at}",
+  "cli.doctor.forge_webhook_401":
+    "webhook {url} : dernière livraison refusée (401) le {at} : les secrets diffèrent ; mettez le même des deux côtés : `codexpi forge set {name} --webhook-secret - < secret-du-webhook` et le Secret du webhook sur GitHub",
+  "cli.doctor.forge_webhook_failed":
+    "webhook {url} : dernière livraison en échec ({status}) le {at} : voyez ses Recent Deliveries sur GitHub ; le bot tourne-t-il en mode HTTP, joignable à cette adresse ?",
+  "cli.doctor.forge_journal_last": "dernière livraison journalisée par codexpi : {event} le {at} ({outcome})",
+  "cli.doctor.forge_journal_none": "codexpi n’a encore journalisé aucune livraison pour ce projet",
+};
