@@ -52,6 +52,8 @@ function webhookPart(
   const w = a.webhook;
   const path = `/forge/${a.forge}`;
   if (w.kind === "none") return warn(t(locale, "cli.doctor.forge_webhook_none", { repo: a.repo, path }));
+  if (w.kind === "unreadable" && ![401, 403, 404].includes(w.status ?? 0))
+    return note(t(locale, "cli.doctor.forge_webhook_unknown", { status: String(w.status ?? "-") }));
   if (w.kind === "unreadable")
     return note(
       t(locale, `cli.doctor.forge_webhook_unreadable_${a.forge}`, {

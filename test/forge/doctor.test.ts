@@ -135,12 +135,21 @@ describe("doctor's forge line", () => {
     expect(lacking).toMatchObject({ ok: true, warning: true });
     expect(lacking!.detail).toContain(`project ${env.project.name} lacks: repository, webhook_secret, token`);
     const api = createEngineApi(env.engine);
-    await api.projects.setForge(CLI_ACTOR, env.project.name, { forge: "github", forgeRepo: "acme/widgets" });
+    // A closed port on this machine: doctor's questions to the forge never leave it.
+    await api.projects.setForge(CLI_ACTOR, env.project.name, {
+      forge: "github",
+      forgeUrl: "http://127.0.0.1:9/api/v3",
+      forgeRepo: "acme/widgets",
+    });
     await api.forge.setWebhookSecret(CLI_ACTOR, env.project.name, "a-webhook-secret-of-tests");
     await api.projects.setForgeToken(CLI_ACTOR, env.project.name, "ghp_doctortoken0001");
-    const [complete] = await forgeChecks(env.config);
+    const checks = await forgeChecks(env.config);
+    const [complete] = checks;
     expect(complete).toMatchObject({ ok: true });
     expect(complete!.warning).toBeUndefined();
     expect(complete!.detail).toContain("1 project(s) receive forge webhooks");
+    // The forge does not answer: said on the project's own line, as a warning.
+    expect(checks[1]!.detail).toContain("the forge does not answer as expected");
+    expect(checks[1]!.detail).toContain("the forge did not tell its webhooks");
   });
 });

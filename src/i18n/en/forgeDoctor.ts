@@ -21,6 +21,7 @@ export const forgeDoctor = {
     "the token may not read {repo}'s webhooks ({status}), so their last delivery is unknown (a classic token needs admin:repo_hook or read:repo_hook, a fine-grained one Webhooks read)",
   "cli.doctor.forge_webhook_unreadable_gitlab":
     "the token may not read {repo}'s webhooks ({status}), so their state is unknown (it needs the Maintainer role)",
+  "cli.doctor.forge_webhook_unknown": "the forge did not tell its webhooks (status {status})",
   "cli.doctor.forge_webhook_enabled": "webhook {url} enabled",
   "cli.doctor.forge_webhook_disabled":
     "webhook {url}: {status} until {until} (GitLab stopped calling it after failures): fix the cause, then enable it again (project → Settings → Webhooks → Test)",

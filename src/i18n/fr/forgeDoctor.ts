@@ -18,6 +18,7 @@ export const forgeDoctor = {
     "le jeton ne peut pas lire les webhooks de {repo} ({status}) : leur dernière livraison est inconnue (il faudrait admin:repo_hook ou read:repo_hook à un jeton classique, Webhooks en lecture à un jeton à grain fin)",
   "cli.doctor.forge_webhook_unreadable_gitlab":
     "le jeton ne peut pas lire les webhooks de {repo} ({status}) : leur état est inconnu (il faut le rôle Maintainer)",
+  "cli.doctor.forge_webhook_unknown": "la forge n’a pas dit ses webhooks (statut {status})",
   "cli.doctor.forge_webhook_enabled": "webhook {url} actif",
   "cli.doctor.forge_webhook_disabled":
     "webhook {url} : {status} jusqu’à {until} (GitLab a cessé de l’appeler après des échecs) : corrigez la cause, puis réactivez-le (projet → Settings → Webhooks → Test)",
