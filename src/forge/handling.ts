@@ -31,7 +31,9 @@ function contextOf(c: ForgeComment, now: number): ThreadContext {
     ? `Review comment on ${c.review.path}${c.review.line !== null ? `, line ${c.review.line}` : ""}:\n${
         c.review.hunk ? `\`\`\`diff\n${c.review.hunk}\n\`\`\`\n` : ""
       }`
-    : "";
+    : c.verdict
+      ? `Pull request review (${c.verdict.replace(/_/g, " ")}):\n`
+      : "";
   return {
     kind: "thread",
     channel: {
