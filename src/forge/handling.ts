@@ -151,7 +151,7 @@ async function askAs(
     await replyOnce(deps, `fork:${noticeKey}`, d.project_id, c, t(deps.locale, "forge.reply.fork", who));
     return "fork_refused";
   }
-  const actor: Actor = { userId: member, isAdmin: deps.isAdmin(member) };
+  const actor: Actor = { userId: member, isAdmin: deps.isAdmin(member), via: "forge" };
   try {
     return await converse(deps, slack, d, c, { actor, prompt, settings, branch: head?.branch ?? null });
   } catch (err) {

@@ -56,7 +56,7 @@ export async function publishTurn(
   const conversation = await deps.api.conversations.load(r.conversation_id);
   const userId = conversation.conversation.user_id;
   if (!userId) return null;
-  const actor: Actor = { userId, isAdmin: deps.isAdmin(userId) };
+  const actor: Actor = { userId, isAdmin: deps.isAdmin(userId), via: "forge" };
   try {
     return target.kind === "pull"
       ? await pushToPull(deps, r, actor, target.number)

@@ -4,6 +4,7 @@ import { ForgeThreads } from "../../src/forge/store/threads.js";
 import { inputText } from "../support/fakeModel.js";
 import { postGitHub, prReview } from "../support/forgeWebhooks.js";
 import { eventually, OWNER } from "../support/slackBot.js";
+import { messageEvent } from "../support/slackRequests.js";
 import { forgeBot, HOOK_SECRET, REPO } from "./forgeBot.js";
 
 // Issue 33, item 1: a pull request review (`pull_request_review`, submitted) whose body mentions
@@ -17,7 +18,7 @@ describe("@codexpi in a pull request review", () => {
     env = undefined;
   });
 
-  it("S-FORGE-64: a linked member's submitted review mentioning @codexpi starts the pull request's conversation, its body quoted with its verdict; an unlinked reviewer gets the how-to-link reply and nothing runs; a review without a mention, or not submitted, is ignored", async () => {
+  it("S-FORGE-64, S-FORGE-65: a linked member's submitted review mentioning @codexpi starts the pull request's conversation, its body quoted with its verdict; an unlinked reviewer gets the how-to-link reply and nothing runs; a review without a mention, or not submitted, is ignored; the audit records the forge's prompt via=forge and a Slack reply via=slack", async () => {
     env = await forgeBot();
     const e = env;
     await new ForgeLinks(e.db).link(
@@ -66,5 +67,28 @@ describe("@codexpi in a pull request review", () => {
     expect(asked).toContain("octocat (github)");
     const items = await e.db.selectFrom("prompt_queue").select(["requested_by"]).execute();
     expect(items).toHaveLength(1);
+
+    // S-FORGE-65: the audit says the prompt came from the forge, as the linked member; a reply in
+    // the Slack thread (the positive control) is recorded as from Slack.
+    const audit = () =>
+      e.db
+        .selectFrom("audit_events")
+        .select(["actor", "via", "action", "outcome"])
+        .where("action", "in", ["conversation.ask", "conversation.follow_up"])
+        .orderBy("id")
+        .execute();
+    expect(await audit()).toEqual([
+      { actor: OWNER, via: "forge", action: "conversation.ask", outcome: "ok" },
+    ]);
+    const text = "and from Slack REVIEW-MARK-2";
+    const m = e.slack.say({ channel: "C1", user: OWNER, text, thread_ts: root.ts });
+    await e.event(messageEvent({ user: OWNER, channel: "C1", text, ts: m.ts, thread_ts: root.ts }));
+    await eventually(async () => (await audit()).length === 2, 30_000, "the Slack follow-up's audit");
+    expect((await audit())[1]).toEqual({
+      actor: OWNER,
+      via: "slack",
+      action: "conversation.follow_up",
+      outcome: "ok",
+    });
   }, 180_000);
 });
