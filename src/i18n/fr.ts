@@ -6,7 +6,7 @@ import { core } from "./fr/core.js";
 import { laneCard } from "./fr/laneCard.js";
 import { forge } from "./fr/forge.js";
 import { forgeCi } from "./fr/forgeCi.js";
-import { forgeDoctor } from "./fr/forgeDoctor.js";
+import { forgeSetup } from "./fr/forgeSetup.js";
 import { forgeFront } from "./fr/forgeFront.js";
 import { orchestrations } from "./fr/orchestrations.js";
 import { runs } from "./fr/runs.js";
@@ -42,7 +42,7 @@ export const fr = {
   ...forge,
   ...forgeFront,
   ...forgeCi,
-  ...forgeDoctor,
+  ...forgeSetup,
   ...requestOptions,
   ...firstHour,
   ...threadContext,
@@ -85,7 +85,7 @@ type _AreasAreDisjoint = Assert<
       typeof forge,
       typeof forgeFront,
       typeof forgeCi,
-      typeof forgeDoctor,
+      typeof forgeSetup,
       typeof requestOptions,
       typeof firstHour,
       typeof threadContext,

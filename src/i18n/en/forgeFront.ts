@@ -45,13 +45,6 @@ export const forgeFront = {
   "cli.forge.secret_stored": "webhook secret stored in {file}",
   "cli.forge.secret_removed": "webhook secret removed",
   "cli.forge.secret_absent": "no webhook secret was stored",
-  "cli.error.forge_setting": "{option} takes {syntax}, not “{value}”",
-  "cli.error.forge_secret_stdin":
-    "{option} takes only - (the secret on standard input): an argument shows in ps and in the shell history",
-  "project.forge_secret_in_slack":
-    "A webhook secret is never set from Slack, and nothing was changed. The one typed in this message is no longer secret: make a new one, store it on the bot's machine with `codexpi project set {name} --forge-webhook-secret -` (read from standard input), and give it to the forge's webhook.",
-  "project.forge_setting_invalid": "Nothing was changed: {option} takes {syntax}, not “{value}”.",
-  "project.forge_front_end": "Project *{name}* from the forge: channel {channel}, triggers {triggers}.",
   "cli.error.forge":
     "usage: codexpi forge set NAME [--channel C…|none] [--handle NAME] [--triggers comments,issues,ci|none] [--fix-ci on|off] [--fix-ci-tries N] [--webhook-secret -|--remove-webhook-secret] | forge link github|gitlab:LOGIN USER | forge unlink github|gitlab:LOGIN",
 } satisfies Record<keyof typeof fr, Message>;

@@ -44,13 +44,6 @@ export const forgeFront = {
   "cli.forge.secret_stored": "secret de webhook enregistré dans {file}",
   "cli.forge.secret_removed": "secret de webhook retiré",
   "cli.forge.secret_absent": "aucun secret de webhook n’était enregistré",
-  "cli.error.forge_setting": "{option} prend {syntax}, pas « {value} »",
-  "cli.error.forge_secret_stdin":
-    "{option} ne prend que - (le secret sur l’entrée standard) : un argument se voit dans ps et dans l’historique du shell",
-  "project.forge_secret_in_slack":
-    "Un secret de webhook ne se règle jamais depuis Slack, et rien n’a changé. Celui écrit dans ce message n’est plus secret : faites-en un nouveau, enregistrez-le sur la machine du bot avec `codexpi project set {name} --forge-webhook-secret -` (lu sur l’entrée standard), et donnez-le au webhook de la forge.",
-  "project.forge_setting_invalid": "Rien n’a changé : {option} prend {syntax}, pas « {value} ».",
-  "project.forge_front_end": "Projet *{name}* depuis la forge : canal {channel}, déclencheurs {triggers}.",
   "cli.error.forge":
     "usage : codexpi forge set NOM [--channel C…|none] [--handle NOM] [--triggers comments,issues,ci|none] [--fix-ci on|off] [--fix-ci-tries N] [--webhook-secret -|--remove-webhook-secret] | forge link github|gitlab:LOGIN UTILISATEUR | forge unlink github|gitlab:LOGIN",
 };

@@ -1,8 +1,15 @@
-import type { forgeDoctor as fr } from "../fr/forgeDoctor.js";
+import type { forgeSetup as fr } from "../fr/forgeSetup.js";
 import type { Message } from "../message.js";
 
-/** English messages of `doctor` about each project's forge (issue 33, item 6): token, webhook, journal. */
-export const forgeDoctor = {
+/** English messages of a forge's set-up (issue 33): its settings, `doctor`'s questions to the forge, forks. */
+export const forgeSetup = {
+  "cli.error.forge_setting": "{option} takes {syntax}, not “{value}”",
+  "cli.error.forge_secret_stdin":
+    "{option} takes only - (the secret on standard input): an argument shows in ps and in the shell history",
+  "project.forge_secret_in_slack":
+    "A webhook secret is never set from Slack, and nothing was changed. The one typed in this message is no longer secret: make a new one, store it on the bot's machine with `codexpi project set {name} --forge-webhook-secret -` (read from standard input), and give it to the forge's webhook.",
+  "project.forge_setting_invalid": "Nothing was changed: {option} takes {syntax}, not “{value}”.",
+  "project.forge_front_end": "Project *{name}* from the forge: channel {channel}, triggers {triggers}.",
   "cli.doctor.name.forge_project": "forge of {project}",
   "cli.doctor.forge_token_scopes": "token scopes: {scopes}",
   "cli.doctor.forge_token_lacks_github":

@@ -1,5 +1,12 @@
-/** Messages français de `doctor` sur la forge de chaque projet (issue 33, point 6) : jeton, webhook, journal. */
-export const forgeDoctor = {
+/** Messages français de la mise en place d’une forge (issue 33) : ses réglages, ce que `doctor` lui demande, les forks. */
+export const forgeSetup = {
+  "cli.error.forge_setting": "{option} prend {syntax}, pas « {value} »",
+  "cli.error.forge_secret_stdin":
+    "{option} ne prend que - (le secret sur l’entrée standard) : un argument se voit dans ps et dans l’historique du shell",
+  "project.forge_secret_in_slack":
+    "Un secret de webhook ne se règle jamais depuis Slack, et rien n’a changé. Celui écrit dans ce message n’est plus secret : faites-en un nouveau, enregistrez-le sur la machine du bot avec `codexpi project set {name} --forge-webhook-secret -` (lu sur l’entrée standard), et donnez-le au webhook de la forge.",
+  "project.forge_setting_invalid": "Rien n’a changé : {option} prend {syntax}, pas « {value} ».",
+  "project.forge_front_end": "Projet *{name}* depuis la forge : canal {channel}, déclencheurs {triggers}.",
   "cli.doctor.name.forge_project": "forge de {project}",
   "cli.doctor.forge_token_scopes": "portées du jeton : {scopes}",
   "cli.doctor.forge_token_lacks_github":
