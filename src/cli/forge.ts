@@ -29,6 +29,7 @@ const SET_OPTIONS = {
   triggers: { type: "string" },
   "fix-ci": { type: "string" },
   "fix-ci-tries": { type: "string" },
+  forks: { type: "string" },
   "webhook-secret": { type: "string" },
   "remove-webhook-secret": { type: "boolean" },
 } as const;
@@ -52,6 +53,7 @@ async function set(argv: string[]): Promise<number> {
       triggers: values.triggers,
       fixCi: values["fix-ci"],
       fixCiTries: values["fix-ci-tries"],
+      forks: values.forks,
     },
     secret: values["webhook-secret"],
     removeSecret: values["remove-webhook-secret"],

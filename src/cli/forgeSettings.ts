@@ -97,4 +97,5 @@ export async function applyForgeFrontEnd(
       tries: now.settings.fix_ci_tries,
     }),
   );
+  out(t(config.locale, "cli.forge.forks", { name: now.name, forks: now.settings.forks }));
 }

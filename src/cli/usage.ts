@@ -30,7 +30,7 @@ const SYNTAX: Record<string, string[]> = {
   host: ["host [--name NAME]"],
   credential: ["credential --forge-token - | --remove"],
   forge: [
-    "forge set NAME [--channel C…|none] [--handle NAME] [--triggers comments,issues,ci|none] [--fix-ci on|off] [--fix-ci-tries N] [--webhook-secret - | --remove-webhook-secret]",
+    "forge set NAME [--channel C…|none] [--handle NAME] [--triggers comments,issues,ci|none] [--fix-ci on|off] [--fix-ci-tries N] [--forks on|off] [--webhook-secret - | --remove-webhook-secret]",
     "forge link github|gitlab:LOGIN USER",
     "forge unlink github|gitlab:LOGIN",
   ],

@@ -2,6 +2,7 @@ import type { Kernel } from "../kernel.js";
 import { assertAdmin, getProject, projectForActor, type Actor } from "../projects/index.js";
 import {
   fetchProjectBranch,
+  fetchProjectPullRequest,
   type ForgeAccess,
   forgeAccess,
   type CiRun,
@@ -60,6 +61,12 @@ export interface ForgeApi {
    * codexpi's own repository and token, as a push), so that a lane can start from it.
    */
   fetchBranch(projectId: string, branch: string): Promise<"created" | "updated" | "kept">;
+  /**
+   * Brings a fork's pull (merge) request's head from the base repository's own ref of it into a
+   * branch of codexpi's own (`codexpi-fork/pr-N`), and answers that branch: a lane may start from
+   * it, and is then never pushed.
+   */
+  fetchPullRequest(projectId: string, number: number): Promise<string>;
   /**
    * What the project's forge says of its token (scopes) and of the webhook calling codexpi (its
    * last delivery), for `doctor`; reads only, never throws for what the forge answers.
@@ -126,6 +133,9 @@ export function forgeApi(kernel: Kernel): ForgeApi {
     async access(projectId) {
       const target = await projectForgeTarget(await getProject(db, projectId), host());
       return { ...(await forgeAccess(target)), forge: target.forge, repo: target.forgeRepo };
+    },
+    async fetchPullRequest(projectId, number) {
+      return fetchProjectPullRequest(await getProject(db, projectId), number, host());
     },
     async failedJob(projectId, run, tail) {
       const project = await getProject(db, projectId);

@@ -2,8 +2,10 @@
 // forge settings and the tokens kept for them (outside every jail, never in the database).
 
 export { forgeTokenPath, readForgeToken, removeForgeToken, writeForgeToken } from "./credentials.js";
+export { FORK_BRANCH_PREFIX } from "./fetchBranch.js";
 export {
   fetchProjectBranch,
+  fetchProjectPullRequest,
   forgeCloneUrl,
   openProjectPullRequest,
   projectPullRequestState,

@@ -82,7 +82,7 @@ describe("codexpi forge set|link|unlink (real binary)", () => {
     expect(off.stdout).toContain("correction de CI off (au plus 3 essais");
   }, 120_000);
 
-  it("S-FORGE-60: project set takes --forge-channel, --forge-triggers and --forge-webhook-secret - (standard input only), checked as forge set checks them; a refused value names its option and changes nothing; forge set still works", async () => {
+  it("S-FORGE-60: project set takes --forge-channel, --forge-triggers and --forge-webhook-secret - (standard input only), checked as forge set checks them; a refused value names its option and changes nothing; forge set still works, and takes --forks on|off (default off)", async () => {
     await t.setup();
     await t.cli("project", "add", "demo", path.join(t.dir, "demo"));
     const file = path.join(t.dir, "data", "credentials", "forge-webhook-demo.secret");
@@ -131,5 +131,12 @@ describe("codexpi forge set|link|unlink (real binary)", () => {
     expect(after.stdout).toContain("C0FORGE2");
     expect(after.stdout).toContain("déclencheurs comments,ci");
     expect(after.stdout).toContain("@helper");
+    expect(after.stdout).toContain("pull requests venues de forks off");
+    const forks = await t.cli("forge", "set", "demo", "--forks", "on");
+    expect(forks.exitCode, forks.stderr).toBe(0);
+    expect(forks.stdout).toContain("pull requests venues de forks on");
+    const badForks = await t.cli("forge", "set", "demo", "--forks", "yes");
+    expect(badForks.exitCode).not.toBe(0);
+    expect(badForks.stderr).toContain("--forks");
   }, 120_000);
 });
