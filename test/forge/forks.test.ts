@@ -124,7 +124,8 @@ describe("pull requests from forks", () => {
     expect(await git(lane.path, "log", "-1", "--format=%H", lane.branch)).not.toBe(forkHead);
     // Its setup ran without the project's secret.
     expect(fs.readFileSync(path.join(lane.path, ".setup-saw"), "utf8")).toBe("none");
-    // Nothing reached the remote, and the card's buttons are refused too.
+    // Nothing reached the remote; the card offers no push, and its buttons (a stale card's) are refused.
+    expect((await e.api.lanes.card(lane.conversation_id))?.publishing).toBeNull();
     expect(await git(remote, "for-each-ref", "--format=%(refname) %(objectname)")).toBe(refs);
     const member = { userId: OWNER, isAdmin: false };
     await expect(e.api.lanes.push(member, lane.conversation_id)).rejects.toMatchObject({
@@ -155,5 +156,6 @@ describe("pull requests from forks", () => {
       .where("base_branch", "=", "same")
       .executeTakeFirstOrThrow();
     expect(fs.readFileSync(path.join(same.path, ".setup-saw"), "utf8")).toBe("s3cret-of-the-project");
+    expect((await e.api.lanes.card(same.conversation_id))?.publishing?.push).toBe(true);
   }, 400_000);
 });
