@@ -99,7 +99,7 @@ interface SlackAppOptions {
   /** The intake database's file (default `<data dir>/intake.db`) and its waits (tests shorten them). */
   intake?: { file?: string; timing?: Partial<IntakeTiming> };
   /** The forge front end (src/forge): its webhook handler on Slack's listener (HTTP mode), its link codes. */
-  forge?: Pick<ForgeFrontEnd, "listener" | "linkCode">;
+  forge?: Pick<ForgeFrontEnd, "listener" | "linkCode" | "changeSettings">;
 }
 
 /**

@@ -95,6 +95,10 @@ export interface ProjectChanges {
   setup?: string | null;
   /** Who keeps its notes besides its owner and admins (admins). */
   memoryWriters?: "owners" | "prompters";
+  /** Its forge front end's channel and triggers (issue 33), as typed: checked as `forge set` checks them (admins). */
+  forgeFrontEnd?: { channel?: string; triggers?: string };
+  /** A webhook secret was typed: it is never kept (a message is no secret). */
+  forgeSecretGiven?: boolean;
 }
 
 /** The sub-commands a usage line exists for. */
@@ -387,6 +391,10 @@ function parseSet(args: string[]): Command {
       changes.models = value === "none" ? null : value.split(",").filter(Boolean);
     // One (quoted) word: the whole command line; the engine checks it.
     else if (flag === "--setup" && value.trim()) changes.setup = value === "none" ? null : value;
+    else if (flag === "--forge-channel") changes.forgeFrontEnd = { ...changes.forgeFrontEnd, channel: value };
+    else if (flag === "--forge-triggers")
+      changes.forgeFrontEnd = { ...changes.forgeFrontEnd, triggers: value };
+    else if (flag === "--forge-webhook-secret") changes.forgeSecretGiven = true;
     else return usage;
   }
   return { kind: "project.set", name, changes };

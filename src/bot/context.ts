@@ -48,7 +48,7 @@ export interface BotContext {
   /** Who was told, once per conversation thread, what they may do there (the bot's own rows). */
   threadNotices: SlackThreadNotices;
   /** The forge front end's link codes (`/codex forge link`), when it runs (issue 33). */
-  forge?: Pick<ForgeFrontEnd, "linkCode">;
+  forge?: Pick<ForgeFrontEnd, "linkCode" | "changeSettings">;
 }
 
 /** The Slack user as the engine sees them, in the language of the request they made. */

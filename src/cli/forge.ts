@@ -1,19 +1,18 @@
 import { CLI_ACTOR } from "../engine/api/model.js";
 import { t } from "../i18n/index.js";
 import { ForgeLinks } from "../forge/store/links.js";
-import { DEFAULT_HANDLE, ForgeThreads } from "../forge/store/threads.js";
 import { args, cliEngine, cliLocale, out, UsageError } from "./context.js";
+import {
+  applyForgeFrontEnd,
+  checkForgeFrontEnd,
+  type ForgeFrontEndOptions,
+  type OptionNames,
+} from "./forgeSettings.js";
 
 // The forge front end's settings from the command line (issue 33): a project's channel, handle,
 // triggers, CI fixes (`--fix-ci`, item 5) and webhook secret (read from standard input only, like
 // the forge token), and the links between forge accounts and Slack members that an admin makes.
 // The operator is an admin.
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Buffer));
-  return Buffer.concat(chunks).toString("utf8");
-}
 
 const usageError = () => new UsageError(t(cliLocale(), "cli.error.forge"));
 
@@ -30,67 +29,42 @@ const SET_OPTIONS = {
   triggers: { type: "string" },
   "fix-ci": { type: "string" },
   "fix-ci-tries": { type: "string" },
+  forks: { type: "string" },
   "webhook-secret": { type: "string" },
   "remove-webhook-secret": { type: "boolean" },
 } as const;
 
+/** How `forge set` names each setting (for the error that names the option). */
+const SET_NAMES: OptionNames = {
+  channel: "--channel",
+  handle: "--handle",
+  triggers: "--triggers",
+  fixCi: "--fix-ci",
+  fixCiTries: "--fix-ci-tries",
+  forks: "--forks",
+};
+
 async function set(argv: string[]): Promise<number> {
   const { values, positionals } = args(argv, SET_OPTIONS, 1);
-  const channel = values.channel;
-  if (channel !== undefined && channel !== "none" && !/^[CG][A-Z0-9]{2,20}$/.test(channel))
-    throw usageError();
-  if (values.handle !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_-]{0,38}$/.test(values.handle))
-    throw usageError();
-  const triggers = values.triggers === "none" ? "" : values.triggers;
-  if (triggers !== undefined && !/^((comments|issues|ci)(,(comments|issues|ci))*)?$/.test(triggers))
-    throw usageError();
-  const fixCi = values["fix-ci"];
-  if (fixCi !== undefined && fixCi !== "on" && fixCi !== "off") throw usageError();
-  const tries = values["fix-ci-tries"];
-  if (tries !== undefined && !/^([1-9]|1[0-9]|20)$/.test(tries)) throw usageError();
-  const secretArg = values["webhook-secret"];
-  if (secretArg !== undefined && secretArg !== "-") throw usageError();
-  const secret = secretArg === "-" ? await readStdin() : null;
-  const { db, api, config, engine } = await cliEngine();
+  const options: ForgeFrontEndOptions = {
+    settings: {
+      channel: values.channel,
+      handle: values.handle,
+      triggers: values.triggers,
+      fixCi: values["fix-ci"],
+      fixCiTries: values["fix-ci-tries"],
+      forks: values.forks,
+    },
+    secret: values["webhook-secret"],
+    removeSecret: values["remove-webhook-secret"],
+  };
+  const changes = checkForgeFrontEnd(options, SET_NAMES, "--webhook-secret");
+  const cli = await cliEngine();
   try {
-    const name = positionals[0] as string;
-    const project = await api.projects.forActor(CLI_ACTOR, name);
-    if (secret !== null)
-      out(
-        t(config.locale, "cli.forge.secret_stored", {
-          file: await api.forge.setWebhookSecret(CLI_ACTOR, name, secret),
-        }),
-      );
-    if (values["remove-webhook-secret"])
-      out(
-        t(
-          config.locale,
-          (await api.forge.removeWebhookSecret(CLI_ACTOR, name))
-            ? "cli.forge.secret_removed"
-            : "cli.forge.secret_absent",
-        ),
-      );
-    const changes = {
-      ...(channel !== undefined ? { channel_id: channel === "none" ? null : channel } : {}),
-      ...(values.handle !== undefined ? { handle: values.handle } : {}),
-      ...(triggers !== undefined ? { triggers } : {}),
-      ...(fixCi !== undefined ? { fix_ci: fixCi as "on" | "off" } : {}),
-      ...(tries !== undefined ? { fix_ci_tries: Number(tries) } : {}),
-    };
-    const now = await new ForgeThreads(db).setSettings(project.id, changes, engine.clock.now());
-    out(
-      t(config.locale, "cli.forge.settings", {
-        name: project.name,
-        channel: now.channel_id ?? "-",
-        handle: now.handle ?? DEFAULT_HANDLE,
-        triggers: now.triggers || "-",
-        fixCi: now.fix_ci,
-        tries: now.fix_ci_tries,
-      }),
-    );
+    await applyForgeFrontEnd(cli, positionals[0] as string, options, changes);
     return 0;
   } finally {
-    await db.destroy();
+    await cli.db.destroy();
   }
 }
 

@@ -3,12 +3,14 @@ import { createEngineApi, Engine, openDatabase } from "../engine/api/runtime.js"
 import { ForgeThreads } from "../forge/store/threads.js";
 import { t } from "../i18n/index.js";
 import { silentLogger } from "../logger.js";
+import { forgeAccessCheck } from "./forgeAccessCheck.js";
 import { type Check, checkName } from "./slackChecks.js";
 
 /**
  * The forge front end (issue 33), for each project given a forge channel: its repository, its
  * webhook secret and a token must be there (a warning names what lacks), and webhooks need HTTP
- * mode. No line when no project uses it. Reads only: the forge's own API is not called.
+ * mode. No line when no project uses it. For each project whose repository and token are there, a
+ * line of what its forge says (forgeAccessCheck.ts). Reads only.
  */
 export async function forgeChecks(config: Config): Promise<Check[]> {
   const name = checkName(config.locale, "forge");
@@ -18,14 +20,20 @@ export async function forgeChecks(config: Config): Promise<Check[]> {
     if (!projects.length) return [];
     const api = createEngineApi(new Engine({ config, db, logger: silentLogger }));
     const lacking: string[] = [];
+    const asked: Check[] = [];
     for (const id of projects) {
       const { name: project, missing } = await api.forge.missing(id);
       if (missing.length)
         lacking.push(t(config.locale, "cli.doctor.forge_missing", { project, missing: missing.join(", ") }));
+      if (!missing.includes("repository") && !missing.includes("token"))
+        asked.push(await forgeAccessCheck(config.locale, api, db, id, project));
     }
     if (config.slack.appToken) lacking.push(t(config.locale, "cli.doctor.forge_socket_mode"));
-    if (lacking.length) return [{ name, ok: true, warning: true, detail: lacking.join("; ") }];
-    return [{ name, ok: true, detail: t(config.locale, "cli.doctor.forge_ok", { n: projects.length }) }];
+    if (lacking.length) return [{ name, ok: true, warning: true, detail: lacking.join("; ") }, ...asked];
+    return [
+      { name, ok: true, detail: t(config.locale, "cli.doctor.forge_ok", { n: projects.length }) },
+      ...asked,
+    ];
   } finally {
     await db.destroy();
   }

@@ -15,6 +15,13 @@ import path from "node:path";
 import { t, type Locale } from "../i18n/index.js";
 import { args, cliEngine, cliLocale, out, UsageError } from "./context.js";
 import { FORGE_OPTIONS, forgeChanges, projectCredential, setForgeOptions } from "./credential.js";
+import {
+  anyForgeFrontEnd,
+  applyForgeFrontEnd,
+  checkForgeFrontEnd,
+  type ForgeFrontEndOptions,
+  type OptionNames,
+} from "./forgeSettings.js";
 import { networkArgument, networkFlag, projectHosts, setNetworkOption } from "./projectNetwork.js";
 import { projectSecret, setSetupOption } from "./setup.js";
 
@@ -107,7 +114,8 @@ function memoryWritersArgument(value: string | undefined): MemoryWriters | undef
  * `project set NAME [--approvals never|on-request] [--steer on|off] [--workspace direct|branch]
  * [--prompters-merge on|off] [--models a,b|none] [--host HOST|none] [--path DIR] [--remote R] [--forge github|gitlab|none] [--forge-url URL|none]
  * [--forge-repo REPO|none] [--network off|allowlist|open] [--setup "COMMAND"|none]
- * [--thread-prompters author|prompters]`: the operator is an admin; a new path is refused where it overlaps
+ * [--thread-prompters author|prompters] [--forge-channel C…|none] [--forge-triggers comments,issues,ci|none]
+ * [--forge-webhook-secret -]`: the operator is an admin; a new path is refused where it overlaps
  * another project.
  */
 async function set(argv: string[]): Promise<number> {
@@ -126,9 +134,11 @@ async function set(argv: string[]): Promise<number> {
       setup: { type: "string" },
       "thread-prompters": { type: "string" },
       ...FORGE_OPTIONS,
+      ...FORGE_FRONT_END_OPTIONS,
     },
     1,
   );
+  const forgeFrontEnd = forgeFrontEndOf(values);
   const {
     mode,
     steer,
@@ -141,8 +151,10 @@ async function set(argv: string[]): Promise<number> {
     threadPrompters,
     host,
     models,
-  } = setArguments(values);
-  const { db, api, config } = await cliEngine();
+  } = setArguments(values, anyForgeFrontEnd(forgeFrontEnd));
+  const forgeFrontEndChanges = checkForgeFrontEnd(forgeFrontEnd, PROJECT_SET_NAMES, "--forge-webhook-secret");
+  const cli = await cliEngine();
+  const { db, api, config } = cli;
   try {
     const name = positionals[0] as string;
     if ([mode, host, dir, promptersMerge, models, memoryWriters].some((v) => v !== undefined)) {
@@ -178,14 +190,40 @@ async function set(argv: string[]): Promise<number> {
     if (forge !== null) await setForgeOptions(api, config.locale, name, forge);
     if (network !== undefined) await setNetworkOption(api, config.locale, name, network);
     if (values.setup !== undefined) await setSetupOption(api, config.locale, name, values.setup);
+    if (anyForgeFrontEnd(forgeFrontEnd))
+      await applyForgeFrontEnd(cli, name, forgeFrontEnd, forgeFrontEndChanges);
     return 0;
   } finally {
     await db.destroy();
   }
 }
 
+/** `project set`'s forge front-end options (issue 33, item 6): `forge set`'s, under the project's names. */
+const FORGE_FRONT_END_OPTIONS = {
+  "forge-channel": { type: "string" },
+  "forge-triggers": { type: "string" },
+  "forge-webhook-secret": { type: "string" },
+} as const;
+
+const PROJECT_SET_NAMES: OptionNames = {
+  channel: "--forge-channel",
+  handle: "--forge-handle",
+  triggers: "--forge-triggers",
+  fixCi: "--fix-ci",
+  fixCiTries: "--fix-ci-tries",
+  forks: "--forks",
+};
+
+function forgeFrontEndOf(values: Record<string, string | undefined>): ForgeFrontEndOptions {
+  const word = (k: string) => values[k];
+  return {
+    settings: { channel: word("forge-channel"), triggers: word("forge-triggers") },
+    secret: word("forge-webhook-secret"),
+  };
+}
+
 /** The options of `project set`, read and checked before anything is opened. */
-function setArguments(values: Record<string, string | undefined>) {
+function setArguments(values: Record<string, string | undefined>, forgeFrontEnd: boolean) {
   const mode = values.approvals as ApprovalMode | undefined;
   const { steer, path: dir } = values;
   const workspace = values.workspace as WorkspaceMode | undefined;
@@ -210,7 +248,8 @@ function setArguments(values: Record<string, string | undefined>) {
       values.setup,
       threadPrompters,
     ].every((v) => v === undefined) &&
-    forge === null
+    forge === null &&
+    !forgeFrontEnd
   )
     throw new UsageError(t(cliLocale(), "cli.error.project_set"));
   if (mode !== undefined && !APPROVAL_MODES.includes(mode))

@@ -31,6 +31,7 @@ export type EngineErrorReason =
   | "lane_checkout_moved"
   | "lane_unsealed"
   | "lane_no_remote"
+  | "lane_from_fork"
   | "forge_token_in_slack"
   | "conversation_not_found"
   | "conversation_other_project"

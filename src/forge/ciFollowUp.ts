@@ -80,7 +80,7 @@ async function onePull(
   const conversation = await deps.api.conversations.load(thread.conversation_id);
   const member = conversation.conversation.user_id;
   if (!member) return "no_member";
-  const actor: Actor = { userId: member, isAdmin: deps.isAdmin(member) };
+  const actor: Actor = { userId: member, isAdmin: deps.isAdmin(member), via: "forge" };
   const now = deps.clock.now();
   const prompt = t(deps.locale, "forge.ci.prompt", {
     job: job.name,

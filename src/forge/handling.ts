@@ -6,6 +6,7 @@ import { ciFailureOf } from "./ciFailures.js";
 import { followUpFailedCheck } from "./ciFollowUp.js";
 import { type ForgeDeps, OWN_MARK, threadKey } from "./deps.js";
 import { labelledIssueOf } from "./labels.js";
+import { forksRun } from "./forks.js";
 import { type ForgeComment, commentOf } from "./payloads.js";
 import type { SlackSide } from "./slackSide.js";
 import type { Delivery } from "./store/deliveries.js";
@@ -32,7 +33,9 @@ function contextOf(c: ForgeComment, now: number): ThreadContext {
     ? `Review comment on ${c.review.path}${c.review.line !== null ? `, line ${c.review.line}` : ""}:\n${
         c.review.hunk ? `\`\`\`diff\n${c.review.hunk}\n\`\`\`\n` : ""
       }`
-    : "";
+    : c.verdict
+      ? `Pull request review (${c.verdict.replace(/_/g, " ")}):\n`
+      : "";
   return {
     kind: "thread",
     channel: {
@@ -146,13 +149,15 @@ async function askAs(
     return "no_channel";
   }
   const head = c.head ?? (c.onPull ? await deps.api.forge.pullRequestHead(d.project_id, c.number) : null);
-  if (head?.fork) {
+  // A fork's pull request runs only where the project allows it, in a lane (never pushed).
+  if (head?.fork && !(await forksRun(deps, d.project_id, settings))) {
     await replyOnce(deps, `fork:${noticeKey}`, d.project_id, c, t(deps.locale, "forge.reply.fork", who));
     return "fork_refused";
   }
-  const actor: Actor = { userId: member, isAdmin: deps.isAdmin(member) };
+  const actor: Actor = { userId: member, isAdmin: deps.isAdmin(member), via: "forge" };
   try {
-    return await converse(deps, slack, d, c, { actor, prompt, settings, branch: head?.branch ?? null });
+    const branch = head?.branch ?? null;
+    return await converse(deps, slack, d, c, { actor, prompt, settings, branch, fork: head?.fork === true });
   } catch (err) {
     if (!isEngineError(err)) throw err;
     // Refused by the engine (rights, budget, options): said once on the forge, nothing runs.
@@ -173,6 +178,8 @@ interface Request {
   prompt: string;
   settings: ForgeSettings;
   branch: string | null;
+  /** The pull request comes from a fork: its head is fetched from the base repository's ref of it. */
+  fork: boolean;
 }
 
 /** Starts the pull request's conversation in the channel, or continues it; its answer will go back. */
@@ -202,8 +209,8 @@ async function converse(
   await deps.api.projects.forActor(r.actor, project.name);
   // In branch mode the lane starts from the pull request's head branch (`branch=`), which the
   // checkout may not have yet (or have behind): fetched first, never forced, before the root.
-  const options = r.branch && project.workspaceMode === "branch" ? `branch=${r.branch} ` : "";
-  if (r.branch && options) await deps.api.forge.fetchBranch(d.project_id, r.branch);
+  const branch = await laneBase(deps, d.project_id, c.number, project.workspaceMode, r);
+  const options = branch ? `branch=${branch} ` : "";
   const channel = r.settings.channel_id as string;
   const rootTs = d.root_ts ?? (await slack.postRoot(channel, rootText(deps.locale, c, r.prompt)));
   if (!d.root_ts) await deps.deliveries.rootPosted(d, rootTs);
@@ -221,6 +228,17 @@ async function converse(
   });
   await deps.threads.awaitReply(started.item.id, key, deps.clock.now());
   return "started";
+}
+
+/**
+ * The branch the conversation's lane starts from (branch mode only), brought into the checkout
+ * first: the pull request's head branch, or, for a fork's, codexpi's own copy of its head.
+ */
+async function laneBase(deps: ForgeDeps, projectId: string, n: number, mode: string, r: Request) {
+  if (!r.branch || mode !== "branch") return null;
+  if (r.fork) return deps.api.forge.fetchPullRequest(projectId, n);
+  await deps.api.forge.fetchBranch(projectId, r.branch);
+  return r.branch;
 }
 
 function rootText(locale: Locale, c: ForgeComment, prompt: string): string {

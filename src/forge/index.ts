@@ -13,9 +13,17 @@ import { ForgeCiTries } from "./store/ciTries.js";
 import { ForgeDeliveries } from "./store/deliveries.js";
 import { ForgeLinks } from "./store/links.js";
 import { ForgeThreads } from "./store/threads.js";
+import {
+  type ChangedSettings,
+  changeForgeSettings,
+  type ForgeSettingsInput,
+  forgeSettingsChanges,
+} from "./settingsInput.js";
+import type { Actor } from "../engine/api/model.js";
 
 export { FORGE_PATHS } from "./receiver.js";
 export type { SlackSide } from "./slackSide.js";
+export { FORGE_SETTING_SYNTAX, ForgeSettingInvalid, forgeSettingsChanges } from "./settingsInput.js";
 
 // The forge front end (issue 33): webhook receiver → journal → engine API, replies to the forge.
 // Same rules as src/bot: the engine only through its API, its own tables only (src/forge/store).
@@ -55,6 +63,8 @@ export interface ForgeFrontEnd {
   listener(req: IncomingMessage, res: ServerResponse): void;
   /** A one-time code for `userId` to post on the forge, proving their account there (an hour). */
   linkCode(forge: "github" | "gitlab", userId: string): Promise<string>;
+  /** Changes (none: reads) a project's settings as `actor` (admins), checked as `forge set` checks them. */
+  changeSettings(actor: Actor, name: string, input: ForgeSettingsInput): Promise<ChangedSettings>;
   start(slack: SlackSide): void;
   /** Resolves once the current pass (if any) is over. */
   settled(): Promise<void>;
@@ -131,6 +141,8 @@ export function createForgeFrontEnd(opts: ForgeOptions): ForgeFrontEnd {
       await deps.links.newCode(forge, userId, code, deps.clock.now() + LINK_CODE_TTL_MS);
       return code;
     },
+    changeSettings: (actor, name, input) =>
+      changeForgeSettings(opts.api, deps.threads, actor, name, forgeSettingsChanges(input), deps.clock.now()),
     start(side) {
       slack = side;
       timer = setInterval(kick, PASS_MS);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { githubReviewOf } from "./reviewPayload.js";
 import type { ForgeName } from "./store/schema.js";
 
 // What a delivery says, read from the forges' documented payloads into one shape. Only comments
@@ -19,6 +20,8 @@ export interface ForgeComment {
   commentUrl: string;
   /** A review comment's place in the diff: its file, line and hunk. */
   review: { path: string; line: number | null; hunk: string | null } | null;
+  /** A pull request review's verdict (`commented`, `approved`, `changes_requested`) when the body is one's. */
+  verdict?: string;
   /** Whose words the body is, when not the author's (a labelled issue's text). */
   quotedAs?: string;
   /** The head as the payload tells it (review comments, GitLab), else null: asked of the forge. */
@@ -165,6 +168,7 @@ function gitlabComment(payload: unknown): ForgeComment | null {
 
 /** The comment a delivery carries, or null for anything else (other events, other actions). */
 export function commentOf(forge: ForgeName, event: string, payload: unknown): ForgeComment | null {
+  if (forge === "github" && event === "pull_request_review") return githubReviewOf(payload);
   return forge === "github"
     ? githubComment(event, payload)
     : event === "Note Hook"

@@ -1,6 +1,7 @@
 import { type Actor, isEngineError } from "../engine/api/model.js";
 import { engineErrorText, t } from "../i18n/index.js";
 import type { ForgeDeps } from "./deps.js";
+import { forkNotPushed } from "./forks.js";
 import type { SlackSide } from "./slackSide.js";
 import type { WaitingReply } from "./store/threads.js";
 
@@ -23,7 +24,7 @@ const QUIET = new Set(["lane_not_found", "lane_busy", "lane_ended"]);
 
 async function pushToPull(deps: ForgeDeps, r: WaitingReply, actor: Actor, number: number) {
   const head = await deps.api.forge.pullRequestHead(r.project_id, number);
-  if (head.fork) return null;
+  if (head.fork) return forkNotPushed(deps, r.conversation_id, r.thread_key);
   const pushed = await deps.api.lanes.pushToHead(actor, r.conversation_id, head.branch);
   if (pushed.kind !== "pushed") return null;
   return t(deps.locale, "forge.push.pushed", { branch: head.branch, sha: pushed.revision.slice(0, 12) });
@@ -56,7 +57,7 @@ export async function publishTurn(
   const conversation = await deps.api.conversations.load(r.conversation_id);
   const userId = conversation.conversation.user_id;
   if (!userId) return null;
-  const actor: Actor = { userId, isAdmin: deps.isAdmin(userId) };
+  const actor: Actor = { userId, isAdmin: deps.isAdmin(userId), via: "forge" };
   try {
     return target.kind === "pull"
       ? await pushToPull(deps, r, actor, target.number)

@@ -6,6 +6,7 @@ import { core } from "./en/core.js";
 import { laneCard } from "./en/laneCard.js";
 import { forge } from "./en/forge.js";
 import { forgeCi } from "./en/forgeCi.js";
+import { forgeSetup } from "./en/forgeSetup.js";
 import { forgeFront } from "./en/forgeFront.js";
 import { orchestrations } from "./en/orchestrations.js";
 import { runs } from "./en/runs.js";
@@ -42,6 +43,7 @@ export const en = {
   ...forge,
   ...forgeFront,
   ...forgeCi,
+  ...forgeSetup,
   ...requestOptions,
   ...firstHour,
   ...threadContext,

@@ -6,6 +6,7 @@ import { core } from "./fr/core.js";
 import { laneCard } from "./fr/laneCard.js";
 import { forge } from "./fr/forge.js";
 import { forgeCi } from "./fr/forgeCi.js";
+import { forgeSetup } from "./fr/forgeSetup.js";
 import { forgeFront } from "./fr/forgeFront.js";
 import { orchestrations } from "./fr/orchestrations.js";
 import { runs } from "./fr/runs.js";
@@ -41,6 +42,7 @@ export const fr = {
   ...forge,
   ...forgeFront,
   ...forgeCi,
+  ...forgeSetup,
   ...requestOptions,
   ...firstHour,
   ...threadContext,
@@ -83,6 +85,7 @@ type _AreasAreDisjoint = Assert<
       typeof forge,
       typeof forgeFront,
       typeof forgeCi,
+      typeof forgeSetup,
       typeof requestOptions,
       typeof firstHour,
       typeof threadContext,

@@ -1,5 +1,6 @@
 import { type Answer, type ForgeRequest, forgeServer, stringFields } from "./fakeForge.js";
 import { FakeActions } from "./fakeGitHubActions.js";
+import { FakeHooks } from "./fakeForgeHooks.js";
 
 // A fake GitHub REST API on 127.0.0.1, checking each request against GitHub's documented shape
 // (docs.github.com, "Pulls"): `POST /repos/{owner}/{repo}/pulls` with a JSON body holding string
@@ -48,6 +49,8 @@ export interface FakeGitHub {
   comments(repo: string): IssueComment[];
   /** GitHub Actions' runs (`actions.add(repo, sha, jobs)` makes one). */
   actions: FakeActions;
+  /** The token's scopes and the repositories' webhooks (`doctor`, fakeForgeHooks.ts). */
+  hooks: FakeHooks;
   /** Marks a pull request merged (as GitHub shows it: closed, `merged_at` set). */
   merge(repo: string, number: number): void;
   close(): Promise<void>;
@@ -82,6 +85,7 @@ export async function startFakeGitHub(opts: {
   const store = new Map<string, Pull[]>(opts.repos.map((r) => [r, []]));
   const comments = new Map<string, IssueComment[]>(opts.repos.map((r) => [r, []]));
   const actions = new FakeActions();
+  const hooks = new FakeHooks();
   const route = (req: Omit<ForgeRequest, "status">): Answer => {
     const blob = actions.blob(new URL(req.url, "http://fake").pathname);
     if (blob) return blob;
@@ -92,6 +96,10 @@ export async function startFakeGitHub(opts: {
       };
     if (!acceptable(req.headers.accept)) return { status: 415, body: { message: "Unsupported media type" } };
     const url = new URL(req.url, "http://fake");
+    const hooked = hooks.github(req, url.pathname.slice(prefix.length), url.searchParams, (r) =>
+      store.has(r),
+    );
+    if (hooked) return hooked;
     if (!url.pathname.startsWith(`${prefix}/repos/`)) return { status: 404, body: { message: "Not Found" } };
     const c = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(url.pathname.slice(prefix.length));
     if (c && req.method === "POST") return comment(req, `${c[1]}/${c[2]}`, Number(c[3]), comments);
@@ -119,6 +127,7 @@ export async function startFakeGitHub(opts: {
     apiUrl: `http://127.0.0.1:${server.port}${prefix}`,
     received: server.received,
     actions,
+    hooks,
     pulls: (repo) => store.get(repo) ?? [],
     comments: (repo) => comments.get(repo) ?? [],
     addPull(repo, p) {

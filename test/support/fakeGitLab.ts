@@ -1,5 +1,6 @@
 import { type Answer, type ForgeRequest, forgeServer, stringFields } from "./fakeForge.js";
 import { FakePipelines } from "./fakeGitLabPipelines.js";
+import { FakeHooks } from "./fakeForgeHooks.js";
 
 // A fake GitLab REST API (v4) on 127.0.0.1, checking each request against GitLab's documented shape
 // (docs.gitlab.com, "Merge requests API"): `POST /api/v4/projects/:id/merge_requests` with
@@ -42,6 +43,8 @@ export interface FakeGitLab {
   /** GitLab CI's pipelines (`pipelines.add(project, jobs)` makes one). */
   pipelines: FakePipelines;
   merge(project: string, iid: number): void;
+  /** The token's scopes and the projects' webhooks (`doctor`, fakeForgeHooks.ts). */
+  hooks: FakeHooks;
   close(): Promise<void>;
 }
 
@@ -64,11 +67,15 @@ export async function startFakeGitLab(opts: { token: string; projects: string[] 
     return store.has(p) ? p : null;
   };
   const pipelines = new FakePipelines();
+  const hooks = new FakeHooks();
+  hooks.scopes = ["api"];
   const route = (req: Omit<ForgeRequest, "status">): Answer => {
     if (!authorised(req.headers, opts.token)) return { status: 401, body: { message: "401 Unauthorized" } };
     const url = new URL(req.url, "http://fake");
     // The raw path: an encoded slash must stay inside the `:id` segment.
     const raw = req.url.split("?")[0]!;
+    const hooked = hooks.gitlab(req, raw, byId);
+    if (hooked) return hooked;
     const ci = /^\/api\/v4\/projects\/([^/]+)(\/(?:pipelines|jobs)\/.*)$/.exec(raw);
     const ciProject = ci ? byId(ci[1]!) : null;
     const ran = ci && ciProject ? pipelines.route(req, ciProject, ci[2]!) : null;
@@ -117,6 +124,7 @@ export async function startFakeGitLab(opts: { token: string; projects: string[] 
     },
     notes: (p) => notes.get(p) ?? [],
     pipelines,
+    hooks,
     merge(p, iid) {
       const mr = store.get(p)?.find((x) => x.iid === iid);
       if (mr) mr.state = "merged";

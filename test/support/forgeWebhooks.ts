@@ -100,6 +100,40 @@ export function reviewComment(
   };
 }
 
+/** GitHub's `pull_request_review` (`submitted`, or `action`) with `body` (null: a review without one). */
+export function prReview(
+  repo: string,
+  number: number,
+  login: string,
+  body: string | null,
+  opts: { state?: string; action?: string; head?: string; fork?: boolean; userId?: number } = {},
+) {
+  const userId = opts.userId ?? 583231;
+  return {
+    action: opts.action ?? "submitted",
+    review: {
+      id: Math.floor(Math.random() * 1e9),
+      body,
+      state: opts.state ?? "changes_requested",
+      html_url: `https://github.example/${repo}/pull/${number}#pullrequestreview-1`,
+      submitted_at: "2026-12-06T12:00:00Z",
+      user: { login, id: userId },
+    },
+    pull_request: {
+      number,
+      title: "Rename the widget",
+      html_url: `https://github.example/${repo}/pull/${number}`,
+      head: {
+        ref: opts.head ?? "rename",
+        repo: { full_name: opts.fork ? `someone-else/${repo.split("/")[1]}` : repo },
+      },
+      base: { ref: "main", repo: { full_name: repo } },
+    },
+    repository: { full_name: repo },
+    sender: { login, id: userId },
+  };
+}
+
 /** GitLab's `Note Hook` on merge request `iid` of `path` (its source branch `source`). */
 export function mrNote(path: string, iid: number, username: string, note: string, source = "rename") {
   return {

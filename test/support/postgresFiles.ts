@@ -67,6 +67,7 @@ export const POSTGRES_FILES = [
   "test/engine/lanesMigration.test.ts",
   "test/engine/lanes/lanes.test.ts",
   "test/engine/forge/settings.test.ts",
+  "test/engine/forge/fetchPullRequest.test.ts",
   "test/engine/orchestrations/clones.test.ts",
   "test/engine/orchestrations/flow.test.ts",
   "test/engine/orchestrations/guards.test.ts",

@@ -36,6 +36,7 @@ import {
   projectUnshare,
 } from "./channelCommands.js";
 import { projectForgeCommand } from "./forgeCommand.js";
+import { forgeChannelOf, forgeFrontEndRefusal, setForgeFrontEnd } from "./forgeSettingsCommand.js";
 
 /**
  * `/codex`: parse, ack at once (usage and help inline), then do the work and answer through the
@@ -318,8 +319,15 @@ async function projectSetCommand(
     network,
     setup,
     threadPrompters,
+    forgeFrontEnd,
+    forgeSecretGiven,
     ...changes
   } = cmd.changes;
+  const forgeRefused = forgeFrontEndRefusal(ctx, actor, cmd.name, forgeFrontEnd, forgeSecretGiven);
+  if (forgeRefused) return { text: forgeRefused };
+  const forgeChannel = forgeChannelOf(forgeFrontEnd);
+  const forgeChannelRefused = forgeChannel ? await refuseChannel(ctx, client, forgeChannel) : null;
+  if (forgeChannelRefused) return { text: forgeChannelRefused };
   if (changes.channel) {
     // Only an admin may move a project's channel: checked before the bot joins anything.
     ctx.api.projects.assertAdmin(actor);
@@ -349,6 +357,7 @@ async function projectSetCommand(
   const q = visible ? await ctx.api.projects.setVisibility(actor, p.name, visible) : p;
   const said = projectSetSentences(ctx, cmd.changes, p.name, cleared, q);
   if (networked) said.push(networkSetText(ctx.locale, networked.name, projectNetwork(networked)));
+  if (forgeFrontEnd) said.push(await setForgeFrontEnd(ctx, actor, p.name, forgeFrontEnd));
   return { text: said.length ? said.join("\n") : t(ctx.locale, "project.updated", { name: p.name }) };
 }
 

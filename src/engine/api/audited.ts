@@ -81,7 +81,7 @@ async function record(
 ): Promise<void> {
   try {
     const target = spec.target(...args);
-    const who = auditActorOf(actor.userId);
+    const who = auditActorOf(actor.userId, actor.via);
     await recordAudit(kernel.db, kernel.clock.now(), {
       ...who,
       action: spec.action,

@@ -2,6 +2,9 @@ import type { Kernel } from "../kernel.js";
 import { assertAdmin, getProject, projectForActor, type Actor } from "../projects/index.js";
 import {
   fetchProjectBranch,
+  fetchProjectPullRequest,
+  type ForgeAccess,
+  forgeAccess,
   type CiRun,
   type DiscussionTarget,
   failedJob,
@@ -18,7 +21,7 @@ import {
   writeWebhookSecret,
 } from "../forge/index.js";
 
-export type { CiRun, FailedJob };
+export type { CiRun, FailedJob, ForgeAccess };
 
 /** A forge as a project names it. */
 type ForgeKind = "github" | "gitlab";
@@ -64,6 +67,17 @@ export interface ForgeApi {
    * a failed CI run that names none ran for (GitLab's branch pipelines).
    */
   openPullRequestsOf(projectId: string, branch: string): Promise<number[]>;
+  /**
+   * Brings a fork's pull (merge) request's head from the base repository's own ref of it into a
+   * branch of codexpi's own (`codexpi-fork/pr-N`), and answers that branch: a lane may start from
+   * it, and is then never pushed.
+   */
+  fetchPullRequest(projectId: string, number: number): Promise<string>;
+  /**
+   * What the project's forge says of its token (scopes) and of the webhook calling codexpi (its
+   * last delivery), for `doctor`; reads only, never throws for what the forge answers.
+   */
+  access(projectId: string): Promise<ForgeAccess & { forge: ForgeKind; repo: string }>;
   /** A CI run's first failed job and its log's last `tail` characters (null when no job failed). */
   failedJob(projectId: string, run: CiRun, tail: number): Promise<FailedJob | null>;
 }
@@ -125,6 +139,13 @@ export function forgeApi(kernel: Kernel): ForgeApi {
     async openPullRequestsOf(projectId, branch) {
       const project = await getProject(db, projectId);
       return openPullRequestsOf(await projectForgeTarget(project, host()), branch);
+    },
+    async access(projectId) {
+      const target = await projectForgeTarget(await getProject(db, projectId), host());
+      return { ...(await forgeAccess(target)), forge: target.forge, repo: target.forgeRepo };
+    },
+    async fetchPullRequest(projectId, number) {
+      return fetchProjectPullRequest(await getProject(db, projectId), number, host());
     },
     async failedJob(projectId, run, tail) {
       const project = await getProject(db, projectId);

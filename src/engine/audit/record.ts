@@ -55,12 +55,15 @@ function cliActorName(): string {
   return `cli:${user}`;
 }
 
-/** How the audit names a person acting through a front end: the CLI's operator or a Slack user. */
-export function auditActorOf(userId: string): { actor: string; via: AuditVia } {
+/**
+ * How the audit names a person acting through a front end: the CLI's operator, or a Slack member
+ * (through Slack, or through the forge when `via` says so: a linked account's request).
+ */
+export function auditActorOf(userId: string, via?: "forge"): { actor: string; via: AuditVia } {
   if (userId === "cli") return { actor: cliActorName(), via: "cli" };
   if (userId.startsWith("schedule:")) return { actor: userId, via: "schedule" };
   if (userId.startsWith("agent:")) return { actor: userId, via: "agent" };
-  return { actor: userId, via: "slack" };
+  return { actor: userId, via: via ?? "slack" };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Generated, Selectable } from "kysely";
 // Row type of db/migrations/0028_audit_events. Times are epoch milliseconds.
 
 /** Where a change came from. */
-export type AuditVia = "slack" | "cli" | "schedule" | "agent";
+export type AuditVia = "slack" | "cli" | "schedule" | "agent" | "forge";
 
 /** What became of it: done, refused (rights, policy, budget, validation) or failed. */
 export type AuditOutcome = "ok" | "refused" | "failed";

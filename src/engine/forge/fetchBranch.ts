@@ -32,7 +32,7 @@ export async function fetchBranchInto(req: PushRequest): Promise<BranchFetch> {
     repoGitOrNull({ jail: req.jail, cwd: req.repoPath }, ["rev-parse", "--verify", "-q", `${ref}^{commit}`]);
   const before = await local();
   try {
-    await fetchThroughOwned(req, ref);
+    await fetchThroughOwned(req, ref, ref);
   } catch (e) {
     if (before !== null) return "kept";
     throw e;
@@ -42,7 +42,44 @@ export async function fetchBranchInto(req: PushRequest): Promise<BranchFetch> {
   return before === null ? "created" : before === after ? "kept" : "updated";
 }
 
-async function fetchThroughOwned(req: PushRequest, ref: string): Promise<void> {
+/** The branch a pull request from a fork is fetched into: codexpi's own, never a remote's name. */
+export const FORK_BRANCH_PREFIX = "codexpi-fork/";
+
+/**
+ * Brings a pull (merge) request's head — `remoteRef`, the base repository's own ref of it
+ * (`refs/pull/N/head`, `refs/merge-requests/N/head`), which holds a fork's commits too — into the
+ * checkout's branch `local` (under FORK_BRANCH_PREFIX: codexpi's own, pushed nowhere). The same
+ * fetch as fetchBranchInto; never forced either (a fork's head that was rewritten leaves the
+ * branch as it was: "kept").
+ */
+export async function fetchPullRefInto(
+  req: PushRequest,
+  remoteRef: string,
+  local: string,
+): Promise<BranchFetch> {
+  if (
+    !local.startsWith(FORK_BRANCH_PREFIX) ||
+    !isPushableBranch(local) ||
+    !/^refs\/[a-z-]+\/\d+\/head$/.test(remoteRef)
+  )
+    throw new EngineError("invalid", "forge_branch_invalid", { branch: local });
+  const ref = `refs/heads/${local}`;
+  const read = () =>
+    repoGitOrNull({ jail: req.jail, cwd: req.repoPath }, ["rev-parse", "--verify", "-q", `${ref}^{commit}`]);
+  const before = await read();
+  try {
+    await fetchThroughOwned(req, remoteRef, ref);
+  } catch (e) {
+    if (before !== null) return "kept";
+    throw e;
+  }
+  const after = await read();
+  if (after === null) throw new EngineError("not_found", "forge_remote_missing", { remote: req.remote });
+  return before === null ? "created" : before === after ? "kept" : "updated";
+}
+
+/** Fetches `remoteRef` into the owned repository's `ref`, then that into the checkout's `ref`. */
+async function fetchThroughOwned(req: PushRequest, remoteRef: string, ref: string): Promise<void> {
   const url = await pushUrl(req);
   const transport = remoteTransport(url);
   if (!transport) throw new EngineError("invalid", "forge_remote_unsupported", { remote: req.remote });
@@ -68,7 +105,7 @@ async function fetchThroughOwned(req: PushRequest, ref: string): Promise<void> {
         ...fetch,
         "--",
         target,
-        `+${ref}:${ref}`,
+        `+${remoteRef}:${ref}`,
       ]);
     } catch (e) {
       const detail = scrubbed(e instanceof Error ? e.message : String(e), req.credential?.token);

@@ -2,8 +2,10 @@
 // forge settings and the tokens kept for them (outside every jail, never in the database).
 
 export { forgeTokenPath, readForgeToken, removeForgeToken, writeForgeToken } from "./credentials.js";
+export { FORK_BRANCH_PREFIX } from "./fetchBranch.js";
 export {
   fetchProjectBranch,
+  fetchProjectPullRequest,
   forgeCloneUrl,
   openProjectPullRequest,
   projectPullRequestState,
@@ -30,3 +32,4 @@ export {
 export { projectForgeTarget } from "./projectForge.js";
 export { type CiRun, type FailedJob, failedJob } from "./ciLogs.js";
 export { hasWebhookSecret, removeWebhookSecret, verifyWebhook, writeWebhookSecret } from "./webhooks.js";
+export { type ForgeAccess, forgeAccess } from "./forgeAccess.js";

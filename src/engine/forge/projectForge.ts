@@ -4,7 +4,7 @@ import type { Project } from "../schema.js";
 import { readForgeToken } from "./credentials.js";
 import { type PullRequest, openPullRequest, pullRequestState } from "./pullRequests.js";
 import { type PushRequest, type PushResult, pushBranch } from "./push.js";
-import { type BranchFetch, fetchBranchInto } from "./fetchBranch.js";
+import { type BranchFetch, FORK_BRANCH_PREFIX, fetchBranchInto, fetchPullRefInto } from "./fetchBranch.js";
 import { type DerivedForge, type ForgeKind, remoteTransport } from "./remoteUrl.js";
 import { projectForge } from "./settings.js";
 
@@ -116,6 +116,32 @@ export async function fetchProjectBranch(
 ): Promise<BranchFetch> {
   const target = await projectPushTarget(project, host);
   return fetchBranchInto({ repoPath: project.path, branch, ...(await projectRemote(project, host, target)) });
+}
+
+/**
+ * Brings pull (merge) request `number`'s head from the base repository's own ref of it into the
+ * checkout's branch `codexpi-fork/pr-N` (GitHub's `refs/pull/N/head`) or `codexpi-fork/mr-N`
+ * (GitLab's `refs/merge-requests/N/head`): how a lane starts from a fork's pull request, whose
+ * branch lives in a repository codexpi neither reads nor pushes to. Answers the local branch.
+ */
+export async function fetchProjectPullRequest(
+  project: Project,
+  number: number,
+  host: ForgeHost,
+): Promise<string> {
+  const forge = projectForge(project, await projectRemoteUrl(project, host));
+  if (!forge) throw new EngineError("invalid", "forge_not_configured", { name: project.name });
+  const [remoteRef, local] =
+    forge.forge === "github"
+      ? [`refs/pull/${number}/head`, `${FORK_BRANCH_PREFIX}pr-${number}`]
+      : [`refs/merge-requests/${number}/head`, `${FORK_BRANCH_PREFIX}mr-${number}`];
+  const target = await projectPushTarget(project, host);
+  await fetchPullRefInto(
+    { repoPath: project.path, branch: local, ...(await projectRemote(project, host, target)) },
+    remoteRef,
+    local,
+  );
+  return local;
 }
 
 /**

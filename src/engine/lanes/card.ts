@@ -2,6 +2,7 @@ import fs from "node:fs";
 import type { Kernel } from "../kernel.js";
 import { emit } from "../outbox.js";
 import { type Publishing, projectPublishing } from "../forge/index.js";
+import { isForkLane } from "./forkLanes.js";
 import { laneChanges, type LaneChanges } from "./changes.js";
 import { laneOf } from "./lane.js";
 import type { Lane } from "./schema.js";
@@ -143,7 +144,8 @@ export async function laneCardData(
       : null,
     confirmMerge: row.merge_confirmation_required === 1,
     project: row.name,
-    publishing: lane.status === "active" ? await projectPublishing(row, host) : null,
+    // A lane from a fork's pull request is never pushed: its card offers neither Push nor a pull request.
+    publishing: lane.status === "active" && !isForkLane(lane) ? await projectPublishing(row, host) : null,
   };
 }
 

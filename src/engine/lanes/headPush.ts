@@ -4,6 +4,7 @@ import { EngineError } from "../errors.js";
 import type { Actor } from "../projects/index.js";
 import { pushProjectBranch } from "../forge/index.js";
 import { readClone } from "../workspaces/index.js";
+import { assertNotFromFork } from "./forkLanes.js";
 import { assertIdle, assertMayPublish, hostOf, scopeOf, updated } from "./leave.js";
 
 // Issue 33, item 3: a conversation started on a pull request pushes its lane's commits to that
@@ -38,6 +39,7 @@ export async function pushLaneToHead(
 ): Promise<HeadPush> {
   const scope = await scopeOf(engine, actor, conversationId);
   assertMayPublish(actor, scope);
+  assertNotFromFork(scope.lane);
   await assertIdle(engine, scope);
   const { lane, project } = scope;
   if (lane.base_branch !== head && lane.branch !== head)

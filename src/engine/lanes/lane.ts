@@ -13,6 +13,7 @@ import {
   unusableWorkdir,
 } from "../workspaces/index.js";
 import { prepareWorkspace, type SetupProject } from "../setup/index.js";
+import { isForkLane } from "./forkLanes.js";
 import { t } from "../../i18n/index.js";
 import type { Lane } from "./schema.js";
 
@@ -135,7 +136,7 @@ export async function ensureLane(
     if (!prepared) removeClone(dest);
     await makeClone(config.jail, req.project.path, dest, row.branch, row.base_commit);
     await touchLane(engine, req.conversation.id, { path: dest, setup_hash: null });
-    await prepareLane(engine, req, dest, row.base_commit);
+    await prepareLane(engine, req, dest, row.base_commit, isForkLane(row));
     return dest;
   }
   const branch = row?.branch ?? laneBranch(req.conversation.title, req.conversation.id);
@@ -165,7 +166,7 @@ export async function ensureLane(
       .values({ ...values, conversation_id: req.conversation.id, created_at: now })
       .onConflict((oc) => oc.column("conversation_id").doNothing())
       .execute();
-  await prepareLane(engine, req, dest, reuse ?? base.commit);
+  await prepareLane(engine, req, dest, reuse ?? base.commit, isForkLane({ base_branch: base.branch }));
   return dest;
 }
 
@@ -179,10 +180,11 @@ async function prepareLane(
   req: LaneRequest,
   dest: string,
   base: string,
+  fromFork: boolean,
 ): Promise<void> {
   let hash: string;
   try {
-    ({ hash } = await prepareWorkspace(engine, req.project, dest, base));
+    ({ hash } = await prepareWorkspace(engine, req.project, dest, base, { withoutSecrets: fromFork }));
   } catch (err) {
     removeClone(dest);
     throw err;

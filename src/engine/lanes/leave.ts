@@ -17,6 +17,7 @@ import { laneOf } from "./lane.js";
 import type { Lane } from "./schema.js";
 import { conversationBusy, endLane } from "./sweep.js";
 import { t } from "../../i18n/index.js";
+import { assertNotFromFork } from "./forkLanes.js";
 
 // How a lane's work leaves (issue 18, items 3 and 4), the use cases behind the card's buttons:
 // Merge into the project's branch (its owner and admins, or the conversation's person when the
@@ -173,6 +174,7 @@ export async function pushLane(
 ): Promise<{ remote: string }> {
   const scope = await scopeOf(engine, actor, conversationId);
   assertMayPublish(actor, scope);
+  assertNotFromFork(scope.lane);
   await assertIdle(engine, scope);
   await assertCanPublish(scope.project, hostOf(engine), "push");
   const remote = await pushScope(engine, scope);
@@ -229,6 +231,7 @@ export async function openLanePullRequest(
 ): Promise<PullRequest> {
   const scope = await scopeOf(engine, actor, conversationId);
   assertMayPublish(actor, scope);
+  assertNotFromFork(scope.lane);
   await assertIdle(engine, scope);
   const base = baseOf(scope);
   // Before the push: a pull request that cannot be opened pushes nothing either.

@@ -22,6 +22,11 @@ export interface Actor {
    * their behalf, such as their answer relayed to an agent, is in it. Absent: `CODEXPI_LOCALE`.
    */
   locale?: Locale;
+  /**
+   * The front end a Slack member acts through when it is not Slack: `forge` for a request made on
+   * GitHub or GitLab by an account linked to them (issue 33). Only the audit reads it (`via`).
+   */
+  via?: "forge";
 }
 
 /** The local operator, for CLI commands: the machine's owner is an admin. */

@@ -55,6 +55,8 @@ export async function prepareWorkspace(
   project: SetupProject,
   workdir: string,
   base: string | null,
+  /** `withoutSecrets`: a fork's code is set up (a lane from a fork's pull request): never with a secret. */
+  opts: { withoutSecrets?: boolean } = {},
 ): Promise<Prepared> {
   const { config } = engine;
   const log = engine.logger.child({ project: project.name, workdir });
@@ -78,7 +80,7 @@ export async function prepareWorkspace(
     argv: command.argv,
     allowedAlternates: [path.join(project.path, ".git", "objects")],
     network,
-    secrets: readSetupSecrets(config.dataDir, project.id),
+    secrets: opts.withoutSecrets ? {} : readSetupSecrets(config.dataDir, project.id),
     timeoutMs: config.setupTimeoutMs,
     jail: config.jail,
   });

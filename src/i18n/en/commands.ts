@@ -30,7 +30,7 @@ export const commands = {
   "command.project.remove.syntax": "/codex project remove <name>",
   "command.project.remove.help": "Removes a project (its files stay where they are).",
   "command.project.set.syntax":
-    "/codex project set <name> [--owner @someone|none] [--channel #channel|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--approvals never|on-request] [--host <host>|none] [--path <path>] [--max-concurrent <n>|none] [--default-for #channel|none] [--visible channel|private] [--steer on|off] [--thread-prompters author|prompters] [--workspace direct|branch] [--prompters-merge on|off] [--memory-writers owners|prompters] [--models a,b|none] [--network off|allowlist|open]",
+    "/codex project set <name> [--owner @someone|none] [--channel #channel|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--approvals never|on-request] [--host <host>|none] [--path <path>] [--max-concurrent <n>|none] [--default-for #channel|none] [--visible channel|private] [--steer on|off] [--thread-prompters author|prompters] [--workspace direct|branch] [--prompters-merge on|off] [--memory-writers owners|prompters] [--models a,b|none] [--network off|allowlist|open] [--forge-channel #channel|none] [--forge-triggers comments,issues,ci|none]",
   "command.project.set.help":
     "Changes a project’s settings; its owner may also use `--default-for #channel` (the channel’s default project) or `--default-for none`, and `--visible channel` (its channel’s members may read and follow its conversations, not prompt it; `private` by default).",
   "command.project.allow.syntax": "/codex project allow|disallow <name> @someone",

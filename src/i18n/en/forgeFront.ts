@@ -46,5 +46,5 @@ export const forgeFront = {
   "cli.forge.secret_removed": "webhook secret removed",
   "cli.forge.secret_absent": "no webhook secret was stored",
   "cli.error.forge":
-    "usage: codexpi forge set NAME [--channel C…|none] [--handle NAME] [--triggers comments,issues,ci|none] [--fix-ci on|off] [--fix-ci-tries N] [--webhook-secret -|--remove-webhook-secret] | forge link github|gitlab:LOGIN USER | forge unlink github|gitlab:LOGIN",
+    "usage: codexpi forge set NAME [--channel C…|none] [--handle NAME] [--triggers comments,issues,ci|none] [--fix-ci on|off] [--fix-ci-tries N] [--forks on|off] [--webhook-secret -|--remove-webhook-secret] | forge link github|gitlab:LOGIN USER | forge unlink github|gitlab:LOGIN",
 } satisfies Record<keyof typeof fr, Message>;

@@ -29,7 +29,7 @@ export const commands = {
   "command.project.remove.syntax": "/codex project remove <nom>",
   "command.project.remove.help": "Retire un projet (ses fichiers restent en place).",
   "command.project.set.syntax":
-    "/codex project set <nom> [--owner @qqn|none] [--channel #canal|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--approvals never|on-request] [--host <host>|none] [--path <chemin>] [--max-concurrent <n>|none] [--default-for #canal|none] [--visible channel|private] [--steer on|off] [--thread-prompters author|prompters] [--workspace direct|branch] [--prompters-merge on|off] [--memory-writers owners|prompters] [--models a,b|none] [--network off|allowlist|open]",
+    "/codex project set <nom> [--owner @qqn|none] [--channel #canal|none] [--full-access on|off] [--merge-confirmation on|off] [--role project|master|self] [--approvals never|on-request] [--host <host>|none] [--path <chemin>] [--max-concurrent <n>|none] [--default-for #canal|none] [--visible channel|private] [--steer on|off] [--thread-prompters author|prompters] [--workspace direct|branch] [--prompters-merge on|off] [--memory-writers owners|prompters] [--models a,b|none] [--network off|allowlist|open] [--forge-channel #channel|none] [--forge-triggers comments,issues,ci|none]",
   "command.project.set.help":
     "Modifie les réglages d’un projet ; son propriétaire peut aussi utiliser `--default-for` (projet par défaut du canal ; `none` : d’aucun canal) et `--visible channel` (les membres de son canal peuvent lire et suivre ses conversations, pas lui confier de travail ; `private` par défaut).",
   "command.project.allow.syntax": "/codex project allow|disallow <nom> @qqn",

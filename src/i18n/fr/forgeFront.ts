@@ -45,5 +45,5 @@ export const forgeFront = {
   "cli.forge.secret_removed": "secret de webhook retiré",
   "cli.forge.secret_absent": "aucun secret de webhook n’était enregistré",
   "cli.error.forge":
-    "usage : codexpi forge set NOM [--channel C…|none] [--handle NOM] [--triggers comments,issues,ci|none] [--fix-ci on|off] [--fix-ci-tries N] [--webhook-secret -|--remove-webhook-secret] | forge link github|gitlab:LOGIN UTILISATEUR | forge unlink github|gitlab:LOGIN",
+    "usage : codexpi forge set NOM [--channel C…|none] [--handle NOM] [--triggers comments,issues,ci|none] [--fix-ci on|off] [--fix-ci-tries N] [--forks on|off] [--webhook-secret -|--remove-webhook-secret] | forge link github|gitlab:LOGIN UTILISATEUR | forge unlink github|gitlab:LOGIN",
 };

@@ -81,4 +81,62 @@ describe("codexpi forge set|link|unlink (real binary)", () => {
     const off = await t.cli("forge", "set", "demo", "--fix-ci", "off");
     expect(off.stdout).toContain("correction de CI off (au plus 3 essais");
   }, 120_000);
+
+  it("S-FORGE-60: project set takes --forge-channel, --forge-triggers and --forge-webhook-secret - (standard input only), checked as forge set checks them; a refused value names its option and changes nothing; forge set still works, and takes --forks on|off (default off)", async () => {
+    await t.setup();
+    await t.cli("project", "add", "demo", path.join(t.dir, "demo"));
+    const file = path.join(t.dir, "data", "credentials", "forge-webhook-demo.secret");
+    const asArgument = await t.cli("project", "set", "demo", "--forge-webhook-secret", SECRET);
+    expect(asArgument.exitCode).not.toBe(0);
+    expect(asArgument.stderr).toContain("--forge-webhook-secret");
+    expect(`${asArgument.stdout}${asArgument.stderr}`).not.toContain(SECRET);
+    expect(fs.existsSync(file)).toBe(false);
+    const bad = await t.cli(
+      "project",
+      "set",
+      "demo",
+      "--forge-channel",
+      "#general",
+      "--forge-triggers",
+      "ci",
+    );
+    expect(bad.exitCode).not.toBe(0);
+    expect(bad.stderr).toContain("--forge-channel");
+    const kept = await t.cli("forge", "set", "demo");
+    expect(kept.stdout).toContain("canal forge -");
+    expect(kept.stdout).toContain("déclencheurs comments,issues");
+    const set = await withInput(
+      `${SECRET}\n`,
+      "project",
+      "set",
+      "demo",
+      "--forge-channel",
+      "#C0FORGE2",
+      "--forge-triggers",
+      "comments,ci",
+      "--forge-webhook-secret",
+      "-",
+    );
+    expect(set.exitCode, set.stderr).toBe(0);
+    expect(fs.readFileSync(file, "utf8")).toBe(SECRET);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(`${set.stdout}${set.stderr}`).not.toContain(SECRET);
+    expect(set.stdout).toContain("C0FORGE2");
+    expect(set.stdout).toContain("déclencheurs comments,ci");
+    const triggers = await t.cli("project", "set", "demo", "--forge-triggers", "deploys");
+    expect(triggers.exitCode).not.toBe(0);
+    expect(triggers.stderr).toContain("--forge-triggers");
+    const after = await t.cli("forge", "set", "demo", "--handle", "helper");
+    expect(after.exitCode, after.stderr).toBe(0);
+    expect(after.stdout).toContain("C0FORGE2");
+    expect(after.stdout).toContain("déclencheurs comments,ci");
+    expect(after.stdout).toContain("@helper");
+    expect(after.stdout).toContain("pull requests venues de forks off");
+    const forks = await t.cli("forge", "set", "demo", "--forks", "on");
+    expect(forks.exitCode, forks.stderr).toBe(0);
+    expect(forks.stdout).toContain("pull requests venues de forks on");
+    const badForks = await t.cli("forge", "set", "demo", "--forks", "yes");
+    expect(badForks.exitCode).not.toBe(0);
+    expect(badForks.stderr).toContain("--forks");
+  }, 120_000);
 });
