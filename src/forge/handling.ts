@@ -138,16 +138,6 @@ async function askAs(
     );
     return "not_linked";
   }
-  if (!settings.channel_id) {
-    await replyOnce(
-      deps,
-      `no_channel:${threadKey(d.project_id, c)}`,
-      d.project_id,
-      c,
-      t(deps.locale, "forge.reply.no_channel"),
-    );
-    return "no_channel";
-  }
   const head = c.head ?? (c.onPull ? await deps.api.forge.pullRequestHead(d.project_id, c.number) : null);
   // A fork's pull request runs only where the project allows it, in a lane (never pushed).
   if (head?.fork && !(await forksRun(deps, d.project_id, settings))) {
@@ -203,6 +193,12 @@ async function converse(
     const { item } = await deps.api.conversations.followUp(r.actor, conversation, r.prompt, request);
     await deps.threads.awaitReply(item.id, key, deps.clock.now());
     return "continued";
+  }
+  // Only a new conversation needs the forge channel: a known one (or one whose lane opened this
+  // pull request) speaks in its own thread.
+  if (!r.settings.channel_id) {
+    await replyOnce(deps, `no_channel:${key}`, d.project_id, c, t(deps.locale, "forge.reply.no_channel"));
+    return "no_channel";
   }
   const project = await deps.api.forge.project(d.project_id);
   // Checked before the root is posted: a refused request leaves no message behind in Slack.

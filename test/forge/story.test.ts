@@ -280,6 +280,15 @@ describe("the forge story on GitHub", () => {
     expect(fixed.body).toContain(`Pushed to the pull request's branch \`${pr.head}\``);
     expect(await repo.show((await repo.head(pr.head))!, "card-ci.txt")).toBe("fixed");
 
+    // The forge channel is no longer set: a new pull request's mention is refused for that (the
+    // control), this pull request's continues its conversation in its own thread.
+    await new ForgeThreads(e.db).setSettings(
+      e.project.id,
+      { channel_id: null, triggers: "comments,issues,ci", fix_ci: "on", fix_ci_tries: 1 },
+      Date.now(),
+    );
+    const elsewhere = prComment(REPO, 1, "octocat", "@codexpi STORY-ELSEWHERE");
+    expect(await deliver(e, "issue_comment", elsewhere, "s-card-nochannel")).toBe("no_channel");
     const mention = prComment(REPO, pr.number, "octocat", "@codexpi STORY-CARD-2 and the docs?");
     expect(await deliver(e, "issue_comment", mention, "s-card-mention")).toBe("continued");
     expect(await modelAsked(e, "STORY-CARD-2")).toContain("STORY-CARD");
