@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { EngineApi } from "../engine/api/index.js";
 import type { Clock } from "../engine/api/runtime.js";
 import type { Locale } from "../i18n/index.js";
-import type { ForgeComment } from "./payloads.js";
+import type { ForgeComment } from "./comment.js";
 import type { ForgeCiTries } from "./store/ciTries.js";
 import type { ForgeDeliveries } from "./store/deliveries.js";
 import type { ForgeLinks } from "./store/links.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ForgeComment } from "./payloads.js";
+import type { ForgeComment } from "./comment.js";
 import type { ForgeName } from "./store/schema.js";
 
 // An issue given the project's label (GitHub `issues` "labeled", GitLab's Issue Hook whose labels

@@ -1,32 +1,11 @@
 import { z } from "zod";
+import type { ForgeComment } from "./comment.js";
 import { githubReviewOf } from "./reviewPayload.js";
 import type { ForgeName } from "./store/schema.js";
 
 // What a delivery says, read from the forges' documented payloads into one shape. Only comments
 // (a pull request's conversation, a review comment on a line, GitLab's notes) are read so far;
 // anything else is journaled and answered "ignored".
-
-/** A comment on a pull (merge) request or an issue. */
-export interface ForgeComment {
-  forge: ForgeName;
-  repo: string;
-  number: number;
-  onPull: boolean;
-  title: string;
-  /** The pull request's (or issue's) page. */
-  url: string;
-  author: { login: string; id: string };
-  body: string;
-  commentUrl: string;
-  /** A review comment's place in the diff: its file, line and hunk. */
-  review: { path: string; line: number | null; hunk: string | null } | null;
-  /** A pull request review's verdict (`commented`, `approved`, `changes_requested`) when the body is one's. */
-  verdict?: string;
-  /** Whose words the body is, when not the author's (a labelled issue's text). */
-  quotedAs?: string;
-  /** The head as the payload tells it (review comments, GitLab), else null: asked of the forge. */
-  head: { branch: string; fork: boolean } | null;
-}
 
 const user = z.object({ login: z.string(), id: z.union([z.number(), z.string()]) });
 const repository = z.object({ full_name: z.string() });

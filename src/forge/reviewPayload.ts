@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ForgeComment } from "./payloads.js";
+import type { ForgeComment } from "./comment.js";
 
 // A GitHub pull request review as a delivery tells it (`pull_request_review`, action `submitted`;
 // docs.github.com "Webhook events and payloads"): its body is read like a comment on the pull
