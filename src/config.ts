@@ -123,6 +123,7 @@ const schema = z.object({
     })
     .optional(),
   CODEXPI_INTERIM_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  CODEXPI_FORGE_POLL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   CODEXPI_STREAMING: z.enum(["auto", "off"]).default("auto"),
   CODEXPI_THREAD_CONTEXT_MESSAGES: z.coerce.number().int().min(0).max(1000).default(50),
   CODEXPI_THREAD_CONTEXT_CHARS: z.coerce.number().int().min(500).max(500_000).default(20_000),
@@ -263,6 +264,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     netnsPorts: e.CODEXPI_NETNS_PORTS ?? [],
     /** How Codex runs a turn: `exec` (`codex exec --json`) or `app-server` (JSON-RPC; can ask approvals). */
     runner: e.CODEXPI_RUNNER,
+    /** How often the forge is polled for projects with `codexpi forge set NAME --poll on` (docs/forges.md). */
+    forgePollMs: e.CODEXPI_FORGE_POLL_SECONDS * 1000,
     /** Prices per model for usage's estimated cost; null: no cost is shown. */
     prices: e.CODEXPI_PRICES ?? null,
     /** Names of the variables that carry the model's credential to Codex (never to its commands). */

@@ -1,6 +1,7 @@
 import { CLI_ACTOR } from "../engine/api/model.js";
 import { t } from "../i18n/index.js";
 import { ForgeLinks } from "../forge/store/links.js";
+import { ForgePolling } from "../forge/store/polling.js";
 import { DEFAULT_HANDLE, ForgeThreads } from "../forge/store/threads.js";
 import { args, cliEngine, cliLocale, out, UsageError } from "./context.js";
 
@@ -32,6 +33,7 @@ const SET_OPTIONS = {
   "fix-ci-tries": { type: "string" },
   "webhook-secret": { type: "string" },
   "remove-webhook-secret": { type: "boolean" },
+  poll: { type: "string" },
 } as const;
 
 async function set(argv: string[]): Promise<number> {
@@ -48,6 +50,8 @@ async function set(argv: string[]): Promise<number> {
   if (fixCi !== undefined && fixCi !== "on" && fixCi !== "off") throw usageError();
   const tries = values["fix-ci-tries"];
   if (tries !== undefined && !/^([1-9]|1[0-9]|20)$/.test(tries)) throw usageError();
+  const poll = values.poll;
+  if (poll !== undefined && poll !== "on" && poll !== "off") throw usageError();
   const secretArg = values["webhook-secret"];
   if (secretArg !== undefined && secretArg !== "-") throw usageError();
   const secret = secretArg === "-" ? await readStdin() : null;
@@ -88,6 +92,13 @@ async function set(argv: string[]): Promise<number> {
         tries: now.fix_ci_tries,
       }),
     );
+    // Polling (no public URL): turned on, it reads from now on, never what came before.
+    const polling = new ForgePolling(db);
+    const polled =
+      poll === undefined
+        ? await polling.pollOf(project.id)
+        : await polling.setPoll(project.id, poll === "on", engine.clock.now());
+    out(t(config.locale, polled.poll === "on" ? "cli.forge.poll_on" : "cli.forge.poll_off"));
     return 0;
   } finally {
     await db.destroy();

@@ -5,13 +5,15 @@ import type { EngineApi } from "../engine/api/index.js";
 import type { Clock, Database } from "../engine/api/runtime.js";
 import type { Locale } from "../i18n/index.js";
 import type { ForgeDeps } from "./deps.js";
-import { handleDelivery } from "./handling.js";
+import { handleOnce } from "./commentIdentity.js";
+import { createPoller } from "./polling/poller.js";
 import { forgeRequestListener } from "./receiver.js";
 import { postFinishedAnswers } from "./replies.js";
 import type { SlackSide } from "./slackSide.js";
 import { ForgeCiTries } from "./store/ciTries.js";
 import { ForgeDeliveries } from "./store/deliveries.js";
 import { ForgeLinks } from "./store/links.js";
+import { ForgePolling } from "./store/polling.js";
 import { ForgeThreads } from "./store/threads.js";
 
 export { FORGE_PATHS } from "./receiver.js";
@@ -21,6 +23,7 @@ export type { SlackSide } from "./slackSide.js";
 // Same rules as src/bot: the engine only through its API, its own tables only (src/forge/store).
 
 const PASS_MS = 1_000;
+const DEFAULT_POLL_MS = 60_000;
 const LINK_CODE_TTL_MS = 3_600_000;
 /** A delivery whose handling failed this many times is given up (marked failed, logged). */
 const MAX_ATTEMPTS = 8;
@@ -48,6 +51,8 @@ export interface ForgeOptions {
   admins: readonly string[];
   /** Only the coordinator handles deliveries and posts replies (another instance only journals). */
   isCoordinator(): boolean | Promise<boolean>;
+  /** How often polled projects are read from their forge (CODEXPI_FORGE_POLL_SECONDS; default a minute). */
+  pollMs?: number;
 }
 
 /** The running front end: its HTTP handler, started once Slack is up, stopped with the bot. */
@@ -83,7 +88,7 @@ export function createForgeFrontEnd(opts: ForgeOptions): ForgeFrontEnd {
     for (const d of await deps.deliveries.pending()) {
       if (!due(d, deps.clock.now())) continue;
       try {
-        const outcome = await handleDelivery(deps, side, d);
+        const outcome = await handleOnce(deps, side, d);
         await deps.deliveries.finish(d, "done", outcome, deps.clock.now());
         logger.info({ forge: d.forge, delivery: d.delivery_id, outcome }, "forge delivery handled");
       } catch (err) {
@@ -114,6 +119,14 @@ export function createForgeFrontEnd(opts: ForgeOptions): ForgeFrontEnd {
         }
       });
   };
+  // Polling (projects with `--poll on`): what it reads is journaled like a webhook's delivery.
+  const poller = createPoller({
+    deps,
+    polling: new ForgePolling(opts.db),
+    periodMs: opts.pollMs ?? DEFAULT_POLL_MS,
+    isCoordinator: opts.isCoordinator,
+    journaled: kick,
+  });
   return {
     listener: forgeRequestListener({
       api: opts.api,
@@ -136,12 +149,15 @@ export function createForgeFrontEnd(opts: ForgeOptions): ForgeFrontEnd {
       timer = setInterval(kick, PASS_MS);
       timer.unref();
       kick();
+      poller.start();
     },
     async settled() {
+      await poller.settled();
       while (pass) await pass;
     },
     async stop() {
       if (timer) clearInterval(timer);
+      await poller.stop();
       slack = null;
       while (pass) await pass;
     },

@@ -21,8 +21,8 @@ export const ADMIN_ACTOR: Actor = { userId: ADMIN, isAdmin: true };
  * The whole bot (real Bolt app over HTTP, notifier, real workers and Codex, fake Slack and model)
  * with its demo project on a fake GitHub Enterprise (`acme/widgets`), a token and a webhook secret.
  */
-export async function forgeBot(opts: { model?: FakeModelOptions } = {}) {
-  const b = await slackBot({ model: opts.model, env: { CODEXPI_LOCALE: "en" } });
+export async function forgeBot(opts: { model?: FakeModelOptions; env?: Record<string, string> } = {}) {
+  const b = await slackBot({ model: opts.model, env: { CODEXPI_LOCALE: "en", ...opts.env } });
   const github = await startFakeGitHub({ token: TOKEN, repos: [REPO], enterprise: true });
   const api = createEngineApi(b.bot.engine);
   await api.projects.setForge(ADMIN_ACTOR, "demo", {

@@ -1,4 +1,5 @@
 import { type Answer, type ForgeRequest, forgeServer, stringFields } from "./fakeForge.js";
+import { FakeNoteEvents } from "./fakeGitLabEvents.js";
 import { FakePipelines } from "./fakeGitLabPipelines.js";
 
 // A fake GitLab REST API (v4) on 127.0.0.1, checking each request against GitLab's documented shape
@@ -12,13 +13,15 @@ import { FakePipelines } from "./fakeGitLabPipelines.js";
 // "<field> is missing"; 409 "Another open merge request already exists for this source branch".
 // Also `POST /api/v4/projects/:id/merge_requests/:iid/notes` with a string `body` (a comment on a
 // merge request, issue 33): 201 with `id`, `body`; and pipelines' jobs and job traces
-// (fakeGitLabPipelines.ts).
+// (fakeGitLabPipelines.ts), and the project's comment events polling reads (fakeGitLabEvents.ts).
 
 /** A merge request the fake holds. */
 interface MergeRequest {
   id: number;
   iid: number;
   project_id: number;
+  source_project_id?: number;
+  target_project_id?: number;
   title: string;
   description: string | null;
   source_branch: string;
@@ -36,6 +39,10 @@ export interface FakeGitLab {
   notes(project: string): Array<{ iid: number; body: string }>;
   /** GitLab CI's pipelines (`pipelines.add(project, jobs)` makes one). */
   pipelines: FakePipelines;
+  /** Notes as the events API lists them: people's (`events.add`) and those posted through the API. */
+  events: FakeNoteEvents;
+  /** Adds a merge request as if someone had opened it on GitLab; answers its iid. */
+  addMergeRequest(project: string, m: { title: string; source_branch: string }): number;
   merge(project: string, iid: number): void;
   close(): Promise<void>;
 }
@@ -57,6 +64,7 @@ export async function startFakeGitLab(opts: { token: string; projects: string[] 
     return store.has(p) ? p : null;
   };
   const pipelines = new FakePipelines();
+  const events = new FakeNoteEvents();
   const route = (req: Omit<ForgeRequest, "status">): Answer => {
     if (!authorised(req.headers, opts.token)) return { status: 401, body: { message: "401 Unauthorized" } };
     const url = new URL(req.url, "http://fake");
@@ -73,8 +81,19 @@ export async function startFakeGitLab(opts: { token: string; projects: string[] 
       if (bad.length) return { status: 400, body: { message: "body is missing" } };
       const list = notes.get(noted)!;
       list.push({ iid: Number(n[2]), body: (req.body as { body: string }).body });
+      events.add(noted, Number(n[2]), {
+        username: "codexpi-bot",
+        userId: 1,
+        body: (req.body as { body: string }).body,
+      });
       return { status: 201, body: { id: 500 + list.length, body: (req.body as { body: string }).body } };
     }
+    const ev = /^\/api\/v4\/projects\/([^/]+)\/events$/.exec(raw);
+    const evProject = ev ? byId(ev[1]!) : null;
+    const listed = evProject
+      ? events.route(req, evProject, opts.projects.indexOf(evProject) + 100, url.searchParams)
+      : null;
+    if (listed) return listed;
     const m = /^\/api\/v4\/projects\/([^/]+)\/merge_requests(?:\/(\d+))?$/.exec(raw);
     const project = m ? byId(m[1]!) : null;
     if (!m || !project) return { status: 404, body: { message: "404 Project Not Found" } };
@@ -95,6 +114,26 @@ export async function startFakeGitLab(opts: { token: string; projects: string[] 
     mergeRequests: (p) => store.get(p) ?? [],
     notes: (p) => notes.get(p) ?? [],
     pipelines,
+    events,
+    addMergeRequest(p, m) {
+      const mrs = store.get(p) ?? [];
+      const iid = mrs.length + 1;
+      const id = opts.projects.indexOf(p) + 100;
+      mrs.push({
+        id: 9000 + iid,
+        iid,
+        project_id: id,
+        source_project_id: id,
+        target_project_id: id,
+        title: m.title,
+        description: null,
+        source_branch: m.source_branch,
+        target_branch: "main",
+        state: "opened",
+        web_url: `${WEB}/${p}/-/merge_requests/${iid}`,
+      });
+      return iid;
+    },
     merge(p, iid) {
       const mr = store.get(p)?.find((x) => x.iid === iid);
       if (mr) mr.state = "merged";

@@ -10,6 +10,10 @@ import {
   projectForgeTarget,
   pullRequestHead,
   type PullRequestHead,
+  type ListingPoll,
+  type PollCursor,
+  type PolledComment,
+  pollComments,
   hasWebhookSecret,
   readForgeToken,
   removeWebhookSecret,
@@ -17,7 +21,7 @@ import {
   writeWebhookSecret,
 } from "../forge/index.js";
 
-export type { CiRun, FailedJob };
+export type { CiRun, FailedJob, ListingPoll, PollCursor, PolledComment };
 
 /** A forge as a project names it. */
 type ForgeKind = "github" | "gitlab";
@@ -60,6 +64,15 @@ export interface ForgeApi {
   fetchBranch(projectId: string, branch: string): Promise<"created" | "updated" | "kept">;
   /** A CI run's first failed job and its log's last `tail` characters (null when no job failed). */
   failedJob(projectId: string, run: CiRun, tail: number): Promise<FailedJob | null>;
+  /**
+   * A polled project's new comments on its forge (installs without a public URL), per listing,
+   * from each listing's cursor, or from `fromMs` (polling's start) for one never read.
+   */
+  poll(
+    projectId: string,
+    cursors: Readonly<Record<string, PollCursor>>,
+    fromMs: number,
+  ): Promise<ListingPoll[]>;
 }
 
 export function forgeApi(kernel: Kernel): ForgeApi {
@@ -119,6 +132,10 @@ export function forgeApi(kernel: Kernel): ForgeApi {
     async failedJob(projectId, run, tail) {
       const project = await getProject(db, projectId);
       return failedJob(await projectForgeTarget(project, host()), run, tail);
+    },
+    async poll(projectId, cursors, fromMs) {
+      const project = await getProject(db, projectId);
+      return pollComments(await projectForgeTarget(project, host()), cursors, fromMs);
     },
   };
 }

@@ -29,3 +29,4 @@ export {
 export { projectForgeTarget } from "./projectForge.js";
 export { type CiRun, type FailedJob, failedJob } from "./ciLogs.js";
 export { hasWebhookSecret, removeWebhookSecret, verifyWebhook, writeWebhookSecret } from "./webhooks.js";
+export { type ListingPoll, type PollCursor, type PolledComment, pollComments } from "./polling.js";

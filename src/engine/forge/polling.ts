@@ -1,0 +1,312 @@
+import { forgeFailure, statusOf } from "./forgeErrors.js";
+import type { ForgeTarget } from "./forgeTypes.js";
+import { gitlab, octokit, ownerRepo, projectId, pullRequestHead, TIMEOUT_MS } from "./discussion.js";
+
+// Polling the forge (issue 33, item 1: installs without a public URL), read with the project's
+// token through the same clients as the rest of engine/forge. Only comments created since the
+// cursor are given (an edit is no new request, as with webhooks), with the pull request or issue
+// they are on, so that the front end can make of each the payload a webhook would have carried.
+// - GitHub: `GET /repos/{o}/{r}/issues/comments` (a pull request's conversation is its issue's)
+//   and `GET /repos/{o}/{r}/pulls/comments` (review comments), both `since=…&sort=updated&
+//   direction=asc`, with `If-None-Match` the last ETag of the same query: a 304 does not count
+//   against the rate limit (docs.github.com, "Best practices for using the REST API").
+// - GitLab: `GET /projects/:id/events?action=commented&after=YYYY-MM-DD&sort=asc` (each event
+//   carries its note), then the merge request or issue. GitLab's REST API does not answer
+//   `If-None-Match` (gitlab-org/gitlab#14357): one request per period, no more.
+
+/** Where a listing was read up to. */
+export interface PollCursor {
+  /** GitHub: the last comment's `updated_at` (the next `since`); GitLab: the last event's time. */
+  since: string | null;
+  /** GitLab: the last event's id (events are numbered in order). */
+  last_id: string | null;
+  /** The ETag of the answer to `since`'s query (GitHub), sent back while `since` stays. */
+  etag: string | null;
+}
+
+/** A comment read from the forge, with what a webhook's payload would have said of it. */
+export interface PolledComment {
+  kind: "issue_comment" | "review_comment" | "note";
+  id: string;
+  /** `owner/name`, GitLab's `group/sub/name`: as the webhook's payload names the repository. */
+  repo: string;
+  body: string;
+  url: string;
+  author: { login: string; id: string };
+  on: { kind: "pull" | "issue"; number: number; title: string; url: string };
+  /** A pull request's head (its branch, whether it comes from a fork); null on an issue. */
+  head: { branch: string; fork: boolean } | null;
+  /** A review comment's (or GitLab diff note's) place. */
+  review: { path: string; line: number | null; hunk: string | null } | null;
+}
+
+/** What reading one listing gave. */
+export type ListingPoll =
+  | { listing: string; state: "unchanged" }
+  | { listing: string; state: "read"; comments: PolledComment[]; cursor: PollCursor }
+  /** The forge's rate limit is spent: nothing before `until` (epoch ms). */
+  | { listing: string; state: "limited"; until: number };
+
+const PAGE = 100;
+/** How long to wait after a 429 that says nothing of when to come back. */
+const LIMITED_DEFAULT_MS = 60_000;
+
+type HeaderMap = Record<string, string | number | undefined>;
+
+/** The headers of a failed request's answer (Octokit's plain object, Gitbeaker's fetch Response). */
+function headersOf(e: unknown): HeaderMap {
+  const octo = (e as { response?: { headers?: unknown } }).response?.headers;
+  if (octo && typeof octo === "object" && !(octo instanceof Headers)) return octo as HeaderMap;
+  const res = (e as { cause?: { response?: { headers?: { get?: unknown } } } }).cause?.response;
+  if (res?.headers && typeof (res.headers as globalThis.Headers).get === "function") {
+    const h = res.headers as globalThis.Headers;
+    return Object.fromEntries(h.entries());
+  }
+  return {};
+}
+
+/**
+ * When a refused request may be made again, when the refusal is the rate limit: `Retry-After`
+ * (secondary limits, 429), or a spent primary limit (`X-RateLimit-Remaining: 0` until
+ * `X-RateLimit-Reset`, GitLab's `RateLimit-Reset`); null for any other refusal.
+ */
+export function limitedUntil(e: unknown, now: number): number | null {
+  const status = statusOf(e);
+  const retried = e instanceof Error && /last status code: 429/.test(e.message);
+  if (status !== 403 && status !== 429 && !retried) return null;
+  const h = headersOf(e);
+  const retryAfter = Number(h["retry-after"]);
+  if (Number.isFinite(retryAfter) && retryAfter >= 0) return now + retryAfter * 1000;
+  const remaining = h["x-ratelimit-remaining"] ?? h["ratelimit-remaining"];
+  const reset = Number(h["x-ratelimit-reset"] ?? h["ratelimit-reset"]);
+  if (String(remaining) === "0" && Number.isFinite(reset)) return Math.max(now, reset * 1000);
+  return status === 403 ? null : now + LIMITED_DEFAULT_MS;
+}
+
+const time = (iso: string | null | undefined) => (iso ? Date.parse(iso) : Number.NaN);
+/** The query's `since`, to the second (the forges' timestamps are). */
+const isoSeconds = (ms: number) =>
+  new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.000Z$/, "Z");
+
+interface GhComment {
+  id: number;
+  body?: string;
+  html_url: string;
+  created_at: string;
+  updated_at: string;
+  user: { login: string; id: number } | null;
+  issue_url?: string;
+  pull_request_url?: string;
+  path?: string;
+  line?: number | null;
+  original_line?: number | null;
+  diff_hunk?: string | null;
+}
+
+/** The number at the end of a comment's `issue_url` or `pull_request_url`. */
+const numberOf = (url: string | undefined) => Number(/\/(\d+)$/.exec(url ?? "")?.[1] ?? Number.NaN);
+
+async function githubListing(
+  target: ForgeTarget,
+  listing: "github:issue_comments" | "github:review_comments",
+  cursor: PollCursor | undefined,
+  fromMs: number,
+): Promise<ListingPoll> {
+  const kit = octokit(target);
+  const repo = ownerRepo(target.forgeRepo);
+  const since = cursor?.since ?? isoSeconds(fromMs);
+  const etag = cursor?.since === since ? cursor.etag : null;
+  const route =
+    listing === "github:issue_comments"
+      ? "GET /repos/{owner}/{repo}/issues/comments"
+      : "GET /repos/{owner}/{repo}/pulls/comments";
+  let res: { data: unknown; headers: HeaderMap };
+  try {
+    res = await kit.request(route, {
+      ...repo,
+      since,
+      sort: "updated",
+      direction: "asc",
+      per_page: PAGE,
+      headers: etag ? { "if-none-match": etag } : {},
+      request: { signal: AbortSignal.timeout(TIMEOUT_MS) },
+    });
+  } catch (e) {
+    if (statusOf(e) === 304) return { listing, state: "unchanged" };
+    const until = limitedUntil(e, Date.now());
+    if (until !== null) return { listing, state: "limited", until };
+    throw e;
+  }
+  const all = (res.data as GhComment[]) ?? [];
+  const next = all.reduce((m, c) => (time(c.updated_at) > time(m) ? c.updated_at : m), since);
+  const fresh = all.filter((c) => time(c.created_at) >= time(since) && c.user);
+  const comments: PolledComment[] = [];
+  const pulls = new Map<number, Awaited<ReturnType<typeof pullRequestHead>>>();
+  const issues = new Map<number, { title: string; url: string; pull: boolean }>();
+  for (const c of fresh) {
+    const user = c.user as { login: string; id: number };
+    const base = {
+      id: String(c.id),
+      repo: target.forgeRepo,
+      body: c.body ?? "",
+      url: c.html_url,
+      author: { login: user.login, id: String(user.id) },
+    };
+    if (listing === "github:review_comments") {
+      const number = numberOf(c.pull_request_url);
+      const pr = pulls.get(number) ?? (await pullRequestHead(target, number));
+      pulls.set(number, pr);
+      comments.push({
+        ...base,
+        kind: "review_comment",
+        on: { kind: "pull", number, title: pr.title, url: pr.url },
+        head: { branch: pr.branch, fork: pr.fork },
+        review: { path: c.path ?? "", line: c.line ?? c.original_line ?? null, hunk: c.diff_hunk ?? null },
+      });
+      continue;
+    }
+    const number = numberOf(c.issue_url);
+    let issue = issues.get(number);
+    if (!issue) {
+      const { data } = await kit.rest.issues.get({
+        ...repo,
+        issue_number: number,
+        request: { signal: AbortSignal.timeout(TIMEOUT_MS) },
+      });
+      issue = { title: data.title, url: data.html_url, pull: Boolean(data.pull_request) };
+      issues.set(number, issue);
+    }
+    comments.push({
+      ...base,
+      kind: "issue_comment",
+      on: { kind: issue.pull ? "pull" : "issue", number, title: issue.title, url: issue.url },
+      head: null,
+      review: null,
+    });
+  }
+  const answered = typeof res.headers.etag === "string" ? res.headers.etag : null;
+  // The ETag answers this query: kept only while the next one is the same (`since` unchanged).
+  return {
+    listing,
+    state: "read",
+    comments,
+    cursor: { since: next, last_id: null, etag: next === since ? answered : null },
+  };
+}
+
+interface GlNote {
+  id: number;
+  body?: string;
+  author?: { username: string; id: number };
+  noteable_type?: string;
+  noteable_iid?: number | null;
+  position?: { new_path?: string | null; new_line?: number | null } | null;
+  system?: boolean;
+}
+
+/** The day before `iso`, as GitLab's `after` takes it (events created after that date). */
+const dayBefore = (iso: string) => new Date(time(iso) - 86_400_000).toISOString().slice(0, 10);
+
+async function gitlabNotes(
+  target: ForgeTarget,
+  cursor: PollCursor | undefined,
+  fromMs: number,
+): Promise<ListingPoll> {
+  const listing = "gitlab:notes";
+  const api = gitlab(target);
+  const id = projectId(target.forgeRepo);
+  const since = cursor?.since ?? new Date(fromMs).toISOString();
+  const lastId = cursor?.last_id ? Number(cursor.last_id) : null;
+  let events: Array<Record<string, unknown>>;
+  try {
+    events = (await api.Events.all({
+      projectId: id,
+      action: "commented",
+      after: dayBefore(since),
+      sort: "asc",
+      perPage: PAGE,
+      maxPages: 5,
+    })) as Array<Record<string, unknown>>;
+  } catch (e) {
+    const until = limitedUntil(e, Date.now());
+    if (until !== null) return { listing, state: "limited", until };
+    throw e;
+  }
+  const fresh = events.filter((e) =>
+    lastId !== null ? Number(e.id) > lastId : time(String(e.created_at)) >= time(since),
+  );
+  const repo = /^\d+$/.test(target.forgeRepo)
+    ? String((await api.Projects.show(id)).path_with_namespace)
+    : target.forgeRepo;
+  const comments: PolledComment[] = [];
+  const targets = new Map<string, { title: string; url: string; head: PolledComment["head"] }>();
+  for (const e of fresh) {
+    const note = e.note as GlNote | undefined;
+    if (!note?.author || note.system || !note.noteable_iid) continue;
+    const kind =
+      note.noteable_type === "MergeRequest" ? "pull" : note.noteable_type === "Issue" ? "issue" : null;
+    if (!kind) continue;
+    const key = `${kind}#${note.noteable_iid}`;
+    let on = targets.get(key);
+    if (!on) {
+      if (kind === "pull") {
+        const mr = await api.MergeRequests.show(id, note.noteable_iid);
+        on = {
+          title: String(mr.title),
+          url: String(mr.web_url),
+          head: { branch: String(mr.source_branch), fork: mr.source_project_id !== mr.target_project_id },
+        };
+      } else {
+        const issue = await api.Issues.show(note.noteable_iid, { projectId: id });
+        on = { title: String(issue.title), url: String(issue.web_url), head: null };
+      }
+      targets.set(key, on);
+    }
+    comments.push({
+      kind: "note",
+      id: String(note.id),
+      repo,
+      body: note.body ?? "",
+      url: `${on.url}#note_${note.id}`,
+      author: { login: note.author.username, id: String(note.author.id) },
+      on: { kind, number: note.noteable_iid, title: on.title, url: on.url },
+      head: on.head,
+      review: note.position?.new_path
+        ? { path: note.position.new_path, line: note.position.new_line ?? null, hunk: null }
+        : null,
+    });
+  }
+  const last = events.at(-1);
+  const read = last && (lastId === null || Number(last.id) > lastId) ? last : null;
+  return {
+    listing,
+    state: "read",
+    comments,
+    cursor: {
+      since: read ? String(read.created_at) : since,
+      last_id: read ? String(read.id) : (cursor?.last_id ?? null),
+      etag: null,
+    },
+  };
+}
+
+/**
+ * Reads a project's new comments from its forge, per listing, from each listing's cursor (or,
+ * for a listing never read, from `fromMs`: polling's start). Failures other than the rate limit
+ * are the catalogue's forge errors, never holding the token.
+ */
+export async function pollComments(
+  target: ForgeTarget,
+  cursors: Readonly<Record<string, PollCursor>>,
+  fromMs: number,
+): Promise<ListingPoll[]> {
+  try {
+    if (target.forge === "gitlab") return [await gitlabNotes(target, cursors["gitlab:notes"], fromMs)];
+    const out: ListingPoll[] = [];
+    for (const listing of ["github:issue_comments", "github:review_comments"] as const)
+      out.push(await githubListing(target, listing, cursors[listing], fromMs));
+    return out;
+  } catch (e) {
+    throw forgeFailure(e, target);
+  }
+}
