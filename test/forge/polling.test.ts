@@ -3,10 +3,11 @@ import { ForgeDeliveries } from "../../src/forge/store/deliveries.js";
 import { ForgeLinks } from "../../src/forge/store/links.js";
 import { ForgePolling } from "../../src/forge/store/polling.js";
 import { ForgeThreads } from "../../src/forge/store/threads.js";
+import { createLogger } from "../../src/logger.js";
 import { inputText } from "../support/fakeModel.js";
 import { postGitHub, prComment } from "../support/forgeWebhooks.js";
 import { eventually, OWNER } from "../support/slackBot.js";
-import { ADMIN_ACTOR, forgeBot, HOOK_SECRET, REPO } from "./forgeBot.js";
+import { ADMIN_ACTOR, forgeBot, HOOK_SECRET, REPO, TOKEN } from "./forgeBot.js";
 
 // Issue 33, item 1, polling mode ("Polling mode passes the comment test without webhooks"): the
 // real bot, the real worker and the real Codex against the fake model; the comments written only
@@ -242,4 +243,42 @@ describe("polling mode", () => {
       await restarted.stop();
     }
   }, 300_000);
+
+  it("S-FORGE-46: a spent rate limit stops the project's polls until the reset the forge gave, which the log says (without the token); they resume then (positive control)", async () => {
+    const lines: string[] = [];
+    env = await forgeBot({
+      env: POLL,
+      logger: createLogger("info", { write: (l: string) => void lines.push(l) }),
+    });
+    const e = env;
+    await polledDemo(e);
+    await eventually(() => listings(e).length >= 2, 10_000, "the first polls");
+    const reset = Math.ceil(Date.now() / 1000) + 4;
+    e.github.discussion.refuseNext = {
+      status: 403,
+      body: { message: "API rate limit exceeded" },
+      headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset) },
+    };
+    // The index just after the refused request.
+    const refused = await eventually(
+      () => {
+        const at = e.github.received.findIndex((r) => r.status === 403);
+        return at >= 0 ? at + 1 : null;
+      },
+      10_000,
+      "the refusal",
+    );
+    const logged = await eventually(
+      () => lines.find((l) => l.includes("forge rate limit reached")),
+      10_000,
+      "the log line",
+    );
+    expect(logged).toContain(new Date(reset * 1000).toISOString());
+    expect(lines.join("\n")).not.toContain(TOKEN);
+    // Nothing asked of the forge before the reset (a second of slack for the clock's rounding)…
+    while (Date.now() < reset * 1000 - 1_000) await pause(200);
+    expect(listings(e, refused)).toHaveLength(0);
+    // …and the polls resume after it.
+    await eventually(() => listings(e, refused).length > 0, 10_000, "the polls after the reset");
+  }, 120_000);
 });

@@ -303,8 +303,12 @@ export async function pollComments(
   try {
     if (target.forge === "gitlab") return [await gitlabNotes(target, cursors["gitlab:notes"], fromMs)];
     const out: ListingPoll[] = [];
-    for (const listing of ["github:issue_comments", "github:review_comments"] as const)
-      out.push(await githubListing(target, listing, cursors[listing], fromMs));
+    for (const listing of ["github:issue_comments", "github:review_comments"] as const) {
+      const read = await githubListing(target, listing, cursors[listing], fromMs);
+      out.push(read);
+      // The limit is the token's: the other listing would only be refused too.
+      if (read.state === "limited") break;
+    }
     return out;
   } catch (e) {
     throw forgeFailure(e, target);
