@@ -172,6 +172,8 @@ function timeLimits(e: z.infer<typeof schema>) {
       afterMs: e.CODEXPI_DECISION_DM_SECONDS * 1000,
       activeMs: e.CODEXPI_THREAD_ACTIVE_MINUTES * 60_000,
     },
+    /** How often the forge is polled for projects with `codexpi forge set NAME --poll on` (docs/forges.md). */
+    forgePollMs: e.CODEXPI_FORGE_POLL_SECONDS * 1000,
   };
 }
 
@@ -264,8 +266,6 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     netnsPorts: e.CODEXPI_NETNS_PORTS ?? [],
     /** How Codex runs a turn: `exec` (`codex exec --json`) or `app-server` (JSON-RPC; can ask approvals). */
     runner: e.CODEXPI_RUNNER,
-    /** How often the forge is polled for projects with `codexpi forge set NAME --poll on` (docs/forges.md). */
-    forgePollMs: e.CODEXPI_FORGE_POLL_SECONDS * 1000,
     /** Prices per model for usage's estimated cost; null: no cost is shown. */
     prices: e.CODEXPI_PRICES ?? null,
     /** Names of the variables that carry the model's credential to Codex (never to its commands). */

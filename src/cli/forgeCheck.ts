@@ -1,5 +1,6 @@
 import type { Config } from "../config.js";
 import { createEngineApi, Engine, openDatabase } from "../engine/api/runtime.js";
+import { ForgePolling } from "../forge/store/polling.js";
 import { ForgeThreads } from "../forge/store/threads.js";
 import { t } from "../i18n/index.js";
 import { silentLogger } from "../logger.js";
@@ -7,8 +8,9 @@ import { type Check, checkName } from "./slackChecks.js";
 
 /**
  * The forge front end (issue 33), for each project given a forge channel: its repository, its
- * webhook secret and a token must be there (a warning names what lacks), and webhooks need HTTP
- * mode. No line when no project uses it. Reads only: the forge's own API is not called.
+ * webhook secret (unless it is polled) and a token must be there (a warning names what lacks), and
+ * webhooks need HTTP mode (polled projects do not). No line when no project uses it. Reads only:
+ * the forge's own API is not called.
  */
 export async function forgeChecks(config: Config): Promise<Check[]> {
   const name = checkName(config.locale, "forge");
@@ -18,12 +20,17 @@ export async function forgeChecks(config: Config): Promise<Check[]> {
     if (!projects.length) return [];
     const api = createEngineApi(new Engine({ config, db, logger: silentLogger }));
     const lacking: string[] = [];
+    // A polled project (`--poll on`) needs neither a webhook secret nor HTTP mode.
+    let webhooks = 0;
     for (const id of projects) {
-      const { name: project, missing } = await api.forge.missing(id);
+      const polled = (await new ForgePolling(db).pollOf(id)).poll === "on";
+      if (!polled) webhooks += 1;
+      const { name: project, missing: all } = await api.forge.missing(id);
+      const missing = polled ? all.filter((m) => m !== "webhook_secret") : all;
       if (missing.length)
         lacking.push(t(config.locale, "cli.doctor.forge_missing", { project, missing: missing.join(", ") }));
     }
-    if (config.slack.appToken) lacking.push(t(config.locale, "cli.doctor.forge_socket_mode"));
+    if (config.slack.appToken && webhooks > 0) lacking.push(t(config.locale, "cli.doctor.forge_socket_mode"));
     if (lacking.length) return [{ name, ok: true, warning: true, detail: lacking.join("; ") }];
     return [{ name, ok: true, detail: t(config.locale, "cli.doctor.forge_ok", { n: projects.length }) }];
   } finally {

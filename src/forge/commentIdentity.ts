@@ -11,7 +11,7 @@ import type { Delivery } from "./store/deliveries.js";
 const id = (v: unknown) => (typeof v === "number" || (typeof v === "string" && v !== "") ? String(v) : null);
 
 /** `comment:<project>:<forge>:<kind>:<id>` for a delivery carrying a comment, else null. */
-export function commentIdentity(d: Pick<Delivery, "forge" | "event" | "project_id" | "body">): string | null {
+function commentIdentity(d: Pick<Delivery, "forge" | "event" | "project_id" | "body">): string | null {
   let p: { comment?: { id?: unknown }; object_attributes?: { id?: unknown } } | null;
   try {
     p = JSON.parse(d.body) as typeof p;

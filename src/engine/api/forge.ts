@@ -21,7 +21,7 @@ import {
   writeWebhookSecret,
 } from "../forge/index.js";
 
-export type { CiRun, FailedJob, ListingPoll, PollCursor, PolledComment };
+export type { CiRun, FailedJob, PolledComment };
 
 /** A forge as a project names it. */
 type ForgeKind = "github" | "gitlab";

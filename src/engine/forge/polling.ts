@@ -70,7 +70,7 @@ function headersOf(e: unknown): HeaderMap {
  * (secondary limits, 429), or a spent primary limit (`X-RateLimit-Remaining: 0` until
  * `X-RateLimit-Reset`, GitLab's `RateLimit-Reset`); null for any other refusal.
  */
-export function limitedUntil(e: unknown, now: number): number | null {
+function limitedUntil(e: unknown, now: number): number | null {
   const status = statusOf(e);
   const retried = e instanceof Error && /last status code: 429/.test(e.message);
   if (status !== 403 && status !== 429 && !retried) return null;
