@@ -5,19 +5,34 @@ import type { Delivery } from "./store/deliveries.js";
 
 // One comment, one handling: a project both polled and sent webhooks (or a webhook redelivered
 // under a new id) journals the same comment twice, under two delivery ids. The comment's own id
-// on the forge is its identity; the first delivery of it that does something is recorded under
-// that identity (a notice), and any other is answered "duplicate".
+// on the forge is its identity (a label's: its issue and name); the first delivery of it that
+// does something is recorded under that identity (a notice), and any other is answered
+// "duplicate".
 
 const id = (v: unknown) => (typeof v === "number" || (typeof v === "string" && v !== "") ? String(v) : null);
 
+type Carried = {
+  action?: unknown;
+  comment?: { id?: unknown };
+  object_attributes?: { id?: unknown };
+  issue?: { number?: unknown };
+  label?: { name?: unknown };
+} | null;
+
+/**
+ * A label given to an issue, as `label:<project>:github:<issue>:<label>`: a webhook's `issues`
+ * delivery names no event id, so the issue and the label are its identity. Only for a polled
+ * project (where it can come twice), and only once it started or continued a conversation.
+ */
+function labelIdentity(d: Pick<Delivery, "forge" | "event" | "project_id">, p: Carried): string | null {
+  if (d.forge !== "github" || d.event !== "issues" || p?.action !== "labeled") return null;
+  const issue = id(p.issue?.number);
+  const label = typeof p.label?.name === "string" ? p.label.name.toLowerCase() : null;
+  return issue && label ? `label:${d.project_id}:github:${issue}:${label}` : null;
+}
+
 /** `comment:<project>:<forge>:<kind>:<id>` for a delivery carrying a comment, else null. */
-function commentIdentity(d: Pick<Delivery, "forge" | "event" | "project_id" | "body">): string | null {
-  let p: { comment?: { id?: unknown }; object_attributes?: { id?: unknown } } | null;
-  try {
-    p = JSON.parse(d.body) as typeof p;
-  } catch {
-    return null;
-  }
+function commentIdentity(d: Pick<Delivery, "forge" | "event" | "project_id">, p: Carried): string | null {
   const kind =
     d.forge === "github"
       ? d.event === "issue_comment"
@@ -37,10 +52,24 @@ function commentIdentity(d: Pick<Delivery, "forge" | "event" | "project_id" | "b
  * once handled (a failure leaves it to the retry, or to the twin); a comment that was only
  * "ignored" is not recorded (its twin is ignored too, and most comments are).
  */
-export async function handleOnce(deps: ForgeDeps, slack: SlackSide, d: Delivery): Promise<string> {
-  const identity = commentIdentity(d);
+export async function handleOnce(
+  deps: ForgeDeps,
+  slack: SlackSide,
+  d: Delivery,
+  polled: (projectId: string) => Promise<boolean>,
+): Promise<string> {
+  let p: Carried;
+  try {
+    p = JSON.parse(d.body) as Carried;
+  } catch {
+    p = null;
+  }
+  const comment = commentIdentity(d, p);
+  const label = comment ? null : labelIdentity(d, p);
+  const identity = comment ?? (label && (await polled(d.project_id)) ? label : null);
   if (identity && (await deps.threads.noticed(identity))) return "duplicate";
   const outcome = await handleDelivery(deps, slack, d);
-  if (identity && outcome !== "ignored") await deps.threads.firstNotice(identity, deps.clock.now());
+  const acted = comment ? outcome !== "ignored" : outcome === "started" || outcome === "continued";
+  if (identity && acted) await deps.threads.firstNotice(identity, deps.clock.now());
   return outcome;
 }

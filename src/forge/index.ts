@@ -79,6 +79,8 @@ export function createForgeFrontEnd(opts: ForgeOptions): ForgeFrontEnd {
     locale: opts.locale,
     isAdmin: (userId) => opts.admins.includes(userId),
   };
+  const polling = new ForgePolling(opts.db);
+  const polledProject = async (id: string) => (await polling.pollOf(id)).poll === "on";
   let slack: SlackSide | null = null;
   let timer: NodeJS.Timeout | null = null;
   let pass: Promise<void> | null = null;
@@ -88,7 +90,7 @@ export function createForgeFrontEnd(opts: ForgeOptions): ForgeFrontEnd {
     for (const d of await deps.deliveries.pending()) {
       if (!due(d, deps.clock.now())) continue;
       try {
-        const outcome = await handleOnce(deps, side, d);
+        const outcome = await handleOnce(deps, side, d, polledProject);
         await deps.deliveries.finish(d, "done", outcome, deps.clock.now());
         logger.info({ forge: d.forge, delivery: d.delivery_id, outcome }, "forge delivery handled");
       } catch (err) {
@@ -122,7 +124,7 @@ export function createForgeFrontEnd(opts: ForgeOptions): ForgeFrontEnd {
   // Polling (projects with `--poll on`): what it reads is journaled like a webhook's delivery.
   const poller = createPoller({
     deps,
-    polling: new ForgePolling(opts.db),
+    polling,
     periodMs: opts.pollMs ?? DEFAULT_POLL_MS,
     isCoordinator: opts.isCoordinator,
     journaled: kick,

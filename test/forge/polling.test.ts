@@ -5,7 +5,7 @@ import { ForgePolling } from "../../src/forge/store/polling.js";
 import { ForgeThreads } from "../../src/forge/store/threads.js";
 import { createLogger } from "../../src/logger.js";
 import { inputText } from "../support/fakeModel.js";
-import { postGitHub, prComment } from "../support/forgeWebhooks.js";
+import { issueLabelled, postGitHub, prComment } from "../support/forgeWebhooks.js";
 import { eventually, OWNER } from "../support/slackBot.js";
 import { ADMIN_ACTOR, forgeBot, HOOK_SECRET, REPO, TOKEN } from "./forgeBot.js";
 
@@ -281,4 +281,29 @@ describe("polling mode", () => {
     // …and the polls resume after it.
     await eventually(() => listings(e, refused).length > 0, 10_000, "the polls after the reset");
   }, 120_000);
+
+  it("S-FORGE-40: issues too: an issue given the project's label, only on the forge, starts a conversation whose answer is posted on the issue; the same label also delivered by webhook is handled once", async () => {
+    env = await forgeBot({ env: POLL });
+    const e = env;
+    await polledDemo(e);
+    await eventually(() => listings(e).length >= 2, 10_000, "the first polls");
+    const id = e.github.discussion.label(REPO, 7, {
+      login: "octocat",
+      label: "codexpi",
+      body: "Rename oldName to newName LABEL-POLL-7",
+    });
+    expect(await e.outcome("github", `poll:issue_label:${id}`)).toBe("started");
+    const answer = await eventually(
+      () => answersOnPull(e).find((c) => c.number === 7),
+      120_000,
+      "the answer on the issue",
+    );
+    expect(answer.body).toContain("fake.slack.test/archives/C1/");
+    expect(e.model.requests.some((r) => inputText(r).includes("LABEL-POLL-7"))).toBe(true);
+    // The webhook's twin of that label runs nothing more.
+    const twin = issueLabelled(REPO, 7, "octocat", "codexpi", "Rename oldName to newName LABEL-POLL-7");
+    await postGitHub(e.base, { secret: HOOK_SECRET, event: "issues", payload: twin, delivery: "d-label" });
+    expect(await e.outcome("github", "d-label")).toBe("duplicate");
+    expect(await e.queued()).toBe(1);
+  }, 300_000);
 });

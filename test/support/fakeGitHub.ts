@@ -108,7 +108,7 @@ export async function startFakeGitHub(opts: {
         });
       return posted;
     }
-    const l = /^\/repos\/([^/]+)\/([^/]+)(\/(?:issues|pulls)\/comments)$/.exec(
+    const l = /^\/repos\/([^/]+)\/([^/]+)(\/(?:issues|pulls)\/comments|\/issues\/events)$/.exec(
       url.pathname.slice(prefix.length),
     );
     const listed =

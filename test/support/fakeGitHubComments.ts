@@ -8,6 +8,9 @@ import type { Answer, ForgeRequest } from "./fakeForge.js";
 // answer carries an `ETag` (weak, of its body), and a request whose `If-None-Match` is that ETag
 // is answered 304 with no body, as GitHub does ("Best practices for using the REST API"). `GET
 // /repos/{owner}/{repo}/issues/{n}` answers a pull request as an issue with a `pull_request` key.
+// `GET /repos/{owner}/{repo}/issues/events` ("Issue events": newest first, `per_page`, an ETag) lists
+// the labels given to issues (`label`), each `{ id, event: "labeled", actor, label, created_at,
+// issue }`.
 // A malformed query is a 422, as GitHub's validation answers.
 
 /** A comment on an issue or pull request's conversation, or a review comment on a line. */
@@ -61,6 +64,33 @@ export class FakeComments {
     if (c) Object.assign(c, { body, updated_at: githubTime(new Date()) });
   }
 
+  private readonly events: Array<{ repo: string; id: number; body: object }> = [];
+
+  /** Gives issue `number` of `repo` the label `label`, as `login` (`at`: when; now by default). */
+  label(repo: string, number: number, l: { login: string; label: string; body: string; at?: Date }): number {
+    const id = 50_000 + this.events.length;
+    this.events.push({
+      repo,
+      id,
+      body: {
+        id,
+        event: "labeled",
+        actor: { login: l.login, id: 583231 },
+        label: { name: l.label, color: "ededed" },
+        created_at: githubTime(l.at ?? new Date()),
+        issue: {
+          number,
+          title: "The widget is misnamed",
+          body: l.body,
+          html_url: `${WEB}/${repo}/issues/${number}`,
+          user: { login: "reporter" },
+          state: "open",
+        },
+      },
+    });
+    return id;
+  }
+
   /** The conversation comments of `repo` (not review comments), in order. */
   conversation(repo: string): FakeComment[] {
     return this.all.filter((c) => c.repo === repo && !c.review);
@@ -68,6 +98,18 @@ export class FakeComments {
 
   /** `GET …/issues/comments` or `GET …/pulls/comments`; null when the path is neither. */
   route(req: Omit<ForgeRequest, "status">, repo: string, rest: string, q: URLSearchParams): Answer | null {
+    if (req.method === "GET" && rest === "/issues/events") {
+      const perPage = Number(q.get("per_page") ?? 30);
+      if (!(perPage >= 1 && perPage <= 100)) return { status: 422, body: { message: "Validation Failed" } };
+      return this.conditional(
+        req,
+        this.events
+          .filter((e) => e.repo === repo)
+          .sort((a, b) => b.id - a.id)
+          .slice(0, perPage)
+          .map((e) => e.body),
+      );
+    }
     const listing = rest === "/issues/comments" ? "issue" : rest === "/pulls/comments" ? "review" : null;
     if (!listing || req.method !== "GET") return null;
     if (this.refuseNext) {
@@ -106,6 +148,11 @@ export class FakeComments {
               diff_hunk: review?.diff_hunk,
             }),
       }));
+    return this.conditional(req, items);
+  }
+
+  /** 200 with a weak ETag of the body, or 304 when the request's `If-None-Match` is that ETag. */
+  private conditional(req: Omit<ForgeRequest, "status">, items: unknown[]): Answer {
     const etag = `W/"${createHash("sha1").update(JSON.stringify(items)).digest("hex")}"`;
     if (req.headers["if-none-match"] === etag) return { status: 304, body: null, headers: { etag } };
     return { status: 200, body: items, headers: { etag } };

@@ -10,6 +10,8 @@ import { gitlab, octokit, ownerRepo, projectId, pullRequestHead, TIMEOUT_MS } fr
 //   and `GET /repos/{o}/{r}/pulls/comments` (review comments), both `since=…&sort=updated&
 //   direction=asc`, with `If-None-Match` the last ETag of the same query: a 304 does not count
 //   against the rate limit (docs.github.com, "Best practices for using the REST API").
+//   Labels given to issues: `GET /repos/{o}/{r}/issues/events` (newest first, one page; the same
+//   URL each time, so its ETag always applies), the `labeled` events after the last one seen.
 // - GitLab: `GET /projects/:id/events?action=commented&after=YYYY-MM-DD&sort=asc` (each event
 //   carries its note), then the merge request or issue. GitLab's REST API does not answer
 //   `If-None-Match` (gitlab-org/gitlab#14357): one request per period, no more.
@@ -24,9 +26,12 @@ export interface PollCursor {
   etag: string | null;
 }
 
-/** A comment read from the forge, with what a webhook's payload would have said of it. */
+/**
+ * A comment read from the forge, with what a webhook's payload would have said of it; or (kind
+ * `issue_label`) a label given to an issue: its author is who labelled it, its body the issue's.
+ */
 export interface PolledComment {
-  kind: "issue_comment" | "review_comment" | "note";
+  kind: "issue_comment" | "review_comment" | "note" | "issue_label";
   id: string;
   /** `owner/name`, GitLab's `group/sub/name`: as the webhook's payload names the repository. */
   repo: string;
@@ -38,6 +43,8 @@ export interface PolledComment {
   head: { branch: string; fork: boolean } | null;
   /** A review comment's (or GitLab diff note's) place. */
   review: { path: string; line: number | null; hunk: string | null } | null;
+  /** `issue_label`: the label given, and who wrote the issue. */
+  label?: { name: string; issueAuthor: string };
 }
 
 /** What reading one listing gave. */
@@ -194,6 +201,72 @@ async function githubListing(
   };
 }
 
+interface GhIssueEvent {
+  id: number;
+  event: string;
+  created_at: string;
+  actor: { login: string; id: number } | null;
+  label?: { name: string } | null;
+  issue?: {
+    number: number;
+    title: string;
+    body?: string | null;
+    html_url: string;
+    user?: { login: string } | null;
+    pull_request?: unknown;
+  } | null;
+}
+
+/** Labels given to issues since the last event seen (GitHub's issue events, newest first). */
+async function githubIssueLabels(
+  target: ForgeTarget,
+  cursor: PollCursor | undefined,
+  fromMs: number,
+): Promise<ListingPoll> {
+  const listing = "github:issue_events";
+  let res: { data: unknown; headers: HeaderMap };
+  try {
+    res = await octokit(target).request("GET /repos/{owner}/{repo}/issues/events", {
+      ...ownerRepo(target.forgeRepo),
+      per_page: PAGE,
+      headers: cursor?.etag ? { "if-none-match": cursor.etag } : {},
+      request: { signal: AbortSignal.timeout(TIMEOUT_MS) },
+    });
+  } catch (e) {
+    if (statusOf(e) === 304) return { listing, state: "unchanged" };
+    const until = limitedUntil(e, Date.now());
+    if (until !== null) return { listing, state: "limited", until };
+    throw e;
+  }
+  const events = ((res.data as GhIssueEvent[]) ?? []).slice().sort((a, b) => a.id - b.id);
+  const lastId = cursor?.last_id ? Number(cursor.last_id) : null;
+  const from = time(isoSeconds(fromMs));
+  const comments: PolledComment[] = events
+    .filter((e) => (lastId !== null ? e.id > lastId : time(e.created_at) >= from))
+    .filter((e) => e.event === "labeled" && e.label && e.actor && e.issue && !e.issue.pull_request)
+    .map((e) => {
+      const issue = e.issue as NonNullable<GhIssueEvent["issue"]>;
+      const actor = e.actor as { login: string; id: number };
+      return {
+        kind: "issue_label",
+        id: String(e.id),
+        repo: target.forgeRepo,
+        body: issue.body ?? "",
+        url: issue.html_url,
+        author: { login: actor.login, id: String(actor.id) },
+        on: { kind: "issue", number: issue.number, title: issue.title, url: issue.html_url },
+        head: null,
+        review: null,
+        label: { name: (e.label as { name: string }).name, issueAuthor: issue.user?.login ?? "?" },
+      };
+    });
+  const newest = events.at(-1);
+  const last =
+    newest && (lastId === null || newest.id > lastId) ? String(newest.id) : (cursor?.last_id ?? null);
+  const etag = typeof res.headers.etag === "string" ? res.headers.etag : null;
+  return { listing, state: "read", comments, cursor: { since: null, last_id: last, etag } };
+}
+
 interface GlNote {
   id: number;
   body?: string;
@@ -307,8 +380,9 @@ export async function pollComments(
       const read = await githubListing(target, listing, cursors[listing], fromMs);
       out.push(read);
       // The limit is the token's: the other listing would only be refused too.
-      if (read.state === "limited") break;
+      if (read.state === "limited") return out;
     }
+    out.push(await githubIssueLabels(target, cursors["github:issue_events"], fromMs));
     return out;
   } catch (e) {
     throw forgeFailure(e, target);

@@ -1,7 +1,7 @@
 import type { PolledComment } from "../../engine/api/forge.js";
 
 // A polled comment as the webhook would have delivered it (docs.github.com "Webhook events and
-// payloads": `issue_comment`, `pull_request_review_comment`; docs.gitlab.com "Webhook events":
+// payloads": `issue_comment`, `pull_request_review_comment`, `issues` labeled; docs.gitlab.com "Webhook events":
 // Note Hook), so that journaling and handling are the webhooks' own code, unchanged.
 
 /** A journaled delivery made of a polled comment: its event, id and payload. */
@@ -15,6 +15,24 @@ export interface PolledDelivery {
 function github(c: PolledComment): PolledDelivery {
   const user = { login: c.author.login, id: Number(c.author.id) };
   const repository = { full_name: c.repo };
+  if (c.kind === "issue_label")
+    return {
+      event: "issues",
+      deliveryId: `poll:issue_label:${c.id}`,
+      payload: {
+        action: "labeled",
+        label: { name: c.label?.name ?? "" },
+        issue: {
+          number: c.on.number,
+          title: c.on.title,
+          body: c.body,
+          html_url: c.on.url,
+          user: { login: c.label?.issueAuthor ?? "?" },
+        },
+        repository,
+        sender: user,
+      },
+    };
   if (c.kind === "review_comment")
     return {
       event: "pull_request_review_comment",

@@ -145,6 +145,56 @@ describe("polling GitHub's comment listings", () => {
   });
 });
 
+describe("polling GitHub's issue events", () => {
+  it("S-FORGE-45: labels given to issues are read from the issue events after polling's start, each once, with who labelled and who wrote the issue; the same URL is sent again with its ETag and a 304 reads nothing; a later label is read (positive control)", async () => {
+    const { gh, target } = await github();
+    const start = Date.now() - 10_000;
+    gh.discussion.label(REPO, 7, {
+      login: "old",
+      label: "codexpi",
+      body: "old",
+      at: new Date(start - 60_000),
+    });
+    const id = gh.discussion.label(REPO, 7, {
+      login: "octocat",
+      label: "codexpi",
+      body: "Rename it",
+      at: new Date(start + 1_000),
+    });
+    const events = (await pollComments(target, {}, start)).find((r) => r.listing === "github:issue_events");
+    const e = read(events);
+    expect(e.comments).toEqual([
+      {
+        kind: "issue_label",
+        id: String(id),
+        repo: REPO,
+        body: "Rename it",
+        url: `https://github.example/${REPO}/issues/7`,
+        author: { login: "octocat", id: "583231" },
+        on: {
+          kind: "issue",
+          number: 7,
+          title: "The widget is misnamed",
+          url: `https://github.example/${REPO}/issues/7`,
+        },
+        head: null,
+        review: null,
+        label: { name: "codexpi", issueAuthor: "reporter" },
+      },
+    ]);
+    expect(e.cursor).toMatchObject({ last_id: String(id), etag: expect.stringMatching(/^W\//) });
+    const before = gh.received.length;
+    const again = (await pollComments(target, { "github:issue_events": e.cursor }, start)).at(-1);
+    expect(again).toEqual({ listing: "github:issue_events", state: "unchanged" });
+    const sent = gh.received.slice(before).find((x) => x.url.includes("/issues/events?"))!;
+    expect(sent.headers["if-none-match"]).toBe(e.cursor.etag);
+    expect(new URL(sent.url, "http://x").searchParams.get("per_page")).toBe("100");
+    const later = gh.discussion.label(REPO, 8, { login: "octocat", label: "bug", body: "b" });
+    const next = read((await pollComments(target, { "github:issue_events": e.cursor }, start)).at(-1));
+    expect(next.comments.map((c) => c.id)).toEqual([String(later)]);
+  });
+});
+
 describe("polling GitLab's comment events", () => {
   it("S-FORGE-47: notes are read from the project's events (action=commented, after a date, sort=asc), each once, with its merge request; a note older than polling is not", async () => {
     const gl = await startFakeGitLab({ token: TOKEN, projects: ["group/app"] });
