@@ -1,3 +1,4 @@
+import { isEngineError } from "../errors.js";
 import { forgeFailure, statusOf } from "./forgeErrors.js";
 import type { ForgeTarget } from "./forgeTypes.js";
 import { gitlab, octokit, ownerRepo, projectId, pullRequestHead, TIMEOUT_MS } from "./discussion.js";
@@ -90,6 +91,19 @@ function limitedUntil(e: unknown, now: number): number | null {
   return status === 403 ? null : now + LIMITED_DEFAULT_MS;
 }
 
+/**
+ * What a comment is on, or null when it is gone (a 404: the pull request or issue was deleted, or
+ * made confidential): that comment is skipped rather than holding the whole listing back.
+ */
+async function unlessGone<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (e) {
+    if (statusOf(e) === 404 || (isEngineError(e) && e.reason === "forge_repo_not_found")) return null;
+    throw e;
+  }
+}
+
 const time = (iso: string | null | undefined) => (iso ? Date.parse(iso) : Number.NaN);
 /** The query's `since`, to the second (the forges' timestamps are). */
 const isoSeconds = (ms: number) =>
@@ -161,7 +175,8 @@ async function githubListing(
     };
     if (listing === "github:review_comments") {
       const number = numberOf(c.pull_request_url);
-      const pr = pulls.get(number) ?? (await pullRequestHead(target, number));
+      const pr = pulls.get(number) ?? (await unlessGone(pullRequestHead(target, number)));
+      if (!pr) continue;
       pulls.set(number, pr);
       comments.push({
         ...base,
@@ -175,11 +190,15 @@ async function githubListing(
     const number = numberOf(c.issue_url);
     let issue = issues.get(number);
     if (!issue) {
-      const { data } = await kit.rest.issues.get({
-        ...repo,
-        issue_number: number,
-        request: { signal: AbortSignal.timeout(TIMEOUT_MS) },
-      });
+      const got = await unlessGone(
+        kit.rest.issues.get({
+          ...repo,
+          issue_number: number,
+          request: { signal: AbortSignal.timeout(TIMEOUT_MS) },
+        }),
+      );
+      if (!got) continue;
+      const { data } = got;
       issue = { title: data.title, url: data.html_url, pull: Boolean(data.pull_request) };
       issues.set(number, issue);
     }
@@ -323,14 +342,16 @@ async function gitlabNotes(
     let on = targets.get(key);
     if (!on) {
       if (kind === "pull") {
-        const mr = await api.MergeRequests.show(id, note.noteable_iid);
+        const mr = await unlessGone(api.MergeRequests.show(id, note.noteable_iid));
+        if (!mr) continue;
         on = {
           title: String(mr.title),
           url: String(mr.web_url),
           head: { branch: String(mr.source_branch), fork: mr.source_project_id !== mr.target_project_id },
         };
       } else {
-        const issue = await api.Issues.show(note.noteable_iid, { projectId: id });
+        const issue = await unlessGone(api.Issues.show(note.noteable_iid, { projectId: id }));
+        if (!issue) continue;
         on = { title: String(issue.title), url: String(issue.web_url), head: null };
       }
       targets.set(key, on);

@@ -36,8 +36,13 @@ export function createPoller(o: PollerOptions): Poller {
   let pass: Promise<void> | null = null;
   let stopped = false;
 
+  /** Whether polling is still on since the same start (turned off, or off and on, meanwhile: no). */
+  const still = async (p: PolledProject) => (await o.polling.pollOf(p.project_id)).from === p.poll_from;
+
   const pollProject = async (p: PolledProject) => {
     const results = await api.forge.poll(p.project_id, await o.polling.cursors(p.project_id), p.poll_from);
+    // What a pass read for a polling since turned off (or restarted) is not kept.
+    if (!(await still(p))) return;
     let fresh = 0;
     for (const r of results) {
       if (r.state === "limited") {

@@ -114,6 +114,25 @@ describe("polling GitHub's comment listings", () => {
     expect(read(more).comments.map((x) => x.id)).toContain(String(d.id));
   });
 
+  it("S-FORGE-45: a comment whose pull request or issue is gone (404) is skipped, and the listing still reads the others", async () => {
+    const { gh, target } = await github();
+    gh.addPull(REPO, { title: "Rename the widget", head: "rename" });
+    const start = Date.now() - 10_000;
+    const at = new Date(start + 1_000);
+    gh.discussion.add(REPO, 99, { login: "octocat", body: "@codexpi on a deleted one", at });
+    gh.discussion.add(REPO, 99, {
+      login: "octocat",
+      body: "@codexpi on a deleted line",
+      at,
+      review: { path: "a.ts", line: 1, diff_hunk: "@@" },
+    });
+    const kept = gh.discussion.add(REPO, 1, { login: "octocat", body: "@codexpi here", at });
+    const [issues, reviews] = await pollComments(target, {}, start);
+    expect(read(issues).comments.map((c) => c.id)).toEqual([String(kept.id)]);
+    expect(read(reviews).comments).toEqual([]);
+    expect(read(reviews).cursor.since).toBe(githubTime(at));
+  });
+
   it("S-FORGE-46: a spent rate limit (403 with X-RateLimit-Remaining 0, or 429 with Retry-After) makes the listing wait until the reset; another 403 is the catalogue's refusal, without the token", async () => {
     const { gh, target } = await github();
     const reset = Math.ceil(Date.now() / 1000) + 120;
