@@ -5,9 +5,9 @@ import { ForgePolling } from "../../src/forge/store/polling.js";
 import { ForgeThreads } from "../../src/forge/store/threads.js";
 import { createLogger } from "../../src/logger.js";
 import { inputText } from "../support/fakeModel.js";
-import { issueLabelled, postGitHub, prComment } from "../support/forgeWebhooks.js";
+import { issueLabelled, postGitHub, postGitLab, prComment } from "../support/forgeWebhooks.js";
 import { eventually, OWNER } from "../support/slackBot.js";
-import { ADMIN_ACTOR, forgeBot, HOOK_SECRET, REPO, TOKEN } from "./forgeBot.js";
+import { ADMIN_ACTOR, forgeBot, GITLAB_HOOK_SECRET, HOOK_SECRET, REPO, TOKEN } from "./forgeBot.js";
 
 // Issue 33, item 1, polling mode ("Polling mode passes the comment test without webhooks"): the
 // real bot, the real worker and the real Codex against the fake model; the comments written only
@@ -304,6 +304,62 @@ describe("polling mode", () => {
     const twin = issueLabelled(REPO, 7, "octocat", "codexpi", "Rename oldName to newName LABEL-POLL-7");
     await postGitHub(e.base, { secret: HOOK_SECRET, event: "issues", payload: twin, delivery: "d-label" });
     expect(await e.outcome("github", "d-label")).toBe("duplicate");
+    expect(await e.queued()).toBe(1);
+  }, 300_000);
+
+  it("S-FORGE-42: issues too on GitLab: an issue given the project's label, only on GitLab, starts a conversation whose answer is a note on the issue; the same label also delivered by webhook is handled once", async () => {
+    env = await forgeBot({ env: POLL });
+    const e = env;
+    const { gitlab, projectId } = await e.labOnGitLab();
+    await new ForgeLinks(e.db).link(
+      { forge: "gitlab", login: "tanuki", account_id: null, user_id: OWNER },
+      "test",
+      Date.now(),
+    );
+    await new ForgeThreads(e.db).setSettings(projectId, { channel_id: "C1" }, Date.now());
+    await new ForgePolling(e.db).setPoll(projectId, true, Date.now());
+    await eventually(
+      () => gitlab.received.some((r) => r.method === "GET" && /\/issues\?/.test(r.url)),
+      10_000,
+      "the first poll of issues",
+    );
+    const iid = gitlab.issues.add("group/app", 100, {
+      title: "Misnamed",
+      description: "Rename it LAB-LABEL-1",
+    });
+    const ev = gitlab.issues.label("group/app", iid, { username: "tanuki", label: "codexpi" });
+    expect(await e.outcome("gitlab", `poll:issue_label:${ev}`)).toBe("started");
+    const answer = await eventually(
+      () => gitlab.issues.notes.find((n) => n.body.includes("fake.slack.test/archives/C1/")),
+      120_000,
+      "the answer on the issue",
+    );
+    expect(answer.iid).toBe(iid);
+    expect(e.model.requests.some((r) => inputText(r).includes("LAB-LABEL-1"))).toBe(true);
+    // The webhook's twin of that label (an Issue Hook whose labels gained it) runs nothing more.
+    const label = [{ title: "codexpi" }];
+    const twin = {
+      object_kind: "issue",
+      user: { username: "tanuki", id: 42 },
+      project: { id: 100, path_with_namespace: "group/app" },
+      object_attributes: {
+        iid,
+        title: "Misnamed",
+        description: "Rename it LAB-LABEL-1",
+        url: `https://gitlab.example/group/app/-/issues/${iid}`,
+        action: "update",
+      },
+      labels: label,
+      changes: { labels: { previous: [], current: label } },
+    };
+    const sent = await postGitLab(e.base, {
+      token: GITLAB_HOOK_SECRET,
+      event: "Issue Hook",
+      payload: twin,
+      uuid: "d-lab-label",
+    });
+    expect(sent.status).toBe(202);
+    expect(await e.outcome("gitlab", "d-lab-label")).toBe("duplicate");
     expect(await e.queued()).toBe(1);
   }, 300_000);
 });

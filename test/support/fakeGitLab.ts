@@ -1,5 +1,6 @@
 import { type Answer, type ForgeRequest, forgeServer, stringFields } from "./fakeForge.js";
 import { FakeNoteEvents } from "./fakeGitLabEvents.js";
+import { FakeIssues } from "./fakeGitLabIssues.js";
 import { FakePipelines } from "./fakeGitLabPipelines.js";
 
 // A fake GitLab REST API (v4) on 127.0.0.1, checking each request against GitLab's documented shape
@@ -13,7 +14,8 @@ import { FakePipelines } from "./fakeGitLabPipelines.js";
 // "<field> is missing"; 409 "Another open merge request already exists for this source branch".
 // Also `POST /api/v4/projects/:id/merge_requests/:iid/notes` with a string `body` (a comment on a
 // merge request, issue 33): 201 with `id`, `body`; and pipelines' jobs and job traces
-// (fakeGitLabPipelines.ts), and the project's comment events polling reads (fakeGitLabEvents.ts).
+// (fakeGitLabPipelines.ts), and what polling reads: the project's comment events
+// (fakeGitLabEvents.ts), its issues and their label events (fakeGitLabIssues.ts).
 
 /** A merge request the fake holds. */
 interface MergeRequest {
@@ -41,6 +43,8 @@ export interface FakeGitLab {
   pipelines: FakePipelines;
   /** Notes as the events API lists them: people's (`events.add`) and those posted through the API. */
   events: FakeNoteEvents;
+  /** The project's issues, the labels given them, the notes posted on them. */
+  issues: FakeIssues;
   /** Adds a merge request as if someone had opened it on GitLab; answers its iid. */
   addMergeRequest(project: string, m: { title: string; source_branch: string }): number;
   merge(project: string, iid: number): void;
@@ -65,6 +69,7 @@ export async function startFakeGitLab(opts: { token: string; projects: string[] 
   };
   const pipelines = new FakePipelines();
   const events = new FakeNoteEvents();
+  const issues = new FakeIssues();
   const route = (req: Omit<ForgeRequest, "status">): Answer => {
     if (!authorised(req.headers, opts.token)) return { status: 401, body: { message: "401 Unauthorized" } };
     const url = new URL(req.url, "http://fake");
@@ -88,6 +93,10 @@ export async function startFakeGitLab(opts: { token: string; projects: string[] 
       });
       return { status: 201, body: { id: 500 + list.length, body: (req.body as { body: string }).body } };
     }
+    const is = /^\/api\/v4\/projects\/([^/]+)(\/issues(?:\/.*)?)$/.exec(raw);
+    const isProject = is ? byId(is[1]!) : null;
+    const issued = isProject ? issues.route(req, isProject, is![2]!, url.searchParams) : null;
+    if (issued) return issued;
     const ev = /^\/api\/v4\/projects\/([^/]+)\/events$/.exec(raw);
     const evProject = ev ? byId(ev[1]!) : null;
     const listed = evProject
@@ -115,6 +124,7 @@ export async function startFakeGitLab(opts: { token: string; projects: string[] 
     notes: (p) => notes.get(p) ?? [],
     pipelines,
     events,
+    issues,
     addMergeRequest(p, m) {
       const mrs = store.get(p) ?? [];
       const iid = mrs.length + 1;

@@ -65,13 +65,15 @@ export interface ForgeApi {
   /** A CI run's first failed job and its log's last `tail` characters (null when no job failed). */
   failedJob(projectId: string, run: CiRun, tail: number): Promise<FailedJob | null>;
   /**
-   * A polled project's new comments on its forge (installs without a public URL), per listing,
-   * from each listing's cursor, or from `fromMs` (polling's start) for one never read.
+   * A polled project's new comments on its forge (installs without a public URL), and the issues
+   * given `label`, per listing, from each listing's cursor, or from `fromMs` (polling's start)
+   * for one never read.
    */
   poll(
     projectId: string,
     cursors: Readonly<Record<string, PollCursor>>,
     fromMs: number,
+    label: string,
   ): Promise<ListingPoll[]>;
 }
 
@@ -133,9 +135,9 @@ export function forgeApi(kernel: Kernel): ForgeApi {
       const project = await getProject(db, projectId);
       return failedJob(await projectForgeTarget(project, host()), run, tail);
     },
-    async poll(projectId, cursors, fromMs) {
+    async poll(projectId, cursors, fromMs, label) {
       const project = await getProject(db, projectId);
-      return pollComments(await projectForgeTarget(project, host()), cursors, fromMs);
+      return pollComments(await projectForgeTarget(project, host()), cursors, fromMs, label);
     },
   };
 }

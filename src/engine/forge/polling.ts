@@ -14,8 +14,10 @@ import { gitlab, octokit, ownerRepo, projectId, pullRequestHead, TIMEOUT_MS } fr
 //   Labels given to issues: `GET /repos/{o}/{r}/issues/events` (newest first, one page; the same
 //   URL each time, so its ETag always applies), the `labeled` events after the last one seen.
 // - GitLab: `GET /projects/:id/events?action=commented&after=YYYY-MM-DD&sort=asc` (each event
-//   carries its note), then the merge request or issue. GitLab's REST API does not answer
-//   `If-None-Match` (gitlab-org/gitlab#14357): one request per period, no more.
+//   carries its note), then the merge request or issue. Labels given to issues: `GET
+//   /projects/:id/issues?labels=<label>&updated_after=…` and, for each issue updated, `GET
+//   /projects/:id/issues/:iid/resource_label_events` (who added the label, when). GitLab's REST
+//   API does not answer `If-None-Match` (gitlab-org/gitlab#14357): a few requests per period.
 
 /** Where a listing was read up to. */
 export interface PollCursor {
@@ -384,18 +386,99 @@ async function gitlabNotes(
   };
 }
 
+interface GlLabelEvent {
+  id: number;
+  action?: string;
+  created_at: string;
+  user?: { username: string; id: number } | null;
+  label?: { name?: string } | null;
+}
+
+/** The label `label` given to issues since the cursor (GitLab's issues, then their label events). */
+async function gitlabIssueLabels(
+  target: ForgeTarget,
+  cursor: PollCursor | undefined,
+  fromMs: number,
+  label: string,
+): Promise<ListingPoll> {
+  const listing = "gitlab:issue_labels";
+  const api = gitlab(target);
+  const id = projectId(target.forgeRepo);
+  const since = cursor?.since ?? new Date(fromMs).toISOString();
+  const lastId = cursor?.last_id ? Number(cursor.last_id) : null;
+  let issues: Array<Record<string, unknown>>;
+  try {
+    issues = (await api.Issues.all({
+      projectId: id,
+      labels: label,
+      updatedAfter: since,
+      orderBy: "updated_at",
+      sort: "asc",
+      perPage: PAGE,
+      maxPages: 1,
+    })) as Array<Record<string, unknown>>;
+  } catch (e) {
+    const until = limitedUntil(e, Date.now());
+    if (until !== null) return { listing, state: "limited", until };
+    throw e;
+  }
+  const repo = /^\d+$/.test(target.forgeRepo)
+    ? String((await api.Projects.show(id)).path_with_namespace)
+    : target.forgeRepo;
+  const comments: PolledComment[] = [];
+  let next = since;
+  let last = lastId;
+  for (const issue of issues) {
+    const iid = Number(issue.iid);
+    const updated = String(issue.updated_at);
+    if (time(updated) > time(next)) next = updated;
+    const events = ((await unlessGone(api.IssueLabelEvents.all(id, iid))) ?? []) as GlLabelEvent[];
+    for (const e of events) {
+      const fresh = lastId !== null ? e.id > lastId : time(e.created_at) >= time(since);
+      if (!fresh || e.action !== "add" || !e.user) continue;
+      if ((e.label?.name ?? "").toLowerCase() !== label.toLowerCase()) continue;
+      if (last === null || e.id > last) last = e.id;
+      const author = issue.author as { username?: string } | undefined;
+      comments.push({
+        kind: "issue_label",
+        id: String(e.id),
+        repo,
+        body: String(issue.description ?? ""),
+        url: String(issue.web_url),
+        author: { login: e.user.username, id: String(e.user.id) },
+        on: { kind: "issue", number: iid, title: String(issue.title), url: String(issue.web_url) },
+        head: null,
+        review: null,
+        label: { name: e.label?.name ?? label, issueAuthor: author?.username ?? "?" },
+      });
+    }
+  }
+  return {
+    listing,
+    state: "read",
+    comments: comments.sort((a, b) => Number(a.id) - Number(b.id)),
+    cursor: { since: next, last_id: last === null ? null : String(last), etag: null },
+  };
+}
+
 /**
  * Reads a project's new comments from its forge, per listing, from each listing's cursor (or,
- * for a listing never read, from `fromMs`: polling's start). Failures other than the rate limit
+ * for a listing never read, from `fromMs`: polling's start), and the issues given `label` (GitHub
+ * lists every label given: the front end tells which is its own). Failures other than the rate limit
  * are the catalogue's forge errors, never holding the token.
  */
 export async function pollComments(
   target: ForgeTarget,
   cursors: Readonly<Record<string, PollCursor>>,
   fromMs: number,
+  label: string,
 ): Promise<ListingPoll[]> {
   try {
-    if (target.forge === "gitlab") return [await gitlabNotes(target, cursors["gitlab:notes"], fromMs)];
+    if (target.forge === "gitlab") {
+      const notes = await gitlabNotes(target, cursors["gitlab:notes"], fromMs);
+      if (notes.state === "limited") return [notes];
+      return [notes, await gitlabIssueLabels(target, cursors["gitlab:issue_labels"], fromMs, label)];
+    }
     const out: ListingPoll[] = [];
     for (const listing of ["github:issue_comments", "github:review_comments"] as const) {
       const read = await githubListing(target, listing, cursors[listing], fromMs);

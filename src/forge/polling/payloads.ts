@@ -1,8 +1,9 @@
 import type { PolledComment } from "../../engine/api/forge.js";
 
-// A polled comment as the webhook would have delivered it (docs.github.com "Webhook events and
-// payloads": `issue_comment`, `pull_request_review_comment`, `issues` labeled; docs.gitlab.com "Webhook events":
-// Note Hook), so that journaling and handling are the webhooks' own code, unchanged.
+// A polled comment (or label) as the webhook would have delivered it (docs.github.com "Webhook
+// events and payloads": `issue_comment`, `pull_request_review_comment`, `issues` labeled;
+// docs.gitlab.com "Webhook events": Note Hook, Issue Hook), so that journaling and handling are the
+// webhooks' own code, unchanged.
 
 /** A journaled delivery made of a polled comment: its event, id and payload. */
 export interface PolledDelivery {
@@ -80,6 +81,22 @@ function github(c: PolledComment): PolledDelivery {
 
 function gitlab(c: PolledComment): PolledDelivery {
   const target = { iid: c.on.number, title: c.on.title, url: c.on.url };
+  if (c.kind === "issue_label") {
+    const label = [{ title: c.label?.name ?? "" }];
+    return {
+      event: "Issue Hook",
+      deliveryId: `poll:issue_label:${c.id}`,
+      payload: {
+        object_kind: "issue",
+        user: { username: c.author.login, id: Number(c.author.id) },
+        project: { path_with_namespace: c.repo },
+        object_attributes: { ...target, description: c.body, action: "update" },
+        labels: label,
+        // What the label event says: this label was added (the others are not told).
+        changes: { labels: { previous: [], current: label } },
+      },
+    };
+  }
   return {
     event: "Note Hook",
     deliveryId: `poll:note:${c.id}`,
@@ -110,4 +127,5 @@ function gitlab(c: PolledComment): PolledDelivery {
 }
 
 /** The delivery a polled comment makes. */
-export const deliveryOf = (c: PolledComment): PolledDelivery => (c.kind === "note" ? gitlab(c) : github(c));
+export const deliveryOf = (forge: "github" | "gitlab", c: PolledComment): PolledDelivery =>
+  forge === "gitlab" ? gitlab(c) : github(c);

@@ -1,4 +1,5 @@
 import type { ForgeDeps } from "../deps.js";
+import { DEFAULT_HANDLE } from "../store/threads.js";
 import type { ForgePolling, PolledProject } from "../store/polling.js";
 import { deliveryOf } from "./payloads.js";
 
@@ -11,7 +12,7 @@ import { deliveryOf } from "./payloads.js";
 
 /** What the poller needs: the engine's forge API, the journal, a clock and a logger. */
 export interface PollerOptions {
-  deps: Pick<ForgeDeps, "api" | "deliveries" | "clock" | "logger">;
+  deps: Pick<ForgeDeps, "api" | "deliveries" | "threads" | "clock" | "logger">;
   polling: ForgePolling;
   /** How often each polled project is read (CODEXPI_FORGE_POLL_SECONDS). */
   periodMs: number;
@@ -29,7 +30,7 @@ export interface Poller {
 }
 
 export function createPoller(o: PollerOptions): Poller {
-  const { api, deliveries, clock, logger } = o.deps;
+  const { api, deliveries, threads, clock, logger } = o.deps;
   /** Projects whose forge's rate limit is spent, until when (epoch ms). */
   const limited = new Map<string, number>();
   let timer: NodeJS.Timeout | null = null;
@@ -40,7 +41,14 @@ export function createPoller(o: PollerOptions): Poller {
   const still = async (p: PolledProject) => (await o.polling.pollOf(p.project_id)).from === p.poll_from;
 
   const pollProject = async (p: PolledProject) => {
-    const results = await api.forge.poll(p.project_id, await o.polling.cursors(p.project_id), p.poll_from);
+    // The project's label is its handle (labels.ts): the issues given it are asked for.
+    const label = (await threads.settings(p.project_id)).handle ?? DEFAULT_HANDLE;
+    const results = await api.forge.poll(
+      p.project_id,
+      await o.polling.cursors(p.project_id),
+      p.poll_from,
+      label,
+    );
     // What a pass read for a polling since turned off (or restarted) is not kept.
     if (!(await still(p))) return;
     let fresh = 0;
@@ -54,11 +62,12 @@ export function createPoller(o: PollerOptions): Poller {
         continue;
       }
       if (r.state === "unchanged") continue;
+      const forge = r.listing.startsWith("gitlab:") ? "gitlab" : "github";
       for (const c of r.comments) {
-        const d = deliveryOf(c);
+        const d = deliveryOf(forge, c);
         const journaled = await deliveries.journal(
           {
-            forge: c.kind === "note" ? "gitlab" : "github",
+            forge,
             delivery_id: d.deliveryId,
             event: d.event,
             project_id: p.project_id,

@@ -43,7 +43,7 @@ describe("polling GitHub's comment listings", () => {
       at: new Date(start + 2_000),
       review: { path: "src/w.ts", line: 42, diff_hunk: "@@ -1 +1 @@" },
     });
-    const [issues, reviews] = await pollComments(target, {}, start);
+    const [issues, reviews] = await pollComments(target, {}, start, "codexpi");
     const i = read(issues);
     expect(i.comments).toEqual([
       {
@@ -85,12 +85,17 @@ describe("polling GitHub's comment listings", () => {
 
     // The next query (same since) is answered 200 with the boundary comment again, and an ETag kept…
     const cursors = { "github:issue_comments": i.cursor, "github:review_comments": r.cursor };
-    const [again] = await pollComments(target, cursors, start);
+    const [again] = await pollComments(target, cursors, start, "codexpi");
     const a = read(again);
     expect(a.cursor.etag).toMatch(/^W\//);
     // …then the same query with If-None-Match is a 304: nothing read.
     const before = gh.received.length;
-    const [unchanged] = await pollComments(target, { ...cursors, "github:issue_comments": a.cursor }, start);
+    const [unchanged] = await pollComments(
+      target,
+      { ...cursors, "github:issue_comments": a.cursor },
+      start,
+      "codexpi",
+    );
     expect(unchanged).toEqual({ listing: "github:issue_comments", state: "unchanged" });
     const sent = gh.received.slice(before).find((x) => x.url.includes("/issues/comments?"))!;
     expect(sent.headers["if-none-match"]).toBe(a.cursor.etag);
@@ -100,17 +105,22 @@ describe("polling GitHub's comment listings", () => {
     // comment at the cursor itself is given again: the journal keeps one delivery per id).
     await new Promise((res) => setTimeout(res, 1_100));
     const mid = gh.discussion.add(REPO, 1, { login: "octocat", body: "a remark" });
-    const [moved] = await pollComments(target, { "github:issue_comments": a.cursor }, start);
+    const [moved] = await pollComments(target, { "github:issue_comments": a.cursor }, start, "codexpi");
     expect(read(moved).comments.map((x) => x.id)).toContain(String(mid.id));
     await new Promise((res) => setTimeout(res, 1_100));
     gh.discussion.edit(c.id, "@codexpi hi (edited)");
-    const [edited] = await pollComments(target, { "github:issue_comments": read(moved).cursor }, start);
+    const [edited] = await pollComments(
+      target,
+      { "github:issue_comments": read(moved).cursor },
+      start,
+      "codexpi",
+    );
     const e = read(edited);
     expect(e.comments.map((x) => x.id)).not.toContain(String(c.id));
     expect(e.cursor.since).not.toBe(read(moved).cursor.since);
     // Positive control: a comment written after the cursor is read.
     const d = gh.discussion.add(REPO, 1, { login: "octocat", body: "@codexpi more" });
-    const [more] = await pollComments(target, { "github:issue_comments": e.cursor }, start);
+    const [more] = await pollComments(target, { "github:issue_comments": e.cursor }, start, "codexpi");
     expect(read(more).comments.map((x) => x.id)).toContain(String(d.id));
   });
 
@@ -127,7 +137,7 @@ describe("polling GitHub's comment listings", () => {
       review: { path: "a.ts", line: 1, diff_hunk: "@@" },
     });
     const kept = gh.discussion.add(REPO, 1, { login: "octocat", body: "@codexpi here", at });
-    const [issues, reviews] = await pollComments(target, {}, start);
+    const [issues, reviews] = await pollComments(target, {}, start, "codexpi");
     expect(read(issues).comments.map((c) => c.id)).toEqual([String(kept.id)]);
     expect(read(reviews).comments).toEqual([]);
     expect(read(reviews).cursor.since).toBe(githubTime(at));
@@ -141,7 +151,7 @@ describe("polling GitHub's comment listings", () => {
       body: { message: "API rate limit exceeded" },
       headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset) },
     };
-    const [spent] = await pollComments(target, {}, Date.now());
+    const [spent] = await pollComments(target, {}, Date.now(), "codexpi");
     expect(spent).toEqual({ listing: "github:issue_comments", state: "limited", until: reset * 1000 });
     gh.discussion.refuseNext = {
       status: 429,
@@ -149,18 +159,18 @@ describe("polling GitHub's comment listings", () => {
       headers: { "retry-after": "30" },
     };
     const now = Date.now();
-    const [secondary] = await pollComments(target, {}, now);
+    const [secondary] = await pollComments(target, {}, now, "codexpi");
     expect(secondary?.state).toBe("limited");
     const until = (secondary as { until: number }).until;
     expect(until).toBeGreaterThanOrEqual(now + 30_000);
     expect(until).toBeLessThan(now + 40_000);
     gh.discussion.refuseNext = { status: 403, body: { message: "Resource not accessible by integration" } };
-    const refused = await pollComments(target, {}, Date.now()).catch((e: unknown) => e);
+    const refused = await pollComments(target, {}, Date.now(), "codexpi").catch((e: unknown) => e);
     expect(isEngineError(refused) && refused.reason).toBe("forge_forbidden");
     expect(JSON.stringify(refused)).not.toContain(TOKEN);
     expect(String((refused as Error).message)).not.toContain(TOKEN);
     // Positive control: unrefused, the listing is read.
-    expect((await pollComments(target, {}, Date.now()))[0]?.state).toBe("read");
+    expect((await pollComments(target, {}, Date.now(), "codexpi"))[0]?.state).toBe("read");
   });
 });
 
@@ -180,7 +190,9 @@ describe("polling GitHub's issue events", () => {
       body: "Rename it",
       at: new Date(start + 1_000),
     });
-    const events = (await pollComments(target, {}, start)).find((r) => r.listing === "github:issue_events");
+    const events = (await pollComments(target, {}, start, "codexpi")).find(
+      (r) => r.listing === "github:issue_events",
+    );
     const e = read(events);
     expect(e.comments).toEqual([
       {
@@ -203,13 +215,15 @@ describe("polling GitHub's issue events", () => {
     ]);
     expect(e.cursor).toMatchObject({ last_id: String(id), etag: expect.stringMatching(/^W\//) });
     const before = gh.received.length;
-    const again = (await pollComments(target, { "github:issue_events": e.cursor }, start)).at(-1);
+    const again = (await pollComments(target, { "github:issue_events": e.cursor }, start, "codexpi")).at(-1);
     expect(again).toEqual({ listing: "github:issue_events", state: "unchanged" });
     const sent = gh.received.slice(before).find((x) => x.url.includes("/issues/events?"))!;
     expect(sent.headers["if-none-match"]).toBe(e.cursor.etag);
     expect(new URL(sent.url, "http://x").searchParams.get("per_page")).toBe("100");
     const later = gh.discussion.label(REPO, 8, { login: "octocat", label: "bug", body: "b" });
-    const next = read((await pollComments(target, { "github:issue_events": e.cursor }, start)).at(-1));
+    const next = read(
+      (await pollComments(target, { "github:issue_events": e.cursor }, start, "codexpi")).at(-1),
+    );
     expect(next.comments.map((c) => c.id)).toEqual([String(later)]);
   });
 });
@@ -227,7 +241,7 @@ describe("polling GitLab's comment events", () => {
       body: "@codexpi fix",
       position: { new_path: "a.ts", new_line: 3 },
     });
-    const [first] = await pollComments(target, {}, start);
+    const [first] = await pollComments(target, {}, start, "codexpi");
     const f = read(first);
     expect(f.comments).toEqual([
       {
@@ -251,11 +265,58 @@ describe("polling GitLab's comment events", () => {
     expect(q.get("action")).toBe("commented");
     expect(q.get("sort")).toBe("asc");
     expect(q.get("after")).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    const [none] = await pollComments(target, { "gitlab:notes": f.cursor }, start);
+    const [none] = await pollComments(target, { "gitlab:notes": f.cursor }, start, "codexpi");
     expect(read(none).comments).toEqual([]);
     // Positive control: a later note is read, alone.
     const later = gl.events.add("group/app", iid, { username: "tanuki", body: "@codexpi more" });
-    const [next] = await pollComments(target, { "gitlab:notes": read(none).cursor }, start);
+    const [next] = await pollComments(target, { "gitlab:notes": read(none).cursor }, start, "codexpi");
+    expect(read(next).comments.map((c) => c.id)).toEqual([String(later)]);
+  });
+
+  it("S-FORGE-47: an issue given the project's label is read from the issues (labels, updated_after, order_by=updated_at, sort=asc) and their label events, with who labelled it; another label is not; once read, not again; a later one is (positive control)", async () => {
+    const gl = await startFakeGitLab({ token: TOKEN, projects: ["group/app"] });
+    closers.push(gl.close);
+    const target = { forge: "gitlab" as const, forgeUrl: gl.apiUrl, forgeRepo: "group/app", token: TOKEN };
+    const start = Date.now() - 5_000;
+    const iid = gl.issues.add("group/app", 100, { title: "Misnamed", description: "Rename it" });
+    gl.issues.label("group/app", iid, { username: "other", label: "bug" });
+    const ev = gl.issues.label("group/app", iid, { username: "tanuki", label: "codexpi" });
+    const [, labels] = await pollComments(target, {}, start, "codexpi");
+    const l = read(labels);
+    expect(l.comments).toEqual([
+      {
+        kind: "issue_label",
+        id: String(ev),
+        repo: "group/app",
+        body: "Rename it",
+        url: `https://gitlab.example/group/app/-/issues/${iid}`,
+        author: { login: "tanuki", id: "42" },
+        on: {
+          kind: "issue",
+          number: iid,
+          title: "Misnamed",
+          url: `https://gitlab.example/group/app/-/issues/${iid}`,
+        },
+        head: null,
+        review: null,
+        label: { name: "codexpi", issueAuthor: "reporter" },
+      },
+    ]);
+    const q = new URL(gl.received.find((x) => /\/issues\?/.test(x.url))!.url, "http://x").searchParams;
+    expect(q.get("labels")).toBe("codexpi");
+    expect(q.get("order_by")).toBe("updated_at");
+    expect(q.get("sort")).toBe("asc");
+    expect(Number.isNaN(Date.parse(q.get("updated_after") ?? ""))).toBe(false);
+    const [, again] = await pollComments(target, { "gitlab:issue_labels": l.cursor }, start, "codexpi");
+    expect(read(again).comments).toEqual([]);
+    const other = gl.issues.add("group/app", 100, { title: "Another", description: "More" });
+    const later = gl.issues.label("group/app", other, { username: "tanuki", label: "CodexPi" });
+    const [, next] = await pollComments(
+      target,
+      { "gitlab:issue_labels": read(again).cursor },
+      start,
+      "codexpi",
+    );
     expect(read(next).comments.map((c) => c.id)).toEqual([String(later)]);
   });
 });
