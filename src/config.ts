@@ -123,6 +123,7 @@ const schema = z.object({
     })
     .optional(),
   CODEXPI_INTERIM_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  CODEXPI_FORGE_POLL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   CODEXPI_STREAMING: z.enum(["auto", "off"]).default("auto"),
   CODEXPI_THREAD_CONTEXT_MESSAGES: z.coerce.number().int().min(0).max(1000).default(50),
   CODEXPI_THREAD_CONTEXT_CHARS: z.coerce.number().int().min(500).max(500_000).default(20_000),
@@ -171,6 +172,8 @@ function timeLimits(e: z.infer<typeof schema>) {
       afterMs: e.CODEXPI_DECISION_DM_SECONDS * 1000,
       activeMs: e.CODEXPI_THREAD_ACTIVE_MINUTES * 60_000,
     },
+    /** How often the forge is polled for projects with `codexpi forge set NAME --poll on` (docs/forges.md). */
+    forgePollMs: e.CODEXPI_FORGE_POLL_SECONDS * 1000,
   };
 }
 

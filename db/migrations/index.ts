@@ -37,6 +37,7 @@ import * as m0035 from "./0035_turn_unreachable_time.js";
 import * as m0038 from "./0038_forge_front_end.js";
 import * as m0041 from "./0041_memory_places.js";
 import * as m0040 from "./0040_forge_ci.js";
+import * as m0042 from "./0042_forge_polling.js";
 
 /** Every migration in order; a static list so that the same code runs from src/ and dist/. */
 export const migrations: Record<string, Migration> = {
@@ -78,4 +79,5 @@ export const migrations: Record<string, Migration> = {
   "0038_forge_front_end": m0038,
   "0041_memory_places": m0041,
   "0040_forge_ci": m0040,
+  "0042_forge_polling": m0042,
 };

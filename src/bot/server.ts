@@ -266,6 +266,7 @@ function forgeFrontEnd(config: Config, engine: Engine, logger: Logger): ForgeFro
     locale: config.locale,
     admins: config.admins,
     isCoordinator: () => engine.holdsLease(),
+    pollMs: config.forgePollMs,
   });
 }
 

@@ -32,6 +32,7 @@ const SET_OPTIONS = {
   forks: { type: "string" },
   "webhook-secret": { type: "string" },
   "remove-webhook-secret": { type: "boolean" },
+  poll: { type: "string" },
 } as const;
 
 /** How `forge set` names each setting (for the error that names the option). */
@@ -57,8 +58,9 @@ async function set(argv: string[]): Promise<number> {
     },
     secret: values["webhook-secret"],
     removeSecret: values["remove-webhook-secret"],
+    poll: values.poll,
   };
-  const changes = checkForgeFrontEnd(options, SET_NAMES, "--webhook-secret");
+  const changes = checkForgeFrontEnd(options, SET_NAMES, "--webhook-secret", "--poll");
   const cli = await cliEngine();
   try {
     await applyForgeFrontEnd(cli, positionals[0] as string, options, changes);

@@ -6,6 +6,7 @@ import {
   type ForgeSettingsInput,
   forgeSettingsChanges,
 } from "../forge/settingsInput.js";
+import { ForgePolling } from "../forge/store/polling.js";
 import { DEFAULT_HANDLE, type ForgeSettings, ForgeThreads } from "../forge/store/threads.js";
 import { t } from "../i18n/index.js";
 import { type cliEngine, cliLocale, out, UsageError } from "./context.js";
@@ -21,6 +22,8 @@ export interface ForgeFrontEndOptions {
   /** `-`: read it from standard input; anything else is refused before anything is opened. */
   secret?: string;
   removeSecret?: boolean;
+  /** Polling (`on`/`off`, installs without a public URL): kept apart from the settings, see ForgePolling. */
+  poll?: string;
 }
 
 /** The option a setting is given with, in each command (for the error that names it). */
@@ -33,7 +36,16 @@ async function readStdin(): Promise<string> {
 }
 
 /** Checks the options before anything is opened; a bad value is a usage error naming its option. */
-export function checkForgeFrontEnd(o: ForgeFrontEndOptions, names: OptionNames, secretOption: string) {
+export function checkForgeFrontEnd(
+  o: ForgeFrontEndOptions,
+  names: OptionNames,
+  secretOption: string,
+  pollOption = "--poll",
+) {
+  if (o.poll !== undefined && o.poll !== "on" && o.poll !== "off")
+    throw new UsageError(
+      t(cliLocale(), "cli.error.forge_setting", { option: pollOption, value: o.poll, syntax: "on|off" }),
+    );
   try {
     const changes = forgeSettingsChanges(o.settings);
     if (o.secret !== undefined && o.secret !== "-")
@@ -53,7 +65,10 @@ export function checkForgeFrontEnd(o: ForgeFrontEndOptions, names: OptionNames, 
 
 /** Whether any forge front-end option was given. */
 export const anyForgeFrontEnd = (o: ForgeFrontEndOptions) =>
-  o.secret !== undefined || o.removeSecret === true || Object.values(o.settings).some((v) => v !== undefined);
+  o.secret !== undefined ||
+  o.removeSecret === true ||
+  o.poll !== undefined ||
+  Object.values(o.settings).some((v) => v !== undefined);
 
 /** Applies checked options to project `name` as the operator (an admin) and says the settings now. */
 export async function applyForgeFrontEnd(
@@ -98,4 +113,12 @@ export async function applyForgeFrontEnd(
     }),
   );
   out(t(config.locale, "cli.forge.forks", { name: now.name, forks: now.settings.forks }));
+  // Polling (no public URL): turned on, it reads from now on, never what came before.
+  const polling = new ForgePolling(db);
+  const project = await api.projects.forActor(CLI_ACTOR, name);
+  const polled =
+    o.poll === undefined
+      ? await polling.pollOf(project.id)
+      : await polling.setPoll(project.id, o.poll === "on", engine.clock.now());
+  out(t(config.locale, polled.poll === "on" ? "cli.forge.poll_on" : "cli.forge.poll_off"));
 }

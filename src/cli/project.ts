@@ -115,7 +115,7 @@ function memoryWritersArgument(value: string | undefined): MemoryWriters | undef
  * [--prompters-merge on|off] [--models a,b|none] [--host HOST|none] [--path DIR] [--remote R] [--forge github|gitlab|none] [--forge-url URL|none]
  * [--forge-repo REPO|none] [--network off|allowlist|open] [--setup "COMMAND"|none]
  * [--thread-prompters author|prompters] [--forge-channel C…|none] [--forge-triggers comments,issues,ci|none]
- * [--forge-webhook-secret -]`: the operator is an admin; a new path is refused where it overlaps
+ * [--forge-webhook-secret -] [--forge-poll on|off]`: the operator is an admin; a new path is refused where it overlaps
  * another project.
  */
 async function set(argv: string[]): Promise<number> {
@@ -152,7 +152,12 @@ async function set(argv: string[]): Promise<number> {
     host,
     models,
   } = setArguments(values, anyForgeFrontEnd(forgeFrontEnd));
-  const forgeFrontEndChanges = checkForgeFrontEnd(forgeFrontEnd, PROJECT_SET_NAMES, "--forge-webhook-secret");
+  const forgeFrontEndChanges = checkForgeFrontEnd(
+    forgeFrontEnd,
+    PROJECT_SET_NAMES,
+    "--forge-webhook-secret",
+    "--forge-poll",
+  );
   const cli = await cliEngine();
   const { db, api, config } = cli;
   try {
@@ -203,6 +208,7 @@ const FORGE_FRONT_END_OPTIONS = {
   "forge-channel": { type: "string" },
   "forge-triggers": { type: "string" },
   "forge-webhook-secret": { type: "string" },
+  "forge-poll": { type: "string" },
 } as const;
 
 const PROJECT_SET_NAMES: OptionNames = {
@@ -219,6 +225,7 @@ function forgeFrontEndOf(values: Record<string, string | undefined>): ForgeFront
   return {
     settings: { channel: word("forge-channel"), triggers: word("forge-triggers") },
     secret: word("forge-webhook-secret"),
+    poll: word("forge-poll"),
   };
 }
 

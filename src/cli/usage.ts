@@ -12,7 +12,7 @@ const SYNTAX: Record<string, string[]> = {
     "project remove NAME",
     "project set NAME [--approvals never|on-request] [--steer on|off] [--workspace direct|branch] [--prompters-merge on|off] [--thread-prompters author|prompters] [--host HOST|none]",
     "project set NAME [--remote R] [--forge github|gitlab|none] [--forge-url URL|none] [--forge-repo OWNER/NAME|none]",
-    "project set NAME [--forge-channel C…|none] [--forge-triggers comments,issues,ci|none] [--forge-webhook-secret -]",
+    "project set NAME [--forge-channel C…|none] [--forge-triggers comments,issues,ci|none] [--forge-webhook-secret -] [--forge-poll on|off]",
     "project set NAME --network off|allowlist|open",
     "project set NAME --memory-writers owners|prompters",
     "project allow-host|deny-host NAME HOST[:PORT]|PRESET…",

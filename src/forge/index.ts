@@ -5,13 +5,15 @@ import type { EngineApi } from "../engine/api/index.js";
 import type { Clock, Database } from "../engine/api/runtime.js";
 import type { Locale } from "../i18n/index.js";
 import type { ForgeDeps } from "./deps.js";
-import { handleDelivery } from "./handling.js";
+import { handleOnce } from "./commentIdentity.js";
+import { createPoller } from "./polling/poller.js";
 import { forgeRequestListener } from "./receiver.js";
 import { postFinishedAnswers } from "./replies.js";
 import type { SlackSide } from "./slackSide.js";
 import { ForgeCiTries } from "./store/ciTries.js";
 import { ForgeDeliveries } from "./store/deliveries.js";
 import { ForgeLinks } from "./store/links.js";
+import { ForgePolling } from "./store/polling.js";
 import { ForgeThreads } from "./store/threads.js";
 import {
   type ChangedSettings,
@@ -29,6 +31,7 @@ export { FORGE_SETTING_SYNTAX, ForgeSettingInvalid, forgeSettingsChanges } from 
 // Same rules as src/bot: the engine only through its API, its own tables only (src/forge/store).
 
 const PASS_MS = 1_000;
+const DEFAULT_POLL_MS = 60_000;
 const LINK_CODE_TTL_MS = 3_600_000;
 /** A delivery whose handling failed this many times is given up (marked failed, logged). */
 const MAX_ATTEMPTS = 8;
@@ -56,6 +59,8 @@ export interface ForgeOptions {
   admins: readonly string[];
   /** Only the coordinator handles deliveries and posts replies (another instance only journals). */
   isCoordinator(): boolean | Promise<boolean>;
+  /** How often polled projects are read from their forge (CODEXPI_FORGE_POLL_SECONDS; default a minute). */
+  pollMs?: number;
 }
 
 /** The running front end: its HTTP handler, started once Slack is up, stopped with the bot. */
@@ -71,6 +76,36 @@ export interface ForgeFrontEnd {
   stop(): Promise<void>;
 }
 
+/** A one-time link code: 12 lowercase letters and digits after the prefix the handler looks for. */
+const newLinkCode = () =>
+  `codexpi-link-${randomBytes(9)
+    .toString("base64url")
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "0")
+    .slice(0, 12)}`;
+
+/** Handles the journaled deliveries that are due; a failing one is tried again later, then given up. */
+async function deliveryPass(
+  deps: ForgeDeps,
+  side: SlackSide,
+  polledProject: (id: string) => Promise<boolean>,
+): Promise<void> {
+  for (const d of await deps.deliveries.pending()) {
+    if (!due(d, deps.clock.now())) continue;
+    try {
+      const outcome = await handleOnce(deps, side, d, polledProject);
+      await deps.deliveries.finish(d, "done", outcome, deps.clock.now());
+      deps.logger.info({ forge: d.forge, delivery: d.delivery_id, outcome }, "forge delivery handled");
+    } catch (err) {
+      deps.logger.warn({ err, forge: d.forge, delivery: d.delivery_id }, "forge delivery failed");
+      if (d.attempts + 1 >= MAX_ATTEMPTS)
+        await deps.deliveries.finish(d, "failed", "error", deps.clock.now());
+      else await deps.deliveries.attempted(d);
+    }
+  }
+  await postFinishedAnswers(deps, side);
+}
+
 export function createForgeFrontEnd(opts: ForgeOptions): ForgeFrontEnd {
   const logger = opts.logger.child({ component: "forge" });
   const deps: ForgeDeps = {
@@ -84,27 +119,14 @@ export function createForgeFrontEnd(opts: ForgeOptions): ForgeFrontEnd {
     locale: opts.locale,
     isAdmin: (userId) => opts.admins.includes(userId),
   };
+  const polling = new ForgePolling(opts.db);
+  const polledProject = async (id: string) => (await polling.pollOf(id)).poll === "on";
   let slack: SlackSide | null = null;
   let timer: NodeJS.Timeout | null = null;
   let pass: Promise<void> | null = null;
   let again = false;
 
-  const runPass = async (side: SlackSide) => {
-    for (const d of await deps.deliveries.pending()) {
-      if (!due(d, deps.clock.now())) continue;
-      try {
-        const outcome = await handleDelivery(deps, side, d);
-        await deps.deliveries.finish(d, "done", outcome, deps.clock.now());
-        logger.info({ forge: d.forge, delivery: d.delivery_id, outcome }, "forge delivery handled");
-      } catch (err) {
-        logger.warn({ err, forge: d.forge, delivery: d.delivery_id }, "forge delivery failed");
-        if (d.attempts + 1 >= MAX_ATTEMPTS)
-          await deps.deliveries.finish(d, "failed", "error", deps.clock.now());
-        else await deps.deliveries.attempted(d);
-      }
-    }
-    await postFinishedAnswers(deps, side);
-  };
+  const runPass = (side: SlackSide) => deliveryPass(deps, side, polledProject);
   const kick = (): void => {
     if (!slack) return;
     if (pass) {
@@ -124,6 +146,14 @@ export function createForgeFrontEnd(opts: ForgeOptions): ForgeFrontEnd {
         }
       });
   };
+  // Polling (projects with `--poll on`): what it reads is journaled like a webhook's delivery.
+  const poller = createPoller({
+    deps,
+    polling,
+    periodMs: opts.pollMs ?? DEFAULT_POLL_MS,
+    isCoordinator: opts.isCoordinator,
+    journaled: kick,
+  });
   return {
     listener: forgeRequestListener({
       api: opts.api,
@@ -133,11 +163,7 @@ export function createForgeFrontEnd(opts: ForgeOptions): ForgeFrontEnd {
       journaled: kick,
     }),
     async linkCode(forge, userId) {
-      const code = `codexpi-link-${randomBytes(9)
-        .toString("base64url")
-        .toLowerCase()
-        .replace(/[^a-z0-9]/g, "0")
-        .slice(0, 12)}`;
+      const code = newLinkCode();
       await deps.links.newCode(forge, userId, code, deps.clock.now() + LINK_CODE_TTL_MS);
       return code;
     },
@@ -148,12 +174,15 @@ export function createForgeFrontEnd(opts: ForgeOptions): ForgeFrontEnd {
       timer = setInterval(kick, PASS_MS);
       timer.unref();
       kick();
+      poller.start();
     },
     async settled() {
+      await poller.settled();
       while (pass) await pass;
     },
     async stop() {
       if (timer) clearInterval(timer);
+      await poller.stop();
       slack = null;
       while (pass) await pass;
     },

@@ -2,6 +2,7 @@ import path from "node:path";
 import fs from "node:fs";
 import { createEngineApi } from "../../src/engine/api/index.js";
 import type { Actor } from "../../src/engine/api/model.js";
+import type { Logger } from "../../src/logger.js";
 import { ForgeDeliveries } from "../../src/forge/store/deliveries.js";
 import type { ForgeName } from "../../src/forge/store/schema.js";
 import { startFakeGitHub } from "../support/fakeGitHub.js";
@@ -21,8 +22,14 @@ export const ADMIN_ACTOR: Actor = { userId: ADMIN, isAdmin: true };
  * The whole bot (real Bolt app over HTTP, notifier, real workers and Codex, fake Slack and model)
  * with its demo project on a fake GitHub Enterprise (`acme/widgets`), a token and a webhook secret.
  */
-export async function forgeBot(opts: { model?: FakeModelOptions } = {}) {
-  const b = await slackBot({ model: opts.model, env: { CODEXPI_LOCALE: "en" } });
+export async function forgeBot(
+  opts: { model?: FakeModelOptions; env?: Record<string, string>; logger?: Logger } = {},
+) {
+  const b = await slackBot({
+    model: opts.model,
+    logger: opts.logger,
+    env: { CODEXPI_LOCALE: "en", ...opts.env },
+  });
   const github = await startFakeGitHub({ token: TOKEN, repos: [REPO], enterprise: true });
   const api = createEngineApi(b.bot.engine);
   await api.projects.setForge(ADMIN_ACTOR, "demo", {

@@ -1,6 +1,7 @@
 import { type Answer, type ForgeRequest, forgeServer, stringFields } from "./fakeForge.js";
 import { FakeActions } from "./fakeGitHubActions.js";
 import { FakeHooks } from "./fakeForgeHooks.js";
+import { FakeComments } from "./fakeGitHubComments.js";
 
 // A fake GitHub REST API on 127.0.0.1, checking each request against GitHub's documented shape
 // (docs.github.com, "Pulls"): `POST /repos/{owner}/{repo}/pulls` with a JSON body holding string
@@ -12,7 +13,7 @@ import { FakeHooks } from "./fakeForgeHooks.js";
 // credentials"; 404 "Not Found"; 422 "Validation Failed" (a malformed body, or "A pull request
 // already exists for owner:branch."). Also `POST /repos/{owner}/{repo}/issues/{n}/comments` (a
 // comment on an issue or a pull request's conversation, issue 33), and Actions' runs, jobs and job logs
-// (fakeGitHubActions.ts).
+// (fakeGitHubActions.ts), and the comment listings polling reads, with ETags (fakeGitHubComments.ts).
 
 /** A pull request the fake holds. */
 interface Pull {
@@ -51,6 +52,8 @@ export interface FakeGitHub {
   actions: FakeActions;
   /** The token's scopes and the repositories' webhooks (`doctor`, fakeForgeHooks.ts). */
   hooks: FakeHooks;
+  /** Every comment as the listings give them: people's (`discussion.add`) and those posted through the API. */
+  discussion: FakeComments;
   /** Marks a pull request merged (as GitHub shows it: closed, `merged_at` set). */
   merge(repo: string, number: number): void;
   close(): Promise<void>;
@@ -86,6 +89,7 @@ export async function startFakeGitHub(opts: {
   const comments = new Map<string, IssueComment[]>(opts.repos.map((r) => [r, []]));
   const actions = new FakeActions();
   const hooks = new FakeHooks();
+  const discussion = new FakeComments();
   const route = (req: Omit<ForgeRequest, "status">): Answer => {
     const blob = actions.blob(new URL(req.url, "http://fake").pathname);
     if (blob) return blob;
@@ -102,7 +106,41 @@ export async function startFakeGitHub(opts: {
     if (hooked) return hooked;
     if (!url.pathname.startsWith(`${prefix}/repos/`)) return { status: 404, body: { message: "Not Found" } };
     const c = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(url.pathname.slice(prefix.length));
-    if (c && req.method === "POST") return comment(req, `${c[1]}/${c[2]}`, Number(c[3]), comments);
+    if (c && req.method === "POST") {
+      const posted = comment(req, `${c[1]}/${c[2]}`, Number(c[3]), comments);
+      if (posted.status === 201)
+        discussion.add(`${c[1]}/${c[2]}`, Number(c[3]), {
+          login: "codexpi-bot",
+          userId: 1,
+          body: (posted.body as IssueComment).body,
+        });
+      return posted;
+    }
+    const l = /^\/repos\/([^/]+)\/([^/]+)(\/(?:issues|pulls)\/comments|\/issues\/events)$/.exec(
+      url.pathname.slice(prefix.length),
+    );
+    const listed =
+      l && store.has(`${l[1]}/${l[2]}`)
+        ? discussion.route(req, `${l[1]}/${l[2]}`, l[3]!, url.searchParams)
+        : null;
+    if (listed) return listed;
+    const i = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)$/.exec(url.pathname.slice(prefix.length));
+    if (i && req.method === "GET") {
+      // Only pull requests are issues here: GitHub answers them with a `pull_request` key.
+      const p = store.get(`${i[1]}/${i[2]}`)?.find((x) => x.number === Number(i[3]));
+      return p
+        ? {
+            status: 200,
+            body: {
+              number: p.number,
+              title: p.title,
+              html_url: p.html_url,
+              state: p.state,
+              pull_request: { url: `${WEB}/${i[1]}/${i[2]}/pull/${p.number}`, html_url: p.html_url },
+            },
+          }
+        : { status: 404, body: { message: "Not Found" } };
+    }
     const a = /^\/repos\/([^/]+)\/([^/]+)(\/actions\/.*)$/.exec(url.pathname.slice(prefix.length));
     const ran =
       a && store.has(`${a[1]}/${a[2]}`)
@@ -128,6 +166,7 @@ export async function startFakeGitHub(opts: {
     received: server.received,
     actions,
     hooks,
+    discussion,
     pulls: (repo) => store.get(repo) ?? [],
     comments: (repo) => comments.get(repo) ?? [],
     addPull(repo, p) {

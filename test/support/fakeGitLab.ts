@@ -1,4 +1,6 @@
 import { type Answer, type ForgeRequest, forgeServer, stringFields } from "./fakeForge.js";
+import { FakeNoteEvents } from "./fakeGitLabEvents.js";
+import { FakeIssues } from "./fakeGitLabIssues.js";
 import { FakePipelines } from "./fakeGitLabPipelines.js";
 import { FakeHooks } from "./fakeForgeHooks.js";
 
@@ -14,7 +16,9 @@ import { FakeHooks } from "./fakeForgeHooks.js";
 // Also `POST /api/v4/projects/:id/merge_requests/:iid/notes` and `…/issues/:iid/notes` with a
 // string `body` (a comment on a merge request or an issue, issue 33): 201 with `id`, `body`; and
 // pipelines' jobs and job traces (fakeGitLabPipelines.ts). A merge request names its source and
-// target projects (`source_project_id`, `target_project_id`: the same unless `fork`).
+// target projects (`source_project_id`, `target_project_id`: the same unless `fork`). And what
+// polling reads: the project's comment events (fakeGitLabEvents.ts), its issues and their label
+// events (fakeGitLabIssues.ts).
 
 /** A merge request the fake holds. */
 interface MergeRequest {
@@ -42,6 +46,10 @@ export interface FakeGitLab {
   notes(project: string): Array<{ iid: number; body: string; on: "merge_request" | "issue" }>;
   /** GitLab CI's pipelines (`pipelines.add(project, jobs)` makes one). */
   pipelines: FakePipelines;
+  /** Notes as the events API lists them: people's (`events.add`) and those posted through the API. */
+  events: FakeNoteEvents;
+  /** The project's issues, the labels given them, the notes posted on them. */
+  issues: FakeIssues;
   merge(project: string, iid: number): void;
   /** The token's scopes and the projects' webhooks (`doctor`, fakeForgeHooks.ts). */
   hooks: FakeHooks;
@@ -69,6 +77,8 @@ export async function startFakeGitLab(opts: { token: string; projects: string[] 
   const pipelines = new FakePipelines();
   const hooks = new FakeHooks();
   hooks.scopes = ["api"];
+  const events = new FakeNoteEvents();
+  const issues = new FakeIssues();
   const route = (req: Omit<ForgeRequest, "status">): Answer => {
     if (!authorised(req.headers, opts.token)) return { status: 401, body: { message: "401 Unauthorized" } };
     const url = new URL(req.url, "http://fake");
@@ -88,8 +98,23 @@ export async function startFakeGitLab(opts: { token: string; projects: string[] 
       const list = notes.get(noted)!;
       const on = n[2] === "issues" ? "issue" : "merge_request";
       list.push({ iid: Number(n[3]), body: (req.body as { body: string }).body, on });
+      events.add(noted, Number(n[3]), {
+        username: "codexpi-bot",
+        userId: 1,
+        body: (req.body as { body: string }).body,
+      });
       return { status: 201, body: { id: 500 + list.length, body: (req.body as { body: string }).body } };
     }
+    const is = /^\/api\/v4\/projects\/([^/]+)(\/issues(?:\/.*)?)$/.exec(raw);
+    const isProject = is ? byId(is[1]!) : null;
+    const issued = isProject ? issues.route(req, isProject, is![2]!, url.searchParams) : null;
+    if (issued) return issued;
+    const ev = /^\/api\/v4\/projects\/([^/]+)\/events$/.exec(raw);
+    const evProject = ev ? byId(ev[1]!) : null;
+    const listed = evProject
+      ? events.route(req, evProject, opts.projects.indexOf(evProject) + 100, url.searchParams)
+      : null;
+    if (listed) return listed;
     const m = /^\/api\/v4\/projects\/([^/]+)\/merge_requests(?:\/(\d+))?$/.exec(raw);
     const project = m ? byId(m[1]!) : null;
     if (!m || !project) return { status: 404, body: { message: "404 Project Not Found" } };
@@ -125,6 +150,8 @@ export async function startFakeGitLab(opts: { token: string; projects: string[] 
     notes: (p) => notes.get(p) ?? [],
     pipelines,
     hooks,
+    events,
+    issues,
     merge(p, iid) {
       const mr = store.get(p)?.find((x) => x.iid === iid);
       if (mr) mr.state = "merged";

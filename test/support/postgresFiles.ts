@@ -112,6 +112,8 @@ export const POSTGRES_FILES = [
   "test/forge/ciTries.test.ts",
   // The conversation of a pull request a lane opened (S-FORGE-59).
   "test/forge/pullLanes.test.ts",
+  // Polling's settings and durable cursors (migration 0042, S-FORGE-49).
+  "test/forge/pollingStore.test.ts",
   // A burst of requests journaled by one multi-row insert in the shared journal (S-ACK-01, 02).
   "test/bot/intake/groupCommit.test.ts",
 ];
@@ -143,6 +145,7 @@ export const SQLITE_ONLY_ENGINE_FILES: Record<string, string> = {
   "test/engine/forge/push.test.ts": NO_DATABASE,
   "test/engine/forge/fetchBranch.test.ts": NO_DATABASE,
   "test/engine/forge/remoteUrl.test.ts": NO_DATABASE,
+  "test/engine/forge/polling.test.ts": NO_DATABASE,
   "test/engine/gateway/modelGateway.test.ts": NO_DATABASE,
   "test/engine/worker/egressOf.test.ts": NO_DATABASE,
   "test/engine/egress/egressProxy.test.ts": NO_DATABASE,

@@ -14,6 +14,10 @@ import {
   projectForgeTarget,
   pullRequestHead,
   type PullRequestHead,
+  type ListingPoll,
+  type PollCursor,
+  type PolledComment,
+  pollComments,
   hasWebhookSecret,
   readForgeToken,
   removeWebhookSecret,
@@ -21,7 +25,7 @@ import {
   writeWebhookSecret,
 } from "../forge/index.js";
 
-export type { CiRun, FailedJob, ForgeAccess };
+export type { CiRun, FailedJob, ForgeAccess, PolledComment };
 
 /** A forge as a project names it. */
 type ForgeKind = "github" | "gitlab";
@@ -80,6 +84,17 @@ export interface ForgeApi {
   access(projectId: string): Promise<ForgeAccess & { forge: ForgeKind; repo: string }>;
   /** A CI run's first failed job and its log's last `tail` characters (null when no job failed). */
   failedJob(projectId: string, run: CiRun, tail: number): Promise<FailedJob | null>;
+  /**
+   * A polled project's new comments on its forge (installs without a public URL), and the issues
+   * given `label`, per listing, from each listing's cursor, or from `fromMs` (polling's start)
+   * for one never read.
+   */
+  poll(
+    projectId: string,
+    cursors: Readonly<Record<string, PollCursor>>,
+    fromMs: number,
+    label: string,
+  ): Promise<ListingPoll[]>;
 }
 
 export function forgeApi(kernel: Kernel): ForgeApi {
@@ -150,6 +165,10 @@ export function forgeApi(kernel: Kernel): ForgeApi {
     async failedJob(projectId, run, tail) {
       const project = await getProject(db, projectId);
       return failedJob(await projectForgeTarget(project, host()), run, tail);
+    },
+    async poll(projectId, cursors, fromMs, label) {
+      const project = await getProject(db, projectId);
+      return pollComments(await projectForgeTarget(project, host()), cursors, fromMs, label);
     },
   };
 }

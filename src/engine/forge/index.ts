@@ -33,3 +33,4 @@ export { projectForgeTarget } from "./projectForge.js";
 export { type CiRun, type FailedJob, failedJob } from "./ciLogs.js";
 export { hasWebhookSecret, removeWebhookSecret, verifyWebhook, writeWebhookSecret } from "./webhooks.js";
 export { type ForgeAccess, forgeAccess } from "./forgeAccess.js";
+export { type ListingPoll, type PollCursor, type PolledComment, pollComments } from "./polling.js";

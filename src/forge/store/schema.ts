@@ -31,6 +31,13 @@ export interface ForgeSettingsTable {
   fix_ci: "on" | "off";
   /** At most this many such follow-ups per pull request (0040). */
   fix_ci_tries: number;
+  /**
+   * Whether the coordinator polls the forge for the project's new comments (0042; optional here:
+   * the column has its default, and the rest of the settings are written without it).
+   */
+  poll?: "on" | "off";
+  /** When polling was turned on (null while off): nothing older is acted on (0042). */
+  poll_from?: number | null;
   updated_at: number;
 }
 
@@ -87,6 +94,17 @@ export interface ForgeCiTriesTable {
   created_at: number;
 }
 
+/** Where one of a project's polled listings was read up to (0042). */
+export interface ForgePollCursorsTable {
+  project_id: string;
+  /** Which listing: `github:issue_comments`, `github:review_comments`, `gitlab:notes`. */
+  listing: string;
+  since: string | null;
+  last_id: string | null;
+  etag: string | null;
+  updated_at: number;
+}
+
 declare module "../../engine/schema.js" {
   interface DB {
     forge_deliveries: ForgeDeliveriesTable;
@@ -97,5 +115,6 @@ declare module "../../engine/schema.js" {
     forge_threads: ForgeThreadsTable;
     forge_replies: ForgeRepliesTable;
     forge_ci_tries: ForgeCiTriesTable;
+    forge_poll_cursors: ForgePollCursorsTable;
   }
 }

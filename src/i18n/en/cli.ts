@@ -44,7 +44,7 @@ export const cli = {
   "cli.project.steer": "project {name} changed: steer {steer}",
   "cli.project.updated": "project {name} changed: approvals {approvals}",
   "cli.error.project_set":
-    "project set needs --approvals never|on-request, --steer on|off, --workspace direct|branch, --prompters-merge on|off, --thread-prompters author|prompters, --models a,b|none, --network off|allowlist|open, --host HOST|none, --path DIR, or a forge option (--forge…, --forge-channel, --forge-triggers, --forge-webhook-secret -)",
+    "project set needs --approvals never|on-request, --steer on|off, --workspace direct|branch, --prompters-merge on|off, --thread-prompters author|prompters, --models a,b|none, --network off|allowlist|open, --host HOST|none, --path DIR, or a forge option (--forge…, --forge-channel, --forge-triggers, --forge-webhook-secret -, --forge-poll on|off)",
   "cli.project.path_set": "project {name} now works in {path}",
   "cli.error.host_name": "a host name is letters, digits, . _ or - (at most 63)",
   "cli.project.host_set": "project {name} now runs on {host}",

@@ -45,6 +45,9 @@ export const forgeFront = {
   "cli.forge.secret_stored": "webhook secret stored in {file}",
   "cli.forge.secret_removed": "webhook secret removed",
   "cli.forge.secret_absent": "no webhook secret was stored",
+  "cli.forge.poll_on":
+    "polling on: the forge is read every CODEXPI_FORGE_POLL_SECONDS (no webhook needed; only comments written since it was turned on)",
+  "cli.forge.poll_off": "polling off (comments reach codexpi by webhook only)",
   "cli.error.forge":
-    "usage: codexpi forge set NAME [--channel C…|none] [--handle NAME] [--triggers comments,issues,ci|none] [--fix-ci on|off] [--fix-ci-tries N] [--forks on|off] [--webhook-secret -|--remove-webhook-secret] | forge link github|gitlab:LOGIN USER | forge unlink github|gitlab:LOGIN",
+    "usage: codexpi forge set NAME [--channel C…|none] [--handle NAME] [--triggers comments,issues,ci|none] [--fix-ci on|off] [--fix-ci-tries N] [--forks on|off] [--poll on|off] [--webhook-secret -|--remove-webhook-secret] | forge link github|gitlab:LOGIN USER | forge unlink github|gitlab:LOGIN",
 } satisfies Record<keyof typeof fr, Message>;

@@ -45,7 +45,7 @@ export const cli = {
   "cli.project.steer": "projet {name} modifié : orientation {steer}",
   "cli.project.updated": "projet {name} modifié : approbations {approvals}",
   "cli.error.project_set":
-    "project set demande --approvals never|on-request, --steer on|off, --workspace direct|branch, --prompters-merge on|off, --thread-prompters author|prompters, --models a,b|none, --network off|allowlist|open, --host HÔTE|none, --path DOSSIER, ou une option de forge (--forge…, --forge-channel, --forge-triggers, --forge-webhook-secret -)",
+    "project set demande --approvals never|on-request, --steer on|off, --workspace direct|branch, --prompters-merge on|off, --thread-prompters author|prompters, --models a,b|none, --network off|allowlist|open, --host HÔTE|none, --path DOSSIER, ou une option de forge (--forge…, --forge-channel, --forge-triggers, --forge-webhook-secret -, --forge-poll on|off)",
   "cli.project.path_set": "le projet {name} travaille désormais dans {path}",
   "cli.error.host_name": "un nom d’hôte s’écrit en lettres, chiffres, . _ ou - (63 au plus)",
   "cli.project.host_set": "le projet {name} tourne désormais sur {host}",

@@ -44,6 +44,9 @@ export const forgeFront = {
   "cli.forge.secret_stored": "secret de webhook enregistré dans {file}",
   "cli.forge.secret_removed": "secret de webhook retiré",
   "cli.forge.secret_absent": "aucun secret de webhook n’était enregistré",
+  "cli.forge.poll_on":
+    "relève activée : la forge est lue toutes les CODEXPI_FORGE_POLL_SECONDS (sans webhook ; seuls les commentaires écrits depuis son activation)",
+  "cli.forge.poll_off": "relève désactivée (les commentaires n’arrivent que par webhook)",
   "cli.error.forge":
-    "usage : codexpi forge set NOM [--channel C…|none] [--handle NOM] [--triggers comments,issues,ci|none] [--fix-ci on|off] [--fix-ci-tries N] [--forks on|off] [--webhook-secret -|--remove-webhook-secret] | forge link github|gitlab:LOGIN UTILISATEUR | forge unlink github|gitlab:LOGIN",
+    "usage : codexpi forge set NOM [--channel C…|none] [--handle NOM] [--triggers comments,issues,ci|none] [--fix-ci on|off] [--fix-ci-tries N] [--forks on|off] [--poll on|off] [--webhook-secret -|--remove-webhook-secret] | forge link github|gitlab:LOGIN UTILISATEUR | forge unlink github|gitlab:LOGIN",
 };
