@@ -330,7 +330,10 @@ describe("polling mode", () => {
     const ev = gitlab.issues.label("group/app", iid, { username: "tanuki", label: "codexpi" });
     expect(await e.outcome("gitlab", `poll:issue_label:${ev}`)).toBe("started");
     const answer = await eventually(
-      () => gitlab.issues.notes.find((n) => n.body.includes("fake.slack.test/archives/C1/")),
+      () =>
+        gitlab
+          .notes("group/app")
+          .find((n) => n.on === "issue" && n.body.includes("fake.slack.test/archives/C1/")),
       120_000,
       "the answer on the issue",
     );

@@ -1,13 +1,12 @@
 import type { Answer, ForgeRequest } from "./fakeForge.js";
-import { stringFields } from "./fakeForge.js";
 
 // A project's issues as the fake GitLab serves them, for polling labelled issues (docs.gitlab.com,
 // "Issues API" and "Resource label events API"): `GET /api/v4/projects/:id/issues` (filters
 // `labels` — comma-separated, all of them —, `updated_after`, `order_by` `created_at|updated_at`,
 // `sort` `asc|desc`, `per_page` ≤ 100); `GET …/issues/:issue_iid`; `GET
 // …/issues/:issue_iid/resource_label_events` (`{ id, user, created_at, resource_type: "Issue",
-// resource_id, label: { id, name }, action: "add" | "remove" }`); and `POST
-// …/issues/:issue_iid/notes` with a string `body` (201). A bad `updated_after` or `sort` is a 400.
+// resource_id, label: { id, name }, action: "add" | "remove" }`). A bad `updated_after` or `sort`
+// is a 400. Notes posted on an issue are the fake GitLab's own (fakeGitLab.ts).
 
 interface Issue {
   id: number;
@@ -36,8 +35,6 @@ const WEB = "https://gitlab.example";
 export class FakeIssues {
   private readonly issues = new Map<string, Issue[]>();
   private readonly events: LabelEvent[] = [];
-  /** The notes posted on issues through the API, in order. */
-  readonly notes: Array<{ project: string; iid: number; body: string }> = [];
 
   /** Adds an issue as someone opened it; answers its iid. */
   add(
@@ -106,7 +103,7 @@ export class FakeIssues {
         .slice(0, Math.min(100, Number(q.get("per_page") ?? 20)));
       return { status: 200, body: items };
     }
-    const m = /^\/issues\/(\d+)(\/resource_label_events|\/notes)?$/.exec(rest);
+    const m = /^\/issues\/(\d+)(\/resource_label_events)?$/.exec(rest);
     const issue = m ? list.find((i) => i.iid === Number(m[1])) : undefined;
     if (!m) return null;
     if (!issue) return { status: 404, body: { message: "404 Issue Not Found" } };
@@ -126,13 +123,6 @@ export class FakeIssues {
             action: "add",
           })),
       };
-    if (m[2] === "/notes" && req.method === "POST") {
-      if (stringFields(req.body, ["body"], []).length)
-        return { status: 400, body: { message: "body is missing" } };
-      const body = (req.body as { body: string }).body;
-      this.notes.push({ project, iid: issue.iid, body });
-      return { status: 201, body: { id: 900 + this.notes.length, body } };
-    }
     return { status: 405, body: { message: "405 Method Not Allowed" } };
   }
 }
