@@ -95,7 +95,8 @@ export async function handleDelivery(deps: ForgeDeps, slack: SlackSide, d: Deliv
   const payload: unknown = JSON.parse(d.body);
   const settings = await deps.threads.settings(d.project_id);
   const handle = settings.handle ?? DEFAULT_HANDLE;
-  // An issue given the project's label (its handle) asks for the issue's work, as who labelled it.
+  // An issue given the project's label (its handle), or assigned to the account the handle names,
+  // asks for the issue's work, as who labelled (assigned) it.
   const triggers = settings.triggers.split(",");
   const failure = ciFailureOf(d.forge, d.event, payload);
   if (failure) return followUpFailedCheck(deps, slack, d, failure, settings);

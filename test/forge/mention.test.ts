@@ -2,7 +2,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ForgeLinks } from "../../src/forge/store/links.js";
 import { ForgeThreads } from "../../src/forge/store/threads.js";
 import { inputText } from "../support/fakeModel.js";
-import { issueLabelled, postGitHub, prComment, reviewComment } from "../support/forgeWebhooks.js";
+import {
+  issueAssigned,
+  issueLabelled,
+  postGitHub,
+  prComment,
+  reviewComment,
+} from "../support/forgeWebhooks.js";
 import { eventually, OWNER } from "../support/slackBot.js";
 import { messageEvent } from "../support/slackRequests.js";
 import { forgeBot, HOOK_SECRET, REPO } from "./forgeBot.js";
@@ -158,5 +164,35 @@ describe("an issue labelled for codexpi", () => {
     const asked = inputText(e.model.requests.find((r) => inputText(r).includes("ISSUE-MARK-7"))!);
     expect(asked).toContain("the issue's text, by reporter (github)");
     expect(e.slack.messages("C1").some((m) => m.text.includes(`${REPO}#7`))).toBe(true);
+  }, 180_000);
+
+  it("S-FORGE-69: an issue assigned to the bot's account (the one its handle names, any case) by a linked member starts a conversation whose answer is posted on the issue; one assigned to anyone else starts nothing (the control is the same delivery with the bot's account)", async () => {
+    env = await forgeBot();
+    const e = env;
+    await new ForgeLinks(e.db).link(
+      { forge: "github", login: "octocat", account_id: null, user_id: OWNER },
+      "test",
+      Date.now(),
+    );
+    await new ForgeThreads(e.db).setSettings(e.project.id, { channel_id: "C1" }, Date.now());
+    const assign = (assignee: string, delivery: string) =>
+      postGitHub(e.base, {
+        secret: HOOK_SECRET,
+        event: "issues",
+        payload: issueAssigned(REPO, 8, "octocat", assignee, "Rename oldName ASSIGN-MARK-8"),
+        delivery,
+      });
+    await assign("someone-else", "a-other");
+    expect(await e.outcome("github", "a-other")).toBe("ignored");
+    expect(await e.queued()).toBe(0);
+    await assign("CodexPi", "a-bot");
+    expect(await e.outcome("github", "a-bot")).toBe("started");
+    const answer = await eventually(
+      () => e.github.comments(REPO).find((c) => c.body.includes("fake.slack.test/archives/C1/")),
+      120_000,
+      "the answer on the issue",
+    );
+    expect(answer.number).toBe(8);
+    expect(e.model.requests.some((r) => inputText(r).includes("ASSIGN-MARK-8"))).toBe(true);
   }, 180_000);
 });

@@ -173,6 +173,12 @@ export function issueLabelled(repo: string, number: number, sender: string, labe
   };
 }
 
+/** GitHub's `issues` (assigned) on issue `number`, assigned to `assignee` by `sender`. */
+export function issueAssigned(repo: string, number: number, sender: string, assignee: string, body: string) {
+  const { label: _label, ...rest } = issueLabelled(repo, number, sender, "", body);
+  return { ...rest, action: "assigned", assignee: { login: assignee, id: 9001 } };
+}
+
 /** GitLab's `Issue Hook` (update) of issue `iid` of `path`, given `label` by `username`. */
 export function issueHookLabelled(
   path: string,
