@@ -33,4 +33,5 @@ export { projectForgeTarget } from "./projectForge.js";
 export { type CiRun, type FailedJob, failedJob } from "./ciLogs.js";
 export { hasWebhookSecret, removeWebhookSecret, verifyWebhook, writeWebhookSecret } from "./webhooks.js";
 export { type ForgeAccess, forgeAccess } from "./forgeAccess.js";
-export { type ListingPoll, type PollCursor, type PolledComment, pollComments } from "./polling.js";
+export { pollComments } from "./polling.js";
+export type { ListingPoll, PollCursor, PolledComment } from "./pollingShared.js";
