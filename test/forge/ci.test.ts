@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ForgeLinks } from "../../src/forge/store/links.js";
 import { ForgeThreads } from "../../src/forge/store/threads.js";
 import { checkSuiteCompleted, pipelineHook, workflowRunCompleted } from "../support/forgeCiWebhooks.js";
 import { inputText } from "../support/fakeModel.js";
@@ -19,11 +18,7 @@ const LOG = `CI-HEAD-MARK ${"x".repeat(6_000)}\nFAIL test/widget.test.ts > renam
 /** The bot with `octocat` linked to OWNER, the forge channel C1, and a conversation on pull request 1. */
 async function withConversation(settings: Parameters<ForgeThreads["setSettings"]>[1]) {
   const e = await forgeBot();
-  await new ForgeLinks(e.db).link(
-    { forge: "github", login: "octocat", account_id: null, user_id: OWNER },
-    "test",
-    Date.now(),
-  );
+  await e.link("github", "octocat", OWNER);
   await new ForgeThreads(e.db).setSettings(e.project.id, { channel_id: "C1", ...settings }, Date.now());
   e.github.addPull(REPO, { title: "Rename the widget", head: "rename" });
   e.github.addPull(REPO, { title: "Someone else's work", head: "other" });
@@ -174,11 +169,7 @@ describe("a failed pipeline on a merge request", () => {
       { channel_id: "C2", triggers: "comments,ci", fix_ci: "on" },
       Date.now(),
     );
-    await new ForgeLinks(e.db).link(
-      { forge: "gitlab", login: "tanuki", account_id: null, user_id: OWNER },
-      "test",
-      Date.now(),
-    );
+    await e.link("gitlab", "tanuki", OWNER);
     const hook = (event: string, payload: object, uuid: string) =>
       postGitLab(e.base, { token: GITLAB_HOOK_SECRET, event, payload, uuid });
     await hook("Note Hook", mrNote("group/app", 4, "tanuki", "@codexpi do it"), "g-mention");

@@ -4,6 +4,7 @@ import { createEngineApi } from "../../src/engine/api/index.js";
 import type { Actor } from "../../src/engine/api/model.js";
 import type { Logger } from "../../src/logger.js";
 import { ForgeDeliveries } from "../../src/forge/store/deliveries.js";
+import { ForgeLinks } from "../../src/forge/store/links.js";
 import type { ForgeName } from "../../src/forge/store/schema.js";
 import { startFakeGitHub } from "../support/fakeGitHub.js";
 import { type FakeGitLab, startFakeGitLab } from "../support/fakeGitLab.js";
@@ -80,6 +81,9 @@ export async function forgeBot(
       return { gitlab, projectId: (await api.projects.forActor(ADMIN_ACTOR, "lab")).id };
     },
     queued: async () => (await b.db.selectFrom("prompt_queue").select("id").execute()).length,
+    /** Links forge account `login` to Slack member `userId` (as an admin would). */
+    link: (forge: ForgeName, login: string, userId: string) =>
+      new ForgeLinks(b.db).link({ forge, login, account_id: null, user_id: userId }, "test", Date.now()),
     async close() {
       for (const f of closing) await f.close();
       await github.close();

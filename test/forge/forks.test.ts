@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ForgeLinks } from "../../src/forge/store/links.js";
 import { ForgeThreads } from "../../src/forge/store/threads.js";
 import { git, isolateGit } from "../engine/orchestrations/repo.js";
 import { postGitHub, reviewComment } from "../support/forgeWebhooks.js";
@@ -44,11 +43,7 @@ async function withForkPull(e: Env): Promise<{ remote: string; forkHead: string 
     .set({ workspace_mode: "branch" })
     .where("id", "=", e.project.id)
     .execute();
-  await new ForgeLinks(e.db).link(
-    { forge: "github", login: "octocat", account_id: null, user_id: OWNER },
-    "test",
-    Date.now(),
-  );
+  await e.link("github", "octocat", OWNER);
   await new ForgeThreads(e.db).setSettings(e.project.id, { channel_id: "C1" }, Date.now());
   return { remote, forkHead };
 }

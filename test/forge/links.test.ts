@@ -55,11 +55,7 @@ describe("who is asking from the forge", () => {
   it("S-FORGE-07: a pull request from a fork runs nothing and is told so once; the same mention on a pull request of the repository runs", async () => {
     env = await forgeBot();
     const e = env;
-    await new ForgeLinks(e.db).link(
-      { forge: "github", login: "octocat", account_id: null, user_id: OWNER },
-      "test",
-      Date.now(),
-    );
+    await e.link("github", "octocat", OWNER);
     await new ForgeThreads(e.db).setSettings(e.project.id, { channel_id: "C1" }, Date.now());
     e.github.addPull(REPO, { title: "From a fork", head: "patch-1", fork: true });
     e.github.addPull(REPO, { title: "From the repository", head: "rename" });
@@ -166,11 +162,7 @@ describe("from GitLab", () => {
     expect(gitlab.notes("group/app")[0]).toMatchObject({ iid: 4 });
     expect(gitlab.notes("group/app")[0]!.body).toContain("/codex forge link gitlab");
 
-    await new ForgeLinks(e.db).link(
-      { forge: "gitlab", login: "tanuki", account_id: null, user_id: OWNER },
-      "test",
-      Date.now(),
-    );
+    await e.link("gitlab", "tanuki", OWNER);
     await note("tanuki", "@codexpi do it", "g-3");
     expect(await e.outcome("gitlab", "g-3")).toBe("started");
     const answer = await eventually(

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ForgeLinks } from "../../src/forge/store/links.js";
 import { ForgeThreads } from "../../src/forge/store/threads.js";
 import { inputText } from "../support/fakeModel.js";
 import {
@@ -28,11 +27,7 @@ describe("@codexpi in a pull request", () => {
   it("S-FORGE-05: a linked member's review comment starts a conversation in the project's channel, whose root names the pull request and its author, with the file, line and hunk quoted as someone else's words; the answer goes back on the pull request with a link to the Slack thread; a new mention on the pull request, and a reply in the Slack thread, continue the same conversation", async () => {
     env = await forgeBot();
     const e = env;
-    await new ForgeLinks(e.db).link(
-      { forge: "github", login: "OctoCat", account_id: null, user_id: OWNER },
-      "test",
-      Date.now(),
-    );
+    await e.link("github", "OctoCat", OWNER);
     await new ForgeThreads(e.db).setSettings(e.project.id, { channel_id: "C1" }, Date.now());
     e.github.addPull(REPO, { title: "Rename the widget", head: "rename" });
     const review = reviewComment(REPO, 1, "octocat", "@codexpi rename FORGE-MARK-1 here too", {
@@ -130,11 +125,7 @@ describe("an issue labelled for codexpi", () => {
   it("S-FORGE-10: an issue given the project's label by a linked member starts a conversation in the channel, the issue's text quoted as its reporter's words, and the answer is posted on the issue; another label, or the project's triggers without issues, starts nothing", async () => {
     env = await forgeBot();
     const e = env;
-    await new ForgeLinks(e.db).link(
-      { forge: "github", login: "octocat", account_id: null, user_id: OWNER },
-      "test",
-      Date.now(),
-    );
+    await e.link("github", "octocat", OWNER);
     await new ForgeThreads(e.db).setSettings(e.project.id, { channel_id: "C1" }, Date.now());
     const label = (name: string, delivery: string) =>
       postGitHub(e.base, {
@@ -169,11 +160,7 @@ describe("an issue labelled for codexpi", () => {
   it("S-FORGE-69: an issue assigned to the bot's account (the one its handle names, any case) by a linked member starts a conversation whose answer is posted on the issue; one assigned to anyone else starts nothing (the control is the same delivery with the bot's account)", async () => {
     env = await forgeBot();
     const e = env;
-    await new ForgeLinks(e.db).link(
-      { forge: "github", login: "octocat", account_id: null, user_id: OWNER },
-      "test",
-      Date.now(),
-    );
+    await e.link("github", "octocat", OWNER);
     await new ForgeThreads(e.db).setSettings(e.project.id, { channel_id: "C1" }, Date.now());
     const assign = (assignee: string, delivery: string) =>
       postGitHub(e.base, {

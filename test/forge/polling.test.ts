@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ForgeDeliveries } from "../../src/forge/store/deliveries.js";
-import { ForgeLinks } from "../../src/forge/store/links.js";
 import { ForgePolling } from "../../src/forge/store/polling.js";
 import { ForgeThreads } from "../../src/forge/store/threads.js";
 import { createLogger } from "../../src/logger.js";
@@ -26,11 +25,7 @@ const listings = (e: Env, from = 0) =>
 
 /** A linked `octocat`, the project's channel C1, a pull request #1; polling on unless `poll` is false. */
 async function polledDemo(e: Env, poll = true) {
-  await new ForgeLinks(e.db).link(
-    { forge: "github", login: "octocat", account_id: null, user_id: OWNER },
-    "test",
-    Date.now(),
-  );
+  await e.link("github", "octocat", OWNER);
   await new ForgeThreads(e.db).setSettings(e.project.id, { channel_id: "C1" }, Date.now());
   e.github.addPull(REPO, { title: "Rename the widget", head: "rename" });
   if (poll) await new ForgePolling(e.db).setPoll(e.project.id, true, Date.now());
@@ -133,11 +128,7 @@ describe("polling mode", () => {
     const e = env;
     const { gitlab, projectId } = await e.labOnGitLab();
     expect(await e.api.forge.removeWebhookSecret(ADMIN_ACTOR, "lab")).toBe(true);
-    await new ForgeLinks(e.db).link(
-      { forge: "gitlab", login: "tanuki", account_id: null, user_id: OWNER },
-      "test",
-      Date.now(),
-    );
+    await e.link("gitlab", "tanuki", OWNER);
     await new ForgeThreads(e.db).setSettings(projectId, { channel_id: "C1" }, Date.now());
     const iid = gitlab.addMergeRequest("group/app", { title: "Rename the widget", source: "rename" });
     const events = () => gitlab.received.filter((r) => r.method === "GET" && r.url.includes("/events?"));
@@ -311,11 +302,7 @@ describe("polling mode", () => {
     env = await forgeBot({ env: POLL });
     const e = env;
     const { gitlab, projectId } = await e.labOnGitLab();
-    await new ForgeLinks(e.db).link(
-      { forge: "gitlab", login: "tanuki", account_id: null, user_id: OWNER },
-      "test",
-      Date.now(),
-    );
+    await e.link("gitlab", "tanuki", OWNER);
     await new ForgeThreads(e.db).setSettings(projectId, { channel_id: "C1" }, Date.now());
     await new ForgePolling(e.db).setPoll(projectId, true, Date.now());
     await eventually(

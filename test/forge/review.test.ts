@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ForgeLinks } from "../../src/forge/store/links.js";
 import { ForgeThreads } from "../../src/forge/store/threads.js";
 import { inputText } from "../support/fakeModel.js";
 import { postGitHub, prReview } from "../support/forgeWebhooks.js";
@@ -21,11 +20,7 @@ describe("@codexpi in a pull request review", () => {
   it("S-FORGE-64, S-FORGE-65: a linked member's submitted review mentioning @codexpi starts the pull request's conversation, its body quoted with its verdict; an unlinked reviewer gets the how-to-link reply and nothing runs; a review without a mention, or not submitted, is ignored; the audit records the forge's prompt via=forge and a Slack reply via=slack", async () => {
     env = await forgeBot();
     const e = env;
-    await new ForgeLinks(e.db).link(
-      { forge: "github", login: "octocat", account_id: null, user_id: OWNER },
-      "test",
-      Date.now(),
-    );
+    await e.link("github", "octocat", OWNER);
     await new ForgeThreads(e.db).setSettings(e.project.id, { channel_id: "C1" }, Date.now());
     e.github.addPull(REPO, { title: "Rename the widget", head: "rename" });
     const review = (delivery: string, payload: object) =>

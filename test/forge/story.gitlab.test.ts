@@ -1,6 +1,5 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ForgeLinks } from "../../src/forge/store/links.js";
 import { ForgeThreads } from "../../src/forge/store/threads.js";
 import { git } from "../engine/orchestrations/repo.js";
 import type { FakeGitLab } from "../support/fakeGitLab.js";
@@ -36,11 +35,7 @@ async function story(): Promise<Story> {
   const checkout = path.join(path.dirname(e.project.path), "lab");
   const repo = await servedRepo(checkout, { repo: PROJECT, user: "oauth2", token: GITLAB_TOKEN });
   await e.db.updateTable("projects").set({ workspace_mode: "branch" }).where("id", "=", projectId).execute();
-  await new ForgeLinks(e.db).link(
-    { forge: "gitlab", login: "tanuki", account_id: null, user_id: OWNER },
-    "test",
-    Date.now(),
-  );
+  await e.link("gitlab", "tanuki", OWNER);
   await new ForgeThreads(e.db).setSettings(
     projectId,
     { channel_id: "C2", triggers: "comments,issues,ci", fix_ci: "on", fix_ci_tries: 1 },

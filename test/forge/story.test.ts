@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ForgeLinks } from "../../src/forge/store/links.js";
 import { ForgeThreads } from "../../src/forge/store/threads.js";
 import { ACTIONS } from "../../src/views/ids.js";
 import { git } from "../engine/orchestrations/repo.js";
@@ -37,11 +36,7 @@ async function story(): Promise<{ e: Env; repo: ServedRepo }> {
     .set({ workspace_mode: "branch" })
     .where("id", "=", e.project.id)
     .execute();
-  await new ForgeLinks(e.db).link(
-    { forge: "github", login: "octocat", account_id: null, user_id: OWNER },
-    "test",
-    Date.now(),
-  );
+  await e.link("github", "octocat", OWNER);
   await new ForgeThreads(e.db).setSettings(
     e.project.id,
     { channel_id: "C1", triggers: "comments,issues,ci", fix_ci: "on", fix_ci_tries: 1 },
