@@ -3,11 +3,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ForgeThreads } from "../../src/forge/store/threads.js";
 import { git } from "../engine/orchestrations/repo.js";
 import type { FakeGitLab } from "../support/fakeGitLab.js";
-import { inputText } from "../support/fakeModel.js";
 import { pipelineHook } from "../support/forgeCiWebhooks.js";
 import { issueHookLabelled, mrNote, postGitLab } from "../support/forgeWebhooks.js";
 import { eventually, OWNER } from "../support/slackBot.js";
 import { messageEvent } from "../support/slackRequests.js";
+import { conversationsQueued, allDone, modelAsked } from "./storyWaits.js";
 import { forgeBot, GITLAB_HOOK_SECRET, GITLAB_TOKEN } from "./forgeBot.js";
 import { type ServedRepo, servedRepo } from "./servedRepo.js";
 
@@ -76,29 +76,6 @@ function failedPipeline(s: Story, uuid: string, sha: string, iid: number | null,
   ]);
   return hook(s, "Pipeline Hook", pipelineHook(PROJECT, { id, sha, iid, ref }), uuid);
 }
-
-const conversationsQueued = async (e: Env) =>
-  (await e.db.selectFrom("prompt_queue").select("conversation_id").orderBy("created_at").execute()).map(
-    (r) => r.conversation_id,
-  );
-
-/** Waits until every turn asked so far has ended done (a follow-up then starts a turn of its own). */
-const allDone = (e: Env, n: number) =>
-  eventually(
-    async () => {
-      const rows = await e.db.selectFrom("prompt_queue").select("status").execute();
-      return rows.length === n && rows.every((r) => r.status === "done");
-    },
-    60_000,
-    `${n} turns done`,
-  );
-
-const modelAsked = (e: Env, mark: string) =>
-  eventually(
-    () => e.model.requests.find((r) => inputText(r).includes(mark)),
-    60_000,
-    `the model asked ${mark}`,
-  ).then(inputText);
 
 describe("the forge story on GitLab", () => {
   let env: Story | undefined;

@@ -2,12 +2,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ForgeThreads } from "../../src/forge/store/threads.js";
 import { ACTIONS } from "../../src/views/ids.js";
 import { git } from "../engine/orchestrations/repo.js";
-import { inputText } from "../support/fakeModel.js";
 import { workflowRunCompleted } from "../support/forgeCiWebhooks.js";
 import { issueLabelled, postGitHub, prComment, reviewComment } from "../support/forgeWebhooks.js";
 import { buttonOf, cardsOf } from "../support/laneCards.js";
 import { eventually, OWNER } from "../support/slackBot.js";
 import { messageEvent } from "../support/slackRequests.js";
+import { conversationsQueued, allDone, modelAsked } from "./storyWaits.js";
 import { forgeBot, HOOK_SECRET, REPO, TOKEN } from "./forgeBot.js";
 import { type ServedRepo, servedRepo } from "./servedRepo.js";
 
@@ -85,29 +85,6 @@ async function failedCheck(e: Env, delivery: string, sha: string, number: number
   });
   return deliver(e, "workflow_run", payload, delivery);
 }
-
-const conversationsQueued = async (e: Env) =>
-  (await e.db.selectFrom("prompt_queue").select("conversation_id").orderBy("created_at").execute()).map(
-    (r) => r.conversation_id,
-  );
-
-/** Waits until every turn asked so far has ended done (a follow-up then starts a turn of its own). */
-const allDone = (e: Env, n: number) =>
-  eventually(
-    async () => {
-      const rows = await e.db.selectFrom("prompt_queue").select("status").execute();
-      return rows.length === n && rows.every((r) => r.status === "done");
-    },
-    60_000,
-    `${n} turns done`,
-  );
-
-const modelAsked = (e: Env, mark: string) =>
-  eventually(
-    () => e.model.requests.find((r) => inputText(r).includes(mark)),
-    60_000,
-    `the model asked ${mark}`,
-  ).then(inputText);
 
 describe("the forge story on GitHub", () => {
   let env: { e: Env; repo: ServedRepo } | undefined;
