@@ -61,3 +61,16 @@ export const out = (line: string) => process.stdout.write(`${line}\n`);
 
 /** The command line's language (`CODEXPI_LOCALE`), also before the configuration is read. */
 export const cliLocale = (): Locale => parseLocale(process.env.CODEXPI_LOCALE);
+
+/** Runs `fn` with the engine's API and the operator's language, then closes the database; exit 0. */
+export async function withApi(
+  fn: (api: Awaited<ReturnType<typeof cliEngine>>["api"], locale: Locale) => Promise<void>,
+): Promise<number> {
+  const { db, api, config } = await cliEngine();
+  try {
+    await fn(api, config.locale);
+    return 0;
+  } finally {
+    await db.destroy();
+  }
+}

@@ -1,6 +1,6 @@
 import { CLI_ACTOR, type CatchUp, type ScheduleView } from "../engine/api/model.js";
 import { t } from "../i18n/index.js";
-import { args, cliEngine, cliLocale, out, UsageError } from "./context.js";
+import { args, cliLocale, out, UsageError, withApi } from "./context.js";
 
 const ADD_OPTIONS = {
   tz: { type: "string" },
@@ -71,19 +71,4 @@ export async function run(argv: string[]): Promise<number> {
     });
   }
   throw new UsageError(t(cliLocale(), "cli.schedule.unknown_command", { name: verb ?? "" }));
-}
-
-async function withApi(
-  fn: (
-    api: Awaited<ReturnType<typeof cliEngine>>["api"],
-    locale: ReturnType<typeof cliLocale>,
-  ) => Promise<void>,
-): Promise<number> {
-  const { db, api, config } = await cliEngine();
-  try {
-    await fn(api, config.locale);
-    return 0;
-  } finally {
-    await db.destroy();
-  }
 }
