@@ -4,6 +4,7 @@ import type { Kernel } from "../kernel.js";
 import { sweepLanes } from "./sweep.js";
 
 export { conversationOfPullRequest, ensureLane, laneAfterTurn, laneOf, lanePath } from "./lane.js";
+export { isForkLane } from "./forkLanes.js";
 export { sweepLanes } from "./sweep.js";
 export { type LaneView, discardLane, laneOfConversation } from "./service.js";
 

@@ -6,7 +6,7 @@ import { codexEnvironment } from "../isolation/index.js";
 import { findBwrap } from "../isolation/index.js";
 import { agentNetwork, type CodexJailInput } from "../isolation/index.js";
 import { jailedCodex, operatorCodexHome, projectCodexState } from "../isolation/index.js";
-import { purposeOf } from "./sandboxPolicy.js";
+import { fullAccessGranted, purposeOf } from "./sandboxPolicy.js";
 import { type AgentPurpose, sandboxFor, type SandboxMode } from "../isolation/index.js";
 import { codexSupportPath, resolveCodexBinary } from "../codex/index.js";
 import type { TurnOptions } from "../codex/index.js";
@@ -78,7 +78,7 @@ export async function prepareLaunch(
   const bin = resolveCodexBinary(engine.config.codexBin);
   if (!bin) return { failed: cannotStart("worker.codex_missing") };
   const purpose = await purposeOf(engine.db, conversation.id, project);
-  const sandbox = sandboxFor(purpose, project.full_access === 1);
+  const sandbox = sandboxFor(purpose, await fullAccessGranted(engine.db, conversation.id, project));
   if (engine.config.jail === "off")
     return { workdir, bin, purpose, sandbox, services: null, ...unjailedLaunch(engine.config, bin) };
   const bwrap = findBwrap();

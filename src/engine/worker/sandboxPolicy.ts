@@ -4,6 +4,7 @@ import type {} from "../orchestrations/schema.js"; // the orchestrations table
 import type {} from "../runs/schema.js"; // the runs tables
 import { SPECIALIST_GROUP } from "../projects/index.js";
 import type { AgentPurpose } from "../isolation/index.js";
+import { isForkLane, laneOf } from "../lanes/index.js";
 
 /** The project fields the purpose depends on. */
 export interface PurposeProject {
@@ -33,4 +34,19 @@ export async function purposeOf(
     .limit(1)
     .executeTakeFirst();
   return step ? "run" : "conversation";
+}
+
+/**
+ * Whether the admin's full-access grant applies to a conversation: never to one whose lane holds
+ * a fork's pull request (someone else's code, and a comment that asked for it): that agent keeps
+ * Codex's sandbox and its project's allowlist, whatever the project's flag (issue 33, item 2).
+ */
+export async function fullAccessGranted(
+  db: Kysely<DB>,
+  conversationId: string,
+  project: { full_access: number },
+): Promise<boolean> {
+  if (project.full_access !== 1) return false;
+  const lane = await laneOf(db, conversationId);
+  return !(lane && isForkLane(lane));
 }

@@ -12,7 +12,8 @@ import {
 } from "../../../src/engine/conversations/conversations.js";
 import { PRIORITY, type OriginKind } from "../../../src/engine/conversations/priorities.js";
 import { SPECIALIST_GROUP } from "../../../src/engine/projects/index.js";
-import { purposeOf } from "../../../src/engine/worker/sandboxPolicy.js";
+import { fullAccessGranted, purposeOf } from "../../../src/engine/worker/sandboxPolicy.js";
+import { FORK_BRANCH_PREFIX } from "../../../src/engine/forge/index.js";
 import { sandboxFor, type AgentPurpose } from "../../../src/engine/isolation/sandboxMode.js";
 import { testEngine } from "../../support/engine.js";
 import { codexEngine, finished } from "../../support/codexEngine.js";
@@ -125,7 +126,7 @@ describe("full access is decided by the conversation's purpose, never by an item
             await enqueue(t.db, t.clock, conversation.id, `turn from ${origin}`, { origin });
             const mode = sandboxFor(
               await purposeOf(t.db, conversation.id, project),
-              project.full_access === 1,
+              await fullAccessGranted(t.db, conversation.id, project),
             );
             expect(await purposeOf(t.db, conversation.id, project)).toBe(purpose);
             expect(mode, `${purpose} × ${origin} × full_access=${flag}`).toBe(
@@ -139,6 +140,39 @@ describe("full access is decided by the conversation's purpose, never by an item
       }
     }
     expect(new Set(seen).size).toBe(PURPOSES.length * ORIGINS.length * 2);
+  });
+
+  it("S-FORGE-67: a plain conversation of a full-access project whose lane holds a fork's pull request keeps Codex's sandbox; the same conversation in a lane from the project's own branch does not (the control)", async () => {
+    t = await testEngine();
+    const env = t;
+    const project = await env.addProject({ name: "forked", ownerId: "UOWNER", fullAccess: true });
+    const modeIn = async (base: string | null) => {
+      const c = await createConversation(env.db, env.clock, project.id, "review", "UOWNER");
+      const now = env.clock.now();
+      await env.db
+        .insertInto("lanes")
+        .values({
+          conversation_id: c.id,
+          project_id: project.id,
+          path: `/nowhere/${c.id}`,
+          branch: `codexpi/review-${c.id.slice(0, 6)}`,
+          base_branch: base,
+          base_commit: "0".repeat(40),
+          status: "active",
+          created_at: now,
+          updated_at: now,
+          finished_at: null,
+        })
+        .execute();
+      return sandboxFor(
+        await purposeOf(env.db, c.id, project),
+        await fullAccessGranted(env.db, c.id, project),
+      );
+    };
+    expect(await modeIn(`${FORK_BRANCH_PREFIX}pr-7`)).toBe("restricted");
+    expect(await modeIn(`${FORK_BRANCH_PREFIX}mr-3`)).toBe("restricted");
+    expect(await modeIn("main")).toBe("full_access");
+    expect(await modeIn(null)).toBe("full_access");
   });
 
   it("finding 3 with the real Codex: a specialist result in a full-access specialist stays sandboxed; the same turn in a plain full-access conversation is not", async (ctx) => {
